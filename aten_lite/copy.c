@@ -1,0 +1,222 @@
+/* aten_lite/copy.c - copy_, fill_, clone, contiguous, dtype conversion. */
+#include <string.h>
+
+#include "aten_lite/cpu/kernels.h"
+#include "aten_lite/ops.h"
+#include "c10_lite/error.h"
+
+static int
+mt__require_cpu(const mt_tensor *t, const char *op)
+{
+    if (mt_tensor_device(t).type != MT_CPU) {
+        return mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far", op);
+    }
+    return MT_OK;
+}
+
+int
+mt_check_no_internal_overlap(const mt_tensor *t)
+{
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->sizes[d] > 1 && t->strides[d] == 0) {
+            return mt_error_set(MT_ERUNTIME,
+                                "unsupported operation: more than one element of the written-to "
+                                "tensor refers to a single memory location. Please clone() the "
+                                "tensor before performing the operation.");
+        }
+    }
+    return MT_OK;
+}
+
+/* [lo, hi) byte range touched by t. */
+static void
+mt__byte_range(const mt_tensor *t, uintptr_t *lo, uintptr_t *hi)
+{
+    int64_t isz = (int64_t)mt_tensor_itemsize(t);
+    int64_t a = 0, b = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t span = (t->sizes[d] - 1) * t->strides[d];
+        if (span < 0) {
+            a += span;
+        }
+        else {
+            b += span;
+        }
+    }
+    uintptr_t base = (uintptr_t)mt_tensor_data(t);
+    *lo = base + (uintptr_t)(a * isz);
+    *hi = base + (uintptr_t)((b + 1) * isz);
+}
+
+bool
+mt_tensors_overlap(const mt_tensor *a, const mt_tensor *b)
+{
+    if (a->storage != b->storage || a->numel == 0 || b->numel == 0) {
+        return false;
+    }
+    uintptr_t alo, ahi, blo, bhi;
+    mt__byte_range(a, &alo, &ahi);
+    mt__byte_range(b, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+
+int
+mt_copy_(mt_tensor *dst, const mt_tensor *src)
+{
+    if (mt__require_cpu(dst, "copy_") < 0 || mt__require_cpu(src, "copy_") < 0) {
+        return MT_ENOTIMPL;
+    }
+    if (dst == src || dst->numel == 0) {
+        return MT_OK;
+    }
+    if (mt_check_no_internal_overlap(dst) < 0) {
+        return MT_ERUNTIME;
+    }
+    mt_tensor *tmp = NULL;
+    if (mt_tensors_overlap(dst, src)) {
+        bool same_view = dst->offset == src->offset && dst->dtype == src->dtype &&
+                         dst->ndim == src->ndim &&
+                         memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0 &&
+                         memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim) == 0;
+        if (same_view) {
+            return MT_OK;
+        }
+        tmp = mt_clone(src);
+        if (tmp == NULL) {
+            return mt_error_code();
+        }
+        src = tmp;
+    }
+    mt_iter it;
+    mt_tensor *ops[2] = {dst, (mt_tensor *)src};
+    int rc = mt_iter_build(&it, 1, 1, ops, dst->dtype);
+    if (rc < 0) {
+        mt_tensor_decref(tmp);
+        return rc;
+    }
+    mt_iter_for_each(&it, mt_cpu_cast_loop(dst->dtype, src->dtype), NULL);
+    mt_iter_release(&it);
+    mt_tensor_decref(tmp);
+    return MT_OK;
+}
+
+int
+mt_fill_(mt_tensor *t, mt_scalar value)
+{
+    if (mt__require_cpu(t, "fill_") < 0 || mt_check_no_internal_overlap(t) < 0) {
+        return mt_error_code();
+    }
+    uint64_t elem = 0;
+    mt_scalar_store(value, t->dtype, &elem);
+    mt_iter it;
+    int rc = mt_iter_build(&it, 1, 0, &t, t->dtype);
+    if (rc < 0) {
+        return rc;
+    }
+    mt_iter_for_each(&it, mt_cpu_fill_loop(t->dtype), &elem);
+    mt_iter_release(&it);
+    return MT_OK;
+}
+
+/* Whether t's elements exactly tile a block of memory (some permutation of a
+ * contiguous layout), as torch's is_non_overlapping_and_dense. */
+static bool
+mt__non_overlapping_and_dense(const mt_tensor *t)
+{
+    if (t->contiguous) {
+        return true;
+    }
+    int perm[MT_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) {
+        perm[i] = i;
+    }
+    /* insertion sort dims by stride, size-1 dims last-ish */
+    for (int i = 1; i < t->ndim; i++) {
+        for (int j = i; j > 0; j--) {
+            int a = perm[j - 1], b = perm[j];
+            bool swap = t->sizes[a] < 2 ? t->sizes[b] >= 2 : (t->sizes[b] >= 2 && t->strides[a] > t->strides[b]);
+            if (!swap) {
+                break;
+            }
+            perm[j - 1] = b;
+            perm[j] = a;
+        }
+    }
+    int64_t expected = 1;
+    for (int i = 0; i < t->ndim; i++) {
+        int d = perm[i];
+        if (t->sizes[d] == 1) {
+            continue;
+        }
+        if (t->strides[d] != expected) {
+            return false;
+        }
+        expected *= t->sizes[d];
+    }
+    return true;
+}
+
+mt_tensor *
+mt_empty_like(const mt_tensor *t, mt_dtype dt)
+{
+    if (t->contiguous || !mt__non_overlapping_and_dense(t)) {
+        return mt_tensor_empty(dt, t->ndim, t->sizes, mt_tensor_device(t));
+    }
+    mt_storage *s = mt_storage_new((size_t)t->numel * mt_dtype_itemsize(dt), mt_tensor_device(t));
+    if (s == NULL) {
+        return NULL;
+    }
+    /* same strides, rebased so the smallest address is offset 0 */
+    int64_t lo = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->strides[d] < 0 && t->sizes[d] > 0) {
+            lo += (t->sizes[d] - 1) * t->strides[d];
+        }
+    }
+    mt_tensor *r = mt_tensor_new(s, dt, t->ndim, t->sizes, t->strides, -lo);
+    mt_storage_decref(s);
+    return r;
+}
+
+static mt_tensor *
+mt__copy_to_new(const mt_tensor *t, mt_dtype dt, bool keep_layout)
+{
+    mt_tensor *r = keep_layout ? mt_empty_like(t, dt)
+                               : mt_tensor_empty(dt, t->ndim, t->sizes, mt_tensor_device(t));
+    if (r != NULL && mt_copy_(r, t) < 0) {
+        mt_tensor_decref(r);
+        return NULL;
+    }
+    return r;
+}
+
+mt_tensor *
+mt_contiguous(mt_tensor *t)
+{
+    if (t->contiguous) {
+        mt_tensor_incref(t);
+        return t;
+    }
+    return mt__copy_to_new(t, t->dtype, false);
+}
+
+mt_tensor *
+mt_clone(const mt_tensor *t)
+{
+    return mt__copy_to_new(t, t->dtype, true);
+}
+
+mt_tensor *
+mt_to_dtype(mt_tensor *t, mt_dtype dt, bool copy)
+{
+    if (t->dtype == dt && !copy) {
+        mt_tensor_incref(t);
+        return t;
+    }
+    return mt__copy_to_new(t, dt, true);
+}
+
+void
+mt_aten_init(void)
+{
+}

@@ -1,0 +1,186 @@
+/* aten_lite/cpu/copy.c - dtype-converting copy loops (every src x dst pair), fill, scalar casts. */
+#include <string.h>
+
+#include "aten_lite/cpu/kernels.h"
+#include "aten_lite/scalar.h"
+
+/* Note [Cast loops]
+ * One loop per (dst, src) dtype pair, generated from the two lists below.
+ * Every conversion goes src -> acctype(src) -> dst with C's conversion
+ * rules, which are torch's: floats truncate toward zero into integers, and
+ * any non-zero value (NaN included) becomes true.  16-bit floats round to
+ * nearest even. */
+
+#define MT__CAST_LOOP(dn, dct, sn, sct)                                                   \
+    static void mt__cast_##sn##_to_##dn(char **data, const int64_t *n, const int64_t *st, \
+                                         void *ctx)                                       \
+    {                                                                                     \
+        (void)ctx;                                                                        \
+        char *d = data[0];                                                                \
+        const char *s = data[1];                                                          \
+        int64_t sd = st[0], ss = st[1], len = n[0];                                       \
+        if (sd == (int64_t)sizeof(dct) && ss == (int64_t)sizeof(sct)) {                   \
+            dct *restrict dp = (dct *)d;                                                  \
+            const sct *restrict sp = (const sct *)s;                                      \
+            for (int64_t i = 0; i < len; i++) {                                           \
+                dp[i] = MT_STORE_##dn(MT_LOAD_##sn(sp[i]));                               \
+            }                                                                             \
+        }                                                                                 \
+        else {                                                                            \
+            for (int64_t i = 0; i < len; i++) {                                           \
+                *(dct *)(d + i * sd) = MT_STORE_##dn(MT_LOAD_##sn(*(const sct *)(s + i * ss))); \
+            }                                                                             \
+        }                                                                                 \
+    }
+
+#define MT__FOR_DST(X, sn, sct)                                                          \
+    X(boolean, bool, sn, sct) X(uint8, uint8_t, sn, sct) X(int8, int8_t, sn, sct)           \
+    X(int16, int16_t, sn, sct) X(int32, int32_t, sn, sct) X(int64, int64_t, sn, sct)     \
+    X(float16, mt_half, sn, sct) X(bfloat16, mt_bfloat16, sn, sct)                       \
+    X(float32, float, sn, sct) X(float64, double, sn, sct)
+
+#define MT__FOR_SRC(X)                                                                   \
+    MT__FOR_DST(X, boolean, bool) MT__FOR_DST(X, uint8, uint8_t) MT__FOR_DST(X, int8, int8_t) \
+    MT__FOR_DST(X, int16, int16_t) MT__FOR_DST(X, int32, int32_t)                        \
+    MT__FOR_DST(X, int64, int64_t) MT__FOR_DST(X, float16, mt_half)                      \
+    MT__FOR_DST(X, bfloat16, mt_bfloat16) MT__FOR_DST(X, float32, float)                 \
+    MT__FOR_DST(X, float64, double)
+
+MT__FOR_SRC(MT__CAST_LOOP)
+
+#define MT__CAST_ENTRY(dn, dct, sn, sct) mt__cast_##sn##_to_##dn,
+/* indexed [src][dst] */
+static const mt_loop_fn mt__cast_loops[MT_NUM_DTYPES][MT_NUM_DTYPES] = {
+#define MT__ROW(sn, sct) {MT__FOR_DST(MT__CAST_ENTRY, sn, sct)},
+    MT__ROW(boolean, bool) MT__ROW(uint8, uint8_t) MT__ROW(int8, int8_t) MT__ROW(int16, int16_t)
+    MT__ROW(int32, int32_t) MT__ROW(int64, int64_t) MT__ROW(float16, mt_half)
+    MT__ROW(bfloat16, mt_bfloat16) MT__ROW(float32, float) MT__ROW(float64, double)
+#undef MT__ROW
+};
+
+/* Same-dtype copies: by item size, so 2/4/8-byte dtypes share loops. */
+#define MT__MOVE_LOOP(bits)                                                                \
+    static void mt__move_##bits(char **data, const int64_t *n, const int64_t *st, void *ctx) \
+    {                                                                                      \
+        (void)ctx;                                                                         \
+        int64_t sd = st[0], ss = st[1], len = n[0];                                        \
+        if (sd == bits / 8 && ss == bits / 8) {                                            \
+            memmove(data[0], data[1], (size_t)len * (bits / 8));                           \
+            return;                                                                        \
+        }                                                                                  \
+        char *d = data[0];                                                                 \
+        const char *s = data[1];                                                           \
+        for (int64_t i = 0; i < len; i++) {                                                \
+            *(uint##bits##_t *)(d + i * sd) = *(const uint##bits##_t *)(s + i * ss);       \
+        }                                                                                  \
+    }
+MT__MOVE_LOOP(8)
+MT__MOVE_LOOP(16)
+MT__MOVE_LOOP(32)
+MT__MOVE_LOOP(64)
+
+mt_loop_fn
+mt_cpu_cast_loop(mt_dtype dst, mt_dtype src)
+{
+    if (dst == src) {
+        switch (mt_dtype_itemsize(dst)) {
+        case 1:
+            return mt__move_8;
+        case 2:
+            return mt__move_16;
+        case 4:
+            return mt__move_32;
+        default:
+            return mt__move_64;
+        }
+    }
+    return mt__cast_loops[src][dst];
+}
+
+/* ---- fill: the value is pre-converted into ctx, written by item size ---- */
+#define MT__FILL_LOOP(bits)                                                                \
+    static void mt__fill_##bits(char **data, const int64_t *n, const int64_t *st, void *ctx) \
+    {                                                                                      \
+        uint##bits##_t v;                                                                  \
+        memcpy(&v, ctx, sizeof(v));                                                        \
+        char *d = data[0];                                                                 \
+        int64_t sd = st[0], len = n[0];                                                    \
+        if (sd == bits / 8) {                                                              \
+            uint##bits##_t *dp = (uint##bits##_t *)d;                                      \
+            for (int64_t i = 0; i < len; i++) {                                            \
+                dp[i] = v;                                                                 \
+            }                                                                              \
+            return;                                                                        \
+        }                                                                                  \
+        for (int64_t i = 0; i < len; i++) {                                                \
+            *(uint##bits##_t *)(d + i * sd) = v;                                           \
+        }                                                                                  \
+    }
+MT__FILL_LOOP(8)
+MT__FILL_LOOP(16)
+MT__FILL_LOOP(32)
+MT__FILL_LOOP(64)
+
+mt_loop_fn
+mt_cpu_fill_loop(mt_dtype dt)
+{
+    switch (mt_dtype_itemsize(dt)) {
+    case 1:
+        return mt__fill_8;
+    case 2:
+        return mt__fill_16;
+    case 4:
+        return mt__fill_32;
+    default:
+        return mt__fill_64;
+    }
+}
+
+/* ---- scalar <-> element ---- */
+void
+mt_scalar_store(mt_scalar s, mt_dtype dt, void *dst)
+{
+    switch (s.kind) {
+    case MT_SCALAR_BOOL: {
+        bool v = s.v.b;
+        char *data[2] = {dst, (char *)&v};
+        int64_t n = 1, st[2] = {0, 0};
+        mt__cast_loops[MT_BOOL][dt](data, &n, st, NULL);
+        break;
+    }
+    case MT_SCALAR_INT: {
+        int64_t v = s.v.i;
+        char *data[2] = {dst, (char *)&v};
+        int64_t n = 1, st[2] = {0, 0};
+        mt__cast_loops[MT_INT64][dt](data, &n, st, NULL);
+        break;
+    }
+    default: {
+        double v = s.v.f;
+        char *data[2] = {dst, (char *)&v};
+        int64_t n = 1, st[2] = {0, 0};
+        mt__cast_loops[MT_FLOAT64][dt](data, &n, st, NULL);
+        break;
+    }
+    }
+}
+
+mt_scalar
+mt_scalar_load(const void *src, mt_dtype dt)
+{
+    if (dt == MT_BOOL) {
+        return mt_scalar_bool(*(const bool *)src);
+    }
+    char *data[2] = {NULL, (char *)src};
+    int64_t n = 1, st[2] = {0, 0};
+    if (mt_dtype_is_floating(dt)) {
+        double v;
+        data[0] = (char *)&v;
+        mt__cast_loops[dt][MT_FLOAT64](data, &n, st, NULL);
+        return mt_scalar_float(v);
+    }
+    int64_t v;
+    data[0] = (char *)&v;
+    mt__cast_loops[dt][MT_INT64](data, &n, st, NULL);
+    return mt_scalar_int(v);
+}

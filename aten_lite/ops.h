@@ -1,0 +1,78 @@
+/* aten_lite/ops.h - the operator API on tensor impls (plain C; csrc binds it). */
+#ifndef ATEN_LITE_OPS_H
+#define ATEN_LITE_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aten_lite/scalar.h"
+#include "c10_lite/tensor_impl.h"
+
+/* Conventions for this header (see Note [Error convention]):
+ *  - functions returning mt_tensor * return a new reference the caller owns,
+ *    or NULL with the thread-local message set;
+ *  - functions returning int return 0 or a negative MT_E* code, and on error
+ *    the tensors are unmodified (data included, except where noted);
+ *  - tensor arguments are borrowed. */
+
+/* Registers every kernel; called once at module import. */
+void mt_aten_init(void);
+
+/* ---- copy, fill, conversion (aten_lite/copy.c) ---- */
+/* Copies src into dst: broadcasting src to dst's shape, converting dtype.
+ * Overlapping src/dst memory is handled (src is cloned first). */
+int mt_copy_(mt_tensor *dst, const mt_tensor *src);
+int mt_fill_(mt_tensor *t, mt_scalar value);
+/* t itself (new reference) when already contiguous, else a contiguous copy. */
+mt_tensor *mt_contiguous(mt_tensor *t);
+/* New memory with t's values; keeps t's strides when t is dense and
+ * non-overlapping (torch.preserve_format), else contiguous. */
+mt_tensor *mt_clone(const mt_tensor *t);
+/* Uninitialised tensor like t (layout preserved as mt_clone) with dtype dt. */
+mt_tensor *mt_empty_like(const mt_tensor *t, mt_dtype dt);
+/* t (new reference) when t->dtype == dt and !copy, else a converted copy. */
+mt_tensor *mt_to_dtype(mt_tensor *t, mt_dtype dt, bool copy);
+/* MT_ERUNTIME when several elements of t share memory (an expanded tensor
+ * written in place), torch's message. */
+int mt_check_no_internal_overlap(const mt_tensor *t);
+/* Whether the memory ranges of a and b intersect. */
+bool mt_tensors_overlap(const mt_tensor *a, const mt_tensor *b);
+
+/* ---- views: share storage, never copy (aten_lite/shape.c) ---- */
+/* sizes may contain one -1.  Fails (torch's message, suggesting .reshape())
+ * when the strides do not allow a view. */
+mt_tensor *mt_view(const mt_tensor *t, int ndim, const int64_t *sizes);
+/* A view when possible, else a contiguous copy. */
+mt_tensor *mt_reshape(mt_tensor *t, int ndim, const int64_t *sizes);
+/* Resolves a -1 in sizes against numel (torch's infer_size); 0 or error. */
+int mt_infer_size(int ndim, int64_t *sizes, int64_t numel);
+mt_tensor *mt_permute(const mt_tensor *t, int ndim, const int64_t *dims);
+mt_tensor *mt_transpose(const mt_tensor *t, int64_t d0, int64_t d1);
+/* dim == NULL: every size-1 dim; else the listed dims (those of size != 1 are kept). */
+mt_tensor *mt_squeeze(const mt_tensor *t, int ndims, const int64_t *dims);
+mt_tensor *mt_unsqueeze(const mt_tensor *t, int64_t dim);
+/* sizes may hold -1 (keep) and may add leading dims. */
+mt_tensor *mt_expand(const mt_tensor *t, int ndim, const int64_t *sizes);
+mt_tensor *mt_narrow(const mt_tensor *t, int64_t dim, int64_t start, int64_t length);
+/* start/end are clamped as Python slices; step >= 1. */
+mt_tensor *mt_slice(const mt_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step);
+mt_tensor *mt_select(const mt_tensor *t, int64_t dim, int64_t index);
+mt_tensor *mt_unfold(const mt_tensor *t, int64_t dim, int64_t size, int64_t step);
+mt_tensor *mt_as_strided(const mt_tensor *t, int ndim, const int64_t *sizes,
+                         const int64_t *strides, int64_t offset);
+mt_tensor *mt_flatten(mt_tensor *t, int64_t start_dim, int64_t end_dim);
+mt_tensor *mt_unflatten(const mt_tensor *t, int64_t dim, int n, const int64_t *sizes);
+/* Reinterprets the bytes as another dtype of the same itemsize (t.view(dtype)). */
+mt_tensor *mt_view_dtype(const mt_tensor *t, mt_dtype dt);
+/* A new impl with the same storage and metadata (detach(), x[...]). */
+mt_tensor *mt_alias(const mt_tensor *t);
+
+/* ---- factories (aten_lite/factory.c) ---- */
+/* torch.arange: integer arithmetic when all three are ints. */
+mt_tensor *mt_arange(mt_scalar start, mt_scalar end, mt_scalar step, mt_dtype dt, mt_device dev);
+/* torch.linspace, or torch.logspace (base ** linspace) when `log`. */
+mt_tensor *mt_linspace(double start, double end, int64_t steps, double base, bool log,
+                       mt_dtype dt, mt_device dev);
+mt_tensor *mt_eye(int64_t n, int64_t m, mt_dtype dt, mt_device dev);
+
+#endif /* ATEN_LITE_OPS_H */

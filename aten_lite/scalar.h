@@ -1,0 +1,67 @@
+/* aten_lite/scalar.h - a Python-number-like scalar (bool, int64 or double) and its casts. */
+#ifndef ATEN_LITE_SCALAR_H
+#define ATEN_LITE_SCALAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "c10_lite/dtype.h"
+
+typedef enum mt_scalar_kind {
+    MT_SCALAR_BOOL = 0,
+    MT_SCALAR_INT = 1,
+    MT_SCALAR_FLOAT = 2,
+} mt_scalar_kind;
+
+/* Kinds are ordered like dtype categories (mt_dtype_category). */
+typedef struct mt_scalar {
+    mt_scalar_kind kind;
+    union {
+        bool b;
+        int64_t i;
+        double f;
+    } v;
+} mt_scalar;
+
+static inline mt_scalar
+mt_scalar_bool(bool b)
+{
+    return (mt_scalar){.kind = MT_SCALAR_BOOL, .v.b = b};
+}
+static inline mt_scalar
+mt_scalar_int(int64_t i)
+{
+    return (mt_scalar){.kind = MT_SCALAR_INT, .v.i = i};
+}
+static inline mt_scalar
+mt_scalar_float(double f)
+{
+    return (mt_scalar){.kind = MT_SCALAR_FLOAT, .v.f = f};
+}
+
+static inline double
+mt_scalar_to_double(mt_scalar s)
+{
+    return s.kind == MT_SCALAR_FLOAT ? s.v.f : s.kind == MT_SCALAR_INT ? (double)s.v.i : (double)s.v.b;
+}
+
+static inline int64_t
+mt_scalar_to_int64(mt_scalar s)
+{
+    return s.kind == MT_SCALAR_FLOAT ? (int64_t)s.v.f : s.kind == MT_SCALAR_INT ? s.v.i : (int64_t)s.v.b;
+}
+
+/* The dtype torch gives a lone Python number: bool, int64 or the default float. */
+static inline mt_dtype
+mt_scalar_dtype(mt_scalar s)
+{
+    return s.kind == MT_SCALAR_BOOL ? MT_BOOL : s.kind == MT_SCALAR_INT ? MT_INT64 : mt_get_default_dtype();
+}
+
+/* Writes `s` converted to `dt` into dst (one element, torch's cast rules:
+ * floats truncate toward zero into integers, anything non-zero is true). */
+void mt_scalar_store(mt_scalar s, mt_dtype dt, void *dst);
+/* Reads one element of dtype `dt` as a scalar of the matching kind. */
+mt_scalar mt_scalar_load(const void *src, mt_dtype dt);
+
+#endif /* ATEN_LITE_SCALAR_H */

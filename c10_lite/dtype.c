@@ -1,0 +1,113 @@
+/* c10_lite/dtype.c - dtype sizes, names and promotion. */
+#include "c10_lite/dtype.h"
+
+#include <stdatomic.h>
+
+#include "c10_lite/error.h"
+
+static const struct {
+    const char *name;
+    size_t itemsize;
+} mt__dtype_info[MT_NUM_DTYPES] = {
+    [MT_BOOL] = {"bool", 1},        [MT_UINT8] = {"uint8", 1},
+    [MT_INT8] = {"int8", 1},        [MT_INT16] = {"int16", 2},
+    [MT_INT32] = {"int32", 4},      [MT_INT64] = {"int64", 8},
+    [MT_FLOAT16] = {"float16", 2},  [MT_BFLOAT16] = {"bfloat16", 2},
+    [MT_FLOAT32] = {"float32", 4},  [MT_FLOAT64] = {"float64", 8},
+};
+
+static const struct {
+    const char *alias;
+    mt_dtype dtype;
+} mt__dtype_aliases[] = {
+    {"float", MT_FLOAT32}, {"double", MT_FLOAT64}, {"half", MT_FLOAT16},
+    {"long", MT_INT64},    {"int", MT_INT32},      {"short", MT_INT16},
+};
+
+size_t
+mt_dtype_itemsize(mt_dtype dt)
+{
+    return mt_dtype_valid(dt) ? mt__dtype_info[dt].itemsize : 0;
+}
+
+const char *
+mt_dtype_name(mt_dtype dt)
+{
+    return mt_dtype_valid(dt) ? mt__dtype_info[dt].name : "invalid";
+}
+
+int
+mt_dtype_from_name(const char *name, mt_dtype *out)
+{
+    for (int i = 0; i < MT_NUM_DTYPES; i++) {
+        if (strcmp(name, mt__dtype_info[i].name) == 0) {
+            *out = (mt_dtype)i;
+            return MT_OK;
+        }
+    }
+    for (size_t i = 0; i < sizeof(mt__dtype_aliases) / sizeof(mt__dtype_aliases[0]); i++) {
+        if (strcmp(name, mt__dtype_aliases[i].alias) == 0) {
+            *out = mt__dtype_aliases[i].dtype;
+            return MT_OK;
+        }
+    }
+    return mt_error_set(MT_ETYPE, "invalid dtype name '%s'", name);
+}
+
+bool
+mt_dtype_is_floating(mt_dtype dt)
+{
+    return dt >= MT_FLOAT16 && dt <= MT_FLOAT64;
+}
+
+bool
+mt_dtype_is_integral(mt_dtype dt, bool include_bool)
+{
+    return (dt >= MT_UINT8 && dt <= MT_INT64) || (include_bool && dt == MT_BOOL);
+}
+
+bool
+mt_dtype_is_signed(mt_dtype dt)
+{
+    return dt != MT_BOOL && dt != MT_UINT8;
+}
+
+mt_dtype
+mt_promote_types(mt_dtype a, mt_dtype b)
+{
+    if (a == b) {
+        return a;
+    }
+    if (a > b) {
+        mt_dtype t = a;
+        a = b;
+        b = t;
+    }
+    /* Now a < b in enum order. */
+    if (a == MT_UINT8 && b == MT_INT8) {
+        return MT_INT16;
+    }
+    if (a == MT_FLOAT16 && b == MT_BFLOAT16) {
+        return MT_FLOAT32;
+    }
+    return b;
+}
+
+static _Atomic int mt__default_dtype = MT_FLOAT32;
+
+mt_dtype
+mt_get_default_dtype(void)
+{
+    return (mt_dtype)atomic_load(&mt__default_dtype);
+}
+
+int
+mt_set_default_dtype(mt_dtype dt)
+{
+    if (!mt_dtype_is_floating(dt)) {
+        return mt_error_set(MT_ETYPE,
+                            "only floating-point types are supported as the default type");
+    }
+    atomic_store(&mt__default_dtype, (int)dt);
+    return MT_OK;
+}

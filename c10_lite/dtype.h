@@ -1,0 +1,214 @@
+/* c10_lite/dtype.h - scalar types: enum, sizes, names, half/bfloat16 conversion, promotion. */
+#ifndef C10_LITE_DTYPE_H
+#define C10_LITE_DTYPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The order is the promotion order inside each category (see mt_promote_types). */
+typedef enum mt_dtype {
+    MT_BOOL = 0,
+    MT_UINT8,
+    MT_INT8,
+    MT_INT16,
+    MT_INT32,
+    MT_INT64,
+    MT_FLOAT16,
+    MT_BFLOAT16,
+    MT_FLOAT32,
+    MT_FLOAT64,
+    MT_NUM_DTYPES
+} mt_dtype;
+
+/* 16-bit floats are stored as bits; kernels compute in float.  They are
+ * distinct struct types so the X-macros below can tell them apart. */
+typedef struct { uint16_t bits; } mt_half;
+typedef struct { uint16_t bits; } mt_bfloat16;
+
+/* Note [Dtype X-macros]
+ * MT_FORALL_DTYPES(X) expands X(ENUM, name, ctype, acctype) for every dtype:
+ *   name     the lower-case suffix used for generated functions (float32, ...)
+ *   ctype    the storage type
+ *   acctype  the type arithmetic is done in (float for the 16-bit floats)
+ * Load/store between ctype and acctype go through MT_LOAD_<name>/MT_STORE_<name>
+ * so every kernel is written once against acctype. */
+#define MT_FORALL_DTYPES(X)                      \
+    X(MT_BOOL, boolean, bool, bool)              \
+    X(MT_UINT8, uint8, uint8_t, uint8_t)         \
+    X(MT_INT8, int8, int8_t, int8_t)             \
+    X(MT_INT16, int16, int16_t, int16_t)         \
+    X(MT_INT32, int32, int32_t, int32_t)         \
+    X(MT_INT64, int64, int64_t, int64_t)         \
+    X(MT_FLOAT16, float16, mt_half, float)       \
+    X(MT_BFLOAT16, bfloat16, mt_bfloat16, float) \
+    X(MT_FLOAT32, float32, float, float)         \
+    X(MT_FLOAT64, float64, double, double)
+
+#define MT_FORALL_INT_DTYPES(X)          \
+    X(MT_UINT8, uint8, uint8_t, uint8_t) \
+    X(MT_INT8, int8, int8_t, int8_t)     \
+    X(MT_INT16, int16, int16_t, int16_t) \
+    X(MT_INT32, int32, int32_t, int32_t) \
+    X(MT_INT64, int64, int64_t, int64_t)
+
+#define MT_FORALL_FLOAT_DTYPES(X)                \
+    X(MT_FLOAT16, float16, mt_half, float)       \
+    X(MT_BFLOAT16, bfloat16, mt_bfloat16, float) \
+    X(MT_FLOAT32, float32, float, float)         \
+    X(MT_FLOAT64, float64, double, double)
+
+/* IEEE binary16 <-> binary32, round to nearest even, NaN/Inf preserved. */
+static inline float
+mt_half_to_float(mt_half h)
+{
+    uint32_t sign = (uint32_t)(h.bits & 0x8000u) << 16;
+    uint32_t exp = (h.bits >> 10) & 0x1fu;
+    uint32_t man = h.bits & 0x3ffu;
+    uint32_t bits;
+    if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | (man << 13);
+    }
+    else if (exp != 0) {
+        bits = sign | ((exp + 112u) << 23) | (man << 13);
+    }
+    else if (man == 0) {
+        bits = sign;
+    }
+    else { /* subnormal: normalise */
+        exp = 113;
+        while ((man & 0x400u) == 0) {
+            man <<= 1;
+            exp--;
+        }
+        bits = sign | (exp << 23) | ((man & 0x3ffu) << 13);
+    }
+    float f;
+    memcpy(&f, &bits, sizeof(f));
+    return f;
+}
+
+static inline mt_half
+mt_float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof(x));
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t absx = x & 0x7fffffffu;
+    mt_half h;
+    if (absx >= 0x7f800000u) { /* Inf or NaN */
+        h.bits = (uint16_t)(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
+        return h;
+    }
+    if (absx >= 0x477ff000u) { /* rounds to >= 65520 -> Inf */
+        h.bits = (uint16_t)(sign | 0x7c00u);
+        return h;
+    }
+    if (absx < 0x38800000u) { /* result is subnormal or zero */
+        if (absx < 0x33000000u) { /* < 2^-25: rounds to zero */
+            h.bits = (uint16_t)sign;
+            return h;
+        }
+        uint32_t e = absx >> 23;
+        uint32_t m = (absx & 0x7fffffu) | 0x800000u;
+        uint32_t shift = 126u - e; /* 14..24 */
+        uint32_t q = m >> shift;
+        uint32_t rem = m & ((1u << shift) - 1u);
+        uint32_t half = 1u << (shift - 1u);
+        if (rem > half || (rem == half && (q & 1u))) {
+            q++;
+        }
+        h.bits = (uint16_t)(sign | q);
+        return h;
+    }
+    uint32_t r = absx - 0x38000000u; /* rebias exponent 127 -> 15 */
+    uint32_t q = r >> 13;
+    uint32_t rem = r & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (q & 1u))) {
+        q++;
+    }
+    h.bits = (uint16_t)(sign | q);
+    return h;
+}
+
+static inline float
+mt_bfloat16_to_float(mt_bfloat16 b)
+{
+    uint32_t bits = (uint32_t)b.bits << 16;
+    float f;
+    memcpy(&f, &bits, sizeof(f));
+    return f;
+}
+
+static inline mt_bfloat16
+mt_float_to_bfloat16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof(x));
+    mt_bfloat16 b;
+    if ((x & 0x7fffffffu) > 0x7f800000u) { /* NaN stays a quiet NaN */
+        b.bits = (uint16_t)((x >> 16) | 0x40u);
+        return b;
+    }
+    x += 0x7fffu + ((x >> 16) & 1u); /* round to nearest even */
+    b.bits = (uint16_t)(x >> 16);
+    return b;
+}
+
+/* Load/store between storage and arithmetic type, see Note [Dtype X-macros]. */
+#define MT_LOAD_boolean(v) (v)
+#define MT_LOAD_uint8(v) (v)
+#define MT_LOAD_int8(v) (v)
+#define MT_LOAD_int16(v) (v)
+#define MT_LOAD_int32(v) (v)
+#define MT_LOAD_int64(v) (v)
+#define MT_LOAD_float16(v) mt_half_to_float(v)
+#define MT_LOAD_bfloat16(v) mt_bfloat16_to_float(v)
+#define MT_LOAD_float32(v) (v)
+#define MT_LOAD_float64(v) (v)
+#define MT_STORE_boolean(v) ((bool)(v))
+#define MT_STORE_uint8(v) ((uint8_t)(v))
+#define MT_STORE_int8(v) ((int8_t)(v))
+#define MT_STORE_int16(v) ((int16_t)(v))
+#define MT_STORE_int32(v) ((int32_t)(v))
+#define MT_STORE_int64(v) ((int64_t)(v))
+#define MT_STORE_float16(v) mt_float_to_half((float)(v))
+#define MT_STORE_bfloat16(v) mt_float_to_bfloat16((float)(v))
+#define MT_STORE_float32(v) ((float)(v))
+#define MT_STORE_float64(v) ((double)(v))
+
+/* Size in bytes of one element. */
+size_t mt_dtype_itemsize(mt_dtype dt);
+/* "float32", "int64", ...; "invalid" for out-of-range values (borrowed, static). */
+const char *mt_dtype_name(mt_dtype dt);
+/* Parses a canonical name ("float32") or a torch alias ("float", "double",
+ * "half", "long", "int", "short").  Returns 0 and sets *out, or MT_ETYPE with a
+ * message naming the bad string (*out untouched). */
+int mt_dtype_from_name(const char *name, mt_dtype *out);
+bool mt_dtype_is_floating(mt_dtype dt);
+bool mt_dtype_is_integral(mt_dtype dt, bool include_bool);
+bool mt_dtype_is_signed(mt_dtype dt);
+static inline bool
+mt_dtype_valid(int dt)
+{
+    return dt >= 0 && dt < MT_NUM_DTYPES;
+}
+
+/* torch.promote_types: the smallest dtype both a and b convert to safely.
+ * uint8 with int8 -> int16; float16 with bfloat16 -> float32. */
+mt_dtype mt_promote_types(mt_dtype a, mt_dtype b);
+
+/* Categories used by result_type: 0 bool, 1 integer, 2 floating. */
+static inline int
+mt_dtype_category(mt_dtype dt)
+{
+    return dt == MT_BOOL ? 0 : (dt <= MT_INT64 ? 1 : 2);
+}
+
+/* The process-wide default floating dtype (torch.get_default_dtype); float32
+ * at start.  mt_set_default_dtype accepts only floating dtypes (MT_ETYPE). */
+mt_dtype mt_get_default_dtype(void);
+int mt_set_default_dtype(mt_dtype dt);
+
+#endif /* C10_LITE_DTYPE_H */

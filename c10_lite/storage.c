@@ -1,0 +1,101 @@
+/* c10_lite/storage.c - refcounted buffers and the CPU allocator. */
+#include "c10_lite/storage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "c10_lite/error.h"
+
+#define MT__CPU_ALIGN 64
+
+void *
+mt_cpu_alloc(size_t nbytes)
+{
+    size_t rounded = (nbytes + MT__CPU_ALIGN - 1) & ~(size_t)(MT__CPU_ALIGN - 1);
+    if (rounded < nbytes) {
+        mt_error_set(MT_ENOMEM, "CPU allocation of %zu bytes overflows", nbytes);
+        return NULL;
+    }
+    void *p = aligned_alloc(MT__CPU_ALIGN, rounded ? rounded : MT__CPU_ALIGN);
+    if (p == NULL) {
+        mt_error_set(MT_ENOMEM,
+                     "DefaultCPUAllocator: not enough memory: you tried to allocate %zu bytes.",
+                     nbytes);
+    }
+    return p;
+}
+
+void
+mt_cpu_free(void *p)
+{
+    free(p);
+}
+
+static void
+mt__cpu_deleter(void *ctx, void *data)
+{
+    (void)ctx;
+    mt_cpu_free(data);
+}
+
+mt_storage *
+mt_storage_from_blob(void *data, size_t nbytes, mt_device device, mt_deleter_fn deleter,
+                     void *deleter_ctx)
+{
+    mt_storage *s = malloc(sizeof(*s));
+    if (s == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory allocating a storage");
+        return NULL;
+    }
+    atomic_init(&s->refcount, 1);
+    s->data = data;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->deleter = deleter;
+    s->deleter_ctx = deleter_ctx;
+    return s;
+}
+
+mt_storage *
+mt_storage_new(size_t nbytes, mt_device device)
+{
+    if (device.type != MT_CPU) {
+        mt_error_set(MT_ENOTIMPL,
+                     "storage on device type '%s' is not implemented yet (only cpu tensors are)",
+                     mt_device_type_name(device.type));
+        return NULL;
+    }
+    void *data = mt_cpu_alloc(nbytes);
+    if (data == NULL) {
+        return NULL;
+    }
+    mt_storage *s = mt_storage_from_blob(data, nbytes, device, mt__cpu_deleter, NULL);
+    if (s == NULL) {
+        mt_cpu_free(data);
+    }
+    return s;
+}
+
+mt_storage *
+mt_storage_new_zeroed(size_t nbytes, mt_device device)
+{
+    mt_storage *s = mt_storage_new(nbytes, device);
+    if (s != NULL) {
+        memset(s->data, 0, nbytes);
+    }
+    return s;
+}
+
+void
+mt_storage_decref(mt_storage *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
+        if (s->deleter != NULL) {
+            s->deleter(s->deleter_ctx, s->data);
+        }
+        free(s);
+    }
+}

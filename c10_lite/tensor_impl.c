@@ -1,0 +1,214 @@
+/* c10_lite/tensor_impl.c - tensor impl construction and shape helpers. */
+#include "c10_lite/tensor_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c10_lite/error.h"
+
+void
+mt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+}
+
+bool
+mt_is_contiguous(int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    int64_t expected = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        if (sizes[i] == 0) {
+            return true;
+        }
+        if (sizes[i] != 1) {
+            if (strides[i] != expected) {
+                return false;
+            }
+            expected *= sizes[i];
+        }
+    }
+    return true;
+}
+
+int64_t
+mt_numel(int ndim, const int64_t *sizes)
+{
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (__builtin_mul_overflow(n, sizes[i], &n)) {
+            mt_error_set(MT_EINVAL, "number of elements overflows int64");
+            return -1;
+        }
+    }
+    return n;
+}
+
+char *
+mt_format_sizes(char *buf, size_t cap, int ndim, const int64_t *sizes)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    n += (size_t)snprintf(buf + n, cap - n, "[");
+    for (int i = 0; i < ndim && n < cap; i++) {
+        n += (size_t)snprintf(buf + n, cap - n, i ? ", %lld" : "%lld", (long long)sizes[i]);
+    }
+    if (n < cap) {
+        snprintf(buf + n, cap - n, "]");
+    }
+    return buf;
+}
+
+int
+mt_wrap_dim(int64_t dim, int ndim)
+{
+    int64_t n = ndim > 0 ? ndim : 1;
+    if (dim < -n || dim >= n) {
+        return mt_error_set(MT_EINDEX,
+                            "Dimension out of range (expected to be in range of [%lld, %lld], "
+                            "but got %lld)",
+                            (long long)-n, (long long)(n - 1), (long long)dim);
+    }
+    return (int)(dim < 0 ? dim + n : dim);
+}
+
+/* Checks the extent of the view against the storage.  0 or MT_ERUNTIME. */
+static int
+mt__check_bounds(const mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *sizes,
+                 const int64_t *strides, int64_t offset, int64_t numel)
+{
+    if (offset < 0) {
+        return mt_error_set(MT_ERUNTIME, "Tensor: invalid storage offset %lld", (long long)offset);
+    }
+    if (numel == 0) {
+        return MT_OK;
+    }
+    int64_t lo = offset, hi = offset;
+    for (int i = 0; i < ndim; i++) {
+        int64_t span = (sizes[i] - 1) * strides[i];
+        if (span < 0) {
+            lo += span;
+        }
+        else {
+            hi += span;
+        }
+    }
+    int64_t itemsize = (int64_t)mt_dtype_itemsize(dtype);
+    if (lo < 0 || (hi + 1) * itemsize > (int64_t)storage->nbytes) {
+        return mt_error_set(MT_ERUNTIME,
+                            "setStorage: sizes and strides need elements [%lld, %lld] of "
+                            "%s, but the storage only holds %lld bytes",
+                            (long long)lo, (long long)hi, mt_dtype_name(dtype),
+                            (long long)storage->nbytes);
+    }
+    return MT_OK;
+}
+
+mt_tensor *
+mt_tensor_new(mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *sizes,
+              const int64_t *strides, int64_t offset)
+{
+    if (ndim < 0 || ndim > MT_MAX_DIMS) {
+        mt_error_set(MT_ERUNTIME, "tensors have at most %d dimensions, got %d", MT_MAX_DIMS, ndim);
+        return NULL;
+    }
+    if (!mt_dtype_valid(dtype)) {
+        mt_error_set(MT_ETYPE, "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            char buf[256];
+            mt_format_sizes(buf, sizeof(buf), ndim, sizes);
+            mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension %lld: %s",
+                         (long long)sizes[i], buf);
+            return NULL;
+        }
+    }
+    int64_t numel = mt_numel(ndim, sizes);
+    if (numel < 0) {
+        return NULL;
+    }
+    mt_tensor *t = malloc(sizeof(*t) + 2 * (size_t)ndim * sizeof(int64_t));
+    if (t == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory allocating a tensor");
+        return NULL;
+    }
+    t->sizes = t->dims_;
+    t->strides = t->dims_ + ndim;
+    memcpy(t->sizes, sizes, (size_t)ndim * sizeof(int64_t));
+    if (strides != NULL) {
+        memcpy(t->strides, strides, (size_t)ndim * sizeof(int64_t));
+    }
+    else {
+        mt_contiguous_strides(ndim, sizes, t->strides);
+    }
+    if (mt__check_bounds(storage, dtype, ndim, t->sizes, t->strides, offset, numel) < 0) {
+        free(t);
+        return NULL;
+    }
+    atomic_init(&t->refcount, 1);
+    mt_storage_incref(storage);
+    t->storage = storage;
+    t->offset = offset;
+    t->numel = numel;
+    t->dtype = dtype;
+    t->ndim = ndim;
+    t->contiguous = mt_is_contiguous(ndim, t->sizes, t->strides);
+    return t;
+}
+
+mt_tensor *
+mt_tensor_empty(mt_dtype dtype, int ndim, const int64_t *sizes, mt_device device)
+{
+    if (ndim < 0 || ndim > MT_MAX_DIMS) {
+        mt_error_set(MT_ERUNTIME, "tensors have at most %d dimensions, got %d", MT_MAX_DIMS, ndim);
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            char buf[256];
+            mt_format_sizes(buf, sizeof(buf), ndim, sizes);
+            mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension %lld: %s",
+                         (long long)sizes[i], buf);
+            return NULL;
+        }
+    }
+    int64_t numel = mt_numel(ndim, sizes);
+    size_t nbytes;
+    if (numel < 0 ||
+        __builtin_mul_overflow((size_t)numel, mt_dtype_itemsize(dtype), &nbytes)) {
+        mt_error_set(MT_ERUNTIME, "tensor is too large to allocate");
+        return NULL;
+    }
+    mt_storage *s = mt_storage_new(nbytes, device);
+    if (s == NULL) {
+        return NULL;
+    }
+    mt_tensor *t = mt_tensor_new(s, dtype, ndim, sizes, NULL, 0);
+    mt_storage_decref(s);
+    return t;
+}
+
+mt_tensor *
+mt_tensor_view_of(const mt_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                  int64_t offset)
+{
+    return mt_tensor_new(t->storage, t->dtype, ndim, sizes, strides, offset);
+}
+
+void
+mt_tensor_decref(mt_tensor *t)
+{
+    if (t == NULL) {
+        return;
+    }
+    if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) == 1) {
+        mt_storage_decref(t->storage);
+        free(t);
+    }
+}

@@ -1,0 +1,138 @@
+/* csrc/common.h - shared declarations of the minitorch._C binding (the only layer with Python.h). */
+#ifndef CSRC_COMMON_H
+#define CSRC_COMMON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aten_lite/ops.h"
+#include "c10_lite/device.h"
+#include "c10_lite/dtype.h"
+#include "c10_lite/error.h"
+#include "c10_lite/storage.h"
+#include "c10_lite/tensor_impl.h"
+
+/* Note [Type objects]
+ * Types are heap types created from PyType_Spec in the module's exec slot
+ * and also kept in module state.  The hot paths (is this a Tensor?, make a
+ * Tensor) read the file-level pointers below instead of looking the module
+ * state up on every call; the module refuses a second initialisation in the
+ * same process (like NumPy, sub-interpreters are not supported). */
+extern PyTypeObject *mt__TensorBase_Type;  /* minitorch._C.TensorBase */
+extern PyTypeObject *mt__tensor_class;     /* minitorch.Tensor (a Python subclass), set at import */
+extern PyTypeObject *mt__size_class;       /* minitorch.Size (tuple subclass), set at import */
+extern PyTypeObject *mt__StorageBase_Type; /* minitorch._C.StorageBase */
+extern PyTypeObject *mt__dtype_Type;       /* minitorch.dtype */
+extern PyTypeObject *mt__device_Type;      /* minitorch.device */
+
+/* ---- Tensor (tensor_object.c) ---- */
+/* A Python tensor owns one reference to an immutable impl (see Note
+ * [TensorImpl is immutable]); in-place metadata changes swap `impl`. */
+typedef struct {
+    PyObject_HEAD
+    mt_tensor *impl;
+} MTTensorObject;
+
+static inline int
+mt__tensor_check(PyObject *o)
+{
+    return PyObject_TypeCheck(o, mt__TensorBase_Type);
+}
+/* Borrowed impl of a tensor object (no type check). */
+static inline mt_tensor *
+mt__tensor_impl(PyObject *o)
+{
+    return ((MTTensorObject *)o)->impl;
+}
+/* Wraps an impl in a new minitorch.Tensor. Steals `t` (also on error).
+ * Returns a new reference, or NULL with an exception set (also when t is
+ * NULL: then the C-layer message is raised). */
+PyObject *mt__tensor_wrap(mt_tensor *t);
+/* Replaces self's impl (steals t). */
+void mt__tensor_set_impl(PyObject *self, mt_tensor *t);
+int mt__tensor_types_init(PyObject *module);
+
+/* ---- errors (errors.c) ---- */
+/* Raises the Python exception matching `code` with the thread-local message.
+ * Always returns NULL. */
+PyObject *mt__raise(int code);
+/* Same for the last C error; returns -1 (for int-returning callers). */
+int mt__raise_int(int code);
+
+/* ---- dtype / device objects (dtype_object.c, device_object.c) ---- */
+/* The minitorch.dtype singleton for dt (borrowed reference). */
+PyObject *mt__dtype_object(mt_dtype dt);
+/* Accepts a minitorch.dtype or a Python type (bool, int, float). Returns 0, or
+ * -1 with TypeError naming `what`. */
+int mt__dtype_from_py(PyObject *o, mt_dtype *out, const char *what);
+int mt__dtype_check(PyObject *o);
+int mt__dtype_types_init(PyObject *module);
+/* New minitorch.device for d. */
+PyObject *mt__device_object(mt_device d);
+/* Accepts a device, a string or an int (cuda index).  Returns 0 or -1. */
+int mt__device_from_py(PyObject *o, mt_device *out);
+int mt__device_types_init(PyObject *module);
+/* Raises for devices we cannot allocate on (returns -1), 0 for cpu. */
+int mt__check_device_usable(mt_device d);
+
+/* ---- storage objects (storage_object.c) ---- */
+/* New StorageBase of the Python class `cls` (NULL: UntypedStorage) viewing s
+ * (borrowed; the object takes a reference) as dtype dt. */
+PyObject *mt__storage_wrap(mt_storage *s, mt_dtype dt, int typed);
+int mt__storage_types_init(PyObject *module);
+
+/* ---- argument helpers (args.c) ---- */
+/* Maps positional and keyword arguments to `out` (borrowed refs, NULL when
+ * absent) by parameter `names`; at most `maxpos` positional.  Raises TypeError
+ * like CPython for unknown/duplicate/missing arguments. */
+int mt__parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                   PyObject *kwnames, const char *const *names, int maxpos, int nrequired,
+                   PyObject **out);
+/* An int (or anything with __index__, including 1-element integer tensors). */
+int mt__int64_from_py(PyObject *o, int64_t *out, const char *fname, const char *what);
+/* A sequence of ints (list/tuple/Size/1-d integer tensor). Returns ndim or -1. */
+int mt__sizes_from_seq(PyObject *seq, int64_t *out, const char *fname, const char *what);
+/* Either f(1, 2, 3) or f((1, 2, 3)) / f([1, 2, 3]). Returns ndim or -1. */
+int mt__sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *out, const char *fname,
+                        const char *what);
+/* New minitorch.Size. */
+PyObject *mt__size_new(int ndim, const int64_t *sizes);
+/* Converts a Python number / bool / 0-d or 1-element tensor into a scalar. */
+int mt__scalar_from_py(PyObject *o, mt_scalar *out, const char *fname);
+PyObject *mt__scalar_to_py(mt_scalar s);
+static inline int
+mt__is_number(PyObject *o)
+{
+    return PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o);
+}
+
+/* ---- numpy (numpy_interop.c: the only file that uses the NumPy C API) ---- */
+PyObject *mt__from_numpy(PyObject *arr, int warn_readonly);
+PyObject *mt__tensor_to_numpy(PyObject *self);
+/* A fresh C-contiguous native-order copy of an ndarray as a tensor. */
+PyObject *mt__from_numpy_copy(PyObject *arr);
+/* 1 if o is a numpy.ndarray (0 when numpy is not imported/installed). */
+int mt__is_ndarray(PyObject *o);
+/* ndim of an ndarray, -1 for anything else. */
+int mt__ndarray_ndim(PyObject *o);
+/* 1 if o is a numpy scalar (np.float32(1), np.int64(2), np.bool_); 0 else. */
+int mt__is_numpy_scalar(PyObject *o);
+/* The dtype of a numpy scalar/array, or -1 (no exception) when unsupported. */
+int mt__numpy_dtype_of(PyObject *o);
+
+/* ---- tensor construction from Python data (tensor_new.c) ---- */
+PyObject *mt__tensor_from_data(PyObject *data, int has_dtype, mt_dtype dtype, mt_device device,
+                               int copy_numpy);
+int mt__tensor_methods_init(PyObject *module);
+/* Tensor(*sizes) / Tensor(data): the legacy constructor (default dtype). */
+PyObject *mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kwds);
+/* Indexing (indexing.c). */
+PyObject *mt__tensor_getitem(PyObject *self, PyObject *key);
+int mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value);
+
+/* distributed binding, see csrc/distributed/ */
+int mt__distributed_init(PyObject *module);
+
+#endif /* CSRC_COMMON_H */

@@ -1,0 +1,227 @@
+/* csrc/device_object.c - the minitorch.device type. */
+#include "csrc/common.h"
+
+PyTypeObject *mt__device_Type;
+
+typedef struct {
+    PyObject_HEAD
+    mt_device dev;
+} MTDeviceObject;
+
+PyObject *
+mt__device_object(mt_device d)
+{
+    MTDeviceObject *o = PyObject_New(MTDeviceObject, mt__device_Type);
+    if (o != NULL) {
+        o->dev = d;
+    }
+    return (PyObject *)o;
+}
+
+int
+mt__device_from_py(PyObject *o, mt_device *out)
+{
+    if (Py_IS_TYPE(o, mt__device_Type)) {
+        *out = ((MTDeviceObject *)o)->dev;
+        return 0;
+    }
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o);
+        if (s == NULL) {
+            return -1;
+        }
+        if (mt_device_parse(s, out) < 0) {
+            return mt__raise_int(MT_ERUNTIME);
+        }
+        return 0;
+    }
+    if (PyLong_Check(o) && !PyBool_Check(o)) {
+        long v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (v < 0) {
+            PyErr_Format(PyExc_RuntimeError, "Device index must not be negative, got %ld", v);
+            return -1;
+        }
+        out->type = MT_CUDA;
+        out->index = (int)v;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "expected a minitorch.device, a string or an int, not %s",
+                 Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+int
+mt__check_device_usable(mt_device d)
+{
+    if (d.type == MT_CPU) {
+        return 0;
+    }
+    if (mt_cuda_device_count() == 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Found no NVIDIA driver on your system or no CUDA device is available "
+                        "(minitorch.cuda.is_available() is False)");
+        return -1;
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "CUDA tensors are not implemented yet: only cpu tensors are supported");
+    return -1;
+}
+
+static PyObject *
+device_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"type", "index", NULL};
+    PyObject *what, *index = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:device", kwlist, &what, &index)) {
+        return NULL;
+    }
+    mt_device d;
+    if (PyUnicode_Check(what) || Py_IS_TYPE(what, mt__device_Type) ||
+        (PyLong_Check(what) && index == Py_None)) {
+        if (mt__device_from_py(what, &d) < 0) {
+            return NULL;
+        }
+    }
+    else {
+        PyErr_Format(PyExc_TypeError, "device(): argument 'type' must be str, not %s",
+                     Py_TYPE(what)->tp_name);
+        return NULL;
+    }
+    if (index != Py_None) {
+        if (!PyUnicode_Check(what)) {
+            PyErr_SetString(PyExc_TypeError, "device(): index may only be given with a type string");
+            return NULL;
+        }
+        if (d.index >= 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "type (string) must not include an index because index was passed "
+                         "explicitly: %U",
+                         what);
+            return NULL;
+        }
+        if (!PyLong_Check(index) || PyBool_Check(index)) {
+            PyErr_Format(PyExc_TypeError, "device(): argument 'index' must be int, not %s",
+                         Py_TYPE(index)->tp_name);
+            return NULL;
+        }
+        long v = PyLong_AsLong(index);
+        if (v == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (v < 0) {
+            PyErr_Format(PyExc_RuntimeError, "Device index must not be negative, got %ld", v);
+            return NULL;
+        }
+        if (d.type == MT_CPU && v != 0) {
+            PyErr_Format(PyExc_RuntimeError, "CPU device index must be -1 or zero, got %ld", v);
+            return NULL;
+        }
+        d.index = (int)v;
+    }
+    MTDeviceObject *o = (MTDeviceObject *)type->tp_alloc(type, 0);
+    if (o != NULL) {
+        o->dev = d;
+    }
+    return (PyObject *)o;
+}
+
+static PyObject *
+device_str(MTDeviceObject *self)
+{
+    char buf[32];
+    return PyUnicode_FromString(mt_device_str(self->dev, buf, sizeof(buf)));
+}
+
+static PyObject *
+device_repr(MTDeviceObject *self)
+{
+    if (self->dev.index >= 0) {
+        return PyUnicode_FromFormat("device(type='%s', index=%d)",
+                                    mt_device_type_name(self->dev.type), self->dev.index);
+    }
+    return PyUnicode_FromFormat("device(type='%s')", mt_device_type_name(self->dev.type));
+}
+
+static PyObject *
+device_richcompare(MTDeviceObject *self, PyObject *other, int op)
+{
+    if (!Py_IS_TYPE(other, mt__device_Type) || (op != Py_EQ && op != Py_NE)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    int eq = mt_device_eq(self->dev, ((MTDeviceObject *)other)->dev);
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static Py_hash_t
+device_hash(MTDeviceObject *self)
+{
+    return (Py_hash_t)(self->dev.type * 1000003 + self->dev.index + 2);
+}
+
+static PyObject *
+device_get_type(MTDeviceObject *self, void *closure)
+{
+    return PyUnicode_FromString(mt_device_type_name(self->dev.type));
+}
+
+static PyObject *
+device_get_index(MTDeviceObject *self, void *closure)
+{
+    if (self->dev.index < 0) {
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromLong(self->dev.index);
+}
+
+static PyObject *
+device_reduce(MTDeviceObject *self, PyObject *unused)
+{
+    if (self->dev.index >= 0) {
+        return Py_BuildValue("O(si)", Py_TYPE(self), mt_device_type_name(self->dev.type),
+                             self->dev.index);
+    }
+    return Py_BuildValue("O(s)", Py_TYPE(self), mt_device_type_name(self->dev.type));
+}
+
+static PyGetSetDef device_getset[] = {
+    {"type", (getter)device_get_type, NULL, "'cpu' or 'cuda'", NULL},
+    {"index", (getter)device_get_index, NULL, "device index or None", NULL},
+    {NULL},
+};
+
+static PyMethodDef device_methods[] = {
+    {"__reduce__", (PyCFunction)device_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+static PyType_Slot device_slots[] = {
+    {Py_tp_new, device_new},
+    {Py_tp_repr, device_repr},
+    {Py_tp_str, device_str},
+    {Py_tp_hash, device_hash},
+    {Py_tp_richcompare, device_richcompare},
+    {Py_tp_getset, device_getset},
+    {Py_tp_methods, device_methods},
+    {Py_tp_doc, "device(type, index=None)\n--\n\nWhere a tensor's memory lives: 'cpu' or 'cuda:N'."},
+    {0, NULL},
+};
+
+static PyType_Spec device_spec = {
+    .name = "minitorch.device",
+    .basicsize = sizeof(MTDeviceObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = device_slots,
+};
+
+int
+mt__device_types_init(PyObject *module)
+{
+    mt__device_Type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &device_spec, NULL);
+    if (mt__device_Type == NULL) {
+        return -1;
+    }
+    return PyModule_AddObjectRef(module, "device", (PyObject *)mt__device_Type);
+}

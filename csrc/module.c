@@ -1,0 +1,108 @@
+/* csrc/module.c - the minitorch._C extension module: state, multi-phase init, registration. */
+#include "csrc/common.h"
+
+#include "aten_lite/parallel.h"
+
+static PyObject *
+mt_py_set_num_threads(PyObject *m, PyObject *arg)
+{
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (n < 1) {
+        PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer, got %ld", n);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    mt_set_num_threads((int)n);
+    Py_END_ALLOW_THREADS
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mt_py_get_num_threads(PyObject *m, PyObject *unused)
+{
+    return PyLong_FromLong(mt_get_num_threads());
+}
+
+static PyObject *
+mt_py_cuda_device_count(PyObject *m, PyObject *unused)
+{
+    return PyLong_FromLong(mt_cuda_device_count());
+}
+
+static PyObject *
+mt_py_dtype_from_name(PyObject *m, PyObject *arg)
+{
+    const char *s = PyUnicode_AsUTF8(arg);
+    if (s == NULL) {
+        return NULL;
+    }
+    mt_dtype dt;
+    if (mt_dtype_from_name(s, &dt) < 0) {
+        return mt__raise(0);
+    }
+    return Py_NewRef(mt__dtype_object(dt));
+}
+
+static PyMethodDef mt_module_methods[] = {
+    {"set_num_threads", mt_py_set_num_threads, METH_O,
+     "set_num_threads(n): threads used by CPU kernels (including the caller)."},
+    {"get_num_threads", mt_py_get_num_threads, METH_NOARGS, NULL},
+    {"_cuda_device_count", mt_py_cuda_device_count, METH_NOARGS,
+     "CUDA devices visible (0 without a driver or without CUDA support)."},
+    {"_dtype_from_name", mt_py_dtype_from_name, METH_O, NULL},
+    {NULL},
+};
+
+static int mt__initialised;
+
+static int
+mt_module_exec(PyObject *m)
+{
+    if (mt__initialised) {
+        PyErr_SetString(PyExc_ImportError,
+                        "minitorch._C can be initialised only once per process");
+        return -1;
+    }
+    mt_aten_init();
+    if (mt__dtype_types_init(m) < 0 || mt__device_types_init(m) < 0 ||
+        mt__storage_types_init(m) < 0 || mt__tensor_types_init(m) < 0) {
+        return -1;
+    }
+    /* distributed init hook */
+#ifdef MT_WITH_CUDA
+    if (PyModule_AddIntConstant(m, "_has_cuda", 1) < 0) {
+        return -1;
+    }
+#else
+    if (PyModule_AddIntConstant(m, "_has_cuda", 0) < 0) {
+        return -1;
+    }
+#endif
+    mt__initialised = 1;
+    return 0;
+}
+
+static PyModuleDef_Slot mt_module_slots[] = {
+    {Py_mod_exec, mt_module_exec},
+    {0, NULL},
+};
+
+PyDoc_STRVAR(mt_module_doc, "minitorch._C: tensors, storages and kernels implemented in C.");
+
+static struct PyModuleDef mt_module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "minitorch._C",
+    .m_doc = mt_module_doc,
+    .m_size = 0,
+    .m_methods = mt_module_methods,
+    .m_slots = mt_module_slots,
+};
+
+PyMODINIT_FUNC
+PyInit__C(void)
+{
+    return PyModuleDef_Init(&mt_module_def);
+}

@@ -1,0 +1,1125 @@
+/* csrc/tensor_methods.c - Tensor view/conversion methods and the tensor factories of minitorch._C. */
+#include "csrc/common.h"
+
+#include <string.h>
+
+#define IMPL(self) (((MTTensorObject *)(self))->impl)
+#define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
+#define PARSE(fname, maxpos, nreq, ...)                                                  \
+    static const char *const names[] = {__VA_ARGS__, NULL};                              \
+    PyObject *a[sizeof(names) / sizeof(names[0])];                                       \
+    if (mt__parse_args(fname, args, nargs, kwnames, names, maxpos, nreq, a) < 0) {       \
+        return NULL;                                                                     \
+    }
+
+static int
+mt__dim_arg(PyObject *o, int64_t *out, const char *fname)
+{
+    return mt__int64_from_py(o, out, fname, "dim");
+}
+
+/* ------------------------------------------------------------------ */
+/* views                                                               */
+
+static PyObject *
+tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (kwnames == NULL && nargs == 1 && (mt__dtype_check(args[0]) || PyType_Check(args[0]))) {
+        mt_dtype dt;
+        if (mt__dtype_from_py(args[0], &dt, "view(): dtype") < 0) {
+            return NULL;
+        }
+        return mt__tensor_wrap(mt_view_dtype(IMPL(self), dt));
+    }
+    if (kwnames != NULL) {
+        /* view(size=...) / view(dtype=...) */
+        PARSE("view", 0, 0, "size", "dtype");
+        if (a[1] != NULL) {
+            mt_dtype dt;
+            if (mt__dtype_from_py(a[1], &dt, "view(): dtype") < 0) {
+                return NULL;
+            }
+            return mt__tensor_wrap(mt_view_dtype(IMPL(self), dt));
+        }
+        args = &a[0];
+        nargs = a[0] != NULL;
+    }
+    int64_t sizes[MT_MAX_DIMS];
+    int n = mt__sizes_from_args(args, nargs, sizes, "view", "size");
+    if (n < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_view(IMPL(self), n, sizes));
+}
+
+static PyObject *
+tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (kwnames != NULL) {
+        PARSE("reshape", 0, 1, "shape");
+        args = &a[0];
+        nargs = 1;
+    }
+    int64_t sizes[MT_MAX_DIMS];
+    int n = mt__sizes_from_args(args, nargs, sizes, "reshape", "shape");
+    if (n < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_reshape(IMPL(self), n, sizes));
+}
+
+static PyObject *
+tensor_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (kwnames != NULL) {
+        PARSE("permute", 0, 1, "dims");
+        args = &a[0];
+        nargs = 1;
+    }
+    int64_t dims[MT_MAX_DIMS];
+    int n = mt__sizes_from_args(args, nargs, dims, "permute", "dims");
+    if (n < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_permute(IMPL(self), n, dims));
+}
+
+static mt_tensor *
+mt__transpose_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                   const char *fname)
+{
+    static const char *const names[] = {"dim0", "dim1", NULL};
+    PyObject *a[2];
+    int64_t d0, d1;
+    if (mt__parse_args(fname, args, nargs, kwnames, names, 2, 2, a) < 0 ||
+        mt__dim_arg(a[0], &d0, fname) < 0 || mt__dim_arg(a[1], &d1, fname) < 0) {
+        return NULL;
+    }
+    mt_tensor *r = mt_transpose(IMPL(self), d0, d1);
+    if (r == NULL) {
+        mt__raise(0);
+    }
+    return r;
+}
+
+static PyObject *
+tensor_transpose(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_tensor *r = mt__transpose_args(self, args, nargs, kwnames, "transpose");
+    return r ? mt__tensor_wrap(r) : NULL;
+}
+
+static PyObject *
+tensor_transpose_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_tensor *r = mt__transpose_args(self, args, nargs, kwnames, "transpose_");
+    if (r == NULL) {
+        return NULL;
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
+static mt_tensor *
+mt__t(PyObject *self)
+{
+    mt_tensor *t = IMPL(self);
+    if (t->ndim > 2) {
+        mt_error_set(MT_ERUNTIME, "t() expects a tensor with <= 2 dimensions, but self is %dD",
+                     t->ndim);
+        return NULL;
+    }
+    return t->ndim < 2 ? mt_alias(t) : mt_transpose(t, 0, 1);
+}
+
+static PyObject *
+tensor_t(PyObject *self, PyObject *unused)
+{
+    return mt__tensor_wrap(mt__t(self));
+}
+
+static PyObject *
+tensor_t_(PyObject *self, PyObject *unused)
+{
+    mt_tensor *r = mt__t(self);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
+static mt_tensor *
+mt__squeeze_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                 const char *fname)
+{
+    static const char *const names[] = {"dim", NULL};
+    PyObject *a[1];
+    if (mt__parse_args(fname, args, nargs, kwnames, names, 1, 0, a) < 0) {
+        return NULL;
+    }
+    mt_tensor *r;
+    if (a[0] == NULL || a[0] == Py_None) {
+        r = mt_squeeze(IMPL(self), 0, NULL);
+    }
+    else {
+        int64_t dims[MT_MAX_DIMS];
+        int n;
+        if (PyTuple_Check(a[0]) || PyList_Check(a[0])) {
+            n = mt__sizes_from_seq(a[0], dims, fname, "dim");
+        }
+        else {
+            n = mt__dim_arg(a[0], &dims[0], fname) < 0 ? -1 : 1;
+        }
+        if (n < 0) {
+            return NULL;
+        }
+        r = mt_squeeze(IMPL(self), n, dims);
+    }
+    if (r == NULL) {
+        mt__raise(0);
+    }
+    return r;
+}
+
+static PyObject *
+tensor_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_tensor *r = mt__squeeze_args(self, args, nargs, kwnames, "squeeze");
+    return r ? mt__tensor_wrap(r) : NULL;
+}
+
+static PyObject *
+tensor_squeeze_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_tensor *r = mt__squeeze_args(self, args, nargs, kwnames, "squeeze_");
+    if (r == NULL) {
+        return NULL;
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
+static mt_tensor *
+mt__unsqueeze_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                   const char *fname)
+{
+    static const char *const names[] = {"dim", NULL};
+    PyObject *a[1];
+    int64_t d;
+    if (mt__parse_args(fname, args, nargs, kwnames, names, 1, 1, a) < 0 ||
+        mt__dim_arg(a[0], &d, fname) < 0) {
+        return NULL;
+    }
+    mt_tensor *r = mt_unsqueeze(IMPL(self), d);
+    if (r == NULL) {
+        mt__raise(0);
+    }
+    return r;
+}
+
+static PyObject *
+tensor_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_tensor *r = mt__unsqueeze_args(self, args, nargs, kwnames, "unsqueeze");
+    return r ? mt__tensor_wrap(r) : NULL;
+}
+
+static PyObject *
+tensor_unsqueeze_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_tensor *r = mt__unsqueeze_args(self, args, nargs, kwnames, "unsqueeze_");
+    if (r == NULL) {
+        return NULL;
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
+static PyObject *
+tensor_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (kwnames != NULL) {
+        PARSE("expand", 0, 1, "size");
+        args = &a[0];
+        nargs = 1;
+    }
+    int64_t sizes[MT_MAX_DIMS];
+    int n = mt__sizes_from_args(args, nargs, sizes, "expand", "size");
+    if (n < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_expand(IMPL(self), n, sizes));
+}
+
+static PyObject *
+tensor_expand_as(PyObject *self, PyObject *other)
+{
+    if (!mt__tensor_check(other)) {
+        PyErr_Format(PyExc_TypeError, "expand_as(): argument 'other' must be Tensor, not %s",
+                     Py_TYPE(other)->tp_name);
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_expand(IMPL(self), IMPL(other)->ndim, IMPL(other)->sizes));
+}
+
+static PyObject *
+tensor_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("narrow", 3, 3, "dim", "start", "length");
+    int64_t d, s, l;
+    if (mt__dim_arg(a[0], &d, "narrow") < 0 || mt__int64_from_py(a[1], &s, "narrow", "start") < 0 ||
+        mt__int64_from_py(a[2], &l, "narrow", "length") < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_narrow(IMPL(self), d, s, l));
+}
+
+static PyObject *
+tensor_select(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("select", 2, 2, "dim", "index");
+    int64_t d, i;
+    if (mt__dim_arg(a[0], &d, "select") < 0 || mt__int64_from_py(a[1], &i, "select", "index") < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_select(IMPL(self), d, i));
+}
+
+static PyObject *
+tensor_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("unfold", 3, 3, "dimension", "size", "step");
+    int64_t d, sz, st;
+    if (mt__dim_arg(a[0], &d, "unfold") < 0 || mt__int64_from_py(a[1], &sz, "unfold", "size") < 0 ||
+        mt__int64_from_py(a[2], &st, "unfold", "step") < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_unfold(IMPL(self), d, sz, st));
+}
+
+static PyObject *
+tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("flatten", 2, 0, "start_dim", "end_dim");
+    int64_t s = 0, e = -1;
+    if ((a[0] && mt__dim_arg(a[0], &s, "flatten") < 0) ||
+        (a[1] && mt__dim_arg(a[1], &e, "flatten") < 0)) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_flatten(IMPL(self), s, e));
+}
+
+static PyObject *
+tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("unflatten", 2, 2, "dim", "sizes");
+    int64_t d, sizes[MT_MAX_DIMS];
+    int n;
+    if (mt__dim_arg(a[0], &d, "unflatten") < 0 ||
+        (n = mt__sizes_from_seq(a[1], sizes, "unflatten", "sizes")) < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_unflatten(IMPL(self), d, n, sizes));
+}
+
+static mt_tensor *
+mt__as_strided_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                    const char *fname)
+{
+    static const char *const names[] = {"size", "stride", "storage_offset", NULL};
+    PyObject *a[3];
+    if (mt__parse_args(fname, args, nargs, kwnames, names, 3, 2, a) < 0) {
+        return NULL;
+    }
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS], off = IMPL(self)->offset;
+    int n = mt__sizes_from_seq(a[0], sizes, fname, "size");
+    if (n < 0) {
+        return NULL;
+    }
+    int m = mt__sizes_from_seq(a[1], strides, fname, "stride");
+    if (m < 0) {
+        return NULL;
+    }
+    if (n != m) {
+        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+        return NULL;
+    }
+    if (a[2] != NULL && a[2] != Py_None &&
+        mt__int64_from_py(a[2], &off, fname, "storage_offset") < 0) {
+        return NULL;
+    }
+    mt_tensor *r = mt_as_strided(IMPL(self), n, sizes, strides, off);
+    if (r == NULL) {
+        mt__raise(0);
+    }
+    return r;
+}
+
+static PyObject *
+tensor_as_strided(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_tensor *r = mt__as_strided_args(self, args, nargs, kwnames, "as_strided");
+    return r ? mt__tensor_wrap(r) : NULL;
+}
+
+static PyObject *
+tensor_as_strided_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_tensor *r = mt__as_strided_args(self, args, nargs, kwnames, "as_strided_");
+    if (r == NULL) {
+        return NULL;
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
+static PyObject *
+tensor_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("contiguous", 1, 0, "memory_format");
+    if (IMPL(self)->contiguous) {
+        return Py_NewRef(self);
+    }
+    return mt__tensor_wrap(mt_contiguous(IMPL(self)));
+}
+
+static PyObject *
+tensor_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("clone", 0, 0, "memory_format");
+    mt_tensor *r;
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_clone(IMPL(self));
+    Py_END_ALLOW_THREADS
+    return mt__tensor_wrap(r);
+}
+
+static PyObject *
+tensor_detach(PyObject *self, PyObject *unused)
+{
+    return mt__tensor_wrap(mt_alias(IMPL(self)));
+}
+
+static PyObject *
+tensor_self(PyObject *self, PyObject *unused)
+{
+    return Py_NewRef(self);
+}
+
+static PyObject *
+tensor_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("requires_grad_", 1, 0, "requires_grad");
+    int truth = a[0] ? PyObject_IsTrue(a[0]) : 1;
+    if (truth < 0) {
+        return NULL;
+    }
+    if (truth) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "autograd is not implemented yet: requires_grad=True is not supported");
+        return NULL;
+    }
+    return Py_NewRef(self);
+}
+
+/* ------------------------------------------------------------------ */
+/* conversion                                                          */
+
+/* Converts self to (dtype, device); returns self itself when nothing changes
+ * and !copy. */
+static PyObject *
+mt__convert(PyObject *self, mt_dtype dt, mt_device dev, int copy)
+{
+    mt_tensor *t = IMPL(self);
+    if (!mt_device_eq(dev, mt_tensor_device(t)) && !(dev.type == MT_CPU && mt_tensor_device(t).type == MT_CPU)) {
+        if (mt__check_device_usable(dev) < 0) {
+            return NULL;
+        }
+    }
+    if (t->dtype == dt && !copy) {
+        return Py_NewRef(self);
+    }
+    mt_tensor *r;
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_to_dtype(t, dt, true);
+    Py_END_ALLOW_THREADS
+    return mt__tensor_wrap(r);
+}
+
+static PyObject *
+tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("to", 3, 0, "device", "dtype", "non_blocking", "copy", "memory_format");
+    mt_tensor *t = IMPL(self);
+    mt_dtype dt = t->dtype;
+    mt_device dev = mt_tensor_device(t);
+    PyObject *first = a[0], *second = a[1];
+    int copy = 0;
+    if (a[3] != NULL && (copy = PyObject_IsTrue(a[3])) < 0) {
+        return NULL;
+    }
+    /* to(dtype, non_blocking, copy): shift the positional meaning */
+    if (nargs >= 1 && first != NULL && (mt__dtype_check(first) || PyType_Check(first))) {
+        if (nargs >= 3 && (copy = PyObject_IsTrue(args[2])) < 0) {
+            return NULL;
+        }
+        second = first;
+        first = NULL;
+    }
+    else if (first != NULL && mt__tensor_check(first)) {
+        dt = IMPL(first)->dtype;
+        dev = mt_tensor_device(IMPL(first));
+        first = NULL;
+        if (nargs >= 3 && (copy = PyObject_IsTrue(args[2])) < 0) {
+            return NULL;
+        }
+        second = NULL;
+    }
+    if (first != NULL && first != Py_None && mt__device_from_py(first, &dev) < 0) {
+        return NULL;
+    }
+    if (second != NULL && second != Py_None && mt__dtype_from_py(second, &dt, "to(): dtype") < 0) {
+        return NULL;
+    }
+    return mt__convert(self, dt, dev, copy);
+}
+
+static PyObject *
+mt__to_dtype_method(PyObject *self, mt_dtype dt)
+{
+    return mt__convert(self, dt, mt_tensor_device(IMPL(self)), 0);
+}
+
+#define MT__CAST_METHOD(name, DT)                                  \
+    static PyObject *tensor_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
+                                   PyObject *kwnames)              \
+    {                                                              \
+        PARSE(#name, 0, 0, "memory_format");                       \
+        return mt__to_dtype_method(self, DT);                      \
+    }
+MT__CAST_METHOD(float, MT_FLOAT32)
+MT__CAST_METHOD(double, MT_FLOAT64)
+MT__CAST_METHOD(half, MT_FLOAT16)
+MT__CAST_METHOD(bfloat16, MT_BFLOAT16)
+MT__CAST_METHOD(int, MT_INT32)
+MT__CAST_METHOD(long, MT_INT64)
+MT__CAST_METHOD(short, MT_INT16)
+MT__CAST_METHOD(char, MT_INT8)
+MT__CAST_METHOD(byte, MT_UINT8)
+MT__CAST_METHOD(bool, MT_BOOL)
+
+static PyObject *
+tensor_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("cpu", 0, 0, "memory_format");
+    return Py_NewRef(self);
+}
+
+static PyObject *
+tensor_cuda(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("cuda", 1, 0, "device", "non_blocking", "memory_format");
+    mt_device dev = {.type = MT_CUDA, .index = -1};
+    if (a[0] != NULL && a[0] != Py_None && mt__device_from_py(a[0], &dev) < 0) {
+        return NULL;
+    }
+    if (dev.type != MT_CUDA) {
+        PyErr_SetString(PyExc_RuntimeError, "Invalid device, must be cuda device");
+        return NULL;
+    }
+    return mt__convert(self, IMPL(self)->dtype, dev, 0);
+}
+
+/* The legacy type names, e.g. minitorch.FloatTensor. */
+static const char *const mt__legacy_names[MT_NUM_DTYPES] = {
+    [MT_BOOL] = "BoolTensor",   [MT_UINT8] = "ByteTensor",     [MT_INT8] = "CharTensor",
+    [MT_INT16] = "ShortTensor", [MT_INT32] = "IntTensor",      [MT_INT64] = "LongTensor",
+    [MT_FLOAT16] = "HalfTensor", [MT_BFLOAT16] = "BFloat16Tensor", [MT_FLOAT32] = "FloatTensor",
+    [MT_FLOAT64] = "DoubleTensor",
+};
+
+static PyObject *
+tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("type", 2, 0, "dtype", "non_blocking");
+    if (a[0] == NULL || a[0] == Py_None) {
+        return PyUnicode_FromFormat("minitorch.%s", mt__legacy_names[IMPL(self)->dtype]);
+    }
+    mt_dtype dt;
+    if (PyUnicode_Check(a[0])) {
+        const char *s = PyUnicode_AsUTF8(a[0]);
+        if (s == NULL) {
+            return NULL;
+        }
+        const char *dot = strrchr(s, '.');
+        const char *base = dot ? dot + 1 : s;
+        int found = -1;
+        for (int i = 0; i < MT_NUM_DTYPES; i++) {
+            if (strcmp(base, mt__legacy_names[i]) == 0) {
+                found = i;
+            }
+        }
+        bool prefix_ok = dot == NULL || strncmp(s, "minitorch.", 10) == 0 ||
+                         strncmp(s, "torch.", 6) == 0;
+        if (found < 0 || !prefix_ok || (dot && (size_t)(dot - s) != strcspn(s, "."))) {
+            PyErr_Format(PyExc_ValueError, "invalid type: '%s'", s);
+            return NULL;
+        }
+        dt = (mt_dtype)found;
+    }
+    else if (mt__dtype_from_py(a[0], &dt, "type(): dtype") < 0) {
+        return NULL;
+    }
+    return mt__to_dtype_method(self, dt);
+}
+
+/* ------------------------------------------------------------------ */
+/* in-place writes                                                     */
+
+static PyObject *
+tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("copy_", 2, 1, "src", "non_blocking");
+    PyObject *src = a[0];
+    if (!mt__tensor_check(src)) {
+        PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor, not %s",
+                     Py_TYPE(src)->tp_name);
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_copy_(IMPL(self), IMPL(src));
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    return Py_NewRef(self);
+}
+
+static PyObject *
+tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("fill_", 1, 1, "value");
+    mt_scalar v;
+    if (mt__tensor_check(a[0]) && IMPL(a[0])->ndim != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "fill_ only supports 0-dimension value tensor but got tensor with %d "
+                     "dimensions.",
+                     IMPL(a[0])->ndim);
+        return NULL;
+    }
+    if (mt__scalar_from_py(a[0], &v, "fill_") < 0) {
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_fill_(IMPL(self), v);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    return Py_NewRef(self);
+}
+
+static PyObject *
+tensor_zero_(PyObject *self, PyObject *unused)
+{
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_fill_(IMPL(self), mt_scalar_int(0));
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    return Py_NewRef(self);
+}
+
+static PyObject *
+tensor_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("numpy", 0, 0, "force");
+    return mt__tensor_to_numpy(self);
+}
+
+static PyMethodDef tensor_methods[] = {
+    {"view", FASTKW(tensor_view), "view(*shape) or view(dtype): same memory, new shape."},
+    {"reshape", FASTKW(tensor_reshape), "reshape(*shape): a view when possible, else a copy."},
+    {"permute", FASTKW(tensor_permute), "permute(*dims) -> view"},
+    {"transpose", FASTKW(tensor_transpose), "transpose(dim0, dim1) -> view"},
+    {"swapaxes", FASTKW(tensor_transpose), "swapaxes(dim0, dim1) -> view"},
+    {"swapdims", FASTKW(tensor_transpose), "swapdims(dim0, dim1) -> view"},
+    {"transpose_", FASTKW(tensor_transpose_), NULL},
+    {"t", tensor_t, METH_NOARGS, "t() -> view: transpose of a <= 2-d tensor"},
+    {"t_", tensor_t_, METH_NOARGS, NULL},
+    {"squeeze", FASTKW(tensor_squeeze), "squeeze(dim=None) -> view"},
+    {"squeeze_", FASTKW(tensor_squeeze_), NULL},
+    {"unsqueeze", FASTKW(tensor_unsqueeze), "unsqueeze(dim) -> view"},
+    {"unsqueeze_", FASTKW(tensor_unsqueeze_), NULL},
+    {"expand", FASTKW(tensor_expand), "expand(*sizes) -> view with stride 0 on new dims"},
+    {"expand_as", tensor_expand_as, METH_O, NULL},
+    {"narrow", FASTKW(tensor_narrow), "narrow(dim, start, length) -> view"},
+    {"select", FASTKW(tensor_select), "select(dim, index) -> view"},
+    {"unfold", FASTKW(tensor_unfold), "unfold(dimension, size, step) -> view"},
+    {"flatten", FASTKW(tensor_flatten), "flatten(start_dim=0, end_dim=-1)"},
+    {"unflatten", FASTKW(tensor_unflatten), "unflatten(dim, sizes) -> view"},
+    {"as_strided", FASTKW(tensor_as_strided), "as_strided(size, stride, storage_offset=None)"},
+    {"as_strided_", FASTKW(tensor_as_strided_), NULL},
+    {"contiguous", FASTKW(tensor_contiguous), "self if contiguous, else a contiguous copy"},
+    {"clone", FASTKW(tensor_clone), "A copy in new memory."},
+    {"detach", tensor_detach, METH_NOARGS, "A view sharing memory (no autograd history)."},
+    {"detach_", tensor_self, METH_NOARGS, NULL},
+    {"requires_grad_", FASTKW(tensor_requires_grad_), NULL},
+    {"to", FASTKW(tensor_to), "to(dtype) / to(device, dtype=None) / to(other, copy=False)"},
+    {"type", FASTKW(tensor_type), "type(dtype=None): the type name, or a converted tensor"},
+    {"float", FASTKW(tensor_float), NULL},
+    {"double", FASTKW(tensor_double), NULL},
+    {"half", FASTKW(tensor_half), NULL},
+    {"bfloat16", FASTKW(tensor_bfloat16), NULL},
+    {"int", FASTKW(tensor_int), NULL},
+    {"long", FASTKW(tensor_long), NULL},
+    {"short", FASTKW(tensor_short), NULL},
+    {"char", FASTKW(tensor_char), NULL},
+    {"byte", FASTKW(tensor_byte), NULL},
+    {"bool", FASTKW(tensor_bool), NULL},
+    {"cpu", FASTKW(tensor_cpu), NULL},
+    {"cuda", FASTKW(tensor_cuda), NULL},
+    {"copy_", FASTKW(tensor_copy_), "copy_(src): copy (broadcast, cast) src into self"},
+    {"fill_", FASTKW(tensor_fill_), NULL},
+    {"zero_", tensor_zero_, METH_NOARGS, NULL},
+    {"numpy", FASTKW(tensor_numpy), "A numpy.ndarray sharing this tensor's memory."},
+    {NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* factories                                                           */
+
+/* Parses dtype= and device= keywords shared by the factories. */
+static int
+mt__factory_opts(PyObject *dtype_obj, PyObject *device_obj, PyObject *requires_grad,
+                 mt_dtype *dt, int *has_dtype, mt_device *dev)
+{
+    *has_dtype = dtype_obj != NULL && dtype_obj != Py_None;
+    if (*has_dtype && mt__dtype_from_py(dtype_obj, dt, "dtype") < 0) {
+        return -1;
+    }
+    *dev = MT_DEVICE_CPU;
+    if (device_obj != NULL && device_obj != Py_None &&
+        (mt__device_from_py(device_obj, dev) < 0 || mt__check_device_usable(*dev) < 0)) {
+        return -1;
+    }
+    if (requires_grad != NULL) {
+        int truth = PyObject_IsTrue(requires_grad);
+        if (truth < 0) {
+            return -1;
+        }
+        if (truth) {
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "autograd is not implemented yet: requires_grad=True is not supported");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* empty/zeros/ones(*size, dtype=None, device=None, requires_grad=False, ...) */
+static PyObject *
+mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                  int fill)
+{
+    static const char *const names[] = {"size",        "dtype",  "device", "requires_grad",
+                                        "pin_memory",  "layout", "out",    "memory_format",
+                                        NULL};
+    PyObject *a[8];
+    /* the sizes are variadic: parse only the keywords (their values follow args[nargs-1]) */
+    if (mt__parse_args(fname, args + nargs, 0, kwnames, names, 0, 0, a) < 0) {
+        return NULL;
+    }
+    int64_t sizes[MT_MAX_DIMS];
+    int n;
+    if (nargs == 0 && a[0] != NULL) {
+        n = mt__sizes_from_seq(a[0], sizes, fname, "size");
+    }
+    else {
+        n = mt__sizes_from_args(args, nargs, sizes, fname, "size");
+    }
+    if (n < 0) {
+        return NULL;
+    }
+    if (a[6] != NULL && a[6] != Py_None) {
+        PyErr_Format(PyExc_NotImplementedError, "%s(): out= is not supported yet", fname);
+        return NULL;
+    }
+    mt_dtype dt = mt_get_default_dtype();
+    int has_dtype;
+    mt_device dev;
+    if (mt__factory_opts(a[1], a[2], a[3], &dt, &has_dtype, &dev) < 0) {
+        return NULL;
+    }
+    mt_tensor *t = mt_tensor_empty(dt, n, sizes, dev);
+    if (t != NULL && fill >= 0) {
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = mt_fill_(t, mt_scalar_int(fill));
+        Py_END_ALLOW_THREADS
+        if (rc < 0) {
+            mt_tensor_decref(t);
+            t = NULL;
+        }
+    }
+    return mt__tensor_wrap(t);
+}
+
+static PyObject *
+mt_py_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__sized_factory("empty", args, nargs, kwnames, -1);
+}
+
+static PyObject *
+mt_py_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__sized_factory("zeros", args, nargs, kwnames, 0);
+}
+
+static PyObject *
+mt_py_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__sized_factory("ones", args, nargs, kwnames, 1);
+}
+
+static PyObject *
+mt_py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("full", 2, 2, "size", "fill_value", "dtype", "device", "requires_grad", "pin_memory",
+          "layout", "out");
+    int64_t sizes[MT_MAX_DIMS];
+    int n = mt__sizes_from_seq(a[0], sizes, "full", "size");
+    mt_scalar v;
+    if (n < 0 || mt__scalar_from_py(a[1], &v, "full") < 0) {
+        return NULL;
+    }
+    if (a[7] != NULL && a[7] != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError, "full(): out= is not supported yet");
+        return NULL;
+    }
+    mt_dtype dt = mt__tensor_check(a[1]) ? IMPL(a[1])->dtype : mt_scalar_dtype(v);
+    int has_dtype;
+    mt_device dev;
+    if (mt__factory_opts(a[2], a[3], a[4], &dt, &has_dtype, &dev) < 0) {
+        return NULL;
+    }
+    mt_tensor *t = mt_tensor_empty(dt, n, sizes, dev);
+    if (t != NULL && mt_fill_(t, v) < 0) {
+        mt_tensor_decref(t);
+        t = NULL;
+    }
+    return mt__tensor_wrap(t);
+}
+
+static PyObject *
+mt_py_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("empty_strided", 2, 2, "size", "stride", "dtype", "device", "requires_grad",
+          "pin_memory", "layout");
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    int n = mt__sizes_from_seq(a[0], sizes, "empty_strided", "size");
+    if (n < 0) {
+        return NULL;
+    }
+    int k = mt__sizes_from_seq(a[1], strides, "empty_strided", "stride");
+    if (k < 0) {
+        return NULL;
+    }
+    if (n != k) {
+        PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape");
+        return NULL;
+    }
+    mt_dtype dt = mt_get_default_dtype();
+    int has_dtype;
+    mt_device dev;
+    if (mt__factory_opts(a[2], a[3], a[4], &dt, &has_dtype, &dev) < 0) {
+        return NULL;
+    }
+    int64_t extent = 1;
+    for (int i = 0; i < n; i++) {
+        if (sizes[i] < 0 || strides[i] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "empty_strided: sizes and strides must be >= 0");
+            return NULL;
+        }
+        if (sizes[i] == 0) {
+            extent = 0;
+            break;
+        }
+        extent += (sizes[i] - 1) * strides[i];
+    }
+    mt_storage *s = mt_storage_new((size_t)extent * mt_dtype_itemsize(dt), dev);
+    if (s == NULL) {
+        return mt__raise(0);
+    }
+    mt_tensor *t = mt_tensor_new(s, dt, n, sizes, strides, 0);
+    mt_storage_decref(s);
+    return mt__tensor_wrap(t);
+}
+
+static int
+mt__number_arg(PyObject *o, mt_scalar *s, const char *fname)
+{
+    if (o == NULL) {
+        return 0;
+    }
+    return mt__scalar_from_py(o, s, fname);
+}
+
+static PyObject *
+mt_py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("arange", 3, 1, "start", "end", "step", "dtype", "device", "requires_grad", "layout",
+          "pin_memory", "out");
+    mt_scalar start = mt_scalar_int(0), end, step = mt_scalar_int(1);
+    if (a[1] == NULL) { /* arange(end) */
+        if (mt__number_arg(a[0], &end, "arange") < 0) {
+            return NULL;
+        }
+    }
+    else if (mt__number_arg(a[0], &start, "arange") < 0 || mt__number_arg(a[1], &end, "arange") < 0) {
+        return NULL;
+    }
+    if (mt__number_arg(a[2], &step, "arange") < 0) {
+        return NULL;
+    }
+    if (a[8] != NULL && a[8] != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError, "arange(): out= is not supported yet");
+        return NULL;
+    }
+    bool any_float = start.kind == MT_SCALAR_FLOAT || end.kind == MT_SCALAR_FLOAT ||
+                     step.kind == MT_SCALAR_FLOAT;
+    mt_dtype dt = any_float ? mt_get_default_dtype() : MT_INT64;
+    int has_dtype;
+    mt_device dev;
+    if (mt__factory_opts(a[3], a[4], a[5], &dt, &has_dtype, &dev) < 0) {
+        return NULL;
+    }
+    if (dt == MT_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError, "\"arange_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_arange(start, end, step, dt, dev));
+}
+
+static PyObject *
+mt__linspace_common(const char *fname, int log, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames)
+{
+    static const char *const names[] = {"start",  "end",           "steps",  "base",
+                                        "dtype",  "device",        "requires_grad",
+                                        "layout", "pin_memory",    "out",    NULL};
+    PyObject *a[10];
+    if (mt__parse_args(fname, args, nargs, kwnames, names, log ? 4 : 3, 3, a) < 0) {
+        return NULL;
+    }
+    if (!log && a[3] != NULL) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'base'", fname);
+        return NULL;
+    }
+    mt_scalar s, e, b = mt_scalar_float(10.0);
+    int64_t steps;
+    if (mt__scalar_from_py(a[0], &s, fname) < 0 || mt__scalar_from_py(a[1], &e, fname) < 0 ||
+        mt__int64_from_py(a[2], &steps, fname, "steps") < 0 ||
+        (a[3] != NULL && mt__scalar_from_py(a[3], &b, fname) < 0)) {
+        return NULL;
+    }
+    mt_dtype dt = mt_get_default_dtype();
+    int has_dtype;
+    mt_device dev;
+    if (mt__factory_opts(a[4], a[5], a[6], &dt, &has_dtype, &dev) < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_linspace(mt_scalar_to_double(s), mt_scalar_to_double(e), steps,
+                                       mt_scalar_to_double(b), log, dt, dev));
+}
+
+static PyObject *
+mt_py_linspace(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__linspace_common("linspace", 0, args, nargs, kwnames);
+}
+
+static PyObject *
+mt_py_logspace(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__linspace_common("logspace", 1, args, nargs, kwnames);
+}
+
+static PyObject *
+mt_py_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("eye", 2, 1, "n", "m", "dtype", "device", "requires_grad", "layout", "pin_memory",
+          "out");
+    int64_t n, k;
+    if (mt__int64_from_py(a[0], &n, "eye", "n") < 0) {
+        return NULL;
+    }
+    k = n;
+    if (a[1] != NULL && a[1] != Py_None && mt__int64_from_py(a[1], &k, "eye", "m") < 0) {
+        return NULL;
+    }
+    mt_dtype dt = mt_get_default_dtype();
+    int has_dtype;
+    mt_device dev;
+    if (mt__factory_opts(a[2], a[3], a[4], &dt, &has_dtype, &dev) < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_eye(n, k, dt, dev));
+}
+
+static PyObject *
+mt_py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("tensor", 1, 1, "data", "dtype", "device", "requires_grad", "pin_memory");
+    mt_dtype dt = MT_FLOAT32;
+    int has_dtype;
+    mt_device dev;
+    if (mt__factory_opts(a[1], a[2], a[3], &dt, &has_dtype, &dev) < 0) {
+        return NULL;
+    }
+    if (mt__tensor_check(a[0])) {
+        if (PyErr_WarnEx(PyExc_UserWarning,
+                         "To copy construct from a tensor, it is recommended to use "
+                         "sourceTensor.clone().detach() rather than "
+                         "minitorch.tensor(sourceTensor).",
+                         1) < 0) {
+            return NULL;
+        }
+    }
+    return mt__tensor_from_data(a[0], has_dtype, dt, dev, 1);
+}
+
+static PyObject *
+mt_py_as_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("as_tensor", 1, 1, "data", "dtype", "device");
+    mt_dtype dt = MT_FLOAT32;
+    int has_dtype;
+    mt_device dev;
+    if (mt__factory_opts(a[1], a[2], NULL, &dt, &has_dtype, &dev) < 0) {
+        return NULL;
+    }
+    PyObject *data = a[0];
+    if (mt__tensor_check(data)) {
+        return mt__convert(data, has_dtype ? dt : IMPL(data)->dtype, dev, 0);
+    }
+    if (mt__is_ndarray(data)) {
+        PyObject *t = mt__from_numpy(data, 0);
+        if (t == NULL) {
+            /* unsupported layouts (negative strides, byte order) fall back to a copy */
+            PyErr_Clear();
+            return mt__tensor_from_data(data, has_dtype, dt, dev, 1);
+        }
+        if (!has_dtype || IMPL(t)->dtype == dt) {
+            return t;
+        }
+        PyObject *r = mt__convert(t, dt, dev, 0);
+        Py_DECREF(t);
+        return r;
+    }
+    return mt__tensor_from_data(data, has_dtype, dt, dev, 1);
+}
+
+static PyObject *
+mt_py_from_numpy(PyObject *m, PyObject *arr)
+{
+    return mt__from_numpy(arr, 1);
+}
+
+static PyObject *
+mt_py_get_default_dtype(PyObject *m, PyObject *unused)
+{
+    return Py_NewRef(mt__dtype_object(mt_get_default_dtype()));
+}
+
+static PyObject *
+mt_py_set_default_dtype(PyObject *m, PyObject *arg)
+{
+    mt_dtype dt;
+    if (mt__dtype_from_py(arg, &dt, "set_default_dtype(): d") < 0) {
+        return NULL;
+    }
+    if (mt_set_default_dtype(dt) < 0) {
+        return mt__raise(0);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef mt_factory_methods[] = {
+    {"empty", FASTKW(mt_py_empty), "empty(*size, dtype=None, device=None) -> uninitialised tensor"},
+    {"zeros", FASTKW(mt_py_zeros), "zeros(*size, dtype=None, device=None)"},
+    {"ones", FASTKW(mt_py_ones), "ones(*size, dtype=None, device=None)"},
+    {"full", FASTKW(mt_py_full), "full(size, fill_value, dtype=None, device=None)"},
+    {"empty_strided", FASTKW(mt_py_empty_strided), "empty_strided(size, stride, dtype=None)"},
+    {"arange", FASTKW(mt_py_arange), "arange(start=0, end, step=1, dtype=None, device=None)"},
+    {"linspace", FASTKW(mt_py_linspace), "linspace(start, end, steps, dtype=None)"},
+    {"logspace", FASTKW(mt_py_logspace), "logspace(start, end, steps, base=10.0, dtype=None)"},
+    {"eye", FASTKW(mt_py_eye), "eye(n, m=None, dtype=None, device=None)"},
+    {"tensor", FASTKW(mt_py_tensor), "tensor(data, dtype=None, device=None): always copies"},
+    {"as_tensor", FASTKW(mt_py_as_tensor), "as_tensor(data, dtype=None, device=None): shares when it can"},
+    {"from_numpy", mt_py_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory"},
+    {"get_default_dtype", mt_py_get_default_dtype, METH_NOARGS, NULL},
+    {"set_default_dtype", mt_py_set_default_dtype, METH_O, NULL},
+    {NULL},
+};
+
+PyObject *
+mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    if (kwds != NULL && PyDict_GET_SIZE(kwds) != 0) {
+        PyErr_SetString(PyExc_TypeError, "Tensor(): keyword arguments are not supported; use "
+                                         "minitorch.tensor(data, dtype=...) instead");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    PyObject *first = n > 0 ? PyTuple_GET_ITEM(args, 0) : NULL;
+    mt_dtype dt = mt_get_default_dtype();
+    if (n == 1 && !PyLong_Check(first)) {
+        if (mt__tensor_check(first)) {
+            return mt__tensor_wrap(mt_alias(IMPL(first)));
+        }
+        return mt__tensor_from_data(first, 1, dt, MT_DEVICE_CPU, 1);
+    }
+    int64_t sizes[MT_MAX_DIMS] = {0};
+    int nd = n == 0 ? 1 : mt__sizes_from_args(&PyTuple_GET_ITEM(args, 0), n, sizes, "Tensor", "size");
+    if (nd < 0) {
+        return NULL;
+    }
+    mt_tensor *t = mt_tensor_empty(dt, nd, sizes, MT_DEVICE_CPU);
+    if (t != NULL && mt_fill_(t, mt_scalar_int(0)) < 0) {
+        mt_tensor_decref(t);
+        t = NULL;
+    }
+    if (t == NULL) {
+        return mt__raise(0);
+    }
+    MTTensorObject *o = (MTTensorObject *)type->tp_alloc(type, 0);
+    if (o == NULL) {
+        mt_tensor_decref(t);
+        return NULL;
+    }
+    o->impl = t;
+    return (PyObject *)o;
+}
+
+int
+mt__tensor_methods_init(PyObject *module)
+{
+    for (PyMethodDef *d = tensor_methods; d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod(mt__TensorBase_Type, d);
+        if (descr == NULL ||
+            PyDict_SetItemString(mt__TensorBase_Type->tp_dict, d->ml_name, descr) < 0) {
+            Py_XDECREF(descr);
+            return -1;
+        }
+        Py_DECREF(descr);
+    }
+    PyType_Modified(mt__TensorBase_Type);
+    return PyModule_AddFunctions(module, mt_factory_methods);
+}

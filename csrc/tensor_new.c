@@ -1,0 +1,222 @@
+/* csrc/tensor_new.c - building a tensor from Python data (nested sequences, numbers, arrays). */
+#include "csrc/common.h"
+
+#include <string.h>
+
+/* Note [Tensor from data]
+ * Two passes over the nested data: the first finds the shape (following
+ * first elements) and the dtype (promoting every leaf: bool < int64 <
+ * default float, numpy scalars and 0-d tensors by their own dtype); the
+ * second checks every sequence's length and writes each leaf converted to
+ * the result dtype.  Tensors and ndarrays nested inside lists are read
+ * through their elements. */
+
+static int
+mt__is_seq(PyObject *o)
+{
+    return PyList_Check(o) || PyTuple_Check(o) ||
+           (mt__tensor_check(o) && mt__tensor_impl(o)->ndim > 0) || mt__ndarray_ndim(o) > 0;
+}
+
+static int
+mt__leaf_dtype(PyObject *o, mt_dtype *dt)
+{
+    if (PyBool_Check(o)) {
+        *dt = MT_BOOL;
+    }
+    else if (PyLong_Check(o)) {
+        *dt = MT_INT64;
+    }
+    else if (PyFloat_Check(o)) {
+        *dt = mt_get_default_dtype();
+    }
+    else if (mt__tensor_check(o)) {
+        *dt = mt__tensor_impl(o)->dtype;
+    }
+    else {
+        int nd = mt__is_numpy_scalar(o) || mt__is_ndarray(o) ? mt__numpy_dtype_of(o) : -1;
+        if (nd < 0) {
+            PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        *dt = (mt_dtype)nd;
+    }
+    return 0;
+}
+
+/* Pass 1 along the first elements: shape. Returns ndim or -1. */
+static int
+mt__infer_shape(PyObject *o, int64_t *sizes)
+{
+    int nd = 0;
+    Py_INCREF(o);
+    while (mt__is_seq(o)) {
+        if (nd >= MT_MAX_DIMS) {
+            Py_DECREF(o);
+            PyErr_Format(PyExc_ValueError, "too many dimensions (more than %d)", MT_MAX_DIMS);
+            return -1;
+        }
+        Py_ssize_t n = PyObject_Length(o);
+        if (n < 0) {
+            Py_DECREF(o);
+            return -1;
+        }
+        sizes[nd++] = n;
+        if (n == 0) {
+            break;
+        }
+        PyObject *first = PySequence_GetItem(o, 0);
+        Py_DECREF(o);
+        if (first == NULL) {
+            return -1;
+        }
+        o = first;
+    }
+    Py_DECREF(o);
+    return nd;
+}
+
+typedef struct {
+    int ndim;
+    const int64_t *sizes;
+    mt_dtype dtype;      /* result dtype (pass 2) */
+    int infer;           /* pass 1: promote leaf dtypes into `dtype` */
+    int seen_leaf;
+    char *out;
+    int64_t itemsize;
+} mt__fill_state;
+
+static int
+mt__store_leaf(mt__fill_state *st, PyObject *o)
+{
+    mt_scalar v;
+    if (mt__tensor_check(o) && mt__tensor_impl(o)->numel != 1) {
+        PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+        return -1;
+    }
+    if (mt__scalar_from_py(o, &v, "tensor") < 0) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(o)->tp_name);
+        }
+        return -1;
+    }
+    if (v.kind == MT_SCALAR_INT && mt_dtype_is_integral(st->dtype, false) &&
+        !(mt__tensor_check(o) || mt__is_numpy_scalar(o))) {
+        static const int64_t lo[] = {[MT_UINT8] = 0, [MT_INT8] = -128, [MT_INT16] = -32768,
+                                     [MT_INT32] = INT32_MIN, [MT_INT64] = INT64_MIN};
+        static const int64_t hi[] = {[MT_UINT8] = 255, [MT_INT8] = 127, [MT_INT16] = 32767,
+                                     [MT_INT32] = INT32_MAX, [MT_INT64] = INT64_MAX};
+        if (v.v.i < lo[st->dtype] || v.v.i > hi[st->dtype]) {
+            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                         mt_dtype_name(st->dtype));
+            return -1;
+        }
+    }
+    mt_scalar_store(v, st->dtype, st->out);
+    st->out += st->itemsize;
+    return 0;
+}
+
+static int
+mt__walk(mt__fill_state *st, PyObject *o, int dim)
+{
+    if (dim == st->ndim) {
+        if (mt__is_seq(o)) {
+            PyErr_Format(PyExc_ValueError, "expected a number at dim %d, got a sequence", dim);
+            return -1;
+        }
+        if (st->infer) {
+            mt_dtype dt;
+            if (mt__leaf_dtype(o, &dt) < 0) {
+                return -1;
+            }
+            st->dtype = st->seen_leaf ? mt_promote_types(st->dtype, dt) : dt;
+            st->seen_leaf = 1;
+            return 0;
+        }
+        return mt__store_leaf(st, o);
+    }
+    PyObject *seq = NULL;
+    if (mt__tensor_check(o) || mt__is_ndarray(o)) {
+        seq = PyObject_CallMethod(o, "tolist", NULL);
+        if (seq == NULL) {
+            return -1;
+        }
+        o = seq;
+    }
+    if (!PyList_Check(o) && !PyTuple_Check(o)) {
+        Py_XDECREF(seq);
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %s)",
+                     (long long)st->sizes[dim], dim, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    if (n != st->sizes[dim]) {
+        Py_XDECREF(seq);
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
+                     (long long)st->sizes[dim], dim, n);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(o);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (mt__walk(st, items[i], dim + 1) < 0) {
+            Py_XDECREF(seq);
+            return -1;
+        }
+    }
+    Py_XDECREF(seq);
+    return 0;
+}
+
+PyObject *
+mt__tensor_from_data(PyObject *data, int has_dtype, mt_dtype dtype, mt_device device,
+                     int copy_numpy)
+{
+    if (device.type != MT_CPU && mt__check_device_usable(device) < 0) {
+        return NULL;
+    }
+    PyObject *src = NULL;
+    if (mt__tensor_check(data)) {
+        mt_tensor *t = mt__tensor_impl(data);
+        return mt__tensor_wrap(mt_to_dtype(t, has_dtype ? dtype : t->dtype, true));
+    }
+    if (mt__is_ndarray(data)) {
+        src = mt__from_numpy_copy(data);
+        if (src == NULL) {
+            return NULL;
+        }
+        mt_tensor *t = mt__tensor_impl(src);
+        if (!has_dtype || t->dtype == dtype) {
+            return src;
+        }
+        PyObject *r = mt__tensor_wrap(mt_to_dtype(t, dtype, true));
+        Py_DECREF(src);
+        return r;
+    }
+    int64_t sizes[MT_MAX_DIMS];
+    int nd = mt__infer_shape(data, sizes);
+    if (nd < 0) {
+        return NULL;
+    }
+    mt__fill_state st = {.ndim = nd, .sizes = sizes, .dtype = mt_get_default_dtype(), .infer = 1};
+    if (!has_dtype) {
+        if (mt__walk(&st, data, 0) < 0) {
+            return NULL;
+        }
+        dtype = st.dtype;
+    }
+    mt_tensor *t = mt_tensor_empty(dtype, nd, sizes, device);
+    if (t == NULL) {
+        return mt__raise(0);
+    }
+    st.infer = 0;
+    st.dtype = dtype;
+    st.out = mt_tensor_data(t);
+    st.itemsize = (int64_t)mt_dtype_itemsize(dtype);
+    if (mt__walk(&st, data, 0) < 0) {
+        mt_tensor_decref(t);
+        return NULL;
+    }
+    return mt__tensor_wrap(t);
+}

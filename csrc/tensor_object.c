@@ -1,0 +1,612 @@
+/* csrc/tensor_object.c - the TensorBase type: lifecycle, attributes, conversions, protocols. */
+#include "csrc/common.h"
+
+#include <string.h>
+
+PyTypeObject *mt__TensorBase_Type;
+PyTypeObject *mt__tensor_class;
+
+PyObject *
+mt__tensor_wrap(mt_tensor *t)
+{
+    if (t == NULL) {
+        return PyErr_Occurred() ? NULL : mt__raise(0);
+    }
+    PyTypeObject *cls = mt__tensor_class ? mt__tensor_class : mt__TensorBase_Type;
+    MTTensorObject *o = (MTTensorObject *)cls->tp_alloc(cls, 0);
+    if (o == NULL) {
+        mt_tensor_decref(t);
+        return NULL;
+    }
+    o->impl = t;
+    return (PyObject *)o;
+}
+
+void
+mt__tensor_set_impl(PyObject *self, mt_tensor *t)
+{
+    MTTensorObject *o = (MTTensorObject *)self;
+    mt_tensor *old = o->impl;
+    o->impl = t;
+    mt_tensor_decref(old);
+}
+
+static void
+tensor_dealloc(MTTensorObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    mt_tensor_decref(self->impl);
+    self->impl = NULL;
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+#define IMPL(self) (((MTTensorObject *)(self))->impl)
+
+/* ------------------------------------------------------------------ */
+/* attributes                                                          */
+
+static PyObject *
+tensor_get_shape(PyObject *self, void *closure)
+{
+    return mt__size_new(IMPL(self)->ndim, IMPL(self)->sizes);
+}
+
+static PyObject *
+tensor_get_dtype(PyObject *self, void *closure)
+{
+    return Py_NewRef(mt__dtype_object(IMPL(self)->dtype));
+}
+
+static PyObject *
+tensor_get_device(PyObject *self, void *closure)
+{
+    return mt__device_object(mt_tensor_device(IMPL(self)));
+}
+
+static PyObject *
+tensor_get_ndim(PyObject *self, void *closure)
+{
+    return PyLong_FromLong(IMPL(self)->ndim);
+}
+
+static PyObject *
+tensor_get_is_cuda(PyObject *self, void *closure)
+{
+    return PyBool_FromLong(mt_tensor_device(IMPL(self)).type == MT_CUDA);
+}
+
+static PyObject *
+tensor_get_false(PyObject *self, void *closure)
+{
+    Py_RETURN_FALSE;
+}
+
+static PyObject *
+tensor_get_true(PyObject *self, void *closure)
+{
+    Py_RETURN_TRUE;
+}
+
+static PyObject *
+tensor_get_none(PyObject *self, void *closure)
+{
+    Py_RETURN_NONE;
+}
+
+static int
+tensor_set_requires_grad(PyObject *self, PyObject *value, void *closure)
+{
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "can't delete requires_grad");
+        return -1;
+    }
+    int truth = PyObject_IsTrue(value);
+    if (truth < 0) {
+        return -1;
+    }
+    if (truth) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "autograd is not implemented yet: requires_grad=True is not supported");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+tensor_get_T(PyObject *self, void *closure)
+{
+    mt_tensor *t = IMPL(self);
+    int64_t dims[MT_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) {
+        dims[i] = t->ndim - 1 - i;
+    }
+    return mt__tensor_wrap(mt_permute(t, t->ndim, dims));
+}
+
+static PyObject *
+tensor_get_mT(PyObject *self, void *closure)
+{
+    mt_tensor *t = IMPL(self);
+    if (t->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "tensor.mT is only supported on matrices or batches of matrices. Got %d-D "
+                     "tensor.",
+                     t->ndim);
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_transpose(t, -2, -1));
+}
+
+static PyObject *
+tensor_get_data(PyObject *self, void *closure)
+{
+    return mt__tensor_wrap(mt_alias(IMPL(self)));
+}
+
+static int
+tensor_set_data(PyObject *self, PyObject *value, void *closure)
+{
+    if (value == NULL || !mt__tensor_check(value)) {
+        PyErr_SetString(PyExc_TypeError, "Tensor.data must be set to a Tensor");
+        return -1;
+    }
+    mt_tensor *t = IMPL(value);
+    mt_tensor_incref(t);
+    mt__tensor_set_impl(self, t);
+    return 0;
+}
+
+static PyObject *
+tensor_get_itemsize(PyObject *self, void *closure)
+{
+    return PyLong_FromSize_t(mt_tensor_itemsize(IMPL(self)));
+}
+
+static PyObject *
+tensor_get_nbytes(PyObject *self, void *closure)
+{
+    return PyLong_FromSize_t(mt_tensor_itemsize(IMPL(self)) * (size_t)IMPL(self)->numel);
+}
+
+static PyGetSetDef tensor_getset[] = {
+    {"shape", tensor_get_shape, NULL, "The size, as a minitorch.Size.", NULL},
+    {"dtype", tensor_get_dtype, NULL, NULL, NULL},
+    {"device", tensor_get_device, NULL, NULL, NULL},
+    {"ndim", tensor_get_ndim, NULL, NULL, NULL},
+    {"is_cuda", tensor_get_is_cuda, NULL, NULL, NULL},
+    {"is_sparse", tensor_get_false, NULL, NULL, NULL},
+    {"is_quantized", tensor_get_false, NULL, NULL, NULL},
+    {"is_leaf", tensor_get_true, NULL, NULL, NULL},
+    {"requires_grad", tensor_get_false, tensor_set_requires_grad, NULL, NULL},
+    {"grad", tensor_get_none, NULL, "Always None: autograd is not implemented yet.", NULL},
+    {"grad_fn", tensor_get_none, NULL, NULL, NULL},
+    {"T", tensor_get_T, NULL, "All dimensions reversed (a view).", NULL},
+    {"mT", tensor_get_mT, NULL, "The last two dimensions swapped (a view).", NULL},
+    {"data", tensor_get_data, tensor_set_data, "An alias of this tensor.", NULL},
+    {"itemsize", tensor_get_itemsize, NULL, NULL, NULL},
+    {"nbytes", tensor_get_nbytes, NULL, NULL, NULL},
+    {NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* simple queries                                                      */
+
+static PyObject *
+tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"dim", NULL};
+    PyObject *a[1];
+    if (mt__parse_args("size", args, nargs, kwnames, names, 1, 0, a) < 0) {
+        return NULL;
+    }
+    mt_tensor *t = IMPL(self);
+    if (a[0] == NULL || a[0] == Py_None) {
+        return mt__size_new(t->ndim, t->sizes);
+    }
+    int64_t dim;
+    if (mt__int64_from_py(a[0], &dim, "size", "dim") < 0) {
+        return NULL;
+    }
+    int d = mt_wrap_dim(dim, t->ndim);
+    if (d < 0) {
+        return mt__raise(d);
+    }
+    return PyLong_FromLongLong(t->ndim ? t->sizes[d] : 1);
+}
+
+static PyObject *
+tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"dim", NULL};
+    PyObject *a[1];
+    if (mt__parse_args("stride", args, nargs, kwnames, names, 1, 0, a) < 0) {
+        return NULL;
+    }
+    mt_tensor *t = IMPL(self);
+    if (a[0] == NULL || a[0] == Py_None) {
+        PyObject *r = PyTuple_New(t->ndim);
+        for (int i = 0; r != NULL && i < t->ndim; i++) {
+            PyTuple_SET_ITEM(r, i, PyLong_FromLongLong(t->strides[i]));
+        }
+        return r;
+    }
+    int64_t dim;
+    if (mt__int64_from_py(a[0], &dim, "stride", "dim") < 0) {
+        return NULL;
+    }
+    int d = mt_wrap_dim(dim, t->ndim);
+    if (d < 0) {
+        return mt__raise(d);
+    }
+    return PyLong_FromLongLong(t->ndim ? t->strides[d] : 1);
+}
+
+static PyObject *
+tensor_storage_offset(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(IMPL(self)->offset);
+}
+
+static PyObject *
+tensor_dim(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(IMPL(self)->ndim);
+}
+
+static PyObject *
+tensor_numel(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(IMPL(self)->numel);
+}
+
+static PyObject *
+tensor_element_size(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromSize_t(mt_tensor_itemsize(IMPL(self)));
+}
+
+static PyObject *
+tensor_is_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"memory_format", NULL};
+    PyObject *a[1];
+    if (mt__parse_args("is_contiguous", args, nargs, kwnames, names, 1, 0, a) < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(IMPL(self)->contiguous);
+}
+
+static PyObject *
+tensor_is_floating_point(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(mt_dtype_is_floating(IMPL(self)->dtype));
+}
+
+static PyObject *
+tensor_data_ptr(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromVoidPtr(mt_tensor_data(IMPL(self)));
+}
+
+static PyObject *
+tensor_storage(PyObject *self, PyObject *unused)
+{
+    return mt__storage_wrap(IMPL(self)->storage, IMPL(self)->dtype, 1);
+}
+
+static PyObject *
+tensor_untyped_storage(PyObject *self, PyObject *unused)
+{
+    return mt__storage_wrap(IMPL(self)->storage, MT_UINT8, 0);
+}
+
+static int
+mt__require_cpu_data(mt_tensor *t, const char *what)
+{
+    if (mt_tensor_device(t).type != MT_CPU) {
+        PyErr_Format(PyExc_NotImplementedError, "%s is only supported for cpu tensors", what);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+tensor_item(PyObject *self, PyObject *unused)
+{
+    mt_tensor *t = IMPL(self);
+    if (t->numel != 1) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "a Tensor with %lld elements cannot be converted to Scalar",
+                     (long long)t->numel);
+        return NULL;
+    }
+    if (mt__require_cpu_data(t, "item()") < 0) {
+        return NULL;
+    }
+    return mt__scalar_to_py(mt_scalar_load(mt_tensor_data(t), t->dtype));
+}
+
+static PyObject *
+mt__tolist_rec(mt_tensor *t, int dim, const char *p)
+{
+    if (dim == t->ndim) {
+        return mt__scalar_to_py(mt_scalar_load(p, t->dtype));
+    }
+    int64_t n = t->sizes[dim];
+    int64_t step = t->strides[dim] * (int64_t)mt_tensor_itemsize(t);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (int64_t i = 0; list != NULL && i < n; i++) {
+        PyObject *v = mt__tolist_rec(t, dim + 1, p + i * step);
+        if (v == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+    }
+    return list;
+}
+
+static PyObject *
+tensor_tolist(PyObject *self, PyObject *unused)
+{
+    if (mt__require_cpu_data(IMPL(self), "tolist()") < 0) {
+        return NULL;
+    }
+    return mt__tolist_rec(IMPL(self), 0, mt_tensor_data(IMPL(self)));
+}
+
+/* ------------------------------------------------------------------ */
+/* number protocol conversions                                         */
+
+static int
+tensor_bool(PyObject *self)
+{
+    mt_tensor *t = IMPL(self);
+    if (t->numel != 1) {
+        PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s is ambiguous",
+                     t->numel == 0 ? "no values" : "more than one value");
+        return -1;
+    }
+    if (mt__require_cpu_data(t, "bool()") < 0) {
+        return -1;
+    }
+    mt_scalar s = mt_scalar_load(mt_tensor_data(t), t->dtype);
+    return s.kind == MT_SCALAR_FLOAT ? s.v.f != 0.0 : mt_scalar_to_int64(s) != 0;
+}
+
+static int
+mt__one_element(mt_tensor *t, mt_scalar *s)
+{
+    if (t->numel != 1) {
+        PyErr_SetString(PyExc_TypeError, "only one element tensors can be converted to Python scalars");
+        return -1;
+    }
+    if (mt__require_cpu_data(t, "conversion to a Python number") < 0) {
+        return -1;
+    }
+    *s = mt_scalar_load(mt_tensor_data(t), t->dtype);
+    return 0;
+}
+
+static PyObject *
+tensor_int(PyObject *self)
+{
+    mt_scalar s;
+    if (mt__one_element(IMPL(self), &s) < 0) {
+        return NULL;
+    }
+    if (s.kind == MT_SCALAR_FLOAT) {
+        return PyLong_FromDouble(s.v.f);
+    }
+    return PyLong_FromLongLong(mt_scalar_to_int64(s));
+}
+
+static PyObject *
+tensor_float(PyObject *self)
+{
+    mt_scalar s;
+    if (mt__one_element(IMPL(self), &s) < 0) {
+        return NULL;
+    }
+    return PyFloat_FromDouble(mt_scalar_to_double(s));
+}
+
+static PyObject *
+tensor_index(PyObject *self)
+{
+    mt_tensor *t = IMPL(self);
+    if (t->numel != 1 || !mt_dtype_is_integral(t->dtype, true)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "only integer tensors of a single element can be converted to an index");
+        return NULL;
+    }
+    return tensor_int(self);
+}
+
+static Py_ssize_t
+tensor_len(PyObject *self)
+{
+    mt_tensor *t = IMPL(self);
+    if (t->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+        return -1;
+    }
+    return (Py_ssize_t)t->sizes[0];
+}
+
+/* ------------------------------------------------------------------ */
+/* buffer protocol                                                     */
+
+typedef struct {
+    mt_storage *storage; /* keeps the bytes alive while exported */
+    Py_ssize_t dims[2 * MT_MAX_DIMS];
+} mt__buffer_info;
+
+static const char *
+mt__buffer_format(mt_dtype dt)
+{
+    switch (dt) {
+    case MT_BOOL:
+        return "?";
+    case MT_UINT8:
+        return "B";
+    case MT_INT8:
+        return "b";
+    case MT_INT16:
+        return "h";
+    case MT_INT32:
+        return "i";
+    case MT_INT64:
+        return "q";
+    case MT_FLOAT16:
+        return "e";
+    case MT_FLOAT32:
+        return "f";
+    case MT_FLOAT64:
+        return "d";
+    default:
+        return NULL;
+    }
+}
+
+static int
+tensor_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    mt_tensor *t = IMPL(self);
+    const char *fmt = mt__buffer_format(t->dtype);
+    if (fmt == NULL) {
+        PyErr_Format(PyExc_BufferError, "tensors of %s cannot be exported as a buffer",
+                     mt_dtype_name(t->dtype));
+        return -1;
+    }
+    if (mt_tensor_device(t).type != MT_CPU) {
+        PyErr_SetString(PyExc_BufferError, "only cpu tensors can be exported as a buffer");
+        return -1;
+    }
+    if (!t->contiguous && (flags & PyBUF_STRIDES) != PyBUF_STRIDES) {
+        PyErr_SetString(PyExc_BufferError, "tensor is not contiguous; ask for a strided buffer");
+        return -1;
+    }
+    mt__buffer_info *info = PyMem_Malloc(sizeof(*info));
+    if (info == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    mt_storage_incref(t->storage);
+    info->storage = t->storage;
+    Py_ssize_t isz = (Py_ssize_t)mt_tensor_itemsize(t);
+    for (int i = 0; i < t->ndim; i++) {
+        info->dims[i] = (Py_ssize_t)t->sizes[i];
+        info->dims[MT_MAX_DIMS + i] = (Py_ssize_t)t->strides[i] * isz;
+    }
+    view->buf = mt_tensor_data(t);
+    view->obj = Py_NewRef(self);
+    view->len = (Py_ssize_t)t->numel * isz;
+    view->readonly = 0;
+    view->itemsize = isz;
+    view->format = (flags & PyBUF_FORMAT) ? (char *)fmt : NULL;
+    view->ndim = t->ndim;
+    view->shape = (flags & PyBUF_ND) ? info->dims : NULL;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? info->dims + MT_MAX_DIMS : NULL;
+    view->suboffsets = NULL;
+    view->internal = info;
+    return 0;
+}
+
+static void
+tensor_releasebuffer(PyObject *self, Py_buffer *view)
+{
+    mt__buffer_info *info = view->internal;
+    mt_storage_decref(info->storage);
+    PyMem_Free(info);
+}
+
+/* ------------------------------------------------------------------ */
+
+static PyObject *
+tensor_set_tensor_class(PyObject *unused, PyObject *cls)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, mt__TensorBase_Type)) {
+        PyErr_SetString(PyExc_TypeError, "_set_tensor_class expects a subclass of TensorBase");
+        return NULL;
+    }
+    Py_XSETREF(mt__tensor_class, (PyTypeObject *)Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+tensor_set_size_class(PyObject *unused, PyObject *cls)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "_set_size_class expects a subclass of tuple");
+        return NULL;
+    }
+    Py_XSETREF(mt__size_class, (PyTypeObject *)Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef tensor_module_methods[] = {
+    {"_set_tensor_class", tensor_set_tensor_class, METH_O, NULL},
+    {"_set_size_class", tensor_set_size_class, METH_O, NULL},
+    {NULL},
+};
+
+#define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
+
+static PyMethodDef tensor_base_methods[] = {
+    {"size", FASTKW(tensor_size), "size(dim=None) -> Size or int"},
+    {"stride", FASTKW(tensor_stride), "stride(dim=None) -> tuple or int (in elements)"},
+    {"storage_offset", tensor_storage_offset, METH_NOARGS, "Offset into the storage, in elements."},
+    {"dim", tensor_dim, METH_NOARGS, NULL},
+    {"ndimension", tensor_dim, METH_NOARGS, NULL},
+    {"numel", tensor_numel, METH_NOARGS, NULL},
+    {"nelement", tensor_numel, METH_NOARGS, NULL},
+    {"element_size", tensor_element_size, METH_NOARGS, NULL},
+    {"is_contiguous", FASTKW(tensor_is_contiguous), NULL},
+    {"is_floating_point", tensor_is_floating_point, METH_NOARGS, NULL},
+    {"data_ptr", tensor_data_ptr, METH_NOARGS, "Address of the first element."},
+    {"storage", tensor_storage, METH_NOARGS, "The storage as a TypedStorage of this dtype."},
+    {"untyped_storage", tensor_untyped_storage, METH_NOARGS, "The storage as bytes."},
+    {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor as a Python number."},
+    {"tolist", tensor_tolist, METH_NOARGS, "Nested lists of Python numbers."},
+    {NULL},
+};
+
+static PyType_Slot tensor_slots[] = {
+    {Py_tp_new, mt__tensor_legacy_new},
+    {Py_tp_dealloc, tensor_dealloc},
+    {Py_tp_getset, tensor_getset},
+    {Py_tp_methods, tensor_base_methods},
+    {Py_nb_bool, tensor_bool},
+    {Py_nb_int, tensor_int},
+    {Py_nb_float, tensor_float},
+    {Py_nb_index, tensor_index},
+    {Py_sq_length, tensor_len},
+    {Py_mp_length, tensor_len},
+    {Py_mp_subscript, mt__tensor_getitem},
+    {Py_mp_ass_subscript, mt__tensor_setitem},
+    {Py_bf_getbuffer, tensor_getbuffer},
+    {Py_bf_releasebuffer, tensor_releasebuffer},
+    {Py_tp_doc, "The C base of minitorch.Tensor."},
+    {0, NULL},
+};
+
+static PyType_Spec tensor_spec = {
+    .name = "minitorch._C.TensorBase",
+    .basicsize = sizeof(MTTensorObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = tensor_slots,
+};
+
+int
+mt__tensor_types_init(PyObject *module)
+{
+    mt__TensorBase_Type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &tensor_spec, NULL);
+    if (mt__TensorBase_Type == NULL ||
+        PyModule_AddObjectRef(module, "TensorBase", (PyObject *)mt__TensorBase_Type) < 0 ||
+        PyModule_AddFunctions(module, tensor_module_methods) < 0) {
+        return -1;
+    }
+    return mt__tensor_methods_init(module);
+}

@@ -1,0 +1,155 @@
+"""minitorch: a small PyTorch-compatible tensor and distributed-training runtime.
+
+``import minitorch as torch`` gives the torch API subset listed in README.md."""
+import builtins as _builtins
+import pickle as _pickle
+import warnings as _warnings
+
+from . import _C
+from ._size import Size
+from ._tensor import Tensor
+from ._storage import TypedStorage, UntypedStorage
+from ._tensor_str import set_printoptions, get_printoptions
+
+_C._set_tensor_class(Tensor)
+_C._set_size_class(Size)
+
+__version__ = "0.1.0"
+
+# ---- dtypes -------------------------------------------------------------
+dtype = _C.dtype
+bool = _C.bool
+uint8 = _C.uint8
+int8 = _C.int8
+int16 = _C.int16
+int32 = _C.int32
+int64 = _C.int64
+float16 = _C.float16
+bfloat16 = _C.bfloat16
+float32 = _C.float32
+float64 = _C.float64
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+short = int16
+
+device = _C.device
+Storage = TypedStorage
+
+get_default_dtype = _C.get_default_dtype
+set_default_dtype = _C.set_default_dtype
+set_num_threads = _C.set_num_threads
+get_num_threads = _C.get_num_threads
+
+# ---- factories ----------------------------------------------------------
+empty = _C.empty
+zeros = _C.zeros
+ones = _C.ones
+full = _C.full
+empty_strided = _C.empty_strided
+arange = _C.arange
+linspace = _C.linspace
+logspace = _C.logspace
+eye = _C.eye
+tensor = _C.tensor
+as_tensor = _C.as_tensor
+from_numpy = _C.from_numpy
+
+
+def _like(fn, input, *args, dtype=None, device=None, requires_grad=False, memory_format=None,
+          layout=None):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn.__name__}_like(): argument 'input' must be Tensor, not {type(input).__name__}")
+    return fn(input.shape, *args, dtype=input.dtype if dtype is None else dtype,
+              device=input.device if device is None else device, requires_grad=requires_grad)
+
+
+def empty_like(input, **kw):
+    """An uninitialised tensor with input's shape, dtype and device."""
+    return _like(empty, input, **kw)
+
+
+def zeros_like(input, **kw):
+    return _like(zeros, input, **kw)
+
+
+def ones_like(input, **kw):
+    return _like(ones, input, **kw)
+
+
+def full_like(input, fill_value, **kw):
+    return _like(full, input, fill_value, **kw)
+
+
+def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """Deprecated torch.range: like arange but includes `end`; float by default."""
+    _warnings.warn("minitorch.range is deprecated and will be removed in a future release "
+                   "because its behavior is inconsistent with Python's range builtin. "
+                   "Instead, use minitorch.arange, which produces values in [start, end).",
+                   UserWarning, stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    n = _builtins.int((end - start) // step) + 1
+    if n < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    dt = get_default_dtype() if dtype is None else dtype
+    return tensor([start + i * step for i in _builtins.range(n)], dtype=dt, device=device,
+                  requires_grad=requires_grad)
+
+
+# ---- functional forms of Tensor methods -----------------------------------
+def _method(name):
+    def f(input, *args, **kwargs):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+        return getattr(input, name)(*args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"minitorch.{name}(input, ...) is input.{name}(...)."
+    return f
+
+
+for _name in ("reshape", "permute", "transpose", "swapaxes", "swapdims", "t", "squeeze",
+              "unsqueeze", "narrow", "select", "flatten", "unflatten", "as_strided", "clone",
+              "detach", "chunk", "split", "unbind", "numel", "is_floating_point"):
+    globals()[_name] = _method(_name)
+del _name
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_storage(obj):
+    return isinstance(obj, _C.StorageBase)
+
+
+def typename(obj):
+    if isinstance(obj, Tensor):
+        return obj.type()
+    return type(obj).__qualname__
+
+
+# ---- serialization: pickle, with tensors stored by value --------------------
+def save(obj, f, pickle_module=_pickle, pickle_protocol=2, **kwargs):
+    """Pickles obj (tensors by value) into a path or a binary file object."""
+    if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
+        with open(f, "wb") as fh:
+            pickle_module.dump(obj, fh, protocol=pickle_protocol)
+    else:
+        pickle_module.dump(obj, f, protocol=pickle_protocol)
+
+
+def load(f, map_location=None, pickle_module=_pickle, weights_only=None, **kwargs):
+    """Loads what save() wrote.  Every tensor is loaded on the CPU (map_location is
+    accepted for compatibility; cuda locations are not supported yet)."""
+    if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
+        with open(f, "rb") as fh:
+            return pickle_module.load(fh)
+    return pickle_module.load(f)
+
+
+from . import cuda  # noqa: E402

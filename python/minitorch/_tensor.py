@@ -1,0 +1,154 @@
+"""minitorch.Tensor: the C TensorBase plus the Python-level sugar."""
+import math
+
+from . import _C
+from . import _tensor_str
+
+
+def _int_dtype_of_size(itemsize):
+    return {1: _C.uint8, 2: _C.int16, 4: _C.int32, 8: _C.int64}[itemsize]
+
+
+def _rebuild_tensor(data, dtype, shape):
+    """Unpickles a tensor saved by Tensor.__reduce_ex__ (a copy of its values)."""
+    t = _C.empty(shape, dtype=dtype)
+    if t.numel():
+        memoryview(t.view(_int_dtype_of_size(dtype.itemsize))).cast("B")[:] = data
+    return t
+
+
+class Tensor(_C.TensorBase):
+    """A strided view of a storage, as torch.Tensor.
+
+    Views (view, transpose, slicing, ...) share memory with their base;
+    ``from_numpy``/``numpy()`` share memory with NumPy arrays."""
+
+    __module__ = "minitorch"
+
+    def __repr__(self):
+        return _tensor_str._str(self)
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    __hash__ = object.__hash__
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __reversed__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(reversed(self.unbind(0)))
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False and dtype is not None and str(dtype) != str(self.numpy().dtype):
+            raise ValueError("converting to another dtype needs a copy")
+        a = self.numpy()
+        if dtype is not None:
+            a = a.astype(dtype, copy=False)
+        if copy:
+            a = a.copy()
+        return a
+
+    def __reduce_ex__(self, protocol):
+        c = self.contiguous()
+        data = bytes(memoryview(c.view(_int_dtype_of_size(c.element_size()))).cast("B")) if c.numel() else b""
+        return (_rebuild_tensor, (data, self.dtype, tuple(self.shape)))
+
+    def __deepcopy__(self, memo):
+        r = self.clone()
+        memo[id(self)] = r
+        return r
+
+    # ---- splitting (views) ----
+    def unbind(self, dim=0):
+        n = self.size(dim)
+        return tuple(self.select(dim, i) for i in range(n))
+
+    def split(self, split_size_or_sections, dim=0):
+        length = self.size(dim)
+        if isinstance(split_size_or_sections, int) or (
+                hasattr(split_size_or_sections, "__index__") and not isinstance(split_size_or_sections, (list, tuple))):
+            size = int(split_size_or_sections)
+            if size < 0 or (size == 0 and length != 0):
+                raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {length}"
+                                   if size == 0 else f"split expects split_size be non-negative, but got split_size={size}")
+            if length == 0:
+                return (self.narrow(dim, 0, 0),)
+            return tuple(self.narrow(dim, s, min(size, length - s)) for s in range(0, length, size))
+        sections = [int(s) for s in split_size_or_sections]
+        if sum(sections) != length or any(s < 0 for s in sections):
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's size at "
+                f"dimension {dim}), but got split_sizes={sections}")
+        out, start = [], 0
+        for s in sections:
+            out.append(self.narrow(dim, start, s))
+            start += s
+        return tuple(out)
+
+    def chunk(self, chunks, dim=0):
+        chunks = int(chunks)
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        length = self.size(dim)
+        size = max(1, math.ceil(length / chunks)) if length else 0
+        if length == 0:
+            return tuple(self.narrow(dim, 0, 0) for _ in range(chunks))
+        return self.split(size, dim)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    # ---- new_* factories: same dtype/device unless given ----
+    def _new_opts(self, dtype, device):
+        return dict(dtype=self.dtype if dtype is None else dtype,
+                    device=self.device if device is None else device)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return _C.empty(*size, requires_grad=requires_grad, **self._new_opts(dtype, device))
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return _C.zeros(*size, requires_grad=requires_grad, **self._new_opts(dtype, device))
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return _C.ones(*size, requires_grad=requires_grad, **self._new_opts(dtype, device))
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        return _C.full(size, fill_value, requires_grad=requires_grad, **self._new_opts(dtype, device))
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        return _C.tensor(data, requires_grad=requires_grad, **self._new_opts(dtype, device))
+
+    # ---- memory ----
+    def is_shared(self):
+        return False
+
+    def is_pinned(self):
+        return False
+
+    def pin_memory(self):
+        raise NotImplementedError("pinned memory needs CUDA tensors, which are not implemented yet")
+
+    def share_memory_(self):
+        raise NotImplementedError("share_memory_() (shared-memory tensors) is not implemented yet")
+
+    @property
+    def layout(self):
+        return "strided"
+
+    @property
+    def is_meta(self):
+        return False
+
