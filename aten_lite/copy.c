@@ -215,8 +215,3 @@ mt_to_dtype(mt_tensor *t, mt_dtype dt, bool copy)
     }
     return mt__copy_to_new(t, dt, true);
 }
-
-void
-mt_aten_init(void)
-{
-}

@@ -67,6 +67,40 @@ mt_tensor *mt_view_dtype(const mt_tensor *t, mt_dtype dt);
 /* A new impl with the same storage and metadata (detach(), x[...]). */
 mt_tensor *mt_alias(const mt_tensor *t);
 
+/* ---- elementwise (aten_lite/elementwise.c) ---- */
+#include "aten_lite/dispatch.h"
+
+/* An operand that is a tensor (t != NULL, borrowed) or a Python number (s). */
+typedef struct mt_arg {
+    mt_tensor *t;
+    mt_scalar s;
+} mt_arg;
+
+static inline mt_arg
+mt_arg_tensor(mt_tensor *t)
+{
+    return (mt_arg){.t = t};
+}
+static inline mt_arg
+mt_arg_scalar(mt_scalar s)
+{
+    return (mt_arg){.t = NULL, .s = s};
+}
+
+/* torch.result_type of two operands, see Note [Type promotion]. */
+mt_dtype mt_result_type2(mt_arg a, mt_arg b);
+/* out = a <op> b with broadcasting and torch's promotion.  `out` NULL: a new
+ * tensor; else the result is written into out (in-place ops pass a.t as
+ * out), which must have the broadcast shape and a dtype the result can be
+ * cast to.  `alpha` is used by the *_ALPHA ops.  Returns a new reference
+ * (out itself when given) or NULL. */
+mt_tensor *mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha);
+/* out = op(a); integer inputs of float-only ops (exp, sqrt, ...) are
+ * promoted to the default dtype. Same out/return conventions. */
+mt_tensor *mt_unary(mt_op op, mt_tensor *a, mt_tensor *out);
+/* cond ? x : y, elementwise with broadcasting; cond must be bool. */
+mt_tensor *mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out);
+
 /* ---- factories (aten_lite/factory.c) ---- */
 /* torch.arange: integer arithmetic when all three are ints. */
 mt_tensor *mt_arange(mt_scalar start, mt_scalar end, mt_scalar step, mt_dtype dt, mt_device dev);

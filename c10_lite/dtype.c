@@ -111,3 +111,45 @@ mt_set_default_dtype(mt_dtype dt)
     atomic_store(&mt__default_dtype, (int)dt);
     return MT_OK;
 }
+
+void
+mt_result_state_update(mt_result_state *st, mt_dtype dt, mt_operand_class cls)
+{
+    int *slot = cls == MT_OPERAND_DIM ? &st->dim : cls == MT_OPERAND_ZERO_DIM ? &st->zero : &st->wrapped;
+    *slot = *slot < 0 ? (int)dt : (int)mt_promote_types((mt_dtype)*slot, dt);
+}
+
+/* torch's combine_categories: `lower` only matters when its category is higher. */
+static int
+mt__combine_categories(int higher, int lower)
+{
+    if (higher < 0) {
+        return lower;
+    }
+    if (lower < 0 || mt_dtype_is_floating((mt_dtype)higher)) {
+        return higher;
+    }
+    if (higher == MT_BOOL || mt_dtype_is_floating((mt_dtype)lower)) {
+        return (int)mt_promote_types((mt_dtype)higher, (mt_dtype)lower);
+    }
+    return higher;
+}
+
+mt_dtype
+mt_result_state_get(const mt_result_state *st)
+{
+    int r = mt__combine_categories(st->dim, mt__combine_categories(st->zero, st->wrapped));
+    return r < 0 ? mt_get_default_dtype() : (mt_dtype)r;
+}
+
+bool
+mt_can_cast(mt_dtype from, mt_dtype to)
+{
+    if (mt_dtype_is_floating(from) && !mt_dtype_is_floating(to)) {
+        return false;
+    }
+    if (from != MT_BOOL && to == MT_BOOL) {
+        return false;
+    }
+    return true;
+}

@@ -206,6 +206,24 @@ mt_dtype_category(mt_dtype dt)
     return dt == MT_BOOL ? 0 : (dt <= MT_INT64 ? 1 : 2);
 }
 
+/* Note [Type promotion]
+ * torch.result_type: operands fall in three priority classes, each promoted
+ * within itself: tensors with dimensions, zero-dim tensors, and wrapped
+ * Python numbers (a Python float counts as the default dtype, an int as
+ * int64).  A lower class only matters when its category (bool < integer <
+ * floating) is higher: int32_tensor + 2.5 -> float32, but
+ * float16_tensor + 2.5 -> float16 and uint8_tensor + 1000 -> uint8. */
+typedef struct mt_result_state {
+    int dim, zero, wrapped; /* dtype or -1 (none yet) */
+} mt_result_state;
+#define MT_RESULT_STATE_INIT ((mt_result_state){-1, -1, -1})
+typedef enum { MT_OPERAND_DIM = 0, MT_OPERAND_ZERO_DIM = 1, MT_OPERAND_WRAPPED = 2 } mt_operand_class;
+void mt_result_state_update(mt_result_state *st, mt_dtype dt, mt_operand_class cls);
+/* The result dtype; the default dtype when nothing was added. */
+mt_dtype mt_result_state_get(const mt_result_state *st);
+/* torch.can_cast(from, to): no float->int, no non-bool->bool. */
+bool mt_can_cast(mt_dtype from, mt_dtype to);
+
 /* The process-wide default floating dtype (torch.get_default_dtype); float32
  * at start.  mt_set_default_dtype accepts only floating dtypes (MT_ETYPE). */
 mt_dtype mt_get_default_dtype(void);

@@ -132,6 +132,31 @@ PyObject *mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kw
 PyObject *mt__tensor_getitem(PyObject *self, PyObject *key);
 int mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value);
 
+/* ---- elementwise ops (ops_binding.c) ---- */
+int mt__ops_binding_init(PyObject *module);
+PyObject *mt__tensor_richcompare(PyObject *a, PyObject *b, int cmp);
+PyObject *mt__nb_negative(PyObject *a);
+PyObject *mt__nb_positive(PyObject *a);
+PyObject *mt__nb_absolute(PyObject *a);
+PyObject *mt__nb_invert(PyObject *a);
+PyObject *mt__nb_power(PyObject *a, PyObject *b, PyObject *mod);
+PyObject *mt__nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod);
+#define MT__NB_DECL(slot)                                     \
+    PyObject *mt__nb_##slot(PyObject *a, PyObject *b);        \
+    PyObject *mt__nb_inplace_##slot(PyObject *a, PyObject *b);
+MT__NB_DECL(add)
+MT__NB_DECL(subtract)
+MT__NB_DECL(multiply)
+MT__NB_DECL(true_divide)
+MT__NB_DECL(floor_divide)
+MT__NB_DECL(remainder)
+MT__NB_DECL(and)
+MT__NB_DECL(or)
+MT__NB_DECL(xor)
+MT__NB_DECL(lshift)
+MT__NB_DECL(rshift)
+#undef MT__NB_DECL
+
 /* distributed binding, see csrc/distributed/ */
 int mt__distributed_init(PyObject *module);
 

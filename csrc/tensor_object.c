@@ -522,6 +522,13 @@ tensor_releasebuffer(PyObject *self, Py_buffer *view)
     PyMem_Free(info);
 }
 
+/* Tensors hash by identity (as torch), although == is elementwise. */
+static Py_hash_t
+tensor_hash(PyObject *self)
+{
+    return _Py_HashPointer(self);
+}
+
 /* ------------------------------------------------------------------ */
 
 static PyObject *
@@ -579,6 +586,36 @@ static PyType_Slot tensor_slots[] = {
     {Py_tp_getset, tensor_getset},
     {Py_tp_methods, tensor_base_methods},
     {Py_nb_bool, tensor_bool},
+    {Py_nb_add, mt__nb_add},
+    {Py_nb_inplace_add, mt__nb_inplace_add},
+    {Py_nb_subtract, mt__nb_subtract},
+    {Py_nb_inplace_subtract, mt__nb_inplace_subtract},
+    {Py_nb_multiply, mt__nb_multiply},
+    {Py_nb_inplace_multiply, mt__nb_inplace_multiply},
+    {Py_nb_true_divide, mt__nb_true_divide},
+    {Py_nb_inplace_true_divide, mt__nb_inplace_true_divide},
+    {Py_nb_floor_divide, mt__nb_floor_divide},
+    {Py_nb_inplace_floor_divide, mt__nb_inplace_floor_divide},
+    {Py_nb_remainder, mt__nb_remainder},
+    {Py_nb_inplace_remainder, mt__nb_inplace_remainder},
+    {Py_nb_and, mt__nb_and},
+    {Py_nb_inplace_and, mt__nb_inplace_and},
+    {Py_nb_or, mt__nb_or},
+    {Py_nb_inplace_or, mt__nb_inplace_or},
+    {Py_nb_xor, mt__nb_xor},
+    {Py_nb_inplace_xor, mt__nb_inplace_xor},
+    {Py_nb_lshift, mt__nb_lshift},
+    {Py_nb_inplace_lshift, mt__nb_inplace_lshift},
+    {Py_nb_rshift, mt__nb_rshift},
+    {Py_nb_inplace_rshift, mt__nb_inplace_rshift},
+    {Py_nb_power, mt__nb_power},
+    {Py_nb_inplace_power, mt__nb_inplace_power},
+    {Py_nb_negative, mt__nb_negative},
+    {Py_nb_positive, mt__nb_positive},
+    {Py_nb_absolute, mt__nb_absolute},
+    {Py_nb_invert, mt__nb_invert},
+    {Py_tp_richcompare, mt__tensor_richcompare},
+    {Py_tp_hash, tensor_hash},
     {Py_nb_int, tensor_int},
     {Py_nb_float, tensor_float},
     {Py_nb_index, tensor_index},
@@ -608,5 +645,8 @@ mt__tensor_types_init(PyObject *module)
         PyModule_AddFunctions(module, tensor_module_methods) < 0) {
         return -1;
     }
-    return mt__tensor_methods_init(module);
+    if (mt__tensor_methods_init(module) < 0) {
+        return -1;
+    }
+    return mt__ops_binding_init(module);
 }

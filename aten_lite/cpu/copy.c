@@ -184,3 +184,35 @@ mt_scalar_load(const void *src, mt_dtype dt)
     mt__cast_loops[dt][MT_INT64](data, &n, st, NULL);
     return mt_scalar_int(v);
 }
+
+/* ---- where: by item size ---- */
+#define MT__WHERE_LOOP(bits)                                                                \
+    static void mt__where_##bits(char **data, const int64_t *n, const int64_t *st, void *ctx) \
+    {                                                                                       \
+        (void)ctx;                                                                          \
+        char *o = data[0];                                                                  \
+        const char *c = data[1], *x = data[2], *y = data[3];                                \
+        for (int64_t i = 0; i < n[0]; i++) {                                                \
+            const char *src = *(const bool *)(c + i * st[1]) ? x + i * st[2] : y + i * st[3]; \
+            *(uint##bits##_t *)(o + i * st[0]) = *(const uint##bits##_t *)src;              \
+        }                                                                                   \
+    }
+MT__WHERE_LOOP(8)
+MT__WHERE_LOOP(16)
+MT__WHERE_LOOP(32)
+MT__WHERE_LOOP(64)
+
+mt_loop_fn
+mt_cpu_where_loop(mt_dtype dt)
+{
+    switch (mt_dtype_itemsize(dt)) {
+    case 1:
+        return mt__where_8;
+    case 2:
+        return mt__where_16;
+    case 4:
+        return mt__where_32;
+    default:
+        return mt__where_64;
+    }
+}

@@ -9,4 +9,7 @@ mt_loop_fn mt_cpu_cast_loop(mt_dtype dst, mt_dtype src);
 /* Loop writing the element pointed to by ctx (already of dtype dt) into operand 0. */
 mt_loop_fn mt_cpu_fill_loop(mt_dtype dt);
 
+/* Loop for where: operands (out, cond(bool), x, y), x/y/out of dtype dt. */
+mt_loop_fn mt_cpu_where_loop(mt_dtype dt);
+
 #endif /* ATEN_LITE_CPU_KERNELS_H */

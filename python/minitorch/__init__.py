@@ -101,6 +101,29 @@ def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=F
                   requires_grad=requires_grad)
 
 
+# ---- elementwise ops (C) ------------------------------------------------------
+from ._C import (  # noqa: E402
+    add, sub, mul, div, floor_divide, remainder, fmod, pow, maximum, minimum, atan2,
+    eq, ne, lt, le, gt, ge, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or,
+    bitwise_xor, bitwise_left_shift, bitwise_right_shift, neg, abs, sign, exp, expm1, log,
+    log1p, log2, log10, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid, relu, erf, floor, ceil,
+    round, trunc, reciprocal, square, isnan, isinf, isfinite, bitwise_not, logical_not, where,
+    result_type, promote_types, can_cast,
+)
+from ._ops import clamp, clip, lerp, rsub, true_divide, equal, allclose, isclose  # noqa: E402
+
+subtract = sub
+multiply = mul
+divide = div
+negative = neg
+absolute = abs
+arctan2 = atan2
+greater = gt
+greater_equal = ge
+less = lt
+less_equal = le
+not_equal = ne
+
 # ---- functional forms of Tensor methods -----------------------------------
 def _method(name):
     def f(input, *args, **kwargs):
@@ -114,7 +137,8 @@ def _method(name):
 
 for _name in ("reshape", "permute", "transpose", "swapaxes", "swapdims", "t", "squeeze",
               "unsqueeze", "narrow", "select", "flatten", "unflatten", "as_strided", "clone",
-              "detach", "chunk", "split", "unbind", "numel", "is_floating_point"):
+              "detach", "chunk", "split", "unbind", "numel", "is_floating_point",
+              "masked_fill"):
     globals()[_name] = _method(_name)
 del _name
 

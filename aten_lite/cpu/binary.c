@@ -1,0 +1,215 @@
+/* aten_lite/cpu/binary.c - CPU loops of the binary elementwise ops, every op's math in one line. */
+#include <math.h>
+#include <stdatomic.h>
+
+#include "aten_lite/cpu/loops.h"
+
+/* ---- integer helpers: Python/torch semantics, no traps, no UB ---- */
+
+static inline void
+mt__flag_zero_division(mt_binary_ctx *c)
+{
+    __atomic_store_n(&c->zero_division, 1, __ATOMIC_RELAXED);
+}
+
+static inline int64_t
+mt__idiv_trunc(int64_t a, int64_t b, mt_binary_ctx *c)
+{
+    if (b == 0) {
+        mt__flag_zero_division(c);
+        return 0;
+    }
+    return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
+}
+
+static inline int64_t
+mt__idiv_floor(int64_t a, int64_t b, mt_binary_ctx *c)
+{
+    if (b == 0) {
+        mt__flag_zero_division(c);
+        return 0;
+    }
+    if (b == -1) {
+        return (int64_t)(0 - (uint64_t)a);
+    }
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static inline int64_t
+mt__iremainder(int64_t a, int64_t b, mt_binary_ctx *c)
+{
+    if (b == 0) {
+        mt__flag_zero_division(c);
+        return 0;
+    }
+    if (b == -1) {
+        return 0;
+    }
+    int64_t r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+static inline int64_t
+mt__ifmod(int64_t a, int64_t b, mt_binary_ctx *c)
+{
+    if (b == 0) {
+        mt__flag_zero_division(c);
+        return 0;
+    }
+    return b == -1 ? 0 : a % b;
+}
+
+static inline int64_t
+mt__ipow(int64_t a, int64_t b)
+{
+    if (b < 0) {
+        return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+    }
+    uint64_t r = 1, base = (uint64_t)a;
+    while (b) {
+        if (b & 1) {
+            r *= base;
+        }
+        base *= base;
+        b >>= 1;
+    }
+    return (int64_t)r;
+}
+
+static inline int64_t
+mt__ishl(int64_t a, int64_t b, int bits)
+{
+    return (b < 0 || b >= bits) ? 0 : (int64_t)((uint64_t)a << b);
+}
+
+static inline int64_t
+mt__ishr(int64_t a, int64_t b, int bits)
+{
+    if (b < 0 || b >= bits) {
+        return a < 0 ? -1 : 0;
+    }
+    return a >> b;
+}
+
+/* ---- floating helpers (NumPy/torch's divmod algorithm) ---- */
+#define MT__FLOAT_HELPERS(T, SFX)                                                      \
+    static inline T mt__fdiv_floor_##SFX(T a, T b)                                      \
+    {                                                                                   \
+        if (b == 0) {                                                                   \
+            return a / b;                                                               \
+        }                                                                               \
+        T mod = fmod##SFX(a, b);                                                        \
+        T div = (a - mod) / b;                                                          \
+        if (mod != 0 && ((b < 0) != (mod < 0))) {                                       \
+            div -= 1;                                                                   \
+        }                                                                               \
+        T fl;                                                                           \
+        if (div != 0) {                                                                 \
+            fl = floor##SFX(div);                                                       \
+            if (div - fl > (T)0.5) {                                                    \
+                fl += 1;                                                                \
+            }                                                                           \
+        }                                                                               \
+        else {                                                                          \
+            fl = copysign##SFX((T)0, a / b);                                            \
+        }                                                                               \
+        return fl;                                                                      \
+    }                                                                                   \
+    static inline T mt__fremainder_##SFX(T a, T b)                                      \
+    {                                                                                   \
+        T mod = fmod##SFX(a, b);                                                        \
+        if (mod != 0 && ((b < 0) != (mod < 0))) {                                       \
+            mod += b;                                                                   \
+        }                                                                               \
+        return mod;                                                                     \
+    }                                                                                   \
+    static inline T mt__fmax_nan_##SFX(T a, T b)                                        \
+    {                                                                                   \
+        return (a != a || b != b) ? (T)NAN : (a > b ? a : b);                           \
+    }                                                                                   \
+    static inline T mt__fmin_nan_##SFX(T a, T b)                                        \
+    {                                                                                   \
+        return (a != a || b != b) ? (T)NAN : (a < b ? a : b);                           \
+    }
+MT__FLOAT_HELPERS(float, f)
+MT__FLOAT_HELPERS(double, )
+
+/* Picks the float or double helper from the acc type of `a`. */
+#define MT__F(fn, a, b) _Generic((a), float: fn##_f, default: fn##_)(a, b)
+#define MT__FLIB(fn, a, b) _Generic((a), float: fn##f, default: fn)(a, b)
+
+/* alpha of add/sub in the acc type of `a` */
+#define MT__ALPHA(a) ((__typeof__(a))_Generic((a), float: c->alpha_f, double: c->alpha_f, default: c->alpha_i))
+
+/* ---- the ops ---- */
+MT_L_NUMERIC(MT_GEN_BINARY_SAME, add, a + b)
+MT_L_BOOL(MT_GEN_BINARY_SAME, add, a || b)
+MT_L_NUMERIC(MT_GEN_BINARY_SAME, add_alpha, a + MT__ALPHA(a) * b)
+MT_L_NUMERIC(MT_GEN_BINARY_SAME, sub, a - b)
+MT_L_NUMERIC(MT_GEN_BINARY_SAME, sub_alpha, a - MT__ALPHA(a) * b)
+MT_L_NUMERIC(MT_GEN_BINARY_SAME, mul, a * b)
+MT_L_BOOL(MT_GEN_BINARY_SAME, mul, a && b)
+MT_L_FLOAT(MT_GEN_BINARY_SAME, div, a / b)
+MT_L_INT(MT_GEN_BINARY_SAME, div_trunc, mt__idiv_trunc(a, b, c))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, div_trunc, _Generic((a), float: truncf, default: trunc)(a / b))
+MT_L_INT(MT_GEN_BINARY_SAME, div_floor, mt__idiv_floor(a, b, c))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, div_floor, MT__F(mt__fdiv_floor, a, b))
+MT_L_INT(MT_GEN_BINARY_SAME, remainder, mt__iremainder(a, b, c))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, remainder, MT__F(mt__fremainder, a, b))
+MT_L_INT(MT_GEN_BINARY_SAME, fmod, mt__ifmod(a, b, c))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, fmod, MT__FLIB(fmod, a, b))
+MT_L_INT(MT_GEN_BINARY_SAME, pow, mt__ipow(a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, pow, MT__FLIB(pow, a, b))
+MT_L_INTBOOL(MT_GEN_BINARY_SAME, maximum, a > b ? a : b)
+MT_L_FLOAT(MT_GEN_BINARY_SAME, maximum, MT__F(mt__fmax_nan, a, b))
+MT_L_INTBOOL(MT_GEN_BINARY_SAME, minimum, a < b ? a : b)
+MT_L_FLOAT(MT_GEN_BINARY_SAME, minimum, MT__F(mt__fmin_nan, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, atan2, MT__FLIB(atan2, a, b))
+MT_L_ALL(MT_GEN_BINARY_BOOL, eq, a == b)
+MT_L_ALL(MT_GEN_BINARY_BOOL, ne, a != b)
+MT_L_ALL(MT_GEN_BINARY_BOOL, lt, a < b)
+MT_L_ALL(MT_GEN_BINARY_BOOL, le, a <= b)
+MT_L_ALL(MT_GEN_BINARY_BOOL, gt, a > b)
+MT_L_ALL(MT_GEN_BINARY_BOOL, ge, a >= b)
+MT_L_ALL(MT_GEN_BINARY_BOOL, logical_and, (a != 0) && (b != 0))
+MT_L_ALL(MT_GEN_BINARY_BOOL, logical_or, (a != 0) || (b != 0))
+MT_L_ALL(MT_GEN_BINARY_BOOL, logical_xor, (a != 0) != (b != 0))
+MT_L_INTBOOL(MT_GEN_BINARY_SAME, bitwise_and, a & b)
+MT_L_INTBOOL(MT_GEN_BINARY_SAME, bitwise_or, a | b)
+MT_L_INTBOOL(MT_GEN_BINARY_SAME, bitwise_xor, a ^ b)
+MT_L_INT(MT_GEN_BINARY_SAME, lshift, mt__ishl(a, b, (int)sizeof(a) * 8))
+MT_L_INT(MT_GEN_BINARY_SAME, rshift, mt__ishr(a, b, (int)sizeof(a) * 8))
+
+void
+mt__cpu_binary_register(void)
+{
+    MT_L_ALL(MT_GEN_REGISTER, add, MT_OP_ADD)
+    MT_L_NUMERIC(MT_GEN_REGISTER, add_alpha, MT_OP_ADD_ALPHA)
+    MT_L_NUMERIC(MT_GEN_REGISTER, sub, MT_OP_SUB)
+    MT_L_NUMERIC(MT_GEN_REGISTER, sub_alpha, MT_OP_SUB_ALPHA)
+    MT_L_ALL(MT_GEN_REGISTER, mul, MT_OP_MUL)
+    MT_L_FLOAT(MT_GEN_REGISTER, div, MT_OP_DIV)
+    MT_L_NUMERIC(MT_GEN_REGISTER, div_trunc, MT_OP_DIV_TRUNC)
+    MT_L_NUMERIC(MT_GEN_REGISTER, div_floor, MT_OP_DIV_FLOOR)
+    MT_L_NUMERIC(MT_GEN_REGISTER, remainder, MT_OP_REMAINDER)
+    MT_L_NUMERIC(MT_GEN_REGISTER, fmod, MT_OP_FMOD)
+    MT_L_NUMERIC(MT_GEN_REGISTER, pow, MT_OP_POW)
+    MT_L_ALL(MT_GEN_REGISTER, maximum, MT_OP_MAXIMUM)
+    MT_L_ALL(MT_GEN_REGISTER, minimum, MT_OP_MINIMUM)
+    MT_L_FLOAT(MT_GEN_REGISTER, atan2, MT_OP_ATAN2)
+    MT_L_ALL(MT_GEN_REGISTER, eq, MT_OP_EQ)
+    MT_L_ALL(MT_GEN_REGISTER, ne, MT_OP_NE)
+    MT_L_ALL(MT_GEN_REGISTER, lt, MT_OP_LT)
+    MT_L_ALL(MT_GEN_REGISTER, le, MT_OP_LE)
+    MT_L_ALL(MT_GEN_REGISTER, gt, MT_OP_GT)
+    MT_L_ALL(MT_GEN_REGISTER, ge, MT_OP_GE)
+    MT_L_ALL(MT_GEN_REGISTER, logical_and, MT_OP_LOGICAL_AND)
+    MT_L_ALL(MT_GEN_REGISTER, logical_or, MT_OP_LOGICAL_OR)
+    MT_L_ALL(MT_GEN_REGISTER, logical_xor, MT_OP_LOGICAL_XOR)
+    MT_L_INTBOOL(MT_GEN_REGISTER, bitwise_and, MT_OP_BITWISE_AND)
+    MT_L_INTBOOL(MT_GEN_REGISTER, bitwise_or, MT_OP_BITWISE_OR)
+    MT_L_INTBOOL(MT_GEN_REGISTER, bitwise_xor, MT_OP_BITWISE_XOR)
+    MT_L_INT(MT_GEN_REGISTER, lshift, MT_OP_LSHIFT)
+    MT_L_INT(MT_GEN_REGISTER, rshift, MT_OP_RSHIFT)
+}

@@ -1,0 +1,118 @@
+/* aten_lite/cpu/loops.h - macros that generate strided inner loops per (op, dtype). */
+#ifndef ATEN_LITE_CPU_LOOPS_H
+#define ATEN_LITE_CPU_LOOPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "aten_lite/dispatch.h"
+#include "c10_lite/dtype.h"
+
+/* Note [Loop generation]
+ * Dtype lists take the generator X plus extra arguments:
+ *   X(ENUM, name, ctype, acctype, extra...)
+ * so one line instantiates an op for a whole dtype class, e.g.
+ *   MT_L_NUMERIC(MT_GEN_ARITH2, sub, a - b)
+ * The binary loop body checks the byte strides once per call and takes the
+ * contiguous, scalar-right, scalar-left or generic strided path; the
+ * contiguous paths are plain indexed loops that the compiler vectorises. */
+#define MT_L_BOOL(X, ...) X(MT_BOOL, boolean, bool, bool, __VA_ARGS__)
+#define MT_L_INT(X, ...)                                \
+    X(MT_UINT8, uint8, uint8_t, uint8_t, __VA_ARGS__)   \
+    X(MT_INT8, int8, int8_t, int8_t, __VA_ARGS__)       \
+    X(MT_INT16, int16, int16_t, int16_t, __VA_ARGS__)   \
+    X(MT_INT32, int32, int32_t, int32_t, __VA_ARGS__)   \
+    X(MT_INT64, int64, int64_t, int64_t, __VA_ARGS__)
+#define MT_L_FLOAT(X, ...)                                  \
+    X(MT_FLOAT16, float16, mt_half, float, __VA_ARGS__)     \
+    X(MT_BFLOAT16, bfloat16, mt_bfloat16, float, __VA_ARGS__) \
+    X(MT_FLOAT32, float32, float, float, __VA_ARGS__)       \
+    X(MT_FLOAT64, float64, double, double, __VA_ARGS__)
+#define MT_L_NUMERIC(X, ...) MT_L_INT(X, __VA_ARGS__) MT_L_FLOAT(X, __VA_ARGS__)
+#define MT_L_INTBOOL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_INT(X, __VA_ARGS__)
+#define MT_L_ALL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_NUMERIC(X, __VA_ARGS__)
+
+/* Binary loop: out[i] = OSTORE(EXPR) with `a`, `b` (acctype) and `c` (ctx). */
+#define MT_BINARY_LOOP(fname, tn, ct, acc, ot, OSTORE, ...)                                 \
+    static void fname(char **data, const int64_t *np, const int64_t *st, void *vctx)        \
+    {                                                                                       \
+        mt_binary_ctx *c = (mt_binary_ctx *)vctx;                                           \
+        (void)c;                                                                            \
+        const int64_t n = np[0], so = st[0], sa = st[1], sb = st[2];                        \
+        char *po = data[0];                                                                 \
+        const char *pa = data[1], *pb = data[2];                                            \
+        if (so == (int64_t)sizeof(ot) && sa == (int64_t)sizeof(ct) && sb == (int64_t)sizeof(ct)) { \
+            ot *o = (ot *)po;                                                               \
+            const ct *x = (const ct *)pa, *y = (const ct *)pb;                              \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                acc a = MT_LOAD_##tn(x[i]);                                                 \
+                acc b = MT_LOAD_##tn(y[i]);                                                 \
+                o[i] = OSTORE(__VA_ARGS__);                                                 \
+            }                                                                               \
+        }                                                                                   \
+        else if (so == (int64_t)sizeof(ot) && sa == (int64_t)sizeof(ct) && sb == 0) {      \
+            ot *o = (ot *)po;                                                               \
+            const ct *x = (const ct *)pa;                                                   \
+            const acc b = MT_LOAD_##tn(*(const ct *)pb);                                    \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                acc a = MT_LOAD_##tn(x[i]);                                                 \
+                o[i] = OSTORE(__VA_ARGS__);                                                 \
+            }                                                                               \
+        }                                                                                   \
+        else if (so == (int64_t)sizeof(ot) && sa == 0 && sb == (int64_t)sizeof(ct)) {      \
+            ot *o = (ot *)po;                                                               \
+            const ct *y = (const ct *)pb;                                                   \
+            const acc a = MT_LOAD_##tn(*(const ct *)pa);                                    \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                acc b = MT_LOAD_##tn(y[i]);                                                 \
+                o[i] = OSTORE(__VA_ARGS__);                                                 \
+            }                                                                               \
+        }                                                                                   \
+        else {                                                                              \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                acc a = MT_LOAD_##tn(*(const ct *)(pa + i * sa));                           \
+                acc b = MT_LOAD_##tn(*(const ct *)(pb + i * sb));                           \
+                *(ot *)(po + i * so) = OSTORE(__VA_ARGS__);                                 \
+            }                                                                               \
+        }                                                                                   \
+    }
+
+/* Unary loop: out[i] = OSTORE(EXPR) with `a` (acctype). */
+#define MT_UNARY_LOOP(fname, tn, ct, acc, ot, OSTORE, ...)                                  \
+    static void fname(char **data, const int64_t *np, const int64_t *st, void *vctx)        \
+    {                                                                                       \
+        (void)vctx;                                                                         \
+        const int64_t n = np[0], so = st[0], sa = st[1];                                    \
+        char *po = data[0];                                                                 \
+        const char *pa = data[1];                                                           \
+        if (so == (int64_t)sizeof(ot) && sa == (int64_t)sizeof(ct)) {                       \
+            ot *o = (ot *)po;                                                               \
+            const ct *x = (const ct *)pa;                                                   \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                acc a = MT_LOAD_##tn(x[i]);                                                 \
+                o[i] = OSTORE(__VA_ARGS__);                                                 \
+            }                                                                               \
+        }                                                                                   \
+        else {                                                                              \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                acc a = MT_LOAD_##tn(*(const ct *)(pa + i * sa));                           \
+                *(ot *)(po + i * so) = OSTORE(__VA_ARGS__);                                 \
+            }                                                                               \
+        }                                                                                   \
+    }
+
+#define MT_BOOL_STORE(v) ((bool)(v))
+
+/* Generators for the dtype lists: same-dtype result, or bool result. */
+#define MT_GEN_BINARY_SAME(E, tn, ct, acc, op, ...) \
+    MT_BINARY_LOOP(mt__##op##_##tn, tn, ct, acc, ct, MT_STORE_##tn, __VA_ARGS__)
+#define MT_GEN_BINARY_BOOL(E, tn, ct, acc, op, ...) \
+    MT_BINARY_LOOP(mt__##op##_##tn, tn, ct, acc, bool, MT_BOOL_STORE, __VA_ARGS__)
+#define MT_GEN_UNARY_SAME(E, tn, ct, acc, op, ...) \
+    MT_UNARY_LOOP(mt__##op##_##tn, tn, ct, acc, ct, MT_STORE_##tn, __VA_ARGS__)
+#define MT_GEN_UNARY_BOOL(E, tn, ct, acc, op, ...) \
+    MT_UNARY_LOOP(mt__##op##_##tn, tn, ct, acc, bool, MT_BOOL_STORE, __VA_ARGS__)
+/* Registration: MT_L_xxx(MT_GEN_REGISTER, op, MT_OP_XXX) */
+#define MT_GEN_REGISTER(E, tn, ct, acc, op, OPENUM) mt_dispatch[MT_CPU][OPENUM][E] = mt__##op##_##tn;
+
+#endif /* ATEN_LITE_CPU_LOOPS_H */

@@ -1,0 +1,49 @@
+/* aten_lite/dispatch.c - the kernel table and its lookup. See Note [Dispatch table]. */
+#include "aten_lite/dispatch.h"
+
+#include "aten_lite/ops.h"
+#include "c10_lite/error.h"
+
+mt_loop_fn mt_dispatch[MT_NUM_DEVICE_TYPES][MT_NUM_OPS][MT_NUM_DTYPES];
+
+static const char *const mt__op_names[MT_NUM_OPS] = {
+#define MT__OP_NAME(e, n) [e] = #n,
+    MT_FORALL_BINARY_OPS(MT__OP_NAME) MT_FORALL_UNARY_OPS(MT__OP_NAME)
+#undef MT__OP_NAME
+};
+
+/* torch's ScalarType names, used in "not implemented for 'Float'". */
+static const char *const mt__scalar_type_names[MT_NUM_DTYPES] = {
+    [MT_BOOL] = "Bool",   [MT_UINT8] = "Byte",    [MT_INT8] = "Char",       [MT_INT16] = "Short",
+    [MT_INT32] = "Int",   [MT_INT64] = "Long",    [MT_FLOAT16] = "Half",    [MT_BFLOAT16] = "BFloat16",
+    [MT_FLOAT32] = "Float", [MT_FLOAT64] = "Double",
+};
+
+const char *
+mt_op_name(mt_op op)
+{
+    return (op >= 0 && op < MT_NUM_OPS) ? mt__op_names[op] : "?";
+}
+
+mt_loop_fn
+mt_dispatch_lookup(mt_device_type dev, mt_op op, mt_dtype dt)
+{
+    mt_loop_fn fn = mt_dispatch[dev][op][dt];
+    if (fn == NULL) {
+        mt_error_set(dev == MT_CPU ? MT_ERUNTIME : MT_ENOTIMPL, "\"%s_%s\" not implemented for '%s'",
+                     mt_op_name(op), mt_device_type_name(dev), mt__scalar_type_names[dt]);
+    }
+    return fn;
+}
+
+void
+mt_aten_init(void)
+{
+    static int done;
+    if (done) {
+        return;
+    }
+    done = 1;
+    mt__cpu_binary_register();
+    mt__cpu_unary_register();
+}

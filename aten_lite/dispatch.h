@@ -1,0 +1,106 @@
+/* aten_lite/dispatch.h - the kernel table [device][op][dtype] -> inner loop. */
+#ifndef ATEN_LITE_DISPATCH_H
+#define ATEN_LITE_DISPATCH_H
+
+#include "aten_lite/iter.h"
+#include "c10_lite/device.h"
+
+/* Note [Dispatch table]
+ * Elementwise ops are looked up once per call in mt_dispatch[device][op][dtype],
+ * where dtype is the dtype the op computes in (its inputs after promotion).
+ * A NULL entry means "not implemented for that dtype" and turns into torch's
+ * message ("\"bitwise_and_cpu\" not implemented for 'Float'").  CPU kernels
+ * register themselves from mt_aten_init(); CUDA kernels fill the cuda row. */
+
+/* X(ENUM, name): binary ops (operands: out, a, b) */
+#define MT_FORALL_BINARY_OPS(X)          \
+    X(MT_OP_ADD, add)                    \
+    X(MT_OP_ADD_ALPHA, add)              \
+    X(MT_OP_SUB, sub)                    \
+    X(MT_OP_SUB_ALPHA, sub)              \
+    X(MT_OP_MUL, mul)                    \
+    X(MT_OP_DIV, div)                    \
+    X(MT_OP_DIV_TRUNC, div_trunc)        \
+    X(MT_OP_DIV_FLOOR, div_floor)        \
+    X(MT_OP_REMAINDER, remainder)        \
+    X(MT_OP_FMOD, fmod)                  \
+    X(MT_OP_POW, pow)                    \
+    X(MT_OP_MAXIMUM, maximum)            \
+    X(MT_OP_MINIMUM, minimum)            \
+    X(MT_OP_ATAN2, atan2)                \
+    X(MT_OP_EQ, eq)                      \
+    X(MT_OP_NE, ne)                      \
+    X(MT_OP_LT, lt)                      \
+    X(MT_OP_LE, le)                      \
+    X(MT_OP_GT, gt)                      \
+    X(MT_OP_GE, ge)                      \
+    X(MT_OP_LOGICAL_AND, logical_and)    \
+    X(MT_OP_LOGICAL_OR, logical_or)      \
+    X(MT_OP_LOGICAL_XOR, logical_xor)    \
+    X(MT_OP_BITWISE_AND, bitwise_and)    \
+    X(MT_OP_BITWISE_OR, bitwise_or)      \
+    X(MT_OP_BITWISE_XOR, bitwise_xor)    \
+    X(MT_OP_LSHIFT, bitwise_left_shift)  \
+    X(MT_OP_RSHIFT, bitwise_right_shift)
+
+/* X(ENUM, name): unary ops (operands: out, a) */
+#define MT_FORALL_UNARY_OPS(X)           \
+    X(MT_OP_NEG, neg)                    \
+    X(MT_OP_ABS, abs)                    \
+    X(MT_OP_SIGN, sign)                  \
+    X(MT_OP_EXP, exp)                    \
+    X(MT_OP_EXPM1, expm1)                \
+    X(MT_OP_LOG, log)                    \
+    X(MT_OP_LOG1P, log1p)                \
+    X(MT_OP_LOG2, log2)                  \
+    X(MT_OP_LOG10, log10)                \
+    X(MT_OP_SQRT, sqrt)                  \
+    X(MT_OP_RSQRT, rsqrt)                \
+    X(MT_OP_SIN, sin)                    \
+    X(MT_OP_COS, cos)                    \
+    X(MT_OP_TAN, tan)                    \
+    X(MT_OP_TANH, tanh)                  \
+    X(MT_OP_SIGMOID, sigmoid)            \
+    X(MT_OP_RELU, relu)                  \
+    X(MT_OP_ERF, erf)                    \
+    X(MT_OP_FLOOR, floor)                \
+    X(MT_OP_CEIL, ceil)                  \
+    X(MT_OP_ROUND, round)                \
+    X(MT_OP_TRUNC, trunc)                \
+    X(MT_OP_RECIPROCAL, reciprocal)      \
+    X(MT_OP_SQUARE, square)              \
+    X(MT_OP_ISNAN, isnan)                \
+    X(MT_OP_ISINF, isinf)                \
+    X(MT_OP_ISFINITE, isfinite)          \
+    X(MT_OP_BITWISE_NOT, bitwise_not)    \
+    X(MT_OP_LOGICAL_NOT, logical_not)
+
+typedef enum mt_op {
+#define MT__OP_ENUM(e, n) e,
+    MT_FORALL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_UNARY_OPS(MT__OP_ENUM)
+#undef MT__OP_ENUM
+    MT_NUM_OPS
+} mt_op;
+
+#define MT_FIRST_UNARY_OP MT_OP_NEG
+
+extern mt_loop_fn mt_dispatch[MT_NUM_DEVICE_TYPES][MT_NUM_OPS][MT_NUM_DTYPES];
+
+/* torch-style op name ("add", "bitwise_and"). */
+const char *mt_op_name(mt_op op);
+/* The loop, or NULL with "\"<op>_cpu\" not implemented for '<Dtype>'" set. */
+mt_loop_fn mt_dispatch_lookup(mt_device_type dev, mt_op op, mt_dtype dt);
+
+/* Context passed to binary loops (alpha for add/sub, error flag for integer
+ * division by zero). */
+typedef struct mt_binary_ctx {
+    double alpha_f;
+    int64_t alpha_i;
+    int zero_division; /* set by integer division loops, read after the op */
+} mt_binary_ctx;
+
+/* Registration functions of the CPU kernel files. */
+void mt__cpu_binary_register(void);
+void mt__cpu_unary_register(void);
+
+#endif /* ATEN_LITE_DISPATCH_H */

@@ -1,0 +1,354 @@
+/* aten_lite/elementwise.c - binary/unary/ternary elementwise ops: promotion, output, dispatch. */
+#include <string.h>
+
+#include "aten_lite/cpu/kernels.h"
+#include "aten_lite/dispatch.h"
+#include "aten_lite/ops.h"
+#include "c10_lite/error.h"
+
+/* Note [Scalar operands]
+ * A Python number in `t + 1` never becomes a heap tensor: it is written into
+ * an 8-byte buffer on the stack, converted to the compute dtype, and wrapped
+ * in a stack 0-d tensor the iterator broadcasts with stride 0.  This is safe
+ * because the iterator borrows its inputs for the duration of the call only.
+ * See Note [TensorIterator]. */
+typedef struct {
+    mt_storage storage;
+    uint64_t value;
+    mt_tensor tensor; /* 0-d: no dims */
+} mt__stack_scalar;
+
+static mt_tensor *
+mt__stack_scalar_init(mt__stack_scalar *h, mt_scalar s, mt_dtype dt)
+{
+    h->value = 0;
+    mt_scalar_store(s, dt, &h->value);
+    atomic_init(&h->storage.refcount, 1);
+    h->storage.data = &h->value;
+    h->storage.nbytes = sizeof(h->value);
+    h->storage.device = MT_DEVICE_CPU;
+    h->storage.deleter = NULL;
+    h->storage.deleter_ctx = NULL;
+    atomic_init(&h->tensor.refcount, 1);
+    h->tensor.storage = &h->storage;
+    h->tensor.offset = 0;
+    h->tensor.numel = 1;
+    h->tensor.dtype = dt;
+    h->tensor.ndim = 0;
+    h->tensor.contiguous = true;
+    h->tensor.sizes = h->tensor.dims_;
+    h->tensor.strides = h->tensor.dims_;
+    return &h->tensor;
+}
+
+static void
+mt__update_state(mt_result_state *st, mt_arg x)
+{
+    if (x.t != NULL) {
+        mt_result_state_update(st, x.t->dtype, x.t->ndim > 0 ? MT_OPERAND_DIM : MT_OPERAND_ZERO_DIM);
+    }
+    else {
+        mt_result_state_update(st, mt_scalar_dtype(x.s), MT_OPERAND_WRAPPED);
+    }
+}
+
+mt_dtype
+mt_result_type2(mt_arg a, mt_arg b)
+{
+    mt_result_state st = MT_RESULT_STATE_INIT;
+    mt__update_state(&st, a);
+    mt__update_state(&st, b);
+    return mt_result_state_get(&st);
+}
+
+static bool
+mt__op_outputs_bool(mt_op op)
+{
+    return (op >= MT_OP_EQ && op <= MT_OP_LOGICAL_XOR) || op == MT_OP_ISNAN || op == MT_OP_ISINF ||
+           op == MT_OP_ISFINITE || op == MT_OP_LOGICAL_NOT;
+}
+
+/* Unary ops that only exist for floating types: integer inputs are promoted. */
+static bool
+mt__op_is_float_only(mt_op op)
+{
+    switch (op) {
+    case MT_OP_DIV:
+    case MT_OP_ATAN2:
+    case MT_OP_EXP:
+    case MT_OP_EXPM1:
+    case MT_OP_LOG:
+    case MT_OP_LOG1P:
+    case MT_OP_LOG2:
+    case MT_OP_LOG10:
+    case MT_OP_SQRT:
+    case MT_OP_RSQRT:
+    case MT_OP_SIN:
+    case MT_OP_COS:
+    case MT_OP_TAN:
+    case MT_OP_TANH:
+    case MT_OP_SIGMOID:
+    case MT_OP_ERF:
+    case MT_OP_RECIPROCAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static const char *
+mt__scalar_type_name(mt_dtype dt)
+{
+    static const char *const names[MT_NUM_DTYPES] = {
+        [MT_BOOL] = "Bool",   [MT_UINT8] = "Byte",  [MT_INT8] = "Char",     [MT_INT16] = "Short",
+        [MT_INT32] = "Int",   [MT_INT64] = "Long",  [MT_FLOAT16] = "Half",  [MT_BFLOAT16] = "BFloat16",
+        [MT_FLOAT32] = "Float", [MT_FLOAT64] = "Double",
+    };
+    return names[dt];
+}
+
+/* Checks that the result of dtype `res` may be written to `out`. */
+static int
+mt__check_out_cast(mt_dtype res, const mt_tensor *out)
+{
+    if (!mt_can_cast(res, out->dtype)) {
+        return mt_error_set(MT_ERUNTIME, "result type %s can't be cast to the desired output type %s",
+                            mt__scalar_type_name(res), mt__scalar_type_name(out->dtype));
+    }
+    return MT_OK;
+}
+
+/* Runs `loop` over (out, inputs...) already in the compute dtype.  `out` may be
+ * NULL (allocated with out_dtype) or a tensor of any dtype (a temporary of
+ * out_dtype is used and copied in when the dtypes differ).  Returns the
+ * result (new reference) or NULL. */
+static mt_tensor *
+mt__run_elementwise(mt_loop_fn loop, void *ctx, int ninputs, mt_tensor **inputs, mt_tensor *out,
+                    mt_dtype out_dtype)
+{
+    mt_tensor *target = out;
+    if (out != NULL) {
+        if (mt_check_no_internal_overlap(out) < 0) {
+            return NULL;
+        }
+        if (out->dtype != out_dtype) {
+            target = NULL;
+        }
+    }
+    mt_tensor *clones[MT_ITER_MAX_OPERANDS] = {NULL};
+    mt_tensor *ops[MT_ITER_MAX_OPERANDS];
+    ops[0] = target;
+    for (int i = 0; i < ninputs; i++) {
+        ops[1 + i] = inputs[i];
+        if (target != NULL && inputs[i] != target && mt_tensors_overlap(target, inputs[i])) {
+            bool same = inputs[i]->offset == target->offset && inputs[i]->ndim == target->ndim &&
+                        memcmp(inputs[i]->sizes, target->sizes, sizeof(int64_t) * (size_t)target->ndim) == 0 &&
+                        memcmp(inputs[i]->strides, target->strides, sizeof(int64_t) * (size_t)target->ndim) == 0;
+            if (!same) {
+                clones[i] = mt_clone(inputs[i]);
+                if (clones[i] == NULL) {
+                    goto error;
+                }
+                ops[1 + i] = clones[i];
+            }
+        }
+    }
+    mt_iter it;
+    if (mt_iter_build(&it, 1, ninputs, ops, out_dtype) < 0) {
+        goto error;
+    }
+    if (out != NULL && target == NULL) {
+        /* the broadcast shape must be out's shape */
+        bool same = out->ndim == it.out_ndim &&
+                    memcmp(out->sizes, it.out_shape, sizeof(int64_t) * (size_t)out->ndim) == 0;
+        if (!same) {
+            char a[256], b[256];
+            mt_format_sizes(a, sizeof(a), out->ndim, out->sizes);
+            mt_format_sizes(b, sizeof(b), it.out_ndim, it.out_shape);
+            mt_iter_release(&it);
+            mt_error_set(MT_ERUNTIME, "output with shape %s doesn't match the broadcast shape %s", a, b);
+            goto error;
+        }
+    }
+    mt_iter_for_each(&it, loop, ctx);
+    mt_tensor *res = mt_iter_output(&it, 0);
+    mt_iter_release(&it);
+    for (int i = 0; i < ninputs; i++) {
+        mt_tensor_decref(clones[i]);
+    }
+    if (out != NULL && res != out) {
+        int rc = mt_copy_(out, res);
+        mt_tensor_decref(res);
+        if (rc < 0) {
+            return NULL;
+        }
+        mt_tensor_incref(out);
+        return out;
+    }
+    return res;
+error:
+    for (int i = 0; i < ninputs; i++) {
+        mt_tensor_decref(clones[i]);
+    }
+    return NULL;
+}
+
+/* Brings `x` to dtype dt: *tmp receives a converted copy if needed (caller
+ * drops it), scalars go to the stack holder.  Returns the tensor to use. */
+static mt_tensor *
+mt__as_compute(mt_arg x, mt_dtype dt, mt__stack_scalar *holder, mt_tensor **tmp)
+{
+    *tmp = NULL;
+    if (x.t == NULL) {
+        return mt__stack_scalar_init(holder, x.s, dt);
+    }
+    if (x.t->dtype == dt) {
+        return x.t;
+    }
+    *tmp = mt_to_dtype(x.t, dt, true);
+    return *tmp;
+}
+
+mt_tensor *
+mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
+{
+    mt_device_type dev = a.t ? mt_tensor_device(a.t).type : mt_tensor_device(b.t).type;
+    if ((a.t && mt_tensor_device(a.t).type != MT_CPU) || (b.t && mt_tensor_device(b.t).type != MT_CPU)) {
+        mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far", mt_op_name(op));
+        return NULL;
+    }
+    mt_dtype common = mt_result_type2(a, b);
+    mt_dtype compute = common;
+    if (mt__op_is_float_only(op) && !mt_dtype_is_floating(common)) {
+        compute = mt_get_default_dtype();
+    }
+    if ((op == MT_OP_SUB || op == MT_OP_SUB_ALPHA) && common == MT_BOOL) {
+        mt_error_set(MT_ERUNTIME, "Subtraction, the `-` operator, with two bool tensors is not "
+                                  "supported. Use the `^` or `logical_xor()` operator instead.");
+        return NULL;
+    }
+    if ((op == MT_OP_ADD_ALPHA || op == MT_OP_SUB_ALPHA) && alpha.kind == MT_SCALAR_FLOAT &&
+        !mt_dtype_is_floating(compute)) {
+        mt_error_set(MT_ERUNTIME, "For integral input tensors, argument alpha must not be a "
+                                  "floating point number.");
+        return NULL;
+    }
+    mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
+    if (out != NULL && mt__check_out_cast(out_dtype, out) < 0) {
+        return NULL;
+    }
+    mt_loop_fn loop = mt_dispatch_lookup(dev, op, compute);
+    if (loop == NULL) {
+        return NULL;
+    }
+    mt__stack_scalar ha, hb;
+    mt_tensor *ta, *tb;
+    mt_tensor *inputs[2] = {mt__as_compute(a, compute, &ha, &ta), mt__as_compute(b, compute, &hb, &tb)};
+    mt_tensor *res = NULL;
+    if (inputs[0] != NULL && inputs[1] != NULL) {
+        mt_binary_ctx ctx = {
+            .alpha_f = mt_scalar_to_double(alpha),
+            .alpha_i = mt_scalar_to_int64(alpha),
+            .zero_division = 0,
+        };
+        res = mt__run_elementwise(loop, &ctx, 2, inputs, out, out_dtype);
+        if (res != NULL && ctx.zero_division) {
+            mt_tensor_decref(res);
+            res = NULL;
+            mt_error_set(MT_ERUNTIME, "ZeroDivisionError");
+        }
+    }
+    mt_tensor_decref(ta);
+    mt_tensor_decref(tb);
+    return res;
+}
+
+mt_tensor *
+mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
+{
+    if (mt_tensor_device(a).type != MT_CPU) {
+        mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far", mt_op_name(op));
+        return NULL;
+    }
+    mt_dtype compute = a->dtype;
+    bool integral = !mt_dtype_is_floating(compute);
+    if (op == MT_OP_NEG && compute == MT_BOOL) {
+        mt_error_set(MT_ERUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. "
+                                  "If you are trying to invert a mask, use the `~` or "
+                                  "`logical_not()` operator instead.");
+        return NULL;
+    }
+    /* ops that are the identity or a constant on integers */
+    if (integral && (op == MT_OP_FLOOR || op == MT_OP_CEIL || op == MT_OP_ROUND || op == MT_OP_TRUNC)) {
+        if (out == NULL) {
+            return mt_clone(a);
+        }
+        if (mt__check_out_cast(compute, out) < 0 || mt_copy_(out, a) < 0) {
+            return NULL;
+        }
+        mt_tensor_incref(out);
+        return out;
+    }
+    if (integral && (op == MT_OP_ISNAN || op == MT_OP_ISINF || op == MT_OP_ISFINITE)) {
+        mt_tensor *r = out;
+        if (r == NULL) {
+            r = mt_tensor_empty(MT_BOOL, a->ndim, a->sizes, mt_tensor_device(a));
+        }
+        else {
+            mt_tensor_incref(r);
+        }
+        if (r == NULL || mt_fill_(r, mt_scalar_bool(op == MT_OP_ISFINITE)) < 0) {
+            mt_tensor_decref(r);
+            return NULL;
+        }
+        return r;
+    }
+    if (mt__op_is_float_only(op) && integral) {
+        compute = mt_get_default_dtype();
+    }
+    mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
+    if (out != NULL && mt__check_out_cast(out_dtype, out) < 0) {
+        return NULL;
+    }
+    mt_loop_fn loop = mt_dispatch_lookup(MT_CPU, op, compute);
+    if (loop == NULL) {
+        return NULL;
+    }
+    mt_tensor *tmp = NULL;
+    mt_tensor *in = a;
+    if (a->dtype != compute) {
+        tmp = mt_to_dtype(a, compute, true);
+        if (tmp == NULL) {
+            return NULL;
+        }
+        in = tmp;
+    }
+    mt_tensor *res = mt__run_elementwise(loop, NULL, 1, &in, out, out_dtype);
+    mt_tensor_decref(tmp);
+    return res;
+}
+
+mt_tensor *
+mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out)
+{
+    if (cond->dtype != MT_BOOL) {
+        mt_error_set(MT_ERUNTIME, "where expected condition to be a boolean tensor, but got a "
+                                  "tensor with dtype %s", mt__scalar_type_name(cond->dtype));
+        return NULL;
+    }
+    mt_dtype dt = mt_result_type2(x, y);
+    if (out != NULL && mt__check_out_cast(dt, out) < 0) {
+        return NULL;
+    }
+    mt__stack_scalar hx, hy;
+    mt_tensor *tx, *ty;
+    mt_tensor *inputs[3] = {(mt_tensor *)cond, mt__as_compute(x, dt, &hx, &tx),
+                            mt__as_compute(y, dt, &hy, &ty)};
+    mt_tensor *res = NULL;
+    if (inputs[1] != NULL && inputs[2] != NULL) {
+        res = mt__run_elementwise(mt_cpu_where_loop(dt), NULL, 3, inputs, out, dt);
+    }
+    mt_tensor_decref(tx);
+    mt_tensor_decref(ty);
+    return res;
+}

@@ -1,0 +1,599 @@
+/* csrc/ops_binding.c - elementwise ops as Tensor methods, module functions and Python operators. */
+#include "csrc/common.h"
+
+#include <string.h>
+
+#define IMPL(self) (((MTTensorObject *)(self))->impl)
+#define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
+
+/* Kernels on fewer elements than this run without releasing the GIL. */
+#define MT__GIL_THRESHOLD 32768
+
+/* Converts a tensor or a Python/NumPy number into an operand.  Returns 1 on
+ * success, 0 when o is neither (no exception set), -1 on error. */
+static int
+mt__arg_from_py(PyObject *o, mt_arg *out)
+{
+    if (mt__tensor_check(o)) {
+        *out = mt_arg_tensor(IMPL(o));
+        return 1;
+    }
+    if (mt__is_number(o) || mt__is_numpy_scalar(o)) {
+        mt_scalar s;
+        if (mt__scalar_from_py(o, &s, "op") < 0) {
+            return -1;
+        }
+        *out = mt_arg_scalar(s);
+        return 1;
+    }
+    return 0;
+}
+
+static int
+mt__arg_required(PyObject *o, mt_arg *out, const char *fname, const char *what)
+{
+    int r = mt__arg_from_py(o, out);
+    if (r == 0) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Tensor or Number, not %s", fname,
+                     what, Py_TYPE(o)->tp_name);
+    }
+    return r == 1 ? 0 : -1;
+}
+
+static int
+mt__out_arg(PyObject *o, mt_tensor **out, const char *fname)
+{
+    *out = NULL;
+    if (o == NULL || o == Py_None) {
+        return 0;
+    }
+    if (!mt__tensor_check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *out = IMPL(o);
+    return 0;
+}
+
+static int64_t
+mt__numel_of(mt_arg x)
+{
+    return x.t ? x.t->numel : 1;
+}
+
+/* Runs a binary op; `result_obj` (out= or self for in-place) is returned
+ * instead of a new tensor when given. */
+static PyObject *
+mt__do_binary(mt_op op, mt_arg a, mt_arg b, PyObject *result_obj, mt_scalar alpha)
+{
+    mt_tensor *out = result_obj ? IMPL(result_obj) : NULL;
+    mt_tensor *r;
+    int64_t n = mt__numel_of(a) > mt__numel_of(b) ? mt__numel_of(a) : mt__numel_of(b);
+    if (n >= MT__GIL_THRESHOLD) {
+        Py_BEGIN_ALLOW_THREADS
+        r = mt_binary(op, a, b, out, alpha);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        r = mt_binary(op, a, b, out, alpha);
+    }
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (result_obj != NULL) {
+        mt_tensor_decref(r);
+        return Py_NewRef(result_obj);
+    }
+    return mt__tensor_wrap(r);
+}
+
+static PyObject *
+mt__do_unary(mt_op op, PyObject *self, PyObject *result_obj)
+{
+    mt_tensor *out = result_obj ? IMPL(result_obj) : NULL;
+    mt_tensor *r;
+    if (IMPL(self)->numel >= MT__GIL_THRESHOLD) {
+        Py_BEGIN_ALLOW_THREADS
+        r = mt_unary(op, IMPL(self), out);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        r = mt_unary(op, IMPL(self), out);
+    }
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (result_obj != NULL) {
+        mt_tensor_decref(r);
+        return Py_NewRef(result_obj);
+    }
+    return mt__tensor_wrap(r);
+}
+
+/* Picks the op variant for alpha / rounding_mode keywords. */
+static int
+mt__resolve_op(mt_op *op, PyObject *alpha_obj, mt_scalar *alpha, PyObject *mode, const char *fname)
+{
+    *alpha = mt_scalar_int(1);
+    if (alpha_obj != NULL && alpha_obj != Py_None) {
+        if (*op != MT_OP_ADD && *op != MT_OP_SUB) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'alpha'", fname);
+            return -1;
+        }
+        if (mt__scalar_from_py(alpha_obj, alpha, fname) < 0) {
+            return -1;
+        }
+        bool one = alpha->kind == MT_SCALAR_FLOAT ? alpha->v.f == 1.0 : mt_scalar_to_int64(*alpha) == 1;
+        if (!one || alpha->kind == MT_SCALAR_FLOAT) {
+            *op = *op == MT_OP_ADD ? MT_OP_ADD_ALPHA : MT_OP_SUB_ALPHA;
+        }
+    }
+    if (mode != NULL && mode != Py_None) {
+        if (*op != MT_OP_DIV) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'rounding_mode'", fname);
+            return -1;
+        }
+        const char *m = PyUnicode_Check(mode) ? PyUnicode_AsUTF8(mode) : NULL;
+        if (m != NULL && strcmp(m, "trunc") == 0) {
+            *op = MT_OP_DIV_TRUNC;
+        }
+        else if (m != NULL && strcmp(m, "floor") == 0) {
+            *op = MT_OP_DIV_FLOOR;
+        }
+        else {
+            PyErr_Format(PyExc_ValueError,
+                         "div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                         "found '%S'", mode);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* self.op(other, *, alpha, rounding_mode, out), self.op_(other, ...), minitorch.op(input, other, ...) */
+static PyObject *
+mt__binary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *args,
+                 Py_ssize_t nargs, PyObject *kwnames, int inplace)
+{
+    static const char *const fnames[] = {"input", "other", "alpha", "rounding_mode", "out", NULL};
+    static const char *const mnames[] = {"other", "alpha", "rounding_mode", "out", NULL};
+    PyObject *a[5];
+    PyObject *input, *other, *alpha_obj, *mode, *out_obj;
+    if (self == NULL) {
+        if (mt__parse_args(fname, args, nargs, kwnames, fnames, 2, 2, a) < 0) {
+            return NULL;
+        }
+        input = a[0], other = a[1], alpha_obj = a[2], mode = a[3], out_obj = a[4];
+    }
+    else {
+        if (mt__parse_args(fname, args, nargs, kwnames, mnames, 1, 1, a) < 0) {
+            return NULL;
+        }
+        input = self, other = a[0], alpha_obj = a[1], mode = a[2], out_obj = a[3];
+    }
+    if (inplace && out_obj != NULL) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", fname);
+        return NULL;
+    }
+    mt_arg x, y;
+    mt_tensor *out;
+    mt_scalar alpha;
+    if (mt__arg_required(input, &x, fname, "input") < 0 || mt__arg_required(other, &y, fname, "other") < 0 ||
+        mt__out_arg(out_obj, &out, fname) < 0 || mt__resolve_op(&op, alpha_obj, &alpha, mode, fname) < 0) {
+        return NULL;
+    }
+    if (x.t == NULL && y.t == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s(): at least one argument must be a Tensor", fname);
+        return NULL;
+    }
+    if (inplace && x.t == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s(): in-place operations need a Tensor input", fname);
+        return NULL;
+    }
+    return mt__do_binary(op, x, y, inplace ? input : (out ? out_obj : NULL), alpha);
+}
+
+static PyObject *
+mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *args,
+                Py_ssize_t nargs, PyObject *kwnames, int inplace)
+{
+    static const char *const fnames[] = {"input", "out", NULL};
+    static const char *const mnames[] = {"out", NULL};
+    PyObject *a[2];
+    PyObject *input, *out_obj;
+    if (self == NULL) {
+        if (mt__parse_args(fname, args, nargs, kwnames, fnames, 1, 1, a) < 0) {
+            return NULL;
+        }
+        input = a[0], out_obj = a[1];
+    }
+    else {
+        if (mt__parse_args(fname, args, nargs, kwnames, mnames, 0, 0, a) < 0) {
+            return NULL;
+        }
+        input = self, out_obj = a[0];
+    }
+    if (!mt__tensor_check(input)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
+                     Py_TYPE(input)->tp_name);
+        return NULL;
+    }
+    mt_tensor *out;
+    if ((inplace && out_obj != NULL && out_obj != Py_None) || mt__out_arg(out_obj, &out, fname) < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", fname);
+        }
+        return NULL;
+    }
+    return mt__do_unary(op, input, inplace ? input : (out ? out_obj : NULL));
+}
+
+/* Generated entry points: method, in-place method and function per op. */
+#define MT__BINARY_ENTRIES(E, name)                                                            \
+    static PyObject *mt_m_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,      \
+                                 PyObject *kw)                                                 \
+    {                                                                                          \
+        return mt__binary_entry(E, #name, self, args, nargs, kw, 0);                           \
+    }                                                                                          \
+    static PyObject *mt_mi_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
+                                  PyObject *kw)                                                \
+    {                                                                                          \
+        return mt__binary_entry(E, #name "_", self, args, nargs, kw, 1);                       \
+    }                                                                                          \
+    static PyObject *mt_f_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,         \
+                                 PyObject *kw)                                                 \
+    {                                                                                          \
+        return mt__binary_entry(E, #name, NULL, args, nargs, kw, 0);                           \
+    }
+#define MT__UNARY_ENTRIES(E, name)                                                             \
+    static PyObject *mt_m_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,      \
+                                 PyObject *kw)                                                 \
+    {                                                                                          \
+        return mt__unary_entry(E, #name, self, args, nargs, kw, 0);                            \
+    }                                                                                          \
+    static PyObject *mt_mi_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
+                                  PyObject *kw)                                                \
+    {                                                                                          \
+        return mt__unary_entry(E, #name "_", self, args, nargs, kw, 1);                        \
+    }                                                                                          \
+    static PyObject *mt_f_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,         \
+                                 PyObject *kw)                                                 \
+    {                                                                                          \
+        return mt__unary_entry(E, #name, NULL, args, nargs, kw, 0);                            \
+    }
+
+/* The public op list (the *_ALPHA / DIV_* variants are reached through keywords). */
+#define MT__PUBLIC_BINARY(X)                                                                   \
+    X(MT_OP_ADD, add) X(MT_OP_SUB, sub) X(MT_OP_MUL, mul) X(MT_OP_DIV, div)                    \
+    X(MT_OP_DIV_FLOOR, floor_divide) X(MT_OP_REMAINDER, remainder) X(MT_OP_FMOD, fmod)         \
+    X(MT_OP_POW, pow) X(MT_OP_MAXIMUM, maximum) X(MT_OP_MINIMUM, minimum)                      \
+    X(MT_OP_ATAN2, atan2) X(MT_OP_EQ, eq) X(MT_OP_NE, ne) X(MT_OP_LT, lt) X(MT_OP_LE, le)      \
+    X(MT_OP_GT, gt) X(MT_OP_GE, ge) X(MT_OP_LOGICAL_AND, logical_and)                          \
+    X(MT_OP_LOGICAL_OR, logical_or) X(MT_OP_LOGICAL_XOR, logical_xor)                          \
+    X(MT_OP_BITWISE_AND, bitwise_and) X(MT_OP_BITWISE_OR, bitwise_or)                          \
+    X(MT_OP_BITWISE_XOR, bitwise_xor) X(MT_OP_LSHIFT, bitwise_left_shift)                      \
+    X(MT_OP_RSHIFT, bitwise_right_shift)
+
+MT__PUBLIC_BINARY(MT__BINARY_ENTRIES)
+MT_FORALL_UNARY_OPS(MT__UNARY_ENTRIES)
+
+#define MT__METHOD_DEFS(E, name)                                  \
+    {#name, FASTKW(mt_m_##name), NULL}, {#name "_", FASTKW(mt_mi_##name), NULL},
+#define MT__FUNCTION_DEFS(E, name) {#name, FASTKW(mt_f_##name), NULL},
+
+/* ------------------------------------------------------------------ */
+/* where / masked_fill                                                  */
+
+static PyObject *
+mt__where_impl(PyObject *cond, PyObject *x, PyObject *y, PyObject *out_obj, const char *fname)
+{
+    if (!mt__tensor_check(cond)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'condition' must be Tensor, not %s", fname,
+                     Py_TYPE(cond)->tp_name);
+        return NULL;
+    }
+    mt_arg a, b;
+    mt_tensor *out;
+    if (mt__arg_required(x, &a, fname, "input") < 0 || mt__arg_required(y, &b, fname, "other") < 0 ||
+        mt__out_arg(out_obj, &out, fname) < 0) {
+        return NULL;
+    }
+    mt_tensor *r = mt_where(IMPL(cond), a, b, out);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (out != NULL) {
+        mt_tensor_decref(r);
+        return Py_NewRef(out_obj);
+    }
+    return mt__tensor_wrap(r);
+}
+
+static PyObject *
+mt_f_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"condition", "input", "other", "out", NULL};
+    PyObject *a[4];
+    if (mt__parse_args("where", args, nargs, kwnames, names, 3, 1, a) < 0) {
+        return NULL;
+    }
+    if (a[1] == NULL || a[2] == NULL) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "where(condition) with one argument (nonzero) is not implemented yet");
+        return NULL;
+    }
+    return mt__where_impl(a[0], a[1], a[2], a[3], "where");
+}
+
+static PyObject *
+mt_m_where(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"condition", "other", NULL};
+    PyObject *a[2];
+    if (mt__parse_args("where", args, nargs, kwnames, names, 2, 2, a) < 0) {
+        return NULL;
+    }
+    return mt__where_impl(a[0], self, a[1], NULL, "where");
+}
+
+static PyObject *
+mt__masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                int inplace)
+{
+    static const char *const names[] = {"mask", "value", NULL};
+    PyObject *a[2];
+    const char *fname = inplace ? "masked_fill_" : "masked_fill";
+    if (mt__parse_args(fname, args, nargs, kwnames, names, 2, 2, a) < 0) {
+        return NULL;
+    }
+    if (!mt__tensor_check(a[0]) || IMPL(a[0])->dtype != MT_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "%s only supports boolean masks, but got mask with dtype %s",
+                     fname, mt__tensor_check(a[0]) ? mt_dtype_name(IMPL(a[0])->dtype) : Py_TYPE(a[0])->tp_name);
+        return NULL;
+    }
+    mt_arg v;
+    if (mt__tensor_check(a[1]) && IMPL(a[1])->ndim != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s only supports a 0-dimensional value tensor, but got tensor with %d "
+                     "dimension(s).", fname, IMPL(a[1])->ndim);
+        return NULL;
+    }
+    if (mt__arg_required(a[1], &v, fname, "value") < 0) {
+        return NULL;
+    }
+    mt_tensor *t = IMPL(self);
+    /* the value takes self's dtype, as torch */
+    mt_scalar sv;
+    if (v.t != NULL) {
+        sv = mt_scalar_load(mt_tensor_data(v.t), v.t->dtype);
+    }
+    else {
+        sv = v.s;
+    }
+    if (sv.kind == MT_SCALAR_FLOAT && !mt_dtype_is_floating(t->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     mt_dtype_name(t->dtype));
+        return NULL;
+    }
+    /* in place, the mask broadcasts to self and self's shape may not grow */
+    mt_tensor *target = inplace ? t : NULL;
+    uint64_t buf = 0;
+    mt_scalar_store(sv, t->dtype, &buf);
+    mt_scalar cast = mt_scalar_load(&buf, t->dtype);
+    mt_tensor *r = mt_where(IMPL(a[0]), mt_arg_scalar(cast), mt_arg_tensor(t), target);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (r->dtype != t->dtype) {
+        mt_tensor *c = mt_to_dtype(r, t->dtype, false);
+        mt_tensor_decref(r);
+        r = c;
+        if (r == NULL) {
+            return mt__raise(0);
+        }
+    }
+    if (inplace) {
+        mt_tensor_decref(r);
+        return Py_NewRef(self);
+    }
+    return mt__tensor_wrap(r);
+}
+
+static PyObject *
+mt_m_masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__masked_fill(self, args, nargs, kwnames, 0);
+}
+
+static PyObject *
+mt_mi_masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__masked_fill(self, args, nargs, kwnames, 1);
+}
+
+static PyObject *
+mt_f_result_type(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"tensor1", "tensor2", NULL};
+    PyObject *a[2];
+    mt_arg x, y;
+    if (mt__parse_args("result_type", args, nargs, kwnames, names, 2, 2, a) < 0 ||
+        mt__arg_required(a[0], &x, "result_type", "tensor1") < 0 ||
+        mt__arg_required(a[1], &y, "result_type", "tensor2") < 0) {
+        return NULL;
+    }
+    return Py_NewRef(mt__dtype_object(mt_result_type2(x, y)));
+}
+
+static PyObject *
+mt_f_promote_types(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"type1", "type2", NULL};
+    PyObject *a[2];
+    mt_dtype x, y;
+    if (mt__parse_args("promote_types", args, nargs, kwnames, names, 2, 2, a) < 0 ||
+        mt__dtype_from_py(a[0], &x, "type1") < 0 || mt__dtype_from_py(a[1], &y, "type2") < 0) {
+        return NULL;
+    }
+    return Py_NewRef(mt__dtype_object(mt_promote_types(x, y)));
+}
+
+static PyObject *
+mt_f_can_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"from_", "to", NULL};
+    PyObject *a[2];
+    mt_dtype x, y;
+    if (mt__parse_args("can_cast", args, nargs, kwnames, names, 2, 2, a) < 0 ||
+        mt__dtype_from_py(a[0], &x, "from_") < 0 || mt__dtype_from_py(a[1], &y, "to") < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(mt_can_cast(x, y));
+}
+
+static PyMethodDef mt_op_methods[] = {
+    MT__PUBLIC_BINARY(MT__METHOD_DEFS)
+    MT_FORALL_UNARY_OPS(MT__METHOD_DEFS)
+    {"where", FASTKW(mt_m_where), "self.where(condition, other): condition ? self : other"},
+    {"masked_fill", FASTKW(mt_m_masked_fill), "masked_fill(mask, value)"},
+    {"masked_fill_", FASTKW(mt_mi_masked_fill), NULL},
+    {NULL},
+};
+
+static PyMethodDef mt_op_functions[] = {
+    MT__PUBLIC_BINARY(MT__FUNCTION_DEFS)
+    MT_FORALL_UNARY_OPS(MT__FUNCTION_DEFS)
+    {"where", FASTKW(mt_f_where), "where(condition, input, other)"},
+    {"result_type", FASTKW(mt_f_result_type), NULL},
+    {"promote_types", FASTKW(mt_f_promote_types), NULL},
+    {"can_cast", FASTKW(mt_f_can_cast), NULL},
+    {NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* number protocol                                                      */
+
+/* a <op> b for operators: NotImplemented when an operand is not ours. */
+static PyObject *
+mt__operator(mt_op op, PyObject *a, PyObject *b)
+{
+    mt_arg x, y;
+    int ra = mt__arg_from_py(a, &x);
+    if (ra < 0) {
+        return NULL;
+    }
+    int rb = ra ? mt__arg_from_py(b, &y) : 0;
+    if (rb < 0) {
+        return NULL;
+    }
+    if (!ra || !rb) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return mt__do_binary(op, x, y, NULL, mt_scalar_int(1));
+}
+
+static PyObject *
+mt__inplace_operator(mt_op op, PyObject *self, PyObject *other)
+{
+    mt_arg y;
+    int r = mt__arg_from_py(other, &y);
+    if (r <= 0) {
+        if (r == 0) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        return NULL;
+    }
+    return mt__do_binary(op, mt_arg_tensor(IMPL(self)), y, self, mt_scalar_int(1));
+}
+
+#define MT__NB(slot, OP)                                              \
+    PyObject *mt__nb_##slot(PyObject *a, PyObject *b)                 \
+    {                                                                 \
+        return mt__operator(OP, a, b);                                \
+    }                                                                 \
+    PyObject *mt__nb_inplace_##slot(PyObject *a, PyObject *b)         \
+    {                                                                 \
+        return mt__inplace_operator(OP, a, b);                        \
+    }
+MT__NB(add, MT_OP_ADD)
+MT__NB(subtract, MT_OP_SUB)
+MT__NB(multiply, MT_OP_MUL)
+MT__NB(true_divide, MT_OP_DIV)
+MT__NB(floor_divide, MT_OP_DIV_FLOOR)
+MT__NB(remainder, MT_OP_REMAINDER)
+MT__NB(and, MT_OP_BITWISE_AND)
+MT__NB(or, MT_OP_BITWISE_OR)
+MT__NB(xor, MT_OP_BITWISE_XOR)
+MT__NB(lshift, MT_OP_LSHIFT)
+MT__NB(rshift, MT_OP_RSHIFT)
+
+PyObject *
+mt__nb_power(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return mt__operator(MT_OP_POW, a, b);
+}
+
+PyObject *
+mt__nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return mt__inplace_operator(MT_OP_POW, a, b);
+}
+
+PyObject *
+mt__nb_negative(PyObject *a)
+{
+    return mt__do_unary(MT_OP_NEG, a, NULL);
+}
+
+PyObject *
+mt__nb_positive(PyObject *a)
+{
+    return Py_NewRef(a);
+}
+
+PyObject *
+mt__nb_absolute(PyObject *a)
+{
+    return mt__do_unary(MT_OP_ABS, a, NULL);
+}
+
+PyObject *
+mt__nb_invert(PyObject *a)
+{
+    if (IMPL(a)->dtype != MT_BOOL && mt_dtype_is_floating(IMPL(a)->dtype)) {
+        PyErr_SetString(PyExc_TypeError, "~ (operator.invert) is only implemented on integer and "
+                                         "Boolean-type tensors");
+        return NULL;
+    }
+    return mt__do_unary(MT_OP_BITWISE_NOT, a, NULL);
+}
+
+PyObject *
+mt__tensor_richcompare(PyObject *a, PyObject *b, int cmp)
+{
+    static const mt_op ops[] = {[Py_LT] = MT_OP_LT, [Py_LE] = MT_OP_LE, [Py_EQ] = MT_OP_EQ,
+                                [Py_NE] = MT_OP_NE, [Py_GT] = MT_OP_GT, [Py_GE] = MT_OP_GE};
+    return mt__operator(ops[cmp], a, b);
+}
+
+int
+mt__ops_binding_init(PyObject *module)
+{
+    for (PyMethodDef *d = mt_op_methods; d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod(mt__TensorBase_Type, d);
+        if (descr == NULL || PyDict_SetItemString(mt__TensorBase_Type->tp_dict, d->ml_name, descr) < 0) {
+            Py_XDECREF(descr);
+            return -1;
+        }
+        Py_DECREF(descr);
+    }
+    PyType_Modified(mt__TensorBase_Type);
+    return PyModule_AddFunctions(module, mt_op_functions);
+}

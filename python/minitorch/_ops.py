@@ -1,0 +1,90 @@
+"""Elementwise ops composed from the C kernels (clamp, lerp, comparisons of whole tensors)."""
+from . import _C
+
+
+def _check_tensor(x, fname):
+    if not isinstance(x, _C.TensorBase):
+        raise TypeError(f"{fname}(): argument 'input' must be Tensor, not {type(x).__name__}")
+
+
+def clamp(input, min=None, max=None, *, out=None):
+    """Limits input to [min, max] (NaN stays NaN; min > max gives max everywhere)."""
+    _check_tensor(input, "clamp")
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    r = input
+    if min is not None:
+        r = _C.maximum(r, min)
+    if max is not None:
+        r = _C.minimum(r, max)
+    if r is input:
+        r = input.clone()
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+clip = clamp
+
+
+def clamp_(input, min=None, max=None):
+    r = clamp(input, min, max)
+    if not _C.can_cast(r.dtype, input.dtype):
+        raise RuntimeError(f"result type {r.dtype} can't be cast to the desired output type {input.dtype}")
+    return input.copy_(r)
+
+
+def lerp(input, end, weight, *, out=None):
+    """input + weight * (end - input), computed as torch does for accuracy at weight ~ 1."""
+    _check_tensor(input, "lerp")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"lerp expected a floating point input, got {input.dtype}")
+    diff = _C.sub(end, input)
+    small = _C.lt(_C.abs(_C.sub(weight, 0.0)) if isinstance(weight, _C.TensorBase) else abs(weight), 0.5) \
+        if isinstance(weight, _C.TensorBase) else abs(weight) < 0.5
+    if isinstance(small, bool):
+        r = _C.add(input, _C.mul(diff, weight)) if small else _C.sub(end, _C.mul(diff, 1 - weight))
+    else:
+        r = _C.where(small, _C.add(input, _C.mul(diff, weight)), _C.sub(end, _C.mul(diff, _C.sub(1, weight))))
+    if r.dtype != input.dtype:
+        r = r.to(input.dtype)
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input."""
+    return _C.sub(other, input, alpha=alpha) if isinstance(other, _C.TensorBase) else \
+        _C.add(_C.mul(input, -alpha), other)
+
+
+def true_divide(input, other, *, out=None):
+    return _C.div(input, other, out=out)
+
+
+def equal(input, other):
+    """True when both have the same shape and all elements are equal."""
+    _check_tensor(input, "equal")
+    _check_tensor(other, "equal")
+    if tuple(input.shape) != tuple(other.shape):
+        return False
+    return bool(_C.eq(input, other).all()) if hasattr(_C.TensorBase, "all") else \
+        all(x == y for x, y in zip(input.reshape(-1).tolist(), other.reshape(-1).tolist()))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|input - other| <= atol + rtol * |other|, elementwise (inf == inf)."""
+    _check_tensor(input, "isclose")
+    a = input
+    b = other if isinstance(other, _C.TensorBase) else _C.full_like(input, other) if hasattr(_C, "full_like") else other
+    close = _C.le(_C.abs(_C.sub(a, b)), _C.add(_C.mul(_C.abs(b), rtol), atol))
+    close = _C.logical_or(close, _C.eq(a, b))
+    if equal_nan and a.dtype.is_floating_point:
+        close = _C.logical_or(close, _C.logical_and(_C.isnan(a), _C.isnan(b)))
+    return close
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    c = isclose(input, other, rtol, atol, equal_nan)
+    return all(c.reshape(-1).tolist())
