@@ -101,6 +101,20 @@ mt_tensor *mt_unary(mt_op op, mt_tensor *a, mt_tensor *out);
 /* cond ? x : y, elementwise with broadcasting; cond must be bool. */
 mt_tensor *mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out);
 
+/* ---- reductions (aten_lite/reduce.c) ---- */
+#include "aten_lite/cpu/reduce_kernels.h"
+/* mask[d] = whether dim d is reduced; dims == NULL reduces every dim.
+ * Wraps negative dims; repeated dims are an error. */
+int mt_reduce_dims_mask(const mt_tensor *t, int ndims, const int64_t *dims, bool *mask);
+/* Reduces t over the dims set in mask (length max(ndim, 1)).  Output dtype:
+ * sum/prod of bool/integers -> int64, all/any -> bool, argmax/argmin ->
+ * int64 (flat row-major index when several dims), else t's dtype.
+ * max/min/argmax/argmin of an empty range fail with torch's IndexError. */
+mt_tensor *mt_reduce(mt_reduce_op op, mt_tensor *t, const bool *mask, bool keepdim);
+
+/* Cumulative sum (prod = false) or product along dim; integers give int64. */
+mt_tensor *mt_cumulative(mt_tensor *t, int64_t dim, bool prod);
+
 /* ---- factories (aten_lite/factory.c) ---- */
 /* torch.arange: integer arithmetic when all three are ints. */
 mt_tensor *mt_arange(mt_scalar start, mt_scalar end, mt_scalar step, mt_dtype dt, mt_device dev);

@@ -134,6 +134,7 @@ int mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value);
 
 /* ---- elementwise ops (ops_binding.c) ---- */
 int mt__ops_binding_init(PyObject *module);
+int mt__reduce_binding_init(PyObject *module);
 PyObject *mt__tensor_richcompare(PyObject *a, PyObject *b, int cmp);
 PyObject *mt__nb_negative(PyObject *a);
 PyObject *mt__nb_positive(PyObject *a);

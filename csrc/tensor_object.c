@@ -648,5 +648,8 @@ mt__tensor_types_init(PyObject *module)
     if (mt__tensor_methods_init(module) < 0) {
         return -1;
     }
-    return mt__ops_binding_init(module);
+    if (mt__ops_binding_init(module) < 0) {
+        return -1;
+    }
+    return mt__reduce_binding_init(module);
 }

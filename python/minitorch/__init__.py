@@ -110,7 +110,12 @@ from ._C import (  # noqa: E402
     round, trunc, reciprocal, square, isnan, isinf, isfinite, bitwise_not, logical_not, where,
     result_type, promote_types, can_cast,
 )
+from ._C import sum, prod, amax, amin, argmax, argmin, all, any, cumsum, cumprod  # noqa: E402
 from ._ops import clamp, clip, lerp, rsub, true_divide, equal, allclose, isclose  # noqa: E402
+from ._reductions import (  # noqa: E402
+    mean, var, std, var_mean, std_mean, norm, logsumexp, max, min, count_nonzero,
+)
+from . import _tensor_methods  # noqa: E402,F401  (Python-level Tensor methods)
 
 subtract = sub
 multiply = mul

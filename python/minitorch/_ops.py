@@ -35,17 +35,18 @@ def clamp_(input, min=None, max=None):
 
 
 def lerp(input, end, weight, *, out=None):
-    """input + weight * (end - input), computed as torch does for accuracy at weight ~ 1."""
+    """input + weight * (end - input), computed as torch does (exact at weight 1)."""
     _check_tensor(input, "lerp")
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"lerp expected a floating point input, got {input.dtype}")
     diff = _C.sub(end, input)
-    small = _C.lt(_C.abs(_C.sub(weight, 0.0)) if isinstance(weight, _C.TensorBase) else abs(weight), 0.5) \
-        if isinstance(weight, _C.TensorBase) else abs(weight) < 0.5
-    if isinstance(small, bool):
-        r = _C.add(input, _C.mul(diff, weight)) if small else _C.sub(end, _C.mul(diff, 1 - weight))
+    if isinstance(weight, _C.TensorBase):
+        r = _C.where(_C.lt(_C.abs(weight), 0.5), _C.add(input, _C.mul(weight, diff)),
+                     _C.sub(end, _C.mul(diff, _C.sub(1, weight))))
+    elif abs(weight) < 0.5:
+        r = _C.add(input, _C.mul(diff, weight))
     else:
-        r = _C.where(small, _C.add(input, _C.mul(diff, weight)), _C.sub(end, _C.mul(diff, _C.sub(1, weight))))
+        r = _C.sub(end, _C.mul(diff, 1 - weight))
     if r.dtype != input.dtype:
         r = r.to(input.dtype)
     if out is not None:
@@ -69,15 +70,14 @@ def equal(input, other):
     _check_tensor(other, "equal")
     if tuple(input.shape) != tuple(other.shape):
         return False
-    return bool(_C.eq(input, other).all()) if hasattr(_C.TensorBase, "all") else \
-        all(x == y for x, y in zip(input.reshape(-1).tolist(), other.reshape(-1).tolist()))
+    return bool(_C.eq(input, other).all())
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|input - other| <= atol + rtol * |other|, elementwise (inf == inf)."""
     _check_tensor(input, "isclose")
     a = input
-    b = other if isinstance(other, _C.TensorBase) else _C.full_like(input, other) if hasattr(_C, "full_like") else other
+    b = other
     close = _C.le(_C.abs(_C.sub(a, b)), _C.add(_C.mul(_C.abs(b), rtol), atol))
     close = _C.logical_or(close, _C.eq(a, b))
     if equal_nan and a.dtype.is_floating_point:
@@ -86,5 +86,4 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    c = isclose(input, other, rtol, atol, equal_nan)
-    return all(c.reshape(-1).tolist())
+    return bool(isclose(input, other, rtol, atol, equal_nan).all())

@@ -1,0 +1,228 @@
+/* csrc/reduce_binding.c - reductions and scans as Tensor methods and module functions. */
+#include "csrc/common.h"
+
+#include <string.h>
+
+#define IMPL(self) (((MTTensorObject *)(self))->impl)
+#define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
+
+/* Parses dim=None | int | sequence of ints into mask. */
+static int
+mt__dims_arg(PyObject *dim, mt_tensor *t, bool *mask, const char *fname)
+{
+    int64_t dims[MT_MAX_DIMS];
+    int n;
+    if (dim == NULL || dim == Py_None) {
+        n = -1;
+    }
+    else if (PyTuple_Check(dim) || PyList_Check(dim)) {
+        n = mt__sizes_from_seq(dim, dims, fname, "dim");
+        if (n < 0) {
+            return -1;
+        }
+        if (n == 0) {
+            n = -1; /* an empty list reduces everything, as torch */
+        }
+    }
+    else {
+        if (mt__int64_from_py(dim, &dims[0], fname, "dim") < 0) {
+            return -1;
+        }
+        n = 1;
+    }
+    if (mt_reduce_dims_mask(t, n < 0 ? 0 : n, n < 0 ? NULL : dims, mask) < 0) {
+        mt__raise(0);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+mt__finish(mt_tensor *r, PyObject *out_obj, const char *fname)
+{
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (out_obj == NULL || out_obj == Py_None) {
+        return mt__tensor_wrap(r);
+    }
+    if (!mt__tensor_check(out_obj)) {
+        mt_tensor_decref(r);
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor", fname);
+        return NULL;
+    }
+    mt_tensor *o = IMPL(out_obj);
+    if (o->ndim != r->ndim || memcmp(o->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) != 0) {
+        char a[256], b[256];
+        mt_format_sizes(a, sizeof(a), o->ndim, o->sizes);
+        mt_format_sizes(b, sizeof(b), r->ndim, r->sizes);
+        mt_tensor_decref(r);
+        PyErr_Format(PyExc_RuntimeError, "%s(): out has shape %s but the result has shape %s", fname, a, b);
+        return NULL;
+    }
+    int rc = mt_copy_(o, r);
+    mt_tensor_decref(r);
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    return Py_NewRef(out_obj);
+}
+
+/* The shared entry: (input,) dim=None, keepdim=False, *, dtype=None, out=None */
+static PyObject *
+mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *const *args,
+                 Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const fnames[] = {"input", "dim", "keepdim", "dtype", "out", NULL};
+    PyObject *a[5] = {NULL};
+    if (mt__parse_args(fname, args, nargs, kwnames, self ? fnames + 1 : fnames, self ? 2 : 3,
+                       self ? 0 : 1, self ? a + 1 : a) < 0) {
+        return NULL;
+    }
+    PyObject *input = self ? self : a[0];
+    if (!mt__tensor_check(input)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
+                     Py_TYPE(input)->tp_name);
+        return NULL;
+    }
+    mt_tensor *t = IMPL(input);
+    int keepdim = 0;
+    if (a[2] != NULL && (keepdim = PyObject_IsTrue(a[2])) < 0) {
+        return NULL;
+    }
+    bool mask[MT_MAX_DIMS];
+    if (mt__dims_arg(a[1], t, mask, fname) < 0) {
+        return NULL;
+    }
+    mt_tensor *src = t, *tmp = NULL;
+    if (a[3] != NULL && a[3] != Py_None) {
+        mt_dtype dt;
+        if (op != MT_REDUCE_SUM && op != MT_REDUCE_PROD) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'dtype'", fname);
+            return NULL;
+        }
+        if (mt__dtype_from_py(a[3], &dt, "dtype") < 0) {
+            return NULL;
+        }
+        tmp = mt_to_dtype(t, dt, false);
+        if (tmp == NULL) {
+            return mt__raise(0);
+        }
+        src = tmp;
+    }
+    mt_tensor *r;
+    if (src->numel >= 32768) {
+        Py_BEGIN_ALLOW_THREADS
+        r = mt_reduce(op, src, mask, keepdim);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        r = mt_reduce(op, src, mask, keepdim);
+    }
+    mt_tensor_decref(tmp);
+    return mt__finish(r, a[4], fname);
+}
+
+#define MT__RED(op, name)                                                                          \
+    static PyObject *mt_rm_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
+                                  PyObject *kw)                                                   \
+    {                                                                                             \
+        return mt__reduce_entry(op, #name, self, args, nargs, kw);                                \
+    }                                                                                             \
+    static PyObject *mt_rf_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,           \
+                                  PyObject *kw)                                                   \
+    {                                                                                             \
+        return mt__reduce_entry(op, #name, NULL, args, nargs, kw);                                \
+    }
+#define MT__REDUCTIONS(X)                                                                         \
+    X(MT_REDUCE_SUM, sum) X(MT_REDUCE_PROD, prod) X(MT_REDUCE_MAX, amax) X(MT_REDUCE_MIN, amin)  \
+    X(MT_REDUCE_ALL, all) X(MT_REDUCE_ANY, any) X(MT_REDUCE_ARGMAX, argmax)                       \
+    X(MT_REDUCE_ARGMIN, argmin)
+MT__REDUCTIONS(MT__RED)
+
+static PyObject *
+mt__scan_entry(int prod, const char *fname, PyObject *self, PyObject *const *args,
+               Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const fnames[] = {"input", "dim", "dtype", "out", NULL};
+    PyObject *a[4] = {NULL};
+    if (mt__parse_args(fname, args, nargs, kwnames, self ? fnames + 1 : fnames, self ? 1 : 2,
+                       self ? 1 : 2, self ? a + 1 : a) < 0) {
+        return NULL;
+    }
+    PyObject *input = self ? self : a[0];
+    if (!mt__tensor_check(input)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
+                     Py_TYPE(input)->tp_name);
+        return NULL;
+    }
+    int64_t dim;
+    if (mt__int64_from_py(a[1], &dim, fname, "dim") < 0) {
+        return NULL;
+    }
+    mt_tensor *src = IMPL(input), *tmp = NULL;
+    if (a[2] != NULL && a[2] != Py_None) {
+        mt_dtype dt;
+        if (mt__dtype_from_py(a[2], &dt, "dtype") < 0) {
+            return NULL;
+        }
+        src = tmp = mt_to_dtype(src, dt, false);
+        if (tmp == NULL) {
+            return mt__raise(0);
+        }
+    }
+    mt_tensor *r = mt_cumulative(src, dim, prod);
+    mt_tensor_decref(tmp);
+    return mt__finish(r, a[3], fname);
+}
+
+static PyObject *
+mt_rm_cumsum(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    return mt__scan_entry(0, "cumsum", self, args, nargs, kw);
+}
+static PyObject *
+mt_rf_cumsum(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    return mt__scan_entry(0, "cumsum", NULL, args, nargs, kw);
+}
+static PyObject *
+mt_rm_cumprod(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    return mt__scan_entry(1, "cumprod", self, args, nargs, kw);
+}
+static PyObject *
+mt_rf_cumprod(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    return mt__scan_entry(1, "cumprod", NULL, args, nargs, kw);
+}
+
+#define MT__RED_METHOD(op, name) {#name, FASTKW(mt_rm_##name), NULL},
+#define MT__RED_FUNCTION(op, name) {#name, FASTKW(mt_rf_##name), NULL},
+static PyMethodDef mt_reduce_methods[] = {
+    MT__REDUCTIONS(MT__RED_METHOD)
+    {"cumsum", FASTKW(mt_rm_cumsum), "cumsum(dim, dtype=None)"},
+    {"cumprod", FASTKW(mt_rm_cumprod), "cumprod(dim, dtype=None)"},
+    {NULL},
+};
+static PyMethodDef mt_reduce_functions[] = {
+    MT__REDUCTIONS(MT__RED_FUNCTION)
+    {"cumsum", FASTKW(mt_rf_cumsum), NULL},
+    {"cumprod", FASTKW(mt_rf_cumprod), NULL},
+    {NULL},
+};
+
+int
+mt__reduce_binding_init(PyObject *module)
+{
+    for (PyMethodDef *d = mt_reduce_methods; d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod(mt__TensorBase_Type, d);
+        if (descr == NULL || PyDict_SetItemString(mt__TensorBase_Type->tp_dict, d->ml_name, descr) < 0) {
+            Py_XDECREF(descr);
+            return -1;
+        }
+        Py_DECREF(descr);
+    }
+    PyType_Modified(mt__TensorBase_Type);
+    return PyModule_AddFunctions(module, mt_reduce_functions);
+}

@@ -1,0 +1,202 @@
+"""Reductions composed from the C kernels: mean, var/std, norm, logsumexp, max/min overloads."""
+import math
+from collections import namedtuple
+
+from . import _C
+
+
+def _return_type(name, fields):
+    cls = namedtuple(name, fields)
+    cls.__module__ = "minitorch.return_types"
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields)
+        return f"minitorch.return_types.{name}(\n{body})"
+    cls.__repr__ = __repr__
+    return cls
+
+
+max_ret = _return_type("max", ["values", "indices"])
+min_ret = _return_type("min", ["values", "indices"])
+var_mean_ret = _return_type("var_mean", ["var", "mean"])  # kept as plain tuples by var_mean
+
+
+_SCALAR_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
+                      "int32": "Int", "int64": "Long", "float16": "Half", "bfloat16": "BFloat16",
+                      "float32": "Float", "float64": "Double"}
+
+
+def _scalar_type_name(dtype):
+    return _SCALAR_TYPE_NAMES[str(dtype).split(".")[-1]]
+
+
+def _check(input, fname):
+    if not isinstance(input, _C.TensorBase):
+        raise TypeError(f"{fname}(): argument 'input' must be Tensor, not {type(input).__name__}")
+
+
+def _numel_reduced(input, dim):
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        return input.numel()
+    dims = dim if isinstance(dim, (list, tuple)) else (dim,)
+    n = 1
+    for d in dims:
+        n *= input.size(d)
+    return n
+
+
+def _float_input(input, dtype, fname):
+    if dtype is not None:
+        return input.to(dtype)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{fname}(): could not infer output dtype. Input dtype must be either a "
+                           f"floating point or complex dtype. Got: {_scalar_type_name(input.dtype)}")
+    return input
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Mean over dim (all dims when None); floating inputs only, as torch."""
+    _check(input, "mean")
+    x = _float_input(input, dtype, "mean")
+    n = _numel_reduced(x, dim)
+    s = _C.sum(x, dim, keepdim)
+    r = _C.div(s, n) if n else _C.div(s, float("nan"))
+    if r.dtype != x.dtype:
+        r = r.to(x.dtype)
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        if unbiased is not None:
+            raise RuntimeError("var/std: pass either unbiased or correction, not both")
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Variance with Bessel's correction by default (correction=1), two-pass for accuracy."""
+    _check(input, "var")
+    if isinstance(dim, bool):  # var(input, unbiased) legacy positional form
+        dim, unbiased = None, dim
+    x = _float_input(input, None, "var")
+    c = _correction(unbiased, correction)
+    n = _numel_reduced(x, dim)
+    m = _C.div(_C.sum(x, dim, True), n) if n else _C.sum(x, dim, True)
+    d = _C.sub(x, m)
+    ss = _C.sum(_C.mul(d, d), dim, keepdim)
+    r = _C.div(ss, float(n - c) if n - c > 0 else 0.0)  # no degrees of freedom: nan, as torch
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    r = _C.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return (var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim))
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return (std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim))
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
+    """Vector p-norm over dim (Frobenius = 2-norm of all elements)."""
+    _check(input, "norm")
+    x = input.to(dtype) if dtype is not None else input
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {_scalar_type_name(x.dtype)}")
+    if p == "fro" or p is None:
+        p = 2
+    if p == "nuc":
+        raise NotImplementedError("the nuclear norm needs an SVD, which is not implemented yet")
+    a = _C.abs(x)
+    if p == math.inf:
+        r = _C.amax(a, dim, keepdim) if a.numel() else _C.sum(a, dim, keepdim)
+    elif p == -math.inf:
+        r = _C.amin(a, dim, keepdim)
+    elif p == 0:
+        r = _C.sum(_C.ne(a, 0), dim, keepdim).to(x.dtype)
+    elif p == 1:
+        r = _C.sum(a, dim, keepdim)
+    elif p == 2:
+        r = _C.sqrt(_C.sum(_C.mul(a, a), dim, keepdim))
+    else:
+        r = _C.pow(_C.sum(_C.pow(a, p), dim, keepdim), 1.0 / p)
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    """log(sum(exp(x))) computed stably as m + log(sum(exp(x - m)))."""
+    _check(input, "logsumexp")
+    x = input if input.dtype.is_floating_point else input.to(_C.get_default_dtype())
+    if x.numel() == 0:
+        r = _C.log(_C.sum(_C.exp(x), dim, keepdim))
+    else:
+        m = _C.amax(x, dim, True)
+        m = _C.where(_C.isinf(m), 0.0, m)
+        r = _C.add(_C.log(_C.sum(_C.exp(_C.sub(x, m)), dim, True)), m)
+        if not keepdim:
+            r = r.squeeze(dim) if not isinstance(dim, (list, tuple)) else _squeeze_dims(r, dim)
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+def _squeeze_dims(t, dims):
+    nd = t.dim()
+    for d in sorted((d % nd for d in dims), reverse=True):
+        t = t.squeeze(d)
+    return t
+
+
+def _max_min(input, dim, keepdim, other, is_max, out):
+    fname = "max" if is_max else "min"
+    _check(input, fname)
+    if isinstance(dim, _C.TensorBase) and other is None:
+        dim, other = None, dim
+    if other is not None:
+        return (_C.maximum if is_max else _C.minimum)(input, other, out=out)
+    if dim is None:
+        if keepdim:
+            raise TypeError(f"{fname}() received an invalid combination of arguments: keepdim needs dim")
+        r = (_C.amax if is_max else _C.amin)(input)
+        if out is not None:
+            return out.copy_(r)
+        return r
+    values = (_C.amax if is_max else _C.amin)(input, dim, keepdim)
+    indices = (_C.argmax if is_max else _C.argmin)(input, dim, keepdim)
+    if out is not None:
+        out[0].copy_(values)
+        out[1].copy_(indices)
+        values, indices = out
+    return (max_ret if is_max else min_ret)(values, indices)
+
+
+def max(input, dim=None, keepdim=False, *, other=None, out=None):
+    """max(input) -> tensor; max(input, dim, keepdim) -> (values, indices); max(input, other)."""
+    return _max_min(input, dim, keepdim, other, True, out)
+
+
+def min(input, dim=None, keepdim=False, *, other=None, out=None):
+    return _max_min(input, dim, keepdim, other, False, out)
+
+
+def count_nonzero(input, dim=None):
+    _check(input, "count_nonzero")
+    return _C.sum(_C.ne(input, 0), dim)
+
+
+__all__ = ["mean", "var", "std", "var_mean", "std_mean", "norm", "logsumexp", "max", "min",
+           "count_nonzero"]
