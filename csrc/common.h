@@ -158,7 +158,12 @@ MT__NB_DECL(lshift)
 MT__NB_DECL(rshift)
 #undef MT__NB_DECL
 
-/* distributed binding, see csrc/distributed/ */
+/* Optional families registered through Note [Binding hooks] (module.c). */
+int mt__random_binding_init(PyObject *module);
+int mt__linalg_binding_init(PyObject *module);
+int mt__index_binding_init(PyObject *module);
 int mt__distributed_init(PyObject *module);
+/* Adds every def in `methods` to TensorBase as a method (helper for binding files). */
+int mt__add_tensor_methods(PyMethodDef *methods);
 
 #endif /* CSRC_COMMON_H */

@@ -56,6 +56,26 @@ static PyMethodDef mt_module_methods[] = {
     {NULL},
 };
 
+/* Note [Binding hooks]
+ * Each op family registers its methods and functions from its own binding
+ * file.  The families below are optional at link time (weak symbols), so a
+ * family's binding file is the only file that has to change to add it. */
+#define MT__BINDING_HOOKS(X) X(mt__random_binding_init) X(mt__linalg_binding_init) \
+    X(mt__index_binding_init) X(mt__distributed_init)
+#define MT__DECLARE_WEAK(fn) __attribute__((weak)) int fn(PyObject *module);
+MT__BINDING_HOOKS(MT__DECLARE_WEAK)
+
+static int
+mt__run_binding_hooks(PyObject *m)
+{
+#define MT__CALL_HOOK(fn)                  \
+    if (fn != NULL && fn(m) < 0) {         \
+        return -1;                         \
+    }
+    MT__BINDING_HOOKS(MT__CALL_HOOK)
+    return 0;
+}
+
 static int mt__initialised;
 
 static int
@@ -71,7 +91,9 @@ mt_module_exec(PyObject *m)
         mt__storage_types_init(m) < 0 || mt__tensor_types_init(m) < 0) {
         return -1;
     }
-    /* distributed init hook */
+    if (mt__run_binding_hooks(m) < 0) {
+        return -1;
+    }
 #ifdef MT_WITH_CUDA
     if (PyModule_AddIntConstant(m, "_has_cuda", 1) < 0) {
         return -1;

@@ -586,14 +586,8 @@ mt__tensor_richcompare(PyObject *a, PyObject *b, int cmp)
 int
 mt__ops_binding_init(PyObject *module)
 {
-    for (PyMethodDef *d = mt_op_methods; d->ml_name != NULL; d++) {
-        PyObject *descr = PyDescr_NewMethod(mt__TensorBase_Type, d);
-        if (descr == NULL || PyDict_SetItemString(mt__TensorBase_Type->tp_dict, d->ml_name, descr) < 0) {
-            Py_XDECREF(descr);
-            return -1;
-        }
-        Py_DECREF(descr);
+    if (mt__add_tensor_methods(mt_op_methods) < 0) {
+        return -1;
     }
-    PyType_Modified(mt__TensorBase_Type);
     return PyModule_AddFunctions(module, mt_op_functions);
 }

@@ -1111,15 +1111,23 @@ mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 int
 mt__tensor_methods_init(PyObject *module)
 {
-    for (PyMethodDef *d = tensor_methods; d->ml_name != NULL; d++) {
+    if (mt__add_tensor_methods(tensor_methods) < 0) {
+        return -1;
+    }
+    return PyModule_AddFunctions(module, mt_factory_methods);
+}
+
+int
+mt__add_tensor_methods(PyMethodDef *methods)
+{
+    for (PyMethodDef *d = methods; d->ml_name != NULL; d++) {
         PyObject *descr = PyDescr_NewMethod(mt__TensorBase_Type, d);
-        if (descr == NULL ||
-            PyDict_SetItemString(mt__TensorBase_Type->tp_dict, d->ml_name, descr) < 0) {
+        if (descr == NULL || PyDict_SetItemString(mt__TensorBase_Type->tp_dict, d->ml_name, descr) < 0) {
             Py_XDECREF(descr);
             return -1;
         }
         Py_DECREF(descr);
     }
     PyType_Modified(mt__TensorBase_Type);
-    return PyModule_AddFunctions(module, mt_factory_methods);
+    return 0;
 }

@@ -117,6 +117,8 @@ from ._reductions import (  # noqa: E402
 )
 from . import _tensor_methods  # noqa: E402,F401  (Python-level Tensor methods)
 
+# ---- further op families: one `from ._module import *` line each -----------------
+
 subtract = sub
 multiply = mul
 divide = div
