@@ -91,12 +91,12 @@ static PyObject *
 storage_item(MTStorageObject *self, Py_ssize_t i)
 {
     Py_ssize_t n = storage_len(self);
-    if (i < 0) {
-        i += n;
-    }
-    if (i < 0 || i >= n) {
+    if (i < -n || i >= n) {
         PyErr_Format(PyExc_IndexError, "index %zd out of range for storage of size %zd", i, n);
         return NULL;
+    }
+    if (i < 0) {
+        i += n;
     }
     if (self->storage->device.type != MT_CPU) {
         PyErr_SetString(PyExc_NotImplementedError, "reading a non-cpu storage is not supported");
@@ -104,6 +104,19 @@ storage_item(MTStorageObject *self, Py_ssize_t i)
     }
     const char *p = (const char *)self->storage->data + (size_t)i * mt_dtype_itemsize(self->dtype);
     return mt__scalar_to_py(mt_scalar_load(p, self->dtype));
+}
+
+/* sq_item: CPython has already added len() to a negative index, so it must
+ * not wrap again (s[-n-1] through the sequence protocol is out of range). */
+static PyObject *
+storage_sq_item(MTStorageObject *self, Py_ssize_t i)
+{
+    if (i < 0) {
+        PyErr_Format(PyExc_IndexError, "index %zd out of range for storage of size %zd",
+                     i - storage_len(self), storage_len(self));
+        return NULL;
+    }
+    return storage_item(self, i);
 }
 
 static PyObject *
@@ -232,7 +245,7 @@ static PyType_Slot storage_slots[] = {
     {Py_tp_methods, storage_methods},
     {Py_tp_getset, storage_getset},
     {Py_sq_length, storage_len},
-    {Py_sq_item, storage_item},
+    {Py_sq_item, storage_sq_item},
     {Py_mp_length, storage_len},
     {Py_mp_subscript, storage_subscript},
     {Py_tp_doc, "Base of UntypedStorage / TypedStorage: a refcounted buffer."},
