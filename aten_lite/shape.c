@@ -19,25 +19,28 @@ mt_infer_size(int ndim, int64_t *sizes, int64_t numel)
         else if (sizes[i] < 0) {
             return mt_error_set(MT_ERUNTIME, "invalid shape dimension %lld", (long long)sizes[i]);
         }
-        else {
-            prod *= sizes[i];
+        else if (__builtin_mul_overflow(prod, sizes[i], &prod)) {
+            char big[256];
+            mt_format_sizes(big, sizeof(big), ndim, sizes);
+            return mt_error_set(MT_ERUNTIME, "shape '%s' is invalid for input of size %lld", big,
+                                (long long)numel);
         }
     }
     char buf[256];
-    if (infer >= 0) {
+    /* torch's infer_size: -1 is ambiguous only when the known sizes multiply to
+     * 0 and so does numel; otherwise a mismatch is an invalid shape. */
+    if (numel == prod || (infer >= 0 && prod > 0 && numel % prod == 0)) {
+        if (infer < 0) {
+            return MT_OK;
+        }
         if (prod == 0) {
             mt_format_sizes(buf, sizeof(buf), ndim, sizes);
             return mt_error_set(MT_ERUNTIME,
-                                "cannot reshape tensor of %lld elements into shape %s because the "
+                                "cannot reshape tensor of 0 elements into shape %s because the "
                                 "unspecified dimension size -1 can be any value and is ambiguous",
-                                (long long)numel, buf);
+                                buf);
         }
-        if (numel % prod == 0) {
-            sizes[infer] = numel / prod;
-            return MT_OK;
-        }
-    }
-    else if (prod == numel) {
+        sizes[infer] = numel / prod;
         return MT_OK;
     }
     mt_format_sizes(buf, sizeof(buf), ndim, sizes);
