@@ -1,0 +1,566 @@
+/* csrc/distributed/rendezvous/tcp_store_server.c - TCPStore server: one poll() thread, server-side waiters. */
+#include "csrc/distributed/rendezvous/tcp_store_server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "c10_lite/error.h"
+#include "csrc/distributed/rendezvous/kvmap.h"
+#include "csrc/distributed/rendezvous/net.h"
+#include "csrc/distributed/rendezvous/tcp_store_proto.h"
+
+/* See Note [TCPStore protocol]. */
+
+typedef struct mt__ts_client {
+    int fd;
+    mt__buf in;  /* bytes received, not yet consumed */
+    mt__buf out; /* reply bytes not yet sent */
+    size_t out_off;
+    bool hello;
+    /* A parked request (cmd != 0): its keys (for GET/WAIT) and deadline. */
+    int wait_cmd;
+    int nkeys;
+    char **keys;
+    size_t *klens;
+    int64_t wait_count; /* WAIT_WORKERS */
+    int64_t timeout_ms;
+    int64_t deadline;
+} mt__ts_client;
+
+struct mt__ts_server {
+    pthread_t thread;
+    int lfd;
+    int port;
+    int wake[2]; /* a byte on wake[1] stops the thread */
+    mt__kvmap map;
+    int64_t workers; /* clients that said HELLO */
+    mt__ts_client **clients;
+    int nclients, capclients;
+};
+
+static void
+mt__client_clear_wait(mt__ts_client *c)
+{
+    for (int i = 0; i < c->nkeys; i++) {
+        free(c->keys[i]);
+    }
+    free(c->keys);
+    free(c->klens);
+    c->keys = NULL;
+    c->klens = NULL;
+    c->nkeys = 0;
+    c->wait_cmd = 0;
+}
+
+static void
+mt__client_free(mt__ts_client *c)
+{
+    close(c->fd);
+    mt__client_clear_wait(c);
+    mt__buf_free(&c->in);
+    mt__buf_free(&c->out);
+    free(c);
+}
+
+/* Queues one reply frame: status byte + body. */
+static void
+mt__reply(mt__ts_client *c, int status, const void *body, size_t blen)
+{
+    mt__buf_put_u64(&c->out, 1 + blen);
+    mt__buf_put_u8(&c->out, (unsigned)status);
+    mt__buf_put(&c->out, body, blen);
+}
+
+static void
+mt__reply_value(mt__ts_client *c, const char *val, size_t vlen)
+{
+    mt__buf_put_u64(&c->out, 1 + 8 + vlen);
+    mt__buf_put_u8(&c->out, MT__TS_OK);
+    mt__buf_put_bytes(&c->out, val, vlen);
+}
+
+static void
+mt__reply_i64(mt__ts_client *c, int64_t v)
+{
+    mt__buf_put_u64(&c->out, 1 + 8);
+    mt__buf_put_u8(&c->out, MT__TS_OK);
+    mt__buf_put_u64(&c->out, (uint64_t)v);
+}
+
+/* Answers a parked client if its condition now holds (or its time is up when
+ * `now` >= deadline).  Returns true when it was answered. */
+static bool
+mt__try_answer(mt__ts_server *srv, mt__ts_client *c, int64_t now)
+{
+    if (c->wait_cmd == MT__TS_WAIT_WORKERS) {
+        if (srv->workers >= c->wait_count) {
+            mt__reply(c, MT__TS_OK, NULL, 0);
+        }
+        else if (now >= c->deadline) {
+            char msg[256];
+            snprintf(msg, sizeof(msg),
+                     "timed out after %lld ms waiting for %lld clients to connect "
+                     "(%lld connected)",
+                     (long long)c->timeout_ms, (long long)c->wait_count,
+                     (long long)srv->workers);
+            mt__reply(c, MT__TS_TIMEOUT, msg, strlen(msg));
+        }
+        else {
+            return false;
+        }
+        mt__client_clear_wait(c);
+        return true;
+    }
+    int missing = -1;
+    for (int i = 0; i < c->nkeys && missing < 0; i++) {
+        if (mt__kvmap_find(&srv->map, c->keys[i], c->klens[i]) == NULL) {
+            missing = i;
+        }
+    }
+    if (missing >= 0) {
+        if (now < c->deadline) {
+            return false;
+        }
+        char kr[200], msg[400];
+        snprintf(msg, sizeof(msg), "timed out after %lld ms waiting for key '%s'",
+                 (long long)c->timeout_ms,
+                 mt__key_repr(kr, sizeof(kr), c->keys[missing], c->klens[missing]));
+        mt__reply(c, MT__TS_TIMEOUT, msg, strlen(msg));
+    }
+    else if (c->wait_cmd == MT__TS_GET) {
+        mt__kv_entry *e = mt__kvmap_find(&srv->map, c->keys[0], c->klens[0]);
+        mt__reply_value(c, e->val, e->vlen);
+    }
+    else {
+        mt__reply(c, MT__TS_OK, NULL, 0);
+    }
+    mt__client_clear_wait(c);
+    return true;
+}
+
+static void
+mt__serve_waiters(mt__ts_server *srv)
+{
+    int64_t now = mt__now_ms();
+    for (int i = 0; i < srv->nclients; i++) {
+        if (srv->clients[i]->wait_cmd) {
+            mt__try_answer(srv, srv->clients[i], now);
+        }
+    }
+}
+
+/* Parks the client on keys read from `r`. */
+static bool
+mt__park(mt__ts_client *c, int cmd, mt__rd *r, int nkeys)
+{
+    c->keys = calloc((size_t)nkeys + 1, sizeof(*c->keys));
+    c->klens = calloc((size_t)nkeys + 1, sizeof(*c->klens));
+    if (c->keys == NULL || c->klens == NULL) {
+        return false;
+    }
+    c->wait_cmd = cmd;
+    for (int i = 0; i < nkeys; i++) {
+        size_t kl;
+        const char *k = mt__rd_bytes(r, &kl);
+        c->keys[i] = mt__memdup(k, kl);
+        c->klens[i] = kl;
+        c->nkeys = i + 1;
+        if (c->keys[i] == NULL) {
+            return false;
+        }
+    }
+    c->timeout_ms = (int64_t)mt__rd_u64(r);
+    c->deadline = mt__deadline_after(c->timeout_ms);
+    return !r->bad;
+}
+
+/* Handles one request frame.  Returns false to drop the client (malformed
+ * request or out of memory). */
+static bool
+mt__handle(mt__ts_server *srv, mt__ts_client *c, const char *payload, size_t n)
+{
+    mt__rd r = {.p = payload, .n = n};
+    int cmd = (int)mt__rd_u8(&r);
+    size_t kl, vl, el;
+    const char *k, *v, *e;
+    switch (cmd) {
+    case MT__TS_HELLO:
+        if (mt__rd_u64(&r) != MT__TS_MAGIC || r.bad) {
+            return false;
+        }
+        if (!c->hello) {
+            c->hello = true;
+            srv->workers++;
+            mt__serve_waiters(srv);
+        }
+        mt__reply(c, MT__TS_OK, NULL, 0);
+        break;
+    case MT__TS_SET:
+        k = mt__rd_bytes(&r, &kl);
+        v = mt__rd_bytes(&r, &vl);
+        if (r.bad) {
+            return false;
+        }
+        if (mt__kvmap_set(&srv->map, k, kl, v, vl) < 0) {
+            mt__reply(c, MT__TS_ERROR, "out of memory", 13);
+        }
+        else {
+            mt__reply(c, MT__TS_OK, NULL, 0);
+            mt__serve_waiters(srv);
+        }
+        break;
+    case MT__TS_GET:
+    case MT__TS_WAIT: {
+        int nk = 1;
+        if (cmd == MT__TS_WAIT) {
+            uint64_t n64 = mt__rd_u64(&r);
+            if (r.bad || n64 > (1u << 20)) {
+                return false;
+            }
+            nk = (int)n64;
+        }
+        if (!mt__park(c, cmd, &r, nk)) {
+            return false;
+        }
+        mt__try_answer(srv, c, mt__now_ms());
+        break;
+    }
+    case MT__TS_ADD: {
+        k = mt__rd_bytes(&r, &kl);
+        int64_t delta = (int64_t)mt__rd_u64(&r);
+        if (r.bad) {
+            return false;
+        }
+        int64_t sum;
+        if (mt__kvmap_add(&srv->map, k, kl, delta, &sum) < 0) {
+            const char *m = mt_error_message();
+            mt__reply(c, MT__TS_ERROR, m, strlen(m));
+        }
+        else {
+            mt__reply_i64(c, sum);
+            mt__serve_waiters(srv);
+        }
+        break;
+    }
+    case MT__TS_COMPARE_SET: {
+        k = mt__rd_bytes(&r, &kl);
+        e = mt__rd_bytes(&r, &el);
+        v = mt__rd_bytes(&r, &vl);
+        if (r.bad) {
+            return false;
+        }
+        char *res;
+        size_t rl;
+        if (mt__kvmap_compare_set(&srv->map, k, kl, e, el, v, vl, &res, &rl) < 0) {
+            mt__reply(c, MT__TS_ERROR, "out of memory", 13);
+        }
+        else {
+            mt__reply_value(c, res, rl);
+            free(res);
+            mt__serve_waiters(srv);
+        }
+        break;
+    }
+    case MT__TS_CHECK: {
+        uint64_t n64 = mt__rd_u64(&r);
+        unsigned char all = 1;
+        for (uint64_t i = 0; i < n64 && !r.bad; i++) {
+            k = mt__rd_bytes(&r, &kl);
+            if (mt__kvmap_find(&srv->map, k, kl) == NULL) {
+                all = 0;
+            }
+        }
+        if (r.bad) {
+            return false;
+        }
+        mt__reply(c, MT__TS_OK, &all, 1);
+        break;
+    }
+    case MT__TS_DELETE: {
+        k = mt__rd_bytes(&r, &kl);
+        if (r.bad) {
+            return false;
+        }
+        unsigned char existed = (unsigned char)mt__kvmap_delete(&srv->map, k, kl);
+        mt__reply(c, MT__TS_OK, &existed, 1);
+        break;
+    }
+    case MT__TS_NUM_KEYS:
+        mt__reply_i64(c, (int64_t)srv->map.count);
+        break;
+    case MT__TS_WAIT_WORKERS:
+        c->wait_cmd = MT__TS_WAIT_WORKERS;
+        c->wait_count = (int64_t)mt__rd_u64(&r);
+        c->timeout_ms = (int64_t)mt__rd_u64(&r);
+        if (r.bad) {
+            return false;
+        }
+        c->deadline = mt__deadline_after(c->timeout_ms);
+        mt__try_answer(srv, c, mt__now_ms());
+        break;
+    default:
+        return false;
+    }
+    return !c->out.oom;
+}
+
+/* Consumes complete frames from c->in while the client is not parked. */
+static bool
+mt__process_input(mt__ts_server *srv, mt__ts_client *c)
+{
+    size_t off = 0;
+    bool ok = true;
+    while (ok && !c->wait_cmd && c->in.n - off >= 8) {
+        uint64_t len = mt__be64(c->in.p + off);
+        if (len == 0 || len > MT__TS_MAX_FRAME) {
+            ok = false;
+            break;
+        }
+        if (c->in.n - off - 8 < len) {
+            break;
+        }
+        ok = mt__handle(srv, c, c->in.p + off + 8, (size_t)len);
+        off += 8 + (size_t)len;
+    }
+    if (off) {
+        memmove(c->in.p, c->in.p + off, c->in.n - off);
+        c->in.n -= off;
+    }
+    return ok;
+}
+
+static bool
+mt__read_client(mt__ts_server *srv, mt__ts_client *c)
+{
+    for (;;) {
+        mt__buf_reserve(&c->in, 65536);
+        if (c->in.oom) {
+            return false;
+        }
+        ssize_t r = recv(c->fd, c->in.p + c->in.n, c->in.cap - c->in.n, 0);
+        if (r > 0) {
+            c->in.n += (size_t)r;
+            continue;
+        }
+        if (r == 0) {
+            return false;
+        }
+        if (errno == EINTR) {
+            continue;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            break;
+        }
+        return false;
+    }
+    return mt__process_input(srv, c);
+}
+
+static bool
+mt__flush_client(mt__ts_client *c)
+{
+    while (c->out_off < c->out.n) {
+        ssize_t w = send(c->fd, c->out.p + c->out_off, c->out.n - c->out_off, MSG_NOSIGNAL);
+        if (w > 0) {
+            c->out_off += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return true;
+        }
+        return false;
+    }
+    c->out.n = 0;
+    c->out_off = 0;
+    return true;
+}
+
+static void
+mt__drop_client(mt__ts_server *srv, int i)
+{
+    mt__ts_client *c = srv->clients[i];
+    if (c->hello) {
+        srv->workers--;
+    }
+    mt__client_free(c);
+    srv->clients[i] = srv->clients[--srv->nclients];
+}
+
+static void
+mt__accept_clients(mt__ts_server *srv)
+{
+    for (;;) {
+        int fd;
+        if (mt__sock_accept(srv->lfd, 0, &fd) < 0) {
+            return; /* nothing pending (a timeout with deadline 0) or a transient failure */
+        }
+        if (srv->nclients == srv->capclients) {
+            int cap = srv->capclients ? srv->capclients * 2 : 16;
+            mt__ts_client **cl = realloc(srv->clients, (size_t)cap * sizeof(*cl));
+            if (cl == NULL) {
+                close(fd);
+                return;
+            }
+            srv->clients = cl;
+            srv->capclients = cap;
+        }
+        mt__ts_client *c = calloc(1, sizeof(*c));
+        if (c == NULL) {
+            close(fd);
+            return;
+        }
+        c->fd = fd;
+        srv->clients[srv->nclients++] = c;
+    }
+}
+
+static void *
+mt__server_main(void *arg)
+{
+    mt__ts_server *srv = arg;
+    struct pollfd *pfds = NULL;
+    int cap = 0;
+    for (;;) {
+        int n = srv->nclients + 2;
+        if (n > cap) {
+            struct pollfd *p = realloc(pfds, (size_t)n * 2 * sizeof(*p));
+            if (p == NULL) {
+                mt__sleep_ms(10); /* out of memory: try again shortly */
+                continue;
+            }
+            pfds = p;
+            cap = n * 2;
+        }
+        pfds[0] = (struct pollfd){.fd = srv->wake[0], .events = POLLIN};
+        pfds[1] = (struct pollfd){.fd = srv->lfd, .events = POLLIN};
+        int64_t next = INT64_MAX;
+        for (int i = 0; i < srv->nclients; i++) {
+            mt__ts_client *c = srv->clients[i];
+            pfds[i + 2] = (struct pollfd){.fd = c->fd, .events = POLLIN};
+            if (c->out_off < c->out.n) {
+                pfds[i + 2].events |= POLLOUT;
+            }
+            if (c->wait_cmd && c->deadline < next) {
+                next = c->deadline;
+            }
+        }
+        int timeout = next == INT64_MAX ? -1 : mt__ms_left(next);
+        int nclients = srv->nclients;
+        int r = poll(pfds, (nfds_t)n, timeout);
+        if (r < 0 && errno != EINTR) {
+            break;
+        }
+        if (r > 0 && (pfds[0].revents & POLLIN)) {
+            break;
+        }
+        /* Clients first (indices are stable until the first drop below). */
+        for (int i = nclients - 1; r > 0 && i >= 0; i--) {
+            mt__ts_client *c = srv->clients[i];
+            short re = pfds[i + 2].revents;
+            bool ok = true;
+            if (re & (POLLIN | POLLHUP | POLLERR)) {
+                ok = mt__read_client(srv, c);
+            }
+            if (ok) {
+                ok = mt__flush_client(c);
+            }
+            if (!ok) {
+                mt__drop_client(srv, i);
+            }
+        }
+        if (r > 0 && (pfds[1].revents & POLLIN)) {
+            mt__accept_clients(srv);
+        }
+        /* Expire waiters; answered clients may have more input queued. */
+        int64_t now = mt__now_ms();
+        for (int i = srv->nclients - 1; i >= 0; i--) {
+            mt__ts_client *c = srv->clients[i];
+            bool ok = true;
+            if (c->wait_cmd && now >= c->deadline) {
+                mt__try_answer(srv, c, now);
+            }
+            if (!c->wait_cmd && c->in.n) {
+                ok = mt__process_input(srv, c);
+            }
+            if (ok) {
+                ok = mt__flush_client(c);
+            }
+            if (!ok) {
+                mt__drop_client(srv, i);
+            }
+        }
+    }
+    free(pfds);
+    return NULL;
+}
+
+mt__ts_server *
+mt__ts_server_start(const char *host, int port)
+{
+    mt__ts_server *srv = calloc(1, sizeof(*srv));
+    if (srv == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory starting the TCPStore server");
+        return NULL;
+    }
+    mt__kvmap_init(&srv->map);
+    srv->wake[0] = srv->wake[1] = -1;
+    int rc = mt__sock_listen(NULL, port, 1024, &srv->lfd, &srv->port);
+    if (rc < 0) {
+        mt_error_prefix(rc, "TCPStore server for %s:%d", host, port);
+        free(srv);
+        return NULL;
+    }
+    if (pipe2(srv->wake, O_CLOEXEC) < 0) {
+        mt_error_set(MT_ERUNTIME, "TCPStore server: pipe failed: %s", strerror(errno));
+        close(srv->lfd);
+        free(srv);
+        return NULL;
+    }
+    rc = pthread_create(&srv->thread, NULL, mt__server_main, srv);
+    if (rc != 0) {
+        mt_error_set(MT_ERUNTIME, "TCPStore server: cannot start its thread: %s", strerror(rc));
+        close(srv->lfd);
+        close(srv->wake[0]);
+        close(srv->wake[1]);
+        free(srv);
+        return NULL;
+    }
+    return srv;
+}
+
+int
+mt__ts_server_port(const mt__ts_server *srv)
+{
+    return srv->port;
+}
+
+void
+mt__ts_server_stop(mt__ts_server *srv)
+{
+    if (srv == NULL) {
+        return;
+    }
+    char b = 1;
+    while (write(srv->wake[1], &b, 1) < 0 && errno == EINTR) {
+    }
+    pthread_join(srv->thread, NULL);
+    for (int i = 0; i < srv->nclients; i++) {
+        mt__client_free(srv->clients[i]);
+    }
+    free(srv->clients);
+    close(srv->lfd);
+    close(srv->wake[0]);
+    close(srv->wake[1]);
+    mt__kvmap_clear(&srv->map);
+    free(srv);
+}

@@ -1,0 +1,15 @@
+/* csrc/distributed/rendezvous/tcp_store_server.h - the TCPStore server thread (private). */
+#ifndef CSRC_DISTRIBUTED_RENDEZVOUS_TCP_STORE_SERVER_H
+#define CSRC_DISTRIBUTED_RENDEZVOUS_TCP_STORE_SERVER_H
+
+typedef struct mt__ts_server mt__ts_server;
+
+/* Binds 0.0.0.0/[::]:port (0: any free port) and starts the server thread.
+ * Caller owns the result (mt__ts_server_stop); NULL + message on failure
+ * (port in use names host:port; `host` is only used in messages). */
+mt__ts_server *mt__ts_server_start(const char *host, int port);
+int mt__ts_server_port(const mt__ts_server *srv);
+/* Stops the thread, closes every client connection, frees everything. */
+void mt__ts_server_stop(mt__ts_server *srv);
+
+#endif /* CSRC_DISTRIBUTED_RENDEZVOUS_TCP_STORE_SERVER_H */
