@@ -5,14 +5,31 @@
  * Ints select (drop a dim), slices narrow with a positive step, None adds a
  * size-1 dim, ... stands for the remaining dims, True/False add a dim of size
  * 1/0.  Every result is a view of the same storage, as in torch.  Assignment
- * computes the same view and copies (tensor value, broadcast) or fills
- * (number) into it.  Tensor/list indices ("advanced indexing") gather and
+ * computes the same view and copies (tensor value, broadcast as torch's
+ * setitem: leading size-1 dims dropped, then expanded) or fills (number)
+ * into it.  Tensor/list indices ("advanced indexing") gather and
  * produce copies; they are not implemented yet and raise. */
+
+/* 0-d tensors of a signed integer dtype index like ints, 0-d bool tensors
+ * like True/False (as torch).  Returns the kind: 'i', 'b' or 0. */
+static int
+mt__scalar_tensor_index(PyObject *o)
+{
+    if (!mt__tensor_check(o) || mt__tensor_impl(o)->ndim != 0) {
+        return 0;
+    }
+    mt_dtype dt = mt__tensor_impl(o)->dtype;
+    if (dt == MT_BOOL) {
+        return 'b';
+    }
+    return mt_dtype_is_integral(dt, false) && dt != MT_UINT8 ? 'i' : 0;
+}
 
 static int
 mt__is_advanced(PyObject *o)
 {
-    return mt__tensor_check(o) || PyList_Check(o) || mt__is_ndarray(o);
+    return (mt__tensor_check(o) && !mt__scalar_tensor_index(o)) || PyList_Check(o) ||
+           mt__is_ndarray(o);
 }
 
 static int
@@ -29,8 +46,17 @@ static int
 mt__apply_index(mt_tensor **cur, int *dim, PyObject *item)
 {
     mt_tensor *r = NULL;
-    if (PyLong_CheckExact(item) || (!PyBool_Check(item) && PyIndex_Check(item) &&
-                                    !mt__tensor_check(item) && !mt__is_ndarray(item))) {
+    int scalar_kind = mt__scalar_tensor_index(item);
+    if (scalar_kind == 'b') {
+        int truth = PyObject_IsTrue(item);
+        if (truth < 0) {
+            return -1;
+        }
+        item = truth ? Py_True : Py_False; /* borrowed singletons */
+    }
+    if (PyLong_CheckExact(item) || scalar_kind == 'i' ||
+        (!PyBool_Check(item) && PyIndex_Check(item) && !mt__tensor_check(item) &&
+         !mt__is_ndarray(item))) {
         Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
         if (i == -1 && PyErr_Occurred()) {
             return -1;
@@ -113,7 +139,7 @@ mt__index_view(PyObject *self, PyObject *key)
                 return NULL;
             }
         }
-        else if (it != Py_None && !PyBool_Check(it)) {
+        else if (it != Py_None && !PyBool_Check(it) && mt__scalar_tensor_index(it) != 'b') {
             specified++;
         }
     }
@@ -155,6 +181,36 @@ mt__tensor_getitem(PyObject *self, PyObject *key)
     return v ? mt__tensor_wrap(v) : NULL;
 }
 
+/* Copies src into the indexed view dst the way torch's setitem does: leading
+ * size-1 dims of src are dropped, then src is expanded (broadcast) to dst's
+ * shape.  Returns 0, or a negative status with the message set; dst is
+ * unmodified on error. */
+static int
+mt__copy_broadcast(mt_tensor *dst, const mt_tensor *src)
+{
+    int64_t lead[MT_MAX_DIMS];
+    int nlead = 0;
+    while (nlead < src->ndim && src->sizes[nlead] == 1) {
+        lead[nlead] = nlead;
+        nlead++;
+    }
+    mt_tensor *sq = mt_squeeze(src, nlead, lead);
+    if (sq == NULL) {
+        return mt_error_code();
+    }
+    mt_tensor *ex = mt_expand(sq, dst->ndim, dst->sizes);
+    mt_tensor_decref(sq);
+    if (ex == NULL) {
+        return mt_error_code();
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_copy_(dst, ex);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(ex);
+    return rc;
+}
+
 int
 mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value)
 {
@@ -171,10 +227,7 @@ mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value)
     }
     int rc;
     if (mt__tensor_check(value)) {
-        mt_tensor *src = mt__tensor_impl(value);
-        Py_BEGIN_ALLOW_THREADS
-        rc = mt_copy_(v, src);
-        Py_END_ALLOW_THREADS
+        rc = mt__copy_broadcast(v, mt__tensor_impl(value));
     }
     else if (mt__is_number(value) || mt__is_numpy_scalar(value)) {
         mt_scalar s;
@@ -192,7 +245,7 @@ mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value)
             mt_tensor_decref(v);
             return -1;
         }
-        rc = mt_copy_(v, mt__tensor_impl(tmp));
+        rc = mt__copy_broadcast(v, mt__tensor_impl(tmp));
         Py_DECREF(tmp);
     }
     mt_tensor_decref(v);
