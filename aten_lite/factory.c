@@ -45,8 +45,8 @@ static double
 mt__linspace_at(const void *p, int64_t i)
 {
     const mt__seq_ctx *c = p;
-    /* symmetric, as torch: exact at both ends */
-    if (i < c->steps / 2) {
+    /* symmetric, as torch: exact at both ends (one step gives start) */
+    if (i < c->steps / 2 || c->steps == 1) {
         return c->start + (double)i * c->step;
     }
     return c->end - (double)(c->steps - 1 - i) * c->step;

@@ -11,16 +11,36 @@
  * the result dtype.  Tensors and ndarrays nested inside lists are read
  * through their elements. */
 
+/* Lists, tuples, tensors and arrays of >= 1 dim, and any other sequence (a
+ * range, a storage...) except strings, as torch's PySequence_Check. */
 static int
 mt__is_seq(PyObject *o)
 {
-    return PyList_Check(o) || PyTuple_Check(o) ||
-           (mt__tensor_check(o) && mt__tensor_impl(o)->ndim > 0) || mt__ndarray_ndim(o) > 0;
+    if (PyList_Check(o) || PyTuple_Check(o)) {
+        return 1;
+    }
+    if (mt__tensor_check(o)) {
+        return mt__tensor_impl(o)->ndim > 0;
+    }
+    if (mt__is_ndarray(o)) {
+        return mt__ndarray_ndim(o) > 0;
+    }
+    return PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o) &&
+           !PyByteArray_Check(o) && !mt__is_numpy_scalar(o);
 }
 
 static int
 mt__leaf_dtype(PyObject *o, mt_dtype *dt)
 {
+    /* numpy scalars first: np.float64 subclasses float, but keeps its dtype
+     * (as torch >= 1.5) */
+    if (mt__is_numpy_scalar(o)) {
+        int nd = mt__numpy_dtype_of(o);
+        if (nd >= 0) {
+            *dt = (mt_dtype)nd;
+            return 0;
+        }
+    }
     if (PyBool_Check(o)) {
         *dt = MT_BOOL;
     }
@@ -55,6 +75,18 @@ mt__infer_shape(PyObject *o, int64_t *sizes)
             Py_DECREF(o);
             PyErr_Format(PyExc_ValueError, "too many dimensions (more than %d)", MT_MAX_DIMS);
             return -1;
+        }
+        if (mt__tensor_check(o)) { /* the rest of the shape is the tensor's */
+            mt_tensor *t = mt__tensor_impl(o);
+            if (nd + t->ndim > MT_MAX_DIMS) {
+                Py_DECREF(o);
+                PyErr_Format(PyExc_ValueError, "too many dimensions (more than %d)", MT_MAX_DIMS);
+                return -1;
+            }
+            for (int i = 0; i < t->ndim; i++) {
+                sizes[nd++] = t->sizes[i];
+            }
+            break;
         }
         Py_ssize_t n = PyObject_Length(o);
         if (n < 0) {
@@ -140,6 +172,13 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
     PyObject *seq = NULL;
     if (mt__tensor_check(o) || mt__is_ndarray(o)) {
         seq = PyObject_CallMethod(o, "tolist", NULL);
+        if (seq == NULL) {
+            return -1;
+        }
+        o = seq;
+    }
+    else if (!PyList_Check(o) && !PyTuple_Check(o) && mt__is_seq(o)) {
+        seq = PySequence_Fast(o, "expected a sequence"); /* new ref: a list or tuple */
         if (seq == NULL) {
             return -1;
         }
