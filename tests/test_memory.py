@@ -1,0 +1,133 @@
+"""Memory: creating and dropping a million views / from_numpy tensors / arrays / storages keeps RSS flat."""
+import gc
+import os
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import minitorch as torch
+
+N = 1_000_000
+WARMUP = 50_000
+SLACK_BYTES = 20 * 1024 * 1024
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc/self/statm")
+
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * PAGE
+
+
+def run_flat(step, n=N):
+    """Runs step() WARMUP times, then n times; returns RSS growth over the n runs."""
+    for _ in range(WARMUP):
+        step()
+    gc.collect()
+    before = rss()
+    for _ in range(n):
+        step()
+    gc.collect()
+    return rss() - before
+
+
+def test_million_views():
+    t = torch.ones((2, 2))
+    count = t.untyped_storage()._refcount()
+    start = time.perf_counter()
+    grown = run_flat(lambda: t.view(4))
+    assert grown < SLACK_BYTES, f"RSS grew {grown / 2**20:.1f} MiB over {N} views"
+    assert t.untyped_storage()._refcount() == count  # every view released its storage reference
+    assert time.perf_counter() - start < 15
+
+
+def test_million_mixed_views():
+    t = torch.arange(24.0).view(2, 3, 4)
+
+    def step():
+        t[1, :, ::2].t().unsqueeze(0).expand(2, 2, 3)
+
+    assert run_flat(step, n=N // 4) < SLACK_BYTES
+
+
+def test_million_from_numpy():
+    a = np.zeros((4, 4))
+    refs = sys.getrefcount(a)
+    grown = run_flat(lambda: torch.from_numpy(a))
+    assert grown < SLACK_BYTES, f"RSS grew {grown / 2**20:.1f} MiB over {N} from_numpy tensors"
+    assert sys.getrefcount(a) == refs  # every tensor dropped its reference to the array
+
+
+def test_million_numpy_arrays():
+    t = torch.zeros(4, 4)
+    count = t.untyped_storage()._refcount()
+    grown = run_flat(lambda: t.numpy())
+    assert grown < SLACK_BYTES, f"RSS grew {grown / 2**20:.1f} MiB over {N} .numpy() arrays"
+    assert t.untyped_storage()._refcount() == count
+
+
+def test_million_storages():
+    t = torch.zeros(4, 4)
+    count = t.untyped_storage()._refcount()
+
+    def step():
+        t.storage()
+        t.untyped_storage()
+
+    grown = run_flat(step, n=N // 2)
+    assert grown < SLACK_BYTES, f"RSS grew {grown / 2**20:.1f} MiB over {N} storages"
+    assert t.untyped_storage()._refcount() == count
+
+
+def test_round_trips_release_big_buffers():
+    # a 64 MiB buffer made and dropped 40 times: leaking any one of them shows up
+    def step():
+        a = np.ones(8 * 1024 * 1024)
+        t = torch.from_numpy(a)[::2]
+        b = t.numpy()
+        torch.from_numpy(b).storage()
+        del a, t, b
+
+    for _ in range(3):
+        step()
+    gc.collect()
+    before = rss()
+    for _ in range(40):
+        step()
+    gc.collect()
+    assert rss() - before < 3 * 64 * 1024 * 1024
+
+
+def test_tensor_allocations_are_freed():
+    def step():
+        torch.empty(1024 * 1024)  # 4 MiB
+        torch.zeros(256, 256).t().contiguous()
+
+    for _ in range(10):
+        step()
+    gc.collect()
+    before = rss()
+    for _ in range(500):
+        step()
+    gc.collect()
+    assert rss() - before < SLACK_BYTES
+
+
+def test_failed_calls_do_not_leak():
+    t = torch.arange(12.0).view(3, 4)
+    a = np.arange(5)[::-1]
+    refs = sys.getrefcount(a)
+
+    def step():
+        for f in (lambda: t.t().view(12), lambda: t[5], lambda: torch.from_numpy(a), lambda: t.view(5, -1),
+                  lambda: torch.tensor([[1, 2], [3]]), lambda: t.expand(2, 2)):
+            try:
+                f()
+            except (RuntimeError, IndexError, ValueError):
+                pass
+
+    assert run_flat(step, n=50_000) < SLACK_BYTES
+    assert sys.getrefcount(a) == refs
