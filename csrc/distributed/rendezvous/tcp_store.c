@@ -94,7 +94,7 @@ static int
 mt__tc_call(mt__tcp_store *t, mt__buf *req, int64_t wait_ms, const char *what, char **rep,
             mt__rd *r)
 {
-    size_t n;
+    size_t n = 0;
     pthread_mutex_lock(&t->mu);
     int rc = mt__tc_roundtrip(t, req, wait_ms, rep, &n);
     pthread_mutex_unlock(&t->mu);

@@ -1,0 +1,104 @@
+/* csrc/distributed/algorithms/algorithms.h - collective algorithms over the transport interface, and reduction kernels. */
+#ifndef CSRC_DISTRIBUTED_ALGORITHMS_ALGORITHMS_H
+#define CSRC_DISTRIBUTED_ALGORITHMS_ALGORITHMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "c10_lite/dtype.h"
+#include "csrc/distributed/transport/transport.h"
+
+/* torch.distributed.ReduceOp, in torch's order. */
+typedef enum mt_reduce_op {
+    MT_REDUCE_SUM = 0,
+    MT_REDUCE_AVG = 1,
+    MT_REDUCE_PRODUCT = 2,
+    MT_REDUCE_MIN = 3,
+    MT_REDUCE_MAX = 4,
+    MT_REDUCE_BAND = 5,
+    MT_REDUCE_BOR = 6,
+    MT_REDUCE_BXOR = 7,
+    MT_NUM_REDUCE_OPS
+} mt_reduce_op;
+
+/* Note [Reduction semantics]
+ * Reductions follow torch: bool SUM is logical or, PRODUCT logical and (MIN
+ * and, MAX or); integer arithmetic wraps; 16-bit floats are combined in float
+ * and rounded after every step; MIN/MAX propagate NaN.  Bitwise ops on
+ * floating dtypes are a TypeError-like MT_ETYPE.  AVG = SUM, then division by
+ * the group size (in the accumulation type); torch's gloo rejects AVG, we
+ * support it for floating dtypes and reject it for bool and integer dtypes
+ * (integer division would silently truncate).  Every combine is
+ * commutative, and every algorithm makes all ranks end with bit-identical
+ * results (see each algorithm's note). */
+
+/* "SUM", "AVG", ... ("invalid" otherwise; static). */
+const char *mt_reduce_op_name(mt_reduce_op op);
+/* 0, or MT_EINVAL (unknown op) / MT_ETYPE (op not defined for dt) with a message. */
+int mt_reduce_check(mt_dtype dt, mt_reduce_op op);
+/* dst[i] = dst[i] op src[i] for count elements (AVG combines like SUM).  The
+ * pair (dt, op) must have passed mt_reduce_check. */
+void mt_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_reduce_op op);
+/* buf[i] /= n (floating dtypes only; AVG's last step). */
+void mt_reduce_avg_finish(void *buf, size_t count, mt_dtype dt, int n);
+
+/* What every algorithm gets: the transport, the tag of this operation (all
+ * its messages carry it) and the operation's absolute deadline. */
+typedef struct mt_algo_ctx {
+    mt_transport *tp;
+    int rank;
+    int size;
+    uint32_t tag;
+    int64_t deadline;
+} mt_algo_ctx;
+
+/* All algorithms return 0 or a negative MT_E* code with the message set.
+ * Counts are in elements of `dt`, lengths in bytes. */
+
+/* In-place all-reduce of buf; picks recursive doubling for small buffers and
+ * the pipelined ring for large ones. AVG finishes with the division. */
+int mt_algo_allreduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
+                      mt_reduce_op op);
+int mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
+                           mt_reduce_op op);
+int mt_algo_allreduce_rd(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
+                         mt_reduce_op op);
+/* Ring reduce-scatter of buf (the sum of counts[] elements, in rank order);
+ * the chunk of rank r ends reduced in place in buf at its offset on the rank
+ * `(r + 1 + shift) mod size`; other chunks hold partial results.  Used by
+ * all-reduce (shift 0) and reduce-scatter (shift -1). */
+int mt__ring_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
+                            mt_reduce_op op, int shift);
+
+/* root's len bytes to every rank. */
+int mt_algo_broadcast(const mt_algo_ctx *c, void *buf, size_t len, int root);
+/* The reduction of every rank's buf into root's buf (others' bufs unchanged). */
+int mt_algo_reduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_reduce_op op,
+                   int root);
+/* outs[r] (len bytes each, size of them) receives rank r's `in`; outs[rank]
+ * may be `in` itself. */
+int mt_algo_allgather(const mt_algo_ctx *c, const void *in, size_t len, void *const *outs);
+/* Like allgather but only root has outs (others pass NULL). */
+int mt_algo_gather(const mt_algo_ctx *c, const void *in, size_t len, void *const *outs,
+                   int root);
+/* Rank r's `out` receives root's ins[r] (len bytes each); ins is NULL off root. */
+int mt_algo_scatter(const mt_algo_ctx *c, void *out, size_t len, const void *const *ins,
+                    int root);
+/* out (counts[rank] elements) = reduction over ranks of their chunk `rank`
+ * of `in` (sum(counts) elements, in rank order; left unchanged). */
+int mt_algo_reduce_scatter(const mt_algo_ctx *c, const void *in, const size_t *counts, void *out,
+                           mt_dtype dt, mt_reduce_op op);
+/* sends[r] (slens[r] bytes) goes to rank r, recvs[r] (rlens[r] bytes) comes
+ * from rank r; sends[rank] is copied to recvs[rank]. */
+int mt_algo_alltoall(const mt_algo_ctx *c, const void *const *sends, const size_t *slens,
+                     void *const *recvs, const size_t *rlens);
+/* Returns once every rank has entered. */
+int mt_algo_barrier(const mt_algo_ctx *c);
+
+/* Pipelining granularity of the ring and chain algorithms (bytes), and the
+ * all-reduce size (bytes) from which the ring is used. */
+#define MT_ALGO_PIECE_BYTES ((size_t)512 * 1024)
+#define MT_ALGO_RING_THRESHOLD ((size_t)256 * 1024)
+#define MT_ALGO_CHAIN_THRESHOLD ((size_t)1024 * 1024)
+
+#endif /* CSRC_DISTRIBUTED_ALGORITHMS_ALGORITHMS_H */

@@ -1,0 +1,13 @@
+/* csrc/distributed/algorithms/allreduce.c - all-reduce: choose recursive doubling or the ring by size. */
+#include "csrc/distributed/algorithms/algorithms.h"
+
+int
+mt_algo_allreduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_reduce_op op)
+{
+    size_t len = count * mt_dtype_itemsize(dt);
+    /* The ring needs at least one element per rank to be worth its 2(n-1) steps. */
+    if (len >= MT_ALGO_RING_THRESHOLD && count >= (size_t)c->size) {
+        return mt_algo_allreduce_ring(c, buf, count, dt, op);
+    }
+    return mt_algo_allreduce_rd(c, buf, count, dt, op);
+}

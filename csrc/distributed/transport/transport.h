@@ -1,0 +1,128 @@
+/* csrc/distributed/transport/transport.h - the point-to-point interface that algorithms are written against. */
+#ifndef CSRC_DISTRIBUTED_TRANSPORT_TRANSPORT_H
+#define CSRC_DISTRIBUTED_TRANSPORT_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csrc/distributed/rendezvous/store.h"
+
+/* Note [Transport model]
+ * A transport connects the `size` ranks of a group pairwise.  Messages are
+ * (tag, bytes); between two ranks they arrive in order.  The one primitive,
+ * exchange(), posts a batch of sends and receives and progresses all of them
+ * together until every one has completed: a ring step (send right, receive
+ * left), a recursive-doubling step or an all-to-all are each one call, and
+ * no pattern can deadlock on full socket buffers because a rank keeps
+ * reading while it writes.
+ *
+ * A receive matches the oldest message from its peer (or from any peer, with
+ * MT_ANY_SOURCE) carrying its tag.  Messages that arrive before a matching
+ * receive is posted are buffered ("unexpected" messages), so a send never
+ * waits for the receiver to post.  A receive whose matching message has a
+ * different length is an error (both sides agreed on sizes beforehand).
+ *
+ * Every exchange has a deadline (Note [Deadlines]).  A timeout, a peer that
+ * closed its connection, or a size mismatch fail the exchange with a message
+ * naming the peer rank; after a timeout or a mismatch the byte streams are in
+ * an unknown state, so the transport is broken and every later exchange fails
+ * at once with the first error.  abort() (any thread) makes a running and
+ * every later exchange fail with MT_ECLOSED. */
+
+#define MT_ANY_SOURCE (-1)
+
+typedef struct mt_xfer {
+    int peer;       /* rank; for a receive MT_ANY_SOURCE allowed */
+    uint32_t tag;
+    void *buf;      /* send: data to send; receive: where the data goes */
+    size_t len;
+    int src;        /* receive: the rank the message came from (output) */
+    /* progress, private to the transport */
+    int state_;
+    size_t done_;
+    unsigned char hdr_[16];
+} mt_xfer;
+
+typedef struct mt_transport mt_transport;
+
+typedef struct mt_transport_vtable {
+    const char *name;
+    /* See Note [Transport model].  `deadline` is absolute (mt__now_ms clock). */
+    int (*exchange)(mt_transport *t, mt_xfer *sends, int nsend, mt_xfer *recvs, int nrecv,
+                    int64_t deadline);
+    /* Thread-safe; see Note [Transport model]. */
+    void (*abort)(mt_transport *t);
+    /* Closes every connection and frees the transport. */
+    void (*close)(mt_transport *t);
+} mt_transport_vtable;
+
+struct mt_transport {
+    const mt_transport_vtable *vt;
+    int rank;
+    int size;
+};
+
+static inline int
+mt_transport_exchange(mt_transport *t, mt_xfer *sends, int nsend, mt_xfer *recvs, int nrecv,
+                      int64_t deadline)
+{
+    return t->vt->exchange(t, sends, nsend, recvs, nrecv, deadline);
+}
+
+static inline int
+mt_transport_send(mt_transport *t, int peer, uint32_t tag, const void *buf, size_t len,
+                  int64_t deadline)
+{
+    mt_xfer x = {.peer = peer, .tag = tag, .buf = (void *)buf, .len = len};
+    return t->vt->exchange(t, &x, 1, NULL, 0, deadline);
+}
+
+/* *src (may be NULL) receives the sender's rank. */
+static inline int
+mt_transport_recv(mt_transport *t, int peer, uint32_t tag, void *buf, size_t len,
+                  int64_t deadline, int *src)
+{
+    mt_xfer x = {.peer = peer, .tag = tag, .buf = buf, .len = len};
+    int rc = t->vt->exchange(t, NULL, 0, &x, 1, deadline);
+    if (rc == 0 && src != NULL) {
+        *src = x.src;
+    }
+    return rc;
+}
+
+/* Sends to `dst` while receiving from `src` (the full-duplex step of rings). */
+static inline int
+mt_transport_sendrecv(mt_transport *t, int dst, const void *sbuf, size_t slen, int src,
+                      void *rbuf, size_t rlen, uint32_t tag, int64_t deadline)
+{
+    mt_xfer s = {.peer = dst, .tag = tag, .buf = (void *)sbuf, .len = slen};
+    mt_xfer r = {.peer = src, .tag = tag, .buf = rbuf, .len = rlen};
+    return t->vt->exchange(t, &s, 1, &r, 1, deadline);
+}
+
+static inline void
+mt_transport_abort(mt_transport *t)
+{
+    t->vt->abort(t);
+}
+
+static inline void
+mt_transport_close(mt_transport *t)
+{
+    if (t != NULL) {
+        t->vt->close(t);
+    }
+}
+
+/* Builds the full TCP mesh of a group (see Note [TCP mesh] in tcp.c): every
+ * rank listens on an ephemeral port, publishes "<host> <port>" under
+ * "tcp/<rank>" in `store` (borrowed; give each group its own PrefixStore),
+ * connects to the lower ranks and accepts the higher ones, all before
+ * `timeout_ms`.  Caller owns the result; NULL + message on failure. */
+mt_transport *mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms);
+
+/* The address mt_tcp_transport_new would listen on (for messages/tests). */
+int mt_tcp_transport_pick_host(mt_store *store, char *buf, size_t cap);
+
+#endif /* CSRC_DISTRIBUTED_TRANSPORT_TRANSPORT_H */
