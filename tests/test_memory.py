@@ -16,8 +16,14 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc/self/statm")
 
+# AddressSanitizer keeps freed memory in a quarantine (256 MiB by default), so RSS says nothing
+# there; the reference-count checks still run.
+UNDER_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
+
 
 def rss():
+    if UNDER_ASAN:
+        return 0
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * PAGE
 
@@ -41,7 +47,7 @@ def test_million_views():
     grown = run_flat(lambda: t.view(4))
     assert grown < SLACK_BYTES, f"RSS grew {grown / 2**20:.1f} MiB over {N} views"
     assert t.untyped_storage()._refcount() == count  # every view released its storage reference
-    assert time.perf_counter() - start < 15
+    assert UNDER_ASAN or time.perf_counter() - start < 15
 
 
 def test_million_mixed_views():
