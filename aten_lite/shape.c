@@ -245,6 +245,19 @@ mt_unsqueeze(const mt_tensor *t, int64_t dim)
     return mt_tensor_view_of(t, t->ndim + 1, nsz, nst, t->offset);
 }
 
+/* The legacy type name torch prints in expand's message, e.g. FloatTensor. */
+static const char *
+mt__legacy_type_name(mt_dtype dt)
+{
+    static const char *const names[MT_NUM_DTYPES] = {
+        [MT_BOOL] = "BoolTensor",    [MT_UINT8] = "ByteTensor",        [MT_INT8] = "CharTensor",
+        [MT_INT16] = "ShortTensor",  [MT_INT32] = "IntTensor",         [MT_INT64] = "LongTensor",
+        [MT_FLOAT16] = "HalfTensor", [MT_BFLOAT16] = "BFloat16Tensor", [MT_FLOAT32] = "FloatTensor",
+        [MT_FLOAT64] = "DoubleTensor",
+    };
+    return names[dt];
+}
+
 mt_tensor *
 mt_expand(const mt_tensor *t, int ndim, const int64_t *sizes)
 {
@@ -253,9 +266,9 @@ mt_expand(const mt_tensor *t, int ndim, const int64_t *sizes)
         mt_format_sizes(a, sizeof(a), ndim, sizes);
         mt_format_sizes(b, sizeof(b), t->ndim, t->sizes);
         mt_error_set(MT_ERUNTIME,
-                     "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided (%d) "
+                     "expand(minitorch.%s{%s}, size=%s): the number of sizes provided (%d) "
                      "must be greater or equal to the number of dimensions in the tensor (%d)",
-                     b, a, ndim, t->ndim);
+                     mt__legacy_type_name(t->dtype), b, a, ndim, t->ndim);
         return NULL;
     }
     if (ndim > MT_MAX_DIMS) {

@@ -381,6 +381,13 @@ def test_expand_errors(sizes, msg):
         t.expand(*sizes)
 
 
+def test_expand_fewer_sizes_message_names_the_type():
+    with pytest.raises(RuntimeError) as ei:
+        torch.zeros(2, 3, dtype=torch.int64).expand(3)
+    assert str(ei.value) == ("expand(minitorch.LongTensor{[2, 3]}, size=[3]): the number of sizes provided (1) "
+                             "must be greater or equal to the number of dimensions in the tensor (2)")
+
+
 def test_expand_exact_message():
     with pytest.raises(RuntimeError) as ei:
         torch.zeros(3, 4).expand(2, 3)
