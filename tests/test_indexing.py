@@ -90,7 +90,7 @@ def test_getitem_zero_dim_tensor():
         s[:]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=4), st.data())
 def test_getitem_random_slices_match_numpy(shape, data):
     a = np.arange(float(np.prod(shape))).reshape(shape)
@@ -258,7 +258,7 @@ def test_delitem_not_supported():
         del t[0]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.data())
 def test_setitem_random_slices_match_numpy(shape, data):
     a = np.zeros(shape)
