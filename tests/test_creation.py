@@ -407,3 +407,30 @@ def test_as_tensor_shares_when_it_can():
     assert torch.as_tensor(x, device="cpu") is x
     assert torch.as_tensor([1, 2]).tolist() == [1, 2]
     assert torch.as_tensor(3.5).shape == ()
+
+
+# ---- the legacy constructor minitorch.Tensor(...) -----------------------------------------------
+
+def test_legacy_tensor_constructor():
+    assert torch.Tensor(2, 3).shape == (2, 3) and torch.Tensor(2, 3).dtype is torch.float32
+    assert torch.Tensor([1, 2]).tolist() == [1.0, 2.0] and torch.Tensor([1, 2]).dtype is torch.float32
+    assert torch.Tensor().shape == (0,)
+    x = torch.ones(2)
+    assert torch.Tensor(x).data_ptr() == x.data_ptr()  # an alias, as torch
+    with pytest.raises(TypeError, match="keyword"):
+        torch.Tensor(2, dtype=torch.int64)
+    with pytest.raises(TypeError):
+        torch.Tensor("a")
+    with pytest.raises(RuntimeError, match="negative dimension"):
+        torch.Tensor(-1)
+
+
+@pytest.mark.xfail(strict=True, reason="Tensor(Size([2])) builds tensor([2.]) from the Size's values; torch's "
+                   "legacy constructor treats a Size as the shape (mt__tensor_legacy_new in tensor_methods.c)")
+def test_legacy_tensor_constructor_with_size():
+    assert torch.Tensor(torch.Size([2, 3])).shape == (2, 3)
+
+
+def test_is_tensor():
+    assert torch.is_tensor(torch.ones(1)) and not torch.is_tensor([1]) and not torch.is_tensor(np.ones(1))
+    assert type(torch.ones(1)) is torch.Tensor and isinstance(torch.arange(3)[1:], torch.Tensor)

@@ -444,3 +444,16 @@ def test_as_tensor_bad_input():
         torch.as_tensor(np.zeros(2, dtype=np.complex64))
     with pytest.raises(RuntimeError):
         torch.as_tensor(np.zeros(2), device="cuda")
+
+
+def test_from_numpy_memmap_writes_to_the_file(tmp_path):
+    path = tmp_path / "m.bin"
+    m = np.memmap(path, dtype=np.int32, mode="w+", shape=(4,))
+    t = torch.from_numpy(m)
+    t.fill_(7)
+    del m  # the tensor keeps the mapping alive
+    gc.collect()
+    t[1] = 3
+    del t
+    gc.collect()
+    assert np.fromfile(path, dtype=np.int32).tolist() == [7, 3, 7, 7]
