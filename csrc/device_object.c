@@ -18,6 +18,23 @@ mt__device_object(mt_device d)
     return (PyObject *)o;
 }
 
+/* Device indices are small non-negative ints (the same bound as the string
+ * parser in c10_lite/device.c, so 'cuda:N' and device('cuda', N) agree).
+ * 0, or -1 with RuntimeError set. */
+static int
+mt__check_device_index(long v)
+{
+    if (v < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Device index must not be negative, got %ld", v);
+        return -1;
+    }
+    if (v > (1L << 20)) {
+        PyErr_Format(PyExc_RuntimeError, "Device index %ld is out of range", v);
+        return -1;
+    }
+    return 0;
+}
+
 int
 mt__device_from_py(PyObject *o, mt_device *out)
 {
@@ -40,8 +57,7 @@ mt__device_from_py(PyObject *o, mt_device *out)
         if (v == -1 && PyErr_Occurred()) {
             return -1;
         }
-        if (v < 0) {
-            PyErr_Format(PyExc_RuntimeError, "Device index must not be negative, got %ld", v);
+        if (mt__check_device_index(v) < 0) {
             return -1;
         }
         out->type = MT_CUDA;
@@ -111,8 +127,7 @@ device_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (v == -1 && PyErr_Occurred()) {
             return NULL;
         }
-        if (v < 0) {
-            PyErr_Format(PyExc_RuntimeError, "Device index must not be negative, got %ld", v);
+        if (mt__check_device_index(v) < 0) {
             return NULL;
         }
         if (d.type == MT_CPU && v != 0) {

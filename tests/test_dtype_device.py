@@ -197,7 +197,7 @@ def test_device_pickle(d):
 
 
 @pytest.mark.parametrize("bad", ["gpu", "", "CUDA", "cuda:", "cuda:x", "cuda:-1", "cpu:1:2",
-                                 "cuda:1 ", " cpu", "cuda:1.5", "cuda0"])
+                                 "cuda:1 ", " cpu", "cuda:1.5", "cuda0", "cuda:99999999999"])
 def test_bad_device_strings(bad):
     with pytest.raises(RuntimeError) as ei:
         torch.device(bad)
@@ -218,6 +218,9 @@ def test_bad_device_type_message_names_the_string():
     (("cpu", 1), RuntimeError, "CPU device index must be -1 or zero"),
     (("cuda", 1.5), TypeError, "index"),
     (("cuda", "1"), TypeError, "index"),
+    (("cuda", 2**40), RuntimeError, "out of range"),   # must not wrap to cuda:0
+    ((2**40,), RuntimeError, "out of range"),
+    (("cuda", 2**70), OverflowError, None),
 ])
 def test_bad_device_arguments(args, exc, match):
     with pytest.raises(exc, match=match):
