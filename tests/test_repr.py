@@ -72,6 +72,17 @@ CASES = [
     ("non-contiguous", lambda: torch.arange(6).view(2, 3).t(), "tensor([[0, 3],\n        [1, 4],\n        [2, 5]])"),
     ("column", lambda: torch.arange(3.0).view(3, 1), "tensor([[0.],\n        [1.],\n        [2.]])"),
     ("expanded", lambda: torch.tensor([1, 2]).expand(2, 2), "tensor([[1, 2],\n        [1, 2]])"),
+    ("4-d", lambda: torch.zeros(1, 1, 1, 1), "tensor([[[[0.]]]])"),
+    ("empty 3-d", lambda: torch.zeros(3, 0, 2), "tensor([], size=(3, 0, 2))"),
+    ("negative sci", lambda: torch.tensor([-1e-5, 1.0]), "tensor([-1.0000e-05,  1.0000e+00])"),
+    ("bool summarized", lambda: torch.ones(2000, dtype=torch.bool), "tensor([True, True, True,  ..., True, True, True])"),
+    ("negative ints summarized", lambda: torch.arange(-1000, 1000),
+     "tensor([-1000,  -999,  -998,  ...,   997,   998,   999])"),
+    ("rows wrap", lambda: torch.arange(40.0).view(2, 20),
+     "tensor([[ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.,\n"
+     "         14., 15., 16., 17., 18., 19.],\n"
+     "        [20., 21., 22., 23., 24., 25., 26., 27., 28., 29., 30., 31., 32., 33.,\n"
+     "         34., 35., 36., 37., 38., 39.]])"),
 ]
 
 
