@@ -42,6 +42,19 @@ def test_size_repr_and_tuple_behaviour():
     assert (a, b) == (2, 3)
 
 
+def test_size_constructor():
+    assert torch.Size([2, 3]) == (2, 3) and torch.Size() == () and torch.Size((4,)) == (4,)
+    assert torch.Size([np.int64(2), torch.tensor(3)]) == (2, 3)
+    assert torch.Size(range(3)) == (0, 1, 2)
+    with pytest.raises(TypeError, match=r"takes an iterable of 'int' \(item 1 is 'float'\)"):
+        torch.Size([2, 2.5])
+    with pytest.raises(TypeError):
+        torch.Size(["2"])
+    with pytest.raises(TypeError):
+        torch.Size([1]) + [2]  # like tuple + list
+    assert torch.Size([1]) * 2 == (1, 1) and isinstance(torch.Size([1]) * 2, torch.Size)
+
+
 def test_size_accepted_by_factories_and_views():
     s = torch.zeros(2, 3).shape
     assert torch.ones(s).shape == s

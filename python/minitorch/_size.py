@@ -1,4 +1,5 @@
 """minitorch.Size: the tuple subclass returned by Tensor.shape / Tensor.size()."""
+import operator
 
 
 class Size(tuple):
@@ -8,7 +9,14 @@ class Size(tuple):
     __module__ = "minitorch"
 
     def __new__(cls, sizes=()):
-        return super().__new__(cls, (int(s) for s in sizes))
+        items = []
+        for i, s in enumerate(sizes):
+            try:
+                items.append(operator.index(s))
+            except TypeError:
+                raise TypeError(f"minitorch.Size() takes an iterable of 'int' (item {i} is "
+                                f"'{type(s).__name__}')") from None
+        return super().__new__(cls, items)
 
     def __repr__(self):
         return f"minitorch.Size({list(self)!r})"
@@ -26,9 +34,13 @@ class Size(tuple):
         return Size(r) if isinstance(key, slice) else r
 
     def __add__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
         return Size(tuple(self) + tuple(other))
 
     def __radd__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
         return Size(tuple(other) + tuple(self))
 
     def __mul__(self, n):
