@@ -17,10 +17,15 @@ static const mt_dtype ALL_DTYPES[] = {MT_BOOL,    MT_UINT8,    MT_INT8,    MT_IN
                                       MT_FLOAT32, MT_FLOAT64};
 #define NDTYPES ((int)(sizeof(ALL_DTYPES) / sizeof(ALL_DTYPES[0])))
 
+/* A zero-filled 1-d tensor (zeroed so that no test sends uninitialised bytes). */
 static mt_tensor *
 mk(mt_dtype dt, int64_t n)
 {
-    return mt_tensor_empty(dt, 1, &n, MT_DEVICE_CPU);
+    mt_tensor *t = mt_tensor_empty(dt, 1, &n, MT_DEVICE_CPU);
+    if (t != NULL) {
+        memset(mt_tensor_data(t), 0, (size_t)n * mt_tensor_itemsize(t));
+    }
+    return t;
 }
 
 /* Element i of t set from an integer (floats hold small integers exactly). */

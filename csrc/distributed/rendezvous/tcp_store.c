@@ -1,6 +1,7 @@
 /* csrc/distributed/rendezvous/tcp_store.c - TCPStore client (and, on the master, owner of the server). */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,9 @@ mt__tc_roundtrip(mt__tcp_store *t, mt__buf *req, int64_t wait_ms, char **rep, si
     }
     if (req->oom) {
         return mt_error_set(MT_ENOMEM, "TCPStore: out of memory building a request");
+    }
+    if (wait_ms > INT64_MAX / 2) {
+        wait_ms = INT64_MAX / 2; /* "forever" */
     }
     int64_t deadline = mt__deadline_after(wait_ms + MT__TS_GRACE_MS);
     char hdr[8];
