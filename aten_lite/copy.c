@@ -87,15 +87,27 @@ mt_copy_(mt_tensor *dst, const mt_tensor *src)
         }
         src = tmp;
     }
+    /* src broadcasts to dst's shape (never the other way) */
+    mt_tensor *expanded = mt_expand(src, dst->ndim, dst->sizes);
+    if (expanded == NULL) {
+        char a[256], b[256];
+        mt_format_sizes(a, sizeof(a), src->ndim, src->sizes);
+        mt_format_sizes(b, sizeof(b), dst->ndim, dst->sizes);
+        mt_tensor_decref(tmp);
+        return mt_error_set(MT_ERUNTIME, "copy_: the source of shape %s can't be broadcast to the "
+                            "destination of shape %s", a, b);
+    }
     mt_iter it;
-    mt_tensor *ops[2] = {dst, (mt_tensor *)src};
+    mt_tensor *ops[2] = {dst, expanded};
     int rc = mt_iter_build(&it, 1, 1, ops, dst->dtype);
     if (rc < 0) {
+        mt_tensor_decref(expanded);
         mt_tensor_decref(tmp);
         return rc;
     }
     mt_iter_for_each(&it, mt_cpu_cast_loop(dst->dtype, src->dtype), NULL);
     mt_iter_release(&it);
+    mt_tensor_decref(expanded);
     mt_tensor_decref(tmp);
     return MT_OK;
 }
@@ -103,7 +115,8 @@ mt_copy_(mt_tensor *dst, const mt_tensor *src)
 int
 mt_fill_(mt_tensor *t, mt_scalar value)
 {
-    if (mt__require_cpu(t, "fill_") < 0 || mt_check_no_internal_overlap(t) < 0) {
+    if (mt__require_cpu(t, "fill_") < 0 || mt_check_no_internal_overlap(t) < 0 ||
+        mt_scalar_check_range(value, t->dtype) < 0) {
         return mt_error_code();
     }
     uint64_t elem = 0;

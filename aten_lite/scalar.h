@@ -61,6 +61,10 @@ mt_scalar_dtype(mt_scalar s)
 /* Writes `s` converted to `dt` into dst (one element, torch's cast rules:
  * floats truncate toward zero into integers, anything non-zero is true). */
 void mt_scalar_store(mt_scalar s, mt_dtype dt, void *dst);
+/* 0, or MT_ERUNTIME "value cannot be converted to type int8_t without
+ * overflow" when s does not fit dt (integers and 16-bit floats are checked;
+ * anything fits bool; NaN/inf fit floating types). */
+int mt_scalar_check_range(mt_scalar s, mt_dtype dt);
 /* Reads one element of dtype `dt` as a scalar of the matching kind. */
 mt_scalar mt_scalar_load(const void *src, mt_dtype dt);
 

@@ -30,8 +30,13 @@ mt_error_prefix(int code, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(mt__errmsg, sizeof(mt__errmsg), fmt, ap);
     va_end(ap);
-    if (n >= 0 && (size_t)n < sizeof(mt__errmsg)) {
-        snprintf(mt__errmsg + n, sizeof(mt__errmsg) - (size_t)n, ": %s", old);
+    size_t len = n < 0 ? 0 : (size_t)n;
+    if (len + 2 < sizeof(mt__errmsg)) { /* append ": <old>", truncated to fit */
+        memcpy(mt__errmsg + len, ": ", 2);
+        len += 2;
+        size_t k = strnlen(old, sizeof(mt__errmsg) - 1 - len);
+        memcpy(mt__errmsg + len, old, k);
+        mt__errmsg[len + k] = '\0';
     }
     mt__errcode = code;
     return code;

@@ -12,6 +12,18 @@
         return NULL;                                                                     \
     }
 
+/* Keyword form of a variadic-size method: f(size=...).  The parsed value is
+ * stored in *slot (function scope) and args/nargs are pointed at it. */
+#define PARSE_KW_SIZES(fname, kwname, slot)                                            \
+    do {                                                                               \
+        static const char *const kwn[] = {kwname, NULL};                               \
+        if (mt__parse_args(fname, args, nargs, kwnames, kwn, 0, 1, slot) < 0) {        \
+            return NULL;                                                               \
+        }                                                                              \
+        args = slot;                                                                   \
+        nargs = 1;                                                                     \
+    } while (0)
+
 static int
 mt__dim_arg(PyObject *o, int64_t *out, const char *fname)
 {
@@ -31,9 +43,13 @@ tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         }
         return mt__tensor_wrap(mt_view_dtype(IMPL(self), dt));
     }
+    static const char *const view_names[] = {"size", "dtype", NULL};
+    PyObject *a[2];
     if (kwnames != NULL) {
         /* view(size=...) / view(dtype=...) */
-        PARSE("view", 0, 0, "size", "dtype");
+        if (mt__parse_args("view", args, nargs, kwnames, view_names, 0, 0, a) < 0) {
+            return NULL;
+        }
         if (a[1] != NULL) {
             mt_dtype dt;
             if (mt__dtype_from_py(a[1], &dt, "view(): dtype") < 0) {
@@ -55,10 +71,9 @@ tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 static PyObject *
 tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    PyObject *kwval[1];
     if (kwnames != NULL) {
-        PARSE("reshape", 0, 1, "shape");
-        args = &a[0];
-        nargs = 1;
+        PARSE_KW_SIZES("reshape", "shape", kwval);
     }
     int64_t sizes[MT_MAX_DIMS];
     int n = mt__sizes_from_args(args, nargs, sizes, "reshape", "shape");
@@ -71,10 +86,9 @@ tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
 static PyObject *
 tensor_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    PyObject *kwval[1];
     if (kwnames != NULL) {
-        PARSE("permute", 0, 1, "dims");
-        args = &a[0];
-        nargs = 1;
+        PARSE_KW_SIZES("permute", "dims", kwval);
     }
     int64_t dims[MT_MAX_DIMS];
     int n = mt__sizes_from_args(args, nargs, dims, "permute", "dims");
@@ -239,10 +253,9 @@ tensor_unsqueeze_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
 static PyObject *
 tensor_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    PyObject *kwval[1];
     if (kwnames != NULL) {
-        PARSE("expand", 0, 1, "size");
-        args = &a[0];
-        nargs = 1;
+        PARSE_KW_SIZES("expand", "size", kwval);
     }
     int64_t sizes[MT_MAX_DIMS];
     int n = mt__sizes_from_args(args, nargs, sizes, "expand", "size");
@@ -874,10 +887,19 @@ mt__number_arg(PyObject *o, mt_scalar *s, const char *fname)
 static PyObject *
 mt_py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PARSE("arange", 3, 1, "start", "end", "step", "dtype", "device", "requires_grad", "layout",
+    PARSE("arange", 3, 0, "start", "end", "step", "dtype", "device", "requires_grad", "layout",
           "pin_memory", "out");
     mt_scalar start = mt_scalar_int(0), end, step = mt_scalar_int(1);
-    if (a[1] == NULL) { /* arange(end) */
+    if (a[0] == NULL && a[1] == NULL) {
+        PyErr_SetString(PyExc_TypeError, "arange() missing required argument 'end'");
+        return NULL;
+    }
+    if (a[0] == NULL) { /* arange(end=...) */
+        if (mt__number_arg(a[1], &end, "arange") < 0) {
+            return NULL;
+        }
+    }
+    else if (a[1] == NULL) { /* arange(end) */
         if (mt__number_arg(a[0], &end, "arange") < 0) {
             return NULL;
         }
@@ -1080,7 +1102,8 @@ mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     Py_ssize_t n = PyTuple_GET_SIZE(args);
     PyObject *first = n > 0 ? PyTuple_GET_ITEM(args, 0) : NULL;
     mt_dtype dt = mt_get_default_dtype();
-    if (n == 1 && !PyLong_Check(first)) {
+    int is_size = n == 1 && mt__size_class != NULL && PyObject_TypeCheck(first, mt__size_class);
+    if (n == 1 && !PyLong_Check(first) && !is_size) {
         if (mt__tensor_check(first)) {
             return mt__tensor_wrap(mt_alias(IMPL(first)));
         }

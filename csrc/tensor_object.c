@@ -208,6 +208,11 @@ tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (mt__int64_from_py(a[0], &dim, "size", "dim") < 0) {
         return NULL;
     }
+    if (t->ndim == 0) {
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
+                     (long long)dim);
+        return NULL;
+    }
     int d = mt_wrap_dim(dim, t->ndim);
     if (d < 0) {
         return mt__raise(d);
@@ -233,6 +238,11 @@ tensor_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
     }
     int64_t dim;
     if (mt__int64_from_py(a[0], &dim, "stride", "dim") < 0) {
+        return NULL;
+    }
+    if (t->ndim == 0) {
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
+                     (long long)dim);
         return NULL;
     }
     int d = mt_wrap_dim(dim, t->ndim);
@@ -379,7 +389,7 @@ static int
 mt__one_element(mt_tensor *t, mt_scalar *s)
 {
     if (t->numel != 1) {
-        PyErr_SetString(PyExc_TypeError, "only one element tensors can be converted to Python scalars");
+        PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
         return -1;
     }
     if (mt__require_cpu_data(t, "conversion to a Python number") < 0) {

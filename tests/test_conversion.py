@@ -217,12 +217,9 @@ def test_copy_into_views_and_from_views():
     assert dst.tolist() == np.arange(6.0).reshape(2, 3).T.tolist()
 
 
-_COPY_BCAST = ("copy_ does not broadcast src to self's shape: mt_copy_ (aten_lite/copy.c) builds the "
-               "iterator's shape from src only, then requires self's shape to equal it ('output with "
-               "shape [2, 3] doesn't match the broadcast shape [3]')")
 
 
-@pytest.mark.xfail(strict=True, reason=_COPY_BCAST)
+
 @pytest.mark.parametrize("src", [torch.tensor([1.0, 2.0, 3.0]), torch.tensor([[1.0], [2.0]]), torch.tensor(5.0),
                                  torch.tensor([[1, 2, 3]], dtype=torch.int64)], ids=["row", "col", "scalar", "int_row"])
 def test_copy_broadcasts(src):
@@ -314,9 +311,6 @@ def test_fill_bad_input():
         torch.zeros(2).zero_(1)
 
 
-@pytest.mark.xfail(strict=True, reason="fill_ wraps an out-of-range integer (int8 fill_(300) gives 44); torch "
-                   "raises RuntimeError 'value cannot be converted to type int8_t without overflow' "
-                   "(mt_fill_ in aten_lite/copy.c does not check the range)")
 def test_fill_integer_overflow_raises():
     with pytest.raises(RuntimeError, match="overflow"):
         torch.zeros(3, dtype=torch.int8).fill_(300)

@@ -158,8 +158,6 @@ def test_arange_keywords_and_tensor_args():
     assert torch.arange(np.int64(2)).tolist() == [0, 1]
 
 
-@pytest.mark.xfail(strict=True, reason="arange(end=3) raises 'missing required argument start'; torch "
-                   "accepts end alone as a keyword (tensor_methods.c mt_py_arange parses start as required)")
 def test_arange_end_keyword_alone():
     assert torch.arange(end=3).tolist() == [0, 1, 2]
 
@@ -425,8 +423,6 @@ def test_legacy_tensor_constructor():
         torch.Tensor(-1)
 
 
-@pytest.mark.xfail(strict=True, reason="Tensor(Size([2])) builds tensor([2.]) from the Size's values; torch's "
-                   "legacy constructor treats a Size as the shape (mt__tensor_legacy_new in tensor_methods.c)")
 def test_legacy_tensor_constructor_with_size():
     assert torch.Tensor(torch.Size([2, 3])).shape == (2, 3)
 

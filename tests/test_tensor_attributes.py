@@ -102,9 +102,6 @@ def test_zero_dim_tensor_attributes():
     assert s.tolist() == 3.5
 
 
-@pytest.mark.xfail(strict=True, reason="size(dim)/stride(dim) wrap dims of a 0-d tensor as if it had "
-                   "one dimension (torch: IndexError 'Dimension specified as 0 but tensor has no "
-                   "dimensions'); tensor_object.c uses mt_wrap_dim, which allows scalars")
 def test_size_of_zero_dim_tensor_raises():
     with pytest.raises(IndexError, match="no dimensions"):
         torch.tensor(3.5).size(0)
@@ -300,9 +297,6 @@ def test_int_of_non_finite_raises_like_python():
         int(torch.tensor(float("inf")))
 
 
-@pytest.mark.xfail(strict=True, reason="int()/float() of a tensor with != 1 elements raise TypeError; "
-                   "torch raises ValueError('only one element tensors can be converted to Python "
-                   "scalars') (tensor_object.c mt__one_element)")
 @pytest.mark.parametrize("conv", [int, float])
 def test_int_float_of_many_elements_raise_value_error(conv):
     with pytest.raises(ValueError, match="only one element tensors can be converted to Python scalars"):

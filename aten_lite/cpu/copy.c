@@ -1,5 +1,8 @@
 /* aten_lite/cpu/copy.c - dtype-converting copy loops (every src x dst pair), fill, scalar casts. */
+#include <math.h>
 #include <string.h>
+
+#include "c10_lite/error.h"
 
 #include "aten_lite/cpu/kernels.h"
 #include "aten_lite/scalar.h"
@@ -163,6 +166,49 @@ mt_scalar_store(mt_scalar s, mt_dtype dt, void *dst)
         break;
     }
     }
+}
+
+int
+mt_scalar_check_range(mt_scalar s, mt_dtype dt)
+{
+    static const struct {
+        double lo, hi;
+        const char *name;
+    } lim[MT_NUM_DTYPES] = {
+        [MT_UINT8] = {0, 255, "uint8_t"},
+        [MT_INT8] = {-128, 127, "int8_t"},
+        [MT_INT16] = {-32768, 32767, "int16_t"},
+        [MT_INT32] = {-2147483648.0, 2147483647.0, "int32_t"},
+        [MT_INT64] = {-9223372036854775808.0, 9223372036854775807.0, "int64_t"},
+        [MT_FLOAT16] = {-65504.0, 65504.0, "at::Half"},
+        [MT_BFLOAT16] = {-3.3895313892515355e38, 3.3895313892515355e38, "at::BFloat16"},
+    };
+    if (dt == MT_BOOL || dt == MT_FLOAT32 || dt == MT_FLOAT64 || s.kind == MT_SCALAR_BOOL) {
+        return MT_OK;
+    }
+    bool ok;
+    if (s.kind == MT_SCALAR_INT && mt_dtype_is_floating(dt)) {
+        s = mt_scalar_float((double)s.v.i);
+    }
+    if (s.kind == MT_SCALAR_INT) {
+        ok = dt == MT_INT64 || (s.v.i >= (int64_t)lim[dt].lo && s.v.i <= (int64_t)lim[dt].hi);
+    }
+    else if (mt_dtype_is_floating(dt)) {
+        double v = s.v.f;
+        /* finite values that round to inf overflow (half an ulp above the
+         * largest finite value); inf and nan are kept */
+        double edge = dt == MT_FLOAT16 ? 65520.0 : 3.3961775292304063e38;
+        ok = !isfinite(v) || fabs(v) < edge;
+    }
+    else {
+        double v = s.v.f;
+        ok = v == v && v > lim[dt].lo - 1.0 && v < lim[dt].hi + 1.0;
+    }
+    if (!ok) {
+        return mt_error_set(MT_ERUNTIME, "value cannot be converted to type %s without overflow",
+                            lim[dt].name);
+    }
+    return MT_OK;
 }
 
 mt_scalar
