@@ -32,9 +32,20 @@
 #define MT_L_INTBOOL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_INT(X, __VA_ARGS__)
 #define MT_L_ALL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_NUMERIC(X, __VA_ARGS__)
 
+/* Note [SIMD clones]
+ * Loops are compiled twice, for the x86-64 baseline (SSE2) and for Haswell
+ * (AVX2 + FMA); the dynamic loader picks the best one for the machine once
+ * (GNU ifunc).  Other compilers/architectures get one portable version. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(MT_NO_SIMD_CLONES)
+#define MT_SIMD_CLONES __attribute__((target_clones("arch=haswell", "default")))
+#else
+#define MT_SIMD_CLONES
+#endif
+
 /* Binary loop: out[i] = OSTORE(EXPR) with `a`, `b` (acctype) and `c` (ctx). */
 #define MT_BINARY_LOOP(fname, tn, ct, acc, ot, OSTORE, ...)                                 \
-    static void fname(char **data, const int64_t *np, const int64_t *st, void *vctx)        \
+    MT_SIMD_CLONES static void fname(char **data, const int64_t *np, const int64_t *st, void *vctx)        \
     {                                                                                       \
         mt_binary_ctx *c = (mt_binary_ctx *)vctx;                                           \
         (void)c;                                                                            \
@@ -79,7 +90,7 @@
 
 /* Unary loop: out[i] = OSTORE(EXPR) with `a` (acctype). */
 #define MT_UNARY_LOOP(fname, tn, ct, acc, ot, OSTORE, ...)                                  \
-    static void fname(char **data, const int64_t *np, const int64_t *st, void *vctx)        \
+    MT_SIMD_CLONES static void fname(char **data, const int64_t *np, const int64_t *st, void *vctx)        \
     {                                                                                       \
         (void)vctx;                                                                         \
         const int64_t n = np[0], so = st[0], sa = st[1];                                    \
