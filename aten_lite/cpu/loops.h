@@ -33,12 +33,12 @@
 #define MT_L_ALL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_NUMERIC(X, __VA_ARGS__)
 
 /* Note [SIMD clones]
- * Loops are compiled twice, for the x86-64 baseline (SSE2) and for Haswell
- * (AVX2 + FMA); the dynamic loader picks the best one for the machine once
+ * Loops are compiled twice, for the x86-64 baseline (SSE2) and for AVX2
+ * CPUs (chosen by CPU feature, not model); the dynamic loader picks one once
  * (GNU ifunc).  Other compilers/architectures get one portable version. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
     !defined(MT_NO_SIMD_CLONES)
-#define MT_SIMD_CLONES __attribute__((target_clones("arch=haswell", "default")))
+#define MT_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define MT_SIMD_CLONES
 #endif
