@@ -115,6 +115,29 @@ mt_tensor *mt_reduce(mt_reduce_op op, mt_tensor *t, const bool *mask, bool keepd
 /* Cumulative sum (prod = false) or product along dim; integers give int64. */
 mt_tensor *mt_cumulative(mt_tensor *t, int64_t dim, bool prod);
 
+/* ---- integer-tensor indexing (aten_lite/index_ops.c) ---- */
+/* v[idx[0], ..., idx[k-1]] over v's first k dims (NumPy advanced indexing with
+ * the indexed dims first): result shape = broadcast(idx shapes) + v.shape[k:].
+ * Index tensors: any integer dtype; negative values wrap; out of range ->
+ * MT_EINDEX. Returns a new contiguous tensor. */
+mt_tensor *mt_index_get(const mt_tensor *v, int k, mt_tensor *const *idx);
+/* v[idx...] = values (broadcast, converted to v's dtype), or += when
+ * accumulate (repeated indices then add up).  Nothing is written on error. */
+int mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *values,
+                  bool accumulate);
+/* Coordinates of the non-zero elements, int64 (count, ndim), row-major order. */
+mt_tensor *mt_nonzero(const mt_tensor *t);
+/* torch.gather / scatter_ / scatter_add_ (index: int64, same ndim). */
+mt_tensor *mt_gather(mt_tensor *self, int64_t dim, const mt_tensor *index);
+int mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tensor *src, bool add);
+/* torch.cat: dtypes promoted, 1-d empty tensors skipped. */
+mt_tensor *mt_cat(mt_tensor *const *ts, int n, int64_t dim);
+
+/* ---- sorting (aten_lite/sort.c) ---- */
+/* Sorts along dim (stable; NaN sorts as the largest value); values and
+ * int64 indices are new tensors the caller owns. */
+int mt_sort(mt_tensor *t, int64_t dim, bool descending, mt_tensor **values, mt_tensor **indices);
+
 /* ---- factories (aten_lite/factory.c) ---- */
 /* torch.arange: integer arithmetic when all three are ints. */
 mt_tensor *mt_arange(mt_scalar start, mt_scalar end, mt_scalar step, mt_dtype dt, mt_device dev);

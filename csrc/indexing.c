@@ -7,8 +7,11 @@
  * 1/0.  Every result is a view of the same storage, as in torch.  Assignment
  * computes the same view and copies (tensor value, broadcast as torch's
  * setitem: leading size-1 dims dropped, then expanded) or fills (number)
- * into it.  Tensor/list indices ("advanced indexing") gather and
- * produce copies; they are not implemented yet and raise. */
+ * into it.  A key holding a tensor, list or array ("advanced indexing")
+ * produces a copy; it is handed to the Python-level handler registered by
+ * _shape_ops.py (_C._set_advanced_indexing), which splits the key into a
+ * basic part (done here, as a view) and index tensors (gathered in C by
+ * mt_index_get / scattered by mt_index_put_). */
 
 /* 0-d tensors of a signed integer dtype index like ints, 0-d bool tensors
  * like True/False (as torch).  Returns the kind: 'i', 'b' or 0. */
@@ -32,12 +35,25 @@ mt__is_advanced(PyObject *o)
            mt__is_ndarray(o);
 }
 
+/* Whether key (an item or a tuple of items) needs advanced indexing. */
+static int
+mt__key_is_advanced(PyObject *key)
+{
+    if (!PyTuple_Check(key)) {
+        return mt__is_advanced(key);
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key); i++) {
+        if (mt__is_advanced(PyTuple_GET_ITEM(key, i))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int
 mt__raise_advanced(void)
 {
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "indexing with tensors, lists or arrays (advanced indexing) is not "
-                    "implemented yet; use ints, slices, None and ... (basic indexing)");
+    PyErr_SetString(PyExc_IndexError, "advanced index reached the basic-indexing path");
     return -1;
 }
 
@@ -173,9 +189,8 @@ mt__tensor_getitem(PyObject *self, PyObject *key)
         }
         return mt__tensor_wrap(mt_select(t, 0, i));
     }
-    if (!PyTuple_Check(key) && mt__is_advanced(key)) {
-        mt__raise_advanced();
-        return NULL;
+    if (mt__key_is_advanced(key)) {
+        return mt__advanced_getitem(self, key);
     }
     mt_tensor *v = mt__index_view(self, key);
     return v ? mt__tensor_wrap(v) : NULL;
@@ -218,8 +233,8 @@ mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value)
         PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
         return -1;
     }
-    if (!PyTuple_Check(key) && mt__is_advanced(key)) {
-        return mt__raise_advanced();
+    if (mt__key_is_advanced(key)) {
+        return mt__advanced_setitem(self, key, value);
     }
     mt_tensor *v = mt__index_view(self, key);
     if (v == NULL) {

@@ -1,0 +1,512 @@
+/* aten_lite/index_ops.c - indexing with integer tensors: get/put, gather/scatter, nonzero, cat. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "aten_lite/cpu/loops.h"
+#include "aten_lite/ops.h"
+#include "aten_lite/parallel.h"
+#include "c10_lite/error.h"
+
+/* Note [Index kernels]
+ * One odometer walks the index space; per position it computes a source or
+ * destination byte offset from the index values and copies one element by
+ * item size (or adds, for accumulating puts).  The non-indexed trailing part
+ * of an advanced-indexing problem ("rest" dims) is walked through a table
+ * of its byte offsets computed once.  Every index is range-checked first, so
+ * on error nothing has been written. */
+
+static void
+mt__copy_elem(char *dst, const char *src, size_t isz)
+{
+    switch (isz) {
+    case 1:
+        *(uint8_t *)dst = *(const uint8_t *)src;
+        break;
+    case 2:
+        memcpy(dst, src, 2);
+        break;
+    case 4:
+        memcpy(dst, src, 4);
+        break;
+    default:
+        memcpy(dst, src, 8);
+        break;
+    }
+}
+
+#define MT__ADD_ELEM(E, tn, ct, acc, ...)                                         \
+    case E: {                                                                     \
+        acc v = (acc)MT_LOAD_##tn(*(ct *)dst) + (acc)MT_LOAD_##tn(*(const ct *)src); \
+        *(ct *)dst = MT_STORE_##tn(v);                                            \
+        break;                                                                    \
+    }
+
+static void
+mt__add_elem(char *dst, const char *src, mt_dtype dt)
+{
+    switch (dt) {
+        MT_L_NUMERIC(MT__ADD_ELEM, 0)
+    case MT_BOOL:
+        *(bool *)dst = *(bool *)dst || *(const bool *)src;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Reads an integer index tensor element as int64. */
+static int64_t
+mt__index_at(const mt_tensor *idx, int64_t byte_off)
+{
+    const char *p = mt_tensor_data(idx) + byte_off;
+    switch (idx->dtype) {
+    case MT_INT64:
+        return *(const int64_t *)p;
+    case MT_INT32:
+        return *(const int32_t *)p;
+    case MT_INT16:
+        return *(const int16_t *)p;
+    case MT_INT8:
+        return *(const int8_t *)p;
+    case MT_UINT8:
+        return *(const uint8_t *)p;
+    default:
+        return 0;
+    }
+}
+
+static int
+mt__check_index_dtype(const mt_tensor *idx, const char *what)
+{
+    if (!mt_dtype_is_integral(idx->dtype, false)) {
+        return mt_error_set(MT_EINDEX, "%s: tensors used as indices must be long, int, byte or bool "
+                                       "tensors, got %s", what, mt_dtype_name(idx->dtype));
+    }
+    return MT_OK;
+}
+
+/* Byte offsets of every element of the sub-shape (n dims) in row-major order. */
+static int64_t *
+mt__offset_table(int n, const int64_t *sizes, const int64_t *strides, int64_t isz, int64_t *count)
+{
+    int64_t total = 1;
+    for (int i = 0; i < n; i++) {
+        total *= sizes[i];
+    }
+    int64_t *tab = malloc(sizeof(int64_t) * (size_t)(total > 0 ? total : 1));
+    if (tab == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory in indexing");
+        return NULL;
+    }
+    int64_t idx[MT_MAX_DIMS] = {0};
+    for (int64_t k = 0; k < total; k++) {
+        int64_t off = 0;
+        for (int i = 0; i < n; i++) {
+            off += idx[i] * strides[i] * isz;
+        }
+        tab[k] = off;
+        for (int i = n - 1; i >= 0; i--) {
+            if (++idx[i] < sizes[i]) {
+                break;
+            }
+            idx[i] = 0;
+        }
+    }
+    *count = total;
+    return tab;
+}
+
+/* Shared setup of get/put: v's first k dims are indexed by idx[0..k) (all of
+ * shape bshape), the other dims form "rest".  Fills per-position source
+ * offsets (bytes, relative to v's data) after bounds checks. */
+static int64_t *
+mt__advanced_offsets(const mt_tensor *v, int k, mt_tensor *const *idx, int bnd,
+                     const int64_t *bshape, int64_t *npos)
+{
+    int64_t n = 1;
+    for (int i = 0; i < bnd; i++) {
+        n *= bshape[i];
+    }
+    int64_t *offs = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (offs == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory in indexing");
+        return NULL;
+    }
+    int64_t isz = (int64_t)mt_tensor_itemsize(v);
+    int64_t pos[MT_MAX_DIMS] = {0};
+    for (int64_t p = 0; p < n; p++) {
+        int64_t off = 0;
+        for (int j = 0; j < k; j++) {
+            const mt_tensor *t = idx[j];
+            int64_t ioff = 0;
+            for (int d = 0; d < bnd; d++) {
+                int td = t->ndim - bnd + d;
+                if (td >= 0 && t->sizes[td] != 1) {
+                    ioff += pos[d] * t->strides[td];
+                }
+            }
+            int64_t iv = mt__index_at(t, ioff * (int64_t)mt_tensor_itemsize(t));
+            int64_t size = v->sizes[j];
+            if (iv < -size || iv >= size) {
+                free(offs);
+                mt_error_set(MT_EINDEX, "index %lld is out of bounds for dimension %d with size %lld",
+                             (long long)iv, j, (long long)size);
+                return NULL;
+            }
+            off += (iv < 0 ? iv + size : iv) * v->strides[j] * isz;
+        }
+        offs[p] = off;
+        for (int d = bnd - 1; d >= 0; d--) {
+            if (++pos[d] < bshape[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    *npos = n;
+    return offs;
+}
+
+static int
+mt__broadcast_indices(int k, mt_tensor *const *idx, int *bnd, int64_t *bshape, const char *what)
+{
+    *bnd = 0;
+    for (int j = 0; j < k; j++) {
+        if (mt__check_index_dtype(idx[j], what) < 0) {
+            return MT_EINDEX;
+        }
+        if (mt_broadcast_shapes(*bnd, bshape, idx[j]->ndim, idx[j]->sizes, bnd, bshape) < 0) {
+            return mt_error_prefix(MT_EINDEX, "shape mismatch: indexing tensors could not be "
+                                              "broadcast together");
+        }
+    }
+    return MT_OK;
+}
+
+mt_tensor *
+mt_index_get(const mt_tensor *v, int k, mt_tensor *const *idx)
+{
+    int bnd;
+    int64_t bshape[MT_MAX_DIMS];
+    if (k > v->ndim) {
+        mt_error_set(MT_EINDEX, "too many indices for tensor of dimension %d", v->ndim);
+        return NULL;
+    }
+    if (mt__broadcast_indices(k, idx, &bnd, bshape, "index") < 0) {
+        return NULL;
+    }
+    int rest = v->ndim - k;
+    if (bnd + rest > MT_MAX_DIMS) {
+        mt_error_set(MT_EINDEX, "too many dimensions in the indexing result");
+        return NULL;
+    }
+    int64_t npos, nrest;
+    int64_t *offs = mt__advanced_offsets(v, k, idx, bnd, bshape, &npos);
+    if (offs == NULL) {
+        return NULL;
+    }
+    int64_t isz = (int64_t)mt_tensor_itemsize(v);
+    int64_t *rtab = mt__offset_table(rest, v->sizes + k, v->strides + k, isz, &nrest);
+    if (rtab == NULL) {
+        free(offs);
+        return NULL;
+    }
+    int64_t osz[MT_MAX_DIMS];
+    memcpy(osz, bshape, sizeof(int64_t) * (size_t)bnd);
+    memcpy(osz + bnd, v->sizes + k, sizeof(int64_t) * (size_t)rest);
+    mt_tensor *out = mt_tensor_empty(v->dtype, bnd + rest, osz, mt_tensor_device(v));
+    if (out != NULL) {
+        char *o = mt_tensor_data(out);
+        const char *src = mt_tensor_data(v);
+        for (int64_t p = 0; p < npos; p++) {
+            for (int64_t r = 0; r < nrest; r++) {
+                mt__copy_elem(o, src + offs[p] + rtab[r], (size_t)isz);
+                o += isz;
+            }
+        }
+    }
+    free(offs);
+    free(rtab);
+    return out;
+}
+
+int
+mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *values, bool accumulate)
+{
+    int bnd;
+    int64_t bshape[MT_MAX_DIMS];
+    if (k > v->ndim) {
+        return mt_error_set(MT_EINDEX, "too many indices for tensor of dimension %d", v->ndim);
+    }
+    if (mt__broadcast_indices(k, idx, &bnd, bshape, "index_put_") < 0) {
+        return MT_EINDEX;
+    }
+    int rest = v->ndim - k;
+    int64_t tshape[MT_MAX_DIMS];
+    memcpy(tshape, bshape, sizeof(int64_t) * (size_t)bnd);
+    memcpy(tshape + bnd, v->sizes + k, sizeof(int64_t) * (size_t)rest);
+    /* values: converted to v's dtype, broadcast to the indexed shape, contiguous */
+    mt_tensor *vv = mt_to_dtype((mt_tensor *)values, v->dtype, false);
+    mt_tensor *ve = vv ? mt_expand(vv, bnd + rest, tshape) : NULL;
+    mt_tensor_decref(vv);
+    if (ve == NULL) {
+        char a[256], b[256];
+        mt_format_sizes(a, sizeof(a), values->ndim, values->sizes);
+        mt_format_sizes(b, sizeof(b), bnd + rest, tshape);
+        return mt_error_set(MT_ERUNTIME, "shape mismatch: value tensor of shape %s cannot be "
+                                         "broadcast to indexing result of shape %s", a, b);
+    }
+    mt_tensor *vc = mt_contiguous(ve);
+    mt_tensor_decref(ve);
+    if (vc == NULL) {
+        return mt_error_code();
+    }
+    int64_t npos, nrest;
+    int64_t *offs = mt__advanced_offsets(v, k, idx, bnd, bshape, &npos);
+    int64_t isz = (int64_t)mt_tensor_itemsize(v);
+    int64_t *rtab = offs ? mt__offset_table(rest, v->sizes + k, v->strides + k, isz, &nrest) : NULL;
+    if (rtab == NULL) {
+        free(offs);
+        mt_tensor_decref(vc);
+        return mt_error_code();
+    }
+    const char *s = mt_tensor_data(vc);
+    char *dst = mt_tensor_data(v);
+    for (int64_t p = 0; p < npos; p++) {
+        for (int64_t r = 0; r < nrest; r++) {
+            if (accumulate) {
+                mt__add_elem(dst + offs[p] + rtab[r], s, v->dtype);
+            }
+            else {
+                mt__copy_elem(dst + offs[p] + rtab[r], s, (size_t)isz);
+            }
+            s += isz;
+        }
+    }
+    free(offs);
+    free(rtab);
+    mt_tensor_decref(vc);
+    return MT_OK;
+}
+
+mt_tensor *
+mt_nonzero(const mt_tensor *t)
+{
+    mt_tensor *c = mt_contiguous((mt_tensor *)t);
+    if (c == NULL) {
+        return NULL;
+    }
+    mt_tensor *b = mt_to_dtype(c, MT_BOOL, false);
+    mt_tensor_decref(c);
+    if (b == NULL) {
+        return NULL;
+    }
+    const bool *m = (const bool *)mt_tensor_data(b);
+    int64_t count = 0;
+    for (int64_t i = 0; i < b->numel; i++) {
+        count += m[i];
+    }
+    int64_t osz[2] = {count, t->ndim};
+    mt_tensor *out = mt_tensor_empty(MT_INT64, 2, osz, MT_DEVICE_CPU);
+    if (out != NULL) {
+        int64_t *o = (int64_t *)mt_tensor_data(out);
+        int64_t pos[MT_MAX_DIMS] = {0};
+        for (int64_t i = 0; i < b->numel; i++) {
+            if (m[i]) {
+                memcpy(o, pos, sizeof(int64_t) * (size_t)t->ndim);
+                o += t->ndim;
+            }
+            for (int d = t->ndim - 1; d >= 0; d--) {
+                if (++pos[d] < t->sizes[d]) {
+                    break;
+                }
+                pos[d] = 0;
+            }
+        }
+    }
+    mt_tensor_decref(b);
+    return out;
+}
+
+/* gather/scatter: walk index's shape; the `dim` coordinate of self/src comes
+ * from the index value. */
+static int
+mt__gather_scatter(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *other, int mode)
+{
+    /* mode 0: gather (other = out, reads self); 1: scatter; 2: scatter_add (reads other = src) */
+    const char *what = mode == 0 ? "gather" : mode == 1 ? "scatter" : "scatter_add";
+    if (index->dtype != MT_INT64) {
+        return mt_error_set(MT_ERUNTIME, "%s(): Expected dtype int64 for index", what);
+    }
+    int nd = self->ndim ? self->ndim : 1;
+    if ((index->ndim ? index->ndim : 1) != nd) {
+        return mt_error_set(MT_ERUNTIME, "Index tensor must have the same number of dimensions as "
+                                         "%s tensor", mode == 0 ? "input" : "self");
+    }
+    for (int d = 0; d < index->ndim; d++) {
+        int64_t isz = index->sizes[d];
+        if ((d != dim && self->ndim && isz > self->sizes[d]) ||
+            (mode != 0 && other->ndim && isz > other->sizes[d])) {
+            return mt_error_set(MT_ERUNTIME, "Size does not match at dimension %d expected index "
+                                "%s to be smaller than self apart from dimension %d", d, "shape",
+                                dim);
+        }
+    }
+    int64_t dimsize = self->ndim ? self->sizes[dim] : 1;
+    int64_t isz = (int64_t)mt_tensor_itemsize(self);
+    /* check all index values first */
+    int64_t pos[MT_MAX_DIMS] = {0};
+    for (int pass = 0; pass < 2; pass++) {
+        memset(pos, 0, sizeof(pos));
+        for (int64_t e = 0; e < index->numel; e++) {
+            int64_t ioff = 0, soff = 0, ooff = 0;
+            for (int d = 0; d < index->ndim; d++) {
+                ioff += pos[d] * index->strides[d];
+                if (d != dim) {
+                    soff += pos[d] * (self->ndim ? self->strides[d] : 0);
+                }
+                ooff += pos[d] * (other->ndim ? other->strides[d] : 0);
+            }
+            int64_t iv = *(const int64_t *)(mt_tensor_data(index) + ioff * 8);
+            if (pass == 0) {
+                if (iv < -dimsize || iv >= dimsize) {
+                    return mt_error_set(MT_EINDEX, "index %lld is out of bounds for dimension %d "
+                                        "with size %lld", (long long)iv, dim, (long long)dimsize);
+                }
+            }
+            else {
+                if (iv < 0) {
+                    iv += dimsize;
+                }
+                soff += iv * (self->ndim ? self->strides[dim] : 0);
+                char *sp = mt_tensor_data(self) + soff * isz;
+                char *op = mt_tensor_data(other) + ooff * isz;
+                if (mode == 0) {
+                    mt__copy_elem(op, sp, (size_t)isz);
+                }
+                else if (mode == 1) {
+                    mt__copy_elem(sp, op, (size_t)isz);
+                }
+                else {
+                    mt__add_elem(sp, op, self->dtype);
+                }
+            }
+            for (int d = index->ndim - 1; d >= 0; d--) {
+                if (++pos[d] < index->sizes[d]) {
+                    break;
+                }
+                pos[d] = 0;
+            }
+        }
+    }
+    return MT_OK;
+}
+
+mt_tensor *
+mt_gather(mt_tensor *self, int64_t dim, const mt_tensor *index)
+{
+    int d = mt_wrap_dim(dim, self->ndim);
+    if (d < 0) {
+        return NULL;
+    }
+    mt_tensor *out = mt_tensor_empty(self->dtype, index->ndim, index->sizes, mt_tensor_device(self));
+    if (out != NULL && mt__gather_scatter(self, d, index, out, 0) < 0) {
+        mt_tensor_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+int
+mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tensor *src, bool add)
+{
+    int d = mt_wrap_dim(dim, self->ndim);
+    if (d < 0) {
+        return d;
+    }
+    if (mt_check_no_internal_overlap(self) < 0) {
+        return MT_ERUNTIME;
+    }
+    mt_tensor *s = mt_to_dtype((mt_tensor *)src, self->dtype, false);
+    if (s == NULL) {
+        return mt_error_code();
+    }
+    if (s->ndim != (index->ndim ? index->ndim : s->ndim)) {
+        mt_tensor_decref(s);
+        return mt_error_set(MT_ERUNTIME, "Index tensor must have the same number of dimensions as "
+                                         "src tensor");
+    }
+    int rc = mt__gather_scatter(self, d, index, s, add ? 2 : 1);
+    mt_tensor_decref(s);
+    return rc;
+}
+
+mt_tensor *
+mt_cat(mt_tensor *const *ts, int n, int64_t dim)
+{
+    if (n == 0) {
+        mt_error_set(MT_ERUNTIME, "torch.cat(): expected a non-empty list of Tensors");
+        return NULL;
+    }
+    /* legacy rule: 1-d empty tensors are skipped */
+    const mt_tensor *ref = NULL;
+    mt_dtype dt = ts[0]->dtype;
+    for (int i = 0; i < n; i++) {
+        dt = i ? mt_promote_types(dt, ts[i]->dtype) : ts[i]->dtype;
+        if (!(ts[i]->ndim == 1 && ts[i]->sizes[0] == 0) && ref == NULL) {
+            ref = ts[i];
+        }
+    }
+    if (ref == NULL) {
+        int64_t zero = 0;
+        return mt_tensor_empty(dt, 1, &zero, mt_tensor_device(ts[0]));
+    }
+    if (ref->ndim == 0) {
+        mt_error_set(MT_ERUNTIME, "zero-dimensional tensor (at position 0) cannot be concatenated");
+        return NULL;
+    }
+    int d = mt_wrap_dim(dim, ref->ndim);
+    if (d < 0) {
+        return NULL;
+    }
+    int64_t osz[MT_MAX_DIMS];
+    memcpy(osz, ref->sizes, sizeof(int64_t) * (size_t)ref->ndim);
+    osz[d] = 0;
+    for (int i = 0; i < n; i++) {
+        const mt_tensor *t = ts[i];
+        if (t->ndim == 1 && t->sizes[0] == 0) {
+            continue;
+        }
+        if (t->ndim != ref->ndim) {
+            mt_error_set(MT_ERUNTIME, "Tensors must have same number of dimensions: got %d and %d",
+                         ref->ndim, t->ndim);
+            return NULL;
+        }
+        for (int j = 0; j < t->ndim; j++) {
+            if (j != d && t->sizes[j] != ref->sizes[j]) {
+                mt_error_set(MT_ERUNTIME, "Sizes of tensors must match except in dimension %d. "
+                             "Expected size %lld but got size %lld for tensor number %d in the list.",
+                             d, (long long)ref->sizes[j], (long long)t->sizes[j], i);
+                return NULL;
+            }
+        }
+        osz[d] += t->sizes[d];
+    }
+    mt_tensor *out = mt_tensor_empty(dt, ref->ndim, osz, mt_tensor_device(ref));
+    int64_t at = 0;
+    for (int i = 0; out != NULL && i < n; i++) {
+        const mt_tensor *t = ts[i];
+        if (t->ndim == 1 && t->sizes[0] == 0) {
+            continue;
+        }
+        mt_tensor *part = mt_narrow(out, d, at, t->sizes[d]);
+        if (part == NULL || mt_copy_(part, t) < 0) {
+            mt_tensor_decref(part);
+            mt_tensor_decref(out);
+            return NULL;
+        }
+        mt_tensor_decref(part);
+        at += t->sizes[d];
+    }
+    return out;
+}

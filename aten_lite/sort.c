@@ -1,0 +1,152 @@
+/* aten_lite/sort.c - stable sort along a dim (merge sort of indices), NaN as the largest value. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "aten_lite/cpu/loops.h"
+#include "aten_lite/ops.h"
+#include "aten_lite/parallel.h"
+#include "c10_lite/error.h"
+
+/* Note [Sort]
+ * Each line along `dim` is loaded into (key, index) pairs in the acc type,
+ * merge-sorted (stable: equal keys keep their order, with descending order
+ * too) and written back as values and int64 indices.  NaN compares greater
+ * than everything, so it goes last ascending and first descending (torch).
+ * Lines are independent and run in parallel. */
+
+#define MT__DEF_SORT(E, tn, ct, acc, ...)                                                      \
+    typedef struct {                                                                           \
+        acc k;                                                                                 \
+        int64_t i;                                                                             \
+    } mt__pair_##tn;                                                                           \
+    static inline int mt__less_##tn(acc a, acc b)                                              \
+    {                                                                                          \
+        return a < b || (b != b && a == a);                                                    \
+    }                                                                                          \
+    static void mt__msort_##tn(mt__pair_##tn *a, mt__pair_##tn *tmp, int64_t n, int desc)       \
+    {                                                                                          \
+        if (n < 2) {                                                                           \
+            return;                                                                            \
+        }                                                                                      \
+        if (n <= 16) { /* insertion sort: stable */                                            \
+            for (int64_t i = 1; i < n; i++) {                                                  \
+                mt__pair_##tn x = a[i];                                                        \
+                int64_t j = i;                                                                 \
+                while (j > 0 && (desc ? mt__less_##tn(a[j - 1].k, x.k) : mt__less_##tn(x.k, a[j - 1].k))) { \
+                    a[j] = a[j - 1];                                                           \
+                    j--;                                                                       \
+                }                                                                              \
+                a[j] = x;                                                                      \
+            }                                                                                  \
+            return;                                                                            \
+        }                                                                                      \
+        int64_t h = n / 2;                                                                     \
+        mt__msort_##tn(a, tmp, h, desc);                                                       \
+        mt__msort_##tn(a + h, tmp, n - h, desc);                                               \
+        memcpy(tmp, a, sizeof(*a) * (size_t)n);                                                \
+        int64_t i = 0, j = h, o = 0;                                                           \
+        while (i < h && j < n) {                                                               \
+            int take_right = desc ? mt__less_##tn(tmp[i].k, tmp[j].k)                          \
+                                  : mt__less_##tn(tmp[j].k, tmp[i].k);                         \
+            a[o++] = take_right ? tmp[j++] : tmp[i++];                                         \
+        }                                                                                      \
+        while (i < h) {                                                                        \
+            a[o++] = tmp[i++];                                                                 \
+        }                                                                                      \
+        while (j < n) {                                                                        \
+            a[o++] = tmp[j++];                                                                 \
+        }                                                                                      \
+    }                                                                                          \
+    static int mt__sort_line_##tn(const char *src, int64_t n, int64_t ss, char *vals,          \
+                                  int64_t vs, int64_t *idx, int64_t is, int desc)              \
+    {                                                                                          \
+        mt__pair_##tn *a = malloc(sizeof(*a) * (size_t)(2 * n + 1));                            \
+        if (a == NULL) {                                                                       \
+            return -1;                                                                         \
+        }                                                                                      \
+        for (int64_t i = 0; i < n; i++) {                                                      \
+            a[i].k = (acc)MT_LOAD_##tn(*(const ct *)(src + i * ss));                           \
+            a[i].i = i;                                                                        \
+        }                                                                                      \
+        mt__msort_##tn(a, a + n, n, desc);                                                     \
+        for (int64_t i = 0; i < n; i++) {                                                      \
+            *(ct *)(vals + i * vs) = *(const ct *)(src + a[i].i * ss);                         \
+            idx[i * is] = a[i].i;                                                              \
+        }                                                                                      \
+        free(a);                                                                               \
+        return 0;                                                                              \
+    }
+MT_L_ALL(MT__DEF_SORT, 0)
+
+typedef int (*mt__sort_fn)(const char *, int64_t, int64_t, char *, int64_t, int64_t *, int64_t, int);
+static const mt__sort_fn mt__sort_fns[MT_NUM_DTYPES] = {
+    mt__sort_line_boolean, mt__sort_line_uint8,   mt__sort_line_int8,     mt__sort_line_int16,
+    mt__sort_line_int32,   mt__sort_line_int64,   mt__sort_line_float16,  mt__sort_line_bfloat16,
+    mt__sort_line_float32, mt__sort_line_float64,
+};
+
+typedef struct {
+    const mt_tensor *in;
+    mt_tensor *vals, *idx;
+    int dim, desc;
+    int failed;
+} mt__sort_job;
+
+static void
+mt__sort_lines(void *p, int64_t b, int64_t e)
+{
+    mt__sort_job *j = p;
+    const mt_tensor *t = j->in;
+    int64_t isz = (int64_t)mt_tensor_itemsize(t);
+    for (int64_t line = b; line < e; line++) {
+        int64_t rem = line, si = 0, vi = 0, ii = 0;
+        for (int d = t->ndim - 1; d >= 0; d--) {
+            if (d == j->dim) {
+                continue;
+            }
+            int64_t c = rem % t->sizes[d];
+            rem /= t->sizes[d];
+            si += c * t->strides[d];
+            vi += c * j->vals->strides[d];
+            ii += c * j->idx->strides[d];
+        }
+        int64_t n = t->ndim ? t->sizes[j->dim] : 1;
+        int64_t step = t->ndim ? t->strides[j->dim] : 0;
+        int64_t vstep = t->ndim ? j->vals->strides[j->dim] : 0;
+        int64_t istep = t->ndim ? j->idx->strides[j->dim] : 0;
+        if (mt__sort_fns[t->dtype](mt_tensor_data(t) + si * isz, n, step * isz,
+                                   mt_tensor_data(j->vals) + vi * isz, vstep * isz,
+                                   (int64_t *)mt_tensor_data(j->idx) + ii, istep, j->desc) < 0) {
+            __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+int
+mt_sort(mt_tensor *t, int64_t dim, bool descending, mt_tensor **values, mt_tensor **indices)
+{
+    int d = mt_wrap_dim(dim, t->ndim);
+    if (d < 0) {
+        return d;
+    }
+    mt_tensor *v = mt_tensor_empty(t->dtype, t->ndim, t->sizes, MT_DEVICE_CPU);
+    mt_tensor *ix = v ? mt_tensor_empty(MT_INT64, t->ndim, t->sizes, MT_DEVICE_CPU) : NULL;
+    if (ix == NULL) {
+        mt_tensor_decref(v);
+        return mt_error_code();
+    }
+    if (t->numel > 0) {
+        mt__sort_job job = {.in = t, .vals = v, .idx = ix, .dim = d, .desc = descending};
+        int64_t n = t->ndim ? t->sizes[d] : 1;
+        int64_t lines = t->numel / n;
+        mt_parallel_for(0, lines, n >= 4096 ? 1 : 4096 / n + 1, mt__sort_lines, &job);
+        if (job.failed) {
+            mt_tensor_decref(v);
+            mt_tensor_decref(ix);
+            return mt_error_set(MT_ENOMEM, "out of memory in sort");
+        }
+    }
+    *values = v;
+    *indices = ix;
+    return MT_OK;
+}

@@ -1,0 +1,309 @@
+/* csrc/index_binding.c - cat, sort, gather/scatter, nonzero and the advanced-indexing primitives. */
+#include "csrc/common.h"
+
+#define IMPL(self) (((MTTensorObject *)(self))->impl)
+#define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
+
+/* Python callables implementing advanced __getitem__/__setitem__ (set at import). */
+static PyObject *mt__adv_get, *mt__adv_set;
+
+PyObject *
+mt__advanced_getitem(PyObject *self, PyObject *key)
+{
+    if (mt__adv_get == NULL) {
+        PyErr_SetString(PyExc_NotImplementedError, "advanced indexing is not available");
+        return NULL;
+    }
+    return PyObject_CallFunctionObjArgs(mt__adv_get, self, key, NULL);
+}
+
+int
+mt__advanced_setitem(PyObject *self, PyObject *key, PyObject *value)
+{
+    if (mt__adv_set == NULL) {
+        PyErr_SetString(PyExc_NotImplementedError, "advanced indexing is not available");
+        return -1;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(mt__adv_set, self, key, value, NULL);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+static PyObject *
+mt_py_set_advanced_indexing(PyObject *m, PyObject *args)
+{
+    PyObject *g, *s;
+    if (!PyArg_ParseTuple(args, "OO", &g, &s)) {
+        return NULL;
+    }
+    Py_XSETREF(mt__adv_get, Py_NewRef(g));
+    Py_XSETREF(mt__adv_set, Py_NewRef(s));
+    Py_RETURN_NONE;
+}
+
+/* A list/tuple of tensors -> borrowed impls (at most `cap`). Returns count or -1. */
+static int
+mt__tensor_list(PyObject *seq, mt_tensor **out, int cap, const char *fname, const char *what)
+{
+    if (mt__tensor_check(seq) || (!PyList_Check(seq) && !PyTuple_Check(seq))) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be tuple of Tensors, not %s", fname,
+                     what, Py_TYPE(seq)->tp_name);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > cap) {
+        PyErr_Format(PyExc_ValueError, "%s(): too many tensors (%zd > %d)", fname, n, cap);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!mt__tensor_check(items[i])) {
+            PyErr_Format(PyExc_TypeError, "%s(): expected Tensor as element %zd in argument '%s', "
+                         "but got %s", fname, i, what, Py_TYPE(items[i])->tp_name);
+            return -1;
+        }
+        out[i] = IMPL(items[i]);
+    }
+    return (int)n;
+}
+
+static PyObject *
+mt_py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"tensors", "dim", "out", NULL};
+    PyObject *a[3];
+    if (mt__parse_args("cat", args, nargs, kwnames, names, 2, 1, a) < 0) {
+        return NULL;
+    }
+    int64_t dim = 0;
+    if (a[1] != NULL && mt__int64_from_py(a[1], &dim, "cat", "dim") < 0) {
+        return NULL;
+    }
+    if (!PyList_Check(a[0]) && !PyTuple_Check(a[0])) {
+        PyErr_Format(PyExc_TypeError, "cat(): argument 'tensors' must be tuple of Tensors, not %s",
+                     Py_TYPE(a[0])->tp_name);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(a[0]);
+    mt_tensor **ts = PyMem_Malloc(sizeof(mt_tensor *) * (size_t)(n ? n : 1));
+    if (ts == NULL) {
+        return PyErr_NoMemory();
+    }
+    if (mt__tensor_list(a[0], ts, (int)(n < 1 << 30 ? n : 1 << 30), "cat", "tensors") < 0) {
+        PyMem_Free(ts);
+        return NULL;
+    }
+    mt_tensor *r = mt_cat(ts, (int)n, dim);
+    PyMem_Free(ts);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (a[2] != NULL && a[2] != Py_None) {
+        if (!mt__tensor_check(a[2])) {
+            mt_tensor_decref(r);
+            PyErr_SetString(PyExc_TypeError, "cat(): argument 'out' must be Tensor");
+            return NULL;
+        }
+        int rc = mt_copy_(IMPL(a[2]), r);
+        mt_tensor_decref(r);
+        return rc < 0 ? mt__raise(rc) : Py_NewRef(a[2]);
+    }
+    return mt__tensor_wrap(r);
+}
+
+static PyObject *
+mt_py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"input", "dim", "descending", "stable", NULL};
+    PyObject *a[4];
+    if (mt__parse_args("sort", args, nargs, kwnames, names, 3, 1, a) < 0) {
+        return NULL;
+    }
+    if (!mt__tensor_check(a[0])) {
+        PyErr_Format(PyExc_TypeError, "sort(): argument 'input' must be Tensor, not %s",
+                     Py_TYPE(a[0])->tp_name);
+        return NULL;
+    }
+    int64_t dim = -1;
+    int desc = 0;
+    if ((a[1] != NULL && a[1] != Py_None && mt__int64_from_py(a[1], &dim, "sort", "dim") < 0) ||
+        (a[2] != NULL && (desc = PyObject_IsTrue(a[2])) < 0)) {
+        return NULL;
+    }
+    mt_tensor *v, *ix;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_sort(IMPL(a[0]), dim, desc, &v, &ix);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    PyObject *pv = mt__tensor_wrap(v);
+    PyObject *pi = pv ? mt__tensor_wrap(ix) : (mt_tensor_decref(ix), NULL);
+    if (pi == NULL) {
+        Py_XDECREF(pv);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", pv, pi);
+}
+
+static PyObject *
+mt_py_index_get(PyObject *m, PyObject *args)
+{
+    PyObject *self, *list;
+    if (!PyArg_ParseTuple(args, "O!O", mt__TensorBase_Type, &self, &list)) {
+        return NULL;
+    }
+    mt_tensor *idx[MT_MAX_DIMS];
+    int k = mt__tensor_list(list, idx, MT_MAX_DIMS, "index", "indices");
+    if (k < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_index_get(IMPL(self), k, idx));
+}
+
+static PyObject *
+mt_py_index_put(PyObject *m, PyObject *args)
+{
+    PyObject *self, *list, *values;
+    int accumulate = 0;
+    if (!PyArg_ParseTuple(args, "O!OO!|p", mt__TensorBase_Type, &self, &list, mt__TensorBase_Type,
+                          &values, &accumulate)) {
+        return NULL;
+    }
+    mt_tensor *idx[MT_MAX_DIMS];
+    int k = mt__tensor_list(list, idx, MT_MAX_DIMS, "index_put_", "indices");
+    if (k < 0) {
+        return NULL;
+    }
+    if (mt_check_no_internal_overlap(IMPL(self)) < 0) {
+        return mt__raise(0);
+    }
+    int rc = mt_index_put_(IMPL(self), k, idx, IMPL(values), accumulate);
+    return rc < 0 ? mt__raise(rc) : Py_NewRef(self);
+}
+
+static PyObject *
+mt_py_nonzero_raw(PyObject *m, PyObject *self)
+{
+    if (!mt__tensor_check(self)) {
+        PyErr_Format(PyExc_TypeError, "nonzero(): argument 'input' must be Tensor, not %s",
+                     Py_TYPE(self)->tp_name);
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_nonzero(IMPL(self)));
+}
+
+static PyObject *
+mt_py_gather(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"input", "dim", "index", "sparse_grad", "out", NULL};
+    PyObject *a[5];
+    int64_t dim;
+    if (mt__parse_args("gather", args, nargs, kwnames, names, 3, 3, a) < 0 ||
+        mt__int64_from_py(a[1], &dim, "gather", "dim") < 0) {
+        return NULL;
+    }
+    if (!mt__tensor_check(a[0]) || !mt__tensor_check(a[2])) {
+        PyErr_SetString(PyExc_TypeError, "gather(): input and index must be Tensors");
+        return NULL;
+    }
+    mt_tensor *r = mt_gather(IMPL(a[0]), dim, IMPL(a[2]));
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (a[4] != NULL && a[4] != Py_None && mt__tensor_check(a[4])) {
+        int rc = mt_copy_(IMPL(a[4]), r);
+        mt_tensor_decref(r);
+        return rc < 0 ? mt__raise(rc) : Py_NewRef(a[4]);
+    }
+    return mt__tensor_wrap(r);
+}
+
+/* self.scatter_(dim, index, src|value, reduce=None) / scatter_add_(dim, index, src) */
+static PyObject *
+mt__scatter_impl(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int add)
+{
+    static const char *const names[] = {"dim", "index", "src", "value", "reduce", NULL};
+    PyObject *a[5];
+    const char *fname = add ? "scatter_add_" : "scatter_";
+    int64_t dim;
+    if (mt__parse_args(fname, args, nargs, kwnames, names, 3, 2, a) < 0 ||
+        mt__int64_from_py(a[0], &dim, fname, "dim") < 0) {
+        return NULL;
+    }
+    PyObject *src = a[2] ? a[2] : a[3];
+    if (src == NULL || !mt__tensor_check(a[1])) {
+        PyErr_Format(PyExc_TypeError, "%s(): expected (dim, index: Tensor, src: Tensor or value)", fname);
+        return NULL;
+    }
+    if (a[4] != NULL && a[4] != Py_None) {
+        const char *r = PyUnicode_Check(a[4]) ? PyUnicode_AsUTF8(a[4]) : NULL;
+        if (r != NULL && strcmp(r, "add") == 0) {
+            add = 1;
+        }
+        else {
+            PyErr_Format(PyExc_NotImplementedError, "%s(): reduce=%R is not supported (only 'add')",
+                         fname, a[4]);
+            return NULL;
+        }
+    }
+    mt_tensor *s = NULL;
+    if (mt__tensor_check(src)) {
+        s = IMPL(src);
+        mt_tensor_incref(s);
+    }
+    else {
+        mt_scalar v;
+        if (mt__scalar_from_py(src, &v, fname) < 0) {
+            return NULL;
+        }
+        mt_tensor *idx = IMPL(a[1]);
+        s = mt_tensor_empty(IMPL(self)->dtype, idx->ndim, idx->sizes, MT_DEVICE_CPU);
+        if (s == NULL || mt_fill_(s, v) < 0) {
+            mt_tensor_decref(s);
+            return mt__raise(0);
+        }
+    }
+    int rc = mt_scatter_(IMPL(self), dim, IMPL(a[1]), s, add);
+    mt_tensor_decref(s);
+    return rc < 0 ? mt__raise(rc) : Py_NewRef(self);
+}
+
+static PyObject *
+mt_m_scatter_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    return mt__scatter_impl(self, args, nargs, kw, 0);
+}
+
+static PyObject *
+mt_m_scatter_add_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    return mt__scatter_impl(self, args, nargs, kw, 1);
+}
+
+static PyMethodDef mt_index_methods[] = {
+    {"scatter_", FASTKW(mt_m_scatter_), "scatter_(dim, index, src|value)"},
+    {"scatter_add_", FASTKW(mt_m_scatter_add_), "scatter_add_(dim, index, src)"},
+    {NULL},
+};
+
+static PyMethodDef mt_index_functions[] = {
+    {"cat", FASTKW(mt_py_cat), "cat(tensors, dim=0, out=None)"},
+    {"sort", FASTKW(mt_py_sort), "sort(input, dim=-1, descending=False, stable=False) -> (values, indices)"},
+    {"gather", FASTKW(mt_py_gather), "gather(input, dim, index)"},
+    {"_index_get", mt_py_index_get, METH_VARARGS, NULL},
+    {"_index_put_", mt_py_index_put, METH_VARARGS, NULL},
+    {"_nonzero", mt_py_nonzero_raw, METH_O, NULL},
+    {"_set_advanced_indexing", mt_py_set_advanced_indexing, METH_VARARGS, NULL},
+    {NULL},
+};
+
+int
+mt__index_binding_init(PyObject *module)
+{
+    if (mt__add_tensor_methods(mt_index_methods) < 0) {
+        return -1;
+    }
+    return PyModule_AddFunctions(module, mt_index_functions);
+}

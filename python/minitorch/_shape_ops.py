@@ -1,0 +1,667 @@
+"""Shape, join, sort and gather/scatter ops, and advanced (tensor/list/mask) indexing.
+
+The heavy lifting is in C (cat, sort, gather/scatter, nonzero, _index_get/_index_put_);
+this module applies torch's argument rules and NumPy's advanced-indexing placement rules."""
+import builtins
+
+from . import _C
+from ._reductions import _return_type
+from ._tensor import Tensor
+
+sort_ret = _return_type("sort", ["values", "indices"])
+topk_ret = _return_type("topk", ["values", "indices"])
+kthvalue_ret = _return_type("kthvalue", ["values", "indices"])
+
+
+def _check(x, fname, what="input"):
+    if not isinstance(x, _C.TensorBase):
+        raise TypeError(f"{fname}(): argument '{what}' must be Tensor, not {type(x).__name__}")
+
+
+def _wrap(dim, ndim):
+    n = builtins.max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def _dims_arg(dims):
+    if isinstance(dims, int):
+        return (dims,)
+    return tuple(dims)
+
+
+# ---------------------------------------------------------------- joining
+cat = _C.cat
+concat = concatenate = _C.cat
+
+
+def stack(tensors, dim=0, *, out=None):
+    """Joins equally shaped tensors along a new dim."""
+    if isinstance(tensors, _C.TensorBase) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"stack(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}")
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, t in enumerate(tensors):
+        _check(t, "stack", f"tensors[{i}]")
+        if t.shape != tensors[0].shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} "
+                               f"at entry 0 and {list(t.shape)} at entry {i}")
+    d = _wrap(dim, tensors[0].dim() + 1)
+    return _C.cat([t.unsqueeze(d) for t in tensors], d, out=out)
+
+
+def atleast_1d(*tensors):
+    r = [t.reshape(1) if t.dim() == 0 else t for t in _flat_args(tensors)]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def atleast_2d(*tensors):
+    r = [t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t for t in _flat_args(tensors)]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def atleast_3d(*tensors):
+    def one(t):
+        if t.dim() == 0:
+            return t.reshape(1, 1, 1)
+        if t.dim() == 1:
+            return t.reshape(1, -1, 1)
+        if t.dim() == 2:
+            return t.unsqueeze(-1)
+        return t
+    r = [one(t) for t in _flat_args(tensors)]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def _flat_args(tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    for t in tensors:
+        _check(t, "atleast_nd")
+    return tensors
+
+
+def hstack(tensors, *, out=None):
+    ts = atleast_1d(*tensors)
+    ts = ts if isinstance(ts, tuple) else (ts,)
+    return _C.cat(ts, 0 if ts[0].dim() == 1 else 1, out=out)
+
+
+def vstack(tensors, *, out=None):
+    ts = atleast_2d(*tensors)
+    return _C.cat(ts if isinstance(ts, tuple) else (ts,), 0, out=out)
+
+
+row_stack = vstack
+
+
+def dstack(tensors, *, out=None):
+    ts = atleast_3d(*tensors)
+    return _C.cat(ts if isinstance(ts, tuple) else (ts,), 2, out=out)
+
+
+# ---------------------------------------------------------------- rearranging
+def movedim(input, source, destination):
+    _check(input, "movedim")
+    src = [_wrap(d, input.dim()) for d in _dims_arg(source)]
+    dst = [_wrap(d, input.dim()) for d in _dims_arg(destination)]
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
+                           f"contain the same number of dims as destination ({list(dst)} dims)")
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise RuntimeError("movedim: repeated dim in `source` or `destination`")
+    order = [None] * input.dim()
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(input.dim()) if d not in src)
+    order = [o if o is not None else next(rest) for o in order]
+    return input.permute(order)
+
+
+moveaxis = movedim
+
+
+def index_select(input, dim, index, *, out=None):
+    """Entries of input along dim at the positions in the 1-d integer tensor index."""
+    _check(input, "index_select")
+    _check(index, "index_select", "index")
+    if index.dim() > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index.dtype not in (_C.int64, _C.int32):
+        raise RuntimeError(f"index_select(): Expected dtype int32/int64 for index but got: {index.dtype}")
+    d = _wrap(dim, input.dim())
+    if input.dim() == 0:
+        r = _C._index_get(input.reshape(1), [index.reshape(-1)]).reshape(index.shape)
+    else:
+        r = _C._index_get(movedim(input, d, 0), [index.reshape(-1)])
+        r = movedim(r, 0, d)
+        if not r.is_contiguous():
+            r = r.contiguous()
+    return out.copy_(r) if out is not None else r
+
+
+def flip(input, dims):
+    _check(input, "flip")
+    r = input
+    for d in {_wrap(d, input.dim()) for d in _dims_arg(dims)}:
+        n = input.size(d)
+        r = index_select(r, d, _C.arange(n - 1, -1, -1))
+    return r.clone() if r is input else r
+
+
+def fliplr(input):
+    if input.dim() < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, (1,))
+
+
+def flipud(input):
+    if input.dim() < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, (0,))
+
+
+def roll(input, shifts, dims=None):
+    _check(input, "roll")
+    if dims is None:
+        return roll(input.flatten(), shifts, 0).view(input.shape)
+    shifts, dims = _dims_arg(shifts), _dims_arg(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    r = input
+    for s, d in zip(shifts, dims):
+        d = _wrap(d, input.dim())
+        n = input.size(d)
+        if n == 0:
+            continue
+        s %= n
+        if s:
+            r = _C.cat([r.narrow(d, n - s, s), r.narrow(d, 0, n - s)], d)
+    return r.clone() if r is input else r
+
+
+def repeat(input, *sizes):
+    """Tiles input: result size along each dim is size * repeats."""
+    if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
+        sizes = tuple(sizes[0])
+    sizes = tuple(int(s) for s in sizes)
+    if len(sizes) < input.dim():
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {builtins.min(sizes)}: {list(sizes)}")
+    shape = (1,) * (len(sizes) - input.dim()) + tuple(input.shape)
+    x = input.reshape(shape)
+    inter, expanded, final = [], [], []
+    for r, s in zip(sizes, shape):
+        inter += [1, s]
+        expanded += [r, s]
+        final.append(r * s)
+    return x.reshape(inter).expand(expanded).reshape(final).clone()
+
+
+def tile(input, dims):
+    dims = _dims_arg(dims)
+    dims = (1,) * (input.dim() - len(dims)) + tuple(dims)
+    return repeat(input, dims)
+
+
+def _tri(input, diagonal, upper, fname):
+    _check(input, fname)
+    if input.dim() < 2:
+        raise RuntimeError(f"{fname}: input tensor must have at least 2 dimensions")
+    rows, cols = input.shape[-2], input.shape[-1]
+    off = _C.sub(_C.arange(cols).unsqueeze(0), _C.arange(rows).unsqueeze(1))
+    keep = _C.ge(off, diagonal) if upper else _C.le(off, diagonal)
+    return _C.where(keep, input, _C.zeros((), dtype=input.dtype))
+
+
+def tril(input, diagonal=0, *, out=None):
+    r = _tri(input, diagonal, False, "tril")
+    return out.copy_(r) if out is not None else r
+
+
+def triu(input, diagonal=0, *, out=None):
+    r = _tri(input, diagonal, True, "triu")
+    return out.copy_(r) if out is not None else r
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """A view of the diagonal of (dim1, dim2), appended as the last dim."""
+    _check(input, "diagonal")
+    d1, d2 = _wrap(dim1, input.dim()), _wrap(dim2, input.dim())
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    size, stride = list(input.shape), list(input.stride())
+    start = input.storage_offset()
+    if offset >= 0:
+        n = builtins.max(0, builtins.min(size[d1], size[d2] - offset))
+        start += offset * stride[d2] if n else 0
+    else:
+        n = builtins.max(0, builtins.min(size[d1] + offset, size[d2]))
+        start += -offset * stride[d1] if n else 0
+    keep = [d for d in range(input.dim()) if d not in (d1, d2)]
+    return input.as_strided([size[d] for d in keep] + [n], [stride[d] for d in keep] + [stride[d1] + stride[d2]], start)
+
+
+def diag(input, diagonal=0):
+    _check(input, "diag")
+    if input.dim() == 1:
+        n = input.size(0) + abs(diagonal)
+        r = _C.zeros(n, n, dtype=input.dtype)
+        globals()["diagonal"](r, diagonal).copy_(input)
+        return r
+    if input.dim() == 2:
+        return globals()["diagonal"](input, diagonal).clone()
+    raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % input.dim())
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    if (dim1, dim2) != (-2, -1):
+        raise NotImplementedError("diag_embed: only the default dims (-2, -1) are supported")
+    n = input.size(-1) + abs(offset)
+    r = _C.zeros(*input.shape[:-1], n, n, dtype=input.dtype)
+    diagonal(r, offset, -2, -1).copy_(input)
+    return r
+
+
+def trace(input):
+    _check(input, "trace")
+    if input.dim() != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.dim()}")
+    return diagonal(input).sum()
+
+
+# ---------------------------------------------------------------- gather / scatter / select
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    """Values of ``input`` along ``dim`` at positions ``index`` (``out[i][j] = input[index[i][j]][j]`` for dim 0)."""
+    if out is None:
+        return _C.gather(input, dim, index)
+    return _C.gather(input, dim, index, out=out)
+
+
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    r = input.clone()
+    return r.scatter_(dim, index, src if src is not None else value, reduce=reduce)
+
+
+def scatter_add(input, dim, index, src):
+    return input.clone().scatter_add_(dim, index, src)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    return input.clone().index_add_(dim, index, source, alpha=alpha)
+
+
+def _index_add_(self, dim, index, source, *, alpha=1):
+    d = _wrap(dim, self.dim())
+    src = source if alpha == 1 else _C.mul(source, alpha)
+    _C._index_put_(movedim(self, d, 0), [index.reshape(-1)], movedim(src, d, 0) if src.dim() else src, True)
+    return self
+
+
+def _index_fill_(self, dim, index, value):
+    d = _wrap(dim, self.dim())
+    v = value if isinstance(value, _C.TensorBase) else _C.full((), value, dtype=self.dtype)
+    _C._index_put_(movedim(self, d, 0), [index.reshape(-1)], v, False)
+    return self
+
+
+def _index_copy_(self, dim, index, source):
+    d = _wrap(dim, self.dim())
+    _C._index_put_(movedim(self, d, 0), [index.reshape(-1)], movedim(source, d, 0), False)
+    return self
+
+
+def nonzero(input, *, as_tuple=False):
+    _check(input, "nonzero")
+    nz = _C._nonzero(input)
+    if not as_tuple:
+        return nz
+    if input.dim() == 0:
+        return (nz.reshape(-1),)
+    return tuple(nz.select(1, i).contiguous() for i in range(input.dim()))
+
+
+def argwhere(input):
+    return nonzero(input)
+
+
+def where(condition, input=None, other=None, *, out=None):
+    """where(condition, input, other) elementwise; where(condition) is nonzero(as_tuple=True)."""
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if input is None or other is None:
+        raise TypeError("where() expects either 1 or 3 arguments")
+    return _C.where(condition, input, other, out=out)
+
+
+def masked_select(input, mask, *, out=None):
+    _check(input, "masked_select")
+    _check(mask, "masked_select", "mask")
+    if mask.dtype != _C.bool:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {mask.dtype}")
+    shape = _broadcast_shapes(input.shape, mask.shape)
+    r = _getitem(input.expand(shape), mask.expand(shape))
+    return out.copy_(r) if out is not None else r
+
+
+def _masked_scatter_(self, mask, source):
+    n = int(mask.sum())
+    if source.numel() < n:
+        raise RuntimeError("masked_scatter_: expected source to have at least as many elements as ones in mask")
+    _setitem(self, mask.expand(self.shape), source.reshape(-1)[:n])
+    return self
+
+
+def _broadcast_shapes(*shapes):
+    nd = builtins.max(len(s) for s in shapes)
+    out = []
+    for i in range(nd):
+        sizes = {s[len(s) - nd + i] for s in shapes if len(s) - nd + i >= 0} - {1}
+        if len(sizes) > 1:
+            raise RuntimeError(f"shape mismatch: objects cannot be broadcast to a single shape: {shapes}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def broadcast_shapes(*shapes):
+    from ._size import Size
+    return Size(_broadcast_shapes(*[tuple(s) if not isinstance(s, int) else (s,) for s in shapes]))
+
+
+def broadcast_tensors(*tensors):
+    shape = _broadcast_shapes(*[tuple(t.shape) for t in tensors])
+    return tuple(t.expand(shape) for t in tensors)
+
+
+def one_hot(tensor, num_classes=-1):
+    """Index tensor (int64) -> int64 tensor with a trailing dim of num_classes."""
+    _check(tensor, "one_hot", "tensor")
+    if tensor.dtype != _C.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() and int(tensor.amin()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if tensor.numel() == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.amax()) + 1
+    elif tensor.numel() and int(tensor.amax()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    r = _C.zeros(*tensor.shape, num_classes, dtype=_C.int64)
+    return r.scatter_(-1, tensor.unsqueeze(-1), 1)
+
+
+# ---------------------------------------------------------------- sorting
+def sort(input, dim=-1, descending=False, stable=False, *, out=None):
+    """Stable sort along dim (NaN last ascending, first descending) -> (values, indices)."""
+    v, i = _C.sort(input, dim, descending)
+    if out is not None:
+        out[0].copy_(v)
+        out[1].copy_(i)
+        v, i = out
+    return sort_ret(v, i)
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    return _C.sort(input, dim, descending)[1]
+
+
+def msort(input):
+    return _C.sort(input, 0, False)[0]
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    _check(input, "topk")
+    d = _wrap(dim, input.dim())
+    n = input.size(d) if input.dim() else 1
+    if not 0 <= k <= n:
+        raise RuntimeError(f"selected index k out of range")
+    v, i = _C.sort(input, d, largest)
+    v, i = v.narrow(d, 0, k) if input.dim() else v, i.narrow(d, 0, k) if input.dim() else i
+    return topk_ret(v.contiguous(), i.contiguous())
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    _check(input, "kthvalue")
+    d = _wrap(dim, input.dim())
+    n = input.size(d) if input.dim() else 1
+    if not 1 <= k <= n:
+        raise IndexError(f"kthvalue(): selected number k out of range for dimension {d}")
+    v, i = _C.sort(input, d, False)
+    v, i = (v.select(d, k - 1), i.select(d, k - 1)) if input.dim() else (v, i)
+    if keepdim and input.dim():
+        v, i = v.unsqueeze(d), i.unsqueeze(d)
+    return kthvalue_ret(v.contiguous(), i.contiguous())
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """Sorted unique values of the flattened input, optionally with inverse indices and counts."""
+    _check(input, "unique")
+    if dim is not None:
+        raise NotImplementedError("unique(dim=...) is not implemented yet; flatten the input or use dim=None")
+    flat = input.reshape(-1)
+    s, order = _C.sort(flat, 0, False)
+    n = s.numel()
+    first = _C.ones(n, dtype=_C.bool)
+    if n > 1:
+        first[1:] = _C.ne(s[1:], s[:-1])
+    values = _getitem(s, first)
+    out = [values]
+    if return_inverse:
+        group = _C.sub(_C.cumsum(first, 0), 1)
+        inverse = _C.empty(n, dtype=_C.int64)
+        _C._index_put_(inverse, [order], group, False)
+        out.append(inverse.reshape(input.shape))
+    if return_counts:
+        starts = _C._nonzero(first).reshape(-1)
+        ends = _C.cat([starts[1:], _C.full((1,), n, dtype=_C.int64)])
+        out.append(_C.sub(ends, starts))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    if dim is not None:
+        raise NotImplementedError("unique_consecutive(dim=...) is not implemented yet")
+    flat = input.reshape(-1)
+    n = flat.numel()
+    first = _C.ones(n, dtype=_C.bool)
+    if n > 1:
+        first[1:] = _C.ne(flat[1:], flat[:-1])
+    out = [_getitem(flat, first)]
+    if return_inverse:
+        out.append(_C.sub(_C.cumsum(first, 0), 1).reshape(input.shape))
+    if return_counts:
+        starts = _C._nonzero(first).reshape(-1)
+        out.append(_C.sub(_C.cat([starts[1:], _C.full((1,), n, dtype=_C.int64)]), starts))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+# ---------------------------------------------------------------- advanced indexing
+def _as_index(item):
+    """Lists and arrays become tensors; tensors stay; ints and others are returned as is."""
+    if isinstance(item, _C.TensorBase):
+        return item
+    if isinstance(item, list):
+        from ._C import tensor
+        if len(item) == 0:
+            return tensor([], dtype=_C.int64)
+        return tensor(item)
+    if type(item).__module__ == "numpy" and hasattr(item, "ndim"):
+        from ._C import tensor
+        return tensor(item)
+    return item
+
+
+def _plan(t, key):
+    """Applies the basic part of key as a view and collects the advanced part.
+
+    Returns (view, adv_dims, adv_indices): adv_dims are dims of view indexed by the
+    int64 tensors adv_indices (NumPy rule: plain ints count as advanced once any
+    advanced index is present)."""
+    items = list(key) if isinstance(key, tuple) else [key]
+    items = [_as_index(i) for i in items]
+    consumed = 0
+    for it in items:
+        if it is None or it is Ellipsis or isinstance(it, bool):
+            continue
+        if isinstance(it, _C.TensorBase) and it.dtype == _C.bool:
+            consumed += builtins.max(it.dim(), 1) if it.dim() else 0
+        else:
+            consumed += 1
+    if sum(1 for it in items if it is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > t.dim():
+        raise IndexError(f"too many indices for tensor of dimension {t.dim()}")
+    v = t
+    dim = 0
+    adv_dims, adv_idx = [], []
+    for it in items:
+        if it is Ellipsis:
+            dim += t.dim() - consumed
+        elif it is None:
+            v = v.unsqueeze(dim)
+            dim += 1
+        elif isinstance(it, bool) or (isinstance(it, _C.TensorBase) and it.dtype == _C.bool and it.dim() == 0):
+            v = v.unsqueeze(dim)
+            if not bool(it):
+                v = v.narrow(dim, 0, 0)
+            dim += 1
+        elif isinstance(it, slice):
+            if it.step is not None and it.step <= 0:
+                raise ValueError("step must be greater than zero")
+            v = v[(slice(None),) * dim + (it,)]
+            dim += 1
+        elif isinstance(it, _C.TensorBase):
+            if it.dtype == _C.bool:
+                k = it.dim()
+                want = tuple(v.shape[dim:dim + k])
+                if tuple(it.shape) != want:
+                    for j, (a, b) in enumerate(zip(it.shape, want)):
+                        if a != b:
+                            raise IndexError(f"The shape of the mask {list(it.shape)} at index {j} does not "
+                                             f"match the shape of the indexed tensor {list(v.shape)} at "
+                                             f"index {dim + j}")
+                    raise IndexError(f"too many indices for tensor of dimension {v.dim()}")
+                nz = _C._nonzero(it)
+                for j in range(k):
+                    adv_dims.append(dim + j)
+                    adv_idx.append(nz.select(1, j))
+                dim += k
+            elif it.dtype.is_floating_point:
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            else:
+                adv_dims.append(dim)
+                adv_idx.append(it)
+                dim += 1
+        elif hasattr(it, "__index__") and not isinstance(it, float):
+            adv_dims.append(dim)
+            adv_idx.append(_C.full((), int(it), dtype=_C.int64))
+            dim += 1
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                             f"Variables are valid indices (got {type(it).__name__})")
+    return v, adv_dims, adv_idx
+
+
+def _front(v, adv_dims):
+    """v with the advanced dims moved first (a view), and the rest dims' order."""
+    rest = [d for d in range(v.dim()) if d not in adv_dims]
+    return v.permute(adv_dims + rest)
+
+
+def _adjacent(adv_dims):
+    return all(b == a + 1 for a, b in zip(adv_dims, adv_dims[1:]))
+
+
+def _getitem(t, key):
+    v, adv_dims, adv_idx = _plan(t, key)
+    if not adv_dims:
+        return v
+    r = _C._index_get(_front(v, adv_dims), adv_idx)
+    nb = r.dim() - (v.dim() - len(adv_dims))
+    if _adjacent(adv_dims) and adv_dims[0] > 0:
+        p = adv_dims[0]
+        order = list(range(nb, nb + p)) + list(range(nb)) + list(range(nb + p, r.dim()))
+        r = r.permute(order).contiguous()
+    return r
+
+
+def _setitem(t, key, value):
+    v, adv_dims, adv_idx = _plan(t, key)
+    if not isinstance(value, _C.TensorBase):
+        from ._C import tensor
+        value = tensor(value, dtype=t.dtype)
+    if not adv_dims:
+        v.copy_(value)
+        return
+    w = _front(v, adv_dims)
+    bshape = _broadcast_shapes(*[tuple(i.shape) for i in adv_idx])
+    rest = [v.shape[d] for d in range(v.dim()) if d not in adv_dims]
+    nb = len(bshape)
+    moved = _adjacent(adv_dims) and adv_dims[0] > 0
+    if moved:  # value is laid out like the result: rest[:p] + B + rest[p:]
+        p = adv_dims[0]
+        target = tuple(rest[:p]) + bshape + tuple(rest[p:])
+        while value.dim() > len(target) and value.size(0) == 1:
+            value = value.squeeze(0)
+        value = value.expand(target)
+        order = list(range(p, p + nb)) + list(range(p)) + list(range(p + nb, len(target)))
+        value = value.permute(order)
+    else:
+        while value.dim() > nb + len(rest) and value.size(0) == 1:
+            value = value.squeeze(0)
+    _C._index_put_(w, adv_idx, value, False)
+
+
+def index_put_(self, indices, values, accumulate=False):
+    _check(self, "index_put_", "self")
+    idx = [i for i in indices]
+    if any(i.dtype == _C.bool for i in idx):
+        if accumulate:
+            raise NotImplementedError("index_put_ with boolean masks and accumulate=True is not implemented yet")
+        _setitem(self, tuple(idx), values)
+        return self
+    _C._index_put_(self, idx, values, bool(accumulate))
+    return self
+
+
+def index_put(input, indices, values, accumulate=False):
+    return index_put_(input.clone(), indices, values, accumulate)
+
+
+_C._set_advanced_indexing(_getitem, _setitem)
+
+# ---------------------------------------------------------------- Tensor methods
+for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("roll", roll),
+                   ("repeat", repeat), ("tile", tile), ("tril", tril), ("triu", triu),
+                   ("diagonal", diagonal), ("diag", diag), ("diag_embed", diag_embed), ("trace", trace),
+                   ("index_select", index_select), ("gather", gather), ("scatter", scatter),
+                   ("scatter_add", scatter_add), ("index_add", index_add), ("nonzero", nonzero),
+                   ("argwhere", argwhere), ("masked_select", masked_select), ("sort", sort),
+                   ("argsort", argsort), ("msort", msort), ("topk", topk), ("kthvalue", kthvalue),
+                   ("unique", unique), ("unique_consecutive", unique_consecutive),
+                   ("movedim", movedim), ("moveaxis", movedim), ("index_put_", index_put_),
+                   ("index_put", index_put), ("index_add_", _index_add_), ("index_fill_", _index_fill_),
+                   ("index_copy_", _index_copy_), ("masked_scatter_", _masked_scatter_)]:
+    setattr(Tensor, _name, _fn)
+
+
+def _tril_(self, diagonal=0):
+    return self.copy_(tril(self, diagonal))
+
+
+def _triu_(self, diagonal=0):
+    return self.copy_(triu(self, diagonal))
+
+
+Tensor.tril_ = _tril_
+Tensor.triu_ = _triu_
+
+__all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
+           "atleast_1d", "atleast_2d", "atleast_3d", "movedim", "moveaxis", "index_select", "flip",
+           "fliplr", "flipud", "roll", "repeat", "tile", "tril", "triu", "diagonal", "diag",
+           "diag_embed", "trace", "gather", "scatter", "scatter_add", "index_add", "nonzero",
+           "argwhere", "where", "masked_select", "broadcast_shapes", "broadcast_tensors", "one_hot",
+           "sort", "argsort", "msort", "topk", "kthvalue", "unique", "unique_consecutive",
+           "index_put", "index_put_"]
