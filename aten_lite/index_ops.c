@@ -1,4 +1,5 @@
 /* aten_lite/index_ops.c - indexing with integer tensors: get/put, gather/scatter, nonzero, cat. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,26 @@ mt__add_elem(char *dst, const char *src, mt_dtype dt)
         MT_L_NUMERIC(MT__ADD_ELEM, 0)
     case MT_BOOL:
         *(bool *)dst = *(bool *)dst || *(const bool *)src;
+        break;
+    default:
+        break;
+    }
+}
+
+#define MT__MUL_ELEM(E, tn, ct, acc, ...)                                         \
+    case E: {                                                                     \
+        acc v = (acc)MT_LOAD_##tn(*(ct *)dst) * (acc)MT_LOAD_##tn(*(const ct *)src); \
+        *(ct *)dst = MT_STORE_##tn(v);                                            \
+        break;                                                                    \
+    }
+
+static void
+mt__mul_elem(char *dst, const char *src, mt_dtype dt)
+{
+    switch (dt) {
+        MT_L_NUMERIC(MT__MUL_ELEM, 0)
+    case MT_BOOL:
+        *(bool *)dst = *(bool *)dst && *(const bool *)src;
         break;
     default:
         break;
@@ -175,9 +196,21 @@ mt__broadcast_indices(int k, mt_tensor *const *idx, int *bnd, int64_t *bshape, c
         if (mt__check_index_dtype(idx[j], what) < 0) {
             return MT_EINDEX;
         }
+    }
+    for (int j = 0; j < k; j++) {
         if (mt_broadcast_shapes(*bnd, bshape, idx[j]->ndim, idx[j]->sizes, bnd, bshape) < 0) {
-            return mt_error_prefix(MT_EINDEX, "shape mismatch: indexing tensors could not be "
-                                              "broadcast together");
+            char msg[512] = "";
+            size_t len = 0;
+            for (int i = 0; i < k && len + 2 < sizeof(msg); i++) {
+                if (i > 0) {
+                    msg[len++] = ',';
+                    msg[len++] = ' ';
+                }
+                mt_format_sizes(msg + len, sizeof(msg) - len, idx[i]->ndim, idx[i]->sizes);
+                len += strlen(msg + len);
+            }
+            return mt_error_set(MT_EINDEX, "shape mismatch: indexing tensors could not be "
+                                           "broadcast together with shapes %s", msg);
         }
     }
     return MT_OK;
@@ -328,76 +361,172 @@ mt_nonzero(const mt_tensor *t)
     return out;
 }
 
-/* gather/scatter: walk index's shape; the `dim` coordinate of self/src comes
- * from the index value. */
-static int
-mt__gather_scatter(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *other, int mode)
+/* Note [Gather and scatter]
+ * One walk over index's shape (0-d tensors count as 1-d of size 1, as torch's
+ * ensure_nonempty).  At position pos, gather reads self[pos with pos[dim] =
+ * index[pos]] into out[pos]; scatter writes src[pos] (or combines it, for a
+ * reduce) into self[pos with pos[dim] = index[pos]].  Index values must lie in
+ * [0, size) -- unlike indexing, negative values are errors, as in torch -- and
+ * all are checked before anything is written.  Gather and plain scatter run in
+ * parallel chunks; reducing scatters run serially so repeated indices combine
+ * in index order (deterministic float sums). */
+
+typedef struct {
+    int nd, dim;
+    int64_t sizes[MT_MAX_DIMS];                                   /* index's sizes */
+    int64_t istr[MT_MAX_DIMS], sstr[MT_MAX_DIMS], ostr[MT_MAX_DIMS]; /* elements */
+    const char *idata;
+    char *sdata, *odata;
+    size_t isz;
+    mt_dtype dt;
+    int mode; /* -1: gather; else an mt_scatter_reduce */
+} mt__gs_job;
+
+static void
+mt__gs_range(void *ctx, int64_t b, int64_t e)
 {
-    /* mode 0: gather (other = out, reads self); 1: scatter; 2: scatter_add (reads other = src) */
-    const char *what = mode == 0 ? "gather" : mode == 1 ? "scatter" : "scatter_add";
+    const mt__gs_job *j = ctx;
+    int64_t pos[MT_MAX_DIMS], rem = b;
+    for (int d = j->nd - 1; d >= 0; d--) {
+        pos[d] = rem % j->sizes[d];
+        rem /= j->sizes[d];
+    }
+    for (int64_t p = b; p < e; p++) {
+        int64_t ioff = 0, soff = 0, ooff = 0;
+        for (int d = 0; d < j->nd; d++) {
+            ioff += pos[d] * j->istr[d];
+            soff += d == j->dim ? 0 : pos[d] * j->sstr[d];
+            ooff += pos[d] * j->ostr[d];
+        }
+        soff += ((const int64_t *)j->idata)[ioff] * j->sstr[j->dim];
+        char *sp = j->sdata + soff * (int64_t)j->isz;
+        char *op = j->odata + ooff * (int64_t)j->isz;
+        switch (j->mode) {
+        case -1:
+            mt__copy_elem(op, sp, j->isz);
+            break;
+        case MT_SCATTER_ADD:
+            mt__add_elem(sp, op, j->dt);
+            break;
+        case MT_SCATTER_MULTIPLY:
+            mt__mul_elem(sp, op, j->dt);
+            break;
+        default:
+            mt__copy_elem(sp, op, j->isz);
+            break;
+        }
+        for (int d = j->nd - 1; d >= 0; d--) {
+            if (++pos[d] < j->sizes[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+}
+
+static void
+mt__nonempty(const mt_tensor *t, int64_t *sizes, int64_t *strides)
+{
+    if (t->ndim == 0) {
+        sizes[0] = 1;
+        strides[0] = 0;
+        return;
+    }
+    for (int d = 0; d < t->ndim; d++) {
+        sizes[d] = t->sizes[d];
+        strides[d] = t->strides[d];
+    }
+}
+
+/* "Expected index [..] to be smaller than self [..] apart from dimension d" and the like. */
+static int
+mt__gs_shape_error(const char *lead, const mt_tensor *index, const mt_tensor *self, int dim,
+                   const mt_tensor *src)
+{
+    char a[256], b[256], c[256];
+    mt_format_sizes(a, sizeof(a), index->ndim, index->sizes);
+    mt_format_sizes(b, sizeof(b), self->ndim, self->sizes);
+    if (src == NULL) {
+        return mt_error_set(MT_ERUNTIME, "%s index %s to be smaller than self %s apart from "
+                            "dimension %d", lead, a, b, dim);
+    }
+    mt_format_sizes(c, sizeof(c), src->ndim, src->sizes);
+    return mt_error_set(MT_ERUNTIME, "Expected index %s to be smaller than self %s apart from "
+                        "dimension %d and to be smaller size than src %s", a, b, dim, c);
+}
+
+/* Checks shapes and index values, then runs the walk.  other: gather's out, or
+ * scatter's src (NULL-free; a 0-stride tensor for scatter's value form). */
+static int
+mt__gather_scatter(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *other, int mode,
+                   bool src_is_tensor)
+{
+    const char *what = mode < 0 ? "gather" : mode == MT_SCATTER_ADD && src_is_tensor ? "scatter_add"
+                                                                                  : "scatter";
+    if (index->numel == 0) {
+        return MT_OK;
+    }
     if (index->dtype != MT_INT64) {
         return mt_error_set(MT_ERUNTIME, "%s(): Expected dtype int64 for index", what);
     }
-    int nd = self->ndim ? self->ndim : 1;
-    if ((index->ndim ? index->ndim : 1) != nd) {
+    int nd = index->ndim ? index->ndim : 1;
+    if ((self->ndim ? self->ndim : 1) != nd) {
         return mt_error_set(MT_ERUNTIME, "Index tensor must have the same number of dimensions as "
-                                         "%s tensor", mode == 0 ? "input" : "self");
+                                         "%s tensor", mode < 0 ? "input" : "self");
     }
-    for (int d = 0; d < index->ndim; d++) {
-        int64_t isz = index->sizes[d];
-        if ((d != dim && self->ndim && isz > self->sizes[d]) ||
-            (mode != 0 && other->ndim && isz > other->sizes[d])) {
-            return mt_error_set(MT_ERUNTIME, "Size does not match at dimension %d expected index "
-                                "%s to be smaller than self apart from dimension %d", d, "shape",
-                                dim);
+    if (mode >= 0 && src_is_tensor && (other->ndim ? other->ndim : 1) != nd) {
+        return mt_error_set(MT_ERUNTIME, "Index tensor must have the same number of dimensions as "
+                                         "src tensor");
+    }
+    mt__gs_job j = {.nd = nd, .dim = dim, .mode = mode, .dt = self->dtype,
+                    .isz = mt_tensor_itemsize(self)};
+    int64_t ssz[MT_MAX_DIMS], osz[MT_MAX_DIMS];
+    mt__nonempty(index, j.sizes, j.istr);
+    mt__nonempty(self, ssz, j.sstr);
+    mt__nonempty(other, osz, j.ostr);
+    for (int d = 0; d < nd; d++) {
+        if (mode < 0 && d != dim && j.sizes[d] > ssz[d]) {
+            char lead[64];
+            snprintf(lead, sizeof(lead), "Size does not match at dimension %d expected", d);
+            return mt__gs_shape_error(lead, index, self, dim, NULL);
+        }
+        if (mode >= 0 && ((d != dim && j.sizes[d] > ssz[d]) ||
+                          (src_is_tensor && j.sizes[d] > osz[d]))) {
+            if (!src_is_tensor) {
+                return mt__gs_shape_error("Expected", index, self, dim, NULL);
+            }
+            return mt__gs_shape_error(NULL, index, self, dim, other);
         }
     }
-    int64_t dimsize = self->ndim ? self->sizes[dim] : 1;
-    int64_t isz = (int64_t)mt_tensor_itemsize(self);
-    /* check all index values first */
+    int64_t dimsize = ssz[dim];
+    const char *idata = mt_tensor_data(index);
+    /* every index value first: nothing is written on error */
     int64_t pos[MT_MAX_DIMS] = {0};
-    for (int pass = 0; pass < 2; pass++) {
-        memset(pos, 0, sizeof(pos));
-        for (int64_t e = 0; e < index->numel; e++) {
-            int64_t ioff = 0, soff = 0, ooff = 0;
-            for (int d = 0; d < index->ndim; d++) {
-                ioff += pos[d] * index->strides[d];
-                if (d != dim) {
-                    soff += pos[d] * (self->ndim ? self->strides[d] : 0);
-                }
-                ooff += pos[d] * (other->ndim ? other->strides[d] : 0);
-            }
-            int64_t iv = *(const int64_t *)(mt_tensor_data(index) + ioff * 8);
-            if (pass == 0) {
-                if (iv < -dimsize || iv >= dimsize) {
-                    return mt_error_set(MT_EINDEX, "index %lld is out of bounds for dimension %d "
-                                        "with size %lld", (long long)iv, dim, (long long)dimsize);
-                }
-            }
-            else {
-                if (iv < 0) {
-                    iv += dimsize;
-                }
-                soff += iv * (self->ndim ? self->strides[dim] : 0);
-                char *sp = mt_tensor_data(self) + soff * isz;
-                char *op = mt_tensor_data(other) + ooff * isz;
-                if (mode == 0) {
-                    mt__copy_elem(op, sp, (size_t)isz);
-                }
-                else if (mode == 1) {
-                    mt__copy_elem(sp, op, (size_t)isz);
-                }
-                else {
-                    mt__add_elem(sp, op, self->dtype);
-                }
-            }
-            for (int d = index->ndim - 1; d >= 0; d--) {
-                if (++pos[d] < index->sizes[d]) {
-                    break;
-                }
-                pos[d] = 0;
-            }
+    for (int64_t e = 0; e < index->numel; e++) {
+        int64_t ioff = 0;
+        for (int d = 0; d < nd; d++) {
+            ioff += pos[d] * j.istr[d];
         }
+        int64_t iv = ((const int64_t *)idata)[ioff];
+        if (iv < 0 || iv >= dimsize) {
+            return mt_error_set(MT_ERUNTIME, "index %lld is out of bounds for dimension %d with "
+                                "size %lld", (long long)iv, dim, (long long)dimsize);
+        }
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++pos[d] < j.sizes[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    j.idata = idata;
+    j.sdata = mt_tensor_data(self);
+    j.odata = mt_tensor_data(other);
+    if (mode == -1 || mode == MT_SCATTER_NONE) {
+        mt_parallel_for(0, index->numel, MT_GRAIN_SIZE / 4, mt__gs_range, &j);
+    }
+    else {
+        mt__gs_range(&j, 0, index->numel);
     }
     return MT_OK;
 }
@@ -410,7 +539,7 @@ mt_gather(mt_tensor *self, int64_t dim, const mt_tensor *index)
         return NULL;
     }
     mt_tensor *out = mt_tensor_empty(self->dtype, index->ndim, index->sizes, mt_tensor_device(self));
-    if (out != NULL && mt__gather_scatter(self, d, index, out, 0) < 0) {
+    if (out != NULL && mt__gather_scatter(self, d, index, out, -1, false) < 0) {
         mt_tensor_decref(out);
         return NULL;
     }
@@ -418,7 +547,8 @@ mt_gather(mt_tensor *self, int64_t dim, const mt_tensor *index)
 }
 
 int
-mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tensor *src, bool add)
+mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tensor *src,
+            mt_scatter_reduce reduce)
 {
     int d = mt_wrap_dim(dim, self->ndim);
     if (d < 0) {
@@ -427,17 +557,37 @@ mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tenso
     if (mt_check_no_internal_overlap(self) < 0) {
         return MT_ERUNTIME;
     }
-    mt_tensor *s = mt_to_dtype((mt_tensor *)src, self->dtype, false);
-    if (s == NULL) {
+    if (index->numel != 0 && src->dtype != self->dtype) {
+        return mt_error_set(MT_ERUNTIME, "%s(): Expected self.dtype to be equal to src.dtype",
+                            reduce == MT_SCATTER_ADD ? "scatter_add" : "scatter");
+    }
+    return mt__gather_scatter(self, d, index, (mt_tensor *)src, (int)reduce, true);
+}
+
+int
+mt_scatter_value_(mt_tensor *self, int64_t dim, const mt_tensor *index, mt_scalar value,
+                  mt_scatter_reduce reduce)
+{
+    int d = mt_wrap_dim(dim, self->ndim);
+    if (d < 0) {
+        return d;
+    }
+    if (mt_check_no_internal_overlap(self) < 0) {
+        return MT_ERUNTIME;
+    }
+    mt_tensor *one = mt_tensor_empty(self->dtype, 0, NULL, mt_tensor_device(self));
+    if (one == NULL || mt_fill_(one, value) < 0) {
+        mt_tensor_decref(one);
         return mt_error_code();
     }
-    if (s->ndim != (index->ndim ? index->ndim : s->ndim)) {
-        mt_tensor_decref(s);
-        return mt_error_set(MT_ERUNTIME, "Index tensor must have the same number of dimensions as "
-                                         "src tensor");
+    /* value broadcast over index's shape: every stride 0 */
+    mt_tensor *src = mt_expand(one, index->ndim, index->sizes);
+    mt_tensor_decref(one);
+    if (src == NULL) {
+        return mt_error_code();
     }
-    int rc = mt__gather_scatter(self, d, index, s, add ? 2 : 1);
-    mt_tensor_decref(s);
+    int rc = mt__gather_scatter(self, d, index, src, (int)reduce, false);
+    mt_tensor_decref(src);
     return rc;
 }
 

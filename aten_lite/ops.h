@@ -127,9 +127,16 @@ int mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *v
                   bool accumulate);
 /* Coordinates of the non-zero elements, int64 (count, ndim), row-major order. */
 mt_tensor *mt_nonzero(const mt_tensor *t);
-/* torch.gather / scatter_ / scatter_add_ (index: int64, same ndim). */
+/* torch.gather / scatter_ / scatter_add_ (index: int64, same ndim, values in
+ * [0, size); src: self's dtype).  See Note [Gather and scatter].  gather returns
+ * a new tensor the caller owns; the scatters modify self (nothing on error). */
+typedef enum { MT_SCATTER_NONE, MT_SCATTER_ADD, MT_SCATTER_MULTIPLY } mt_scatter_reduce;
 mt_tensor *mt_gather(mt_tensor *self, int64_t dim, const mt_tensor *index);
-int mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tensor *src, bool add);
+int mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tensor *src,
+                mt_scatter_reduce reduce);
+/* scatter_ with a scalar: self[..index..] = value (or combined with it by reduce). */
+int mt_scatter_value_(mt_tensor *self, int64_t dim, const mt_tensor *index, mt_scalar value,
+                      mt_scatter_reduce reduce);
 /* torch.cat: dtypes promoted, 1-d empty tensors skipped. */
 mt_tensor *mt_cat(mt_tensor *const *ts, int n, int64_t dim);
 

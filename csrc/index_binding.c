@@ -220,7 +220,7 @@ mt_py_gather(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     return mt__tensor_wrap(r);
 }
 
-/* self.scatter_(dim, index, src|value, reduce=None) / scatter_add_(dim, index, src) */
+/* self.scatter_(dim, index, src|value, *, reduce=None) / scatter_add_(dim, index, src) */
 static PyObject *
 mt__scatter_impl(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int add)
 {
@@ -233,40 +233,41 @@ mt__scatter_impl(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
         return NULL;
     }
     PyObject *src = a[2] ? a[2] : a[3];
-    if (src == NULL || !mt__tensor_check(a[1])) {
-        PyErr_Format(PyExc_TypeError, "%s(): expected (dim, index: Tensor, src: Tensor or value)", fname);
+    if (src == NULL || (a[2] != NULL && a[3] != NULL)) {
+        PyErr_Format(PyExc_TypeError, "%s(): expected exactly one of 'src' (Tensor) and 'value' "
+                     "(Number)", fname);
         return NULL;
     }
+    if (!mt__tensor_check(a[1])) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'index' must be Tensor, not %s", fname,
+                     Py_TYPE(a[1])->tp_name);
+        return NULL;
+    }
+    if (add && !mt__tensor_check(src)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'src' must be Tensor, not %s", fname,
+                     Py_TYPE(src)->tp_name);
+        return NULL;
+    }
+    mt_scatter_reduce reduce = add ? MT_SCATTER_ADD : MT_SCATTER_NONE;
     if (a[4] != NULL && a[4] != Py_None) {
         const char *r = PyUnicode_Check(a[4]) ? PyUnicode_AsUTF8(a[4]) : NULL;
-        if (r != NULL && strcmp(r, "add") == 0) {
-            add = 1;
-        }
-        else {
-            PyErr_Format(PyExc_NotImplementedError, "%s(): reduce=%R is not supported (only 'add')",
-                         fname, a[4]);
+        if (add || r == NULL || (strcmp(r, "add") != 0 && strcmp(r, "multiply") != 0)) {
+            PyErr_SetString(PyExc_RuntimeError, "reduce argument must be either add or multiply.");
             return NULL;
         }
+        reduce = strcmp(r, "add") == 0 ? MT_SCATTER_ADD : MT_SCATTER_MULTIPLY;
     }
-    mt_tensor *s = NULL;
+    int rc;
     if (mt__tensor_check(src)) {
-        s = IMPL(src);
-        mt_tensor_incref(s);
+        rc = mt_scatter_(IMPL(self), dim, IMPL(a[1]), IMPL(src), reduce);
     }
     else {
         mt_scalar v;
         if (mt__scalar_from_py(src, &v, fname) < 0) {
             return NULL;
         }
-        mt_tensor *idx = IMPL(a[1]);
-        s = mt_tensor_empty(IMPL(self)->dtype, idx->ndim, idx->sizes, MT_DEVICE_CPU);
-        if (s == NULL || mt_fill_(s, v) < 0) {
-            mt_tensor_decref(s);
-            return mt__raise(0);
-        }
+        rc = mt_scatter_value_(IMPL(self), dim, IMPL(a[1]), v, reduce);
     }
-    int rc = mt_scatter_(IMPL(self), dim, IMPL(a[1]), s, add);
-    mt_tensor_decref(s);
     return rc < 0 ? mt__raise(rc) : Py_NewRef(self);
 }
 

@@ -355,13 +355,18 @@ def _masked_scatter_(self, mask, source):
 
 
 def _broadcast_shapes(*shapes):
-    nd = builtins.max(len(s) for s in shapes)
-    out = []
-    for i in range(nd):
-        sizes = {s[len(s) - nd + i] for s in shapes if len(s) - nd + i >= 0} - {1}
-        if len(sizes) > 1:
-            raise RuntimeError(f"shape mismatch: objects cannot be broadcast to a single shape: {shapes}")
-        out.append(sizes.pop() if sizes else 1)
+    nd = builtins.max((len(s) for s in shapes), default=0)
+    out = [1] * nd
+    for k, s in enumerate(shapes):
+        for i, n in enumerate(s):
+            j = nd - len(s) + i
+            if n != 1 and out[j] != 1 and out[j] != n:
+                first = next(a for a in range(k) if len(shapes[a]) - nd + j >= 0
+                             and shapes[a][len(shapes[a]) - nd + j] == out[j])
+                raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape.  "
+                                   f"Mismatch is between arg {first} and arg {k}.")
+            if n != 1:
+                out[j] = n
     return tuple(out)
 
 
@@ -478,35 +483,54 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 
 # ---------------------------------------------------------------- advanced indexing
+_INDEX_DTYPES = None
+
+
 def _as_index(item):
     """Lists and arrays become tensors; tensors stay; ints and others are returned as is."""
     if isinstance(item, _C.TensorBase):
         return item
-    if isinstance(item, list):
+    if isinstance(item, (list, tuple)):
         from ._C import tensor
         if len(item) == 0:
             return tensor([], dtype=_C.int64)
         return tensor(item)
     if type(item).__module__ == "numpy" and hasattr(item, "ndim"):
         from ._C import tensor
+        if item.ndim == 0 and item.dtype.kind in "iu":
+            return int(item)
         return tensor(item)
     return item
 
 
-def _plan(t, key):
-    """Applies the basic part of key as a view and collects the advanced part.
+def _bad_index_dtype():
+    return IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
-    Returns (view, adv_dims, adv_indices): adv_dims are dims of view indexed by the
-    int64 tensors adv_indices (NumPy rule: plain ints count as advanced once any
-    advanced index is present)."""
-    items = list(key) if isinstance(key, tuple) else [key]
-    items = [_as_index(i) for i in items]
+
+def _plan(t, key):
+    """Applies the basic part of key as a view and collects the advanced part (torch's rules).
+
+    Returns (view, adv_dims, adv_indices): adv_dims are dims of view indexed by the integer
+    tensors adv_indices.  As in torch, ints (and 0-d integer tensors) are applied first as
+    selects, so they never count as advanced indices; a bool adds a unit dim indexed by [0]
+    (True) or [] (False); byte and bool tensors are masks over as many dims as they have."""
+    items = [_as_index(i) for i in (key if isinstance(key, tuple) else (key,))]
+    global _INDEX_DTYPES
+    if _INDEX_DTYPES is None:
+        _INDEX_DTYPES = (_C.int64, _C.int32)
     consumed = 0
-    for it in items:
-        if it is None or it is Ellipsis or isinstance(it, bool):
+    for i, it in enumerate(items):
+        if isinstance(it, _C.TensorBase):
+            if it.dtype in (_C.bool, _C.uint8):
+                if it.dtype == _C.uint8:
+                    it = items[i] = _C.ne(it, 0)
+                consumed += it.dim()
+            elif it.dtype in _INDEX_DTYPES:
+                consumed += 1
+            else:
+                raise _bad_index_dtype()
+        elif it is None or it is Ellipsis or isinstance(it, bool):
             continue
-        if isinstance(it, _C.TensorBase) and it.dtype == _C.bool:
-            consumed += builtins.max(it.dim(), 1) if it.dim() else 0
         else:
             consumed += 1
     if sum(1 for it in items if it is Ellipsis) > 1:
@@ -524,8 +548,8 @@ def _plan(t, key):
             dim += 1
         elif isinstance(it, bool) or (isinstance(it, _C.TensorBase) and it.dtype == _C.bool and it.dim() == 0):
             v = v.unsqueeze(dim)
-            if not bool(it):
-                v = v.narrow(dim, 0, 0)
+            adv_dims.append(dim)
+            adv_idx.append(_C.zeros(1 if bool(it) else 0, dtype=_C.int64))
             dim += 1
         elif isinstance(it, slice):
             if it.step is not None and it.step <= 0:
@@ -536,31 +560,27 @@ def _plan(t, key):
             if it.dtype == _C.bool:
                 k = it.dim()
                 want = tuple(v.shape[dim:dim + k])
-                if tuple(it.shape) != want:
-                    for j, (a, b) in enumerate(zip(it.shape, want)):
-                        if a != b:
-                            raise IndexError(f"The shape of the mask {list(it.shape)} at index {j} does not "
-                                             f"match the shape of the indexed tensor {list(v.shape)} at "
-                                             f"index {dim + j}")
-                    raise IndexError(f"too many indices for tensor of dimension {v.dim()}")
+                for j, (a, b) in enumerate(zip(it.shape, want)):
+                    if a != b:
+                        raise IndexError(f"The shape of the mask {list(it.shape)} at index {j} does not "
+                                         f"match the shape of the indexed tensor {list(v.shape)} at "
+                                         f"index {dim + j}")
                 nz = _C._nonzero(it)
                 for j in range(k):
                     adv_dims.append(dim + j)
                     adv_idx.append(nz.select(1, j))
                 dim += k
-            elif it.dtype.is_floating_point:
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            elif it.dim() == 0:
+                v = v.select(dim, int(it))
             else:
                 adv_dims.append(dim)
                 adv_idx.append(it)
                 dim += 1
         elif hasattr(it, "__index__") and not isinstance(it, float):
-            adv_dims.append(dim)
-            adv_idx.append(_C.full((), int(it), dtype=_C.int64))
-            dim += 1
+            v = v.select(dim, it.__index__())
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                             f"Variables are valid indices (got {type(it).__name__})")
+                             "Variables are valid indices (got " + type(it).__name__ + ")")
     return v, adv_dims, adv_idx
 
 
@@ -593,10 +613,16 @@ def _setitem(t, key, value):
         from ._C import tensor
         value = tensor(value, dtype=t.dtype)
     if not adv_dims:
+        while value.dim() > v.dim() and value.size(0) == 1:
+            value = value.squeeze(0)
         v.copy_(value)
         return
     w = _front(v, adv_dims)
-    bshape = _broadcast_shapes(*[tuple(i.shape) for i in adv_idx])
+    try:
+        bshape = _broadcast_shapes(*[tuple(i.shape) for i in adv_idx])
+    except RuntimeError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join(str(list(i.shape)) for i in adv_idx)) from None
     rest = [v.shape[d] for d in range(v.dim()) if d not in adv_dims]
     nb = len(bshape)
     moved = _adjacent(adv_dims) and adv_dims[0] > 0
@@ -615,15 +641,34 @@ def _setitem(t, key, value):
 
 
 def index_put_(self, indices, values, accumulate=False):
+    """self[indices] = values (or += with accumulate, repeated indices adding up)."""
     _check(self, "index_put_", "self")
-    idx = [i for i in indices]
-    if any(i.dtype == _C.bool for i in idx):
-        if accumulate:
-            raise NotImplementedError("index_put_ with boolean masks and accumulate=True is not implemented yet")
-        _setitem(self, tuple(idx), values)
-        return self
+    if not isinstance(indices, (list, tuple)):
+        raise TypeError(f"index_put_(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
+    _check(values, "index_put_", "values")
+    if values.dtype != self.dtype:
+        raise RuntimeError("Index put requires the source and destination dtypes match, got "
+                           f"{_legacy_name(self.dtype)} for the destination and "
+                           f"{_legacy_name(values.dtype)} for the source.")
+    idx = []
+    for i in indices:
+        _check(i, "index_put_", "indices")
+        if i.dtype in (_C.bool, _C.uint8):
+            nz = _C._nonzero(i)
+            idx += [nz.select(1, j) for j in range(i.dim())]
+        elif i.dtype in (_C.int64, _C.int32):
+            idx.append(i)
+        else:
+            raise _bad_index_dtype()
     _C._index_put_(self, idx, values, bool(accumulate))
     return self
+
+
+def _legacy_name(dt):
+    """torch's scalar-type names in messages: Float, Long, Bool, ..."""
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+            "bool": "Bool"}[str(dt).rsplit(".", 1)[-1]]
 
 
 def index_put(input, indices, values, accumulate=False):
