@@ -611,9 +611,12 @@ mt_cat(mt_tensor *const *ts, int n, int64_t dim)
         int64_t zero = 0;
         return mt_tensor_empty(dt, 1, &zero, mt_tensor_device(ts[0]));
     }
-    if (ref->ndim == 0) {
-        mt_error_set(MT_ERUNTIME, "zero-dimensional tensor (at position 0) cannot be concatenated");
-        return NULL;
+    for (int i = 0; i < n; i++) {
+        if (ts[i]->ndim == 0) {
+            mt_error_set(MT_ERUNTIME, "zero-dimensional tensor (at position %d) cannot be "
+                         "concatenated", i);
+            return NULL;
+        }
     }
     int d = mt_wrap_dim(dim, ref->ndim);
     if (d < 0) {

@@ -67,6 +67,41 @@ mt__tensor_list(PyObject *seq, mt_tensor **out, int cap, const char *fname, cons
     return (int)n;
 }
 
+/* Returns r (stolen) wrapped, or copied into out_obj when given: out must have
+ * r's shape and a dtype r's can be cast to.  New reference or NULL. */
+static PyObject *
+mt__finish_out(mt_tensor *r, PyObject *out_obj, const char *fname)
+{
+    if (out_obj == NULL || out_obj == Py_None) {
+        return mt__tensor_wrap(r);
+    }
+    if (!mt__tensor_check(out_obj)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
+                     Py_TYPE(out_obj)->tp_name);
+        mt_tensor_decref(r);
+        return NULL;
+    }
+    mt_tensor *o = IMPL(out_obj);
+    if (!mt_can_cast(r->dtype, o->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): input types can't be cast to the desired output "
+                     "type %s", fname, mt_dtype_name(o->dtype));
+        mt_tensor_decref(r);
+        return NULL;
+    }
+    if (o->ndim != r->ndim || memcmp(o->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) != 0) {
+        char a[256], b[256];
+        mt_format_sizes(a, sizeof(a), o->ndim, o->sizes);
+        mt_format_sizes(b, sizeof(b), r->ndim, r->sizes);
+        PyErr_Format(PyExc_RuntimeError, "%s(): out has shape %s but the result has shape %s", fname,
+                     a, b);
+        mt_tensor_decref(r);
+        return NULL;
+    }
+    int rc = mt_copy_(o, r);
+    mt_tensor_decref(r);
+    return rc < 0 ? mt__raise(rc) : Py_NewRef(out_obj);
+}
+
 static PyObject *
 mt_py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -98,17 +133,7 @@ mt_py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     if (r == NULL) {
         return mt__raise(0);
     }
-    if (a[2] != NULL && a[2] != Py_None) {
-        if (!mt__tensor_check(a[2])) {
-            mt_tensor_decref(r);
-            PyErr_SetString(PyExc_TypeError, "cat(): argument 'out' must be Tensor");
-            return NULL;
-        }
-        int rc = mt_copy_(IMPL(a[2]), r);
-        mt_tensor_decref(r);
-        return rc < 0 ? mt__raise(rc) : Py_NewRef(a[2]);
-    }
-    return mt__tensor_wrap(r);
+    return mt__finish_out(r, a[2], "cat");
 }
 
 static PyObject *
@@ -212,12 +237,7 @@ mt_py_gather(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     if (r == NULL) {
         return mt__raise(0);
     }
-    if (a[4] != NULL && a[4] != Py_None && mt__tensor_check(a[4])) {
-        int rc = mt_copy_(IMPL(a[4]), r);
-        mt_tensor_decref(r);
-        return rc < 0 ? mt__raise(rc) : Py_NewRef(a[4]);
-    }
-    return mt__tensor_wrap(r);
+    return mt__finish_out(r, a[4], "gather");
 }
 
 /* self.scatter_(dim, index, src|value, *, reduce=None) / scatter_add_(dim, index, src) */

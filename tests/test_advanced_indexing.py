@@ -31,8 +31,8 @@ def make(rng, shape, dtype, noncontig=False):
         a = a > 0
     elif dtype == torch.uint8:
         a = np.abs(a)
-    a = a.astype(NP_OF[dtype])
-    t = torch.from_numpy(np.ascontiguousarray(a)).to(dtype)
+    a = np.asarray(a.astype(NP_OF[dtype]))
+    t = torch.from_numpy(a.copy()).to(dtype)
     if noncontig and shape:
         t, a = t[..., ::2], a[..., ::2]
         assert not t.is_contiguous() or t.numel() <= 1

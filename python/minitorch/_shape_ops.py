@@ -131,6 +131,8 @@ def index_select(input, dim, index, *, out=None):
     if index.dtype not in (_C.int64, _C.int32):
         raise RuntimeError(f"index_select(): Expected dtype int32/int64 for index but got: {index.dtype}")
     d = _wrap(dim, input.dim())
+    if index.numel() and not (0 <= int(index.amin()) and int(index.amax()) < builtins.max(input.dim() and input.size(d), 1)):
+        raise IndexError("index out of range in self")
     if input.dim() == 0:
         r = _C._index_get(input.reshape(1), [index.reshape(-1)]).reshape(index.shape)
     else:
@@ -142,9 +144,14 @@ def index_select(input, dim, index, *, out=None):
 
 
 def flip(input, dims):
+    """A copy of input with the order of entries reversed along each of dims."""
     _check(input, "flip")
+    wrapped = [_wrap(d, input.dim()) for d in _dims_arg(dims)]
+    for i, d in enumerate(wrapped):
+        if d in wrapped[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     r = input
-    for d in {_wrap(d, input.dim()) for d in _dims_arg(dims)}:
+    for d in wrapped if input.dim() else ():
         n = input.size(d)
         r = index_select(r, d, _C.arange(n - 1, -1, -1))
     return r.clone() if r is input else r
@@ -164,9 +171,14 @@ def flipud(input):
 
 def roll(input, shifts, dims=None):
     _check(input, "roll")
-    if dims is None:
+    shifts = _dims_arg(shifts)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if dims is None or not _dims_arg(dims):
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
         return roll(input.flatten(), shifts, 0).view(input.shape)
-    shifts, dims = _dims_arg(shifts), _dims_arg(dims)
+    dims = _dims_arg(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     r = input
@@ -294,8 +306,26 @@ def index_add(input, dim, index, source, *, alpha=1):
 
 
 def _index_add_(self, dim, index, source, *, alpha=1):
+    """self[..., index[i], ...] += alpha * source[..., i, ...] along dim (repeated indices add up)."""
+    _check(index, "index_add_", "index")
+    _check(source, "index_add_", "source")
     d = _wrap(dim, self.dim())
-    src = source if alpha == 1 else _C.mul(source, alpha)
+    if index.dim() > 1:
+        raise IndexError("index_add_(): Index is supposed to be a vector")
+    if index.dtype not in (_C.int64, _C.int32):
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index")
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"index_add_(): self ({_legacy_name(self.dtype)}) and source "
+                           f"({_legacy_name(source.dtype)}) must have the same scalar type")
+    if source.dim() > 0 and index.numel() != source.size(d):
+        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal to "
+                           f"source.size(dim) ({source.size(d)})")
+    if index.numel() and not (0 <= int(index.amin()) and int(index.amax()) < builtins.max(self.dim() and self.size(d), 1)):
+        raise IndexError("index out of range in self")
+    src = source if alpha == 1 else _C.mul(source, alpha).to(self.dtype)
+    if self.dim() == 0:
+        _C._index_put_(self.view(1), [index.reshape(-1)], src.reshape(-1), True)
+        return self
     _C._index_put_(movedim(self, d, 0), [index.reshape(-1)], movedim(src, d, 0) if src.dim() else src, True)
     return self
 
@@ -319,7 +349,7 @@ def nonzero(input, *, as_tuple=False):
     if not as_tuple:
         return nz
     if input.dim() == 0:
-        return (nz.reshape(-1),)
+        return (_C.zeros(nz.size(0), dtype=_C.int64),)
     return tuple(nz.select(1, i).contiguous() for i in range(input.dim()))
 
 
