@@ -118,6 +118,43 @@ mt__check_out_cast(mt_dtype res, const mt_tensor *out)
     return MT_OK;
 }
 
+/* Whether t's elements tile a block of memory exactly (a permutation of a
+ * contiguous layout), torch's is_non_overlapping_and_dense. */
+static bool
+mt__dense(const mt_tensor *t)
+{
+    int64_t st[MT_MAX_DIMS], sz[MT_MAX_DIMS];
+    int n = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->sizes[d] != 1) {
+            int j = n++;
+            for (; j > 0 && st[j - 1] > t->strides[d]; j--) {
+                st[j] = st[j - 1];
+                sz[j] = sz[j - 1];
+            }
+            st[j] = t->strides[d];
+            sz[j] = t->sizes[d];
+        }
+    }
+    int64_t expect = 1;
+    for (int i = 0; i < n; i++) {
+        if (st[i] != expect) {
+            return false;
+        }
+        expect *= sz[i];
+    }
+    return true;
+}
+
+/* Note [Overlapping operands]
+ * An input that shares memory with the written-to tensor is fine when it is
+ * the same view (x.add_(x)).  When both are dense and overlap otherwise
+ * (x[1:].add_(x[:-1]), x.add_(x.t())), the result would depend on the loop
+ * order, and torch raises; we raise the same error.  When either is not
+ * dense, torch cannot tell and lets the kernel race; we clone the input
+ * first, so the result is always as if the inputs were read before any
+ * write. */
+
 /* Runs `loop` over (out, inputs...) already in the compute dtype.  `out` may be
  * NULL (allocated with out_dtype) or a tensor of any dtype (a temporary of
  * out_dtype is used and copied in when the dtypes differ).  Returns the
@@ -144,6 +181,13 @@ mt__run_elementwise(mt_loop_fn loop, void *ctx, int ninputs, mt_tensor **inputs,
             bool same = inputs[i]->offset == target->offset && inputs[i]->ndim == target->ndim &&
                         memcmp(inputs[i]->sizes, target->sizes, sizeof(int64_t) * (size_t)target->ndim) == 0 &&
                         memcmp(inputs[i]->strides, target->strides, sizeof(int64_t) * (size_t)target->ndim) == 0;
+            if (!same && mt__dense(inputs[i]) && mt__dense(target)) {
+                mt_error_set(MT_ERUNTIME, "unsupported operation: some elements of the input tensor "
+                                          "and the written-to tensor refer to a single memory "
+                                          "location. Please clone() the tensor before performing "
+                                          "the operation.");
+                goto error;
+            }
             if (!same) {
                 clones[i] = mt_clone(inputs[i]);
                 if (clones[i] == NULL) {
@@ -219,6 +263,13 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
     }
     mt_dtype common = mt_result_type2(a, b);
     mt_dtype compute = common;
+    if (op == MT_OP_POW && a.t != NULL && b.t == NULL && !mt_dtype_is_floating(a.t->dtype) &&
+        b.s.kind != MT_SCALAR_FLOAT && mt_scalar_to_int64(b.s) < 0) {
+        /* torch rejects a negative Python-int exponent of an integer tensor
+         * (a tensor exponent computes 1, +-1 or 0 instead) */
+        mt_error_set(MT_ERUNTIME, "Integers to negative integer powers are not allowed.");
+        return NULL;
+    }
     if (mt__op_is_float_only(op) && !mt_dtype_is_floating(common)) {
         compute = mt_get_default_dtype();
     }
@@ -277,6 +328,15 @@ mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
                                   "If you are trying to invert a mask, use the `~` or "
                                   "`logical_not()` operator instead.");
         return NULL;
+    }
+    if (op == MT_OP_RELU && compute == MT_BOOL) {
+        mt_error_set(MT_ERUNTIME, "Boolean inputs not supported for relu");
+        return NULL;
+    }
+    if (op == MT_OP_SQUARE && compute == MT_BOOL) {
+        /* torch's square is pow(self, 2): a bool tensor squares to int64 */
+        return mt_binary(MT_OP_POW, mt_arg_tensor(a), mt_arg_scalar(mt_scalar_int(2)), out,
+                         mt_scalar_int(1));
     }
     /* ops that are the identity or a constant on integers */
     if (integral && (op == MT_OP_FLOOR || op == MT_OP_CEIL || op == MT_OP_ROUND || op == MT_OP_TRUNC)) {

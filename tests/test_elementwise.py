@@ -1,0 +1,771 @@
+"""Elementwise ops against NumPy: every binary op (tensor-tensor, tensor-scalar, scalar-tensor),
+every unary op, broadcasting, 0-d / 0-size / non-contiguous / expanded inputs, every dtype where
+the op is defined, out= and in-place forms, and bad inputs.
+
+Tolerances: integer and bool results are exact; float results of correctly rounded operations
+(+ - * /, floor/trunc division, remainder, fmod, maximum/minimum, comparisons) are exact against
+NumPy computing in the same dtype; results of libm functions (exp, log, pow, atan2, ...) are
+compared with the relative tolerance of TOL[dtype] (about 2-8 ulp)."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.numpy import mutually_broadcastable_shapes
+
+import minitorch as torch
+
+B, U8, I8, I16, I32, I64 = torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64
+F16, BF16, F32, F64 = torch.float16, torch.bfloat16, torch.float32, torch.float64
+DTYPES = [B, U8, I8, I16, I32, I64, F16, BF16, F32, F64]
+INTS = [U8, I8, I16, I32, I64]
+FLOATS = [F16, BF16, F32, F64]
+NUMERIC = INTS + FLOATS
+NP = {B: np.bool_, U8: np.uint8, I8: np.int8, I16: np.int16, I32: np.int32, I64: np.int64,
+      F16: np.float16, BF16: np.float32, F32: np.float32, F64: np.float64}
+TOL = {F16: 4e-3, BF16: 3e-2, F32: 1e-5, F64: 1e-12}
+SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, database=None)
+
+
+# ---- helpers --------------------------------------------------------------------------
+
+def bf16_round(a):
+    """float32 -> nearest bfloat16 (ties to even), returned as float32."""
+    a = np.array(a, dtype=np.float32, copy=True)
+    bits = a.reshape(-1).view(np.uint32).astype(np.uint64).reshape(a.shape)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    r = bits.view(np.float32).reshape(a.shape)
+    return np.where(np.isnan(a), np.float32("nan"), r)
+
+
+def cast(a, dt):
+    """NumPy values as the dtype dt would hold them (bfloat16 as rounded float32)."""
+    if dt == BF16:
+        return bf16_round(np.asarray(a).astype(np.float32))
+    with np.errstate(all="ignore"):
+        return np.asarray(a).astype(NP[dt])
+
+
+def to_np(t):
+    return t.float().numpy() if t.dtype == BF16 else t.numpy()
+
+
+def rand_values(rng, shape, dt, kind="any"):
+    """Random values for dt.  kind: 'any', 'small' (|v| <= 6), 'nonzero' (ints: |v| in 1..100),
+    'exp' (small non-negative exponents), 'special' (floats incl. nan/inf/-0.0)."""
+    shape = tuple(shape)
+    if dt == B:
+        return rng.random(shape) < 0.5
+    if dt in INTS:
+        info = np.iinfo(NP[dt])
+        if kind == "small" or kind == "exp":
+            lo = 0 if (kind == "exp" or dt == U8) else -6
+            return rng.integers(lo, 7, shape).astype(NP[dt])
+        if kind == "nonzero":
+            lo = 1 if dt == U8 else -100
+            v = rng.integers(lo, 101, shape)
+            v[v == 0] = 7
+            return v.astype(NP[dt])
+        return rng.integers(info.min, int(info.max) + 1, shape, dtype=np.int64).astype(NP[dt])
+    v = rng.standard_normal(shape) * 4
+    if kind == "small" or kind == "exp":
+        v = rng.uniform(-3, 3, shape)
+    if kind == "special" and v.size:
+        flat = v.reshape(-1)
+        k = rng.integers(0, flat.size, max(1, flat.size // 4))
+        flat[k] = rng.choice([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0], size=k.size)
+    return cast(v, dt)
+
+
+def make(values, dt, layout="contig"):
+    """A minitorch tensor of dtype dt holding `values`, in the given memory layout."""
+    a = np.asarray(values)
+    if layout == "transposed" and a.ndim >= 2:
+        perm = tuple(range(a.ndim))[::-1]
+        return make(np.ascontiguousarray(a.transpose(perm)), dt).permute(*perm)
+    if layout == "strided" and a.ndim >= 1:
+        big = np.zeros(a.shape[:-1] + (2 * a.shape[-1] + 1,), dtype=a.dtype)
+        big[..., 1::2] = a
+        return make(big, dt)[..., 1::2]
+    if layout == "expanded" and a.ndim >= 1 and a.shape[0] > 0:
+        row = make(a[:1], dt)
+        if (a == a[:1]).all() or a.shape[0] == 1:
+            return row.expand(*a.shape)
+    if dt == BF16:
+        return torch.tensor(a.astype(np.float32)).to(BF16)
+    return torch.from_numpy(np.ascontiguousarray(a).astype(NP[dt], copy=True))
+
+
+def check(got, want, dt, exact=True):
+    assert isinstance(got, torch.Tensor)
+    assert got.dtype == dt, (got.dtype, dt)
+    g = to_np(got)
+    w = cast(want, dt)
+    assert g.shape == w.shape, (g.shape, w.shape)
+    if dt in FLOATS and not exact:
+        np.testing.assert_allclose(g, w, rtol=TOL[dt], atol=TOL[dt], equal_nan=True)
+    else:
+        np.testing.assert_array_equal(g, w)
+
+
+def result_dtype(a, b):
+    return torch.result_type(a, b)
+
+
+# ---- binary ops: NumPy references with torch's semantics ------------------------------
+
+def _trunc_div(x, y):
+    if x.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            return np.trunc(x / y)
+    q = np.abs(x.astype(np.int64)) // np.abs(y.astype(np.int64))
+    return (np.sign(x.astype(np.int64)) * np.sign(y.astype(np.int64)) * q).astype(x.dtype)
+
+
+# name: (numpy function of values already in the compute dtype, dtypes, exact, operand kind)
+BINARY = {
+    "add": (np.add, DTYPES, True, "any"),
+    "sub": (np.subtract, NUMERIC, True, "any"),
+    "mul": (np.multiply, DTYPES, True, "any"),
+    "div": (np.true_divide, DTYPES, True, "special"),
+    "div_trunc": (_trunc_div, NUMERIC, True, "nonzero"),
+    "div_floor": (np.floor_divide, NUMERIC, True, "nonzero"),
+    "floor_divide": (np.floor_divide, NUMERIC, True, "nonzero"),
+    "remainder": (np.remainder, NUMERIC, True, "nonzero"),
+    "fmod": (np.fmod, NUMERIC, True, "nonzero"),
+    "pow": (np.power, NUMERIC, False, "exp"),
+    "maximum": (np.maximum, DTYPES, True, "special"),
+    "minimum": (np.minimum, DTYPES, True, "special"),
+    "atan2": (np.arctan2, DTYPES, False, "special"),
+    "eq": (np.equal, DTYPES, True, "small"),
+    "ne": (np.not_equal, DTYPES, True, "small"),
+    "lt": (np.less, DTYPES, True, "special"),
+    "le": (np.less_equal, DTYPES, True, "special"),
+    "gt": (np.greater, DTYPES, True, "special"),
+    "ge": (np.greater_equal, DTYPES, True, "special"),
+    "logical_and": (np.logical_and, DTYPES, True, "small"),
+    "logical_or": (np.logical_or, DTYPES, True, "small"),
+    "logical_xor": (np.logical_xor, DTYPES, True, "small"),
+    "bitwise_and": (np.bitwise_and, [B] + INTS, True, "any"),
+    "bitwise_or": (np.bitwise_or, [B] + INTS, True, "any"),
+    "bitwise_xor": (np.bitwise_xor, [B] + INTS, True, "any"),
+    "bitwise_left_shift": (None, INTS, True, "shift"),
+    "bitwise_right_shift": (None, INTS, True, "shift"),
+}
+FLOAT_RESULT = {"div", "atan2"}
+BOOL_RESULT = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"}
+
+
+def call_binary(name, x, y, **kw):
+    if name == "div_trunc":
+        return torch.div(x, y, rounding_mode="trunc", **kw)
+    if name == "div_floor":
+        return torch.div(x, y, rounding_mode="floor", **kw)
+    return getattr(torch, name)(x, y, **kw)
+
+
+def _shift(name, x, y, dt):
+    bits = np.dtype(NP[dt]).itemsize * 8
+    xi = x.astype(np.int64)
+    yi = y.astype(np.int64)
+    ok = (yi >= 0) & (yi < bits)
+    ys = np.where(ok, yi, 0)
+    if name == "bitwise_left_shift":
+        r = np.where(ok, (xi.astype(np.uint64) << ys.astype(np.uint64)).astype(np.int64), 0)
+    else:
+        r = np.where(ok, xi >> ys, xi >> (bits - 1 if np.issubdtype(NP[dt], np.signedinteger) else bits))
+    return cast(r, dt)
+
+
+def ref_binary(name, xv, yv, rdt):
+    """Reference of name(x, y) where the inputs hold xv/yv and the result dtype is rdt."""
+    fn = BINARY[name][0]
+    compute = rdt
+    if name in BOOL_RESULT:
+        compute = None
+    if compute is None:
+        # compare in the promoted dtype
+        return None
+    xc, yc = cast(xv, compute), cast(yv, compute)
+    if name.startswith("bitwise_") and "shift" in name:
+        return _shift(name, xc, yc, compute)
+    if compute in (F16, BF16):
+        # reduced-precision floats compute in float32 and round once, as torch's CPU kernels
+        xc, yc = xc.astype(np.float32), yc.astype(np.float32)
+    with np.errstate(all="ignore"):
+        r = fn(xc, yc)
+    return r
+
+
+def expected(name, x, y):
+    """(values, dtype) expected for name(x, y); x, y tensors or Python numbers."""
+    rdt = result_dtype(x, y)
+    xv = to_np(x) if isinstance(x, torch.Tensor) else x
+    yv = to_np(y) if isinstance(y, torch.Tensor) else y
+    if name in FLOAT_RESULT and rdt not in FLOATS:
+        rdt = torch.get_default_dtype()
+    if name in BOOL_RESULT:
+        xc, yc = cast(xv, rdt), cast(yv, rdt)
+        with np.errstate(all="ignore"):
+            return BINARY[name][0](xc, yc), B
+    return ref_binary(name, xv, yv, rdt), rdt
+
+
+def binary_case(name, x, y, exact):
+    want, rdt = expected(name, x, y)
+    got = call_binary(name, x, y)
+    check(got, np.broadcast_to(want, got.shape) if np.ndim(want) == 0 else want, rdt, exact)
+    return got
+
+
+ALL_BINARY = sorted(BINARY)
+
+
+@pytest.mark.parametrize("name,dt", [(n, d) for n in ALL_BINARY for d in BINARY[n][1]], ids=str)
+def test_binary_same_dtype(name, dt):
+    fn, dts, exact, kind = BINARY[name]
+    rng = np.random.default_rng(hash((name, str(dt))) % 2 ** 32)
+    k = "small" if kind == "shift" else kind
+    xv = rand_values(rng, (4, 5), dt, "any" if kind in ("nonzero", "exp") else k)
+    if kind == "exp" and dt in INTS:
+        xv = rand_values(rng, (4, 5), dt, "small")
+    yv = rand_values(rng, (4, 5), dt, k)
+    if kind == "shift":
+        xv = rand_values(rng, (4, 5), dt, "any")
+        bits = np.dtype(NP[dt]).itemsize * 8
+        yv = rng.integers(0, bits, (4, 5)).astype(NP[dt])
+    if name in ("div_trunc", "div_floor", "floor_divide", "remainder", "fmod") and dt in FLOATS:
+        xv = rand_values(rng, (4, 5), dt, "special")
+        yv = rand_values(rng, (4, 5), dt, "special")
+    binary_case(name, make(xv, dt), make(yv, dt), exact)
+
+
+@pytest.mark.parametrize("name", ALL_BINARY)
+def test_binary_property(name):
+    fn, dts, exact, kind = BINARY[name]
+
+    @SETTINGS
+    @given(shapes=mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=4, max_side=4),
+           da=st.sampled_from(dts), db=st.sampled_from(dts),
+           la=st.sampled_from(["contig", "transposed", "strided", "expanded"]),
+           lb=st.sampled_from(["contig", "transposed", "strided"]),
+           seed=st.integers(0, 2 ** 31))
+    def run(shapes, da, db, la, lb, seed):
+        rng = np.random.default_rng(seed)
+        (sa, sb), _ = shapes
+        rdt = torch.promote_types(da, db)
+        if rdt not in dts:
+            return
+        k = kind
+        if kind == "shift":
+            bits = np.dtype(NP[rdt]).itemsize * 8
+            xv = rand_values(rng, sa, da)
+            yv = rng.integers(0, min(bits, 8), sb).astype(NP[db])
+        elif kind == "exp":
+            xv = rand_values(rng, sa, da, "small")
+            yv = rand_values(rng, sb, db, "exp")
+        elif kind == "nonzero":
+            xv = rand_values(rng, sa, da, "nonzero" if da in INTS else "special")
+            yv = rand_values(rng, sb, db, "nonzero" if da in INTS or db in INTS else "special")
+            if rdt in INTS:
+                xv = rand_values(rng, sa, da, "nonzero")
+        else:
+            xv = rand_values(rng, sa, da, k)
+            yv = rand_values(rng, sb, db, k)
+        binary_case(name, make(xv, da, la), make(yv, db, lb), exact)
+
+    run()
+
+
+@pytest.mark.parametrize("name", ALL_BINARY)
+@pytest.mark.parametrize("dt", [B, U8, I32, I64, F16, F32, F64], ids=str)
+@pytest.mark.parametrize("scalar", [3, -2, 2.5, True])
+def test_binary_with_python_scalar(name, dt, scalar):
+    fn, dts, exact, kind = BINARY[name]
+    rng = np.random.default_rng(7)
+    xv = rand_values(rng, (3, 4), dt, "small" if kind != "special" else "special")
+    if kind == "nonzero" and dt in INTS:
+        xv = rand_values(rng, (3, 4), dt, "nonzero")
+    x = make(xv, dt, "transposed")
+    for a, b in [(x, scalar), (scalar, x)]:
+        rdt = result_dtype(a, b)
+        if rdt not in dts or (name in ("div_trunc", "div_floor", "floor_divide", "remainder",
+                                       "fmod") and b is not scalar and rdt in INTS and
+                              (xv == 0).any()):
+            continue
+        if kind == "shift" and (not isinstance(b, int) or b is True or (b is not scalar)):
+            continue
+        if kind == "exp" and b is not scalar and rdt in INTS:
+            continue  # scalar base with tensor exponents: see test_pow_integer_rules
+        if name == "pow" and rdt in INTS and isinstance(b, int) and b < 0:
+            continue  # raises, see test_pow_integer_rules
+        if name == "sub" and rdt == B:
+            continue
+        if name == "pow" and rdt in FLOATS and b is not scalar and dt in FLOATS:
+            # scalar ** tensor: a negative base with non-integer exponents gives nan on both sides
+            pass
+        binary_case(name, a, b, exact)
+
+
+def test_scalar_tensor_reflected_forms():
+    x = torch.tensor([1.0, 2.0, 4.0])
+    assert (1 - x).tolist() == [0.0, -1.0, -3.0]
+    assert (2 ** x).tolist() == [2.0, 4.0, 16.0]
+    assert (1 / x).tolist() == [1.0, 0.5, 0.25]
+    i = torch.tensor([1, 2, 3])
+    assert (2 ** i).tolist() == [2, 4, 8] and (2 ** i).dtype == I64
+    assert (2.0 ** i).dtype == F32
+    assert (7 // i).tolist() == [7, 3, 2]
+    assert (-7 % i).tolist() == [0, 1, 2]
+    assert (1 / i).dtype == F32
+    assert (10 - i).dtype == I64
+
+
+# ---- specific semantics ------------------------------------------------------------------
+
+def test_add_sub_alpha():
+    rng = np.random.default_rng(1)
+    for dt in [U8, I16, I32, I64]:
+        xv, yv = rand_values(rng, (5,), dt), rand_values(rng, (5,), dt)
+        x, y = make(xv, dt), make(yv, dt)
+        check(torch.add(x, y, alpha=3), xv + cast(3 * yv.astype(np.int64), dt), dt)
+        check(torch.sub(x, y, alpha=-2), xv - cast(-2 * yv.astype(np.int64), dt), dt)
+        check(x.add(2, alpha=5), xv + cast(10, dt), dt)
+        with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha must not be a floating point number."):
+            torch.add(x, y, alpha=0.5)
+    for dt in FLOATS:
+        xv, yv = rand_values(rng, (4, 3), dt), rand_values(rng, (3,), dt)
+        x, y = make(xv, dt), make(yv, dt)
+        check(torch.add(x, y, alpha=0.5), xv.astype(np.float64) + 0.5 * yv, dt, exact=False)
+        check(torch.sub(x, y, alpha=2), xv.astype(np.float64) - 2 * yv, dt, exact=False)
+        check(torch.sub(y, x, alpha=2), yv.astype(np.float64) - 2 * xv, dt, exact=False)
+    # an int tensor with a float tensor and float alpha computes in float
+    r = torch.add(torch.tensor([1, 2]), torch.tensor([1.0, 1.0]), alpha=0.5)
+    assert r.dtype == F32 and r.tolist() == [1.5, 2.5]
+    x = torch.tensor([1.0, 2.0])
+    x.add_(torch.tensor([2.0, 2.0]), alpha=-1.5)
+    assert x.tolist() == [-2.0, -1.0]
+    x.sub_(1, alpha=2)
+    assert x.tolist() == [-4.0, -3.0]
+
+
+def test_div_rounding_modes_known_values():
+    a = torch.tensor([7, -7, 7, -7, 0])
+    b = torch.tensor([2, 2, -2, -2, 3])
+    assert torch.div(a, b).tolist() == [3.5, -3.5, -3.5, 3.5, 0.0]
+    assert torch.div(a, b, rounding_mode="trunc").tolist() == [3, -3, -3, 3, 0]
+    assert torch.div(a, b, rounding_mode="floor").tolist() == [3, -4, -4, 3, 0]
+    assert torch.div(a, b, rounding_mode=None).dtype == F32
+    assert torch.div(a, b, rounding_mode="trunc").dtype == I64
+    assert torch.floor_divide(a, b).tolist() == [3, -4, -4, 3, 0]
+    f = torch.tensor([7.5, -7.5, 1.0, -1.0])
+    assert torch.div(f, 2, rounding_mode="trunc").tolist() == [3.0, -3.0, 0.0, -0.0]
+    assert torch.div(f, 2, rounding_mode="floor").tolist() == [3.0, -4.0, 0.0, -1.0]
+    assert a.div(2, rounding_mode="floor").tolist() == [3, -4, 3, -4, 0]
+    x = torch.tensor([7, -7])
+    x.div_(2, rounding_mode="trunc")
+    assert x.tolist() == [3, -3]
+    with pytest.raises(ValueError, match="div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'"):
+        torch.div(a, b, rounding_mode="round")
+    with pytest.raises(TypeError, match="rounding_mode"):
+        torch.mul(a, b, rounding_mode="floor")
+
+
+def test_remainder_python_sign_rules_and_fmod_c_rules():
+    a = torch.tensor([7, -7, 7, -7, 6])
+    b = torch.tensor([3, 3, -3, -3, 3])
+    assert torch.remainder(a, b).tolist() == [7 % 3, -7 % 3, 7 % -3, -7 % -3, 0]
+    assert (a % b).tolist() == [1, 2, -2, -1, 0]
+    assert torch.fmod(a, b).tolist() == [1, -1, 1, -1, 0]
+    f = torch.tensor([7.5, -7.5, 7.5, -7.5])
+    g = torch.tensor([2.0, 2.0, -2.0, -2.0])
+    assert torch.remainder(f, g).tolist() == [7.5 % 2, -7.5 % 2, 7.5 % -2, -7.5 % -2]
+    assert torch.fmod(f, g).tolist() == [math.fmod(7.5, 2), math.fmod(-7.5, 2), 1.5, -1.5]
+    assert torch.remainder(-3, torch.tensor([5])).tolist() == [2]
+    assert torch.remainder(torch.tensor([5.0]), 0).isnan().all()
+    assert torch.fmod(torch.tensor([5.0]), 0.0).isnan().all()
+
+
+@pytest.mark.parametrize("dt", INTS)
+@pytest.mark.parametrize("name", ["div_trunc", "div_floor", "floor_divide", "remainder", "fmod"])
+def test_integer_division_by_zero_raises(dt, name):
+    x = torch.tensor([4, 5, 6], dtype=dt)
+    z = torch.tensor([1, 0, 1], dtype=dt)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        call_binary(name, x, z)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        call_binary(name, x, 0)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        x // 0
+
+
+def test_float_division_by_zero_gives_ieee():
+    x = torch.tensor([1.0, -1.0, 0.0])
+    r = x / 0
+    assert r[0].item() == math.inf and r[1].item() == -math.inf and math.isnan(r[2].item())
+    i = torch.tensor([1, -1, 0]) / 0  # int / int is true division
+    assert i.dtype == F32 and i[0].item() == math.inf and math.isnan(i[2].item())
+    r = x // 0
+    assert r[0].item() == math.inf and r[1].item() == -math.inf and math.isnan(r[2].item())
+
+
+def test_pow_integer_rules():
+    x = torch.tensor([2, -2, 1, -1, 0, 3])
+    with pytest.raises(RuntimeError, match="Integers to negative integer powers are not allowed."):
+        x ** -1
+    with pytest.raises(RuntimeError, match="Integers to negative integer powers are not allowed."):
+        torch.pow(x, -2)
+    with pytest.raises(RuntimeError, match="Integers to negative integer powers are not allowed."):
+        torch.tensor([True]) ** -1
+    # tensor exponents: 1 ** n = 1, (-1) ** n = +-1, else 0 for negative n (as torch)
+    e = torch.tensor([-1, -1, -3, -3, 2, -2])
+    assert (x ** e).tolist() == [0, 0, 1, -1, 0, 0]
+    assert torch.pow(2, torch.tensor([-1, 0, 3])).tolist() == [0, 1, 8]
+    assert torch.pow(-1, torch.tensor([-1, -2])).tolist() == [-1, 1]
+    assert (x ** torch.tensor(-1)).tolist() == [0, 0, 1, -1, 0, 0]
+    assert (x ** 0).tolist() == [1] * 6
+    assert (x ** 2.0).dtype == F32
+    assert (x ** -1.0).tolist()[:4] == [0.5, -0.5, 1.0, -1.0]
+    assert (torch.tensor([3], dtype=U8) ** 6).tolist() == [729 % 256]
+    assert (torch.tensor([2.0]) ** -1).tolist() == [0.5]
+    assert (torch.tensor([True, False]) ** 2).tolist() == [1, 0]
+    # overflow wraps as two's complement
+    assert (torch.tensor([3], dtype=I64) ** 41).tolist() == [int(np.int64(3) ** np.int64(41))]
+
+
+def test_maximum_minimum_nan_propagation_and_ties():
+    a = torch.tensor([1.0, math.nan, 3.0, -0.0, math.inf])
+    b = torch.tensor([math.nan, 2.0, 1.0, 0.0, -math.inf])
+    mx, mn = torch.maximum(a, b), torch.minimum(a, b)
+    assert math.isnan(mx[0].item()) and math.isnan(mx[1].item()) and mx[2].item() == 3.0
+    assert math.isnan(mn[0].item()) and math.isnan(mn[1].item()) and mn[2].item() == 1.0
+    assert mx[4].item() == math.inf and mn[4].item() == -math.inf
+    assert torch.maximum(torch.tensor([True, False]), torch.tensor([False, False])).tolist() == [True, False]
+    assert torch.maximum(torch.tensor([1, 5]), 3).tolist() == [3, 5]
+
+
+def test_shift_out_of_range_amounts():
+    x = torch.tensor([1, -128, 64, 100], dtype=I8)
+    assert (x << 8).tolist() == [0, 0, 0, 0]
+    assert (x >> 8).tolist() == [0, -1, 0, 0]
+    assert (x >> 7).tolist() == [0, -1, 0, 0]
+    assert (x << torch.tensor([-1, 1, 1, 0], dtype=I8)).tolist() == [0, 0, -128, 100]
+    assert (torch.tensor([1, 2], dtype=I64) << 62).tolist() == [1 << 62, -(1 << 63)]
+    assert (torch.tensor([-(1 << 40)]) >> 70).tolist() == [-1]
+    assert (torch.tensor([200], dtype=U8) >> 3).tolist() == [25]
+    assert (5 << torch.tensor([1, 2])).tolist() == [10, 20]
+
+
+def test_comparisons_mixed_dtypes_and_nan():
+    a = torch.tensor([1, 2, 3], dtype=U8)
+    b = torch.tensor([-1, 2, 4], dtype=I8)
+    assert (a > b).tolist() == [True, False, False]
+    assert (a == b).tolist() == [False, True, False]
+    f = torch.tensor([math.nan, 1.0])
+    assert (f == f).tolist() == [False, True]
+    assert (f != f).tolist() == [True, False]
+    assert torch.lt(2.5, torch.tensor([2, 3])).tolist() == [False, True]
+    assert torch.eq(torch.tensor([256], dtype=I16), torch.tensor([0], dtype=U8)).tolist() == [False]
+    # the scalar is cast to the tensor's dtype first (wrapped numbers do not upcast)
+    assert torch.eq(torch.tensor([0], dtype=U8), 256).tolist() == [True]
+
+
+# ---- out= and in-place -----------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["add", "sub", "mul", "div", "remainder", "maximum", "atan2",
+                                  "pow", "fmod", "floor_divide"])
+def test_binary_out_and_inplace(name):
+    rng = np.random.default_rng(3)
+    xv = rand_values(rng, (3, 4), F32, "small") + 4
+    yv = rand_values(rng, (4,), F32, "small") + 4
+    x, y = make(xv, F32), make(yv, F32)
+    want = to_np(call_binary(name, x, y))
+    out = torch.empty(3, 4, dtype=F64)
+    assert call_binary(name, x, y, out=out) is out
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
+    # out of a non-contiguous layout
+    out_t = torch.empty(4, 3).t()
+    call_binary(name, x, y, out=out_t)
+    np.testing.assert_array_equal(out_t.numpy(), want)
+    # in-place method
+    z = x.clone()
+    assert getattr(z, name + "_")(y) is z
+    np.testing.assert_array_equal(z.numpy(), want)
+    with pytest.raises(TypeError):
+        getattr(z, name + "_")(y, out=out)
+
+
+PARTIAL = ("unsupported operation: some elements of the input tensor and the written-to tensor "
+           "refer to a single memory location")
+
+
+def test_inplace_on_overlapping_views():
+    # the same view as input and output is fine
+    x = torch.arange(10.0)
+    x.add_(x)
+    assert x.tolist() == [2.0 * i for i in range(10)]
+    v = x[::2]
+    v.mul_(x[::2])
+    assert v.tolist() == [(4.0 * i) ** 2 for i in range(5)]
+    # dense views that partially overlap the output raise, as torch
+    x = torch.arange(10.0)
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        x[1:].add_(x[:-1])
+    y = torch.arange(6.0).reshape(2, 3)
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        y.mul_(y[0])
+    z = torch.arange(9).reshape(3, 3)
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        z.add_(z.t())
+    w = torch.arange(5)
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        torch.add(w[:3], w[2:], out=w[2:])
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        torch.neg(w[:3], out=w[2:])
+    assert x.tolist() == [float(i) for i in range(10)] and w.tolist() == list(range(5))
+    # disjoint interleaved views of one buffer: every element read before it is written
+    a = torch.arange(12.0).reshape(3, 4)
+    a[:, ::2].add_(a[:, 1::2])
+    assert a.tolist() == [[1.0, 1.0, 5.0, 3.0], [9.0, 5.0, 13.0, 7.0], [17.0, 9.0, 21.0, 11.0]]
+    # a non-dense input overlapping the output is read before the output is written
+    b = torch.arange(8.0)
+    b[:4].add_(b[::2])
+    assert b.tolist() == [0.0, 3.0, 6.0, 9.0, 4.0, 5.0, 6.0, 7.0]
+    e = torch.ones(3)[None].expand(2, 3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor refers to a single memory location"):
+        e.add_(1)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor refers to a single memory location"):
+        torch.add(torch.ones(2, 3), 1, out=e)
+
+
+def test_inplace_result_cast_errors():
+    x = torch.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        x.add_(0.5)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        x *= torch.tensor([1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        x.exp_()
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        x.atan2_(x)
+    assert x.tolist() == [1, 2, 3]
+    with pytest.raises(RuntimeError, match="output with shape \\[3\\] doesn't match the broadcast shape \\[2, 3\\]"):
+        x.add_(torch.ones(2, 3, dtype=I64))
+
+
+# ---- unary ops ---------------------------------------------------------------------------
+
+def _np_round(a):
+    return np.round(a)  # half to even, as torch
+
+
+UNARY = {
+    # name: (numpy reference, input kind, dtypes, exact)
+    "neg": (np.negative, "any", NUMERIC, True),
+    "abs": (np.abs, "special", NUMERIC, True),
+    "sign": (lambda a: a.copy() if a.dtype == np.bool_ else np.nan_to_num(np.sign(a), nan=0.0), "special", DTYPES, True),
+    "exp": (np.exp, "special", DTYPES, False),
+    "expm1": (np.expm1, "special", DTYPES, False),
+    "log": (np.log, "special", DTYPES, False),
+    "log1p": (np.log1p, "special", DTYPES, False),
+    "log2": (np.log2, "special", DTYPES, False),
+    "log10": (np.log10, "special", DTYPES, False),
+    "sqrt": (np.sqrt, "special", DTYPES, False),
+    "rsqrt": (lambda a: 1 / np.sqrt(a), "special", DTYPES, False),
+    "sin": (np.sin, "small", DTYPES, False),
+    "cos": (np.cos, "small", DTYPES, False),
+    "tan": (np.tan, "small", DTYPES, False),
+    "tanh": (np.tanh, "special", DTYPES, False),
+    "sigmoid": (lambda a: 1 / (1 + np.exp(-a)), "special", DTYPES, False),
+    "relu": (lambda a: np.where(np.isnan(a) | (a > 0), a, 0).astype(a.dtype), "special", NUMERIC, True),
+    "erf": (None, "special", DTYPES, False),
+    "floor": (np.floor, "special", NUMERIC, True),
+    "ceil": (np.ceil, "special", NUMERIC, True),
+    "round": (_np_round, "special", NUMERIC, True),
+    "trunc": (np.trunc, "special", NUMERIC, True),
+    "reciprocal": (np.reciprocal, "special", DTYPES, False),
+    "square": (np.square, "small", NUMERIC, True),
+    "isnan": (np.isnan, "special", DTYPES, True),
+    "isinf": (np.isinf, "special", DTYPES, True),
+    "isfinite": (np.isfinite, "special", DTYPES, True),
+    "bitwise_not": (np.invert, "any", [B] + INTS, True),
+    "logical_not": (np.logical_not, "small", DTYPES, True),
+}
+_BOOL_UNARY = {"isnan", "isinf", "isfinite", "logical_not"}
+_FLOAT_ONLY = {"exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "sin", "cos",
+               "tan", "tanh", "sigmoid", "erf", "reciprocal"}
+
+
+def _erf(a):
+    return np.vectorize(math.erf, otypes=[np.float64])(a)
+
+
+def ref_unary(name, xv, dt):
+    fn = UNARY[name][0] or _erf
+    rdt = B if name in _BOOL_UNARY else (torch.get_default_dtype() if name in _FLOAT_ONLY and dt not in FLOATS else dt)
+    if name in _BOOL_UNARY:
+        xc = cast(xv, dt)
+    else:
+        xc = cast(xv, rdt)
+    if rdt in FLOATS and not UNARY[name][3]:
+        xc = xc.astype(np.float64)  # libm functions: compare with a float64 reference
+    with np.errstate(all="ignore"):
+        return fn(xc), rdt
+
+
+@pytest.mark.parametrize("name,dt", [(n, d) for n in sorted(UNARY) for d in UNARY[n][2]], ids=str)
+def test_unary(name, dt):
+    fn, kind, dts, exact = UNARY[name]
+    rng = np.random.default_rng(abs(hash((name, str(dt)))) % 2 ** 32)
+    xv = rand_values(rng, (5, 7), dt, kind)
+    for layout in ["contig", "transposed", "strided"]:
+        x = make(xv, dt, layout)
+        want, rdt = ref_unary(name, to_np(x), dt)
+        check(getattr(torch, name)(x), want, rdt, exact)
+        check(getattr(x, name)(), want, rdt, exact)
+    # 0-d and 0-size
+    x0 = make(xv[0, 0], dt)
+    want, rdt = ref_unary(name, to_np(x0), dt)
+    check(getattr(torch, name)(x0), want, rdt, exact)
+    xe = make(xv[:0], dt)
+    assert getattr(torch, name)(xe).shape == (0, 7)
+    # out= and in-place where the result type allows it
+    out = torch.empty(5, 7, dtype=rdt)
+    x = make(xv, dt)
+    want, _ = ref_unary(name, to_np(x), dt)
+    assert getattr(torch, name)(x, out=out) is out
+    check(out, want, rdt, exact)
+    if rdt == dt:
+        y = x.clone()
+        assert getattr(y, name + "_")() is y
+        check(y, want, rdt, exact)
+    elif not torch.can_cast(rdt, dt):
+        y = x.clone()
+        with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+            getattr(y, name + "_")()
+
+
+def test_unary_known_values():
+    assert torch.round(torch.tensor([0.5, 1.5, 2.5, -0.5, -1.5])).tolist() == [0.0, 2.0, 2.0, -0.0, -2.0]
+    assert torch.sign(torch.tensor([-3, 0, 5])).tolist() == [-1, 0, 1]
+    assert torch.sign(torch.tensor([math.nan, -0.0, -math.inf])).tolist() == [0.0, 0.0, -1.0]
+    assert torch.abs(torch.tensor([-128], dtype=I8)).tolist() == [-128]  # wraps, as torch
+    assert torch.neg(torch.tensor([1], dtype=U8)).tolist() == [255]
+    assert torch.square(torch.tensor([True, False])).tolist() == [1, 0]
+    assert torch.square(torch.tensor([True])).dtype == I64
+    assert torch.bitwise_not(torch.tensor([True, False])).tolist() == [False, True]
+    assert torch.sigmoid(torch.tensor([-200.0, 0.0, 200.0])).tolist() == [0.0, 0.5, 1.0]
+    assert torch.exp(torch.tensor([-200.0, 89.0, math.inf, -math.inf])).tolist() == [0.0, math.inf, math.inf, 0.0]
+    assert torch.relu(torch.tensor([-1, 0, 3])).tolist() == [0, 0, 3]
+    assert torch.rsqrt(torch.tensor([0.0, 4.0])).tolist() == [math.inf, 0.5]
+    assert torch.log(torch.tensor([0, 1])).tolist() == [-math.inf, 0.0]
+
+
+@pytest.mark.parametrize("n", [1, 7, 255, 256, 1000, 100003])
+def test_float32_exp_matches_float64_reference(n):
+    # vectorised expf: every element within 2 ulp, including lanes outside [-87, 88]
+    rng = np.random.default_rng(n)
+    xv = rng.uniform(-104, 90, n).astype(np.float32)
+    got = torch.exp(torch.from_numpy(xv)).numpy()
+    with np.errstate(over="ignore"):
+        want = np.exp(xv.astype(np.float64)).astype(np.float32)
+    np.testing.assert_allclose(got, want, rtol=3e-7, atol=1e-44)
+    x = torch.from_numpy(xv.copy())
+    x.exp_()
+    np.testing.assert_array_equal(x.numpy(), got)
+
+
+# ---- bad inputs --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,dt,tname", [
+    ("bitwise_and", F32, "Float"), ("bitwise_or", F64, "Double"), ("bitwise_xor", F16, "Half"),
+    ("bitwise_left_shift", F32, "Float"), ("bitwise_right_shift", B, "Bool"),
+    ("remainder", B, "Bool"), ("fmod", B, "Bool"), ("floor_divide", B, "Bool"), ("pow", B, "Bool"),
+])
+def test_binary_unsupported_dtypes(name, dt, tname):
+    x = torch.ones(3, dtype=dt)
+    cpu = {"floor_divide": "div_floor"}.get(name, name)
+    with pytest.raises(RuntimeError, match=f'"{cpu}_cpu" not implemented for \'{tname}\''):
+        getattr(torch, name)(x, x)
+
+
+@pytest.mark.parametrize("name,dt,tname", [
+    ("bitwise_not", F32, "Float"), ("abs", B, "Bool"),
+])
+def test_unary_unsupported_dtypes(name, dt, tname):
+    with pytest.raises(RuntimeError, match=f'"{name}_cpu" not implemented for \'{tname}\''):
+        getattr(torch, name)(torch.ones(3, dtype=dt))
+
+
+def test_unary_bool_rules():
+    b = torch.tensor([True, False])
+    with pytest.raises(RuntimeError, match="Negation, the `-` operator, on a bool tensor is not supported."):
+        torch.neg(b)
+    with pytest.raises(RuntimeError, match="Boolean inputs not supported for relu"):
+        torch.relu(b)
+    with pytest.raises(TypeError, match=r"~ \(operator.invert\) is only implemented on integer and Boolean-type tensors"):
+        ~torch.ones(2)
+    assert torch.exp(b).dtype == F32
+    np.testing.assert_allclose(torch.exp(b).numpy(), [math.e, 1.0], rtol=1e-6)
+
+
+def test_binary_bad_inputs():
+    x = torch.ones(2, 3)
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size of tensor b \(4\) at non-singleton dimension 1"):
+        x + torch.ones(4)
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(2\) must match the size of tensor b \(5\) at non-singleton dimension 0"):
+        torch.mul(torch.ones(2, 1), torch.ones(5, 3))
+    with pytest.raises(TypeError, match="must be Tensor or Number, not str"):
+        torch.add(x, "a")
+    with pytest.raises(TypeError, match="must be Tensor or Number, not list"):
+        torch.mul(x, [1, 2, 3])
+    with pytest.raises(TypeError):
+        x + "a"
+    with pytest.raises(TypeError):
+        torch.add(1, 2)
+    with pytest.raises(TypeError):
+        torch.add(x)
+    with pytest.raises(TypeError):
+        torch.add(x, x, x, x)
+    with pytest.raises(TypeError, match="alpha"):
+        torch.mul(x, 2, alpha=2)
+    with pytest.raises(TypeError, match="'out' must be Tensor"):
+        torch.add(x, 1, out=[1])
+    with pytest.raises(TypeError):
+        torch.add(x, 1, bogus=1)
+    with pytest.raises(TypeError, match="must be Tensor"):
+        torch.exp(3)
+    with pytest.raises(TypeError):
+        x.exp(1)
+    with pytest.raises(RuntimeError, match=r"output with shape \[5\] doesn't match the broadcast shape \[2, 3\]"):
+        torch.add(x, torch.ones(3, dtype=F64), out=torch.empty(5, dtype=F64))
+
+
+# ---- broadcasting, 0-d, 0-size, large ----------------------------------------------------
+
+def test_broadcasting_shapes():
+    a = torch.arange(6).reshape(2, 1, 3)
+    b = torch.arange(4).reshape(4, 1)
+    r = a + b
+    assert r.shape == (2, 4, 3)
+    np.testing.assert_array_equal(r.numpy(), a.numpy() + b.numpy())
+    assert (torch.ones(0, 3) + torch.ones(3)).shape == (0, 3)
+    assert (torch.ones(2, 0) * torch.ones(1, 1)).shape == (2, 0)
+    assert (torch.tensor(2.0) * torch.tensor(3.0)).shape == ()
+    assert (torch.tensor(2.0) * torch.ones(1, 1, 2)).shape == (1, 1, 2)
+    e = torch.arange(3.0).expand(4, 3)
+    np.testing.assert_array_equal((e * e.t().t()).numpy(), np.broadcast_to(np.arange(3.0) ** 2, (4, 3)))
+
+
+@pytest.mark.parametrize("dt", [U8, I32, I64, F16, BF16, F32, F64], ids=str)
+def test_large_noncontiguous_binary(dt):
+    # big enough to be split across threads and to release the GIL
+    rng = np.random.default_rng(11)
+    xv = rand_values(rng, (300, 257), dt, "small")
+    yv = rand_values(rng, (257,), dt, "small")
+    x = make(xv, dt, "transposed")
+    y = make(yv, dt, "strided")
+    for name in ["add", "mul", "maximum", "lt"]:
+        binary_case(name, x, y, True)
+    xl = make(rand_values(rng, (70000,), dt, "small"), dt)
+    binary_case("sub", xl, xl.flip(0), True)
