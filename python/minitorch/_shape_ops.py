@@ -462,7 +462,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     d = _wrap(dim, input.dim())
     n = input.size(d) if input.dim() else 1
     if not 1 <= k <= n:
-        raise IndexError(f"kthvalue(): selected number k out of range for dimension {d}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     v, i = _C.sort(input, d, False)
     v, i = (v.select(d, k - 1), i.select(d, k - 1)) if input.dim() else (v, i)
     if keepdim and input.dim():
@@ -470,24 +470,49 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     return kthvalue_ret(v.contiguous(), i.contiguous())
 
 
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """Sorted unique values of the flattened input, optionally with inverse indices and counts."""
-    _check(input, "unique")
-    if dim is not None:
-        raise NotImplementedError("unique(dim=...) is not implemented yet; flatten the input or use dim=None")
-    flat = input.reshape(-1)
-    s, order = _C.sort(flat, 0, False)
-    n = s.numel()
+def _unique_impl(input, return_inverse, return_counts, dim, consecutive, fname):
+    """Shared by unique and unique_consecutive: groups equal entries (dim=None) or equal
+    slices along dim, after sorting them unless consecutive."""
+    _check(input, fname)
+    if dim is None:
+        x = input.reshape(-1, 1)
+        d = None
+    else:
+        d = _wrap(dim, input.dim())
+        x = movedim(input, d, 0) if input.dim() else input.reshape(1)
+        if x.numel() == 0 and x.size(0) != 0:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+        m = 1
+        for n in x.shape[1:]:
+            m *= n
+        x = x.reshape(x.size(0), m)
+    n, m = x.size(0), x.size(1)
+    if consecutive:
+        order, s = None, x
+    else:  # lexicographic order of the rows: stable sorts from the last column to the first
+        order = _C.arange(n)
+        for c in range(m - 1, -1, -1):
+            order = _getitem(order, _C.sort(_getitem(x.select(1, c), order), 0, False)[1])
+        s = _getitem(x, order)
     first = _C.ones(n, dtype=_C.bool)
     if n > 1:
-        first[1:] = _C.ne(s[1:], s[:-1])
+        first[1:] = _C.ne(s[1:], s[:-1]).any(1)
     values = _getitem(s, first)
+    if d is None:
+        values = values.reshape(-1)
+    else:
+        rest = list(input.shape[:d]) + list(input.shape[d + 1:])
+        values = movedim(values.reshape([values.size(0)] + rest), 0, d) if input.dim() else values.reshape(-1)
+        values = values.contiguous()
     out = [values]
     if return_inverse:
         group = _C.sub(_C.cumsum(first, 0), 1)
-        inverse = _C.empty(n, dtype=_C.int64)
-        _C._index_put_(inverse, [order], group, False)
-        out.append(inverse.reshape(input.shape))
+        if order is None:
+            inverse = group
+        else:
+            inverse = _C.empty(n, dtype=_C.int64)
+            _C._index_put_(inverse, [order], group, False)
+        out.append(inverse.reshape(input.shape) if d is None else inverse)
     if return_counts:
         starts = _C._nonzero(first).reshape(-1)
         ends = _C.cat([starts[1:], _C.full((1,), n, dtype=_C.int64)])
@@ -495,21 +520,16 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """Unique entries (dim=None, flattened) or unique slices along dim, in ascending
+    (lexicographic) order, optionally with inverse indices and counts.  NaNs never
+    compare equal, so each NaN is its own entry (as torch on the CPU)."""
+    return _unique_impl(input, return_inverse, return_counts, dim, False, "unique")
+
+
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    if dim is not None:
-        raise NotImplementedError("unique_consecutive(dim=...) is not implemented yet")
-    flat = input.reshape(-1)
-    n = flat.numel()
-    first = _C.ones(n, dtype=_C.bool)
-    if n > 1:
-        first[1:] = _C.ne(flat[1:], flat[:-1])
-    out = [_getitem(flat, first)]
-    if return_inverse:
-        out.append(_C.sub(_C.cumsum(first, 0), 1).reshape(input.shape))
-    if return_counts:
-        starts = _C._nonzero(first).reshape(-1)
-        out.append(_C.sub(_C.cat([starts[1:], _C.full((1,), n, dtype=_C.int64)]), starts))
-    return out[0] if len(out) == 1 else tuple(out)
+    """Collapses runs of equal consecutive entries (or slices along dim)."""
+    return _unique_impl(input, return_inverse, return_counts, dim, True, "unique_consecutive")
 
 
 # ---------------------------------------------------------------- advanced indexing

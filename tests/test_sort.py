@@ -1,0 +1,274 @@
+"""sort/argsort/msort, topk, kthvalue, unique/unique_consecutive against NumPy.
+
+Sorting is stable (equal keys keep their order, in descending order too) and NaN sorts as
+the largest value, so values and indices are compared exactly, for every dtype."""
+import numpy as np
+import pytest
+
+import minitorch as torch
+
+DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+          torch.float16, torch.bfloat16, torch.float32, torch.float64]
+NP_OF = {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
+         torch.int32: np.int32, torch.int64: np.int64, torch.float16: np.float16,
+         torch.bfloat16: np.float32, torch.float32: np.float32, torch.float64: np.float64}
+
+
+def to_np(t):
+    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+
+
+def make(rng, shape, dtype, noncontig=False, lo=-5, hi=5, specials=False):
+    """(tensor, ndarray) with equal values, many ties; specials adds nan/inf/-0.0 to floats."""
+    shape = tuple(shape)
+    full = shape[:-1] + (shape[-1] * 2,) if noncontig and shape else shape
+    a = rng.integers(lo, hi, size=full).astype(np.float64)
+    if dtype.is_floating_point:
+        a = np.asarray(a / 2)
+        if specials and a.size:
+            pick = rng.random(size=full)
+            a[pick < 0.1] = np.nan
+            a[(pick >= 0.1) & (pick < 0.15)] = np.inf
+            a[(pick >= 0.15) & (pick < 0.2)] = -np.inf
+            a[(pick >= 0.2) & (pick < 0.25)] = -0.0
+    elif dtype == torch.bool:
+        a = a > 0
+    elif dtype == torch.uint8:
+        a = np.abs(a)
+    a = np.asarray(a.astype(NP_OF[dtype]))
+    t = torch.from_numpy(a.copy()).to(dtype)
+    if noncontig and shape:
+        t, a = t[..., ::2], a[..., ::2]
+    return t, a
+
+
+def np_sort(a, dim, descending):
+    """Stable sort of NumPy (NaN last); descending keeps equal keys in order, NaN first."""
+    if a.ndim == 0:
+        return a.copy(), np.zeros((), dtype=np.int64)
+    if not descending:
+        idx = np.argsort(a, axis=dim, kind="stable")
+    else:
+        n = a.shape[dim]
+        idx = n - 1 - np.flip(np.argsort(np.flip(a, dim), axis=dim, kind="stable"), dim)
+    return np.take_along_axis(a, idx, dim), idx
+
+
+def same(t, e):
+    e = np.asarray(e)
+    assert tuple(t.shape) == e.shape
+    np.testing.assert_array_equal(to_np(t), e)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sort_random(dtype):
+    rng = np.random.default_rng(DTYPES.index(dtype))
+    for _ in range(12):
+        nd = int(rng.integers(0, 4))
+        shape = tuple(int(s) for s in rng.integers(0, 6, size=nd))
+        t, a = make(rng, shape, dtype, noncontig=bool(rng.integers(2)), specials=True)
+        dim = int(rng.integers(-max(nd, 1), max(nd, 1)))
+        for desc in (False, True):
+            v, i = torch.sort(t, dim, descending=desc)
+            ev, ei = np_sort(a, dim, desc)
+            same(v, ev)
+            same(i, ei)
+            assert v.dtype == dtype and i.dtype == torch.int64
+            r = t.sort(dim=dim, descending=desc, stable=True)
+            same(r.values, ev)
+            same(r.indices, ei)
+            same(torch.argsort(t, dim, descending=desc), ei)
+            same(t.argsort(dim=dim, descending=desc, stable=True), ei)
+        if nd:
+            same(torch.msort(t), np_sort(a, 0, False)[0])
+
+
+def test_sort_stability_and_special_values():
+    t = torch.tensor([2.0, float("nan"), -0.0, 1.0, 0.0, float("nan"), float("-inf"), 2.0])
+    v, i = torch.sort(t)
+    assert i.tolist() == [6, 2, 4, 3, 0, 7, 1, 5]
+    v, i = torch.sort(t, descending=True)
+    assert i.tolist() == [1, 5, 0, 7, 3, 2, 4, 6]
+    b = torch.tensor([True, False, True, False])
+    assert torch.sort(b).indices.tolist() == [1, 3, 0, 2]
+    assert torch.sort(b, descending=True).indices.tolist() == [0, 2, 1, 3]
+    big = torch.tensor([np.iinfo(np.int64).max, np.iinfo(np.int64).min, 0, np.iinfo(np.int64).max - 1])
+    assert torch.sort(big).indices.tolist() == [1, 2, 3, 0]
+
+
+def test_sort_return_type_and_out():
+    r = torch.sort(torch.tensor([3, 1, 2]))
+    assert type(r).__name__ == "sort" and "minitorch.return_types.sort" in repr(r)
+    v, i = r
+    assert v.tolist() == [1, 2, 3] and i.tolist() == [1, 2, 0] and r[0] is r.values
+    vo, io = torch.empty(3, dtype=torch.int64), torch.empty(3, dtype=torch.int64)
+    r = torch.sort(torch.tensor([3, 1, 2]), descending=True, out=(vo, io))
+    assert r.values is vo and vo.tolist() == [3, 2, 1] and io.tolist() == [0, 2, 1]
+    s = torch.tensor(4.0)
+    assert torch.sort(s).values.item() == 4.0 and torch.sort(s).indices.item() == 0
+
+
+def test_sort_large_lines_and_many_lines():
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 1000, size=200000).astype(np.float32)   # one long line, many ties
+    v, i = torch.sort(torch.from_numpy(a))
+    np.testing.assert_array_equal(i.numpy(), np.argsort(a, kind="stable"))
+    b = rng.standard_normal((3000, 40))
+    v, i = torch.sort(torch.from_numpy(b), dim=1, descending=True)
+    np.testing.assert_array_equal(v.numpy(), -np.sort(-b, axis=1))
+    v, i = torch.sort(torch.from_numpy(b), dim=0)
+    np.testing.assert_array_equal(i.numpy(), np.argsort(b, axis=0, kind="stable"))
+
+
+@pytest.mark.parametrize("fn,exc,msg", [
+    (lambda: torch.sort(torch.zeros(2, 3), 2), IndexError, r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"),
+    (lambda: torch.sort([3, 1]), TypeError, "must be Tensor"),
+    (lambda: torch.argsort(torch.zeros(2), -2), IndexError, "Dimension out of range"),
+    (lambda: torch.sort(torch.zeros(2), dim=0.5), TypeError, "dim"),
+])
+def test_sort_errors(fn, exc, msg):
+    with pytest.raises(exc, match=msg):
+        fn()
+
+
+# ---- topk / kthvalue ---------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8, torch.int32, torch.int64, torch.float16,
+                                   torch.bfloat16, torch.float32, torch.float64])
+def test_topk_random(dtype):
+    rng = np.random.default_rng(50 + DTYPES.index(dtype))
+    for _ in range(12):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(1, 6, size=nd))
+        t, a = make(rng, shape, dtype, noncontig=bool(rng.integers(2)), specials=True)
+        dim = int(rng.integers(-nd, nd))
+        k = int(rng.integers(0, shape[dim] + 1))
+        for largest in (True, False):
+            v, i = torch.topk(t, k, dim, largest=largest)
+            ev, ei = np_sort(a, dim, largest)
+            ev, ei = np.take(ev, np.arange(k), dim), np.take(ei, np.arange(k), dim)
+            same(v, ev)
+            same(i, ei)
+            r = t.topk(k, dim=dim, largest=largest, sorted=True)
+            same(r.values, ev)
+            # any order is allowed with sorted=False; the set of picks is not
+            r = t.topk(k, dim=dim, largest=largest, sorted=False)
+            same(torch.sort(r.values, dim).values, np_sort(ev, dim, False)[0])
+            same(torch.gather(t, dim, r.indices), to_np(r.values))
+
+
+def test_topk_kthvalue_forms():
+    t = torch.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]])
+    r = torch.topk(t, 2)
+    assert type(r).__name__ == "topk" and r.values.tolist() == [[5.0, 3.0], [6.0, 4.0]]
+    assert r.indices.tolist() == [[1, 2], [2, 0]]
+    assert torch.topk(t, 1, dim=0, largest=False).indices.tolist() == [[0, 1, 0]]
+    assert torch.topk(torch.tensor(2.0), 1).values.item() == 2.0
+    assert torch.topk(t, 0).values.shape == (2, 0)
+    k = torch.kthvalue(t, 2)
+    assert type(k).__name__ == "kthvalue" and k.values.tolist() == [3.0, 4.0] and k.indices.tolist() == [2, 0]
+    k = t.kthvalue(1, dim=0, keepdim=True)
+    assert k.values.tolist() == [[1.0, 2.0, 3.0]] and k.indices.tolist() == [[0, 1, 0]]
+    assert torch.kthvalue(torch.tensor([1.0, float("nan"), 0.0]), 3).values.item() != \
+        torch.kthvalue(torch.tensor([1.0, float("nan"), 0.0]), 3).values.item()   # NaN is the largest
+    assert torch.kthvalue(torch.tensor(7), 1).values.item() == 7
+
+
+@pytest.mark.parametrize("dtype", [torch.int16, torch.int64, torch.float32, torch.float64])
+def test_kthvalue_random(dtype):
+    rng = np.random.default_rng(60)
+    for _ in range(15):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(1, 6, size=nd))
+        t, a = make(rng, shape, dtype, noncontig=bool(rng.integers(2)))
+        dim = int(rng.integers(-nd, nd))
+        k = int(rng.integers(1, shape[dim] + 1))
+        keep = bool(rng.integers(2))
+        v, i = torch.kthvalue(t, k, dim, keep)
+        ev = np.take(np.sort(a, axis=dim), [k - 1], axis=dim)
+        same(v, ev if keep else np.squeeze(ev, dim))
+        picked = np.take_along_axis(a, (i.numpy() if keep else np.expand_dims(i.numpy(), dim)), dim)
+        np.testing.assert_array_equal(picked, ev)
+
+
+@pytest.mark.parametrize("fn,exc,msg", [
+    (lambda: torch.topk(torch.zeros(3), 4), RuntimeError, "selected index k out of range"),
+    (lambda: torch.topk(torch.zeros(3), -1), RuntimeError, "selected index k out of range"),
+    (lambda: torch.topk(torch.zeros(3), 1, 1), IndexError, "Dimension out of range"),
+    (lambda: torch.kthvalue(torch.zeros(2, 3), 4), RuntimeError, "kthvalue\\(\\): selected number k out of range for dimension 1"),
+    (lambda: torch.kthvalue(torch.zeros(2, 3), 0, 0), RuntimeError, "selected number k out of range for dimension 0"),
+    (lambda: torch.topk([1.0], 1), TypeError, "must be Tensor"),
+])
+def test_topk_kthvalue_errors(fn, exc, msg):
+    with pytest.raises(exc, match=msg):
+        fn()
+
+
+# ---- unique / unique_consecutive ----------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_unique_random(dtype):
+    rng = np.random.default_rng(70 + DTYPES.index(dtype))
+    for _ in range(8):
+        nd = int(rng.integers(0, 4))
+        shape = tuple(int(s) for s in rng.integers(0, 5, size=nd))
+        t, a = make(rng, shape, dtype, noncontig=bool(rng.integers(2)))
+        u, inv, cnt = torch.unique(t, return_inverse=True, return_counts=True)
+        eu, einv, ecnt = np.unique(a, return_inverse=True, return_counts=True)
+        same(u, eu)
+        assert inv.shape == t.shape and inv.dtype == torch.int64 and cnt.dtype == torch.int64
+        np.testing.assert_array_equal(inv.numpy().reshape(-1), np.asarray(einv).reshape(-1))
+        same(cnt, ecnt)
+        same(t.unique(), eu)
+        same(torch.unique(t, sorted=False), eu)
+        if nd:
+            dim = int(rng.integers(-nd, nd))
+            if a.size == 0 and a.shape[dim] != 0:
+                with pytest.raises(RuntimeError, match="unique cannot be applied"):
+                    torch.unique(t, dim=dim)
+                continue
+            u, inv, cnt = torch.unique(t, dim=dim, return_inverse=True, return_counts=True)
+            eu, einv, ecnt = np.unique(a, axis=dim, return_inverse=True, return_counts=True)
+            same(u, eu)
+            np.testing.assert_array_equal(inv.numpy(), np.asarray(einv).reshape(-1))
+            same(cnt, ecnt)
+
+
+def np_unique_consecutive(a):
+    flat = a.reshape(-1)
+    if flat.size == 0:
+        return flat, np.zeros(a.shape, np.int64), np.zeros(0, np.int64)
+    first = np.concatenate([[True], flat[1:] != flat[:-1]])
+    starts = np.flatnonzero(first)
+    return flat[first], (np.cumsum(first) - 1).reshape(a.shape), np.diff(np.append(starts, flat.size))
+
+
+@pytest.mark.parametrize("dtype", [torch.bool, torch.int8, torch.int64, torch.float16, torch.float32])
+def test_unique_consecutive_random(dtype):
+    rng = np.random.default_rng(80)
+    for _ in range(10):
+        shape = tuple(int(s) for s in rng.integers(0, 6, size=int(rng.integers(0, 3))))
+        t, a = make(rng, shape, dtype, lo=0, hi=3, noncontig=bool(rng.integers(2)))
+        u, inv, cnt = torch.unique_consecutive(t, return_inverse=True, return_counts=True)
+        eu, einv, ecnt = np_unique_consecutive(a)
+        same(u, eu)
+        same(inv, einv)
+        same(cnt, ecnt)
+        same(t.unique_consecutive(), eu)
+
+
+def test_unique_forms():
+    t = torch.tensor([[1, 3], [1, 3], [0, 5], [1, 3]])
+    u, inv, cnt = torch.unique(t, dim=0, return_inverse=True, return_counts=True)
+    assert u.tolist() == [[0, 5], [1, 3]] and inv.tolist() == [1, 1, 0, 1] and cnt.tolist() == [1, 3]
+    u, cnt = torch.unique_consecutive(t, dim=0, return_counts=True)
+    assert u.tolist() == [[1, 3], [0, 5], [1, 3]] and cnt.tolist() == [2, 1, 1]
+    u, inv = torch.unique_consecutive(t, dim=1, return_inverse=True)
+    assert u.tolist() == t.tolist() and inv.tolist() == [0, 1]
+    # each NaN is its own entry, as torch on the CPU (NaN != NaN)
+    f = torch.unique(torch.tensor([2.0, float("nan"), 1.0, float("nan"), 2.0, -0.0, 0.0]), return_counts=True)
+    assert f[0].tolist()[:3] == [-0.0, 1.0, 2.0] and len(f[0]) == 5 and f[1].tolist() == [2, 1, 2, 1, 1]
+    e = torch.unique(torch.tensor([]), return_inverse=True, return_counts=True)
+    assert [x.shape for x in e] == [(0,), (0,), (0,)]
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.unique(t, dim=2)
+    with pytest.raises(TypeError, match="must be Tensor"):
+        torch.unique([1, 2])
