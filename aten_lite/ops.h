@@ -144,6 +144,13 @@ mt_tensor *mt_cat(mt_tensor *const *ts, int n, int64_t dim);
 /* Sorts along dim (stable; NaN sorts as the largest value); values and
  * int64 indices are new tensors the caller owns. */
 int mt_sort(mt_tensor *t, int64_t dim, bool descending, mt_tensor **values, mt_tensor **indices);
+/* torch.searchsorted (see Note [Searchsorted]): positions of values in the sorted
+ * last-dim lines of boundaries (1-d: one line for all values; else leading dims
+ * equal to values').  boundaries and values share a dtype; sorter (int64, in
+ * range, boundaries' shape) or NULL.  Returns int64 (int32 with out_int32) of
+ * values' shape; caller owns. */
+mt_tensor *mt_searchsorted(const mt_tensor *boundaries, const mt_tensor *values,
+                           const mt_tensor *sorter, bool right, bool out_int32);
 
 /* ---- factories (aten_lite/factory.c) ---- */
 /* torch.arange: integer arithmetic when all three are ints. */

@@ -150,3 +150,116 @@ mt_sort(mt_tensor *t, int64_t dim, bool descending, mt_tensor **values, mt_tenso
     *indices = ix;
     return MT_OK;
 }
+
+/* Note [Searchsorted]
+ * Binary search in the acc type.  Left: the first position whose boundary is
+ * not below the value (!(b >= v) moves right); right: the first whose boundary
+ * is above it (!(b > v) moves right).  Written with negations so that a NaN
+ * value lands after every boundary and NaN boundaries (sorted last) behave as
+ * the largest value.  With a sorter, boundary i of a line is line[sorter[i]]. */
+#define MT__DEF_SEARCH(E, tn, ct, acc, ...)                                                    \
+    static void mt__search_##tn(const char *bd, const int64_t *sorter, int64_t n,              \
+                                const char *vals, int64_t count, int64_t *out, bool right)     \
+    {                                                                                          \
+        const ct *b = (const ct *)bd;                                                          \
+        for (int64_t e = 0; e < count; e++) {                                                  \
+            acc v = (acc)MT_LOAD_##tn(((const ct *)vals)[e]);                                  \
+            int64_t lo = 0, hi = n;                                                            \
+            while (lo < hi) {                                                                  \
+                int64_t mid = lo + ((hi - lo) >> 1);                                           \
+                acc m = (acc)MT_LOAD_##tn(b[sorter ? sorter[mid] : mid]);                      \
+                if (right ? !(m > v) : !(m >= v)) {                                            \
+                    lo = mid + 1;                                                              \
+                }                                                                              \
+                else {                                                                         \
+                    hi = mid;                                                                  \
+                }                                                                              \
+            }                                                                                  \
+            out[e] = lo;                                                                       \
+        }                                                                                      \
+    }
+MT_L_ALL(MT__DEF_SEARCH, 0)
+
+typedef void (*mt__search_fn)(const char *, const int64_t *, int64_t, const char *, int64_t,
+                              int64_t *, bool);
+static const mt__search_fn mt__search_fns[MT_NUM_DTYPES] = {
+    mt__search_boolean, mt__search_uint8,   mt__search_int8,     mt__search_int16,
+    mt__search_int32,   mt__search_int64,   mt__search_float16,  mt__search_bfloat16,
+    mt__search_float32, mt__search_float64,
+};
+
+typedef struct {
+    mt__search_fn fn;
+    const char *bd, *vals;
+    const int64_t *sorter;
+    int64_t n, vlast, isz;
+    bool per_line, right;
+    int64_t *out;
+} mt__search_job;
+
+static void
+mt__search_range(void *p, int64_t b, int64_t e)
+{
+    const mt__search_job *j = p;
+    while (b < e) {
+        /* a run of values that share one boundary line */
+        int64_t line = j->per_line ? b / j->vlast : 0;
+        int64_t stop = j->per_line && (line + 1) * j->vlast < e ? (line + 1) * j->vlast : e;
+        j->fn(j->bd + line * j->n * j->isz, j->sorter ? j->sorter + line * j->n : NULL, j->n,
+              j->vals + b * j->isz, stop - b, j->out + b, j->right);
+        b = stop;
+    }
+}
+
+mt_tensor *
+mt_searchsorted(const mt_tensor *boundaries, const mt_tensor *values, const mt_tensor *sorter,
+                bool right, bool out_int32)
+{
+    if (boundaries->ndim == 0 || boundaries->dtype != values->dtype ||
+        (sorter != NULL && sorter->dtype != MT_INT64)) {
+        mt_error_set(MT_EINVAL, "searchsorted: boundaries must be >= 1-d and of the values' dtype, "
+                                "sorter int64");
+        return NULL;
+    }
+    bool per_line = boundaries->ndim > 1;
+    if (per_line) {
+        bool ok = values->ndim == boundaries->ndim;
+        for (int d = 0; ok && d + 1 < boundaries->ndim; d++) {
+            ok = values->sizes[d] == boundaries->sizes[d];
+        }
+        if (!ok) {
+            mt_error_set(MT_EINVAL, "searchsorted: leading dims of boundaries and values differ");
+            return NULL;
+        }
+    }
+    mt_tensor *bc = mt_contiguous((mt_tensor *)boundaries);
+    mt_tensor *vc = bc ? mt_contiguous((mt_tensor *)values) : NULL;
+    mt_tensor *sc = vc && sorter ? mt_contiguous((mt_tensor *)sorter) : NULL;
+    mt_tensor *o = vc && (sorter == NULL || sc != NULL)
+                       ? mt_tensor_empty(MT_INT64, values->ndim, values->sizes, MT_DEVICE_CPU)
+                       : NULL;
+    if (o != NULL && values->numel > 0) {
+        mt__search_job job = {
+            .fn = mt__search_fns[values->dtype],
+            .bd = mt_tensor_data(bc),
+            .vals = mt_tensor_data(vc),
+            .sorter = sc ? (const int64_t *)mt_tensor_data(sc) : NULL,
+            .n = boundaries->sizes[boundaries->ndim - 1],
+            .vlast = values->ndim ? values->sizes[values->ndim - 1] : 1,
+            .isz = (int64_t)mt_tensor_itemsize(values),
+            .per_line = per_line,
+            .right = right,
+            .out = (int64_t *)mt_tensor_data(o),
+        };
+        mt_parallel_for(0, values->numel, 2048, mt__search_range, &job);
+    }
+    mt_tensor_decref(bc);
+    mt_tensor_decref(vc);
+    mt_tensor_decref(sc);
+    if (o != NULL && out_int32) {
+        mt_tensor *o32 = mt_to_dtype(o, MT_INT32, false);
+        mt_tensor_decref(o);
+        o = o32;
+    }
+    return o;
+}

@@ -172,6 +172,29 @@ mt_py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     return Py_BuildValue("(NN)", pv, pi);
 }
 
+/* _searchsorted(boundaries, values, sorter or None, right, out_int32): arguments
+ * already checked and promoted by _shape_ops.searchsorted. */
+static PyObject *
+mt_py_searchsorted(PyObject *m, PyObject *args)
+{
+    PyObject *bd, *vals, *sorter;
+    int right, out_int32;
+    if (!PyArg_ParseTuple(args, "O!O!Opp", mt__TensorBase_Type, &bd, mt__TensorBase_Type, &vals,
+                          &sorter, &right, &out_int32)) {
+        return NULL;
+    }
+    if (sorter != Py_None && !mt__tensor_check(sorter)) {
+        PyErr_SetString(PyExc_TypeError, "searchsorted(): argument 'sorter' must be Tensor");
+        return NULL;
+    }
+    mt_tensor *r;
+    const mt_tensor *s = sorter == Py_None ? NULL : IMPL(sorter);
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_searchsorted(IMPL(bd), IMPL(vals), s, right, out_int32);
+    Py_END_ALLOW_THREADS
+    return r ? mt__tensor_wrap(r) : mt__raise(0);
+}
+
 static PyObject *
 mt_py_index_get(PyObject *m, PyObject *args)
 {
@@ -314,6 +337,7 @@ static PyMethodDef mt_index_functions[] = {
     {"sort", FASTKW(mt_py_sort), "sort(input, dim=-1, descending=False, stable=False) -> (values, indices)"},
     {"gather", FASTKW(mt_py_gather), "gather(input, dim, index)"},
     {"_index_get", mt_py_index_get, METH_VARARGS, NULL},
+    {"_searchsorted", mt_py_searchsorted, METH_VARARGS, NULL},
     {"_index_put_", mt_py_index_put, METH_VARARGS, NULL},
     {"_nonzero", mt_py_nonzero_raw, METH_O, NULL},
     {"_set_advanced_indexing", mt_py_set_advanced_indexing, METH_VARARGS, NULL},

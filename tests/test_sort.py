@@ -272,3 +272,109 @@ def test_unique_forms():
         torch.unique(t, dim=2)
     with pytest.raises(TypeError, match="must be Tensor"):
         torch.unique([1, 2])
+
+
+# ---- searchsorted / bucketize / bincount ------------------------------------------------
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int16, torch.int32, torch.int64, torch.float16,
+                                   torch.bfloat16, torch.float32, torch.float64])
+def test_searchsorted_random(dtype):
+    rng = np.random.default_rng(90 + DTYPES.index(dtype))
+    for _ in range(12):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(0, 6, size=nd))
+        bt, ba = make(rng, shape, dtype, lo=-50, hi=50)     # NaN-free: see test_searchsorted_forms
+        bt, ba = torch.sort(bt).values, np.sort(ba, axis=-1)
+        one_d = rng.random() < 0.4
+        if one_d:
+            bt, ba = bt.reshape(-1).sort().values, np.sort(ba.reshape(-1))
+            vshape = tuple(int(s) for s in rng.integers(0, 4, size=int(rng.integers(0, 3))))
+        else:
+            vshape = shape[:-1] + (int(rng.integers(0, 5)),)
+        vt, va = make(rng, vshape, dtype, noncontig=bool(rng.integers(2)) and len(vshape) > 0, specials=True)
+        for side in ("left", "right"):
+            if one_d:
+                e = np.searchsorted(ba, va, side=side)
+            elif va.size == 0 or ba.size == 0:
+                e = np.zeros(vshape, np.int64)
+            else:
+                lines_b, lines_v = ba.reshape(-1, shape[-1]), va.reshape(-1, vshape[-1])
+                e = np.stack([np.searchsorted(x, y, side=side) for x, y in zip(lines_b, lines_v)]) \
+                    if lines_b.shape[0] else np.zeros((0, vshape[-1]), np.int64)
+                e = e.reshape(vshape)
+            r = torch.searchsorted(bt, vt, side=side)
+            assert r.dtype == torch.int64
+            same(r, e)
+            same(torch.searchsorted(bt, vt, right=side == "right", out_int32=True), e.astype(np.int32))
+
+
+def test_searchsorted_forms():
+    b = torch.tensor([1, 3, 5, 7, 9])
+    assert torch.searchsorted(b, 5).item() == 2 and torch.searchsorted(b, 5, right=True).item() == 3
+    assert torch.searchsorted(b, 5.5).item() == 3          # the float scalar is compared as float
+    assert torch.searchsorted(b, torch.tensor([4.5, 9.5])).tolist() == [2, 5]
+    unsorted = torch.tensor([9, 1, 7, 3, 5])
+    assert torch.searchsorted(unsorted, torch.tensor([4, 8]), sorter=torch.argsort(unsorted)).tolist() == [2, 4]
+    # a NaN value goes after every boundary; NaN boundaries compare false with everything, as
+    # torch's search does (NumPy would place 2.0 before the NaN instead)
+    assert torch.searchsorted(torch.tensor([1.0, 3.0]), torch.tensor([float("nan")])).tolist() == [2]
+    assert torch.searchsorted(torch.tensor([1.0, float("nan")]), torch.tensor([float("nan"), 2.0])).tolist() == [2, 2]
+    out = torch.empty(2, dtype=torch.int64)
+    assert torch.searchsorted(b, torch.tensor([0, 10]), out=out) is out and out.tolist() == [0, 5]
+    assert torch.bucketize(torch.tensor([1, 4, 9, 10]), b).tolist() == [0, 2, 4, 5]
+    assert torch.bucketize(torch.tensor([1, 4, 9, 10]), b, right=True).tolist() == [1, 2, 5, 5]
+    assert torch.bucketize(3, b, out_int32=True).dtype == torch.int32
+
+
+@pytest.mark.parametrize("fn,exc,msg", [
+    (lambda b: torch.searchsorted(b.reshape(5, 1), torch.tensor([1])), RuntimeError,
+     "boundaries tensor should be 1 dimension or the first N-1 dimensions"),
+    (lambda b: torch.searchsorted(b.reshape(5, 1), 3), RuntimeError, "input value can be a scalar only when"),
+    (lambda b: torch.searchsorted(b[0], torch.tensor([1])), RuntimeError, "boundaries tensor should have positive dimension"),
+    (lambda b: torch.searchsorted(b, torch.tensor([1]), side="middle"), RuntimeError, "side can only be 'left' or 'right'"),
+    (lambda b: torch.searchsorted(b, torch.tensor([1]), side="left", right=True), RuntimeError,
+     "side and right can't be set to opposites"),
+    (lambda b: torch.searchsorted(b, torch.tensor([1]), sorter=torch.tensor([0, 1])), RuntimeError,
+     "boundary and sorter must have the same size"),
+    (lambda b: torch.searchsorted(b, torch.tensor([1]), sorter=torch.tensor([0, 1, 2, 3, 5])), RuntimeError,
+     "sorter index out of range"),
+    (lambda b: torch.searchsorted(b, torch.tensor([1]), out=torch.empty(1, dtype=torch.int32)), RuntimeError,
+     "output tensor's dtype is wrong"),
+    (lambda b: torch.searchsorted(b, "x"), TypeError, "must be Tensor or Number"),
+    (lambda b: torch.bucketize(torch.tensor([1]), b.reshape(5, 1)), RuntimeError, "boundaries tensor must be 1 dimension"),
+])
+def test_searchsorted_errors(fn, exc, msg):
+    with pytest.raises(exc, match=msg):
+        fn(torch.tensor([1, 3, 5, 7, 9]))
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64])
+def test_bincount_random(dtype):
+    rng = np.random.default_rng(100)
+    for _ in range(10):
+        x = rng.integers(0, 20, size=int(rng.integers(0, 50)))
+        t = torch.from_numpy(x).to(dtype)
+        ml = int(rng.integers(0, 30))
+        r = torch.bincount(t, minlength=ml)
+        assert r.dtype == torch.int64
+        same(r, np.bincount(x, minlength=ml))
+        same(t.bincount(), np.bincount(x))
+        w = rng.standard_normal(x.size)
+        rw = torch.bincount(t, torch.from_numpy(w), ml)
+        assert rw.dtype == torch.float64
+        np.testing.assert_allclose(rw.numpy(), np.bincount(x, w, ml), rtol=1e-12, atol=1e-12)
+        rf = torch.bincount(t, torch.from_numpy(w.astype(np.float32)))
+        assert rf.dtype == torch.float32
+        np.testing.assert_allclose(rf.numpy(), np.bincount(x, w.astype(np.float32)), rtol=1e-5, atol=1e-5)
+        assert torch.bincount(t, torch.ones(x.size, dtype=torch.int32)).dtype == torch.float64
+
+
+@pytest.mark.parametrize("fn,msg", [
+    (lambda: torch.bincount(torch.tensor([-1, 2])), "bincount only supports 1-d non-negative integral inputs."),
+    (lambda: torch.bincount(torch.tensor([[1]])), "bincount only supports 1-d non-negative integral inputs."),
+    (lambda: torch.bincount(torch.tensor([1.0])), "bincount only supports 1-d non-negative integral inputs."),
+    (lambda: torch.bincount(torch.tensor([1]), minlength=-1), "minlength should be >= 0"),
+    (lambda: torch.bincount(torch.tensor([1, 2]), torch.ones(3)), "weights should be 1-d and have the same length as input"),
+])
+def test_bincount_errors(fn, msg):
+    with pytest.raises(RuntimeError, match=msg):
+        fn()
