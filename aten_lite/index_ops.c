@@ -75,27 +75,6 @@ mt__mul_elem(char *dst, const char *src, mt_dtype dt)
     }
 }
 
-/* Reads an integer index tensor element as int64. */
-static int64_t
-mt__index_at(const mt_tensor *idx, int64_t byte_off)
-{
-    const char *p = mt_tensor_data(idx) + byte_off;
-    switch (idx->dtype) {
-    case MT_INT64:
-        return *(const int64_t *)p;
-    case MT_INT32:
-        return *(const int32_t *)p;
-    case MT_INT16:
-        return *(const int16_t *)p;
-    case MT_INT8:
-        return *(const int8_t *)p;
-    case MT_UINT8:
-        return *(const uint8_t *)p;
-    default:
-        return 0;
-    }
-}
-
 static int
 mt__check_index_dtype(const mt_tensor *idx, const char *what)
 {
@@ -137,9 +116,98 @@ mt__offset_table(int n, const int64_t *sizes, const int64_t *strides, int64_t is
     return tab;
 }
 
+/* Whether n dims of (sizes, strides) are row-major contiguous (size-1 dims
+ * ignored); *count gets their element count either way. */
+static bool
+mt__rest_contiguous(int n, const int64_t *sizes, const int64_t *strides, int64_t *count)
+{
+    int64_t expect = 1;
+    bool ok = true;
+    for (int i = n - 1; i >= 0; i--) {
+        if (sizes[i] != 1 && strides[i] != expect) {
+            ok = false;
+        }
+        expect *= sizes[i];
+    }
+    *count = expect;
+    return ok;
+}
+
 /* Shared setup of get/put: v's first k dims are indexed by idx[0..k) (all of
- * shape bshape), the other dims form "rest".  Fills per-position source
- * offsets (bytes, relative to v's data) after bounds checks. */
+ * shape bshape), the other dims form "rest".  Computes per-position source
+ * offsets (bytes, relative to v's data) in parallel; any out-of-range index
+ * makes a serial rescan report the first one.  See Note [Index kernels]. */
+typedef struct {
+    int k, bnd;
+    const int64_t *bshape;
+    const char *idata[MT_MAX_DIMS];
+    mt_dtype idt[MT_MAX_DIMS];
+    int64_t istr[MT_MAX_DIMS][MT_MAX_DIMS]; /* bytes, 0 where broadcast */
+    int64_t vsize[MT_MAX_DIMS], vstr[MT_MAX_DIMS]; /* vstr in bytes */
+    int64_t *offs;
+    int bad; /* set when an index is out of range */
+} mt__offs_job;
+
+static inline int64_t
+mt__read_index(const char *p, mt_dtype dt)
+{
+    switch (dt) {
+    case MT_INT64:
+        return *(const int64_t *)p;
+    case MT_INT32:
+        return *(const int32_t *)p;
+    case MT_INT16:
+        return *(const int16_t *)p;
+    case MT_INT8:
+        return *(const int8_t *)p;
+    default:
+        return *(const uint8_t *)p;
+    }
+}
+
+/* Offsets of positions [b, e); returns the first bad position or -1. */
+static int64_t
+mt__offs_range_impl(mt__offs_job *j, int64_t b, int64_t e)
+{
+    int64_t pos[MT_MAX_DIMS], rem = b;
+    for (int d = j->bnd - 1; d >= 0; d--) {
+        pos[d] = j->bshape[d] ? rem % j->bshape[d] : 0;
+        rem = j->bshape[d] ? rem / j->bshape[d] : 0;
+    }
+    for (int64_t p = b; p < e; p++) {
+        int64_t off = 0;
+        for (int q = 0; q < j->k; q++) {
+            int64_t ioff = 0;
+            for (int d = 0; d < j->bnd; d++) {
+                ioff += pos[d] * j->istr[q][d];
+            }
+            int64_t iv = mt__read_index(j->idata[q] + ioff, j->idt[q]);
+            int64_t size = j->vsize[q];
+            if (iv < -size || iv >= size) {
+                return p;
+            }
+            off += (iv < 0 ? iv + size : iv) * j->vstr[q];
+        }
+        j->offs[p] = off;
+        for (int d = j->bnd - 1; d >= 0; d--) {
+            if (++pos[d] < j->bshape[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    return -1;
+}
+
+static void
+mt__offs_range(void *ctx, int64_t b, int64_t e)
+{
+    mt__offs_job *j = ctx;
+    if (!__atomic_load_n(&j->bad, __ATOMIC_RELAXED) && mt__offs_range_impl(j, b, e) >= 0) {
+        __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
+    }
+}
+
 static int64_t *
 mt__advanced_offsets(const mt_tensor *v, int k, mt_tensor *const *idx, int bnd,
                      const int64_t *bshape, int64_t *npos)
@@ -148,44 +216,130 @@ mt__advanced_offsets(const mt_tensor *v, int k, mt_tensor *const *idx, int bnd,
     for (int i = 0; i < bnd; i++) {
         n *= bshape[i];
     }
-    int64_t *offs = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    if (offs == NULL) {
+    mt__offs_job j = {.k = k, .bnd = bnd, .bshape = bshape};
+    int64_t isz = (int64_t)mt_tensor_itemsize(v);
+    for (int q = 0; q < k; q++) {
+        const mt_tensor *t = idx[q];
+        j.idata[q] = mt_tensor_data(t);
+        j.idt[q] = t->dtype;
+        for (int d = 0; d < bnd; d++) {
+            int td = t->ndim - bnd + d;
+            j.istr[q][d] = td >= 0 && t->sizes[td] != 1
+                               ? t->strides[td] * (int64_t)mt_tensor_itemsize(t) : 0;
+        }
+        j.vsize[q] = v->sizes[q];
+        j.vstr[q] = v->strides[q] * isz;
+    }
+    j.offs = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (j.offs == NULL) {
         mt_error_set(MT_ENOMEM, "out of memory in indexing");
         return NULL;
     }
-    int64_t isz = (int64_t)mt_tensor_itemsize(v);
-    int64_t pos[MT_MAX_DIMS] = {0};
-    for (int64_t p = 0; p < n; p++) {
-        int64_t off = 0;
-        for (int j = 0; j < k; j++) {
-            const mt_tensor *t = idx[j];
+    mt_parallel_for(0, n, MT_GRAIN_SIZE / 4, mt__offs_range, &j);
+    if (j.bad) {
+        int64_t p = mt__offs_range_impl(&j, 0, n); /* the first bad position, serially */
+        int64_t rem = p, pos[MT_MAX_DIMS];
+        for (int d = bnd - 1; d >= 0; d--) {
+            pos[d] = rem % bshape[d];
+            rem /= bshape[d];
+        }
+        for (int q = 0; q < k; q++) {
             int64_t ioff = 0;
             for (int d = 0; d < bnd; d++) {
-                int td = t->ndim - bnd + d;
-                if (td >= 0 && t->sizes[td] != 1) {
-                    ioff += pos[d] * t->strides[td];
-                }
+                ioff += pos[d] * j.istr[q][d];
             }
-            int64_t iv = mt__index_at(t, ioff * (int64_t)mt_tensor_itemsize(t));
-            int64_t size = v->sizes[j];
-            if (iv < -size || iv >= size) {
-                free(offs);
+            int64_t iv = mt__read_index(j.idata[q] + ioff, j.idt[q]);
+            if (iv < -j.vsize[q] || iv >= j.vsize[q]) {
                 mt_error_set(MT_EINDEX, "index %lld is out of bounds for dimension %d with size %lld",
-                             (long long)iv, j, (long long)size);
-                return NULL;
-            }
-            off += (iv < 0 ? iv + size : iv) * v->strides[j] * isz;
-        }
-        offs[p] = off;
-        for (int d = bnd - 1; d >= 0; d--) {
-            if (++pos[d] < bshape[d]) {
+                             (long long)iv, q, (long long)j.vsize[q]);
                 break;
             }
-            pos[d] = 0;
         }
+        free(j.offs);
+        return NULL;
     }
     *npos = n;
-    return offs;
+    return j.offs;
+}
+
+/* Gathers positions [b, e): each copies its "rest" block (see Note [Index kernels]). */
+typedef struct {
+    const int64_t *offs, *rtab;
+    int64_t nrest, isz;
+    bool rest_contig;
+    const char *src;
+    char *out;
+    /* offs == NULL: position p = o * nsel + s reads otab[o] + sel[s] * selstride */
+    const int64_t *otab, *sel;
+    int64_t nsel, selstride;
+} mt__get_job;
+
+static void mt__get_range(void *ctx, int64_t b, int64_t e);
+
+/* index_select positions [b, e): offsets computed on the fly, one run of the
+ * same outer index at a time, into a small buffer for mt__get_range. */
+static void
+mt__select_range(void *ctx, int64_t b, int64_t e)
+{
+    const mt__get_job *j = ctx;
+    int64_t buf[512];
+    while (b < e) {
+        int64_t o = b / j->nsel, s0 = b % j->nsel;
+        int64_t stop = b + 512 < e ? b + 512 : e;
+        if (stop > (o + 1) * j->nsel) {
+            stop = (o + 1) * j->nsel;
+        }
+        for (int64_t p = b; p < stop; p++) {
+            buf[p - b] = j->otab[o] + j->sel[s0 + p - b] * j->selstride;
+        }
+        mt__get_job sub = *j;
+        sub.offs = buf;
+        sub.out = j->out + b * j->nrest * j->isz;
+        mt__get_range(&sub, 0, stop - b);
+        b = stop;
+    }
+}
+
+static void
+mt__get_range(void *ctx, int64_t b, int64_t e)
+{
+    const mt__get_job *j = ctx;
+    const char *src = j->src;
+    if (j->nrest == 1) {
+        switch (j->isz) {
+        case 1:
+            for (int64_t p = b; p < e; p++) {
+                ((uint8_t *)j->out)[p] = *(const uint8_t *)(src + j->offs[p]);
+            }
+            return;
+        case 2:
+            for (int64_t p = b; p < e; p++) {
+                memcpy(j->out + p * 2, src + j->offs[p], 2);
+            }
+            return;
+        case 4:
+            for (int64_t p = b; p < e; p++) {
+                memcpy(j->out + p * 4, src + j->offs[p], 4);
+            }
+            return;
+        default:
+            for (int64_t p = b; p < e; p++) {
+                memcpy(j->out + p * 8, src + j->offs[p], 8);
+            }
+            return;
+        }
+    }
+    int64_t block = j->nrest * j->isz;
+    for (int64_t p = b; p < e; p++) {
+        char *o = j->out + p * block;
+        if (j->rest_contig) {
+            memcpy(o, src + j->offs[p], (size_t)block);
+            continue;
+        }
+        for (int64_t r = 0; r < j->nrest; r++) {
+            mt__copy_elem(o + r * j->isz, src + j->offs[p] + j->rtab[r], (size_t)j->isz);
+        }
+    }
 }
 
 static int
@@ -239,8 +393,9 @@ mt_index_get(const mt_tensor *v, int k, mt_tensor *const *idx)
         return NULL;
     }
     int64_t isz = (int64_t)mt_tensor_itemsize(v);
-    int64_t *rtab = mt__offset_table(rest, v->sizes + k, v->strides + k, isz, &nrest);
-    if (rtab == NULL) {
+    bool contig = mt__rest_contiguous(rest, v->sizes + k, v->strides + k, &nrest);
+    int64_t *rtab = contig ? NULL : mt__offset_table(rest, v->sizes + k, v->strides + k, isz, &nrest);
+    if (!contig && rtab == NULL) {
         free(offs);
         return NULL;
     }
@@ -248,17 +403,116 @@ mt_index_get(const mt_tensor *v, int k, mt_tensor *const *idx)
     memcpy(osz, bshape, sizeof(int64_t) * (size_t)bnd);
     memcpy(osz + bnd, v->sizes + k, sizeof(int64_t) * (size_t)rest);
     mt_tensor *out = mt_tensor_empty(v->dtype, bnd + rest, osz, mt_tensor_device(v));
-    if (out != NULL) {
-        char *o = mt_tensor_data(out);
-        const char *src = mt_tensor_data(v);
-        for (int64_t p = 0; p < npos; p++) {
-            for (int64_t r = 0; r < nrest; r++) {
-                mt__copy_elem(o, src + offs[p] + rtab[r], (size_t)isz);
-                o += isz;
-            }
-        }
+    if (out != NULL && nrest > 0) {
+        mt__get_job job = {.offs = offs, .rtab = rtab, .nrest = nrest, .isz = isz,
+                           .rest_contig = contig, .src = mt_tensor_data(v),
+                           .out = mt_tensor_data(out)};
+        int64_t grain = MT_GRAIN_SIZE / nrest + 1;
+        mt_parallel_for(0, npos, grain, mt__get_range, &job);
     }
     free(offs);
+    free(rtab);
+    return out;
+}
+
+/* Reads (and range-checks) index_select's indices as int64, wrapped. */
+typedef struct {
+    const char *ip;
+    int64_t istep, size;
+    bool i64, wrap;
+    int64_t *iv;
+    int bad;
+} mt__sel_job;
+
+static void
+mt__sel_read(void *ctx, int64_t b, int64_t e)
+{
+    mt__sel_job *j = ctx;
+    int64_t lo = j->wrap ? -j->size : 0;
+    for (int64_t i = b; i < e; i++) {
+        const char *p = j->ip + i * j->istep;
+        int64_t v = j->i64 ? *(const int64_t *)p : *(const int32_t *)p;
+        if (v < lo || v >= j->size) {
+            __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        j->iv[i] = v < 0 ? v + j->size : v;
+    }
+}
+
+mt_tensor *
+mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *index, bool wrap)
+{
+    int d = mt_wrap_dim(dim, self->ndim);
+    if (d < 0) {
+        return NULL;
+    }
+    if (index->ndim > 1 || (index->dtype != MT_INT64 && index->dtype != MT_INT32)) {
+        mt_error_set(MT_EINDEX, "index_select(): Index is supposed to be a vector of int32/int64");
+        return NULL;
+    }
+    if (self->ndim == 0) {
+        mt_error_set(MT_EINVAL, "index_select: a 0-d input is handled by the caller");
+        return NULL;
+    }
+    int64_t n = index->numel, size = self->sizes[d];
+    int64_t isz = (int64_t)mt_tensor_itemsize(self);
+    mt__sel_job sj = {.ip = mt_tensor_data(index),
+                      .istep = (index->ndim ? index->strides[0] : 0) *
+                               (int64_t)mt_tensor_itemsize(index),
+                      .i64 = index->dtype == MT_INT64, .size = size, .wrap = wrap};
+    sj.iv = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (sj.iv == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory in index_select");
+        return NULL;
+    }
+    mt_parallel_for(0, n, MT_GRAIN_SIZE, mt__sel_read, &sj);
+    if (sj.bad) {
+        for (int64_t j = 0; j < n; j++) { /* the first bad one, serially */
+            const char *e = sj.ip + j * sj.istep;
+            int64_t v = sj.i64 ? *(const int64_t *)e : *(const int32_t *)e;
+            if (v < (wrap ? -size : 0) || v >= size) {
+                if (wrap) {
+                    mt_error_set(MT_EINDEX, "index %lld is out of bounds for dimension 0 with "
+                                 "size %lld", (long long)v, (long long)size);
+                }
+                else {
+                    mt_error_set(MT_EINDEX, "index out of range in self");
+                }
+                break;
+            }
+        }
+        free(sj.iv);
+        return NULL;
+    }
+    int64_t *iv = sj.iv;
+    int64_t osz[MT_MAX_DIMS];
+    memcpy(osz, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    osz[d] = n;
+    mt_tensor *out = mt_tensor_empty(self->dtype, self->ndim, osz, mt_tensor_device(self));
+    int64_t nouter, ninner;
+    int64_t *otab = out ? mt__offset_table(d, self->sizes, self->strides, isz, &nouter) : NULL;
+    bool contig = mt__rest_contiguous(self->ndim - d - 1, self->sizes + d + 1,
+                                      self->strides + d + 1, &ninner);
+    int64_t *rtab = otab && !contig ? mt__offset_table(self->ndim - d - 1, self->sizes + d + 1,
+                                                       self->strides + d + 1, isz, &ninner)
+                                    : NULL;
+    if (otab == NULL || (!contig && rtab == NULL)) {
+        free(iv);
+        free(otab);
+        free(rtab);
+        mt_tensor_decref(out);
+        return NULL;
+    }
+    if (ninner > 0) {
+        mt__get_job job = {.rtab = rtab, .nrest = ninner, .isz = isz, .rest_contig = contig,
+                           .src = mt_tensor_data(self), .out = mt_tensor_data(out),
+                           .otab = otab, .sel = iv, .nsel = n,
+                           .selstride = self->strides[d] * isz};
+        mt_parallel_for(0, nouter * n, MT_GRAIN_SIZE / ninner + 1, mt__select_range, &job);
+    }
+    free(iv);
+    free(otab);
     free(rtab);
     return out;
 }

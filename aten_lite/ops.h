@@ -121,6 +121,10 @@ mt_tensor *mt_cumulative(mt_tensor *t, int64_t dim, bool prod);
  * Index tensors: any integer dtype; negative values wrap; out of range ->
  * MT_EINDEX. Returns a new contiguous tensor. */
 mt_tensor *mt_index_get(const mt_tensor *v, int k, mt_tensor *const *idx);
+/* torch.index_select for a >= 1-d self: index 1-d (or 0-d) int32/int64, values
+ * in [0, size) (else MT_EINDEX "index out of range in self"); with wrap, values
+ * in [-size, size) as in indexing (and indexing's message).  Caller owns. */
+mt_tensor *mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *index, bool wrap);
 /* v[idx...] = values (broadcast, converted to v's dtype), or += when
  * accumulate (repeated indices then add up).  Nothing is written on error. */
 int mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *values,

@@ -196,6 +196,23 @@ mt_py_searchsorted(PyObject *m, PyObject *args)
 }
 
 static PyObject *
+mt_py_index_select_raw(PyObject *m, PyObject *args)
+{
+    PyObject *self, *index;
+    long long dim;
+    int wrap = 0;
+    if (!PyArg_ParseTuple(args, "O!LO!|p", mt__TensorBase_Type, &self, &dim, mt__TensorBase_Type,
+                          &index, &wrap)) {
+        return NULL;
+    }
+    mt_tensor *r;
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_index_select(IMPL(self), dim, IMPL(index), wrap);
+    Py_END_ALLOW_THREADS
+    return r ? mt__tensor_wrap(r) : mt__raise(0);
+}
+
+static PyObject *
 mt_py_index_get(PyObject *m, PyObject *args)
 {
     PyObject *self, *list;
@@ -337,6 +354,7 @@ static PyMethodDef mt_index_functions[] = {
     {"sort", FASTKW(mt_py_sort), "sort(input, dim=-1, descending=False, stable=False) -> (values, indices)"},
     {"gather", FASTKW(mt_py_gather), "gather(input, dim, index)"},
     {"_index_get", mt_py_index_get, METH_VARARGS, NULL},
+    {"_index_select", mt_py_index_select_raw, METH_VARARGS, NULL},
     {"_searchsorted", mt_py_searchsorted, METH_VARARGS, NULL},
     {"_index_put_", mt_py_index_put, METH_VARARGS, NULL},
     {"_nonzero", mt_py_nonzero_raw, METH_O, NULL},

@@ -419,3 +419,18 @@ def test_large_gather_is_exact():
     j = rng.integers(-400, 400, size=5000)
     np.testing.assert_array_equal(t[torch.from_numpy(i), torch.from_numpy(j)].numpy(), a[i, j])
     np.testing.assert_array_equal(t[:, torch.from_numpy(j[:1000])].numpy(), a[:, j[:1000]])
+
+
+def test_large_index_reports_the_first_bad_index():
+    t = torch.zeros(1000)
+    idx = np.zeros(200000, dtype=np.int64)
+    idx[150000], idx[170000] = 1000, -2000
+    with pytest.raises(IndexError, match="index 1000 is out of bounds for dimension 0 with size 1000"):
+        t[torch.from_numpy(idx)]
+    with pytest.raises(IndexError, match="index 1000 is out of bounds for dimension 0 with size 1000"):
+        t[torch.from_numpy(idx)] = 1.0
+    with pytest.raises(IndexError, match="index 1000 is out of bounds"):
+        t.view(10, 100)[torch.from_numpy(idx % 10), torch.from_numpy(idx)]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        t.index_select(0, torch.from_numpy(idx))
+    assert t.sum().item() == 0.0

@@ -131,15 +131,10 @@ def index_select(input, dim, index, *, out=None):
     if index.dtype not in (_C.int64, _C.int32):
         raise RuntimeError(f"index_select(): Expected dtype int32/int64 for index but got: {index.dtype}")
     d = _wrap(dim, input.dim())
-    if index.numel() and not (0 <= int(index.amin()) and int(index.amax()) < builtins.max(input.dim() and input.size(d), 1)):
-        raise IndexError("index out of range in self")
     if input.dim() == 0:
-        r = _C._index_get(input.reshape(1), [index.reshape(-1)]).reshape(index.shape)
+        r = _C._index_select(input.reshape(1), 0, index).reshape(index.shape)
     else:
-        r = _C._index_get(movedim(input, d, 0), [index.reshape(-1)])
-        r = movedim(r, 0, d)
-        if not r.is_contiguous():
-            r = r.contiguous()
+        r = _C._index_select(input, d, index)
     return out.copy_(r) if out is not None else r
 
 
@@ -731,6 +726,8 @@ def _getitem(t, key):
     v, adv_dims, adv_idx = _plan(t, key)
     if not adv_dims:
         return v
+    if len(adv_idx) == 1 and adv_idx[0].dim() == 1 and v.dim() > 0:
+        return _C._index_select(v, adv_dims[0], adv_idx[0], True)   # one vector index: in place
     r = _C._index_get(_front(v, adv_dims), adv_idx)
     nb = r.dim() - (v.dim() - len(adv_dims))
     if _adjacent(adv_dims) and adv_dims[0] > 0:
