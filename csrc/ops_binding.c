@@ -499,6 +499,13 @@ mt__inplace_operator(mt_op op, PyObject *self, PyObject *other)
     mt_arg y;
     int r = mt__arg_from_py(other, &y);
     if (r <= 0) {
+        if (r == 0 && op == MT_OP_ADD) {
+            /* A Python subclass inherits nb_inplace_add as its sq_inplace_concat too
+             * (CPython matches the slot wrappers), so NotImplemented here would be
+             * handed back as the value of `t += obj`: finish with the plain `+`
+             * protocol instead (obj.__radd__, or the TypeError). */
+            return PyNumber_Add(self, other);
+        }
         if (r == 0) {
             Py_RETURN_NOTIMPLEMENTED;
         }

@@ -90,13 +90,37 @@ mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *c
     if (a[2] != NULL && (keepdim = PyObject_IsTrue(a[2])) < 0) {
         return NULL;
     }
+    bool arg_op = op == MT_REDUCE_ARGMAX || op == MT_REDUCE_ARGMIN;
+    if (arg_op && a[1] != NULL && a[1] != Py_None && !PyIndex_Check(a[1])) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'dim' must be int, not %s", fname,
+                     Py_TYPE(a[1])->tp_name);
+        return NULL;
+    }
     bool mask[MT_MAX_DIMS];
     if (mt__dims_arg(a[1], t, mask, fname) < 0) {
         return NULL;
     }
+    if (t->numel == 0 && (arg_op || op == MT_REDUCE_MAX || op == MT_REDUCE_MIN)) {
+        /* torch: no dim given is a RuntimeError, an empty reduced dim an IndexError */
+        bool all = a[1] == NULL || a[1] == Py_None ||
+                   ((PyTuple_Check(a[1]) || PyList_Check(a[1])) && PyObject_Length(a[1]) == 0);
+        if (all) {
+            PyErr_Format(PyExc_RuntimeError, "%s(): Expected reduction dim to be specified for "
+                         "input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+                         fname);
+            return NULL;
+        }
+        for (int d = 0; d < t->ndim; d++) {
+            if (mask[d] && t->sizes[d] == 0) {
+                PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim %d to have non-zero size.",
+                             fname, d);
+                return NULL;
+            }
+        }
+    }
     mt_tensor *src = t, *tmp = NULL;
+    mt_dtype dt = MT_NUM_DTYPES; /* dtype=: the input is converted and the result has it */
     if (a[3] != NULL && a[3] != Py_None) {
-        mt_dtype dt;
         if (op != MT_REDUCE_SUM && op != MT_REDUCE_PROD) {
             PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'dtype'", fname);
             return NULL;
@@ -120,6 +144,11 @@ mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *c
         r = mt_reduce(op, src, mask, keepdim);
     }
     mt_tensor_decref(tmp);
+    if (r != NULL && dt != MT_NUM_DTYPES && r->dtype != dt) {
+        mt_tensor *c = mt_to_dtype(r, dt, false);
+        mt_tensor_decref(r);
+        r = c;
+    }
     return mt__finish(r, a[4], fname);
 }
 

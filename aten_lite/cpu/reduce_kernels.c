@@ -279,7 +279,8 @@ mt_reduce_out_dtype(mt_reduce_op op, mt_dtype in)
         return mt_dtype_is_floating(in) ? in : MT_INT64;
     case MT_REDUCE_ALL:
     case MT_REDUCE_ANY:
-        return MT_BOOL;
+        /* torch keeps uint8 for uint8 inputs (the stored bytes are the same 0/1) */
+        return in == MT_UINT8 ? MT_UINT8 : MT_BOOL;
     case MT_REDUCE_ARGMAX:
     case MT_REDUCE_ARGMIN:
         return MT_INT64;

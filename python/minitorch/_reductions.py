@@ -54,12 +54,18 @@ def _float_input(input, dtype, fname):
     return input
 
 
+def _opmath(x):
+    """float16/bfloat16 inputs are reduced in float32 (as torch), so that sums of many
+    elements neither overflow nor lose the low bits; the result is rounded back once."""
+    return x.to(_C.float32) if x.dtype in (_C.float16, _C.bfloat16) else x
+
+
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean over dim (all dims when None); floating inputs only, as torch."""
     _check(input, "mean")
     x = _float_input(input, dtype, "mean")
     n = _numel_reduced(x, dim)
-    s = _C.sum(x, dim, keepdim)
+    s = _C.sum(_opmath(x), dim, keepdim)
     r = _C.div(s, n) if n else _C.div(s, float("nan"))
     if r.dtype != x.dtype:
         r = r.to(x.dtype)
@@ -81,13 +87,16 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     _check(input, "var")
     if isinstance(dim, bool):  # var(input, unbiased) legacy positional form
         dim, unbiased = None, dim
-    x = _float_input(input, None, "var")
+    x0 = _float_input(input, None, "var")
+    x = _opmath(x0)
     c = _correction(unbiased, correction)
     n = _numel_reduced(x, dim)
     m = _C.div(_C.sum(x, dim, True), n) if n else _C.sum(x, dim, True)
     d = _C.sub(x, m)
     ss = _C.sum(_C.mul(d, d), dim, keepdim)
     r = _C.div(ss, float(n - c) if n - c > 0 else 0.0)  # no degrees of freedom: nan, as torch
+    if r.dtype != x0.dtype:
+        r = r.to(x0.dtype)
     if out is not None:
         return out.copy_(r)
     return r
@@ -119,7 +128,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
         p = 2
     if p == "nuc":
         raise NotImplementedError("the nuclear norm needs an SVD, which is not implemented yet")
-    a = _C.abs(x)
+    a = _C.abs(_opmath(x))
     if p == math.inf:
         r = _C.amax(a, dim, keepdim) if a.numel() else _C.sum(a, dim, keepdim)
     elif p == -math.inf:
@@ -132,6 +141,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
         r = _C.sqrt(_C.sum(_C.mul(a, a), dim, keepdim))
     else:
         r = _C.pow(_C.sum(_C.pow(a, p), dim, keepdim), 1.0 / p)
+    if r.dtype != x.dtype:
+        r = r.to(x.dtype)
     if out is not None:
         return out.copy_(r)
     return r
@@ -140,7 +151,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
 def logsumexp(input, dim, keepdim=False, *, out=None):
     """log(sum(exp(x))) computed stably as m + log(sum(exp(x - m)))."""
     _check(input, "logsumexp")
-    x = input if input.dtype.is_floating_point else input.to(_C.get_default_dtype())
+    x0 = input if input.dtype.is_floating_point else input.to(_C.get_default_dtype())
+    x = _opmath(x0)
     if x.numel() == 0:
         r = _C.log(_C.sum(_C.exp(x), dim, keepdim))
     else:
@@ -149,6 +161,8 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
         r = _C.add(_C.log(_C.sum(_C.exp(_C.sub(x, m)), dim, True)), m)
         if not keepdim:
             r = r.squeeze(dim) if not isinstance(dim, (list, tuple)) else _squeeze_dims(r, dim)
+    if r.dtype != x0.dtype:
+        r = r.to(x0.dtype)
     if out is not None:
         return out.copy_(r)
     return r
@@ -168,6 +182,14 @@ def _max_min(input, dim, keepdim, other, is_max, out):
         dim, other = None, dim
     if other is not None:
         return (_C.maximum if is_max else _C.minimum)(input, other, out=out)
+    if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
+        raise TypeError(f"{fname}(): argument 'dim' must be int, not {type(dim).__name__}")
+    if input.numel() == 0:
+        if dim is None:
+            raise RuntimeError(f"{fname}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        if input.dim() and input.size(dim) == 0:
+            raise IndexError(f"{fname}(): Expected reduction dim {dim % input.dim()} to have non-zero size.")
     if dim is None:
         if keepdim:
             raise TypeError(f"{fname}() received an invalid combination of arguments: keepdim needs dim")
