@@ -576,41 +576,117 @@ mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *value
     return MT_OK;
 }
 
+/* nonzero in fixed chunks (the same for any thread count): count, prefix sums,
+ * then each chunk writes its coordinates from its own start. */
+typedef struct {
+    const bool *m;
+    int64_t numel, nchunks;
+    int ndim;
+    const int64_t *sizes;
+    int64_t *counts; /* per chunk; then the chunk's first output row */
+    int64_t *out;
+} mt__nz_job;
+
+static void
+mt__nz_count(void *ctx, int64_t c, int64_t c_end)
+{
+    (void)c_end;
+    mt__nz_job *j = ctx;
+    int64_t b = j->numel * c / j->nchunks, e = j->numel * (c + 1) / j->nchunks, n = 0;
+    const uint8_t *m = (const uint8_t *)j->m;
+    for (int64_t i = b; i < e; i++) {
+        n += m[i] != 0;
+    }
+    j->counts[c] = n;
+}
+
+static void
+mt__nz_write(void *ctx, int64_t c, int64_t c_end)
+{
+    (void)c_end;
+    mt__nz_job *j = ctx;
+    int64_t b = j->numel * c / j->nchunks, e = j->numel * (c + 1) / j->nchunks;
+    const int nd = j->ndim;
+    const uint8_t *m = (const uint8_t *)j->m;
+    int64_t *o = j->out + j->counts[c] * nd;
+    if (nd == 1) {
+        int64_t buf[1025], nb = 0; /* branch-free: always store, advance on a hit */
+        for (int64_t i = b; i < e; i++) {
+            buf[nb] = i;
+            nb += m[i] != 0;
+            if (nb == 1024) {
+                memcpy(o, buf, sizeof(buf[0]) * 1024);
+                o += 1024;
+                nb = 0;
+            }
+        }
+        memcpy(o, buf, sizeof(buf[0]) * (size_t)nb);
+        return;
+    }
+    int64_t pos[MT_MAX_DIMS], sizes[MT_MAX_DIMS], rem = b;
+    for (int d = nd - 1; d >= 0; d--) {
+        sizes[d] = j->sizes[d];
+        pos[d] = rem % sizes[d];
+        rem /= sizes[d];
+    }
+    /* walk the last dim in runs, the odometer only between runs */
+    int64_t i = b;
+    while (i < e) {
+        int64_t run = sizes[nd - 1] - pos[nd - 1];
+        if (run > e - i) {
+            run = e - i;
+        }
+        for (int64_t r = 0; r < run; r++) {
+            if (m[i + r]) {
+                for (int d = 0; d < nd - 1; d++) {
+                    o[d] = pos[d];
+                }
+                o[nd - 1] = pos[nd - 1] + r;
+                o += nd;
+            }
+        }
+        i += run;
+        pos[nd - 1] += run;
+        for (int d = nd - 1; d > 0 && pos[d] == sizes[d]; d--) {
+            pos[d] = 0;
+            pos[d - 1]++;
+        }
+    }
+}
+
 mt_tensor *
 mt_nonzero(const mt_tensor *t)
 {
     mt_tensor *c = mt_contiguous((mt_tensor *)t);
-    if (c == NULL) {
-        return NULL;
-    }
-    mt_tensor *b = mt_to_dtype(c, MT_BOOL, false);
+    mt_tensor *b = c ? mt_to_dtype(c, MT_BOOL, false) : NULL;
     mt_tensor_decref(c);
     if (b == NULL) {
         return NULL;
     }
-    const bool *m = (const bool *)mt_tensor_data(b);
-    int64_t count = 0;
-    for (int64_t i = 0; i < b->numel; i++) {
-        count += m[i];
+    int64_t nchunks = b->numel / 65536 + 1;
+    nchunks = nchunks > 256 ? 256 : nchunks;
+    mt__nz_job j = {.m = (const bool *)mt_tensor_data(b), .numel = b->numel, .nchunks = nchunks,
+                    .ndim = t->ndim, .sizes = t->sizes};
+    j.counts = malloc(sizeof(int64_t) * (size_t)nchunks);
+    if (j.counts == NULL) {
+        mt_tensor_decref(b);
+        mt_error_set(MT_ENOMEM, "out of memory in nonzero");
+        return NULL;
     }
-    int64_t osz[2] = {count, t->ndim};
+    mt_parallel_chunks(nchunks, mt__nz_count, &j);
+    int64_t total = 0;
+    for (int64_t k = 0; k < nchunks; k++) {
+        int64_t n = j.counts[k];
+        j.counts[k] = total;
+        total += n;
+    }
+    int64_t osz[2] = {total, t->ndim};
     mt_tensor *out = mt_tensor_empty(MT_INT64, 2, osz, MT_DEVICE_CPU);
-    if (out != NULL) {
-        int64_t *o = (int64_t *)mt_tensor_data(out);
-        int64_t pos[MT_MAX_DIMS] = {0};
-        for (int64_t i = 0; i < b->numel; i++) {
-            if (m[i]) {
-                memcpy(o, pos, sizeof(int64_t) * (size_t)t->ndim);
-                o += t->ndim;
-            }
-            for (int d = t->ndim - 1; d >= 0; d--) {
-                if (++pos[d] < t->sizes[d]) {
-                    break;
-                }
-                pos[d] = 0;
-            }
-        }
+    if (out != NULL && total > 0 && t->ndim > 0) {
+        j.out = (int64_t *)mt_tensor_data(out);
+        mt_parallel_chunks(nchunks, mt__nz_write, &j);
     }
+    free(j.counts);
     mt_tensor_decref(b);
     return out;
 }

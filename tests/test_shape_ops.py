@@ -630,3 +630,13 @@ def test_broadcast_shapes_and_tensors():
     with pytest.raises(RuntimeError, match="Shape mismatch: objects cannot be broadcast to a single shape.  "
                                            "Mismatch is between arg 0 and arg 1."):
         torch.broadcast_shapes((2,), (3,))
+
+
+@pytest.mark.parametrize("shape", [(300001,), (3, 70001), (5, 7, 9001), (2, 3, 5, 7000)])
+def test_nonzero_large_spans_many_chunks(shape):
+    rng = np.random.default_rng(120)
+    a = rng.random(size=shape) < 0.3
+    t = torch.from_numpy(a)
+    same(torch.nonzero(t), np.argwhere(a))
+    same(t[t], a[a])
+    same(torch.nonzero(t.float()), np.argwhere(a))
