@@ -148,6 +148,10 @@ mt_tensor *mt_cat(mt_tensor *const *ts, int n, int64_t dim);
 /* Sorts along dim (stable; NaN sorts as the largest value); values and
  * int64 indices are new tensors the caller owns. */
 int mt_sort(mt_tensor *t, int64_t dim, bool descending, mt_tensor **values, mt_tensor **indices);
+/* The first k entries of mt_sort(t, dim, descending = largest) along dim (by
+ * selection when k is small; see Note [Topk]); k in [0, size]. */
+int mt_topk(mt_tensor *t, int64_t k, int64_t dim, bool largest, mt_tensor **values,
+            mt_tensor **indices);
 /* torch.searchsorted (see Note [Searchsorted]): positions of values in the sorted
  * last-dim lines of boundaries (1-d: one line for all values; else leading dims
  * equal to values').  boundaries and values share a dtype; sorter (int64, in

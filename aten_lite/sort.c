@@ -14,6 +14,12 @@
  * than everything, so it goes last ascending and first descending (torch).
  * Lines are independent and run in parallel. */
 
+/* Note [Topk]
+ * topk (k < n / 4) selects instead of sorting: quickselect under the total
+ * order "key in the requested direction (NaN largest), then index", which
+ * puts into a[0..k) exactly the k first pairs of the stable sort; those are
+ * put back in index order and stable-sorted, so topk equals sort's first k. */
+
 #define MT__DEF_SORT(E, tn, ct, acc, ...)                                                      \
     typedef struct {                                                                           \
         acc k;                                                                                 \
@@ -57,8 +63,61 @@
             a[o++] = tmp[j++];                                                                 \
         }                                                                                      \
     }                                                                                          \
+    static int mt__by_index_##tn(const void *x, const void *y)                                 \
+    {                                                                                          \
+        int64_t a = ((const mt__pair_##tn *)x)->i, b = ((const mt__pair_##tn *)y)->i;          \
+        return (a > b) - (a < b);                                                              \
+    }                                                                                          \
+    /* total order of Note [Topk]: x goes before y */                                         \
+    static inline int mt__before_##tn(const mt__pair_##tn *x, const mt__pair_##tn *y, int desc) \
+    {                                                                                          \
+        if (desc ? mt__less_##tn(y->k, x->k) : mt__less_##tn(x->k, y->k)) {                    \
+            return 1;                                                                          \
+        }                                                                                      \
+        if (desc ? mt__less_##tn(x->k, y->k) : mt__less_##tn(y->k, x->k)) {                    \
+            return 0;                                                                          \
+        }                                                                                      \
+        return x->i < y->i;                                                                    \
+    }                                                                                          \
+    /* Moves the first k pairs (in that order) to a[0..k), in any order. */                     \
+    static void mt__select_##tn(mt__pair_##tn *a, int64_t n, int64_t k, int desc)              \
+    {                                                                                          \
+        int64_t lo = 0, hi = n - 1;                                                            \
+        while (hi > lo) {                                                                      \
+            int64_t mid = lo + (hi - lo) / 2;                                                  \
+            /* median of three to a[hi] as the pivot */                                        \
+            if (mt__before_##tn(&a[mid], &a[lo], desc)) {                                      \
+                mt__pair_##tn t = a[mid]; a[mid] = a[lo]; a[lo] = t;                           \
+            }                                                                                  \
+            if (mt__before_##tn(&a[hi], &a[lo], desc)) {                                       \
+                mt__pair_##tn t = a[hi]; a[hi] = a[lo]; a[lo] = t;                             \
+            }                                                                                  \
+            if (mt__before_##tn(&a[mid], &a[hi], desc)) {                                      \
+                mt__pair_##tn t = a[mid]; a[mid] = a[hi]; a[hi] = t;                           \
+            }                                                                                  \
+            mt__pair_##tn pv = a[hi];                                                          \
+            int64_t st = lo;                                                                   \
+            for (int64_t i = lo; i < hi; i++) {                                                \
+                if (mt__before_##tn(&a[i], &pv, desc)) {                                       \
+                    mt__pair_##tn t = a[i]; a[i] = a[st]; a[st] = t;                           \
+                    st++;                                                                      \
+                }                                                                              \
+            }                                                                                  \
+            a[hi] = a[st];                                                                     \
+            a[st] = pv;                                                                        \
+            if (st == k || st == k - 1) {                                                      \
+                return;                                                                        \
+            }                                                                                  \
+            if (st < k) {                                                                      \
+                lo = st + 1;                                                                   \
+            }                                                                                  \
+            else {                                                                             \
+                hi = st - 1;                                                                   \
+            }                                                                                  \
+        }                                                                                      \
+    }                                                                                          \
     static int mt__sort_line_##tn(const char *src, int64_t n, int64_t ss, char *vals,          \
-                                  int64_t vs, int64_t *idx, int64_t is, int desc)              \
+                                  int64_t vs, int64_t *idx, int64_t is, int desc, int64_t k)   \
     {                                                                                          \
         mt__pair_##tn *a = malloc(sizeof(*a) * (size_t)(2 * n + 1));                            \
         if (a == NULL) {                                                                       \
@@ -68,8 +127,12 @@
             a[i].k = (acc)MT_LOAD_##tn(*(const ct *)(src + i * ss));                           \
             a[i].i = i;                                                                        \
         }                                                                                      \
-        mt__msort_##tn(a, a + n, n, desc);                                                     \
-        for (int64_t i = 0; i < n; i++) {                                                      \
+        if (k < n / 4) {                                                                       \
+            mt__select_##tn(a, n, k, desc);                                                    \
+            qsort(a, (size_t)k, sizeof(*a), mt__by_index_##tn); /* then stable by key */       \
+        }                                                                                      \
+        mt__msort_##tn(a, a + n, k < n / 4 ? k : n, desc);                                     \
+        for (int64_t i = 0; i < k; i++) {                                                      \
             *(ct *)(vals + i * vs) = *(const ct *)(src + a[i].i * ss);                         \
             idx[i * is] = a[i].i;                                                              \
         }                                                                                      \
@@ -78,7 +141,8 @@
     }
 MT_L_ALL(MT__DEF_SORT, 0)
 
-typedef int (*mt__sort_fn)(const char *, int64_t, int64_t, char *, int64_t, int64_t *, int64_t, int);
+typedef int (*mt__sort_fn)(const char *, int64_t, int64_t, char *, int64_t, int64_t *, int64_t, int,
+                           int64_t);
 static const mt__sort_fn mt__sort_fns[MT_NUM_DTYPES] = {
     mt__sort_line_boolean, mt__sort_line_uint8,   mt__sort_line_int8,     mt__sort_line_int16,
     mt__sort_line_int32,   mt__sort_line_int64,   mt__sort_line_float16,  mt__sort_line_bfloat16,
@@ -89,6 +153,7 @@ typedef struct {
     const mt_tensor *in;
     mt_tensor *vals, *idx;
     int dim, desc;
+    int64_t k; /* entries kept per line: the line's size for sort, k for topk */
     int failed;
 } mt__sort_job;
 
@@ -116,28 +181,42 @@ mt__sort_lines(void *p, int64_t b, int64_t e)
         int64_t istep = t->ndim ? j->idx->strides[j->dim] : 0;
         if (mt__sort_fns[t->dtype](mt_tensor_data(t) + si * isz, n, step * isz,
                                    mt_tensor_data(j->vals) + vi * isz, vstep * isz,
-                                   (int64_t *)mt_tensor_data(j->idx) + ii, istep, j->desc) < 0) {
+                                   (int64_t *)mt_tensor_data(j->idx) + ii, istep, j->desc,
+                                   j->k) < 0) {
             __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
         }
     }
 }
 
-int
-mt_sort(mt_tensor *t, int64_t dim, bool descending, mt_tensor **values, mt_tensor **indices)
+/* Sorts every line along dim and keeps its first k entries (k = size: sort). */
+static int
+mt__sort_keep(mt_tensor *t, int64_t dim, bool descending, int64_t k, mt_tensor **values,
+              mt_tensor **indices)
 {
     int d = mt_wrap_dim(dim, t->ndim);
     if (d < 0) {
         return d;
     }
-    mt_tensor *v = mt_tensor_empty(t->dtype, t->ndim, t->sizes, MT_DEVICE_CPU);
-    mt_tensor *ix = v ? mt_tensor_empty(MT_INT64, t->ndim, t->sizes, MT_DEVICE_CPU) : NULL;
+    int64_t n = t->ndim ? t->sizes[d] : 1;
+    if (k < 0) {
+        k = n;
+    }
+    if (k > n) {
+        return mt_error_set(MT_ERUNTIME, "selected index k out of range");
+    }
+    int64_t osz[MT_MAX_DIMS];
+    memcpy(osz, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    if (t->ndim) {
+        osz[d] = k;
+    }
+    mt_tensor *v = mt_tensor_empty(t->dtype, t->ndim, osz, MT_DEVICE_CPU);
+    mt_tensor *ix = v ? mt_tensor_empty(MT_INT64, t->ndim, osz, MT_DEVICE_CPU) : NULL;
     if (ix == NULL) {
         mt_tensor_decref(v);
         return mt_error_code();
     }
-    if (t->numel > 0) {
-        mt__sort_job job = {.in = t, .vals = v, .idx = ix, .dim = d, .desc = descending};
-        int64_t n = t->ndim ? t->sizes[d] : 1;
+    if (t->numel > 0 && k > 0) {
+        mt__sort_job job = {.in = t, .vals = v, .idx = ix, .dim = d, .desc = descending, .k = k};
         int64_t lines = t->numel / n;
         mt_parallel_for(0, lines, n >= 4096 ? 1 : 4096 / n + 1, mt__sort_lines, &job);
         if (job.failed) {
@@ -149,6 +228,22 @@ mt_sort(mt_tensor *t, int64_t dim, bool descending, mt_tensor **values, mt_tenso
     *values = v;
     *indices = ix;
     return MT_OK;
+}
+
+int
+mt_sort(mt_tensor *t, int64_t dim, bool descending, mt_tensor **values, mt_tensor **indices)
+{
+    return mt__sort_keep(t, dim, descending, -1, values, indices);
+}
+
+int
+mt_topk(mt_tensor *t, int64_t k, int64_t dim, bool largest, mt_tensor **values,
+        mt_tensor **indices)
+{
+    if (k < 0) {
+        return mt_error_set(MT_ERUNTIME, "selected index k out of range");
+    }
+    return mt__sort_keep(t, dim, largest, k, values, indices);
 }
 
 /* Note [Searchsorted]

@@ -212,6 +212,33 @@ mt_py_index_select_raw(PyObject *m, PyObject *args)
     return r ? mt__tensor_wrap(r) : mt__raise(0);
 }
 
+/* _topk(input, k, dim, largest) -> (values, indices); arguments checked by _shape_ops.topk */
+static PyObject *
+mt_py_topk_raw(PyObject *m, PyObject *args)
+{
+    PyObject *self;
+    long long k, dim;
+    int largest;
+    if (!PyArg_ParseTuple(args, "O!LLp", mt__TensorBase_Type, &self, &k, &dim, &largest)) {
+        return NULL;
+    }
+    mt_tensor *v, *ix;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_topk(IMPL(self), k, dim, largest, &v, &ix);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    PyObject *pv = mt__tensor_wrap(v);
+    PyObject *pi = pv ? mt__tensor_wrap(ix) : (mt_tensor_decref(ix), NULL);
+    if (pi == NULL) {
+        Py_XDECREF(pv);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", pv, pi);
+}
+
 static PyObject *
 mt_py_index_get(PyObject *m, PyObject *args)
 {
@@ -354,6 +381,7 @@ static PyMethodDef mt_index_functions[] = {
     {"sort", FASTKW(mt_py_sort), "sort(input, dim=-1, descending=False, stable=False) -> (values, indices)"},
     {"gather", FASTKW(mt_py_gather), "gather(input, dim, index)"},
     {"_index_get", mt_py_index_get, METH_VARARGS, NULL},
+    {"_topk", mt_py_topk_raw, METH_VARARGS, NULL},
     {"_index_select", mt_py_index_select_raw, METH_VARARGS, NULL},
     {"_searchsorted", mt_py_searchsorted, METH_VARARGS, NULL},
     {"_index_put_", mt_py_index_put, METH_VARARGS, NULL},

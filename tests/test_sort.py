@@ -378,3 +378,23 @@ def test_bincount_random(dtype):
 def test_bincount_errors(fn, msg):
     with pytest.raises(RuntimeError, match=msg):
         fn()
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int64, torch.float16, torch.float32, torch.float64])
+def test_topk_selection_matches_stable_sort(dtype):
+    rng = np.random.default_rng(110)
+    for shape, dim in [((3000,), 0), ((7, 500), 1), ((400, 6), 0)]:
+        t, a = make(rng, shape, dtype, lo=-20, hi=20, specials=True)
+        n = shape[dim]
+        for k in (1, 3, n // 10, n // 5):
+            for largest in (True, False):
+                v, i = torch.topk(t, k, dim, largest)
+                ev, ei = np_sort(a, dim, largest)
+                same(v, np.take(ev, np.arange(k), dim))
+                same(i, np.take(ei, np.arange(k), dim))
+    # already sorted and reversed inputs (pivot worst cases), all equal keys
+    for x in (np.arange(5000.0), np.arange(5000.0)[::-1].copy(), np.zeros(5000)):
+        r = torch.topk(torch.from_numpy(x), 7)
+        ev, ei = np_sort(x, 0, True)
+        same(r.values, ev[:7])
+        same(r.indices, ei[:7])

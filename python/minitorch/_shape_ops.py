@@ -446,10 +446,13 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     d = _wrap(dim, input.dim())
     n = input.size(d) if input.dim() else 1
     if not 0 <= k <= n:
-        raise RuntimeError(f"selected index k out of range")
-    v, i = _C.sort(input, d, largest)
-    v, i = v.narrow(d, 0, k) if input.dim() else v, i.narrow(d, 0, k) if input.dim() else i
-    return topk_ret(v.contiguous(), i.contiguous())
+        raise RuntimeError("selected index k out of range")
+    v, i = _C._topk(input, k, d, bool(largest))
+    if out is not None:
+        out[0].copy_(v)
+        out[1].copy_(i)
+        v, i = out
+    return topk_ret(v, i)
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
