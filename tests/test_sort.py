@@ -113,6 +113,14 @@ def test_sort_large_lines_and_many_lines():
     a = rng.integers(0, 1000, size=200000).astype(np.float32)   # one long line, many ties
     v, i = torch.sort(torch.from_numpy(a))
     np.testing.assert_array_equal(i.numpy(), np.argsort(a, kind="stable"))
+    d = torch.sort(torch.from_numpy(a), descending=True).indices
+    np.testing.assert_array_equal(d.numpy(), np_sort(a, 0, True)[1])
+    n = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        assert torch.sort(torch.from_numpy(a), descending=True).indices.tolist() == d.tolist()
+    finally:
+        torch.set_num_threads(n)
     b = rng.standard_normal((3000, 40))
     v, i = torch.sort(torch.from_numpy(b), dim=1, descending=True)
     np.testing.assert_array_equal(v.numpy(), -np.sort(-b, axis=1))
