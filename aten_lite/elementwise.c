@@ -278,6 +278,11 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
                                   "supported. Use the `^` or `logical_xor()` operator instead.");
         return NULL;
     }
+    bool has_alpha = op == MT_OP_ADD || op == MT_OP_SUB || op == MT_OP_ADD_ALPHA || op == MT_OP_SUB_ALPHA;
+    if (has_alpha && alpha.kind == MT_SCALAR_BOOL && common != MT_BOOL) {
+        mt_error_set(MT_ERUNTIME, "Boolean alpha only supported for Boolean results.");
+        return NULL;
+    }
     if ((op == MT_OP_ADD_ALPHA || op == MT_OP_SUB_ALPHA) && alpha.kind == MT_SCALAR_FLOAT &&
         !mt_dtype_is_floating(compute)) {
         mt_error_set(MT_ERUNTIME, "For integral input tensors, argument alpha must not be a "

@@ -371,10 +371,9 @@ mt__masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
     else {
         sv = v.s;
     }
-    if (sv.kind == MT_SCALAR_FLOAT && !mt_dtype_is_floating(t->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                     mt_dtype_name(t->dtype));
-        return NULL;
+    /* converted as fill_ converts it: 2.5 -> 2 for integers, out of range raises */
+    if (mt_scalar_check_range(sv, t->dtype) < 0) {
+        return mt__raise(0);
     }
     /* in place, the mask broadcasts to self and self's shape may not grow */
     mt_tensor *target = inplace ? t : NULL;

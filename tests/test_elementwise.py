@@ -769,3 +769,113 @@ def test_large_noncontiguous_binary(dt):
         binary_case(name, x, y, True)
     xl = make(rand_values(rng, (70000,), dt, "small"), dt)
     binary_case("sub", xl, xl.flip(0), True)
+
+
+# ---- where / clamp / lerp / masked_fill -----------------------------------------------------
+
+@pytest.mark.parametrize("dt", [U8, I32, I64, F16, F32, F64], ids=str)
+def test_clamp_against_numpy(dt):
+    rng = np.random.default_rng(21)
+    xv = rand_values(rng, (4, 6), dt, "special" if dt in FLOATS else "small")
+    x = make(xv, dt, "transposed")
+    lo, hi = (1, 5) if dt in INTS else (-1.5, 2.0)
+    check(torch.clamp(x, lo, hi), np.minimum(np.maximum(to_np(x), lo), hi), dt)
+    check(x.clamp(min=lo), np.maximum(to_np(x), lo), dt)
+    check(torch.clip(x, max=hi), np.minimum(to_np(x), hi), dt)
+    lo_t = make(rand_values(rng, (6,), dt, "small"), dt)
+    check(torch.clamp(x, lo_t, hi), np.minimum(np.maximum(to_np(x), to_np(lo_t)), hi), dt)
+    xs = to_np(x)
+    want = np.where(np.isnan(xs), xs, lo) if dt in FLOATS else np.full(x.shape, lo)
+    check(torch.clamp(x, min=hi, max=lo), want, dt)  # min > max: max (NaN stays NaN)
+    y = x.clone()
+    assert y.clamp_(lo, hi) is y
+    check(y, np.minimum(np.maximum(to_np(x), lo), hi), dt)
+    out = torch.empty(4, 6, dtype=dt)
+    assert torch.clamp(x, lo, hi, out=out) is out
+    with pytest.raises(RuntimeError, match="At least one of 'min' or 'max' must not be None"):
+        torch.clamp(x)
+
+
+def test_clamp_promotion_and_nan():
+    i = torch.tensor([0, 3, 9])
+    r = torch.clamp(i, 0.5, 4)
+    assert r.dtype == F32 and r.tolist() == [0.5, 3.0, 4.0]
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        i.clamp_(min=0.5)
+    assert math.isnan(torch.clamp(torch.tensor([math.nan]), 0, 1).item())
+    with pytest.raises(TypeError):
+        torch.clamp([1, 2], 0)
+
+
+@pytest.mark.parametrize("dx,dy", [(F32, F32), (I64, F32), (U8, I8), (B, B), (F16, F64)], ids=str)
+def test_where_against_numpy(dx, dy):
+    rng = np.random.default_rng(22)
+    cv = rng.random((3, 1, 4)) < 0.5
+    xv = rand_values(rng, (5, 4), dx, "small")
+    yv = rand_values(rng, (4,), dy, "small")
+    c, x, y = make(cv, B), make(xv, dx, "transposed"), make(yv, dy, "strided")
+    rdt = torch.promote_types(dx, dy)
+    r = torch.where(c, x, y)
+    check(r, np.where(cv, cast(to_np(x), rdt), cast(to_np(y), rdt)), rdt)
+    check(x.where(c, y), np.where(cv, cast(to_np(x), rdt), cast(to_np(y), rdt)), rdt)
+    r = torch.where(c, x, 2)
+    assert r.dtype == torch.result_type(x, 2)
+
+
+def test_where_scalars_and_bad_inputs():
+    b = torch.tensor([True, False])
+    assert torch.where(b, 1, 0).tolist() == [1, 0] and torch.where(b, 1, 0).dtype == I64
+    assert torch.where(b, 1.5, 0).dtype == F32
+    assert torch.where(b, torch.ones(2, dtype=I32), 2.5).dtype == F32
+    with pytest.raises(RuntimeError, match="where expected condition to be a boolean tensor, but got a tensor with dtype Long"):
+        torch.where(torch.tensor([1, 0]), 1, 0)
+    with pytest.raises(RuntimeError, match="The size of tensor a"):
+        torch.where(b, torch.ones(3), 0)
+    with pytest.raises(TypeError):
+        torch.where(b, "a", 0)
+
+
+@pytest.mark.parametrize("dt", [F16, BF16, F32, F64], ids=str)
+def test_lerp_against_numpy(dt):
+    rng = np.random.default_rng(23)
+    s, e = rand_values(rng, (3, 4), dt), rand_values(rng, (4,), dt)
+    x, y = make(s, dt, "transposed"), make(e, dt)
+    sv, ev = to_np(x).astype(np.float64), to_np(y).astype(np.float64)
+    for w in [0.0, 0.25, 0.5, 0.75, 1.0, -1.0]:
+        check(torch.lerp(x, y, w), sv + w * (ev - sv), dt, exact=False)
+    assert torch.lerp(x, y, 1.0).tolist() == y.expand(3, 4).tolist()  # exact at weight 1
+    wt = make(rng.uniform(0, 1, (3, 4)), dt)
+    check(torch.lerp(x, y, wt), sv + to_np(wt).astype(np.float64) * (ev - sv), dt, exact=False)
+    z = x.clone()
+    assert z.lerp_(y, 0.5) is z
+
+
+def test_masked_fill():
+    x = torch.arange(6.0).reshape(2, 3)
+    m = torch.tensor([True, False, True])
+    assert x.masked_fill(m, -1).tolist() == [[-1.0, 1.0, -1.0], [-1.0, 4.0, -1.0]]
+    assert x.masked_fill(m, torch.tensor(7.0)).tolist()[1] == [7.0, 4.0, 7.0]
+    i = torch.tensor([1, 2, 3], dtype=I32)
+    r = i.masked_fill(m, 2.5)  # converted like fill_: truncated
+    assert r.dtype == I32 and r.tolist() == [2, 2, 2]
+    with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):
+        torch.zeros(3, dtype=U8).masked_fill(m, 300)
+    y = x.clone()
+    assert y.masked_fill_(m, 0) is y and y.tolist() == [[0.0, 1.0, 0.0], [0.0, 4.0, 0.0]]
+    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks"):
+        y.masked_fill_(torch.tensor([1, 0, 1]), 0)
+    with pytest.raises(RuntimeError, match="0-dimensional value tensor"):
+        y.masked_fill(m, torch.ones(3))
+    with pytest.raises(RuntimeError):
+        y.masked_fill_(torch.ones(4, 2, 3, dtype=B), 0)  # in place: self's shape may not grow
+
+
+def test_alpha_bool_rules():
+    b = torch.tensor([True, False])
+    assert torch.add(b, b, alpha=True).tolist() == [True, False]
+    assert torch.add(b, torch.tensor([False, True]), alpha=2).tolist() == [True, True]
+    assert torch.add(b, torch.tensor([False, True]), alpha=False).tolist() == [True, False]
+    with pytest.raises(RuntimeError, match="Boolean alpha only supported for Boolean results."):
+        torch.add(torch.ones(2, dtype=I32), 1, alpha=True)
+    with pytest.raises(RuntimeError, match="Boolean alpha only supported for Boolean results."):
+        torch.sub(torch.ones(2), 1, alpha=False)

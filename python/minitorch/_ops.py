@@ -30,7 +30,9 @@ clip = clamp
 def clamp_(input, min=None, max=None):
     r = clamp(input, min, max)
     if not _C.can_cast(r.dtype, input.dtype):
-        raise RuntimeError(f"result type {r.dtype} can't be cast to the desired output type {input.dtype}")
+        from ._reductions import _scalar_type_name
+        raise RuntimeError(f"result type {_scalar_type_name(r.dtype)} can't be cast to the desired output "
+                           f"type {_scalar_type_name(input.dtype)}")
     return input.copy_(r)
 
 

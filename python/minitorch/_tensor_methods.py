@@ -7,7 +7,8 @@ def _inplace(fn):
     def method(self, *args, **kwargs):
         r = fn(self, *args, **kwargs)
         if not _C.can_cast(r.dtype, self.dtype):
-            raise RuntimeError(f"result type {r.dtype} can't be cast to the desired output type {self.dtype}")
+            raise RuntimeError(f"result type {_reductions._scalar_type_name(r.dtype)} can't be cast to the "
+                               f"desired output type {_reductions._scalar_type_name(self.dtype)}")
         return self.copy_(r)
     method.__name__ = fn.__name__ + "_"
     return method
