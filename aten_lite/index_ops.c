@@ -716,40 +716,65 @@ static void
 mt__gs_range(void *ctx, int64_t b, int64_t e)
 {
     const mt__gs_job *j = ctx;
+    const int nd = j->nd, last = nd - 1;
+    const int64_t isz = (int64_t)j->isz;
+    const int64_t *idata = (const int64_t *)j->idata;
     int64_t pos[MT_MAX_DIMS], rem = b;
-    for (int d = j->nd - 1; d >= 0; d--) {
+    for (int d = last; d >= 0; d--) {
         pos[d] = rem % j->sizes[d];
         rem /= j->sizes[d];
     }
-    for (int64_t p = b; p < e; p++) {
+    /* runs along the last dim: offsets computed once per run, then stepped */
+    const int64_t is = j->istr[last], os = j->ostr[last] * isz;
+    const int64_t ss = last == j->dim ? 0 : j->sstr[last] * isz, sdim = j->sstr[j->dim] * isz;
+    int64_t p = b;
+    while (p < e) {
+        int64_t run = j->sizes[last] - pos[last];
+        if (run > e - p) {
+            run = e - p;
+        }
         int64_t ioff = 0, soff = 0, ooff = 0;
-        for (int d = 0; d < j->nd; d++) {
+        for (int d = 0; d < nd; d++) {
             ioff += pos[d] * j->istr[d];
             soff += d == j->dim ? 0 : pos[d] * j->sstr[d];
             ooff += pos[d] * j->ostr[d];
         }
-        soff += ((const int64_t *)j->idata)[ioff] * j->sstr[j->dim];
-        char *sp = j->sdata + soff * (int64_t)j->isz;
-        char *op = j->odata + ooff * (int64_t)j->isz;
-        switch (j->mode) {
-        case -1:
-            mt__copy_elem(op, sp, j->isz);
-            break;
-        case MT_SCATTER_ADD:
-            mt__add_elem(sp, op, j->dt);
-            break;
-        case MT_SCATTER_MULTIPLY:
-            mt__mul_elem(sp, op, j->dt);
-            break;
-        default:
-            mt__copy_elem(sp, op, j->isz);
-            break;
-        }
-        for (int d = j->nd - 1; d >= 0; d--) {
-            if (++pos[d] < j->sizes[d]) {
-                break;
+        const int64_t *ip = idata + ioff;
+        char *sb = j->sdata + soff * isz, *op = j->odata + ooff * isz;
+        if (j->mode == -1 && isz == 4) {
+            for (int64_t r = 0; r < run; r++) {
+                memcpy(op + r * os, sb + r * ss + ip[r * is] * sdim, 4);
             }
+        }
+        else if (j->mode == -1 && isz == 8) {
+            for (int64_t r = 0; r < run; r++) {
+                memcpy(op + r * os, sb + r * ss + ip[r * is] * sdim, 8);
+            }
+        }
+        else {
+            for (int64_t r = 0; r < run; r++) {
+                char *sp = sb + r * ss + ip[r * is] * sdim, *o = op + r * os;
+                switch (j->mode) {
+                case -1:
+                    mt__copy_elem(o, sp, j->isz);
+                    break;
+                case MT_SCATTER_ADD:
+                    mt__add_elem(sp, o, j->dt);
+                    break;
+                case MT_SCATTER_MULTIPLY:
+                    mt__mul_elem(sp, o, j->dt);
+                    break;
+                default:
+                    mt__copy_elem(sp, o, j->isz);
+                    break;
+                }
+            }
+        }
+        p += run;
+        pos[last] += run;
+        for (int d = last; d > 0 && pos[d] == j->sizes[d]; d--) {
             pos[d] = 0;
+            pos[d - 1]++;
         }
     }
 }

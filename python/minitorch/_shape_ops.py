@@ -741,6 +741,11 @@ def _getitem(t, key):
 
 
 def _setitem(t, key, value):
+    mask = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if (isinstance(mask, _C.TensorBase) and mask.dtype == _C.bool and isinstance(value, (bool, int, float))
+            and mask.dim() > 0 and tuple(mask.shape) == tuple(t.shape)):
+        t.masked_fill_(mask, value)       # t[mask] = number
+        return
     v, adv_dims, adv_idx = _plan(t, key)
     if not isinstance(value, _C.TensorBase):
         from ._C import tensor
