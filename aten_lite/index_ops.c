@@ -9,12 +9,15 @@
 #include "c10_lite/error.h"
 
 /* Note [Index kernels]
- * One odometer walks the index space; per position it computes a source or
- * destination byte offset from the index values and copies one element by
- * item size (or adds, for accumulating puts).  The non-indexed trailing part
- * of an advanced-indexing problem ("rest" dims) is walked through a table
- * of its byte offsets computed once.  Every index is range-checked first, so
- * on error nothing has been written. */
+ * Advanced indexing is split into positions (the broadcast shape of the index
+ * tensors) and the non-indexed trailing "rest" dims.  The byte offset of every
+ * position is computed first, in parallel, range-checking each index (a failed
+ * check rescans serially to report the first bad index, so nothing has been
+ * written on error).  A gather then copies each position's rest block -- one
+ * memcpy when the rest is contiguous, else through a table of its offsets --
+ * in parallel; a put writes serially, in index order (with accumulate,
+ * repeated indices add up deterministically).  index_select is the same gather
+ * with offsets made on the fly from (outer offset, selected index). */
 
 static void
 mt__copy_elem(char *dst, const char *src, size_t isz)
@@ -543,7 +546,12 @@ mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *value
         return mt_error_set(MT_ERUNTIME, "shape mismatch: value tensor of shape %s cannot be "
                                          "broadcast to indexing result of shape %s", a, b);
     }
-    mt_tensor *vc = mt_contiguous(ve);
+    /* a private contiguous copy when the values live in v's own storage */
+    mt_tensor *vc = ve->storage == v->storage ? mt_clone(ve) : mt_contiguous(ve);
+    if (vc != NULL && vc->storage == v->storage) {
+        mt_tensor_decref(vc);
+        vc = mt_clone(ve);
+    }
     mt_tensor_decref(ve);
     if (vc == NULL) {
         return mt_error_code();
@@ -916,7 +924,16 @@ mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tenso
         return mt_error_set(MT_ERUNTIME, "%s(): Expected self.dtype to be equal to src.dtype",
                             reduce == MT_SCATTER_ADD ? "scatter_add" : "scatter");
     }
-    return mt__gather_scatter(self, d, index, (mt_tensor *)src, (int)reduce, true);
+    if (src->storage != self->storage) {
+        return mt__gather_scatter(self, d, index, (mt_tensor *)src, (int)reduce, true);
+    }
+    mt_tensor *copy = mt_clone(src); /* src overlaps self: read a private copy */
+    if (copy == NULL) {
+        return mt_error_code();
+    }
+    int rc = mt__gather_scatter(self, d, index, copy, (int)reduce, true);
+    mt_tensor_decref(copy);
+    return rc;
 }
 
 int

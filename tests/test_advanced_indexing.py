@@ -434,3 +434,15 @@ def test_large_index_reports_the_first_bad_index():
     with pytest.raises(IndexError, match="index out of range in self"):
         t.index_select(0, torch.from_numpy(idx))
     assert t.sum().item() == 0.0
+
+
+def test_put_and_scatter_read_overlapping_values_before_writing():
+    t = torch.arange(6.0)
+    t[[0, 1, 2]] = t[1:4]                          # the values are a view of t itself
+    assert t.tolist() == [1.0, 2.0, 3.0, 3.0, 4.0, 5.0]
+    t = torch.arange(6.0)
+    t.index_put_((torch.tensor([1, 2, 3]),), t[0:3], accumulate=True)
+    assert t.tolist() == [0.0, 1.0, 3.0, 5.0, 4.0, 5.0]
+    t = torch.arange(6.0)
+    t.scatter_(0, torch.tensor([1, 2, 3]), t)
+    assert t.tolist() == [0.0, 0.0, 1.0, 2.0, 4.0, 5.0]
