@@ -91,6 +91,11 @@ mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *c
         return NULL;
     }
     bool arg_op = op == MT_REDUCE_ARGMAX || op == MT_REDUCE_ARGMIN;
+    if (arg_op && t->dtype == MT_BOOL) {
+        /* as torch (max/min with dim do support bool) */
+        PyErr_Format(PyExc_RuntimeError, "\"%s_cpu\" not implemented for 'Bool'", fname);
+        return NULL;
+    }
     if (arg_op && a[1] != NULL && a[1] != Py_None && !PyIndex_Check(a[1])) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'dim' must be int, not %s", fname,
                      Py_TYPE(a[1])->tp_name);

@@ -87,7 +87,9 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     _check(input, "var")
     if isinstance(dim, bool):  # var(input, unbiased) legacy positional form
         dim, unbiased = None, dim
-    x0 = _float_input(input, None, "var")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    x0 = input
     x = _opmath(x0)
     c = _correction(unbiased, correction)
     n = _numel_reduced(x, dim)
@@ -198,7 +200,9 @@ def _max_min(input, dim, keepdim, other, is_max, out):
             return out.copy_(r)
         return r
     values = (_C.amax if is_max else _C.amin)(input, dim, keepdim)
-    indices = (_C.argmax if is_max else _C.argmin)(input, dim, keepdim)
+    # argmax/argmin reject bool (as torch) but max/min with dim accept it
+    src = input.to(_C.uint8) if input.dtype == _C.bool else input
+    indices = (_C.argmax if is_max else _C.argmin)(src, dim, keepdim)
     if out is not None:
         out[0].copy_(values)
         out[1].copy_(indices)
