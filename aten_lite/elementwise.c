@@ -344,7 +344,9 @@ mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
                          mt_scalar_int(1));
     }
     /* ops that are the identity or a constant on integers */
-    if (integral && (op == MT_OP_FLOOR || op == MT_OP_CEIL || op == MT_OP_ROUND || op == MT_OP_TRUNC)) {
+    if (integral && compute != MT_BOOL &&
+        (op == MT_OP_FLOOR || op == MT_OP_CEIL || op == MT_OP_ROUND || op == MT_OP_TRUNC)) {
+        /* (bool has no kernel for these, as torch) */
         if (out == NULL) {
             return mt_clone(a);
         }

@@ -879,3 +879,34 @@ def test_alpha_bool_rules():
         torch.add(torch.ones(2, dtype=I32), 1, alpha=True)
     with pytest.raises(RuntimeError, match="Boolean alpha only supported for Boolean results."):
         torch.sub(torch.ones(2), 1, alpha=False)
+
+
+def test_lerp_bad_inputs():
+    f = torch.ones(2)
+    with pytest.raises(RuntimeError, match="expected dtype float for `end` but got dtype double"):
+        torch.lerp(f, torch.ones(2, dtype=F64), 0.5)
+    with pytest.raises(RuntimeError, match="expected dtype float for `weight` but got dtype double"):
+        torch.lerp(f, f, torch.tensor(0.5, dtype=F64))
+    with pytest.raises(RuntimeError, match="\"lerp_kernel_scalar\" not implemented for 'Int'"):
+        torch.lerp(torch.ones(2, dtype=I32), torch.ones(2, dtype=I32), 0.5)
+    with pytest.raises(TypeError):
+        torch.lerp(f, 1.0, 0.5)
+    with pytest.raises(RuntimeError, match="The size of tensor a"):
+        torch.lerp(f, torch.ones(3), 0.5)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(shape=st.lists(st.integers(0, 5), min_size=0, max_size=4),
+       name=st.sampled_from(sorted(UNARY)), dt=st.sampled_from(DTYPES),
+       layout=st.sampled_from(["contig", "transposed", "strided", "expanded"]),
+       seed=st.integers(0, 2 ** 31))
+def test_unary_property(shape, name, dt, layout, seed):
+    fn, kind, dts, exact = UNARY[name]
+    rng = np.random.default_rng(seed)
+    x = make(rand_values(rng, shape, dt, kind), dt, layout)
+    if dt not in dts:
+        with pytest.raises((RuntimeError, TypeError)):
+            getattr(torch, name)(x)
+        return
+    want, rdt = ref_unary(name, to_np(x), dt)
+    check(getattr(torch, name)(x), want, rdt, exact)

@@ -36,11 +36,32 @@ def clamp_(input, min=None, max=None):
     return input.copy_(r)
 
 
+_TYPEMETA_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+                   "int16": "short int", "int32": "int", "int64": "long int",
+                   "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
+                   "float64": "double"}
+
+
+def _dtype_name(dt):
+    """The element type's C++ name ('float', 'double'), as torch's messages print dtypes."""
+    return _TYPEMETA_NAMES[str(dt).split(".")[-1]]
+
+
 def lerp(input, end, weight, *, out=None):
     """input + weight * (end - input), computed as torch does (exact at weight 1)."""
     _check_tensor(input, "lerp")
+    if not isinstance(end, _C.TensorBase):
+        raise TypeError(f"lerp(): argument 'end' must be Tensor, not {type(end).__name__}")
+    if end.dtype != input.dtype:
+        raise RuntimeError(f"expected dtype {_dtype_name(input.dtype)} for `end` but got dtype "
+                           f"{_dtype_name(end.dtype)}")
+    if isinstance(weight, _C.TensorBase) and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected dtype {_dtype_name(input.dtype)} for `weight` but got dtype "
+                           f"{_dtype_name(weight.dtype)}")
     if not input.dtype.is_floating_point:
-        raise RuntimeError(f"lerp expected a floating point input, got {input.dtype}")
+        from ._reductions import _scalar_type_name
+        kernel = "lerp_kernel_tensor" if isinstance(weight, _C.TensorBase) else "lerp_kernel_scalar"
+        raise RuntimeError(f"\"{kernel}\" not implemented for '{_scalar_type_name(input.dtype)}'")
     diff = _C.sub(end, input)
     if isinstance(weight, _C.TensorBase):
         r = _C.where(_C.lt(_C.abs(weight), 0.5), _C.add(input, _C.mul(weight, diff)),

@@ -131,6 +131,9 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
     if p == "nuc":
         raise NotImplementedError("the nuclear norm needs an SVD, which is not implemented yet")
     a = _C.abs(_opmath(x))
+    if p in (math.inf, -math.inf) and _numel_reduced(x, dim) == 0:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {'' if p > 0 else '-'}inf norm on an "
+                           "empty tensor because the operation does not have an identity")
     if p == math.inf:
         r = _C.amax(a, dim, keepdim) if a.numel() else _C.sum(a, dim, keepdim)
     elif p == -math.inf:
