@@ -375,6 +375,12 @@ def test_norm_bad_inputs():
     with pytest.raises(NotImplementedError):
         torch.norm(torch.ones(2, 2), p="nuc")
     assert torch.norm(torch.tensor([3, 4]), dtype=F32).item() == 5.0
+    with pytest.raises(RuntimeError, match="cannot compute the inf norm on an empty tensor"):
+        torch.zeros(0).norm(math.inf)
+    with pytest.raises(RuntimeError, match="cannot compute the -inf norm on an empty tensor"):
+        torch.zeros(0, 3).norm(-math.inf, dim=0)
+    assert torch.zeros(0, 3).norm(math.inf, dim=1).shape == (0,)
+    assert torch.zeros(0).norm().item() == 0.0 and torch.zeros(0).norm(1).item() == 0.0
 
 
 @pytest.mark.parametrize("dt", [F16, BF16, F32, F64], ids=str)
