@@ -156,6 +156,11 @@ def test_stack_promotes_and_errors():
         torch.stack([torch.zeros(3)], 2)
     with pytest.raises(TypeError, match="must be tuple of Tensors"):
         torch.stack(torch.zeros(3))
+    for fn in (torch.hstack, torch.vstack, torch.dstack):
+        with pytest.raises(TypeError, match="argument 'tensors' must be tuple of Tensors, not Tensor"):
+            fn(torch.zeros(3))
+        with pytest.raises(RuntimeError, match="expects a non-empty TensorList"):
+            fn([])
 
 
 def test_atleast():
@@ -640,3 +645,67 @@ def test_nonzero_large_spans_many_chunks(shape):
     same(torch.nonzero(t), np.argwhere(a))
     same(t[t], a[a])
     same(torch.nonzero(t.float()), np.argwhere(a))
+
+
+# ---- index_fill_ / index_copy_ / masked_scatter_ ----------------------------------------
+@pytest.mark.parametrize("dtype", [torch.bool, torch.int32, torch.float16, torch.float64])
+def test_index_fill_copy_random(dtype):
+    rng = np.random.default_rng(130)
+    for _ in range(12):
+        nd = int(rng.integers(1, 4))
+        shape = rshape(rng, nd, 1)
+        dim = int(rng.integers(-nd, nd))
+        t, a = make(rng, shape, dtype, noncontig=bool(rng.integers(2)))
+        idx = rng.integers(-shape[dim], shape[dim], size=int(rng.integers(0, 4)))
+        e = np.moveaxis(a.copy(), dim, 0)
+        e[idx] = 1
+        same(t.clone().index_fill_(dim, torch.from_numpy(idx), 1), np.moveaxis(e, 0, dim))
+        same(torch.index_fill(t, dim, torch.from_numpy(idx), torch.tensor(1)), np.moveaxis(e, 0, dim))
+        perm = rng.permutation(shape[dim])[:int(rng.integers(0, shape[dim] + 1))]
+        sshape = list(shape)
+        sshape[dim] = len(perm)
+        s, sa = make(rng, sshape, dtype)
+        e = np.moveaxis(a.copy(), dim, 0)
+        e[perm] = np.moveaxis(sa, dim, 0)
+        r = t.clone()
+        assert r.index_copy_(dim, torch.from_numpy(perm), s) is r
+        same(r, np.moveaxis(e, 0, dim))
+        same(torch.index_copy(t, dim, torch.from_numpy(perm), s), np.moveaxis(e, 0, dim))
+
+
+def test_masked_scatter():
+    rng = np.random.default_rng(131)
+    for _ in range(10):
+        shape = rshape(rng, int(rng.integers(1, 4)))
+        t, a = make(rng, shape, torch.float32, noncontig=bool(rng.integers(2)))
+        m, ma = make(rng, shape[int(rng.integers(0, len(shape) + 1)):], torch.bool)
+        mb = np.broadcast_to(ma, a.shape)
+        src, sa = make(rng, (int(mb.sum()) + int(rng.integers(0, 3)),), torch.float32)
+        e = a.copy()
+        e[mb] = sa[:int(mb.sum())]
+        same(t.clone().masked_scatter_(m, src), e)
+        same(torch.masked_scatter(t, m, src), e)
+
+
+@pytest.mark.parametrize("fn,exc,msg", [
+    (lambda t: t.index_fill_(0, torch.tensor([0], dtype=torch.int32), 1.0), RuntimeError,
+     r"index_fill_\(\): Expected dtype int64 for index."),
+    (lambda t: t.index_fill_(0, torch.tensor([3]), 1.0), IndexError, "index 3 is out of bounds for dimension 0 with size 3"),
+    (lambda t: t.index_fill_(0, torch.tensor([0]), torch.ones(2)), RuntimeError,
+     "index_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension"),
+    (lambda t: t.index_copy_(0, torch.tensor([0]), torch.ones(1, 4, dtype=torch.int64)), RuntimeError,
+     r"index_copy_\(\): self and source expected to have the same dtype, but got \(self\) Float and \(source\) Long"),
+    (lambda t: t.index_copy_(0, torch.tensor([0, 1]), torch.ones(1, 4)), RuntimeError,
+     r"index_copy_\(\): Number of indices \(2\) should be equal to source.size\(dim\) \(1\)"),
+    (lambda t: t.index_copy_(0, torch.tensor([0.0]), torch.ones(1, 4)), RuntimeError, "Expected a long tensor for index"),
+    (lambda t: t.masked_scatter_(torch.ones(3, 4, dtype=torch.bool), torch.ones(11)), RuntimeError,
+     "expected source to have at least as many elements as ones in mask"),
+    (lambda t: t.masked_scatter_(torch.ones(3, 4), torch.ones(12)), RuntimeError, "only supports boolean masks"),
+    (lambda t: t.masked_scatter_(torch.ones(3, 4, dtype=torch.bool), torch.ones(12, dtype=torch.int64)),
+     RuntimeError, "expected self and source to have same dtypes"),
+])
+def test_index_fill_copy_masked_scatter_errors(fn, exc, msg):
+    t = torch.zeros(3, 4)
+    with pytest.raises(exc, match=msg):
+        fn(t)
+    assert t.sum().item() == 0.0

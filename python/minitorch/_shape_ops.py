@@ -1,7 +1,9 @@
 """Shape, join, sort and gather/scatter ops, and advanced (tensor/list/mask) indexing.
 
-The heavy lifting is in C (cat, sort, gather/scatter, nonzero, _index_get/_index_put_);
-this module applies torch's argument rules and NumPy's advanced-indexing placement rules."""
+The heavy lifting is in C (cat, sort/topk, searchsorted, gather/scatter, index_select,
+nonzero, _index_get/_index_put_); this module applies torch's argument rules and torch's
+advanced-indexing rules (ints select first; the index tensors' result dims go in place of
+adjacent indexed dims, else first)."""
 import builtins
 
 from . import _C
@@ -82,14 +84,24 @@ def _flat_args(tensors):
     return tensors
 
 
+def _stack_args(tensors, fname):
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{fname}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}")
+    if not tensors:
+        raise RuntimeError(f"{fname} expects a non-empty TensorList")
+    return tensors
+
+
 def hstack(tensors, *, out=None):
-    ts = atleast_1d(*tensors)
+    """Joins along dim 1 (dim 0 for 1-d inputs), 0-d inputs as 1-d."""
+    ts = atleast_1d(*_stack_args(tensors, "hstack"))
     ts = ts if isinstance(ts, tuple) else (ts,)
     return _C.cat(ts, 0 if ts[0].dim() == 1 else 1, out=out)
 
 
 def vstack(tensors, *, out=None):
-    ts = atleast_2d(*tensors)
+    """Joins along dim 0, inputs of fewer dims as 2-d rows."""
+    ts = atleast_2d(*_stack_args(tensors, "vstack"))
     return _C.cat(ts if isinstance(ts, tuple) else (ts,), 0, out=out)
 
 
@@ -97,7 +109,8 @@ row_stack = vstack
 
 
 def dstack(tensors, *, out=None):
-    ts = atleast_3d(*tensors)
+    """Joins along dim 2, inputs of fewer dims as 3-d."""
+    ts = atleast_3d(*_stack_args(tensors, "dstack"))
     return _C.cat(ts if isinstance(ts, tuple) else (ts,), 2, out=out)
 
 
@@ -153,18 +166,22 @@ def flip(input, dims):
 
 
 def fliplr(input):
+    _check(input, "fliplr")
     if input.dim() < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return flip(input, (1,))
 
 
 def flipud(input):
+    _check(input, "flipud")
     if input.dim() < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, (0,))
 
 
 def roll(input, shifts, dims=None):
+    """A copy of input with entries shifted (circularly) along dims, or along the flattened
+    input when dims is None."""
     _check(input, "roll")
     shifts = _dims_arg(shifts)
     if not shifts:
@@ -208,6 +225,8 @@ def repeat(input, *sizes):
 
 
 def tile(input, dims):
+    """repeat() with dims padded by leading 1s to input's number of dims."""
+    _check(input, "tile")
     dims = _dims_arg(dims)
     dims = (1,) * (input.dim() - len(dims)) + tuple(dims)
     return repeat(input, dims)
@@ -325,17 +344,56 @@ def _index_add_(self, dim, index, source, *, alpha=1):
     return self
 
 
+def _along(self, d):
+    """self with dim d moved first (a view); 0-d tensors as 1-d."""
+    return self.view(1) if self.dim() == 0 else movedim(self, d, 0)
+
+
 def _index_fill_(self, dim, index, value):
+    """self[..., index[i], ...] = value along dim (negative indices wrap)."""
+    _check(index, "index_fill_", "index")
     d = _wrap(dim, self.dim())
-    v = value if isinstance(value, _C.TensorBase) else _C.full((), value, dtype=self.dtype)
-    _C._index_put_(movedim(self, d, 0), [index.reshape(-1)], v, False)
+    if index.dtype != _C.int64:
+        raise RuntimeError("index_fill_(): Expected dtype int64 for index.")
+    if index.dim() > 1:
+        raise IndexError("Index has to be a vector/scalar")
+    if isinstance(value, _C.TensorBase):
+        if value.dim() != 0:
+            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        v = value.to(self.dtype)
+    else:
+        v = _C.full((), value, dtype=self.dtype)
+    _C._index_put_(_along(self, d), [index.reshape(-1)], v, False)
     return self
 
 
 def _index_copy_(self, dim, index, source):
+    """self[..., index[i], ...] = source[..., i, ...] along dim."""
+    _check(index, "index_copy_", "index")
+    _check(source, "index_copy_", "source")
     d = _wrap(dim, self.dim())
-    _C._index_put_(movedim(self, d, 0), [index.reshape(-1)], movedim(source, d, 0), False)
+    if index.dtype != _C.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_legacy_name(index.dtype)}")
+    if index.dim() > 1:
+        raise IndexError("index_copy_(): Index should have dimension 1 or 0 (got " + str(index.dim()) + ")")
+    if source.dtype != self.dtype:
+        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{_legacy_name(self.dtype)} and (source) {_legacy_name(source.dtype)}")
+    n = source.size(d) if source.dim() else 1
+    if index.numel() != n:
+        raise RuntimeError(f"index_copy_(): Number of indices ({index.numel()}) should be equal to "
+                           f"source.size(dim) ({n})")
+    _C._index_put_(_along(self, d), [index.reshape(-1)], _along(source, d), False)
     return self
+
+
+def index_fill(input, dim, index, value):
+    return input.clone().index_fill_(dim, index, value)
+
+
+def index_copy(input, dim, index, source):
+    return input.clone().index_copy_(dim, index, source)
 
 
 def nonzero(input, *, as_tuple=False):
@@ -372,11 +430,25 @@ def masked_select(input, mask, *, out=None):
 
 
 def _masked_scatter_(self, mask, source):
-    n = int(mask.sum())
+    """Copies source's leading elements, in order, into self where mask (broadcast) is True."""
+    _check(mask, "masked_scatter_", "mask")
+    _check(source, "masked_scatter_", "source")
+    if mask.dtype != _C.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask.dtype}")
+    if source.dtype != self.dtype:
+        raise RuntimeError("masked_scatter_: expected self and source to have same dtypes but got "
+                           f"{_legacy_name(self.dtype)} and {_legacy_name(source.dtype)}")
+    m = mask.expand(self.shape)
+    n = int(m.sum())
     if source.numel() < n:
         raise RuntimeError("masked_scatter_: expected source to have at least as many elements as ones in mask")
-    _setitem(self, mask.expand(self.shape), source.reshape(-1)[:n])
+    _setitem(self, m, source.reshape(-1)[:n])
     return self
+
+
+def masked_scatter(input, mask, source):
+    shape = _broadcast_shapes(input.shape, mask.shape)
+    return _masked_scatter_(input.expand(shape).clone(), mask, source)
 
 
 def _broadcast_shapes(*shapes):
@@ -614,7 +686,7 @@ def bincount(input, weights=None, minlength=0):
 
 
 # ---------------------------------------------------------------- advanced indexing
-_INDEX_DTYPES = None
+_INDEX_DTYPES = (_C.int64, _C.int32)
 
 
 def _as_index(item):
@@ -646,9 +718,6 @@ def _plan(t, key):
     selects, so they never count as advanced indices; a bool adds a unit dim indexed by [0]
     (True) or [] (False); byte and bool tensors are masks over as many dims as they have."""
     items = [_as_index(i) for i in (key if isinstance(key, tuple) else (key,))]
-    global _INDEX_DTYPES
-    if _INDEX_DTYPES is None:
-        _INDEX_DTYPES = (_C.int64, _C.int32)
     consumed = 0
     for i, it in enumerate(items):
         if isinstance(it, _C.TensorBase):
@@ -826,7 +895,8 @@ for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("rol
                    ("unique", unique), ("unique_consecutive", unique_consecutive), ("bincount", bincount),
                    ("movedim", movedim), ("moveaxis", movedim), ("index_put_", index_put_),
                    ("index_put", index_put), ("index_add_", _index_add_), ("index_fill_", _index_fill_),
-                   ("index_copy_", _index_copy_), ("masked_scatter_", _masked_scatter_)]:
+                   ("index_copy_", _index_copy_), ("masked_scatter_", _masked_scatter_),
+                   ("index_fill", index_fill), ("index_copy", index_copy), ("masked_scatter", masked_scatter)]:
     setattr(Tensor, _name, _fn)
 
 
@@ -847,4 +917,5 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_sta
            "diag_embed", "trace", "gather", "scatter", "scatter_add", "index_add", "nonzero",
            "argwhere", "where", "masked_select", "broadcast_shapes", "broadcast_tensors", "one_hot",
            "sort", "argsort", "msort", "topk", "kthvalue", "unique", "unique_consecutive",
-           "index_put", "index_put_", "searchsorted", "bucketize", "bincount"]
+           "index_put", "index_put_", "searchsorted", "bucketize", "bincount", "index_fill", "index_copy",
+           "masked_scatter"]
