@@ -4,6 +4,7 @@ Sorting is stable (equal keys keep their order, in descending order too) and NaN
 the largest value, so values and indices are compared exactly, for every dtype."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import minitorch as torch
 
@@ -406,3 +407,40 @@ def test_topk_selection_matches_stable_sort(dtype):
         ev, ei = np_sort(x, 0, True)
         same(r.values, ev[:7])
         same(r.indices, ei[:7])
+
+
+# ---- properties ---------------------------------------------------------------------------
+FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=32)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.one_of(FLOATS, st.sampled_from([0.0, -0.0, 1.0, float("nan")])), max_size=40),
+       st.booleans())
+def test_sort_properties(xs, descending):
+    t = torch.tensor(xs, dtype=torch.float32)
+    v, i = torch.sort(t, descending=descending)
+    idx = i.tolist()
+    assert sorted(idx) == list(range(len(xs)))                       # a permutation
+    assert torch.equal(v.isnan(), t[i].isnan()) and v[~v.isnan()].tolist() == t[i][~v.isnan()].tolist()
+    keys = [(1, 0.0) if x != x else (0, x) for x in np.float32(xs).tolist()]  # NaN as the largest
+    for a, b in zip(range(len(xs) - 1), range(1, len(xs))):
+        ka, kb = keys[idx[a]], keys[idx[b]]
+        assert (ka >= kb) if descending else (ka <= kb)
+        if ka == kb:
+            assert idx[a] < idx[b]                                       # stable
+    k = len(xs) // 3
+    r = torch.topk(t, k, largest=descending)
+    assert r.indices.tolist() == idx[:k]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.integers(-3, 3), max_size=30), st.lists(st.integers(-4, 4), max_size=10))
+def test_unique_and_searchsorted_properties(xs, qs):
+    t = torch.tensor(xs, dtype=torch.int64)
+    u, inv, cnt = torch.unique(t, return_inverse=True, return_counts=True)
+    assert u.tolist() == sorted(set(xs))
+    assert u[inv].tolist() == xs and sum(cnt.tolist()) == len(xs)
+    b = torch.sort(t).values
+    for side in ("left", "right"):
+        r = torch.searchsorted(b, torch.tensor(qs, dtype=torch.int64), side=side).tolist()
+        assert r == [int(np.searchsorted(np.sort(np.array(xs, dtype=np.int64)), q, side=side)) for q in qs]
