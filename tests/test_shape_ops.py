@@ -709,3 +709,55 @@ def test_index_fill_copy_masked_scatter_errors(fn, exc, msg):
     with pytest.raises(exc, match=msg):
         fn(t)
     assert t.sum().item() == 0.0
+
+
+# ---- rot90 / take / take_along_dim / column_stack ------------------------------------------
+def test_rot90_take_random():
+    rng = np.random.default_rng(140)
+    for _ in range(20):
+        nd = int(rng.integers(2, 4))
+        shape = rshape(rng, nd)
+        dt = DTYPES[int(rng.integers(len(DTYPES)))]
+        t, a = make(rng, shape, dt, noncontig=bool(rng.integers(2)))
+        d0, d1 = [int(d) for d in rng.permutation(nd)[:2]]
+        k = int(rng.integers(-5, 6))
+        same(torch.rot90(t, k, (d0, d1 - nd)), np.rot90(a, k, (d0, d1)))
+        same(t.rot90(k, [d0, d1]), np.rot90(a, k, (d0, d1)))
+        if a.size:
+            idx = rng.integers(-a.size, a.size, size=rshape(rng, int(rng.integers(0, 3))))
+            same(torch.take(t, torch.from_numpy(np.asarray(idx, dtype=np.int64))), np.take(a, idx))
+        dim = int(rng.integers(0, nd))
+        ishape = list(shape)
+        ishape[dim] = int(rng.integers(0, 4))
+        if shape[dim]:
+            ishape = [1 if rng.random() < 0.3 else s for s in ishape]   # broadcast over other dims
+            idx = rng.integers(0, shape[dim], size=ishape)
+            e = np.take_along_axis(a, idx, dim)
+            same(torch.take_along_dim(t, torch.from_numpy(idx), dim), e)
+            same(t.take_along_dim(torch.from_numpy(idx), dim - nd), e)
+        if a.size:
+            flat = rng.integers(0, a.size, size=5)
+            same(torch.take_along_dim(t, torch.from_numpy(flat)), np.take_along_axis(a.reshape(-1), flat, 0))
+    v, m = torch.arange(3), torch.arange(6).view(3, 2)
+    same(torch.column_stack([v, m, torch.tensor([9, 9, 9])]), np.column_stack([np.arange(3), np.arange(6).reshape(3, 2),
+                                                                                [9, 9, 9]]))
+    same(torch.column_stack((torch.tensor(1), torch.tensor(2))), np.column_stack((1, 2)))
+
+
+@pytest.mark.parametrize("fn,exc,msg", [
+    (lambda t: torch.rot90(t, 1, (0, 1, 2)), RuntimeError, "expected total rotation dims == 2, but got dims = 3"),
+    (lambda t: torch.rot90(t[0], 1), RuntimeError, "expected total dims >= 2, but got total dims = 1"),
+    (lambda t: torch.rot90(t, 1, (0, 0)), RuntimeError, "expected rotation dims to be different, but got dim0 = 0 and dim1 = 0"),
+    (lambda t: torch.rot90(t, 1, (0, 3)), RuntimeError, "Rotation dim1 out of range, dim1 = 3"),
+    (lambda t: torch.take(t, torch.tensor([12])), IndexError, r"out of range: tried to access index 12 on a tensor of 12 elements."),
+    (lambda t: torch.take(t, torch.tensor([-13])), IndexError, "tried to access index -13"),
+    (lambda t: torch.take(t, torch.tensor([0], dtype=torch.int32)), RuntimeError, "take\\(\\): Expected a long tensor for index, but got Int"),
+    (lambda t: torch.take_along_dim(t, torch.tensor([0]), 1), RuntimeError,
+     "input and indices should have the same number of dimensions, but got 2 dimensions for input, and 1 dimensions for indices"),
+    (lambda t: torch.take_along_dim(t, torch.tensor([[0]], dtype=torch.int32), 1), RuntimeError, "dtype of indices should be Long but got Int"),
+    (lambda t: torch.take_along_dim(t, torch.tensor([[4]]), 1), RuntimeError, "index 4 is out of bounds for dimension 1 with size 4"),
+    (lambda t: torch.column_stack(t), TypeError, "must be tuple of Tensors"),
+])
+def test_rot90_take_errors(fn, exc, msg):
+    with pytest.raises(exc, match=msg):
+        fn(torch.zeros(3, 4))

@@ -114,6 +114,12 @@ def dstack(tensors, *, out=None):
     return _C.cat(ts if isinstance(ts, tuple) else (ts,), 2, out=out)
 
 
+def column_stack(tensors, *, out=None):
+    """hstack with 0-d and 1-d inputs as columns."""
+    ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in _stack_args(tensors, "column_stack")]
+    return _C.cat(ts, 1, out=out)
+
+
 # ---------------------------------------------------------------- rearranging
 def movedim(input, source, destination):
     _check(input, "movedim")
@@ -163,6 +169,32 @@ def flip(input, dims):
         n = input.size(d)
         r = index_select(r, d, _C.arange(n - 1, -1, -1))
     return r.clone() if r is input else r
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    """input rotated by k quarter turns in the plane of dims, from the first towards the second."""
+    _check(input, "rot90")
+    dims = _dims_arg(dims)
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    n = input.dim()
+    if n < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {n}")
+    d0, d1 = dims
+    if d0 == d1 or abs(d0 - d1) == n:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+    if not -n <= d0 < n:
+        raise RuntimeError(f"Rotation dim0 out of range, dim0 = {d0}")
+    if not -n <= d1 < n:
+        raise RuntimeError(f"Rotation dim1 out of range, dim1 = {d1}")
+    k %= 4
+    if k == 1:
+        return flip(input, d1).transpose(d0, d1)
+    if k == 2:
+        return flip(input, (d0, d1))
+    if k == 3:
+        return flip(input, d0).transpose(d0, d1)
+    return input.clone()
 
 
 def fliplr(input):
@@ -394,6 +426,50 @@ def index_fill(input, dim, index, value):
 
 def index_copy(input, dim, index, source):
     return input.clone().index_copy_(dim, index, source)
+
+
+def take(input, index):
+    """input as 1-d, read at index (negative values wrap); the result has index's shape."""
+    _check(input, "take")
+    _check(index, "take", "index")
+    if index.dtype != _C.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_legacy_name(index.dtype)}")
+    n = input.numel()
+    flat = index.reshape(-1)
+    if flat.numel():
+        lo, hi = int(flat.amin()), int(flat.amax())
+        bad = lo if lo < -n else hi if hi >= n else None
+        if bad is not None:
+            raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    if n == 0:
+        return _C.empty(index.shape, dtype=input.dtype)
+    return _C._index_select(input.reshape(-1), 0, flat, True).reshape(index.shape)
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """gather along dim after broadcasting input and indices over the other dims; with dim=None
+    the flattened input is read at the flattened indices."""
+    _check(input, "take_along_dim")
+    _check(indices, "take_along_dim", "indices")
+    if indices.dtype != _C.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_legacy_name(indices.dtype)}")
+    if dim is None:
+        r = _C.gather(input.reshape(-1), 0, indices.reshape(-1))
+    else:
+        if input.dim() != indices.dim():
+            raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of "
+                               f"dimensions, but got {input.dim()} dimensions for input, and {indices.dim()} "
+                               "dimensions for indices")
+        d = _wrap(dim, input.dim())
+        si, sx = list(input.shape), list(indices.shape)
+        si[d] = sx[d] = 1
+        b = list(_broadcast_shapes(tuple(si), tuple(sx)))
+        bi, bx = list(b), list(b)
+        if input.dim():
+            bi[d], bx[d] = input.size(d), indices.size(d)
+        r = _C.gather(input.expand(bi), d, indices.expand(bx))
+    return out.copy_(r) if out is not None else r
 
 
 def nonzero(input, *, as_tuple=False):
@@ -896,7 +972,8 @@ for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("rol
                    ("movedim", movedim), ("moveaxis", movedim), ("index_put_", index_put_),
                    ("index_put", index_put), ("index_add_", _index_add_), ("index_fill_", _index_fill_),
                    ("index_copy_", _index_copy_), ("masked_scatter_", _masked_scatter_),
-                   ("index_fill", index_fill), ("index_copy", index_copy), ("masked_scatter", masked_scatter)]:
+                   ("index_fill", index_fill), ("index_copy", index_copy), ("masked_scatter", masked_scatter),
+                   ("rot90", rot90), ("take", take), ("take_along_dim", take_along_dim)]:
     setattr(Tensor, _name, _fn)
 
 
@@ -918,4 +995,4 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_sta
            "argwhere", "where", "masked_select", "broadcast_shapes", "broadcast_tensors", "one_hot",
            "sort", "argsort", "msort", "topk", "kthvalue", "unique", "unique_consecutive",
            "index_put", "index_put_", "searchsorted", "bucketize", "bincount", "index_fill", "index_copy",
-           "masked_scatter"]
+           "masked_scatter", "column_stack", "rot90", "take", "take_along_dim"]
