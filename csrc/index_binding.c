@@ -251,7 +251,12 @@ mt_py_index_get(PyObject *m, PyObject *args)
     if (k < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_index_get(IMPL(self), k, idx));
+    /* the impls stay alive: the argument tuple holds the list, the list its tensors */
+    mt_tensor *r;
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_index_get(IMPL(self), k, idx);
+    Py_END_ALLOW_THREADS
+    return mt__tensor_wrap(r);
 }
 
 static PyObject *
@@ -271,7 +276,10 @@ mt_py_index_put(PyObject *m, PyObject *args)
     if (mt_check_no_internal_overlap(IMPL(self)) < 0) {
         return mt__raise(0);
     }
-    int rc = mt_index_put_(IMPL(self), k, idx, IMPL(values), accumulate);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_index_put_(IMPL(self), k, idx, IMPL(values), accumulate);
+    Py_END_ALLOW_THREADS
     return rc < 0 ? mt__raise(rc) : Py_NewRef(self);
 }
 
