@@ -278,6 +278,9 @@ mt__sort_keep(mt_tensor *t, int64_t dim, bool descending, int64_t k, mt_tensor *
         mt_tensor_decref(v);
         return mt_error_code();
     }
+    if (t->ndim == 0) {
+        k = 1; /* a 0-d input gives itself (and index 0) for k = 0 too, as torch */
+    }
     if (t->numel > 0 && k > 0) {
         mt__sort_job job = {.in = t, .vals = v, .idx = ix, .dim = d, .desc = descending, .k = k};
         int64_t lines = t->numel / n;

@@ -172,6 +172,7 @@ def test_topk_kthvalue_forms():
     assert r.indices.tolist() == [[1, 2], [2, 0]]
     assert torch.topk(t, 1, dim=0, largest=False).indices.tolist() == [[0, 1, 0]]
     assert torch.topk(torch.tensor(2.0), 1).values.item() == 2.0
+    assert torch.topk(torch.tensor(2.0), 0).values.item() == 2.0 and torch.topk(torch.tensor(2.0), 0).indices.item() == 0
     assert torch.topk(t, 0).values.shape == (2, 0)
     k = torch.kthvalue(t, 2)
     assert type(k).__name__ == "kthvalue" and k.values.tolist() == [3.0, 4.0] and k.indices.tolist() == [2, 0]
