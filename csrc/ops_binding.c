@@ -158,16 +158,21 @@ mt__binary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *a
 {
     static const char *const fnames[] = {"input", "other", "alpha", "rounding_mode", "out", NULL};
     static const char *const mnames[] = {"other", "alpha", "rounding_mode", "out", NULL};
+    /* torch names pow's second argument `exponent` */
+    static const char *const pow_fnames[] = {"input", "exponent", "alpha", "rounding_mode", "out", NULL};
+    static const char *const pow_mnames[] = {"exponent", "alpha", "rounding_mode", "out", NULL};
+    bool pow = op == MT_OP_POW;
+    const char *other_name = pow ? "exponent" : "other";
     PyObject *a[5];
     PyObject *input, *other, *alpha_obj, *mode, *out_obj;
     if (self == NULL) {
-        if (mt__parse_args(fname, args, nargs, kwnames, fnames, 2, 2, a) < 0) {
+        if (mt__parse_args(fname, args, nargs, kwnames, pow ? pow_fnames : fnames, 2, 2, a) < 0) {
             return NULL;
         }
         input = a[0], other = a[1], alpha_obj = a[2], mode = a[3], out_obj = a[4];
     }
     else {
-        if (mt__parse_args(fname, args, nargs, kwnames, mnames, 1, 1, a) < 0) {
+        if (mt__parse_args(fname, args, nargs, kwnames, pow ? pow_mnames : mnames, 1, 1, a) < 0) {
             return NULL;
         }
         input = self, other = a[0], alpha_obj = a[1], mode = a[2], out_obj = a[3];
@@ -179,7 +184,7 @@ mt__binary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *a
     mt_arg x, y;
     mt_tensor *out;
     mt_scalar alpha;
-    if (mt__arg_required(input, &x, fname, "input") < 0 || mt__arg_required(other, &y, fname, "other") < 0 ||
+    if (mt__arg_required(input, &x, fname, "input") < 0 || mt__arg_required(other, &y, fname, other_name) < 0 ||
         mt__out_arg(out_obj, &out, fname) < 0 || mt__resolve_op(&op, alpha_obj, &alpha, mode, fname) < 0) {
         return NULL;
     }

@@ -425,6 +425,20 @@ def test_pow_integer_rules():
     assert (torch.tensor([3], dtype=I64) ** 41).tolist() == [int(np.int64(3) ** np.int64(41))]
 
 
+def test_keyword_arguments():
+    x = torch.arange(3.0)
+    assert torch.pow(x, exponent=2).tolist() == [0.0, 1.0, 4.0]
+    assert x.pow(exponent=3).tolist() == [0.0, 1.0, 8.0]
+    assert torch.add(input=x, other=1, alpha=2).tolist() == [2.0, 3.0, 4.0]
+    assert x.sub(other=x).tolist() == [0.0] * 3
+    assert torch.div(x, other=2, rounding_mode="floor").tolist() == [0.0, 0.0, 1.0]
+    assert torch.exp(input=torch.zeros(1)).tolist() == [1.0]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'other'"):
+        torch.pow(x, other=2)
+    with pytest.raises(TypeError, match="argument 'exponent' must be Tensor or Number, not str"):
+        torch.pow(x, "a")
+
+
 def test_maximum_minimum_nan_propagation_and_ties():
     a = torch.tensor([1.0, math.nan, 3.0, -0.0, math.inf])
     b = torch.tensor([math.nan, 2.0, 1.0, 0.0, -math.inf])
