@@ -699,6 +699,30 @@ mt_nonzero(const mt_tensor *t)
     return out;
 }
 
+#define MT__MAX_ELEM(E, tn, ct, acc, ...)                                         \
+    case E: {                                                                     \
+        acc a = (acc)MT_LOAD_##tn(*(ct *)dst), b = (acc)MT_LOAD_##tn(*(const ct *)src); \
+        if (a == a && (b != b || (amax ? b > a : b < a))) {                       \
+            *(ct *)dst = *(const ct *)src;                                        \
+        }                                                                         \
+        break;                                                                    \
+    }
+
+/* dst = max(dst, src) (amax) or min; a NaN on either side wins. */
+static void
+mt__minmax_elem(char *dst, const char *src, mt_dtype dt, bool amax)
+{
+    switch (dt) {
+        MT_L_NUMERIC(MT__MAX_ELEM, 0)
+    case MT_BOOL:
+        *(bool *)dst = amax ? (*(bool *)dst || *(const bool *)src)
+                            : (*(bool *)dst && *(const bool *)src);
+        break;
+    default:
+        break;
+    }
+}
+
 /* Note [Gather and scatter]
  * One walk over index's shape (0-d tensors count as 1-d of size 1, as torch's
  * ensure_nonempty).  At position pos, gather reads self[pos with pos[dim] =
@@ -771,6 +795,10 @@ mt__gs_range(void *ctx, int64_t b, int64_t e)
                     break;
                 case MT_SCATTER_MULTIPLY:
                     mt__mul_elem(sp, o, j->dt);
+                    break;
+                case MT_SCATTER_AMAX:
+                case MT_SCATTER_AMIN:
+                    mt__minmax_elem(sp, o, j->dt, j->mode == MT_SCATTER_AMAX);
                     break;
                 default:
                     mt__copy_elem(sp, o, j->isz);

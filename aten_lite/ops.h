@@ -134,7 +134,13 @@ mt_tensor *mt_nonzero(const mt_tensor *t);
 /* torch.gather / scatter_ / scatter_add_ (index: int64, same ndim, values in
  * [0, size); src: self's dtype).  See Note [Gather and scatter].  gather returns
  * a new tensor the caller owns; the scatters modify self (nothing on error). */
-typedef enum { MT_SCATTER_NONE, MT_SCATTER_ADD, MT_SCATTER_MULTIPLY } mt_scatter_reduce;
+typedef enum {
+    MT_SCATTER_NONE,
+    MT_SCATTER_ADD,
+    MT_SCATTER_MULTIPLY,
+    MT_SCATTER_AMAX, /* NaN wins, as torch's scatter_reduce */
+    MT_SCATTER_AMIN,
+} mt_scatter_reduce;
 mt_tensor *mt_gather(mt_tensor *self, int64_t dim, const mt_tensor *index);
 int mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tensor *src,
                 mt_scatter_reduce reduce);

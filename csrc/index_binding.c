@@ -366,6 +366,26 @@ mt__scatter_impl(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     return rc < 0 ? mt__raise(rc) : Py_NewRef(self);
 }
 
+/* _scatter_reduce_(self, dim, index, src, mode): mt_scatter_ with any mt_scatter_reduce
+ * (arguments and include_self handled by _shape_ops.scatter_reduce_). */
+static PyObject *
+mt_py_scatter_reduce_raw(PyObject *m, PyObject *args)
+{
+    PyObject *self, *index, *src;
+    long long dim;
+    int mode;
+    if (!PyArg_ParseTuple(args, "O!LO!O!i", mt__TensorBase_Type, &self, &dim, mt__TensorBase_Type,
+                          &index, mt__TensorBase_Type, &src, &mode)) {
+        return NULL;
+    }
+    if (mode < MT_SCATTER_NONE || mode > MT_SCATTER_AMIN) {
+        PyErr_SetString(PyExc_ValueError, "_scatter_reduce_: unknown mode");
+        return NULL;
+    }
+    int rc = mt_scatter_(IMPL(self), dim, IMPL(index), IMPL(src), (mt_scatter_reduce)mode);
+    return rc < 0 ? mt__raise(rc) : Py_NewRef(self);
+}
+
 static PyObject *
 mt_m_scatter_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
@@ -389,6 +409,7 @@ static PyMethodDef mt_index_functions[] = {
     {"sort", FASTKW(mt_py_sort), "sort(input, dim=-1, descending=False, stable=False) -> (values, indices)"},
     {"gather", FASTKW(mt_py_gather), "gather(input, dim, index)"},
     {"_index_get", mt_py_index_get, METH_VARARGS, NULL},
+    {"_scatter_reduce_", mt_py_scatter_reduce_raw, METH_VARARGS, NULL},
     {"_topk", mt_py_topk_raw, METH_VARARGS, NULL},
     {"_index_select", mt_py_index_select_raw, METH_VARARGS, NULL},
     {"_searchsorted", mt_py_searchsorted, METH_VARARGS, NULL},

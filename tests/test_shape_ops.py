@@ -761,3 +761,46 @@ def test_rot90_take_random():
 def test_rot90_take_errors(fn, exc, msg):
     with pytest.raises(exc, match=msg):
         fn(torch.zeros(3, 4))
+
+
+# ---- scatter_reduce -------------------------------------------------------------------------
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_random(reduce, include_self):
+    rng = np.random.default_rng(150)
+    ufunc = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}[reduce]
+    for _ in range(12):
+        shape, dim, ishape, idx = scatter_case(rng, unique=False)
+        dt = [torch.int64, torch.int32, torch.float32, torch.float64, torch.int16][int(rng.integers(5))]
+        t, a = make(rng, shape, dt, lo=-3, hi=4)
+        s, sa = make(rng, ishape, dt, lo=-3, hi=4)
+        coords = along(ishape, dim, idx)
+        e = a.astype(np.float64)
+        if not include_self:
+            e[coords] = {"sum": 0, "mean": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}[reduce]
+        ufunc.at(e, coords, sa.astype(np.float64))
+        if reduce == "mean":
+            cnt = np.full(a.shape, 1 if include_self else 0)
+            np.add.at(cnt, coords, 1)
+            cnt = np.maximum(cnt, 1)
+            e = e / cnt if dt.is_floating_point else np.floor(e / cnt)
+        e = e.astype(a.dtype)
+        r = torch.scatter_reduce(t, dim, torch.from_numpy(idx), s, reduce, include_self=include_self)
+        np.testing.assert_allclose(to_np(r), e, rtol=1e-6)
+        c = t.clone()
+        assert c.scatter_reduce_(dim, torch.from_numpy(idx), s, reduce, include_self=include_self) is c
+        np.testing.assert_allclose(to_np(c), e, rtol=1e-6)
+
+
+def test_scatter_reduce_nan_and_errors():
+    x = torch.tensor([1.0, 2.0])
+    r = x.scatter_reduce(0, torch.tensor([0, 0, 1]), torch.tensor([float("nan"), 5.0, 0.0]), "amax")
+    assert r[0].item() != r[0].item() and r[1].item() == 2.0
+    t = torch.zeros(3)
+    with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean, amax or amin, got max"):
+        t.scatter_reduce_(0, torch.tensor([0]), torch.ones(1), "max")
+    with pytest.raises(RuntimeError, match=r"scatter_reduce\(\): Expected self.dtype to be equal to src.dtype"):
+        t.scatter_reduce_(0, torch.tensor([0]), torch.ones(1, dtype=torch.int64), "sum")
+    with pytest.raises(RuntimeError, match="index 3 is out of bounds for dimension 0 with size 3"):
+        t.scatter_reduce_(0, torch.tensor([3]), torch.ones(1), "amin", include_self=False)
+    assert t.tolist() == [0.0, 0.0, 0.0]

@@ -347,6 +347,55 @@ def scatter_add(input, dim, index, src):
     return input.clone().scatter_add_(dim, index, src)
 
 
+_REDUCE_MODES = {"sum": 1, "prod": 2, "amax": 3, "amin": 4, "mean": 1}
+
+
+def _dtype_range(dt):
+    """(lowest, highest) value of dt: the identities of amax and amin."""
+    if dt.is_floating_point:
+        return float("-inf"), float("inf")
+    if dt == _C.bool:
+        return False, True
+    bits = {_C.uint8: 8, _C.int8: 8, _C.int16: 16, _C.int32: 32, _C.int64: 64}[dt]
+    if dt == _C.uint8:
+        return 0, 255
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+def _scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+    """self[..., index[i][j], ...] = reduce(self there (if include_self), every src scattered
+    there) for reduce in sum, prod, mean, amax, amin (NaN wins in amax/amin; integer means
+    round down).  Positions no index points at are left as they are."""
+    _check(index, "scatter_reduce_", "index")
+    _check(src, "scatter_reduce_", "src")
+    if reduce not in _REDUCE_MODES:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if index.numel() and src.dtype != self.dtype:
+        raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
+    r = self.clone()     # errors below leave self unchanged
+    if not include_self and index.numel():
+        if reduce in ("amax", "amin"):
+            lowest, highest = _dtype_range(self.dtype)
+            ident = lowest if reduce == "amax" else highest
+        else:
+            ident = 1 if reduce == "prod" else 0
+        r.scatter_(dim, index, ident)
+    _C._scatter_reduce_(r, dim, index, src, _REDUCE_MODES[reduce])
+    if reduce == "mean" and index.numel():
+        counts = _C.full(r.shape, 1 if include_self else 0, dtype=_C.int64)
+        counts.scatter_add_(dim, index, _C.ones(index.shape, dtype=_C.int64))
+        counts = _C.where(_C.eq(counts, 0), 1, counts)
+        if self.dtype.is_floating_point:
+            r = _C.div(r, counts).to(self.dtype)
+        else:
+            r = _C.div(r, counts, rounding_mode="floor").to(self.dtype)
+    return self.copy_(r)
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    return _scatter_reduce_(input.clone(), dim, index, src, reduce, include_self=include_self)
+
+
 def index_add(input, dim, index, source, *, alpha=1):
     return input.clone().index_add_(dim, index, source, alpha=alpha)
 
@@ -973,7 +1022,8 @@ for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("rol
                    ("index_put", index_put), ("index_add_", _index_add_), ("index_fill_", _index_fill_),
                    ("index_copy_", _index_copy_), ("masked_scatter_", _masked_scatter_),
                    ("index_fill", index_fill), ("index_copy", index_copy), ("masked_scatter", masked_scatter),
-                   ("rot90", rot90), ("take", take), ("take_along_dim", take_along_dim)]:
+                   ("rot90", rot90), ("take", take), ("take_along_dim", take_along_dim),
+                   ("scatter_reduce", scatter_reduce), ("scatter_reduce_", _scatter_reduce_)]:
     setattr(Tensor, _name, _fn)
 
 
@@ -995,4 +1045,4 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_sta
            "argwhere", "where", "masked_select", "broadcast_shapes", "broadcast_tensors", "one_hot",
            "sort", "argsort", "msort", "topk", "kthvalue", "unique", "unique_consecutive",
            "index_put", "index_put_", "searchsorted", "bucketize", "bincount", "index_fill", "index_copy",
-           "masked_scatter", "column_stack", "rot90", "take", "take_along_dim"]
+           "masked_scatter", "column_stack", "rot90", "take", "take_along_dim", "scatter_reduce"]
