@@ -1,4 +1,4 @@
-/* aten_lite/sort.c - stable sort along a dim (merge sort of indices), NaN as the largest value. */
+/* aten_lite/sort.c - stable sort, topk selection and searchsorted along a dim; NaN is the largest value. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +20,12 @@
  * puts into a[0..k) exactly the k first pairs of the stable sort; those are
  * put back in index order and stable-sorted, so topk equals sort's first k. */
 
-/* See Note [Parallel sort]. */
+/* Note [Parallel sort]
+ * A line of at least MT__PSORT_MIN entries, when the lines themselves are not
+ * already spread over the pool, is cut into MT__PSORT_CHUNKS runs sorted at
+ * once, then merged pairwise in rounds (ping-pong between the pair array and
+ * its scratch half).  A stable sort has exactly one result, so the chunking
+ * (and the thread count) changes nothing but the speed. */
 #define MT__PSORT_MIN (1 << 16)
 #define MT__PSORT_CHUNKS 8 /* a power of two */
 #define MT__CHUNK(n, c) ((n) * (c) / MT__PSORT_CHUNKS)
@@ -103,9 +108,7 @@
         int64_t e = MT__CHUNK(j->n, c0 + 2 * j->width);                                        \
         mt__merge_##tn(j->src + b, m - b, e - m, j->dst + b, j->desc);                         \
     }                                                                                          \
-    /* Note [Parallel sort]: MT__PSORT_CHUNKS runs sorted at once, then merged      */         \
-    /* pairwise in rounds (ping-pong between a and tmp); a stable sort has one      */         \
-    /* result, so the chunking changes nothing but the speed.                       */         \
+    /* See Note [Parallel sort]. */                                                           \
     static void mt__psort_##tn(mt__pair_##tn *a, mt__pair_##tn *tmp, int64_t n, int desc)      \
     {                                                                                          \
         mt__psort_job_##tn j = {.src = a, .dst = tmp, .n = n, .width = 1, .desc = desc};       \
