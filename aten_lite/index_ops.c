@@ -1,4 +1,4 @@
-/* aten_lite/index_ops.c - indexing with integer tensors: get/put, gather/scatter, nonzero, cat. */
+/* aten_lite/index_ops.c - tensor-indexed get/put, index_select, gather/scatter, nonzero, cat. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* aten_lite/sort.c - stable sort, topk selection and searchsorted along a dim; NaN is the largest value. */
+/* aten_lite/sort.c - stable sort, topk selection and searchsorted along a dim (NaN largest). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* csrc/index_binding.c - cat, sort, gather/scatter, nonzero and the advanced-indexing primitives. */
+/* csrc/index_binding.c - cat, sort/topk, searchsorted, gather/scatter, indexing primitives. */
 #include "csrc/common.h"
 
 #define IMPL(self) (((MTTensorObject *)(self))->impl)
