@@ -279,8 +279,8 @@ def test_binary_property(name):
 
 
 @pytest.mark.parametrize("name", ALL_BINARY)
-@pytest.mark.parametrize("dt", [B, U8, I32, I64, F16, F32, F64], ids=str)
-@pytest.mark.parametrize("scalar", [3, -2, 2.5, True])
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("scalar", [3, -2, 2.5, True, 0.0])
 def test_binary_with_python_scalar(name, dt, scalar):
     fn, dts, exact, kind = BINARY[name]
     rng = np.random.default_rng(7)
