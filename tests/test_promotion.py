@@ -207,7 +207,7 @@ def test_int8_scalar_wraps_in_tensor_dtype():
 
 
 @pytest.mark.parametrize("dt", INTS + [B])
-def test_true_division_of_integers_gives_default_float(dt, ):
+def test_true_division_of_integers_gives_default_float(dt):
     x = torch.tensor([1, 0, 1]).to(dt)
     y = torch.tensor([2, 1, 1]).to(dt)
     assert (x / y).dtype == F32
