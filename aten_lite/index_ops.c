@@ -945,7 +945,7 @@ mt_scatter_(mt_tensor *self, int64_t dim, const mt_tensor *index, const mt_tenso
     if (d < 0) {
         return d;
     }
-    if (mt_check_no_internal_overlap(self) < 0) {
+    if (self->numel > 0 && mt_check_no_internal_overlap(self) < 0) {
         return MT_ERUNTIME;
     }
     if (index->numel != 0 && src->dtype != self->dtype) {
@@ -972,7 +972,7 @@ mt_scatter_value_(mt_tensor *self, int64_t dim, const mt_tensor *index, mt_scala
     if (d < 0) {
         return d;
     }
-    if (mt_check_no_internal_overlap(self) < 0) {
+    if (self->numel > 0 && mt_check_no_internal_overlap(self) < 0) {
         return MT_ERUNTIME;
     }
     mt_tensor *one = mt_tensor_empty(self->dtype, 0, NULL, mt_tensor_device(self));

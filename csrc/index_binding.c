@@ -273,7 +273,7 @@ mt_py_index_put(PyObject *m, PyObject *args)
     if (k < 0) {
         return NULL;
     }
-    if (mt_check_no_internal_overlap(IMPL(self)) < 0) {
+    if (IMPL(self)->numel > 0 && mt_check_no_internal_overlap(IMPL(self)) < 0) {
         return mt__raise(0);
     }
     int rc;

@@ -78,7 +78,15 @@ def np_split(a, key):
             out += 1
     if not any(i is Ellipsis for i in basic):
         basic.append(Ellipsis)          # keeps a 0-d result a view
-    return a[tuple(basic)], tuple(second)
+    b = a[tuple(basic)]
+    pos = 0
+    for it in second:                   # torch checks mask shapes (NumPy lets empty masks through)
+        k = it.ndim if _is_adv(it) and it.dtype == np.bool_ else 1
+        if k != 1 or (_is_adv(it) and it.dtype == np.bool_):
+            if tuple(it.shape) != tuple(b.shape[pos:pos + k]):
+                raise IndexError("mask shape mismatch")
+        pos += k
+    return b, tuple(second)
 
 
 def np_getitem(a, key):
@@ -446,3 +454,12 @@ def test_put_and_scatter_read_overlapping_values_before_writing():
     t = torch.arange(6.0)
     t.scatter_(0, torch.tensor([1, 2, 3]), t)
     assert t.tolist() == [0.0, 0.0, 1.0, 2.0, 4.0, 5.0]
+
+
+def test_empty_tensors_with_zero_strides_accept_puts():
+    t = torch.zeros(1, 0).expand(3, 0)          # stride 0 over a size-3 dim, but no elements
+    t[[0, 2]] = 1.0
+    t.index_put_((torch.tensor([1]),), torch.zeros(1, 0))
+    with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 0 with size 3"):
+        t[[3]] = 1.0
+    assert t.shape == (3, 0)
