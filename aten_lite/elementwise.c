@@ -253,6 +253,74 @@ mt__as_compute(mt_arg x, mt_dtype dt, mt__stack_scalar *holder, mt_tensor **tmp)
     return *tmp;
 }
 
+/* Note [Reduced-precision scalars]
+ * torch multiplies or divides a float16/bfloat16 tensor by a scalar (a Python
+ * number, or a 0-d tensor as the right operand) in float32 with the scalar's
+ * own value, rounding once at the end: x * 0.1 is round(float(x) * 0.1f), not
+ * x times 0.1-rounded-to-half (which differs in the last bit for many x, and
+ * overflows for scalars beyond float16's range, as in x * 70000).  We do the
+ * same by running the float32 kernel and rounding its result: mul with the
+ * scalar on either side (`0.1 * x` is x.__rmul__), div / div_trunc /
+ * div_floor with a scalar divisor. */
+static bool
+mt__scalar_value(mt_arg x, double *v)
+{
+    if (x.t == NULL) {
+        *v = mt_scalar_to_double(x.s);
+        return true;
+    }
+    if (x.t->ndim == 0) {
+        *v = mt_scalar_to_double(mt_scalar_load(mt_tensor_data(x.t), x.t->dtype));
+        return true;
+    }
+    return false;
+}
+
+/* t <op> s (or s <op> t when scalar_first) for the reduced-precision dtype dt,
+ * see Note [Reduced-precision scalars].  Same out/return conventions as
+ * mt_binary. */
+static mt_tensor *
+mt__reduced_scalar_binary(mt_op op, mt_tensor *t, double s, bool scalar_first, mt_dtype dt,
+                          mt_tensor *out)
+{
+    mt_tensor *tc = mt_to_dtype(t, dt, false); /* the tensor operand rounds to dt first */
+    mt_tensor *tf = tc ? mt_to_dtype(tc, MT_FLOAT32, true) : NULL;
+    mt_tensor_decref(tc);
+    if (tf == NULL) {
+        return NULL;
+    }
+    mt__stack_scalar hs;
+    mt_tensor *st = mt__stack_scalar_init(&hs, mt_scalar_float(s), MT_FLOAT32);
+    mt_tensor *inputs[2] = {scalar_first ? st : tf, scalar_first ? tf : st};
+    mt_binary_ctx ctx = {.alpha_f = 1.0, .alpha_i = 1, .zero_division = 0};
+    mt_tensor *rf = mt__run_elementwise(mt_dispatch_lookup(MT_CPU, op, MT_FLOAT32), &ctx, 2, inputs,
+                                        NULL, MT_FLOAT32);
+    mt_tensor_decref(tf);
+    mt_tensor *r = rf ? mt_to_dtype(rf, dt, false) : NULL;
+    mt_tensor_decref(rf);
+    if (r == NULL || out == NULL) {
+        return r;
+    }
+    if (out->ndim != r->ndim || memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) != 0) {
+        char x[256], y[256];
+        mt_format_sizes(x, sizeof(x), out->ndim, out->sizes);
+        mt_format_sizes(y, sizeof(y), r->ndim, r->sizes);
+        mt_tensor_decref(r);
+        mt_error_set(MT_ERUNTIME, "output with shape %s doesn't match the broadcast shape %s", x, y);
+        return NULL;
+    }
+    int rc = mt_check_no_internal_overlap(out);
+    if (rc == MT_OK) {
+        rc = mt_copy_(out, r);
+    }
+    mt_tensor_decref(r);
+    if (rc < 0) {
+        return NULL;
+    }
+    mt_tensor_incref(out);
+    return out;
+}
+
 mt_tensor *
 mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
 {
@@ -292,6 +360,16 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
     mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
     if (out != NULL && mt__check_out_cast(out_dtype, out) < 0) {
         return NULL;
+    }
+    double sv;
+    if ((compute == MT_FLOAT16 || compute == MT_BFLOAT16) &&
+        (op == MT_OP_MUL || op == MT_OP_DIV || op == MT_OP_DIV_TRUNC || op == MT_OP_DIV_FLOOR)) {
+        if (a.t != NULL && mt__scalar_value(b, &sv)) {
+            return mt__reduced_scalar_binary(op, a.t, sv, false, compute, out);
+        }
+        if (op == MT_OP_MUL && a.t == NULL && mt__scalar_value(a, &sv)) {
+            return mt__reduced_scalar_binary(op, b.t, sv, true, compute, out);
+        }
     }
     mt_loop_fn loop = mt_dispatch_lookup(dev, op, compute);
     if (loop == NULL) {

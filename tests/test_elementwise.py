@@ -183,11 +183,25 @@ def _shift(name, x, y, dt):
     return cast(r, dt)
 
 
-def ref_binary(name, xv, yv, rdt):
-    """Reference of name(x, y) where the inputs hold xv/yv and the result dtype is rdt."""
+_SCALAR_OPMATH = {"mul", "div", "div_trunc", "div_floor"}
+
+
+def _is_scalar_operand(v):
+    return not isinstance(v, torch.Tensor) or v.dim() == 0
+
+
+def ref_binary(name, xv, yv, rdt, exact_x=False, exact_y=False):
+    """Reference of name(x, y) where the inputs hold xv/yv and the result dtype is rdt.
+    exact_x/exact_y: that operand is a scalar taken at float32 precision instead of being
+    rounded to a float16/bfloat16 rdt first (torch's mul/div with a scalar operand)."""
     fn = BINARY[name][0]
     compute = rdt
     xc, yc = cast(xv, compute), cast(yv, compute)
+    if compute in (F16, BF16):
+        if exact_x:
+            xc = np.asarray(xv, dtype=np.float64).astype(np.float32)
+        if exact_y:
+            yc = np.asarray(yv, dtype=np.float64).astype(np.float32)
     if name.startswith("bitwise_") and "shift" in name:
         return _shift(name, xc, yc, compute)
     if compute in (F16, BF16):
@@ -209,7 +223,10 @@ def expected(name, x, y):
         xc, yc = cast(xv, rdt), cast(yv, rdt)
         with np.errstate(all="ignore"):
             return BINARY[name][0](xc, yc), B
-    return ref_binary(name, xv, yv, rdt), rdt
+    opmath = name in _SCALAR_OPMATH or (name == "floor_divide")
+    exact_y = opmath and isinstance(x, torch.Tensor) and _is_scalar_operand(y)
+    exact_x = name == "mul" and not isinstance(x, torch.Tensor)
+    return ref_binary(name, xv, yv, rdt, exact_x, exact_y), rdt
 
 
 def binary_case(name, x, y, exact):
@@ -443,6 +460,34 @@ def test_keyword_arguments():
         torch.pow(x, other=2)
     with pytest.raises(TypeError, match="argument 'exponent' must be Tensor or Number, not str"):
         torch.pow(x, "a")
+
+
+@pytest.mark.parametrize("dt", [F16, BF16], ids=str)
+def test_reduced_precision_scalar_operands(dt):
+    # float16/bfloat16 times or over a scalar compute in float32 with the scalar's own value
+    # and round once (torch's opmath), rather than rounding the scalar to dt first
+    rng = np.random.default_rng(31)
+    xv = cast(rng.uniform(-2000, 2000, 4000), dt)
+    x = make(xv, dt)
+    xf = xv.astype(np.float32)
+    for s in [0.1, 1 / 3, 7e4, -2.7, 1e-5]:
+        check(x * s, cast(xf * np.float32(s), dt), dt)
+        check(s * x, cast(np.float32(s) * xf, dt), dt)
+        check(x / s, cast(xf / np.float32(s), dt), dt)
+        check(x * torch.tensor(s, dtype=F64), cast(xf * np.float32(s), dt), dt)
+        check(torch.div(x, s, rounding_mode="floor"), cast(np.floor_divide(xf, np.float32(s)), dt), dt)
+        check(torch.div(x, s, rounding_mode="trunc"), cast(np.trunc(xf / np.float32(s)), dt), dt)
+        y = x.clone()
+        y.mul_(s)
+        check(y, cast(xf * np.float32(s), dt), dt)
+        out = torch.empty(4000)  # the result is rounded to dt, then written to float32
+        torch.mul(x, s, out=out)
+        np.testing.assert_array_equal(out.numpy(), cast(xf * np.float32(s), dt).astype(np.float32))
+    if dt == F16:
+        assert (torch.tensor([1023.0], dtype=F16) * 0.1).item() == 102.3125
+        assert (torch.tensor([1e-3], dtype=F16) * 70000).item() == pytest.approx(70.0, rel=1e-3)
+    with pytest.raises(RuntimeError, match=r"output with shape \[3\] doesn't match the broadcast shape \[4000\]"):
+        torch.mul(x, 0.1, out=torch.empty(3, dtype=dt))
 
 
 def test_maximum_minimum_nan_propagation_and_ties():
