@@ -804,3 +804,54 @@ def test_scatter_reduce_nan_and_errors():
     with pytest.raises(RuntimeError, match="index 3 is out of bounds for dimension 0 with size 3"):
         t.scatter_reduce_(0, torch.tensor([3]), torch.ones(1), "amin", include_self=False)
     assert t.tolist() == [0.0, 0.0, 0.0]
+
+
+# ---- meshgrid / cartesian_prod / tril_indices / triu_indices / block_diag / diagflat ----------
+def test_meshgrid_and_cartesian_prod():
+    a, b, c = torch.arange(2), torch.arange(3) * 10, torch.tensor(7)
+    for indexing in ("ij", "xy"):
+        got = torch.meshgrid(a, b, c, indexing=indexing)
+        want = np.meshgrid(np.arange(2), np.arange(3) * 10, np.array([7]), indexing=indexing)
+        assert len(got) == 3
+        for g, w in zip(got, want):
+            same(g, w)
+        assert shares(got[0], a)                                 # views, as torch
+    with pytest.warns(UserWarning, match="indexing argument"):
+        g = torch.meshgrid([a, b])
+    same(g[1], np.meshgrid(np.arange(2), np.arange(3) * 10, indexing="ij")[1])
+    same(torch.cartesian_prod(a, b), np.array([[i, j] for i in range(2) for j in range(0, 30, 10)]))
+    same(torch.cartesian_prod(a), np.arange(2))
+    with pytest.raises(RuntimeError, match='indexing must be one of "xy" or "ij", but received: ji'):
+        torch.meshgrid(a, b, indexing="ji")
+    with pytest.raises(RuntimeError, match="Expected 0D or 1D tensor"):
+        torch.meshgrid(torch.zeros(2, 2), indexing="ij")
+    with pytest.raises(RuntimeError, match="meshgrid expects all tensors to have the same dtype"):
+        torch.meshgrid(a, a.float(), indexing="ij")
+    with pytest.raises(RuntimeError, match=r"Expect a 1D vector, but got shape \[2, 2\]"):
+        torch.cartesian_prod(torch.zeros(2, 2))
+
+
+@pytest.mark.parametrize("row,col,offset", [(3, 3, 0), (4, 2, 1), (2, 5, -1), (0, 3, 0), (3, 4, -5), (3, 4, 7)])
+def test_tri_indices(row, col, offset):
+    same(torch.tril_indices(row, col, offset), np.array(np.tril_indices(row, offset, col)).reshape(2, -1))
+    same(torch.triu_indices(row, col, offset), np.array(np.triu_indices(row, offset, col)).reshape(2, -1))
+    assert torch.tril_indices(row, col, offset, dtype=torch.int32).dtype == torch.int32
+    with pytest.raises(RuntimeError, match="row must be non-negative"):
+        torch.tril_indices(-1, 2)
+
+
+def test_block_diag_and_diagflat():
+    r = torch.block_diag(torch.tensor([[1, 2], [3, 4]]), torch.tensor(5), torch.tensor([6.0, 7.0]), torch.zeros(0, 2))
+    e = np.zeros((4, 7))
+    e[:2, :2] = [[1, 2], [3, 4]]
+    e[2, 2] = 5
+    e[3, 3:5] = [6, 7]
+    assert r.dtype == torch.float32
+    same(r, e)
+    assert torch.block_diag().shape == (0, 0)
+    with pytest.raises(RuntimeError, match="Input tensors must have 2 or fewer dimensions. Input 1 has 3 dimensions"):
+        torch.block_diag(torch.zeros(1), torch.zeros(1, 1, 1))
+    m = torch.arange(4).view(2, 2)
+    for k in (-2, 0, 1):
+        same(torch.diagflat(m, k), np.diagflat(np.arange(4).reshape(2, 2), k))
+        same(m.diagflat(k), np.diagflat(np.arange(4), k))

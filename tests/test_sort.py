@@ -2,6 +2,8 @@
 
 Sorting is stable (equal keys keep their order, in descending order too) and NaN sorts as
 the largest value, so values and indices are compared exactly, for every dtype."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -445,3 +447,110 @@ def test_unique_and_searchsorted_properties(xs, qs):
     for side in ("left", "right"):
         r = torch.searchsorted(b, torch.tensor(qs, dtype=torch.int64), side=side).tolist()
         assert r == [int(np.searchsorted(np.sort(np.array(xs, dtype=np.int64)), q, side=side)) for q in qs]
+
+
+# ---- median / nanmedian / quantile / nanquantile / isin ------------------------------------
+@pytest.mark.parametrize("dtype", [torch.int16, torch.int64, torch.float32, torch.float64])
+def test_median_random(dtype):
+    rng = np.random.default_rng(120)
+    for _ in range(15):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(1, 6, size=nd))
+        t, a = make(rng, shape, dtype, noncontig=bool(rng.integers(2)), specials=dtype.is_floating_point)
+        s = np.sort(a.reshape(-1))
+        nan = np.isnan(s).any() if dtype.is_floating_point else False
+        m = torch.median(t)
+        assert m.dim() == 0 and m.dtype == dtype
+        np.testing.assert_array_equal(to_np(m), np.nan if nan else s[(s.size - 1) // 2])
+        good = s[~np.isnan(s)] if dtype.is_floating_point else s
+        np.testing.assert_array_equal(to_np(torch.nanmedian(t)), good[(good.size - 1) // 2] if good.size else np.nan)
+        dim = int(rng.integers(-nd, nd))
+        keep = bool(rng.integers(2))
+        for fn, ignore in ((torch.median, False), (torch.nanmedian, True)):
+            v, i = fn(t, dim, keepdim=keep)
+            ev, ei = np_sort(a, dim, False)
+            n = a.shape[dim]
+            if dtype.is_floating_point:
+                good_n = n - np.isnan(a).sum(axis=dim, keepdims=True)
+                k = np.maximum(good_n - 1, 0) // 2 if ignore else np.where(good_n < n, good_n, (n - 1) // 2)
+            else:
+                k = np.full([1 if d == dim % nd else s_ for d, s_ in enumerate(a.shape)], (n - 1) // 2)
+            want_v, want_i = np.take_along_axis(ev, k, dim), np.take_along_axis(ei, k, dim)
+            if not keep:
+                want_v, want_i = np.squeeze(want_v, dim), np.squeeze(want_i, dim)
+            same(v, want_v)
+            same(i, want_i)
+
+
+def test_median_forms_and_errors():
+    assert type(torch.median(torch.tensor([1, 2]), 0)).__name__ == "median"
+    assert type(torch.nanmedian(torch.tensor([1.0]), 0)).__name__ == "nanmedian"
+    assert torch.median(torch.tensor([3, 1, 2, 4])).item() == 2          # the lower median
+    assert torch.median(torch.tensor([]).float()).item() != torch.median(torch.tensor([]).float()).item()
+    assert torch.tensor([[1.0, 5.0, 3.0]]).median(1).indices.tolist() == [2]
+    assert torch.median(torch.tensor(4.0), 0).values.item() == 4.0
+    with pytest.raises(RuntimeError, match=r"median\(\) input tensor cannot be empty"):
+        torch.median(torch.tensor([], dtype=torch.int64))
+    with pytest.raises(IndexError, match=r"median\(\): Expected reduction dim 1 to have non-zero size."):
+        torch.median(torch.zeros(2, 0), 1)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.median(torch.zeros(2), 1)
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "lower", "higher", "midpoint", "nearest"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_quantile_random(interpolation, dtype):
+    rng = np.random.default_rng(121)
+    tol = 1e-5 if dtype == torch.float32 else 1e-12
+    for _ in range(8):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(1, 6, size=nd))
+        t = torch.from_numpy(rng.standard_normal(shape)).to(dtype)
+        a = to_np(t).astype(np.float64)
+        if rng.random() < 0.5:
+            a.reshape(-1)[rng.integers(0, a.size)] = np.nan
+            t = torch.from_numpy(a).to(dtype)
+        q = rng.random(size=int(rng.integers(1, 4)))
+        dim = None if rng.random() < 0.3 else int(rng.integers(-nd, nd))
+        keep = bool(rng.integers(2))
+        tq = torch.from_numpy(q).to(dtype)
+        for fn, ref in ((torch.quantile, np.quantile), (torch.nanquantile, np.nanquantile)):
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")            # NumPy warns on all-NaN slices
+                e = ref(a, q, axis=dim, keepdims=keep, method=interpolation)
+                e1 = ref(a, float(q[0]), axis=dim, keepdims=keep, method=interpolation)
+            r = fn(t, tq, dim, keep, interpolation=interpolation)
+            assert r.dtype == dtype and tuple(r.shape) == e.shape
+            np.testing.assert_allclose(to_np(r), e, rtol=tol, atol=tol)
+            r1 = fn(t, float(q[0]), dim=dim, keepdim=keep, interpolation=interpolation)
+            assert tuple(r1.shape) == np.shape(e1)
+            np.testing.assert_allclose(to_np(r1), e1, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("fn,msg", [
+    (lambda: torch.quantile(torch.tensor([1, 2]), 0.5), r"quantile\(\) input tensor must be either float or double dtype"),
+    (lambda: torch.quantile(torch.tensor([1.0]), 1.5), r"quantile\(\) q must be in the range \[0, 1\] but got 1.5"),
+    (lambda: torch.quantile(torch.tensor([1.0]), torch.tensor([0.5, 2.0])), r"q values must be in the range \[0, 1\]"),
+    (lambda: torch.quantile(torch.tensor([1.0]), torch.tensor([0.5], dtype=torch.float64)), "q tensor must be same dtype"),
+    (lambda: torch.quantile(torch.tensor([1.0]), 0.5, interpolation="cubic"), "interpolation must be one of linear"),
+    (lambda: torch.quantile(torch.tensor([]), 0.5), r"quantile\(\) input tensor must be non-empty"),
+    (lambda: torch.nanquantile(torch.tensor([1.0]), torch.tensor([[0.5]])), "q must be a scalar or 1D tensor"),
+])
+def test_quantile_errors(fn, msg):
+    with pytest.raises(RuntimeError, match=msg):
+        fn()
+
+
+def test_isin():
+    rng = np.random.default_rng(122)
+    for dtype in (torch.int8, torch.int64, torch.float32, torch.float64):
+        e, ea = make(rng, (3, 4), dtype, noncontig=True)
+        s, sa = make(rng, (5,), dtype)
+        same(torch.isin(e, s), np.isin(ea, sa))
+        same(torch.isin(e, s, invert=True), np.isin(ea, sa, invert=True))
+        same(torch.isin(e, torch.tensor([], dtype=dtype)), np.zeros((3, 4), bool))
+    assert torch.isin(torch.tensor([1.0, 2.0, float("nan")]), 2).tolist() == [False, True, False]
+    assert torch.isin(2, torch.tensor([1, 2])).item() is True
+    assert torch.isin(torch.tensor([1, 2]), torch.tensor([2.5, 1.0])).tolist() == [True, False]
+    with pytest.raises(TypeError, match="at least one"):
+        torch.isin(1, 2)

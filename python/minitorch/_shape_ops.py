@@ -7,6 +7,7 @@ adjacent indexed dims, else first)."""
 import builtins
 
 from . import _C
+from ._ops import clamp as _clamp
 from ._reductions import _return_type
 from ._tensor import Tensor
 
@@ -118,6 +119,90 @@ def column_stack(tensors, *, out=None):
     """hstack with 0-d and 1-d inputs as columns."""
     ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in _stack_args(tensors, "column_stack")]
     return _C.cat(ts, 1, out=out)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids of 0-d/1-d tensors: views, ij indexing unless indexing='xy'."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                      "argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        _check(t, "meshgrid", "tensors")
+        if t.dim() > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    ts = [t.reshape(-1) for t in tensors]
+    swap = indexing == "xy" and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = [t.numel() for t in ts]
+    grids = []
+    for i, t in enumerate(ts):
+        view = [1] * len(ts)
+        view[i] = t.numel()
+        grids.append(t.reshape(view).expand(shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def cartesian_prod(*tensors):
+    """Every combination of the 1-d inputs' entries, as rows (the input itself for one)."""
+    for t in tensors:
+        _check(t, "cartesian_prod", "tensors")
+        if t.dim() != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    return stack([g.reshape(-1) for g in meshgrid(*tensors, indexing="ij")], 1)
+
+
+def _tri_indices(row, col, offset, dtype, upper, fname):
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    keep = _tri(_C.ones(row, col, dtype=_C.bool), offset, upper, fname)
+    return _C._nonzero(keep).t().to(dtype).contiguous()
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """(2, N) coordinates of the lower triangle of a row x col matrix, row by row."""
+    return _tri_indices(row, col, offset, dtype or _C.int64, False, "tril")
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """(2, N) coordinates of the upper triangle of a row x col matrix, row by row."""
+    return _tri_indices(row, col, offset, dtype or _C.int64, True, "triu")
+
+
+def block_diag(*tensors):
+    """The 0-d/1-d/2-d inputs as blocks along the diagonal of one zero matrix."""
+    blocks = []
+    for i, t in enumerate(tensors):
+        _check(t, "block_diag", "tensors")
+        if t.dim() > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
+                               f"{t.dim()} dimensions")
+        blocks.append(t.reshape(1, 1) if t.dim() == 0 else t.reshape(1, -1) if t.dim() == 1 else t)
+    dt = blocks[0].dtype if blocks else _C.float32
+    for b in blocks[1:]:
+        dt = _C.promote_types(dt, b.dtype)
+    r = _C.zeros(builtins.sum(b.size(0) for b in blocks), builtins.sum(b.size(1) for b in blocks), dtype=dt)
+    i = j = 0
+    for b in blocks:
+        r[i:i + b.size(0), j:j + b.size(1)] = b
+        i, j = i + b.size(0), j + b.size(1)
+    return r
 
 
 # ---------------------------------------------------------------- rearranging
@@ -312,6 +397,12 @@ def diag(input, diagonal=0):
     if input.dim() == 2:
         return globals()["diagonal"](input, diagonal).clone()
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % input.dim())
+
+
+def diagflat(input, offset=0):
+    """diag() of the flattened input."""
+    _check(input, "diagflat")
+    return diag(input.reshape(-1), offset)
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
@@ -663,6 +754,152 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     if keepdim and input.dim():
         v, i = v.unsqueeze(d), i.unsqueeze(d)
     return kthvalue_ret(v.contiguous(), i.contiguous())
+
+
+# ---------------------------------------------------------------- order statistics
+median_ret = _return_type("median", ["values", "indices"])
+nanmedian_ret = _return_type("nanmedian", ["values", "indices"])
+
+
+def _median(input, dim, keepdim, ignore_nan, fname):
+    _check(input, fname)
+    if dim is None:
+        n = input.numel()
+        if n == 0:
+            if not input.dtype.is_floating_point:
+                raise RuntimeError(f"{fname}() input tensor cannot be empty")
+            return _C.full((), float("nan"), dtype=input.dtype)
+        s = _C.sort(input.reshape(-1), 0, False)[0]
+        if input.dtype.is_floating_point:
+            nans = int(s.isnan().sum())
+            if nans and not ignore_nan:
+                return s[n - 1].clone()
+            return s[builtins.max(n - nans - 1, 0) // 2].clone()
+        return s[(n - 1) // 2].clone()
+    d = _wrap(dim, input.dim())
+    x = input.reshape(1) if input.dim() == 0 else input
+    n = x.size(d)
+    if n == 0:
+        raise IndexError(f"{fname}(): Expected reduction dim {d} to have non-zero size.")
+    v, i = _C.sort(x, d, False)
+    if input.dtype.is_floating_point:
+        good = _C.sub(n, v.isnan().sum(d, keepdim=True))      # NaNs sort last, stably
+        if ignore_nan:
+            k = _C.floor_divide(_clamp(_C.sub(good, 1), min=0), 2)
+        else:  # any NaN: the line's first NaN (at position `good` of the sorted line)
+            k = _C.where(_C.lt(good, n), _clamp(good, max=n - 1), (n - 1) // 2)
+        vals, idx = _C.gather(v, d, k), _C.gather(i, d, k)
+    else:
+        vals, idx = v.narrow(d, (n - 1) // 2, 1), i.narrow(d, (n - 1) // 2, 1)
+    if input.dim() == 0:
+        vals, idx = vals.reshape(()), idx.reshape(())
+    elif not keepdim:
+        vals, idx = vals.squeeze(d), idx.squeeze(d)
+    ret = nanmedian_ret if ignore_nan else median_ret
+    return ret(vals.contiguous(), idx.contiguous())
+
+
+def median(input, dim=None, keepdim=False):
+    """The lower median of all entries (a 0-d tensor; NaN if any is NaN), or along dim the
+    named tuple (values, indices), the index being the median's position in a stable sort."""
+    return _median(input, dim, keepdim, False, "median")
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    """median() over the entries that are not NaN (NaN only where all are)."""
+    return _median(input, dim, keepdim, True, "nanmedian")
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
+    _check(input, fname)
+    if input.dtype not in (_C.float32, _C.float64):
+        raise RuntimeError(f"{fname}() input tensor must be either float or double dtype")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{fname}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                           f"Got {interpolation}")
+    scalar_q = not isinstance(q, _C.TensorBase)
+    if scalar_q:
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"{fname}() q must be in the range [0, 1] but got {q}")
+        qs = _C.full((1,), q, dtype=input.dtype)
+    else:
+        if q.dim() > 1:
+            raise RuntimeError(f"{fname}() q must be a scalar or 1D tensor")
+        if q.dtype != input.dtype:
+            raise RuntimeError(f"{fname}() q tensor must be same dtype as the input tensor")
+        qs = q.reshape(-1)
+        if qs.numel() and (float(qs.amin()) < 0 or float(qs.amax()) > 1):
+            raise RuntimeError(f"{fname}() q values must be in the range [0, 1]")
+    if input.numel() == 0:
+        raise RuntimeError(f"{fname}() input tensor must be non-empty")
+    if dim is None:
+        x = input.reshape(-1)
+        out_shape = [1] * input.dim() if keepdim else []
+    else:
+        d = _wrap(dim, input.dim())
+        x = movedim(input, d, -1) if input.dim() else input.reshape(1)
+        out_shape = list(input.shape)
+        if input.dim():
+            if keepdim:
+                out_shape[d] = 1
+            else:
+                del out_shape[d]
+    s = _C.sort(x, -1, False)[0]                     # (..., n), NaN last
+    n = s.size(-1)
+    nan_count = s.isnan().sum(-1, keepdim=True)
+    cnt = _C.sub(n, nan_count) if ignore_nan else _C.full(nan_count.shape, n, dtype=_C.int64)
+    last = _clamp(_C.sub(cnt, 1), min=0).to(input.dtype)
+    res = []
+    for j in range(qs.numel()):
+        rank = _C.mul(last, qs[j])
+        if interpolation == "nearest":
+            rank = _C.round(rank)
+        lo = _clamp(_C.floor(rank).to(_C.int64), max=n - 1)
+        hi = _clamp(_C.ceil(rank).to(_C.int64), max=n - 1)
+        vlo, vhi = _C.gather(s, -1, lo), _C.gather(s, -1, hi)
+        if interpolation in ("lower", "nearest"):
+            r = vlo
+        elif interpolation == "higher":
+            r = vhi
+        elif interpolation == "midpoint":
+            r = _C.mul(_C.add(vlo, vhi), 0.5)
+        else:
+            r = _C.add(vlo, _C.mul(_C.sub(vhi, vlo), _C.sub(rank, lo.to(input.dtype))))
+        bad = _C.eq(cnt, 0) if ignore_nan else _C.gt(nan_count, 0)
+        r = _C.where(bad, float("nan"), r)
+        res.append(r.reshape(out_shape))
+    r = res[0] if scalar_q or q.dim() == 0 else stack(res) if res else _C.empty([0] + out_shape, dtype=input.dtype)
+    return out.copy_(r) if out is not None else r
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """The q-th quantiles (q a number or a 1-d tensor in [0, 1]) of all entries or along dim,
+    interpolating between order statistics as asked; NaN where a line holds a NaN."""
+    return _quantile(input, q, dim, keepdim, interpolation, False, out, "quantile")
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """quantile() over the entries that are not NaN (NaN only where all are)."""
+    return _quantile(input, q, dim, keepdim, interpolation, True, out, "nanquantile")
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """Whether each entry of elements occurs in test_elements (either may be a number)."""
+    if not isinstance(elements, _C.TensorBase) and not isinstance(test_elements, _C.TensorBase):
+        raise TypeError("isin(): at least one of 'elements' and 'test_elements' must be a Tensor")
+    dt = _C.result_type(elements, test_elements)
+    e = elements.to(dt) if isinstance(elements, _C.TensorBase) else _C.full((), elements, dtype=dt)
+    t = test_elements.to(dt) if isinstance(test_elements, _C.TensorBase) else _C.full((1,), test_elements, dtype=dt)
+    s = _C.sort(t.reshape(-1), 0, False)[0]
+    if s.numel() == 0:
+        found = _C.zeros(e.shape, dtype=_C.bool)
+    else:
+        pos = _clamp(_C._searchsorted(s, e, None, False, False), max=s.numel() - 1)
+        found = _C.eq(_getitem(s, pos.reshape(-1)).reshape(e.shape), e)
+    return _C.logical_not(found) if invert else found
 
 
 def _unique_impl(input, return_inverse, return_counts, dim, consecutive, fname):
@@ -1023,7 +1260,9 @@ for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("rol
                    ("index_copy_", _index_copy_), ("masked_scatter_", _masked_scatter_),
                    ("index_fill", index_fill), ("index_copy", index_copy), ("masked_scatter", masked_scatter),
                    ("rot90", rot90), ("take", take), ("take_along_dim", take_along_dim),
-                   ("scatter_reduce", scatter_reduce), ("scatter_reduce_", _scatter_reduce_)]:
+                   ("scatter_reduce", scatter_reduce), ("scatter_reduce_", _scatter_reduce_),
+                   ("median", median), ("nanmedian", nanmedian), ("quantile", quantile),
+                   ("nanquantile", nanquantile), ("diagflat", diagflat)]:
     setattr(Tensor, _name, _fn)
 
 
@@ -1045,4 +1284,6 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_sta
            "argwhere", "where", "masked_select", "broadcast_shapes", "broadcast_tensors", "one_hot",
            "sort", "argsort", "msort", "topk", "kthvalue", "unique", "unique_consecutive",
            "index_put", "index_put_", "searchsorted", "bucketize", "bincount", "index_fill", "index_copy",
-           "masked_scatter", "column_stack", "rot90", "take", "take_along_dim", "scatter_reduce"]
+           "masked_scatter", "column_stack", "rot90", "take", "take_along_dim", "scatter_reduce", "median",
+           "nanmedian", "quantile", "nanquantile", "isin", "meshgrid", "cartesian_prod", "tril_indices",
+           "triu_indices", "block_diag", "diagflat"]
