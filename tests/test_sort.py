@@ -208,6 +208,7 @@ def test_kthvalue_random(dtype):
     (lambda: torch.topk(torch.zeros(3), 1, 1), IndexError, "Dimension out of range"),
     (lambda: torch.kthvalue(torch.zeros(2, 3), 4), RuntimeError, "kthvalue\\(\\): selected number k out of range for dimension 1"),
     (lambda: torch.kthvalue(torch.zeros(2, 3), 0, 0), RuntimeError, "selected number k out of range for dimension 0"),
+    (lambda: torch.kthvalue(torch.zeros(2, 0), 1), IndexError, r"kthvalue\(\): Expected reduction dim 1 to have non-zero size."),
     (lambda: torch.topk([1.0], 1), TypeError, "must be Tensor"),
 ])
 def test_topk_kthvalue_errors(fn, exc, msg):

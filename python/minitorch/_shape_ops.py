@@ -744,12 +744,16 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
+    """The k-th smallest entry along dim (NaN largest) and its index, as the stable sort's
+    (k-1)-th entry: named tuple (values, indices)."""
     _check(input, "kthvalue")
     d = _wrap(dim, input.dim())
     n = input.size(d) if input.dim() else 1
+    if n == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= n:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    v, i = _C.sort(input, d, False)
+    v, i = _C._topk(input, k, d, False)
     v, i = (v.select(d, k - 1), i.select(d, k - 1)) if input.dim() else (v, i)
     if keepdim and input.dim():
         v, i = v.unsqueeze(d), i.unsqueeze(d)
