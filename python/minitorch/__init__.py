@@ -119,6 +119,7 @@ from . import _tensor_methods  # noqa: E402,F401  (Python-level Tensor methods)
 
 # ---- further op families: one `from ._module import *` line each -----------------
 from ._shape_ops import *  # noqa: E402,F401,F403
+from .distributed._autoload import *  # noqa: E402,F401,F403
 
 subtract = sub
 multiply = mul

@@ -75,15 +75,15 @@ get_double(const mt_tensor *t, int64_t i)
 
 /* The input element i of `rank` for op: small values so every float result is exact. */
 static int64_t
-input_value(mt_dtype dt, mt_reduce_op op, int rank, int64_t i)
+input_value(mt_dtype dt, mt_dist_op op, int rank, int64_t i)
 {
     if (dt == MT_BOOL) {
         return (rank + i) % 3 == 0;
     }
-    if (op == MT_REDUCE_PRODUCT) {
+    if (op == MT_DIST_PRODUCT) {
         return 1 + (rank + i) % 2 + (dt == MT_INT8 && i % 5 == 0 ? 60 : 0); /* int8 wraps */
     }
-    if (op == MT_REDUCE_BAND || op == MT_REDUCE_BOR || op == MT_REDUCE_BXOR) {
+    if (op == MT_DIST_BAND || op == MT_DIST_BOR || op == MT_DIST_BXOR) {
         return (int64_t)((rank * 37 + i * 11) % 127);
     }
     int64_t v = (rank * 7 + i * 3) % 11;
@@ -92,40 +92,40 @@ input_value(mt_dtype dt, mt_reduce_op op, int rank, int64_t i)
 
 /* The expected value of element i after reducing all ranks' inputs, stored into ref. */
 static void
-reference(mt_tensor *ref, mt_reduce_op op, int world, int64_t i)
+reference(mt_tensor *ref, mt_dist_op op, int world, int64_t i)
 {
     mt_dtype dt = ref->dtype;
     int64_t acc = input_value(dt, op, 0, i);
     for (int r = 1; r < world; r++) {
         int64_t v = input_value(dt, op, r, i);
         switch (op) {
-        case MT_REDUCE_SUM:
-        case MT_REDUCE_AVG:
+        case MT_DIST_SUM:
+        case MT_DIST_AVG:
             acc = dt == MT_BOOL ? (acc || v) : acc + v;
             break;
-        case MT_REDUCE_PRODUCT:
+        case MT_DIST_PRODUCT:
             acc = dt == MT_BOOL ? (acc && v) : (int64_t)((uint64_t)acc * (uint64_t)v);
             break;
-        case MT_REDUCE_MIN:
+        case MT_DIST_MIN:
             acc = v < acc ? v : acc;
             break;
-        case MT_REDUCE_MAX:
+        case MT_DIST_MAX:
             acc = v > acc ? v : acc;
             break;
-        case MT_REDUCE_BAND:
+        case MT_DIST_BAND:
             acc &= v;
             break;
-        case MT_REDUCE_BOR:
+        case MT_DIST_BOR:
             acc |= v;
             break;
-        case MT_REDUCE_BXOR:
+        case MT_DIST_BXOR:
             acc = dt == MT_BOOL ? (acc != v) : (acc ^ v);
             break;
         default:
             break;
         }
     }
-    if (op == MT_REDUCE_AVG) {
+    if (op == MT_DIST_AVG) {
         /* Matches the kernel: the sum rounded to the dtype, divided in the accumulation type. */
         put_int(ref, i, acc);
         double s = get_double(ref, i);
@@ -221,8 +221,8 @@ test_allreduce(mt_pg *pg, int rank, int world)
     const int64_t counts[] = {1, 7, 1000, 140000};
     for (int d = 0; d < NDTYPES; d++) {
         mt_dtype dt = ALL_DTYPES[d];
-        for (int op = 0; op < MT_NUM_REDUCE_OPS; op++) {
-            bool valid = mt_reduce_check(dt, (mt_reduce_op)op) == 0;
+        for (int op = 0; op < MT_DIST_NUM_OPS; op++) {
+            bool valid = mt_dist_op_check(dt, (mt_dist_op)op) == 0;
             for (int c = 0; c < 4; c++) {
                 int64_t n = counts[c];
                 /* The big (ring) size for a few dtypes only, to keep the test quick. */
@@ -232,13 +232,13 @@ test_allreduce(mt_pg *pg, int rank, int world)
                 }
                 mt_tensor *t = mk(dt, n), *ref = mk(dt, n);
                 for (int64_t i = 0; i < n; i++) {
-                    put_int(t, i, input_value(dt, (mt_reduce_op)op, rank, i));
-                    reference(ref, (mt_reduce_op)op, world, i);
+                    put_int(t, i, input_value(dt, (mt_dist_op)op, rank, i));
+                    reference(ref, (mt_dist_op)op, world, i);
                 }
-                mt_work *w = mt_pg_enqueue_allreduce(pg, &t, 1, (mt_reduce_op)op);
+                mt_work *w = mt_pg_enqueue_allreduce(pg, &t, 1, (mt_dist_op)op);
                 if (!valid) {
                     CHECK(w == NULL && mt_error_code() == MT_ETYPE,
-                          "allreduce %s on %s must be rejected", mt_reduce_op_name(op),
+                          "allreduce %s on %s must be rejected", mt_dist_op_name(op),
                           mt_dtype_name(dt));
                     mt_work_decref(w);
                     mt_tensor_decref(t);
@@ -246,7 +246,7 @@ test_allreduce(mt_pg *pg, int rank, int world)
                     break;
                 }
                 int rc = run(w);
-                CHECK(rc == 0, "allreduce %s %s n=%lld rc %d", mt_reduce_op_name(op),
+                CHECK(rc == 0, "allreduce %s %s n=%lld rc %d", mt_dist_op_name(op),
                       mt_dtype_name(dt), (long long)n, rc);
                 bool ok = same_bytes(t, ref);
                 if (!ok) {
@@ -259,7 +259,7 @@ test_allreduce(mt_pg *pg, int rank, int world)
                     }
                 }
                 CHECK(ok, "allreduce %s %s n=%lld world %d matches the reference",
-                      mt_reduce_op_name(op), mt_dtype_name(dt), (long long)n, world);
+                      mt_dist_op_name(op), mt_dtype_name(dt), (long long)n, world);
                 mt_tensor_decref(t);
                 mt_tensor_decref(ref);
             }
@@ -282,7 +282,7 @@ test_allreduce_identical(mt_pg *pg, int rank, int world)
                 s = s * 1103515245u + 12345u;
                 put_double(t, i, ((double)(s >> 8) / (1 << 24) - 0.5) * 1e3);
             }
-            CHECK(run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_REDUCE_SUM)) == 0, "random allreduce");
+            CHECK(run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM)) == 0, "random allreduce");
             uint64_t h = 1469598103934665603ull;
             const unsigned char *p = (const unsigned char *)mt_tensor_data(t);
             for (size_t i = 0; i < (size_t)n * mt_tensor_itemsize(t); i++) {
@@ -336,7 +336,7 @@ test_broadcast_reduce(mt_pg *pg, int rank, int world)
         }
         /* reduce SUM and MAX to root; other ranks keep their input. */
         for (int op = 0; op < 2; op++) {
-            mt_reduce_op rop = op ? MT_REDUCE_MAX : MT_REDUCE_SUM;
+            mt_dist_op rop = op ? MT_DIST_MAX : MT_DIST_SUM;
             int64_t n = 1000;
             mt_tensor *t = mk(MT_INT32, n), *ref = mk(MT_INT32, n), *orig = mk(MT_INT32, n);
             for (int64_t i = 0; i < n; i++) {
@@ -346,7 +346,7 @@ test_broadcast_reduce(mt_pg *pg, int rank, int world)
             }
             CHECK(run(mt_pg_enqueue_reduce(pg, t, root, rop)) == 0, "reduce");
             CHECK(same_bytes(t, rank == root ? ref : orig), "reduce %s root %d on rank %d",
-                  mt_reduce_op_name(rop), root, rank);
+                  mt_dist_op_name(rop), root, rank);
             mt_tensor_decref(t);
             mt_tensor_decref(ref);
             mt_tensor_decref(orig);
@@ -355,7 +355,7 @@ test_broadcast_reduce(mt_pg *pg, int rank, int world)
         for (int i = 0; i < 4; i++) {
             put_int(f, i, rank + i);
         }
-        CHECK(run(mt_pg_enqueue_reduce(pg, f, root, MT_REDUCE_AVG)) == 0, "reduce AVG");
+        CHECK(run(mt_pg_enqueue_reduce(pg, f, root, MT_DIST_AVG)) == 0, "reduce AVG");
         if (rank == root) {
             CHECK(fabs(get_double(f, 2) - ((world - 1) / 2.0 + 2)) < 1e-6, "reduce AVG value %g",
                   get_double(f, 2));
@@ -431,11 +431,11 @@ test_reduce_scatter(mt_pg *pg, int rank, int world)
 {
     const int64_t counts[] = {2, 100000};
     const mt_dtype dts[] = {MT_FLOAT32, MT_INT64, MT_FLOAT16};
-    const mt_reduce_op ops[] = {MT_REDUCE_SUM, MT_REDUCE_MIN, MT_REDUCE_AVG};
+    const mt_dist_op ops[] = {MT_DIST_SUM, MT_DIST_MIN, MT_DIST_AVG};
     for (int c = 0; c < 2; c++) {
         for (int d = 0; d < 3; d++) {
             for (int o = 0; o < 3; o++) {
-                if (ops[o] == MT_REDUCE_AVG && dts[d] == MT_INT64) {
+                if (ops[o] == MT_DIST_AVG && dts[d] == MT_INT64) {
                     continue;
                 }
                 int64_t n = counts[c];
@@ -454,7 +454,7 @@ test_reduce_scatter(mt_pg *pg, int rank, int world)
                 size_t isz = mt_tensor_itemsize(out);
                 CHECK(memcmp(mt_tensor_data(out), mt_tensor_data(ref) + (size_t)(rank * n) * isz,
                              (size_t)n * isz) == 0,
-                      "reduce_scatter %s %s n=%lld", mt_reduce_op_name(ops[o]),
+                      "reduce_scatter %s %s n=%lld", mt_dist_op_name(ops[o]),
                       mt_dtype_name(dts[d]), (long long)n);
                 for (int r = 0; r < world; r++) {
                     mt_tensor_decref(ins[r]);
@@ -594,7 +594,7 @@ test_barrier_p2p_async(mt_pg *pg, int rank, int world)
         for (int64_t i = 0; i < ts[k]->numel; i++) {
             put_int(ts[k], i, k + rank);
         }
-        ws[k] = mt_pg_enqueue_allreduce(pg, &ts[k], 1, MT_REDUCE_SUM);
+        ws[k] = mt_pg_enqueue_allreduce(pg, &ts[k], 1, MT_DIST_SUM);
     }
     for (int k = 9; k >= 0; k--) {
         CHECK(mt_work_wait(ws[k], TIMEOUT_MS) == 0 && mt_work_is_completed(ws[k]) &&
@@ -611,10 +611,10 @@ static void
 test_bad_arguments(mt_pg *pg, int rank, int world)
 {
     mt_tensor *f = mk(MT_FLOAT32, 8), *i32 = mk(MT_INT32, 8);
-    CHECK(mt_pg_enqueue_allreduce(pg, &f, 1, MT_REDUCE_BXOR) == NULL &&
+    CHECK(mt_pg_enqueue_allreduce(pg, &f, 1, MT_DIST_BXOR) == NULL &&
               mt_error_code() == MT_ETYPE && strstr(mt_error_message(), "float32"),
           "bitwise op on float: %s", mt_error_message());
-    CHECK(mt_pg_enqueue_allreduce(pg, &i32, 1, MT_REDUCE_AVG) == NULL &&
+    CHECK(mt_pg_enqueue_allreduce(pg, &i32, 1, MT_DIST_AVG) == NULL &&
               strstr(mt_error_message(), "AVG"),
           "AVG on int32: %s", mt_error_message());
     CHECK(mt_pg_enqueue_broadcast(pg, &f, 1, world) == NULL &&
@@ -622,7 +622,7 @@ test_bad_arguments(mt_pg *pg, int rank, int world)
           "bad root: %s", mt_error_message());
     int64_t four = 4, two = 2;
     mt_tensor *nc = mt_tensor_view_of(f, 1, &four, &two, 0);
-    CHECK(mt_pg_enqueue_allreduce(pg, &nc, 1, MT_REDUCE_SUM) == NULL &&
+    CHECK(mt_pg_enqueue_allreduce(pg, &nc, 1, MT_DIST_SUM) == NULL &&
               strstr(mt_error_message(), "contiguous"),
           "non-contiguous: %s", mt_error_message());
     mt_tensor *outs[8];
@@ -648,7 +648,7 @@ test_mismatch(mt_pg *pg, int rank, int world)
     }
     mt_tensor *t = mk(MT_FLOAT32, 4 + rank);
     double t0 = mt_test_now();
-    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_REDUCE_SUM));
+    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
     CHECK(rc < 0 && mt_test_now() - t0 < 3.0, "mismatched allreduce fails (rc %d)", rc);
     t0 = mt_test_now();
     rc = run(mt_pg_enqueue_barrier(pg));
@@ -693,7 +693,7 @@ dead_peer_rank(int rank, int world, void *arg)
     mt_tensor *t = mk(MT_FLOAT32, 100000);
     memset(mt_tensor_data(t), 0, 400000);
     double t0 = mt_test_now();
-    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_REDUCE_SUM));
+    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
     double dt = mt_test_now() - t0;
     CHECK(rc == MT_ECONN || rc == MT_ETIMEOUT, "allreduce with a dead peer fails (rc %d)", rc);
     CHECK(dt < 2.5, "survivor rank %d noticed within the timeout (%.3f s)", rank, dt);
@@ -705,7 +705,7 @@ dead_peer_rank(int rank, int world, void *arg)
               strstr(mt_error_message(), "connection to rank") != NULL,
           "the error names a peer rank: %s", mt_error_message());
     t0 = mt_test_now();
-    rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_REDUCE_SUM));
+    rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
     CHECK(rc < 0 && mt_test_now() - t0 < 0.5, "next op fails fast");
     mt_tensor_decref(t);
     mt_pg_destroy(pg);
@@ -729,7 +729,7 @@ hung_peer_rank(int rank, int world, void *arg)
     }
     mt_tensor *t = mk(MT_INT64, 10);
     double t0 = mt_test_now();
-    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_REDUCE_SUM));
+    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
     double dt = mt_test_now() - t0;
     CHECK(rc == MT_ETIMEOUT, "allreduce with a hung peer times out (rc %d)", rc);
     CHECK(dt >= 0.9 && dt < 2.0, "timed out after the group timeout (%.3f s)", dt);
@@ -796,7 +796,7 @@ bad_group_args(void)
     for (int i = 0; i < 3; i++) {
         put_int(t, i, i);
     }
-    CHECK(pg && run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_REDUCE_AVG)) == 0 &&
+    CHECK(pg && run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_AVG)) == 0 &&
               get_double(t, 2) == 2,
           "world size 1");
     mt_tensor_decref(t);

@@ -9,17 +9,17 @@
 #include "csrc/distributed/transport/transport.h"
 
 /* torch.distributed.ReduceOp, in torch's order. */
-typedef enum mt_reduce_op {
-    MT_REDUCE_SUM = 0,
-    MT_REDUCE_AVG = 1,
-    MT_REDUCE_PRODUCT = 2,
-    MT_REDUCE_MIN = 3,
-    MT_REDUCE_MAX = 4,
-    MT_REDUCE_BAND = 5,
-    MT_REDUCE_BOR = 6,
-    MT_REDUCE_BXOR = 7,
-    MT_NUM_REDUCE_OPS
-} mt_reduce_op;
+typedef enum mt_dist_op {
+    MT_DIST_SUM = 0,
+    MT_DIST_AVG = 1,
+    MT_DIST_PRODUCT = 2,
+    MT_DIST_MIN = 3,
+    MT_DIST_MAX = 4,
+    MT_DIST_BAND = 5,
+    MT_DIST_BOR = 6,
+    MT_DIST_BXOR = 7,
+    MT_DIST_NUM_OPS
+} mt_dist_op;
 
 /* Note [Reduction semantics]
  * Reductions follow torch: bool SUM is logical or, PRODUCT logical and (MIN
@@ -33,14 +33,14 @@ typedef enum mt_reduce_op {
  * results (see each algorithm's note). */
 
 /* "SUM", "AVG", ... ("invalid" otherwise; static). */
-const char *mt_reduce_op_name(mt_reduce_op op);
+const char *mt_dist_op_name(mt_dist_op op);
 /* 0, or MT_EINVAL (unknown op) / MT_ETYPE (op not defined for dt) with a message. */
-int mt_reduce_check(mt_dtype dt, mt_reduce_op op);
+int mt_dist_op_check(mt_dtype dt, mt_dist_op op);
 /* dst[i] = dst[i] op src[i] for count elements (AVG combines like SUM).  The
- * pair (dt, op) must have passed mt_reduce_check. */
-void mt_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_reduce_op op);
+ * pair (dt, op) must have passed mt_dist_op_check. */
+void mt_dist_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_dist_op op);
 /* buf[i] /= n (floating dtypes only; AVG's last step). */
-void mt_reduce_avg_finish(void *buf, size_t count, mt_dtype dt, int n);
+void mt_dist_avg_finish(void *buf, size_t count, mt_dtype dt, int n);
 
 /* What every algorithm gets: the transport, the tag of this operation (all
  * its messages carry it) and the operation's absolute deadline. */
@@ -58,22 +58,22 @@ typedef struct mt_algo_ctx {
 /* In-place all-reduce of buf; picks recursive doubling for small buffers and
  * the pipelined ring for large ones. AVG finishes with the division. */
 int mt_algo_allreduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
-                      mt_reduce_op op);
+                      mt_dist_op op);
 int mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
-                           mt_reduce_op op);
+                           mt_dist_op op);
 int mt_algo_allreduce_rd(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
-                         mt_reduce_op op);
+                         mt_dist_op op);
 /* Ring reduce-scatter of buf (the sum of counts[] elements, in rank order);
  * the chunk of rank r ends reduced in place in buf at its offset on the rank
  * `(r + 1 + shift) mod size`; other chunks hold partial results.  Used by
  * all-reduce (shift 0) and reduce-scatter (shift -1). */
 int mt__ring_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
-                            mt_reduce_op op, int shift);
+                            mt_dist_op op, int shift);
 
 /* root's len bytes to every rank. */
 int mt_algo_broadcast(const mt_algo_ctx *c, void *buf, size_t len, int root);
 /* The reduction of every rank's buf into root's buf (others' bufs unchanged). */
-int mt_algo_reduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_reduce_op op,
+int mt_algo_reduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_dist_op op,
                    int root);
 /* outs[r] (len bytes each, size of them) receives rank r's `in`; outs[rank]
  * may be `in` itself. */
@@ -87,7 +87,7 @@ int mt_algo_scatter(const mt_algo_ctx *c, void *out, size_t len, const void *con
 /* out (counts[rank] elements) = reduction over ranks of their chunk `rank`
  * of `in` (sum(counts) elements, in rank order; left unchanged). */
 int mt_algo_reduce_scatter(const mt_algo_ctx *c, const void *in, const size_t *counts, void *out,
-                           mt_dtype dt, mt_reduce_op op);
+                           mt_dtype dt, mt_dist_op op);
 /* sends[r] (slens[r] bytes) goes to rank r, recvs[r] (rlens[r] bytes) comes
  * from rank r; sends[rank] is copied to recvs[rank]. */
 int mt_algo_alltoall(const mt_algo_ctx *c, const void *const *sends, const size_t *slens,

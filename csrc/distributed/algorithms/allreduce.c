@@ -2,7 +2,7 @@
 #include "csrc/distributed/algorithms/algorithms.h"
 
 int
-mt_algo_allreduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_reduce_op op)
+mt_algo_allreduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_dist_op op)
 {
     size_t len = count * mt_dtype_itemsize(dt);
     /* The ring needs at least one element per rank to be worth its 2(n-1) steps. */

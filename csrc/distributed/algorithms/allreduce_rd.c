@@ -23,7 +23,7 @@ mt__rd_real(int newrank, int rem)
 
 int
 mt_algo_allreduce_rd(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
-                     mt_reduce_op op)
+                     mt_dist_op op)
 {
     int n = c->size, rank = c->rank;
     if (n == 1) {
@@ -48,7 +48,7 @@ mt_algo_allreduce_rd(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
         else {
             rc = mt_transport_recv(c->tp, rank - 1, c->tag, scratch, len, c->deadline, NULL);
             if (rc == 0) {
-                mt_reduce_into(buf, scratch, count, dt, op);
+                mt_dist_reduce_into(buf, scratch, count, dt, op);
             }
             newrank = rank / 2;
         }
@@ -65,10 +65,10 @@ mt_algo_allreduce_rd(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
             break;
         }
         if (newrank < newpeer) {
-            mt_reduce_into(buf, scratch, count, dt, op);
+            mt_dist_reduce_into(buf, scratch, count, dt, op);
         }
         else {
-            mt_reduce_into(scratch, buf, count, dt, op);
+            mt_dist_reduce_into(scratch, buf, count, dt, op);
             memcpy(buf, scratch, len);
         }
     }
@@ -81,8 +81,8 @@ mt_algo_allreduce_rd(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
         }
     }
     free(scratch);
-    if (rc == 0 && op == MT_REDUCE_AVG) {
-        mt_reduce_avg_finish(buf, count, dt, n);
+    if (rc == 0 && op == MT_DIST_AVG) {
+        mt_dist_avg_finish(buf, count, dt, n);
     }
     return rc;
 }

@@ -46,7 +46,7 @@ mt__mod(int a, int n)
  * else receive them in place. */
 static int
 mt__ring_step(const mt_algo_ctx *c, char *buf, const size_t *off, size_t isz, int si, int ri,
-              char *scratch, bool reduce, mt_dtype dt, mt_reduce_op op)
+              char *scratch, bool reduce, mt_dtype dt, mt_dist_op op)
 {
     int right = (c->rank + 1) % c->size, left = mt__mod(c->rank - 1, c->size);
     size_t piece = MT_ALGO_PIECE_BYTES / isz;
@@ -77,7 +77,7 @@ mt__ring_step(const mt_algo_ctx *c, char *buf, const size_t *off, size_t isz, in
             return rc;
         }
         if (reduce && nr) {
-            mt_reduce_into(buf + (off[ri] + rb) * isz, scratch, rn, dt, op);
+            mt_dist_reduce_into(buf + (off[ri] + rb) * isz, scratch, rn, dt, op);
         }
     }
     return 0;
@@ -85,7 +85,7 @@ mt__ring_step(const mt_algo_ctx *c, char *buf, const size_t *off, size_t isz, in
 
 int
 mt__ring_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
-                        mt_reduce_op op, int shift)
+                        mt_dist_op op, int shift)
 {
     int n = c->size;
     size_t isz = mt_dtype_itemsize(dt);
@@ -109,7 +109,7 @@ mt__ring_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, m
 
 int
 mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
-                       mt_reduce_op op)
+                       mt_dist_op op)
 {
     int n = c->size;
     if (n == 1) {
@@ -135,8 +135,8 @@ mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype d
     }
     free(off);
     free(counts);
-    if (rc == 0 && op == MT_REDUCE_AVG) {
-        mt_reduce_avg_finish(buf, count, dt, n);
+    if (rc == 0 && op == MT_DIST_AVG) {
+        mt_dist_avg_finish(buf, count, dt, n);
     }
     return rc;
 }

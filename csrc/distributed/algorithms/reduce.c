@@ -12,7 +12,7 @@
  * their own buffer is left as it was. */
 
 int
-mt_algo_reduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_reduce_op op,
+mt_algo_reduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_dist_op op,
                int root)
 {
     int n = c->size;
@@ -53,12 +53,12 @@ mt_algo_reduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_re
         if (rc < 0) {
             break;
         }
-        mt_reduce_into(acc, tmp, count, dt, op);
+        mt_dist_reduce_into(acc, tmp, count, dt, op);
     }
     free(tmp);
     free(copy);
-    if (rc == 0 && vr == 0 && op == MT_REDUCE_AVG) {
-        mt_reduce_avg_finish(buf, count, dt, n);
+    if (rc == 0 && vr == 0 && op == MT_DIST_AVG) {
+        mt_dist_avg_finish(buf, count, dt, n);
     }
     return rc;
 }

@@ -64,52 +64,52 @@ MT__DEF_COMBINE(boolean, bool, bool, prod, MT__LAND)
 MT__DEF_COMBINE(boolean, bool, bool, bxor, MT__LXOR)
 
 /* [dtype][op]; NULL = not defined for that dtype. */
-static const mt__combine_fn mt__combine[MT_NUM_DTYPES][MT_NUM_REDUCE_OPS] = {
+static const mt__combine_fn mt__combine[MT_NUM_DTYPES][MT_DIST_NUM_OPS] = {
     [MT_BOOL] =
         {
-            [MT_REDUCE_SUM] = mt__combine_boolean_sum,
-            [MT_REDUCE_PRODUCT] = mt__combine_boolean_prod,
-            [MT_REDUCE_MIN] = mt__combine_boolean_prod,
-            [MT_REDUCE_MAX] = mt__combine_boolean_sum,
-            [MT_REDUCE_BAND] = mt__combine_boolean_prod,
-            [MT_REDUCE_BOR] = mt__combine_boolean_sum,
-            [MT_REDUCE_BXOR] = mt__combine_boolean_bxor,
+            [MT_DIST_SUM] = mt__combine_boolean_sum,
+            [MT_DIST_PRODUCT] = mt__combine_boolean_prod,
+            [MT_DIST_MIN] = mt__combine_boolean_prod,
+            [MT_DIST_MAX] = mt__combine_boolean_sum,
+            [MT_DIST_BAND] = mt__combine_boolean_prod,
+            [MT_DIST_BOR] = mt__combine_boolean_sum,
+            [MT_DIST_BXOR] = mt__combine_boolean_bxor,
         },
 #define MT__INT_ROW(ENUM, name, ctype, acctype)            \
     [ENUM] = {                                             \
-        [MT_REDUCE_SUM] = mt__combine_##name##_sum,        \
-        [MT_REDUCE_PRODUCT] = mt__combine_##name##_prod,   \
-        [MT_REDUCE_MIN] = mt__combine_##name##_min,        \
-        [MT_REDUCE_MAX] = mt__combine_##name##_max,        \
-        [MT_REDUCE_BAND] = mt__combine_##name##_band,      \
-        [MT_REDUCE_BOR] = mt__combine_##name##_bor,        \
-        [MT_REDUCE_BXOR] = mt__combine_##name##_bxor,      \
+        [MT_DIST_SUM] = mt__combine_##name##_sum,        \
+        [MT_DIST_PRODUCT] = mt__combine_##name##_prod,   \
+        [MT_DIST_MIN] = mt__combine_##name##_min,        \
+        [MT_DIST_MAX] = mt__combine_##name##_max,        \
+        [MT_DIST_BAND] = mt__combine_##name##_band,      \
+        [MT_DIST_BOR] = mt__combine_##name##_bor,        \
+        [MT_DIST_BXOR] = mt__combine_##name##_bxor,      \
     },
     MT_FORALL_INT_DTYPES(MT__INT_ROW)
 #define MT__FLOAT_ROW(ENUM, name, ctype, acctype)          \
     [ENUM] = {                                             \
-        [MT_REDUCE_SUM] = mt__combine_##name##_sum,        \
-        [MT_REDUCE_AVG] = mt__combine_##name##_sum,        \
-        [MT_REDUCE_PRODUCT] = mt__combine_##name##_prod,   \
-        [MT_REDUCE_MIN] = mt__combine_##name##_min,        \
-        [MT_REDUCE_MAX] = mt__combine_##name##_max,        \
+        [MT_DIST_SUM] = mt__combine_##name##_sum,        \
+        [MT_DIST_AVG] = mt__combine_##name##_sum,        \
+        [MT_DIST_PRODUCT] = mt__combine_##name##_prod,   \
+        [MT_DIST_MIN] = mt__combine_##name##_min,        \
+        [MT_DIST_MAX] = mt__combine_##name##_max,        \
     },
     MT_FORALL_FLOAT_DTYPES(MT__FLOAT_ROW)
 };
 
 const char *
-mt_reduce_op_name(mt_reduce_op op)
+mt_dist_op_name(mt_dist_op op)
 {
-    static const char *names[MT_NUM_REDUCE_OPS] = {
+    static const char *names[MT_DIST_NUM_OPS] = {
         "SUM", "AVG", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR",
     };
-    return (int)op >= 0 && op < MT_NUM_REDUCE_OPS ? names[op] : "invalid";
+    return (int)op >= 0 && op < MT_DIST_NUM_OPS ? names[op] : "invalid";
 }
 
 int
-mt_reduce_check(mt_dtype dt, mt_reduce_op op)
+mt_dist_op_check(mt_dtype dt, mt_dist_op op)
 {
-    if ((int)op < 0 || op >= MT_NUM_REDUCE_OPS) {
+    if ((int)op < 0 || op >= MT_DIST_NUM_OPS) {
         return mt_error_set(MT_EINVAL, "invalid ReduceOp %d", (int)op);
     }
     if (!mt_dtype_valid((int)dt)) {
@@ -118,7 +118,7 @@ mt_reduce_check(mt_dtype dt, mt_reduce_op op)
     if (mt__combine[dt][op] != NULL) {
         return 0;
     }
-    if (op == MT_REDUCE_AVG) {
+    if (op == MT_DIST_AVG) {
         return mt_error_set(MT_ETYPE,
                             "ReduceOp.AVG is only supported for floating point tensors, got %s "
                             "(use ReduceOp.SUM and divide)",
@@ -126,17 +126,17 @@ mt_reduce_check(mt_dtype dt, mt_reduce_op op)
     }
     return mt_error_set(MT_ETYPE, "ReduceOp.%s is not supported for %s tensors (bitwise "
                         "reductions need an integer or bool dtype)",
-                        mt_reduce_op_name(op), mt_dtype_name(dt));
+                        mt_dist_op_name(op), mt_dtype_name(dt));
 }
 
 void
-mt_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_reduce_op op)
+mt_dist_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_dist_op op)
 {
     mt__combine[dt][op](dst, src, count);
 }
 
 void
-mt_reduce_avg_finish(void *buf, size_t count, mt_dtype dt, int n)
+mt_dist_avg_finish(void *buf, size_t count, mt_dtype dt, int n)
 {
     switch (dt) {
 #define MT__AVG_CASE(ENUM, name, ctype, acctype) \

@@ -9,7 +9,7 @@
  * rank r is chunk r. */
 int
 mt_algo_reduce_scatter(const mt_algo_ctx *c, const void *in, const size_t *counts, void *out,
-                       mt_dtype dt, mt_reduce_op op)
+                       mt_dtype dt, mt_dist_op op)
 {
     int n = c->size;
     size_t isz = mt_dtype_itemsize(dt), total = 0, mine = 0;
@@ -28,8 +28,8 @@ mt_algo_reduce_scatter(const mt_algo_ctx *c, const void *in, const size_t *count
     int rc = n > 1 ? mt__ring_reduce_scatter(c, work, counts, dt, op, -1) : 0;
     if (rc == 0) {
         memcpy(out, work + mine * isz, counts[c->rank] * isz);
-        if (op == MT_REDUCE_AVG) {
-            mt_reduce_avg_finish(out, counts[c->rank], dt, n);
+        if (op == MT_DIST_AVG) {
+            mt_dist_avg_finish(out, counts[c->rank], dt, n);
         }
     }
     free(work);

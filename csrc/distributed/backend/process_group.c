@@ -396,7 +396,7 @@ mt__check_like(const mt_tensor *t, const mt_tensor *ref, const char *op, const c
 }
 
 mt_work *
-mt_pg_enqueue_allreduce(mt_pg *pg, mt_tensor *const *tensors, int ntensors, mt_reduce_op op)
+mt_pg_enqueue_allreduce(mt_pg *pg, mt_tensor *const *tensors, int ntensors, mt_dist_op op)
 {
     if (ntensors < 1) {
         mt_error_set(MT_EINVAL, "allreduce: needs at least one tensor");
@@ -404,7 +404,7 @@ mt_pg_enqueue_allreduce(mt_pg *pg, mt_tensor *const *tensors, int ntensors, mt_r
     }
     for (int i = 0; i < ntensors; i++) {
         if (mt__check_tensor(tensors[i], "allreduce", "tensor") < 0 ||
-            mt_reduce_check(tensors[i]->dtype, op) < 0) {
+            mt_dist_op_check(tensors[i]->dtype, op) < 0) {
             return NULL;
         }
     }
@@ -440,10 +440,10 @@ mt_pg_enqueue_broadcast(mt_pg *pg, mt_tensor *const *tensors, int ntensors, int 
 }
 
 mt_work *
-mt_pg_enqueue_reduce(mt_pg *pg, mt_tensor *tensor, int root, mt_reduce_op op)
+mt_pg_enqueue_reduce(mt_pg *pg, mt_tensor *tensor, int root, mt_dist_op op)
 {
     if (mt__check_root(pg, root, "reduce") < 0 || mt__check_tensor(tensor, "reduce", "tensor") < 0 ||
-        mt_reduce_check(tensor->dtype, op) < 0) {
+        mt_dist_op_check(tensor->dtype, op) < 0) {
         return NULL;
     }
     mt_work *w = mt__work_new(MT__OP_REDUCE, &tensor, 1);
@@ -552,10 +552,10 @@ mt_pg_enqueue_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs, in
 
 mt_work *
 mt_pg_enqueue_reduce_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs,
-                             mt_reduce_op op)
+                             mt_dist_op op)
 {
     if (mt__check_tensor(output, "reduce_scatter", "output") < 0 ||
-        mt_reduce_check(output->dtype, op) < 0 ||
+        mt_dist_op_check(output->dtype, op) < 0 ||
         mt__check_list(pg, inputs, output, "reduce_scatter", "input_list") < 0) {
         return NULL;
     }

@@ -56,10 +56,10 @@ void mt_pg_abort(mt_pg *pg);
 
 /* Each tensor is all-reduced separately (one tensor is the common case). */
 mt_work *mt_pg_enqueue_allreduce(mt_pg *pg, mt_tensor *const *tensors, int ntensors,
-                                 mt_reduce_op op);
+                                 mt_dist_op op);
 mt_work *mt_pg_enqueue_broadcast(mt_pg *pg, mt_tensor *const *tensors, int ntensors, int root);
 /* Root's tensor receives the reduction; others are left unchanged. */
-mt_work *mt_pg_enqueue_reduce(mt_pg *pg, mt_tensor *tensor, int root, mt_reduce_op op);
+mt_work *mt_pg_enqueue_reduce(mt_pg *pg, mt_tensor *tensor, int root, mt_dist_op op);
 /* outputs[size]: outputs[r] receives rank r's input (same dtype and numel). */
 mt_work *mt_pg_enqueue_allgather(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *input);
 /* outputs[size] on root, NULL elsewhere. */
@@ -68,7 +68,7 @@ mt_work *mt_pg_enqueue_gather(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *i
 mt_work *mt_pg_enqueue_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs, int root);
 /* output = reduction over ranks of their inputs[rank]; inputs[size] each of output's numel. */
 mt_work *mt_pg_enqueue_reduce_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs,
-                                      mt_reduce_op op);
+                                      mt_dist_op op);
 /* outputs[r] receives inputs[rank] of rank r; sizes may differ per pair
  * (each pair must agree). */
 mt_work *mt_pg_enqueue_alltoall(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *const *inputs);

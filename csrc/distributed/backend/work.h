@@ -31,7 +31,7 @@ struct mt_work {
     int src_rank;
     /* the operation */
     mt__op_kind kind;
-    mt_reduce_op op;
+    mt_dist_op op;
     int root;     /* root, peer of send/recv */
     uint32_t tag;
     int ntensors;

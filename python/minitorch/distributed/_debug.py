@@ -1,0 +1,90 @@
+"""MINITORCH_DISTRIBUTED_DEBUG (or TORCH_DISTRIBUTED_DEBUG) = OFF | INFO | DETAIL.
+
+INFO logs every operation (name, bytes, group, time) on the
+``minitorch.distributed`` logger.  DETAIL also checks, before each collective,
+that every rank of the group calls the same collective with the same
+arguments: the ranks all-gather a fixed-size fingerprint (operation, reduce op,
+root, dtypes and, where they must agree, shapes) and raise a RuntimeError
+naming the ranks that disagree instead of exchanging mismatched data or
+waiting for a collective the others never start.
+"""
+import hashlib
+import logging
+import os
+import time
+
+import minitorch as _mt
+
+__all__ = []
+
+_logger = logging.getLogger("minitorch.distributed")
+
+# operations whose tensors may legitimately differ in shape between ranks
+_SHAPE_FREE = {"all_to_all", "all_to_all_single", "barrier", "gather", "scatter"}
+_FP_BYTES = 256
+
+
+def level():
+    v = os.environ.get("MINITORCH_DISTRIBUTED_DEBUG") or os.environ.get("TORCH_DISTRIBUTED_DEBUG")
+    v = (v or "OFF").strip().upper()
+    if v not in ("OFF", "INFO", "DETAIL"):
+        raise ValueError(f"MINITORCH_DISTRIBUTED_DEBUG must be OFF, INFO or DETAIL, got {v!r}")
+    return v
+
+
+def _describe(tensors):
+    return ", ".join(f"{str(t.dtype).split('.')[-1]}{list(t.shape)}" for t in tensors)
+
+
+def _fingerprint(op, tensors, extra):
+    dtypes = ",".join(str(t.dtype).split(".")[-1] for t in tensors)
+    fp = f"{op}({extra}) dtypes=[{dtypes}]"
+    if op not in _SHAPE_FREE:
+        fp += " shapes=" + ",".join(str(list(t.shape)) for t in tensors)
+    return fp
+
+
+def _check(op, pg, tensors, extra):
+    fp = _fingerprint(op, tensors, extra)
+    raw = fp.encode()
+    if len(raw) > _FP_BYTES:
+        digest = hashlib.sha1(raw).hexdigest()
+        raw = raw[:_FP_BYTES - 44] + b"...#" + digest.encode()
+    buf = _mt.zeros(_FP_BYTES, dtype=_mt.uint8)
+    if raw:
+        buf[:len(raw)] = _mt.tensor(list(raw), dtype=_mt.uint8)
+    outs = [_mt.zeros(_FP_BYTES, dtype=_mt.uint8) for _ in range(pg.size())]
+    pg._cpg.allgather(outs, buf).wait()
+    fps = [o.numpy().tobytes().rstrip(b"\0").decode(errors="replace") for o in outs]
+    bad = [r for r in range(pg.size()) if fps[r] != fps[0]]
+    if bad:
+        me = pg.rank()
+        lines = [f"Detected mismatch between collectives on ranks of group {pg._name!r}: "
+                 f"rank {pg._ranks[0]} is running collective {fps[0]}"]
+        for r in bad:
+            lines.append(f"but rank {pg._ranks[r]} is running collective {fps[r]}")
+        raise RuntimeError(", ".join(lines) + f" (seen on rank {pg._ranks[me]}; "
+                           "MINITORCH_DISTRIBUTED_DEBUG=DETAIL)")
+
+
+def before(op, pg, tensors, extra="", collective=True):
+    """Runs the DETAIL check and returns what log_done needs (None when OFF)."""
+    lvl = level()
+    if lvl == "OFF":
+        return None
+    if lvl == "DETAIL" and collective:
+        _check(op, pg, tensors, extra)
+    nbytes = sum(t.numel() * t.element_size() for t in tensors)
+    return (op, pg._name, pg.rank(), nbytes, _describe(tensors), extra, time.perf_counter())
+
+
+def log_done(info):
+    op, gname, rank, nbytes, desc, extra, t0 = info
+    ms = (time.perf_counter() - t0) * 1e3
+    _logger.info("[rank %d] %s group=%s %s bytes=%d tensors=[%s] took %.3f ms", rank, op, gname,
+                 extra, nbytes, desc, ms)
+
+
+def log_event(what, pg, detail):
+    if level() != "OFF":
+        _logger.info("[rank %d] %s group=%s %s", pg.rank(), what, pg._name, detail)

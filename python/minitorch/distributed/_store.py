@@ -1,0 +1,103 @@
+"""Key/value stores used to rendezvous ranks (torch.distributed.Store and friends).
+
+The stores are implemented in C (``csrc/distributed/rendezvous``); these classes
+only translate torch's constructor signatures and timedeltas.  Keys are str,
+values str or bytes; ``get`` returns bytes.
+"""
+from datetime import timedelta
+
+from .._C import _c10d
+
+__all__ = ["Store", "TCPStore", "FileStore", "HashStore", "PrefixStore"]
+
+_DEFAULT_STORE_TIMEOUT = timedelta(seconds=300)
+
+
+def _timeout_ms(timeout, what="timeout"):
+    if not isinstance(timeout, timedelta):
+        raise TypeError(f"{what} must be a datetime.timedelta, not {type(timeout).__name__}")
+    ms = int(timeout.total_seconds() * 1000)
+    if ms <= 0:
+        raise ValueError(f"{what} must be positive, got {timeout}")
+    return ms
+
+
+class Store(_c10d.Store):
+    """Base class of the stores: ``set/get/add/compare_set/wait/check/delete_key/num_keys``."""
+
+    @property
+    def timeout(self):
+        return timedelta(milliseconds=self._timeout_ms())
+
+    def set_timeout(self, timeout):
+        self._set_timeout_ms(_timeout_ms(timeout))
+
+
+class TCPStore(Store):
+    """A store served by a thread of the master process over TCP.
+
+    ``TCPStore(host_name, port, world_size=None, is_master=False,
+    timeout=timedelta(seconds=300), wait_for_workers=True)``; ``port=0`` on the
+    master picks a free port (see ``.port``).
+    """
+
+    def __init__(self, host_name, port, world_size=None, is_master=False,
+                 timeout=_DEFAULT_STORE_TIMEOUT, wait_for_workers=True, multi_tenant=False,
+                 master_listen_fd=None, use_libuv=True):
+        super().__init__()
+        if master_listen_fd is not None:
+            raise NotImplementedError("TCPStore: master_listen_fd is not supported")
+        if world_size is not None and (not isinstance(world_size, int) or world_size < -1):
+            raise ValueError(f"TCPStore: invalid world_size {world_size!r}")
+        if not isinstance(port, int) or isinstance(port, bool):
+            raise TypeError(f"TCPStore: port must be int, not {type(port).__name__}")
+        self._init_tcp(host_name, port, -1 if world_size is None else world_size,
+                       bool(is_master), _timeout_ms(timeout), bool(wait_for_workers))
+
+    @property
+    def host(self):
+        return self._tcp_host()
+
+    @property
+    def port(self):
+        return self._tcp_port()
+
+    @property
+    def libuv_backend(self):
+        return False
+
+
+class FileStore(Store):
+    """A store in a file shared by the ranks: ``FileStore(file_name, world_size=-1)``."""
+
+    def __init__(self, file_name, world_size=-1):
+        super().__init__()
+        self._path = file_name
+        self._init_file(file_name, world_size, _timeout_ms(_DEFAULT_STORE_TIMEOUT))
+
+    @property
+    def path(self):
+        return self._path
+
+
+class HashStore(Store):
+    """An in-process store (threads of one process)."""
+
+    def __init__(self):
+        super().__init__()
+        self._init_hash(_timeout_ms(_DEFAULT_STORE_TIMEOUT))
+
+
+class PrefixStore(Store):
+    """Prefixes every key with ``prefix + '/'`` and forwards to ``store``."""
+
+    def __init__(self, prefix, store):
+        super().__init__()
+        if not isinstance(store, _c10d.Store):
+            raise TypeError(f"PrefixStore: store must be a Store, not {type(store).__name__}")
+        self._init_prefix(prefix, store)
+        self._underlying = store
+
+    @property
+    def underlying_store(self):
+        return self._underlying

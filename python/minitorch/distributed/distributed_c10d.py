@@ -1,0 +1,1135 @@
+"""torch.distributed's process-group API on the C TCP backend ("gloo").
+
+Process groups, collectives and point-to-point operations are queued on a
+worker thread in C (``csrc/distributed/backend``); this module checks
+arguments the way torch does, maps global ranks to group ranks, stages
+non-contiguous tensors through contiguous copies (copied back when the work
+completes) and implements the object collectives with pickle.
+
+Differences from torch's gloo backend: ``ReduceOp.AVG`` is supported for
+floating dtypes (gloo rejects it); operations of one group run in issue order,
+so an ``irecv`` that is not yet matched delays the group's later operations
+(``batch_isend_irecv`` posts its sends first).
+"""
+import difflib
+import enum
+import io
+import logging
+import os
+import pickle
+import time
+import warnings
+from datetime import timedelta
+
+import numpy as _np
+
+import minitorch as _mt
+
+from .._C import _c10d
+from . import _debug
+from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore, _timeout_ms
+
+__all__ = [
+    "Backend", "ReduceOp", "reduce_op", "GroupMember", "group", "Work", "P2POp",
+    "DistError", "DistBackendError", "DistStoreError", "DistNetworkError",
+    "is_available", "is_initialized", "is_gloo_available", "is_nccl_available",
+    "is_mpi_available", "is_ucc_available", "is_torchelastic_launched", "is_backend_available",
+    "init_process_group", "destroy_process_group", "new_group", "get_rank", "get_world_size",
+    "get_backend", "get_process_group_ranks", "get_global_rank", "get_group_rank",
+    "default_pg_timeout",
+    "broadcast", "all_reduce", "reduce", "all_gather", "all_gather_into_tensor", "gather",
+    "scatter", "reduce_scatter", "reduce_scatter_tensor", "all_to_all", "all_to_all_single",
+    "barrier", "monitored_barrier", "send", "recv", "isend", "irecv", "batch_isend_irecv",
+    "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
+]
+
+DistError = _c10d.DistError
+DistBackendError = _c10d.DistBackendError
+DistStoreError = _c10d.DistStoreError
+DistNetworkError = _c10d.DistNetworkError
+
+default_pg_timeout = timedelta(minutes=30)
+
+_logger = logging.getLogger("minitorch.distributed")
+
+
+def is_available():
+    return True
+
+
+def is_gloo_available():
+    return True
+
+
+def is_nccl_available():
+    return False
+
+
+def is_mpi_available():
+    return False
+
+
+def is_ucc_available():
+    return False
+
+
+def is_torchelastic_launched():
+    return os.getenv("TORCHELASTIC_RUN_ID") is not None
+
+
+class Backend(str):
+    """Backend names: ``Backend.GLOO == "gloo"``, ``Backend("GLOO") == "gloo"``."""
+
+    UNDEFINED = "undefined"
+    GLOO = "gloo"
+    NCCL = "nccl"
+    UCC = "ucc"
+    MPI = "mpi"
+    backend_list = [UNDEFINED, GLOO, NCCL, UCC, MPI]
+    default_device_backend_map = {"cpu": GLOO, "cuda": NCCL}
+
+    def __new__(cls, name):
+        if not isinstance(name, str):
+            raise ValueError(f"Backend constructor parameter must be string-ish, but got: {type(name)}")
+        value = getattr(Backend, name.upper(), Backend.UNDEFINED)
+        if value == Backend.UNDEFINED or not isinstance(value, str):
+            value = name.lower()
+        return super().__new__(cls, value)
+
+
+def is_backend_available(backend):
+    return Backend(backend) == Backend.GLOO
+
+
+class _RedOpType(enum.IntEnum):
+    SUM = 0
+    AVG = 1
+    PRODUCT = 2
+    MIN = 3
+    MAX = 4
+    BAND = 5
+    BOR = 6
+    BXOR = 7
+    PREMUL_SUM = 8
+
+    def __repr__(self):
+        return f"<RedOpType.{self.name}: {int(self)}>"
+
+
+class ReduceOp:
+    """Reduction operations (``ReduceOp.SUM`` ... ``ReduceOp.BXOR``, ``AVG``).
+
+    ``AVG`` works on floating dtypes here (torch's gloo backend rejects it).
+    """
+
+    RedOpType = _RedOpType
+    SUM = _RedOpType.SUM
+    AVG = _RedOpType.AVG
+    PRODUCT = _RedOpType.PRODUCT
+    MIN = _RedOpType.MIN
+    MAX = _RedOpType.MAX
+    BAND = _RedOpType.BAND
+    BOR = _RedOpType.BOR
+    BXOR = _RedOpType.BXOR
+    PREMUL_SUM = _RedOpType.PREMUL_SUM
+
+    def __init__(self, op=_RedOpType.SUM):
+        self.op = _op_value(op)
+
+    def __eq__(self, other):
+        try:
+            return self.op == _op_value(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.op)
+
+    def __int__(self):
+        return int(self.op)
+
+    def __repr__(self):
+        return f"<ReduceOp.{_RedOpType(self.op).name}>"
+
+
+class _ReduceOpAlias:
+    """The deprecated ``reduce_op`` (use ReduceOp)."""
+
+    def __getattr__(self, name):
+        if name in ("SUM", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR"):
+            warnings.warn("torch.distributed.reduce_op is deprecated, please use "
+                          "torch.distributed.ReduceOp instead", FutureWarning, stacklevel=2)
+            return getattr(ReduceOp, name)
+        raise AttributeError(name)
+
+
+reduce_op = _ReduceOpAlias()
+
+
+def _op_value(op):
+    if isinstance(op, ReduceOp):
+        return op.op
+    if isinstance(op, _RedOpType):
+        v = op
+    elif isinstance(op, int) and not isinstance(op, bool):
+        try:
+            v = _RedOpType(op)
+        except ValueError:
+            raise ValueError(f"Invalid reduce op {op!r}") from None
+    else:
+        raise TypeError(f"op must be a torch.distributed.ReduceOp, not {type(op).__name__}")
+    if v == _RedOpType.PREMUL_SUM:
+        raise NotImplementedError("ReduceOp.PREMUL_SUM is not supported by the gloo backend")
+    return v
+
+
+# ---------------------------------------------------------------------------
+# groups
+
+
+class ProcessGroup:
+    """A group of ranks sharing a TCP mesh (``new_group`` / the default group)."""
+
+    def __init__(self, cpg, store, ranks, backend, name, timeout):
+        self._cpg = cpg
+        self._store = store
+        self._ranks = list(ranks)
+        self._group_rank = {g: i for i, g in enumerate(self._ranks)}
+        self._backend = backend
+        self._name = name
+        self._timeout = timeout
+        self._mb_seq = 0
+
+    def rank(self):
+        return self._cpg.rank()
+
+    def size(self):
+        return len(self._ranks)
+
+    def name(self):
+        return self._name
+
+    @property
+    def group_name(self):
+        return self._name
+
+    def _alive(self):
+        return self._cpg.is_alive()
+
+    def __repr__(self):
+        return f"<ProcessGroup {self._name!r} backend={self._backend} ranks={self._ranks}>"
+
+
+class _NonGroupMember:
+    def __repr__(self):
+        return "GroupMember.NON_GROUP_MEMBER"
+
+
+class _WorldMeta(type):
+    @property
+    def WORLD(cls):
+        return _world.default_pg
+
+    @WORLD.setter
+    def WORLD(cls, pg):
+        _world.default_pg = pg
+
+
+class GroupMember(metaclass=_WorldMeta):
+    """``GroupMember.WORLD`` (the default group) and ``NON_GROUP_MEMBER``."""
+
+    NON_GROUP_MEMBER = _NonGroupMember()
+
+
+class group(metaclass=_WorldMeta):
+    """``group.WORLD``: the default process group."""
+
+
+class _World:
+    def __init__(self):
+        self.default_pg = None
+        self.default_store = None
+        self.groups = []      # every live ProcessGroup
+        self.group_count = 0  # new_group calls since init
+
+
+_world = _World()
+
+
+class _InitTwiceError(RuntimeError, ValueError):
+    pass
+
+
+def is_initialized():
+    return _world.default_pg is not None
+
+
+def _default_pg():
+    if _world.default_pg is None:
+        raise ValueError("Default process group has not been initialized, please make sure to "
+                         "call init_process_group.")
+    return _world.default_pg
+
+
+def _resolve(group_):
+    """The ProcessGroup for `group_` (None: WORLD); raises for destroyed groups."""
+    if group_ is None or group_ is GroupMember.WORLD:
+        pg = _default_pg()
+    elif isinstance(group_, ProcessGroup):
+        pg = group_
+    elif group_ is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError("Invalid process group specified: this rank is not a member of the group")
+    else:
+        raise TypeError(f"group must be a ProcessGroup, not {type(group_).__name__}")
+    if not pg._alive():
+        raise ValueError(f"Invalid process group specified: the group {pg._name!r} has been "
+                         "destroyed")
+    return pg
+
+
+def _rank_not_in_group(group_):
+    return group_ is GroupMember.NON_GROUP_MEMBER
+
+
+def _warn_not_in_group(op_name):
+    global_rank = -1 if _world.default_pg is None else _world.default_pg.rank()
+    warnings.warn(f"Running {op_name} on global rank {global_rank} which does not belong to "
+                  "the given group.", stacklevel=3)
+
+
+def get_rank(group=None):
+    if _rank_not_in_group(group):
+        return -1
+    return _resolve(group).rank()
+
+
+def get_world_size(group=None):
+    if _rank_not_in_group(group):
+        return -1
+    return _resolve(group).size()
+
+
+def get_backend(group=None):
+    if _rank_not_in_group(group):
+        raise ValueError("Invalid process group specified")
+    return _resolve(group)._backend
+
+
+def get_process_group_ranks(group):
+    return list(_resolve(group)._ranks)
+
+
+def get_global_rank(group, group_rank):
+    pg = _resolve(group)
+    if not 0 <= group_rank < pg.size():
+        raise ValueError(f"Group rank {group_rank} is not part of group {pg._name!r}")
+    return pg._ranks[group_rank]
+
+
+def get_group_rank(group, global_rank):
+    pg = _resolve(group)
+    if global_rank not in pg._group_rank:
+        raise ValueError(f"Global rank {global_rank} is not part of group {pg._name!r}")
+    return pg._group_rank[global_rank]
+
+
+def _group_peer(pg, global_rank, what):
+    """Group rank of a global rank argument (src/dst)."""
+    if isinstance(global_rank, bool) or not isinstance(global_rank, int):
+        try:
+            global_rank = global_rank.__index__()
+        except AttributeError:
+            raise TypeError(f"{what} must be an int, not {type(global_rank).__name__}") from None
+    r = pg._group_rank.get(global_rank)
+    if r is None:
+        world = _world.default_pg.size() if _world.default_pg is not None else pg.size()
+        if pg is _world.default_pg or not 0 <= global_rank < world:
+            raise ValueError(f"Invalid {what} rank {global_rank}: it should be in the range "
+                             f"[0, {pg.size() if pg is _world.default_pg else world}) "
+                             f"of the group")
+        raise ValueError(f"The global rank {global_rank} is not part of the group {pg._name!r}")
+    return r
+
+
+# ---------------------------------------------------------------------------
+# init / destroy
+
+_BACKEND_NAMES = ("gloo", "nccl", "ucc", "mpi")
+
+
+def _parse_backend(backend):
+    if backend is None:
+        return Backend.GLOO
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be a str, not {type(backend).__name__}")
+    name = backend.lower().strip()
+    if ":" in name:  # "cpu:gloo,cuda:nccl"
+        pairs = {}
+        for part in name.split(","):
+            dev, _, b = part.partition(":")
+            pairs[dev.strip()] = b.strip()
+        if "cpu" not in pairs:
+            name = next(iter(pairs.values()))
+        else:
+            name = pairs["cpu"]
+    if name == "gloo":
+        return Backend.GLOO
+    if name == "nccl":
+        raise RuntimeError("Distributed package doesn't have NCCL built in: minitorch has no "
+                           "CUDA/NCCL support yet; use backend='gloo' for CPU tensors")
+    if name in ("mpi", "ucc"):
+        raise RuntimeError(f"Distributed package doesn't have {name.upper()} built in; use "
+                           "backend='gloo'")
+    msg = f"Invalid backend: '{backend}'. Supported backends: gloo (nccl, mpi and ucc are not built)"
+    close = difflib.get_close_matches(name, _BACKEND_NAMES, n=1, cutoff=0.5)
+    if close:
+        msg += f'; did you mean "{close[0]}"?'
+    raise ValueError(msg)
+
+
+def _check_timeout(timeout):
+    if timeout is None:
+        return default_pg_timeout
+    if not isinstance(timeout, timedelta):
+        raise TypeError("Expected timeout argument to be of type datetime.timedelta, got "
+                        f"{type(timeout).__name__}")
+    if timeout.total_seconds() <= 0:
+        raise ValueError(f"timeout must be positive, got {timeout}")
+    return timeout
+
+
+def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1,
+                       store=None, group_name="", pg_options=None, device_id=None):
+    """Joins the default process group (``env://`` unless ``init_method`` or ``store``)."""
+    from .rendezvous import rendezvous
+
+    if _world.default_pg is not None:
+        raise _InitTwiceError("trying to initialize the default process group twice!")
+    timeout = _check_timeout(timeout)
+    if store is not None and init_method is not None:
+        raise ValueError("Cannot specify both init_method and store.")
+    for name, v in (("world_size", world_size), ("rank", rank)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+    backend = _parse_backend(backend)
+    if store is not None:
+        if not isinstance(store, _c10d.Store):
+            raise TypeError(f"store must be a torch.distributed.Store, not {type(store).__name__}")
+        if world_size <= 0:
+            raise ValueError("world_size must be positive if using store")
+        if rank < 0:
+            raise ValueError("rank must be non-negative if using store")
+        if rank >= world_size:
+            raise ValueError(f"rank {rank} is out of range for world_size {world_size} "
+                             f"(expected 0 <= rank < world_size)")
+    else:
+        store, rank, world_size = rendezvous(init_method or "env://", rank, world_size, timeout)
+    store.set_timeout(timeout)
+    name = group_name or "default_pg"
+    pg = _make_group(store, "default_pg", rank, range(world_size), backend, name, timeout)
+    _world.default_pg = pg
+    _world.default_store = store
+    _world.group_count = 0
+    _debug.log_event("init_process_group", pg, f"rank {rank} of {world_size}")
+
+
+def _make_group(store, prefix, group_rank, ranks, backend, name, timeout):
+    pstore = PrefixStore(prefix, store)
+    cpg = _c10d._new_process_group(pstore, group_rank, len(ranks), _timeout_ms(timeout))
+    pg = ProcessGroup(cpg, pstore, ranks, backend, name, timeout)
+    _world.groups.append(pg)
+    return pg
+
+
+def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
+              use_local_synchronization=False, group_desc=None):
+    """A group of `ranks` (global ranks; None: every rank).  Every rank must call
+    new_group, in the same order; ranks outside get ``GroupMember.NON_GROUP_MEMBER``."""
+    default = _default_pg()
+    world = default.size()
+    timeout = _check_timeout(timeout) if timeout is not None else default._timeout
+    backend = _parse_backend(backend) if backend is not None else default._backend
+    if ranks is None:
+        ranks = list(range(world))
+    else:
+        ranks = list(ranks)
+        for r in ranks:
+            if isinstance(r, bool) or not isinstance(r, int):
+                raise TypeError(f"new_group: ranks must be ints, got {type(r).__name__}")
+            if not 0 <= r < world:
+                raise ValueError(f"Invalid rank {r}: new_group ranks must be in [0, {world})")
+        if len(set(ranks)) != len(ranks):
+            raise ValueError(f"new_group: duplicate ranks in {ranks}")
+        ranks = sorted(ranks)
+    _world.group_count += 1
+    name = str(_world.group_count)
+    me = default.rank()
+    if me not in ranks:
+        return GroupMember.NON_GROUP_MEMBER
+    pg = _make_group(_world.default_store, f"group_{name}", ranks.index(me), ranks, backend,
+                     name, timeout)
+    _debug.log_event("new_group", pg, f"ranks {ranks}")
+    return pg
+
+
+def destroy_process_group(group=None):
+    """Destroys `group` (None: every group and the default group)."""
+    if group is GroupMember.NON_GROUP_MEMBER:
+        return
+    if group is None or group is _world.default_pg:
+        if _world.default_pg is None:
+            raise ValueError("Default process group has not been initialized, please make sure "
+                             "to call init_process_group.")
+        for pg in reversed(_world.groups):
+            pg._cpg.destroy()
+        _world.groups = []
+        _world.default_pg = None
+        _world.default_store = None
+        _world.group_count = 0
+        return
+    if not isinstance(group, ProcessGroup):
+        raise TypeError(f"group must be a ProcessGroup, not {type(group).__name__}")
+    if not group._alive():
+        raise ValueError("Invalid process group specified")
+    group._cpg.destroy()
+    if group in _world.groups:
+        _world.groups.remove(group)
+
+
+# ---------------------------------------------------------------------------
+# work
+
+
+class Work:
+    """An operation in flight: ``wait(timeout=None)``, ``is_completed()``,
+    ``is_success()``, ``exception()``, ``result()``."""
+
+    def __init__(self, cwork, pg, outputs=(), copies=(), post=None, info=None):
+        self._w = cwork
+        self._pg = pg
+        self._outputs = outputs
+        self._copies = list(copies)  # (original, contiguous staging tensor)
+        self._post = post
+        self._info = info
+        self._finished = False
+
+    def _finish(self):
+        if self._finished:
+            return
+        self._finished = True
+        for orig, staged in self._copies:
+            orig.copy_(staged)
+        self._copies = []
+        if self._post is not None:
+            post, self._post = self._post, None
+            post()
+        if self._info is not None:
+            _debug.log_done(self._info)
+
+    def wait(self, timeout=None):
+        ms = -1 if timeout is None else _timeout_ms(timeout)
+        self._w.wait(ms)
+        self._finish()
+        return True
+
+    def is_completed(self):
+        done = self._w.is_completed()
+        if done and self._w.is_success():
+            self._finish()
+        return done
+
+    def is_success(self):
+        return self._w.is_success()
+
+    def exception(self):
+        err = self._w.error()
+        return None if err is None else DistBackendError(err[1])
+
+    def source_rank(self):
+        src = self._w.source_rank()
+        if src < 0:
+            raise RuntimeError("source_rank() is only available for a completed recv")
+        return self._pg._ranks[src]
+
+    def result(self):
+        return list(self._outputs)
+
+    def synchronize(self):
+        pass
+
+    def get_future(self):
+        raise NotImplementedError("Work.get_future() is not supported by minitorch.distributed")
+
+    def __repr__(self):
+        return f"<Work {self._w.op_name()} completed={self._w.is_completed()}>"
+
+
+def _check_single_tensor(t, name):
+    if not isinstance(t, _mt.Tensor):
+        raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
+                        f"torch.Tensor but got {type(t)} instead.")
+    _check_device(t)
+
+
+def _check_tensor_list(ts, name):
+    if not isinstance(ts, (list, tuple)) or not all(isinstance(t, _mt.Tensor) for t in ts):
+        raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
+                        f"List[torch.Tensor] but got {type(ts)} instead.")
+    for t in ts:
+        _check_device(t)
+
+
+def _check_device(t):
+    if t.device.type != "cpu":
+        raise RuntimeError(f"No backend type associated with device type {t.device.type}: the "
+                           "gloo backend of minitorch supports CPU tensors only")
+
+
+class _Stage:
+    """Contiguous stand-ins for non-contiguous tensors (outputs copied back)."""
+
+    def __init__(self):
+        self.copies = []
+
+    def input(self, t):
+        return t if t.is_contiguous() else t.contiguous()
+
+    def output(self, t):
+        if t.is_contiguous():
+            return t
+        c = t.contiguous()
+        self.copies.append((t, c))
+        return c
+
+    def inputs(self, ts):
+        return [self.input(t) for t in ts]
+
+    def outputs(self, ts):
+        return [self.output(t) for t in ts]
+
+
+def _run(pg, cwork, async_op, outputs=(), stage=None, post=None, info=None):
+    w = Work(cwork, pg, outputs, stage.copies if stage is not None else (), post, info)
+    if async_op:
+        return w
+    w.wait()
+    return None
+
+
+def _enter(op_name, group_, tensors, extra=""):
+    """Common entry: resolve the group, DETAIL fingerprint check, INFO log."""
+    pg = _resolve(group_)
+    info = _debug.before(op_name, pg, tensors, extra)
+    return pg, info
+
+
+# ---------------------------------------------------------------------------
+# collectives
+
+
+def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
+    _check_single_tensor(tensor, "tensor")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("broadcast")
+        return None
+    pg, info = _enter("broadcast", group, [tensor], f"src={src}")
+    root = _root(pg, src, group_src, "src")
+    st = _Stage()
+    t = st.output(tensor)
+    return _run(pg, pg._cpg.broadcast([t], root), async_op, [tensor], st, info=info)
+
+
+def _root(pg, r, group_r, what):
+    if group_r is not None:
+        if r is not None:
+            raise ValueError(f"Can not specify both {what} and group_{what}")
+        if not 0 <= group_r < pg.size():
+            raise ValueError(f"Invalid group_{what} {group_r} (group size {pg.size()})")
+        return group_r
+    if r is None:
+        r = 0
+    return _group_peer(pg, r, what)
+
+
+def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
+    _check_single_tensor(tensor, "tensor")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("all_reduce")
+        return None
+    opv = _op_value(op)
+    pg, info = _enter("all_reduce", group, [tensor], f"op={opv.name}")
+    st = _Stage()
+    t = st.output(tensor)
+    return _run(pg, pg._cpg.allreduce([t], int(opv)), async_op, [tensor], st, info=info)
+
+
+def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_dst=None):
+    _check_single_tensor(tensor, "tensor")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("reduce")
+        return None
+    opv = _op_value(op)
+    pg, info = _enter("reduce", group, [tensor], f"op={opv.name} dst={dst}")
+    root = _root(pg, dst, group_dst, "dst")
+    st = _Stage()
+    t = st.output(tensor)
+    return _run(pg, pg._cpg.reduce(t, root, int(opv)), async_op, [tensor], st, info=info)
+
+
+def all_gather(tensor_list, tensor, group=None, async_op=False):
+    _check_tensor_list(tensor_list, "tensor_list")
+    _check_single_tensor(tensor, "tensor")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("all_gather")
+        return None
+    pg, info = _enter("all_gather", group, [tensor])
+    _check_list_len(tensor_list, pg, "tensor_list")
+    st = _Stage()
+    inp = st.input(tensor)
+    outs = st.outputs(tensor_list)
+    return _run(pg, pg._cpg.allgather(outs, inp), async_op, list(tensor_list), st, info=info)
+
+
+def _check_list_len(ts, pg, name):
+    if len(ts) != pg.size():
+        raise ValueError(f"{name} must contain {pg.size()} tensors (the group size), got "
+                         f"{len(ts)}")
+
+
+def _check_same_dtype(a, b, op):
+    if a.dtype != b.dtype:
+        raise TypeError(f"{op}: output tensor dtype {a.dtype} does not match input dtype "
+                        f"{b.dtype}")
+
+
+def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+    _check_single_tensor(output_tensor, "output_tensor")
+    _check_single_tensor(input_tensor, "input_tensor")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("all_gather_into_tensor")
+        return None
+    pg, info = _enter("all_gather_into_tensor", group, [input_tensor])
+    _check_same_dtype(output_tensor, input_tensor, "all_gather_into_tensor")
+    n = pg.size()
+    if output_tensor.numel() != n * input_tensor.numel():
+        raise ValueError(f"all_gather_into_tensor: output tensor size {output_tensor.numel()} "
+                         f"must equal world size ({n}) times input tensor size "
+                         f"{input_tensor.numel()}")
+    st = _Stage()
+    inp = st.input(input_tensor)
+    out = st.output(output_tensor)
+    flat = out.view(-1)
+    k = input_tensor.numel()
+    outs = [flat[i * k:(i + 1) * k] for i in range(n)]
+    return _run(pg, pg._cpg.allgather(outs, inp.reshape(-1)), async_op, [output_tensor], st,
+                info=info)
+
+
+def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group_dst=None):
+    _check_single_tensor(tensor, "tensor")
+    if gather_list is not None:
+        _check_tensor_list(gather_list, "gather_list")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("gather")
+        return None
+    pg, info = _enter("gather", group, [tensor], f"dst={dst}")
+    root = _root(pg, dst, group_dst, "dst")
+    st = _Stage()
+    if pg.rank() == root:
+        if gather_list is None:
+            raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
+        _check_list_len(gather_list, pg, "gather_list")
+        outs = st.outputs(gather_list)
+    else:
+        if gather_list:
+            raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
+                             "ranks.")
+        outs = None
+    inp = st.input(tensor)
+    return _run(pg, pg._cpg.gather(outs, inp, root), async_op,
+                list(gather_list or []), st, info=info)
+
+
+def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, group_src=None):
+    _check_single_tensor(tensor, "tensor")
+    if scatter_list is not None:
+        _check_tensor_list(scatter_list, "scatter_list")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("scatter")
+        return None
+    pg, info = _enter("scatter", group, [tensor], f"src={src}")
+    root = _root(pg, src, group_src, "src")
+    st = _Stage()
+    if pg.rank() == root:
+        if not scatter_list:
+            raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
+        _check_list_len(scatter_list, pg, "scatter_list")
+        ins = st.inputs(scatter_list)
+    else:
+        if scatter_list:
+            raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source "
+                             "ranks.")
+        ins = None
+    out = st.output(tensor)
+    return _run(pg, pg._cpg.scatter(out, ins, root), async_op, [tensor], st, info=info)
+
+
+def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
+    _check_single_tensor(output, "output")
+    _check_tensor_list(input_list, "input_list")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("reduce_scatter")
+        return None
+    opv = _op_value(op)
+    pg, info = _enter("reduce_scatter", group, [output], f"op={opv.name}")
+    _check_list_len(input_list, pg, "input_list")
+    st = _Stage()
+    ins = st.inputs(input_list)
+    out = st.output(output)
+    return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv)), async_op, [output], st,
+                info=info)
+
+
+def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
+    _check_single_tensor(output, "output")
+    _check_single_tensor(input, "input")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("reduce_scatter_tensor")
+        return None
+    opv = _op_value(op)
+    pg, info = _enter("reduce_scatter_tensor", group, [output], f"op={opv.name}")
+    _check_same_dtype(output, input, "reduce_scatter_tensor")
+    n = pg.size()
+    if input.numel() != n * output.numel():
+        raise ValueError(f"reduce_scatter_tensor: input tensor size {input.numel()} must equal "
+                         f"world size ({n}) times output tensor size {output.numel()}")
+    st = _Stage()
+    flat = st.input(input).reshape(-1)
+    k = output.numel()
+    ins = [flat[i * k:(i + 1) * k] for i in range(n)]
+    out = st.output(output)
+    return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv)), async_op, [output], st,
+                info=info)
+
+
+def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
+    _check_tensor_list(output_tensor_list, "output_tensor_list")
+    _check_tensor_list(input_tensor_list, "input_tensor_list")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("all_to_all")
+        return None
+    pg, info = _enter("all_to_all", group, list(input_tensor_list))
+    _check_list_len(output_tensor_list, pg, "output_tensor_list")
+    _check_list_len(input_tensor_list, pg, "input_tensor_list")
+    st = _Stage()
+    ins = st.inputs(input_tensor_list)
+    outs = st.outputs(output_tensor_list)
+    return _run(pg, pg._cpg.alltoall(outs, ins), async_op, list(output_tensor_list), st,
+                info=info)
+
+
+def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,
+                      group=None, async_op=False):
+    _check_single_tensor(output, "output")
+    _check_single_tensor(input, "input")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("all_to_all_single")
+        return None
+    pg, info = _enter("all_to_all_single", group, [input])
+    st = _Stage()
+    inp = st.input(input)
+    out = st.output(output)
+    osz = None if output_split_sizes is None else [int(s) for s in output_split_sizes]
+    isz = None if input_split_sizes is None else [int(s) for s in input_split_sizes]
+    return _run(pg, pg._cpg.alltoall_single(out, inp, osz, isz), async_op, [output], st,
+                info=info)
+
+
+def barrier(group=None, async_op=False, device_ids=None):
+    if _rank_not_in_group(group):
+        _warn_not_in_group("barrier")
+        return None
+    pg, info = _enter("barrier", group, [])
+    return _run(pg, pg._cpg.barrier(), async_op, info=info)
+
+
+def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
+    """A barrier through the store that names the ranks that did not arrive
+    within `timeout` (default: the group's timeout)."""
+    if _rank_not_in_group(group):
+        _warn_not_in_group("monitored_barrier")
+        return None
+    pg = _resolve(group)
+    timeout = pg._timeout if timeout is None else _check_timeout(timeout)
+    ms = _timeout_ms(timeout)
+    seq = pg._mb_seq
+    pg._mb_seq += 1
+    store = pg._store
+    base = f"monitored_barrier/{seq}"
+    me = pg.rank()
+    if me != 0:
+        store.set(f"{base}/arrived/{me}", b"1")
+        try:
+            store.wait([f"{base}/done"], timeout)
+        except DistStoreError:
+            raise DistBackendError(f"Rank {pg._ranks[me]} timed out in monitoredBarrier after "
+                                   f"{ms} ms waiting for rank {pg._ranks[0]}") from None
+        val = store.get(f"{base}/done")
+        if val != b"ok":
+            raise DistBackendError(f"monitoredBarrier failed on rank {pg._ranks[0]}: "
+                                   f"{val.decode(errors='replace')}")
+        return None
+    deadline = time.monotonic() + timeout.total_seconds()
+    missing = []
+    for r in range(1, pg.size()):
+        left = deadline - time.monotonic()
+        key = f"{base}/arrived/{r}"
+        try:
+            if left <= 0:
+                raise DistStoreError("timed out")
+            store.wait([key], timedelta(seconds=left))
+        except DistStoreError:
+            missing.append(pg._ranks[r])
+            if not wait_all_ranks:
+                break
+    if missing:
+        if len(missing) == 1:
+            msg = f"Rank {missing[0]} failed to pass monitoredBarrier in {ms} ms"
+        else:
+            msg = (f"Ranks {', '.join(map(str, missing))} failed to pass monitoredBarrier in "
+                   f"{ms} ms")
+        store.set(f"{base}/done", msg.encode())
+        raise DistBackendError(msg)
+    store.set(f"{base}/done", b"ok")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# point to point
+
+
+def _p2p_check(tensor, tag, op):
+    _check_single_tensor(tensor, "tensor")
+    if isinstance(tag, bool) or not isinstance(tag, int):
+        raise TypeError(f"{op}: tag must be an int, not {type(tag).__name__}")
+
+
+def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
+    _p2p_check(tensor, tag, "isend")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("isend")
+        return None
+    pg = _resolve(group)
+    peer = _root(pg, dst, group_dst, "dst")
+    info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
+    t = tensor if tensor.is_contiguous() else tensor.contiguous()
+    return Work(pg._cpg.send(t, peer, tag), pg, [tensor], info=info)
+
+
+def irecv(tensor, src=None, group=None, tag=0, group_src=None):
+    _p2p_check(tensor, tag, "irecv")
+    if _rank_not_in_group(group):
+        _warn_not_in_group("irecv")
+        return None
+    pg = _resolve(group)
+    if src is None and group_src is None:
+        peer = _c10d.ANY_SOURCE
+    else:
+        peer = _root(pg, src, group_src, "src")
+    info = _debug.before("recv", pg, [tensor], f"src={src}", collective=False)
+    st = _Stage()
+    t = st.output(tensor)
+    return Work(pg._cpg.recv(t, peer, tag), pg, [tensor], st.copies, info=info)
+
+
+def send(tensor, dst=None, group=None, tag=0, group_dst=None):
+    w = isend(tensor, dst, group, tag, group_dst)
+    if w is not None:
+        w.wait()
+
+
+def recv(tensor, src=None, group=None, tag=0, group_src=None):
+    """Receives into `tensor`; returns the sender's rank (-1 outside the group)."""
+    w = irecv(tensor, src, group, tag, group_src)
+    if w is None:
+        return -1
+    w.wait()
+    src_rank = w._w.source_rank()
+    return src_rank if group_src is not None else w._pg._ranks[src_rank]
+
+
+class P2POp:
+    """A point-to-point operation for batch_isend_irecv: ``P2POp(isend, tensor, peer)``."""
+
+    def __init__(self, op, tensor, peer=None, group=None, tag=0, group_peer=None):
+        if op not in (isend, irecv):
+            raise ValueError("Invalid ``op``. Expected ``op`` to be of type "
+                             "``torch.distributed.isend`` or ``torch.distributed.irecv``.")
+        _check_single_tensor(tensor, "tensor")
+        self.op = op
+        self.tensor = tensor
+        self.peer = peer
+        self.group = group
+        self.tag = tag
+        self.group_peer = group_peer
+
+    def __repr__(self):
+        return f"P2POp(op={self.op.__name__}, peer={self.peer}, tag={self.tag})"
+
+
+def batch_isend_irecv(p2p_op_list):
+    """Issues the sends, then the receives; returns their Works in list order."""
+    if not isinstance(p2p_op_list, (list, tuple)) or not p2p_op_list:
+        raise ValueError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
+                         "``torch.distributed.P2POp``.")
+    if not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise ValueError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
+                         "``torch.distributed.P2POp``.")
+    groups = {id(p.group if p.group is not None else _world.default_pg) for p in p2p_op_list}
+    if len(groups) != 1:
+        raise ValueError("All ops need to use the same group.")
+    works = [None] * len(p2p_op_list)
+    order = sorted(range(len(p2p_op_list)), key=lambda i: p2p_op_list[i].op is irecv)
+    for i in order:
+        p = p2p_op_list[i]
+        if p.op is isend:
+            works[i] = isend(p.tensor, p.peer, p.group, p.tag, p.group_peer)
+        else:
+            works[i] = irecv(p.tensor, p.peer, p.group, p.tag, p.group_peer)
+    return works
+
+
+# ---------------------------------------------------------------------------
+# object collectives (pickle into uint8 tensors)
+
+
+def _obj_to_tensor(obj):
+    buf = io.BytesIO()
+    pickle.Pickler(buf).dump(obj)
+    data = _np.frombuffer(buf.getvalue(), dtype=_np.uint8).copy()
+    return _mt.from_numpy(data), data.size
+
+
+def _tensor_to_obj(t, size):
+    return pickle.loads(t[:size].numpy().tobytes())
+
+
+def _sizes_tensor(n):
+    return _mt.zeros(n, dtype=_mt.int64)
+
+
+def all_gather_object(object_list, obj, group=None):
+    if _rank_not_in_group(group):
+        _warn_not_in_group("all_gather_object")
+        return None
+    pg = _resolve(group)
+    n = pg.size()
+    if not isinstance(object_list, list) or len(object_list) != n:
+        raise ValueError(f"all_gather_object: object_list must be a list of {n} elements "
+                         "(the group size)")
+    t, size = _obj_to_tensor(obj)
+    sizes = [_sizes_tensor(1) for _ in range(n)]
+    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64), group=group)
+    sizes = [int(s.item()) for s in sizes]
+    mx = max(sizes)
+    padded = _mt.zeros(mx, dtype=_mt.uint8)
+    padded[:size] = t
+    outs = [_mt.empty(mx, dtype=_mt.uint8) for _ in range(n)]
+    all_gather(outs, padded, group=group)
+    for i in range(n):
+        object_list[i] = _tensor_to_obj(outs[i], sizes[i])
+
+
+def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=None):
+    if _rank_not_in_group(group):
+        _warn_not_in_group("gather_object")
+        return None
+    pg = _resolve(group)
+    n = pg.size()
+    root = _root(pg, dst, group_dst, "dst")
+    me = pg.rank()
+    if me == root:
+        if not isinstance(object_gather_list, list) or len(object_gather_list) != n:
+            raise ValueError(f"gather_object: object_gather_list must be a list of {n} elements "
+                             "on the destination rank")
+    elif object_gather_list is not None:
+        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
+    t, size = _obj_to_tensor(obj)
+    sizes = [_sizes_tensor(1) for _ in range(n)]
+    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64), group=group)
+    sizes = [int(s.item()) for s in sizes]
+    mx = max(sizes)
+    padded = _mt.zeros(mx, dtype=_mt.uint8)
+    padded[:size] = t
+    outs = [_mt.empty(mx, dtype=_mt.uint8) for _ in range(n)] if me == root else None
+    gather(padded, outs, group_dst=root, group=group)
+    if me == root:
+        for i in range(n):
+            object_gather_list[i] = _tensor_to_obj(outs[i], sizes[i])
+
+
+def broadcast_object_list(object_list, src=None, group=None, device=None, group_src=None):
+    if _rank_not_in_group(group):
+        _warn_not_in_group("broadcast_object_list")
+        return None
+    if not isinstance(object_list, list):
+        raise TypeError("broadcast_object_list: object_list must be a list")
+    pg = _resolve(group)
+    root = _root(pg, src, group_src, "src")
+    k = len(object_list)
+    if pg.rank() == root:
+        parts = [_obj_to_tensor(o) for o in object_list]
+        sizes = _mt.tensor([s for _, s in parts], dtype=_mt.int64)
+    else:
+        sizes = _sizes_tensor(k)
+    broadcast(sizes, group_src=root, group=group)
+    total = int(sizes.sum().item()) if k else 0
+    if pg.rank() == root:
+        buf = _mt.cat([t for t, _ in parts]) if k else _mt.empty(0, dtype=_mt.uint8)
+    else:
+        buf = _mt.empty(total, dtype=_mt.uint8)
+    broadcast(buf, group_src=root, group=group)
+    if pg.rank() != root:
+        off = 0
+        for i in range(k):
+            s = int(sizes[i].item())
+            object_list[i] = _tensor_to_obj(buf[off:off + s], s)
+            off += s
+
+
+def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=None,
+                        group=None, group_src=None):
+    if _rank_not_in_group(group):
+        _warn_not_in_group("scatter_object_list")
+        return None
+    if not isinstance(scatter_object_output_list, list) or len(scatter_object_output_list) < 1:
+        raise ValueError("Expected argument scatter_object_output_list to be a list of size at "
+                         "least 1.")
+    pg = _resolve(group)
+    n = pg.size()
+    root = _root(pg, src, group_src, "src")
+    me = pg.rank()
+    if me == root:
+        if not isinstance(scatter_object_input_list, list) or len(scatter_object_input_list) != n:
+            raise ValueError(f"scatter_object_list: scatter_object_input_list must be a list of "
+                             f"{n} elements on the source rank")
+        parts = [_obj_to_tensor(o) for o in scatter_object_input_list]
+        mx = max(s for _, s in parts)
+        maxt = _mt.tensor([mx], dtype=_mt.int64)
+    else:
+        maxt = _sizes_tensor(1)
+    broadcast(maxt, group_src=root, group=group)
+    mx = int(maxt.item())
+    ins = sizes_in = None
+    if me == root:
+        ins = []
+        for t, s in parts:
+            p = _mt.zeros(mx, dtype=_mt.uint8)
+            p[:s] = t
+            ins.append(p)
+        sizes_in = [_mt.tensor([s], dtype=_mt.int64) for _, s in parts]
+    out = _mt.empty(mx, dtype=_mt.uint8)
+    size = _sizes_tensor(1)
+    scatter(out, ins, group_src=root, group=group)
+    scatter(size, sizes_in, group_src=root, group=group)
+    scatter_object_output_list[0] = _tensor_to_obj(out, int(size.item()))
