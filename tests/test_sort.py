@@ -555,3 +555,48 @@ def test_isin():
     assert torch.isin(torch.tensor([1, 2]), torch.tensor([2.5, 1.0])).tolist() == [True, False]
     with pytest.raises(TypeError, match="at least one"):
         torch.isin(1, 2)
+
+
+def np_mode_line(line):
+    """(value, index of its last occurrence): most frequent, smallest among ties, NaN never repeats."""
+    best = None
+    for v in np.unique(line[~np.isnan(line)] if line.dtype.kind == "f" else line):
+        c = int((line == v).sum())
+        if best is None or c > best[1]:
+            best = (v, c)
+    if best is None:                                     # all NaN: the first one
+        return np.nan, int(np.flatnonzero(np.isnan(line))[0])
+    return best[0], int(np.flatnonzero(line == best[0])[-1])
+
+
+@pytest.mark.parametrize("dtype", [torch.bool, torch.int8, torch.int64, torch.float32, torch.float64])
+def test_mode_random(dtype):
+    rng = np.random.default_rng(123)
+    for _ in range(12):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(1, 6, size=nd))
+        t, a = make(rng, shape, dtype, lo=-2, hi=3, noncontig=bool(rng.integers(2)))
+        dim = int(rng.integers(-nd, nd))
+        keep = bool(rng.integers(2))
+        v, i = torch.mode(t, dim, keep)
+        lines = np.moveaxis(a, dim, -1)
+        ev = np.empty(lines.shape[:-1], dtype=a.dtype)
+        ei = np.empty(lines.shape[:-1], dtype=np.int64)
+        for pos in np.ndindex(lines.shape[:-1]):
+            ev[pos], ei[pos] = np_mode_line(lines[pos])
+        if keep:
+            ev, ei = np.expand_dims(ev, dim), np.expand_dims(ei, dim)
+        same(v, ev)
+        same(i, ei)
+        r = t.mode(dim=dim, keepdim=keep)
+        same(r.values, ev)
+
+
+def test_mode_forms_and_errors():
+    r = torch.mode(torch.tensor([1, 2, 2, 3, 2]))
+    assert type(r).__name__ == "mode" and r.values.item() == 2 and r.indices.item() == 4
+    assert torch.mode(torch.tensor([3.0, 1.0, 3.0, 1.0])).values.item() == 1.0    # smallest of the ties
+    assert torch.mode(torch.tensor([float("nan"), float("nan"), 5.0])).values.item() == 5.0
+    assert torch.mode(torch.tensor(4.0)).values.item() == 4.0
+    with pytest.raises(IndexError, match=r"mode\(\): Expected reduction dim 1 to have non-zero size."):
+        torch.mode(torch.zeros(2, 0))

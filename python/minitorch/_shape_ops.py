@@ -879,6 +879,32 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
     return out.copy_(r) if out is not None else r
 
 
+mode_ret = _return_type("mode", ["values", "indices"])
+
+
+def mode(input, dim=-1, keepdim=False):
+    """The most frequent entry along dim (the smallest of equally frequent ones; NaNs never
+    repeat) and the index of its last occurrence: named tuple (values, indices)."""
+    _check(input, "mode")
+    d = _wrap(dim, input.dim())
+    x = movedim(input, d, -1) if input.dim() else input.reshape(1)
+    n = x.size(-1)
+    if n == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    v, i = _C.sort(x, -1, False)
+    first = _C.ones(v.shape, dtype=_C.bool)
+    if n > 1:
+        first[..., 1:] = _C.ne(v[..., 1:], v[..., :-1])
+    run = _C.sub(_C.cumsum(first, -1), 1)                       # run number of each entry
+    counts = _C.zeros(v.shape, dtype=_C.int64).scatter_add_(-1, run, _C.ones(v.shape, dtype=_C.int64))
+    best = _C.argmax(counts, -1, keepdim=True)                  # the first (smallest) longest run
+    end = _C.sub(_C.gather(_C.cumsum(counts, -1), -1, best), 1)  # its last entry, sorted stably
+    vals, idx = _C.gather(v, -1, end).squeeze(-1), _C.gather(i, -1, end).squeeze(-1)
+    if input.dim() and keepdim:
+        vals, idx = vals.unsqueeze(d), idx.unsqueeze(d)
+    return mode_ret(vals.contiguous(), idx.contiguous())
+
+
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
     """The q-th quantiles (q a number or a 1-d tensor in [0, 1]) of all entries or along dim,
     interpolating between order statistics as asked; NaN where a line holds a NaN."""
@@ -1266,7 +1292,7 @@ for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("rol
                    ("rot90", rot90), ("take", take), ("take_along_dim", take_along_dim),
                    ("scatter_reduce", scatter_reduce), ("scatter_reduce_", _scatter_reduce_),
                    ("median", median), ("nanmedian", nanmedian), ("quantile", quantile),
-                   ("nanquantile", nanquantile), ("diagflat", diagflat)]:
+                   ("nanquantile", nanquantile), ("diagflat", diagflat), ("mode", mode)]:
     setattr(Tensor, _name, _fn)
 
 
@@ -1290,4 +1316,4 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_sta
            "index_put", "index_put_", "searchsorted", "bucketize", "bincount", "index_fill", "index_copy",
            "masked_scatter", "column_stack", "rot90", "take", "take_along_dim", "scatter_reduce", "median",
            "nanmedian", "quantile", "nanquantile", "isin", "meshgrid", "cartesian_prod", "tril_indices",
-           "triu_indices", "block_diag", "diagflat"]
+           "triu_indices", "block_diag", "diagflat", "mode"]
