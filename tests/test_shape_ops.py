@@ -855,3 +855,56 @@ def test_block_diag_and_diagflat():
     for k in (-2, 0, 1):
         same(torch.diagflat(m, k), np.diagflat(np.arange(4).reshape(2, 2), k))
         same(m.diagflat(k), np.diagflat(np.arange(4), k))
+
+
+# ---- tensor_split / hsplit / vsplit / dsplit --------------------------------------------------
+def test_tensor_split_random():
+    rng = np.random.default_rng(160)
+    for _ in range(30):
+        nd = int(rng.integers(1, 4))
+        shape = rshape(rng, nd)
+        t, a = make(rng, shape, torch.float32, noncontig=bool(rng.integers(2)))
+        dim = int(rng.integers(-nd, nd))
+        if rng.random() < 0.5:
+            ios = int(rng.integers(1, 6))
+            want = np.array_split(a, ios, axis=dim)
+            forms = [ios, torch.tensor(ios)]
+        else:
+            ios = [int(i) for i in rng.integers(-6, 8, size=int(rng.integers(0, 4)))]
+            want = np.array_split(a, ios, axis=dim)
+            forms = [ios, tuple(ios), torch.tensor(ios, dtype=torch.int64)]
+        for f in forms:
+            got = torch.tensor_split(t, f, dim)
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                same(g, w)
+                assert g.numel() == 0 or shares(g, t)          # views
+        got = t.tensor_split(forms[0], dim=dim)
+        assert len(got) == len(want)
+    m = np.arange(24.0).reshape(2, 3, 4)
+    tm = torch.from_numpy(m)
+    for fn, nfn, arg in [(torch.hsplit, np.hsplit, 3), (torch.vsplit, np.vsplit, 2), (torch.dsplit, np.dsplit, 2),
+                         (torch.hsplit, np.hsplit, [1, 2]), (torch.dsplit, np.dsplit, [3])]:
+        got, want = fn(tm, arg), nfn(m, arg)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+    for g, w in zip(torch.hsplit(torch.arange(6), 3), np.hsplit(np.arange(6), 3)):
+        same(g, w)
+
+
+@pytest.mark.parametrize("fn,msg", [
+    (lambda: torch.tensor_split(torch.zeros(4), 0), "number of sections must be larger than 0, got 0"),
+    (lambda: torch.tensor_split(torch.tensor(1.0), 2), "expected at least a 1-dimensional tensor"),
+    (lambda: torch.tensor_split(torch.zeros(4), torch.tensor([1.0])), "to have dtype of long, but got Float"),
+    (lambda: torch.tensor_split(torch.zeros(4), torch.tensor([[1]])), "zero-dimensional or one-dimensional tensor"),
+    (lambda: torch.hsplit(torch.zeros(2, 3), 2), "torch.hsplit attempted to split along dimension 1, but the size "
+                                                  "of the dimension 3 is not divisible by the split_size 2!"),
+    (lambda: torch.vsplit(torch.zeros(3), 1), "torch.vsplit requires a tensor with at least 2 dimensions, but got "
+                                               "a tensor with 1 dimensions!"),
+    (lambda: torch.dsplit(torch.zeros(2, 2), 1), "torch.dsplit requires a tensor with at least 3 dimensions"),
+    (lambda: torch.hsplit(torch.tensor(1.0), 1), "torch.hsplit requires a tensor with at least 1 dimension,"),
+])
+def test_tensor_split_errors(fn, msg):
+    with pytest.raises(RuntimeError, match=msg):
+        fn()

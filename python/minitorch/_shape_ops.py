@@ -121,6 +121,71 @@ def column_stack(tensors, *, out=None):
     return _C.cat(ts, 1, out=out)
 
 
+def tensor_split(input, indices_or_sections, dim=0):
+    """Views of input cut along dim into `sections` near-equal parts (the first size % sections
+    one longer) or at the given indices (clamped to the dim, as slicing)."""
+    _check(input, "tensor_split")
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    d = _wrap(dim, input.dim())
+    n = input.size(d)
+    ios = indices_or_sections
+    if isinstance(ios, _C.TensorBase):
+        if ios.dtype != _C.int64:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                               f"{_legacy_name(ios.dtype)}")
+        if ios.dim() > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                               f"one-dimensional tensor, but got a tensor with {ios.dim()} dims")
+        ios = int(ios) if ios.dim() == 0 else ios.tolist()
+    if isinstance(ios, int):
+        if ios <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {ios}")
+        q, r = divmod(n, ios)
+        bounds, at = [], 0
+        for k in range(ios):
+            at += q + (1 if k < r else 0)
+            bounds.append(at)
+        bounds = bounds[:-1]
+    else:
+        bounds = [int(b) for b in ios]
+    def clip(i):  # as a slice bound
+        return builtins.min(builtins.max(i + n if i < 0 else i, 0), n)
+
+    parts, start = [], 0
+    for b in bounds + [n]:
+        s0, e0 = clip(start), clip(b)
+        parts.append(input.narrow(d, s0, builtins.max(e0 - s0, 0)))
+        start = b
+    return tuple(parts)
+
+
+def _dir_split(input, ios, dim, min_dims, fname):
+    _check(input, fname)
+    if input.dim() < min_dims:
+        raise RuntimeError(f"torch.{fname} requires a tensor with at least {min_dims} dimension"
+                           f"{'s' if min_dims > 1 else ''}, but got a tensor with {input.dim()} dimensions!")
+    if isinstance(ios, int) and (ios == 0 or input.size(dim) % ios != 0):
+        raise RuntimeError(f"torch.{fname} attempted to split along dimension {dim}, but the size of the "
+                           f"dimension {input.size(dim)} is not divisible by the split_size {ios}!")
+    return tensor_split(input, ios, dim)
+
+
+def hsplit(input, indices_or_sections):
+    """tensor_split along dim 1 (dim 0 for 1-d input); a number of sections must divide it."""
+    return _dir_split(input, indices_or_sections, 1 if getattr(input, "ndim", 0) > 1 else 0, 1, "hsplit")
+
+
+def vsplit(input, indices_or_sections):
+    """tensor_split along dim 0 of an input of at least 2 dims."""
+    return _dir_split(input, indices_or_sections, 0, 2, "vsplit")
+
+
+def dsplit(input, indices_or_sections):
+    """tensor_split along dim 2 of an input of at least 3 dims."""
+    return _dir_split(input, indices_or_sections, 2, 3, "dsplit")
+
+
 def meshgrid(*tensors, indexing=None):
     """Coordinate grids of 0-d/1-d tensors: views, ij indexing unless indexing='xy'."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
@@ -1292,7 +1357,8 @@ for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("rol
                    ("rot90", rot90), ("take", take), ("take_along_dim", take_along_dim),
                    ("scatter_reduce", scatter_reduce), ("scatter_reduce_", _scatter_reduce_),
                    ("median", median), ("nanmedian", nanmedian), ("quantile", quantile),
-                   ("nanquantile", nanquantile), ("diagflat", diagflat), ("mode", mode)]:
+                   ("nanquantile", nanquantile), ("diagflat", diagflat), ("mode", mode),
+                   ("tensor_split", tensor_split), ("hsplit", hsplit), ("vsplit", vsplit), ("dsplit", dsplit)]:
     setattr(Tensor, _name, _fn)
 
 
@@ -1316,4 +1382,4 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_sta
            "index_put", "index_put_", "searchsorted", "bucketize", "bincount", "index_fill", "index_copy",
            "masked_scatter", "column_stack", "rot90", "take", "take_along_dim", "scatter_reduce", "median",
            "nanmedian", "quantile", "nanquantile", "isin", "meshgrid", "cartesian_prod", "tril_indices",
-           "triu_indices", "block_diag", "diagflat", "mode"]
+           "triu_indices", "block_diag", "diagflat", "mode", "tensor_split", "hsplit", "vsplit", "dsplit"]
