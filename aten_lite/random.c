@@ -1,0 +1,617 @@
+/* aten_lite/random.c - Philox4x32-10 generators, random fills, randperm and multinomial. */
+#include "aten_lite/random.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aten_lite/ops.h"
+#include "aten_lite/parallel.h"
+#include "c10_lite/error.h"
+
+/* See Note [Counter-based random numbers] in random.h. */
+
+static const uint8_t mt__state_magic[8] = {'M', 'T', 'P', 'H', 'X', '1', '0', 0};
+
+void
+mt_generator_manual_seed(mt_generator *g, uint64_t seed)
+{
+    atomic_store(&g->seed, seed);
+    atomic_store(&g->offset, 0);
+}
+
+uint64_t
+mt_generator_reserve(mt_generator *g, uint64_t blocks)
+{
+    return atomic_fetch_add(&g->offset, blocks);
+}
+
+static void
+mt__put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        p[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+static uint64_t
+mt__get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        v |= (uint64_t)p[i] << (8 * i);
+    }
+    return v;
+}
+
+void
+mt_generator_get_state(const mt_generator *g, uint8_t *out)
+{
+    memcpy(out, mt__state_magic, 8);
+    mt__put_u64(out + 8, atomic_load(&((mt_generator *)g)->seed));
+    mt__put_u64(out + 16, atomic_load(&((mt_generator *)g)->offset));
+}
+
+int
+mt_generator_set_state(mt_generator *g, const uint8_t *state, int64_t nbytes)
+{
+    if (nbytes != MT_GENERATOR_STATE_SIZE) {
+        return mt_error_set(MT_EINVAL, "RNG state is wrong size: expected %d bytes, got %lld",
+                            MT_GENERATOR_STATE_SIZE, (long long)nbytes);
+    }
+    if (memcmp(state, mt__state_magic, 8) != 0) {
+        return mt_error_set(MT_EINVAL, "RNG state is not a state of this generator "
+                                       "(it does not start with its version tag)");
+    }
+    atomic_store(&g->seed, mt__get_u64(state + 8));
+    atomic_store(&g->offset, mt__get_u64(state + 16));
+    return 0;
+}
+
+/* ---- Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3") ---- */
+
+void
+mt_philox4x32(uint64_t key, uint64_t counter, uint32_t out[4])
+{
+    uint32_t c0 = (uint32_t)counter, c1 = (uint32_t)(counter >> 32), c2 = 0, c3 = 0;
+    uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+    for (int r = 0; r < 10; r++) {
+        uint64_t p0 = (uint64_t)UINT32_C(0xD2511F53) * c0;
+        uint64_t p1 = (uint64_t)UINT32_C(0xCD9E8D57) * c2;
+        uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
+        uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+        c1 = (uint32_t)p1;
+        c3 = (uint32_t)p0;
+        c0 = n0;
+        c2 = n2;
+        k0 += UINT32_C(0x9E3779B9);
+        k1 += UINT32_C(0xBB67AE85);
+    }
+    out[0] = c0;
+    out[1] = c1;
+    out[2] = c2;
+    out[3] = c3;
+}
+
+/* Uniform doubles in [0, 1) and (0, 1] from 53 bits of the 64-bit word (hi, lo). */
+static inline double
+mt__u53(uint32_t hi, uint32_t lo)
+{
+    return (double)((((uint64_t)hi << 32) | lo) >> 11) * 0x1.0p-53;
+}
+static inline double
+mt__u53_open0(uint32_t hi, uint32_t lo)
+{
+    return (double)(((((uint64_t)hi << 32) | lo) >> 11) + 1) * 0x1.0p-53;
+}
+
+/* torch's scalar type names, for "not implemented for 'Long'" messages. */
+static const char *
+mt__torch_type_name(mt_dtype dt)
+{
+    static const char *const names[MT_NUM_DTYPES] = {
+        [MT_BOOL] = "Bool",      [MT_UINT8] = "Byte",   [MT_INT8] = "Char",
+        [MT_INT16] = "Short",    [MT_INT32] = "Int",    [MT_INT64] = "Long",
+        [MT_FLOAT16] = "Half",   [MT_BFLOAT16] = "BFloat16", [MT_FLOAT32] = "Float",
+        [MT_FLOAT64] = "Double",
+    };
+    return mt_dtype_valid((int)dt) ? names[dt] : "invalid";
+}
+
+/* Stores v (a double) into element i of a contiguous buffer of dtype dt. */
+static inline void
+mt__store(char *data, mt_dtype dt, int64_t i, double v)
+{
+    switch (dt) {
+#define MT__ST(E, tn, ct, acc)                        \
+    case E:                                           \
+        ((ct *)data)[i] = MT_STORE_##tn((acc)v);      \
+        break;
+        MT_FORALL_DTYPES(MT__ST)
+#undef MT__ST
+    default:
+        break;
+    }
+}
+
+/* Note [Random fill kernels]
+ * One chunk function walks [begin, end) block by block: one Philox call per
+ * block, then every element of the chunk in that block is computed from its
+ * slot.  A chunk boundary inside a block just computes that block twice.
+ * 16-bit floats draw as many uniform mantissa bits as they hold (11 and 8),
+ * so that rand() rounds to a value below 1 in every dtype. */
+typedef struct {
+    mt_rand_dist dist;
+    mt_dtype dt;
+    bool wide;      /* 64-bit draws: 2 values per block, computed in double */
+    int mbits;      /* uniform mantissa bits for 32-bit draws */
+    uint64_t key;
+    uint64_t base;  /* first reserved block */
+    double a, b;
+    int64_t from;   /* mt_random_int_ */
+    uint64_t range;
+    const double *p; /* mt_bernoulli_tensor_: contiguous probabilities */
+    char *data;
+} mt__fill_job;
+
+static inline double
+mt__narrow_value(const mt__fill_job *j, const uint32_t w[4], int s)
+{
+    float u = (float)(w[s] >> (32 - j->mbits)) * ldexpf(1.0f, -j->mbits);
+    float a = (float)j->a, b = (float)j->b;
+    switch (j->dist) {
+    case MT_RAND_UNIFORM: {
+        float v = a + (b - a) * u;
+        return v < b ? v : a; /* rounding reached `to` (possible only for wide ranges) */
+    }
+    case MT_RAND_EXPONENTIAL:
+        return -logf(1.0f - u) / a; /* 1 - u in (0, 1] */
+    case MT_RAND_CAUCHY:
+        return a + b * tanf((float)M_PI * (u - 0.5f));
+    case MT_RAND_NORMAL:
+    case MT_RAND_LOG_NORMAL: {
+        int pair = s & ~1;
+        float u1 = (float)((w[pair] >> 8) + 1) * 0x1.0p-24f; /* (0, 1] */
+        float u2 = (float)(w[pair + 1] >> 8) * 0x1.0p-24f;
+        float r = sqrtf(-2.0f * logf(u1));
+        float z = (s & 1) ? r * sinf(2.0f * (float)M_PI * u2) : r * cosf(2.0f * (float)M_PI * u2);
+        float v = a + b * z;
+        return j->dist == MT_RAND_NORMAL ? v : expf(v);
+    }
+    default:
+        return 0.0;
+    }
+}
+
+static inline double
+mt__wide_value(const mt__fill_job *j, const uint32_t w[4], int s, int64_t i)
+{
+    uint32_t hi = w[2 * s], lo = w[2 * s + 1];
+    switch (j->dist) {
+    case MT_RAND_UNIFORM: {
+        double v = j->a + (j->b - j->a) * mt__u53(hi, lo);
+        return v < j->b ? v : j->a;
+    }
+    case MT_RAND_EXPONENTIAL:
+        return -log(mt__u53_open0(hi, lo)) / j->a;
+    case MT_RAND_CAUCHY:
+        return j->a + j->b * tan(M_PI * (mt__u53(hi, lo) - 0.5));
+    case MT_RAND_NORMAL:
+    case MT_RAND_LOG_NORMAL: {
+        double r = sqrt(-2.0 * log(mt__u53_open0(w[0], w[1])));
+        double t = 2.0 * M_PI * mt__u53(w[2], w[3]);
+        double v = j->a + j->b * (s ? r * sin(t) : r * cos(t));
+        return j->dist == MT_RAND_NORMAL ? v : exp(v);
+    }
+    case MT_RAND_BERNOULLI:
+        return mt__u53(hi, lo) < (j->p ? j->p[i] : j->a) ? 1.0 : 0.0;
+    case MT_RAND_GEOMETRIC: {
+        double v = ceil(log(mt__u53_open0(hi, lo)) / log1p(-j->a));
+        return v < 1.0 ? 1.0 : v;
+    }
+    default:
+        return 0.0;
+    }
+}
+
+static void
+mt__fill_chunk(void *ctx, int64_t begin, int64_t end)
+{
+    const mt__fill_job *j = ctx;
+    int per = j->wide ? 2 : 4;
+    uint32_t w[4];
+    for (int64_t i = begin; i < end;) {
+        int64_t blk = i / per;
+        mt_philox4x32(j->key, j->base + (uint64_t)blk, w);
+        int64_t stop = (blk + 1) * per < end ? (blk + 1) * per : end;
+        for (; i < stop; i++) {
+            int s = (int)(i - blk * per);
+            double v = j->wide ? mt__wide_value(j, w, s, i) : mt__narrow_value(j, w, s);
+            mt__store(j->data, j->dt, i, v);
+        }
+    }
+}
+
+static void
+mt__int_chunk(void *ctx, int64_t begin, int64_t end)
+{
+    const mt__fill_job *j = ctx;
+    uint32_t w[4];
+    for (int64_t i = begin; i < end;) {
+        int64_t blk = i / 2;
+        mt_philox4x32(j->key, j->base + (uint64_t)blk, w);
+        int64_t stop = (blk + 1) * 2 < end ? (blk + 1) * 2 : end;
+        for (; i < stop; i++) {
+            int s = (int)(i - blk * 2);
+            uint64_t r = ((uint64_t)w[2 * s] << 32) | w[2 * s + 1];
+            uint64_t v = (uint64_t)j->from + (j->range ? r % j->range : r);
+            int64_t iv = (int64_t)v;
+            switch (j->dt) {
+#define MT__ST(E, tn, ct, acc)                             \
+    case E:                                                \
+        ((ct *)j->data)[i] = MT_STORE_##tn((acc)iv);       \
+        break;
+                MT_FORALL_DTYPES(MT__ST)
+#undef MT__ST
+            default:
+                break;
+            }
+        }
+    }
+}
+
+/* Runs the job over t: directly when t is contiguous, else through a
+ * contiguous buffer copied into t.  Reserves the generator's blocks first. */
+static int
+mt__run_fill(mt_tensor *t, mt_generator *g, mt__fill_job *j, mt_parallel_fn fn)
+{
+    int rc = mt_check_no_internal_overlap(t);
+    if (rc < 0) {
+        return rc;
+    }
+    int per = j->wide ? 2 : 4;
+    j->dt = t->dtype;
+    j->key = atomic_load(&g->seed);
+    j->base = mt_generator_reserve(g, (uint64_t)((t->numel + per - 1) / per));
+    if (t->numel == 0) {
+        return 0;
+    }
+    mt_tensor *buf = t;
+    if (!t->contiguous) {
+        buf = mt_tensor_empty(t->dtype, t->ndim, t->sizes, mt_tensor_device(t));
+        if (buf == NULL) {
+            return mt_error_code();
+        }
+    }
+    j->data = mt_tensor_data(buf);
+    mt_parallel_for(0, t->numel, MT_GRAIN_SIZE / 8, fn, j);
+    if (buf != t) {
+        rc = mt_copy_(t, buf);
+        mt_tensor_decref(buf);
+    }
+    return rc;
+}
+
+static int
+mt__check_cpu(const mt_tensor *t)
+{
+    if (mt_tensor_device(t).type != MT_CPU) {
+        return mt_error_set(MT_ENOTIMPL, "random number generation is implemented for CPU tensors only");
+    }
+    return 0;
+}
+
+int
+mt_random_fill_(mt_tensor *t, mt_generator *g, mt_rand_dist dist, double a, double b)
+{
+    static const char *const kernel[] = {
+        [MT_RAND_UNIFORM] = "check_uniform_bounds", [MT_RAND_NORMAL] = "normal_kernel_cpu",
+        [MT_RAND_EXPONENTIAL] = "exponential_cpu",  [MT_RAND_CAUCHY] = "cauchy_cpu",
+        [MT_RAND_LOG_NORMAL] = "log_normal_cpu",
+    };
+    int rc = mt__check_cpu(t);
+    if (rc < 0) {
+        return rc;
+    }
+    bool needs_float = dist != MT_RAND_BERNOULLI && dist != MT_RAND_GEOMETRIC;
+    if (needs_float && !mt_dtype_is_floating(t->dtype)) {
+        return mt_error_set(MT_ERUNTIME, "\"%s\" not implemented for '%s'", kernel[dist],
+                            mt__torch_type_name(t->dtype));
+    }
+    mt__fill_job j = {.dist = dist, .a = a, .b = b};
+    j.wide = t->dtype == MT_FLOAT64 || !needs_float;
+    j.mbits = t->dtype == MT_FLOAT16 ? 11 : t->dtype == MT_BFLOAT16 ? 8 : 24;
+    return mt__run_fill(t, g, &j, mt__fill_chunk);
+}
+
+int
+mt_random_int_(mt_tensor *t, mt_generator *g, int64_t from, uint64_t range)
+{
+    int rc = mt__check_cpu(t);
+    if (rc < 0) {
+        return rc;
+    }
+    mt__fill_job j = {.wide = true, .from = from, .range = range};
+    return mt__run_fill(t, g, &j, mt__int_chunk);
+}
+
+int
+mt_bernoulli_tensor_(mt_tensor *t, mt_generator *g, const mt_tensor *p)
+{
+    int rc = mt__check_cpu(t);
+    if (rc < 0) {
+        return rc;
+    }
+    if (!mt_dtype_is_floating(p->dtype)) {
+        return mt_error_set(MT_ERUNTIME, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
+                            mt__torch_type_name(p->dtype));
+    }
+    mt_tensor *e = mt_expand(p, t->ndim, t->sizes);
+    if (e == NULL) {
+        return mt_error_code();
+    }
+    mt_tensor *pd = mt_to_dtype(e, MT_FLOAT64, false);
+    mt_tensor_decref(e);
+    mt_tensor *pc = pd ? mt_contiguous(pd) : NULL;
+    mt_tensor_decref(pd);
+    if (pc == NULL) {
+        return mt_error_code();
+    }
+    const double *pv = (const double *)mt_tensor_data(pc);
+    for (int64_t i = 0; i < pc->numel; i++) {
+        if (!(pv[i] >= 0.0 && pv[i] <= 1.0)) {
+            mt_tensor_decref(pc);
+            return mt_error_set(MT_ERUNTIME, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.");
+        }
+    }
+    mt__fill_job j = {.dist = MT_RAND_BERNOULLI, .wide = true, .p = pv};
+    rc = mt__run_fill(t, g, &j, mt__fill_chunk);
+    mt_tensor_decref(pc);
+    return rc;
+}
+
+/* The 64-bit word of logical element i of a 2-per-block draw. */
+static inline uint64_t
+mt__word64(uint64_t key, uint64_t base, uint64_t i)
+{
+    uint32_t w[4];
+    mt_philox4x32(key, base + i / 2, w);
+    int s = (int)(i & 1);
+    return ((uint64_t)w[2 * s] << 32) | w[2 * s + 1];
+}
+
+mt_tensor *
+mt_randperm(int64_t n, mt_dtype dt, mt_generator *g)
+{
+    if (n < 0) {
+        mt_error_set(MT_ERUNTIME, "n must be non-negative, got%lld", (long long)n);
+        return NULL;
+    }
+    if (n > 0 && dt != MT_INT64) {
+        /* the largest value n - 1 must be representable (exactly, for floats) */
+        double maxv = dt == MT_BOOL ? 1.0 : dt == MT_UINT8 ? 255.0 : dt == MT_INT8 ? 127.0
+                    : dt == MT_INT16 ? 32767.0 : dt == MT_INT32 ? 2147483647.0
+                    : dt == MT_FLOAT16 ? 2048.0 : dt == MT_BFLOAT16 ? 256.0
+                    : dt == MT_FLOAT32 ? 16777216.0 : 9007199254740992.0;
+        if ((double)(n - 1) > maxv) {
+            mt_error_set(MT_ERUNTIME, "n is too large for result tensor type: '%s'",
+                         mt__torch_type_name(dt));
+            return NULL;
+        }
+    }
+    int64_t size = n;
+    mt_tensor *r = mt_tensor_empty(dt, 1, &size, MT_DEVICE_CPU);
+    int64_t *perm = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (r == NULL || perm == NULL) {
+        mt_tensor_decref(r);
+        free(perm);
+        if (perm == NULL) {
+            mt_error_set(MT_ENOMEM, "randperm: out of memory");
+        }
+        return NULL;
+    }
+    uint64_t key = atomic_load(&g->seed);
+    uint64_t base = mt_generator_reserve(g, (uint64_t)(n + 1) / 2);
+    for (int64_t i = 0; i < n; i++) {
+        perm[i] = i;
+    }
+    /* Fisher-Yates from the top: step i swaps i with a uniform j in [0, i]. */
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t k = (int64_t)(mt__word64(key, base, (uint64_t)i) % (uint64_t)(i + 1));
+        int64_t tmp = perm[i];
+        perm[i] = perm[k];
+        perm[k] = tmp;
+    }
+    char *data = mt_tensor_data(r);
+    for (int64_t i = 0; i < n; i++) {
+        mt__store(data, dt, i, (double)perm[i]);
+    }
+    free(perm);
+    return r;
+}
+
+/* Note [Multinomial]
+ * Weights are read as doubles.  With replacement, each draw is an inverse-CDF
+ * lookup: the first category whose running sum exceeds u * total; a category
+ * of weight zero adds nothing to the running sum, so it is never the first to
+ * exceed it.  Without replacement, each category gets the key w / E with E ~
+ * Exp(1) (the exponential form of the Gumbel-top-k trick, as torch) and the n
+ * largest keys win, ties to the lower index; zero weights have key 0 and only
+ * lose, and asking for more draws than there are positive weights is an
+ * error.  Draw s of row r reads logical element r * n + s (with replacement)
+ * or r * categories + c (without), so rows run in parallel with the same
+ * result for any thread count. */
+typedef struct {
+    const double *w;
+    int64_t ncat, n;
+    bool replacement;
+    uint64_t key, base;
+    int64_t *out;
+    _Atomic int err; /* a row failed to allocate */
+} mt__mn_job;
+
+typedef struct {
+    double k;
+    int64_t i;
+} mt__keyed;
+
+static int
+mt__keyed_cmp(const void *pa, const void *pb)
+{
+    const mt__keyed *a = pa, *b = pb;
+    if (a->k != b->k) {
+        return a->k > b->k ? -1 : 1;
+    }
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static void
+mt__mn_rows(void *ctx, int64_t begin, int64_t end)
+{
+    mt__mn_job *j = ctx;
+    int64_t c = j->ncat, n = j->n;
+    double *cdf = j->replacement ? malloc(sizeof(double) * (size_t)c) : NULL;
+    mt__keyed *keys = j->replacement ? NULL : malloc(sizeof(mt__keyed) * (size_t)c);
+    if (cdf == NULL && keys == NULL) {
+        j->err = 1;
+        return;
+    }
+    for (int64_t r = begin; r < end; r++) {
+        const double *w = j->w + r * c;
+        int64_t *out = j->out + r * n;
+        if (j->replacement) {
+            double acc = 0.0;
+            int64_t last = 0;
+            for (int64_t k = 0; k < c; k++) {
+                acc += w[k];
+                cdf[k] = acc;
+                if (w[k] > 0.0) {
+                    last = k;
+                }
+            }
+            for (int64_t s = 0; s < n; s++) {
+                uint64_t bits = mt__word64(j->key, j->base, (uint64_t)(r * n + s));
+                double target = (double)(bits >> 11) * 0x1.0p-53 * acc;
+                int64_t lo = 0, hi = last; /* first k with cdf[k] > target, at most last */
+                while (lo < hi) {
+                    int64_t mid = lo + (hi - lo) / 2;
+                    if (cdf[mid] > target) {
+                        hi = mid;
+                    }
+                    else {
+                        lo = mid + 1;
+                    }
+                }
+                out[s] = lo;
+            }
+        }
+        else {
+            for (int64_t k = 0; k < c; k++) {
+                uint64_t bits = mt__word64(j->key, j->base, (uint64_t)(r * c + k));
+                double e = -log((double)((bits >> 11) + 1) * 0x1.0p-53); /* Exp(1), > 0 */
+                keys[k].k = w[k] > 0.0 ? w[k] / (e > 0.0 ? e : 0x1.0p-60) : 0.0;
+                keys[k].i = k;
+            }
+            if (n == 1) {
+                int64_t best = 0;
+                for (int64_t k = 1; k < c; k++) {
+                    if (keys[k].k > keys[best].k) {
+                        best = k;
+                    }
+                }
+                out[0] = best;
+            }
+            else {
+                qsort(keys, (size_t)c, sizeof(mt__keyed), mt__keyed_cmp);
+                for (int64_t s = 0; s < n; s++) {
+                    out[s] = keys[s].i;
+                }
+            }
+        }
+    }
+    free(cdf);
+    free(keys);
+}
+
+mt_tensor *
+mt_multinomial(const mt_tensor *probs, int64_t n, bool replacement, mt_generator *g)
+{
+    if (mt__check_cpu(probs) < 0) {
+        return NULL;
+    }
+    if (probs->ndim != 1 && probs->ndim != 2) {
+        mt_error_set(MT_ERUNTIME, "prob_dist must be 1 or 2 dim");
+        return NULL;
+    }
+    if (!mt_dtype_is_floating(probs->dtype)) {
+        mt_error_set(MT_ERUNTIME, "multinomial only supports floating-point dtypes for input, got: %s",
+                     mt__torch_type_name(probs->dtype));
+        return NULL;
+    }
+    int64_t ncat = probs->sizes[probs->ndim - 1];
+    int64_t rows = probs->ndim == 2 ? probs->sizes[0] : 1;
+    if (n <= 0) {
+        mt_error_set(MT_ERUNTIME, "cannot sample n_sample <= 0 samples");
+        return NULL;
+    }
+    if (!replacement && n > ncat) {
+        mt_error_set(MT_ERUNTIME, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+        return NULL;
+    }
+    if (ncat > (INT64_C(1) << 24)) {
+        mt_error_set(MT_ERUNTIME, "number of categories cannot exceed 2^24");
+        return NULL;
+    }
+    mt_tensor *pd = mt_to_dtype((mt_tensor *)probs, MT_FLOAT64, false);
+    mt_tensor *pc = pd ? mt_contiguous(pd) : NULL;
+    mt_tensor_decref(pd);
+    if (pc == NULL) {
+        return NULL;
+    }
+    const double *w = (const double *)mt_tensor_data(pc);
+    for (int64_t r = 0; r < rows; r++) {
+        double sum = 0.0;
+        int64_t positive = 0;
+        for (int64_t k = 0; k < ncat; k++) {
+            double v = w[r * ncat + k];
+            if (!(v >= 0.0) || isinf(v)) {
+                mt_tensor_decref(pc);
+                mt_error_set(MT_ERUNTIME, "probability tensor contains either `inf`, `nan` or element < 0");
+                return NULL;
+            }
+            sum += v;
+            positive += v > 0.0;
+        }
+        if (!(sum > 0.0)) {
+            mt_tensor_decref(pc);
+            mt_error_set(MT_ERUNTIME, "invalid multinomial distribution (sum of probabilities <= 0)");
+            return NULL;
+        }
+        if (!replacement && positive < n) {
+            mt_tensor_decref(pc);
+            mt_error_set(MT_ERUNTIME, "invalid multinomial distribution (with replacement=False, "
+                                      "not enough non-negative category to sample)");
+            return NULL;
+        }
+    }
+    int64_t osizes[2] = {rows, n};
+    mt_tensor *out = mt_tensor_empty(MT_INT64, probs->ndim, probs->ndim == 2 ? osizes : osizes + 1,
+                                     MT_DEVICE_CPU);
+    if (out == NULL) {
+        mt_tensor_decref(pc);
+        return NULL;
+    }
+    uint64_t per_row = (uint64_t)(replacement ? n : ncat);
+    mt__mn_job j = {.w = w, .ncat = ncat, .n = n, .replacement = replacement,
+                    .key = atomic_load(&g->seed), .out = (int64_t *)mt_tensor_data(out)};
+    j.base = mt_generator_reserve(g, ((uint64_t)rows * per_row + 1) / 2);
+    int64_t work = ncat + n;
+    mt_parallel_for(0, rows, work >= MT_GRAIN_SIZE ? 1 : MT_GRAIN_SIZE / work, mt__mn_rows, &j);
+    mt_tensor_decref(pc);
+    if (j.err) {
+        mt_tensor_decref(out);
+        mt_error_set(MT_ENOMEM, "multinomial: out of memory");
+        return NULL;
+    }
+    return out;
+}
