@@ -67,7 +67,7 @@ def run_ranks(fn, world_size, *args, timeout=45, env=None, expect_fail=(), init_
 
             while got < world_size:
                 try:
-                    rank, ok, val = q.get(timeout=timeout)
+                    rank, ok, val = q.get(timeout=timeout if got < want else 1)
                 except _queue.Empty:
                     if got >= want:
                         break

@@ -90,7 +90,13 @@ mt_py_work_wait(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     rc = mt_work_wait(w, ms);
     Py_END_ALLOW_THREADS
     if (rc < 0) {
-        return mt__dist_raise(rc, mt__DistBackendError);
+        /* Whatever failed while running (sizes that disagree between ranks
+         * included) is a backend error, as torch's. */
+        if (rc == MT_ENOMEM || rc == MT_ENOTIMPL) {
+            return mt__raise(rc);
+        }
+        PyErr_SetString(mt__DistBackendError, mt_error_message());
+        return NULL;
     }
     Py_RETURN_TRUE;
 }
