@@ -95,6 +95,7 @@ def _sizes(fname, size):
 
 def _new(fname, size, dtype, device, requires_grad, out, default_dtype=None):
     """The tensor a factory fills: `out` (shape and dtype checked) or a new one."""
+    _check_grad(requires_grad)
     if dtype is None:
         dtype = _C.get_default_dtype() if default_dtype is None else default_dtype
     if out is not None:
@@ -105,10 +106,13 @@ def _new(fname, size, dtype, device, requires_grad, out, default_dtype=None):
         return out
     if any(s < 0 for s in size):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {list(size)}")
-    t = _C.empty(size, dtype=dtype, device=device)
+    return _C.empty(size, dtype=dtype, device=device)
+
+
+def _check_grad(requires_grad):
+    """Raises (before anything is drawn) where the factories refuse requires_grad=True."""
     if requires_grad:
-        t.requires_grad_(True)
-    return t
+        _C.empty((0,), requires_grad=True)
 
 
 def _finish(t, requires_grad):
@@ -238,7 +242,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
     """Numbers uniform on [0, 1) of the given size (floating dtypes)."""
     size = _sizes("rand", tuple(kw.pop("size")) if "size" in kw else size)
     _no_extra("rand", kw)
-    t = _new("rand", size, dtype, device, False, out)
+    t = _new("rand", size, dtype, device, requires_grad, out)
     _C._random_fill_(t, _UNIFORM, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
@@ -248,7 +252,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     """Standard normal numbers of the given size (floating dtypes)."""
     size = _sizes("randn", tuple(kw.pop("size")) if "size" in kw else size)
     _no_extra("randn", kw)
-    t = _new("randn", size, dtype, device, False, out)
+    t = _new("randn", size, dtype, device, requires_grad, out)
     _C._random_fill_(t, _NORMAL, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
@@ -273,6 +277,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, out=None, dty
         if not args:
             raise TypeError("randint() missing required argument 'size'")
         size = args.pop()
+        _size_tuple(size, "randint")
     if len(args) > 2:
         raise TypeError(f"randint() takes at most 3 positional arguments ({len(args) + 1} given)")
     if len(args) == 2:
@@ -291,7 +296,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, out=None, dty
     low = 0 if low is None else _int_arg(low, "randint", "low")
     high = _int_arg(high, "randint", "high")
     size = _size_tuple(size, "randint")
-    t = _new("randint", size, dtype, device, False, out, default_dtype=_C.int64)
+    t = _new("randint", size, dtype, device, requires_grad, out, default_dtype=_C.int64)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     _random_int_fill(t, low, high, "randint", generator)
@@ -302,6 +307,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
              pin_memory=False):
     """A random permutation of 0 .. n-1 (int64 by default)."""
     n = _int_arg(n, "randperm", "n")
+    _check_grad(requires_grad)
     if device is not None:
         _C.empty((0,), device=device)  # rejects unusable devices as the factories do
     r = _C._randperm(n, _C.int64 if dtype is None else dtype, generator)
@@ -314,8 +320,9 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     return _finish(r, requires_grad)
 
 
-def _like_new(fname, input, dtype, device):
+def _like_new(fname, input, dtype, device, requires_grad):
     _check_tensor(input, fname)
+    _check_grad(requires_grad)
     return _C.empty(tuple(input.shape), dtype=input.dtype if dtype is None else dtype,
                     device=input.device if device is None else device)
 
@@ -323,7 +330,7 @@ def _like_new(fname, input, dtype, device):
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
               generator=None):
     """rand with input's shape, dtype and device."""
-    t = _like_new("rand_like", input, dtype, device)
+    t = _like_new("rand_like", input, dtype, device, requires_grad)
     _C._random_fill_(t, _UNIFORM, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
@@ -331,7 +338,7 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
                generator=None):
     """randn with input's shape, dtype and device."""
-    t = _like_new("randn_like", input, dtype, device)
+    t = _like_new("randn_like", input, dtype, device, requires_grad)
     _C._random_fill_(t, _NORMAL, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
@@ -343,7 +350,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     if high is None:
         low, high = 0, low
     low, high = _int_arg(low, "randint_like", "low"), _int_arg(high, "randint_like", "high")
-    t = _like_new("randint_like", input, dtype, device)
+    t = _like_new("randint_like", input, dtype, device, requires_grad)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     _random_int_fill(t, low, high, "randint_like", generator)
@@ -364,7 +371,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         m, s = _float_arg(mean, "normal", "mean"), _float_arg(std, "normal", "std")
         if not s >= 0.0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
-        t = _new("normal", _size_tuple(size, "normal"), dtype, device, False, out)
+        t = _new("normal", _size_tuple(size, "normal"), dtype, device, requires_grad, out)
         _C._random_fill_(t, _NORMAL, m, s, generator)
         return _finish(t, requires_grad)
     if mt and st:
