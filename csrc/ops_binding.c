@@ -494,6 +494,17 @@ mt__operator(mt_op op, PyObject *a, PyObject *b)
     if (!ra || !rb) {
         Py_RETURN_NOTIMPLEMENTED;
     }
+    if (op == MT_OP_DIV && x.t == NULL && y.t != NULL) {
+        /* number / tensor is tensor.reciprocal() * number in torch (its
+         * __rtruediv__), which can differ from a true division in the last bit */
+        PyObject *rec = mt__do_unary(MT_OP_RECIPROCAL, b, NULL);
+        if (rec == NULL) {
+            return NULL;
+        }
+        PyObject *r = mt__do_binary(MT_OP_MUL, mt_arg_tensor(IMPL(rec)), x, NULL, mt_scalar_int(1));
+        Py_DECREF(rec);
+        return r;
+    }
     return mt__do_binary(op, x, y, NULL, mt_scalar_int(1));
 }
 

@@ -85,6 +85,21 @@ def test_arithmetic_operators(op, iop, nf, kind, dt):
     assert torch.equal(w, x)
 
 
+def test_reflected_true_division_is_reciprocal_times_number():
+    # torch's __rtruediv__ is self.reciprocal() * other: rounded twice
+    rng = np.random.default_rng(3)
+    v = rng.uniform(0.1, 100, 5000).astype(np.float32)
+    x = torch.from_numpy(v)
+    for s in [3, 0.3, -7.5]:
+        want = (np.float32(1) / v) * np.float32(s)
+        np.testing.assert_array_equal((s / x).numpy(), want)
+    i = torch.tensor([1, 2, 0, -4])
+    r = 3 / i
+    assert r.dtype == F32 and r.tolist()[:2] == [3.0, 1.5] and r[2].item() == math.inf
+    assert (0 / torch.tensor([0.0])).isnan().all()
+    assert (2 / torch.tensor([True, False])).tolist() == [2.0, math.inf]
+
+
 def test_reflected_operators_with_python_numbers():
     t = torch.tensor([1.0, 2.0, 4.0])
     assert (1 - t).tolist() == [0.0, -1.0, -3.0]
