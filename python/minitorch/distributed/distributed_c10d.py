@@ -406,6 +406,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if _world.default_pg is not None:
         raise _InitTwiceError("trying to initialize the default process group twice!")
     timeout = _check_timeout(timeout)
+    _debug.level()  # a bad MINITORCH_DISTRIBUTED_DEBUG fails before anything starts
     if store is not None and init_method is not None:
         raise ValueError("Cannot specify both init_method and store.")
     for name, v in (("world_size", world_size), ("rank", rank)):
