@@ -1,0 +1,187 @@
+"""all_reduce latency and bus bandwidth of minitorch.distributed, next to Open MPI over TCP.
+
+    python bench/allreduce.py --world-size 2
+    python bench/allreduce.py --world-size 4 --max-bytes 16M
+
+For each message size (4 B ... 64 MiB, float32 SUM, in place) every rank runs
+warm-up iterations, a barrier, then `iters` timed all_reduce calls; the time
+reported is the slowest rank's mean.  algbw = bytes / time, and as in
+nccl-tests busbw = algbw * 2 (n - 1) / n.  When mpi4py and mpirun are
+installed the same loop runs under `mpirun --mca btl tcp,self` (Open MPI over
+TCP, loopback) in the same invocation; without them those columns say n/a.
+"""
+import argparse
+import json
+import multiprocessing as mp
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+SIZES = [4 << (2 * i) for i in range(13)]  # 4 B, 16 B, ..., 64 MiB
+
+
+def _parse_bytes(s):
+    s = s.strip().upper()
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    if s and s[-1] in mult:
+        return int(float(s[:-1]) * mult[s[-1]])
+    return int(s)
+
+
+def _iters(nbytes, scale):
+    return max(3, min(1000, int(scale * 2e8 / max(nbytes, 4096) / 10)))
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _mt_rank(rank, ws, port, sizes, scale, q):
+    import minitorch as torch
+    import minitorch.distributed as dist
+
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                            world_size=ws)
+    out = []
+    for nbytes in sizes:
+        n = max(1, nbytes // 4)
+        t = torch.ones(n)
+        it = _iters(nbytes, scale)
+        for _ in range(max(2, it // 10)):
+            dist.all_reduce(t)
+        dist.barrier()
+        t0 = time.perf_counter()
+        for _ in range(it):
+            dist.all_reduce(t)
+        dt = (time.perf_counter() - t0) / it
+        m = torch.tensor([dt], dtype=torch.float64)
+        dist.all_reduce(m, op=dist.ReduceOp.MAX)
+        out.append(m.item())
+    dist.destroy_process_group()
+    if rank == 0:
+        q.put(out)
+
+
+def run_minitorch(ws, sizes, scale):
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    port = _free_port()
+    procs = [ctx.Process(target=_mt_rank, args=(r, ws, port, sizes, scale, q))
+             for r in range(ws)]
+    for p in procs:
+        p.start()
+    res = q.get(timeout=900)
+    for p in procs:
+        p.join()
+    return res
+
+
+_MPI_SCRIPT = textwrap.dedent("""
+    import json, sys, time
+    import numpy as np
+    from mpi4py import MPI
+    sizes = json.loads(sys.argv[1]); scale = float(sys.argv[2])
+    comm = MPI.COMM_WORLD
+    def iters(nbytes):
+        return max(3, min(1000, int(scale * 2e8 / max(nbytes, 4096) / 10)))
+    out = []
+    for nbytes in sizes:
+        buf = np.ones(max(1, nbytes // 4), dtype=np.float32)
+        it = iters(nbytes)
+        for _ in range(max(2, it // 10)):
+            comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
+        comm.Barrier()
+        t0 = time.perf_counter()
+        for _ in range(it):
+            comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
+        dt = (time.perf_counter() - t0) / it
+        out.append(comm.allreduce(dt, op=MPI.MAX))
+    if comm.rank == 0:
+        print("RESULT " + json.dumps(out))
+""")
+
+
+def run_mpi(ws, sizes, scale):
+    mpirun = shutil.which("mpirun")
+    if mpirun is None:
+        return None, "mpirun not found"
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        return None, "mpi4py not installed"
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(_MPI_SCRIPT)
+        script = f.name
+    cmd = [mpirun, "-np", str(ws), "--oversubscribe", "--mca", "btl", "tcp,self",
+           "--mca", "pml", "ob1", "--mca", "btl_tcp_if_include", "lo", sys.executable, script,
+           json.dumps(sizes), str(scale)]
+    if os.geteuid() == 0:
+        cmd.insert(1, "--allow-run-as-root")
+    env = dict(os.environ, OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, f"mpirun failed: {e}"
+    finally:
+        os.unlink(script)
+    for line in p.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:]), None
+    return None, f"mpirun failed (rc {p.returncode}): {p.stderr.strip()[-300:]}"
+
+
+def _fmt_size(b):
+    for unit, k in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= k:
+            return f"{b // k} {unit}"
+    return f"{b} B"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--world-size", type=int, default=2)
+    ap.add_argument("--min-bytes", default="4")
+    ap.add_argument("--max-bytes", default="64M")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiplies the iteration counts")
+    ap.add_argument("--no-mpi", action="store_true", help="skip the Open MPI comparison")
+    args = ap.parse_args(argv)
+    lo, hi = _parse_bytes(args.min_bytes), _parse_bytes(args.max_bytes)
+    sizes = [s for s in SIZES if lo <= s <= hi]
+    ws = args.world_size
+    if ws < 1 or not sizes:
+        ap.error("need --world-size >= 1 and at least one size in range")
+    ours = run_minitorch(ws, sizes, args.scale)
+    mpi, why = (None, "skipped (--no-mpi)") if args.no_mpi else run_mpi(ws, sizes, args.scale)
+    factor = 2 * (ws - 1) / ws if ws > 1 else 1.0
+    print(f"all_reduce float32 SUM, world size {ws}, {os.cpu_count()} CPUs, loopback TCP")
+    print("busbw = algbw * 2(n-1)/n (nccl-tests); time = slowest rank's mean")
+    if mpi is None:
+        print(f"Open MPI: n/a ({why})")
+    hdr = f"{'size':>9} | {'minitorch us':>12} {'algbw GB/s':>10} {'busbw GB/s':>10}"
+    if mpi is not None:
+        hdr += f" | {'OpenMPI us':>10} {'algbw GB/s':>10} {'busbw GB/s':>10} | {'busbw ratio':>11}"
+    print(hdr)
+    print("-" * len(hdr))
+    for i, nbytes in enumerate(sizes):
+        t = ours[i]
+        alg = nbytes / t / 1e9
+        line = f"{_fmt_size(nbytes):>9} | {t * 1e6:12.1f} {alg:10.3f} {alg * factor:10.3f}"
+        if mpi is not None:
+            tm = mpi[i]
+            algm = nbytes / tm / 1e9
+            line += (f" | {tm * 1e6:10.1f} {algm:10.3f} {algm * factor:10.3f} | "
+                     f"{tm / t:10.2f}x")
+        print(line)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
