@@ -24,12 +24,22 @@ _SHAPE_FREE = {"all_to_all", "all_to_all_single", "barrier", "gather", "scatter"
 _FP_BYTES = 256
 
 
-def level():
+_level = None
+
+
+def read_level():
+    """Reads the environment (init_process_group calls it once, as torch does)."""
+    global _level
     v = os.environ.get("MINITORCH_DISTRIBUTED_DEBUG") or os.environ.get("TORCH_DISTRIBUTED_DEBUG")
     v = (v or "OFF").strip().upper()
     if v not in ("OFF", "INFO", "DETAIL"):
         raise ValueError(f"MINITORCH_DISTRIBUTED_DEBUG must be OFF, INFO or DETAIL, got {v!r}")
+    _level = v
     return v
+
+
+def level():
+    return _level if _level is not None else read_level()
 
 
 def _describe(tensors):

@@ -406,7 +406,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if _world.default_pg is not None:
         raise _InitTwiceError("trying to initialize the default process group twice!")
     timeout = _check_timeout(timeout)
-    _debug.level()  # a bad MINITORCH_DISTRIBUTED_DEBUG fails before anything starts
+    _debug.read_level()  # a bad MINITORCH_DISTRIBUTED_DEBUG fails before anything starts
     if store is not None and init_method is not None:
         raise ValueError("Cannot specify both init_method and store.")
     for name, v in (("world_size", world_size), ("rank", rank)):
@@ -437,6 +437,14 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
 def _make_group(store, prefix, group_rank, ranks, backend, name, timeout):
     pstore = PrefixStore(prefix, store)
     cpg = _c10d._new_process_group(pstore, group_rank, len(ranks), _timeout_ms(timeout))
+    try:
+        # Every member has finished building its mesh (and is done with the
+        # store's address keys) before any returns: a master that returns and
+        # exits at once cannot strand a peer that is still connecting.
+        cpg.barrier().wait()
+    except BaseException:
+        cpg.abort()
+        raise
     pg = ProcessGroup(cpg, pstore, ranks, backend, name, timeout)
     _world.groups.append(pg)
     return pg
