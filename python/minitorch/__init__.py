@@ -118,6 +118,7 @@ from ._reductions import (  # noqa: E402
 from . import _tensor_methods  # noqa: E402,F401  (Python-level Tensor methods)
 
 # ---- further op families: one `from ._module import *` line each -----------------
+from ._linalg import *  # noqa: E402,F401,F403
 from ._random import *  # noqa: E402,F401,F403
 from ._shape_ops import *  # noqa: E402,F401,F403
 from .distributed._autoload import *  # noqa: E402,F401,F403
