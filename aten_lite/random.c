@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aten_lite/cpu/loops.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -93,6 +94,44 @@ mt_philox4x32(uint64_t key, uint64_t counter, uint32_t out[4])
     out[3] = c3;
 }
 
+/* Philox of MT__LANES consecutive counters at once, written lane-parallel so
+ * the compiler can vectorise the 32x32->64 multiplies.  words[4 * l + k] is
+ * word k of block ctr + l. */
+#define MT__LANES 8
+
+MT_SIMD_CLONES static void
+mt__philox_batch(uint64_t key, uint64_t ctr, uint32_t words[4 * MT__LANES])
+{
+    uint32_t c0[MT__LANES], c1[MT__LANES], c2[MT__LANES], c3[MT__LANES];
+    for (int l = 0; l < MT__LANES; l++) {
+        c0[l] = (uint32_t)(ctr + (uint64_t)l);
+        c1[l] = (uint32_t)((ctr + (uint64_t)l) >> 32);
+        c2[l] = 0;
+        c3[l] = 0;
+    }
+    uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+    for (int r = 0; r < 10; r++) {
+        for (int l = 0; l < MT__LANES; l++) {
+            uint64_t p0 = (uint64_t)UINT32_C(0xD2511F53) * c0[l];
+            uint64_t p1 = (uint64_t)UINT32_C(0xCD9E8D57) * c2[l];
+            uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1[l] ^ k0;
+            uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3[l] ^ k1;
+            c1[l] = (uint32_t)p1;
+            c3[l] = (uint32_t)p0;
+            c0[l] = n0;
+            c2[l] = n2;
+        }
+        k0 += UINT32_C(0x9E3779B9);
+        k1 += UINT32_C(0xBB67AE85);
+    }
+    for (int l = 0; l < MT__LANES; l++) {
+        words[4 * l] = c0[l];
+        words[4 * l + 1] = c1[l];
+        words[4 * l + 2] = c2[l];
+        words[4 * l + 3] = c3[l];
+    }
+}
+
 /* Uniform doubles in [0, 1) and (0, 1] from 53 bits of the 64-bit word (hi, lo). */
 static inline double
 mt__u53(uint32_t hi, uint32_t lo)
@@ -103,6 +142,15 @@ static inline double
 mt__u53_open0(uint32_t hi, uint32_t lo)
 {
     return (double)(((((uint64_t)hi << 32) | lo) >> 11) + 1) * 0x1.0p-53;
+}
+
+/* floor(r * range / 2^64): r mod range's job without a division (Lemire); the
+ * bias for a range that does not divide 2^64 is below range / 2^64. */
+static inline uint64_t
+mt__scale64(uint64_t r, uint64_t range)
+{
+    __extension__ typedef unsigned __int128 mt__u128;
+    return (uint64_t)(((mt__u128)r * range) >> 64);
 }
 
 /* torch's scalar type names, for "not implemented for 'Long'" messages. */
@@ -118,14 +166,50 @@ mt__torch_type_name(mt_dtype dt)
     return mt_dtype_valid((int)dt) ? names[dt] : "invalid";
 }
 
-/* Stores v (a double) into element i of a contiguous buffer of dtype dt. */
-static inline void
-mt__store(char *data, mt_dtype dt, int64_t i, double v)
+/* Stores v[0, n) (doubles) into elements [i0, i0 + n) of a contiguous buffer of dtype dt. */
+static void
+mt__store_doubles(char *data, mt_dtype dt, int64_t i0, const double *v, int n)
 {
     switch (dt) {
-#define MT__ST(E, tn, ct, acc)                        \
-    case E:                                           \
-        ((ct *)data)[i] = MT_STORE_##tn((acc)v);      \
+#define MT__ST(E, tn, ct, acc)                                  \
+    case E:                                                     \
+        for (int e = 0; e < n; e++) {                           \
+            ((ct *)data)[i0 + e] = MT_STORE_##tn((acc)v[e]);    \
+        }                                                       \
+        break;
+        MT_FORALL_DTYPES(MT__ST)
+#undef MT__ST
+    default:
+        break;
+    }
+}
+
+static void
+mt__store_floats(char *data, mt_dtype dt, int64_t i0, const float *v, int n)
+{
+    switch (dt) {
+#define MT__ST(E, tn, ct, acc)                                  \
+    case E:                                                     \
+        for (int e = 0; e < n; e++) {                           \
+            ((ct *)data)[i0 + e] = MT_STORE_##tn((acc)v[e]);    \
+        }                                                       \
+        break;
+        MT_FORALL_DTYPES(MT__ST)
+#undef MT__ST
+    default:
+        break;
+    }
+}
+
+static void
+mt__store_ints(char *data, mt_dtype dt, int64_t i0, const int64_t *v, int n)
+{
+    switch (dt) {
+#define MT__ST(E, tn, ct, acc)                                  \
+    case E:                                                     \
+        for (int e = 0; e < n; e++) {                           \
+            ((ct *)data)[i0 + e] = MT_STORE_##tn((acc)v[e]);    \
+        }                                                       \
         break;
         MT_FORALL_DTYPES(MT__ST)
 #undef MT__ST
@@ -135,11 +219,16 @@ mt__store(char *data, mt_dtype dt, int64_t i, double v)
 }
 
 /* Note [Random fill kernels]
- * One chunk function walks [begin, end) block by block: one Philox call per
- * block, then every element of the chunk in that block is computed from its
- * slot.  A chunk boundary inside a block just computes that block twice.
- * 16-bit floats draw as many uniform mantissa bits as they hold (11 and 8),
- * so that rand() rounds to a value below 1 in every dtype. */
+ * A chunk [begin, end) is walked in batches of MT__LANES blocks: one batched
+ * Philox call, then the batch's values are computed in a small buffer (one
+ * switch on the distribution per batch) and the part inside the chunk is
+ * stored with one switch on the dtype.  A chunk boundary inside a batch just
+ * computes that batch twice; the values never depend on the chunking.
+ * Element e of a batch reads words[e] (32-bit draws: 4 per block) or
+ * words[2e], words[2e + 1] (64-bit draws: 2 per block); a float normal uses
+ * the pair words[e & ~1], words[e | 1] (cos for even e, sin for odd), a
+ * double normal its whole block.  16-bit floats draw as many uniform mantissa
+ * bits as they hold (11 and 8), so rand() stays below 1 in every dtype. */
 typedef struct {
     mt_rand_dist dist;
     mt_dtype dt;
@@ -154,63 +243,108 @@ typedef struct {
     char *data;
 } mt__fill_job;
 
-static inline double
-mt__narrow_value(const mt__fill_job *j, const uint32_t w[4], int s)
+#define MT__NARROW (4 * MT__LANES) /* values per batch */
+#define MT__WIDE (2 * MT__LANES)
+
+static void
+mt__narrow_values(const mt__fill_job *j, const uint32_t *w, float *v)
 {
-    float u = (float)(w[s] >> (32 - j->mbits)) * ldexpf(1.0f, -j->mbits);
+    float scale = 1.0f / (float)(UINT32_C(1) << j->mbits);
+    int shift = 32 - j->mbits;
     float a = (float)j->a, b = (float)j->b;
+    const float two_pi = 6.283185307179586f;
     switch (j->dist) {
-    case MT_RAND_UNIFORM: {
-        float v = a + (b - a) * u;
-        return v < b ? v : a; /* rounding reached `to` (possible only for wide ranges) */
-    }
+    case MT_RAND_UNIFORM:
+        for (int e = 0; e < MT__NARROW; e++) {
+            float x = a + (b - a) * ((float)(w[e] >> shift) * scale);
+            v[e] = x < b ? x : a; /* rounding reached `to` (possible only for wide ranges) */
+        }
+        break;
     case MT_RAND_EXPONENTIAL:
-        return -logf(1.0f - u) / a; /* 1 - u in (0, 1] */
+        for (int e = 0; e < MT__NARROW; e++) {
+            v[e] = -logf((float)((w[e] >> 8) + 1) * 0x1.0p-24f) / a; /* log of (0, 1] */
+        }
+        break;
     case MT_RAND_CAUCHY:
-        return a + b * tanf((float)M_PI * (u - 0.5f));
+        for (int e = 0; e < MT__NARROW; e++) {
+            v[e] = a + b * tanf((float)M_PI * ((float)(w[e] >> 8) * 0x1.0p-24f - 0.5f));
+        }
+        break;
     case MT_RAND_NORMAL:
-    case MT_RAND_LOG_NORMAL: {
-        int pair = s & ~1;
-        float u1 = (float)((w[pair] >> 8) + 1) * 0x1.0p-24f; /* (0, 1] */
-        float u2 = (float)(w[pair + 1] >> 8) * 0x1.0p-24f;
-        float r = sqrtf(-2.0f * logf(u1));
-        float z = (s & 1) ? r * sinf(2.0f * (float)M_PI * u2) : r * cosf(2.0f * (float)M_PI * u2);
-        float v = a + b * z;
-        return j->dist == MT_RAND_NORMAL ? v : expf(v);
-    }
+    case MT_RAND_LOG_NORMAL:
+        for (int e = 0; e < MT__NARROW; e += 2) {
+            float u1 = (float)((w[e] >> 8) + 1) * 0x1.0p-24f; /* (0, 1] */
+            float u2 = (float)(w[e + 1] >> 8) * 0x1.0p-24f;
+            float r = sqrtf(-2.0f * logf(u1));
+            float s, c;
+            sincosf(two_pi * u2, &s, &c);
+            v[e] = a + b * r * c;
+            v[e + 1] = a + b * r * s;
+        }
+        if (j->dist == MT_RAND_LOG_NORMAL) {
+            for (int e = 0; e < MT__NARROW; e++) {
+                v[e] = expf(v[e]);
+            }
+        }
+        break;
     default:
-        return 0.0;
+        break;
     }
 }
 
-static inline double
-mt__wide_value(const mt__fill_job *j, const uint32_t w[4], int s, int64_t i)
+/* pb: the batch's probabilities (mt_bernoulli_tensor_) or NULL. */
+static void
+mt__wide_values(const mt__fill_job *j, const uint32_t *w, const double *pb, double *v)
 {
-    uint32_t hi = w[2 * s], lo = w[2 * s + 1];
+    double a = j->a, b = j->b;
     switch (j->dist) {
-    case MT_RAND_UNIFORM: {
-        double v = j->a + (j->b - j->a) * mt__u53(hi, lo);
-        return v < j->b ? v : j->a;
-    }
+    case MT_RAND_UNIFORM:
+        for (int e = 0; e < MT__WIDE; e++) {
+            double x = a + (b - a) * mt__u53(w[2 * e], w[2 * e + 1]);
+            v[e] = x < b ? x : a;
+        }
+        break;
     case MT_RAND_EXPONENTIAL:
-        return -log(mt__u53_open0(hi, lo)) / j->a;
+        for (int e = 0; e < MT__WIDE; e++) {
+            v[e] = -log(mt__u53_open0(w[2 * e], w[2 * e + 1])) / a;
+        }
+        break;
     case MT_RAND_CAUCHY:
-        return j->a + j->b * tan(M_PI * (mt__u53(hi, lo) - 0.5));
+        for (int e = 0; e < MT__WIDE; e++) {
+            v[e] = a + b * tan(M_PI * (mt__u53(w[2 * e], w[2 * e + 1]) - 0.5));
+        }
+        break;
     case MT_RAND_NORMAL:
-    case MT_RAND_LOG_NORMAL: {
-        double r = sqrt(-2.0 * log(mt__u53_open0(w[0], w[1])));
-        double t = 2.0 * M_PI * mt__u53(w[2], w[3]);
-        double v = j->a + j->b * (s ? r * sin(t) : r * cos(t));
-        return j->dist == MT_RAND_NORMAL ? v : exp(v);
-    }
+    case MT_RAND_LOG_NORMAL:
+        for (int e = 0; e < MT__WIDE; e += 2) {
+            double r = sqrt(-2.0 * log(mt__u53_open0(w[2 * e], w[2 * e + 1])));
+            double s, c;
+            sincos(2.0 * M_PI * mt__u53(w[2 * e + 2], w[2 * e + 3]), &s, &c);
+            v[e] = a + b * r * c;
+            v[e + 1] = a + b * r * s;
+        }
+        if (j->dist == MT_RAND_LOG_NORMAL) {
+            for (int e = 0; e < MT__WIDE; e++) {
+                v[e] = exp(v[e]);
+            }
+        }
+        break;
     case MT_RAND_BERNOULLI:
-        return mt__u53(hi, lo) < (j->p ? j->p[i] : j->a) ? 1.0 : 0.0;
+        for (int e = 0; e < MT__WIDE; e++) {
+            double p = pb ? pb[e] : a;
+            v[e] = mt__u53(w[2 * e], w[2 * e + 1]) < p ? 1.0 : 0.0;
+        }
+        break;
     case MT_RAND_GEOMETRIC: {
-        double v = ceil(log(mt__u53_open0(hi, lo)) / log1p(-j->a));
-        return v < 1.0 ? 1.0 : v;
+        double l = log1p(-a);
+        for (int e = 0; e < MT__WIDE; e++) {
+            double x = ceil(log(mt__u53_open0(w[2 * e], w[2 * e + 1])) / l);
+            v[e] = x < 1.0 ? 1.0 : x;
+        }
+        break;
     }
     default:
-        return 0.0;
+        break;
     }
 }
 
@@ -218,16 +352,30 @@ static void
 mt__fill_chunk(void *ctx, int64_t begin, int64_t end)
 {
     const mt__fill_job *j = ctx;
-    int per = j->wide ? 2 : 4;
-    uint32_t w[4];
-    for (int64_t i = begin; i < end;) {
-        int64_t blk = i / per;
-        mt_philox4x32(j->key, j->base + (uint64_t)blk, w);
-        int64_t stop = (blk + 1) * per < end ? (blk + 1) * per : end;
-        for (; i < stop; i++) {
-            int s = (int)(i - blk * per);
-            double v = j->wide ? mt__wide_value(j, w, s, i) : mt__narrow_value(j, w, s);
-            mt__store(j->data, j->dt, i, v);
+    int per = j->wide ? MT__WIDE : MT__NARROW; /* values per batch */
+    uint32_t w[4 * MT__LANES];
+    float fv[MT__NARROW];
+    double dv[MT__WIDE];
+    for (int64_t b0 = begin / per * per; b0 < end; b0 += per) {
+        mt__philox_batch(j->key, j->base + (uint64_t)(b0 / per) * MT__LANES, w);
+        int64_t lo = b0 < begin ? begin : b0;
+        int64_t hi = b0 + per < end ? b0 + per : end;
+        if (j->wide) {
+            const double *pb = j->p != NULL ? j->p + b0 : NULL;
+            double pv[MT__WIDE];
+            if (pb != NULL && (lo != b0 || hi != b0 + per)) {
+                /* a partial batch: read only the probabilities inside the chunk */
+                for (int e = 0; e < MT__WIDE; e++) {
+                    pv[e] = (b0 + e >= lo && b0 + e < hi) ? j->p[b0 + e] : 0.0;
+                }
+                pb = pv;
+            }
+            mt__wide_values(j, w, pb, dv);
+            mt__store_doubles(j->data, j->dt, lo, dv + (lo - b0), (int)(hi - lo));
+        }
+        else {
+            mt__narrow_values(j, w, fv);
+            mt__store_floats(j->data, j->dt, lo, fv + (lo - b0), (int)(hi - lo));
         }
     }
 }
@@ -236,27 +384,17 @@ static void
 mt__int_chunk(void *ctx, int64_t begin, int64_t end)
 {
     const mt__fill_job *j = ctx;
-    uint32_t w[4];
-    for (int64_t i = begin; i < end;) {
-        int64_t blk = i / 2;
-        mt_philox4x32(j->key, j->base + (uint64_t)blk, w);
-        int64_t stop = (blk + 1) * 2 < end ? (blk + 1) * 2 : end;
-        for (; i < stop; i++) {
-            int s = (int)(i - blk * 2);
-            uint64_t r = ((uint64_t)w[2 * s] << 32) | w[2 * s + 1];
-            uint64_t v = (uint64_t)j->from + (j->range ? r % j->range : r);
-            int64_t iv = (int64_t)v;
-            switch (j->dt) {
-#define MT__ST(E, tn, ct, acc)                             \
-    case E:                                                \
-        ((ct *)j->data)[i] = MT_STORE_##tn((acc)iv);       \
-        break;
-                MT_FORALL_DTYPES(MT__ST)
-#undef MT__ST
-            default:
-                break;
-            }
+    uint32_t w[4 * MT__LANES];
+    int64_t iv[MT__WIDE];
+    for (int64_t b0 = begin / MT__WIDE * MT__WIDE; b0 < end; b0 += MT__WIDE) {
+        mt__philox_batch(j->key, j->base + (uint64_t)(b0 / MT__WIDE) * MT__LANES, w);
+        for (int e = 0; e < MT__WIDE; e++) {
+            uint64_t r = ((uint64_t)w[2 * e] << 32) | w[2 * e + 1];
+            iv[e] = (int64_t)((uint64_t)j->from + (j->range ? mt__scale64(r, j->range) : r));
         }
+        int64_t lo = b0 < begin ? begin : b0;
+        int64_t hi = b0 + MT__WIDE < end ? b0 + MT__WIDE : end;
+        mt__store_ints(j->data, j->dt, lo, iv + (lo - b0), (int)(hi - lo));
     }
 }
 
@@ -269,10 +407,10 @@ mt__run_fill(mt_tensor *t, mt_generator *g, mt__fill_job *j, mt_parallel_fn fn)
     if (rc < 0) {
         return rc;
     }
-    int per = j->wide ? 2 : 4;
+    int per = j->wide ? MT__WIDE : MT__NARROW;
     j->dt = t->dtype;
     j->key = atomic_load(&g->seed);
-    j->base = mt_generator_reserve(g, (uint64_t)((t->numel + per - 1) / per));
+    j->base = mt_generator_reserve(g, (uint64_t)((t->numel + per - 1) / per) * MT__LANES);
     if (t->numel == 0) {
         return 0;
     }
@@ -370,16 +508,64 @@ mt_bernoulli_tensor_(mt_tensor *t, mt_generator *g, const mt_tensor *p)
     return rc;
 }
 
-/* The 64-bit word of logical element i of a 2-per-block draw. */
-static inline uint64_t
-mt__word64(uint64_t key, uint64_t base, uint64_t i)
+/* The 64-bit draws of logical elements [begin, end) of a fill whose first
+ * block is `base` (the layout of 64-bit fills): out[i - begin]. */
+static void
+mt__words_range(uint64_t key, uint64_t base, int64_t begin, int64_t end, uint64_t *out)
 {
-    uint32_t w[4];
-    mt_philox4x32(key, base + i / 2, w);
-    int s = (int)(i & 1);
-    return ((uint64_t)w[2 * s] << 32) | w[2 * s + 1];
+    uint32_t w[4 * MT__LANES];
+    for (int64_t b0 = begin / MT__WIDE * MT__WIDE; b0 < end; b0 += MT__WIDE) {
+        mt__philox_batch(key, base + (uint64_t)(b0 / MT__WIDE) * MT__LANES, w);
+        int64_t lo = b0 < begin ? begin : b0;
+        int64_t hi = b0 + MT__WIDE < end ? b0 + MT__WIDE : end;
+        for (int64_t i = lo; i < hi; i++) {
+            int e = (int)(i - b0);
+            out[i - begin] = ((uint64_t)w[2 * e] << 32) | w[2 * e + 1];
+        }
+    }
 }
 
+/* Blocks to reserve for n 64-bit draws. */
+static uint64_t
+mt__wide_blocks(uint64_t n)
+{
+    return (n + MT__WIDE - 1) / MT__WIDE * MT__LANES;
+}
+
+typedef struct {
+    uint64_t key, base;
+    int64_t *k; /* randperm: k[i] uniform in [0, i] */
+    const int64_t *perm;
+    char *data;
+    mt_dtype dt;
+} mt__perm_job;
+
+static void
+mt__perm_draws(void *ctx, int64_t begin, int64_t end)
+{
+    mt__perm_job *j = ctx;
+    uint64_t *w = (uint64_t *)(j->k + begin); /* same size: the draws are scaled in place */
+    mt__words_range(j->key, j->base, begin, end, w);
+    for (int64_t i = begin; i < end; i++) {
+        j->k[i] = (int64_t)mt__scale64(w[i - begin], (uint64_t)i + 1);
+    }
+}
+
+static void
+mt__perm_store(void *ctx, int64_t begin, int64_t end)
+{
+    mt__perm_job *j = ctx;
+    for (int64_t i = begin; i < end; i += 4096) {
+        int n = (int)(end - i < 4096 ? end - i : 4096);
+        mt__store_ints(j->data, j->dt, i, j->perm + i, n);
+    }
+}
+
+/* Note [Randperm]
+ * Fisher-Yates from the top: step i swaps i with k[i], uniform in [0, i].
+ * The draws k (64-bit, element i of the fill) are made in parallel first;
+ * the swaps are sequential, so the permutation is a function of the draws
+ * alone, whatever the thread count. */
 mt_tensor *
 mt_randperm(int64_t n, mt_dtype dt, mt_generator *g)
 {
@@ -401,32 +587,32 @@ mt_randperm(int64_t n, mt_dtype dt, mt_generator *g)
     }
     int64_t size = n;
     mt_tensor *r = mt_tensor_empty(dt, 1, &size, MT_DEVICE_CPU);
-    int64_t *perm = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    if (r == NULL || perm == NULL) {
+    size_t bytes = sizeof(int64_t) * (size_t)(n > 0 ? n : 1);
+    int64_t *perm = malloc(bytes), *k = malloc(bytes);
+    if (r == NULL || perm == NULL || k == NULL) {
         mt_tensor_decref(r);
         free(perm);
-        if (perm == NULL) {
+        free(k);
+        if (r != NULL) {
             mt_error_set(MT_ENOMEM, "randperm: out of memory");
         }
         return NULL;
     }
-    uint64_t key = atomic_load(&g->seed);
-    uint64_t base = mt_generator_reserve(g, (uint64_t)(n + 1) / 2);
+    mt__perm_job j = {.key = atomic_load(&g->seed), .k = k, .perm = perm,
+                      .data = mt_tensor_data(r), .dt = dt};
+    j.base = mt_generator_reserve(g, mt__wide_blocks((uint64_t)n));
+    mt_parallel_for(0, n, MT_GRAIN_SIZE / 4, mt__perm_draws, &j);
     for (int64_t i = 0; i < n; i++) {
         perm[i] = i;
     }
-    /* Fisher-Yates from the top: step i swaps i with a uniform j in [0, i]. */
     for (int64_t i = n - 1; i > 0; i--) {
-        int64_t k = (int64_t)(mt__word64(key, base, (uint64_t)i) % (uint64_t)(i + 1));
         int64_t tmp = perm[i];
-        perm[i] = perm[k];
-        perm[k] = tmp;
+        perm[i] = perm[k[i]];
+        perm[k[i]] = tmp;
     }
-    char *data = mt_tensor_data(r);
-    for (int64_t i = 0; i < n; i++) {
-        mt__store(data, dt, i, (double)perm[i]);
-    }
+    mt_parallel_for(0, n, MT_GRAIN_SIZE, mt__perm_store, &j);
     free(perm);
+    free(k);
     return r;
 }
 
@@ -465,20 +651,57 @@ mt__keyed_cmp(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* Whether a ranks before b: larger key first, then lower index. */
+static inline bool
+mt__keyed_before(mt__keyed a, mt__keyed b)
+{
+    return a.k > b.k || (a.k == b.k && a.i < b.i);
+}
+
+/* The n first of keys[0, c) in rank order into top[0, n): insertion into a
+ * sorted buffer when n is small next to c, else a full sort of keys. */
+static void
+mt__top_n(mt__keyed *keys, int64_t c, int64_t n, mt__keyed *top)
+{
+    if (n * 16 > c) {
+        qsort(keys, (size_t)c, sizeof(mt__keyed), mt__keyed_cmp);
+        memcpy(top, keys, sizeof(mt__keyed) * (size_t)n);
+        return;
+    }
+    int64_t len = 0;
+    for (int64_t k = 0; k < c; k++) {
+        if (len == n && !mt__keyed_before(keys[k], top[n - 1])) {
+            continue;
+        }
+        int64_t pos = len < n ? len++ : n - 1;
+        while (pos > 0 && mt__keyed_before(keys[k], top[pos - 1])) {
+            top[pos] = top[pos - 1];
+            pos--;
+        }
+        top[pos] = keys[k];
+    }
+}
+
 static void
 mt__mn_rows(void *ctx, int64_t begin, int64_t end)
 {
     mt__mn_job *j = ctx;
     int64_t c = j->ncat, n = j->n;
+    int64_t per_row = j->replacement ? n : c;
+    uint64_t *bits = malloc(sizeof(uint64_t) * (size_t)per_row);
     double *cdf = j->replacement ? malloc(sizeof(double) * (size_t)c) : NULL;
-    mt__keyed *keys = j->replacement ? NULL : malloc(sizeof(mt__keyed) * (size_t)c);
-    if (cdf == NULL && keys == NULL) {
+    mt__keyed *keys = j->replacement ? NULL : malloc(sizeof(mt__keyed) * (size_t)(c + n));
+    if (bits == NULL || (cdf == NULL && keys == NULL)) {
+        free(bits);
+        free(cdf);
+        free(keys);
         j->err = 1;
         return;
     }
     for (int64_t r = begin; r < end; r++) {
         const double *w = j->w + r * c;
         int64_t *out = j->out + r * n;
+        mt__words_range(j->key, j->base, r * per_row, (r + 1) * per_row, bits);
         if (j->replacement) {
             double acc = 0.0;
             int64_t last = 0;
@@ -490,8 +713,7 @@ mt__mn_rows(void *ctx, int64_t begin, int64_t end)
                 }
             }
             for (int64_t s = 0; s < n; s++) {
-                uint64_t bits = mt__word64(j->key, j->base, (uint64_t)(r * n + s));
-                double target = (double)(bits >> 11) * 0x1.0p-53 * acc;
+                double target = (double)(bits[s] >> 11) * 0x1.0p-53 * acc;
                 int64_t lo = 0, hi = last; /* first k with cdf[k] > target, at most last */
                 while (lo < hi) {
                     int64_t mid = lo + (hi - lo) / 2;
@@ -507,28 +729,18 @@ mt__mn_rows(void *ctx, int64_t begin, int64_t end)
         }
         else {
             for (int64_t k = 0; k < c; k++) {
-                uint64_t bits = mt__word64(j->key, j->base, (uint64_t)(r * c + k));
-                double e = -log((double)((bits >> 11) + 1) * 0x1.0p-53); /* Exp(1), > 0 */
+                double e = -log((double)((bits[k] >> 11) + 1) * 0x1.0p-53); /* Exp(1), >= 0 */
                 keys[k].k = w[k] > 0.0 ? w[k] / (e > 0.0 ? e : 0x1.0p-60) : 0.0;
                 keys[k].i = k;
             }
-            if (n == 1) {
-                int64_t best = 0;
-                for (int64_t k = 1; k < c; k++) {
-                    if (keys[k].k > keys[best].k) {
-                        best = k;
-                    }
-                }
-                out[0] = best;
-            }
-            else {
-                qsort(keys, (size_t)c, sizeof(mt__keyed), mt__keyed_cmp);
-                for (int64_t s = 0; s < n; s++) {
-                    out[s] = keys[s].i;
-                }
+            mt__keyed *top = keys + c;
+            mt__top_n(keys, c, n, top);
+            for (int64_t s = 0; s < n; s++) {
+                out[s] = top[s].i;
             }
         }
     }
+    free(bits);
     free(cdf);
     free(keys);
 }
@@ -604,7 +816,7 @@ mt_multinomial(const mt_tensor *probs, int64_t n, bool replacement, mt_generator
     uint64_t per_row = (uint64_t)(replacement ? n : ncat);
     mt__mn_job j = {.w = w, .ncat = ncat, .n = n, .replacement = replacement,
                     .key = atomic_load(&g->seed), .out = (int64_t *)mt_tensor_data(out)};
-    j.base = mt_generator_reserve(g, ((uint64_t)rows * per_row + 1) / 2);
+    j.base = mt_generator_reserve(g, mt__wide_blocks((uint64_t)rows * per_row));
     int64_t work = ncat + n;
     mt_parallel_for(0, rows, work >= MT_GRAIN_SIZE ? 1 : MT_GRAIN_SIZE / work, mt__mn_rows, &j);
     mt_tensor_decref(pc);

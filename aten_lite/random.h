@@ -12,7 +12,8 @@
  * A generator is (seed, offset).  The random bits of a draw are
  * Philox4x32-10(key = seed, counter = offset + block): 128 bits per block,
  * a pure function of the block number.  A fill of n values reserves
- * ceil(n / per_block) blocks by advancing the offset once, then element i
+ * ceil(n / per_block) blocks (rounded up to a multiple of 8, the batch the
+ * kernels compute at once) by advancing the offset once, then element i
  * reads block (offset + i / per_block), slot i % per_block.  So each element
  * depends only on the seed, the offset at the call and its own index: the
  * result is the same for any thread count or chunking, chunks need no

@@ -170,6 +170,17 @@ def test_same_numbers_for_any_thread_count(name, draw):
     assert np.array_equal(res[0], res[1]) and np.array_equal(res[0], res[2])
 
 
+def test_philox_known_answer():
+    # Philox4x32-10 of counter 0 under key 0 (the Random123 known-answer vector) is
+    # 0x6627e8d5 0xe169c58d 0xbc57ac4c 0x9b00dbd8; a float32 draw keeps the top 24 bits
+    torch.manual_seed(0)
+    words = [0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
+    assert torch.rand(4).numpy().tolist() == [(w >> 8) / 2 ** 24 for w in words]
+    torch.manual_seed(0)
+    hi_lo = [(words[0] << 32 | words[1]) >> 11, (words[2] << 32 | words[3]) >> 11]
+    assert torch.rand(2, dtype=F64).numpy().tolist() == [v / 2 ** 53 for v in hi_lo]
+
+
 def test_offset_advances_so_calls_do_not_overlap():
     torch.manual_seed(1)
     a = torch.rand(7)
