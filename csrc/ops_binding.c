@@ -478,6 +478,21 @@ static PyMethodDef mt_op_functions[] = {
 /* ------------------------------------------------------------------ */
 /* number protocol                                                      */
 
+/* tensor <op> ndarray: the array is copied into a tensor first.  out is the
+ * in-place target or NULL.  Returns a new reference or NULL. */
+static PyObject *
+mt__operator_ndarray(mt_op op, PyObject *tensor, PyObject *arr, PyObject *out)
+{
+    PyObject *other = mt__from_numpy_copy(arr);
+    if (other == NULL) {
+        return NULL;
+    }
+    PyObject *r = mt__do_binary(op, mt_arg_tensor(IMPL(tensor)), mt_arg_tensor(IMPL(other)), out,
+                                mt_scalar_int(1));
+    Py_DECREF(other);
+    return r;
+}
+
 /* a <op> b for operators: NotImplemented when an operand is not ours. */
 static PyObject *
 mt__operator(mt_op op, PyObject *a, PyObject *b)
@@ -490,6 +505,12 @@ mt__operator(mt_op op, PyObject *a, PyObject *b)
     int rb = ra ? mt__arg_from_py(b, &y) : 0;
     if (rb < 0) {
         return NULL;
+    }
+    if (ra && x.t != NULL && !rb && mt__is_ndarray(b)) {
+        /* tensor <op> ndarray takes the array as a tensor, as torch; the
+         * reflected ndarray <op> tensor stays a TypeError (NumPy defers to us
+         * through __array_priority__ and we decline), as torch */
+        return mt__operator_ndarray(op, a, b, NULL);
     }
     if (!ra || !rb) {
         Py_RETURN_NOTIMPLEMENTED;
@@ -513,6 +534,9 @@ mt__inplace_operator(mt_op op, PyObject *self, PyObject *other)
 {
     mt_arg y;
     int r = mt__arg_from_py(other, &y);
+    if (r == 0 && mt__is_ndarray(other)) {
+        return mt__operator_ndarray(op, self, other, self);
+    }
     if (r <= 0) {
         if (r == 0 && op == MT_OP_ADD) {
             /* A Python subclass inherits nb_inplace_add as its sq_inplace_concat too

@@ -306,3 +306,28 @@ def test_operators_on_0d_and_empty():
     assert (e + torch.ones(4)).shape == (0, 4)
     with pytest.raises(RuntimeError, match="The size of tensor a"):
         e + torch.ones(3)
+
+
+# ---- NumPy operands ----------------------------------------------------------------------
+
+def test_tensor_op_ndarray_takes_the_array_as_a_tensor():
+    t = torch.ones(2)
+    r = t + np.array([1.0, 2.0])
+    assert isinstance(r, torch.Tensor) and r.dtype == torch.float64 and r.tolist() == [2.0, 3.0]
+    assert (t * np.arange(2, dtype=np.int32)).dtype == torch.float32
+    assert (t > np.zeros(2)).tolist() == [True, True]
+    t += np.ones(2)
+    assert t.tolist() == [2.0, 2.0]
+    with pytest.raises(RuntimeError, match="must match the size"):
+        t + np.ones(3)
+    with pytest.raises(TypeError, match="can't convert np.ndarray"):
+        t + np.array(["a"])
+
+
+def test_numpy_defers_to_tensors():
+    t = torch.ones(2)
+    r = np.float64(2.0) * t
+    assert isinstance(r, torch.Tensor) and r.dtype == torch.float32 and r.tolist() == [2.0, 2.0]
+    assert isinstance(np.int64(3) + t, torch.Tensor)
+    with pytest.raises(TypeError):  # as torch: ndarray <op> tensor is not supported
+        np.ones(2) + t

@@ -35,6 +35,9 @@ class Tensor(_C.TensorBase):
 
     __hash__ = object.__hash__
 
+    # NumPy defers binary operators to us (np.float64(2) * t is a Tensor), as torch
+    __array_priority__ = 1000
+
     def __iter__(self):
         if self.dim() == 0:
             raise TypeError("iteration over a 0-d tensor")
