@@ -122,6 +122,7 @@ from ._linalg import *  # noqa: E402,F401,F403
 from ._random import *  # noqa: E402,F401,F403
 from ._shape_ops import *  # noqa: E402,F401,F403
 from .distributed._autoload import *  # noqa: E402,F401,F403
+from .multiprocessing._autoload import *  # noqa: E402,F401,F403
 
 subtract = sub
 multiply = mul
