@@ -17,6 +17,9 @@ mt__require_cpu(const mt_tensor *t, const char *op)
 int
 mt_check_no_internal_overlap(const mt_tensor *t)
 {
+    if (t->numel == 0) {
+        return MT_OK; /* nothing is written */
+    }
     for (int d = 0; d < t->ndim; d++) {
         if (t->sizes[d] > 1 && t->strides[d] == 0) {
             return mt_error_set(MT_ERUNTIME,

@@ -332,3 +332,11 @@ def test_in_place_on_expanded_size_one_is_fine():
     base = torch.zeros(1, 3)
     base.expand(1, 3).fill_(2.0)
     assert base.tolist() == [[2.0, 2.0, 2.0]]
+
+
+def test_in_place_on_empty_zero_stride_tensor_is_allowed():
+    e = torch.empty(0).as_strided((0, 3), (1, 0))  # writes nothing, as torch
+    e.fill_(1.0)
+    e.copy_(torch.ones(3))
+    e.zero_()
+    assert e.shape == (0, 3)
