@@ -262,12 +262,29 @@ mt__keep(Py_ssize_t nargs, PyObject *const *args)
     return t;
 }
 
-#define MT__CHECK_NARGS(fname, want)                                                     \
-    if (nargs != (want)) {                                                               \
-        PyErr_Format(PyExc_TypeError, "%s() takes %d arguments (%zd given)", fname, want, \
-                     nargs);                                                             \
-        return NULL;                                                                     \
+/* Every enqueueing method takes its arguments and then an optional `sync`
+ * flag: true when the caller will wait for the work at once (Note [Inline
+ * execution]); the enqueue then does not wake the worker. */
+#define MT__CHECK_NARGS(fname, want)                                                      \
+    if (nargs != (want) && nargs != (want) + 1) {                                         \
+        PyErr_Format(PyExc_TypeError, "%s() takes %d or %d arguments (%zd given)", fname, \
+                     want, (want) + 1, nargs);                                            \
+        return NULL;                                                                      \
+    }                                                                                     \
+    int sync_ = nargs == (want) + 1 ? PyObject_IsTrue(args[want]) : 0;                    \
+    if (sync_ < 0) {                                                                      \
+        return NULL;                                                                      \
     }
+
+/* Brackets one mt_pg_enqueue_* call. */
+#define MT__ENQ(expr) (mt_pg_set_defer_wake(sync_ != 0), mt__enq_done(expr))
+
+static mt_work *
+mt__enq_done(mt_work *w)
+{
+    mt_pg_set_defer_wake(false);
+    return w;
+}
 
 /* Wraps the work with the call's arguments as its kept objects. */
 static PyObject *
@@ -303,7 +320,7 @@ mt_py_pg_allreduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (ts == NULL) {
         return NULL;
     }
-    mt_work *w = mt_pg_enqueue_allreduce(pg, ts, n, op);
+    mt_work *w = MT__ENQ(mt_pg_enqueue_allreduce(pg, ts, n, op));
     PyMem_Free(ts);
     return mt__finish_work(w, nargs, args);
 }
@@ -322,7 +339,7 @@ mt_py_pg_broadcast(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (ts == NULL) {
         return NULL;
     }
-    mt_work *w = mt_pg_enqueue_broadcast(pg, ts, n, root);
+    mt_work *w = MT__ENQ(mt_pg_enqueue_broadcast(pg, ts, n, root));
     PyMem_Free(ts);
     return mt__finish_work(w, nargs, args);
 }
@@ -340,7 +357,7 @@ mt_py_pg_reduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         mt__int_arg(args[1], &root, "reduce", "dst") < 0 || mt__op_arg(args[2], &op, "reduce") < 0) {
         return NULL;
     }
-    return mt__finish_work(mt_pg_enqueue_reduce(pg, t, root, op), nargs, args);
+    return mt__finish_work(MT__ENQ(mt_pg_enqueue_reduce(pg, t, root, op)), nargs, args);
 }
 
 /* The list must hold exactly the group's size of tensors. */
@@ -372,7 +389,7 @@ mt_py_pg_allgather(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (outs == NULL) {
         return NULL;
     }
-    mt_work *w = mt_pg_enqueue_allgather(pg, outs, in);
+    mt_work *w = MT__ENQ(mt_pg_enqueue_allgather(pg, outs, in));
     PyMem_Free(outs);
     return mt__finish_work(w, nargs, args);
 }
@@ -394,7 +411,7 @@ mt_py_pg_gather(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         (outs = mt__group_list(pg, args[0], "gather", "gather_list")) == NULL) {
         return NULL;
     }
-    mt_work *w = mt_pg_enqueue_gather(pg, outs, in, root);
+    mt_work *w = MT__ENQ(mt_pg_enqueue_gather(pg, outs, in, root));
     PyMem_Free(outs);
     return mt__finish_work(w, nargs, args);
 }
@@ -416,7 +433,7 @@ mt_py_pg_scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         (ins = mt__group_list(pg, args[1], "scatter", "scatter_list")) == NULL) {
         return NULL;
     }
-    mt_work *w = mt_pg_enqueue_scatter(pg, out, ins, root);
+    mt_work *w = MT__ENQ(mt_pg_enqueue_scatter(pg, out, ins, root));
     PyMem_Free(ins);
     return mt__finish_work(w, nargs, args);
 }
@@ -437,7 +454,7 @@ mt_py_pg_reduce_scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (ins == NULL) {
         return NULL;
     }
-    mt_work *w = mt_pg_enqueue_reduce_scatter(pg, out, ins, op);
+    mt_work *w = MT__ENQ(mt_pg_enqueue_reduce_scatter(pg, out, ins, op));
     PyMem_Free(ins);
     return mt__finish_work(w, nargs, args);
 }
@@ -460,7 +477,7 @@ mt_py_pg_alltoall(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyMem_Free(outs);
         return NULL;
     }
-    mt_work *w = mt_pg_enqueue_alltoall(pg, outs, ins);
+    mt_work *w = MT__ENQ(mt_pg_enqueue_alltoall(pg, outs, ins));
     PyMem_Free(outs);
     PyMem_Free(ins);
     return mt__finish_work(w, nargs, args);
@@ -520,19 +537,42 @@ mt_py_pg_alltoall_single(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         PyMem_Free(buf);
         return NULL;
     }
-    mt_work *w = mt_pg_enqueue_alltoall_single(pg, out, in, os, is);
+    mt_work *w = MT__ENQ(mt_pg_enqueue_alltoall_single(pg, out, in, os, is));
     PyMem_Free(buf);
     return mt__finish_work(w, nargs, args);
 }
 
 static PyObject *
-mt_py_pg_barrier(PyObject *self, PyObject *unused)
+mt_py_pg_barrier(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
+    MT__CHECK_NARGS("barrier", 0);
     mt_pg *pg = mt__pg_of(self, "barrier");
     if (pg == NULL) {
         return NULL;
     }
-    return mt__finish_work(mt_pg_enqueue_barrier(pg), 0, NULL);
+    return mt__finish_work(MT__ENQ(mt_pg_enqueue_barrier(pg)), 0, NULL);
+}
+
+/* run(work): waits for a work enqueued with sync=True, running it on this
+ * thread when it is next in line (Note [Inline execution]). */
+static PyObject *
+mt_py_pg_run(PyObject *self, PyObject *arg)
+{
+    mt_pg *pg = mt__pg_of(self, "wait");
+    if (pg == NULL) {
+        return NULL;
+    }
+    if (!PyObject_TypeCheck(arg, mt__Work_Type)) {
+        PyErr_Format(PyExc_TypeError, "run(): expected a Work, not %s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    mt_work *w = ((MTWorkObject *)arg)->work;
+    if (mt_pg_take(pg, w)) {
+        Py_BEGIN_ALLOW_THREADS
+        mt_pg_run_taken(pg, w);
+        Py_END_ALLOW_THREADS
+    }
+    return mt_py_work_wait(arg, NULL, 0);
 }
 
 /* send(tensor, dst, tag) / recv(tensor, src (-1: any), tag) */
@@ -549,8 +589,8 @@ mt__p2p(PyObject *self, PyObject *const *args, Py_ssize_t nargs, bool is_send)
         mt__int_arg(args[2], &tag, fname, "tag") < 0) {
         return NULL;
     }
-    mt_work *w = is_send ? mt_pg_enqueue_send(pg, t, peer, tag)
-                         : mt_pg_enqueue_recv(pg, t, peer, tag);
+    mt_work *w = is_send ? MT__ENQ(mt_pg_enqueue_send(pg, t, peer, tag))
+                         : MT__ENQ(mt_pg_enqueue_recv(pg, t, peer, tag));
     return mt__finish_work(w, nargs, args);
 }
 
@@ -662,7 +702,8 @@ static PyMethodDef mt_pg_methods[] = {
     {"reduce_scatter", FAST(mt_py_pg_reduce_scatter), NULL},
     {"alltoall", FAST(mt_py_pg_alltoall), NULL},
     {"alltoall_single", FAST(mt_py_pg_alltoall_single), NULL},
-    {"barrier", mt_py_pg_barrier, METH_NOARGS, NULL},
+    {"barrier", FAST(mt_py_pg_barrier), NULL},
+    {"run", mt_py_pg_run, METH_O, "run(work): waits for a work queued with sync=True."},
     {"send", FAST(mt_py_pg_send), NULL},
     {"recv", FAST(mt_py_pg_recv), NULL},
     {"rank", mt_py_pg_rank, METH_NOARGS, NULL},

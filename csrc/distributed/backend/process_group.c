@@ -146,56 +146,107 @@ mt__run(mt_pg *pg, mt_work *w)
     return rc;
 }
 
+/* Runs w, which the caller has dequeued after setting pg->running (mu not
+ * held); clears running, wakes waiters, completes w and drops the queue's
+ * reference.  Used by the worker and by mt_pg_run_taken. */
+static void
+mt__execute(mt_pg *pg, mt_work *w)
+{
+    pthread_mutex_lock(&pg->mu);
+    bool broken = pg->broken;
+    pthread_mutex_unlock(&pg->mu);
+
+    int rc;
+    char msg[1024];
+    if (broken) {
+        rc = MT_ECONN;
+        snprintf(msg, sizeof(msg), "%s failed: the process group is unusable after an "
+                 "earlier error: %.900s", mt_work_op_name(w), pg->broken_msg);
+    }
+    else {
+        mt_error_clear();
+        rc = mt__run(pg, w);
+        if (rc < 0) {
+            snprintf(msg, sizeof(msg), "%s", mt_error_message());
+        }
+    }
+    pthread_mutex_lock(&pg->mu);
+    if (rc < 0 && !pg->broken) {
+        /* Whatever failed mid-collective leaves the peers out of step. */
+        pg->broken = true;
+        snprintf(pg->broken_msg, sizeof(pg->broken_msg), "%s", msg);
+    }
+    pg->running = false;
+    pthread_cond_broadcast(&pg->cv);
+    pthread_mutex_unlock(&pg->mu);
+    mt__work_complete(w, rc, rc < 0 ? msg : NULL);
+    mt_work_decref(w); /* the queue's reference */
+}
+
+/* Pops the head of the queue and marks it running; mu held. */
+static mt_work *
+mt__pop_locked(mt_pg *pg)
+{
+    mt_work *w = pg->head;
+    pg->head = w->next;
+    if (pg->head == NULL) {
+        pg->tail = NULL;
+    }
+    pg->running = true;
+    return w;
+}
+
 static void *
 mt__worker_main(void *arg)
 {
     mt_pg *pg = arg;
     pthread_mutex_lock(&pg->mu);
     for (;;) {
-        while (pg->head == NULL && !pg->stop) {
+        /* running here means a caller executes an item inline (Note [Inline
+         * execution]): wait for it, one item at a time. */
+        while ((pg->head == NULL && !pg->stop) || pg->running) {
             pthread_cond_wait(&pg->cv, &pg->mu);
         }
         if (pg->head == NULL) {
             break; /* stop requested and nothing left */
         }
-        mt_work *w = pg->head;
-        pg->head = w->next;
-        if (pg->head == NULL) {
-            pg->tail = NULL;
-        }
-        pg->running = true;
-        bool broken = pg->broken;
+        mt_work *w = mt__pop_locked(pg);
         pthread_mutex_unlock(&pg->mu);
-
-        int rc;
-        char msg[1024];
-        if (broken) {
-            rc = MT_ECONN;
-            snprintf(msg, sizeof(msg), "%s failed: the process group is unusable after an "
-                     "earlier error: %.900s", mt_work_op_name(w), pg->broken_msg);
-        }
-        else {
-            mt_error_clear();
-            rc = mt__run(pg, w);
-            if (rc < 0) {
-                snprintf(msg, sizeof(msg), "%s", mt_error_message());
-            }
-        }
-        pthread_mutex_lock(&pg->mu);
-        if (rc < 0 && !pg->broken) {
-            /* Whatever failed mid-collective leaves the peers out of step. */
-            pg->broken = true;
-            snprintf(pg->broken_msg, sizeof(pg->broken_msg), "%s", msg);
-        }
-        pg->running = false;
-        pthread_cond_broadcast(&pg->cv);
-        pthread_mutex_unlock(&pg->mu);
-        mt__work_complete(w, rc, rc < 0 ? msg : NULL);
-        mt_work_decref(w); /* the queue's reference */
+        mt__execute(pg, w);
         pthread_mutex_lock(&pg->mu);
     }
     pthread_mutex_unlock(&pg->mu);
     return NULL;
+}
+
+/* See Note [Inline execution]. */
+static _Thread_local bool mt__defer_wake;
+
+void
+mt_pg_set_defer_wake(bool on)
+{
+    mt__defer_wake = on;
+}
+
+bool
+mt_pg_take(mt_pg *pg, mt_work *w)
+{
+    pthread_mutex_lock(&pg->mu);
+    bool mine = pg->head == w && !pg->running;
+    if (mine) {
+        (void)mt__pop_locked(pg);
+    }
+    else {
+        pthread_cond_broadcast(&pg->cv); /* its enqueue may not have woken the worker */
+    }
+    pthread_mutex_unlock(&pg->mu);
+    return mine;
+}
+
+void
+mt_pg_run_taken(mt_pg *pg, mt_work *w)
+{
+    mt__execute(pg, w);
 }
 
 /* ---- construction / destruction -------------------------------------------- */
@@ -305,6 +356,9 @@ mt__pg_shutdown(mt_pg *pg, bool abort)
     }
     pg->stop = true;
     pthread_cond_broadcast(&pg->cv);
+    while (pg->running) { /* an inline execution (Note [Inline execution]) */
+        pthread_cond_wait(&pg->cv, &pg->mu);
+    }
     pthread_mutex_unlock(&pg->mu);
     pthread_join(pg->worker, NULL);
     mt_transport_close(pg->tp);
@@ -345,7 +399,10 @@ mt__enqueue(mt_pg *pg, mt_work *w, bool collective)
         pg->head = w;
     }
     pg->tail = w;
-    pthread_cond_broadcast(&pg->cv);
+    if (!mt__defer_wake) {
+        pthread_cond_broadcast(&pg->cv);
+    }
+    mt__defer_wake = false;
     pthread_mutex_unlock(&pg->mu);
     return w;
 }

@@ -83,6 +83,26 @@ mt_work *mt_pg_enqueue_send(mt_pg *pg, mt_tensor *tensor, int dst, int tag);
 /* src may be MT_ANY_SOURCE; mt_work_source_rank tells the sender. */
 mt_work *mt_pg_enqueue_recv(mt_pg *pg, mt_tensor *tensor, int src, int tag);
 
+/* Note [Inline execution]
+ * A blocking call would hand its item to the worker and sleep until the
+ * worker is done: two thread switches per operation, which dominate small
+ * messages (and hurt most when ranks outnumber cores).  Instead the caller
+ * may run the item itself: mt_pg_set_defer_wake(true) before an enqueue
+ * keeps the enqueue from waking the worker (the flag is thread-local and
+ * cleared by the next enqueue; clear it yourself if the enqueue might fail
+ * early), then mt_pg_take(pg, w) claims w if it is at the head of the queue
+ * and nothing is running.  If it returns true the caller must call
+ * mt_pg_run_taken(pg, w) (the group cannot be destroyed until that
+ * returns); otherwise the worker runs w as usual (mt_pg_take woke it) and
+ * the caller waits with mt_work_wait.  Order is kept either way: the worker
+ * never starts an item while an inline one runs. */
+void mt_pg_set_defer_wake(bool on);
+/* Claims w (borrowed) for mt_pg_run_taken; see Note [Inline execution]. */
+bool mt_pg_take(mt_pg *pg, mt_work *w);
+/* Runs a claimed w on the calling thread and completes it (its result is then
+ * read with mt_work_wait). */
+void mt_pg_run_taken(mt_pg *pg, mt_work *w);
+
 /* ---- work ---- */
 
 /* Waits up to timeout_ms (< 0: until the operation ends, which its own

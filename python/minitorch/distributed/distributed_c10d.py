@@ -521,6 +521,7 @@ class Work:
         self._post = post
         self._info = info
         self._finished = False
+        self._sync = False  # queued for a caller that waits at once: it may run it itself
 
     def _finish(self):
         if self._finished:
@@ -537,7 +538,11 @@ class Work:
 
     def wait(self, timeout=None):
         ms = -1 if timeout is None else _timeout_ms(timeout)
-        self._w.wait(ms)
+        if self._sync and ms < 0:
+            self._sync = False
+            self._pg._cpg.run(self._w)
+        else:
+            self._w.wait(ms)
         self._finish()
         return True
 
@@ -621,6 +626,7 @@ def _run(pg, cwork, async_op, outputs=(), stage=None, post=None, info=None):
     w = Work(cwork, pg, outputs, stage.copies if stage is not None else (), post, info)
     if async_op:
         return w
+    w._sync = True
     w.wait()
     return None
 
@@ -645,7 +651,7 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     root = _root(pg, src, group_src, "src")
     st = _Stage()
     t = st.output(tensor)
-    return _run(pg, pg._cpg.broadcast([t], root), async_op, [tensor], st, info=info)
+    return _run(pg, pg._cpg.broadcast([t], root, not async_op), async_op, [tensor], st, info=info)
 
 
 def _root(pg, r, group_r, what):
@@ -669,7 +675,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     pg, info = _enter("all_reduce", group, [tensor], f"op={opv.name}")
     st = _Stage()
     t = st.output(tensor)
-    return _run(pg, pg._cpg.allreduce([t], int(opv)), async_op, [tensor], st, info=info)
+    return _run(pg, pg._cpg.allreduce([t], int(opv), not async_op), async_op, [tensor], st, info=info)
 
 
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_dst=None):
@@ -682,7 +688,7 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     root = _root(pg, dst, group_dst, "dst")
     st = _Stage()
     t = st.output(tensor)
-    return _run(pg, pg._cpg.reduce(t, root, int(opv)), async_op, [tensor], st, info=info)
+    return _run(pg, pg._cpg.reduce(t, root, int(opv), not async_op), async_op, [tensor], st, info=info)
 
 
 def all_gather(tensor_list, tensor, group=None, async_op=False):
@@ -696,7 +702,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     st = _Stage()
     inp = st.input(tensor)
     outs = st.outputs(tensor_list)
-    return _run(pg, pg._cpg.allgather(outs, inp), async_op, list(tensor_list), st, info=info)
+    return _run(pg, pg._cpg.allgather(outs, inp, not async_op), async_op, list(tensor_list), st, info=info)
 
 
 def _check_list_len(ts, pg, name):
@@ -730,7 +736,7 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
     flat = out.view(-1)
     k = input_tensor.numel()
     outs = [flat[i * k:(i + 1) * k] for i in range(n)]
-    return _run(pg, pg._cpg.allgather(outs, inp.reshape(-1)), async_op, [output_tensor], st,
+    return _run(pg, pg._cpg.allgather(outs, inp.reshape(-1), not async_op), async_op, [output_tensor], st,
                 info=info)
 
 
@@ -755,7 +761,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
                              "ranks.")
         outs = None
     inp = st.input(tensor)
-    return _run(pg, pg._cpg.gather(outs, inp, root), async_op,
+    return _run(pg, pg._cpg.gather(outs, inp, root, not async_op), async_op,
                 list(gather_list or []), st, info=info)
 
 
@@ -780,7 +786,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
                              "ranks.")
         ins = None
     out = st.output(tensor)
-    return _run(pg, pg._cpg.scatter(out, ins, root), async_op, [tensor], st, info=info)
+    return _run(pg, pg._cpg.scatter(out, ins, root, not async_op), async_op, [tensor], st, info=info)
 
 
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
@@ -795,7 +801,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     st = _Stage()
     ins = st.inputs(input_list)
     out = st.output(output)
-    return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv)), async_op, [output], st,
+    return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv), not async_op), async_op, [output], st,
                 info=info)
 
 
@@ -817,7 +823,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     k = output.numel()
     ins = [flat[i * k:(i + 1) * k] for i in range(n)]
     out = st.output(output)
-    return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv)), async_op, [output], st,
+    return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv), not async_op), async_op, [output], st,
                 info=info)
 
 
@@ -833,7 +839,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
     st = _Stage()
     ins = st.inputs(input_tensor_list)
     outs = st.outputs(output_tensor_list)
-    return _run(pg, pg._cpg.alltoall(outs, ins), async_op, list(output_tensor_list), st,
+    return _run(pg, pg._cpg.alltoall(outs, ins, not async_op), async_op, list(output_tensor_list), st,
                 info=info)
 
 
@@ -850,7 +856,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     out = st.output(output)
     osz = None if output_split_sizes is None else [int(s) for s in output_split_sizes]
     isz = None if input_split_sizes is None else [int(s) for s in input_split_sizes]
-    return _run(pg, pg._cpg.alltoall_single(out, inp, osz, isz), async_op, [output], st,
+    return _run(pg, pg._cpg.alltoall_single(out, inp, osz, isz, not async_op), async_op, [output], st,
                 info=info)
 
 
@@ -859,7 +865,7 @@ def barrier(group=None, async_op=False, device_ids=None):
         _warn_not_in_group("barrier")
         return None
     pg, info = _enter("barrier", group, [])
-    return _run(pg, pg._cpg.barrier(), async_op, info=info)
+    return _run(pg, pg._cpg.barrier(not async_op), async_op, info=info)
 
 
 def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
@@ -924,6 +930,10 @@ def _p2p_check(tensor, tag, op):
 
 
 def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
+    return _isend(tensor, dst, group, tag, group_dst, False)
+
+
+def _isend(tensor, dst, group, tag, group_dst, sync):
     _p2p_check(tensor, tag, "isend")
     if _rank_not_in_group(group):
         _warn_not_in_group("isend")
@@ -932,10 +942,16 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
     peer = _root(pg, dst, group_dst, "dst")
     info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
     t = tensor if tensor.is_contiguous() else tensor.contiguous()
-    return Work(pg._cpg.send(t, peer, tag), pg, [tensor], info=info)
+    w = Work(pg._cpg.send(t, peer, tag, sync), pg, [tensor], info=info)
+    w._sync = sync
+    return w
 
 
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):
+    return _irecv(tensor, src, group, tag, group_src, False)
+
+
+def _irecv(tensor, src, group, tag, group_src, sync):
     _p2p_check(tensor, tag, "irecv")
     if _rank_not_in_group(group):
         _warn_not_in_group("irecv")
@@ -948,18 +964,20 @@ def irecv(tensor, src=None, group=None, tag=0, group_src=None):
     info = _debug.before("recv", pg, [tensor], f"src={src}", collective=False)
     st = _Stage()
     t = st.output(tensor)
-    return Work(pg._cpg.recv(t, peer, tag), pg, [tensor], st.copies, info=info)
+    w = Work(pg._cpg.recv(t, peer, tag, sync), pg, [tensor], st.copies, info=info)
+    w._sync = sync
+    return w
 
 
 def send(tensor, dst=None, group=None, tag=0, group_dst=None):
-    w = isend(tensor, dst, group, tag, group_dst)
+    w = _isend(tensor, dst, group, tag, group_dst, True)
     if w is not None:
         w.wait()
 
 
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
     """Receives into `tensor`; returns the sender's rank (-1 outside the group)."""
-    w = irecv(tensor, src, group, tag, group_src)
+    w = _irecv(tensor, src, group, tag, group_src, True)
     if w is None:
         return -1
     w.wait()
