@@ -180,8 +180,6 @@ generator_set_state(PyObject *self, PyObject *state)
     if (c == NULL) {
         return mt__raise(0);
     }
-    /* the seed a state was made from is not part of it: initial_seed() keeps
-     * the last seed given (torch keeps the state's) */
     int rc = mt_generator_set_state(&((MTGeneratorObject *)self)->gen,
                                     (const uint8_t *)mt_tensor_data(c), c->numel);
     mt_tensor_decref(c);
@@ -189,6 +187,7 @@ generator_set_state(PyObject *self, PyObject *state)
         PyErr_SetString(PyExc_RuntimeError, mt_error_message());
         return NULL;
     }
+    /* as torch: initial_seed() is now the seed the state was made from */
     ((MTGeneratorObject *)self)->initial_seed = atomic_load(&((MTGeneratorObject *)self)->gen.seed);
     return Py_NewRef(self);
 }

@@ -10,9 +10,11 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import minitorch as torch
 
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None)
 F16, BF16, F32, F64 = torch.float16, torch.bfloat16, torch.float32, torch.float64
 FLOATS = [F16, BF16, F32, F64]
 INTS = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
@@ -151,7 +153,9 @@ DRAWS = [
     ("randint", lambda: torch.randint(-5, 1000, (N,))),
     ("randperm", lambda: torch.randperm(N)),
     ("bernoulli", lambda: torch.bernoulli(torch.full((N,), 0.3))),
-    ("bernoulli_t", lambda: torch.empty(N).bernoulli_(torch.linspace(0, 1, N))),
+    ("bernoulli_t", lambda: torch.empty(N + 7).bernoulli_(torch.linspace(0, 1, N + 7))),
+    ("randint8", lambda: torch.randint(0, 7, (N + 5,), dtype=torch.int8)),
+    ("cauchy64", lambda: torch.empty(N + 3, dtype=F64).cauchy_()),
     ("exponential", lambda: torch.empty(N).exponential_(2.0)),
     ("geometric", lambda: torch.empty(N, dtype=torch.int32).geometric_(0.2)),
     ("normal_nc", lambda: torch.empty(500, 400).t().normal_(1.0, 2.0)),
@@ -576,6 +580,8 @@ def test_factory_sizes(fn):
         fn(2.5)
     with pytest.raises(RuntimeError, match="out has shape"):
         fn(3, out=torch.empty(2))
+    with pytest.raises(RuntimeError, match="does not match dtype of out"):
+        fn(3, out=torch.empty(3), dtype=F64)
     with pytest.raises(TypeError):
         fn(2, bogus=1)
 
@@ -634,3 +640,36 @@ def test_methods_return_self():
                        ("log_normal_", ())]:
         assert getattr(x, name)(*args) is x
         assert getattr(x, name)(*args, generator=torch.Generator()) is x
+
+
+# ---- properties -----------------------------------------------------------------------------
+@SETTINGS
+@given(n=st.integers(0, 3000), extra=st.integers(1, 100), seed=st.integers(0, 2 ** 64 - 1),
+       dt=st.sampled_from([F16, F32, F64]), normal=st.booleans())
+def test_a_fill_is_a_prefix_of_a_longer_fill(n, extra, seed, dt, normal):
+    fn = torch.randn if normal else torch.rand
+    torch.manual_seed(seed)
+    a = to_np(fn(n, dtype=dt))
+    torch.manual_seed(seed)
+    b = to_np(fn(n + extra, dtype=dt))
+    assert np.array_equal(a, b[:n])
+
+
+@SETTINGS
+@given(low=st.integers(-2 ** 63, 2 ** 63 - 2), width=st.integers(1, 2 ** 64 - 1), seed=st.integers(0, 2 ** 32))
+def test_randint_stays_in_range(low, width, seed):
+    high = min(low + width, 2 ** 63 - 1)
+    torch.manual_seed(seed)
+    v = torch.randint(low, high, (257,)).numpy().tolist()
+    assert all(low <= x < high for x in v)
+
+
+@SETTINGS
+@given(shape=st.lists(st.integers(1, 7), min_size=1, max_size=3), seed=st.integers(0, 2 ** 32))
+def test_non_contiguous_fill_matches_contiguous(shape, seed):
+    torch.manual_seed(seed)
+    base = torch.empty(*shape[::-1], dtype=F64)
+    view = base.permute(*range(len(shape) - 1, -1, -1))  # shape `shape`, transposed strides
+    view.normal_()
+    torch.manual_seed(seed)
+    assert np.array_equal(view.numpy(), torch.empty(*shape, dtype=F64).normal_().numpy())

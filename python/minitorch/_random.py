@@ -96,6 +96,7 @@ def _sizes(fname, size):
 def _new(fname, size, dtype, device, requires_grad, out, default_dtype=None):
     """The tensor a factory fills: `out` (shape and dtype checked) or a new one."""
     _check_grad(requires_grad)
+    explicit_dtype = dtype
     if dtype is None:
         dtype = _C.get_default_dtype() if default_dtype is None else default_dtype
     if out is not None:
@@ -103,6 +104,8 @@ def _new(fname, size, dtype, device, requires_grad, out, default_dtype=None):
         if tuple(out.shape) != tuple(size):
             raise RuntimeError(f"{fname}(): out has shape {list(out.shape)} but the result has shape "
                                f"{list(size)}")
+        if explicit_dtype is not None and out.dtype != explicit_dtype:
+            raise RuntimeError(f"dtype {explicit_dtype} does not match dtype of out parameter ({out.dtype})")
         return out
     if any(s < 0 for s in size):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {list(size)}")
