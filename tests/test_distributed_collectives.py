@@ -345,6 +345,25 @@ def _job_async_drop(rank, ws, init_method):
     for i, w in works:
         w.wait()
         assert w.is_completed() and w.is_success()
+    # synchronous operations queued behind asynchronous ones keep issue order
+    a = torch.full((4,), float(rank + 1))
+    wa = dist.all_reduce(a, async_op=True)
+    b = torch.full((4,), float(rank + 1))
+    dist.all_reduce(b, op=dist.ReduceOp.PRODUCT)
+    wa.wait()
+    assert a.tolist() == [float(sum(range(1, ws + 1)))] * 4
+    assert b.tolist() == [float(np.prod(range(1, ws + 1)))] * 4
+    # a thread waiting on async work while the main thread runs blocking ones
+    import threading
+
+    c = torch.ones(1000)
+    wc = dist.all_reduce(c, async_op=True)
+    th = threading.Thread(target=wc.wait)
+    th.start()
+    for _ in range(10):
+        dist.broadcast(torch.ones(5), 0)
+    th.join(20)
+    assert not th.is_alive() and c.tolist() == [float(ws)] * 1000
     keep = torch.full((3,), float(rank))
     w = dist.all_reduce(keep, async_op=True)
     w.wait()
@@ -354,4 +373,4 @@ def _job_async_drop(rank, ws, init_method):
 
 
 def test_async_ops_hold_their_tensors():
-    assert run_ranks(_job_async_drop, 2) == [[1.0] * 3] * 2
+    assert run_ranks(_job_async_drop, 3) == [[3.0] * 3] * 3
