@@ -246,6 +246,39 @@ def test_addmm_beta_zero_ignores_nan(engine):
     assert np.isnan(torch.addmm(inp, torch.eye(2), torch.ones(2, 2)).numpy()).all()
 
 
+def test_inplace_addmm_addmv():
+    x = torch.ones(2, 3)
+    assert x.addmm_(torch.ones(2, 4), torch.ones(4, 3), beta=2, alpha=0.5) is x
+    assert np.all(x.numpy() == 4)
+    v = torch.ones(2, dtype=I64)
+    assert v.addmv_(torch.ones(2, 3, dtype=I64), torch.ones(3, dtype=I64)) is v
+    assert np.all(v.numpy() == 4)
+    with pytest.raises(RuntimeError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"):
+        torch.ones(3).addmm_(torch.ones(2, 4), torch.ones(4, 3))
+
+
+@pytest.mark.parametrize("value,expect", [("0", "None"), ("/nonexistent/libblas.so", "None")])
+def test_blas_environment_choice(value, expect):
+    """MINITORCH_BLAS=0 keeps the portable GEMM; a library that cannot load warns, never fails."""
+    import os
+    import subprocess
+    import sys
+    code = ("import warnings; warnings.simplefilter('error', RuntimeWarning)\n"
+            "try:\n    import minitorch\nexcept RuntimeWarning as e:\n    print('warned', e)\n"
+            "else:\n    print(minitorch._C._blas_info())")
+    env = dict(os.environ, MINITORCH_BLAS=value)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    if value == "0":
+        assert out.stdout.strip() == expect
+    else:
+        assert out.stdout.startswith("warned MINITORCH_BLAS: cannot load BLAS library /nonexistent/libblas.so")
+    code = "import minitorch as t; print((t.ones(3, 4) @ t.ones(4, 2)).sum().item())"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "24.0", out.stderr
+
+
 def test_outer_ger():
     a = torch.tensor([1, 2, 3])
     b = torch.tensor([0.5, -1.0])

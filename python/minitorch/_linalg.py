@@ -1,5 +1,6 @@
 """Linear algebra: matmul and friends (C, through a run-time BLAS), outer, einsum, the @ operator."""
 import os as _os
+import warnings as _warnings
 
 from . import _C
 from ._tensor import Tensor
@@ -26,7 +27,10 @@ def _load_blas():
     if choice == "0":
         return
     if choice:
-        _C._blas_load(choice)
+        try:
+            _C._blas_load(choice)
+        except RuntimeError as e:
+            _warnings.warn(f"MINITORCH_BLAS: {e}; using the portable GEMM", RuntimeWarning)
         return
     try:
         import scipy_openblas32
@@ -334,6 +338,20 @@ def _rmatmul_operator(self, other):
     return _C.matmul(other, self)
 
 
+def _inplace_product(fn):
+    def method(self, *args, **kwargs):
+        r = fn(self, *args, **kwargs)
+        if r.shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                               f"shape {list(r.shape)}")
+        return self.copy_(r)
+    method.__name__ = fn.__name__ + "_"
+    method.__doc__ = f"In-place {fn.__name__}: self = {fn.__name__}(self, ...)."
+    return method
+
+
+Tensor.addmm_ = _inplace_product(addmm)
+Tensor.addmv_ = _inplace_product(addmv)
 # torch has no in-place @: `a @= b` rebinds a to a new tensor (no __imatmul__).
 Tensor.__matmul__ = _matmul_operator
 Tensor.__rmatmul__ = _rmatmul_operator
