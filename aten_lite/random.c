@@ -232,6 +232,7 @@ mt__store_ints(char *data, mt_dtype dt, int64_t i0, const int64_t *v, int n)
 typedef struct {
     mt_rand_dist dist;
     mt_dtype dt;
+    bool integral;  /* dt is an integer type or bool */
     bool wide;      /* 64-bit draws: 2 values per block, computed in double */
     int mbits;      /* uniform mantissa bits for 32-bit draws */
     uint64_t key;
@@ -339,7 +340,7 @@ mt__wide_values(const mt__fill_job *j, const uint32_t *w, const double *pb, doub
         double l = log1p(-a);
         for (int e = 0; e < MT__WIDE; e++) {
             double x = ceil(log(mt__u53_open0(w[2 * e], w[2 * e + 1])) / l);
-            v[e] = x < 1.0 ? 1.0 : x;
+            v[e] = x < 1.0 ? 1.0 : x > 0x1.0p62 ? 0x1.0p62 : x; /* stays an int64 */
         }
         break;
     }
@@ -371,7 +372,18 @@ mt__fill_chunk(void *ctx, int64_t begin, int64_t end)
                 pb = pv;
             }
             mt__wide_values(j, w, pb, dv);
-            mt__store_doubles(j->data, j->dt, lo, dv + (lo - b0), (int)(hi - lo));
+            if (j->integral) {
+                /* integer results (Bernoulli, geometric) convert through int64:
+                 * narrowing then wraps instead of being undefined */
+                int64_t iv[MT__WIDE];
+                for (int e = 0; e < MT__WIDE; e++) {
+                    iv[e] = (int64_t)dv[e];
+                }
+                mt__store_ints(j->data, j->dt, lo, iv + (lo - b0), (int)(hi - lo));
+            }
+            else {
+                mt__store_doubles(j->data, j->dt, lo, dv + (lo - b0), (int)(hi - lo));
+            }
         }
         else {
             mt__narrow_values(j, w, fv);
@@ -409,6 +421,7 @@ mt__run_fill(mt_tensor *t, mt_generator *g, mt__fill_job *j, mt_parallel_fn fn)
     }
     int per = j->wide ? MT__WIDE : MT__NARROW;
     j->dt = t->dtype;
+    j->integral = mt_dtype_is_integral(t->dtype, true);
     j->key = atomic_load(&g->seed);
     j->base = mt_generator_reserve(g, (uint64_t)((t->numel + per - 1) / per) * MT__LANES);
     if (t->numel == 0) {

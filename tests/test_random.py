@@ -133,6 +133,19 @@ def test_state_round_trip():
     assert not np.array_equal(st.numpy(), g.get_state().numpy())
 
 
+def test_random_module_and_fork_rng():
+    assert torch.random.manual_seed(9) is torch.default_generator
+    assert torch.random.initial_seed() == 9
+    before = torch.rand(3)
+    torch.random.manual_seed(9)
+    with torch.random.fork_rng():
+        torch.rand(100)
+    assert np.array_equal(torch.rand(3).numpy(), before.numpy())
+    with pytest.raises(NotImplementedError):
+        with torch.random.fork_rng(devices=[0]):
+            pass
+
+
 def test_state_bad_inputs():
     with pytest.raises(RuntimeError, match="wrong size"):
         torch.set_rng_state(torch.zeros(5, dtype=torch.uint8))
@@ -332,6 +345,15 @@ def test_geometric_(dt):
     counts = [np.sum(v == i) for i in k] + [np.sum(v >= 16)]
     expected = list(N * p * (1 - p) ** (k - 1)) + [N * (1 - p) ** 15]
     assert_chi2(counts, expected)
+
+
+def test_geometric_small_p_into_narrow_types():
+    torch.manual_seed(28)
+    v = torch.empty(1000, dtype=torch.uint8).geometric_(1e-3)  # values past 255 wrap, as a cast
+    assert v.dtype == torch.uint8
+    w = torch.empty(1000, dtype=torch.int64).geometric_(1e-300)
+    assert w.numpy().min() >= 1
+    assert torch.empty(10, dtype=torch.bool).geometric_(0.5).numpy().all()
 
 
 def test_exponential_cauchy_geometric_bad_inputs():

@@ -446,6 +446,8 @@ def _multinomial_method(self, num_samples, replacement=False, *, generator=None)
     return multinomial(self, num_samples, replacement, generator=generator)
 
 
+from . import random  # noqa: E402,F401  (minitorch.random, as torch.random)
+
 for _name, _fn in [("uniform_", uniform_), ("normal_", normal_), ("log_normal_", log_normal_),
                    ("exponential_", exponential_), ("cauchy_", cauchy_), ("geometric_", geometric_),
                    ("bernoulli_", bernoulli_), ("random_", random_), ("bernoulli", _bernoulli_method),
