@@ -659,6 +659,46 @@ test_mismatch(mt_pg *pg, int rank, int world)
     mt_tensor_decref(t);
 }
 
+/* Note [Inline execution]: a deferred item next in line runs on the caller;
+ * one queued behind asynchronous work is left to the worker; order holds. */
+static void
+test_inline(mt_pg *pg, int rank, int world)
+{
+    mt_tensor *a = mk(MT_FLOAT64, 3), *b = mk(MT_FLOAT64, 3);
+    for (int i = 0; i < 3; i++) {
+        ((double *)mt_tensor_data(a))[i] = rank + 1;
+        ((double *)mt_tensor_data(b))[i] = rank + 1;
+    }
+    mt_pg_set_defer_wake(true);
+    mt_work *w = mt_pg_enqueue_allreduce(pg, &a, 1, MT_DIST_SUM);
+    mt_pg_set_defer_wake(false);
+    REQUIRE(w != NULL, "deferred enqueue");
+    bool taken = mt_pg_take(pg, w);
+    CHECK(taken, "an idle group lets the caller run its item");
+    if (taken) {
+        mt_pg_run_taken(pg, w);
+    }
+    CHECK(mt_work_is_completed(w) && mt_work_wait(w, 1000) == 0, "inline allreduce completes");
+    CHECK(get_double(a, 2) == world * (world + 1) / 2.0, "inline allreduce result");
+    mt_work_decref(w);
+    /* behind an asynchronous item: the worker runs both, in order */
+    mt_work *w1 = mt_pg_enqueue_allreduce(pg, &b, 1, MT_DIST_SUM);
+    mt_pg_set_defer_wake(true);
+    mt_work *w2 = mt_pg_enqueue_allreduce(pg, &b, 1, MT_DIST_MAX);
+    mt_pg_set_defer_wake(false);
+    REQUIRE(w1 != NULL && w2 != NULL, "enqueue behind async work");
+    if (mt_pg_take(pg, w2)) { /* only once w1 has finished */
+        CHECK(mt_work_is_completed(w1), "the worker finished w1 before w2 was taken");
+        mt_pg_run_taken(pg, w2);
+    }
+    CHECK(mt_work_wait(w2, TIMEOUT_MS * 2) == 0 && mt_work_wait(w1, 0) == 0, "both complete");
+    CHECK(get_double(b, 0) == world * (world + 1) / 2.0, "sum, then max of equal sums");
+    mt_work_decref(w1);
+    mt_work_decref(w2);
+    mt_tensor_decref(a);
+    mt_tensor_decref(b);
+}
+
 static void
 coll_rank(int rank, int world, void *arg)
 {
@@ -673,6 +713,7 @@ coll_rank(int rank, int world, void *arg)
     test_reduce_scatter(pg, rank, world);
     test_alltoall(pg, rank, world);
     test_barrier_p2p_async(pg, rank, world);
+    test_inline(pg, rank, world);
     test_bad_arguments(pg, rank, world);
     test_mismatch(pg, rank, world);
     leave_group(pg, s, world);
