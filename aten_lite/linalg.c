@@ -639,6 +639,15 @@ mt_tensor *
 mt_addmm(mt_tensor *input, const mt_tensor *mat1, const mt_tensor *mat2, mt_scalar beta,
          mt_scalar alpha)
 {
+    /* torch's order: dtypes, then dims, then shapes */
+    if (mt__check_input_dtype(input, mat2) < 0) {
+        return NULL;
+    }
+    if (mat1->dtype != mat2->dtype) {
+        mt_error_set(MT_ERUNTIME, "mat1 and mat2 must have the same dtype, but got %s and %s",
+                     mt__scalar_names[mat1->dtype], mt__scalar_names[mat2->dtype]);
+        return NULL;
+    }
     if (mat1->ndim != 2) {
         mt_error_set(MT_ERUNTIME, "mat1 must be a matrix, got %d-D tensor", mat1->ndim);
         return NULL;
@@ -647,8 +656,7 @@ mt_addmm(mt_tensor *input, const mt_tensor *mat1, const mt_tensor *mat2, mt_scal
         mt_error_set(MT_ERUNTIME, "mat2 must be a matrix, got %d-D tensor", mat2->ndim);
         return NULL;
     }
-    if (mt__check_mm_shapes(mat1, mat2) < 0 || mt__check_input_dtype(input, mat2) < 0 ||
-        mt__check_alpha_beta(mat1->dtype, beta, alpha) < 0) {
+    if (mt__check_mm_shapes(mat1, mat2) < 0 || mt__check_alpha_beta(mat1->dtype, beta, alpha) < 0) {
         return NULL;
     }
     return mt__mm(input, mat1, mat2, beta, alpha);

@@ -390,6 +390,10 @@ def test_dtype_errors():
         torch.dot(torch.ones(2, dtype=B), torch.ones(2, dtype=B))
     with pytest.raises(RuntimeError, match="self and mat2 must have the same dtype, but got Double and Float"):
         torch.addmm(torch.ones(2, 2, dtype=F64), torch.ones(2, 2), torch.ones(2, 2))
+    with pytest.raises(RuntimeError, match="mat1 and mat2 must have the same dtype, but got Half and Float"):
+        torch.addmm(torch.ones(2, 2), torch.ones(2, 2, dtype=F16), torch.ones(2, 2))
+    with pytest.raises(RuntimeError, match="self and mat2 must have the same dtype, but got Float and Double"):
+        torch.addmm(torch.ones(2, 2), torch.ones(3), torch.ones(2, 2, dtype=F64))  # dtypes first
     with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha must not be a floating point number."):
         torch.addmm(torch.ones(2, 2, dtype=I64), torch.ones(2, 2, dtype=I64), torch.ones(2, 2, dtype=I64), alpha=0.5)
     with pytest.raises(RuntimeError, match="For integral input tensors, argument beta must not be a floating point number."):
