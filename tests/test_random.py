@@ -627,6 +627,8 @@ def test_factory_sizes(fn):
         fn(3, out=torch.empty(3), dtype=F64)
     with pytest.raises(TypeError):
         fn(2, bogus=1)
+    with pytest.raises(TypeError, match="multiple values"):
+        fn(2, size=(2,))
 
 
 def test_default_dtype_is_used():

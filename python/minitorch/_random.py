@@ -135,9 +135,9 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
     if not a <= b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}")
     if b - a > 3.4028234663852886e38 and self.dtype != _C.float64:
-        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{_scalar_type_name(self.dtype)}>"
-                           f"::max(), but found to={b:g} and from={a:g} which result in to-from to "
-                           f"exceed the limit")
+        # 16- and 32-bit floats are drawn in float arithmetic
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<float>::max(), but found "
+                           f"to={b:g} and from={a:g} which result in to-from to exceed the limit")
     return _C._random_fill_(self, _UNIFORM, a, b, generator)
 
 
@@ -228,8 +228,7 @@ def random_(self, *args, generator=None, **kw):
             raise TypeError(f"random_() got an unexpected keyword argument '{k}'")
         vals[k] = v
     if "from" not in vals and "to" not in vals:
-        lo, hi = _int_bounds(self.dtype)
-        return _random_int_fill(self, 0, None if self.dtype == _C.int64 else hi + 1, "random_", generator)
+        return _random_int_fill(self, 0, None, "random_", generator)
     if "from" not in vals or (len(args) == 1 and "to" not in kw):
         # random_(to)
         to = vals.get("to", vals.get("from"))
@@ -243,8 +242,7 @@ def random_(self, *args, generator=None, **kw):
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False, **kw):
     """Numbers uniform on [0, 1) of the given size (floating dtypes)."""
-    size = _sizes("rand", tuple(kw.pop("size")) if "size" in kw else size)
-    _no_extra("rand", kw)
+    size = _factory_size("rand", size, kw)
     t = _new("rand", size, dtype, device, requires_grad, out)
     _C._random_fill_(t, _UNIFORM, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
@@ -253,11 +251,20 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, **kw):
     """Standard normal numbers of the given size (floating dtypes)."""
-    size = _sizes("randn", tuple(kw.pop("size")) if "size" in kw else size)
-    _no_extra("randn", kw)
+    size = _factory_size("randn", size, kw)
     t = _new("randn", size, dtype, device, requires_grad, out)
     _C._random_fill_(t, _NORMAL, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
+
+
+def _factory_size(fname, size, kw):
+    """The size of rand/randn: positional (*size or one sequence) or the size= keyword."""
+    if "size" in kw:
+        if size:
+            raise TypeError(f"{fname}() got multiple values for argument 'size'")
+        size = (_size_tuple(kw.pop("size"), fname),)
+    _no_extra(fname, kw)
+    return _sizes(fname, size)
 
 
 def _no_extra(fname, kw):
