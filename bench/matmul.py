@@ -4,8 +4,8 @@
         [--dtype float32] [--threads N] [--fallback]
 
 For square n x n products it prints our time, NumPy's time and the ratio ours/NumPy (< 1 means
-minitorch is faster), plus GFLOP/s.  Timings alternate between the libraries and keep the best of
-several repeats, so a busy machine penalises both alike.  --fallback also times the portable
+minitorch is faster), plus GFLOP/s.  The libraries take turns in short blocks of calls and each keeps
+its best call, so a busy machine penalises both alike.  --fallback also times the portable
 blocked GEMM (the BLAS turned off).  Both minitorch and NumPy use an OpenBLAS; the environment
 variables OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE (set on some machines for old OpenBLAS builds)
 change its kernel choice, so unset them for a fair comparison -- this script reports whether
@@ -27,17 +27,28 @@ except ImportError:
 
 
 def best_of(fns, budget):
-    """Best per-call time of each fn, calls interleaved, about `budget` seconds in all."""
+    """Best per-call time of each fn, about `budget` seconds in all.
+
+    The libraries take turns in blocks of calls (about 50 ms each, repeated): each OpenBLAS keeps
+    its threads spinning for a moment after a call, so strict call-by-call alternation would have
+    each library compete with the other's spinning threads."""
     best = [float("inf")] * len(fns)
-    for f in fns:  # warm-up (thread pools, page faults)
+    per_call = []
+    for f in fns:  # warm-up (thread pools, page faults) and a first estimate
         f()
+        t0 = time.perf_counter()
+        f()
+        per_call.append(time.perf_counter() - t0)
+    reps = [max(1, int(0.05 / max(t, 1e-9))) for t in per_call]
     deadline = time.perf_counter() + budget
     rounds = 0
     while rounds < 3 or (time.perf_counter() < deadline and rounds < 50):
         for i, f in enumerate(fns):
-            t0 = time.perf_counter()
-            f()
-            best[i] = min(best[i], time.perf_counter() - t0)
+            f()  # let the other library's threads go idle
+            for _ in range(reps[i]):
+                t0 = time.perf_counter()
+                f()
+                best[i] = min(best[i], time.perf_counter() - t0)
         rounds += 1
     return best
 
