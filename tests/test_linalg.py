@@ -504,3 +504,29 @@ def test_matmul_property(shapes, dt, la, blas):
     finally:
         torch._C._blas_set_enabled(True)
     check(r, ref_matmul(na, nb, dt), np.matmul(np.abs(na), np.abs(nb)), dt)
+
+
+@st.composite
+def einsum_problems(draw):
+    sizes = {c: draw(st.integers(0, 3)) for c in "abcd"}
+    nops = draw(st.integers(1, 3))
+    terms = [draw(st.lists(st.sampled_from("abcd"), max_size=4)) for _ in range(nops)]
+    used = sorted({c for t in terms for c in t})
+    if draw(st.booleans()):
+        out = draw(st.permutations(used))[:draw(st.integers(0, len(used)))]
+        eq = ",".join("".join(t) for t in terms) + "->" + "".join(out)
+    else:
+        eq = ",".join("".join(t) for t in terms)
+    return eq, [tuple(sizes[c] for c in t) for t in terms]
+
+
+@SETTINGS
+@given(problem=einsum_problems(), dt=st.sampled_from([F64, I64]))
+def test_einsum_property(problem, dt):
+    eq, shapes = problem
+    rng = np.random.default_rng(1)
+    ts, ns = zip(*[rand(rng, s, dt) for s in shapes])
+    r = torch.einsum(eq, *ts)
+    ref = np.einsum(eq, *ns)
+    bound = np.einsum(eq, *[np.abs(n) for n in ns])
+    check(r, ref, bound * 4 + 1e-300, dt)
