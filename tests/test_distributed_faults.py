@@ -201,3 +201,37 @@ def test_monitored_barrier_names_missing_rank():
     res = run_ranks(_job_monitored, 3, timeout=30)
     assert "Rank 2 failed to pass monitoredBarrier in 1000 ms" in res[0], res
     assert "monitoredBarrier" in res[1], res
+
+
+def _job_interrupt(rank, ws, init_method):
+    import signal
+
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
+                            timeout=timedelta(seconds=10))
+    if rank == 1:
+        time.sleep(1.5)
+        dist.all_reduce(torch.ones(2))
+        return None
+
+    def _alarm(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGALRM, _alarm)
+    t = torch.ones(2)
+    w = dist.all_reduce(t, async_op=True)
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    t0 = time.monotonic()
+    try:
+        w.wait()
+        interrupted = False
+    except KeyboardInterrupt:
+        interrupted = True
+    took = time.monotonic() - t0
+    w.wait()  # the operation still completes once the peer arrives
+    return interrupted, took, t.tolist()
+
+
+def test_ctrl_c_interrupts_a_wait():
+    interrupted, took, vals = run_ranks(_job_interrupt, 2, timeout=30)[0]
+    assert interrupted and took < 1.0, (interrupted, took)
+    assert vals == [2.0, 2.0]

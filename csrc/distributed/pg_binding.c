@@ -86,9 +86,29 @@ mt_py_work_wait(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     mt_work *w = ((MTWorkObject *)self)->work;
     int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = mt_work_wait(w, ms);
-    Py_END_ALLOW_THREADS
+    if (ms < 0) {
+        /* Waits in slices so that Ctrl-C interrupts a long wait. */
+        for (;;) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = mt_work_wait(w, 100);
+            Py_END_ALLOW_THREADS
+            if (rc != MT_ETIMEOUT) {
+                break;
+            }
+            if (mt_work_is_completed(w)) {
+                rc = mt_work_wait(w, 0); /* finished as the slice ended: its own status */
+                break;
+            }
+            if (PyErr_CheckSignals() < 0) {
+                return NULL;
+            }
+        }
+    }
+    else {
+        Py_BEGIN_ALLOW_THREADS
+        rc = mt_work_wait(w, ms);
+        Py_END_ALLOW_THREADS
+    }
     if (rc < 0) {
         /* Whatever failed while running (sizes that disagree between ranks
          * included) is a backend error, as torch's. */

@@ -648,7 +648,7 @@ mt__new_exception(PyObject *module, const char *name, PyObject *base, const char
         Py_DECREF(e);
         return NULL;
     }
-    return e; /* the module-level reference below keeps it for the process */
+    return e; /* the creation reference: kept by the mt__Dist* globals for the process */
 }
 
 int
