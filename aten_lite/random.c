@@ -144,6 +144,13 @@ mt__u53_open0(uint32_t hi, uint32_t lo)
     return (double)(((((uint64_t)hi << 32) | lo) >> 11) + 1) * 0x1.0p-53;
 }
 
+/* ... and in (0, 1): the midpoints of the 2^-53 grid. */
+static inline double
+mt__u53_mid(uint32_t hi, uint32_t lo)
+{
+    return ((double)((((uint64_t)hi << 32) | lo) >> 11) + 0.5) * 0x1.0p-53;
+}
+
 /* floor(r * range / 2^64): r mod range's job without a division (Lemire); the
  * bias for a range that does not divide 2^64 is below range / 2^64. */
 static inline uint64_t
@@ -263,7 +270,8 @@ mt__narrow_values(const mt__fill_job *j, const uint32_t *w, float *v)
         break;
     case MT_RAND_EXPONENTIAL:
         for (int e = 0; e < MT__NARROW; e++) {
-            v[e] = -logf((float)((w[e] >> 8) + 1) * 0x1.0p-24f) / a; /* log of (0, 1] */
+            /* u in (0, 1) (midpoints of the 2^24 grid), so the draw is never 0 */
+            v[e] = -logf(((float)(w[e] >> 8) + 0.5f) * 0x1.0p-24f) / a;
         }
         break;
     case MT_RAND_CAUCHY:
@@ -307,7 +315,7 @@ mt__wide_values(const mt__fill_job *j, const uint32_t *w, const double *pb, doub
         break;
     case MT_RAND_EXPONENTIAL:
         for (int e = 0; e < MT__WIDE; e++) {
-            v[e] = -log(mt__u53_open0(w[2 * e], w[2 * e + 1])) / a;
+            v[e] = -log(mt__u53_mid(w[2 * e], w[2 * e + 1])) / a; /* never 0 */
         }
         break;
     case MT_RAND_CAUCHY:

@@ -346,7 +346,7 @@ def test_normal_bad_inputs():
 def test_exponential_(dt):
     torch.manual_seed(16)
     v = torch.empty(N, dtype=dt).exponential_(2.5).numpy()
-    assert v.min() >= 0
+    assert v.min() > 0  # never 0, as torch
     assert_ks(v, lambda q: 1 - np.exp(-2.5 * q))
 
 
