@@ -146,6 +146,18 @@ def test_random_module_and_fork_rng():
             pass
 
 
+def test_generator_pickle_and_copy():
+    import copy
+    import pickle
+    g = torch.Generator().manual_seed(31)
+    torch.rand(5, generator=g)
+    for h in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g), copy.copy(g)):
+        assert h is not g and h.initial_seed() == 31
+        assert np.array_equal(torch.rand(9, generator=h).numpy(), torch.rand(9, generator=copy.copy(g)).numpy())
+    a = torch.rand(4, generator=copy.deepcopy(g))
+    assert np.array_equal(a.numpy(), torch.rand(4, generator=g).numpy())
+
+
 def test_state_bad_inputs():
     with pytest.raises(RuntimeError, match="wrong size"):
         torch.set_rng_state(torch.zeros(5, dtype=torch.uint8))

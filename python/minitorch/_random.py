@@ -4,6 +4,7 @@ The generator is counter-based (Philox4x32-10, see Note [Counter-based random nu
 aten_lite/random.h): a tensor's values depend only on the seed, the generator's offset and
 each element's index, so they are the same for any thread count.  The streams are not
 PyTorch's (same distributions, different numbers)."""
+import copyreg
 import operator
 
 from . import _C
@@ -31,6 +32,20 @@ _INT_RANGE = {"bool": (0, 1), "uint8": (0, 255), "int8": (-128, 127), "int16": (
 
 def _dtype_key(dtype):
     return str(dtype).split(".")[-1]
+
+
+def _generator_from_state(state):
+    g = Generator()
+    g.set_state(_C.tensor(list(state), dtype=_C.uint8))
+    return g
+
+
+def _reduce_generator(g):
+    """Pickles (and copies) a Generator by its state, which holds its seed and offset."""
+    return _generator_from_state, (bytes(g.get_state().numpy().tolist()),)
+
+
+copyreg.pickle(Generator, _reduce_generator)
 
 
 # ---- seeding ---------------------------------------------------------------------------
