@@ -43,7 +43,7 @@ WORKER = textwrap.dedent('''
         sys.exit(3)
     if "fail" in sys.argv or "exit7" in sys.argv:
         time.sleep(60)
-    print("worker", rank, "done")
+    sys.stdout.write(f"worker {rank} done\n")  # one write: workers run unbuffered
 ''') % ENV_KEYS
 
 
@@ -112,7 +112,7 @@ def test_torchrun_environment_and_args(job):
         assert env["TORCHELASTIC_RESTART_COUNT"] == "0"
         assert info["argv"] == ["--lr", "0.5", "x"]  # torchrun passes no --local_rank
         assert info["name"] == "__main__"
-    assert sorted(p.stdout.split("\n")[:3]) == [f"worker {r} done" for r in range(3)]
+    assert sorted(p.stdout.splitlines()) == [f"worker {r} done" for r in range(3)]
 
 
 def test_torchrun_standalone_module_and_nodes(job):
