@@ -43,7 +43,7 @@ WORKER = textwrap.dedent('''
         sys.exit(3)
     if "fail" in sys.argv or "exit7" in sys.argv:
         time.sleep(60)
-    sys.stdout.write(f"worker {rank} done\n")  # one write: workers run unbuffered
+    sys.stdout.write(f"worker {rank} done\\n")  # one write: workers run unbuffered
 ''') % ENV_KEYS
 
 
