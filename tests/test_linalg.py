@@ -404,6 +404,44 @@ def test_dtype_errors():
         torch.mm(torch.ones(2, 2))
 
 
+@pytest.mark.parametrize("dt", [F64, F32, I64, F16])
+def test_tensordot(dt):
+    rng = np.random.default_rng(17)
+    cases = [((2, 3, 4), (3, 4, 5), 2), ((2, 3), (3, 4), 1), ((2, 3), (4, 5), 0), ((3,), (3,), 1),
+             ((2, 3, 4), (4, 3, 2), ([1, 2], [1, 0])), ((2, 3, 4), (5, 2), ([0], [1])),
+             ((2, 3), (3, 2), ([-1, 0], [0, -1])), ((0, 3), (3, 4), 1), ((2, 3), (3, 2), (1, 0))]
+    for sa, sb, dims in cases:
+        a, na = rand(rng, sa, dt)
+        b, nb = rand(rng, sb, dt)
+        a = layout(a, "transposed")
+        r = torch.tensordot(a, b, dims=dims)
+        ref = np.tensordot(na, nb, axes=dims)
+        bound = np.tensordot(np.abs(na), np.abs(nb), axes=dims)
+        check(r, ref.astype(NP[dt]) if dt in INTS else ref, bound * 2 + 1e-300, dt)
+    out = torch.empty(2, 5, dtype=dt)
+    assert torch.tensordot(torch.ones(2, 3, 4, dtype=dt), torch.ones(3, 4, 5, dtype=dt), out=out) is out
+    assert np.all(out.double().numpy() == 12)
+
+
+def test_tensordot_errors():
+    a, b = torch.ones(2, 3), torch.ones(4, 5)
+    with pytest.raises(RuntimeError, match="tensordot expects dims >= 0, but got dims=-1"):
+        torch.tensordot(a, b, dims=-1)
+    with pytest.raises(RuntimeError, match="tensordot expects dims < ndim_a or ndim_b, but got dims=3"):
+        torch.tensordot(a, b, dims=3)
+    with pytest.raises(RuntimeError, match="both dimension lists should have same length"):
+        torch.tensordot(a, b, dims=([0, 1], [0]))
+    with pytest.raises(RuntimeError, match="contracted dimensions need to match, but first has size 3 in dim 1 "
+                       "and second has size 4 in dim 0"):
+        torch.tensordot(a, b, dims=1)
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+        torch.tensordot(a, b, dims=([2], [0]))
+    with pytest.raises(RuntimeError, match="expected m1 and m2 to have the same dtype"):
+        torch.tensordot(a, torch.ones(3, 2, dtype=F64), dims=1)
+    with pytest.raises(TypeError, match=r"tensordot\(\): argument 'b' must be Tensor, not int"):
+        torch.tensordot(a, 1)
+
+
 # ---- einsum -----------------------------------------------------------------------------------
 EINSUM_CASES = [
     ("ij,jk->ik", [(3, 4), (4, 5)]),

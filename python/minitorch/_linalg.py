@@ -5,7 +5,8 @@ import warnings as _warnings
 from . import _C
 from ._tensor import Tensor
 
-__all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "outer", "ger", "einsum"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "outer", "ger", "einsum",
+           "tensordot"]
 
 matmul = _C.matmul
 mm = _C.mm
@@ -66,6 +67,58 @@ def outer(input, vec2, *, out=None):
 def ger(input, vec2, *, out=None):
     """Alias of outer."""
     return outer(input, vec2, out=out)
+
+
+def tensordot(a, b, dims=2, out=None):
+    """Sums a * b over dims[0] of a and dims[1] of b (or a's last and b's first `dims` dims).
+
+    One mm after moving the contracted dims of a last and of b first."""
+    for name, t in (("a", a), ("b", b)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"tensordot(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > a.dim() or dims > b.dim():
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        da, db = list(range(a.dim() - dims, a.dim())), list(range(dims))
+    else:
+        if not isinstance(dims, (list, tuple)) or len(dims) != 2:
+            raise RuntimeError("tensordot expects dims to be an int or a pair of dim lists")
+        da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    da = [_wrap_dim(d, a.dim()) for d in da]
+    db = [_wrap_dim(d, b.dim()) for d in db]
+    for x, y in zip(da, db):
+        if a.shape[x] != b.shape[y]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} "
+                               f"in dim {x} and second has size {b.shape[y]} in dim {y}")
+    free_a = [d for d in range(a.dim()) if d not in da]
+    free_b = [d for d in range(b.dim()) if d not in db]
+    k = _prod(a.shape[d] for d in da)
+    a2 = a.permute(free_a + da).reshape(_prod(a.shape[d] for d in free_a), k)
+    b2 = b.permute(db + free_b).reshape(k, _prod(b.shape[d] for d in free_b))
+    shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
+    r = mm(a2, b2).reshape(shape)
+    if out is None:
+        return r
+    if not isinstance(out, Tensor):
+        raise TypeError(f"tensordot(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if out.dtype != r.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {r.dtype}, but got {out.dtype} instead")
+    if list(out.shape) != shape:
+        raise RuntimeError(f"tensordot(): out has shape {list(out.shape)} but the result has shape {shape}")
+    return out.copy_(r)
+
+
+def _wrap_dim(d, ndim):
+    lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
+    if not lo <= d <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
+    return d % ndim if ndim else 0
 
 
 # ---- einsum ---------------------------------------------------------------
