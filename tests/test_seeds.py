@@ -356,3 +356,29 @@ def test_launch_two_nodes(tmp_path):
                 p.kill()
                 p.wait()
     _expect_launch_output(out, "nodes", 4, local_of=lambda r: r % 2)
+
+
+# ---------------------------------------------------------------- README's demo
+
+
+def test_allreduce_demo(tmp_path):
+    demo = ROOT / "examples" / "allreduce_demo.py"
+    proc = subprocess.run([sys.executable, str(demo)], capture_output=True, text=True,
+                          timeout=TIMEOUT, env=_env(), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("[rank 0/2] backend=gloo") and lines[4].startswith("[rank 1/2] backend=gloo")
+    assert lines[1] == "[rank 0] broadcast  sent [0.0, 10.0, 20.0, 30.0] -> received [0.0, 10.0, 20.0, 30.0]"
+    assert lines[5] == "[rank 1] broadcast  sent [0.0, 0.0, 0.0, 0.0] -> received [0.0, 10.0, 20.0, 30.0]"
+    assert lines[2] == "[rank 0] all_reduce sent [1, 10] -> received SUM [3, 30], MAX of ranks 1.0"
+    assert lines[6] == "[rank 1] all_reduce sent [2, 20] -> received SUM [3, 30], MAX of ranks 1.0"
+    gathered = "[[0.5, 0.25], [1.5, 1.25]]"
+    assert lines[3] == f"[rank 0] all_gather sent [0.5, 0.25] -> received {gathered}"
+    assert lines[7] == f"[rank 1] all_gather sent [1.5, 1.25] -> received {gathered}"
+    assert len(lines) == 8
+    # the same program under the launcher
+    proc = subprocess.run([sys.executable, "-m", "minitorch.distributed.run", "--standalone",
+                           "--nproc_per_node=2", str(demo), "--launched"], capture_output=True,
+                          text=True, timeout=TIMEOUT, env=_env(), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"[rank 1] all_gather sent [1.5, 1.25] -> received {gathered}" in proc.stdout
