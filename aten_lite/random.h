@@ -49,8 +49,9 @@ void mt_generator_get_state(const mt_generator *g, uint8_t *out);
  * changed) when the size or the magic is wrong. */
 int mt_generator_set_state(mt_generator *g, const uint8_t *state, int64_t nbytes);
 
-/* Philox4x32-10 of the 64-bit counter under the 64-bit key (exposed for tests). */
-void mt_philox4x32(uint64_t key, uint64_t counter, uint32_t out[4]);
+/* Philox4x32-10 of the 128-bit counter (counter_hi:counter) under the 64-bit
+ * key.  Fills use counter_hi = 0; see Note [Poisson] for the other values. */
+void mt_philox4x32(uint64_t key, uint64_t counter, uint64_t counter_hi, uint32_t out[4]);
 
 typedef enum mt_rand_dist {
     MT_RAND_UNIFORM,     /* [a, b) */
@@ -76,6 +77,9 @@ int mt_random_int_(mt_tensor *t, mt_generator *g, int64_t from, uint64_t range);
 int mt_bernoulli_tensor_(mt_tensor *t, mt_generator *g, const mt_tensor *p);
 /* A random permutation of 0..n-1 (Fisher-Yates) as dtype dt.  Caller owns. */
 mt_tensor *mt_randperm(int64_t n, mt_dtype dt, mt_generator *g);
+/* torch.poisson: draws of rates (floating, values >= 0 and finite, else
+ * MT_ERUNTIME), same shape and dtype, contiguous.  Caller owns. */
+mt_tensor *mt_poisson(const mt_tensor *rates, mt_generator *g);
 /* torch.multinomial: probs (floating, 1-d or 2-d, rows of non-negative finite
  * weights with a positive sum) -> int64 indices of shape (..., n).  See Note
  * [Multinomial].  Caller owns; NULL with torch's message on bad input. */

@@ -395,6 +395,33 @@ mt_py_randperm(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
     return mt__tensor_wrap(r);
 }
 
+/* _poisson(rates, generator) -> Tensor */
+static PyObject *
+mt_py_poisson(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_poisson(rates, generator)");
+        return NULL;
+    }
+    mt_tensor *p = mt__tensor_arg(args[0], "poisson", "input");
+    MTGeneratorObject *g = p ? mt__generator_arg(args[1], "poisson") : NULL;
+    if (g == NULL) {
+        return NULL;
+    }
+    Py_INCREF(g);
+    mt_tensor *r;
+    if (p->numel >= MT__RANDOM_NOGIL_MIN / 16) {
+        Py_BEGIN_ALLOW_THREADS
+        r = mt_poisson(p, &g->gen);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        r = mt_poisson(p, &g->gen);
+    }
+    Py_DECREF(g);
+    return mt__tensor_wrap(r);
+}
+
 /* _multinomial(probs, num_samples, replacement, generator) -> int64 Tensor */
 static PyObject *
 mt_py_multinomial(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
@@ -440,6 +467,7 @@ static PyMethodDef mt_random_functions[] = {
     {"_bernoulli_tensor_", FAST(mt_py_bernoulli_tensor_),
      "_bernoulli_tensor_(self, p, generator): self = 1 with probability p (broadcast), else 0."},
     {"_randperm", FAST(mt_py_randperm), "_randperm(n, dtype, generator) -> Tensor"},
+    {"_poisson", FAST(mt_py_poisson), "_poisson(rates, generator) -> Tensor"},
     {"_multinomial", FAST(mt_py_multinomial),
      "_multinomial(probs, num_samples, replacement, generator) -> int64 Tensor"},
     {NULL},

@@ -185,6 +185,7 @@ DRAWS = [
     ("geometric", lambda: torch.empty(N, dtype=torch.int32).geometric_(0.2)),
     ("normal_nc", lambda: torch.empty(500, 400).t().normal_(1.0, 2.0)),
     ("multinomial", lambda: torch.multinomial(torch.rand(64, 5000), 100)),
+    ("poisson", lambda: torch.poisson(torch.rand(N // 4) * 30)),
     ("multinomial_r", lambda: torch.multinomial(torch.rand(64, 500), 1000, replacement=True)),
 ]
 
@@ -549,6 +550,48 @@ def test_bernoulli_bad_inputs():
         torch.empty(3).bernoulli_(torch.rand(4))  # p must broadcast to self
     with pytest.raises(TypeError):
         torch.bernoulli([0.5])
+
+
+# ---- poisson ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("lam", [0.5, 3.0, 9.9, 10.0, 25.0, 1e4])
+def test_poisson_distribution(lam):
+    torch.manual_seed(29)
+    n = 50_000
+    x = torch.poisson(torch.full((n,), lam, dtype=F64))
+    assert x.dtype == F64
+    v = x.numpy()
+    assert np.all(v == np.floor(v)) and v.min() >= 0
+    assert abs(v.mean() - lam) < 6 * math.sqrt(lam / n)
+    assert abs(v.var() / lam - 1) < 6 * math.sqrt(2 / n) + 0.01
+    if lam <= 25:
+        ks = np.arange(int(lam + 6 * math.sqrt(lam)) + 2)
+        pmf = np.exp(-lam + ks * math.log(lam) - np.array([math.lgamma(k + 1) for k in ks]))
+        keep = pmf * n >= 5  # pool the sparse tails
+        lo, hi = ks[keep][0], ks[keep][-1]
+        counts = [np.sum(v <= lo)] + [np.sum(v == k) for k in range(lo + 1, hi)] + [np.sum(v >= hi)]
+        cdf_lo = pmf[: lo + 1].sum()
+        expected = [cdf_lo] + list(pmf[lo + 1:hi]) + [1 - cdf_lo - pmf[lo + 1:hi].sum()]
+        assert_chi2(counts, n * np.array(expected))
+
+
+def test_poisson_shapes_and_errors():
+    torch.manual_seed(30)
+    r = torch.tensor([[0.0, 1.0], [100.0, 2.5]], dtype=F32).t()  # non-contiguous
+    x = torch.poisson(r)
+    assert x.dtype == F32 and x.shape == (2, 2) and x.numpy()[0, 0] == 0
+    assert torch.poisson(torch.zeros(0)).shape == (0,)
+    assert torch.poisson(torch.tensor(4.0, dtype=F16)).dtype == F16
+    g = torch.Generator().manual_seed(1)
+    a = torch.poisson(torch.full((100,), 7.0), g)
+    assert np.array_equal(a.numpy(), torch.poisson(torch.full((100,), 7.0), torch.Generator().manual_seed(1)).numpy())
+    with pytest.raises(RuntimeError, match="invalid Poisson rate"):
+        torch.poisson(torch.tensor([1.0, -1.0]))
+    with pytest.raises(RuntimeError, match="invalid Poisson rate"):
+        torch.poisson(torch.tensor([float("nan")]))
+    with pytest.raises(RuntimeError, match="\"poisson_cpu\" not implemented for 'Long'"):
+        torch.poisson(torch.ones(2, dtype=torch.int64))
+    with pytest.raises(TypeError):
+        torch.poisson([1.0])
 
 
 # ---- multinomial --------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from ._tensor import Tensor
 __all__ = [
     "Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state",
     "set_rng_state", "rand", "randn", "randint", "randperm", "rand_like", "randn_like",
-    "randint_like", "normal", "bernoulli", "multinomial",
+    "randint_like", "normal", "bernoulli", "multinomial", "poisson",
 ]
 
 Generator = _C.Generator
@@ -458,6 +458,12 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
                                f"{list(r.shape)}")
         return out.copy_(r)
     return r
+
+
+def poisson(input, generator=None):
+    """Poisson draws with the rates in input (floating, >= 0); same shape and dtype."""
+    _check_tensor(input, "poisson")
+    return _C._poisson(input, generator)
 
 
 def _bernoulli_method(self, p=None, *, generator=None):
