@@ -9,7 +9,7 @@
 #include "c10_lite/error.h"
 
 /* Note [One GEMM core]
- * Every product here (dot, mv, mm, bmm, matmul, addmm, addmv) is phrased as
+ * Every product here (dot, mv, mm, bmm, matmul, addmm, addmv, baddbmm) is phrased as
  *     C[b] = beta * C[b] + alpha * A[b] @ B[b]      (beta == 0: C is not read)
  * with A (batch, m, k) and B (batch, k, n) strided views of the operands (a
  * vector is a 1-row or 1-column matrix, a broadcast batch has stride 0, so
@@ -463,24 +463,61 @@ mt_mm(const mt_tensor *a, const mt_tensor *b)
     return mt__mm(NULL, a, b, mt_scalar_int(0), mt_scalar_int(1));
 }
 
+static int
+mt__check_alpha_beta(mt_dtype dt, mt_scalar beta, mt_scalar alpha)
+{
+    if (mt_dtype_is_integral(dt, true)) {
+        if (beta.kind == MT_SCALAR_FLOAT) {
+            return mt_error_set(MT_ERUNTIME, "For integral input tensors, argument beta must not be "
+                                "a floating point number.");
+        }
+        if (alpha.kind == MT_SCALAR_FLOAT) {
+            return mt_error_set(MT_ERUNTIME, "For integral input tensors, argument alpha must not "
+                                "be a floating point number.");
+        }
+    }
+    return 0;
+}
+
+static int
+mt__check_bmm(const mt_tensor *a, const mt_tensor *b)
+{
+    if (a->ndim != 3) {
+        return mt_error_set(MT_ERUNTIME, "batch1 must be a 3D tensor");
+    }
+    if (b->ndim != 3) {
+        return mt_error_set(MT_ERUNTIME, "batch2 must be a 3D tensor");
+    }
+    if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2]) {
+        return mt_error_set(MT_ERUNTIME, "Expected size for first two dimensions of batch2 tensor "
+                            "to be: [%lld, %lld] but got: [%lld, %lld].", (long long)a->sizes[0],
+                            (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
+    }
+    return mt__check_dtypes(a, b);
+}
+
+mt_tensor *
+mt_baddbmm(mt_tensor *input, const mt_tensor *batch1, const mt_tensor *batch2, mt_scalar beta,
+           mt_scalar alpha)
+{
+    if (input->dtype != batch1->dtype || input->dtype != batch2->dtype) {
+        mt_error_set(MT_ERUNTIME, "Input dtypes must be the same, got: input %s, batch1: %s, batch2: %s",
+                     mt__meta_names[input->dtype], mt__meta_names[batch1->dtype],
+                     mt__meta_names[batch2->dtype]);
+        return NULL;
+    }
+    if (mt__check_bmm(batch1, batch2) < 0 || mt__check_alpha_beta(input->dtype, beta, alpha) < 0) {
+        return NULL;
+    }
+    int64_t sizes[3] = {batch1->sizes[0], batch1->sizes[1], batch2->sizes[2]};
+    mt_tensor *a3 = mt_alias(batch1), *b3 = mt_alias(batch2);
+    return mt__run(a3, b3, 3, sizes, input, beta, alpha);
+}
+
 mt_tensor *
 mt_bmm(const mt_tensor *a, const mt_tensor *b)
 {
-    if (a->ndim != 3) {
-        mt_error_set(MT_ERUNTIME, "batch1 must be a 3D tensor");
-        return NULL;
-    }
-    if (b->ndim != 3) {
-        mt_error_set(MT_ERUNTIME, "batch2 must be a 3D tensor");
-        return NULL;
-    }
-    if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2]) {
-        mt_error_set(MT_ERUNTIME, "Expected size for first two dimensions of batch2 tensor to be: "
-                     "[%lld, %lld] but got: [%lld, %lld].", (long long)a->sizes[0],
-                     (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
-        return NULL;
-    }
-    if (mt__check_dtypes(a, b) < 0) {
+    if (mt__check_bmm(a, b) < 0) {
         return NULL;
     }
     int64_t sizes[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
@@ -607,22 +644,6 @@ mt_matmul(mt_tensor *a, mt_tensor *b)
         return r;
     }
     return mt__matmul_batched(a, b);
-}
-
-static int
-mt__check_alpha_beta(mt_dtype dt, mt_scalar beta, mt_scalar alpha)
-{
-    if (mt_dtype_is_integral(dt, true)) {
-        if (beta.kind == MT_SCALAR_FLOAT) {
-            return mt_error_set(MT_ERUNTIME, "For integral input tensors, argument beta must not be "
-                                "a floating point number.");
-        }
-        if (alpha.kind == MT_SCALAR_FLOAT) {
-            return mt_error_set(MT_ERUNTIME, "For integral input tensors, argument alpha must not "
-                                "be a floating point number.");
-        }
-    }
-    return 0;
 }
 
 static int

@@ -1,4 +1,4 @@
-/* aten_lite/linalg.h - matrix products: dot, mv, mm, bmm, matmul, addmm, addmv. */
+/* aten_lite/linalg.h - matrix products: dot, mv, mm, bmm, matmul, addmm, addmv, baddbmm. */
 #ifndef ATEN_LITE_LINALG_H
 #define ATEN_LITE_LINALG_H
 
@@ -27,6 +27,9 @@ mt_tensor *mt_matmul(mt_tensor *a, mt_tensor *b);
  * shape; beta == 0 ignores input's values (NaN included), as torch. */
 mt_tensor *mt_addmm(mt_tensor *input, const mt_tensor *mat1, const mt_tensor *mat2, mt_scalar beta,
                     mt_scalar alpha);
+/* beta * input + alpha * bmm(batch1, batch2), input broadcast to the result. */
+mt_tensor *mt_baddbmm(mt_tensor *input, const mt_tensor *batch1, const mt_tensor *batch2,
+                      mt_scalar beta, mt_scalar alpha);
 /* beta * input + alpha * (mat @ vec). */
 mt_tensor *mt_addmv(mt_tensor *input, const mt_tensor *mat, const mt_tensor *vec, mt_scalar beta,
                     mt_scalar alpha);

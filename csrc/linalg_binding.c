@@ -1,4 +1,4 @@
-/* csrc/linalg_binding.c - matrix products (matmul, mm, bmm, mv, dot, addmm, addmv) and BLAS loading. */
+/* csrc/linalg_binding.c - matrix products (matmul, mm, bmm, mv, dot, addmm, addmv, baddbmm) and BLAS loading. */
 #include "csrc/common.h"
 
 #include <string.h>
@@ -18,6 +18,7 @@ typedef enum {
     MT__LA_VDOT,
     MT__LA_ADDMM,
     MT__LA_ADDMV,
+    MT__LA_BADDBMM,
 } mt__la_op;
 
 typedef struct {
@@ -35,6 +36,7 @@ static const mt__la_spec mt__la_specs[] = {
     [MT__LA_VDOT] = {"vdot", {"input", "other", "out", NULL}, 2},
     [MT__LA_ADDMM] = {"addmm", {"input", "mat1", "mat2", "beta", "alpha", "out", NULL}, 3},
     [MT__LA_ADDMV] = {"addmv", {"input", "mat", "vec", "beta", "alpha", "out", NULL}, 3},
+    [MT__LA_BADDBMM] = {"baddbmm", {"input", "batch1", "batch2", "beta", "alpha", "out", NULL}, 3},
 };
 
 /* Writes r (stolen) into the out= tensor: a copy when the shapes match,
@@ -152,6 +154,9 @@ mt__la_entry(mt__la_op op, PyObject *self, PyObject *const *args, Py_ssize_t nar
     case MT__LA_ADDMV:
         r = mt_addmv(t[0], t[1], t[2], beta, alpha);
         break;
+    case MT__LA_BADDBMM:
+        r = mt_baddbmm(t[0], t[1], t[2], beta, alpha);
+        break;
     }
     Py_END_ALLOW_THREADS
     if (r == NULL) {
@@ -175,7 +180,10 @@ mt__la_entry(mt__la_op op, PyObject *self, PyObject *const *args, Py_ssize_t nar
     X(MT__LA_ADDMM, addmm, "addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor\n\n" \
       "beta * input + alpha * (mat1 @ mat2); input broadcasts; beta=0 ignores input.")            \
     X(MT__LA_ADDMV, addmv, "addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor\n\n"   \
-      "beta * input + alpha * (mat @ vec); input broadcasts; beta=0 ignores input.")
+      "beta * input + alpha * (mat @ vec); input broadcasts; beta=0 ignores input.")            \
+    X(MT__LA_BADDBMM, baddbmm,                                                                    \
+      "baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor\n\n"                \
+      "beta * input + alpha * bmm(batch1, batch2); input broadcasts; beta=0 ignores input.")
 
 #define MT__LA_DEFINE(op, name, doc)                                                              \
     static PyObject *mt_lam_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,       \

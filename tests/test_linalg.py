@@ -236,6 +236,57 @@ def test_addmm_addmv(engine, dt):
               (2 * np.abs(ni) + np.abs(n1) @ np.abs(nv)) * 2, dt)
 
 
+@pytest.mark.parametrize("dt", [F32, F64, F16, I64, I8])
+def test_baddbmm_addbmm_addr(engine, dt):
+    rng = np.random.default_rng(19)
+    b1, n1 = rand(rng, (3, 4, 5), dt)
+    b2, n2 = rand(rng, (3, 5, 2), dt)
+    prod = n1 @ n2
+    bound = np.abs(n1) @ np.abs(n2)
+    for shape in [(3, 4, 2), (4, 2), (2,), ()]:
+        inp, ni = rand(rng, shape, dt)
+        r = torch.baddbmm(inp, layout(b1, "transposed"), b2, beta=2, alpha=3)
+        ref = 2 * ni + 3 * prod
+        check(r, ref.astype(NP[dt]) if dt in INTS else ref, (2 * np.abs(ni) + 3 * bound) * 2, dt)
+        if len(shape) <= 2:
+            r = torch.addbmm(inp, b1, b2, beta=-1, alpha=2)
+            ref = -ni + 2 * prod.sum(0)
+            check(r, np.broadcast_to(ref.astype(NP[dt]) if dt in INTS else ref, (4, 2)),
+                  (np.abs(ni) + 2 * bound.sum(0)) * 2, dt)
+    v1, nv1 = rand(rng, (4,), dt)
+    v2, nv2 = rand(rng, (3,), dt)
+    inp, ni = rand(rng, (4, 3), dt)
+    ref = 2 * ni + np.outer(nv1, nv2)
+    check(torch.addr(inp, v1, v2, beta=2), ref.astype(NP[dt]) if dt in INTS else ref,
+          (2 * np.abs(ni) + np.outer(np.abs(nv1), np.abs(nv2))) * 2, dt)
+    x = torch.zeros(3, 4, 2, dtype=dt)
+    assert x.baddbmm_(b1, b2) is x
+    check(x, prod.astype(NP[dt]) if dt in INTS else prod, bound * 2, dt)
+    y = torch.zeros(4, 2, dtype=dt)
+    assert y.addbmm_(b1, b2) is y and inp.addr_(v1, v2) is inp
+
+
+def test_baddbmm_errors():
+    with pytest.raises(RuntimeError, match="Input dtypes must be the same, got: input float, batch1: double, batch2: float"):
+        torch.baddbmm(torch.ones(1), torch.ones(1, 2, 2, dtype=F64), torch.ones(1, 2, 2))
+    with pytest.raises(RuntimeError, match="batch1 must be a 3D tensor"):
+        torch.baddbmm(torch.ones(1), torch.ones(2, 2), torch.ones(1, 2, 2))
+    with pytest.raises(RuntimeError, match=r"Expected size for first two dimensions of batch2 tensor to be: \[1, 2\] but got: \[1, 3\]\."):
+        torch.baddbmm(torch.ones(1), torch.ones(1, 2, 2), torch.ones(1, 3, 2))
+    with pytest.raises(RuntimeError, match="expand|must match"):
+        torch.baddbmm(torch.ones(3), torch.ones(1, 2, 2), torch.ones(1, 2, 2))
+    with pytest.raises(RuntimeError, match="batch2 must be a 3D tensor"):
+        torch.addbmm(torch.ones(1), torch.ones(1, 2, 2), torch.ones(2, 2))
+    with pytest.raises(RuntimeError, match=r"Expected size for first two dimensions of batch2 tensor to be: \[1, 2\] but got: \[2, 2\]\."):
+        torch.addbmm(torch.ones(1), torch.ones(1, 2, 2), torch.ones(2, 2, 2))
+    with pytest.raises(RuntimeError, match="addr: Expected 1-D argument vec1, but got 2-D"):
+        torch.addr(torch.ones(1), torch.ones(2, 2), torch.ones(2))
+    with pytest.raises(RuntimeError, match="addr: Expected 1-D argument vec2, but got 0-D"):
+        torch.addr(torch.ones(1), torch.ones(2), torch.tensor(1.0))
+    with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha must not be a floating point number."):
+        torch.baddbmm(torch.ones(1, dtype=I32), torch.ones(1, 2, 2, dtype=I32), torch.ones(1, 2, 2, dtype=I32), alpha=1.5)
+
+
 def test_addmm_beta_zero_ignores_nan(engine):
     inp = torch.full((2, 2), float("nan"))
     r = torch.addmm(inp, torch.eye(2), torch.ones(2, 2), beta=0)

@@ -5,8 +5,8 @@ import warnings as _warnings
 from . import _C
 from ._tensor import Tensor
 
-__all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "outer", "ger", "einsum",
-           "tensordot"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "baddbmm", "addbmm", "addr",
+           "outer", "ger", "einsum", "tensordot"]
 
 matmul = _C.matmul
 mm = _C.mm
@@ -16,6 +16,7 @@ dot = _C.dot
 vdot = _C.vdot
 addmm = _C.addmm
 addmv = _C.addmv
+baddbmm = _C.baddbmm
 
 
 def _load_blas():
@@ -62,6 +63,37 @@ def outer(input, vec2, *, out=None):
     if out is None:
         return r
     return _C.mul(input.reshape(-1, 1), vec2, out=out)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * sum over b of batch1[b] @ batch2[b]: one addmm over the batches
+    laid side by side along the contracted dim."""
+    for name, t in (("input", input), ("batch1", batch1), ("batch2", batch2)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"addbmm(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    if batch1.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if batch2.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    b, n, m = batch1.shape
+    if batch2.shape[0] != b or batch2.shape[1] != m:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] "
+                           f"but got: [{batch2.shape[0]}, {batch2.shape[1]}].")
+    mat1 = batch1.permute(1, 0, 2).reshape(n, b * m)
+    mat2 = batch2.reshape(b * m, batch2.shape[2])
+    return addmm(input, mat1, mat2, beta=beta, alpha=alpha, out=out)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * outer(vec1, vec2) (input broadcasts; beta=0 ignores it)."""
+    for name, t in (("input", input), ("vec1", vec1), ("vec2", vec2)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"addr(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    if vec1.dim() != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D")
+    if vec2.dim() != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec2, but got {vec2.dim()}-D")
+    return addmm(input, vec1.reshape(-1, 1), vec2.reshape(1, -1), beta=beta, alpha=alpha, out=out)
 
 
 def ger(input, vec2, *, out=None):
@@ -405,6 +437,11 @@ def _inplace_product(fn):
 
 Tensor.addmm_ = _inplace_product(addmm)
 Tensor.addmv_ = _inplace_product(addmv)
+Tensor.baddbmm_ = _inplace_product(baddbmm)
+Tensor.addbmm = addbmm
+Tensor.addbmm_ = _inplace_product(addbmm)
+Tensor.addr = addr
+Tensor.addr_ = _inplace_product(addr)
 # torch has no in-place @: `a @= b` rebinds a to a new tensor (no __imatmul__).
 Tensor.__matmul__ = _matmul_operator
 Tensor.__rmatmul__ = _rmatmul_operator
