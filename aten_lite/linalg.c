@@ -222,6 +222,11 @@ mt__gemm_blas(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_s, mt_sc
     double beta = mt__scalar_is_zero(beta_s) ? 0.0 : mt_scalar_to_double(beta_s);
     const char *pa = mt_tensor_data(a), *pb = mt_tensor_data(b);
     char *pc = mt_tensor_data(c);
+    if (beta == 0.0) {
+        /* C is uninitialised: a BLAS may compute beta * C (0 * NaN) instead of
+         * overwriting it, so give it zeros first (O(mn) next to O(mnk)). */
+        memset(pc, 0, (size_t)(batch * m * n) * isz);
+    }
     bool ok = true;
     for (int64_t i = 0; i < batch && ok; i++) {
         const char *ai = pa + i * a->strides[0] * (int64_t)isz;

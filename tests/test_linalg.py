@@ -330,6 +330,16 @@ def test_blas_environment_choice(value, expect):
     assert out.stdout.strip() == "24.0", out.stderr
 
 
+def test_fresh_outputs_never_read(engine):
+    """Results land in fresh (uninitialised) memory: recycled NaN bytes must not leak into them."""
+    for shape_a, shape_b in [((300, 40), (40,)), ((1, 40), (40, 300)), ((60, 40), (40, 50))]:
+        for _ in range(3):
+            junk = torch.full((20000,), float("nan"))
+            del junk
+            r = torch.matmul(torch.ones(shape_a), torch.ones(shape_b))
+            assert np.all(r.numpy() == 40)
+
+
 def test_outer_ger():
     a = torch.tensor([1, 2, 3])
     b = torch.tensor([0.5, -1.0])
