@@ -1,34 +1,79 @@
-"""Runs the plain-C test programs (tests/c/test_*.c) built by CMake.
+"""Runs the plain-C test programs (tests/c/test_*.c).
 
-The programs are not built here: point MINITORCH_CTEST_DIR at a CMake build
-directory configured with -DMINITORCH_C_TESTS=ON (for example
-``cmake -S . -B build -DMINITORCH_C_TESTS=ON && cmake --build build``).
-Each program forks its own processes, prints ``N passed, M failed`` and exits
-non-zero on failure.
+The programs are built with CMake by this module: once per machine into
+pytest's cache directory (``.pytest_cache/d/c-test-build``, incremental after
+the first build, guarded by a file lock), configured with
+``-DMINITORCH_CUDA=OFF -DMINITORCH_C_TESTS=ON`` and building only the test
+targets.  Point MINITORCH_CTEST_DIR at a CMake build directory to run programs
+built elsewhere instead (for example an AddressSanitizer build).  The tests are
+skipped only when cmake is not installed.  Each program forks its own
+processes, prints ``N passed, M failed`` and exits non-zero on failure.
 """
 
+import fcntl
 import os
 import re
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-CTEST_DIR = os.environ.get("MINITORCH_CTEST_DIR")
+ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(p.stem for p in (Path(__file__).parent / "c").glob("test_*.c"))
+BUILD_TIMEOUT = 600
 
 
-def _executable(name):
-    path = Path(CTEST_DIR) / name
+def _run(cmd, cwd=None):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+
+
+def _build(build_dir):
+    configure = ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DMINITORCH_CUDA=OFF",
+                 "-DMINITORCH_C_TESTS=ON", "-DCMAKE_BUILD_TYPE=Release",
+                 f"-DPython3_EXECUTABLE={sys.executable}"]
+    proc = _run(configure)
+    if proc.returncode != 0:
+        # a cache left by another checkout or another cmake: start again from nothing
+        shutil.rmtree(build_dir, ignore_errors=True)
+        proc = _run(configure)
+        if proc.returncode != 0:
+            pytest.fail(f"cmake configure failed:\n{(proc.stdout + proc.stderr)[-4000:]}")
+    jobs = str(max(1, min(2, os.cpu_count() or 1)))
+    proc = _run(["cmake", "--build", str(build_dir), "-j", jobs, "--target", *SOURCES])
+    if proc.returncode != 0:
+        pytest.fail(f"building the C test programs failed:\n{(proc.stdout + proc.stderr)[-4000:]}")
+
+
+@pytest.fixture(scope="session")
+def ctest_dir(request):
+    env_dir = os.environ.get("MINITORCH_CTEST_DIR")
+    if env_dir:
+        return Path(env_dir)
+    if shutil.which("cmake") is None:
+        pytest.skip("cmake is not installed: the plain-C test programs cannot be built "
+                    "(or set MINITORCH_CTEST_DIR to a build directory)")
+    build_dir = Path(request.config.cache.mkdir("c-test-build"))
+    with open(build_dir.parent / "c-test-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # other test runs may build the same directory
+        try:
+            _build(build_dir)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return build_dir
+
+
+def _executable(ctest_dir, name):
+    path = Path(ctest_dir) / name
     if not path.is_file() or not os.access(path, os.X_OK):
-        pytest.fail(f"{name} is not built in {CTEST_DIR} (build it with cmake --build)")
+        pytest.fail(f"{name} is not built in {ctest_dir} (build it with cmake --build)")
     return path
 
 
-@pytest.mark.skipif(not CTEST_DIR, reason="MINITORCH_CTEST_DIR is not set (no C test build)")
 @pytest.mark.parametrize("name", SOURCES)
-def test_c_program(name):
-    exe = _executable(name)
+def test_c_program(ctest_dir, name):
+    exe = _executable(ctest_dir, name)
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     output = proc.stdout + proc.stderr
     summary = re.search(r"(\d+) passed, (\d+) failed", proc.stdout)
