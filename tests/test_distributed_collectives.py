@@ -374,3 +374,49 @@ def _job_async_drop(rank, ws, init_method):
 
 def test_async_ops_hold_their_tensors():
     assert run_ranks(_job_async_drop, 3) == [[3.0] * 3] * 3
+
+
+def _job_irecv_first(rank, ws, init_method):
+    """irecv posted before the isend its peer waits for (Note [Lone receives])."""
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    right, left = (rank + 1) % ws, (rank - 1) % ws
+    a, b = torch.zeros(3), torch.zeros(5)
+    r1 = dist.irecv(a, src=left, tag=1)
+    r2 = dist.irecv(b, src=left, tag=1)  # same peer and tag: matched in issue order
+    s1 = dist.isend(torch.full((3,), float(rank)), right, tag=1)
+    s2 = dist.isend(torch.full((5,), rank + 0.5), right, tag=1)
+    for w in (r1, r2, s1, s2):
+        w.wait()
+    out = [a.tolist(), b.tolist()]
+    # a receive from any source, completed by polling
+    c = torch.zeros(1)
+    r = dist.irecv(c)
+    dist.isend(torch.tensor([float(rank)]), right)
+    import time
+
+    t0 = time.monotonic()
+    while not r.is_completed():
+        assert time.monotonic() - t0 < 10, "polled irecv never completed"
+        time.sleep(0.001)
+    out.append((c.item(), r.source_rank()))
+    # a collective queued behind an irecv/isend pair
+    d = torch.zeros(2)
+    rd = dist.irecv(d, src=left, tag=9)
+    sd = dist.isend(torch.full((2,), 7.0), right, tag=9)
+    t = torch.ones(2)
+    dist.all_reduce(t)
+    rd.wait()
+    sd.wait()
+    out.append((d.tolist(), t.tolist()))
+    dist.destroy_process_group()
+    return out
+
+
+@pytest.mark.parametrize("ws", [2, 3])
+def test_irecv_before_isend(ws):
+    res = run_ranks(_job_irecv_first, ws, timeout=40)
+    for rank, out in enumerate(res):
+        left = (rank - 1) % ws
+        assert out[0] == [float(left)] * 3 and out[1] == [left + 0.5] * 5
+        assert out[2] == (float(left), left)
+        assert out[3] == ([7.0, 7.0], [float(ws)] * 2)

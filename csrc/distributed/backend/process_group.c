@@ -146,11 +146,71 @@ mt__run(mt_pg *pg, mt_work *w)
     return rc;
 }
 
-/* Runs w, which the caller has dequeued after setting pg->running (mu not
- * held); clears running, wakes waiters, completes w and drops the queue's
- * reference.  Used by the worker and by mt_pg_run_taken. */
+/* Note [Lone receives]
+ * torch lets a rank post irecv before the isend that its peer waits for
+ * (rank 0: irecv(1), isend(1); rank 1 the same).  Run strictly in issue
+ * order, both workers would sit in their receive and neither send would
+ * leave.  Two rules keep such programs going:
+ *   - sends overtake receives: when the head of the queue is a run of
+ *     point-to-point items, all the sends of that run leave first, together
+ *     in one exchange.  A send never waits for its receiver (messages that
+ *     arrive early are buffered, Note [Transport model]) and message order
+ *     per peer and tag is kept among the sends and among the receives, which
+ *     is all torch promises;
+ *   - a queue made only of receives is not started until somebody waits for
+ *     one of them (mt_work_wait, mt_work_is_completed, mt_pg_take) or
+ *     another item arrives behind them: the isend that follows an irecv
+ *     then leaves first.
+ * Receives then run one at a time, in order.  Receives that nobody waits for
+ * before destroy still run, as destroy drains the queue. */
+
+#define MT__MAX_BATCH 64
+
+/* Runs the sends and receives of works[0..n) in one exchange (the worker
+ * batches sends only, see Note [Lone receives]). */
+static int
+mt__run_p2p_batch(mt_pg *pg, mt_work **works, int n)
+{
+    mt_xfer *x = calloc((size_t)n, sizeof(*x));
+    if (x == NULL) {
+        return mt_error_set(MT_ENOMEM, "out of memory running point-to-point operations");
+    }
+    int ns = 0, nr = n;
+    for (int i = 0; i < n; i++) { /* sends from the front, receives from the back */
+        mt_work *w = works[i];
+        mt_xfer *xi = w->kind == MT__OP_SEND ? &x[ns++] : &x[--nr];
+        xi->peer = w->root;
+        xi->tag = w->tag;
+        xi->buf = mt_tensor_data(w->tensors[0]);
+        xi->len = mt__nbytes(w->tensors[0]);
+    }
+    /* the receives were filled back to front: restore issue order, so two
+     * receives from one peer with one tag match that peer's messages in order */
+    for (int i = ns, j = n - 1; i < j; i++, j--) {
+        mt_xfer t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+    int rc = mt_transport_exchange(pg->tp, x, ns, x + ns, n - ns,
+                                   mt__deadline_after(pg->timeout_ms));
+    if (rc == 0) {
+        int r = ns;
+        for (int i = 0; i < n; i++) {
+            if (works[i]->kind == MT__OP_RECV) {
+                works[i]->src_rank = x[r++].src;
+            }
+        }
+    }
+    free(x);
+    return rc;
+}
+
+/* Runs works[0..n) (one item, or a batch of sends), which the
+ * caller has dequeued after setting pg->running (mu not held); clears
+ * running, wakes waiters, completes the items and drops the queue's
+ * references.  Used by the worker and by mt_pg_run_taken. */
 static void
-mt__execute(mt_pg *pg, mt_work *w)
+mt__execute(mt_pg *pg, mt_work **works, int n)
 {
     pthread_mutex_lock(&pg->mu);
     bool broken = pg->broken;
@@ -161,11 +221,11 @@ mt__execute(mt_pg *pg, mt_work *w)
     if (broken) {
         rc = MT_ECONN;
         snprintf(msg, sizeof(msg), "%s failed: the process group is unusable after an "
-                 "earlier error: %.900s", mt_work_op_name(w), pg->broken_msg);
+                 "earlier error: %.900s", mt_work_op_name(works[0]), pg->broken_msg);
     }
     else {
         mt_error_clear();
-        rc = mt__run(pg, w);
+        rc = n == 1 ? mt__run(pg, works[0]) : mt__run_p2p_batch(pg, works, n);
         if (rc < 0) {
             snprintf(msg, sizeof(msg), "%s", mt_error_message());
         }
@@ -179,8 +239,77 @@ mt__execute(mt_pg *pg, mt_work *w)
     pg->running = false;
     pthread_cond_broadcast(&pg->cv);
     pthread_mutex_unlock(&pg->mu);
-    mt__work_complete(w, rc, rc < 0 ? msg : NULL);
-    mt_work_decref(w); /* the queue's reference */
+    for (int i = 0; i < n; i++) {
+        mt__work_complete(works[i], rc, rc < 0 ? msg : NULL);
+        mt_work_decref(works[i]); /* the queue's reference */
+    }
+}
+
+static bool
+mt__is_p2p(const mt_work *w)
+{
+    return w->kind == MT__OP_SEND || w->kind == MT__OP_RECV;
+}
+
+/* Whether the worker may start the head of the queue (Note [Lone
+ * receives]); mu held, head not NULL. */
+static bool
+mt__startable_locked(const mt_pg *pg)
+{
+    if (pg->stop) {
+        return true;
+    }
+    for (const mt_work *w = pg->head; w != NULL; w = w->next) {
+        if (w->kind != MT__OP_RECV || w->wanted) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Unlinks the sends of the point-to-point run at the head of the queue (at
+ * most max, in order) into out and marks them running; mu held.  Returns how
+ * many (0: the head is not a send-carrying run). */
+static int
+mt__pop_sends_locked(mt_pg *pg, mt_work **out, int max)
+{
+    int n = 0;
+    mt_work *prev = NULL, *w = pg->head;
+    while (w != NULL && mt__is_p2p(w) && n < max) {
+        mt_work *next = w->next;
+        if (w->kind == MT__OP_SEND) {
+            if (prev != NULL) {
+                prev->next = next;
+            }
+            else {
+                pg->head = next;
+            }
+            if (pg->tail == w) {
+                pg->tail = prev;
+            }
+            w->next = NULL;
+            out[n++] = w;
+        }
+        else {
+            prev = w;
+        }
+        w = next;
+    }
+    if (n > 0) {
+        pg->running = true;
+    }
+    return n;
+}
+
+void
+mt__pg_want(mt_pg *pg, mt_work *w)
+{
+    pthread_mutex_lock(&pg->mu);
+    if (!w->wanted) {
+        w->wanted = true;
+        pthread_cond_broadcast(&pg->cv);
+    }
+    pthread_mutex_unlock(&pg->mu);
 }
 
 /* Pops the head of the queue and marks it running; mu held. */
@@ -204,15 +333,20 @@ mt__worker_main(void *arg)
     for (;;) {
         /* running here means a caller executes an item inline (Note [Inline
          * execution]): wait for it, one item at a time. */
-        while ((pg->head == NULL && !pg->stop) || pg->running) {
+        while (pg->running ||
+               (pg->head == NULL ? !pg->stop : !mt__startable_locked(pg))) {
             pthread_cond_wait(&pg->cv, &pg->mu);
         }
         if (pg->head == NULL) {
             break; /* stop requested and nothing left */
         }
-        mt_work *w = mt__pop_locked(pg);
+        mt_work *batch[MT__MAX_BATCH];
+        int n = mt__pop_sends_locked(pg, batch, MT__MAX_BATCH);
+        if (n == 0) {
+            batch[n++] = mt__pop_locked(pg);
+        }
         pthread_mutex_unlock(&pg->mu);
-        mt__execute(pg, w);
+        mt__execute(pg, batch, n);
         pthread_mutex_lock(&pg->mu);
     }
     pthread_mutex_unlock(&pg->mu);
@@ -246,7 +380,7 @@ mt_pg_take(mt_pg *pg, mt_work *w)
 void
 mt_pg_run_taken(mt_pg *pg, mt_work *w)
 {
-    mt__execute(pg, w);
+    mt__execute(pg, &w, 1);
 }
 
 /* ---- construction / destruction -------------------------------------------- */
@@ -392,6 +526,7 @@ mt__enqueue(mt_pg *pg, mt_work *w, bool collective)
         w->tag = MT__COLL_TAG_BIT | (pg->seq++ & ~MT__COLL_TAG_BIT);
     }
     w->next = NULL;
+    w->pg = pg;
     if (pg->tail) {
         pg->tail->next = w;
     }

@@ -81,6 +81,9 @@ mt_work_wait(mt_work *w, int64_t timeout_ms)
 {
     int64_t deadline = timeout_ms < 0 ? INT64_MAX : mt__deadline_after(timeout_ms);
     pthread_mutex_lock(&w->mu);
+    if (!w->done && w->pg != NULL) {
+        mt__pg_want(w->pg, w);
+    }
     while (!w->done) {
         if (deadline == INT64_MAX) {
             pthread_cond_wait(&w->cv, &w->mu);
@@ -115,6 +118,9 @@ mt_work_is_completed(mt_work *w)
 {
     pthread_mutex_lock(&w->mu);
     bool d = w->done;
+    if (!d && w->pg != NULL) {
+        mt__pg_want(w->pg, w); /* a poller is a waiter too */
+    }
     pthread_mutex_unlock(&w->mu);
     return d;
 }

@@ -39,7 +39,14 @@ struct mt_work {
     size_t *lens;        /* alltoall: send bytes [size] then receive bytes [size] */
     bool single;         /* alltoall_single: tensors are (output, input) */
     struct mt_work *next; /* queue link */
+    mt_pg *pg;           /* the group while queued (borrowed; see mt__pg_want) */
+    bool wanted;         /* somebody waits for it (guarded by pg's mutex) */
 };
+
+/* Marks a queued w as waited for and wakes the worker (Note [Lone
+ * receives]).  Called with w->mu held and w not done: the group cannot be
+ * freed before w completes, and completing takes w->mu. */
+void mt__pg_want(mt_pg *pg, mt_work *w);
 
 /* New work (refcount 1) holding references to `tensors` (NULL entries
  * allowed); NULL + MT_ENOMEM. */

@@ -7,9 +7,12 @@ non-contiguous tensors through contiguous copies (copied back when the work
 completes) and implements the object collectives with pickle.
 
 Differences from torch's gloo backend: ``ReduceOp.AVG`` is supported for
-floating dtypes (gloo rejects it); operations of one group run in issue order,
-so an ``irecv`` that is not yet matched delays the group's later operations
-(``batch_isend_irecv`` posts its sends first).
+floating dtypes (gloo rejects it).  Operations of one group run in issue
+order on one queue; sends overtake pending receives and a receive nobody
+waits for yet does not hold the queue (Note [Lone receives] in
+csrc/distributed/backend/process_group.c), so irecv-before-isend exchanges
+work, but a receive issued before a collective runs before it: the peer must
+send that message before entering the same collective.
 """
 import difflib
 import enum
@@ -1005,7 +1008,7 @@ class P2POp:
 
 
 def batch_isend_irecv(p2p_op_list):
-    """Issues the sends, then the receives; returns their Works in list order."""
+    """Issues the operations (sends first); returns their Works in list order."""
     if not isinstance(p2p_op_list, (list, tuple)) or not p2p_op_list:
         raise ValueError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
                          "``torch.distributed.P2POp``.")

@@ -238,6 +238,11 @@ def _add_common_args(parser):
     parser.add_argument("training_script_args", nargs=argparse.REMAINDER)
 
 
+# torchrun options with no counterpart here yet: given one, the launcher raises NotImplementedError
+_UNSUPPORTED = [("--log_dir", "--log-dir"), ("-r", "--redirects"), ("-t", "--tee"),
+                ("--local_ranks_filter", "--local-ranks-filter"), ("--rdzv_conf", "--rdzv-conf")]
+
+
 def get_args_parser():
     parser = argparse.ArgumentParser(
         prog="python -m minitorch.distributed.run",
@@ -254,6 +259,8 @@ def get_args_parser():
     parser.add_argument("--start_method", "--start-method", type=str, default="spawn",
                         choices=["spawn", "fork", "forkserver"],
                         help="accepted for compatibility: workers are always new processes")
+    for names in _UNSUPPORTED:
+        parser.add_argument(*names, type=str, default=None, help="not supported (raises NotImplementedError)")
     _add_common_args(parser)
     return parser
 
@@ -264,6 +271,11 @@ def parse_args(args):
 
 def config_from_args(args):
     """A LaunchConfig from torchrun's parsed arguments (raises ValueError on bad ones)."""
+    for names in _UNSUPPORTED:
+        if getattr(args, names[-1].lstrip("-").replace("-", "_")) is not None:
+            why = ("the static rendezvous takes no options" if names[-1] == "--rdzv-conf" else
+                   "the workers' output goes to the launcher's stdout and stderr")
+            raise NotImplementedError(f"{names[-1]} is not supported by minitorch.distributed.run: {why}")
     nnodes = parse_nnodes(args.nnodes)
     nproc = parse_nproc_per_node(args.nproc_per_node)
     master_addr, master_port = args.master_addr, args.master_port
