@@ -5,6 +5,7 @@ others, exit statuses, error reports and argument errors.  The workers here are 
 scripts without process groups (the seeds' distributed scripts are in test_seeds.py)."""
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -41,7 +42,7 @@ WORKER = textwrap.dedent('''
         sys.exit(7)
     if "flaky" in sys.argv and os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" and rank == "0":
         sys.exit(3)
-    if "fail" in sys.argv or "exit7" in sys.argv:
+    if "fail" in sys.argv or "exit7" in sys.argv or "sleep" in sys.argv:
         time.sleep(60)
     sys.stdout.write(f"worker {rank} done\\n")  # one write: workers run unbuffered
 ''') % ENV_KEYS
@@ -79,7 +80,7 @@ def job(tmp_path):
             p.unlink()
         return proc
 
-    job.dir = tmp_path
+    launch.dir = tmp_path
     return launch
 
 
@@ -229,7 +230,37 @@ def test_config_parsing_in_process():
         torchrun.config_from_args(torchrun.parse_args(["--master_port=70000", "s.py"]))
     cfg = torchrun.config_from_args(torchrun.parse_args(["--rdzv-endpoint=[::1]:29400", "--no-python", "prog"]))
     assert (cfg.master_addr, cfg.master_port, cfg.cmd) == ("::1", 29400, ["prog"])
+    for opt in ("--tee=3", "--redirects=3", "--log-dir=/tmp", "--local-ranks-filter=0", "--rdzv_conf=x=1"):
+        with pytest.raises(NotImplementedError, match="is not supported by minitorch.distributed.run"):
+            torchrun.config_from_args(torchrun.parse_args([opt, "s.py"]))
     cfg = legacy.config_from_args(legacy.parse_args(["--master_addr=h", "s.py", "a"]))
     assert cfg.local_rank_arg == "--local_rank" and not cfg.use_env and cfg.master_addr == "h"
     with pytest.raises(ValueError, match="both the '--no_python' flag and the '--module' flag"):
         legacy.config_from_args(legacy.parse_args(["--use_env", "--no_python", "-m", "s"]))
+
+
+def test_sigterm_to_the_launcher_stops_the_workers(job):
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(ROOT / "python")
+    e["TEST_OUT"] = str(job.dir / "out")
+    launcher = subprocess.Popen([sys.executable, "-m", "minitorch.distributed.run", "--nproc_per_node=2",
+                                 "worker.py", "sleep"], cwd=job.dir, env=e,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while len(list((job.dir / "out").glob("*.json"))) < 2:
+            assert time.monotonic() < deadline, "workers did not start"
+            time.sleep(0.05)
+        time.sleep(0.2)  # the files are written before the workers sleep
+        start = time.monotonic()
+        launcher.send_signal(signal.SIGTERM)
+        out, err = launcher.communicate(timeout=30)
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+            launcher.wait()
+    assert launcher.returncode == 128 + signal.SIGTERM, err
+    assert time.monotonic() - start < 20
+    assert "got signal: 15" in err
+    for p in (job.dir / "out").glob("*.json"):
+        assert not _pid_alive(json.loads(p.read_text())["pid"])
