@@ -235,6 +235,15 @@ def _check_store_api(s):
     assert s.compare_set("c", "x", "y") == b"y"
     assert s.compare_set("missing", "e", "d") == b"e"   # torch: expected for a missing key
     assert s.check(["a", "b"]) and not s.check(["a", "nope"])
+    s.append("ap", "x")
+    s.append("ap", b"\x00y")
+    assert s.get("ap") == b"x\x00y"
+    s.multi_set(["m1", "m2"], ["1", b"2"])
+    assert s.multi_get(["m1", "m2"]) == [b"1", b"2"]
+    with pytest.raises(ValueError):
+        s.multi_set(["m1"], [])
+    with pytest.raises(TypeError):
+        s.append("ap", 3)
     n = s.num_keys()
     assert s.delete_key("a") is True and s.delete_key("a") is False
     assert s.num_keys() == n - 1

@@ -32,6 +32,32 @@ class Store(_c10d.Store):
     def set_timeout(self, timeout):
         self._set_timeout_ms(_timeout_ms(timeout))
 
+    def append(self, key, value):
+        """Appends value (str or bytes) to the value of key (created if missing), atomically."""
+        if isinstance(value, str):
+            value = value.encode()
+        if not isinstance(value, (bytes, bytearray)):
+            raise TypeError(f"append(): value must be str or bytes, not {type(value).__name__}")
+        while True:
+            cur = self.get(key) if self.check([key]) else b""
+            want = cur + bytes(value)
+            if self.compare_set(key, cur, want) == want:
+                return
+
+    def multi_get(self, keys):
+        """The values of keys (each waited for), as a list of bytes."""
+        if not isinstance(keys, (list, tuple)):
+            raise TypeError(f"multi_get(): keys must be a list of str, not {type(keys).__name__}")
+        return [self.get(k) for k in keys]
+
+    def multi_set(self, keys, values):
+        if not isinstance(keys, (list, tuple)) or not isinstance(values, (list, tuple)):
+            raise TypeError("multi_set(): keys and values must be lists")
+        if len(keys) != len(values):
+            raise ValueError(f"multi_set(): {len(keys)} keys but {len(values)} values")
+        for k, v in zip(keys, values):
+            self.set(k, v)
+
 
 class TCPStore(Store):
     """A store served by a thread of the master process over TCP.
