@@ -1,8 +1,9 @@
 """Runs the plain-C test programs (tests/c/test_*.c).
 
-The programs are built with CMake by this module: once per machine into
+The programs are built with CMake by this module: once per checkout into
 pytest's cache directory (``.pytest_cache/d/c-test-build``, incremental after
-the first build, guarded by a file lock), configured with
+the first build, guarded by a file lock; a temporary directory when the cache
+plugin is off), configured with
 ``-DMINITORCH_CUDA=OFF -DMINITORCH_C_TESTS=ON`` and building only the test
 targets.  Point MINITORCH_CTEST_DIR at a CMake build directory to run programs
 built elsewhere instead (for example an AddressSanitizer build).  The tests are
@@ -47,14 +48,16 @@ def _build(build_dir):
 
 
 @pytest.fixture(scope="session")
-def ctest_dir(request):
+def ctest_dir(request, tmp_path_factory):
     env_dir = os.environ.get("MINITORCH_CTEST_DIR")
     if env_dir:
         return Path(env_dir)
     if shutil.which("cmake") is None:
         pytest.skip("cmake is not installed: the plain-C test programs cannot be built "
                     "(or set MINITORCH_CTEST_DIR to a build directory)")
-    build_dir = Path(request.config.cache.mkdir("c-test-build"))
+    cache = getattr(request.config, "cache", None)  # None with -p no:cacheprovider
+    build_dir = Path(cache.mkdir("c-test-build") if cache is not None
+                     else tmp_path_factory.mktemp("c-test-build"))
     with open(build_dir.parent / "c-test-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # other test runs may build the same directory
         try:
