@@ -345,11 +345,11 @@ def einsum(*args):
         if i == len(ops):
             break
         other, other_labels = ops[i]
-        later_other = set(out_labels).union(cur_labels)
+        after = set(out_labels)  # labels needed once this pair is contracted
         for _, labels in ops[i + 1:]:
-            later_other.update(labels)
-        other, other_labels = _einsum_sum_unneeded(other, other_labels, later_other)
-        cur, cur_labels = _einsum_pair(cur, cur_labels, other, other_labels, later)
+            after.update(labels)
+        other, other_labels = _einsum_sum_unneeded(other, other_labels, after.union(cur_labels))
+        cur, cur_labels = _einsum_pair(cur, cur_labels, other, other_labels, after)
 
     # 3. output order (labels kept but absent because an operand had size 1 broadcast)
     perm = [cur_labels.index(lab) for lab in out_labels]
