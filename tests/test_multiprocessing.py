@@ -49,6 +49,14 @@ def _raise_on_one(i, slow):
     time.sleep(slow)
 
 
+def _stubborn(i):
+    if i == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # only SIGKILL stops this one
+        time.sleep(60)
+    time.sleep(0.3)
+    raise KeyError("second")
+
+
 def _exit_with(i, codes):
     if codes[i] == "kill":
         os.kill(os.getpid(), signal.SIGKILL)
@@ -112,6 +120,16 @@ def test_spawn_exit_codes_and_signals():
     assert mp.start_processes(_exit_with, args=([0, 0],), nprocs=2, start_method="fork") is None
 
 
+def test_grace_period_then_kill():
+    ctx = mp.start_processes(_stubborn, nprocs=2, join=False, start_method="fork")
+    start = time.monotonic()
+    with pytest.raises(mp.ProcessRaisedException, match="KeyError: 'second'"):
+        while not ctx.join(grace_period=0.5):
+            pass
+    assert time.monotonic() - start < 20
+    assert not ctx.processes[0].is_alive() and ctx.processes[0].exitcode == -signal.SIGKILL
+
+
 def test_join_false_context():
     ctx = mp.spawn(_sleep, args=(1.5,), nprocs=2, join=False)
     assert isinstance(ctx, mp.ProcessContext)
@@ -124,6 +142,8 @@ def test_join_false_context():
     assert ctx.join() is True  # joining again is a no-op
     with pytest.raises(TypeError, match="timeout"):
         ctx.join(timeout="1")
+    with pytest.raises(TypeError, match="grace_period must be a number"):
+        ctx.join(grace_period="1")
 
 
 def test_argument_checks():

@@ -176,11 +176,12 @@ class ProcessContext:
         """The process ids, by index."""
         return [int(p.pid) for p in self.processes]
 
-    def _terminate_all(self):
+    def _terminate_all(self, grace_period=None):
         alive = [p for p in self.processes if p.is_alive()]
         for p in alive:
             p.terminate()
-        deadline = time.monotonic() + _TERMINATE_GRACE
+        grace = _TERMINATE_GRACE if grace_period is None else grace_period
+        deadline = time.monotonic() + grace
         for p in alive:
             p.join(max(0.0, deadline - time.monotonic()))
         for p in alive:
@@ -188,16 +189,18 @@ class ProcessContext:
                 p.kill()
                 p.join()
 
-    def join(self, timeout=None):
+    def join(self, timeout=None, grace_period=None):
         """Waits up to `timeout` seconds (None: no limit) for the processes.
 
         Returns True when every process has exited successfully, False when some
         still run at the timeout.  When a process fails, the others are
         terminated and ProcessRaisedException (its function raised) or
         ProcessExitedException (it exited non-zero or died of a signal) is
-        raised."""
-        if timeout is not None and not isinstance(timeout, (int, float)):
-            raise TypeError(f"join(): timeout must be a number or None, not {type(timeout).__name__}")
+        raised.  The others get `grace_period` seconds (default 5) to exit after
+        SIGTERM before they are killed."""
+        for name, value in (("timeout", timeout), ("grace_period", grace_period)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise TypeError(f"join(): {name} must be a number or None, not {type(value).__name__}")
         if len(self.sentinels) == 0:
             return True
         ready = _connection.wait(self.sentinels.keys(), timeout=timeout)
@@ -212,7 +215,7 @@ class ProcessContext:
         if error_index is None:
             return len(self.sentinels) == 0
 
-        self._terminate_all()
+        self._terminate_all(grace_period)
         failed = self.processes[error_index]
         pid = failed.pid
         exitcode = failed.exitcode
