@@ -15,10 +15,15 @@ from pathlib import Path
 
 import pytest
 
+import minitorch
+
 from minitorch.distributed import launch as legacy
 from minitorch.distributed import run as torchrun
 
 ROOT = Path(__file__).resolve().parents[1]
+# where this process imports minitorch from (the source tree or an installed copy):
+# the programs started here import the same one
+PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 ENV_KEYS = ["RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK", "ROLE_RANK",
             "ROLE_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "OMP_NUM_THREADS",
             "TORCHELASTIC_RESTART_COUNT", "TORCHELASTIC_MAX_RESTARTS"]
@@ -67,7 +72,7 @@ def job(tmp_path):
     def launch(launcher, *args, env=None, timeout=60):
         e = dict(os.environ)
         e.pop("OMP_NUM_THREADS", None)
-        e["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), str(tmp_path)])
+        e["PYTHONPATH"] = os.pathsep.join([PACKAGE_DIR, str(tmp_path)])
         e["TEST_OUT"] = str(out)
         e.update(env or {})
         start = time.monotonic()
@@ -241,7 +246,7 @@ def test_config_parsing_in_process():
 
 def test_sigterm_to_the_launcher_stops_the_workers(job):
     e = dict(os.environ)
-    e["PYTHONPATH"] = str(ROOT / "python")
+    e["PYTHONPATH"] = PACKAGE_DIR
     e["TEST_OUT"] = str(job.dir / "out")
     launcher = subprocess.Popen([sys.executable, "-m", "minitorch.distributed.run", "--nproc_per_node=2",
                                  "worker.py", "sleep"], cwd=job.dir, env=e,

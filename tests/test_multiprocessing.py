@@ -18,11 +18,14 @@ import minitorch as torch
 import minitorch.multiprocessing as mp
 
 ROOT = Path(__file__).resolve().parents[1]
+# where this process imports minitorch from (the source tree or an installed copy):
+# the programs started here import the same one
+PACKAGE_DIR = str(Path(torch.__file__).resolve().parents[1])
 
 
 def _env():
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_DIR, env.get("PYTHONPATH", "")])
     return env
 
 

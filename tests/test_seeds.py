@@ -18,7 +18,12 @@ from pathlib import Path
 
 import pytest
 
+import minitorch
+
 ROOT = Path(__file__).resolve().parents[1]
+# where this process imports minitorch from (the source tree or an installed copy):
+# the programs started here import the same one
+PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 TIMEOUT = 60
 
 
@@ -42,7 +47,7 @@ def as_minitorch(source, port):
 
 def _env(extra=None):
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_DIR, env.get("PYTHONPATH", "")])
     env.pop("OMP_NUM_THREADS", None)
     # buffered output: each rank's prints reach the shared pipe in one write at its exit
     # (print() with several arguments writes them one by one when unbuffered)
