@@ -331,3 +331,15 @@ def test_tcp_store_port_in_use():
         port = sock.getsockname()[1]
         with pytest.raises(dist.DistNetworkError, match="(?i)in use|bind"):
             dist.TCPStore("127.0.0.1", port, 1, True, timeout=timedelta(seconds=2))
+
+
+def test_blocking_store_calls_release_the_gil():
+    import threading
+
+    for s in (dist.HashStore(), dist.TCPStore("127.0.0.1", 0, 1, True,
+                                              timeout=timedelta(seconds=10))):
+        s.set_timeout(timedelta(seconds=10))
+        threading.Timer(0.2, lambda: s.set("late", "v")).start()
+        assert s.get("late") == b"v"  # the setter thread ran while get waited
+        threading.Timer(0.2, lambda: s.set("late2", "w")).start()
+        s.wait(["late2"])
