@@ -336,10 +336,13 @@ def test_tcp_store_port_in_use():
 def test_blocking_store_calls_release_the_gil():
     import threading
 
-    for s in (dist.HashStore(), dist.TCPStore("127.0.0.1", 0, 1, True,
-                                              timeout=timedelta(seconds=10))):
+    h = dist.HashStore()
+    master = dist.TCPStore("127.0.0.1", 0, 1, True, timeout=timedelta(seconds=10))
+    # a TCPStore client serves one request at a time: the setter uses its own
+    setter = dist.TCPStore("127.0.0.1", master.port, timeout=timedelta(seconds=10))
+    for s, other in ((h, h), (master, setter)):
         s.set_timeout(timedelta(seconds=10))
-        threading.Timer(0.2, lambda: s.set("late", "v")).start()
+        threading.Timer(0.2, lambda: other.set("late", "v")).start()
         assert s.get("late") == b"v"  # the setter thread ran while get waited
-        threading.Timer(0.2, lambda: s.set("late2", "w")).start()
+        threading.Timer(0.2, lambda: other.set("late2", "w")).start()
         s.wait(["late2"])
