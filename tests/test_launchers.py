@@ -229,6 +229,12 @@ def test_config_parsing_in_process():
         torchrun.config_from_args(torchrun.parse_args(["--nnodes=3:2", "s.py"]))
     with pytest.raises(ValueError, match="no CUDA devices"):
         torchrun.config_from_args(torchrun.parse_args(["--nproc_per_node=gpu", "s.py"]))
+    with pytest.raises(NotImplementedError, match="pass --node_rank to the launcher of each node"):
+        torchrun.config_from_args(torchrun.parse_args(["--nnodes=2", "--rdzv-backend=c10d",
+                                                       "--rdzv-endpoint=h:1", "s.py"]))
+    cfg = torchrun.config_from_args(torchrun.parse_args(["--nnodes=2", "--rdzv-backend=c10d", "--node-rank=1",
+                                                         "--rdzv-endpoint=h:1", "s.py"]))
+    assert (cfg.node_rank, cfg.master_addr, cfg.master_port) == (1, "h", 1)
     with pytest.raises(ValueError, match="rdzv_backend='etcd' is not supported"):
         torchrun.config_from_args(torchrun.parse_args(["--rdzv_backend=etcd", "s.py"]))
     with pytest.raises(ValueError, match="master_port=70000 is not a valid port"):

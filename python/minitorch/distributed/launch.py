@@ -49,6 +49,8 @@ def parse_args(args):
 def config_from_args(args):
     nnodes = parse_nnodes(args.nnodes)
     nproc = parse_nproc_per_node(args.nproc_per_node)
+    if args.node_rank is None:
+        args.node_rank = 0
     if not 0 <= args.node_rank < nnodes:
         raise ValueError(f"--node_rank={args.node_rank} is out of range for --nnodes={nnodes} "
                          f"(expected 0 .. {nnodes - 1})")

@@ -219,8 +219,8 @@ def _add_common_args(parser):
                         help="number of nodes, or MIN:MAX with MIN == MAX")
     parser.add_argument("--nproc_per_node", "--nproc-per-node", type=str, default="1",
                         help="number of workers per node (an integer, 'auto' or 'cpu')")
-    parser.add_argument("--node_rank", "--node-rank", type=int, default=0,
-                        help="rank of this node, 0 .. nnodes-1")
+    parser.add_argument("--node_rank", "--node-rank", type=int, default=None,
+                        help="rank of this node, 0 .. nnodes-1 (default 0)")
     parser.add_argument("--master_addr", "--master-addr", type=str, default="127.0.0.1",
                         help="address of the node running global rank 0")
     parser.add_argument("--master_port", "--master-port", type=int, default=29500,
@@ -289,6 +289,12 @@ def config_from_args(args):
         run_id = str(uuid.uuid4())
     elif args.rdzv_endpoint:
         master_addr, master_port = _split_endpoint(args.rdzv_endpoint, master_port)
+    if args.node_rank is None:
+        if args.rdzv_backend == "c10d" and nnodes > 1:
+            raise NotImplementedError(
+                "node ranks handed out by the c10d rendezvous are not supported: pass "
+                "--node_rank to the launcher of each node (see Note [Static rendezvous])")
+        args.node_rank = 0
     if not 0 <= args.node_rank < nnodes:
         raise ValueError(f"--node_rank={args.node_rank} is out of range for --nnodes={nnodes} "
                          f"(expected 0 .. {nnodes - 1})")
