@@ -229,9 +229,11 @@ def test_config_parsing_in_process():
         torchrun.config_from_args(torchrun.parse_args(["--nnodes=3:2", "s.py"]))
     with pytest.raises(ValueError, match="no CUDA devices"):
         torchrun.config_from_args(torchrun.parse_args(["--nproc_per_node=gpu", "s.py"]))
-    with pytest.raises(NotImplementedError, match="pass --node_rank to the launcher of each node"):
-        torchrun.config_from_args(torchrun.parse_args(["--nnodes=2", "--rdzv-backend=c10d",
-                                                       "--rdzv-endpoint=h:1", "s.py"]))
+    with pytest.raises(ValueError, match="c10d with several nodes needs --rdzv_endpoint"):
+        torchrun.config_from_args(torchrun.parse_args(["--nnodes=2", "--rdzv-backend=c10d", "s.py"]))
+    cfg = torchrun.config_from_args(torchrun.parse_args(["--nnodes=2", "--rdzv-backend=c10d",
+                                                         "--rdzv-endpoint=h:1", "s.py"]))
+    assert cfg.rdzv_endpoint == ("h", 1)
     cfg = torchrun.config_from_args(torchrun.parse_args(["--nnodes=2", "--rdzv-backend=c10d", "--node-rank=1",
                                                          "--rdzv-endpoint=h:1", "s.py"]))
     assert (cfg.node_rank, cfg.master_addr, cfg.master_port) == (1, "h", 1)
@@ -275,3 +277,32 @@ def test_sigterm_to_the_launcher_stops_the_workers(job):
     assert "got signal: 15" in err
     for p in (job.dir / "out").glob("*.json"):
         assert not _pid_alive(json.loads(p.read_text())["pid"])
+
+
+def test_c10d_rendezvous_assigns_node_ranks(job):
+    # two launchers (two "nodes" on this machine) without --node_rank meet at the endpoint
+    port = _free_port()
+    e = dict(os.environ)
+    e.pop("OMP_NUM_THREADS", None)
+    e["PYTHONPATH"] = PACKAGE_DIR
+    e["TEST_OUT"] = str(job.dir / "out")
+    cmd = [sys.executable, "-m", "minitorch.distributed.run", "--nnodes=2", "--nproc_per_node=2",
+           "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=job7", "worker.py"]
+    nodes = [subprocess.Popen(cmd, cwd=job.dir, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    try:
+        for p in nodes:
+            out, err = p.communicate(timeout=60)
+            assert p.returncode == 0, err
+    finally:
+        for p in nodes:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    ranks = {int(p.stem): json.loads(p.read_text())["env"] for p in (job.dir / "out").glob("*.json")}
+    assert sorted(ranks) == [0, 1, 2, 3]
+    for r, env in ranks.items():
+        assert env["GROUP_RANK"] == str(r // 2) and env["LOCAL_RANK"] == str(r % 2)
+        assert env["WORLD_SIZE"] == "4" and env["MASTER_ADDR"] == "127.0.0.1"
+    ports = {env["MASTER_PORT"] for env in ranks.values()}
+    assert len(ports) == 1 and ports != {str(port)}

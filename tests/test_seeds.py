@@ -339,16 +339,24 @@ def test_launch_style_script(tmp_path, launcher):
     assert "Setting OMP_NUM_THREADS environment variable for each process to be 1" in proc.stderr
 
 
-def test_launch_two_nodes(tmp_path):
-    # the notes' two-node command, both nodes on this machine: --nnodes=2 --node_rank=0/1
+@pytest.mark.parametrize("rendezvous", ["static", "c10d"])
+def test_launch_two_nodes(tmp_path, rendezvous):
+    # the notes' two-node command, both nodes on this machine: --nnodes=2 --node_rank=0/1;
+    # or torchrun's c10d rendezvous handing out the node ranks
     port = _free_port()
     script = tmp_path / "MNIST.py"
     script.write_text(as_minitorch(LAUNCH_SCRIPT, port))
-    nodes = [subprocess.Popen(
-        [sys.executable, "-m", "minitorch.distributed.launch", "--nproc_per_node=2", "--nnodes=2",
-         f"--node_rank={node}", "--master_addr=127.0.0.1", f"--master_port={port}", str(script),
-         "--tag", "nodes"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=_env(), cwd=tmp_path) for node in range(2)]
+
+    def command(node):
+        if rendezvous == "static":
+            return [sys.executable, "-m", "minitorch.distributed.launch", "--nproc_per_node=2",
+                    "--nnodes=2", f"--node_rank={node}", "--master_addr=127.0.0.1",
+                    f"--master_port={port}", str(script), "--tag", "nodes"]
+        return [sys.executable, "-m", "minitorch.distributed.run", "--nproc_per_node=2", "--nnodes=2",
+                "--rdzv_backend=c10d", f"--rdzv_endpoint=localhost:{port}", str(script), "--tag", "nodes"]
+
+    nodes = [subprocess.Popen(command(node), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=_env(), cwd=tmp_path) for node in range(2)]
     out = ""
     try:
         for p in nodes:

@@ -17,9 +17,10 @@ terminated (SIGTERM, then SIGKILL after a grace period), the failing rank's
 error output is printed and the launcher exits with status 1 (after
 ``--max_restarts`` restarts of the whole node's workers, if asked for).
 
-The rendezvous is static (see Note [Static rendezvous]): node ranks come from
-``--node_rank``, and elastic ranges of nodes (``--nnodes=1:4``) are not
-supported.
+Node ranks come from ``--node_rank``, or, with ``--rdzv_backend=c10d
+--rdzv_endpoint=host:port`` and no ``--node_rank``, from a rendezvous of the
+launchers at the endpoint (see Note [Static rendezvous]).  Elastic ranges of
+nodes (``--nnodes=1:4``) are not supported.
 """
 # Note [Static rendezvous]
 # torchrun's agents meet in a rendezvous (a store) that hands out node ranks and can
@@ -28,6 +29,14 @@ supported.
 # the workers' init_process_group(env://) meets at MASTER_ADDR:MASTER_PORT, where
 # global rank 0 serves the TCPStore.  --rdzv_endpoint host:port is accepted as
 # another way to name that address.  --standalone picks a free local port.
+#
+# With --rdzv_backend=c10d, several nodes and no --node_rank, the launchers meet
+# first in a TCPStore at --rdzv_endpoint (served by the launcher on that host; when
+# several launchers run there, the first to bind the port): each takes the next node
+# rank from a counter, node 0 picks a free port on its host and publishes
+# MASTER_ADDR:MASTER_PORT (its address on the route to the endpoint), and every
+# launcher waits until all --nnodes have joined.  Ranks are handed out once:
+# nodes cannot join or leave a running job.
 
 import argparse
 import os
@@ -136,6 +145,8 @@ class LaunchConfig:
         self.use_env = use_env
         self.monitor_interval = monitor_interval
         self.name = name or (cmd[-1] if cmd else "worker")
+        # (host, port) of the c10d rendezvous that assigns node_rank, or None
+        self.rdzv_endpoint = None
 
     @property
     def world_size(self):
@@ -289,14 +300,15 @@ def config_from_args(args):
         run_id = str(uuid.uuid4())
     elif args.rdzv_endpoint:
         master_addr, master_port = _split_endpoint(args.rdzv_endpoint, master_port)
-    if args.node_rank is None:
-        if args.rdzv_backend == "c10d" and nnodes > 1:
-            raise NotImplementedError(
-                "node ranks handed out by the c10d rendezvous are not supported: pass "
-                "--node_rank to the launcher of each node (see Note [Static rendezvous])")
-        args.node_rank = 0
-    if not 0 <= args.node_rank < nnodes:
-        raise ValueError(f"--node_rank={args.node_rank} is out of range for --nnodes={nnodes} "
+    node_rank = args.node_rank
+    dynamic = node_rank is None and args.rdzv_backend == "c10d" and nnodes > 1
+    if dynamic and not args.rdzv_endpoint:
+        raise ValueError("--rdzv_backend=c10d with several nodes needs --rdzv_endpoint=host:port "
+                         "(or --node_rank for each node)")
+    if node_rank is None:
+        node_rank = 0
+    if not 0 <= node_rank < nnodes:
+        raise ValueError(f"--node_rank={node_rank} is out of range for --nnodes={nnodes} "
                          f"(expected 0 .. {nnodes - 1})")
     if not 0 < master_port < 65536:
         raise ValueError(f"--master_port={master_port} is not a valid port")
@@ -304,10 +316,86 @@ def config_from_args(args):
         raise ValueError(f"--max_restarts must be non-negative, got {args.max_restarts}")
     cmd, script_args = worker_command(args.no_python, args.module, args.training_script,
                                       args.training_script_args)
-    return LaunchConfig(nnodes, nproc, args.node_rank, master_addr, master_port,
-                        cmd, script_args, max_restarts=args.max_restarts, run_id=run_id,
-                        role=args.role, monitor_interval=args.monitor_interval,
-                        name=args.training_script)
+    config = LaunchConfig(nnodes, nproc, node_rank, master_addr, master_port,
+                          cmd, script_args, max_restarts=args.max_restarts, run_id=run_id,
+                          role=args.role, monitor_interval=args.monitor_interval,
+                          name=args.training_script)
+    if dynamic:
+        config.rdzv_endpoint = (master_addr, master_port)
+    return config
+
+
+# ------------------------------------------------------------------ c10d rendezvous
+
+RDZV_TIMEOUT = 600.0  # seconds the launchers wait for all nodes to join
+
+
+def _is_local_host(host):
+    if host in ("localhost", "", socket.gethostname(), socket.getfqdn()):
+        return True
+    try:
+        addrs = {ai[4][0] for ai in socket.getaddrinfo(host, None)}
+    except socket.gaierror:
+        return False
+    for addr in addrs:
+        if addr.startswith("127.") or addr == "::1":
+            return True
+        family = socket.AF_INET6 if ":" in addr else socket.AF_INET
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as sock:
+                sock.bind((addr, 0))  # only this machine's addresses can be bound
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def _address_towards(host, port):
+    """This node's address on the route to host:port (what other nodes can reach)."""
+    try:
+        family = socket.getaddrinfo(host, port)[0][0]
+        with socket.socket(family, socket.SOCK_DGRAM) as sock:
+            sock.connect((host, port))  # UDP: picks the route, sends nothing
+            return sock.getsockname()[0]
+    except OSError:
+        return socket.getfqdn()
+
+
+def c10d_rendezvous(config, timeout=RDZV_TIMEOUT):
+    """Assigns config.node_rank, master_addr and master_port through a TCPStore at the
+    rendezvous endpoint (Note [Static rendezvous]); returns the store, which must stay
+    alive while the job runs (it may be served by this process)."""
+    from datetime import timedelta
+
+    from . import DistNetworkError, TCPStore
+
+    host, port = config.rdzv_endpoint
+    store = None
+    if _is_local_host(host):
+        try:
+            store = TCPStore(host, port, is_master=True, wait_for_workers=False,
+                             timeout=timedelta(seconds=timeout))
+        except DistNetworkError:
+            store = None  # another launcher on this host serves it
+    if store is None:
+        store = TCPStore(host, port, is_master=False, timeout=timedelta(seconds=timeout))
+    prefix = f"minitorch/rdzv/{config.run_id}/"
+    node_rank = store.add(prefix + "joined", 1) - 1
+    if node_rank >= config.nnodes:
+        raise RuntimeError(f"the rendezvous at {host}:{port} already has --nnodes={config.nnodes} "
+                           f"nodes; this launcher would be node {node_rank + 1}")
+    if node_rank == 0:
+        store.set(prefix + "master", f"{_address_towards(host, port)}:{_free_port()}")
+    deadline = time.monotonic() + timeout
+    while store.add(prefix + "joined", 0) < config.nnodes:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the rendezvous at {host}:{port} timed out after {timeout:.0f} s: "
+                               f"{store.add(prefix + 'joined', 0)} of {config.nnodes} nodes joined")
+        time.sleep(0.05)
+    store.wait([prefix + "master"])
+    addr, _, master_port = store.get(prefix + "master").decode().rpartition(":")
+    config.node_rank, config.master_addr, config.master_port = node_rank, addr, int(master_port)
+    return store
 
 
 # ------------------------------------------------------------------ workers
@@ -456,6 +544,8 @@ def _report_and_exit(err):
 def run(args):
     """Runs the job described by torchrun's parsed arguments; exits 1 when a worker fails."""
     config = config_from_args(args)
+    # the rendezvous store (served by this launcher, maybe) stays alive while the job runs
+    store = c10d_rendezvous(config) if config.rdzv_endpoint is not None else None  # noqa: F841
     try:
         launch_agent(config)
     except ChildFailedError as err:
