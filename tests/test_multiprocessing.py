@@ -204,10 +204,9 @@ def test_queue_carries_views_both_ways():
 
 
 FDS_TO_KEEP_PROGRAM = '''
-import os
-import minitorch as torch
-import minitorch.distributed as dist
-import minitorch.multiprocessing as mp
+import torch, os
+import torch.distributed as dist
+import torch.multiprocessing as mp
 
 def run(rank, size):
     """ Distributed function to be implemented later. """
@@ -242,10 +241,13 @@ if __name__ == "__main__":
 
 
 def test_fds_to_keep_program(tmp_path):
-    # the users' notes' program, verbatim but for the port: torch.split views passed to
+    # the users' notes' program, verbatim but for the imports and the port: torch.split views passed to
     # mp.Process with the spawn start method; nine ranks join one process group
     script = tmp_path / "fds_to_keep.py"
-    script.write_text(FDS_TO_KEEP_PROGRAM.replace("'29500'", f"'{_free_port()}'"))
+    program = (FDS_TO_KEEP_PROGRAM.replace("import torch, os", "import minitorch as torch, os")
+               .replace("import torch.", "import minitorch.")
+               .replace("'29500'", f"'{_free_port()}'"))
+    script.write_text(program)
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=90, env=_env(), cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
