@@ -908,3 +908,71 @@ def test_tensor_split_random():
 def test_tensor_split_errors(fn, msg):
     with pytest.raises(RuntimeError, match=msg):
         fn()
+
+
+# ---- diag_embed with dims, repeat_interleave, argument types ---------------------------------
+
+@pytest.mark.parametrize("offset,dim1,dim2", [(0, -2, -1), (1, 0, 2), (-1, 2, 0), (0, 1, 0), (2, 0, -1)])
+def test_diag_embed_dims(offset, dim1, dim2):
+    x = torch.arange(6.0).reshape(2, 3)
+    r = torch.diag_embed(x, offset, dim1, dim2)
+    assert r.dim() == 3
+    assert torch.diagonal(r, offset, dim1, dim2).tolist() == x.tolist()
+    assert float(r.abs().sum()) == float(x.sum())  # nothing off the diagonal
+    # NumPy reference: put x on the diagonal of each (n, n) matrix, then move the two dims into place
+    n = 3 + abs(offset)
+    ref = np.zeros((2, n, n))
+    i = np.arange(3)
+    ref[:, i + max(-offset, 0), i + max(offset, 0)] = x.numpy()
+    d1, d2 = dim1 % 3, dim2 % 3
+    assert r.tolist() == np.moveaxis(ref, (1, 2), (d1, d2)).tolist()
+
+
+def test_diag_embed_same_dims_raise():
+    with pytest.raises(RuntimeError, match="diagonal dimensions cannot be identical"):
+        torch.diag_embed(torch.ones(2), 0, 1, 1)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.bool])
+def test_repeat_interleave_matches_numpy(dtype):
+    rng = np.random.default_rng(0)
+    x = torch.from_numpy(rng.integers(0, 2, (3, 4))).to(dtype)
+    a = x.numpy()
+    assert torch.repeat_interleave(x, 2).tolist() == np.repeat(a, 2).tolist()
+    assert x.repeat_interleave(3, dim=-1).tolist() == np.repeat(a, 3, axis=-1).tolist()
+    reps = [0, 2, 1]
+    assert x.repeat_interleave(torch.tensor(reps), dim=0).tolist() == np.repeat(a, reps, axis=0).tolist()
+    assert x.t().repeat_interleave(torch.tensor([2]), dim=1).tolist() == np.repeat(a.T, 2, axis=1).tolist()
+    assert torch.repeat_interleave(torch.tensor([1, 0, 3])).tolist() == [0, 2, 2, 2]
+    assert torch.repeat_interleave(torch.tensor(5.0), 3).tolist() == [5.0, 5.0, 5.0]
+    assert torch.repeat_interleave(torch.zeros(0), 2).shape == (0,)
+
+
+@pytest.mark.parametrize("call,exc,msg", [
+    (lambda x: x.repeat_interleave(-1), RuntimeError, "repeats can not be negative"),
+    (lambda x: x.repeat_interleave(torch.tensor([1, -1]), dim=0), RuntimeError, "repeats can not be negative"),
+    (lambda x: x.repeat_interleave(torch.tensor([1, 2, 3]), dim=0), RuntimeError, "same size as input along dim"),
+    (lambda x: x.repeat_interleave(torch.tensor([1.0]), dim=0), RuntimeError, "Long or Int"),
+    (lambda x: x.repeat_interleave(torch.ones(2, 2, dtype=torch.int64), dim=0), RuntimeError, "0-dim or 1-dim"),
+    (lambda x: x.repeat_interleave(1, dim=3), IndexError, "Dimension out of range"),
+    (lambda x: x.repeat_interleave("a"), TypeError, "must be Tensor or int"),
+    (lambda x: x.repeat_interleave(2, output_size=3), RuntimeError, "output_size"),
+    (lambda x: torch.repeat_interleave(None, 2), TypeError, "must be Tensor"),
+], ids=["neg", "neg_tensor", "size", "float", "2d", "dim", "type", "output_size", "none"])
+def test_repeat_interleave_bad_input(call, exc, msg):
+    with pytest.raises(exc, match=msg):
+        call(torch.ones(2, 3))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: torch.scatter(None, 0, torch.zeros(1, dtype=torch.int64), 1.0),
+    lambda: torch.scatter_add(None, 0, None, None),
+    lambda: torch.index_add(None, 0, None, None),
+    lambda: torch.repeat(None, 2),
+    lambda: torch.diag_embed(None),
+    lambda: torch.broadcast_tensors(torch.ones(2), None),
+    lambda: torch.column_stack([1.0, 2.0]),
+], ids=["scatter", "scatter_add", "index_add", "repeat", "diag_embed", "broadcast_tensors", "column_stack"])
+def test_non_tensor_input_is_a_type_error(call):
+    with pytest.raises(TypeError, match="must be Tensor"):
+        call()

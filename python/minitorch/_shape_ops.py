@@ -117,7 +117,10 @@ def dstack(tensors, *, out=None):
 
 def column_stack(tensors, *, out=None):
     """hstack with 0-d and 1-d inputs as columns."""
-    ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in _stack_args(tensors, "column_stack")]
+    ts = _stack_args(tensors, "column_stack")
+    for i, t in enumerate(ts):
+        _check(t, "column_stack", f"tensors[{i}]")
+    ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in ts]
     return _C.cat(ts, 1, out=out)
 
 
@@ -389,6 +392,7 @@ def roll(input, shifts, dims=None):
 
 def repeat(input, *sizes):
     """Tiles input: result size along each dim is size * repeats."""
+    _check(input, "repeat")
     if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
         sizes = tuple(sizes[0])
     sizes = tuple(int(s) for s in sizes)
@@ -471,11 +475,17 @@ def diagflat(input, offset=0):
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
-    if (dim1, dim2) != (-2, -1):
-        raise NotImplementedError("diag_embed: only the default dims (-2, -1) are supported")
-    n = input.size(-1) + abs(offset)
-    r = _C.zeros(*input.shape[:-1], n, n, dtype=input.dtype)
-    diagonal(r, offset, -2, -1).copy_(input)
+    """Matrices (in dims dim1, dim2 of the result) whose offset diagonal is input's last dim."""
+    _check(input, "diag_embed")
+    nd = input.dim() + 1
+    d1, d2 = _wrap(dim1, nd), _wrap(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = input.size(-1) + abs(offset) if input.dim() else 1 + abs(offset)
+    batch = iter(input.shape[:-1])
+    shape = [n if d in (d1, d2) else next(batch) for d in range(nd)]
+    r = _C.zeros(*shape, dtype=input.dtype)
+    diagonal(r, offset, d1, d2).copy_(input)
     return r
 
 
@@ -495,11 +505,13 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
 
 
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    _check(input, "scatter")
     r = input.clone()
     return r.scatter_(dim, index, src if src is not None else value, reduce=reduce)
 
 
 def scatter_add(input, dim, index, src):
+    _check(input, "scatter_add")
     return input.clone().scatter_add_(dim, index, src)
 
 
@@ -549,10 +561,12 @@ def _scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
 
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    _check(input, "scatter_reduce")
     return _scatter_reduce_(input.clone(), dim, index, src, reduce, include_self=include_self)
 
 
 def index_add(input, dim, index, source, *, alpha=1):
+    _check(input, "index_add")
     return input.clone().index_add_(dim, index, source, alpha=alpha)
 
 
@@ -754,6 +768,8 @@ def broadcast_shapes(*shapes):
 
 
 def broadcast_tensors(*tensors):
+    for i, t in enumerate(tensors):
+        _check(t, "broadcast_tensors", f"tensors[{i}]")
     shape = _broadcast_shapes(*[tuple(t.shape) for t in tensors])
     return tuple(t.expand(shape) for t in tensors)
 
@@ -1339,12 +1355,59 @@ def index_put(input, indices, values, accumulate=False):
     return index_put_(input.clone(), indices, values, accumulate)
 
 
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeats each element (along dim; of the flattened input when dim is None) repeats times.
+    repeat_interleave(repeats) alone repeats arange(len(repeats))."""
+    if repeats is None:  # the one-argument form
+        _check(input, "repeat_interleave", "repeats")
+        repeats = input
+        if repeats.dim() != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        input = _C.arange(repeats.numel(), dtype=_C.int64)
+        dim = 0
+    _check(input, "repeat_interleave")
+    if dim is None:
+        input, dim = input.reshape(-1), 0
+    d = _wrap(dim, input.dim())
+    n = input.size(d) if input.dim() else 1
+    if isinstance(repeats, _C.TensorBase):
+        if repeats.dtype not in (_C.int64, _C.int32):
+            raise RuntimeError("repeats has to be Long or Int tensor")
+        if repeats.dim() > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        if repeats.dim() == 1 and repeats.numel() != 1 and repeats.numel() != n:
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                               f"repeats.size(0) = {repeats.numel()} and input.size({d}) = {n}")
+        if repeats.numel() and bool((repeats < 0).any()):
+            raise RuntimeError("repeats can not be negative")
+        if repeats.numel() == 1:
+            repeats = int(repeats.reshape(-1)[0])
+    elif isinstance(repeats, bool) or not isinstance(repeats, int):
+        raise TypeError(f"repeat_interleave(): argument 'repeats' must be Tensor or int, "
+                        f"not {type(repeats).__name__}")
+    if isinstance(repeats, int):
+        if repeats < 0:
+            raise RuntimeError("repeats can not be negative")
+        idx = _C.arange(n, dtype=_C.int64).unsqueeze(1).expand(n, repeats).reshape(-1)
+    else:
+        ends = repeats.to(_C.int64).cumsum(0)
+        total = int(ends[-1]) if n else 0
+        idx = searchsorted(ends, _C.arange(total, dtype=_C.int64), right=True)
+    if output_size is not None and output_size != idx.numel():
+        raise RuntimeError(f"repeat_interleave: output_size {output_size} does not match the "
+                           f"sum of repeats {idx.numel()}")
+    if input.dim() == 0:
+        input = input.reshape(1)
+    return index_select(input, d, idx)
+
+
 _C._set_advanced_indexing(_getitem, _setitem)
 
 # ---------------------------------------------------------------- Tensor methods
 for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("roll", roll),
                    ("repeat", repeat), ("tile", tile), ("tril", tril), ("triu", triu),
-                   ("diagonal", diagonal), ("diag", diag), ("diag_embed", diag_embed), ("trace", trace),
+                   ("diagonal", diagonal), ("diag", diag), ("diag_embed", diag_embed), ("repeat_interleave", repeat_interleave), ("trace", trace),
                    ("index_select", index_select), ("gather", gather), ("scatter", scatter),
                    ("scatter_add", scatter_add), ("index_add", index_add), ("nonzero", nonzero),
                    ("argwhere", argwhere), ("masked_select", masked_select), ("sort", sort),
@@ -1376,7 +1439,7 @@ Tensor.triu_ = _triu_
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
            "atleast_1d", "atleast_2d", "atleast_3d", "movedim", "moveaxis", "index_select", "flip",
            "fliplr", "flipud", "roll", "repeat", "tile", "tril", "triu", "diagonal", "diag",
-           "diag_embed", "trace", "gather", "scatter", "scatter_add", "index_add", "nonzero",
+           "diag_embed", "repeat_interleave", "trace", "gather", "scatter", "scatter_add", "index_add", "nonzero",
            "argwhere", "where", "masked_select", "broadcast_shapes", "broadcast_tensors", "one_hot",
            "sort", "argsort", "msort", "topk", "kthvalue", "unique", "unique_consecutive",
            "index_put", "index_put_", "searchsorted", "bucketize", "bincount", "index_fill", "index_copy",
