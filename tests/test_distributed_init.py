@@ -346,3 +346,25 @@ def test_blocking_store_calls_release_the_gil():
         assert s.get("late") == b"v"  # the setter thread ran while get waited
         threading.Timer(0.2, lambda: other.set("late2", "w")).start()
         s.wait(["late2"])
+
+
+def _job_ifname(rank, world_size, init_method, port, seconds):
+    try:
+        dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                                world_size=world_size, timeout=timedelta(seconds=seconds))
+    except Exception as e:  # noqa: BLE001 - the message is the result
+        return type(e).__name__, str(e)
+    t = torch.tensor([rank + 1.0])
+    dist.all_reduce(t)
+    dist.destroy_process_group()
+    return t.item()
+
+
+@pytest.mark.parametrize("var", ["MINITORCH_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"])
+def test_socket_ifname_selects_the_interface(var):
+    assert run_ranks(_job_ifname, 2, free_port(), 10, env={var: "lo"}) == [3.0, 3.0]
+    (kind0, msg0), (kind1, msg1) = run_ranks(_job_ifname, 2, free_port(), 3, env={var: "nosuchif0"})
+    # the rank that hits it first names the variable, the interface and the ones that exist;
+    # the other fails in time too (its peer is gone)
+    assert f"{var}=nosuchif0" in msg0 + msg1 and "no interface of that name" in msg0 + msg1
+    assert "lo" in msg0 + msg1
