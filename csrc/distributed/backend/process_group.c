@@ -237,7 +237,12 @@ mt__execute(mt_pg *pg, mt_work **works, int n)
         snprintf(pg->broken_msg, sizeof(pg->broken_msg), "%s", msg);
     }
     pg->running = false;
-    pthread_cond_broadcast(&pg->cv);
+    if (pg->head != NULL || pg->stop) {
+        /* Only the worker (when more is queued) and a shutdown wait on cv;
+         * waking an idle worker for nothing costs two futex calls and a
+         * thread switch per operation. */
+        pthread_cond_broadcast(&pg->cv);
+    }
     pthread_mutex_unlock(&pg->mu);
     for (int i = 0; i < n; i++) {
         mt__work_complete(works[i], rc, rc < 0 ? msg : NULL);
