@@ -97,7 +97,7 @@ int mt_algo_barrier(const mt_algo_ctx *c);
 
 /* Pipelining granularity of the ring and chain algorithms (bytes), and the
  * all-reduce size (bytes) from which the ring is used. */
-#define MT_ALGO_PIECE_BYTES ((size_t)512 * 1024)
+#define MT_ALGO_PIECE_BYTES ((size_t)256 * 1024)
 #define MT_ALGO_RING_THRESHOLD ((size_t)256 * 1024)
 #define MT_ALGO_CHAIN_THRESHOLD ((size_t)1024 * 1024)
 
