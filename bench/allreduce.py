@@ -5,7 +5,7 @@
 
 For each message size (4 B ... 64 MiB, float32 SUM, in place) every rank runs
 warm-up iterations, a barrier, then `iters` timed all_reduce calls; the time
-reported is the slowest rank's mean.  algbw = bytes / time, and as in
+reported is the slowest rank's mean (best of ROUNDS loops).  algbw = bytes / time, and as in
 nccl-tests busbw = algbw * 2 (n - 1) / n.  When mpi4py and mpirun are
 installed the same loop runs under `mpirun --mca btl tcp,self` (Open MPI over
 TCP, loopback) in the same invocation; without them those columns say n/a.
@@ -168,7 +168,7 @@ def main(argv=None):
     mpi, why = (None, "skipped (--no-mpi)") if args.no_mpi else run_mpi(ws, sizes, args.scale)
     factor = 2 * (ws - 1) / ws if ws > 1 else 1.0
     print(f"all_reduce float32 SUM, world size {ws}, {os.cpu_count()} CPUs, loopback TCP")
-    print("busbw = algbw * 2(n-1)/n (nccl-tests); time = slowest rank's mean")
+    print("busbw = algbw * 2(n-1)/n (nccl-tests); time = slowest rank's mean per call, best of 3 loops")
     if mpi is None:
         print(f"Open MPI: n/a ({why})")
     hdr = f"{'size':>9} | {'minitorch us':>12} {'algbw GB/s':>10} {'busbw GB/s':>10}"
