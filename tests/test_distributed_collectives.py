@@ -7,7 +7,6 @@ for integer and bool dtypes; float64 1e-12, float32 1e-5, float16 2e-3
 between algorithms).
 """
 import functools
-import warnings
 
 import numpy as np
 import pytest
@@ -240,10 +239,17 @@ def _job_misc(rank, ws, init_method):
     else:
         assert g is dist.GroupMember.NON_GROUP_MEMBER
         assert dist.get_rank(g) == -1 and dist.get_world_size(g) == -1
-        with warnings.catch_warnings(record=True) as rec:
-            warnings.simplefilter("always")
-            assert dist.all_reduce(torch.ones(1), group=g) is None
-        assert any("does not belong to the given group" in str(x.message) for x in rec)
+        # Note [Non-members raise]: torch would warn and return None
+        for call in (lambda: dist.all_reduce(torch.ones(1), group=g),
+                     lambda: dist.broadcast(torch.ones(1), src=0, group=g),
+                     lambda: dist.barrier(group=g),
+                     lambda: dist.send(torch.ones(1), dst=0, group=g),
+                     lambda: dist.all_gather_object([None], 1, group=g)):
+            try:
+                call()
+                raise AssertionError("a collective on NON_GROUP_MEMBER did not raise")
+            except ValueError as e:
+                assert f"global rank {rank} is not a member" in str(e), e
         try:
             dist.get_backend(g)
             raise AssertionError("get_backend(NON_GROUP_MEMBER) did not raise")

@@ -281,7 +281,12 @@ def _resolve(group_):
     elif isinstance(group_, ProcessGroup):
         pg = group_
     elif group_ is GroupMember.NON_GROUP_MEMBER:
-        raise ValueError("Invalid process group specified: this rank is not a member of the group")
+        # Note [Non-members raise]: torch warns and returns None here, which turns a rank that
+        # calls a subgroup's collective by mistake into silently wrong data; we raise instead.
+        me = -1 if _world.default_pg is None else _world.default_pg.rank()
+        raise ValueError(f"Invalid process group specified: global rank {me} is not a member of "
+                         "this group (new_group returned GroupMember.NON_GROUP_MEMBER to it); "
+                         "only the group's members may call its collectives")
     else:
         raise TypeError(f"group must be a ProcessGroup, not {type(group_).__name__}")
     if not pg._alive():
@@ -292,12 +297,6 @@ def _resolve(group_):
 
 def _rank_not_in_group(group_):
     return group_ is GroupMember.NON_GROUP_MEMBER
-
-
-def _warn_not_in_group(op_name):
-    global_rank = -1 if _world.default_pg is None else _world.default_pg.rank()
-    warnings.warn(f"Running {op_name} on global rank {global_rank} which does not belong to "
-                  "the given group.", stacklevel=3)
 
 
 def get_rank(group=None):
@@ -647,9 +646,6 @@ def _enter(op_name, group_, tensors, extra=""):
 
 def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     _check_single_tensor(tensor, "tensor")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("broadcast")
-        return None
     pg, info = _enter("broadcast", group, [tensor], f"src={src}")
     root = _root(pg, src, group_src, "src")
     st = _Stage()
@@ -671,9 +667,6 @@ def _root(pg, r, group_r, what):
 
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("all_reduce")
-        return None
     opv = _op_value(op)
     pg, info = _enter("all_reduce", group, [tensor], f"op={opv.name}")
     st = _Stage()
@@ -683,9 +676,6 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
 
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_dst=None):
     _check_single_tensor(tensor, "tensor")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("reduce")
-        return None
     opv = _op_value(op)
     pg, info = _enter("reduce", group, [tensor], f"op={opv.name} dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
@@ -697,9 +687,6 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
 def all_gather(tensor_list, tensor, group=None, async_op=False):
     _check_tensor_list(tensor_list, "tensor_list")
     _check_single_tensor(tensor, "tensor")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("all_gather")
-        return None
     pg, info = _enter("all_gather", group, [tensor])
     _check_list_len(tensor_list, pg, "tensor_list")
     st = _Stage()
@@ -723,9 +710,6 @@ def _check_same_dtype(a, b, op):
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
     _check_single_tensor(output_tensor, "output_tensor")
     _check_single_tensor(input_tensor, "input_tensor")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("all_gather_into_tensor")
-        return None
     pg, info = _enter("all_gather_into_tensor", group, [input_tensor])
     _check_same_dtype(output_tensor, input_tensor, "all_gather_into_tensor")
     n = pg.size()
@@ -747,9 +731,6 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     _check_single_tensor(tensor, "tensor")
     if gather_list is not None:
         _check_tensor_list(gather_list, "gather_list")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("gather")
-        return None
     pg, info = _enter("gather", group, [tensor], f"dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
     st = _Stage()
@@ -772,9 +753,6 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     _check_single_tensor(tensor, "tensor")
     if scatter_list is not None:
         _check_tensor_list(scatter_list, "scatter_list")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("scatter")
-        return None
     pg, info = _enter("scatter", group, [tensor], f"src={src}")
     root = _root(pg, src, group_src, "src")
     st = _Stage()
@@ -795,9 +773,6 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(output, "output")
     _check_tensor_list(input_list, "input_list")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("reduce_scatter")
-        return None
     opv = _op_value(op)
     pg, info = _enter("reduce_scatter", group, [output], f"op={opv.name}")
     _check_list_len(input_list, pg, "input_list")
@@ -811,9 +786,6 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(output, "output")
     _check_single_tensor(input, "input")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("reduce_scatter_tensor")
-        return None
     opv = _op_value(op)
     pg, info = _enter("reduce_scatter_tensor", group, [output], f"op={opv.name}")
     _check_same_dtype(output, input, "reduce_scatter_tensor")
@@ -833,9 +805,6 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
     _check_tensor_list(output_tensor_list, "output_tensor_list")
     _check_tensor_list(input_tensor_list, "input_tensor_list")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("all_to_all")
-        return None
     pg, info = _enter("all_to_all", group, list(input_tensor_list))
     _check_list_len(output_tensor_list, pg, "output_tensor_list")
     _check_list_len(input_tensor_list, pg, "input_tensor_list")
@@ -850,9 +819,6 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
                       group=None, async_op=False):
     _check_single_tensor(output, "output")
     _check_single_tensor(input, "input")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("all_to_all_single")
-        return None
     pg, info = _enter("all_to_all_single", group, [input])
     st = _Stage()
     inp = st.input(input)
@@ -864,9 +830,6 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
 
 
 def barrier(group=None, async_op=False, device_ids=None):
-    if _rank_not_in_group(group):
-        _warn_not_in_group("barrier")
-        return None
     pg, info = _enter("barrier", group, [])
     return _run(pg, pg._cpg.barrier(not async_op), async_op, info=info)
 
@@ -874,9 +837,6 @@ def barrier(group=None, async_op=False, device_ids=None):
 def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     """A barrier through the store that names the ranks that did not arrive
     within `timeout` (default: the group's timeout)."""
-    if _rank_not_in_group(group):
-        _warn_not_in_group("monitored_barrier")
-        return None
     pg = _resolve(group)
     timeout = pg._timeout if timeout is None else _check_timeout(timeout)
     ms = _timeout_ms(timeout)
@@ -938,9 +898,6 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
 
 def _isend(tensor, dst, group, tag, group_dst, sync):
     _p2p_check(tensor, tag, "isend")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("isend")
-        return None
     pg = _resolve(group)
     peer = _root(pg, dst, group_dst, "dst")
     info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
@@ -956,9 +913,6 @@ def irecv(tensor, src=None, group=None, tag=0, group_src=None):
 
 def _irecv(tensor, src, group, tag, group_src, sync):
     _p2p_check(tensor, tag, "irecv")
-    if _rank_not_in_group(group):
-        _warn_not_in_group("irecv")
-        return None
     pg = _resolve(group)
     if src is None and group_src is None:
         peer = _c10d.ANY_SOURCE
@@ -973,16 +927,12 @@ def _irecv(tensor, src, group, tag, group_src, sync):
 
 
 def send(tensor, dst=None, group=None, tag=0, group_dst=None):
-    w = _isend(tensor, dst, group, tag, group_dst, True)
-    if w is not None:
-        w.wait()
+    _isend(tensor, dst, group, tag, group_dst, True).wait()
 
 
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
-    """Receives into `tensor`; returns the sender's rank (-1 outside the group)."""
+    """Receives into `tensor`; returns the sender's rank."""
     w = _irecv(tensor, src, group, tag, group_src, True)
-    if w is None:
-        return -1
     w.wait()
     src_rank = w._w.source_rank()
     return src_rank if group_src is not None else w._pg._ranks[src_rank]
@@ -1049,9 +999,6 @@ def _sizes_tensor(n):
 
 
 def all_gather_object(object_list, obj, group=None):
-    if _rank_not_in_group(group):
-        _warn_not_in_group("all_gather_object")
-        return None
     pg = _resolve(group)
     n = pg.size()
     if not isinstance(object_list, list) or len(object_list) != n:
@@ -1071,9 +1018,6 @@ def all_gather_object(object_list, obj, group=None):
 
 
 def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=None):
-    if _rank_not_in_group(group):
-        _warn_not_in_group("gather_object")
-        return None
     pg = _resolve(group)
     n = pg.size()
     root = _root(pg, dst, group_dst, "dst")
@@ -1099,9 +1043,6 @@ def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=
 
 
 def broadcast_object_list(object_list, src=None, group=None, device=None, group_src=None):
-    if _rank_not_in_group(group):
-        _warn_not_in_group("broadcast_object_list")
-        return None
     if not isinstance(object_list, list):
         raise TypeError("broadcast_object_list: object_list must be a list")
     pg = _resolve(group)
@@ -1129,9 +1070,6 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
 
 def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=None,
                         group=None, group_src=None):
-    if _rank_not_in_group(group):
-        _warn_not_in_group("scatter_object_list")
-        return None
     if not isinstance(scatter_object_output_list, list) or len(scatter_object_output_list) < 1:
         raise ValueError("Expected argument scatter_object_output_list to be a list of size at "
                          "least 1.")
