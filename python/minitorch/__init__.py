@@ -189,3 +189,4 @@ def load(f, map_location=None, pickle_module=_pickle, weights_only=None, **kwarg
 
 
 from . import cuda  # noqa: E402
+from . import futures  # noqa: E402

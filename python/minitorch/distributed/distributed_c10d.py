@@ -20,6 +20,7 @@ import io
 import logging
 import os
 import pickle
+import threading
 import time
 import warnings
 from datetime import timedelta
@@ -27,6 +28,7 @@ from datetime import timedelta
 import numpy as _np
 
 import minitorch as _mt
+from minitorch import futures as _futures
 
 from .._C import _c10d
 from . import _debug
@@ -524,11 +526,14 @@ class Work:
         self._info = info
         self._finished = False
         self._sync = False  # queued for a caller that waits at once: it may run it itself
+        self._lock = threading.Lock()  # wait() and a get_future() thread may finish together
+        self._future = None
 
     def _finish(self):
-        if self._finished:
-            return
-        self._finished = True
+        with self._lock:
+            if self._finished:
+                return
+            self._finished = True
         for orig, staged in self._copies:
             orig.copy_(staged)
         self._copies = []
@@ -574,7 +579,23 @@ class Work:
         pass
 
     def get_future(self):
-        raise NotImplementedError("Work.get_future() is not supported by minitorch.distributed")
+        """A ``minitorch.futures.Future`` completed with ``result()`` (the output tensors) when
+        the operation finishes, or with its error. A daemon thread waits for it, the GIL
+        released; callbacks added with ``then`` run in that thread."""
+        with self._lock:
+            if self._future is not None:
+                return self._future
+            fut = self._future = _futures.Future()
+
+        def waiter():
+            try:
+                self.wait()
+            except BaseException as e:  # noqa: B036 -- handed to the future's waiters
+                fut.set_exception(e)
+            else:
+                fut.set_result(self.result())
+        threading.Thread(target=waiter, name="minitorch-work-future", daemon=True).start()
+        return fut
 
     def __repr__(self):
         return f"<Work {self._w.op_name()} completed={self._w.is_completed()}>"
