@@ -38,45 +38,30 @@ mt__copy_elem(char *dst, const char *src, size_t isz)
     }
 }
 
-#define MT__ADD_ELEM(E, tn, ct, acc, ...)                                         \
-    case E: {                                                                     \
-        acc v = (acc)MT_LOAD_##tn(*(ct *)dst) + (acc)MT_LOAD_##tn(*(const ct *)src); \
-        *(ct *)dst = MT_STORE_##tn(v);                                            \
-        break;                                                                    \
+/* mt__add_elem / mt__mul_elem: *dst = *dst op *src for one element of dtype
+ * dt (bool: || and &&), computed in the dtype's accumulation type. */
+#define MT__ACC_ELEM_CASE(E, tn, ct, acc, op)                                      \
+    case E: {                                                                      \
+        acc v = (acc)MT_LOAD_##tn(*(ct *)dst) op (acc)MT_LOAD_##tn(*(const ct *)src); \
+        *(ct *)dst = MT_STORE_##tn(v);                                             \
+        break;                                                                     \
     }
-
-static void
-mt__add_elem(char *dst, const char *src, mt_dtype dt)
-{
-    switch (dt) {
-        MT_L_NUMERIC(MT__ADD_ELEM, 0)
-    case MT_BOOL:
-        *(bool *)dst = *(bool *)dst || *(const bool *)src;
-        break;
-    default:
-        break;
+#define MT__DEFINE_ACC_ELEM(name, op, boolop)                                      \
+    static void name(char *dst, const char *src, mt_dtype dt)                      \
+    {                                                                              \
+        switch (dt) {                                                              \
+            MT_L_NUMERIC(MT__ACC_ELEM_CASE, op)                                    \
+        case MT_BOOL:                                                              \
+            *(bool *)dst = *(bool *)dst boolop *(const bool *)src;                 \
+            break;                                                                 \
+        default:                                                                   \
+            break;                                                                 \
+        }                                                                          \
     }
-}
-
-#define MT__MUL_ELEM(E, tn, ct, acc, ...)                                         \
-    case E: {                                                                     \
-        acc v = (acc)MT_LOAD_##tn(*(ct *)dst) * (acc)MT_LOAD_##tn(*(const ct *)src); \
-        *(ct *)dst = MT_STORE_##tn(v);                                            \
-        break;                                                                    \
-    }
-
-static void
-mt__mul_elem(char *dst, const char *src, mt_dtype dt)
-{
-    switch (dt) {
-        MT_L_NUMERIC(MT__MUL_ELEM, 0)
-    case MT_BOOL:
-        *(bool *)dst = *(bool *)dst && *(const bool *)src;
-        break;
-    default:
-        break;
-    }
-}
+MT__DEFINE_ACC_ELEM(mt__add_elem, +, ||)
+MT__DEFINE_ACC_ELEM(mt__mul_elem, *, &&)
+#undef MT__DEFINE_ACC_ELEM
+#undef MT__ACC_ELEM_CASE
 
 static int
 mt__check_index_dtype(const mt_tensor *idx, const char *what)

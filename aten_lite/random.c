@@ -174,57 +174,28 @@ mt__torch_type_name(mt_dtype dt)
     return mt_dtype_valid((int)dt) ? names[dt] : "invalid";
 }
 
-/* Stores v[0, n) (doubles) into elements [i0, i0 + n) of a contiguous buffer of dtype dt. */
-static void
-mt__store_doubles(char *data, mt_dtype dt, int64_t i0, const double *v, int n)
-{
-    switch (dt) {
-#define MT__ST(E, tn, ct, acc)                                  \
+/* mt__store_doubles / _floats / _ints: store v[0, n) into elements
+ * [i0, i0 + n) of a contiguous buffer of dtype dt, converting each value. */
+#define MT__DEFINE_STORE(name, vt)                                          \
+    static void name(char *data, mt_dtype dt, int64_t i0, const vt *v, int n) \
+    {                                                                       \
+        switch (dt) {                                                       \
+            MT_FORALL_DTYPES(MT__STORE_CASE)                                \
+        default:                                                            \
+            break;                                                          \
+        }                                                                   \
+    }
+#define MT__STORE_CASE(E, tn, ct, acc)                          \
     case E:                                                     \
         for (int e = 0; e < n; e++) {                           \
             ((ct *)data)[i0 + e] = MT_STORE_##tn((acc)v[e]);    \
         }                                                       \
         break;
-        MT_FORALL_DTYPES(MT__ST)
-#undef MT__ST
-    default:
-        break;
-    }
-}
-
-static void
-mt__store_floats(char *data, mt_dtype dt, int64_t i0, const float *v, int n)
-{
-    switch (dt) {
-#define MT__ST(E, tn, ct, acc)                                  \
-    case E:                                                     \
-        for (int e = 0; e < n; e++) {                           \
-            ((ct *)data)[i0 + e] = MT_STORE_##tn((acc)v[e]);    \
-        }                                                       \
-        break;
-        MT_FORALL_DTYPES(MT__ST)
-#undef MT__ST
-    default:
-        break;
-    }
-}
-
-static void
-mt__store_ints(char *data, mt_dtype dt, int64_t i0, const int64_t *v, int n)
-{
-    switch (dt) {
-#define MT__ST(E, tn, ct, acc)                                  \
-    case E:                                                     \
-        for (int e = 0; e < n; e++) {                           \
-            ((ct *)data)[i0 + e] = MT_STORE_##tn((acc)v[e]);    \
-        }                                                       \
-        break;
-        MT_FORALL_DTYPES(MT__ST)
-#undef MT__ST
-    default:
-        break;
-    }
-}
+MT__DEFINE_STORE(mt__store_doubles, double)
+MT__DEFINE_STORE(mt__store_floats, float)
+MT__DEFINE_STORE(mt__store_ints, int64_t)
+#undef MT__STORE_CASE
+#undef MT__DEFINE_STORE
 
 /* Note [Random fill kernels]
  * A chunk [begin, end) is walked in batches of MT__LANES blocks: one batched

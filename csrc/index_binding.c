@@ -136,6 +136,23 @@ mt_py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     return mt__finish_out(r, a[2], "cat");
 }
 
+/* (values, indices) of a sort-like kernel as a tuple of new tensors (steals
+ * v and ix), or its error when rc < 0 (then v and ix are not set). */
+static PyObject *
+mt__values_indices(int rc, mt_tensor *v, mt_tensor *ix)
+{
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    PyObject *pv = mt__tensor_wrap(v);
+    PyObject *pi = pv ? mt__tensor_wrap(ix) : (mt_tensor_decref(ix), NULL);
+    if (pi == NULL) {
+        Py_XDECREF(pv);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", pv, pi);
+}
+
 static PyObject *
 mt_py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -160,16 +177,7 @@ mt_py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     Py_BEGIN_ALLOW_THREADS
     rc = mt_sort(IMPL(a[0]), dim, desc, &v, &ix);
     Py_END_ALLOW_THREADS
-    if (rc < 0) {
-        return mt__raise(rc);
-    }
-    PyObject *pv = mt__tensor_wrap(v);
-    PyObject *pi = pv ? mt__tensor_wrap(ix) : (mt_tensor_decref(ix), NULL);
-    if (pi == NULL) {
-        Py_XDECREF(pv);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", pv, pi);
+    return mt__values_indices(rc, v, ix);
 }
 
 /* _searchsorted(boundaries, values, sorter or None, right, out_int32): arguments
@@ -227,16 +235,7 @@ mt_py_topk_raw(PyObject *m, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     rc = mt_topk(IMPL(self), k, dim, largest, &v, &ix);
     Py_END_ALLOW_THREADS
-    if (rc < 0) {
-        return mt__raise(rc);
-    }
-    PyObject *pv = mt__tensor_wrap(v);
-    PyObject *pi = pv ? mt__tensor_wrap(ix) : (mt_tensor_decref(ix), NULL);
-    if (pi == NULL) {
-        Py_XDECREF(pv);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", pv, pi);
+    return mt__values_indices(rc, v, ix);
 }
 
 static PyObject *

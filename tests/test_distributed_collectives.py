@@ -321,6 +321,10 @@ def _job_bad_args(rank, ws, init_method):
             op=R.AVG)
     _expect(ValueError, "must be specified on destination", dist.gather, x, None, 0) \
         if rank == 0 else _expect(ValueError, "must NOT be specified", dist.gather, x, [x, x], 0)
+    _expect(ValueError, "must be specified on source", dist.scatter, x, None, 1) \
+        if rank == 1 else _expect(ValueError, "must NOT be specified", dist.scatter, x, [x, x], 1)
+    _expect(ValueError, "scatter_list must contain 2 tensors", dist.scatter, x, [x], 1) \
+        if rank == 1 else None
     _expect(ValueError, "output tensor size", dist.all_gather_into_tensor, torch.ones(5), x)
     _expect(ValueError, "input tensor size", dist.reduce_scatter_tensor, x, torch.ones(5))
     _expect(ValueError, "split sizes|not", dist.all_to_all_single, torch.ones(4), torch.ones(4),

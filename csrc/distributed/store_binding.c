@@ -120,20 +120,19 @@ mt__store_from_py(PyObject *o, const char *fname)
     return so->store;
 }
 
-static int
+/* Gives self the new store `s` (steals it); None, or NULL with an exception
+ * when self already has one. */
+static PyObject *
 mt__store_attach(PyObject *self, mt_store *s)
 {
     MTStoreObject *so = (MTStoreObject *)self;
-    if (s == NULL) {
-        return -1;
-    }
     if (so->store != NULL) {
         mt_store_decref(s);
         PyErr_SetString(PyExc_RuntimeError, "the store is already initialised");
-        return -1;
+        return NULL;
     }
     so->store = s;
-    return 0;
+    Py_RETURN_NONE;
 }
 
 /* _init_tcp(host, port, world_size, is_master, timeout_ms, wait_for_workers) */
@@ -183,10 +182,7 @@ mt_py_store_init_tcp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         return mt__dist_raise(code, code == MT_ETIMEOUT ? mt__DistStoreError
                                                         : mt__DistNetworkError);
     }
-    if (mt__store_attach(self, s) < 0) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return mt__store_attach(self, s);
 }
 
 /* _init_file(path, world_size, timeout_ms) */
@@ -221,10 +217,7 @@ mt_py_store_init_file(PyObject *self, PyObject *const *args, Py_ssize_t nargs, P
     if (s == NULL) {
         return mt__dist_raise(0, mt__DistStoreError);
     }
-    if (mt__store_attach(self, s) < 0) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return mt__store_attach(self, s);
 }
 
 static PyObject *
@@ -238,10 +231,7 @@ mt_py_store_init_hash(PyObject *self, PyObject *arg)
     if (s == NULL) {
         return mt__raise(0);
     }
-    if (mt__store_attach(self, s) < 0) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return mt__store_attach(self, s);
 }
 
 /* _init_prefix(prefix, store) */
@@ -270,10 +260,21 @@ mt_py_store_init_prefix(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     if (s == NULL) {
         return mt__raise(0);
     }
-    if (mt__store_attach(self, s) < 0) {
-        return NULL;
+    return mt__store_attach(self, s);
+}
+
+/* The value a store call returned in malloc'd `out` as bytes (frees it), or
+ * the store's error when rc < 0. */
+static PyObject *
+mt__bytes_result(int rc, char *out, size_t outlen)
+{
+    if (rc < 0) {
+        free(out);
+        return mt__dist_raise(rc, mt__DistStoreError);
     }
-    Py_RETURN_NONE;
+    PyObject *r = PyBytes_FromStringAndSize(out, (Py_ssize_t)outlen);
+    free(out);
+    return r;
 }
 
 static PyObject *
@@ -318,12 +319,7 @@ mt_py_store_get(PyObject *self, PyObject *arg)
     Py_BEGIN_ALLOW_THREADS
     rc = mt_store_get(s, k, (size_t)kn, -1, &out, &outlen);
     Py_END_ALLOW_THREADS
-    if (rc < 0) {
-        return mt__dist_raise(rc, mt__DistStoreError);
-    }
-    PyObject *r = PyBytes_FromStringAndSize(out, (Py_ssize_t)outlen);
-    free(out);
-    return r;
+    return mt__bytes_result(rc, out, outlen);
 }
 
 static PyObject *
@@ -388,12 +384,7 @@ mt_py_store_compare_set(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     Py_END_ALLOW_THREADS
     Py_XDECREF(t1);
     Py_XDECREF(t2);
-    if (rc < 0) {
-        return mt__dist_raise(rc, mt__DistStoreError);
-    }
-    PyObject *r = PyBytes_FromStringAndSize(out, (Py_ssize_t)outlen);
-    free(out);
-    return r;
+    return mt__bytes_result(rc, out, outlen);
 }
 
 /* keys: a list of str. Fills ptrs/lens (PyMem arrays, caller frees). */

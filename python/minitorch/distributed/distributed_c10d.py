@@ -748,6 +748,19 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
                 info=info)
 
 
+def _root_list(pg, root, lst, name, role):
+    """Checks the tensor list of gather/scatter: given, one per rank, on the root (then True);
+    absent elsewhere (then False)."""
+    if pg.rank() == root:
+        if lst is None:
+            raise ValueError(f"Argument ``{name}`` must be specified on {role} rank.")
+        _check_list_len(lst, pg, name)
+        return True
+    if lst:
+        raise ValueError(f"Argument ``{name}`` must NOT be specified on non-{role} ranks.")
+    return False
+
+
 def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group_dst=None):
     _check_single_tensor(tensor, "tensor")
     if gather_list is not None:
@@ -755,16 +768,8 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     pg, info = _enter("gather", group, [tensor], f"dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
     st = _Stage()
-    if pg.rank() == root:
-        if gather_list is None:
-            raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
-        _check_list_len(gather_list, pg, "gather_list")
-        outs = st.outputs(gather_list)
-    else:
-        if gather_list:
-            raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
-                             "ranks.")
-        outs = None
+    outs = st.outputs(gather_list) if _root_list(pg, root, gather_list, "gather_list",
+                                                 "destination") else None
     inp = st.input(tensor)
     return _run(pg, pg._cpg.gather(outs, inp, root, not async_op), async_op,
                 list(gather_list or []), st, info=info)
@@ -777,16 +782,8 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     pg, info = _enter("scatter", group, [tensor], f"src={src}")
     root = _root(pg, src, group_src, "src")
     st = _Stage()
-    if pg.rank() == root:
-        if not scatter_list:
-            raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
-        _check_list_len(scatter_list, pg, "scatter_list")
-        ins = st.inputs(scatter_list)
-    else:
-        if scatter_list:
-            raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source "
-                             "ranks.")
-        ins = None
+    ins = st.inputs(scatter_list) if _root_list(pg, root, scatter_list, "scatter_list",
+                                                "source") else None
     out = st.output(tensor)
     return _run(pg, pg._cpg.scatter(out, ins, root, not async_op), async_op, [tensor], st, info=info)
 

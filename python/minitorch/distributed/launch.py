@@ -12,11 +12,10 @@ unless ``--use_env`` (``--use-env``) is given::
 A failing worker stops the others and the launcher exits with status 1,
 printing the failing rank's error.
 """
-import sys
 import warnings
 
-from .run import LaunchConfig, _add_common_args, _report_and_exit, _Interrupted  # noqa: F401
-from .run import ChildFailedError, launch_agent, parse_nnodes, parse_nproc_per_node, worker_command
+from .run import LaunchConfig, _add_common_args, _agent_or_exit, _cli
+from .run import parse_nnodes, parse_nproc_per_node, worker_command
 
 __all__ = ["main", "parse_args", "get_args_parser", "launch"]
 
@@ -70,25 +69,12 @@ def config_from_args(args):
 
 def launch(args):
     """Runs the job described by the parsed arguments; exits 1 when a worker fails."""
-    config = config_from_args(args)
-    try:
-        launch_agent(config)
-    except ChildFailedError as err:
-        _report_and_exit(err)
-    except _Interrupted as err:
-        print(str(err), file=sys.stderr, flush=True)
-        sys.exit(128 + int(err.sig))
+    _agent_or_exit(config_from_args(args))
 
 
 def main(args=None):
     warnings.warn(_DEPRECATION, FutureWarning, stacklevel=2)
-    parser = get_args_parser()
-    parsed = parser.parse_args(args)
-    try:
-        config_from_args(parsed)
-    except ValueError as err:
-        parser.error(str(err))
-    launch(parsed)
+    _cli(get_args_parser(), args, config_from_args, launch)
 
 
 if __name__ == "__main__":

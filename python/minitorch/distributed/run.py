@@ -546,6 +546,11 @@ def run(args):
     config = config_from_args(args)
     # the rendezvous store (served by this launcher, maybe) stays alive while the job runs
     store = c10d_rendezvous(config) if config.rdzv_endpoint is not None else None  # noqa: F841
+    _agent_or_exit(config)
+
+
+def _agent_or_exit(config):
+    """Runs the workers; a failed worker or a signal ends this process with its status."""
     try:
         launch_agent(config)
     except ChildFailedError as err:
@@ -555,14 +560,18 @@ def run(args):
         sys.exit(128 + int(err.sig))
 
 
-def main(args=None):
-    parser = get_args_parser()
+def _cli(parser, args, check, runner):
+    """Parses `args`; bad combinations (check raises ValueError) exit as usage errors."""
     parsed = parser.parse_args(args)
     try:
-        config_from_args(parsed)
+        check(parsed)
     except ValueError as err:
         parser.error(str(err))
-    run(parsed)
+    runner(parsed)
+
+
+def main(args=None):
+    _cli(get_args_parser(), args, config_from_args, run)
 
 
 if __name__ == "__main__":
