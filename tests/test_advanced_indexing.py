@@ -5,38 +5,17 @@ torch's placement rule differs from NumPy's in one way: plain ints are applied f
 selects (basic indexing), so they never count as advanced indices.  The reference below
 follows torch: it applies the basic part of the key in NumPy, then indexes the result
 with the index arrays alone (where NumPy's and torch's rules agree)."""
-import random
-
 import numpy as np
 import pytest
 
 import minitorch as torch
-
-DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
-          torch.float16, torch.bfloat16, torch.float32, torch.float64]
-NP_OF = {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
-         torch.int32: np.int32, torch.int64: np.int64, torch.float16: np.float16,
-         torch.bfloat16: np.float32, torch.float32: np.float32, torch.float64: np.float64}
-
-
-def to_np(t):
-    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+import npref
+from npref import DTYPES, to_np
 
 
 def make(rng, shape, dtype, noncontig=False):
-    """(tensor, ndarray) with equal values; noncontig gives a strided view of a bigger buffer."""
-    full = tuple(shape[:-1]) + (shape[-1] * 2,) if noncontig and shape else tuple(shape)
-    a = rng.integers(-50, 50, size=full)
-    if dtype == torch.bool:
-        a = a > 0
-    elif dtype == torch.uint8:
-        a = np.abs(a)
-    a = np.asarray(a.astype(NP_OF[dtype]))
-    t = torch.from_numpy(a.copy()).to(dtype)
-    if noncontig and shape:
-        t, a = t[..., ::2], a[..., ::2]
-        assert not t.is_contiguous() or t.numel() <= 1
-    return t, a
+    """(tensor, ndarray) with equal values in [-50, 50)."""
+    return npref.make(rng, shape, dtype, noncontig, lo=-50, hi=50)
 
 
 # ---- the reference ------------------------------------------------------------------

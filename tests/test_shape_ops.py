@@ -6,34 +6,10 @@ import numpy as np
 import pytest
 
 import minitorch as torch
+from npref import DTYPES, make, to_np
 
-DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
-          torch.float16, torch.bfloat16, torch.float32, torch.float64]
-NP_OF = {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
-         torch.int32: np.int32, torch.int64: np.int64, torch.float16: np.float16,
-         torch.bfloat16: np.float32, torch.float32: np.float32, torch.float64: np.float64}
 ARITH = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
          torch.bfloat16, torch.float32, torch.float64]
-
-
-def to_np(t):
-    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
-
-
-def make(rng, shape, dtype=torch.float32, noncontig=False, lo=-20, hi=20):
-    """(tensor, ndarray) with equal values; noncontig gives a strided view of a bigger buffer."""
-    shape = tuple(shape)
-    full = shape[:-1] + (shape[-1] * 2,) if noncontig and shape else shape
-    a = rng.integers(lo, hi, size=full)
-    if dtype == torch.bool:
-        a = a > 0
-    elif dtype == torch.uint8:
-        a = np.abs(a)
-    a = np.asarray(a.astype(NP_OF[dtype]))
-    t = torch.from_numpy(a.copy()).to(dtype)
-    if noncontig and shape:
-        t, a = t[..., ::2], a[..., ::2]
-    return t, a
 
 
 def rshape(rng, nd, lo=0, hi=4):

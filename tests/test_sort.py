@@ -9,40 +9,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import minitorch as torch
-
-DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
-          torch.float16, torch.bfloat16, torch.float32, torch.float64]
-NP_OF = {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
-         torch.int32: np.int32, torch.int64: np.int64, torch.float16: np.float16,
-         torch.bfloat16: np.float32, torch.float32: np.float32, torch.float64: np.float64}
-
-
-def to_np(t):
-    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+import npref
+from npref import DTYPES, to_np
 
 
 def make(rng, shape, dtype, noncontig=False, lo=-5, hi=5, specials=False):
-    """(tensor, ndarray) with equal values, many ties; specials adds nan/inf/-0.0 to floats."""
-    shape = tuple(shape)
-    full = shape[:-1] + (shape[-1] * 2,) if noncontig and shape else shape
-    a = rng.integers(lo, hi, size=full).astype(np.float64)
-    if dtype.is_floating_point:
-        a = np.asarray(a / 2)
-        if specials and a.size:
-            pick = rng.random(size=full)
-            a[pick < 0.1] = np.nan
-            a[(pick >= 0.1) & (pick < 0.15)] = np.inf
-            a[(pick >= 0.15) & (pick < 0.2)] = -np.inf
-            a[(pick >= 0.2) & (pick < 0.25)] = -0.0
-    elif dtype == torch.bool:
-        a = a > 0
-    elif dtype == torch.uint8:
-        a = np.abs(a)
-    a = np.asarray(a.astype(NP_OF[dtype]))
-    t = torch.from_numpy(a.copy()).to(dtype)
-    if noncontig and shape:
-        t, a = t[..., ::2], a[..., ::2]
-    return t, a
+    """(tensor, ndarray) with equal values, many ties (floats are halves); specials adds
+    nan/inf/-0.0 to floats."""
+    return npref.make(rng, shape, dtype, noncontig, lo, hi, halves=True, specials=specials)
 
 
 def np_sort(a, dim, descending):
