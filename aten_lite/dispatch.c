@@ -12,13 +12,6 @@ static const char *const mt__op_names[MT_NUM_OPS] = {
 #undef MT__OP_NAME
 };
 
-/* torch's ScalarType names, used in "not implemented for 'Float'". */
-static const char *const mt__scalar_type_names[MT_NUM_DTYPES] = {
-    [MT_BOOL] = "Bool",   [MT_UINT8] = "Byte",    [MT_INT8] = "Char",       [MT_INT16] = "Short",
-    [MT_INT32] = "Int",   [MT_INT64] = "Long",    [MT_FLOAT16] = "Half",    [MT_BFLOAT16] = "BFloat16",
-    [MT_FLOAT32] = "Float", [MT_FLOAT64] = "Double",
-};
-
 const char *
 mt_op_name(mt_op op)
 {
@@ -31,7 +24,7 @@ mt_dispatch_lookup(mt_device_type dev, mt_op op, mt_dtype dt)
     mt_loop_fn fn = mt_dispatch[dev][op][dt];
     if (fn == NULL) {
         mt_error_set(dev == MT_CPU ? MT_ERUNTIME : MT_ENOTIMPL, "\"%s_%s\" not implemented for '%s'",
-                     mt_op_name(op), mt_device_type_name(dev), mt__scalar_type_names[dt]);
+                     mt_op_name(op), mt_device_type_name(dev), mt_dtype_scalar_name(dt));
     }
     return fn;
 }

@@ -96,24 +96,13 @@ mt__op_is_float_only(mt_op op)
     }
 }
 
-static const char *
-mt__scalar_type_name(mt_dtype dt)
-{
-    static const char *const names[MT_NUM_DTYPES] = {
-        [MT_BOOL] = "Bool",   [MT_UINT8] = "Byte",  [MT_INT8] = "Char",     [MT_INT16] = "Short",
-        [MT_INT32] = "Int",   [MT_INT64] = "Long",  [MT_FLOAT16] = "Half",  [MT_BFLOAT16] = "BFloat16",
-        [MT_FLOAT32] = "Float", [MT_FLOAT64] = "Double",
-    };
-    return names[dt];
-}
-
 /* Checks that the result of dtype `res` may be written to `out`. */
 static int
 mt__check_out_cast(mt_dtype res, const mt_tensor *out)
 {
     if (!mt_can_cast(res, out->dtype)) {
         return mt_error_set(MT_ERUNTIME, "result type %s can't be cast to the desired output type %s",
-                            mt__scalar_type_name(res), mt__scalar_type_name(out->dtype));
+                            mt_dtype_scalar_name(res), mt_dtype_scalar_name(out->dtype));
     }
     return MT_OK;
 }
@@ -478,7 +467,7 @@ mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out)
 {
     if (cond->dtype != MT_BOOL) {
         mt_error_set(MT_ERUNTIME, "where expected condition to be a boolean tensor, but got a "
-                                  "tensor with dtype %s", mt__scalar_type_name(cond->dtype));
+                                  "tensor with dtype %s", mt_dtype_scalar_name(cond->dtype));
         return NULL;
     }
     mt_dtype dt = mt_result_type2(x, y);

@@ -47,12 +47,6 @@ static const char *const mt__meta_names[MT_NUM_DTYPES] = {
     [MT_FLOAT16] = "c10::Half", [MT_BFLOAT16] = "c10::BFloat16",
     [MT_FLOAT32] = "float",     [MT_FLOAT64] = "double",
 };
-/* torch's ScalarType names, as in "not implemented for 'Bool'". */
-static const char *const mt__scalar_names[MT_NUM_DTYPES] = {
-    [MT_BOOL] = "Bool",   [MT_UINT8] = "Byte",    [MT_INT8] = "Char",    [MT_INT16] = "Short",
-    [MT_INT32] = "Int",   [MT_INT64] = "Long",    [MT_FLOAT16] = "Half", [MT_BFLOAT16] = "BFloat16",
-    [MT_FLOAT32] = "Float", [MT_FLOAT64] = "Double",
-};
 
 typedef struct mt__gemm_args {
     const char *a, *b;
@@ -374,7 +368,7 @@ mt_dot(const mt_tensor *a, const mt_tensor *b, const char *fname)
     }
     if (a->dtype != b->dtype) {
         mt_error_set(MT_ERUNTIME, "%s : expected both vectors to have same dtype, but found %s and %s",
-                     fname, mt__scalar_names[a->dtype], mt__scalar_names[b->dtype]);
+                     fname, mt_dtype_scalar_name(a->dtype), mt_dtype_scalar_name(b->dtype));
         return NULL;
     }
     if (a->sizes[0] != b->sizes[0]) {
@@ -656,7 +650,7 @@ mt__check_input_dtype(const mt_tensor *input, const mt_tensor *mat2)
 {
     if (input->dtype != mat2->dtype) {
         return mt_error_set(MT_ERUNTIME, "self and mat2 must have the same dtype, but got %s and %s",
-                            mt__scalar_names[input->dtype], mt__scalar_names[mat2->dtype]);
+                            mt_dtype_scalar_name(input->dtype), mt_dtype_scalar_name(mat2->dtype));
     }
     return 0;
 }
@@ -671,7 +665,7 @@ mt_addmm(mt_tensor *input, const mt_tensor *mat1, const mt_tensor *mat2, mt_scal
     }
     if (mat1->dtype != mat2->dtype) {
         mt_error_set(MT_ERUNTIME, "mat1 and mat2 must have the same dtype, but got %s and %s",
-                     mt__scalar_names[mat1->dtype], mt__scalar_names[mat2->dtype]);
+                     mt_dtype_scalar_name(mat1->dtype), mt_dtype_scalar_name(mat2->dtype));
         return NULL;
     }
     if (mat1->ndim != 2) {

@@ -161,19 +161,6 @@ mt__scale64(uint64_t r, uint64_t range)
     return (uint64_t)(((mt__u128)r * range) >> 64);
 }
 
-/* torch's scalar type names, for "not implemented for 'Long'" messages. */
-static const char *
-mt__torch_type_name(mt_dtype dt)
-{
-    static const char *const names[MT_NUM_DTYPES] = {
-        [MT_BOOL] = "Bool",      [MT_UINT8] = "Byte",   [MT_INT8] = "Char",
-        [MT_INT16] = "Short",    [MT_INT32] = "Int",    [MT_INT64] = "Long",
-        [MT_FLOAT16] = "Half",   [MT_BFLOAT16] = "BFloat16", [MT_FLOAT32] = "Float",
-        [MT_FLOAT64] = "Double",
-    };
-    return mt_dtype_valid((int)dt) ? names[dt] : "invalid";
-}
-
 /* mt__store_doubles / _floats / _ints: store v[0, n) into elements
  * [i0, i0 + n) of a contiguous buffer of dtype dt, converting each value. */
 #define MT__DEFINE_STORE(name, vt)                                          \
@@ -447,7 +434,7 @@ mt_random_fill_(mt_tensor *t, mt_generator *g, mt_rand_dist dist, double a, doub
     bool needs_float = dist != MT_RAND_BERNOULLI && dist != MT_RAND_GEOMETRIC;
     if (needs_float && !mt_dtype_is_floating(t->dtype)) {
         return mt_error_set(MT_ERUNTIME, "\"%s\" not implemented for '%s'", kernel[dist],
-                            mt__torch_type_name(t->dtype));
+                            mt_dtype_scalar_name(t->dtype));
     }
     mt__fill_job j = {.dist = dist, .a = a, .b = b};
     j.wide = t->dtype == MT_FLOAT64 || !needs_float;
@@ -475,7 +462,7 @@ mt_bernoulli_tensor_(mt_tensor *t, mt_generator *g, const mt_tensor *p)
     }
     if (!mt_dtype_is_floating(p->dtype)) {
         return mt_error_set(MT_ERUNTIME, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
-                            mt__torch_type_name(p->dtype));
+                            mt_dtype_scalar_name(p->dtype));
     }
     mt_tensor *e = mt_expand(p, t->ndim, t->sizes);
     if (e == NULL) {
@@ -574,7 +561,7 @@ mt_randperm(int64_t n, mt_dtype dt, mt_generator *g)
                     : dt == MT_FLOAT32 ? 16777216.0 : 9007199254740992.0;
         if ((double)(n - 1) > maxv) {
             mt_error_set(MT_ERUNTIME, "n is too large for result tensor type: '%s'",
-                         mt__torch_type_name(dt));
+                         mt_dtype_scalar_name(dt));
             return NULL;
         }
     }
@@ -702,7 +689,7 @@ mt_poisson(const mt_tensor *rates, mt_generator *g)
     }
     if (!mt_dtype_is_floating(rates->dtype)) {
         mt_error_set(MT_ERUNTIME, "\"poisson_cpu\" not implemented for '%s'",
-                     mt__torch_type_name(rates->dtype));
+                     mt_dtype_scalar_name(rates->dtype));
         return NULL;
     }
     mt_tensor *rd = mt_to_dtype((mt_tensor *)rates, MT_FLOAT64, false);
@@ -873,7 +860,7 @@ mt_multinomial(const mt_tensor *probs, int64_t n, bool replacement, mt_generator
     }
     if (!mt_dtype_is_floating(probs->dtype)) {
         mt_error_set(MT_ERUNTIME, "multinomial only supports floating-point dtypes for input, got: %s",
-                     mt__torch_type_name(probs->dtype));
+                     mt_dtype_scalar_name(probs->dtype));
         return NULL;
     }
     int64_t ncat = probs->sizes[probs->ndim - 1];

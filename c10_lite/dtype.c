@@ -7,13 +7,14 @@
 
 static const struct {
     const char *name;
+    const char *scalar_name; /* torch's ScalarType name */
     size_t itemsize;
 } mt__dtype_info[MT_NUM_DTYPES] = {
-    [MT_BOOL] = {"bool", 1},        [MT_UINT8] = {"uint8", 1},
-    [MT_INT8] = {"int8", 1},        [MT_INT16] = {"int16", 2},
-    [MT_INT32] = {"int32", 4},      [MT_INT64] = {"int64", 8},
-    [MT_FLOAT16] = {"float16", 2},  [MT_BFLOAT16] = {"bfloat16", 2},
-    [MT_FLOAT32] = {"float32", 4},  [MT_FLOAT64] = {"float64", 8},
+    [MT_BOOL] = {"bool", "Bool", 1},          [MT_UINT8] = {"uint8", "Byte", 1},
+    [MT_INT8] = {"int8", "Char", 1},          [MT_INT16] = {"int16", "Short", 2},
+    [MT_INT32] = {"int32", "Int", 4},         [MT_INT64] = {"int64", "Long", 8},
+    [MT_FLOAT16] = {"float16", "Half", 2},    [MT_BFLOAT16] = {"bfloat16", "BFloat16", 2},
+    [MT_FLOAT32] = {"float32", "Float", 4},   [MT_FLOAT64] = {"float64", "Double", 8},
 };
 
 static const struct {
@@ -34,6 +35,12 @@ const char *
 mt_dtype_name(mt_dtype dt)
 {
     return mt_dtype_valid(dt) ? mt__dtype_info[dt].name : "invalid";
+}
+
+const char *
+mt_dtype_scalar_name(mt_dtype dt)
+{
+    return mt_dtype_valid(dt) ? mt__dtype_info[dt].scalar_name : "invalid";
 }
 
 int

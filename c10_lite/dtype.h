@@ -182,6 +182,9 @@ mt_float_to_bfloat16(float f)
 size_t mt_dtype_itemsize(mt_dtype dt);
 /* "float32", "int64", ...; "invalid" for out-of-range values (borrowed, static). */
 const char *mt_dtype_name(mt_dtype dt);
+/* torch's ScalarType name ("Float", "Long", ...), as in its messages "not
+ * implemented for 'Bool'"; "invalid" for out-of-range values. */
+const char *mt_dtype_scalar_name(mt_dtype dt);
 /* Parses a canonical name ("float32") or a torch alias ("float", "double",
  * "half", "long", "int", "short").  Returns 0 and sets *out, or MT_ETYPE with a
  * message naming the bad string (*out untouched). */

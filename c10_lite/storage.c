@@ -71,6 +71,12 @@ mt_storage_from_blob(void *data, size_t nbytes, mt_device device, mt_deleter_fn 
     return s;
 }
 
+bool
+mt_storage_resizable(const mt_storage *s)
+{
+    return s->deleter == mt__cpu_deleter;
+}
+
 mt_storage *
 mt_storage_new(size_t nbytes, mt_device device)
 {

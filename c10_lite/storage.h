@@ -3,6 +3,7 @@
 #define C10_LITE_STORAGE_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,10 @@ mt_storage *mt_storage_new_zeroed(size_t nbytes, mt_device device);
  * deleter is NOT called: the caller still owns the memory. */
 mt_storage *mt_storage_from_blob(void *data, size_t nbytes, mt_device device,
                                  mt_deleter_fn deleter, void *deleter_ctx);
+
+/* Whether the storage's bytes come from mt_storage_new (ours to replace by a
+ * larger copy when a tensor grows), not borrowed from another owner. */
+bool mt_storage_resizable(const mt_storage *s);
 
 static inline void
 mt_storage_incref(mt_storage *s)

@@ -212,3 +212,52 @@ mt_tensor_decref(mt_tensor *t)
         free(t);
     }
 }
+
+mt_tensor *
+mt_tensor_resized(const mt_tensor *t, int ndim, const int64_t *sizes)
+{
+    if (ndim == t->ndim && memcmp(sizes, t->sizes, (size_t)ndim * sizeof(int64_t)) == 0) {
+        mt_tensor_incref((mt_tensor *)t);
+        return (mt_tensor *)t;
+    }
+    if (ndim < 0 || ndim > MT_MAX_DIMS) {
+        mt_error_set(MT_ERUNTIME, "tensors have at most %d dimensions, got %d", MT_MAX_DIMS, ndim);
+        return NULL;
+    }
+    int64_t numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            char buf[256];
+            mt_format_sizes(buf, sizeof(buf), ndim, sizes);
+            mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension %lld: %s",
+                         (long long)sizes[i], buf);
+            return NULL;
+        }
+        if (__builtin_mul_overflow(numel, sizes[i], &numel)) {
+            mt_error_set(MT_ERUNTIME, "tensor is too large to allocate");
+            return NULL;
+        }
+    }
+    size_t isz = mt_dtype_itemsize(t->dtype), need;
+    if (__builtin_add_overflow((size_t)t->offset, (size_t)numel, &need) ||
+        __builtin_mul_overflow(need, isz, &need)) {
+        mt_error_set(MT_ERUNTIME, "tensor is too large to allocate");
+        return NULL;
+    }
+    mt_storage *st = t->storage;
+    if (numel == 0 || need <= st->nbytes) {
+        return mt_tensor_new(st, t->dtype, ndim, sizes, NULL, t->offset);
+    }
+    if (!mt_storage_resizable(st)) {
+        mt_error_set(MT_ERUNTIME, "Trying to resize storage that is not resizable");
+        return NULL;
+    }
+    mt_storage *grown = mt_storage_new(need, st->device);
+    if (grown == NULL) {
+        return NULL;
+    }
+    memcpy(grown->data, st->data, st->nbytes);
+    mt_tensor *r = mt_tensor_new(grown, t->dtype, ndim, sizes, NULL, t->offset);
+    mt_storage_decref(grown);
+    return r;
+}

@@ -48,6 +48,17 @@ mt_tensor *mt_tensor_empty(mt_dtype dtype, int ndim, const int64_t *sizes, mt_de
 mt_tensor *mt_tensor_view_of(const mt_tensor *t, int ndim, const int64_t *sizes,
                              const int64_t *strides, int64_t offset);
 
+/* Note [Resizing]
+ * resize_() and out= arguments of the wrong shape change a tensor's shape.
+ * Impls are immutable, so this returns the impl the owner swaps in: t itself
+ * (a new reference) when the sizes are already t's; else contiguous strides
+ * from t's offset on t's storage when it has room, or on a new storage
+ * holding a copy of the old bytes when it has not.  (torch grows the storage
+ * in place, so other views of it see the new bytes too; here they keep the
+ * old storage.)  A storage borrowed from another owner (NumPy, shared
+ * memory) cannot grow: MT_ERUNTIME, as torch.  Caller owns the result. */
+mt_tensor *mt_tensor_resized(const mt_tensor *t, int ndim, const int64_t *sizes);
+
 static inline void
 mt_tensor_incref(mt_tensor *t)
 {

@@ -52,6 +52,13 @@ mt__tensor_impl(PyObject *o)
 PyObject *mt__tensor_wrap(mt_tensor *t);
 /* Replaces self's impl (steals t). */
 void mt__tensor_set_impl(PyObject *self, mt_tensor *t);
+/* out= of the wrong shape, as torch: out is resized (Note [Resizing]) to
+ * `sizes`, with a deprecation warning when it had elements.  0 or -1. */
+int mt__resize_output(PyObject *out, int ndim, const int64_t *sizes);
+/* Writes the result r (stolen) into the out= tensor `out` (checked to be a
+ * Tensor; the result type must cast to its dtype; resized when its shape
+ * differs).  Returns a new reference to out, or NULL. */
+PyObject *mt__store_out(mt_tensor *r, PyObject *out, const char *fname);
 int mt__tensor_types_init(PyObject *module);
 
 /* ---- errors (errors.c) ---- */

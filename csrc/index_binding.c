@@ -67,39 +67,15 @@ mt__tensor_list(PyObject *seq, mt_tensor **out, int cap, const char *fname, cons
     return (int)n;
 }
 
-/* Returns r (stolen) wrapped, or copied into out_obj when given: out must have
- * r's shape and a dtype r's can be cast to.  New reference or NULL. */
+/* Returns r (stolen) wrapped, or written into out_obj when given (see
+ * mt__store_out).  New reference or NULL. */
 static PyObject *
 mt__finish_out(mt_tensor *r, PyObject *out_obj, const char *fname)
 {
     if (out_obj == NULL || out_obj == Py_None) {
         return mt__tensor_wrap(r);
     }
-    if (!mt__tensor_check(out_obj)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
-                     Py_TYPE(out_obj)->tp_name);
-        mt_tensor_decref(r);
-        return NULL;
-    }
-    mt_tensor *o = IMPL(out_obj);
-    if (!mt_can_cast(r->dtype, o->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "%s(): input types can't be cast to the desired output "
-                     "type %s", fname, mt_dtype_name(o->dtype));
-        mt_tensor_decref(r);
-        return NULL;
-    }
-    if (o->ndim != r->ndim || memcmp(o->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) != 0) {
-        char a[256], b[256];
-        mt_format_sizes(a, sizeof(a), o->ndim, o->sizes);
-        mt_format_sizes(b, sizeof(b), r->ndim, r->sizes);
-        PyErr_Format(PyExc_RuntimeError, "%s(): out has shape %s but the result has shape %s", fname,
-                     a, b);
-        mt_tensor_decref(r);
-        return NULL;
-    }
-    int rc = mt_copy_(o, r);
-    mt_tensor_decref(r);
-    return rc < 0 ? mt__raise(rc) : Py_NewRef(out_obj);
+    return mt__store_out(r, out_obj, fname);
 }
 
 static PyObject *

@@ -39,8 +39,8 @@ static const mt__la_spec mt__la_specs[] = {
     [MT__LA_BADDBMM] = {"baddbmm", {"input", "batch1", "batch2", "beta", "alpha", "out", NULL}, 3},
 };
 
-/* Writes r (stolen) into the out= tensor: a copy when the shapes match,
- * else out takes r's data with a warning, as torch resizes outputs. */
+/* Writes r (stolen) into the out= tensor, which must have r's dtype (as
+ * torch's linear algebra requires); resized when its shape differs. */
 static PyObject *
 mt__la_store_out(mt_tensor *r, PyObject *out, const char *fname)
 {
@@ -51,26 +51,7 @@ mt__la_store_out(mt_tensor *r, PyObject *out, const char *fname)
         mt_tensor_decref(r);
         return NULL;
     }
-    if (o->ndim == r->ndim && memcmp(o->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) == 0) {
-        int rc = mt_copy_(o, r);
-        mt_tensor_decref(r);
-        return rc < 0 ? mt__raise(rc) : Py_NewRef(out);
-    }
-    if (o->numel != 0) {
-        char a[256], b[256];
-        mt_format_sizes(a, sizeof(a), o->ndim, o->sizes);
-        mt_format_sizes(b, sizeof(b), r->ndim, r->sizes);
-        if (PyErr_WarnFormat(PyExc_UserWarning, 1,
-                             "An output with one or more elements was resized since it had shape "
-                             "%s, which does not match the required output shape %s. This "
-                             "behavior is deprecated, and in a future release it will not resize "
-                             "outputs that already have elements.", a, b) < 0) {
-            mt_tensor_decref(r);
-            return NULL;
-        }
-    }
-    mt__tensor_set_impl(out, r);
-    return Py_NewRef(out);
+    return mt__store_out(r, out, fname);
 }
 
 static int

@@ -1,5 +1,6 @@
 /* csrc/ops_binding.c - elementwise ops as Tensor methods, module functions and Python operators. */
 #include "csrc/common.h"
+#include "aten_lite/iter.h"
 
 #include <string.h>
 
@@ -60,6 +61,34 @@ static int64_t
 mt__numel_of(mt_arg x)
 {
     return x.t ? x.t->numel : 1;
+}
+
+/* Resizes an out= tensor to the broadcast shape of the tensor arguments when
+ * it differs (mt__resize_output: torch resizes outputs, warning when they had
+ * elements).  Arguments that do not broadcast leave it alone: the op reports
+ * that.  0 or -1. */
+static int
+mt__fit_out(PyObject *out_obj, int n, const mt_arg *args)
+{
+    if (out_obj == NULL || out_obj == Py_None) {
+        return 0;
+    }
+    int nd = 0;
+    int64_t shape[MT_MAX_DIMS] = {0};
+    for (int i = 0; i < n; i++) {
+        const mt_tensor *t = args[i].t;
+        int64_t b[MT_MAX_DIMS];
+        int nb;
+        if (t == NULL) {
+            continue;
+        }
+        if (mt_broadcast_shapes(nd, shape, t->ndim, t->sizes, &nb, b) < 0) {
+            return 0;
+        }
+        memcpy(shape, b, sizeof(int64_t) * (size_t)nb);
+        nd = nb;
+    }
+    return mt__resize_output(out_obj, nd, shape);
 }
 
 /* Runs a binary op; `result_obj` (out= or self for in-place) is returned
@@ -196,6 +225,9 @@ mt__binary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *a
         PyErr_Format(PyExc_TypeError, "%s(): in-place operations need a Tensor input", fname);
         return NULL;
     }
+    if (!inplace && mt__fit_out(out_obj, 2, (const mt_arg[]){x, y}) < 0) {
+        return NULL;
+    }
     return mt__do_binary(op, x, y, inplace ? input : (out ? out_obj : NULL), alpha);
 }
 
@@ -229,6 +261,9 @@ mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *ar
         if (!PyErr_Occurred()) {
             PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", fname);
         }
+        return NULL;
+    }
+    if (!inplace && mt__fit_out(out_obj, 1, (const mt_arg[]){mt_arg_tensor(IMPL(input))}) < 0) {
         return NULL;
     }
     return mt__do_unary(op, input, inplace ? input : (out ? out_obj : NULL));
@@ -304,6 +339,10 @@ mt__where_impl(PyObject *cond, PyObject *x, PyObject *y, PyObject *out_obj, cons
         mt__out_arg(out_obj, &out, fname) < 0) {
         return NULL;
     }
+    if (mt__fit_out(out_obj, 3, (const mt_arg[]){mt_arg_tensor(IMPL(cond)), a, b}) < 0) {
+        return NULL;
+    }
+    out = out ? IMPL(out_obj) : NULL;
     mt_tensor *r = mt_where(IMPL(cond), a, b, out);
     if (r == NULL) {
         return mt__raise(0);

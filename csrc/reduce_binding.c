@@ -46,26 +46,7 @@ mt__finish(mt_tensor *r, PyObject *out_obj, const char *fname)
     if (out_obj == NULL || out_obj == Py_None) {
         return mt__tensor_wrap(r);
     }
-    if (!mt__tensor_check(out_obj)) {
-        mt_tensor_decref(r);
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor", fname);
-        return NULL;
-    }
-    mt_tensor *o = IMPL(out_obj);
-    if (o->ndim != r->ndim || memcmp(o->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) != 0) {
-        char a[256], b[256];
-        mt_format_sizes(a, sizeof(a), o->ndim, o->sizes);
-        mt_format_sizes(b, sizeof(b), r->ndim, r->sizes);
-        mt_tensor_decref(r);
-        PyErr_Format(PyExc_RuntimeError, "%s(): out has shape %s but the result has shape %s", fname, a, b);
-        return NULL;
-    }
-    int rc = mt_copy_(o, r);
-    mt_tensor_decref(r);
-    if (rc < 0) {
-        return mt__raise(rc);
-    }
-    return Py_NewRef(out_obj);
+    return mt__store_out(r, out_obj, fname);
 }
 
 /* The shared entry: (input,) dim=None, keepdim=False, *, dtype=None, out=None */

@@ -265,6 +265,48 @@ tensor_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
     return mt__tensor_wrap(mt_expand(IMPL(self), n, sizes));
 }
 
+/* resize_(*sizes, memory_format=None): see Note [Resizing]. */
+static PyObject *
+tensor_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (kwnames != NULL) {
+        static const char *const kw[] = {"memory_format", NULL};
+        PyObject *mf[1];
+        /* the sizes are variadic: parse only the keywords (they follow args[nargs-1]) */
+        if (mt__parse_args("resize_", args + nargs, 0, kwnames, kw, 0, 0, mf) < 0) {
+            return NULL;
+        }
+    }
+    int64_t sizes[MT_MAX_DIMS];
+    int n = mt__sizes_from_args(args, nargs, sizes, "resize_", "size");
+    if (n < 0) {
+        return NULL;
+    }
+    mt_tensor *r = mt_tensor_resized(IMPL(self), n, sizes);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
+static PyObject *
+tensor_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("resize_as_", 1, 1, "the_template", "memory_format");
+    if (!mt__tensor_check(a[0])) {
+        PyErr_Format(PyExc_TypeError, "resize_as_(): argument 'the_template' must be Tensor, not %s",
+                     Py_TYPE(a[0])->tp_name);
+        return NULL;
+    }
+    mt_tensor *r = mt_tensor_resized(IMPL(self), IMPL(a[0])->ndim, IMPL(a[0])->sizes);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
 static PyObject *
 tensor_expand_as(PyObject *self, PyObject *other)
 {
@@ -671,6 +713,8 @@ static PyMethodDef tensor_methods[] = {
     {"unsqueeze_", FASTKW(tensor_unsqueeze_), NULL},
     {"expand", FASTKW(tensor_expand), "expand(*sizes) -> view with stride 0 on new dims"},
     {"expand_as", tensor_expand_as, METH_O, NULL},
+    {"resize_", FASTKW(tensor_resize_), "resize_(*sizes): contiguous, same storage when it has room"},
+    {"resize_as_", FASTKW(tensor_resize_as_), "resize_as_(other): resize_(*other.shape)"},
     {"narrow", FASTKW(tensor_narrow), "narrow(dim, start, length) -> view"},
     {"select", FASTKW(tensor_select), "select(dim, index) -> view"},
     {"unfold", FASTKW(tensor_unfold), "unfold(dimension, size, step) -> view"},

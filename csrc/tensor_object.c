@@ -31,6 +31,60 @@ mt__tensor_set_impl(PyObject *self, mt_tensor *t)
     mt_tensor_decref(old);
 }
 
+int
+mt__resize_output(PyObject *out, int ndim, const int64_t *sizes)
+{
+    mt_tensor *o = mt__tensor_impl(out);
+    if (o->ndim == ndim && memcmp(o->sizes, sizes, sizeof(int64_t) * (size_t)ndim) == 0) {
+        return 0;
+    }
+    if (o->numel != 0) {
+        char a[256], b[256];
+        mt_format_sizes(a, sizeof(a), o->ndim, o->sizes);
+        mt_format_sizes(b, sizeof(b), ndim, sizes);
+        if (PyErr_WarnFormat(PyExc_UserWarning, 1,
+                             "An output with one or more elements was resized since it had shape "
+                             "%s, which does not match the required output shape %s. This "
+                             "behavior is deprecated, and in a future release outputs will not "
+                             "be resized unless they have zero elements. You can explicitly "
+                             "reuse an out tensor t by resizing it, inplace, to zero elements "
+                             "with t.resize_(0).", a, b) < 0) {
+            return -1;
+        }
+    }
+    mt_tensor *r = mt_tensor_resized(o, ndim, sizes);
+    if (r == NULL) {
+        return mt__raise_int(0);
+    }
+    mt__tensor_set_impl(out, r);
+    return 0;
+}
+
+PyObject *
+mt__store_out(mt_tensor *r, PyObject *out, const char *fname)
+{
+    if (!mt__tensor_check(out)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
+                     Py_TYPE(out)->tp_name);
+        mt_tensor_decref(r);
+        return NULL;
+    }
+    if (!mt_can_cast(r->dtype, mt__tensor_impl(out)->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): result type %s can't be cast to the desired "
+                     "output type %s", fname, mt_dtype_scalar_name(r->dtype),
+                     mt_dtype_scalar_name(mt__tensor_impl(out)->dtype));
+        mt_tensor_decref(r);
+        return NULL;
+    }
+    if (mt__resize_output(out, r->ndim, r->sizes) < 0) {
+        mt_tensor_decref(r);
+        return NULL;
+    }
+    int rc = mt_copy_(mt__tensor_impl(out), r);
+    mt_tensor_decref(r);
+    return rc < 0 ? mt__raise(rc) : Py_NewRef(out);
+}
+
 static void
 tensor_dealloc(MTTensorObject *self)
 {
@@ -563,7 +617,46 @@ tensor_set_size_class(PyObject *unused, PyObject *cls)
     Py_RETURN_NONE;
 }
 
+/* _resize_output(out, shape) -> bool: resizes an out= tensor built in Python
+ * code to the result's shape, as the C ops do (mt__resize_output). */
+static PyObject *
+tensor_resize_output(PyObject *unused, PyObject *args)
+{
+    PyObject *out, *shape;
+    if (!PyArg_ParseTuple(args, "O!O:_resize_output", mt__TensorBase_Type, &out, &shape)) {
+        return NULL;
+    }
+    int64_t sizes[MT_MAX_DIMS];
+    int n = mt__sizes_from_seq(shape, sizes, "_resize_output", "shape");
+    if (n < 0) {
+        return NULL;
+    }
+    mt_tensor *o = IMPL(out);
+    bool same = o->ndim == n && memcmp(o->sizes, sizes, sizeof(int64_t) * (size_t)n) == 0;
+    if (mt__resize_output(out, n, sizes) < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(!same);
+}
+
+/* _store_out(out, result, fname) -> out: result written into an out= tensor
+ * by Python-level ops, as the C ops do (mt__store_out). */
+static PyObject *
+tensor_store_out(PyObject *unused, PyObject *args)
+{
+    PyObject *out, *r;
+    const char *fname;
+    if (!PyArg_ParseTuple(args, "OO!s:_store_out", &out, mt__TensorBase_Type, &r, &fname)) {
+        return NULL;
+    }
+    mt_tensor *t = IMPL(r);
+    mt_tensor_incref(t);
+    return mt__store_out(t, out, fname);
+}
+
 static PyMethodDef tensor_module_methods[] = {
+    {"_store_out", tensor_store_out, METH_VARARGS, NULL},
+    {"_resize_output", tensor_resize_output, METH_VARARGS, NULL},
     {"_set_tensor_class", tensor_set_tensor_class, METH_O, NULL},
     {"_set_size_class", tensor_set_size_class, METH_O, NULL},
     {NULL},

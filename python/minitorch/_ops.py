@@ -20,7 +20,7 @@ def clamp(input, min=None, max=None, *, out=None):
     if r is input:
         r = input.clone()
     if out is not None:
-        return out.copy_(r)
+        return _C._store_out(out, r, "clamp")
     return r
 
 
@@ -73,7 +73,7 @@ def lerp(input, end, weight, *, out=None):
     if r.dtype != input.dtype:
         r = r.to(input.dtype)
     if out is not None:
-        return out.copy_(r)
+        return _C._store_out(out, r, "lerp")
     return r
 
 

@@ -116,11 +116,9 @@ def _new(fname, size, dtype, device, requires_grad, out, default_dtype=None):
         dtype = _C.get_default_dtype() if default_dtype is None else default_dtype
     if out is not None:
         _check_tensor(out, fname, "out")
-        if tuple(out.shape) != tuple(size):
-            raise RuntimeError(f"{fname}(): out has shape {list(out.shape)} but the result has shape "
-                               f"{list(size)}")
         if explicit_dtype is not None and out.dtype != explicit_dtype:
             raise RuntimeError(f"dtype {explicit_dtype} does not match dtype of out parameter ({out.dtype})")
+        _C._resize_output(out, size)
         return out
     if any(s < 0 for s in size):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {list(size)}")
@@ -338,9 +336,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     r = _C._randperm(n, _C.int64 if dtype is None else dtype, generator)
     if out is not None:
         _check_tensor(out, "randperm", "out")
-        if tuple(out.shape) != (n,):
-            raise RuntimeError(f"randperm(): out has shape {list(out.shape)} but the result has shape [{n}]")
-        out.copy_(r)
+        _C._store_out(out, r, "randperm")
         return out
     return _finish(r, requires_grad)
 
@@ -421,10 +417,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
     r = z.mul_(std).add_(mean)
     if out is not None:
         _check_tensor(out, "normal", "out")
-        if tuple(out.shape) != tuple(r.shape):
-            raise RuntimeError(f"normal(): out has shape {list(out.shape)} but the result has shape "
-                               f"{list(r.shape)}")
-        return out.copy_(r)
+        return _C._store_out(out, r, "normal")
     return r
 
 
@@ -435,9 +428,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         t = _C.empty(tuple(input.shape), dtype=input.dtype, device=input.device) if out is None else out
         if out is not None:
             _check_tensor(out, "bernoulli", "out")
-            if tuple(out.shape) != tuple(input.shape):
-                raise RuntimeError(f"bernoulli(): out has shape {list(out.shape)} but the result has shape "
-                                   f"{list(input.shape)}")
+            _C._resize_output(out, input.shape)
         return _C._bernoulli_tensor_(t, input, generator)
     if out is not None:
         raise TypeError("bernoulli() with a number p takes no 'out' argument")
@@ -453,10 +444,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     r = _C._multinomial(input, n, bool(replacement), generator)
     if out is not None:
         _check_tensor(out, "multinomial", "out")
-        if tuple(out.shape) != tuple(r.shape):
-            raise RuntimeError(f"multinomial(): out has shape {list(out.shape)} but the result has shape "
-                               f"{list(r.shape)}")
-        return out.copy_(r)
+        return _C._store_out(out, r, "multinomial")
     return r
 
 

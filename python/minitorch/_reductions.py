@@ -70,7 +70,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if r.dtype != x.dtype:
         r = r.to(x.dtype)
     if out is not None:
-        return out.copy_(r)
+        return _C._store_out(out, r, "mean")
     return r
 
 
@@ -100,14 +100,14 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     if r.dtype != x0.dtype:
         r = r.to(x0.dtype)
     if out is not None:
-        return out.copy_(r)
+        return _C._store_out(out, r, "var")
     return r
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     r = _C.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
     if out is not None:
-        return out.copy_(r)
+        return _C._store_out(out, r, "std")
     return r
 
 
@@ -149,7 +149,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
     if r.dtype != x.dtype:
         r = r.to(x.dtype)
     if out is not None:
-        return out.copy_(r)
+        return _C._store_out(out, r, "norm")
     return r
 
 
@@ -169,7 +169,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     if r.dtype != x0.dtype:
         r = r.to(x0.dtype)
     if out is not None:
-        return out.copy_(r)
+        return _C._store_out(out, r, "logsumexp")
     return r
 
 
@@ -178,6 +178,13 @@ def _squeeze_dims(t, dims):
     for d in sorted((d % nd for d in dims), reverse=True):
         t = t.squeeze(d)
     return t
+
+
+def _store_pair(out, v, i, fname):
+    """(values, indices) written into out=(values, indices), resized as torch does."""
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError(f"{fname}(): argument 'out' must be a tuple of two Tensors")
+    return _C._store_out(out[0], v, fname), _C._store_out(out[1], i, fname)
 
 
 def _max_min(input, dim, keepdim, other, is_max, out):
@@ -200,16 +207,14 @@ def _max_min(input, dim, keepdim, other, is_max, out):
             raise TypeError(f"{fname}() received an invalid combination of arguments: keepdim needs dim")
         r = (_C.amax if is_max else _C.amin)(input)
         if out is not None:
-            return out.copy_(r)
+            return _C._store_out(out, r, fname)
         return r
     values = (_C.amax if is_max else _C.amin)(input, dim, keepdim)
     # argmax/argmin reject bool (as torch) but max/min with dim accept it
     src = input.to(_C.uint8) if input.dtype == _C.bool else input
     indices = (_C.argmax if is_max else _C.argmin)(src, dim, keepdim)
     if out is not None:
-        out[0].copy_(values)
-        out[1].copy_(indices)
-        values, indices = out
+        values, indices = _store_pair(out, values, indices, fname)
     return (max_ret if is_max else min_ret)(values, indices)
 
 

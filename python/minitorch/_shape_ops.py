@@ -8,7 +8,7 @@ import builtins
 
 from . import _C
 from ._ops import clamp as _clamp
-from ._reductions import _return_type
+from ._reductions import _return_type, _store_pair
 from ._tensor import Tensor
 
 sort_ret = _return_type("sort", ["values", "indices"])
@@ -307,7 +307,7 @@ def index_select(input, dim, index, *, out=None):
         r = _C._index_select(input.reshape(1), 0, index).reshape(index.shape)
     else:
         r = _C._index_select(input, d, index)
-    return out.copy_(r) if out is not None else r
+    return _C._store_out(out, r, "index_select") if out is not None else r
 
 
 def flip(input, dims):
@@ -430,12 +430,12 @@ def _tri(input, diagonal, upper, fname):
 
 def tril(input, diagonal=0, *, out=None):
     r = _tri(input, diagonal, False, "tril")
-    return out.copy_(r) if out is not None else r
+    return _C._store_out(out, r, "tril") if out is not None else r
 
 
 def triu(input, diagonal=0, *, out=None):
     r = _tri(input, diagonal, True, "triu")
-    return out.copy_(r) if out is not None else r
+    return _C._store_out(out, r, "triu") if out is not None else r
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
@@ -688,7 +688,7 @@ def take_along_dim(input, indices, dim=None, *, out=None):
         if input.dim():
             bi[d], bx[d] = input.size(d), indices.size(d)
         r = _C.gather(input.expand(bi), d, indices.expand(bx))
-    return out.copy_(r) if out is not None else r
+    return _C._store_out(out, r, "take_along_dim") if out is not None else r
 
 
 def nonzero(input, *, as_tuple=False):
@@ -721,7 +721,7 @@ def masked_select(input, mask, *, out=None):
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {mask.dtype}")
     shape = _broadcast_shapes(input.shape, mask.shape)
     r = _getitem(input.expand(shape), mask.expand(shape))
-    return out.copy_(r) if out is not None else r
+    return _C._store_out(out, r, "masked_select") if out is not None else r
 
 
 def _masked_scatter_(self, mask, source):
@@ -796,9 +796,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     """Stable sort along dim (NaN last ascending, first descending) -> (values, indices)."""
     v, i = _C.sort(input, dim, descending)
     if out is not None:
-        out[0].copy_(v)
-        out[1].copy_(i)
-        v, i = out
+        v, i = _store_pair(out, v, i, "sort")
     return sort_ret(v, i)
 
 
@@ -818,9 +816,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         raise RuntimeError("selected index k out of range")
     v, i = _C._topk(input, k, d, bool(largest))
     if out is not None:
-        out[0].copy_(v)
-        out[1].copy_(i)
-        v, i = out
+        v, i = _store_pair(out, v, i, "topk")
     return topk_ret(v, i)
 
 
@@ -957,7 +953,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
         r = _C.where(bad, float("nan"), r)
         res.append(r.reshape(out_shape))
     r = res[0] if scalar_q or q.dim() == 0 else stack(res) if res else _C.empty([0] + out_shape, dtype=input.dtype)
-    return out.copy_(r) if out is not None else r
+    return _C._store_out(out, r, fname) if out is not None else r
 
 
 mode_ret = _return_type("mode", ["values", "indices"])
@@ -1122,7 +1118,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                            "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
                            f"dtype {_legacy_name(out.dtype)} and out_int32 flag is {bool(out_int32)}")
     r = _C._searchsorted(bd.to(dt), values.to(dt), sorter, bool(right), bool(out_int32))
-    return out.copy_(r) if out is not None else r
+    return _C._store_out(out, r, "searchsorted") if out is not None else r
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
