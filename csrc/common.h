@@ -50,6 +50,9 @@ mt__tensor_impl(PyObject *o)
  * Returns a new reference, or NULL with an exception set (also when t is
  * NULL: then the C-layer message is raised). */
 PyObject *mt__tensor_wrap(mt_tensor *t);
+/* For is_contiguous(memory_format=): 4 for minitorch.channels_last, 5 for
+ * channels_last_3d, 0 for NULL/None/contiguous/preserve; -1 with TypeError. */
+int mt__channels_last_ndim(PyObject *o);
 /* Replaces self's impl (steals t). */
 void mt__tensor_set_impl(PyObject *self, mt_tensor *t);
 /* out= of the wrong shape, as torch: out is resized (Note [Resizing]) to

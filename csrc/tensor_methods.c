@@ -24,6 +24,87 @@
         nargs = 1;                                                                     \
     } while (0)
 
+/* minitorch.strided and the memory formats, registered at import
+ * (_set_formats); owned references, kept for the interpreter's life. */
+enum { MT__STRIDED, MT__PRESERVE, MT__CONTIGUOUS, MT__CHANNELS_LAST, MT__CHANNELS_LAST_3D, MT__NFORMATS };
+static PyObject *mt__formats[MT__NFORMATS];
+
+/* memory_format=: None, preserve_format and contiguous_format are what
+ * minitorch makes; channels_last(_3d) raise NotImplementedError.  0 or -1. */
+static int
+mt__memory_format_arg(PyObject *o, const char *fname)
+{
+    if (o == NULL || o == Py_None || o == mt__formats[MT__PRESERVE] ||
+        o == mt__formats[MT__CONTIGUOUS]) {
+        return 0;
+    }
+    if (o == mt__formats[MT__CHANNELS_LAST] || o == mt__formats[MT__CHANNELS_LAST_3D]) {
+        PyErr_Format(PyExc_NotImplementedError, "%s(): memory_format=%R is not supported: "
+                     "minitorch makes row-major tensors (minitorch.contiguous_format)", fname, o);
+        return -1;
+    }
+    PyErr_Format(PyExc_TypeError, "%s(): argument 'memory_format' must be minitorch.memory_format, "
+                 "not %s", fname, Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+int
+mt__channels_last_ndim(PyObject *o)
+{
+    if (o == NULL || o == Py_None || o == mt__formats[MT__PRESERVE] ||
+        o == mt__formats[MT__CONTIGUOUS]) {
+        return 0;
+    }
+    if (o == mt__formats[MT__CHANNELS_LAST] || o == mt__formats[MT__CHANNELS_LAST_3D]) {
+        return o == mt__formats[MT__CHANNELS_LAST] ? 4 : 5;
+    }
+    PyErr_Format(PyExc_TypeError, "argument 'memory_format' must be minitorch.memory_format, not %s",
+                 Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* layout=: None or minitorch.strided (the only layout).  0 or -1. */
+static int
+mt__layout_arg(PyObject *o, const char *fname)
+{
+    if (o == NULL || o == Py_None || o == mt__formats[MT__STRIDED]) {
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "%s(): argument 'layout' must be minitorch.layout "
+                 "(minitorch.strided), not %s", fname, Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* _set_formats(strided, preserve_format, contiguous_format, channels_last, channels_last_3d) */
+static PyObject *
+mt_py_set_formats(PyObject *m, PyObject *args)
+{
+    PyObject *f[MT__NFORMATS];
+    if (!PyArg_ParseTuple(args, "OOOOO:_set_formats", &f[0], &f[1], &f[2], &f[3], &f[4])) {
+        return NULL;
+    }
+    for (int i = 0; i < MT__NFORMATS; i++) {
+        Py_XSETREF(mt__formats[i], Py_NewRef(f[i]));
+    }
+    Py_RETURN_NONE;
+}
+
+/* _check_tensor_options(fname, layout, memory_format): the checks of the C
+ * factories, for factories written in Python. */
+static PyObject *
+mt_py_check_tensor_options(PyObject *m, PyObject *args)
+{
+    const char *fname;
+    PyObject *layout, *mf;
+    if (!PyArg_ParseTuple(args, "sOO:_check_tensor_options", &fname, &layout, &mf)) {
+        return NULL;
+    }
+    if (mt__layout_arg(layout, fname) < 0 || mt__memory_format_arg(mf, fname) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static int
 mt__dim_arg(PyObject *o, int64_t *out, const char *fname)
 {
@@ -433,6 +514,9 @@ static PyObject *
 tensor_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("contiguous", 1, 0, "memory_format");
+    if (mt__memory_format_arg(a[0], "contiguous") < 0) {
+        return NULL;
+    }
     if (IMPL(self)->contiguous) {
         return Py_NewRef(self);
     }
@@ -443,6 +527,9 @@ static PyObject *
 tensor_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("clone", 0, 0, "memory_format");
+    if (mt__memory_format_arg(a[0], "clone") < 0) {
+        return NULL;
+    }
     mt_tensor *r;
     Py_BEGIN_ALLOW_THREADS
     r = mt_clone(IMPL(self));
@@ -506,6 +593,9 @@ static PyObject *
 tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("to", 3, 0, "device", "dtype", "non_blocking", "copy", "memory_format");
+    if (mt__memory_format_arg(a[4], "to") < 0) {
+        return NULL;
+    }
     mt_tensor *t = IMPL(self);
     mt_dtype dt = t->dtype;
     mt_device dev = mt_tensor_device(t);
@@ -551,6 +641,9 @@ mt__to_dtype_method(PyObject *self, mt_dtype dt)
                                    PyObject *kwnames)              \
     {                                                              \
         PARSE(#name, 0, 0, "memory_format");                       \
+        if (mt__memory_format_arg(a[0], #name) < 0) {              \
+            return NULL;                                           \
+        }                                                          \
         return mt__to_dtype_method(self, DT);                      \
     }
 MT__CAST_METHOD(float, MT_FLOAT32)
@@ -568,6 +661,9 @@ static PyObject *
 tensor_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("cpu", 0, 0, "memory_format");
+    if (mt__memory_format_arg(a[0], "cpu") < 0) {
+        return NULL;
+    }
     return Py_NewRef(self);
 }
 
@@ -575,6 +671,9 @@ static PyObject *
 tensor_cuda(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("cuda", 1, 0, "device", "non_blocking", "memory_format");
+    if (mt__memory_format_arg(a[2], "cuda") < 0) {
+        return NULL;
+    }
     mt_device dev = {.type = MT_CUDA, .index = -1};
     if (a[0] != NULL && a[0] != Py_None && mt__device_from_py(a[0], &dev) < 0) {
         return NULL;
@@ -789,7 +888,8 @@ mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, Py
                                         NULL};
     PyObject *a[8];
     /* the sizes are variadic: parse only the keywords (their values follow args[nargs-1]) */
-    if (mt__parse_args(fname, args + nargs, 0, kwnames, names, 0, 0, a) < 0) {
+    if (mt__parse_args(fname, args + nargs, 0, kwnames, names, 0, 0, a) < 0 ||
+        mt__layout_arg(a[5], fname) < 0 || mt__memory_format_arg(a[7], fname) < 0) {
         return NULL;
     }
     int64_t sizes[MT_MAX_DIMS];
@@ -850,6 +950,9 @@ mt_py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 {
     PARSE("full", 2, 2, "size", "fill_value", "dtype", "device", "requires_grad", "pin_memory",
           "layout", "out");
+    if (mt__layout_arg(a[6], "full") < 0) {
+        return NULL;
+    }
     int64_t sizes[MT_MAX_DIMS];
     int n = mt__sizes_from_seq(a[0], sizes, "full", "size");
     mt_scalar v;
@@ -879,6 +982,9 @@ mt_py_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObje
 {
     PARSE("empty_strided", 2, 2, "size", "stride", "dtype", "device", "requires_grad",
           "pin_memory", "layout");
+    if (mt__layout_arg(a[6], "empty_strided") < 0) {
+        return NULL;
+    }
     int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
     int n = mt__sizes_from_seq(a[0], sizes, "empty_strided", "size");
     if (n < 0) {
@@ -933,6 +1039,9 @@ mt_py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 {
     PARSE("arange", 3, 0, "start", "end", "step", "dtype", "device", "requires_grad", "layout",
           "pin_memory", "out");
+    if (mt__layout_arg(a[6], "arange") < 0) {
+        return NULL;
+    }
     mt_scalar start = mt_scalar_int(0), end, step = mt_scalar_int(1);
     if (a[0] == NULL && a[1] == NULL) {
         PyErr_SetString(PyExc_TypeError, "arange() missing required argument 'end'");
@@ -981,7 +1090,8 @@ mt__linspace_common(const char *fname, int log, PyObject *const *args, Py_ssize_
                                         "dtype",  "device",        "requires_grad",
                                         "layout", "pin_memory",    "out",    NULL};
     PyObject *a[10];
-    if (mt__parse_args(fname, args, nargs, kwnames, names, log ? 4 : 3, 3, a) < 0) {
+    if (mt__parse_args(fname, args, nargs, kwnames, names, log ? 4 : 3, 3, a) < 0 ||
+        mt__layout_arg(a[7], fname) < 0) {
         return NULL;
     }
     if (!log && a[3] != NULL) {
@@ -1022,6 +1132,9 @@ mt_py_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
 {
     PARSE("eye", 2, 1, "n", "m", "dtype", "device", "requires_grad", "layout", "pin_memory",
           "out");
+    if (mt__layout_arg(a[5], "eye") < 0) {
+        return NULL;
+    }
     int64_t n, k;
     if (mt__int64_from_py(a[0], &n, "eye", "n") < 0) {
         return NULL;
@@ -1131,6 +1244,8 @@ static PyMethodDef mt_factory_methods[] = {
     {"as_tensor", FASTKW(mt_py_as_tensor), "as_tensor(data, dtype=None, device=None): shares when it can"},
     {"from_numpy", mt_py_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory"},
     {"get_default_dtype", mt_py_get_default_dtype, METH_NOARGS, NULL},
+    {"_set_formats", mt_py_set_formats, METH_VARARGS, NULL},
+    {"_check_tensor_options", mt_py_check_tensor_options, METH_VARARGS, NULL},
     {"set_default_dtype", mt_py_set_default_dtype, METH_O, NULL},
     {NULL},
 };

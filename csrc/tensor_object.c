@@ -338,7 +338,31 @@ tensor_is_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     if (mt__parse_args("is_contiguous", args, nargs, kwnames, names, 1, 0, a) < 0) {
         return NULL;
     }
-    return PyBool_FromLong(IMPL(self)->contiguous);
+    int cl = mt__channels_last_ndim(a[0]);
+    if (cl <= 0) {
+        return cl < 0 ? NULL : PyBool_FromLong(IMPL(self)->contiguous);
+    }
+    /* channels-last order: C, then the spatial dims from the last, then N;
+     * size-1 dims may have any stride (as torch) */
+    const mt_tensor *t = IMPL(self);
+    if (t->ndim != cl) {
+        Py_RETURN_FALSE;
+    }
+    int order[5] = {1, 3, 2, 0, 0};
+    if (cl == 5) {
+        order[1] = 4, order[2] = 3, order[3] = 2, order[4] = 0;
+    }
+    int64_t expect = 1;
+    for (int i = 0; i < cl; i++) {
+        int d = order[i];
+        if (t->sizes[d] != 1) {
+            if (t->strides[d] != expect) {
+                Py_RETURN_FALSE;
+            }
+            expect *= t->sizes[d];
+        }
+    }
+    Py_RETURN_TRUE;
 }
 
 static PyObject *

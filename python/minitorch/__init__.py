@@ -6,6 +6,8 @@ import pickle as _pickle
 import warnings as _warnings
 
 from . import _C
+from ._formats import (layout, strided, memory_format, contiguous_format,  # noqa: F401
+                       preserve_format, channels_last, channels_last_3d)
 from ._size import Size
 from ._tensor import Tensor
 from ._storage import TypedStorage, UntypedStorage
@@ -60,6 +62,7 @@ from_numpy = _C.from_numpy
 
 def _like(fn, input, *args, dtype=None, device=None, requires_grad=False, memory_format=None,
           layout=None):
+    _C._check_tensor_options(fn.__name__ + "_like", layout, memory_format)
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn.__name__}_like(): argument 'input' must be Tensor, not {type(input).__name__}")
     return fn(input.shape, *args, dtype=input.dtype if dtype is None else dtype,
@@ -190,3 +193,4 @@ def load(f, map_location=None, pickle_module=_pickle, weights_only=None, **kwarg
 
 from . import cuda  # noqa: E402
 from . import futures  # noqa: E402
+from ._legacy import *  # noqa: E402,F401,F403

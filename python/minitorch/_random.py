@@ -255,6 +255,7 @@ def random_(self, *args, generator=None, **kw):
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False, **kw):
     """Numbers uniform on [0, 1) of the given size (floating dtypes)."""
+    _C._check_tensor_options("rand", layout, None)
     size = _factory_size("rand", size, kw)
     t = _new("rand", size, dtype, device, requires_grad, out)
     _C._random_fill_(t, _UNIFORM, 0.0, 1.0, generator)
@@ -264,6 +265,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, **kw):
     """Standard normal numbers of the given size (floating dtypes)."""
+    _C._check_tensor_options("randn", layout, None)
     size = _factory_size("randn", size, kw)
     t = _new("randn", size, dtype, device, requires_grad, out)
     _C._random_fill_(t, _NORMAL, 0.0, 1.0, generator)
@@ -295,6 +297,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, out=None, dty
             device=None, requires_grad=False, pin_memory=False):
     """randint(high, size) / randint(low, high, size): integers uniform on [low, high), int64 by
     default."""
+    _C._check_tensor_options("randint", layout, None)
     args = list(args)
     if size is None:
         if not args:
@@ -329,6 +332,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, out=None, dty
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
              pin_memory=False):
     """A random permutation of 0 .. n-1 (int64 by default)."""
+    _C._check_tensor_options("randperm", layout, None)
     n = _int_arg(n, "randperm", "n")
     _check_grad(requires_grad)
     if device is not None:
@@ -351,6 +355,7 @@ def _like_new(fname, input, dtype, device, requires_grad):
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
               generator=None):
     """rand with input's shape, dtype and device."""
+    _C._check_tensor_options("rand_like", layout, memory_format)
     t = _like_new("rand_like", input, dtype, device, requires_grad)
     _C._random_fill_(t, _UNIFORM, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
@@ -359,6 +364,7 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
                generator=None):
     """randn with input's shape, dtype and device."""
+    _C._check_tensor_options("randn_like", layout, memory_format)
     t = _like_new("randn_like", input, dtype, device, requires_grad)
     _C._random_fill_(t, _NORMAL, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
@@ -368,6 +374,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
                  memory_format=None, generator=None):
     """randint_like(input, high) / randint_like(input, low, high): randint with input's shape,
     dtype and device."""
+    _C._check_tensor_options("randint_like", layout, memory_format)
     if high is None:
         low, high = 0, low
     low, high = _int_arg(low, "randint_like", "low"), _int_arg(high, "randint_like", "high")
@@ -382,6 +389,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
            requires_grad=False, pin_memory=False):
     """normal(mean, std) with tensor mean and/or std (broadcast), or normal(mean, std, size) with
     numbers."""
+    _C._check_tensor_options("normal", layout, None)
     mt, st = isinstance(mean, _C.TensorBase), isinstance(std, _C.TensorBase)
     if size is not None or not (mt or st):
         if mt or st:

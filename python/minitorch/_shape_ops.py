@@ -245,11 +245,13 @@ def _tri_indices(row, col, offset, dtype, upper, fname):
 
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     """(2, N) coordinates of the lower triangle of a row x col matrix, row by row."""
+    _C._check_tensor_options("tril_indices", layout, None)
     return _tri_indices(row, col, offset, dtype or _C.int64, False, "tril")
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     """(2, N) coordinates of the upper triangle of a row x col matrix, row by row."""
+    _C._check_tensor_options("triu_indices", layout, None)
     return _tri_indices(row, col, offset, dtype or _C.int64, True, "triu")
 
 

@@ -2,6 +2,7 @@
 import math
 
 from . import _C
+from . import _formats
 from . import _tensor_str
 
 
@@ -149,7 +150,7 @@ class Tensor(_C.TensorBase):
 
     @property
     def layout(self):
-        return "strided"
+        return _formats.strided
 
     @property
     def is_meta(self):
