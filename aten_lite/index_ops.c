@@ -1048,3 +1048,34 @@ mt_cat(mt_tensor *const *ts, int n, int64_t dim)
     }
     return out;
 }
+
+/* Note [Flip]
+ * flip is a copy of the view that walks the flipped dims backwards: negated
+ * strides from the offset of each dim's last entry.  The copy kernel takes
+ * any strides, so no index tensor is built. */
+mt_tensor *
+mt_flip(const mt_tensor *t, int n, const int64_t *dims)
+{
+    int64_t strides[MT_MAX_DIMS];
+    memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+    int64_t offset = t->offset;
+    for (int i = 0; i < n; i++) {
+        int64_t d = dims[i];
+        if (t->sizes[d] > 1) {
+            offset += (t->sizes[d] - 1) * strides[d];
+            strides[d] = -strides[d];
+        }
+    }
+    mt_tensor *v = t->numel > 0 ? mt_tensor_view_of(t, t->ndim, t->sizes, strides, offset)
+                                : mt_alias(t);
+    if (v == NULL) {
+        return NULL;
+    }
+    mt_tensor *r = mt_tensor_empty(t->dtype, t->ndim, t->sizes, mt_tensor_device(t));
+    if (r != NULL && mt_copy_(r, v) < 0) {
+        mt_tensor_decref(r);
+        r = NULL;
+    }
+    mt_tensor_decref(v);
+    return r;
+}

@@ -149,6 +149,9 @@ int mt_scatter_value_(mt_tensor *self, int64_t dim, const mt_tensor *index, mt_s
                       mt_scatter_reduce reduce);
 /* torch.cat: dtypes promoted, 1-d empty tensors skipped. */
 mt_tensor *mt_cat(mt_tensor *const *ts, int n, int64_t dim);
+/* A contiguous copy of t with the entries of each of dims[0, n) in reverse
+ * order (torch.flip); dims already wrapped and distinct. */
+mt_tensor *mt_flip(const mt_tensor *t, int n, const int64_t *dims);
 
 /* ---- sorting (aten_lite/sort.c) ---- */
 /* Sorts along dim (stable; NaN sorts as the largest value); values and

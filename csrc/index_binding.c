@@ -196,6 +196,32 @@ mt_py_index_select_raw(PyObject *m, PyObject *args)
     return r ? mt__tensor_wrap(r) : mt__raise(0);
 }
 
+/* _flip(input, dims): dims wrapped and distinct (checked by _shape_ops.flip) */
+static PyObject *
+mt_py_flip_raw(PyObject *m, PyObject *args)
+{
+    PyObject *self, *dims;
+    if (!PyArg_ParseTuple(args, "O!O", mt__TensorBase_Type, &self, &dims)) {
+        return NULL;
+    }
+    int64_t d[MT_MAX_DIMS];
+    int n = mt__sizes_from_seq(dims, d, "flip", "dims");
+    if (n < 0) {
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if (d[i] < 0 || d[i] >= IMPL(self)->ndim) {
+            PyErr_Format(PyExc_IndexError, "flip(): dim %lld out of range", (long long)d[i]);
+            return NULL;
+        }
+    }
+    mt_tensor *r;
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_flip(IMPL(self), n, d);
+    Py_END_ALLOW_THREADS
+    return r ? mt__tensor_wrap(r) : mt__raise(0);
+}
+
 /* _topk(input, k, dim, largest) -> (values, indices); arguments checked by _shape_ops.topk */
 static PyObject *
 mt_py_topk_raw(PyObject *m, PyObject *args)
@@ -386,6 +412,7 @@ static PyMethodDef mt_index_functions[] = {
     {"_index_get", mt_py_index_get, METH_VARARGS, NULL},
     {"_scatter_reduce_", mt_py_scatter_reduce_raw, METH_VARARGS, NULL},
     {"_topk", mt_py_topk_raw, METH_VARARGS, NULL},
+    {"_flip", mt_py_flip_raw, METH_VARARGS, NULL},
     {"_index_select", mt_py_index_select_raw, METH_VARARGS, NULL},
     {"_searchsorted", mt_py_searchsorted, METH_VARARGS, NULL},
     {"_index_put_", mt_py_index_put, METH_VARARGS, NULL},

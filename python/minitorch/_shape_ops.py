@@ -319,11 +319,7 @@ def flip(input, dims):
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    r = input
-    for d in wrapped if input.dim() else ():
-        n = input.size(d)
-        r = index_select(r, d, _C.arange(n - 1, -1, -1))
-    return r.clone() if r is input else r
+    return _C._flip(input, wrapped if input.dim() else [])
 
 
 def rot90(input, k=1, dims=(0, 1)):
