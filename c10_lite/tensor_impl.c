@@ -76,6 +76,27 @@ mt_wrap_dim(int64_t dim, int ndim)
     return (int)(dim < 0 ? dim + n : dim);
 }
 
+/* numel of a shape a new tensor may have: at most MT_MAX_DIMS dims, none
+ * negative, no overflow.  -1 with the error set otherwise. */
+static int64_t
+mt__checked_numel(int ndim, const int64_t *sizes)
+{
+    if (ndim < 0 || ndim > MT_MAX_DIMS) {
+        mt_error_set(MT_ERUNTIME, "tensors have at most %d dimensions, got %d", MT_MAX_DIMS, ndim);
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            char buf[256];
+            mt_format_sizes(buf, sizeof(buf), ndim, sizes);
+            mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension %lld: %s",
+                         (long long)sizes[i], buf);
+            return -1;
+        }
+    }
+    return mt_numel(ndim, sizes);
+}
+
 /* Checks the extent of the view against the storage.  0 or MT_ERUNTIME. */
 static int
 mt__check_bounds(const mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *sizes,
@@ -112,24 +133,11 @@ mt_tensor *
 mt_tensor_new(mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *sizes,
               const int64_t *strides, int64_t offset)
 {
-    if (ndim < 0 || ndim > MT_MAX_DIMS) {
-        mt_error_set(MT_ERUNTIME, "tensors have at most %d dimensions, got %d", MT_MAX_DIMS, ndim);
-        return NULL;
-    }
     if (!mt_dtype_valid(dtype)) {
         mt_error_set(MT_ETYPE, "invalid dtype %d", (int)dtype);
         return NULL;
     }
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] < 0) {
-            char buf[256];
-            mt_format_sizes(buf, sizeof(buf), ndim, sizes);
-            mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension %lld: %s",
-                         (long long)sizes[i], buf);
-            return NULL;
-        }
-    }
-    int64_t numel = mt_numel(ndim, sizes);
+    int64_t numel = mt__checked_numel(ndim, sizes);
     if (numel < 0) {
         return NULL;
     }
@@ -165,23 +173,12 @@ mt_tensor_new(mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *size
 mt_tensor *
 mt_tensor_empty(mt_dtype dtype, int ndim, const int64_t *sizes, mt_device device)
 {
-    if (ndim < 0 || ndim > MT_MAX_DIMS) {
-        mt_error_set(MT_ERUNTIME, "tensors have at most %d dimensions, got %d", MT_MAX_DIMS, ndim);
+    int64_t numel = mt__checked_numel(ndim, sizes);
+    if (numel < 0) {
         return NULL;
     }
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] < 0) {
-            char buf[256];
-            mt_format_sizes(buf, sizeof(buf), ndim, sizes);
-            mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension %lld: %s",
-                         (long long)sizes[i], buf);
-            return NULL;
-        }
-    }
-    int64_t numel = mt_numel(ndim, sizes);
     size_t nbytes;
-    if (numel < 0 ||
-        __builtin_mul_overflow((size_t)numel, mt_dtype_itemsize(dtype), &nbytes)) {
+    if (__builtin_mul_overflow((size_t)numel, mt_dtype_itemsize(dtype), &nbytes)) {
         mt_error_set(MT_ERUNTIME, "tensor is too large to allocate");
         return NULL;
     }
@@ -220,23 +217,9 @@ mt_tensor_resized(const mt_tensor *t, int ndim, const int64_t *sizes)
         mt_tensor_incref((mt_tensor *)t);
         return (mt_tensor *)t;
     }
-    if (ndim < 0 || ndim > MT_MAX_DIMS) {
-        mt_error_set(MT_ERUNTIME, "tensors have at most %d dimensions, got %d", MT_MAX_DIMS, ndim);
+    int64_t numel = mt__checked_numel(ndim, sizes);
+    if (numel < 0) {
         return NULL;
-    }
-    int64_t numel = 1;
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] < 0) {
-            char buf[256];
-            mt_format_sizes(buf, sizeof(buf), ndim, sizes);
-            mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension %lld: %s",
-                         (long long)sizes[i], buf);
-            return NULL;
-        }
-        if (__builtin_mul_overflow(numel, sizes[i], &numel)) {
-            mt_error_set(MT_ERUNTIME, "tensor is too large to allocate");
-            return NULL;
-        }
     }
     size_t isz = mt_dtype_itemsize(t->dtype), need;
     if (__builtin_add_overflow((size_t)t->offset, (size_t)numel, &need) ||
