@@ -7,6 +7,7 @@ for integer and bool dtypes; float64 1e-12, float32 1e-5, float16 2e-3
 between algorithms).
 """
 import functools
+from datetime import timedelta
 
 import numpy as np
 import pytest
@@ -430,3 +431,34 @@ def test_irecv_before_isend(ws):
         assert out[0] == [float(left)] * 3 and out[1] == [left + 0.5] * 5
         assert out[2] == (float(left), left)
         assert out[3] == ([7.0, 7.0], [float(ws)] * 2)
+
+
+def _job_unwanted_sender(rank, ws, init_method):
+    """Rank 1 sends rank 0 more than the socket buffers hold while rank 0 waits on rank 2, whose
+    message depends on rank 1 finishing that send (Note [Lazy reads]: a waiting exchange reads
+    everything after its spin budget, so this cannot deadlock)."""
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
+                            timeout=timedelta(seconds=20))
+    n = 16 << 20  # floats: 64 MiB, far beyond the 4 MiB socket buffers
+    if rank == 0:
+        r = torch.zeros(1)
+        dist.recv(r, src=2, tag=7)
+        big = torch.zeros(n)
+        dist.recv(big, src=1, tag=5)
+        out = (r.item(), big.sum().item())
+    elif rank == 1:
+        dist.send(torch.ones(n), 0, tag=5)
+        dist.send(torch.ones(1), 2, tag=6)
+        out = None
+    else:
+        x = torch.zeros(1)
+        dist.recv(x, src=1, tag=6)
+        dist.send(x * 3, 0, tag=7)
+        out = None
+    dist.destroy_process_group()
+    return out
+
+
+def test_a_sender_nobody_waits_for_is_drained():
+    res = run_ranks(_job_unwanted_sender, 3, timeout=60)
+    assert res[0] == (3.0, float(16 << 20))

@@ -266,14 +266,32 @@ mt__finish_incoming(mt__peer *pe)
     pe->in_unexp = NULL;
 }
 
-/* Reads whatever peer p has sent.  A closed connection only marks the peer;
- * the caller decides whether that matters. */
+/* Whether a posted receive still waits for a message from peer p. */
+static bool
+mt__wants(int p, const mt_xfer *recvs, int nrecv)
+{
+    for (int i = 0; i < nrecv; i++) {
+        if (recvs[i].state_ == MT__X_PENDING &&
+            (recvs[i].peer == p || recvs[i].peer == MT_ANY_SOURCE)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Reads what peer p has sent: every whole message when `eager`, else only
+ * while a posted receive waits for one from p (see Note [Lazy reads]); adds
+ * the bytes read to *moved.  A closed connection only marks the peer; the
+ * caller decides whether that matters. */
 static int
-mt__progress_read(mt__tcp *t, int p, mt_xfer *recvs, int nrecv)
+mt__progress_read(mt__tcp *t, int p, mt_xfer *recvs, int nrecv, bool eager, size_t *moved)
 {
     mt__peer *pe = &t->peers[p];
     while (!pe->closed) {
         ssize_t r;
+        if (!pe->in_body && pe->hdr_got == 0 && !eager && !mt__wants(p, recvs, nrecv)) {
+            return 0;
+        }
         if (!pe->in_body) {
             r = recv(pe->fd, pe->hdr + pe->hdr_got, MT__TCP_HDR - pe->hdr_got, 0);
         }
@@ -301,6 +319,7 @@ mt__progress_read(mt__tcp *t, int p, mt_xfer *recvs, int nrecv)
             mt__peer_close(t, p, why);
             return 0;
         }
+        *moved += (size_t)r;
         if (!pe->in_body) {
             pe->hdr_got += (size_t)r;
             if (pe->hdr_got == MT__TCP_HDR) {
@@ -323,9 +342,10 @@ mt__progress_read(mt__tcp *t, int p, mt_xfer *recvs, int nrecv)
     return 0;
 }
 
-/* Writes as much as possible of the oldest unfinished send to peer p. */
+/* Writes as much as possible of the oldest unfinished send to peer p; adds
+ * the bytes written to *moved. */
 static void
-mt__progress_write(mt__tcp *t, int p, mt_xfer *sends, int nsend)
+mt__progress_write(mt__tcp *t, int p, mt_xfer *sends, int nsend, size_t *moved)
 {
     for (int i = 0; i < nsend; i++) {
         mt_xfer *x = &sends[i];
@@ -347,6 +367,7 @@ mt__progress_write(mt__tcp *t, int p, mt_xfer *sends, int nsend)
             ssize_t w = sendmsg(t->peers[p].fd, &mh, MSG_NOSIGNAL);
             if (w > 0) {
                 x->done_ += (size_t)w;
+                *moved += (size_t)w;
                 continue;
             }
             if (w < 0 && errno == EINTR) {
@@ -403,6 +424,16 @@ mt__peer_gone(mt__tcp *t, int p, const char *what)
  * core its peer needs to make the awaited progress: there each empty turn
  * yields the core (sched_yield), which measured twice as fast as sleeping
  * at once for 3 and 4 ranks on 2 cores. */
+/* Note [Lazy reads]
+ * While it spins, an exchange reads a peer's socket only for messages a
+ * posted receive is waiting for; the next message from a peer that runs
+ * ahead (a ring's next piece) stays in the kernel until the exchange that
+ * wants it, which then reads it straight into place instead of buffering it
+ * as unexpected and copying it again.  Spinning continues while something
+ * progresses.  Once an exchange has waited a whole spin budget without
+ * progress it reads everything, unexpected messages included, as before, so
+ * a peer blocked on full socket buffers always gets unblocked and no pattern
+ * can deadlock.  With MINITORCH_SPIN_US=0 every read is eager. */
 static int64_t
 mt__now_us(void)
 {
@@ -476,7 +507,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
         recvs[i].src = -1;
     }
     int size = base->size;
-    int64_t spin_until = 0;
+    int64_t spin_until = 0, budget = mt__spin_us(mt__oversubscribed(size));
     bool yield = mt__oversubscribed(size);
     for (;;) {
         rc = mt__match_unexpected(t, recvs, nrecv);
@@ -541,10 +572,12 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             t->pfds[n++] = (struct pollfd){.fd = t->peers[q].fd, .events = ev};
         }
         int left = mt__ms_left(deadline);
+        int64_t now = mt__now_us();
         if (spin_until == 0) {
-            spin_until = mt__now_us() + mt__spin_us(yield);
+            spin_until = now + budget;
         }
-        if (left > 0 && mt__now_us() < spin_until) {
+        bool eager = now >= spin_until; /* Note [Lazy reads] */
+        if (left > 0 && !eager) {
             left = 0; /* see Note [Polling before sleeping] */
         }
         int r = poll(t->pfds, (nfds_t)n, left);
@@ -593,18 +626,22 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             }
             return mt__fail(t, MT_ETIMEOUT, true);
         }
+        size_t moved = 0;
         for (int i = 1; i < n; i++) {
             int q = t->pfd_peer[i];
             short re = t->pfds[i].revents;
             if (re & (POLLIN | POLLHUP | POLLERR)) {
-                rc = mt__progress_read(t, q, recvs, nrecv);
+                rc = mt__progress_read(t, q, recvs, nrecv, eager, &moved);
                 if (rc < 0) {
                     return rc;
                 }
             }
             if ((re & POLLOUT) && !t->peers[q].closed) {
-                mt__progress_write(t, q, sends, nsend);
+                mt__progress_write(t, q, sends, nsend, &moved);
             }
+        }
+        if (moved > 0 && !eager) {
+            spin_until = mt__now_us() + budget; /* progress: keep spinning */
         }
     }
 }
