@@ -35,7 +35,8 @@ def _parse_bytes(s):
 
 
 def _iters(nbytes, scale):
-    return max(3, min(1000, int(scale * 2e8 / max(nbytes, 4096) / 10)))
+    # at least 50 calls per timed loop: a mean over a handful of calls is mostly noise
+    return max(50, min(1000, int(scale * 1e9 / max(nbytes, 4096) / 10)))
 
 
 def _free_port():
@@ -95,7 +96,7 @@ _MPI_SCRIPT = textwrap.dedent("""
     comm = MPI.COMM_WORLD
     ROUNDS = int(sys.argv[3])
     def iters(nbytes):
-        return max(3, min(1000, int(scale * 2e8 / max(nbytes, 4096) / 10)))
+        return max(50, min(1000, int(scale * 1e9 / max(nbytes, 4096) / 10)))
     out = []
     for nbytes in sizes:
         buf = np.ones(max(1, nbytes // 4), dtype=np.float32)
