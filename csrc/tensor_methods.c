@@ -878,6 +878,43 @@ mt__factory_opts(PyObject *dtype_obj, PyObject *device_obj, PyObject *requires_g
     return 0;
 }
 
+/* out= of a factory: the result takes out's dtype (an explicit dtype must be
+ * the same, as torch).  0, or -1 with an exception. */
+static int
+mt__factory_out_dtype(PyObject *out, int has_dtype, mt_dtype *dt, const char *fname)
+{
+    if (out == NULL || out == Py_None) {
+        return 0;
+    }
+    if (!mt__tensor_check(out)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
+                     Py_TYPE(out)->tp_name);
+        return -1;
+    }
+    mt_dtype od = IMPL(out)->dtype;
+    if (has_dtype && *dt != od) {
+        PyErr_Format(PyExc_RuntimeError, "dtype %s does not match dtype of out parameter (%s)",
+                     mt_dtype_name(*dt), mt_dtype_name(od));
+        return -1;
+    }
+    *dt = od;
+    return 0;
+}
+
+/* The factory's result t (stolen; NULL: the C error), or out holding it
+ * (resized when its shape differs, see mt__store_out). */
+static PyObject *
+mt__factory_finish(mt_tensor *t, PyObject *out, const char *fname)
+{
+    if (t == NULL) {
+        return mt__raise(0);
+    }
+    if (out == NULL || out == Py_None) {
+        return mt__tensor_wrap(t);
+    }
+    return mt__store_out(t, out, fname);
+}
+
 /* empty/zeros/ones(*size, dtype=None, device=None, requires_grad=False, ...) */
 static PyObject *
 mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
@@ -903,15 +940,16 @@ mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, Py
     if (n < 0) {
         return NULL;
     }
-    if (a[6] != NULL && a[6] != Py_None) {
-        PyErr_Format(PyExc_NotImplementedError, "%s(): out= is not supported yet", fname);
-        return NULL;
-    }
     mt_dtype dt = mt_get_default_dtype();
     int has_dtype;
     mt_device dev;
-    if (mt__factory_opts(a[1], a[2], a[3], &dt, &has_dtype, &dev) < 0) {
+    if (mt__factory_opts(a[1], a[2], a[3], &dt, &has_dtype, &dev) < 0 ||
+        mt__factory_out_dtype(a[6], has_dtype, &dt, fname) < 0) {
         return NULL;
+    }
+    if (fill < 0 && a[6] != NULL && a[6] != Py_None) {
+        /* empty(out=t): t resized, its contents left as they are */
+        return mt__resize_output(a[6], n, sizes) < 0 ? NULL : Py_NewRef(a[6]);
     }
     mt_tensor *t = mt_tensor_empty(dt, n, sizes, dev);
     if (t != NULL && fill >= 0) {
@@ -924,7 +962,7 @@ mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, Py
             t = NULL;
         }
     }
-    return mt__tensor_wrap(t);
+    return mt__factory_finish(t, a[6], fname);
 }
 
 static PyObject *
@@ -959,14 +997,11 @@ mt_py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     if (n < 0 || mt__scalar_from_py(a[1], &v, "full") < 0) {
         return NULL;
     }
-    if (a[7] != NULL && a[7] != Py_None) {
-        PyErr_SetString(PyExc_NotImplementedError, "full(): out= is not supported yet");
-        return NULL;
-    }
     mt_dtype dt = mt__tensor_check(a[1]) ? IMPL(a[1])->dtype : mt_scalar_dtype(v);
     int has_dtype;
     mt_device dev;
-    if (mt__factory_opts(a[2], a[3], a[4], &dt, &has_dtype, &dev) < 0) {
+    if (mt__factory_opts(a[2], a[3], a[4], &dt, &has_dtype, &dev) < 0 ||
+        mt__factory_out_dtype(a[7], has_dtype, &dt, "full") < 0) {
         return NULL;
     }
     mt_tensor *t = mt_tensor_empty(dt, n, sizes, dev);
@@ -974,7 +1009,7 @@ mt_py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         mt_tensor_decref(t);
         t = NULL;
     }
-    return mt__tensor_wrap(t);
+    return mt__factory_finish(t, a[7], "full");
 }
 
 static PyObject *
@@ -1063,23 +1098,20 @@ mt_py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     if (mt__number_arg(a[2], &step, "arange") < 0) {
         return NULL;
     }
-    if (a[8] != NULL && a[8] != Py_None) {
-        PyErr_SetString(PyExc_NotImplementedError, "arange(): out= is not supported yet");
-        return NULL;
-    }
     bool any_float = start.kind == MT_SCALAR_FLOAT || end.kind == MT_SCALAR_FLOAT ||
                      step.kind == MT_SCALAR_FLOAT;
     mt_dtype dt = any_float ? mt_get_default_dtype() : MT_INT64;
     int has_dtype;
     mt_device dev;
-    if (mt__factory_opts(a[3], a[4], a[5], &dt, &has_dtype, &dev) < 0) {
+    if (mt__factory_opts(a[3], a[4], a[5], &dt, &has_dtype, &dev) < 0 ||
+        mt__factory_out_dtype(a[8], has_dtype, &dt, "arange") < 0) {
         return NULL;
     }
     if (dt == MT_BOOL) {
         PyErr_SetString(PyExc_RuntimeError, "\"arange_cpu\" not implemented for 'Bool'");
         return NULL;
     }
-    return mt__tensor_wrap(mt_arange(start, end, step, dt, dev));
+    return mt__factory_finish(mt_arange(start, end, step, dt, dev), a[8], "arange");
 }
 
 static PyObject *
@@ -1108,11 +1140,13 @@ mt__linspace_common(const char *fname, int log, PyObject *const *args, Py_ssize_
     mt_dtype dt = mt_get_default_dtype();
     int has_dtype;
     mt_device dev;
-    if (mt__factory_opts(a[4], a[5], a[6], &dt, &has_dtype, &dev) < 0) {
+    if (mt__factory_opts(a[4], a[5], a[6], &dt, &has_dtype, &dev) < 0 ||
+        mt__factory_out_dtype(a[9], has_dtype, &dt, fname) < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_linspace(mt_scalar_to_double(s), mt_scalar_to_double(e), steps,
-                                       mt_scalar_to_double(b), log, dt, dev));
+    return mt__factory_finish(mt_linspace(mt_scalar_to_double(s), mt_scalar_to_double(e), steps,
+                                          mt_scalar_to_double(b), log, dt, dev),
+                              a[9], fname);
 }
 
 static PyObject *
@@ -1146,10 +1180,11 @@ mt_py_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     mt_dtype dt = mt_get_default_dtype();
     int has_dtype;
     mt_device dev;
-    if (mt__factory_opts(a[2], a[3], a[4], &dt, &has_dtype, &dev) < 0) {
+    if (mt__factory_opts(a[2], a[3], a[4], &dt, &has_dtype, &dev) < 0 ||
+        mt__factory_out_dtype(a[7], has_dtype, &dt, "eye") < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_eye(n, k, dt, dev));
+    return mt__factory_finish(mt_eye(n, k, dt, dev), a[7], "eye");
 }
 
 static PyObject *

@@ -52,7 +52,9 @@ def test_size_forms(fn):
     (((2, 3.5),), {}, TypeError, "must be int"),
     ((2,), {"dtype": "float"}, TypeError, "dtype"),
     ((2,), {"bogus": 1}, TypeError, "unexpected keyword argument 'bogus'"),
-    ((2,), {"out": torch.zeros(2)}, NotImplementedError, "out="),
+    ((2,), {"out": [0.0, 0.0]}, TypeError, "'out' must be Tensor"),
+    ((2,), {"out": torch.zeros(2), "dtype": torch.int64}, RuntimeError,
+     r"dtype int64 does not match dtype of out parameter \(float32\)"),
     ((2,), {"device": "nope"}, RuntimeError, "device"),
 ])
 def test_sized_factories_bad_input(fn, args, kwargs, exc, msg):
@@ -180,7 +182,8 @@ def test_arange_follows_default_dtype(default_dtype):
     ((None,), {}, TypeError, "number"),
     ((), {}, TypeError, "missing"),
     ((5,), {"dtype": torch.bool}, RuntimeError, "Bool"),
-    ((5,), {"out": torch.zeros(5)}, NotImplementedError, "out="),
+    ((5,), {"out": torch.zeros(5, dtype=torch.bool)}, RuntimeError, "Bool"),
+    ((5,), {"out": 3}, TypeError, "'out' must be Tensor"),
 ])
 def test_arange_bad_input(args, kwargs, exc, msg):
     with pytest.raises(exc, match=msg):

@@ -164,3 +164,28 @@ def test_resize_rss_flat():
         torch.add(torch.ones(64), 1, out=torch.empty(0))
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     assert after - before < 20_000, (before, after)  # KiB
+
+
+def test_factories_write_into_out():
+    o = torch.empty(0)
+    assert torch.zeros(2, 3, out=o) is o and o.shape == (2, 3) and not o.any()
+    with pytest.warns(UserWarning, match=RESIZED):
+        assert torch.ones((4,), out=o).tolist() == [1.0] * 4
+    i = torch.empty(0, dtype=torch.int64)
+    assert torch.arange(5, out=i).tolist() == [0, 1, 2, 3, 4] and i.dtype == torch.int64
+    assert torch.arange(0, 1, 0.5, out=torch.empty(0)).tolist() == [0.0, 0.5]
+    assert torch.full((2,), 7, out=torch.empty(0, dtype=torch.int32)).tolist() == [7, 7]
+    assert torch.eye(2, out=torch.empty(0, dtype=torch.float64)).tolist() == [[1, 0], [0, 1]]
+    assert torch.linspace(0, 4, 3, out=torch.empty(0)).tolist() == [0.0, 2.0, 4.0]
+    assert torch.logspace(0, 2, 3, out=torch.empty(0, dtype=torch.float64)).tolist() == \
+        [1.0, 10.0, 100.0]
+    keep = torch.tensor([1.0, 2.0])
+    ptr = keep.data_ptr()
+    assert torch.empty(2, out=keep) is keep and keep.tolist() == [1.0, 2.0]  # untouched
+    assert keep.data_ptr() == ptr
+    with pytest.warns(UserWarning, match=RESIZED):
+        torch.zeros(3, out=torch.ones(2))
+    with pytest.raises(RuntimeError, match="does not match dtype of out"):
+        torch.eye(2, dtype=torch.float32, out=torch.empty(0, dtype=torch.int64))
+    with pytest.raises(RuntimeError, match="does not match dtype of out"):
+        torch.full((2,), 1.0, dtype=torch.float64, out=torch.empty(0))
