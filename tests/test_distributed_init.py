@@ -368,3 +368,12 @@ def test_socket_ifname_selects_the_interface(var):
     # the other fails in time too (its peer is gone)
     assert f"{var}=nosuchif0" in msg0 + msg1 and "no interface of that name" in msg0 + msg1
     assert "lo" in msg0 + msg1
+
+
+@pytest.mark.parametrize("name", ["all_reduce_multigpu", "broadcast_multigpu", "reduce_multigpu",
+                                  "all_gather_multigpu", "reduce_scatter_multigpu"])
+def test_multigpu_collectives_say_what_to_use(name):
+    fn = getattr(dist, name)
+    base = name[:-len("_multigpu")]
+    with pytest.raises(NotImplementedError, match=rf"{name}\(\) is not supported.*call {base}\(\)"):
+        fn([torch.ones(1)])

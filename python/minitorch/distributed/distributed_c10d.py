@@ -44,6 +44,8 @@ __all__ = [
     "default_pg_timeout",
     "broadcast", "all_reduce", "reduce", "all_gather", "all_gather_into_tensor", "gather",
     "scatter", "reduce_scatter", "reduce_scatter_tensor", "all_to_all", "all_to_all_single",
+    "all_reduce_multigpu", "broadcast_multigpu", "reduce_multigpu", "all_gather_multigpu",
+    "reduce_scatter_multigpu",
     "barrier", "monitored_barrier", "send", "recv", "isend", "irecv", "batch_isend_irecv",
     "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
 ]
@@ -1119,3 +1121,26 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list=No
     scatter(out, ins, group_src=root, group=group)
     scatter(size, sizes_in, group_src=root, group=group)
     scatter_object_output_list[0] = _tensor_to_obj(out, int(size.item()))
+
+
+# ---------------------------------------------------------------------------
+# the multi-device collectives of older torch releases
+
+
+def _multigpu(name):
+    base = name[:-len("_multigpu")]
+
+    def fn(*args, **kwargs):
+        raise NotImplementedError(
+            f"{name}() is not supported: minitorch drives one device per process (torch 2.x "
+            f"removed the *_multigpu collectives too); call {base}() in each process instead")
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Not supported: use {base}() with one device per process."
+    return fn
+
+
+all_reduce_multigpu = _multigpu("all_reduce_multigpu")
+broadcast_multigpu = _multigpu("broadcast_multigpu")
+reduce_multigpu = _multigpu("reduce_multigpu")
+all_gather_multigpu = _multigpu("all_gather_multigpu")
+reduce_scatter_multigpu = _multigpu("reduce_scatter_multigpu")
