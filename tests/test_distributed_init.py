@@ -377,3 +377,35 @@ def test_multigpu_collectives_say_what_to_use(name):
     base = name[:-len("_multigpu")]
     with pytest.raises(NotImplementedError, match=rf"{name}\(\) is not supported.*call {base}\(\)"):
         fn([torch.ones(1)])
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm") or
+                    "libasan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="needs /proc/self/statm; ASan's quarantine hides frees")
+def test_store_calls_keep_rss_flat():
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    master = dist.TCPStore("127.0.0.1", 0, 1, True, timeout=timedelta(seconds=10))
+    client = dist.TCPStore("127.0.0.1", master.port, is_master=False,
+                           timeout=timedelta(seconds=10))
+    prefixed = dist.PrefixStore("p", client)
+    hashed = dist.HashStore()
+    value = b"v" * 1000
+
+    def burst(n):
+        for i in range(n):
+            for s in (client, prefixed, hashed):
+                s.set("k", value)
+                assert s.get("k") == value
+                s.add("n", 1)
+                s.compare_set("k", value, value)
+                s.wait(["k"])
+                s.delete_key("gone")
+                s.check(["k"])
+
+    burst(500)
+    before = rss()
+    burst(4000)  # 84,000 store calls
+    assert rss() - before < 2 << 20
