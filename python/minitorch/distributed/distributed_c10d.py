@@ -536,14 +536,8 @@ class Work:
             if self._finished:
                 return
             self._finished = True
-        for orig, staged in self._copies:
-            orig.copy_(staged)
-        self._copies = []
-        if self._post is not None:
-            post, self._post = self._post, None
-            post()
-        if self._info is not None:
-            _debug.log_done(self._info)
+        copies, post, self._copies, self._post = self._copies, self._post, [], None
+        _complete(copies, post, self._info)
 
     def wait(self, timeout=None):
         ms = -1 if timeout is None else _timeout_ms(timeout)
@@ -647,12 +641,22 @@ class _Stage:
         return [self.output(t) for t in ts]
 
 
+def _complete(copies, post, info):
+    """What follows a finished operation: staged outputs copied back, the post step, the log."""
+    for orig, staged in copies:
+        orig.copy_(staged)
+    if post is not None:
+        post()
+    if info is not None:
+        _debug.log_done(info)
+
+
 def _run(pg, cwork, async_op, outputs=(), stage=None, post=None, info=None):
-    w = Work(cwork, pg, outputs, stage.copies if stage is not None else (), post, info)
+    copies = stage.copies if stage is not None else ()
     if async_op:
-        return w
-    w._sync = True
-    w.wait()
+        return Work(cwork, pg, outputs, copies, post, info)
+    pg._cpg.run(cwork)  # blocking: the caller runs it (no Work object needed)
+    _complete(copies, post, info)
     return None
 
 
