@@ -62,6 +62,12 @@ int mt__resize_output(PyObject *out, int ndim, const int64_t *sizes);
  * Tensor; the result type must cast to its dtype; resized when its shape
  * differs).  Returns a new reference to out, or NULL. */
 PyObject *mt__store_out(mt_tensor *r, PyObject *out, const char *fname);
+/* r (stolen) wrapped in a new tensor, or written into `out` when out= is
+ * given (mt__store_out); NULL r raises the C-layer error.  New reference. */
+PyObject *mt__result_or_out(mt_tensor *r, PyObject *out, const char *fname);
+/* The out= argument: *impl is NULL for a missing/None out, else out's
+ * (borrowed) impl; TypeError naming fname when out is not a Tensor.  0 or -1. */
+int mt__out_arg(PyObject *o, mt_tensor **impl, const char *fname);
 int mt__tensor_types_init(PyObject *module);
 
 /* ---- errors (errors.c) ---- */

@@ -67,17 +67,6 @@ mt__tensor_list(PyObject *seq, mt_tensor **out, int cap, const char *fname, cons
     return (int)n;
 }
 
-/* Returns r (stolen) wrapped, or written into out_obj when given (see
- * mt__store_out).  New reference or NULL. */
-static PyObject *
-mt__finish_out(mt_tensor *r, PyObject *out_obj, const char *fname)
-{
-    if (out_obj == NULL || out_obj == Py_None) {
-        return mt__tensor_wrap(r);
-    }
-    return mt__store_out(r, out_obj, fname);
-}
-
 static PyObject *
 mt_py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -106,10 +95,7 @@ mt_py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     }
     mt_tensor *r = mt_cat(ts, (int)n, dim);
     PyMem_Free(ts);
-    if (r == NULL) {
-        return mt__raise(0);
-    }
-    return mt__finish_out(r, a[2], "cat");
+    return mt__result_or_out(r, a[2], "cat");
 }
 
 /* (values, indices) of a sort-like kernel as a tuple of new tensors (steals
@@ -309,11 +295,7 @@ mt_py_gather(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
         PyErr_SetString(PyExc_TypeError, "gather(): input and index must be Tensors");
         return NULL;
     }
-    mt_tensor *r = mt_gather(IMPL(a[0]), dim, IMPL(a[2]));
-    if (r == NULL) {
-        return mt__raise(0);
-    }
-    return mt__finish_out(r, a[4], "gather");
+    return mt__result_or_out(mt_gather(IMPL(a[0]), dim, IMPL(a[2])), a[4], "gather");
 }
 
 /* self.scatter_(dim, index, src|value, *, reduce=None) / scatter_add_(dim, index, src) */

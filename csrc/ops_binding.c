@@ -41,22 +41,6 @@ mt__arg_required(PyObject *o, mt_arg *out, const char *fname, const char *what)
     return r == 1 ? 0 : -1;
 }
 
-static int
-mt__out_arg(PyObject *o, mt_tensor **out, const char *fname)
-{
-    *out = NULL;
-    if (o == NULL || o == Py_None) {
-        return 0;
-    }
-    if (!mt__tensor_check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    *out = IMPL(o);
-    return 0;
-}
-
 static int64_t
 mt__numel_of(mt_arg x)
 {

@@ -37,18 +37,6 @@ mt__dims_arg(PyObject *dim, mt_tensor *t, bool *mask, const char *fname)
     return 0;
 }
 
-static PyObject *
-mt__finish(mt_tensor *r, PyObject *out_obj, const char *fname)
-{
-    if (r == NULL) {
-        return mt__raise(0);
-    }
-    if (out_obj == NULL || out_obj == Py_None) {
-        return mt__tensor_wrap(r);
-    }
-    return mt__store_out(r, out_obj, fname);
-}
-
 /* The shared entry: (input,) dim=None, keepdim=False, *, dtype=None, out=None */
 static PyObject *
 mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *const *args,
@@ -135,7 +123,7 @@ mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *c
         mt_tensor_decref(r);
         r = c;
     }
-    return mt__finish(r, a[4], fname);
+    return mt__result_or_out(r, a[4], fname);
 }
 
 #define MT__RED(op, name)                                                                          \
@@ -188,7 +176,7 @@ mt__scan_entry(int prod, const char *fname, PyObject *self, PyObject *const *arg
     }
     mt_tensor *r = mt_cumulative(src, dim, prod);
     mt_tensor_decref(tmp);
-    return mt__finish(r, a[3], fname);
+    return mt__result_or_out(r, a[3], fname);
 }
 
 static PyObject *

@@ -883,15 +883,14 @@ mt__factory_opts(PyObject *dtype_obj, PyObject *device_obj, PyObject *requires_g
 static int
 mt__factory_out_dtype(PyObject *out, int has_dtype, mt_dtype *dt, const char *fname)
 {
-    if (out == NULL || out == Py_None) {
-        return 0;
-    }
-    if (!mt__tensor_check(out)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
-                     Py_TYPE(out)->tp_name);
+    mt_tensor *o;
+    if (mt__out_arg(out, &o, fname) < 0) {
         return -1;
     }
-    mt_dtype od = IMPL(out)->dtype;
+    if (o == NULL) {
+        return 0;
+    }
+    mt_dtype od = o->dtype;
     if (has_dtype && *dt != od) {
         PyErr_Format(PyExc_RuntimeError, "dtype %s does not match dtype of out parameter (%s)",
                      mt_dtype_name(*dt), mt_dtype_name(od));
@@ -899,20 +898,6 @@ mt__factory_out_dtype(PyObject *out, int has_dtype, mt_dtype *dt, const char *fn
     }
     *dt = od;
     return 0;
-}
-
-/* The factory's result t (stolen; NULL: the C error), or out holding it
- * (resized when its shape differs, see mt__store_out). */
-static PyObject *
-mt__factory_finish(mt_tensor *t, PyObject *out, const char *fname)
-{
-    if (t == NULL) {
-        return mt__raise(0);
-    }
-    if (out == NULL || out == Py_None) {
-        return mt__tensor_wrap(t);
-    }
-    return mt__store_out(t, out, fname);
 }
 
 /* empty/zeros/ones(*size, dtype=None, device=None, requires_grad=False, ...) */
@@ -962,7 +947,7 @@ mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, Py
             t = NULL;
         }
     }
-    return mt__factory_finish(t, a[6], fname);
+    return mt__result_or_out(t, a[6], fname);
 }
 
 static PyObject *
@@ -1009,7 +994,7 @@ mt_py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         mt_tensor_decref(t);
         t = NULL;
     }
-    return mt__factory_finish(t, a[7], "full");
+    return mt__result_or_out(t, a[7], "full");
 }
 
 static PyObject *
@@ -1111,7 +1096,7 @@ mt_py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
         PyErr_SetString(PyExc_RuntimeError, "\"arange_cpu\" not implemented for 'Bool'");
         return NULL;
     }
-    return mt__factory_finish(mt_arange(start, end, step, dt, dev), a[8], "arange");
+    return mt__result_or_out(mt_arange(start, end, step, dt, dev), a[8], "arange");
 }
 
 static PyObject *
@@ -1144,7 +1129,7 @@ mt__linspace_common(const char *fname, int log, PyObject *const *args, Py_ssize_
         mt__factory_out_dtype(a[9], has_dtype, &dt, fname) < 0) {
         return NULL;
     }
-    return mt__factory_finish(mt_linspace(mt_scalar_to_double(s), mt_scalar_to_double(e), steps,
+    return mt__result_or_out(mt_linspace(mt_scalar_to_double(s), mt_scalar_to_double(e), steps,
                                           mt_scalar_to_double(b), log, dt, dev),
                               a[9], fname);
 }
@@ -1184,7 +1169,7 @@ mt_py_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         mt__factory_out_dtype(a[7], has_dtype, &dt, "eye") < 0) {
         return NULL;
     }
-    return mt__factory_finish(mt_eye(n, k, dt, dev), a[7], "eye");
+    return mt__result_or_out(mt_eye(n, k, dt, dev), a[7], "eye");
 }
 
 static PyObject *

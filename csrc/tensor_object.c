@@ -60,12 +60,27 @@ mt__resize_output(PyObject *out, int ndim, const int64_t *sizes)
     return 0;
 }
 
+int
+mt__out_arg(PyObject *o, mt_tensor **impl, const char *fname)
+{
+    *impl = NULL;
+    if (o == NULL || o == Py_None) {
+        return 0;
+    }
+    if (!mt__tensor_check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *impl = mt__tensor_impl(o);
+    return 0;
+}
+
 PyObject *
 mt__store_out(mt_tensor *r, PyObject *out, const char *fname)
 {
-    if (!mt__tensor_check(out)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", fname,
-                     Py_TYPE(out)->tp_name);
+    mt_tensor *o;
+    if (mt__out_arg(out, &o, fname) < 0) {
         mt_tensor_decref(r);
         return NULL;
     }
@@ -83,6 +98,18 @@ mt__store_out(mt_tensor *r, PyObject *out, const char *fname)
     int rc = mt_copy_(mt__tensor_impl(out), r);
     mt_tensor_decref(r);
     return rc < 0 ? mt__raise(rc) : Py_NewRef(out);
+}
+
+PyObject *
+mt__result_or_out(mt_tensor *r, PyObject *out, const char *fname)
+{
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (out == NULL || out == Py_None) {
+        return mt__tensor_wrap(r);
+    }
+    return mt__store_out(r, out, fname);
 }
 
 static void
