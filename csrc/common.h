@@ -50,11 +50,15 @@ mt__tensor_impl(PyObject *o)
  * Returns a new reference, or NULL with an exception set (also when t is
  * NULL: then the C-layer message is raised). */
 PyObject *mt__tensor_wrap(mt_tensor *t);
-/* For is_contiguous(memory_format=): 4 for minitorch.channels_last, 5 for
- * channels_last_3d, 0 for NULL/None/contiguous/preserve; -1 with TypeError. */
-int mt__channels_last_ndim(PyObject *o);
+/* The channels-last rank a memory_format= asks for: 4 for channels_last, 5
+ * for channels_last_3d, 0 for NULL/None/contiguous/preserve; -1 with
+ * TypeError naming fname. */
+int mt__channels_last_ndim(PyObject *o, const char *fname);
 /* Replaces self's impl (steals t). */
 void mt__tensor_set_impl(PyObject *self, mt_tensor *t);
+/* self.resize_(sizes): swaps in mt_tensor_resized's impl (Note [Resizing]).
+ * 0, or -1 with the exception set. */
+int mt__tensor_resize(PyObject *self, int ndim, const int64_t *sizes);
 /* out= of the wrong shape, as torch: out is resized (Note [Resizing]) to
  * `sizes`, with a deprecation warning when it had elements.  0 or -1. */
 int mt__resize_output(PyObject *out, int ndim, const int64_t *sizes);

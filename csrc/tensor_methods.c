@@ -29,27 +29,11 @@
 enum { MT__STRIDED, MT__PRESERVE, MT__CONTIGUOUS, MT__CHANNELS_LAST, MT__CHANNELS_LAST_3D, MT__NFORMATS };
 static PyObject *mt__formats[MT__NFORMATS];
 
-/* memory_format=: None, preserve_format and contiguous_format are what
- * minitorch makes; channels_last(_3d) raise NotImplementedError.  0 or -1. */
-static int
-mt__memory_format_arg(PyObject *o, const char *fname)
-{
-    if (o == NULL || o == Py_None || o == mt__formats[MT__PRESERVE] ||
-        o == mt__formats[MT__CONTIGUOUS]) {
-        return 0;
-    }
-    if (o == mt__formats[MT__CHANNELS_LAST] || o == mt__formats[MT__CHANNELS_LAST_3D]) {
-        PyErr_Format(PyExc_NotImplementedError, "%s(): memory_format=%R is not supported: "
-                     "minitorch makes row-major tensors (minitorch.contiguous_format)", fname, o);
-        return -1;
-    }
-    PyErr_Format(PyExc_TypeError, "%s(): argument 'memory_format' must be minitorch.memory_format, "
-                 "not %s", fname, Py_TYPE(o)->tp_name);
-    return -1;
-}
-
+/* The channels-last rank a memory_format= asks for: 4 for channels_last, 5
+ * for channels_last_3d, 0 for NULL/None/contiguous_format/preserve_format;
+ * -1 with TypeError naming fname for anything else. */
 int
-mt__channels_last_ndim(PyObject *o)
+mt__channels_last_ndim(PyObject *o, const char *fname)
 {
     if (o == NULL || o == Py_None || o == mt__formats[MT__PRESERVE] ||
         o == mt__formats[MT__CONTIGUOUS]) {
@@ -58,9 +42,23 @@ mt__channels_last_ndim(PyObject *o)
     if (o == mt__formats[MT__CHANNELS_LAST] || o == mt__formats[MT__CHANNELS_LAST_3D]) {
         return o == mt__formats[MT__CHANNELS_LAST] ? 4 : 5;
     }
-    PyErr_Format(PyExc_TypeError, "argument 'memory_format' must be minitorch.memory_format, not %s",
-                 Py_TYPE(o)->tp_name);
+    PyErr_Format(PyExc_TypeError, "%s(): argument 'memory_format' must be minitorch.memory_format, "
+                 "not %s", fname, Py_TYPE(o)->tp_name);
     return -1;
+}
+
+/* memory_format= of a function that makes a tensor: minitorch makes
+ * row-major ones, so channels_last(_3d) raise NotImplementedError.  0 or -1. */
+static int
+mt__memory_format_arg(PyObject *o, const char *fname)
+{
+    int cl = mt__channels_last_ndim(o, fname);
+    if (cl > 0) {
+        PyErr_Format(PyExc_NotImplementedError, "%s(): memory_format=%R is not supported: "
+                     "minitorch makes row-major tensors (minitorch.contiguous_format)", fname, o);
+        return -1;
+    }
+    return cl;
 }
 
 /* layout=: None or minitorch.strided (the only layout).  0 or -1. */
@@ -363,12 +361,7 @@ tensor_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
     if (n < 0) {
         return NULL;
     }
-    mt_tensor *r = mt_tensor_resized(IMPL(self), n, sizes);
-    if (r == NULL) {
-        return mt__raise(0);
-    }
-    mt__tensor_set_impl(self, r);
-    return Py_NewRef(self);
+    return mt__tensor_resize(self, n, sizes) < 0 ? NULL : Py_NewRef(self);
 }
 
 static PyObject *
@@ -380,12 +373,8 @@ tensor_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
                      Py_TYPE(a[0])->tp_name);
         return NULL;
     }
-    mt_tensor *r = mt_tensor_resized(IMPL(self), IMPL(a[0])->ndim, IMPL(a[0])->sizes);
-    if (r == NULL) {
-        return mt__raise(0);
-    }
-    mt__tensor_set_impl(self, r);
-    return Py_NewRef(self);
+    const mt_tensor *like = IMPL(a[0]);
+    return mt__tensor_resize(self, like->ndim, like->sizes) < 0 ? NULL : Py_NewRef(self);
 }
 
 static PyObject *

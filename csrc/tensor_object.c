@@ -32,6 +32,17 @@ mt__tensor_set_impl(PyObject *self, mt_tensor *t)
 }
 
 int
+mt__tensor_resize(PyObject *self, int ndim, const int64_t *sizes)
+{
+    mt_tensor *r = mt_tensor_resized(mt__tensor_impl(self), ndim, sizes);
+    if (r == NULL) {
+        return mt__raise_int(0);
+    }
+    mt__tensor_set_impl(self, r);
+    return 0;
+}
+
+int
 mt__resize_output(PyObject *out, int ndim, const int64_t *sizes)
 {
     mt_tensor *o = mt__tensor_impl(out);
@@ -52,12 +63,7 @@ mt__resize_output(PyObject *out, int ndim, const int64_t *sizes)
             return -1;
         }
     }
-    mt_tensor *r = mt_tensor_resized(o, ndim, sizes);
-    if (r == NULL) {
-        return mt__raise_int(0);
-    }
-    mt__tensor_set_impl(out, r);
-    return 0;
+    return mt__tensor_resize(out, ndim, sizes);
 }
 
 int
@@ -365,7 +371,7 @@ tensor_is_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     if (mt__parse_args("is_contiguous", args, nargs, kwnames, names, 1, 0, a) < 0) {
         return NULL;
     }
-    int cl = mt__channels_last_ndim(a[0]);
+    int cl = mt__channels_last_ndim(a[0], "is_contiguous");
     if (cl <= 0) {
         return cl < 0 ? NULL : PyBool_FromLong(IMPL(self)->contiguous);
     }

@@ -507,8 +507,8 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
         recvs[i].src = -1;
     }
     int size = base->size;
-    int64_t spin_until = 0, budget = mt__spin_us(mt__oversubscribed(size));
     bool yield = mt__oversubscribed(size);
+    int64_t spin_until = 0, budget = mt__spin_us(yield);
     for (;;) {
         rc = mt__match_unexpected(t, recvs, nrecv);
         if (rc < 0) {
