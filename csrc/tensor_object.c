@@ -674,8 +674,8 @@ tensor_set_size_class(PyObject *unused, PyObject *cls)
     Py_RETURN_NONE;
 }
 
-/* _resize_output(out, shape) -> bool: resizes an out= tensor built in Python
- * code to the result's shape, as the C ops do (mt__resize_output). */
+/* _resize_output(out, shape): resizes an out= tensor that Python code fills
+ * in place to the result's shape, as the C ops do (mt__resize_output). */
 static PyObject *
 tensor_resize_output(PyObject *unused, PyObject *args)
 {
@@ -688,12 +688,10 @@ tensor_resize_output(PyObject *unused, PyObject *args)
     if (n < 0) {
         return NULL;
     }
-    mt_tensor *o = IMPL(out);
-    bool same = o->ndim == n && memcmp(o->sizes, sizes, sizeof(int64_t) * (size_t)n) == 0;
     if (mt__resize_output(out, n, sizes) < 0) {
         return NULL;
     }
-    return PyBool_FromLong(!same);
+    Py_RETURN_NONE;
 }
 
 /* _store_out(out, result, fname) -> out: result written into an out= tensor

@@ -12,9 +12,10 @@ from ._tensor import Tensor
 __all__ = ["FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
            "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor"]
 
-_SCALAR_NAMES = {_C.float32: "Float", _C.float64: "Double", _C.float16: "Half",
-                 _C.bfloat16: "BFloat16", _C.uint8: "Byte", _C.int8: "Char", _C.int16: "Short",
-                 _C.int32: "Int", _C.int64: "Long", _C.bool: "Bool"}
+
+def _scalar_name(t):
+    """torch's ScalarType name of t's dtype ("Float", "Long"), from its legacy type name."""
+    return t.type().rsplit(".", 1)[1][:-len("Tensor")]
 
 
 class _LegacyTensorType(type):
@@ -30,8 +31,8 @@ class _LegacyTensorType(type):
         first = args[0]
         if len(args) == 1 and isinstance(first, Tensor):
             if first.dtype != cls.dtype:
-                raise TypeError(f"expected {_SCALAR_NAMES[cls.dtype]} (got "
-                                f"{_SCALAR_NAMES[first.dtype]})")
+                raise TypeError(f"expected {cls.__name__[:-len('Tensor')]} (got "
+                                f"{_scalar_name(first)})")
             return first.view_as(first)
         if len(args) == 1 and not isinstance(first, (int, Size)):
             if isinstance(first, (str, bytes, float)):

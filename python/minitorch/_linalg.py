@@ -141,7 +141,6 @@ def tensordot(a, b, dims=2, out=None):
         raise TypeError(f"tensordot(): argument 'out' must be Tensor, not {type(out).__name__}")
     if out.dtype != r.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {r.dtype}, but got {out.dtype} instead")
-    _C._resize_output(out, shape)
     return _C._store_out(out, r, "tensordot")
 
 

@@ -316,8 +316,6 @@ def get_world_size(group=None):
 
 
 def get_backend(group=None):
-    if _rank_not_in_group(group):
-        raise ValueError("Invalid process group specified")
     return _resolve(group)._backend
 
 
