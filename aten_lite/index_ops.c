@@ -77,13 +77,9 @@ mt__check_index_dtype(const mt_tensor *idx, const char *what)
 static int64_t *
 mt__offset_table(int n, const int64_t *sizes, const int64_t *strides, int64_t isz, int64_t *count)
 {
-    int64_t total = 1;
-    for (int i = 0; i < n; i++) {
-        total *= sizes[i];
-    }
-    int64_t *tab = malloc(sizeof(int64_t) * (size_t)(total > 0 ? total : 1));
+    int64_t total = mt_numel(n, sizes);
+    int64_t *tab = total < 0 ? NULL : mt_malloc_array(total, sizeof(int64_t));
     if (tab == NULL) {
-        mt_error_set(MT_ENOMEM, "out of memory in indexing");
         return NULL;
     }
     int64_t idx[MT_MAX_DIMS] = {0};
@@ -200,9 +196,9 @@ static int64_t *
 mt__advanced_offsets(const mt_tensor *v, int k, mt_tensor *const *idx, int bnd,
                      const int64_t *bshape, int64_t *npos)
 {
-    int64_t n = 1;
-    for (int i = 0; i < bnd; i++) {
-        n *= bshape[i];
+    int64_t n = mt_numel(bnd, bshape);
+    if (n < 0) {
+        return NULL;
     }
     mt__offs_job j = {.k = k, .bnd = bnd, .bshape = bshape};
     int64_t isz = (int64_t)mt_tensor_itemsize(v);
@@ -218,9 +214,8 @@ mt__advanced_offsets(const mt_tensor *v, int k, mt_tensor *const *idx, int bnd,
         j.vsize[q] = v->sizes[q];
         j.vstr[q] = v->strides[q] * isz;
     }
-    j.offs = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    j.offs = mt_malloc_array(n, sizeof(int64_t));
     if (j.offs == NULL) {
-        mt_error_set(MT_ENOMEM, "out of memory in indexing");
         return NULL;
     }
     mt_parallel_for(0, n, MT_GRAIN_SIZE / 4, mt__offs_range, &j);
@@ -449,9 +444,8 @@ mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *index, bool
                       .istep = (index->ndim ? index->strides[0] : 0) *
                                (int64_t)mt_tensor_itemsize(index),
                       .i64 = index->dtype == MT_INT64, .size = size, .wrap = wrap};
-    sj.iv = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    sj.iv = mt_malloc_array(n, sizeof(int64_t));
     if (sj.iv == NULL) {
-        mt_error_set(MT_ENOMEM, "out of memory in index_select");
         return NULL;
     }
     mt_parallel_for(0, n, MT_GRAIN_SIZE, mt__sel_read, &sj);

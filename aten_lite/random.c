@@ -567,15 +567,11 @@ mt_randperm(int64_t n, mt_dtype dt, mt_generator *g)
     }
     int64_t size = n;
     mt_tensor *r = mt_tensor_empty(dt, 1, &size, MT_DEVICE_CPU);
-    size_t bytes = sizeof(int64_t) * (size_t)(n > 0 ? n : 1);
-    int64_t *perm = malloc(bytes), *k = malloc(bytes);
-    if (r == NULL || perm == NULL || k == NULL) {
+    int64_t *perm = r ? mt_malloc_array(n, sizeof(int64_t)) : NULL;
+    int64_t *k = perm ? mt_malloc_array(n, sizeof(int64_t)) : NULL;
+    if (k == NULL) {
         mt_tensor_decref(r);
         free(perm);
-        free(k);
-        if (r != NULL) {
-            mt_error_set(MT_ENOMEM, "randperm: out of memory");
-        }
         return NULL;
     }
     mt__perm_job j = {.key = atomic_load(&g->seed), .k = k, .perm = perm,
@@ -791,9 +787,9 @@ mt__mn_rows(void *ctx, int64_t begin, int64_t end)
     mt__mn_job *j = ctx;
     int64_t c = j->ncat, n = j->n;
     int64_t per_row = j->replacement ? n : c;
-    uint64_t *bits = malloc(sizeof(uint64_t) * (size_t)per_row);
-    double *cdf = j->replacement ? malloc(sizeof(double) * (size_t)c) : NULL;
-    mt__keyed *keys = j->replacement ? NULL : malloc(sizeof(mt__keyed) * (size_t)(c + n));
+    uint64_t *bits = mt_malloc_array(per_row, sizeof(uint64_t));
+    double *cdf = j->replacement ? mt_malloc_array(c, sizeof(double)) : NULL;
+    mt__keyed *keys = j->replacement ? NULL : mt_malloc_array(c + n, sizeof(mt__keyed));
     if (bits == NULL || (cdf == NULL && keys == NULL)) {
         free(bits);
         free(cdf);

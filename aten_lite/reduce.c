@@ -293,7 +293,9 @@ mt_reduce(mt_reduce_op op, mt_tensor *t, const bool *mask, bool keepdim)
     r.chunk = r.mode == MT__COLS ? (MT__CHUNK / r.W > 16 ? MT__CHUNK / r.W : 16) : MT__CHUNK;
     r.nch = (R + r.chunk - 1) / r.chunk;
     if (r.nch > 1) {
-        r.partials = malloc((size_t)(ngroups * r.nch * r.W) * MT_REDUCE_ACC_SIZE);
+        int64_t np;
+        r.partials = mt_ckd_mul(&np, ngroups, r.nch) || mt_ckd_mul(&np, np, r.W)
+                         ? NULL : mt_malloc_array(np, MT_REDUCE_ACC_SIZE);
         if (r.partials == NULL) {
             mt_tensor_decref(copy);
             mt_tensor_decref(res);

@@ -376,7 +376,7 @@ mt_narrow(const mt_tensor *t, int64_t dim, int64_t start, int64_t length)
     if (start < 0) {
         start += n;
     }
-    if (length < 0 || start + length > n) {
+    if (length < 0 || length > n - start) {
         mt_error_set(MT_ERUNTIME, "start (%lld) + length (%lld) exceeds dimension size (%lld).",
                      (long long)start, (long long)length, (long long)n);
         return NULL;

@@ -179,7 +179,7 @@
     static int mt__sort_line_##tn(const char *src, int64_t n, int64_t ss, char *vals,          \
                                   int64_t vs, int64_t *idx, int64_t is, int desc, int64_t k)   \
     {                                                                                          \
-        mt__pair_##tn *a = malloc(sizeof(*a) * (size_t)(2 * n + 1));                            \
+        mt__pair_##tn *a = mt_malloc_array(2 * n + 1, sizeof(*a));                             \
         if (a == NULL) {                                                                       \
             return -1;                                                                         \
         }                                                                                      \

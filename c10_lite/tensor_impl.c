@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c10_lite/checked.h"
 #include "c10_lite/error.h"
 
 void
@@ -97,6 +98,38 @@ mt__checked_numel(int ndim, const int64_t *sizes)
     return mt_numel(ndim, sizes);
 }
 
+int
+mt_view_extent(int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset,
+               size_t itemsize, int64_t *lo, int64_t *hi)
+{
+    int64_t l = offset, h = offset, span, b;
+    bool empty = false;
+    for (int i = 0; i < ndim; i++) {
+        empty |= sizes[i] == 0;
+    }
+    for (int i = 0; i < ndim && !empty; i++) {
+        if (mt_ckd_mul(&span, sizes[i] - 1, strides[i]) ||
+            (span < 0 ? mt_ckd_add(&l, l, span) : mt_ckd_add(&h, h, span))) {
+            goto overflow;
+        }
+    }
+    /* the byte just past the highest element must be addressable too */
+    if (mt_ckd_add(&b, h, 1) || mt_ckd_mul(&b, b, (int64_t)itemsize) ||
+        mt_ckd_mul(&b, l, (int64_t)itemsize)) {
+        goto overflow;
+    }
+    *lo = l;
+    *hi = h;
+    return MT_OK;
+overflow:;
+    char buf[256];
+    mt_format_sizes(buf, sizeof(buf), ndim, strides);
+    return mt_error_set(MT_ERUNTIME,
+                        "the view's extent overflows: storage offset %lld with strides %s "
+                        "reaches past any addressable storage",
+                        (long long)offset, buf);
+}
+
 /* Checks the extent of the view against the storage.  0 or MT_ERUNTIME. */
 static int
 mt__check_bounds(const mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *sizes,
@@ -105,21 +138,15 @@ mt__check_bounds(const mt_storage *storage, mt_dtype dtype, int ndim, const int6
     if (offset < 0) {
         return mt_error_set(MT_ERUNTIME, "Tensor: invalid storage offset %lld", (long long)offset);
     }
+    int64_t lo, hi, isz = (int64_t)mt_dtype_itemsize(dtype), end;
+    if (mt_view_extent(ndim, sizes, strides, offset, (size_t)isz, &lo, &hi) < 0) {
+        return MT_ERUNTIME;
+    }
     if (numel == 0) {
         return MT_OK;
     }
-    int64_t lo = offset, hi = offset;
-    for (int i = 0; i < ndim; i++) {
-        int64_t span = (sizes[i] - 1) * strides[i];
-        if (span < 0) {
-            lo += span;
-        }
-        else {
-            hi += span;
-        }
-    }
-    int64_t itemsize = (int64_t)mt_dtype_itemsize(dtype);
-    if (lo < 0 || (hi + 1) * itemsize > (int64_t)storage->nbytes) {
+    end = (hi + 1) * isz; /* cannot overflow: checked by mt_view_extent */
+    if (lo < 0 || (uint64_t)end > (uint64_t)storage->nbytes) {
         return mt_error_set(MT_ERUNTIME,
                             "setStorage: sizes and strides need elements [%lld, %lld] of "
                             "%s, but the storage only holds %lld bytes",

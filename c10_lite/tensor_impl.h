@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "c10_lite/checked.h"
 #include "c10_lite/dtype.h"
 #include "c10_lite/storage.h"
 
@@ -87,6 +88,12 @@ mt_tensor_device(const mt_tensor *t)
     return t->storage->device;
 }
 
+/* The lowest and highest element index (from the storage's start) that a
+ * view with these sizes, strides and offset reaches; both are `offset` when it
+ * has no elements.  MT_ERUNTIME when a span, or the byte count of either end
+ * (index * itemsize), overflows int64: see Note [Checked arithmetic]. */
+int mt_view_extent(int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset,
+                   size_t itemsize, int64_t *lo, int64_t *hi);
 /* Fills `strides` with row-major contiguous strides for `sizes`. */
 void mt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 /* Whether sizes/strides describe a row-major contiguous layout (size-1 and

@@ -156,7 +156,6 @@ mt__from_numpy(PyObject *obj, int warn_readonly)
     npy_intp *shape = PyArray_SHAPE(arr), *bstrides = PyArray_STRIDES(arr);
     int64_t itemsize = (int64_t)mt_dtype_itemsize((mt_dtype)dt);
     int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
-    int64_t extent = 1; /* elements spanned, counting from the first */
     int empty = 0;
     for (int i = 0; i < nd; i++) {
         sizes[i] = shape[i];
@@ -178,13 +177,12 @@ mt__from_numpy(PyObject *obj, int warn_readonly)
             return NULL;
         }
         strides[i] = shape[i] > 1 ? bstrides[i] / itemsize : (bstrides[i] >= 0 ? bstrides[i] / itemsize : 0);
-        if (!empty) {
-            extent += (shape[i] - 1) * strides[i];
-        }
     }
-    if (empty) {
-        extent = 0;
+    int64_t lo, hi; /* elements spanned, counting from the first */
+    if (mt_view_extent(nd, sizes, strides, 0, (size_t)itemsize, &lo, &hi) < 0) {
+        return mt__raise(0);
     }
+    int64_t extent = empty ? 0 : hi + 1;
     if (warn_readonly && !PyArray_ISWRITEABLE(arr)) {
         static int warned;
         if (!warned) {
