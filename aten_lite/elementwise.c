@@ -310,13 +310,13 @@ mt__reduced_scalar_binary(mt_op op, mt_tensor *t, double s, bool scalar_first, m
     return out;
 }
 
-mt_tensor *
-mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
+int
+mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor *out,
+                 mt_dtype *compute_dtype, mt_dtype *result_dtype)
 {
-    mt_device_type dev = a.t ? mt_tensor_device(a.t).type : mt_tensor_device(b.t).type;
     if ((a.t && mt_tensor_device(a.t).type != MT_CPU) || (b.t && mt_tensor_device(b.t).type != MT_CPU)) {
-        mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far", mt_op_name(op));
-        return NULL;
+        return mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far",
+                            mt_op_name(op));
     }
     mt_dtype common = mt_result_type2(a, b);
     mt_dtype compute = common;
@@ -324,30 +324,40 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
         b.s.kind != MT_SCALAR_FLOAT && mt_scalar_to_int64(b.s) < 0) {
         /* torch rejects a negative Python-int exponent of an integer tensor
          * (a tensor exponent computes 1, +-1 or 0 instead) */
-        mt_error_set(MT_ERUNTIME, "Integers to negative integer powers are not allowed.");
-        return NULL;
+        return mt_error_set(MT_ERUNTIME, "Integers to negative integer powers are not allowed.");
     }
     if (mt__op_is_float_only(op) && !mt_dtype_is_floating(common)) {
         compute = mt_get_default_dtype();
     }
     if ((op == MT_OP_SUB || op == MT_OP_SUB_ALPHA) && common == MT_BOOL) {
-        mt_error_set(MT_ERUNTIME, "Subtraction, the `-` operator, with two bool tensors is not "
-                                  "supported. Use the `^` or `logical_xor()` operator instead.");
-        return NULL;
+        return mt_error_set(MT_ERUNTIME,
+                            "Subtraction, the `-` operator, with two bool tensors is not "
+                            "supported. Use the `^` or `logical_xor()` operator instead.");
     }
     bool has_alpha = op == MT_OP_ADD || op == MT_OP_SUB || op == MT_OP_ADD_ALPHA || op == MT_OP_SUB_ALPHA;
     if (has_alpha && alpha.kind == MT_SCALAR_BOOL && common != MT_BOOL) {
-        mt_error_set(MT_ERUNTIME, "Boolean alpha only supported for Boolean results.");
-        return NULL;
+        return mt_error_set(MT_ERUNTIME, "Boolean alpha only supported for Boolean results.");
     }
     if ((op == MT_OP_ADD_ALPHA || op == MT_OP_SUB_ALPHA) && alpha.kind == MT_SCALAR_FLOAT &&
         !mt_dtype_is_floating(compute)) {
-        mt_error_set(MT_ERUNTIME, "For integral input tensors, argument alpha must not be a "
-                                  "floating point number.");
-        return NULL;
+        return mt_error_set(MT_ERUNTIME, "For integral input tensors, argument alpha must not be a "
+                                         "floating point number.");
     }
     mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
     if (out != NULL && mt__check_out_cast(out_dtype, out) < 0) {
+        return MT_ERUNTIME;
+    }
+    *compute_dtype = compute;
+    *result_dtype = out_dtype;
+    return MT_OK;
+}
+
+mt_tensor *
+mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
+{
+    mt_device_type dev = a.t ? mt_tensor_device(a.t).type : mt_tensor_device(b.t).type;
+    mt_dtype compute, out_dtype;
+    if (mt_binary_dtypes(op, a, b, alpha, out, &compute, &out_dtype) < 0) {
         return NULL;
     }
     double sv;
@@ -386,26 +396,50 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
     return res;
 }
 
+int
+mt_unary_dtypes(mt_op op, const mt_tensor *a, const mt_tensor *out, mt_dtype *compute_dtype,
+                mt_dtype *result_dtype)
+{
+    if (mt_tensor_device(a).type != MT_CPU) {
+        return mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far",
+                            mt_op_name(op));
+    }
+    mt_dtype compute = a->dtype;
+    if (op == MT_OP_NEG && compute == MT_BOOL) {
+        return mt_error_set(MT_ERUNTIME,
+                            "Negation, the `-` operator, on a bool tensor is not supported. "
+                            "If you are trying to invert a mask, use the `~` or "
+                            "`logical_not()` operator instead.");
+    }
+    if (op == MT_OP_RELU && compute == MT_BOOL) {
+        return mt_error_set(MT_ERUNTIME, "Boolean inputs not supported for relu");
+    }
+    if (op == MT_OP_SQUARE && compute == MT_BOOL) {
+        return mt_binary_dtypes(MT_OP_POW, mt_arg_tensor((mt_tensor *)a),
+                                mt_arg_scalar(mt_scalar_int(2)), mt_scalar_int(1), out,
+                                compute_dtype, result_dtype);
+    }
+    if (mt__op_is_float_only(op) && !mt_dtype_is_floating(compute)) {
+        compute = mt_get_default_dtype();
+    }
+    mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
+    if (out != NULL && mt__check_out_cast(out_dtype, out) < 0) {
+        return MT_ERUNTIME;
+    }
+    *compute_dtype = compute;
+    *result_dtype = out_dtype;
+    return MT_OK;
+}
+
 mt_tensor *
 mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
 {
-    if (mt_tensor_device(a).type != MT_CPU) {
-        mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far", mt_op_name(op));
+    mt_dtype compute, out_dtype;
+    if (mt_unary_dtypes(op, a, out, &compute, &out_dtype) < 0) {
         return NULL;
     }
-    mt_dtype compute = a->dtype;
-    bool integral = !mt_dtype_is_floating(compute);
-    if (op == MT_OP_NEG && compute == MT_BOOL) {
-        mt_error_set(MT_ERUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. "
-                                  "If you are trying to invert a mask, use the `~` or "
-                                  "`logical_not()` operator instead.");
-        return NULL;
-    }
-    if (op == MT_OP_RELU && compute == MT_BOOL) {
-        mt_error_set(MT_ERUNTIME, "Boolean inputs not supported for relu");
-        return NULL;
-    }
-    if (op == MT_OP_SQUARE && compute == MT_BOOL) {
+    bool integral = !mt_dtype_is_floating(a->dtype);
+    if (op == MT_OP_SQUARE && a->dtype == MT_BOOL) {
         /* torch's square is pow(self, 2): a bool tensor squares to int64 */
         return mt_binary(MT_OP_POW, mt_arg_tensor(a), mt_arg_scalar(mt_scalar_int(2)), out,
                          mt_scalar_int(1));
@@ -417,7 +451,7 @@ mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
         if (out == NULL) {
             return mt_clone(a);
         }
-        if (mt__check_out_cast(compute, out) < 0 || mt_copy_(out, a) < 0) {
+        if (mt_copy_(out, a) < 0) {
             return NULL;
         }
         mt_tensor_incref(out);
@@ -437,13 +471,6 @@ mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
         }
         return r;
     }
-    if (mt__op_is_float_only(op) && integral) {
-        compute = mt_get_default_dtype();
-    }
-    mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
-    if (out != NULL && mt__check_out_cast(out_dtype, out) < 0) {
-        return NULL;
-    }
     mt_loop_fn loop = mt_dispatch_lookup(MT_CPU, op, compute);
     if (loop == NULL) {
         return NULL;
@@ -462,6 +489,17 @@ mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
     return res;
 }
 
+int
+mt_where_dtype(mt_arg x, mt_arg y, const mt_tensor *out, mt_dtype *result_dtype)
+{
+    mt_dtype dt = mt_result_type2(x, y);
+    if (out != NULL && mt__check_out_cast(dt, out) < 0) {
+        return MT_ERUNTIME;
+    }
+    *result_dtype = dt;
+    return MT_OK;
+}
+
 mt_tensor *
 mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out)
 {
@@ -470,8 +508,8 @@ mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out)
                                   "tensor with dtype %s", mt_dtype_scalar_name(cond->dtype));
         return NULL;
     }
-    mt_dtype dt = mt_result_type2(x, y);
-    if (out != NULL && mt__check_out_cast(dt, out) < 0) {
+    mt_dtype dt;
+    if (mt_where_dtype(x, y, out, &dt) < 0) {
         return NULL;
     }
     mt__stack_scalar hx, hy;

@@ -95,6 +95,16 @@ mt_dtype mt_result_type2(mt_arg a, mt_arg b);
  * cast to.  `alpha` is used by the *_ALPHA ops.  Returns a new reference
  * (out itself when given) or NULL. */
 mt_tensor *mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha);
+/* The dtypes mt_binary / mt_unary / mt_where compute in and return, after
+ * every check that does not depend on out's shape (operands torch rejects,
+ * a result out's dtype cannot hold).  A binding calls them before it resizes
+ * an out= argument, so a failing call leaves out untouched.  0, or an error
+ * with nothing set. */
+int mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor *out,
+                     mt_dtype *compute_dtype, mt_dtype *result_dtype);
+int mt_unary_dtypes(mt_op op, const mt_tensor *a, const mt_tensor *out, mt_dtype *compute_dtype,
+                    mt_dtype *result_dtype);
+int mt_where_dtype(mt_arg x, mt_arg y, const mt_tensor *out, mt_dtype *result_dtype);
 /* out = op(a); integer inputs of float-only ops (exp, sqrt, ...) are
  * promoted to the default dtype. Same out/return conventions. */
 mt_tensor *mt_unary(mt_op op, mt_tensor *a, mt_tensor *out);

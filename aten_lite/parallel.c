@@ -16,13 +16,22 @@
  * busy runs its job inline.  After fork() the child has no workers, so an
  * atfork handler resets the pool; it is rebuilt lazily (DataLoader workers
  * and spawn'ed ranks fork/exec freely).  Workers spin briefly before sleeping
- * so back-to-back kernels do not pay a futex wake-up each. */
+ * so back-to-back kernels do not pay a futex wake-up each.
+ *
+ * `workers` holds exactly `nworkers` started threads.  Workers are started
+ * once per thread count (`started_for`): when the system refuses a thread,
+ * the pool keeps the ones it got (the caller runs every chunk no worker
+ * claims, so results do not depend on how many exist) and does not retry
+ * until the count changes.  At most MT__MAX_WORKERS are started whatever
+ * count is asked for. */
+#define MT__MAX_WORKERS 1023
 
 static struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int nthreads;  /* requested, including the caller; 0: not yet decided */
-    int nworkers;  /* running workers */
+    int nworkers;  /* running workers: the first nworkers entries of `workers` */
+    int started_for; /* the thread count workers were last started for; 0: none */
     pthread_t *workers;
     atomic_uint_fast64_t claim;
     atomic_int remaining;
@@ -54,8 +63,10 @@ mt__default_threads(void)
     const char *vars[] = {"MINITORCH_NUM_THREADS", "OMP_NUM_THREADS"};
     for (int i = 0; i < 2; i++) {
         const char *v = getenv(vars[i]);
-        if (v != NULL && atoi(v) > 0) {
-            return atoi(v);
+        char *end;
+        long n = v != NULL ? strtol(v, &end, 10) : 0;
+        if (v != NULL && end != v && n > 0 && n <= INT32_MAX) {
+            return (int)n;
         }
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -140,6 +151,7 @@ mt__stop_workers(void)
     free(mt__pool.workers);
     mt__pool.workers = NULL;
     mt__pool.nworkers = 0;
+    mt__pool.started_for = 0;
     mt__pool.quit = false;
 }
 
@@ -152,7 +164,7 @@ mt_set_num_threads(int n)
     while (atomic_flag_test_and_set(&mt__pool.busy)) {
         /* a job is running on another thread; wait for it */
     }
-    if (mt__pool.nworkers != 0 && mt__pool.nworkers != n - 1) {
+    if (mt__pool.started_for != 0 && mt__pool.started_for != n) {
         mt__stop_workers();
     }
     pthread_mutex_lock(&mt__pool.mu);
@@ -170,6 +182,7 @@ mt__atfork_child(void)
     pthread_cond_init(&mt__pool.cv, NULL);
     mt__pool.workers = NULL;
     mt__pool.nworkers = 0;
+    mt__pool.started_for = 0;
     mt__pool.quit = false;
     atomic_flag_clear(&mt__pool.busy);
 }
@@ -180,21 +193,27 @@ mt__register_atfork(void)
     pthread_atfork(NULL, NULL, mt__atfork_child);
 }
 
-/* Starts workers so that the pool has nthreads - 1 of them. Called holding busy. */
+/* Starts up to nthreads - 1 workers, once per thread count (Note [Thread
+ * pool]).  Called holding busy. */
 static void
 mt__ensure_workers(int nthreads)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, mt__register_atfork);
-    if (mt__pool.nworkers == nthreads - 1) {
+    if (mt__pool.started_for == nthreads) {
         return;
     }
-    pthread_t *w = malloc(sizeof(pthread_t) * (size_t)(nthreads - 1));
+    if (mt__pool.started_for != 0) {
+        mt__stop_workers();
+    }
+    mt__pool.started_for = nthreads;
+    int want = nthreads - 1 < MT__MAX_WORKERS ? nthreads - 1 : MT__MAX_WORKERS;
+    pthread_t *w = malloc(sizeof(pthread_t) * (size_t)want);
     if (w == NULL) {
-        return;
+        return; /* no workers: the caller runs every chunk */
     }
     mt__pool.workers = w;
-    for (int i = 0; i < nthreads - 1; i++) {
+    for (int i = 0; i < want; i++) {
         if (pthread_create(&w[i], NULL, mt__worker_main, NULL) != 0) {
             break;
         }

@@ -138,13 +138,29 @@ mt__sizes_from_seq(PyObject *seq, int64_t *out, const char *fname, const char *w
                      fname, MT_MAX_DIMS, n);
         return -1;
     }
-    PyObject **items = PySequence_Fast_ITEMS(seq);
+    return mt__int64s_from_seq(seq, out, n, fname, what) < 0 ? -1 : (int)n;
+}
+
+int
+mt__int64s_from_seq(PyObject *seq, int64_t *out, Py_ssize_t n, const char *fname,
+                    const char *what)
+{
+    /* An item's __index__ may change a list while it is read: hold each item
+     * and stop when the list no longer has it. */
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (mt__int64_from_py(items[i], &out[i], fname, what) < 0) {
+        if (PySequence_Fast_GET_SIZE(seq) != n) {
+            PyErr_Format(PyExc_RuntimeError, "%s(): argument '%s' changed size while it was read",
+                         fname, what);
+            return -1;
+        }
+        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(seq, i));
+        int rc = mt__int64_from_py(item, &out[i], fname, what);
+        Py_DECREF(item);
+        if (rc < 0) {
             return -1;
         }
     }
-    return (int)n;
+    return 0;
 }
 
 int

@@ -40,11 +40,39 @@ mt__tensor_check(PyObject *o)
 {
     return PyObject_TypeCheck(o, mt__TensorBase_Type);
 }
+/* Note [Impls across Python code and the GIL]
+ * A tensor object's impl pointer is swapped, and the old impl released, by
+ * resize_, set_, `t.data = ...`, in-place shape ops (t_, unsqueeze_, ...) and
+ * by resizing an out= argument.  Any Python code can do that: an argument's
+ * __index__ or __float__, a warning filter, a __del__, another thread while
+ * the GIL is released.  So a borrowed impl (mt__tensor_impl) is valid only
+ * until the binding next runs Python code, resizes an out= tensor or
+ * releases the GIL.  Code that uses an impl across any of these holds a
+ * reference (mt__tensor_impl_ref) and drops it afterwards; the impl, its
+ * storage and its bytes then stay alive whatever happens to the object. */
+
 /* Borrowed impl of a tensor object (no type check). */
 static inline mt_tensor *
 mt__tensor_impl(PyObject *o)
 {
     return ((MTTensorObject *)o)->impl;
+}
+/* New reference to a tensor object's impl (no type check); the caller drops
+ * it with mt_tensor_decref.  See Note [Impls across Python code and the GIL]. */
+static inline mt_tensor *
+mt__tensor_impl_ref(PyObject *o)
+{
+    mt_tensor *t = ((MTTensorObject *)o)->impl;
+    mt_tensor_incref(t);
+    return t;
+}
+/* Drops the references in ts[0..n) (NULL entries are fine). */
+static inline void
+mt__impls_release(mt_tensor **ts, int n)
+{
+    for (int i = 0; i < n; i++) {
+        mt_tensor_decref(ts[i]);
+    }
 }
 /* Wraps an impl in a new minitorch.Tensor. Steals `t` (also on error).
  * Returns a new reference, or NULL with an exception set (also when t is
@@ -114,6 +142,11 @@ int mt__parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
 int mt__int64_from_py(PyObject *o, int64_t *out, const char *fname, const char *what);
 /* A sequence of ints (list/tuple/Size/1-d integer tensor). Returns ndim or -1. */
 int mt__sizes_from_seq(PyObject *seq, int64_t *out, const char *fname, const char *what);
+/* The first n items of a list or tuple (n its length) as ints into out; each
+ * item is held while it converts, and a list that changes size meanwhile is
+ * a RuntimeError.  0 or -1. */
+int mt__int64s_from_seq(PyObject *seq, int64_t *out, Py_ssize_t n, const char *fname,
+                        const char *what);
 /* Either f(1, 2, 3) or f((1, 2, 3)) / f([1, 2, 3]). Returns ndim or -1. */
 int mt__sizes_from_args(PyObject *const *args, Py_ssize_t nargs, int64_t *out, const char *fname,
                         const char *what);

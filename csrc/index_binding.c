@@ -41,7 +41,8 @@ mt_py_set_advanced_indexing(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* A list/tuple of tensors -> borrowed impls (at most `cap`). Returns count or -1. */
+/* A list/tuple of tensors -> new references to their impls (at most `cap`;
+ * release with mt__impls_release).  Returns count, or -1 with nothing held. */
 static int
 mt__tensor_list(PyObject *seq, mt_tensor **out, int cap, const char *fname, const char *what)
 {
@@ -63,6 +64,10 @@ mt__tensor_list(PyObject *seq, mt_tensor **out, int cap, const char *fname, cons
             return -1;
         }
         out[i] = IMPL(items[i]);
+    }
+    /* no Python code ran in the loop, so the list still holds every item */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        mt_tensor_incref(out[i]);
     }
     return (int)n;
 }
@@ -94,6 +99,7 @@ mt_py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         return NULL;
     }
     mt_tensor *r = mt_cat(ts, (int)n, dim);
+    mt__impls_release(ts, (int)n);
     PyMem_Free(ts);
     return mt__result_or_out(r, a[2], "cat");
 }
@@ -134,11 +140,12 @@ mt_py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         (a[2] != NULL && (desc = PyObject_IsTrue(a[2])) < 0)) {
         return NULL;
     }
-    mt_tensor *v, *ix;
+    mt_tensor *v, *ix, *t = mt__tensor_impl_ref(a[0]);
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mt_sort(IMPL(a[0]), dim, desc, &v, &ix);
+    rc = mt_sort(t, dim, desc, &v, &ix);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
     return mt__values_indices(rc, v, ix);
 }
 
@@ -157,11 +164,14 @@ mt_py_searchsorted(PyObject *m, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "searchsorted(): argument 'sorter' must be Tensor");
         return NULL;
     }
-    mt_tensor *r;
-    const mt_tensor *s = sorter == Py_None ? NULL : IMPL(sorter);
+    mt_tensor *r, *s = sorter == Py_None ? NULL : mt__tensor_impl_ref(sorter);
+    mt_tensor *b = mt__tensor_impl_ref(bd), *v = mt__tensor_impl_ref(vals);
     Py_BEGIN_ALLOW_THREADS
-    r = mt_searchsorted(IMPL(bd), IMPL(vals), s, right, out_int32);
+    r = mt_searchsorted(b, v, s, right, out_int32);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(b);
+    mt_tensor_decref(v);
+    mt_tensor_decref(s);
     return r ? mt__tensor_wrap(r) : mt__raise(0);
 }
 
@@ -175,10 +185,12 @@ mt_py_index_select_raw(PyObject *m, PyObject *args)
                           &index, &wrap)) {
         return NULL;
     }
-    mt_tensor *r;
+    mt_tensor *r, *t = mt__tensor_impl_ref(self), *ix = mt__tensor_impl_ref(index);
     Py_BEGIN_ALLOW_THREADS
-    r = mt_index_select(IMPL(self), dim, IMPL(index), wrap);
+    r = mt_index_select(t, dim, ix, wrap);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
+    mt_tensor_decref(ix);
     return r ? mt__tensor_wrap(r) : mt__raise(0);
 }
 
@@ -201,10 +213,11 @@ mt_py_flip_raw(PyObject *m, PyObject *args)
             return NULL;
         }
     }
-    mt_tensor *r;
+    mt_tensor *r, *t = mt__tensor_impl_ref(self);
     Py_BEGIN_ALLOW_THREADS
-    r = mt_flip(IMPL(self), n, d);
+    r = mt_flip(t, n, d);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
     return r ? mt__tensor_wrap(r) : mt__raise(0);
 }
 
@@ -218,11 +231,12 @@ mt_py_topk_raw(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "O!LLp", mt__TensorBase_Type, &self, &k, &dim, &largest)) {
         return NULL;
     }
-    mt_tensor *v, *ix;
+    mt_tensor *v, *ix, *t = mt__tensor_impl_ref(self);
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mt_topk(IMPL(self), k, dim, largest, &v, &ix);
+    rc = mt_topk(t, k, dim, largest, &v, &ix);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
     return mt__values_indices(rc, v, ix);
 }
 
@@ -238,11 +252,12 @@ mt_py_index_get(PyObject *m, PyObject *args)
     if (k < 0) {
         return NULL;
     }
-    /* the impls stay alive: the argument tuple holds the list, the list its tensors */
-    mt_tensor *r;
+    mt_tensor *r, *t = mt__tensor_impl_ref(self);
     Py_BEGIN_ALLOW_THREADS
-    r = mt_index_get(IMPL(self), k, idx);
+    r = mt_index_get(t, k, idx);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
+    mt__impls_release(idx, k);
     return mt__tensor_wrap(r);
 }
 
@@ -261,12 +276,17 @@ mt_py_index_put(PyObject *m, PyObject *args)
         return NULL;
     }
     if (IMPL(self)->numel > 0 && mt_check_no_internal_overlap(IMPL(self)) < 0) {
+        mt__impls_release(idx, k);
         return mt__raise(0);
     }
     int rc;
+    mt_tensor *t = mt__tensor_impl_ref(self), *v = mt__tensor_impl_ref(values);
     Py_BEGIN_ALLOW_THREADS
-    rc = mt_index_put_(IMPL(self), k, idx, IMPL(values), accumulate);
+    rc = mt_index_put_(t, k, idx, v, accumulate);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
+    mt_tensor_decref(v);
+    mt__impls_release(idx, k);
     return rc < 0 ? mt__raise(rc) : Py_NewRef(self);
 }
 

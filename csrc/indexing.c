@@ -127,12 +127,13 @@ mt__apply_index(mt_tensor **cur, int *dim, PyObject *item)
 static mt_tensor *
 mt__index_view(PyObject *self, PyObject *key)
 {
-    mt_tensor *t = mt__tensor_impl(self);
-    mt_tensor *cur = mt_alias(t);
+    /* cur holds its own reference: an item's __index__ may swap self's impl */
+    mt_tensor *cur = mt_alias(mt__tensor_impl(self));
     if (cur == NULL) {
         mt__raise(0);
         return NULL;
     }
+    const int ndim = cur->ndim;
     int dim = 0;
     if (!PyTuple_Check(key)) {
         if (key == Py_Ellipsis) {
@@ -159,15 +160,15 @@ mt__index_view(PyObject *self, PyObject *key)
             specified++;
         }
     }
-    if (specified > t->ndim) {
+    if (specified > ndim) {
         mt_tensor_decref(cur);
-        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
+        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", ndim);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *it = PyTuple_GET_ITEM(key, i);
         if (it == Py_Ellipsis) {
-            dim += t->ndim - specified;
+            dim += ndim - specified;
             continue;
         }
         if (mt__apply_index(&cur, &dim, it) < 0) {

@@ -84,14 +84,13 @@ mt__la_entry(mt__la_op op, PyObject *self, PyObject *const *args, Py_ssize_t nar
     if (self != NULL) {
         a[0] = self;
     }
-    mt_tensor *t[3];
+    mt_tensor *t[3] = {NULL};
     for (int i = 0; i < nt; i++) {
         if (!mt__tensor_check(a[i])) {
             PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s",
                          sp->name, sp->params[i], i + 1, Py_TYPE(a[i])->tp_name);
             return NULL;
         }
-        t[i] = IMPL(a[i]);
     }
     mt_scalar beta = mt_scalar_int(1), alpha = mt_scalar_int(1);
     PyObject *out = a[nt];
@@ -109,6 +108,9 @@ mt__la_entry(mt__la_op op, PyObject *self, PyObject *const *args, Py_ssize_t nar
         PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", sp->name,
                      Py_TYPE(out)->tp_name);
         return NULL;
+    }
+    for (int i = 0; i < nt; i++) {
+        t[i] = mt__tensor_impl_ref(a[i]);
     }
     mt_tensor *r = NULL;
     Py_BEGIN_ALLOW_THREADS
@@ -140,6 +142,7 @@ mt__la_entry(mt__la_op op, PyObject *self, PyObject *const *args, Py_ssize_t nar
         break;
     }
     Py_END_ALLOW_THREADS
+    mt__impls_release(t, nt);
     if (r == NULL) {
         return mt__raise(0);
     }

@@ -6,12 +6,14 @@
 static PyObject *
 mt_py_set_num_threads(PyObject *m, PyObject *arg)
 {
-    long n = PyLong_AsLong(arg);
-    if (n == -1 && PyErr_Occurred()) {
+    int64_t n;
+    if (mt__int64_from_py(arg, &n, "set_num_threads", "int") < 0) {
         return NULL;
     }
-    if (n < 1) {
-        PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer, got %ld", n);
+    if (n < 1 || n > INT32_MAX) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "set_num_threads expects a positive integer that fits in an int, got %lld",
+                     (long long)n);
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS

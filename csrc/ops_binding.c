@@ -11,12 +11,15 @@
 #define MT__GIL_THRESHOLD 32768
 
 /* Converts a tensor or a Python/NumPy number into an operand.  Returns 1 on
- * success, 0 when o is neither (no exception set), -1 on error. */
+ * success, 0 when o is neither (no exception set), -1 on error.  A tensor
+ * operand holds a new reference to its impl (Note [Impls across Python code
+ * and the GIL]): release it with mt__arg_release. */
 static int
 mt__arg_from_py(PyObject *o, mt_arg *out)
 {
+    *out = mt_arg_scalar(mt_scalar_int(0));
     if (mt__tensor_check(o)) {
-        *out = mt_arg_tensor(IMPL(o));
+        *out = mt_arg_tensor(mt__tensor_impl_ref(o));
         return 1;
     }
     if (mt__is_number(o) || mt__is_numpy_scalar(o)) {
@@ -28,6 +31,13 @@ mt__arg_from_py(PyObject *o, mt_arg *out)
         return 1;
     }
     return 0;
+}
+
+static void
+mt__arg_release(mt_arg *a)
+{
+    mt_tensor_decref(a->t);
+    a->t = NULL;
 }
 
 static int
@@ -80,7 +90,7 @@ mt__fit_out(PyObject *out_obj, int n, const mt_arg *args)
 static PyObject *
 mt__do_binary(mt_op op, mt_arg a, mt_arg b, PyObject *result_obj, mt_scalar alpha)
 {
-    mt_tensor *out = result_obj ? IMPL(result_obj) : NULL;
+    mt_tensor *out = result_obj ? mt__tensor_impl_ref(result_obj) : NULL;
     mt_tensor *r;
     int64_t n = mt__numel_of(a) > mt__numel_of(b) ? mt__numel_of(a) : mt__numel_of(b);
     if (n >= MT__GIL_THRESHOLD) {
@@ -91,6 +101,7 @@ mt__do_binary(mt_op op, mt_arg a, mt_arg b, PyObject *result_obj, mt_scalar alph
     else {
         r = mt_binary(op, a, b, out, alpha);
     }
+    mt_tensor_decref(out);
     if (r == NULL) {
         return mt__raise(0);
     }
@@ -104,16 +115,19 @@ mt__do_binary(mt_op op, mt_arg a, mt_arg b, PyObject *result_obj, mt_scalar alph
 static PyObject *
 mt__do_unary(mt_op op, PyObject *self, PyObject *result_obj)
 {
-    mt_tensor *out = result_obj ? IMPL(result_obj) : NULL;
+    mt_tensor *out = result_obj ? mt__tensor_impl_ref(result_obj) : NULL;
+    mt_tensor *in = mt__tensor_impl_ref(self);
     mt_tensor *r;
-    if (IMPL(self)->numel >= MT__GIL_THRESHOLD) {
+    if (in->numel >= MT__GIL_THRESHOLD) {
         Py_BEGIN_ALLOW_THREADS
-        r = mt_unary(op, IMPL(self), out);
+        r = mt_unary(op, in, out);
         Py_END_ALLOW_THREADS
     }
     else {
-        r = mt_unary(op, IMPL(self), out);
+        r = mt_unary(op, in, out);
     }
+    mt_tensor_decref(in);
+    mt_tensor_decref(out);
     if (r == NULL) {
         return mt__raise(0);
     }
@@ -194,25 +208,37 @@ mt__binary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *a
         PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", fname);
         return NULL;
     }
-    mt_arg x, y;
+    mt_arg x = mt_arg_scalar(mt_scalar_int(0)), y = x;
     mt_tensor *out;
     mt_scalar alpha;
+    PyObject *r = NULL;
     if (mt__arg_required(input, &x, fname, "input") < 0 || mt__arg_required(other, &y, fname, other_name) < 0 ||
         mt__out_arg(out_obj, &out, fname) < 0 || mt__resolve_op(&op, alpha_obj, &alpha, mode, fname) < 0) {
-        return NULL;
+        goto done;
     }
     if (x.t == NULL && y.t == NULL) {
         PyErr_Format(PyExc_TypeError, "%s(): at least one argument must be a Tensor", fname);
-        return NULL;
+        goto done;
     }
     if (inplace && x.t == NULL) {
         PyErr_Format(PyExc_TypeError, "%s(): in-place operations need a Tensor input", fname);
-        return NULL;
+        goto done;
+    }
+    /* out= is checked before it is resized (a failing call leaves it as it
+     * was); it may be an input: resizing it leaves x and y on the impls they hold */
+    mt_dtype cdt, rdt;
+    if (!inplace && out != NULL && mt_binary_dtypes(op, x, y, alpha, out, &cdt, &rdt) < 0) {
+        mt__raise(0);
+        goto done;
     }
     if (!inplace && mt__fit_out(out_obj, 2, (const mt_arg[]){x, y}) < 0) {
-        return NULL;
+        goto done;
     }
-    return mt__do_binary(op, x, y, inplace ? input : (out ? out_obj : NULL), alpha);
+    r = mt__do_binary(op, x, y, inplace ? input : (out ? out_obj : NULL), alpha);
+done:
+    mt__arg_release(&x);
+    mt__arg_release(&y);
+    return r;
 }
 
 static PyObject *
@@ -246,6 +272,10 @@ mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *ar
             PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", fname);
         }
         return NULL;
+    }
+    mt_dtype cdt, rdt;
+    if (!inplace && out != NULL && mt_unary_dtypes(op, IMPL(input), out, &cdt, &rdt) < 0) {
+        return mt__raise(0);
     }
     if (!inplace && mt__fit_out(out_obj, 1, (const mt_arg[]){mt_arg_tensor(IMPL(input))}) < 0) {
         return NULL;
@@ -317,25 +347,38 @@ mt__where_impl(PyObject *cond, PyObject *x, PyObject *y, PyObject *out_obj, cons
                      Py_TYPE(cond)->tp_name);
         return NULL;
     }
-    mt_arg a, b;
-    mt_tensor *out;
+    mt_arg a = mt_arg_scalar(mt_scalar_int(0)), b = a;
+    mt_tensor *out, *c = mt__tensor_impl_ref(cond), *r = NULL;
+    PyObject *res = NULL;
     if (mt__arg_required(x, &a, fname, "input") < 0 || mt__arg_required(y, &b, fname, "other") < 0 ||
         mt__out_arg(out_obj, &out, fname) < 0) {
-        return NULL;
+        goto done;
     }
-    if (mt__fit_out(out_obj, 3, (const mt_arg[]){mt_arg_tensor(IMPL(cond)), a, b}) < 0) {
-        return NULL;
+    mt_dtype rdt;
+    if (out != NULL && mt_where_dtype(a, b, out, &rdt) < 0) {
+        mt__raise(0);
+        goto done;
+    }
+    if (mt__fit_out(out_obj, 3, (const mt_arg[]){mt_arg_tensor(c), a, b}) < 0) {
+        goto done;
     }
     out = out ? IMPL(out_obj) : NULL;
-    mt_tensor *r = mt_where(IMPL(cond), a, b, out);
+    r = mt_where(c, a, b, out);
     if (r == NULL) {
-        return mt__raise(0);
+        res = mt__raise(0);
     }
-    if (out != NULL) {
+    else if (out != NULL) {
         mt_tensor_decref(r);
-        return Py_NewRef(out_obj);
+        res = Py_NewRef(out_obj);
     }
-    return mt__tensor_wrap(r);
+    else {
+        res = mt__tensor_wrap(r);
+    }
+done:
+    mt_tensor_decref(c);
+    mt__arg_release(&a);
+    mt__arg_release(&b);
+    return res;
 }
 
 static PyObject *
@@ -395,6 +438,7 @@ mt__masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
     mt_scalar sv;
     if (v.t != NULL) {
         sv = mt_scalar_load(mt_tensor_data(v.t), v.t->dtype);
+        mt__arg_release(&v);
     }
     else {
         sv = v.s;
@@ -444,13 +488,16 @@ mt_f_result_type(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject 
 {
     static const char *const names[] = {"tensor1", "tensor2", NULL};
     PyObject *a[2];
-    mt_arg x, y;
-    if (mt__parse_args("result_type", args, nargs, kwnames, names, 2, 2, a) < 0 ||
-        mt__arg_required(a[0], &x, "result_type", "tensor1") < 0 ||
-        mt__arg_required(a[1], &y, "result_type", "tensor2") < 0) {
-        return NULL;
+    mt_arg x = mt_arg_scalar(mt_scalar_int(0)), y = x;
+    PyObject *r = NULL;
+    if (mt__parse_args("result_type", args, nargs, kwnames, names, 2, 2, a) == 0 &&
+        mt__arg_required(a[0], &x, "result_type", "tensor1") >= 0 &&
+        mt__arg_required(a[1], &y, "result_type", "tensor2") >= 0) {
+        r = Py_NewRef(mt__dtype_object(mt_result_type2(x, y)));
     }
-    return Py_NewRef(mt__dtype_object(mt_result_type2(x, y)));
+    mt__arg_release(&x);
+    mt__arg_release(&y);
+    return r;
 }
 
 static PyObject *
@@ -510,6 +557,7 @@ mt__operator_ndarray(mt_op op, PyObject *tensor, PyObject *arr, PyObject *out)
     if (other == NULL) {
         return NULL;
     }
+    /* no Python code runs between here and the kernel, so borrowed impls do */
     PyObject *r = mt__do_binary(op, mt_arg_tensor(IMPL(tensor)), mt_arg_tensor(IMPL(other)), out,
                                 mt_scalar_int(1));
     Py_DECREF(other);
@@ -520,36 +568,38 @@ mt__operator_ndarray(mt_op op, PyObject *tensor, PyObject *arr, PyObject *out)
 static PyObject *
 mt__operator(mt_op op, PyObject *a, PyObject *b)
 {
-    mt_arg x, y;
+    mt_arg x, y = mt_arg_scalar(mt_scalar_int(0));
+    PyObject *r = NULL;
     int ra = mt__arg_from_py(a, &x);
-    if (ra < 0) {
-        return NULL;
-    }
-    int rb = ra ? mt__arg_from_py(b, &y) : 0;
-    if (rb < 0) {
-        return NULL;
+    int rb = ra > 0 ? mt__arg_from_py(b, &y) : 0;
+    if (ra < 0 || rb < 0) {
+        goto done;
     }
     if (ra && x.t != NULL && !rb && mt__is_ndarray(b)) {
         /* tensor <op> ndarray takes the array as a tensor, as torch; the
          * reflected ndarray <op> tensor stays a TypeError (NumPy defers to us
          * through __array_priority__ and we decline), as torch */
-        return mt__operator_ndarray(op, a, b, NULL);
+        r = mt__operator_ndarray(op, a, b, NULL);
     }
-    if (!ra || !rb) {
-        Py_RETURN_NOTIMPLEMENTED;
+    else if (!ra || !rb) {
+        r = Py_NewRef(Py_NotImplemented);
     }
-    if (op == MT_OP_DIV && x.t == NULL && y.t != NULL) {
+    else if (op == MT_OP_DIV && x.t == NULL && y.t != NULL) {
         /* number / tensor is tensor.reciprocal() * number in torch (its
          * __rtruediv__), which can differ from a true division in the last bit */
         PyObject *rec = mt__do_unary(MT_OP_RECIPROCAL, b, NULL);
-        if (rec == NULL) {
-            return NULL;
+        if (rec != NULL) {
+            r = mt__do_binary(MT_OP_MUL, mt_arg_tensor(IMPL(rec)), x, NULL, mt_scalar_int(1));
+            Py_DECREF(rec);
         }
-        PyObject *r = mt__do_binary(MT_OP_MUL, mt_arg_tensor(IMPL(rec)), x, NULL, mt_scalar_int(1));
-        Py_DECREF(rec);
-        return r;
     }
-    return mt__do_binary(op, x, y, NULL, mt_scalar_int(1));
+    else {
+        r = mt__do_binary(op, x, y, NULL, mt_scalar_int(1));
+    }
+done:
+    mt__arg_release(&x);
+    mt__arg_release(&y);
+    return r;
 }
 
 static PyObject *
@@ -557,23 +607,27 @@ mt__inplace_operator(mt_op op, PyObject *self, PyObject *other)
 {
     mt_arg y;
     int r = mt__arg_from_py(other, &y);
-    if (r == 0 && mt__is_ndarray(other)) {
-        return mt__operator_ndarray(op, self, other, self);
+    if (r > 0) {
+        mt_tensor *s = mt__tensor_impl_ref(self);
+        PyObject *res = mt__do_binary(op, mt_arg_tensor(s), y, self, mt_scalar_int(1));
+        mt_tensor_decref(s);
+        mt__arg_release(&y);
+        return res;
     }
-    if (r <= 0) {
-        if (r == 0 && op == MT_OP_ADD) {
-            /* A Python subclass inherits nb_inplace_add as its sq_inplace_concat too
-             * (CPython matches the slot wrappers), so NotImplemented here would be
-             * handed back as the value of `t += obj`: finish with the plain `+`
-             * protocol instead (obj.__radd__, or the TypeError). */
-            return PyNumber_Add(self, other);
-        }
-        if (r == 0) {
-            Py_RETURN_NOTIMPLEMENTED;
-        }
+    if (r < 0) {
         return NULL;
     }
-    return mt__do_binary(op, mt_arg_tensor(IMPL(self)), y, self, mt_scalar_int(1));
+    if (mt__is_ndarray(other)) {
+        return mt__operator_ndarray(op, self, other, self);
+    }
+    if (op == MT_OP_ADD) {
+        /* A Python subclass inherits nb_inplace_add as its sq_inplace_concat too
+         * (CPython matches the slot wrappers), so NotImplemented here would be
+         * handed back as the value of `t += obj`: finish with the plain `+`
+         * protocol instead (obj.__radd__, or the TypeError). */
+        return PyNumber_Add(self, other);
+    }
+    Py_RETURN_NOTIMPLEMENTED;
 }
 
 #define MT__NB(slot, OP)                                              \

@@ -252,6 +252,9 @@ mt__generator_arg(PyObject *o, const char *fname)
     return (MTGeneratorObject *)o;
 }
 
+/* A new reference to o's impl (taken after the other arguments are parsed,
+ * since parsing them may run Python code: Note [Impls across Python code and
+ * the GIL]), or NULL with TypeError. */
 static mt_tensor *
 mt__tensor_arg(PyObject *o, const char *fname, const char *what)
 {
@@ -260,13 +263,14 @@ mt__tensor_arg(PyObject *o, const char *fname, const char *what)
                      o ? Py_TYPE(o)->tp_name : "None");
         return NULL;
     }
-    return mt__tensor_impl(o);
+    return mt__tensor_impl_ref(o);
 }
 
-/* Runs a status-returning kernel call, without the GIL when numel is large. */
-#define MT__MAYBE_NOGIL(numel, rc, call)          \
+/* Runs a status-returning kernel call on t (held by the caller), without the
+ * GIL when t is large; drops the caller's reference to t afterwards. */
+#define MT__MAYBE_NOGIL(t, rc, call)              \
     do {                                          \
-        if ((numel) >= MT__RANDOM_NOGIL_MIN) {    \
+        if ((t)->numel >= MT__RANDOM_NOGIL_MIN) { \
             Py_BEGIN_ALLOW_THREADS                \
             rc = (call);                          \
             Py_END_ALLOW_THREADS                  \
@@ -274,6 +278,7 @@ mt__tensor_arg(PyObject *o, const char *fname, const char *what)
         else {                                    \
             rc = (call);                          \
         }                                         \
+        mt_tensor_decref(t);                      \
     } while (0)
 
 /* _random_fill_(self, dist, a, b, generator) -> self */
@@ -284,9 +289,8 @@ mt_py_random_fill_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_TypeError, "_random_fill_(self, dist, a, b, generator)");
         return NULL;
     }
-    mt_tensor *t = mt__tensor_arg(args[0], "_random_fill_", "self");
     MTGeneratorObject *g = mt__generator_arg(args[4], "_random_fill_");
-    if (t == NULL || g == NULL) {
+    if (g == NULL) {
         return NULL;
     }
     long dist = PyLong_AsLong(args[1]);
@@ -298,9 +302,13 @@ mt_py_random_fill_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_ValueError, "_random_fill_: unknown distribution");
         return NULL;
     }
+    mt_tensor *t = mt__tensor_arg(args[0], "_random_fill_", "self");
+    if (t == NULL) {
+        return NULL;
+    }
     Py_INCREF(g);
     int rc;
-    MT__MAYBE_NOGIL(t->numel, rc, mt_random_fill_(t, &g->gen, (mt_rand_dist)dist, a, b));
+    MT__MAYBE_NOGIL(t, rc, mt_random_fill_(t, &g->gen, (mt_rand_dist)dist, a, b));
     Py_DECREF(g);
     if (rc < 0) {
         return mt__raise(rc);
@@ -316,9 +324,8 @@ mt_py_random_int_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "_random_int_(self, from, range, generator)");
         return NULL;
     }
-    mt_tensor *t = mt__tensor_arg(args[0], "_random_int_", "self");
     MTGeneratorObject *g = mt__generator_arg(args[3], "_random_int_");
-    if (t == NULL || g == NULL) {
+    if (g == NULL) {
         return NULL;
     }
     long long from = PyLong_AsLongLong(args[1]);
@@ -329,9 +336,13 @@ mt_py_random_int_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
     if (range == (unsigned long long)-1 && PyErr_Occurred()) {
         return NULL;
     }
+    mt_tensor *t = mt__tensor_arg(args[0], "_random_int_", "self");
+    if (t == NULL) {
+        return NULL;
+    }
     Py_INCREF(g);
     int rc;
-    MT__MAYBE_NOGIL(t->numel, rc, mt_random_int_(t, &g->gen, (int64_t)from, (uint64_t)range));
+    MT__MAYBE_NOGIL(t, rc, mt_random_int_(t, &g->gen, (int64_t)from, (uint64_t)range));
     Py_DECREF(g);
     if (rc < 0) {
         return mt__raise(rc);
@@ -347,15 +358,17 @@ mt_py_bernoulli_tensor_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_TypeError, "_bernoulli_tensor_(self, p, generator)");
         return NULL;
     }
-    mt_tensor *t = mt__tensor_arg(args[0], "bernoulli_", "self");
+    MTGeneratorObject *g = mt__generator_arg(args[2], "bernoulli_");
+    mt_tensor *t = g ? mt__tensor_arg(args[0], "bernoulli_", "self") : NULL;
     mt_tensor *p = t ? mt__tensor_arg(args[1], "bernoulli_", "p") : NULL;
-    MTGeneratorObject *g = p ? mt__generator_arg(args[2], "bernoulli_") : NULL;
-    if (g == NULL) {
+    if (p == NULL) {
+        mt_tensor_decref(t);
         return NULL;
     }
     Py_INCREF(g);
     int rc;
-    MT__MAYBE_NOGIL(t->numel, rc, mt_bernoulli_tensor_(t, &g->gen, p));
+    MT__MAYBE_NOGIL(t, rc, mt_bernoulli_tensor_(t, &g->gen, p));
+    mt_tensor_decref(p);
     Py_DECREF(g);
     if (rc < 0) {
         return mt__raise(rc);
@@ -403,9 +416,9 @@ mt_py_poisson(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "_poisson(rates, generator)");
         return NULL;
     }
-    mt_tensor *p = mt__tensor_arg(args[0], "poisson", "input");
-    MTGeneratorObject *g = p ? mt__generator_arg(args[1], "poisson") : NULL;
-    if (g == NULL) {
+    MTGeneratorObject *g = mt__generator_arg(args[1], "poisson");
+    mt_tensor *p = g ? mt__tensor_arg(args[0], "poisson", "input") : NULL;
+    if (p == NULL) {
         return NULL;
     }
     Py_INCREF(g);
@@ -418,6 +431,7 @@ mt_py_poisson(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
     else {
         r = mt_poisson(p, &g->gen);
     }
+    mt_tensor_decref(p);
     Py_DECREF(g);
     return mt__tensor_wrap(r);
 }
@@ -430,17 +444,14 @@ mt_py_multinomial(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "_multinomial(probs, num_samples, replacement, generator)");
         return NULL;
     }
-    mt_tensor *p = mt__tensor_arg(args[0], "multinomial", "input");
-    if (p == NULL) {
-        return NULL;
-    }
     int64_t n;
     if (mt__int64_from_py(args[1], &n, "multinomial", "num_samples") < 0) {
         return NULL;
     }
     int repl = PyObject_IsTrue(args[2]);
     MTGeneratorObject *g = repl < 0 ? NULL : mt__generator_arg(args[3], "multinomial");
-    if (g == NULL) {
+    mt_tensor *p = g ? mt__tensor_arg(args[0], "multinomial", "input") : NULL;
+    if (p == NULL) {
         return NULL;
     }
     Py_INCREF(g);
@@ -453,6 +464,7 @@ mt_py_multinomial(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
     else {
         r = mt_multinomial(p, n, repl, &g->gen);
     }
+    mt_tensor_decref(p);
     Py_DECREF(g);
     return mt__tensor_wrap(r);
 }

@@ -37,24 +37,12 @@ mt__dims_arg(PyObject *dim, mt_tensor *t, bool *mask, const char *fname)
     return 0;
 }
 
-/* The shared entry: (input,) dim=None, keepdim=False, *, dtype=None, out=None */
+/* mt__reduce_entry's work on t, held by the caller (the arguments' __bool__
+ * and __index__ may swap input's impl: Note [Impls across Python code and the
+ * GIL]). */
 static PyObject *
-mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *const *args,
-                 Py_ssize_t nargs, PyObject *kwnames)
+mt__reduce_held(mt_reduce_op op, const char *fname, mt_tensor *t, PyObject *const *a)
 {
-    static const char *const fnames[] = {"input", "dim", "keepdim", "dtype", "out", NULL};
-    PyObject *a[5] = {NULL};
-    if (mt__parse_args(fname, args, nargs, kwnames, self ? fnames + 1 : fnames, self ? 2 : 3,
-                       self ? 0 : 1, self ? a + 1 : a) < 0) {
-        return NULL;
-    }
-    PyObject *input = self ? self : a[0];
-    if (!mt__tensor_check(input)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
-                     Py_TYPE(input)->tp_name);
-        return NULL;
-    }
-    mt_tensor *t = IMPL(input);
     int keepdim = 0;
     if (a[2] != NULL && (keepdim = PyObject_IsTrue(a[2])) < 0) {
         return NULL;
@@ -126,6 +114,29 @@ mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *c
     return mt__result_or_out(r, a[4], fname);
 }
 
+/* The shared entry: (input,) dim=None, keepdim=False, *, dtype=None, out=None */
+static PyObject *
+mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *const *args,
+                 Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const fnames[] = {"input", "dim", "keepdim", "dtype", "out", NULL};
+    PyObject *a[5] = {NULL};
+    if (mt__parse_args(fname, args, nargs, kwnames, self ? fnames + 1 : fnames, self ? 2 : 3,
+                       self ? 0 : 1, self ? a + 1 : a) < 0) {
+        return NULL;
+    }
+    PyObject *input = self ? self : a[0];
+    if (!mt__tensor_check(input)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
+                     Py_TYPE(input)->tp_name);
+        return NULL;
+    }
+    mt_tensor *t = mt__tensor_impl_ref(input);
+    PyObject *r = mt__reduce_held(op, fname, t, a);
+    mt_tensor_decref(t);
+    return r;
+}
+
 #define MT__RED(op, name)                                                                          \
     static PyObject *mt_rm_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
                                   PyObject *kw)                                                   \
@@ -160,15 +171,13 @@ mt__scan_entry(int prod, const char *fname, PyObject *self, PyObject *const *arg
         return NULL;
     }
     int64_t dim;
-    if (mt__int64_from_py(a[1], &dim, fname, "dim") < 0) {
+    mt_dtype dt = MT_NUM_DTYPES;
+    if (mt__int64_from_py(a[1], &dim, fname, "dim") < 0 ||
+        (a[2] != NULL && a[2] != Py_None && mt__dtype_from_py(a[2], &dt, "dtype") < 0)) {
         return NULL;
     }
     mt_tensor *src = IMPL(input), *tmp = NULL;
-    if (a[2] != NULL && a[2] != Py_None) {
-        mt_dtype dt;
-        if (mt__dtype_from_py(a[2], &dt, "dtype") < 0) {
-            return NULL;
-        }
+    if (dt != MT_NUM_DTYPES) {
         src = tmp = mt_to_dtype(src, dt, false);
         if (tmp == NULL) {
             return mt__raise(0);

@@ -519,10 +519,11 @@ tensor_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (mt__memory_format_arg(a[0], "clone") < 0) {
         return NULL;
     }
-    mt_tensor *r;
+    mt_tensor *r, *t = mt__tensor_impl_ref(self);
     Py_BEGIN_ALLOW_THREADS
-    r = mt_clone(IMPL(self));
+    r = mt_clone(t);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
     return mt__tensor_wrap(r);
 }
 
@@ -572,9 +573,11 @@ mt__convert(PyObject *self, mt_dtype dt, mt_device dev, int copy)
         return Py_NewRef(self);
     }
     mt_tensor *r;
+    mt_tensor_incref(t);
     Py_BEGIN_ALLOW_THREADS
     r = mt_to_dtype(t, dt, true);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
     return mt__tensor_wrap(r);
 }
 
@@ -731,9 +734,12 @@ tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         return NULL;
     }
     int rc;
+    mt_tensor *d = mt__tensor_impl_ref(self), *s = mt__tensor_impl_ref(src);
     Py_BEGIN_ALLOW_THREADS
-    rc = mt_copy_(IMPL(self), IMPL(src));
+    rc = mt_copy_(d, s);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(d);
+    mt_tensor_decref(s);
     if (rc < 0) {
         return mt__raise(rc);
     }
@@ -756,9 +762,11 @@ tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         return NULL;
     }
     int rc;
+    mt_tensor *t = mt__tensor_impl_ref(self);
     Py_BEGIN_ALLOW_THREADS
-    rc = mt_fill_(IMPL(self), v);
+    rc = mt_fill_(t, v);
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
     if (rc < 0) {
         return mt__raise(rc);
     }
@@ -769,9 +777,11 @@ static PyObject *
 tensor_zero_(PyObject *self, PyObject *unused)
 {
     int rc;
+    mt_tensor *t = mt__tensor_impl_ref(self);
     Py_BEGIN_ALLOW_THREADS
-    rc = mt_fill_(IMPL(self), mt_scalar_int(0));
+    rc = mt_fill_(t, mt_scalar_int(0));
     Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
     if (rc < 0) {
         return mt__raise(rc);
     }
@@ -1013,19 +1023,19 @@ mt_py_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObje
     if (mt__factory_opts(a[2], a[3], a[4], &dt, &has_dtype, &dev) < 0) {
         return NULL;
     }
-    int64_t extent = 1;
     for (int i = 0; i < n; i++) {
         if (sizes[i] < 0 || strides[i] < 0) {
             PyErr_SetString(PyExc_RuntimeError, "empty_strided: sizes and strides must be >= 0");
             return NULL;
         }
-        if (sizes[i] == 0) {
-            extent = 0;
-            break;
-        }
-        extent += (sizes[i] - 1) * strides[i];
     }
-    mt_storage *s = mt_storage_new((size_t)extent * mt_dtype_itemsize(dt), dev);
+    int64_t lo, hi;
+    size_t isz = mt_dtype_itemsize(dt), nbytes = 0;
+    if (mt_view_extent(n, sizes, strides, 0, isz, &lo, &hi) < 0 ||
+        (mt_numel(n, sizes) != 0 && mt_ckd_nbytes(hi + 1, isz, &nbytes) < 0)) {
+        return mt__raise(0);
+    }
+    mt_storage *s = mt_storage_new(nbytes, dev);
     if (s == NULL) {
         return mt__raise(0);
     }

@@ -197,9 +197,18 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
                      (long long)st->sizes[dim], dim, n);
         return -1;
     }
-    PyObject **items = PySequence_Fast_ITEMS(o);
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (mt__walk(st, items[i], dim + 1) < 0) {
+        /* converting an item may run Python code that changes the list: hold
+         * the item, and read the list afresh each time */
+        if (PySequence_Fast_GET_SIZE(o) != n) {
+            Py_XDECREF(seq);
+            PyErr_SetString(PyExc_RuntimeError, "list changed size during tensor construction");
+            return -1;
+        }
+        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(o, i));
+        int rc = mt__walk(st, item, dim + 1);
+        Py_DECREF(item);
+        if (rc < 0) {
             Py_XDECREF(seq);
             return -1;
         }

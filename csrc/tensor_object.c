@@ -609,6 +609,14 @@ tensor_getbuffer(PyObject *self, Py_buffer *view, int flags)
         PyErr_SetString(PyExc_BufferError, "tensor is not contiguous; ask for a strided buffer");
         return -1;
     }
+    Py_ssize_t isz = (Py_ssize_t)mt_tensor_itemsize(t);
+    int64_t len;
+    if (mt_ckd_mul(&len, t->numel, isz) || len > PY_SSIZE_T_MAX) {
+        PyErr_Format(PyExc_BufferError,
+                     "a tensor of %lld elements is too large to be exported as a buffer",
+                     (long long)t->numel);
+        return -1;
+    }
     mt__buffer_info *info = PyMem_Malloc(sizeof(*info));
     if (info == NULL) {
         PyErr_NoMemory();
@@ -616,14 +624,13 @@ tensor_getbuffer(PyObject *self, Py_buffer *view, int flags)
     }
     mt_storage_incref(t->storage);
     info->storage = t->storage;
-    Py_ssize_t isz = (Py_ssize_t)mt_tensor_itemsize(t);
     for (int i = 0; i < t->ndim; i++) {
         info->dims[i] = (Py_ssize_t)t->sizes[i];
         info->dims[MT_MAX_DIMS + i] = (Py_ssize_t)t->strides[i] * isz;
     }
     view->buf = mt_tensor_data(t);
     view->obj = Py_NewRef(self);
-    view->len = (Py_ssize_t)t->numel * isz;
+    view->len = (Py_ssize_t)len;
     view->readonly = 0;
     view->itemsize = isz;
     view->format = (flags & PyBUF_FORMAT) ? (char *)fmt : NULL;

@@ -373,8 +373,9 @@ mt_py_pg_reduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int root;
     mt_dist_op op;
     mt_tensor *t;
-    if (pg == NULL || (t = mt__tensor_arg(args[0], "reduce", "tensor")) == NULL ||
-        mt__int_arg(args[1], &root, "reduce", "dst") < 0 || mt__op_arg(args[2], &op, "reduce") < 0) {
+    if (pg == NULL || mt__int_arg(args[1], &root, "reduce", "dst") < 0 ||
+        mt__op_arg(args[2], &op, "reduce") < 0 ||
+        (t = mt__tensor_arg(args[0], "reduce", "tensor")) == NULL) {
         return NULL;
     }
     return mt__finish_work(MT__ENQ(mt_pg_enqueue_reduce(pg, t, root, op)), nargs, args);
@@ -422,8 +423,8 @@ mt_py_pg_gather(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     mt_pg *pg = mt__pg_of(self, "gather");
     mt_tensor *in;
     int root;
-    if (pg == NULL || (in = mt__tensor_arg(args[1], "gather", "tensor")) == NULL ||
-        mt__int_arg(args[2], &root, "gather", "dst") < 0) {
+    if (pg == NULL || mt__int_arg(args[2], &root, "gather", "dst") < 0 ||
+        (in = mt__tensor_arg(args[1], "gather", "tensor")) == NULL) {
         return NULL;
     }
     mt_tensor **outs = NULL;
@@ -444,8 +445,8 @@ mt_py_pg_scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     mt_pg *pg = mt__pg_of(self, "scatter");
     mt_tensor *out;
     int root;
-    if (pg == NULL || (out = mt__tensor_arg(args[0], "scatter", "tensor")) == NULL ||
-        mt__int_arg(args[2], &root, "scatter", "src") < 0) {
+    if (pg == NULL || mt__int_arg(args[2], &root, "scatter", "src") < 0 ||
+        (out = mt__tensor_arg(args[0], "scatter", "tensor")) == NULL) {
         return NULL;
     }
     mt_tensor **ins = NULL;
@@ -466,8 +467,8 @@ mt_py_pg_reduce_scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     mt_pg *pg = mt__pg_of(self, "reduce_scatter");
     mt_tensor *out;
     mt_dist_op op;
-    if (pg == NULL || (out = mt__tensor_arg(args[0], "reduce_scatter", "output")) == NULL ||
-        mt__op_arg(args[2], &op, "reduce_scatter") < 0) {
+    if (pg == NULL || mt__op_arg(args[2], &op, "reduce_scatter") < 0 ||
+        (out = mt__tensor_arg(args[0], "reduce_scatter", "output")) == NULL) {
         return NULL;
     }
     mt_tensor **ins = mt__group_list(pg, args[1], "reduce_scatter", "input_list");
@@ -526,11 +527,8 @@ mt__splits_arg(mt_pg *pg, PyObject *o, int64_t *buf, int64_t **out, const char *
                      mt_pg_size(pg), m);
         return -1;
     }
-    for (Py_ssize_t i = 0; i < m; i++) {
-        if (mt__int64_from_py(PySequence_Fast_GET_ITEM(o, i), &buf[i], "all_to_all_single",
-                              what) < 0) {
-            return -1;
-        }
+    if (mt__int64s_from_seq(o, buf, m, "all_to_all_single", what) < 0) {
+        return -1;
     }
     *out = buf;
     return 0;
@@ -542,18 +540,20 @@ mt_py_pg_alltoall_single(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 {
     MT__CHECK_NARGS("alltoall_single", 4);
     mt_pg *pg = mt__pg_of(self, "all_to_all_single");
-    mt_tensor *out, *in;
-    if (pg == NULL || (out = mt__tensor_arg(args[0], "all_to_all_single", "output")) == NULL ||
-        (in = mt__tensor_arg(args[1], "all_to_all_single", "input")) == NULL) {
+    if (pg == NULL) {
         return NULL;
     }
     int64_t *buf = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)mt_pg_size(pg));
     if (buf == NULL) {
         return PyErr_NoMemory();
     }
+    /* the split lists first: their items' __index__ may swap the tensors' impls */
     int64_t *os, *is;
+    mt_tensor *out, *in;
     if (mt__splits_arg(pg, args[2], buf, &os, "output_split_sizes") < 0 ||
-        mt__splits_arg(pg, args[3], buf + mt_pg_size(pg), &is, "input_split_sizes") < 0) {
+        mt__splits_arg(pg, args[3], buf + mt_pg_size(pg), &is, "input_split_sizes") < 0 ||
+        (out = mt__tensor_arg(args[0], "all_to_all_single", "output")) == NULL ||
+        (in = mt__tensor_arg(args[1], "all_to_all_single", "input")) == NULL) {
         PyMem_Free(buf);
         return NULL;
     }
@@ -604,9 +604,9 @@ mt__p2p(PyObject *self, PyObject *const *args, Py_ssize_t nargs, bool is_send)
     mt_pg *pg = mt__pg_of(self, fname);
     mt_tensor *t;
     int peer, tag;
-    if (pg == NULL || (t = mt__tensor_arg(args[0], fname, "tensor")) == NULL ||
-        mt__int_arg(args[1], &peer, fname, is_send ? "dst" : "src") < 0 ||
-        mt__int_arg(args[2], &tag, fname, "tag") < 0) {
+    if (pg == NULL || mt__int_arg(args[1], &peer, fname, is_send ? "dst" : "src") < 0 ||
+        mt__int_arg(args[2], &tag, fname, "tag") < 0 ||
+        (t = mt__tensor_arg(args[0], fname, "tensor")) == NULL) {
         return NULL;
     }
     mt_work *w = is_send ? MT__ENQ(mt_pg_enqueue_send(pg, t, peer, tag))

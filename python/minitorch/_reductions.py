@@ -180,10 +180,38 @@ def _squeeze_dims(t, dims):
     return t
 
 
+def _extent(t):
+    """[first, last) byte addresses a non-empty tensor reaches."""
+    lo = hi = t.data_ptr()
+    for size, stride in zip(t.shape, t.stride()):
+        span = (size - 1) * stride * t.element_size()
+        lo, hi = (lo + span, hi) if span < 0 else (lo, hi + span)
+    return lo, hi + t.element_size()
+
+
+def _overlap(a, b):
+    if a.numel() == 0 or b.numel() == 0:
+        return False
+    (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
+    return alo < bhi and blo < ahi
+
+
 def _store_pair(out, v, i, fname):
-    """(values, indices) written into out=(values, indices), resized as torch does."""
-    if not isinstance(out, (tuple, list)) or len(out) != 2:
+    """(values, indices) written into out=(values, indices), resized as torch does.
+    Everything is checked before either output is touched: the dtypes (values
+    as the input's, indices int64, as torch's structured kernels) and that
+    the two outputs do not share memory."""
+    if (not isinstance(out, (tuple, list)) or len(out) != 2
+            or not all(isinstance(o, _C.TensorBase) for o in out)):
         raise TypeError(f"{fname}(): argument 'out' must be a tuple of two Tensors")
+    for o, r in zip(out, (v, i)):
+        if o.dtype != r.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {r.dtype}, but got "
+                               f"{o.dtype} instead")
+    if _overlap(out[0], out[1]) or out[0] is out[1]:
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
+                           "written-to tensor refer to a single memory location. Please clone() "
+                           "the tensor before performing the operation.")
     return _C._store_out(out[0], v, fname), _C._store_out(out[1], i, fname)
 
 

@@ -678,14 +678,20 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     return _run(pg, pg._cpg.broadcast([t], root, not async_op), async_op, [tensor], st, info=info)
 
 
-def _root(pg, r, group_r, what):
+def _root(pg, r, group_r, what, required=False):
+    """Group rank named by a global rank `r` or a group rank `group_r`; neither means
+    rank 0 unless `required` (a send's destination), then it is a ValueError."""
     if group_r is not None:
         if r is not None:
             raise ValueError(f"Can not specify both {what} and group_{what}")
+        if isinstance(group_r, bool) or not isinstance(group_r, int):
+            raise TypeError(f"group_{what} must be an int, not {type(group_r).__name__}")
         if not 0 <= group_r < pg.size():
             raise ValueError(f"Invalid group_{what} {group_r} (group size {pg.size()})")
         return group_r
     if r is None:
+        if required:
+            raise ValueError(f"Either {what} or group_{what} must be specified")
         r = 0
     return _group_peer(pg, r, what)
 
@@ -921,7 +927,7 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
 def _isend(tensor, dst, group, tag, group_dst, sync):
     _p2p_check(tensor, tag, "isend")
     pg = _resolve(group)
-    peer = _root(pg, dst, group_dst, "dst")
+    peer = _root(pg, dst, group_dst, "dst", required=True)
     info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
     t = tensor if tensor.is_contiguous() else tensor.contiguous()
     w = Work(pg._cpg.send(t, peer, tag, sync), pg, [tensor], info=info)
