@@ -10,6 +10,10 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 
 
+def _flag(name):
+    return "ON" if os.environ.get(name, "0") not in ("", "0", "OFF") else "OFF"
+
+
 class CMakeExtension(Extension):
     def __init__(self, name):
         super().__init__(name, sources=[])
@@ -18,7 +22,7 @@ class CMakeExtension(Extension):
 class CMakeBuild(build_ext):
     """Configures and builds the CMake project, placing _C next to the package.
 
-    Environment knobs: MINITORCH_CUDA=ON|OFF|AUTO, MINITORCH_ASAN=1,
+    Environment knobs: MINITORCH_CUDA=ON|OFF|AUTO, MINITORCH_ASAN=1, MINITORCH_UBSAN=1,
     MINITORCH_BUILD_TYPE=Release|Debug|RelWithDebInfo, MINITORCH_BUILD_DIR."""
 
     def build_extension(self, ext):
@@ -30,7 +34,8 @@ class CMakeBuild(build_ext):
             f"-DMINITORCH_OUTPUT_DIR={out_dir}",
             f"-DCMAKE_BUILD_TYPE={os.environ.get('MINITORCH_BUILD_TYPE', 'Release')}",
             f"-DMINITORCH_CUDA={os.environ.get('MINITORCH_CUDA', 'AUTO')}",
-            f"-DMINITORCH_ASAN={'ON' if os.environ.get('MINITORCH_ASAN', '0') not in ('', '0', 'OFF') else 'OFF'}",
+            f"-DMINITORCH_ASAN={_flag('MINITORCH_ASAN')}",
+            f"-DMINITORCH_UBSAN={_flag('MINITORCH_UBSAN')}",
             "-DMINITORCH_C_TESTS=OFF",
         ]
         subprocess.check_call(["cmake", "-S", str(ROOT), "-B", str(build_dir)] + args)

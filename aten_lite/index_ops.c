@@ -865,7 +865,7 @@ mt__gather_scatter(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *
             if (!src_is_tensor) {
                 return mt__gs_shape_error("Expected", index, self, dim, NULL);
             }
-            return mt__gs_shape_error(NULL, index, self, dim, other);
+            return mt__gs_shape_error("Expected", index, self, dim, other);
         }
     }
     int64_t dimsize = ssz[dim];

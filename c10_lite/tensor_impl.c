@@ -175,8 +175,10 @@ mt_tensor_new(mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *size
     }
     t->sizes = t->dims_;
     t->strides = t->dims_ + ndim;
-    memcpy(t->sizes, sizes, (size_t)ndim * sizeof(int64_t));
-    if (strides != NULL) {
+    if (ndim > 0) { /* a 0-d shape may come as NULL, which memcpy may not be given */
+        memcpy(t->sizes, sizes, (size_t)ndim * sizeof(int64_t));
+    }
+    if (strides != NULL && ndim > 0) {
         memcpy(t->strides, strides, (size_t)ndim * sizeof(int64_t));
     }
     else {

@@ -2,7 +2,6 @@
 import gc
 import os
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -43,11 +42,9 @@ def run_flat(step, n=N):
 def test_million_views():
     t = torch.ones((2, 2))
     count = t.untyped_storage()._refcount()
-    start = time.perf_counter()
     grown = run_flat(lambda: t.view(4))
     assert grown < SLACK_BYTES, f"RSS grew {grown / 2**20:.1f} MiB over {N} views"
     assert t.untyped_storage()._refcount() == count  # every view released its storage reference
-    assert UNDER_ASAN or time.perf_counter() - start < 15
 
 
 def test_million_mixed_views():
