@@ -185,9 +185,10 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
         o = seq;
     }
     if (!PyList_Check(o) && !PyTuple_Check(o)) {
-        Py_XDECREF(seq);
+        /* the message first: o may be seq, which the decref frees */
         PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %s)",
                      (long long)st->sizes[dim], dim, Py_TYPE(o)->tp_name);
+        Py_XDECREF(seq);
         return -1;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);

@@ -269,3 +269,37 @@ def test_send_without_a_destination_raises():
             dist.isend(torch.ones(2))
     finally:
         dist.destroy_process_group()
+
+
+# ---------------------------------------------------------------- found by the fuzzer
+def test_tensor_from_a_list_holding_a_0d_tensor_where_a_row_belongs():
+    # the error message read the type of a list that had just been freed
+    with pytest.raises(ValueError, match="expected sequence of length 2 at dim 1"):
+        torch.tensor([torch.zeros(2), torch.tensor(1.0)])
+    with pytest.raises(ValueError):
+        torch.BoolTensor([torch.zeros(1, dtype=torch.int8).expand(2), torch.tensor(1.0)])
+
+
+@pytest.mark.parametrize("call", [
+    lambda h: h.unbind(),
+    lambda h: h.split(1),
+    lambda h: h.chunk(2**62),
+    lambda h: torch.zeros(0, 1).chunk(2**63 - 1),
+    lambda h: torch.randn(h),
+    lambda h: torch.zeros(2, 3).movedim(h, 0),
+    lambda h: torch.zeros(2, 3).rot90(1, h),
+], ids=["unbind", "split", "chunk", "chunk-empty", "randn-size", "movedim-dims", "rot90-dims"])
+def test_results_or_arguments_too_long_for_any_memory_fail_at_once(call):
+    huge = torch.zeros(1).expand(2**62)
+    with pytest.raises(RuntimeError, match="more memory|at most 64"):
+        call(huge)
+
+
+def test_range_too_long_for_any_memory_fails_at_once():
+    with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="more memory"):
+        torch.range(-2**31, 2**63 - 1, 2)
+
+
+def test_chunk_count_must_be_an_int():
+    with pytest.raises(TypeError, match="chunks"):
+        torch.zeros(4).chunk(1e308)

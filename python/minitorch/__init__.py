@@ -9,7 +9,7 @@ from . import _C
 from ._formats import (layout, strided, memory_format, contiguous_format,  # noqa: F401
                        preserve_format, channels_last, channels_last_3d)
 from ._size import Size
-from ._tensor import Tensor
+from ._tensor import Tensor, _check_count_fits
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor_str import set_printoptions, get_printoptions
 
@@ -99,6 +99,7 @@ def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=F
     n = _builtins.int((end - start) // step) + 1
     if n < 0:
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    _check_count_fits(n, 48, "range")  # a Python number and a list slot per value
     dt = get_default_dtype() if dtype is None else dtype
     return tensor([start + i * step for i in _builtins.range(n)], dtype=dt, device=device,
                   requires_grad=requires_grad)

@@ -7,6 +7,8 @@ PyTorch's (same distributions, different numbers)."""
 import copyreg
 import operator
 
+from ._tensor import _check_short
+
 from . import _C
 from ._reductions import _scalar_type_name
 from ._shape_ops import broadcast_shapes
@@ -100,6 +102,7 @@ def _int_arg(x, fname, what):
 def _sizes(fname, size):
     """*size of rand(2, 3) / rand((2, 3)) / rand([2, 3]) as a tuple."""
     if len(size) == 1 and not isinstance(size[0], int) and hasattr(size[0], "__len__"):
+        _check_short(size[0], "size")
         size = tuple(size[0])
     for s in size:
         if isinstance(s, bool) or not hasattr(s, "__index__") or isinstance(s, float):

@@ -5,12 +5,11 @@ nonzero, _index_get/_index_put_); this module applies torch's argument rules and
 advanced-indexing rules (ints select first; the index tensors' result dims go in place of
 adjacent indexed dims, else first)."""
 import builtins
-import os
 
 from . import _C
 from ._ops import clamp as _clamp
 from ._reductions import _return_type, _store_pair
-from ._tensor import Tensor
+from ._tensor import Tensor, _VIEW_BYTES, _check_count_fits, _check_short
 
 sort_ret = _return_type("sort", ["values", "indices"])
 topk_ret = _return_type("topk", ["values", "indices"])
@@ -32,6 +31,7 @@ def _wrap(dim, ndim):
 def _dims_arg(dims):
     if isinstance(dims, int):
         return (dims,)
+    _check_short(dims, "dims")
     return tuple(dims)
 
 
@@ -145,7 +145,7 @@ def tensor_split(input, indices_or_sections, dim=0):
     if isinstance(ios, int):
         if ios <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {ios}")
-        _check_view_count(ios, "tensor_split")
+        _check_count_fits(ios, _VIEW_BYTES, "tensor_split")
         q, r = divmod(n, ios)
         bounds, at = [], 0
         for k in range(ios):
@@ -163,23 +163,6 @@ def tensor_split(input, indices_or_sections, dim=0):
         parts.append(input.narrow(d, s0, builtins.max(e0 - s0, 0)))
         start = b
     return tuple(parts)
-
-
-# Bytes a tensor object and its impl take at least (a bound used to refuse a
-# result list no machine can hold before building any of it).
-_VIEW_BYTES = 256
-
-
-def _check_view_count(count, fname):
-    """Fails fast, as an allocation of that many results would, when `count` views
-    cannot fit in this machine's memory (instead of building views until it runs out)."""
-    try:
-        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        total = 1 << 48
-    if count * _VIEW_BYTES > total:
-        raise RuntimeError(f"{fname}: {count} results would need more memory than this machine "
-                           f"has ({total} bytes)")
 
 
 def _dir_split(input, ios, dim, min_dims, fname):

@@ -1,5 +1,7 @@
 """minitorch.Tensor: the C TensorBase plus the Python-level sugar."""
 import math
+import operator
+import os
 
 from . import _C
 from . import _formats
@@ -16,6 +18,32 @@ def _rebuild_tensor(data, dtype, shape):
     if t.numel():
         memoryview(t.view(_int_dtype_of_size(dtype.itemsize))).cast("B")[:] = data
     return t
+
+
+# Bytes a tensor object and its impl take at least: a bound used to refuse a result list no
+# machine can hold before building any of it.
+_VIEW_BYTES = 256
+
+
+def _check_count_fits(count, bytes_each, fname):
+    """Fails at once, as one allocation of that size would, when `count` results of at least
+    `bytes_each` bytes cannot fit in this machine's memory (instead of building them one by one
+    until memory runs out)."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        total = 1 << 48
+    if count * bytes_each > total:
+        raise RuntimeError(f"{fname}: {count} results would need more memory than this machine "
+                           f"has ({total} bytes)")
+
+
+def _check_short(seq, what):
+    """A size or dims argument is at most 64 long: refuses a longer one (a huge tensor, say)
+    before iterating it."""
+    n = len(seq) if hasattr(seq, "__len__") else 0
+    if n > 64:
+        raise RuntimeError(f"{what}: at most 64 dimensions are supported, got a sequence of {n}")
 
 
 class Tensor(_C.TensorBase):
@@ -72,6 +100,7 @@ class Tensor(_C.TensorBase):
     # ---- splitting (views) ----
     def unbind(self, dim=0):
         n = self.size(dim)
+        _check_count_fits(n, _VIEW_BYTES, "unbind")
         return tuple(self.select(dim, i) for i in range(n))
 
     def split(self, split_size_or_sections, dim=0):
@@ -84,6 +113,7 @@ class Tensor(_C.TensorBase):
                                    if size == 0 else f"split expects split_size be non-negative, but got split_size={size}")
             if length == 0:
                 return (self.narrow(dim, 0, 0),)
+            _check_count_fits(-(-length // size), _VIEW_BYTES, "split")
             return tuple(self.narrow(dim, s, min(size, length - s)) for s in range(0, length, size))
         sections = [int(s) for s in split_size_or_sections]
         if sum(sections) != length or any(s < 0 for s in sections):
@@ -97,12 +127,15 @@ class Tensor(_C.TensorBase):
         return tuple(out)
 
     def chunk(self, chunks, dim=0):
-        chunks = int(chunks)
+        if isinstance(chunks, (bool, float)) or not hasattr(chunks, "__index__"):
+            raise TypeError(f"chunk(): argument 'chunks' must be int, not {type(chunks).__name__}")
+        chunks = operator.index(chunks)
         if chunks <= 0:
             raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
         length = self.size(dim)
         size = max(1, math.ceil(length / chunks)) if length else 0
         if length == 0:
+            _check_count_fits(chunks, _VIEW_BYTES, "chunk")
             return tuple(self.narrow(dim, 0, 0) for _ in range(chunks))
         return self.split(size, dim)
 

@@ -1,0 +1,1 @@
+"""Fuzzing minitorch's public API in subprocesses (see run.py)."""
