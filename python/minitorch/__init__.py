@@ -2,7 +2,6 @@
 
 ``import minitorch as torch`` gives the torch API subset listed in README.md."""
 import builtins as _builtins
-import pickle as _pickle
 import warnings as _warnings
 
 from . import _C
@@ -173,24 +172,9 @@ def typename(obj):
     return type(obj).__qualname__
 
 
-# ---- serialization: pickle, with tensors stored by value --------------------
-def save(obj, f, pickle_module=_pickle, pickle_protocol=2, **kwargs):
-    """Pickles obj (tensors by value) into a path or a binary file object."""
-    if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
-        with open(f, "wb") as fh:
-            pickle_module.dump(obj, fh, protocol=pickle_protocol)
-    else:
-        pickle_module.dump(obj, f, protocol=pickle_protocol)
-
-
-def load(f, map_location=None, pickle_module=_pickle, weights_only=None, **kwargs):
-    """Loads what save() wrote.  Every tensor is loaded on the CPU (map_location is
-    accepted for compatibility; cuda locations are not supported yet)."""
-    if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
-        with open(f, "rb") as fh:
-            return pickle_module.load(fh)
-    return pickle_module.load(f)
-
+# ---- serialization: see serialization.py (weights-only loading by default) ---
+from .serialization import save, load  # noqa: E402
+from . import serialization  # noqa: E402,F401
 
 from . import cuda  # noqa: E402
 from . import futures  # noqa: E402
