@@ -47,6 +47,13 @@ mt__tc_roundtrip(mt__tcp_store *t, mt__buf *req, int64_t wait_ms, char **rep, si
     if (req->oom) {
         return mt_error_set(MT_ENOMEM, "TCPStore: out of memory building a request");
     }
+    if (req->n > mt__ts_max_request()) {
+        return mt_error_set(MT_EINVAL,
+                            "TCPStore: a request of %zu bytes exceeds the store's limit of %zu "
+                            "bytes for a value (and %d for its key); set "
+                            "MINITORCH_STORE_MAX_VALUE_BYTES on every process to allow more",
+                            req->n, mt__ts_max_value(), 65536);
+    }
     if (wait_ms > INT64_MAX / 2) {
         wait_ms = INT64_MAX / 2; /* "forever" */
     }

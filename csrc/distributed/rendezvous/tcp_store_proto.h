@@ -46,7 +46,45 @@ enum {
 enum { MT__TS_OK = 0, MT__TS_TIMEOUT = 1, MT__TS_ERROR = 2 };
 
 #define MT__TS_MAGIC 0x6d74636431303031ull /* "mtcd1001" */
-#define MT__TS_MAX_FRAME (((uint64_t)1) << 34)
+#define MT__TS_MAX_FRAME (((uint64_t)1) << 34) /* replies: a GET of the largest value */
+
+/* Note [Store limits]
+ * Every TCPStore server listens on a port anyone on the network can reach, so
+ * what one connection can make it hold is bounded:
+ *   - a request frame is at most mt__ts_max_request() bytes: the value limit
+ *     (MINITORCH_STORE_MAX_VALUE_BYTES, default 8 MiB) plus 64 KiB for keys and
+ *     framing.  A client sending a longer frame, a frame that does not parse
+ *     or an unknown command is dropped (socket closed, state freed); the
+ *     clients of this library check the limit before sending and raise.
+ *   - a client has one request in flight (Note [TCPStore protocol]), so the
+ *     input buffered for it - parked or not - never needs to exceed one
+ *     frame: past that it is dropped; replies it does not read stop the
+ *     server from reading its next requests, and it is dropped when its input
+ *     is full too.
+ *   - accept() failing for lack of descriptors (EMFILE/ENFILE) pauses
+ *     accepting for a moment instead of spinning on a listening socket that
+ *     stays readable; existing clients are served meanwhile.
+ * So one connection can hold at most about two frames of memory, and a
+ * stalled or hostile one cannot stop the others from being served. */
+static inline size_t
+mt__ts_max_value(void)
+{
+    static size_t cached;
+    if (cached == 0) {
+        const char *v = getenv("MINITORCH_STORE_MAX_VALUE_BYTES");
+        char *end;
+        unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+        cached = v && end != v && *end == '\0' && n > 0 && n < (1ull << 40) ? (size_t)n
+                                                                            : (size_t)8 << 20;
+    }
+    return cached;
+}
+
+static inline size_t
+mt__ts_max_request(void)
+{
+    return mt__ts_max_value() + 65536;
+}
 
 typedef struct mt__buf {
     char *p;

@@ -43,6 +43,7 @@ struct mt__ts_server {
     int64_t workers; /* clients that said HELLO */
     mt__ts_client **clients;
     int nclients, capclients;
+    int64_t accept_paused_until; /* EMFILE/ENFILE: see Note [Store limits] */
 };
 
 static void
@@ -311,15 +312,23 @@ mt__handle(mt__ts_server *srv, mt__ts_client *c, const char *payload, size_t n)
     return !c->out.oom;
 }
 
-/* Consumes complete frames from c->in while the client is not parked. */
+/* Input one client may have buffered: one whole request frame.  See Note [Store limits]. */
+static size_t
+mt__in_limit(void)
+{
+    return 8 + mt__ts_max_request();
+}
+
+/* Consumes complete frames from c->in while the client is not parked and has
+ * read its earlier replies.  Returns false to drop the client. */
 static bool
 mt__process_input(mt__ts_server *srv, mt__ts_client *c)
 {
     size_t off = 0;
     bool ok = true;
-    while (ok && !c->wait_cmd && c->in.n - off >= 8) {
+    while (ok && !c->wait_cmd && c->out.n - c->out_off <= mt__in_limit() && c->in.n - off >= 8) {
         uint64_t len = mt__be64(c->in.p + off);
-        if (len == 0 || len > MT__TS_MAX_FRAME) {
+        if (len == 0 || len > mt__ts_max_request()) {
             ok = false;
             break;
         }
@@ -339,12 +348,21 @@ mt__process_input(mt__ts_server *srv, mt__ts_client *c)
 static bool
 mt__read_client(mt__ts_server *srv, mt__ts_client *c)
 {
+    const size_t limit = mt__in_limit();
     for (;;) {
-        mt__buf_reserve(&c->in, 65536);
+        if (c->in.n >= limit) {
+            /* a whole frame is buffered: handle it, or drop a client that sent
+             * more than its one request while parked or not reading replies */
+            if (!mt__process_input(srv, c) || c->in.n >= limit) {
+                return false;
+            }
+        }
+        size_t want = limit - c->in.n < 65536 ? limit - c->in.n : 65536;
+        mt__buf_reserve(&c->in, want);
         if (c->in.oom) {
             return false;
         }
-        ssize_t r = recv(c->fd, c->in.p + c->in.n, c->in.cap - c->in.n, 0);
+        ssize_t r = recv(c->fd, c->in.p + c->in.n, want, 0);
         if (r > 0) {
             c->in.n += (size_t)r;
             continue;
@@ -401,7 +419,12 @@ mt__accept_clients(mt__ts_server *srv)
 {
     for (;;) {
         int fd;
+        errno = 0;
         if (mt__sock_accept(srv->lfd, 0, &fd) < 0) {
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                /* the connection stays queued; accept again in a moment */
+                srv->accept_paused_until = mt__now_ms() + 100;
+            }
             return; /* nothing pending (a timeout with deadline 0) or a transient failure */
         }
         if (srv->nclients == srv->capclients) {
@@ -442,8 +465,9 @@ mt__server_main(void *arg)
             cap = n * 2;
         }
         pfds[0] = (struct pollfd){.fd = srv->wake[0], .events = POLLIN};
-        pfds[1] = (struct pollfd){.fd = srv->lfd, .events = POLLIN};
-        int64_t next = INT64_MAX;
+        bool paused = mt__now_ms() < srv->accept_paused_until;
+        pfds[1] = (struct pollfd){.fd = paused ? -1 : srv->lfd, .events = POLLIN};
+        int64_t next = paused ? srv->accept_paused_until : INT64_MAX;
         for (int i = 0; i < srv->nclients; i++) {
             mt__ts_client *c = srv->clients[i];
             pfds[i + 2] = (struct pollfd){.fd = c->fd, .events = POLLIN};

@@ -258,6 +258,7 @@ class _World:
         self.default_store = None
         self.groups = []      # every live ProcessGroup
         self.group_count = 0  # new_group calls since init
+        self.init_count = 0   # default groups this process has made (Note [Re-initialising])
 
 
 _world = _World()
@@ -405,8 +406,6 @@ def _check_timeout(timeout):
 def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1,
                        store=None, group_name="", pg_options=None, device_id=None):
     """Joins the default process group (``env://`` unless ``init_method`` or ``store``)."""
-    from .rendezvous import rendezvous
-
     if _world.default_pg is not None:
         raise _InitTwiceError("trying to initialize the default process group twice!")
     timeout = _check_timeout(timeout)
@@ -427,15 +426,53 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         if rank >= world_size:
             raise ValueError(f"rank {rank} is out of range for world_size {world_size} "
                              f"(expected 0 <= rank < world_size)")
+        pg = _make_default_group(store, rank, world_size, backend, group_name, timeout)
     else:
-        store, rank, world_size = rendezvous(init_method or "env://", rank, world_size, timeout)
-    store.set_timeout(timeout)
-    name = group_name or "default_pg"
-    pg = _make_group(store, "default_pg", rank, range(world_size), backend, name, timeout)
+        pg, store = _rendezvous_default_group(init_method or "env://", rank, world_size,
+                                              backend, group_name, timeout)
+        rank, world_size = pg.rank(), pg.size()
+    _world.init_count += 1
     _world.default_pg = pg
     _world.default_store = store
     _world.group_count = 0
     _debug.log_event("init_process_group", pg, f"rank {rank} of {world_size}")
+
+
+# Note [Re-initialising]
+# A job may destroy its default group and make a new one on the same MASTER_ADDR:PORT.  The
+# ranks do not leave the old group at the same moment, so a rank can reach the old store
+# server (rank 0 has not destroyed it yet) for its next init.  Two things make that safe:
+# each default group's keys live under its own generation prefix (default_pg/<n>, n the
+# process's count of earlier inits, the same on every rank of a job that inits in step), so
+# a rank never reads an earlier group's addresses; and a rank whose store connection is lost
+# while it joins (the old server going away under it) starts the rendezvous again until the
+# timeout, reaching the new server.
+def _make_default_group(store, rank, world_size, backend, group_name, timeout):
+    store.set_timeout(timeout)
+    return _make_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
+                       backend, group_name or "default_pg", timeout)
+
+
+def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeout):
+    """(default group, store) through the rendezvous at url; see Note [Re-initialising]."""
+    from .rendezvous import rendezvous
+
+    deadline = time.monotonic() + timeout.total_seconds()
+    while True:
+        try:
+            store, r, ws = rendezvous(url, rank, world_size, timeout)
+            return _make_default_group(store, r, ws, backend, group_name, timeout), store
+        except DistError as e:
+            if time.monotonic() >= deadline or not _connection_lost(e):
+                raise
+        store = None
+        time.sleep(0.01)
+
+
+def _connection_lost(e):
+    text = str(e).lower()
+    return any(w in text for w in ("reset by peer", "broken pipe", "connection closed",
+                                   "closed the connection", "eof"))
 
 
 def _make_group(store, prefix, group_rank, ranks, backend, name, timeout):
