@@ -114,6 +114,29 @@ mt__reduce_held(mt_reduce_op op, const char *fname, mt_tensor *t, PyObject *cons
     return mt__result_or_out(r, a[4], fname);
 }
 
+/* Parses the arguments of a method (self given: `names` after "input") or of
+ * a function (`names`, "input" first; maxpos/nrequired count it) into a, and
+ * checks that the input is a Tensor.  Returns it (borrowed; also a[0]) or NULL. */
+static PyObject *
+mt__input_args(const char *fname, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames, const char *const *names, int maxpos, int nrequired,
+               PyObject **a)
+{
+    if (mt__parse_args(fname, args, nargs, kwnames, self ? names + 1 : names,
+                       self ? maxpos - 1 : maxpos, self ? nrequired - 1 : nrequired,
+                       self ? a + 1 : a) < 0) {
+        return NULL;
+    }
+    PyObject *input = self ? self : a[0];
+    if (!mt__tensor_check(input)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
+                     Py_TYPE(input)->tp_name);
+        return NULL;
+    }
+    a[0] = input;
+    return input;
+}
+
 /* The shared entry: (input,) dim=None, keepdim=False, *, dtype=None, out=None */
 static PyObject *
 mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *const *args,
@@ -121,14 +144,8 @@ mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *c
 {
     static const char *const fnames[] = {"input", "dim", "keepdim", "dtype", "out", NULL};
     PyObject *a[5] = {NULL};
-    if (mt__parse_args(fname, args, nargs, kwnames, self ? fnames + 1 : fnames, self ? 2 : 3,
-                       self ? 0 : 1, self ? a + 1 : a) < 0) {
-        return NULL;
-    }
-    PyObject *input = self ? self : a[0];
-    if (!mt__tensor_check(input)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
-                     Py_TYPE(input)->tp_name);
+    PyObject *input = mt__input_args(fname, self, args, nargs, kwnames, fnames, 3, 1, a);
+    if (input == NULL) {
         return NULL;
     }
     mt_tensor *t = mt__tensor_impl_ref(input);
@@ -160,14 +177,8 @@ mt__scan_entry(int prod, const char *fname, PyObject *self, PyObject *const *arg
 {
     static const char *const fnames[] = {"input", "dim", "dtype", "out", NULL};
     PyObject *a[4] = {NULL};
-    if (mt__parse_args(fname, args, nargs, kwnames, self ? fnames + 1 : fnames, self ? 1 : 2,
-                       self ? 1 : 2, self ? a + 1 : a) < 0) {
-        return NULL;
-    }
-    PyObject *input = self ? self : a[0];
-    if (!mt__tensor_check(input)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
-                     Py_TYPE(input)->tp_name);
+    PyObject *input = mt__input_args(fname, self, args, nargs, kwnames, fnames, 2, 2, a);
+    if (input == NULL) {
         return NULL;
     }
     int64_t dim;
