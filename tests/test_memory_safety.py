@@ -303,3 +303,11 @@ def test_range_too_long_for_any_memory_fails_at_once():
 def test_chunk_count_must_be_an_int():
     with pytest.raises(TypeError, match="chunks"):
         torch.zeros(4).chunk(1e308)
+
+
+def test_broadcast_shapes_with_non_int_sizes_raise_instead_of_stopiteration():
+    with pytest.raises(TypeError, match="ints"):
+        torch.broadcast_shapes((float("nan"),), (2,))
+    with pytest.raises(RuntimeError, match="negative"):
+        torch.broadcast_shapes((2,), (-3,))
+    assert torch.broadcast_shapes((2, 1), (3,), 1) == (2, 3)

@@ -764,7 +764,22 @@ def _broadcast_shapes(*shapes):
 
 def broadcast_shapes(*shapes):
     from ._size import Size
-    return Size(_broadcast_shapes(*[tuple(s) if not isinstance(s, int) else (s,) for s in shapes]))
+    sized = []
+    for s in shapes:
+        s = (s,) if isinstance(s, int) else s
+        _check_short(s, "broadcast_shapes")
+        dims = []
+        for n in s:
+            if isinstance(n, (bool, float)) or not hasattr(n, "__index__"):
+                raise TypeError(f"broadcast_shapes(): shapes must hold ints, got "
+                                f"{type(n).__name__}")
+            n = n.__index__()
+            if n < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                                   f"{list(s)}")
+            dims.append(n)
+        sized.append(tuple(dims))
+    return Size(_broadcast_shapes(*sized))
 
 
 def broadcast_tensors(*tensors):
