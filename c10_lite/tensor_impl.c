@@ -11,21 +11,28 @@
 void
 mt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides)
 {
+    /* The product can overflow only for a shape with no elements (any other
+     * shape passed mt_numel's check), whose strides address nothing: they
+     * saturate at INT64_MAX instead of wrapping. */
     int64_t s = 1;
     for (int i = ndim - 1; i >= 0; i--) {
         strides[i] = s;
-        s *= sizes[i] > 1 ? sizes[i] : 1;
+        if (mt_ckd_mul(&s, s, sizes[i] > 1 ? sizes[i] : 1)) {
+            s = INT64_MAX;
+        }
     }
 }
 
 bool
 mt_is_contiguous(int ndim, const int64_t *sizes, const int64_t *strides)
 {
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] == 0) {
+            return true; /* (and the product below cannot overflow) */
+        }
+    }
     int64_t expected = 1;
     for (int i = ndim - 1; i >= 0; i--) {
-        if (sizes[i] == 0) {
-            return true;
-        }
         if (sizes[i] != 1) {
             if (strides[i] != expected) {
                 return false;

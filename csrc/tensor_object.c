@@ -389,10 +389,9 @@ tensor_is_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     for (int i = 0; i < cl; i++) {
         int d = order[i];
         if (t->sizes[d] != 1) {
-            if (t->strides[d] != expect) {
+            if (t->strides[d] != expect || mt_ckd_mul(&expect, expect, t->sizes[d])) {
                 Py_RETURN_FALSE;
             }
-            expect *= t->sizes[d];
         }
     }
     Py_RETURN_TRUE;

@@ -311,3 +311,22 @@ def test_broadcast_shapes_with_non_int_sizes_raise_instead_of_stopiteration():
     with pytest.raises(RuntimeError, match="negative"):
         torch.broadcast_shapes((2,), (-3,))
     assert torch.broadcast_shapes((2, 1), (3,), 1) == (2, 3)
+
+
+def test_empty_shapes_whose_other_sizes_overflow():
+    # strides of a shape with no elements are computed without overflowing (UBSan)
+    t = torch.zeros(2, 0, 2**62, 2**63 - 1)
+    assert t.numel() == 0 and t.is_contiguous()
+    assert torch.zeros(4, dtype=torch.int16).tile((0, 2**62, 2**60)).numel() == 0
+
+
+def test_bool_tensor_with_bytes_other_than_0_and_1():
+    t = torch.tensor([0, 2, 190], dtype=torch.uint8).view(torch.bool)
+    assert t.tolist() == [False, True, True]
+    repr(torch.empty(3, dtype=torch.bool))
+
+
+def test_range_takes_numbers_only():
+    import numpy as np
+    with pytest.warns(UserWarning), pytest.raises(TypeError, match="Number"):
+        torch.range([1.0], np.zeros(()))

@@ -215,7 +215,9 @@ mt_scalar
 mt_scalar_load(const void *src, mt_dtype dt)
 {
     if (dt == MT_BOOL) {
-        return mt_scalar_bool(*(const bool *)src);
+        /* read as a byte: memory that was never written (empty) or a uint8
+         * tensor viewed as bool may hold values other than 0 and 1 */
+        return mt_scalar_bool(*(const uint8_t *)src != 0);
     }
     char *data[2] = {NULL, (char *)src};
     int64_t n = 1, st[2] = {0, 0};

@@ -93,6 +93,12 @@ def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=F
                    UserWarning, stacklevel=2)
     if end is None:
         start, end = 0, start
+    for name, v in (("start", start), ("end", end), ("step", step)):
+        # numbers only: anything else would meet NumPy's or the object's own arithmetic
+        if not isinstance(v, (_builtins.int, _builtins.float)) and not (
+                isinstance(v, Tensor) and v.numel() == 1):
+            raise TypeError(f"range(): argument '{name}' must be Number, not {type(v).__name__}")
+    start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
     if step == 0:
         raise RuntimeError("step must be nonzero")
     n = _builtins.int((end - start) // step) + 1

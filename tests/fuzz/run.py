@@ -24,13 +24,12 @@ def replay(spec, start):
     seed, index = map(int, spec.split(":"))
     tlist = targets.all_targets()
     dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
-    for i in range(start if start is not None else index, index):
-        worker.run_case(tlist, seed, i)
-    name, fn, args, kwargs = gen.make_case(tlist, seed, index)
-    print(f"case {seed}:{index}: {name}(" + ", ".join(
-        [gen.describe(a) for a in args] + [f"{k}={gen.describe(v)}" for k, v in kwargs.items()])
-        + ")", flush=True)
-    print("->", worker.run_case(tlist, seed, index))
+    for i in range(start if start is not None else index, index + 1):
+        name, fn, args, kwargs = gen.make_case(tlist, seed, i)
+        print(f"case {seed}:{i}: {name}(" + ", ".join(
+            [gen.describe(a) for a in args] + [f"{k}={gen.describe(v)}" for k, v in kwargs.items()])
+            + ")", flush=True)
+        print("->", worker.run_case(tlist, seed, i), flush=True)
 
 
 def main(argv=None):

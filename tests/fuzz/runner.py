@@ -32,7 +32,7 @@ class Worker:
             # RLIMIT_AS cannot bound a sanitized process (its shadow memory is reserved up
             # front), so the sanitizer bounds single allocations instead
             env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") +
-                                   ":allocator_may_return_null=1:max_allocation_size_mb=4096")
+                                   ":allocator_may_return_null=1:max_allocation_size_mb=512")
         self.err = tempfile.TemporaryFile()   # a file: a full pipe would stall the worker
         self.p = subprocess.Popen([sys.executable, os.path.join(HERE, "worker.py")],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -60,9 +60,12 @@ class Worker:
             self.p.kill()
         self.p.wait()
         self.err.seek(0)
-        err = self.err.read()[-20000:].decode(errors="replace")
+        err = self.err.read().decode(errors="replace")
         self.err.close()
-        return err
+        # a sanitizer's report or a fatal error from its first line; else the end
+        starts = [k for k in (err.find("ERROR: AddressSanitizer"), err.find("runtime error:"),
+                              err.find("Fatal Python error")) if k >= 0]
+        return err[min(starts):min(starts) + 3000] if starts else err[-3000:]
 
 
 def _signal_name(rc):
@@ -75,7 +78,10 @@ def _signal_name(rc):
 
 
 def run(seed, calls, jobs=2, batch=200, timeout=10.0, progress=None):
-    """Runs cases (seed, 0 .. calls-1).  Returns (outcome counts, [Failure])."""
+    """Runs cases (seed, 0 .. calls-1).  Returns (outcome counts, [Failure]).  Under the
+    sanitizers every case runs several times slower: the timeout is tripled there."""
+    if "libasan" in os.environ.get("LD_PRELOAD", ""):
+        timeout *= 3
     import targets
     tlist = targets.all_targets()
     counts = collections.Counter()

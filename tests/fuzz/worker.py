@@ -48,7 +48,7 @@ def run_case(tlist, seed, i):
 
 def main():
     if "libasan" not in os.environ.get("LD_PRELOAD", ""):
-        limit = int(os.environ.get("MINITORCH_FUZZ_MEMORY", 4 << 30))
+        limit = int(os.environ.get("MINITORCH_FUZZ_MEMORY", 1 << 30))
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     warnings.simplefilter("ignore")
     os.chdir(os.environ.get("MINITORCH_FUZZ_CWD", os.getcwd()))
