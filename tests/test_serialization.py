@@ -149,10 +149,19 @@ def test_explicit_pickle_module_with_weights_only_raises():
 def test_environment_overrides(monkeypatch):
     data = pickle.dumps(Point(5), protocol=2)
     monkeypatch.setenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "1")
-    assert torch.load(io.BytesIO(data)).x == 5
+    with pytest.warns(UserWarning, match="TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"):
+        assert torch.load(io.BytesIO(data)).x == 5
+    # it overrides only the default, not an explicit weights_only=True (as torch)
+    with pytest.raises(pickle.UnpicklingError, match="Point"):
+        torch.load(io.BytesIO(data), weights_only=True)
     monkeypatch.setenv("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "1")
-    with pytest.raises(pickle.UnpicklingError):
+    with pytest.raises(RuntimeError, match="Only one of"):
+        torch.load(io.BytesIO(data))
+    monkeypatch.delenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD")
+    with pytest.raises(pickle.UnpicklingError, match="Point"):
         torch.load(io.BytesIO(data), weights_only=False)
+    monkeypatch.setenv("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "on")   # not one of torch's true values
+    assert torch.load(io.BytesIO(data), weights_only=False).x == 5
 
 
 def test_truncated_and_corrupted_files_raise():

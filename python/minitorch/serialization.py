@@ -42,6 +42,7 @@ import math
 import os
 import pickle
 import struct
+import warnings
 
 import _compat_pickle
 
@@ -454,16 +455,26 @@ def _weights_only_message(e):
 
 # ---- save / load --------------------------------------------------------------------------
 
-def _env_flag(name):
-    return os.environ.get(name, "0").strip().lower() not in ("", "0", "false", "no", "off")
+def _env_true(name):
+    return os.environ.get(name, "0") in ("1", "y", "yes", "true")
 
 
 def _resolve_weights_only(weights_only, pickle_module):
-    if _env_flag("TORCH_FORCE_WEIGHTS_ONLY_LOAD"):
+    """torch's rules: TORCH_FORCE_WEIGHTS_ONLY_LOAD wins; TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD
+    only where the call did not pass weights_only; else True unless a pickle_module is given."""
+    force, force_no = (_env_true("TORCH_FORCE_WEIGHTS_ONLY_LOAD"),
+                       _env_true("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"))
+    if force and force_no:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or "
+                           "`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` should be set, but both were set.")
+    if force:
         weights_only = True
-    elif _env_flag("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"):
+    elif force_no and weights_only is None:
+        warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since the "
+                      "`weights_only` argument was not explicitly passed to `minitorch.load`, "
+                      "forcing weights_only=False.", UserWarning, stacklevel=3)
         weights_only = False
-    elif weights_only is None:
+    if weights_only is None:
         weights_only = pickle_module is None
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is "
@@ -486,7 +497,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     for compatibility).
 
     weights_only=True (the default, unless an explicit pickle_module is given or
-    TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD is set) loads only
+    TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD is set and weights_only is not passed) loads only
     tensors, generators, dtypes, devices, Size, layouts, memory formats, the tensor classes,
     containers (dict, list, tuple, set, frozenset, OrderedDict, Counter), numbers, strings,
     bytes, and the globals allowed with add_safe_globals / safe_globals; anything else (NumPy
