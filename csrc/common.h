@@ -13,6 +13,7 @@
 #include "c10_lite/error.h"
 #include "c10_lite/storage.h"
 #include "c10_lite/tensor_impl.h"
+#include "mt_op_table.h" /* generated, see Note [The op table] */
 
 /* Note [Type objects]
  * Types are heap types created from PyType_Spec in the module's exec slot
@@ -222,5 +223,16 @@ int mt__index_binding_init(PyObject *module);
 int mt__distributed_init(PyObject *module);
 /* Adds every def in `methods` to TensorBase as a method (helper for binding files). */
 int mt__add_tensor_methods(PyMethodDef *methods);
+
+/* Note [The op table]
+ * Every public op is declared once, by a row of python/minitorch/_op_table.py.  The build
+ * turns the rows into mt_op_table.h (tools/gen_op_table.py): per C family F, the lists
+ * MT_OPTABLE_<F>_METHODS(X) and MT_OPTABLE_<F>_FUNCTIONS(X) of X("name", c_function, flags),
+ * aliases included.  csrc/<F>_binding.c expands them with MT_OPTABLE_DEF into its PyMethodDef
+ * arrays; its entry points are named by the table's convention (mt_m_<name>, mt_m_<name>_,
+ * mt_f_<name>), so a row without its entry point fails to compile and an entry point without
+ * its row is an unused static function (-Werror).  The arrays keep only private helpers
+ * ("_name") besides the table's rows. */
+#define MT_OPTABLE_DEF(name, fn, flags) {name, (PyCFunction)(void (*)(void))fn, flags, NULL},
 
 #endif /* CSRC_COMMON_H */

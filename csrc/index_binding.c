@@ -73,7 +73,7 @@ mt__tensor_list(PyObject *seq, mt_tensor **out, int cap, const char *fname, cons
 }
 
 static PyObject *
-mt_py_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"tensors", "dim", "out", NULL};
     PyObject *a[3];
@@ -402,15 +402,14 @@ mt_m_scatter_add_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
 }
 
 static PyMethodDef mt_index_methods[] = {
-    {"scatter_", FASTKW(mt_m_scatter_), "scatter_(dim, index, src|value)"},
-    {"scatter_add_", FASTKW(mt_m_scatter_add_), "scatter_add_(dim, index, src)"},
+    MT_OPTABLE_INDEX_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
 
 static PyMethodDef mt_index_functions[] = {
-    {"cat", FASTKW(mt_py_cat), "cat(tensors, dim=0, out=None)"},
-    {"sort", FASTKW(mt_py_sort), "sort(input, dim=-1, descending=False, stable=False) -> (values, indices)"},
-    {"gather", FASTKW(mt_py_gather), "gather(input, dim, index)"},
+    MT_OPTABLE_INDEX_FUNCTIONS(MT_OPTABLE_DEF)
+    {"_sort", FASTKW(mt_py_sort), "sort(input, dim=-1, descending=False, stable=False) -> (values, indices)"},
+    {"_gather", FASTKW(mt_py_gather), "gather(input, dim, index)"},
     {"_index_get", mt_py_index_get, METH_VARARGS, NULL},
     {"_scatter_reduce_", mt_py_scatter_reduce_raw, METH_VARARGS, NULL},
     {"_topk", mt_py_topk_raw, METH_VARARGS, NULL},

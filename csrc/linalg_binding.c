@@ -170,12 +170,12 @@ mt__la_entry(mt__la_op op, PyObject *self, PyObject *const *args, Py_ssize_t nar
       "beta * input + alpha * bmm(batch1, batch2); input broadcasts; beta=0 ignores input.")
 
 #define MT__LA_DEFINE(op, name, doc)                                                              \
-    static PyObject *mt_lam_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,       \
+    static PyObject *mt_m_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,       \
                                    PyObject *kw)                                                  \
     {                                                                                             \
         return mt__la_entry(op, self, args, nargs, kw);                                           \
     }                                                                                             \
-    static PyObject *mt_laf_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,          \
+    static PyObject *mt_f_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,          \
                                    PyObject *kw)                                                  \
     {                                                                                             \
         return mt__la_entry(op, NULL, args, nargs, kw);                                           \
@@ -218,14 +218,12 @@ mt_py_blas_info(PyObject *m, PyObject *unused)
     return Py_BuildValue("(ss)", mt_blas_path(), mt_blas_config());
 }
 
-#define MT__LA_METHOD(op, name, doc) {#name, FASTKW(mt_lam_##name), doc},
-#define MT__LA_FUNCTION(op, name, doc) {#name, FASTKW(mt_laf_##name), doc},
 static PyMethodDef mt_linalg_methods[] = {
-    MT__LA_OPS(MT__LA_METHOD)
+    MT_OPTABLE_LINALG_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
 static PyMethodDef mt_linalg_functions[] = {
-    MT__LA_OPS(MT__LA_FUNCTION)
+    MT_OPTABLE_LINALG_FUNCTIONS(MT_OPTABLE_DEF)
     {"_blas_load", mt_py_blas_load, METH_O,
      "_blas_load(path): use the CBLAS library at path for float32/float64 products."},
     {"_blas_set_enabled", mt_py_blas_set_enabled, METH_O,

@@ -58,23 +58,16 @@ static PyMethodDef mt_module_methods[] = {
     {NULL},
 };
 
-/* Note [Binding hooks]
- * Each op family registers its methods and functions from its own binding
- * file.  The families below are optional at link time (weak symbols), so a
- * family's binding file is the only file that has to change to add it. */
-#define MT__BINDING_HOOKS(X) X(mt__random_binding_init) X(mt__linalg_binding_init) \
-    X(mt__index_binding_init) X(mt__distributed_init)
-#define MT__DECLARE_WEAK(fn) __attribute__((weak)) int fn(PyObject *module);
-MT__BINDING_HOOKS(MT__DECLARE_WEAK)
-
+/* Each family's binding file registers its methods and functions (its PyMethodDef
+ * arrays come from the op table, see Note [The op table]).  Every family is linked in and
+ * called here: a missing one fails the link instead of vanishing from the module. */
 static int
 mt__run_binding_hooks(PyObject *m)
 {
-#define MT__CALL_HOOK(fn)                  \
-    if (fn != NULL && fn(m) < 0) {         \
-        return -1;                         \
+    if (mt__random_binding_init(m) < 0 || mt__linalg_binding_init(m) < 0 ||
+        mt__index_binding_init(m) < 0 || mt__distributed_init(m) < 0) {
+        return -1;
     }
-    MT__BINDING_HOOKS(MT__CALL_HOOK)
     return 0;
 }
 

@@ -290,7 +290,7 @@ mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *ar
     {                                                                                          \
         return mt__binary_entry(E, #name, self, args, nargs, kw, 0);                           \
     }                                                                                          \
-    static PyObject *mt_mi_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
+    static PyObject *mt_m_##name##_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
                                   PyObject *kw)                                                \
     {                                                                                          \
         return mt__binary_entry(E, #name "_", self, args, nargs, kw, 1);                       \
@@ -306,7 +306,7 @@ mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *ar
     {                                                                                          \
         return mt__unary_entry(E, #name, self, args, nargs, kw, 0);                            \
     }                                                                                          \
-    static PyObject *mt_mi_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
+    static PyObject *mt_m_##name##_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
                                   PyObject *kw)                                                \
     {                                                                                          \
         return mt__unary_entry(E, #name "_", self, args, nargs, kw, 1);                        \
@@ -331,10 +331,6 @@ mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *ar
 
 MT__PUBLIC_BINARY(MT__BINARY_ENTRIES)
 MT_FORALL_UNARY_OPS(MT__UNARY_ENTRIES)
-
-#define MT__METHOD_DEFS(E, name)                                  \
-    {#name, FASTKW(mt_m_##name), NULL}, {#name "_", FASTKW(mt_mi_##name), NULL},
-#define MT__FUNCTION_DEFS(E, name) {#name, FASTKW(mt_f_##name), NULL},
 
 /* ------------------------------------------------------------------ */
 /* where / masked_fill                                                  */
@@ -382,7 +378,7 @@ done:
 }
 
 static PyObject *
-mt_f_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_py_where_raw(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"condition", "input", "other", "out", NULL};
     PyObject *a[4];
@@ -478,7 +474,7 @@ mt_m_masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
 }
 
 static PyObject *
-mt_mi_masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_masked_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     return mt__masked_fill(self, args, nargs, kwnames, 1);
 }
@@ -527,21 +523,14 @@ mt_f_can_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 static PyMethodDef mt_op_methods[] = {
-    MT__PUBLIC_BINARY(MT__METHOD_DEFS)
-    MT_FORALL_UNARY_OPS(MT__METHOD_DEFS)
-    {"where", FASTKW(mt_m_where), "self.where(condition, other): condition ? self : other"},
-    {"masked_fill", FASTKW(mt_m_masked_fill), "masked_fill(mask, value)"},
-    {"masked_fill_", FASTKW(mt_mi_masked_fill), NULL},
+    MT_OPTABLE_OPS_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
 
 static PyMethodDef mt_op_functions[] = {
-    MT__PUBLIC_BINARY(MT__FUNCTION_DEFS)
-    MT_FORALL_UNARY_OPS(MT__FUNCTION_DEFS)
-    {"where", FASTKW(mt_f_where), "where(condition, input, other)"},
-    {"result_type", FASTKW(mt_f_result_type), NULL},
-    {"promote_types", FASTKW(mt_f_promote_types), NULL},
-    {"can_cast", FASTKW(mt_f_can_cast), NULL},
+    MT_OPTABLE_OPS_FUNCTIONS(MT_OPTABLE_DEF)
+    /* where(condition, input, other); minitorch.where (its one-argument form too) is Python's */
+    {"_where", FASTKW(mt_py_where_raw), NULL},
     {NULL},
 };
 

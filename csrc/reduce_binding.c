@@ -155,12 +155,12 @@ mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *c
 }
 
 #define MT__RED(op, name)                                                                          \
-    static PyObject *mt_rm_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
+    static PyObject *mt_m_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
                                   PyObject *kw)                                                   \
     {                                                                                             \
         return mt__reduce_entry(op, #name, self, args, nargs, kw);                                \
     }                                                                                             \
-    static PyObject *mt_rf_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,           \
+    static PyObject *mt_f_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,           \
                                   PyObject *kw)                                                   \
     {                                                                                             \
         return mt__reduce_entry(op, #name, NULL, args, nargs, kw);                                \
@@ -200,38 +200,32 @@ mt__scan_entry(int prod, const char *fname, PyObject *self, PyObject *const *arg
 }
 
 static PyObject *
-mt_rm_cumsum(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+mt_m_cumsum(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
     return mt__scan_entry(0, "cumsum", self, args, nargs, kw);
 }
 static PyObject *
-mt_rf_cumsum(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+mt_f_cumsum(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
     return mt__scan_entry(0, "cumsum", NULL, args, nargs, kw);
 }
 static PyObject *
-mt_rm_cumprod(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+mt_m_cumprod(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
     return mt__scan_entry(1, "cumprod", self, args, nargs, kw);
 }
 static PyObject *
-mt_rf_cumprod(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+mt_f_cumprod(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
     return mt__scan_entry(1, "cumprod", NULL, args, nargs, kw);
 }
 
-#define MT__RED_METHOD(op, name) {#name, FASTKW(mt_rm_##name), NULL},
-#define MT__RED_FUNCTION(op, name) {#name, FASTKW(mt_rf_##name), NULL},
 static PyMethodDef mt_reduce_methods[] = {
-    MT__REDUCTIONS(MT__RED_METHOD)
-    {"cumsum", FASTKW(mt_rm_cumsum), "cumsum(dim, dtype=None)"},
-    {"cumprod", FASTKW(mt_rm_cumprod), "cumprod(dim, dtype=None)"},
+    MT_OPTABLE_REDUCE_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
 static PyMethodDef mt_reduce_functions[] = {
-    MT__REDUCTIONS(MT__RED_FUNCTION)
-    {"cumsum", FASTKW(mt_rf_cumsum), NULL},
-    {"cumprod", FASTKW(mt_rf_cumprod), NULL},
+    MT_OPTABLE_REDUCE_FUNCTIONS(MT_OPTABLE_DEF)
     {NULL},
 };
 

@@ -113,7 +113,7 @@ mt__dim_arg(PyObject *o, int64_t *out, const char *fname)
 /* views                                                               */
 
 static PyObject *
-tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (kwnames == NULL && nargs == 1 && (mt__dtype_check(args[0]) || PyType_Check(args[0]))) {
         mt_dtype dt;
@@ -148,7 +148,7 @@ tensor_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 }
 
 static PyObject *
-tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *kwval[1];
     if (kwnames != NULL) {
@@ -163,7 +163,7 @@ tensor_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
 }
 
 static PyObject *
-tensor_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *kwval[1];
     if (kwnames != NULL) {
@@ -196,14 +196,14 @@ mt__transpose_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
 }
 
 static PyObject *
-tensor_transpose(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_transpose(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__transpose_args(self, args, nargs, kwnames, "transpose");
     return r ? mt__tensor_wrap(r) : NULL;
 }
 
 static PyObject *
-tensor_transpose_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_transpose_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__transpose_args(self, args, nargs, kwnames, "transpose_");
     if (r == NULL) {
@@ -226,13 +226,13 @@ mt__t(PyObject *self)
 }
 
 static PyObject *
-tensor_t(PyObject *self, PyObject *unused)
+mt_m_t(PyObject *self, PyObject *unused)
 {
     return mt__tensor_wrap(mt__t(self));
 }
 
 static PyObject *
-tensor_t_(PyObject *self, PyObject *unused)
+mt_m_t_(PyObject *self, PyObject *unused)
 {
     mt_tensor *r = mt__t(self);
     if (r == NULL) {
@@ -276,14 +276,14 @@ mt__squeeze_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
 }
 
 static PyObject *
-tensor_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__squeeze_args(self, args, nargs, kwnames, "squeeze");
     return r ? mt__tensor_wrap(r) : NULL;
 }
 
 static PyObject *
-tensor_squeeze_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_squeeze_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__squeeze_args(self, args, nargs, kwnames, "squeeze_");
     if (r == NULL) {
@@ -312,14 +312,14 @@ mt__unsqueeze_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
 }
 
 static PyObject *
-tensor_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__unsqueeze_args(self, args, nargs, kwnames, "unsqueeze");
     return r ? mt__tensor_wrap(r) : NULL;
 }
 
 static PyObject *
-tensor_unsqueeze_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_unsqueeze_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__unsqueeze_args(self, args, nargs, kwnames, "unsqueeze_");
     if (r == NULL) {
@@ -330,7 +330,7 @@ tensor_unsqueeze_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
 }
 
 static PyObject *
-tensor_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *kwval[1];
     if (kwnames != NULL) {
@@ -346,7 +346,7 @@ tensor_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
 
 /* resize_(*sizes, memory_format=None): see Note [Resizing]. */
 static PyObject *
-tensor_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (kwnames != NULL) {
         static const char *const kw[] = {"memory_format", NULL};
@@ -365,7 +365,7 @@ tensor_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
 }
 
 static PyObject *
-tensor_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("resize_as_", 1, 1, "the_template", "memory_format");
     if (!mt__tensor_check(a[0])) {
@@ -378,7 +378,7 @@ tensor_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
 }
 
 static PyObject *
-tensor_expand_as(PyObject *self, PyObject *other)
+mt_m_expand_as(PyObject *self, PyObject *other)
 {
     if (!mt__tensor_check(other)) {
         PyErr_Format(PyExc_TypeError, "expand_as(): argument 'other' must be Tensor, not %s",
@@ -389,7 +389,7 @@ tensor_expand_as(PyObject *self, PyObject *other)
 }
 
 static PyObject *
-tensor_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("narrow", 3, 3, "dim", "start", "length");
     int64_t d, s, l;
@@ -401,7 +401,7 @@ tensor_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
 }
 
 static PyObject *
-tensor_select(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_select(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("select", 2, 2, "dim", "index");
     int64_t d, i;
@@ -412,7 +412,7 @@ tensor_select(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
 }
 
 static PyObject *
-tensor_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("unfold", 3, 3, "dimension", "size", "step");
     int64_t d, sz, st;
@@ -424,7 +424,7 @@ tensor_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
 }
 
 static PyObject *
-tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("flatten", 2, 0, "start_dim", "end_dim");
     int64_t s = 0, e = -1;
@@ -436,7 +436,7 @@ tensor_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
 }
 
 static PyObject *
-tensor_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("unflatten", 2, 2, "dim", "sizes");
     int64_t d, sizes[MT_MAX_DIMS];
@@ -482,14 +482,14 @@ mt__as_strided_args(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 }
 
 static PyObject *
-tensor_as_strided(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_as_strided(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__as_strided_args(self, args, nargs, kwnames, "as_strided");
     return r ? mt__tensor_wrap(r) : NULL;
 }
 
 static PyObject *
-tensor_as_strided_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_as_strided_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__as_strided_args(self, args, nargs, kwnames, "as_strided_");
     if (r == NULL) {
@@ -500,7 +500,7 @@ tensor_as_strided_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
 }
 
 static PyObject *
-tensor_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("contiguous", 1, 0, "memory_format");
     if (mt__memory_format_arg(a[0], "contiguous") < 0) {
@@ -513,7 +513,7 @@ tensor_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
 }
 
 static PyObject *
-tensor_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("clone", 0, 0, "memory_format");
     if (mt__memory_format_arg(a[0], "clone") < 0) {
@@ -528,19 +528,19 @@ tensor_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
 }
 
 static PyObject *
-tensor_detach(PyObject *self, PyObject *unused)
+mt_m_detach(PyObject *self, PyObject *unused)
 {
     return mt__tensor_wrap(mt_alias(IMPL(self)));
 }
 
 static PyObject *
-tensor_self(PyObject *self, PyObject *unused)
+mt_m_detach_(PyObject *self, PyObject *unused)
 {
     return Py_NewRef(self);
 }
 
 static PyObject *
-tensor_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("requires_grad_", 1, 0, "requires_grad");
     int truth = a[0] ? PyObject_IsTrue(a[0]) : 1;
@@ -582,7 +582,7 @@ mt__convert(PyObject *self, mt_dtype dt, mt_device dev, int copy)
 }
 
 static PyObject *
-tensor_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("to", 3, 0, "device", "dtype", "non_blocking", "copy", "memory_format");
     if (mt__memory_format_arg(a[4], "to") < 0) {
@@ -629,7 +629,7 @@ mt__to_dtype_method(PyObject *self, mt_dtype dt)
 }
 
 #define MT__CAST_METHOD(name, DT)                                  \
-    static PyObject *tensor_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
+    static PyObject *mt_m_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
                                    PyObject *kwnames)              \
     {                                                              \
         PARSE(#name, 0, 0, "memory_format");                       \
@@ -650,7 +650,7 @@ MT__CAST_METHOD(byte, MT_UINT8)
 MT__CAST_METHOD(bool, MT_BOOL)
 
 static PyObject *
-tensor_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("cpu", 0, 0, "memory_format");
     if (mt__memory_format_arg(a[0], "cpu") < 0) {
@@ -660,7 +660,7 @@ tensor_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 static PyObject *
-tensor_cuda(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_cuda(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("cuda", 1, 0, "device", "non_blocking", "memory_format");
     if (mt__memory_format_arg(a[2], "cuda") < 0) {
@@ -724,7 +724,7 @@ tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 /* in-place writes                                                     */
 
 static PyObject *
-tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("copy_", 2, 1, "src", "non_blocking");
     PyObject *src = a[0];
@@ -747,7 +747,7 @@ tensor_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
 }
 
 static PyObject *
-tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("fill_", 1, 1, "value");
     mt_scalar v;
@@ -774,7 +774,7 @@ tensor_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
 }
 
 static PyObject *
-tensor_zero_(PyObject *self, PyObject *unused)
+mt_m_zero_(PyObject *self, PyObject *unused)
 {
     int rc;
     mt_tensor *t = mt__tensor_impl_ref(self);
@@ -789,60 +789,16 @@ tensor_zero_(PyObject *self, PyObject *unused)
 }
 
 static PyObject *
-tensor_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("numpy", 0, 0, "force");
     return mt__tensor_to_numpy(self);
 }
 
 static PyMethodDef tensor_methods[] = {
-    {"view", FASTKW(tensor_view), "view(*shape) or view(dtype): same memory, new shape."},
-    {"reshape", FASTKW(tensor_reshape), "reshape(*shape): a view when possible, else a copy."},
-    {"permute", FASTKW(tensor_permute), "permute(*dims) -> view"},
-    {"transpose", FASTKW(tensor_transpose), "transpose(dim0, dim1) -> view"},
-    {"swapaxes", FASTKW(tensor_transpose), "swapaxes(dim0, dim1) -> view"},
-    {"swapdims", FASTKW(tensor_transpose), "swapdims(dim0, dim1) -> view"},
-    {"transpose_", FASTKW(tensor_transpose_), NULL},
-    {"t", tensor_t, METH_NOARGS, "t() -> view: transpose of a <= 2-d tensor"},
-    {"t_", tensor_t_, METH_NOARGS, NULL},
-    {"squeeze", FASTKW(tensor_squeeze), "squeeze(dim=None) -> view"},
-    {"squeeze_", FASTKW(tensor_squeeze_), NULL},
-    {"unsqueeze", FASTKW(tensor_unsqueeze), "unsqueeze(dim) -> view"},
-    {"unsqueeze_", FASTKW(tensor_unsqueeze_), NULL},
-    {"expand", FASTKW(tensor_expand), "expand(*sizes) -> view with stride 0 on new dims"},
-    {"expand_as", tensor_expand_as, METH_O, NULL},
-    {"resize_", FASTKW(tensor_resize_), "resize_(*sizes): contiguous, same storage when it has room"},
-    {"resize_as_", FASTKW(tensor_resize_as_), "resize_as_(other): resize_(*other.shape)"},
-    {"narrow", FASTKW(tensor_narrow), "narrow(dim, start, length) -> view"},
-    {"select", FASTKW(tensor_select), "select(dim, index) -> view"},
-    {"unfold", FASTKW(tensor_unfold), "unfold(dimension, size, step) -> view"},
-    {"flatten", FASTKW(tensor_flatten), "flatten(start_dim=0, end_dim=-1)"},
-    {"unflatten", FASTKW(tensor_unflatten), "unflatten(dim, sizes) -> view"},
-    {"as_strided", FASTKW(tensor_as_strided), "as_strided(size, stride, storage_offset=None)"},
-    {"as_strided_", FASTKW(tensor_as_strided_), NULL},
-    {"contiguous", FASTKW(tensor_contiguous), "self if contiguous, else a contiguous copy"},
-    {"clone", FASTKW(tensor_clone), "A copy in new memory."},
-    {"detach", tensor_detach, METH_NOARGS, "A view sharing memory (no autograd history)."},
-    {"detach_", tensor_self, METH_NOARGS, NULL},
-    {"requires_grad_", FASTKW(tensor_requires_grad_), NULL},
-    {"to", FASTKW(tensor_to), "to(dtype) / to(device, dtype=None) / to(other, copy=False)"},
-    {"type", FASTKW(tensor_type), "type(dtype=None): the type name, or a converted tensor"},
-    {"float", FASTKW(tensor_float), NULL},
-    {"double", FASTKW(tensor_double), NULL},
-    {"half", FASTKW(tensor_half), NULL},
-    {"bfloat16", FASTKW(tensor_bfloat16), NULL},
-    {"int", FASTKW(tensor_int), NULL},
-    {"long", FASTKW(tensor_long), NULL},
-    {"short", FASTKW(tensor_short), NULL},
-    {"char", FASTKW(tensor_char), NULL},
-    {"byte", FASTKW(tensor_byte), NULL},
-    {"bool", FASTKW(tensor_bool), NULL},
-    {"cpu", FASTKW(tensor_cpu), NULL},
-    {"cuda", FASTKW(tensor_cuda), NULL},
-    {"copy_", FASTKW(tensor_copy_), "copy_(src): copy (broadcast, cast) src into self"},
-    {"fill_", FASTKW(tensor_fill_), NULL},
-    {"zero_", tensor_zero_, METH_NOARGS, NULL},
-    {"numpy", FASTKW(tensor_numpy), "A numpy.ndarray sharing this tensor's memory."},
+    MT_OPTABLE_TENSOR_METHODS(MT_OPTABLE_DEF)
+    /* Tensor.type() is minitorch.Tensor.type (it also takes the legacy classes) */
+    {"_type", FASTKW(tensor_type), "type(dtype=None): the type name, or a converted tensor"},
     {NULL},
 };
 
@@ -950,25 +906,25 @@ mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, Py
 }
 
 static PyObject *
-mt_py_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     return mt__sized_factory("empty", args, nargs, kwnames, -1);
 }
 
 static PyObject *
-mt_py_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     return mt__sized_factory("zeros", args, nargs, kwnames, 0);
 }
 
 static PyObject *
-mt_py_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     return mt__sized_factory("ones", args, nargs, kwnames, 1);
 }
 
 static PyObject *
-mt_py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("full", 2, 2, "size", "fill_value", "dtype", "device", "requires_grad", "pin_memory",
           "layout", "out");
@@ -997,7 +953,7 @@ mt_py_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 }
 
 static PyObject *
-mt_py_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_empty_strided(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("empty_strided", 2, 2, "size", "stride", "dtype", "device", "requires_grad",
           "pin_memory", "layout");
@@ -1054,7 +1010,7 @@ mt__number_arg(PyObject *o, mt_scalar *s, const char *fname)
 }
 
 static PyObject *
-mt_py_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("arange", 3, 0, "start", "end", "step", "dtype", "device", "requires_grad", "layout",
           "pin_memory", "out");
@@ -1134,19 +1090,19 @@ mt__linspace_common(const char *fname, int log, PyObject *const *args, Py_ssize_
 }
 
 static PyObject *
-mt_py_linspace(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_linspace(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     return mt__linspace_common("linspace", 0, args, nargs, kwnames);
 }
 
 static PyObject *
-mt_py_logspace(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_logspace(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     return mt__linspace_common("logspace", 1, args, nargs, kwnames);
 }
 
 static PyObject *
-mt_py_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("eye", 2, 1, "n", "m", "dtype", "device", "requires_grad", "layout", "pin_memory",
           "out");
@@ -1172,7 +1128,7 @@ mt_py_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
 }
 
 static PyObject *
-mt_py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("tensor", 1, 1, "data", "dtype", "device", "requires_grad", "pin_memory");
     mt_dtype dt = MT_FLOAT32;
@@ -1194,7 +1150,7 @@ mt_py_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 }
 
 static PyObject *
-mt_py_as_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt_f_as_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("as_tensor", 1, 1, "data", "dtype", "device");
     mt_dtype dt = MT_FLOAT32;
@@ -1225,7 +1181,7 @@ mt_py_as_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *
 }
 
 static PyObject *
-mt_py_from_numpy(PyObject *m, PyObject *arr)
+mt_f_from_numpy(PyObject *m, PyObject *arr)
 {
     return mt__from_numpy(arr, 1);
 }
@@ -1250,18 +1206,7 @@ mt_py_set_default_dtype(PyObject *m, PyObject *arg)
 }
 
 static PyMethodDef mt_factory_methods[] = {
-    {"empty", FASTKW(mt_py_empty), "empty(*size, dtype=None, device=None) -> uninitialised tensor"},
-    {"zeros", FASTKW(mt_py_zeros), "zeros(*size, dtype=None, device=None)"},
-    {"ones", FASTKW(mt_py_ones), "ones(*size, dtype=None, device=None)"},
-    {"full", FASTKW(mt_py_full), "full(size, fill_value, dtype=None, device=None)"},
-    {"empty_strided", FASTKW(mt_py_empty_strided), "empty_strided(size, stride, dtype=None)"},
-    {"arange", FASTKW(mt_py_arange), "arange(start=0, end, step=1, dtype=None, device=None)"},
-    {"linspace", FASTKW(mt_py_linspace), "linspace(start, end, steps, dtype=None)"},
-    {"logspace", FASTKW(mt_py_logspace), "logspace(start, end, steps, base=10.0, dtype=None)"},
-    {"eye", FASTKW(mt_py_eye), "eye(n, m=None, dtype=None, device=None)"},
-    {"tensor", FASTKW(mt_py_tensor), "tensor(data, dtype=None, device=None): always copies"},
-    {"as_tensor", FASTKW(mt_py_as_tensor), "as_tensor(data, dtype=None, device=None): shares when it can"},
-    {"from_numpy", mt_py_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory"},
+    MT_OPTABLE_TENSOR_FUNCTIONS(MT_OPTABLE_DEF)
     {"get_default_dtype", mt_py_get_default_dtype, METH_NOARGS, NULL},
     {"_set_formats", mt_py_set_formats, METH_VARARGS, NULL},
     {"_check_tensor_options", mt_py_check_tensor_options, METH_VARARGS, NULL},

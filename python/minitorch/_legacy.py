@@ -7,7 +7,7 @@
 ``t.type(minitorch.DoubleTensor)`` converts."""
 from . import _C
 from ._size import Size
-from ._tensor import Tensor
+from ._C import TensorBase as Tensor
 
 __all__ = ["FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
            "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor"]
@@ -66,15 +66,14 @@ IntTensor = _make("IntTensor", _C.int32)
 LongTensor = _make("LongTensor", _C.int64)
 BoolTensor = _make("BoolTensor", _C.bool)
 
-_c_type = Tensor.type
+_c_type = Tensor._type
 
 
-def _type(self, dtype=None, non_blocking=False, **kwargs):
+def tensor_type(self, dtype=None, non_blocking=False, **kwargs):
     """type() -> 'minitorch.FloatTensor'; type(dtype, a type name or a legacy class) converts."""
     if isinstance(dtype, _LegacyTensorType):
         dtype = dtype.dtype
     return _c_type(self, dtype, non_blocking, **kwargs)
 
 
-_type.__name__ = "type"
-Tensor.type = _type
+tensor_type.__name__ = "type"

@@ -3,7 +3,7 @@ import os as _os
 import warnings as _warnings
 
 from . import _C
-from ._tensor import Tensor
+from ._C import TensorBase as Tensor
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "baddbmm", "addbmm", "addr",
            "outer", "ger", "einsum", "tensordot"]
@@ -406,42 +406,3 @@ def _prod(sizes):
     for s in sizes:
         p *= s
     return p
-
-
-# ---- Tensor methods and the @ operator -------------------------------------
-def _matmul_operator(self, other):
-    if not isinstance(other, Tensor):
-        return NotImplemented
-    return _C.matmul(self, other)
-
-
-def _rmatmul_operator(self, other):
-    if not isinstance(other, Tensor):
-        return NotImplemented
-    return _C.matmul(other, self)
-
-
-def _inplace_product(fn):
-    def method(self, *args, **kwargs):
-        r = fn(self, *args, **kwargs)
-        if r.shape != self.shape:
-            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
-                               f"shape {list(r.shape)}")
-        return self.copy_(r)
-    method.__name__ = fn.__name__ + "_"
-    method.__doc__ = f"In-place {fn.__name__}: self = {fn.__name__}(self, ...)."
-    return method
-
-
-Tensor.addmm_ = _inplace_product(addmm)
-Tensor.addmv_ = _inplace_product(addmv)
-Tensor.baddbmm_ = _inplace_product(baddbmm)
-Tensor.addbmm = addbmm
-Tensor.addbmm_ = _inplace_product(addbmm)
-Tensor.addr = addr
-Tensor.addr_ = _inplace_product(addr)
-# torch has no in-place @: `a @= b` rebinds a to a new tensor (no __imatmul__).
-Tensor.__matmul__ = _matmul_operator
-Tensor.__rmatmul__ = _rmatmul_operator
-Tensor.outer = outer
-Tensor.ger = ger

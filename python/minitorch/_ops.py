@@ -24,18 +24,6 @@ def clamp(input, min=None, max=None, *, out=None):
     return r
 
 
-clip = clamp
-
-
-def clamp_(input, min=None, max=None):
-    r = clamp(input, min, max)
-    if not _C.can_cast(r.dtype, input.dtype):
-        from ._reductions import _scalar_type_name
-        raise RuntimeError(f"result type {_scalar_type_name(r.dtype)} can't be cast to the desired output "
-                           f"type {_scalar_type_name(input.dtype)}")
-    return input.copy_(r)
-
-
 _TYPEMETA_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
                    "int16": "short int", "int32": "int", "int64": "long int",
                    "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
@@ -64,7 +52,7 @@ def lerp(input, end, weight, *, out=None):
         raise RuntimeError(f"\"{kernel}\" not implemented for '{_scalar_type_name(input.dtype)}'")
     diff = _C.sub(end, input)
     if isinstance(weight, _C.TensorBase):
-        r = _C.where(_C.lt(_C.abs(weight), 0.5), _C.add(input, _C.mul(weight, diff)),
+        r = _C._where(_C.lt(_C.abs(weight), 0.5), _C.add(input, _C.mul(weight, diff)),
                      _C.sub(end, _C.mul(diff, _C.sub(1, weight))))
     elif abs(weight) < 0.5:
         r = _C.add(input, _C.mul(diff, weight))
@@ -81,10 +69,6 @@ def rsub(input, other, *, alpha=1):
     """other - alpha * input."""
     return _C.sub(other, input, alpha=alpha) if isinstance(other, _C.TensorBase) else \
         _C.add(_C.mul(input, -alpha), other)
-
-
-def true_divide(input, other, *, out=None):
-    return _C.div(input, other, out=out)
 
 
 def equal(input, other):

@@ -7,12 +7,12 @@ PyTorch's (same distributions, different numbers)."""
 import copyreg
 import operator
 
-from ._tensor import _check_short
+from ._checks import _check_short
 
 from . import _C
 from ._reductions import _scalar_type_name
 from ._shape_ops import broadcast_shapes
-from ._tensor import Tensor
+from ._C import TensorBase as Tensor
 
 __all__ = [
     "Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state",
@@ -465,20 +465,4 @@ def poisson(input, generator=None):
     return _C._poisson(input, generator)
 
 
-def _bernoulli_method(self, p=None, *, generator=None):
-    return bernoulli(self, p, generator=generator)
-
-
-def _multinomial_method(self, num_samples, replacement=False, *, generator=None):
-    return multinomial(self, num_samples, replacement, generator=generator)
-
-
 from . import random  # noqa: E402,F401  (minitorch.random, as torch.random)
-
-for _name, _fn in [("uniform_", uniform_), ("normal_", normal_), ("log_normal_", log_normal_),
-                   ("exponential_", exponential_), ("cauchy_", cauchy_), ("geometric_", geometric_),
-                   ("bernoulli_", bernoulli_), ("random_", random_), ("bernoulli", _bernoulli_method),
-                   ("multinomial", _multinomial_method)]:
-    _fn.__name__ = _name
-    setattr(Tensor, _name, _fn)
-del _name, _fn

@@ -162,7 +162,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
         r = _C.log(_C.sum(_C.exp(x), dim, keepdim))
     else:
         m = _C.amax(x, dim, True)
-        m = _C.where(_C.isinf(m), 0.0, m)
+        m = _C._where(_C.isinf(m), 0.0, m)
         r = _C.add(_C.log(_C.sum(_C.exp(_C.sub(x, m)), dim, True)), m)
         if not keepdim:
             r = r.squeeze(dim) if not isinstance(dim, (list, tuple)) else _squeeze_dims(r, dim)

@@ -9,7 +9,8 @@ import builtins
 from . import _C
 from ._ops import clamp as _clamp
 from ._reductions import _return_type, _store_pair
-from ._tensor import Tensor, _VIEW_BYTES, _check_count_fits, _check_short
+from ._C import TensorBase as Tensor
+from ._checks import _VIEW_BYTES, _check_count_fits, _check_short
 
 sort_ret = _return_type("sort", ["values", "indices"])
 topk_ret = _return_type("topk", ["values", "indices"])
@@ -425,7 +426,7 @@ def _tri(input, diagonal, upper, fname):
     rows, cols = input.shape[-2], input.shape[-1]
     off = _C.sub(_C.arange(cols).unsqueeze(0), _C.arange(rows).unsqueeze(1))
     keep = _C.ge(off, diagonal) if upper else _C.le(off, diagonal)
-    return _C.where(keep, input, _C.zeros((), dtype=input.dtype))
+    return _C._where(keep, input, _C.zeros((), dtype=input.dtype))
 
 
 def tril(input, diagonal=0, *, out=None):
@@ -500,8 +501,8 @@ def trace(input):
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     """Values of ``input`` along ``dim`` at positions ``index`` (``out[i][j] = input[index[i][j]][j]`` for dim 0)."""
     if out is None:
-        return _C.gather(input, dim, index)
-    return _C.gather(input, dim, index, out=out)
+        return _C._gather(input, dim, index)
+    return _C._gather(input, dim, index, out=out)
 
 
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
@@ -552,7 +553,7 @@ def _scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     if reduce == "mean" and index.numel():
         counts = _C.full(r.shape, 1 if include_self else 0, dtype=_C.int64)
         counts.scatter_add_(dim, index, _C.ones(index.shape, dtype=_C.int64))
-        counts = _C.where(_C.eq(counts, 0), 1, counts)
+        counts = _C._where(_C.eq(counts, 0), 1, counts)
         if self.dtype.is_floating_point:
             r = _C.div(r, counts).to(self.dtype)
         else:
@@ -674,7 +675,7 @@ def take_along_dim(input, indices, dim=None, *, out=None):
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{_legacy_name(indices.dtype)}")
     if dim is None:
-        r = _C.gather(input.reshape(-1), 0, indices.reshape(-1))
+        r = _C._gather(input.reshape(-1), 0, indices.reshape(-1))
     else:
         if input.dim() != indices.dim():
             raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of "
@@ -687,7 +688,7 @@ def take_along_dim(input, indices, dim=None, *, out=None):
         bi, bx = list(b), list(b)
         if input.dim():
             bi[d], bx[d] = input.size(d), indices.size(d)
-        r = _C.gather(input.expand(bi), d, indices.expand(bx))
+        r = _C._gather(input.expand(bi), d, indices.expand(bx))
     return _C._store_out(out, r, "take_along_dim") if out is not None else r
 
 
@@ -711,7 +712,7 @@ def where(condition, input=None, other=None, *, out=None):
         return nonzero(condition, as_tuple=True)
     if input is None or other is None:
         raise TypeError("where() expects either 1 or 3 arguments")
-    return _C.where(condition, input, other, out=out)
+    return _C._where(condition, input, other, out=out)
 
 
 def masked_select(input, mask, *, out=None):
@@ -809,18 +810,18 @@ def one_hot(tensor, num_classes=-1):
 # ---------------------------------------------------------------- sorting
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     """Stable sort along dim (NaN last ascending, first descending) -> (values, indices)."""
-    v, i = _C.sort(input, dim, descending)
+    v, i = _C._sort(input, dim, descending)
     if out is not None:
         v, i = _store_pair(out, v, i, "sort")
     return sort_ret(v, i)
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
-    return _C.sort(input, dim, descending)[1]
+    return _C._sort(input, dim, descending)[1]
 
 
 def msort(input):
-    return _C.sort(input, 0, False)[0]
+    return _C._sort(input, 0, False)[0]
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
@@ -865,7 +866,7 @@ def _median(input, dim, keepdim, ignore_nan, fname):
             if not input.dtype.is_floating_point:
                 raise RuntimeError(f"{fname}() input tensor cannot be empty")
             return _C.full((), float("nan"), dtype=input.dtype)
-        s = _C.sort(input.reshape(-1), 0, False)[0]
+        s = _C._sort(input.reshape(-1), 0, False)[0]
         if input.dtype.is_floating_point:
             nans = int(s.isnan().sum())
             if nans and not ignore_nan:
@@ -877,14 +878,14 @@ def _median(input, dim, keepdim, ignore_nan, fname):
     n = x.size(d)
     if n == 0:
         raise IndexError(f"{fname}(): Expected reduction dim {d} to have non-zero size.")
-    v, i = _C.sort(x, d, False)
+    v, i = _C._sort(x, d, False)
     if input.dtype.is_floating_point:
         good = _C.sub(n, v.isnan().sum(d, keepdim=True))      # NaNs sort last, stably
         if ignore_nan:
             k = _C.floor_divide(_clamp(_C.sub(good, 1), min=0), 2)
         else:  # any NaN: the line's first NaN (at position `good` of the sorted line)
-            k = _C.where(_C.lt(good, n), _clamp(good, max=n - 1), (n - 1) // 2)
-        vals, idx = _C.gather(v, d, k), _C.gather(i, d, k)
+            k = _C._where(_C.lt(good, n), _clamp(good, max=n - 1), (n - 1) // 2)
+        vals, idx = _C._gather(v, d, k), _C._gather(i, d, k)
     else:
         vals, idx = v.narrow(d, (n - 1) // 2, 1), i.narrow(d, (n - 1) // 2, 1)
     if input.dim() == 0:
@@ -943,7 +944,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
                 out_shape[d] = 1
             else:
                 del out_shape[d]
-    s = _C.sort(x, -1, False)[0]                     # (..., n), NaN last
+    s = _C._sort(x, -1, False)[0]                     # (..., n), NaN last
     n = s.size(-1)
     nan_count = s.isnan().sum(-1, keepdim=True)
     cnt = _C.sub(n, nan_count) if ignore_nan else _C.full(nan_count.shape, n, dtype=_C.int64)
@@ -955,7 +956,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
             rank = _C.round(rank)
         lo = _clamp(_C.floor(rank).to(_C.int64), max=n - 1)
         hi = _clamp(_C.ceil(rank).to(_C.int64), max=n - 1)
-        vlo, vhi = _C.gather(s, -1, lo), _C.gather(s, -1, hi)
+        vlo, vhi = _C._gather(s, -1, lo), _C._gather(s, -1, hi)
         if interpolation in ("lower", "nearest"):
             r = vlo
         elif interpolation == "higher":
@@ -965,7 +966,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
         else:
             r = _C.add(vlo, _C.mul(_C.sub(vhi, vlo), _C.sub(rank, lo.to(input.dtype))))
         bad = _C.eq(cnt, 0) if ignore_nan else _C.gt(nan_count, 0)
-        r = _C.where(bad, float("nan"), r)
+        r = _C._where(bad, float("nan"), r)
         res.append(r.reshape(out_shape))
     r = res[0] if scalar_q or q.dim() == 0 else stack(res) if res else _C.empty([0] + out_shape, dtype=input.dtype)
     return _C._store_out(out, r, fname) if out is not None else r
@@ -983,15 +984,15 @@ def mode(input, dim=-1, keepdim=False):
     n = x.size(-1)
     if n == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
-    v, i = _C.sort(x, -1, False)
+    v, i = _C._sort(x, -1, False)
     first = _C.ones(v.shape, dtype=_C.bool)
     if n > 1:
         first[..., 1:] = _C.ne(v[..., 1:], v[..., :-1])
     run = _C.sub(_C.cumsum(first, -1), 1)                       # run number of each entry
     counts = _C.zeros(v.shape, dtype=_C.int64).scatter_add_(-1, run, _C.ones(v.shape, dtype=_C.int64))
     best = _C.argmax(counts, -1, keepdim=True)                  # the first (smallest) longest run
-    end = _C.sub(_C.gather(_C.cumsum(counts, -1), -1, best), 1)  # its last entry, sorted stably
-    vals, idx = _C.gather(v, -1, end).squeeze(-1), _C.gather(i, -1, end).squeeze(-1)
+    end = _C.sub(_C._gather(_C.cumsum(counts, -1), -1, best), 1)  # its last entry, sorted stably
+    vals, idx = _C._gather(v, -1, end).squeeze(-1), _C._gather(i, -1, end).squeeze(-1)
     if input.dim() and keepdim:
         vals, idx = vals.unsqueeze(d), idx.unsqueeze(d)
     return mode_ret(vals.contiguous(), idx.contiguous())
@@ -1015,7 +1016,7 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     dt = _C.result_type(elements, test_elements)
     e = elements.to(dt) if isinstance(elements, _C.TensorBase) else _C.full((), elements, dtype=dt)
     t = test_elements.to(dt) if isinstance(test_elements, _C.TensorBase) else _C.full((1,), test_elements, dtype=dt)
-    s = _C.sort(t.reshape(-1), 0, False)[0]
+    s = _C._sort(t.reshape(-1), 0, False)[0]
     if s.numel() == 0:
         found = _C.zeros(e.shape, dtype=_C.bool)
     else:
@@ -1046,7 +1047,7 @@ def _unique_impl(input, return_inverse, return_counts, dim, consecutive, fname):
     else:  # lexicographic order of the rows: stable sorts from the last column to the first
         order = _C.arange(n)
         for c in range(m - 1, -1, -1):
-            order = _getitem(order, _C.sort(_getitem(x.select(1, c), order), 0, False)[1])
+            order = _getitem(order, _C._sort(_getitem(x.select(1, c), order), 0, False)[1])
         s = _getitem(x, order)
     first = _C.ones(n, dtype=_C.bool)
     if n > 1:
@@ -1414,38 +1415,6 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 
 _C._set_advanced_indexing(_getitem, _setitem)
-
-# ---------------------------------------------------------------- Tensor methods
-for _name, _fn in [("flip", flip), ("fliplr", fliplr), ("flipud", flipud), ("roll", roll),
-                   ("repeat", repeat), ("tile", tile), ("tril", tril), ("triu", triu),
-                   ("diagonal", diagonal), ("diag", diag), ("diag_embed", diag_embed), ("repeat_interleave", repeat_interleave), ("trace", trace),
-                   ("index_select", index_select), ("gather", gather), ("scatter", scatter),
-                   ("scatter_add", scatter_add), ("index_add", index_add), ("nonzero", nonzero),
-                   ("argwhere", argwhere), ("masked_select", masked_select), ("sort", sort),
-                   ("argsort", argsort), ("msort", msort), ("topk", topk), ("kthvalue", kthvalue),
-                   ("unique", unique), ("unique_consecutive", unique_consecutive), ("bincount", bincount),
-                   ("movedim", movedim), ("moveaxis", movedim), ("index_put_", index_put_),
-                   ("index_put", index_put), ("index_add_", _index_add_), ("index_fill_", _index_fill_),
-                   ("index_copy_", _index_copy_), ("masked_scatter_", _masked_scatter_),
-                   ("index_fill", index_fill), ("index_copy", index_copy), ("masked_scatter", masked_scatter),
-                   ("rot90", rot90), ("take", take), ("take_along_dim", take_along_dim),
-                   ("scatter_reduce", scatter_reduce), ("scatter_reduce_", _scatter_reduce_),
-                   ("median", median), ("nanmedian", nanmedian), ("quantile", quantile),
-                   ("nanquantile", nanquantile), ("diagflat", diagflat), ("mode", mode),
-                   ("tensor_split", tensor_split), ("hsplit", hsplit), ("vsplit", vsplit), ("dsplit", dsplit)]:
-    setattr(Tensor, _name, _fn)
-
-
-def _tril_(self, diagonal=0):
-    return self.copy_(tril(self, diagonal))
-
-
-def _triu_(self, diagonal=0):
-    return self.copy_(triu(self, diagonal))
-
-
-Tensor.tril_ = _tril_
-Tensor.triu_ = _triu_
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
            "atleast_1d", "atleast_2d", "atleast_3d", "movedim", "moveaxis", "index_select", "flip",

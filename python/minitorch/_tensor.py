@@ -1,11 +1,12 @@
 """minitorch.Tensor: the C TensorBase plus the Python-level sugar."""
 import math
 import operator
-import os
 
 from . import _C
 from . import _formats
 from . import _tensor_str
+from ._checks import _check_count_fits, _VIEW_BYTES  # noqa: F401
+from ._op_forms import tensor_methods as _tensor_methods
 
 
 def _int_dtype_of_size(itemsize):
@@ -20,33 +21,12 @@ def _rebuild_tensor(data, dtype, shape):
     return t
 
 
-# Bytes a tensor object and its impl take at least: a bound used to refuse a result list no
-# machine can hold before building any of it.
-_VIEW_BYTES = 256
+# The Tensor methods the op table implements in Python (see _op_table.py); the C ones come
+# with TensorBase.
+_TensorOps = type("_TensorOps", (), _tensor_methods())
 
 
-def _check_count_fits(count, bytes_each, fname):
-    """Fails at once, as one allocation of that size would, when `count` results of at least
-    `bytes_each` bytes cannot fit in this machine's memory (instead of building them one by one
-    until memory runs out)."""
-    try:
-        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        total = 1 << 48
-    if count * bytes_each > total:
-        raise RuntimeError(f"{fname}: {count} results would need more memory than this machine "
-                           f"has ({total} bytes)")
-
-
-def _check_short(seq, what):
-    """A size or dims argument is at most 64 long: refuses a longer one (a huge tensor, say)
-    before iterating it."""
-    n = len(seq) if hasattr(seq, "__len__") else 0
-    if n > 64:
-        raise RuntimeError(f"{what}: at most 64 dimensions are supported, got a sequence of {n}")
-
-
-class Tensor(_C.TensorBase):
+class Tensor(_TensorOps, _C.TensorBase):
     """A strided view of a storage, as torch.Tensor.
 
     Views (view, transpose, slicing, ...) share memory with their base;
@@ -91,6 +71,17 @@ class Tensor(_C.TensorBase):
         c = self.contiguous()
         data = bytes(memoryview(c.view(_int_dtype_of_size(c.element_size()))).cast("B")) if c.numel() else b""
         return (_rebuild_tensor, (data, self.dtype, tuple(self.shape)))
+
+    # torch has no in-place @: `a @= b` rebinds a to a new tensor (no __imatmul__).
+    def __matmul__(self, other):
+        if not isinstance(other, _C.TensorBase):
+            return NotImplemented
+        return _C.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        if not isinstance(other, _C.TensorBase):
+            return NotImplemented
+        return _C.matmul(other, self)
 
     def __deepcopy__(self, memo):
         r = self.clone()
