@@ -1,6 +1,7 @@
 /* aten_lite/elementwise.c - binary/unary/ternary elementwise ops: promotion, output, dispatch. */
 #include <string.h>
 
+#include "aten_lite/cast_loop.h"
 #include "aten_lite/cpu/kernels.h"
 #include "aten_lite/dispatch.h"
 #include "aten_lite/ops.h"
@@ -144,13 +145,14 @@ mt__dense(const mt_tensor *t)
  * first, so the result is always as if the inputs were read before any
  * write. */
 
-/* Runs `loop` over (out, inputs...) already in the compute dtype.  `out` may be
- * NULL (allocated with out_dtype) or a tensor of any dtype (a temporary of
- * out_dtype is used and copied in when the dtypes differ).  Returns the
- * result (new reference) or NULL. */
+/* Runs `loop` over (out, inputs...); input i is seen by the loop in dtype compute[i]
+ * (converted block by block when it has another, see Note [Casting in blocks]; compute
+ * NULL: the inputs already have the loop's dtypes).  `out` may be NULL (allocated with
+ * out_dtype) or a tensor of any dtype (a temporary of out_dtype is used and copied in
+ * when the dtypes differ).  Returns the result (new reference) or NULL. */
 static mt_tensor *
-mt__run_elementwise(mt_loop_fn loop, void *ctx, int ninputs, mt_tensor **inputs, mt_tensor *out,
-                    mt_dtype out_dtype)
+mt__run_elementwise(mt_loop_fn loop, void *ctx, int ninputs, mt_tensor **inputs,
+                    const mt_dtype *compute, mt_tensor *out, mt_dtype out_dtype)
 {
     mt_tensor *target = out;
     if (out != NULL) {
@@ -203,7 +205,19 @@ mt__run_elementwise(mt_loop_fn loop, void *ctx, int ninputs, mt_tensor **inputs,
             goto error;
         }
     }
-    mt_iter_for_each(&it, loop, ctx);
+    mt_cast_ctx cast;
+    mt_dtype have[MT_CAST_MAX_OPERANDS], want[MT_CAST_MAX_OPERANDS];
+    have[0] = want[0] = out_dtype;
+    for (int i = 0; compute != NULL && i < ninputs; i++) {
+        have[1 + i] = ops[1 + i]->dtype;
+        want[1 + i] = compute[i];
+    }
+    if (compute != NULL && mt_cast_ctx_init(&cast, loop, ctx, 1, 1 + ninputs, have, want)) {
+        mt_iter_for_each(&it, mt_cast_loop, &cast);
+    }
+    else {
+        mt_iter_for_each(&it, loop, ctx);
+    }
     mt_tensor *res = mt_iter_output(&it, 0);
     mt_iter_release(&it);
     for (int i = 0; i < ninputs; i++) {
@@ -226,20 +240,15 @@ error:
     return NULL;
 }
 
-/* Brings `x` to dtype dt: *tmp receives a converted copy if needed (caller
- * drops it), scalars go to the stack holder.  Returns the tensor to use. */
+/* The operand for `x` computed in dtype dt: a tensor as it is (the loop converts it
+ * block by block, see Note [Casting in blocks]), a number in the stack holder. */
 static mt_tensor *
-mt__as_compute(mt_arg x, mt_dtype dt, mt__stack_scalar *holder, mt_tensor **tmp)
+mt__as_compute(mt_arg x, mt_dtype dt, mt__stack_scalar *holder)
 {
-    *tmp = NULL;
     if (x.t == NULL) {
         return mt__stack_scalar_init(holder, x.s, dt);
     }
-    if (x.t->dtype == dt) {
-        return x.t;
-    }
-    *tmp = mt_to_dtype(x.t, dt, true);
-    return *tmp;
+    return x.t;
 }
 
 /* Note [Reduced-precision scalars]
@@ -283,7 +292,7 @@ mt__reduced_scalar_binary(mt_op op, mt_tensor *t, double s, bool scalar_first, m
     mt_tensor *inputs[2] = {scalar_first ? st : tf, scalar_first ? tf : st};
     mt_binary_ctx ctx = {.alpha_f = 1.0, .alpha_i = 1, .zero_division = 0};
     mt_tensor *rf = mt__run_elementwise(mt_dispatch_lookup(MT_CPU, op, MT_FLOAT32), &ctx, 2, inputs,
-                                        NULL, MT_FLOAT32);
+                                        NULL, NULL, MT_FLOAT32);
     mt_tensor_decref(tf);
     mt_tensor *r = rf ? mt_to_dtype(rf, dt, false) : NULL;
     mt_tensor_decref(rf);
@@ -375,24 +384,19 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
         return NULL;
     }
     mt__stack_scalar ha, hb;
-    mt_tensor *ta, *tb;
-    mt_tensor *inputs[2] = {mt__as_compute(a, compute, &ha, &ta), mt__as_compute(b, compute, &hb, &tb)};
-    mt_tensor *res = NULL;
-    if (inputs[0] != NULL && inputs[1] != NULL) {
-        mt_binary_ctx ctx = {
-            .alpha_f = mt_scalar_to_double(alpha),
-            .alpha_i = mt_scalar_to_int64(alpha),
-            .zero_division = 0,
-        };
-        res = mt__run_elementwise(loop, &ctx, 2, inputs, out, out_dtype);
-        if (res != NULL && ctx.zero_division) {
-            mt_tensor_decref(res);
-            res = NULL;
-            mt_error_set(MT_ERUNTIME, "ZeroDivisionError");
-        }
+    mt_tensor *inputs[2] = {mt__as_compute(a, compute, &ha), mt__as_compute(b, compute, &hb)};
+    const mt_dtype dts[2] = {compute, compute};
+    mt_binary_ctx ctx = {
+        .alpha_f = mt_scalar_to_double(alpha),
+        .alpha_i = mt_scalar_to_int64(alpha),
+        .zero_division = 0,
+    };
+    mt_tensor *res = mt__run_elementwise(loop, &ctx, 2, inputs, dts, out, out_dtype);
+    if (res != NULL && ctx.zero_division) {
+        mt_tensor_decref(res);
+        res = NULL;
+        mt_error_set(MT_ERUNTIME, "ZeroDivisionError");
     }
-    mt_tensor_decref(ta);
-    mt_tensor_decref(tb);
     return res;
 }
 
@@ -475,18 +479,7 @@ mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
     if (loop == NULL) {
         return NULL;
     }
-    mt_tensor *tmp = NULL;
-    mt_tensor *in = a;
-    if (a->dtype != compute) {
-        tmp = mt_to_dtype(a, compute, true);
-        if (tmp == NULL) {
-            return NULL;
-        }
-        in = tmp;
-    }
-    mt_tensor *res = mt__run_elementwise(loop, NULL, 1, &in, out, out_dtype);
-    mt_tensor_decref(tmp);
-    return res;
+    return mt__run_elementwise(loop, NULL, 1, &a, &compute, out, out_dtype);
 }
 
 int
@@ -513,14 +506,7 @@ mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out)
         return NULL;
     }
     mt__stack_scalar hx, hy;
-    mt_tensor *tx, *ty;
-    mt_tensor *inputs[3] = {(mt_tensor *)cond, mt__as_compute(x, dt, &hx, &tx),
-                            mt__as_compute(y, dt, &hy, &ty)};
-    mt_tensor *res = NULL;
-    if (inputs[1] != NULL && inputs[2] != NULL) {
-        res = mt__run_elementwise(mt_cpu_where_loop(dt), NULL, 3, inputs, out, dt);
-    }
-    mt_tensor_decref(tx);
-    mt_tensor_decref(ty);
-    return res;
+    mt_tensor *inputs[3] = {(mt_tensor *)cond, mt__as_compute(x, dt, &hx), mt__as_compute(y, dt, &hy)};
+    const mt_dtype dts[3] = {MT_BOOL, dt, dt};
+    return mt__run_elementwise(mt_cpu_where_loop(dt), NULL, 3, inputs, dts, out, dt);
 }

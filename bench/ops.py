@@ -2,7 +2,9 @@
 
     python bench/ops.py [--threads N] [--quick]
 
-For float32 add, mul, exp, sum at 1K, 64K, 1M and 16M elements and a 1024x1024 matmul it prints
+For float32 add, mul, exp, sum at 1K, 64K, 1M and 16M elements, float32 + float64 and
+int32 * float64 (mixed dtypes: inputs converted on the fly, see Note [Casting in blocks]) at
+16M, and a 1024x1024 matmul it prints
 our time, NumPy's time and the ratio ours/NumPy (< 1 means minitorch is faster).  NumPy runs
 single-threaded elementwise kernels; minitorch uses its intra-op pool (set_num_threads).
 """
@@ -83,6 +85,22 @@ def main():
                 t_torch = best_time(torch_cases[name], budget)
                 line += f" {fmt(t_torch):>11} {t_ours / t_torch:6.2f}"
             print(line)
+    n = SIZES[-1]
+    a32, a64 = rng.random(n, dtype=np.float32), rng.random(n)
+    i32 = (a32 * 100).astype(np.int32)
+    t32, t64, ti32 = minitorch.from_numpy(a32), minitorch.from_numpy(a64), minitorch.from_numpy(i32)
+    mixed = {"f32+f64": (lambda: t32 + t64, lambda: a32 + a64),
+             "i32*f64": (lambda: ti32 * t64, lambda: i32 * a64)}
+    if torch is not None:
+        x32, x64, xi32 = torch.from_numpy(a32), torch.from_numpy(a64), torch.from_numpy(i32)
+        torch_mixed = {"f32+f64": lambda: x32 + x64, "i32*f64": lambda: xi32 * x64}
+    for name, (ours, ref) in mixed.items():
+        t_ours, t_np = best_time(ours, budget), best_time(ref, budget)
+        line = f"{name:8} {n:>10} {fmt(t_ours):>11} {fmt(t_np):>11} {t_ours / t_np:6.2f}"
+        if torch is not None:
+            t_torch = best_time(torch_mixed[name], budget)
+            line += f" {fmt(t_torch):>11} {t_ours / t_torch:6.2f}"
+        print(line)
     if hasattr(minitorch, "matmul"):
         m = 1024
         a = rng.random((m, m), dtype=np.float32)
