@@ -122,14 +122,14 @@ mt_fill_(mt_tensor *t, mt_scalar value)
         mt_scalar_check_range(value, t->dtype) < 0) {
         return mt_error_code();
     }
-    uint64_t elem = 0;
-    mt_scalar_store(value, t->dtype, &elem);
+    uint64_t elem[2] = {0, 0}; /* complex128 is 16 bytes */
+    mt_scalar_store(value, t->dtype, elem);
     mt_iter it;
     int rc = mt_iter_build(&it, 1, 0, &t, t->dtype);
     if (rc < 0) {
         return rc;
     }
-    mt_iter_for_each(&it, mt_cpu_fill_loop(t->dtype), &elem);
+    mt_iter_for_each(&it, mt_cpu_fill_loop(t->dtype), elem);
     mt_iter_release(&it);
     return MT_OK;
 }

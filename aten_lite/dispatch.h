@@ -73,7 +73,10 @@
     X(MT_OP_ISINF, isinf)                \
     X(MT_OP_ISFINITE, isfinite)          \
     X(MT_OP_BITWISE_NOT, bitwise_not)    \
-    X(MT_OP_LOGICAL_NOT, logical_not)
+    X(MT_OP_LOGICAL_NOT, logical_not)    \
+    X(MT_OP_SGN, sgn)                    \
+    X(MT_OP_ANGLE, angle)                \
+    X(MT_OP_CONJ_PHYSICAL, conj_physical)
 
 typedef enum mt_op {
 #define MT__OP_ENUM(e, n) e,
@@ -97,6 +100,7 @@ typedef struct mt_binary_ctx {
     double alpha_f;
     int64_t alpha_i;
     int zero_division; /* set by integer division loops, read after the op */
+    mt_complex128 alpha_z; /* alpha for complex add/sub */
 } mt_binary_ctx;
 
 /* Registration functions of the CPU kernel files. */

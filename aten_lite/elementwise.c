@@ -15,17 +15,17 @@
  * See Note [TensorIterator]. */
 typedef struct {
     mt_storage storage;
-    uint64_t value;
+    uint64_t value[2]; /* 16 bytes: complex128 */
     mt_tensor tensor; /* 0-d: no dims */
 } mt__stack_scalar;
 
 static mt_tensor *
 mt__stack_scalar_init(mt__stack_scalar *h, mt_scalar s, mt_dtype dt)
 {
-    h->value = 0;
-    mt_scalar_store(s, dt, &h->value);
+    h->value[0] = h->value[1] = 0;
+    mt_scalar_store(s, dt, h->value);
     atomic_init(&h->storage.refcount, 1);
-    h->storage.data = &h->value;
+    h->storage.data = h->value;
     h->storage.nbytes = sizeof(h->value);
     h->storage.device = MT_DEVICE_CPU;
     h->storage.deleter = NULL;
@@ -91,9 +91,42 @@ mt__op_is_float_only(mt_op op)
     case MT_OP_SIGMOID:
     case MT_OP_ERF:
     case MT_OP_RECIPROCAL:
+    case MT_OP_ANGLE:
         return true;
     default:
         return false;
+    }
+}
+
+/* Floating or complex: the dtypes the float-only ops compute in. */
+static bool
+mt__is_inexact(mt_dtype dt)
+{
+    return mt_dtype_is_floating(dt) || mt_dtype_is_complex(dt);
+}
+
+/* torch's own messages for the ops it rejects on complex inputs (the rest
+ * of the missing kernels give the dispatch table's "not implemented"). */
+static int
+mt__check_complex_op(mt_op op, mt_dtype dt)
+{
+    if (!mt_dtype_is_complex(dt)) {
+        return MT_OK;
+    }
+    switch (op) {
+    case MT_OP_SIGN:
+        return mt_error_set(MT_ERUNTIME, "Unlike NumPy, torch.sign is not intended to support "
+                                         "complex numbers. Please use torch.sgn instead.");
+    case MT_OP_MAXIMUM:
+    case MT_OP_MINIMUM:
+        return mt_error_set(MT_ERUNTIME, "%s not implemented for complex tensors.", mt_op_name(op));
+    case MT_OP_FLOOR:
+    case MT_OP_CEIL:
+    case MT_OP_ROUND:
+    case MT_OP_TRUNC:
+        return mt_error_set(MT_ERUNTIME, "%s is not supported for complex inputs", mt_op_name(op));
+    default:
+        return MT_OK;
     }
 }
 
@@ -335,8 +368,11 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
          * (a tensor exponent computes 1, +-1 or 0 instead) */
         return mt_error_set(MT_ERUNTIME, "Integers to negative integer powers are not allowed.");
     }
-    if (mt__op_is_float_only(op) && !mt_dtype_is_floating(common)) {
+    if (mt__op_is_float_only(op) && !mt__is_inexact(common)) {
         compute = mt_get_default_dtype();
+    }
+    if (mt__check_complex_op(op, compute) < 0) {
+        return MT_ERUNTIME;
     }
     if ((op == MT_OP_SUB || op == MT_OP_SUB_ALPHA) && common == MT_BOOL) {
         return mt_error_set(MT_ERUNTIME,
@@ -347,8 +383,12 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
     if (has_alpha && alpha.kind == MT_SCALAR_BOOL && common != MT_BOOL) {
         return mt_error_set(MT_ERUNTIME, "Boolean alpha only supported for Boolean results.");
     }
+    if (has_alpha && alpha.kind == MT_SCALAR_COMPLEX && !mt_dtype_is_complex(compute)) {
+        return mt_error_set(MT_ERUNTIME, "For non-complex input tensors, argument alpha must not be "
+                                         "a complex number.");
+    }
     if ((op == MT_OP_ADD_ALPHA || op == MT_OP_SUB_ALPHA) && alpha.kind == MT_SCALAR_FLOAT &&
-        !mt_dtype_is_floating(compute)) {
+        !mt__is_inexact(compute)) {
         return mt_error_set(MT_ERUNTIME, "For integral input tensors, argument alpha must not be a "
                                          "floating point number.");
     }
@@ -390,6 +430,7 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
         .alpha_f = mt_scalar_to_double(alpha),
         .alpha_i = mt_scalar_to_int64(alpha),
         .zero_division = 0,
+        .alpha_z = mt_scalar_to_complex(alpha),
     };
     mt_tensor *res = mt__run_elementwise(loop, &ctx, 2, inputs, dts, out, out_dtype);
     if (res != NULL && ctx.zero_division) {
@@ -423,10 +464,16 @@ mt_unary_dtypes(mt_op op, const mt_tensor *a, const mt_tensor *out, mt_dtype *co
                                 mt_arg_scalar(mt_scalar_int(2)), mt_scalar_int(1), out,
                                 compute_dtype, result_dtype);
     }
-    if (mt__op_is_float_only(op) && !mt_dtype_is_floating(compute)) {
+    if (mt__op_is_float_only(op) && !mt__is_inexact(compute)) {
         compute = mt_get_default_dtype();
     }
+    if (mt__check_complex_op(op, compute) < 0) {
+        return MT_ERUNTIME;
+    }
     mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
+    if ((op == MT_OP_ABS || op == MT_OP_ANGLE) && mt_dtype_is_complex(compute)) {
+        out_dtype = mt_dtype_to_real(compute); /* |z| and arg z are real */
+    }
     if (out != NULL && mt__check_out_cast(out_dtype, out) < 0) {
         return MT_ERUNTIME;
     }
@@ -442,7 +489,7 @@ mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
     if (mt_unary_dtypes(op, a, out, &compute, &out_dtype) < 0) {
         return NULL;
     }
-    bool integral = !mt_dtype_is_floating(a->dtype);
+    bool integral = !mt__is_inexact(a->dtype);
     if (op == MT_OP_SQUARE && a->dtype == MT_BOOL) {
         /* torch's square is pow(self, 2): a bool tensor squares to int64 */
         return mt_binary(MT_OP_POW, mt_arg_tensor(a), mt_arg_scalar(mt_scalar_int(2)), out,

@@ -32,8 +32,11 @@ mt__copy_elem(char *dst, const char *src, size_t isz)
     case 4:
         memcpy(dst, src, 4);
         break;
-    default:
+    case 8:
         memcpy(dst, src, 8);
+        break;
+    default:
+        memcpy(dst, src, isz);
         break;
     }
 }

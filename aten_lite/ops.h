@@ -187,4 +187,16 @@ mt_tensor *mt_linspace(double start, double end, int64_t steps, double base, boo
                        mt_dtype dt, mt_device dev);
 mt_tensor *mt_eye(int64_t n, int64_t m, mt_dtype dt, mt_device dev);
 
+/* ---- complex views (aten_lite/complex.c), see Note [Complex views] ---- */
+/* torch.view_as_real: a real view with a trailing dimension of size 2.
+ * MT_ERUNTIME for real tensors.  Caller owns. */
+mt_tensor *mt_view_as_real(const mt_tensor *t);
+/* torch.view_as_complex (float32/float64, last dim of size 2 and stride 1,
+ * even strides and offset; MT_ERUNTIME with torch's message otherwise).
+ * Caller owns. */
+mt_tensor *mt_view_as_complex(const mt_tensor *t);
+/* t.real / t.imag as views; the real part of a real tensor is an alias, its
+ * imag is MT_ERUNTIME.  Caller owns. */
+mt_tensor *mt_complex_part(const mt_tensor *t, bool imag);
+
 #endif /* ATEN_LITE_OPS_H */

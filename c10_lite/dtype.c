@@ -15,6 +15,8 @@ static const struct {
     [MT_INT32] = {"int32", "Int", 4},         [MT_INT64] = {"int64", "Long", 8},
     [MT_FLOAT16] = {"float16", "Half", 2},    [MT_BFLOAT16] = {"bfloat16", "BFloat16", 2},
     [MT_FLOAT32] = {"float32", "Float", 4},   [MT_FLOAT64] = {"float64", "Double", 8},
+    [MT_COMPLEX64] = {"complex64", "ComplexFloat", 8},
+    [MT_COMPLEX128] = {"complex128", "ComplexDouble", 16},
 };
 
 static const struct {
@@ -23,6 +25,7 @@ static const struct {
 } mt__dtype_aliases[] = {
     {"float", MT_FLOAT32}, {"double", MT_FLOAT64}, {"half", MT_FLOAT16},
     {"long", MT_INT64},    {"int", MT_INT32},      {"short", MT_INT16},
+    {"cfloat", MT_COMPLEX64}, {"cdouble", MT_COMPLEX128},
 };
 
 size_t
@@ -79,11 +82,36 @@ mt_dtype_is_signed(mt_dtype dt)
     return dt != MT_BOOL && dt != MT_UINT8;
 }
 
+bool
+mt_dtype_is_complex(mt_dtype dt)
+{
+    return dt == MT_COMPLEX64 || dt == MT_COMPLEX128;
+}
+
+mt_dtype
+mt_dtype_to_real(mt_dtype dt)
+{
+    return dt == MT_COMPLEX64 ? MT_FLOAT32 : dt == MT_COMPLEX128 ? MT_FLOAT64 : dt;
+}
+
+mt_dtype
+mt_dtype_to_complex(mt_dtype dt)
+{
+    if (dt == MT_FLOAT64 || dt == MT_COMPLEX128) {
+        return MT_COMPLEX128;
+    }
+    return mt_dtype_is_floating(dt) ? MT_COMPLEX64 : dt;
+}
+
 mt_dtype
 mt_promote_types(mt_dtype a, mt_dtype b)
 {
     if (a == b) {
         return a;
+    }
+    if (mt_dtype_is_complex(a) || mt_dtype_is_complex(b)) {
+        mt_dtype r = mt_promote_types(mt_dtype_to_real(a), mt_dtype_to_real(b));
+        return mt_dtype_to_complex(mt_dtype_is_floating(r) ? r : MT_FLOAT32);
     }
     if (a > b) {
         mt_dtype t = a;
@@ -133,7 +161,12 @@ mt__combine_categories(int higher, int lower)
     if (higher < 0) {
         return lower;
     }
-    if (lower < 0 || mt_dtype_is_floating((mt_dtype)higher)) {
+    if (lower >= 0 && !mt_dtype_is_complex((mt_dtype)higher) && mt_dtype_is_complex((mt_dtype)lower)) {
+        /* a complex scalar keeps a floating tensor's precision */
+        return (int)(mt_dtype_is_floating((mt_dtype)higher) ? mt_dtype_to_complex((mt_dtype)higher)
+                                                             : (mt_dtype)lower);
+    }
+    if (lower < 0 || mt_dtype_is_floating((mt_dtype)higher) || mt_dtype_is_complex((mt_dtype)higher)) {
         return higher;
     }
     if (higher == MT_BOOL || mt_dtype_is_floating((mt_dtype)lower)) {
@@ -152,7 +185,10 @@ mt_result_state_get(const mt_result_state *st)
 bool
 mt_can_cast(mt_dtype from, mt_dtype to)
 {
-    if (mt_dtype_is_floating(from) && !mt_dtype_is_floating(to)) {
+    if (mt_dtype_is_complex(from) && !mt_dtype_is_complex(to)) {
+        return false;
+    }
+    if (mt_dtype_is_floating(from) && !mt_dtype_is_floating(to) && !mt_dtype_is_complex(to)) {
         return false;
     }
     if (from != MT_BOOL && to == MT_BOOL) {

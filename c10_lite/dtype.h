@@ -2,6 +2,7 @@
 #ifndef C10_LITE_DTYPE_H
 #define C10_LITE_DTYPE_H
 
+#include <complex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,8 @@ typedef enum mt_dtype {
     MT_BFLOAT16,
     MT_FLOAT32,
     MT_FLOAT64,
+    MT_COMPLEX64,  /* C float _Complex: (real, imag) float32 pair */
+    MT_COMPLEX128, /* C double _Complex */
     MT_NUM_DTYPES
 } mt_dtype;
 
@@ -28,7 +31,9 @@ typedef struct { uint16_t bits; } mt_half;
 typedef struct { uint16_t bits; } mt_bfloat16;
 
 /* Note [Dtype X-macros]
- * MT_FORALL_DTYPES(X) expands X(ENUM, name, ctype, acctype) for every dtype:
+ * MT_FORALL_DTYPES(X) expands X(ENUM, name, ctype, acctype) for every real
+ * dtype (MT_FORALL_COMPLEX_DTYPES adds the two complex ones, see
+ * Note [Complex dtypes]):
  *   name     the lower-case suffix used for generated functions (float32, ...)
  *   ctype    the storage type
  *   acctype  the type arithmetic is done in (float for the 16-bit floats)
@@ -58,6 +63,22 @@ typedef struct { uint16_t bits; } mt_bfloat16;
     X(MT_BFLOAT16, bfloat16, mt_bfloat16, float) \
     X(MT_FLOAT32, float32, float, float)         \
     X(MT_FLOAT64, float64, double, double)
+
+/* Note [Complex dtypes]
+ * complex64/complex128 are stored as C11 `float _Complex`/`double _Complex`
+ * (two floats, real then imaginary: the layout of NumPy's and torch's
+ * complex types, so from_numpy and view_as_real need no copy).  They are
+ * in a category of their own above floating (mt_dtype_category 3), kept out
+ * of MT_FORALL_DTYPES so the real kernels (ordering, bit ops, ...) are not
+ * instantiated for them; casts use C's conversions, which are torch's:
+ * complex -> real keeps the real part, complex -> bool is "either part is
+ * non-zero", real -> complex has a zero imaginary part. */
+typedef float _Complex mt_complex64;
+typedef double _Complex mt_complex128;
+
+#define MT_FORALL_COMPLEX_DTYPES(X)                             \
+    X(MT_COMPLEX64, complex64, mt_complex64, mt_complex64)      \
+    X(MT_COMPLEX128, complex128, mt_complex128, mt_complex128)
 
 /* IEEE binary16 <-> binary32, round to nearest even, NaN/Inf preserved. */
 static inline float
@@ -177,6 +198,10 @@ mt_float_to_bfloat16(float f)
 #define MT_STORE_bfloat16(v) mt_float_to_bfloat16((float)(v))
 #define MT_STORE_float32(v) ((float)(v))
 #define MT_STORE_float64(v) ((double)(v))
+#define MT_LOAD_complex64(v) (v)
+#define MT_LOAD_complex128(v) (v)
+#define MT_STORE_complex64(v) ((mt_complex64)(v))
+#define MT_STORE_complex128(v) ((mt_complex128)(v))
 
 /* Size in bytes of one element. */
 size_t mt_dtype_itemsize(mt_dtype dt);
@@ -192,6 +217,12 @@ int mt_dtype_from_name(const char *name, mt_dtype *out);
 bool mt_dtype_is_floating(mt_dtype dt);
 bool mt_dtype_is_integral(mt_dtype dt, bool include_bool);
 bool mt_dtype_is_signed(mt_dtype dt);
+bool mt_dtype_is_complex(mt_dtype dt);
+/* complex64 <-> float32, complex128 <-> float64 (torch's toRealValueType /
+ * toComplexType; float16 and bfloat16 map to complex64, there being no
+ * complex32 here).  Other dtypes map to themselves. */
+mt_dtype mt_dtype_to_real(mt_dtype dt);
+mt_dtype mt_dtype_to_complex(mt_dtype dt);
 static inline bool
 mt_dtype_valid(int dt)
 {
@@ -199,22 +230,24 @@ mt_dtype_valid(int dt)
 }
 
 /* torch.promote_types: the smallest dtype both a and b convert to safely.
- * uint8 with int8 -> int16; float16 with bfloat16 -> float32. */
+ * uint8 with int8 -> int16; float16 with bfloat16 -> float32; with a complex
+ * operand the result is the complex type of the promoted real parts
+ * (float64 with complex64 -> complex128). */
 mt_dtype mt_promote_types(mt_dtype a, mt_dtype b);
 
-/* Categories used by result_type: 0 bool, 1 integer, 2 floating. */
+/* Categories used by result_type: 0 bool, 1 integer, 2 floating, 3 complex. */
 static inline int
 mt_dtype_category(mt_dtype dt)
 {
-    return dt == MT_BOOL ? 0 : (dt <= MT_INT64 ? 1 : 2);
+    return dt == MT_BOOL ? 0 : (dt <= MT_INT64 ? 1 : dt <= MT_FLOAT64 ? 2 : 3);
 }
 
 /* Note [Type promotion]
  * torch.result_type: operands fall in three priority classes, each promoted
  * within itself: tensors with dimensions, zero-dim tensors, and wrapped
- * Python numbers (a Python float counts as the default dtype, an int as
- * int64).  A lower class only matters when its category (bool < integer <
- * floating) is higher: int32_tensor + 2.5 -> float32, but
+ * Python numbers (a Python float counts as the default dtype, a complex as
+ * its complex type, an int as int64).  A lower class only matters when its
+ * category (bool < integer < floating < complex) is higher: int32_tensor + 2.5 -> float32, but
  * float16_tensor + 2.5 -> float16 and uint8_tensor + 1000 -> uint8. */
 typedef struct mt_result_state {
     int dim, zero, wrapped; /* dtype or -1 (none yet) */
@@ -224,7 +257,7 @@ typedef enum { MT_OPERAND_DIM = 0, MT_OPERAND_ZERO_DIM = 1, MT_OPERAND_WRAPPED =
 void mt_result_state_update(mt_result_state *st, mt_dtype dt, mt_operand_class cls);
 /* The result dtype; the default dtype when nothing was added. */
 mt_dtype mt_result_state_get(const mt_result_state *st);
-/* torch.can_cast(from, to): no float->int, no non-bool->bool. */
+/* torch.can_cast(from, to): no complex->real, no float->int, no non-bool->bool. */
 bool mt_can_cast(mt_dtype from, mt_dtype to);
 
 /* The process-wide default floating dtype (torch.get_default_dtype); float32

@@ -224,6 +224,11 @@ mt__scalar_from_py(PyObject *o, mt_scalar *out, const char *fname)
         *out = mt_scalar_float(PyFloat_AS_DOUBLE(o));
         return 0;
     }
+    if (PyComplex_Check(o)) {
+        Py_complex c = PyComplex_AsCComplex(o);
+        *out = mt_scalar_complex(CMPLX(c.real, c.imag));
+        return 0;
+    }
     if (mt__tensor_check(o)) {
         mt_tensor *t = mt__tensor_impl(o);
         if (t->numel != 1) {
@@ -243,6 +248,14 @@ mt__scalar_from_py(PyObject *o, mt_scalar *out, const char *fname)
                 return -1;
             }
             *out = mt_scalar_bool(truth);
+            return 0;
+        }
+        if (mt_dtype_is_complex((mt_dtype)nd)) {
+            Py_complex c = PyComplex_AsCComplex(o);
+            if (c.real == -1.0 && PyErr_Occurred()) {
+                return -1;
+            }
+            *out = mt_scalar_complex(CMPLX(c.real, c.imag));
             return 0;
         }
         if (mt_dtype_is_floating((mt_dtype)nd)) {
@@ -272,6 +285,8 @@ mt__scalar_to_py(mt_scalar s)
         return PyBool_FromLong(s.v.b);
     case MT_SCALAR_INT:
         return PyLong_FromLongLong(s.v.i);
+    case MT_SCALAR_COMPLEX:
+        return PyComplex_FromDoubles(creal(s.v.z), cimag(s.v.z));
     default:
         return PyFloat_FromDouble(s.v.f);
     }

@@ -159,7 +159,7 @@ PyObject *mt__scalar_to_py(mt_scalar s);
 static inline int
 mt__is_number(PyObject *o)
 {
-    return PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o);
+    return PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o) || PyComplex_Check(o);
 }
 
 /* ---- numpy (numpy_interop.c: the only file that uses the NumPy C API) ---- */
@@ -220,7 +220,9 @@ int mt__advanced_setitem(PyObject *self, PyObject *key, PyObject *value);
 int mt__random_binding_init(PyObject *module);
 int mt__linalg_binding_init(PyObject *module);
 int mt__index_binding_init(PyObject *module);
+int mt__complex_binding_init(PyObject *module);
 int mt__distributed_init(PyObject *module);
+int mt__complex_binding_init(PyObject *module);
 /* Adds every def in `methods` to TensorBase as a method (helper for binding files). */
 int mt__add_tensor_methods(PyMethodDef *methods);
 

@@ -1,4 +1,4 @@
-/* csrc/dtype_object.c - the minitorch.dtype type and its ten singletons. */
+/* csrc/dtype_object.c - the minitorch.dtype type and its singletons. */
 #include "csrc/common.h"
 
 #include <structmember.h>
@@ -44,6 +44,10 @@ mt__dtype_from_py(PyObject *o, mt_dtype *out, const char *what)
         *out = MT_BOOL;
         return 0;
     }
+    if (o == (PyObject *)&PyComplex_Type) {
+        *out = MT_COMPLEX128;
+        return 0;
+    }
     PyErr_Format(PyExc_TypeError, "%s must be minitorch.dtype, not %s", what,
                  PyType_Check(o) ? ((PyTypeObject *)o)->tp_name : Py_TYPE(o)->tp_name);
     return -1;
@@ -74,9 +78,9 @@ dtype_get_is_signed(MTDtypeObject *self, void *closure)
 }
 
 static PyObject *
-dtype_get_false(MTDtypeObject *self, void *closure)
+dtype_get_is_complex(MTDtypeObject *self, void *closure)
 {
-    Py_RETURN_FALSE;
+    return PyBool_FromLong(mt_dtype_is_complex(self->dt));
 }
 
 static PyObject *
@@ -90,7 +94,7 @@ static PyGetSetDef dtype_getset[] = {
     {"itemsize", (getter)dtype_get_itemsize, NULL, "size of one element in bytes", NULL},
     {"is_floating_point", (getter)dtype_get_is_floating_point, NULL, NULL, NULL},
     {"is_signed", (getter)dtype_get_is_signed, NULL, NULL, NULL},
-    {"is_complex", (getter)dtype_get_false, NULL, NULL, NULL},
+    {"is_complex", (getter)dtype_get_is_complex, NULL, NULL, NULL},
     {NULL},
 };
 

@@ -73,6 +73,8 @@ mt__dtype_of_descr(PyArray_Descr *d)
         return size == 1 ? MT_INT8 : size == 2 ? MT_INT16 : size == 4 ? MT_INT32 : size == 8 ? MT_INT64 : -1;
     case 'f':
         return size == 2 ? MT_FLOAT16 : size == 4 ? MT_FLOAT32 : size == 8 ? MT_FLOAT64 : -1;
+    case 'c':
+        return size == 8 ? MT_COMPLEX64 : size == 16 ? MT_COMPLEX128 : -1;
     default:
         return -1;
     }
@@ -101,7 +103,7 @@ static const int mt__npy_types[MT_NUM_DTYPES] = {
     [MT_BOOL] = NPY_BOOL,       [MT_UINT8] = NPY_UINT8,     [MT_INT8] = NPY_INT8,
     [MT_INT16] = NPY_INT16,     [MT_INT32] = NPY_INT32,     [MT_INT64] = NPY_INT64,
     [MT_FLOAT16] = NPY_FLOAT16, [MT_BFLOAT16] = -1,         [MT_FLOAT32] = NPY_FLOAT32,
-    [MT_FLOAT64] = NPY_FLOAT64,
+    [MT_FLOAT64] = NPY_FLOAT64, [MT_COMPLEX64] = NPY_COMPLEX64, [MT_COMPLEX128] = NPY_COMPLEX128,
 };
 
 /* Storage deleter for memory borrowed from an ndarray: drops the array.

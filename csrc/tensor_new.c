@@ -50,6 +50,9 @@ mt__leaf_dtype(PyObject *o, mt_dtype *dt)
     else if (PyFloat_Check(o)) {
         *dt = mt_get_default_dtype();
     }
+    else if (PyComplex_Check(o)) {
+        *dt = mt_dtype_to_complex(mt_get_default_dtype());
+    }
     else if (mt__tensor_check(o)) {
         *dt = mt__tensor_impl(o)->dtype;
     }

@@ -1,4 +1,5 @@
 /* aten_lite/cpu/binary.c - CPU loops of the binary elementwise ops, every op's math in one line. */
+#include <complex.h>
 #include <math.h>
 #include <stdatomic.h>
 
@@ -142,6 +143,28 @@ MT__FLOAT_HELPERS(double, )
 /* alpha of add/sub in the acc type of `a` */
 #define MT__ALPHA(a) ((__typeof__(a))_Generic((a), float: c->alpha_f, double: c->alpha_f, default: c->alpha_i))
 
+/* ---- complex helpers ---- */
+#define MT__CLIB(fn, a, b) _Generic((a), mt_complex64: fn##f, default: fn)(a, b)
+/* x ** y with torch's special cases: anything to the 0 is 1, 0 to a
+ * positive real power is 0; squares multiply out exactly */
+#define MT__CPOW(T, SFX)                                                  \
+    static inline T mt__cpow_##SFX(T a, T b)                              \
+    {                                                                     \
+        if (b == 0) {                                                     \
+            return 1;                                                     \
+        }                                                                 \
+        if (b == 2) {                                                     \
+            return a * a;                                                 \
+        }                                                                 \
+        if (a == 0 && cimag(b) == 0 && creal(b) > 0) {                    \
+            return 0;                                                     \
+        }                                                                 \
+        return cpow##SFX(a, b);                                           \
+    }
+MT__CPOW(mt_complex64, f)
+MT__CPOW(mt_complex128, )
+#define MT__CALPHA(a) ((__typeof__(a))c->alpha_z)
+
 /* ---- the ops ---- */
 MT_L_NUMERIC(MT_GEN_BINARY_SAME, add, a + b)
 MT_L_BOOL(MT_GEN_BINARY_SAME, add, a || b)
@@ -181,6 +204,18 @@ MT_L_INTBOOL(MT_GEN_BINARY_SAME, bitwise_or, a | b)
 MT_L_INTBOOL(MT_GEN_BINARY_SAME, bitwise_xor, a ^ b)
 MT_L_INT(MT_GEN_BINARY_SAME, lshift, mt__ishl(a, b, (int)sizeof(a) * 8))
 MT_L_INT(MT_GEN_BINARY_SAME, rshift, mt__ishr(a, b, (int)sizeof(a) * 8))
+MT_L_COMPLEX(MT_GEN_BINARY_SAME, add, a + b)
+MT_L_COMPLEX(MT_GEN_BINARY_SAME, add_alpha, a + MT__CALPHA(a) * b)
+MT_L_COMPLEX(MT_GEN_BINARY_SAME, sub, a - b)
+MT_L_COMPLEX(MT_GEN_BINARY_SAME, sub_alpha, a - MT__CALPHA(a) * b)
+MT_L_COMPLEX(MT_GEN_BINARY_SAME, mul, a * b)
+MT_L_COMPLEX(MT_GEN_BINARY_SAME, div, a / b)
+MT_L_COMPLEX(MT_GEN_BINARY_SAME, pow, _Generic((a), mt_complex64: mt__cpow_f, default: mt__cpow_)(a, b))
+MT_L_COMPLEX(MT_GEN_BINARY_BOOL, eq, a == b)
+MT_L_COMPLEX(MT_GEN_BINARY_BOOL, ne, a != b)
+MT_L_COMPLEX(MT_GEN_BINARY_BOOL, logical_and, (a != 0) && (b != 0))
+MT_L_COMPLEX(MT_GEN_BINARY_BOOL, logical_or, (a != 0) || (b != 0))
+MT_L_COMPLEX(MT_GEN_BINARY_BOOL, logical_xor, (a != 0) != (b != 0))
 
 void
 mt__cpu_binary_register(void)
@@ -213,4 +248,16 @@ mt__cpu_binary_register(void)
     MT_L_INTBOOL(MT_GEN_REGISTER, bitwise_xor, MT_OP_BITWISE_XOR)
     MT_L_INT(MT_GEN_REGISTER, lshift, MT_OP_LSHIFT)
     MT_L_INT(MT_GEN_REGISTER, rshift, MT_OP_RSHIFT)
+    MT_L_COMPLEX(MT_GEN_REGISTER, add, MT_OP_ADD)
+    MT_L_COMPLEX(MT_GEN_REGISTER, add_alpha, MT_OP_ADD_ALPHA)
+    MT_L_COMPLEX(MT_GEN_REGISTER, sub, MT_OP_SUB)
+    MT_L_COMPLEX(MT_GEN_REGISTER, sub_alpha, MT_OP_SUB_ALPHA)
+    MT_L_COMPLEX(MT_GEN_REGISTER, mul, MT_OP_MUL)
+    MT_L_COMPLEX(MT_GEN_REGISTER, div, MT_OP_DIV)
+    MT_L_COMPLEX(MT_GEN_REGISTER, pow, MT_OP_POW)
+    MT_L_COMPLEX(MT_GEN_REGISTER, eq, MT_OP_EQ)
+    MT_L_COMPLEX(MT_GEN_REGISTER, ne, MT_OP_NE)
+    MT_L_COMPLEX(MT_GEN_REGISTER, logical_and, MT_OP_LOGICAL_AND)
+    MT_L_COMPLEX(MT_GEN_REGISTER, logical_or, MT_OP_LOGICAL_OR)
+    MT_L_COMPLEX(MT_GEN_REGISTER, logical_xor, MT_OP_LOGICAL_XOR)
 }

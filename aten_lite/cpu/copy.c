@@ -12,7 +12,8 @@
  * Every conversion goes src -> acctype(src) -> dst with C's conversion
  * rules, which are torch's: floats truncate toward zero into integers, and
  * any non-zero value (NaN included) becomes true.  16-bit floats round to
- * nearest even. */
+ * nearest even.  Complex sources give their real part to real destinations
+ * (see Note [Complex dtypes]). */
 
 #define MT__CAST_LOOP(dn, dct, sn, sct)                                                   \
     static void mt__cast_##sn##_to_##dn(char **data, const int64_t *n, const int64_t *st, \
@@ -40,14 +41,16 @@
     X(boolean, bool, sn, sct) X(uint8, uint8_t, sn, sct) X(int8, int8_t, sn, sct)           \
     X(int16, int16_t, sn, sct) X(int32, int32_t, sn, sct) X(int64, int64_t, sn, sct)     \
     X(float16, mt_half, sn, sct) X(bfloat16, mt_bfloat16, sn, sct)                       \
-    X(float32, float, sn, sct) X(float64, double, sn, sct)
+    X(float32, float, sn, sct) X(float64, double, sn, sct)                               \
+    X(complex64, mt_complex64, sn, sct) X(complex128, mt_complex128, sn, sct)
 
 #define MT__FOR_SRC(X)                                                                   \
     MT__FOR_DST(X, boolean, bool) MT__FOR_DST(X, uint8, uint8_t) MT__FOR_DST(X, int8, int8_t) \
     MT__FOR_DST(X, int16, int16_t) MT__FOR_DST(X, int32, int32_t)                        \
     MT__FOR_DST(X, int64, int64_t) MT__FOR_DST(X, float16, mt_half)                      \
     MT__FOR_DST(X, bfloat16, mt_bfloat16) MT__FOR_DST(X, float32, float)                 \
-    MT__FOR_DST(X, float64, double)
+    MT__FOR_DST(X, float64, double) MT__FOR_DST(X, complex64, mt_complex64)               \
+    MT__FOR_DST(X, complex128, mt_complex128)
 
 MT__FOR_SRC(MT__CAST_LOOP)
 
@@ -58,6 +61,7 @@ static const mt_loop_fn mt__cast_loops[MT_NUM_DTYPES][MT_NUM_DTYPES] = {
     MT__ROW(boolean, bool) MT__ROW(uint8, uint8_t) MT__ROW(int8, int8_t) MT__ROW(int16, int16_t)
     MT__ROW(int32, int32_t) MT__ROW(int64, int64_t) MT__ROW(float16, mt_half)
     MT__ROW(bfloat16, mt_bfloat16) MT__ROW(float32, float) MT__ROW(float64, double)
+    MT__ROW(complex64, mt_complex64) MT__ROW(complex128, mt_complex128)
 #undef MT__ROW
 };
 
@@ -82,6 +86,26 @@ MT__MOVE_LOOP(16)
 MT__MOVE_LOOP(32)
 MT__MOVE_LOOP(64)
 
+/* 16-byte elements (complex128) move as two 8-byte words */
+typedef struct {
+    uint64_t w[2];
+} mt__u128;
+static void
+mt__move_128(char **data, const int64_t *n, const int64_t *st, void *ctx)
+{
+    (void)ctx;
+    int64_t sd = st[0], ss = st[1], len = n[0];
+    if (sd == 16 && ss == 16) {
+        memmove(data[0], data[1], (size_t)len * 16);
+        return;
+    }
+    for (int64_t i = 0; i < len; i++) {
+        mt__u128 v;
+        memcpy(&v, data[1] + i * ss, 16);
+        memcpy(data[0] + i * sd, &v, 16);
+    }
+}
+
 mt_loop_fn
 mt_cpu_cast_loop(mt_dtype dst, mt_dtype src)
 {
@@ -93,6 +117,8 @@ mt_cpu_cast_loop(mt_dtype dst, mt_dtype src)
             return mt__move_16;
         case 4:
             return mt__move_32;
+        case 16:
+            return mt__move_128;
         default:
             return mt__move_64;
         }
@@ -124,6 +150,16 @@ MT__FILL_LOOP(16)
 MT__FILL_LOOP(32)
 MT__FILL_LOOP(64)
 
+static void
+mt__fill_128(char **data, const int64_t *n, const int64_t *st, void *ctx)
+{
+    mt__u128 v;
+    memcpy(&v, ctx, sizeof(v));
+    for (int64_t i = 0; i < n[0]; i++) {
+        memcpy(data[0] + i * st[0], &v, sizeof(v));
+    }
+}
+
 mt_loop_fn
 mt_cpu_fill_loop(mt_dtype dt)
 {
@@ -134,6 +170,8 @@ mt_cpu_fill_loop(mt_dtype dt)
         return mt__fill_16;
     case 4:
         return mt__fill_32;
+    case 16:
+        return mt__fill_128;
     default:
         return mt__fill_64;
     }
@@ -156,6 +194,13 @@ mt_scalar_store(mt_scalar s, mt_dtype dt, void *dst)
         char *data[2] = {dst, (char *)&v};
         int64_t n = 1, st[2] = {0, 0};
         mt__cast_loops[MT_INT64][dt](data, &n, st, NULL);
+        break;
+    }
+    case MT_SCALAR_COMPLEX: {
+        mt_complex128 v = s.v.z;
+        char *data[2] = {dst, (char *)&v};
+        int64_t n = 1, st[2] = {0, 0};
+        mt__cast_loops[MT_COMPLEX128][dt](data, &n, st, NULL);
         break;
     }
     default: {
@@ -182,7 +227,22 @@ mt_scalar_check_range(mt_scalar s, mt_dtype dt)
         [MT_INT64] = {-9223372036854775808.0, 9223372036854775807.0, "int64_t"},
         [MT_FLOAT16] = {-65504.0, 65504.0, "at::Half"},
         [MT_BFLOAT16] = {-3.3895313892515355e38, 3.3895313892515355e38, "at::BFloat16"},
+        [MT_BOOL] = {0, 1, "bool"},
+        [MT_FLOAT32] = {0, 0, "float"},
+        [MT_FLOAT64] = {0, 0, "double"},
     };
+    if (mt_dtype_is_complex(dt)) {
+        return MT_OK;
+    }
+    if (s.kind == MT_SCALAR_COMPLEX) {
+        /* as torch: a complex value only converts to a real type when its
+         * imaginary part is zero */
+        if (cimag(s.v.z) != 0) {
+            return mt_error_set(MT_ERUNTIME, "value cannot be converted to type %s without overflow",
+                                lim[dt].name);
+        }
+        s = mt_scalar_float(creal(s.v.z));
+    }
     if (dt == MT_BOOL || dt == MT_FLOAT32 || dt == MT_FLOAT64 || s.kind == MT_SCALAR_BOOL) {
         return MT_OK;
     }
@@ -221,6 +281,12 @@ mt_scalar_load(const void *src, mt_dtype dt)
     }
     char *data[2] = {NULL, (char *)src};
     int64_t n = 1, st[2] = {0, 0};
+    if (mt_dtype_is_complex(dt)) {
+        mt_complex128 z;
+        data[0] = (char *)&z;
+        mt__cast_loops[dt][MT_COMPLEX128](data, &n, st, NULL);
+        return mt_scalar_complex(z);
+    }
     if (mt_dtype_is_floating(dt)) {
         double v;
         data[0] = (char *)&v;
@@ -250,6 +316,16 @@ MT__WHERE_LOOP(16)
 MT__WHERE_LOOP(32)
 MT__WHERE_LOOP(64)
 
+static void
+mt__where_128(char **data, const int64_t *n, const int64_t *st, void *ctx)
+{
+    (void)ctx;
+    for (int64_t i = 0; i < n[0]; i++) {
+        const char *src = *(const bool *)(data[1] + i * st[1]) ? data[2] + i * st[2] : data[3] + i * st[3];
+        memmove(data[0] + i * st[0], src, 16);
+    }
+}
+
 mt_loop_fn
 mt_cpu_where_loop(mt_dtype dt)
 {
@@ -260,6 +336,8 @@ mt_cpu_where_loop(mt_dtype dt)
         return mt__where_16;
     case 4:
         return mt__where_32;
+    case 16:
+        return mt__where_128;
     default:
         return mt__where_64;
     }

@@ -31,6 +31,13 @@
 #define MT_L_NUMERIC(X, ...) MT_L_INT(X, __VA_ARGS__) MT_L_FLOAT(X, __VA_ARGS__)
 #define MT_L_INTBOOL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_INT(X, __VA_ARGS__)
 #define MT_L_ALL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_NUMERIC(X, __VA_ARGS__)
+/* complex64/complex128, see Note [Complex dtypes]; not part of MT_L_ALL */
+#define MT_L_COMPLEX(X, ...)                                                \
+    X(MT_COMPLEX64, complex64, mt_complex64, mt_complex64, __VA_ARGS__)     \
+    X(MT_COMPLEX128, complex128, mt_complex128, mt_complex128, __VA_ARGS__)
+/* the real type of a complex one, for ops with a real result (abs, angle) */
+#define MT_REAL_T_complex64 float
+#define MT_REAL_T_complex128 double
 
 /* Note [SIMD clones]
  * Loops are compiled twice, for the x86-64 baseline (SSE2) and for AVX2
@@ -123,6 +130,10 @@
     MT_UNARY_LOOP(mt__##op##_##tn, tn, ct, acc, ct, MT_STORE_##tn, __VA_ARGS__)
 #define MT_GEN_UNARY_BOOL(E, tn, ct, acc, op, ...) \
     MT_UNARY_LOOP(mt__##op##_##tn, tn, ct, acc, bool, MT_BOOL_STORE, __VA_ARGS__)
+#define MT_REAL_STORE(v) (v)
+/* complex input, real result of the same precision */
+#define MT_GEN_UNARY_REAL(E, tn, ct, acc, op, ...) \
+    MT_UNARY_LOOP(mt__##op##_##tn, tn, ct, acc, MT_REAL_T_##tn, MT_REAL_STORE, __VA_ARGS__)
 /* Registration: MT_L_xxx(MT_GEN_REGISTER, op, MT_OP_XXX) */
 #define MT_GEN_REGISTER(E, tn, ct, acc, op, OPENUM) mt_dispatch[MT_CPU][OPENUM][E] = mt__##op##_##tn;
 

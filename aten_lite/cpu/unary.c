@@ -1,4 +1,5 @@
 /* aten_lite/cpu/unary.c - CPU loops of the unary elementwise ops. */
+#include <complex.h>
 #include <math.h>
 #include <string.h>
 
@@ -122,6 +123,63 @@ MT_L_INT(MT_GEN_UNARY_SAME, bitwise_not, ~a)
 MT_L_BOOL(MT_GEN_UNARY_SAME, bitwise_not, !a)
 MT_L_ALL(MT_GEN_UNARY_BOOL, logical_not, a == 0)
 
+/* torch.angle of a real number: 0, or pi for negatives; NaN stays NaN */
+MT_L_FLOAT(MT_GEN_UNARY_SAME, angle, a != a ? a : (a < 0 ? (__typeof__(a))M_PI : (__typeof__(a))0))
+MT_L_ALL(MT_GEN_UNARY_SAME, identity, a)
+
+/* ---- complex (see Note [Complex dtypes]) ---- */
+#define MT__CLIB(fn, a) _Generic((a), mt_complex64: fn##f, default: fn)(a)
+#define MT__CREAL(a) _Generic((a), mt_complex64: crealf, default: creal)(a)
+#define MT__CIMAG(a) _Generic((a), mt_complex64: cimagf, default: cimag)(a)
+/* exp(z) - 1 and log(1 + z) without the cancellation of the plain formulas
+ * near z = 0: Re(e^z - 1) = expm1(x) cos(y) - 2 sin^2(y / 2) */
+#define MT__CPLX_HELPERS(C, R, SFX, MK)                                              \
+    static inline C mt__cexpm1_##SFX(C z)                                          \
+    {                                                                              \
+        R x = creal##SFX(z), y = cimag##SFX(z), s = sin##SFX(y / 2);               \
+        return MK(expm1##SFX(x) * cos##SFX(y) - 2 * s * s, exp##SFX(x) * sin##SFX(y)); \
+    }                                                                              \
+    static inline C mt__clog1p_##SFX(C z)                                          \
+    {                                                                              \
+        R x = creal##SFX(z), y = cimag##SFX(z);                                    \
+        if (cabs##SFX(z) >= (R)0.5) {                                              \
+            return clog##SFX(1 + z);                                               \
+        }                                                                          \
+        return MK(log1p##SFX(x * (2 + x) + y * y) / 2, atan2##SFX(y, 1 + x)); \
+    }                                                                              \
+    static inline C mt__csgn_##SFX(C z)                                            \
+    {                                                                              \
+        return z == 0 ? (C)0 : z / cabs##SFX(z);                                   \
+    }
+MT__CPLX_HELPERS(mt_complex64, float, f, CMPLXF)
+MT__CPLX_HELPERS(mt_complex128, double, , CMPLX)
+#define MT__CHELP(fn, a) _Generic((a), mt_complex64: fn##_f, default: fn##_)(a)
+
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, neg, -a)
+MT_L_COMPLEX(MT_GEN_UNARY_REAL, abs, MT__CLIB(cabs, a))
+MT_L_COMPLEX(MT_GEN_UNARY_REAL, angle, MT__CLIB(carg, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, sgn, MT__CHELP(mt__csgn, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, conj_physical, MT__CLIB(conj, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, exp, MT__CLIB(cexp, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, expm1, MT__CHELP(mt__cexpm1, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, log, MT__CLIB(clog, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, log1p, MT__CHELP(mt__clog1p, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, log2, MT__CLIB(clog, a) / (__typeof__(MT__CREAL(a)))M_LN2)
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, log10, MT__CLIB(clog, a) / (__typeof__(MT__CREAL(a)))M_LN10)
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, sqrt, MT__CLIB(csqrt, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, rsqrt, 1 / MT__CLIB(csqrt, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, sin, MT__CLIB(csin, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, cos, MT__CLIB(ccos, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, tan, MT__CLIB(ctan, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, tanh, MT__CLIB(ctanh, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, sigmoid, 1 / (1 + MT__CLIB(cexp, -a)))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, reciprocal, 1 / a)
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, square, a * a)
+MT_L_COMPLEX(MT_GEN_UNARY_BOOL, isnan, MT__CREAL(a) != MT__CREAL(a) || MT__CIMAG(a) != MT__CIMAG(a))
+MT_L_COMPLEX(MT_GEN_UNARY_BOOL, isinf, isinf(MT__CREAL(a)) || isinf(MT__CIMAG(a)))
+MT_L_COMPLEX(MT_GEN_UNARY_BOOL, isfinite, isfinite(MT__CREAL(a)) && isfinite(MT__CIMAG(a)))
+MT_L_COMPLEX(MT_GEN_UNARY_BOOL, logical_not, a == 0)
+
 void
 mt__cpu_unary_register(void)
 {
@@ -155,4 +213,31 @@ mt__cpu_unary_register(void)
     MT_L_FLOAT(MT_GEN_REGISTER, isfinite, MT_OP_ISFINITE)
     MT_L_INTBOOL(MT_GEN_REGISTER, bitwise_not, MT_OP_BITWISE_NOT)
     MT_L_ALL(MT_GEN_REGISTER, logical_not, MT_OP_LOGICAL_NOT)
+    MT_L_ALL(MT_GEN_REGISTER, sign, MT_OP_SGN)
+    MT_L_FLOAT(MT_GEN_REGISTER, angle, MT_OP_ANGLE)
+    MT_L_ALL(MT_GEN_REGISTER, identity, MT_OP_CONJ_PHYSICAL)
+    MT_L_COMPLEX(MT_GEN_REGISTER, neg, MT_OP_NEG)
+    MT_L_COMPLEX(MT_GEN_REGISTER, abs, MT_OP_ABS)
+    MT_L_COMPLEX(MT_GEN_REGISTER, angle, MT_OP_ANGLE)
+    MT_L_COMPLEX(MT_GEN_REGISTER, sgn, MT_OP_SGN)
+    MT_L_COMPLEX(MT_GEN_REGISTER, conj_physical, MT_OP_CONJ_PHYSICAL)
+    MT_L_COMPLEX(MT_GEN_REGISTER, exp, MT_OP_EXP)
+    MT_L_COMPLEX(MT_GEN_REGISTER, expm1, MT_OP_EXPM1)
+    MT_L_COMPLEX(MT_GEN_REGISTER, log, MT_OP_LOG)
+    MT_L_COMPLEX(MT_GEN_REGISTER, log1p, MT_OP_LOG1P)
+    MT_L_COMPLEX(MT_GEN_REGISTER, log2, MT_OP_LOG2)
+    MT_L_COMPLEX(MT_GEN_REGISTER, log10, MT_OP_LOG10)
+    MT_L_COMPLEX(MT_GEN_REGISTER, sqrt, MT_OP_SQRT)
+    MT_L_COMPLEX(MT_GEN_REGISTER, rsqrt, MT_OP_RSQRT)
+    MT_L_COMPLEX(MT_GEN_REGISTER, sin, MT_OP_SIN)
+    MT_L_COMPLEX(MT_GEN_REGISTER, cos, MT_OP_COS)
+    MT_L_COMPLEX(MT_GEN_REGISTER, tan, MT_OP_TAN)
+    MT_L_COMPLEX(MT_GEN_REGISTER, tanh, MT_OP_TANH)
+    MT_L_COMPLEX(MT_GEN_REGISTER, sigmoid, MT_OP_SIGMOID)
+    MT_L_COMPLEX(MT_GEN_REGISTER, reciprocal, MT_OP_RECIPROCAL)
+    MT_L_COMPLEX(MT_GEN_REGISTER, square, MT_OP_SQUARE)
+    MT_L_COMPLEX(MT_GEN_REGISTER, isnan, MT_OP_ISNAN)
+    MT_L_COMPLEX(MT_GEN_REGISTER, isinf, MT_OP_ISINF)
+    MT_L_COMPLEX(MT_GEN_REGISTER, isfinite, MT_OP_ISFINITE)
+    MT_L_COMPLEX(MT_GEN_REGISTER, logical_not, MT_OP_LOGICAL_NOT)
 }

@@ -34,6 +34,10 @@ half = float16
 long = int64
 int = int32
 short = int16
+complex64 = _C.complex64
+complex128 = _C.complex128
+cfloat = complex64
+cdouble = complex128
 
 device = _C.device
 Storage = TypedStorage
@@ -51,6 +55,7 @@ from ._random import (  # noqa: E402,F401
 )
 from .distributed._autoload import *  # noqa: E402,F401,F403
 from .multiprocessing._autoload import *  # noqa: E402,F401,F403
+from ._complex import *  # noqa: E402,F401,F403
 
 
 def is_tensor(obj):
