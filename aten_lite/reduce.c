@@ -149,6 +149,10 @@ mt_reduce(mt_reduce_op op, mt_tensor *t, const bool *mask, bool keepdim)
         return NULL;
     }
     const mt_reduce_kernel *k = mt_cpu_reduce_kernel(op, t->dtype);
+    if (k == NULL) { /* max/min/argmax/argmin of complex tensors */
+        mt_error_set(MT_ERUNTIME, "%s(): does not support complex input", mt__reduce_names[op]);
+        return NULL;
+    }
     mt_dtype odt = mt_reduce_out_dtype(op, t->dtype);
     bool needs_elems = op == MT_REDUCE_MAX || op == MT_REDUCE_MIN || op == MT_REDUCE_ARGMAX ||
                        op == MT_REDUCE_ARGMIN;

@@ -155,6 +155,10 @@
 #define MT__OUTST_bfloat16 MT_STORE_bfloat16
 #define MT__OUTST_float32 MT_STORE_float32
 #define MT__OUTST_float64 MT_STORE_float64
+#define MT__OUTCT_complex64 mt_complex64
+#define MT__OUTCT_complex128 mt_complex128
+#define MT__OUTST_complex64 MT_STORE_complex64
+#define MT__OUTST_complex128 MT_STORE_complex128
 
 MT__GEN_SUMPROD(MT_BOOL, boolean, bool, bool, int64_t)
 MT__GEN_SUMPROD(MT_UINT8, uint8, uint8_t, uint8_t, int64_t)
@@ -166,6 +170,9 @@ MT__GEN_SUMPROD(MT_FLOAT16, float16, mt_half, float, float)
 MT__GEN_SUMPROD(MT_BFLOAT16, bfloat16, mt_bfloat16, float, float)
 MT__GEN_SUMPROD(MT_FLOAT32, float32, float, float, float)
 MT__GEN_SUMPROD(MT_FLOAT64, float64, double, double, double)
+/* complex sums are pairwise too, in the input's precision (as torch) */
+MT__GEN_SUMPROD(MT_COMPLEX64, complex64, mt_complex64, mt_complex64, mt_complex64)
+MT__GEN_SUMPROD(MT_COMPLEX128, complex128, mt_complex128, mt_complex128, mt_complex128)
 
 /* ---- max / min: same dtype out; identity is the first element (callers
  * never reduce an empty range) so INIT is the type's extreme ---- */
@@ -191,6 +198,7 @@ MT__GEN_MAXMIN(MT_FLOAT64, float64, double, double, MT__FMAX, MT__FMIN, -INFINIT
 #define MT__ALLC(x, y) ((x) && ((y) != 0))
 #define MT__ANYC(x, y) ((x) || ((y) != 0))
 MT_L_ALL(MT__GEN_ALLANY)
+MT_L_COMPLEX(MT__GEN_ALLANY)
 
 /* ---- argmax / argmin: acc = (value as double, index) ---- */
 typedef struct {
@@ -257,10 +265,15 @@ MT_L_ALL(MT__GEN_ARG)
 #define MT__ROW(op) {&mt__##op##_boolean, &mt__##op##_uint8, &mt__##op##_int8, &mt__##op##_int16, \
                      &mt__##op##_int32, &mt__##op##_int64, &mt__##op##_float16, &mt__##op##_bfloat16, \
                      &mt__##op##_float32, &mt__##op##_float64}
+/* the same with the complex kernels (ordering ops have none: NULL, see mt_reduce) */
+#define MT__ROWC(op) {&mt__##op##_boolean, &mt__##op##_uint8, &mt__##op##_int8, &mt__##op##_int16, \
+                      &mt__##op##_int32, &mt__##op##_int64, &mt__##op##_float16, &mt__##op##_bfloat16, \
+                      &mt__##op##_float32, &mt__##op##_float64, &mt__##op##_complex64, \
+                      &mt__##op##_complex128}
 static const mt_reduce_kernel *const mt__reduce_table[MT_NUM_REDUCE_OPS][MT_NUM_DTYPES] = {
-    [MT_REDUCE_SUM] = MT__ROW(sum),       [MT_REDUCE_PROD] = MT__ROW(prod),
+    [MT_REDUCE_SUM] = MT__ROWC(sum),      [MT_REDUCE_PROD] = MT__ROWC(prod),
     [MT_REDUCE_MAX] = MT__ROW(max),       [MT_REDUCE_MIN] = MT__ROW(min),
-    [MT_REDUCE_ALL] = MT__ROW(all),       [MT_REDUCE_ANY] = MT__ROW(any),
+    [MT_REDUCE_ALL] = MT__ROWC(all),      [MT_REDUCE_ANY] = MT__ROWC(any),
     [MT_REDUCE_ARGMAX] = MT__ROW(argmax), [MT_REDUCE_ARGMIN] = MT__ROW(argmin),
 };
 
@@ -276,7 +289,7 @@ mt_reduce_out_dtype(mt_reduce_op op, mt_dtype in)
     switch (op) {
     case MT_REDUCE_SUM:
     case MT_REDUCE_PROD:
-        return mt_dtype_is_floating(in) ? in : MT_INT64;
+        return mt_dtype_is_floating(in) || mt_dtype_is_complex(in) ? in : MT_INT64;
     case MT_REDUCE_ALL:
     case MT_REDUCE_ANY:
         /* torch keeps uint8 for uint8 inputs (the stored bytes are the same 0/1) */

@@ -23,7 +23,8 @@ var_mean_ret = _return_type("var_mean", ["var", "mean"])  # kept as plain tuples
 
 _SCALAR_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
                       "int32": "Int", "int64": "Long", "float16": "Half", "bfloat16": "BFloat16",
-                      "float32": "Float", "float64": "Double"}
+                      "float32": "Float", "float64": "Double",
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _scalar_type_name(dtype):
@@ -48,7 +49,7 @@ def _numel_reduced(input, dim):
 def _float_input(input, dtype, fname):
     if dtype is not None:
         return input.to(dtype)
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"{fname}(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {_scalar_type_name(input.dtype)}")
     return input
@@ -87,7 +88,8 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     _check(input, "var")
     if isinstance(dim, bool):  # var(input, unbiased) legacy positional form
         dim, unbiased = None, dim
-    if not input.dtype.is_floating_point:
+    cplx = input.dtype.is_complex
+    if not (input.dtype.is_floating_point or cplx):
         raise RuntimeError("std and var only support floating point and complex dtypes")
     x0 = input
     x = _opmath(x0)
@@ -95,10 +97,12 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     n = _numel_reduced(x, dim)
     m = _C.div(_C.sum(x, dim, True), n) if n else _C.sum(x, dim, True)
     d = _C.sub(x, m)
-    ss = _C.sum(_C.mul(d, d), dim, keepdim)
+    # complex: the mean of |x - mean|^2, a real result
+    ss = _C.sum(_C.square(_C.abs(d)) if cplx else _C.mul(d, d), dim, keepdim)
     r = _C.div(ss, float(n - c) if n - c > 0 else 0.0)  # no degrees of freedom: nan, as torch
-    if r.dtype != x0.dtype:
-        r = r.to(x0.dtype)
+    rdt = x0.real.dtype if cplx else x0.dtype
+    if r.dtype != rdt:
+        r = r.to(rdt)
     if out is not None:
         return _C._store_out(out, r, "var")
     return r

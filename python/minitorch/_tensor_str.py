@@ -126,6 +126,23 @@ class _Formatter:
         return (self.max_width - len(s)) * " " + s
 
 
+class _ComplexFormatter:
+    """torch's complex format: the real and imaginary parts each sized by a formatter of
+    their own, joined as ``1.+2.j`` / ``3.-1.j``."""
+
+    def __init__(self, values):
+        self.re = _Formatter([v.real for v in values], True)
+        self.im = _Formatter([v.imag for v in values], True)
+
+    def width(self):
+        return self.re.width() + self.im.width() + 1
+
+    def format(self, v):
+        real_str = self.re.format(v.real)
+        imag_str = (self.im.format(v.imag) + "j").lstrip()
+        return real_str + imag_str if imag_str[0] in "+-" else real_str + "+" + imag_str
+
+
 def _vector_str(t, indent, summarize, fmt):
     e = PRINT_OPTS.edgeitems
     per_line = max(1, int(math.floor((PRINT_OPTS.linewidth - indent) / (fmt.width() + 2))))
@@ -161,7 +178,10 @@ def _tensor_str(t, indent):
     summarize = t.numel() > PRINT_OPTS.threshold
     if t.dtype.is_floating_point and t.dtype.itemsize == 2:
         t = t.float()
-    fmt = _Formatter(_summarized_values(t, summarize), t.dtype.is_floating_point)
+    if t.dtype.is_complex:
+        fmt = _ComplexFormatter(_summarized_values(t, summarize))
+    else:
+        fmt = _Formatter(_summarized_values(t, summarize), t.dtype.is_floating_point)
     return _tensor_str_rec(t, indent, summarize, fmt)
 
 
@@ -192,7 +212,9 @@ def _str(t):
             suffixes.append("dtype=" + str(t.dtype))
         body = "[]"
     else:
-        if t.dtype not in (minitorch.get_default_dtype(), minitorch.int64, minitorch.bool):
+        default = minitorch.get_default_dtype()
+        default_complex = minitorch.complex128 if default == minitorch.float64 else minitorch.complex64
+        if t.dtype not in (default, default_complex, minitorch.int64, minitorch.bool):
             suffixes.append("dtype=" + str(t.dtype))
         body = _tensor_str(t, indent)
     return _add_suffixes(prefix + body, suffixes, indent)
