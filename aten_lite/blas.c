@@ -25,6 +25,9 @@ typedef void (*mt__dgemv_fn)(int, int, int, int, double, const double *, int, co
                              double, double *, int);
 typedef float (*mt__sdot_fn)(int, const float *, int, const float *, int);
 typedef double (*mt__ddot_fn)(int, const double *, int, const double *, int);
+/* cblas_cgemm/zgemm: alpha and beta by pointer to a complex of the matrices' type */
+typedef void (*mt__xgemm_fn)(int, int, int, int, int, int, const void *, const void *, int,
+                             const void *, int, const void *, void *, int);
 typedef void (*mt__set_threads_fn)(int);
 typedef char *(*mt__get_config_fn)(void);
 
@@ -36,6 +39,7 @@ typedef struct mt__blas {
     mt__sdot_fn sdot;
     mt__ddot_fn ddot;
     mt__set_threads_fn set_threads; /* may be NULL (not OpenBLAS) */
+    mt__xgemm_fn cgemm, zgemm;      /* may be NULL: complex products then use the fallback */
     char path[4096];
     char config[512];
 } mt__blas;
@@ -84,6 +88,8 @@ mt_blas_load(const char *path)
     MT__GET(sdot, "cblas_sdot");
     MT__GET(ddot, "cblas_ddot");
     MT__GET(set_threads, "openblas_set_num_threads");
+    MT__GET(cgemm, "cblas_cgemm");
+    MT__GET(zgemm, "cblas_zgemm");
 #undef MT__GET
     if (!lib->sgemm || !lib->dgemm || !lib->sgemv || !lib->dgemv || !lib->sdot || !lib->ddot) {
         free(lib);
@@ -218,5 +224,25 @@ mt_blas_dot(bool dbl, int64_t n, const void *x, int64_t incx, const void *y, int
     else {
         *(float *)out = lib->sdot((int)n, x, (int)incx, y, (int)incy);
     }
+    return true;
+}
+
+bool
+mt_blas_gemm_complex(bool dbl, bool transa, bool transb, int64_t m, int64_t n, int64_t k,
+                     const void *alpha, const void *a, int64_t lda, const void *b, int64_t ldb,
+                     const void *beta, void *c, int64_t ldc)
+{
+    if (!mt__fits(m) || !mt__fits(n) || !mt__fits(k) || !mt__fits(lda) || !mt__fits(ldb) ||
+        !mt__fits(ldc)) {
+        return false;
+    }
+    mt__blas *lib = mt__get();
+    mt__xgemm_fn fn = lib == NULL ? NULL : dbl ? lib->zgemm : lib->cgemm;
+    if (fn == NULL) {
+        return false;
+    }
+    fn(MT_CBLAS_ROW_MAJOR, transa ? MT_CBLAS_TRANS : MT_CBLAS_NO_TRANS,
+       transb ? MT_CBLAS_TRANS : MT_CBLAS_NO_TRANS, (int)m, (int)n, (int)k, alpha, a, (int)lda, b,
+       (int)ldb, beta, c, (int)ldc);
     return true;
 }

@@ -42,5 +42,11 @@ bool mt_blas_gemv(bool dbl, bool trans, int64_t m, int64_t n, double alpha, cons
 /* *out = sum x[i] * y[i] (float32 result stored as float).  Same return rule. */
 bool mt_blas_dot(bool dbl, int64_t n, const void *x, int64_t incx, const void *y, int64_t incy,
                  void *out);
+/* mt_blas_gemm for complex64 (dbl false) / complex128 matrices through
+ * cblas_cgemm/zgemm; alpha and beta point to complex values of that type.
+ * False (nothing done) when the library has no such routine, as above. */
+bool mt_blas_gemm_complex(bool dbl, bool transa, bool transb, int64_t m, int64_t n, int64_t k,
+                          const void *alpha, const void *a, int64_t lda, const void *b, int64_t ldb,
+                          const void *beta, void *c, int64_t ldc);
 
 #endif /* ATEN_LITE_BLAS_H */

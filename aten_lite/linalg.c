@@ -27,6 +27,12 @@
  *                    accumulating in that type would, i.e. torch's results;
  *   bool             has no kernel, as torch ("addmm_impl_cpu_").
  *
+ * Note [Complex GEMM]
+ * complex64/complex128 go to cblas_cgemm/zgemm when the loaded BLAS has
+ * them (one gemm call per batch entry, the same layout rules), else to the
+ * fallback kernel instantiated for the C complex types.  vdot conjugates
+ * its first operand before the product (mt_vdot).
+ *
  * Note [Fallback GEMM]
  * Without a BLAS (and always for integers) a cache-blocked kernel runs:
  * tiles of MT__IB rows of C are spread over the thread pool; for each tile
@@ -46,6 +52,7 @@ static const char *const mt__meta_names[MT_NUM_DTYPES] = {
     [MT_INT16] = "short int",   [MT_INT32] = "int",           [MT_INT64] = "long int",
     [MT_FLOAT16] = "c10::Half", [MT_BFLOAT16] = "c10::BFloat16",
     [MT_FLOAT32] = "float",     [MT_FLOAT64] = "double",
+    [MT_COMPLEX64] = "c10::complex<float>", [MT_COMPLEX128] = "c10::complex<double>",
 };
 
 typedef struct mt__gemm_args {
@@ -55,6 +62,7 @@ typedef struct mt__gemm_args {
     int64_t sa[3], sb[3]; /* strides in elements: batch, row, column; sb[2] == 1 */
     double alpha, beta;   /* float kernels */
     int64_t ialpha, ibeta;
+    mt_complex128 zalpha, zbeta; /* complex kernels */
     bool beta0;
 } mt__gemm_args;
 
@@ -117,10 +125,15 @@ mt__min(int64_t a, int64_t b)
 MT__DEFINE_GEMM_TILES(float32, float, alpha, beta)
 MT__DEFINE_GEMM_TILES(float64, double, alpha, beta)
 MT__DEFINE_GEMM_TILES(int64, int64_t, ialpha, ibeta)
+MT__DEFINE_GEMM_TILES(complex64, mt_complex64, zalpha, zbeta)
+MT__DEFINE_GEMM_TILES(complex128, mt_complex128, zalpha, zbeta)
 
 static bool
 mt__scalar_is_zero(mt_scalar s)
 {
+    if (s.kind == MT_SCALAR_COMPLEX) {
+        return s.v.z == 0;
+    }
     return s.kind == MT_SCALAR_FLOAT ? s.v.f == 0.0 : s.kind == MT_SCALAR_INT ? s.v.i == 0 : !s.v.b;
 }
 
@@ -169,14 +182,17 @@ mt__gemm_fallback(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_
         .sb = {b->strides[0], b->strides[1], 1},
         .alpha = mt_scalar_to_double(alpha), .beta = mt_scalar_to_double(beta),
         .ialpha = mt_scalar_to_int64(alpha), .ibeta = mt_scalar_to_int64(beta),
+        .zalpha = mt_scalar_to_complex(alpha), .zbeta = mt_scalar_to_complex(beta),
         .beta0 = mt__scalar_is_zero(beta),
     };
     int64_t tiles = g.batch * ((g.m + MT__IB - 1) / MT__IB);
     int64_t work = MT__IB * (g.n > 0 ? g.n : 1) * (g.k > 0 ? g.k : 1);
     int64_t grain = work >= 65536 ? 1 : 65536 / work;
-    mt_parallel_fn fn = c->dtype == MT_FLOAT32   ? mt__gemm_tiles_float32
-                        : c->dtype == MT_FLOAT64 ? mt__gemm_tiles_float64
-                                                 : mt__gemm_tiles_int64;
+    mt_parallel_fn fn = c->dtype == MT_FLOAT32      ? mt__gemm_tiles_float32
+                        : c->dtype == MT_FLOAT64    ? mt__gemm_tiles_float64
+                        : c->dtype == MT_COMPLEX64  ? mt__gemm_tiles_complex64
+                        : c->dtype == MT_COMPLEX128 ? mt__gemm_tiles_complex128
+                                                    : mt__gemm_tiles_int64;
     mt_parallel_for(0, tiles, grain, fn, &g);
     mt_tensor_decref(bc);
     return 0;
@@ -263,6 +279,58 @@ mt__gemm_blas(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_s, mt_sc
     return 0;
 }
 
+/* complex64/complex128 through cblas_cgemm/zgemm (one gemm per batch entry);
+ * *done false when the BLAS lacks them.  See Note [Complex GEMM]. */
+static int
+mt__gemm_blas_complex(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_s, mt_scalar beta_s,
+                      bool *done)
+{
+    int64_t batch = a->sizes[0], m = a->sizes[1], k = a->sizes[2], n = b->sizes[2];
+    *done = false;
+    if (!mt_blas_available() || k == 0) {
+        return 0;
+    }
+    bool ta = false, tb = false;
+    int64_t lda = 1, ldb = 1;
+    mt_tensor *ac = NULL, *bc = NULL;
+    if (!mt__blas_layout(m, k, a->strides[1], a->strides[2], &ta, &lda)) {
+        a = ac = mt_contiguous(a);
+        if (ac == NULL) {
+            return mt_error_code();
+        }
+        mt__blas_layout(m, k, a->strides[1], a->strides[2], &ta, &lda);
+    }
+    if (!mt__blas_layout(k, n, b->strides[1], b->strides[2], &tb, &ldb)) {
+        b = bc = mt_contiguous(b);
+        if (bc == NULL) {
+            mt_tensor_decref(ac);
+            return mt_error_code();
+        }
+        mt__blas_layout(k, n, b->strides[1], b->strides[2], &tb, &ldb);
+    }
+    bool dbl = c->dtype == MT_COMPLEX128;
+    int64_t isz = dbl ? 16 : 8;
+    bool beta0 = mt__scalar_is_zero(beta_s);
+    mt_complex128 za = mt_scalar_to_complex(alpha_s), zb = beta0 ? 0 : mt_scalar_to_complex(beta_s);
+    mt_complex64 fa = (mt_complex64)za, fb = (mt_complex64)zb;
+    const void *pal = dbl ? (const void *)&za : (const void *)&fa;
+    const void *pbe = dbl ? (const void *)&zb : (const void *)&fb;
+    const char *pa = mt_tensor_data(a), *pb = mt_tensor_data(b);
+    char *pc = mt_tensor_data(c);
+    if (beta0) { /* see mt__gemm_blas */
+        memset(pc, 0, (size_t)(batch * m * n * isz));
+    }
+    bool ok = true;
+    for (int64_t i = 0; i < batch && ok; i++) {
+        ok = mt_blas_gemm_complex(dbl, ta, tb, m, n, k, pal, pa + i * a->strides[0] * isz, lda,
+                                  pb + i * b->strides[0] * isz, ldb, pbe, pc + i * m * n * isz, n);
+    }
+    mt_tensor_decref(ac);
+    mt_tensor_decref(bc);
+    *done = ok;
+    return 0;
+}
+
 /* See Note [One GEMM core].  a (batch, m, k), b (batch, k, n) and c (batch,
  * m, n, contiguous) share one dtype; c's values are read only when beta != 0. */
 static int
@@ -281,6 +349,14 @@ mt__gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scalar be
         return mt__gemm_fallback(a, b, c, alpha, beta);
     }
     if (dt == MT_INT64) {
+        return mt__gemm_fallback(a, b, c, alpha, beta);
+    }
+    if (mt_dtype_is_complex(dt)) {
+        bool done;
+        int rc = mt__gemm_blas_complex(a, b, c, alpha, beta, &done);
+        if (rc < 0 || done) {
+            return rc;
+        }
         return mt__gemm_fallback(a, b, c, alpha, beta);
     }
     /* float16/bfloat16 in float32, narrow integers in int64 */
@@ -383,7 +459,17 @@ mt_dot(const mt_tensor *a, const mt_tensor *b, const char *fname)
         return NULL;
     }
     int64_t k = a->sizes[0];
+    mt_tensor *conj = NULL;
+    if (strcmp(fname, "vdot") == 0 && mt_dtype_is_complex(a->dtype)) {
+        /* vdot(a, b) = sum conj(a[i]) * b[i] */
+        conj = mt_unary(MT_OP_CONJ_PHYSICAL, (mt_tensor *)a, NULL);
+        if (conj == NULL) {
+            return NULL;
+        }
+        a = conj;
+    }
     mt_tensor *a3 = mt__view3((mt_tensor *)a, 1, 1, k, 0, k, a->strides[0]);
+    mt_tensor_decref(conj); /* a3 holds the storage */
     mt_tensor *b3 = mt__view3((mt_tensor *)b, 1, k, 1, 0, b->strides[0], 1);
     return mt__run(a3, b3, 0, NULL, NULL, mt_scalar_int(0), mt_scalar_int(1));
 }
@@ -465,6 +551,10 @@ mt_mm(const mt_tensor *a, const mt_tensor *b)
 static int
 mt__check_alpha_beta(mt_dtype dt, mt_scalar beta, mt_scalar alpha)
 {
+    if (!mt_dtype_is_complex(dt) && (beta.kind == MT_SCALAR_COMPLEX || alpha.kind == MT_SCALAR_COMPLEX)) {
+        return mt_error_set(MT_ERUNTIME, "For non-complex input tensors, argument %s must not be a "
+                            "complex number.", beta.kind == MT_SCALAR_COMPLEX ? "beta" : "alpha");
+    }
     if (mt_dtype_is_integral(dt, true)) {
         if (beta.kind == MT_SCALAR_FLOAT) {
             return mt_error_set(MT_ERUNTIME, "For integral input tensors, argument beta must not be "

@@ -72,6 +72,11 @@ mt_cumulative(mt_tensor *t, int64_t dim, bool prod)
     if (d < 0) {
         return NULL;
     }
+    if (mt_dtype_is_complex(t->dtype)) {
+        mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", prod ? "cumprod" : "cumsum",
+                     mt_dtype_scalar_name(t->dtype));
+        return NULL;
+    }
     if (mt_tensor_device(t).type != MT_CPU) {
         mt_error_set(MT_ENOTIMPL, "cumsum/cumprod: only cpu tensors are supported so far");
         return NULL;

@@ -254,6 +254,7 @@ mt__legacy_type_name(mt_dtype dt)
         [MT_INT16] = "ShortTensor",  [MT_INT32] = "IntTensor",         [MT_INT64] = "LongTensor",
         [MT_FLOAT16] = "HalfTensor", [MT_BFLOAT16] = "BFloat16Tensor", [MT_FLOAT32] = "FloatTensor",
         [MT_FLOAT64] = "DoubleTensor",
+        [MT_COMPLEX64] = "ComplexFloatTensor", [MT_COMPLEX128] = "ComplexDoubleTensor",
     };
     return names[dt];
 }

@@ -259,6 +259,10 @@ static int
 mt__sort_keep(mt_tensor *t, int64_t dim, bool descending, int64_t k, mt_tensor **values,
               mt_tensor **indices)
 {
+    if (mt_dtype_is_complex(t->dtype)) { /* complex numbers have no order */
+        return mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", k < 0 ? "sort" : "topk",
+                            mt_dtype_scalar_name(t->dtype));
+    }
     int d = mt_wrap_dim(dim, t->ndim);
     if (d < 0) {
         return d;
@@ -379,6 +383,11 @@ mt_tensor *
 mt_searchsorted(const mt_tensor *boundaries, const mt_tensor *values, const mt_tensor *sorter,
                 bool right, bool out_int32)
 {
+    if (mt_dtype_is_complex(values->dtype)) {
+        mt_error_set(MT_ENOTIMPL, "\"searchsorted_cpu\" not implemented for '%s'",
+                     mt_dtype_scalar_name(values->dtype));
+        return NULL;
+    }
     if (boundaries->ndim == 0 || boundaries->dtype != values->dtype ||
         (sorter != NULL && sorter->dtype != MT_INT64)) {
         mt_error_set(MT_EINVAL, "searchsorted: boundaries must be >= 1-d and of the values' dtype, "

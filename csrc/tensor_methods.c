@@ -558,6 +558,18 @@ mt_m_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 /* ------------------------------------------------------------------ */
 /* conversion                                                          */
 
+/* torch's UserWarning when a copy drops imaginary parts.  0 or -1 (the
+ * warning was turned into an error). */
+static int
+mt__warn_complex_to_real(mt_dtype src, mt_dtype dst)
+{
+    if (mt_dtype_is_complex(src) && !mt_dtype_is_complex(dst)) {
+        return PyErr_WarnEx(PyExc_UserWarning,
+                            "Casting complex values to real discards the imaginary part", 1);
+    }
+    return 0;
+}
+
 /* Converts self to (dtype, device); returns self itself when nothing changes
  * and !copy. */
 static PyObject *
@@ -571,6 +583,9 @@ mt__convert(PyObject *self, mt_dtype dt, mt_device dev, int copy)
     }
     if (t->dtype == dt && !copy) {
         return Py_NewRef(self);
+    }
+    if (mt__warn_complex_to_real(t->dtype, dt) < 0) {
+        return NULL;
     }
     mt_tensor *r;
     mt_tensor_incref(t);
@@ -683,6 +698,7 @@ static const char *const mt__legacy_names[MT_NUM_DTYPES] = {
     [MT_INT16] = "ShortTensor", [MT_INT32] = "IntTensor",      [MT_INT64] = "LongTensor",
     [MT_FLOAT16] = "HalfTensor", [MT_BFLOAT16] = "BFloat16Tensor", [MT_FLOAT32] = "FloatTensor",
     [MT_FLOAT64] = "DoubleTensor",
+    [MT_COMPLEX64] = "ComplexFloatTensor", [MT_COMPLEX128] = "ComplexDoubleTensor",
 };
 
 static PyObject *
@@ -734,6 +750,9 @@ mt_m_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         return NULL;
     }
     int rc;
+    if (mt__warn_complex_to_real(IMPL(src)->dtype, IMPL(self)->dtype) < 0) {
+        return NULL;
+    }
     mt_tensor *d = mt__tensor_impl_ref(self), *s = mt__tensor_impl_ref(src);
     Py_BEGIN_ALLOW_THREADS
     rc = mt_copy_(d, s);

@@ -492,6 +492,9 @@ tensor_bool(PyObject *self)
         return -1;
     }
     mt_scalar s = mt_scalar_load(mt_tensor_data(t), t->dtype);
+    if (s.kind == MT_SCALAR_COMPLEX) {
+        return s.v.z != 0;
+    }
     return s.kind == MT_SCALAR_FLOAT ? s.v.f != 0.0 : mt_scalar_to_int64(s) != 0;
 }
 
@@ -509,11 +512,22 @@ mt__one_element(mt_tensor *t, mt_scalar *s)
     return 0;
 }
 
+/* int() and float() of a complex tensor fail as they do on a Python complex. */
+static int
+mt__not_complex(mt_scalar s, const char *to)
+{
+    if (s.kind == MT_SCALAR_COMPLEX) {
+        PyErr_Format(PyExc_TypeError, "can't convert complex to %s", to);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *
 tensor_int(PyObject *self)
 {
     mt_scalar s;
-    if (mt__one_element(IMPL(self), &s) < 0) {
+    if (mt__one_element(IMPL(self), &s) < 0 || mt__not_complex(s, "int") < 0) {
         return NULL;
     }
     if (s.kind == MT_SCALAR_FLOAT) {
@@ -526,7 +540,7 @@ static PyObject *
 tensor_float(PyObject *self)
 {
     mt_scalar s;
-    if (mt__one_element(IMPL(self), &s) < 0) {
+    if (mt__one_element(IMPL(self), &s) < 0 || mt__not_complex(s, "float") < 0) {
         return NULL;
     }
     return PyFloat_FromDouble(mt_scalar_to_double(s));
@@ -585,6 +599,10 @@ mt__buffer_format(mt_dtype dt)
         return "f";
     case MT_FLOAT64:
         return "d";
+    case MT_COMPLEX64:
+        return "Zf";
+    case MT_COMPLEX128:
+        return "Zd";
     default:
         return NULL;
     }
