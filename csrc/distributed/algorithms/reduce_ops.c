@@ -115,6 +115,14 @@ mt_dist_op_check(mt_dtype dt, mt_dist_op op)
     if (!mt_dtype_valid((int)dt)) {
         return mt_error_set(MT_ETYPE, "invalid dtype %d", (int)dt);
     }
+    if (mt_dtype_is_complex(dt)) {
+        /* See Note [Complex reductions] */
+        if (op == MT_DIST_SUM || op == MT_DIST_AVG) {
+            return 0;
+        }
+        return mt_error_set(MT_ETYPE, "ReduceOp.%s is not supported for complex tensors",
+                            mt_dist_op_name(op));
+    }
     if (mt__combine[dt][op] != NULL) {
         return 0;
     }
@@ -129,15 +137,29 @@ mt_dist_op_check(mt_dtype dt, mt_dist_op op)
                         mt_dist_op_name(op), mt_dtype_name(dt));
 }
 
+/* Note [Complex reductions]
+ * As torch (which views complex tensors as real before gloo sees them), a
+ * complex element is two reals of its precision for SUM and AVG: the
+ * combine and the final division run over twice as many reals.  The other
+ * operations have no meaning on complex numbers and are refused by
+ * mt_dist_op_check. */
 void
 mt_dist_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_dist_op op)
 {
+    if (mt_dtype_is_complex(dt)) {
+        mt__combine[mt_dtype_to_real(dt)][op](dst, src, count * 2);
+        return;
+    }
     mt__combine[dt][op](dst, src, count);
 }
 
 void
 mt_dist_avg_finish(void *buf, size_t count, mt_dtype dt, int n)
 {
+    if (mt_dtype_is_complex(dt)) {
+        dt = mt_dtype_to_real(dt);
+        count *= 2;
+    }
     switch (dt) {
 #define MT__AVG_CASE(ENUM, name, ctype, acctype) \
     case ENUM:                                   \

@@ -733,9 +733,17 @@ def _root(pg, r, group_r, what, required=False):
     return _group_peer(pg, r, what)
 
 
+def _check_complex_op(name, tensors, opv):
+    """Complex tensors reduce as pairs of reals (SUM, AVG); the ordering and bitwise
+    operations and PRODUCT are refused, as torch."""
+    if opv not in (_RedOpType.SUM, _RedOpType.AVG) and any(t.is_complex() for t in tensors):
+        raise ValueError(f"{name} does not support RedOpType.{opv.name} on complex tensors")
+
+
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
     opv = _op_value(op)
+    _check_complex_op("all_reduce", [tensor], opv)
     pg, info = _enter("all_reduce", group, [tensor], f"op={opv.name}")
     st = _Stage()
     t = st.output(tensor)
@@ -745,6 +753,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_dst=None):
     _check_single_tensor(tensor, "tensor")
     opv = _op_value(op)
+    _check_complex_op("reduce", [tensor], opv)
     pg, info = _enter("reduce", group, [tensor], f"op={opv.name} dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
     st = _Stage()
@@ -839,6 +848,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     _check_single_tensor(output, "output")
     _check_tensor_list(input_list, "input_list")
     opv = _op_value(op)
+    _check_complex_op("reduce_scatter", [output] + list(input_list), opv)
     pg, info = _enter("reduce_scatter", group, [output], f"op={opv.name}")
     _check_list_len(input_list, pg, "input_list")
     st = _Stage()
@@ -852,6 +862,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     _check_single_tensor(output, "output")
     _check_single_tensor(input, "input")
     opv = _op_value(op)
+    _check_complex_op("reduce_scatter_tensor", [output, input], opv)
     pg, info = _enter("reduce_scatter_tensor", group, [output], f"op={opv.name}")
     _check_same_dtype(output, input, "reduce_scatter_tensor")
     n = pg.size()
