@@ -182,7 +182,7 @@ def test_from_numpy_non_native_byte_order(dt):
         torch.from_numpy(a)
 
 
-@pytest.mark.parametrize("np_dtype", [np.uint16, np.uint32, np.uint64, np.complex64, np.complex128,
+@pytest.mark.parametrize("np_dtype", [np.uint16, np.uint32, np.uint64, np.clongdouble,
                                       np.object_, "U3", "S2", "datetime64[s]", np.longdouble])
 def test_from_numpy_unsupported_dtypes(np_dtype):
     a = np.zeros(3, dtype=np_dtype)
@@ -441,7 +441,7 @@ def test_as_tensor_bad_input():
     with pytest.raises(TypeError):
         torch.as_tensor("abc")
     with pytest.raises(TypeError):
-        torch.as_tensor(np.zeros(2, dtype=np.complex64))
+        torch.as_tensor(np.zeros(2, dtype=np.clongdouble))
     with pytest.raises(RuntimeError):
         torch.as_tensor(np.zeros(2), device="cuda")
 
