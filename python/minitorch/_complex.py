@@ -70,3 +70,11 @@ for _name in ("conj", "resolve_conj", "resolve_neg", "is_conj", "is_neg", "is_co
 Tensor.cfloat = lambda self: self.to(_C.complex64)
 Tensor.cdouble = lambda self: self.to(_C.complex128)
 del _name
+
+
+def _complex_value(self):
+    """complex(t) of a one-element tensor (of any dtype), as torch."""
+    return complex(self.item())
+
+
+Tensor.__complex__ = _complex_value
