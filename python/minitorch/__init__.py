@@ -55,7 +55,6 @@ from ._random import (  # noqa: E402,F401
 )
 from .distributed._autoload import *  # noqa: E402,F401,F403
 from .multiprocessing._autoload import *  # noqa: E402,F401,F403
-from ._complex import *  # noqa: E402,F401,F403
 
 
 def is_tensor(obj):

@@ -44,6 +44,19 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     __hash__ = object.__hash__
 
+    def _set_real(self, value):
+        _C._real(self).copy_(value)
+
+    def _set_imag(self, value):
+        _C._imag(self).copy_(value)
+
+    real = property(_C._real, _set_real, doc="The real part, as a view.")
+    imag = property(_C._imag, _set_imag, doc="The imaginary part, as a view (complex only).")
+
+    def __complex__(self):
+        """complex(t) of a one-element tensor (of any dtype), as torch."""
+        return complex(self.item())
+
     # NumPy defers binary operators to us (np.float64(2) * t is a Tensor), as torch
     __array_priority__ = 1000
 
