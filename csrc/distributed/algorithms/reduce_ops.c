@@ -1,101 +1,41 @@
-/* csrc/distributed/algorithms/reduce_ops.c - elementwise combine kernels for every (dtype, ReduceOp). See Note [Reduction semantics]. */
+/* csrc/distributed/algorithms/reduce_ops.c - what each ReduceOp computes, through aten_lite's elementwise loops. See Note [Reduction semantics]. */
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aten_lite/dispatch.h"
+#include "aten_lite/ops.h"
 #include "c10_lite/error.h"
 #include "csrc/distributed/algorithms/algorithms.h"
 
-typedef void (*mt__combine_fn)(void *dst, const void *src, size_t n);
-
-/* The operations in the accumulation type.  Integers go through uint64_t so
- * that overflow wraps (as torch) instead of being undefined. */
-#define MT__IADD(ct, x, y) ((ct)((uint64_t)(x) + (uint64_t)(y)))
-#define MT__IMUL(ct, x, y) ((ct)((uint64_t)(x) * (uint64_t)(y)))
-#define MT__FADD(ct, x, y) ((x) + (y))
-#define MT__FMUL(ct, x, y) ((x) * (y))
-#define MT__MIN(ct, x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (y) < (x) ? (y) : (x))
-#define MT__MAX(ct, x, y) ((x) != (x) ? (x) : (y) != (y) ? (y) : (y) > (x) ? (y) : (x))
-#define MT__BAND(ct, x, y) ((ct)((x) & (y)))
-#define MT__BOR(ct, x, y) ((ct)((x) | (y)))
-#define MT__BXOR(ct, x, y) ((ct)((x) ^ (y)))
-#define MT__LAND(ct, x, y) ((x) && (y))
-#define MT__LOR(ct, x, y) ((x) || (y))
-#define MT__LXOR(ct, x, y) ((x) != (y))
-
-/* One loop per (dtype, operation); OPNAME is the function suffix. */
-#define MT__DEF_COMBINE(name, ctype, acctype, OPNAME, OP)                    \
-    static void mt__combine_##name##_##OPNAME(void *d, const void *s, size_t n) \
-    {                                                                        \
-        ctype *a = d;                                                        \
-        const ctype *b = s;                                                  \
-        for (size_t i = 0; i < n; i++) {                                     \
-            acctype x = MT_LOAD_##name(a[i]);                                \
-            acctype y = MT_LOAD_##name(b[i]);                                \
-            a[i] = MT_STORE_##name(OP(acctype, x, y));                       \
-        }                                                                    \
-    }
-
-#define MT__DEF_INT(ENUM, name, ctype, acctype)                   \
-    MT__DEF_COMBINE(name, ctype, acctype, sum, MT__IADD)          \
-    MT__DEF_COMBINE(name, ctype, acctype, prod, MT__IMUL)         \
-    MT__DEF_COMBINE(name, ctype, acctype, min, MT__MIN)           \
-    MT__DEF_COMBINE(name, ctype, acctype, max, MT__MAX)           \
-    MT__DEF_COMBINE(name, ctype, acctype, band, MT__BAND)         \
-    MT__DEF_COMBINE(name, ctype, acctype, bor, MT__BOR)           \
-    MT__DEF_COMBINE(name, ctype, acctype, bxor, MT__BXOR)
-
-#define MT__DEF_FLOAT(ENUM, name, ctype, acctype)                 \
-    MT__DEF_COMBINE(name, ctype, acctype, sum, MT__FADD)          \
-    MT__DEF_COMBINE(name, ctype, acctype, prod, MT__FMUL)         \
-    MT__DEF_COMBINE(name, ctype, acctype, min, MT__MIN)           \
-    MT__DEF_COMBINE(name, ctype, acctype, max, MT__MAX)           \
-    static void mt__avg_##name(void *d, size_t n, int k)          \
-    {                                                             \
-        ctype *a = d;                                             \
-        for (size_t i = 0; i < n; i++) {                          \
-            a[i] = MT_STORE_##name(MT_LOAD_##name(a[i]) / (acctype)k); \
-        }                                                         \
-    }
-
-MT_FORALL_INT_DTYPES(MT__DEF_INT)
-MT_FORALL_FLOAT_DTYPES(MT__DEF_FLOAT)
-MT__DEF_COMBINE(boolean, bool, bool, sum, MT__LOR)
-MT__DEF_COMBINE(boolean, bool, bool, prod, MT__LAND)
-MT__DEF_COMBINE(boolean, bool, bool, bxor, MT__LXOR)
-
-/* [dtype][op]; NULL = not defined for that dtype. */
-static const mt__combine_fn mt__combine[MT_NUM_DTYPES][MT_DIST_NUM_OPS] = {
-    [MT_BOOL] =
-        {
-            [MT_DIST_SUM] = mt__combine_boolean_sum,
-            [MT_DIST_PRODUCT] = mt__combine_boolean_prod,
-            [MT_DIST_MIN] = mt__combine_boolean_prod,
-            [MT_DIST_MAX] = mt__combine_boolean_sum,
-            [MT_DIST_BAND] = mt__combine_boolean_prod,
-            [MT_DIST_BOR] = mt__combine_boolean_sum,
-            [MT_DIST_BXOR] = mt__combine_boolean_bxor,
-        },
-#define MT__INT_ROW(ENUM, name, ctype, acctype)            \
-    [ENUM] = {                                             \
-        [MT_DIST_SUM] = mt__combine_##name##_sum,        \
-        [MT_DIST_PRODUCT] = mt__combine_##name##_prod,   \
-        [MT_DIST_MIN] = mt__combine_##name##_min,        \
-        [MT_DIST_MAX] = mt__combine_##name##_max,        \
-        [MT_DIST_BAND] = mt__combine_##name##_band,      \
-        [MT_DIST_BOR] = mt__combine_##name##_bor,        \
-        [MT_DIST_BXOR] = mt__combine_##name##_bxor,      \
-    },
-    MT_FORALL_INT_DTYPES(MT__INT_ROW)
-#define MT__FLOAT_ROW(ENUM, name, ctype, acctype)          \
-    [ENUM] = {                                             \
-        [MT_DIST_SUM] = mt__combine_##name##_sum,        \
-        [MT_DIST_AVG] = mt__combine_##name##_sum,        \
-        [MT_DIST_PRODUCT] = mt__combine_##name##_prod,   \
-        [MT_DIST_MIN] = mt__combine_##name##_min,        \
-        [MT_DIST_MAX] = mt__combine_##name##_max,        \
-    },
-    MT_FORALL_FLOAT_DTYPES(MT__FLOAT_ROW)
+/* Note [ReduceOps are aten loops]
+ * A ReduceOp combines two buffers elementwise, which is what the CPU kernels
+ * of the matching binary op already do for every dtype (bool add is logical
+ * or, bool minimum logical and, integer arithmetic wraps, 16-bit floats are
+ * computed in float and rounded once, minimum/maximum propagate NaN): so
+ * dst = dst op src is the op's inner loop run over three operands (out = dst,
+ * a = dst, b = src), and AVG's last step is the div loop with a broadcast
+ * divisor.  An op is defined for a dtype exactly when the kernel table has
+ * the loop; complex tensors are restricted to SUM and AVG on top of that
+ * (see Note [Complex reductions]). */
+static const mt_op mt__aten_op[MT_DIST_NUM_OPS] = {
+    [MT_DIST_SUM] = MT_OP_ADD,
+    [MT_DIST_AVG] = MT_OP_ADD,
+    [MT_DIST_PRODUCT] = MT_OP_MUL,
+    [MT_DIST_MIN] = MT_OP_MINIMUM,
+    [MT_DIST_MAX] = MT_OP_MAXIMUM,
+    [MT_DIST_BAND] = MT_OP_BITWISE_AND,
+    [MT_DIST_BOR] = MT_OP_BITWISE_OR,
+    [MT_DIST_BXOR] = MT_OP_BITWISE_XOR,
 };
+
+/* The CPU loop of op for dt (NULL: not defined).  mt_dist_op_check fills the
+ * kernel table (mt_aten_init is idempotent) before any combine can run: the
+ * combines, called from the transport's threads, only read it. */
+static mt_loop_fn
+mt__loop(mt_op op, mt_dtype dt)
+{
+    return mt_dispatch[MT_CPU][op][dt];
+}
 
 const char *
 mt_dist_op_name(mt_dist_op op)
@@ -123,14 +63,15 @@ mt_dist_op_check(mt_dtype dt, mt_dist_op op)
         return mt_error_set(MT_ETYPE, "ReduceOp.%s is not supported for complex tensors",
                             mt_dist_op_name(op));
     }
-    if (mt__combine[dt][op] != NULL) {
-        return 0;
-    }
-    if (op == MT_DIST_AVG) {
+    if (op == MT_DIST_AVG && !mt_dtype_is_floating(dt)) {
         return mt_error_set(MT_ETYPE,
                             "ReduceOp.AVG is only supported for floating point tensors, got %s "
                             "(use ReduceOp.SUM and divide)",
                             mt_dtype_name(dt));
+    }
+    mt_aten_init();
+    if (mt__loop(mt__aten_op[op], dt) != NULL) {
+        return 0;
     }
     return mt_error_set(MT_ETYPE, "ReduceOp.%s is not supported for %s tensors (bitwise "
                         "reductions need an integer or bool dtype)",
@@ -143,30 +84,41 @@ mt_dist_op_check(mt_dtype dt, mt_dist_op op)
  * combine and the final division run over twice as many reals.  The other
  * operations have no meaning on complex numbers and are refused by
  * mt_dist_op_check. */
+static void
+mt__as_reals(size_t *count, mt_dtype *dt)
+{
+    if (mt_dtype_is_complex(*dt)) {
+        *dt = mt_dtype_to_real(*dt);
+        *count *= 2;
+    }
+}
+
 void
 mt_dist_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_dist_op op)
 {
-    if (mt_dtype_is_complex(dt)) {
-        mt__combine[mt_dtype_to_real(dt)][op](dst, src, count * 2);
-        return;
-    }
-    mt__combine[dt][op](dst, src, count);
+    mt__as_reals(&count, &dt);
+    const int64_t isz = (int64_t)mt_dtype_itemsize(dt);
+    char *data[3] = {dst, dst, (char *)src};
+    const int64_t strides[3] = {isz, isz, isz};
+    const int64_t n = (int64_t)count;
+    mt_binary_ctx ctx = {.alpha_f = 1.0, .alpha_i = 1};
+    mt__loop(mt__aten_op[op], dt)(data, &n, strides, &ctx);
 }
 
 void
 mt_dist_avg_finish(void *buf, size_t count, mt_dtype dt, int n)
 {
-    if (mt_dtype_is_complex(dt)) {
-        dt = mt_dtype_to_real(dt);
-        count *= 2;
+    mt__as_reals(&count, &dt);
+    if (!mt_dtype_is_floating(dt)) {
+        return;
     }
-    switch (dt) {
-#define MT__AVG_CASE(ENUM, name, ctype, acctype) \
-    case ENUM:                                   \
-        mt__avg_##name(buf, count, n);           \
-        break;
-        MT_FORALL_FLOAT_DTYPES(MT__AVG_CASE)
-    default:
-        break;
-    }
+    /* the divisor, broadcast with stride 0; 16 bytes hold any real dtype */
+    _Alignas(16) unsigned char divisor[16] = {0};
+    mt_scalar_store(mt_scalar_int(n), dt, divisor);
+    const int64_t isz = (int64_t)mt_dtype_itemsize(dt);
+    char *data[3] = {buf, buf, (char *)divisor};
+    const int64_t strides[3] = {isz, isz, 0};
+    const int64_t len = (int64_t)count;
+    mt_binary_ctx ctx = {.alpha_f = 1.0, .alpha_i = 1};
+    mt__loop(MT_OP_DIV, dt)(data, &len, strides, &ctx);
 }
