@@ -356,6 +356,12 @@ mt__broadcast_indices(int k, mt_tensor *const *idx, int *bnd, int64_t *bshape, c
     return MT_OK;
 }
 
+int
+mt_index_broadcast_shape(int k, mt_tensor *const *idx, int *nb, int64_t *bshape)
+{
+    return mt__broadcast_indices(k, idx, nb, bshape, "index");
+}
+
 mt_tensor *
 mt_index_get(const mt_tensor *v, int k, mt_tensor *const *idx)
 {

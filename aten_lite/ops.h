@@ -139,6 +139,9 @@ mt_tensor *mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *
  * accumulate (repeated indices then add up).  Nothing is written on error. */
 int mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *values,
                   bool accumulate);
+/* The broadcast shape of k index tensors (their dtypes checked), or MT_EINDEX
+ * with torch's "shape mismatch: indexing tensors could not be broadcast" message. */
+int mt_index_broadcast_shape(int k, mt_tensor *const *idx, int *nb, int64_t *bshape);
 /* Coordinates of the non-zero elements, int64 (count, ndim), row-major order. */
 mt_tensor *mt_nonzero(const mt_tensor *t);
 /* torch.gather / scatter_ / scatter_add_ (index: int64, same ndim, values in

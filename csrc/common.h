@@ -212,11 +212,7 @@ MT__NB_DECL(lshift)
 MT__NB_DECL(rshift)
 #undef MT__NB_DECL
 
-/* Advanced (tensor/list) indexing, implemented in Python (index_binding.c). */
-PyObject *mt__advanced_getitem(PyObject *self, PyObject *key);
-int mt__advanced_setitem(PyObject *self, PyObject *key, PyObject *value);
-
-/* Optional families registered through Note [Binding hooks] (module.c). */
+/* The binding families, registered by module.c. */
 int mt__random_binding_init(PyObject *module);
 int mt__linalg_binding_init(PyObject *module);
 int mt__index_binding_init(PyObject *module);

@@ -4,43 +4,6 @@
 #define IMPL(self) (((MTTensorObject *)(self))->impl)
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
 
-/* Python callables implementing advanced __getitem__/__setitem__ (set at import). */
-static PyObject *mt__adv_get, *mt__adv_set;
-
-PyObject *
-mt__advanced_getitem(PyObject *self, PyObject *key)
-{
-    if (mt__adv_get == NULL) {
-        PyErr_SetString(PyExc_NotImplementedError, "advanced indexing is not available");
-        return NULL;
-    }
-    return PyObject_CallFunctionObjArgs(mt__adv_get, self, key, NULL);
-}
-
-int
-mt__advanced_setitem(PyObject *self, PyObject *key, PyObject *value)
-{
-    if (mt__adv_set == NULL) {
-        PyErr_SetString(PyExc_NotImplementedError, "advanced indexing is not available");
-        return -1;
-    }
-    PyObject *r = PyObject_CallFunctionObjArgs(mt__adv_set, self, key, value, NULL);
-    Py_XDECREF(r);
-    return r ? 0 : -1;
-}
-
-static PyObject *
-mt_py_set_advanced_indexing(PyObject *m, PyObject *args)
-{
-    PyObject *g, *s;
-    if (!PyArg_ParseTuple(args, "OO", &g, &s)) {
-        return NULL;
-    }
-    Py_XSETREF(mt__adv_get, Py_NewRef(g));
-    Py_XSETREF(mt__adv_set, Py_NewRef(s));
-    Py_RETURN_NONE;
-}
-
 /* A list/tuple of tensors -> new references to their impls (at most `cap`;
  * release with mt__impls_release).  Returns count, or -1 with nothing held. */
 static int
@@ -241,27 +204,6 @@ mt_py_topk_raw(PyObject *m, PyObject *args)
 }
 
 static PyObject *
-mt_py_index_get(PyObject *m, PyObject *args)
-{
-    PyObject *self, *list;
-    if (!PyArg_ParseTuple(args, "O!O", mt__TensorBase_Type, &self, &list)) {
-        return NULL;
-    }
-    mt_tensor *idx[MT_MAX_DIMS];
-    int k = mt__tensor_list(list, idx, MT_MAX_DIMS, "index", "indices");
-    if (k < 0) {
-        return NULL;
-    }
-    mt_tensor *r, *t = mt__tensor_impl_ref(self);
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_index_get(t, k, idx);
-    Py_END_ALLOW_THREADS
-    mt_tensor_decref(t);
-    mt__impls_release(idx, k);
-    return mt__tensor_wrap(r);
-}
-
-static PyObject *
 mt_py_index_put(PyObject *m, PyObject *args)
 {
     PyObject *self, *list, *values;
@@ -410,7 +352,6 @@ static PyMethodDef mt_index_functions[] = {
     MT_OPTABLE_INDEX_FUNCTIONS(MT_OPTABLE_DEF)
     {"_sort", FASTKW(mt_py_sort), "sort(input, dim=-1, descending=False, stable=False) -> (values, indices)"},
     {"_gather", FASTKW(mt_py_gather), "gather(input, dim, index)"},
-    {"_index_get", mt_py_index_get, METH_VARARGS, NULL},
     {"_scatter_reduce_", mt_py_scatter_reduce_raw, METH_VARARGS, NULL},
     {"_topk", mt_py_topk_raw, METH_VARARGS, NULL},
     {"_flip", mt_py_flip_raw, METH_VARARGS, NULL},
@@ -418,7 +359,6 @@ static PyMethodDef mt_index_functions[] = {
     {"_searchsorted", mt_py_searchsorted, METH_VARARGS, NULL},
     {"_index_put_", mt_py_index_put, METH_VARARGS, NULL},
     {"_nonzero", mt_py_nonzero_raw, METH_O, NULL},
-    {"_set_advanced_indexing", mt_py_set_advanced_indexing, METH_VARARGS, NULL},
     {NULL},
 };
 

@@ -1,83 +1,104 @@
-/* csrc/indexing.c - Tensor.__getitem__/__setitem__ with basic (view-producing) indices. */
+/* csrc/indexing.c - Tensor.__getitem__/__setitem__: parses the Python key; aten_lite/indexing.c plans and runs it. */
 #include "csrc/common.h"
 
-/* Note [Basic indexing]
- * Ints select (drop a dim), slices narrow with a positive step, None adds a
- * size-1 dim, ... stands for the remaining dims, True/False add a dim of size
- * 1/0.  Every result is a view of the same storage, as in torch.  Assignment
- * computes the same view and copies (tensor value, broadcast as torch's
- * setitem: leading size-1 dims dropped, then expanded) or fills (number)
- * into it.  A key holding a tensor, list or array ("advanced indexing")
- * produces a copy; it is handed to the Python-level handler registered by
- * _shape_ops.py (_C._set_advanced_indexing), which splits the key into a
- * basic part (done here, as a view) and index tensors (gathered in C by
- * mt_index_get / scattered by mt_index_put_). */
+#include "aten_lite/indexing.h"
 
-/* 0-d tensors of a signed integer dtype index like ints, 0-d bool tensors
- * like True/False (as torch).  Returns the kind: 'i', 'b' or 0. */
-static int
-mt__scalar_tensor_index(PyObject *o)
+/* Note [Parsing an indexing key]
+ * The key (an item, or a tuple of items) is turned into mt_index_items before
+ * anything looks at the indexed tensor: converting a list or an array into an
+ * index tensor, a slice's or an object's __index__ may run Python code that
+ * changes the tensor (see Note [Impls across Python code and the GIL]).  Only
+ * then is the tensor's impl taken (with its own reference) and the plan made,
+ * in C (Note [Indexing plans]).  Items: ints and objects with __index__
+ * select, slices narrow (positive steps), None adds a dim, ... stands for the
+ * remaining dims, True/False add a dim of size 1/0, tensors (and lists and
+ * arrays, converted as torch.tensor does) are index tensors or masks.  As
+ * torch, a list key is read as a tuple when it holds a slice, None, ...,
+ * tensor or sequence (with torch's deprecation warning). */
+#define MT__KEY_INLINE 8
+typedef struct {
+    int n;
+    mt_index_item *items; /* `inline_items`, or owned (PyMem) for long keys */
+    mt_tensor **held;     /* owned references to the items' tensors (same storage rule) */
+    int nheld;
+    mt_index_item inline_items[MT__KEY_INLINE];
+    mt_tensor *inline_held[MT__KEY_INLINE];
+} mt__key;
+
+static void
+mt__key_release(mt__key *k)
 {
-    if (!mt__tensor_check(o) || mt__tensor_impl(o)->ndim != 0) {
+    for (int i = 0; i < k->nheld; i++) {
+        mt_tensor_decref(k->held[i]);
+    }
+    if (k->items != k->inline_items) {
+        PyMem_Free(k->items);
+        PyMem_Free(k->held);
+    }
+    k->items = NULL;
+    k->held = NULL;
+    k->n = k->nheld = 0;
+}
+
+/* Whether a list key is read as a tuple (torch's rule for NumPy's legacy). */
+static int
+mt__list_is_tuple(PyObject *key)
+{
+    Py_ssize_t n = PyList_GET_SIZE(key);
+    if (n >= 32) {
         return 0;
     }
-    mt_dtype dt = mt__tensor_impl(o)->dtype;
-    if (dt == MT_BOOL) {
-        return 'b';
-    }
-    return mt_dtype_is_integral(dt, false) && dt != MT_UINT8 ? 'i' : 0;
-}
-
-static int
-mt__is_advanced(PyObject *o)
-{
-    return (mt__tensor_check(o) && !mt__scalar_tensor_index(o)) || PyList_Check(o) ||
-           mt__is_ndarray(o);
-}
-
-/* Whether key (an item or a tuple of items) needs advanced indexing. */
-static int
-mt__key_is_advanced(PyObject *key)
-{
-    if (!PyTuple_Check(key)) {
-        return mt__is_advanced(key);
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key); i++) {
-        if (mt__is_advanced(PyTuple_GET_ITEM(key, i))) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = PyList_GET_ITEM(key, i);
+        if (mt__tensor_check(it) || PySlice_Check(it) || it == Py_Ellipsis || it == Py_None ||
+            (PySequence_Check(it) && !PyUnicode_Check(it) && !PyBytes_Check(it))) {
             return 1;
         }
     }
     return 0;
 }
 
+/* A list or array item as an index tensor (held by k). */
 static int
-mt__raise_advanced(void)
+mt__parse_data(mt__key *k, mt_index_item *out, PyObject *item)
 {
-    PyErr_SetString(PyExc_IndexError, "advanced index reached the basic-indexing path");
-    return -1;
+    PyObject *t;
+    if (PyList_Check(item) && PyList_GET_SIZE(item) == 0) {
+        t = mt__tensor_from_data(item, 1, MT_INT64, MT_DEVICE_CPU, 1); /* [] indexes nothing */
+    }
+    else {
+        t = mt__tensor_from_data(item, 0, MT_INT64, MT_DEVICE_CPU, 1);
+    }
+    if (t == NULL) {
+        return -1;
+    }
+    mt_tensor *impl = mt__tensor_impl_ref(t);
+    Py_DECREF(t);
+    k->held[k->nheld++] = impl;
+    if (impl->ndim == 0 && mt_dtype_is_integral(impl->dtype, false)) {
+        /* a 0-d integer array indexes like an int (a uint8 one too) */
+        out->kind = MT_INDEX_INT;
+        out->index = mt_scalar_to_int64(mt_scalar_load(mt_tensor_data(impl), impl->dtype));
+        return 0;
+    }
+    out->kind = MT_INDEX_TENSOR;
+    out->tensor = impl;
+    return 0;
 }
 
-/* Applies one index item to *cur at *dim. 0 or -1. */
 static int
-mt__apply_index(mt_tensor **cur, int *dim, PyObject *item)
+mt__parse_item(mt__key *k, mt_index_item *out, PyObject *item)
 {
-    mt_tensor *r = NULL;
-    int scalar_kind = mt__scalar_tensor_index(item);
-    if (scalar_kind == 'b') {
-        int truth = PyObject_IsTrue(item);
-        if (truth < 0) {
-            return -1;
-        }
-        item = truth ? Py_True : Py_False; /* borrowed singletons */
+    memset(out, 0, sizeof(*out));
+    if (item == Py_Ellipsis) {
+        out->kind = MT_INDEX_ELLIPSIS;
     }
-    if (PyLong_CheckExact(item) || scalar_kind == 'i' ||
-        (!PyBool_Check(item) && PyIndex_Check(item) && !mt__tensor_check(item) &&
-         !mt__is_ndarray(item))) {
-        Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
-        if (i == -1 && PyErr_Occurred()) {
-            return -1;
-        }
-        r = mt_select(*cur, *dim, i);
+    else if (item == Py_None) {
+        out->kind = MT_INDEX_NONE;
+    }
+    else if (PyBool_Check(item)) {
+        out->kind = MT_INDEX_BOOL;
+        out->value = item == Py_True;
     }
     else if (PySlice_Check(item)) {
         Py_ssize_t start, stop, step;
@@ -88,24 +109,25 @@ mt__apply_index(mt_tensor **cur, int *dim, PyObject *item)
             PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
             return -1;
         }
-        if (*dim >= (*cur)->ndim) {
-            PyErr_SetString(PyExc_IndexError, "too many indices for tensor");
+        out->kind = MT_INDEX_SLICE;
+        out->start = start;
+        out->stop = stop;
+        out->step = step;
+    }
+    else if (mt__tensor_check(item)) {
+        out->kind = MT_INDEX_TENSOR;
+        out->tensor = k->held[k->nheld++] = mt__tensor_impl_ref(item);
+    }
+    else if (PyList_Check(item) || PyTuple_Check(item) || mt__is_ndarray(item)) {
+        return mt__parse_data(k, out, item);
+    }
+    else if (PyIndex_Check(item) && !PyFloat_Check(item)) {
+        Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
+        if (i == -1 && PyErr_Occurred()) {
             return -1;
         }
-        r = mt_slice(*cur, *dim, start, stop, step);
-        (*dim)++;
-    }
-    else if (item == Py_None || PyBool_Check(item)) {
-        r = mt_unsqueeze(*cur, *dim);
-        if (r != NULL && item == Py_False) {
-            mt_tensor *e = mt_slice(r, *dim, 0, 0, 1);
-            mt_tensor_decref(r);
-            r = e;
-        }
-        (*dim)++;
-    }
-    else if (mt__is_advanced(item)) {
-        return mt__raise_advanced();
+        out->kind = MT_INDEX_INT;
+        out->index = i;
     }
     else {
         PyErr_Format(PyExc_IndexError,
@@ -114,116 +136,152 @@ mt__apply_index(mt_tensor **cur, int *dim, PyObject *item)
                      Py_TYPE(item)->tp_name);
         return -1;
     }
-    if (r == NULL) {
-        mt__raise(0);
-        return -1;
-    }
-    mt_tensor_decref(*cur);
-    *cur = r;
     return 0;
 }
 
-/* The view selected by key. New reference or NULL. */
-static mt_tensor *
-mt__index_view(PyObject *self, PyObject *key)
+/* key -> k (everything held by k; release with mt__key_release).  0 or -1. */
+static int
+mt__parse_key(PyObject *key, mt__key *k)
 {
-    /* cur holds its own reference: an item's __index__ may swap self's impl */
-    mt_tensor *cur = mt_alias(mt__tensor_impl(self));
-    if (cur == NULL) {
-        mt__raise(0);
-        return NULL;
-    }
-    const int ndim = cur->ndim;
-    int dim = 0;
-    if (!PyTuple_Check(key)) {
-        if (key == Py_Ellipsis) {
-            return cur;
+    k->n = k->nheld = 0;
+    k->items = k->inline_items;
+    k->held = k->inline_held;
+    PyObject *tuple = NULL;
+    if (PyList_Check(key) && mt__list_is_tuple(key)) {
+        if (PyErr_WarnEx(PyExc_UserWarning,
+                         "Using a non-tuple sequence for multidimensional indexing is deprecated; "
+                         "use x[tuple(seq)] instead of x[seq]", 1) < 0) {
+            return -1;
         }
-        if (mt__apply_index(&cur, &dim, key) < 0) {
-            mt_tensor_decref(cur);
-            return NULL;
+        tuple = PyList_AsTuple(key);
+        if (tuple == NULL) {
+            return -1;
         }
-        return cur;
     }
-    Py_ssize_t n = PyTuple_GET_SIZE(key);
-    int specified = 0, ellipsis = 0;
+    else if (PyTuple_Check(key)) {
+        tuple = Py_NewRef(key);
+    }
+    if (tuple == NULL) { /* one item */
+        if (mt__parse_item(k, &k->items[0], key) < 0) {
+            mt__key_release(k);
+            return -1;
+        }
+        k->n = 1;
+        return 0;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    if (n > INT_MAX / 2) {
+        Py_DECREF(tuple);
+        PyErr_SetString(PyExc_IndexError, "too many indices");
+        return -1;
+    }
+    if (n > MT__KEY_INLINE) {
+        k->items = PyMem_Calloc((size_t)n, sizeof(mt_index_item));
+        k->held = PyMem_Calloc((size_t)n, sizeof(mt_tensor *));
+        if (k->items == NULL || k->held == NULL) {
+            Py_DECREF(tuple);
+            mt__key_release(k);
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *it = PyTuple_GET_ITEM(key, i);
-        if (it == Py_Ellipsis) {
-            if (ellipsis++) {
-                mt_tensor_decref(cur);
-                PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-                return NULL;
-            }
+        if (mt__parse_item(k, &k->items[i], PyTuple_GET_ITEM(tuple, i)) < 0) {
+            Py_DECREF(tuple);
+            mt__key_release(k);
+            return -1;
         }
-        else if (it != Py_None && !PyBool_Check(it) && mt__scalar_tensor_index(it) != 'b') {
-            specified++;
-        }
+        k->n++;
     }
-    if (specified > ndim) {
-        mt_tensor_decref(cur);
-        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", ndim);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *it = PyTuple_GET_ITEM(key, i);
-        if (it == Py_Ellipsis) {
-            dim += ndim - specified;
-            continue;
-        }
-        if (mt__apply_index(&cur, &dim, it) < 0) {
-            mt_tensor_decref(cur);
-            return NULL;
-        }
-    }
-    return cur;
+    Py_DECREF(tuple);
+    return 0;
+}
+
+/* The plan of key on self's current impl.  0, or -1 with the error raised
+ * (nothing held then). */
+static int
+mt__plan(PyObject *self, const mt__key *k, mt_index_plan *plan)
+{
+    mt_tensor *t = mt__tensor_impl_ref(self);
+    int rc = mt_index_plan_make(t, k->n, k->items, plan);
+    mt_tensor_decref(t);
+    return rc < 0 ? mt__raise_int(rc) : 0;
 }
 
 PyObject *
 mt__tensor_getitem(PyObject *self, PyObject *key)
 {
-    mt_tensor *t = mt__tensor_impl(self);
     if (PyLong_CheckExact(key)) { /* fast path: t[i] */
         Py_ssize_t i = PyLong_AsSsize_t(key);
         if (i == -1 && PyErr_Occurred()) {
             return NULL;
         }
-        return mt__tensor_wrap(mt_select(t, 0, i));
+        return mt__tensor_wrap(mt_select(mt__tensor_impl(self), 0, i));
     }
-    if (mt__key_is_advanced(key)) {
-        return mt__advanced_getitem(self, key);
+    mt__key k;
+    if (mt__parse_key(key, &k) < 0) {
+        return NULL;
     }
-    mt_tensor *v = mt__index_view(self, key);
-    return v ? mt__tensor_wrap(v) : NULL;
+    mt_index_plan plan;
+    int rc = mt__plan(self, &k, &plan);
+    mt__key_release(&k);
+    if (rc < 0) {
+        return NULL;
+    }
+    mt_tensor *r;
+    if (plan.nadv == 0) { /* a view: nothing to wait for */
+        r = plan.view;
+        plan.view = NULL;
+    }
+    else {
+        Py_BEGIN_ALLOW_THREADS
+        r = mt_index_plan_get(&plan);
+        Py_END_ALLOW_THREADS
+    }
+    mt_index_plan_release(&plan);
+    return mt__tensor_wrap(r);
 }
 
-/* Copies src into the indexed view dst the way torch's setitem does: leading
- * size-1 dims of src are dropped, then src is expanded (broadcast) to dst's
- * shape.  Returns 0, or a negative status with the message set; dst is
- * unmodified on error. */
+/* The value of t[key] = value: a tensor (*v, a new reference to its impl) or
+ * a number (*s, checked against dt as fill_ checks it).  0, or -1 with the
+ * error raised. */
 static int
-mt__copy_broadcast(mt_tensor *dst, const mt_tensor *src)
+mt__setitem_value(PyObject *value, mt_dtype dt, mt_tensor **v, mt_scalar *s)
 {
-    int64_t lead[MT_MAX_DIMS];
-    int nlead = 0;
-    while (nlead < src->ndim && src->sizes[nlead] == 1) {
-        lead[nlead] = nlead;
-        nlead++;
+    *v = NULL;
+    if (mt__tensor_check(value)) {
+        *v = mt__tensor_impl_ref(value);
+        return 0;
     }
-    mt_tensor *sq = mt_squeeze(src, nlead, lead);
-    if (sq == NULL) {
+    if (!mt__is_number(value) && !mt__is_numpy_scalar(value)) {
+        PyErr_Format(PyExc_TypeError, "can't assign a %s to a minitorch.%sTensor",
+                     Py_TYPE(value)->tp_name, mt_dtype_scalar_name(dt));
+        return -1;
+    }
+    if (mt__scalar_from_py(value, s, "__setitem__") < 0) {
+        return -1;
+    }
+    return mt_scalar_check_range(*s, dt) < 0 ? mt__raise_int(0) : 0;
+}
+
+/* Runs a planned put of v (or of the number s when v is NULL).  0 or a
+ * negative MT_E* code. */
+static int
+mt__put(const mt_index_plan *plan, mt_tensor *v, mt_scalar s)
+{
+    if (v != NULL) {
+        return mt_index_plan_put(plan, v);
+    }
+    if (plan->nadv == 0) {
+        return mt_fill_(plan->view, s);
+    }
+    v = mt_tensor_empty(plan->view->dtype, 0, NULL, MT_DEVICE_CPU);
+    if (v == NULL) {
         return mt_error_code();
     }
-    mt_tensor *ex = mt_expand(sq, dst->ndim, dst->sizes);
-    mt_tensor_decref(sq);
-    if (ex == NULL) {
-        return mt_error_code();
-    }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = mt_copy_(dst, ex);
-    Py_END_ALLOW_THREADS
-    mt_tensor_decref(ex);
+    mt_scalar_store(s, plan->view->dtype, mt_tensor_data(v));
+    int rc = mt_index_plan_put(plan, v);
+    mt_tensor_decref(v);
     return rc;
 }
 
@@ -234,36 +292,26 @@ mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value)
         PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
         return -1;
     }
-    if (mt__key_is_advanced(key)) {
-        return mt__advanced_setitem(self, key, value);
-    }
-    mt_tensor *v = mt__index_view(self, key);
-    if (v == NULL) {
+    mt__key k;
+    if (mt__parse_key(key, &k) < 0) {
         return -1;
     }
-    int rc;
-    if (mt__tensor_check(value)) {
-        rc = mt__copy_broadcast(v, mt__tensor_impl(value));
+    mt_tensor *v;
+    mt_scalar sv;
+    if (mt__setitem_value(value, mt__tensor_impl(self)->dtype, &v, &sv) < 0) {
+        mt__key_release(&k);
+        return -1;
     }
-    else if (mt__is_number(value) || mt__is_numpy_scalar(value)) {
-        mt_scalar s;
-        if (mt__scalar_from_py(value, &s, "__setitem__") < 0) {
-            mt_tensor_decref(v);
-            return -1;
-        }
+    mt_index_plan plan;
+    int rc = mt__plan(self, &k, &plan);
+    mt__key_release(&k);
+    if (rc == 0) {
         Py_BEGIN_ALLOW_THREADS
-        rc = mt_fill_(v, s);
+        rc = mt__put(&plan, v, sv);
         Py_END_ALLOW_THREADS
-    }
-    else {
-        PyObject *tmp = mt__tensor_from_data(value, 1, v->dtype, MT_DEVICE_CPU, 1);
-        if (tmp == NULL) {
-            mt_tensor_decref(v);
-            return -1;
-        }
-        rc = mt__copy_broadcast(v, mt__tensor_impl(tmp));
-        Py_DECREF(tmp);
+        mt_index_plan_release(&plan);
+        rc = rc < 0 ? mt__raise_int(rc) : 0;
     }
     mt_tensor_decref(v);
-    return rc < 0 ? mt__raise_int(rc) : 0;
+    return rc;
 }

@@ -304,8 +304,13 @@ def test_setitem_forms():
     i = torch.zeros(2, 3, dtype=torch.int64)
     i[i == 0] = 2.7                                       # value cast to the tensor's dtype
     assert i.tolist() == [[2] * 3] * 2
-    i[:, [0]] = torch.tensor([[1.5], [2.5]])
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes "
+                                           "match, got Long for the destination and Float"):
+        i[:, [0]] = torch.tensor([[1.5], [2.5]])          # index_put_'s rule, as torch
+    i[:, [0]] = torch.tensor([[1], [2]])
     assert i[:, 0].tolist() == [1, 2]
+    i[i == 1] = torch.tensor(7.9, dtype=torch.float64)    # one mask, one element: converted
+    assert i[:, 0].tolist() == [7, 2]
     b = torch.zeros(3, dtype=torch.bool)
     b[[1]] = True
     assert b.tolist() == [False, True, False]
@@ -442,3 +447,83 @@ def test_empty_tensors_with_zero_strides_accept_puts():
     with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 0 with size 3"):
         t[[3]] = 1.0
     assert t.shape == (3, 0)
+
+
+# ---------------------------------------------------------------- key parsing (in C) as torch
+def test_list_key_holding_sequences_is_a_tuple_with_a_warning():
+    x = torch.arange(12.0).reshape(3, 4)
+    with pytest.warns(UserWarning, match="non-tuple sequence for multidimensional indexing"):
+        r = x[[[0, 1], [1, 2]]]                 # read as x[[0, 1], [1, 2]]
+    assert r.tolist() == [1.0, 6.0]
+    with pytest.warns(UserWarning):
+        assert x[[0, slice(None)]].tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert x[[0, 2]].shape == (2, 4)            # a plain list of ints is an index tensor
+
+
+def test_index_tensor_dtypes_as_torch():
+    x = torch.arange(12.0).reshape(3, 4)
+    for dt in (torch.int16, torch.int8, torch.float32):
+        with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool"):
+            x[torch.tensor([1], dtype=dt)]
+    assert x[torch.tensor([1], dtype=torch.int32)].tolist() == [[4.0, 5.0, 6.0, 7.0]]
+    assert x[torch.tensor(1, dtype=torch.int16)].tolist() == [4.0, 5.0, 6.0, 7.0]   # 0-d: an int
+    assert x[np.array(1, dtype=np.uint8)].shape == (4,)                            # 0-d array: an int
+    assert x[np.array([2, 0])].tolist() == [[8.0, 9.0, 10.0, 11.0], [0.0, 1.0, 2.0, 3.0]]
+    with pytest.raises(IndexError, match=r"only integers, slices .* \(got float\)"):
+        x[1.0]
+
+
+@pytest.mark.parametrize("key,shape", [
+    ((slice(None), [0, 2], [1, 3]), (2, 2)),
+    (([0, 1], slice(None), [1, 3]), (2, 3)),
+    ((slice(None), [[0], [2]], slice(None)), (2, 2, 1, 4)),
+    ((Ellipsis, [1, 2]), (2, 3, 2)),
+    ((slice(None), [1, 2]), (2, 2, 4)),
+    (([1, 0],), (2, 3, 4)),
+    ((None, [1, 0], None, 1), (1, 2, 1, 4)),     # ints select first (NumPy would move B first)
+    ((True, [1, 0]), (2, 3, 4)),
+    ((0, torch.tensor([[True, False, True, False]] * 3)), (6,)),
+])
+def test_result_shapes_and_values_as_numpy(key, shape):
+    a = np.arange(24).reshape(2, 3, 4)
+    x = torch.from_numpy(a)
+    r = x[key]
+    assert tuple(r.shape) == shape and r.is_contiguous()
+    nkey = tuple(k.numpy() if isinstance(k, torch.Tensor) else k for k in key)
+    if key[0] is None and key[-1] == 1:
+        expected = a[:, 1][None, [1, 0], None]
+    else:
+        expected = a[nkey]
+    assert r.tolist() == expected.tolist()
+
+
+def test_setitem_value_dtype_rules_as_torch():
+    x = torch.zeros(3, 4)
+    m = torch.tensor([True, False, True])
+    x[m] = torch.tensor(2)                           # one mask, one element: any dtype
+    x[m, 1] = torch.tensor([7], dtype=torch.float64)
+    assert x[:, 1].tolist() == [7.0, 0.0, 7.0] and x[0, 0].item() == 2.0
+    with pytest.raises(RuntimeError, match="got Float for the destination and Long for the source"):
+        x[torch.tensor([0, 1])] = torch.tensor(2)    # an index tensor: dtypes must match
+    with pytest.raises(RuntimeError, match="got Float for the destination and Double"):
+        x[m] = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
+    x[[0, 1]] = 2.5                                  # numbers take the tensor's dtype
+    assert x[1].tolist() == [2.5] * 4
+    u = torch.zeros(3, dtype=torch.uint8)
+    with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):
+        u[[0, 1]] = 300
+    assert u.tolist() == [0, 0, 0]
+    with pytest.raises(TypeError, match="can't assign a list to a minitorch.ByteTensor"):
+        u[[0, 1]] = [1, 2]
+
+
+def test_key_is_read_before_the_tensor():
+    x = torch.arange(12.0).reshape(3, 4)
+
+    class Idx:
+        def __index__(self):
+            x.data = torch.arange(8.0).reshape(2, 4)
+            return 1
+
+    assert x[[0, 1], Idx()].tolist() == [1.0, 5.0]   # indexes the tensor as it is after the key
+    assert x[slice(Idx(), None)].tolist() == [[4.0, 5.0, 6.0, 7.0]]

@@ -180,7 +180,7 @@ def test_tensor_from_a_list_changed_while_it_is_read():
     t = torch.zeros(2, 2)
     outer.extend([Row(), Row()])
     with pytest.raises((RuntimeError, ValueError)):
-        t[:] = outer
+        t[(outer,)] = 1.0       # a list index is converted like torch.tensor(list)
 
 
 def test_reduction_input_swapped_by_an_arguments_bool():
@@ -205,8 +205,13 @@ def test_basic_index_whose_item_resizes_the_tensor():
             gc.collect()
             return 1
 
-    v = t[Idx(), ...]
-    assert v.tolist() == [4.0, 5.0, 6.0, 7.0]
+    # the key is read before the tensor (Note [Parsing an indexing key]): the new data is indexed
+    with pytest.raises(IndexError, match="index 1 is out of bounds for dimension 0 with size 1"):
+        t[Idx(), ...]
+    t = torch.arange(12.0).reshape(3, 4)
+    with pytest.raises(IndexError, match="index 1 is out of bounds for dimension 0 with size 1"):
+        t[Idx(), ...] = 5.0
+    assert t.tolist() == [0.0]
 
 
 # ---------------------------------------------------------------- 4. impls across the GIL

@@ -1,9 +1,8 @@
-"""Shape, join, sort and gather/scatter ops, and advanced (tensor/list/mask) indexing.
+"""Shape, join, sort and gather/scatter ops, and index_put_.
 
 The heavy lifting is in C (cat, sort/topk, searchsorted, gather/scatter, index_select,
-nonzero, _index_get/_index_put_); this module applies torch's argument rules and torch's
-advanced-indexing rules (ints select first; the index tensors' result dims go in place of
-adjacent indexed dims, else first)."""
+nonzero, _index_put_); this module applies torch's argument rules.  Tensor indexing
+(t[key], t[key] = v) is planned and run in C: csrc/indexing.c, aten_lite/indexing.c."""
 import builtins
 
 from . import _C
@@ -721,7 +720,7 @@ def masked_select(input, mask, *, out=None):
     if mask.dtype != _C.bool:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {mask.dtype}")
     shape = _broadcast_shapes(input.shape, mask.shape)
-    r = _getitem(input.expand(shape), mask.expand(shape))
+    r = input.expand(shape)[mask.expand(shape)]
     return _C._store_out(out, r, "masked_select") if out is not None else r
 
 
@@ -738,7 +737,7 @@ def _masked_scatter_(self, mask, source):
     n = int(m.sum())
     if source.numel() < n:
         raise RuntimeError("masked_scatter_: expected source to have at least as many elements as ones in mask")
-    _setitem(self, m, source.reshape(-1)[:n])
+    self[m] = source.reshape(-1)[:n]
     return self
 
 
@@ -1021,7 +1020,7 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
         found = _C.zeros(e.shape, dtype=_C.bool)
     else:
         pos = _clamp(_C._searchsorted(s, e, None, False, False), max=s.numel() - 1)
-        found = _C.eq(_getitem(s, pos.reshape(-1)).reshape(e.shape), e)
+        found = _C.eq(s[pos.reshape(-1)].reshape(e.shape), e)
     return _C.logical_not(found) if invert else found
 
 
@@ -1047,12 +1046,12 @@ def _unique_impl(input, return_inverse, return_counts, dim, consecutive, fname):
     else:  # lexicographic order of the rows: stable sorts from the last column to the first
         order = _C.arange(n)
         for c in range(m - 1, -1, -1):
-            order = _getitem(order, _C._sort(_getitem(x.select(1, c), order), 0, False)[1])
-        s = _getitem(x, order)
+            order = order[_C._sort(x.select(1, c)[order], 0, False)[1]]
+        s = x[order]
     first = _C.ones(n, dtype=_C.bool)
     if n > 1:
         first[1:] = _C.ne(s[1:], s[:-1]).any(1)
-    values = _getitem(s, first)
+    values = s[first]
     if d is None:
         values = values.reshape(-1)
     else:
@@ -1174,164 +1173,6 @@ def bincount(input, weights=None, minlength=0):
 _INDEX_DTYPES = (_C.int64, _C.int32)
 
 
-def _as_index(item):
-    """Lists and arrays become tensors; tensors stay; ints and others are returned as is."""
-    if isinstance(item, _C.TensorBase):
-        return item
-    if isinstance(item, (list, tuple)):
-        from ._C import tensor
-        if len(item) == 0:
-            return tensor([], dtype=_C.int64)
-        return tensor(item)
-    if type(item).__module__ == "numpy" and hasattr(item, "ndim"):
-        from ._C import tensor
-        if item.ndim == 0 and item.dtype.kind in "iu":
-            return int(item)
-        return tensor(item)
-    return item
-
-
-def _bad_index_dtype():
-    return IndexError("tensors used as indices must be long, int, byte or bool tensors")
-
-
-def _plan(t, key):
-    """Applies the basic part of key as a view and collects the advanced part (torch's rules).
-
-    Returns (view, adv_dims, adv_indices): adv_dims are dims of view indexed by the integer
-    tensors adv_indices.  As in torch, ints (and 0-d integer tensors) are applied first as
-    selects, so they never count as advanced indices; a bool adds a unit dim indexed by [0]
-    (True) or [] (False); byte and bool tensors are masks over as many dims as they have."""
-    items = [_as_index(i) for i in (key if isinstance(key, tuple) else (key,))]
-    consumed = 0
-    for i, it in enumerate(items):
-        if isinstance(it, _C.TensorBase):
-            if it.dtype in (_C.bool, _C.uint8):
-                if it.dtype == _C.uint8:
-                    it = items[i] = _C.ne(it, 0)
-                consumed += it.dim()
-            elif it.dtype in _INDEX_DTYPES:
-                consumed += 1
-            else:
-                raise _bad_index_dtype()
-        elif it is None or it is Ellipsis or isinstance(it, bool):
-            continue
-        else:
-            consumed += 1
-    if sum(1 for it in items if it is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    if consumed > t.dim():
-        raise IndexError(f"too many indices for tensor of dimension {t.dim()}")
-    v = t
-    dim = 0
-    adv_dims, adv_idx = [], []
-    for it in items:
-        if it is Ellipsis:
-            dim += t.dim() - consumed
-        elif it is None:
-            v = v.unsqueeze(dim)
-            dim += 1
-        elif isinstance(it, bool) or (isinstance(it, _C.TensorBase) and it.dtype == _C.bool and it.dim() == 0):
-            v = v.unsqueeze(dim)
-            adv_dims.append(dim)
-            adv_idx.append(_C.zeros(1 if bool(it) else 0, dtype=_C.int64))
-            dim += 1
-        elif isinstance(it, slice):
-            if it.step is not None and it.step <= 0:
-                raise ValueError("step must be greater than zero")
-            v = v[(slice(None),) * dim + (it,)]
-            dim += 1
-        elif isinstance(it, _C.TensorBase):
-            if it.dtype == _C.bool:
-                k = it.dim()
-                want = tuple(v.shape[dim:dim + k])
-                for j, (a, b) in enumerate(zip(it.shape, want)):
-                    if a != b:
-                        raise IndexError(f"The shape of the mask {list(it.shape)} at index {j} does not "
-                                         f"match the shape of the indexed tensor {list(v.shape)} at "
-                                         f"index {dim + j}")
-                nz = _C._nonzero(it)
-                for j in range(k):
-                    adv_dims.append(dim + j)
-                    adv_idx.append(nz.select(1, j))
-                dim += k
-            elif it.dim() == 0:
-                v = v.select(dim, int(it))
-            else:
-                adv_dims.append(dim)
-                adv_idx.append(it)
-                dim += 1
-        elif hasattr(it, "__index__") and not isinstance(it, float):
-            v = v.select(dim, it.__index__())
-        else:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                             "Variables are valid indices (got " + type(it).__name__ + ")")
-    return v, adv_dims, adv_idx
-
-
-def _front(v, adv_dims):
-    """v with the advanced dims moved first (a view), and the rest dims' order."""
-    rest = [d for d in range(v.dim()) if d not in adv_dims]
-    return v.permute(adv_dims + rest)
-
-
-def _adjacent(adv_dims):
-    return all(b == a + 1 for a, b in zip(adv_dims, adv_dims[1:]))
-
-
-def _getitem(t, key):
-    v, adv_dims, adv_idx = _plan(t, key)
-    if not adv_dims:
-        return v
-    if len(adv_idx) == 1 and adv_idx[0].dim() == 1 and v.dim() > 0:
-        return _C._index_select(v, adv_dims[0], adv_idx[0], True)   # one vector index: in place
-    r = _C._index_get(_front(v, adv_dims), adv_idx)
-    nb = r.dim() - (v.dim() - len(adv_dims))
-    if _adjacent(adv_dims) and adv_dims[0] > 0:
-        p = adv_dims[0]
-        order = list(range(nb, nb + p)) + list(range(nb)) + list(range(nb + p, r.dim()))
-        r = r.permute(order).contiguous()
-    return r
-
-
-def _setitem(t, key, value):
-    mask = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-    if (isinstance(mask, _C.TensorBase) and mask.dtype == _C.bool and isinstance(value, (bool, int, float))
-            and mask.dim() > 0 and tuple(mask.shape) == tuple(t.shape)):
-        t.masked_fill_(mask, value)       # t[mask] = number
-        return
-    v, adv_dims, adv_idx = _plan(t, key)
-    if not isinstance(value, _C.TensorBase):
-        from ._C import tensor
-        value = tensor(value, dtype=t.dtype)
-    if not adv_dims:
-        while value.dim() > v.dim() and value.size(0) == 1:
-            value = value.squeeze(0)
-        v.copy_(value)
-        return
-    w = _front(v, adv_dims)
-    try:
-        bshape = _broadcast_shapes(*[tuple(i.shape) for i in adv_idx])
-    except RuntimeError:
-        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
-                         + ", ".join(str(list(i.shape)) for i in adv_idx)) from None
-    rest = [v.shape[d] for d in range(v.dim()) if d not in adv_dims]
-    nb = len(bshape)
-    moved = _adjacent(adv_dims) and adv_dims[0] > 0
-    if moved:  # value is laid out like the result: rest[:p] + B + rest[p:]
-        p = adv_dims[0]
-        target = tuple(rest[:p]) + bshape + tuple(rest[p:])
-        while value.dim() > len(target) and value.size(0) == 1:
-            value = value.squeeze(0)
-        value = value.expand(target)
-        order = list(range(p, p + nb)) + list(range(p)) + list(range(p + nb, len(target)))
-        value = value.permute(order)
-    else:
-        while value.dim() > nb + len(rest) and value.size(0) == 1:
-            value = value.squeeze(0)
-    _C._index_put_(w, adv_idx, value, False)
-
-
 def index_put_(self, indices, values, accumulate=False):
     """self[indices] = values (or += with accumulate, repeated indices adding up)."""
     _check(self, "index_put_", "self")
@@ -1414,7 +1255,6 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return index_select(input, d, idx)
 
 
-_C._set_advanced_indexing(_getitem, _setitem)
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
            "atleast_1d", "atleast_2d", "atleast_3d", "movedim", "moveaxis", "index_select", "flip",
