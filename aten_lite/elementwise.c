@@ -240,12 +240,14 @@ mt__run_elementwise(mt_loop_fn loop, void *ctx, int ninputs, mt_tensor **inputs,
     }
     mt_cast_ctx cast;
     mt_dtype have[MT_CAST_MAX_OPERANDS], want[MT_CAST_MAX_OPERANDS];
+    bool mixed = false;
     have[0] = want[0] = out_dtype;
     for (int i = 0; compute != NULL && i < ninputs; i++) {
         have[1 + i] = ops[1 + i]->dtype;
         want[1 + i] = compute[i];
+        mixed |= have[1 + i] != want[1 + i];
     }
-    if (compute != NULL && mt_cast_ctx_init(&cast, loop, ctx, 1, 1 + ninputs, have, want)) {
+    if (mixed && mt_cast_ctx_init(&cast, loop, ctx, 1, 1 + ninputs, have, want)) {
         mt_iter_for_each(&it, mt_cast_loop, &cast);
     }
     else {

@@ -8,15 +8,14 @@
 static const struct {
     const char *name;
     const char *scalar_name; /* torch's ScalarType name */
-    size_t itemsize;
 } mt__dtype_info[MT_NUM_DTYPES] = {
-    [MT_BOOL] = {"bool", "Bool", 1},          [MT_UINT8] = {"uint8", "Byte", 1},
-    [MT_INT8] = {"int8", "Char", 1},          [MT_INT16] = {"int16", "Short", 2},
-    [MT_INT32] = {"int32", "Int", 4},         [MT_INT64] = {"int64", "Long", 8},
-    [MT_FLOAT16] = {"float16", "Half", 2},    [MT_BFLOAT16] = {"bfloat16", "BFloat16", 2},
-    [MT_FLOAT32] = {"float32", "Float", 4},   [MT_FLOAT64] = {"float64", "Double", 8},
-    [MT_COMPLEX64] = {"complex64", "ComplexFloat", 8},
-    [MT_COMPLEX128] = {"complex128", "ComplexDouble", 16},
+    [MT_BOOL] = {"bool", "Bool"},          [MT_UINT8] = {"uint8", "Byte"},
+    [MT_INT8] = {"int8", "Char"},          [MT_INT16] = {"int16", "Short"},
+    [MT_INT32] = {"int32", "Int"},         [MT_INT64] = {"int64", "Long"},
+    [MT_FLOAT16] = {"float16", "Half"},    [MT_BFLOAT16] = {"bfloat16", "BFloat16"},
+    [MT_FLOAT32] = {"float32", "Float"},   [MT_FLOAT64] = {"float64", "Double"},
+    [MT_COMPLEX64] = {"complex64", "ComplexFloat"},
+    [MT_COMPLEX128] = {"complex128", "ComplexDouble"},
 };
 
 static const struct {
@@ -27,12 +26,6 @@ static const struct {
     {"long", MT_INT64},    {"int", MT_INT32},      {"short", MT_INT16},
     {"cfloat", MT_COMPLEX64}, {"cdouble", MT_COMPLEX128},
 };
-
-size_t
-mt_dtype_itemsize(mt_dtype dt)
-{
-    return mt_dtype_valid(dt) ? mt__dtype_info[dt].itemsize : 0;
-}
 
 const char *
 mt_dtype_name(mt_dtype dt)

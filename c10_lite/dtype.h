@@ -203,8 +203,7 @@ mt_float_to_bfloat16(float f)
 #define MT_STORE_complex64(v) ((mt_complex64)(v))
 #define MT_STORE_complex128(v) ((mt_complex128)(v))
 
-/* Size in bytes of one element. */
-size_t mt_dtype_itemsize(mt_dtype dt);
+
 /* "float32", "int64", ...; "invalid" for out-of-range values (borrowed, static). */
 const char *mt_dtype_name(mt_dtype dt);
 /* torch's ScalarType name ("Float", "Long", ...), as in its messages "not
@@ -227,6 +226,18 @@ static inline bool
 mt_dtype_valid(int dt)
 {
     return dt >= 0 && dt < MT_NUM_DTYPES;
+}
+
+/* Size in bytes of one element (0 for an invalid dtype).  Inline: every op asks. */
+static inline size_t
+mt_dtype_itemsize(mt_dtype dt)
+{
+    static const unsigned char sizes[MT_NUM_DTYPES] = {
+        [MT_BOOL] = 1,    [MT_UINT8] = 1,    [MT_INT8] = 1,     [MT_INT16] = 2,
+        [MT_INT32] = 4,   [MT_INT64] = 8,    [MT_FLOAT16] = 2,  [MT_BFLOAT16] = 2,
+        [MT_FLOAT32] = 4, [MT_FLOAT64] = 8,  [MT_COMPLEX64] = 8, [MT_COMPLEX128] = 16,
+    };
+    return mt_dtype_valid((int)dt) ? sizes[dt] : 0;
 }
 
 /* torch.promote_types: the smallest dtype both a and b convert to safely.

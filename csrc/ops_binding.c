@@ -14,21 +14,27 @@
  * success, 0 when o is neither (no exception set), -1 on error.  A tensor
  * operand holds a new reference to its impl (Note [Impls across Python code
  * and the GIL]): release it with mt__arg_release. */
+/* An empty operand (no tensor, scalar 0), written field by field: building the struct
+ * in a temporary and copying it makes the compiler read back wider than it wrote (a
+ * store-forwarding stall on every op call). */
+static inline void
+mt__arg_init(mt_arg *a)
+{
+    a->t = NULL;
+    a->s.kind = MT_SCALAR_INT;
+    a->s.v.i = 0;
+}
+
 static int
 mt__arg_from_py(PyObject *o, mt_arg *out)
 {
-    *out = mt_arg_scalar(mt_scalar_int(0));
+    mt__arg_init(out);
     if (mt__tensor_check(o)) {
-        *out = mt_arg_tensor(mt__tensor_impl_ref(o));
+        out->t = mt__tensor_impl_ref(o);
         return 1;
     }
     if (mt__is_number(o) || mt__is_numpy_scalar(o)) {
-        mt_scalar s;
-        if (mt__scalar_from_py(o, &s, "op") < 0) {
-            return -1;
-        }
-        *out = mt_arg_scalar(s);
-        return 1;
+        return mt__scalar_from_py(o, &out->s, "op") < 0 ? -1 : 1;
     }
     return 0;
 }
@@ -208,7 +214,9 @@ mt__binary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *a
         PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", fname);
         return NULL;
     }
-    mt_arg x = mt_arg_scalar(mt_scalar_int(0)), y = x;
+    mt_arg x, y;
+    mt__arg_init(&x);
+    mt__arg_init(&y);
     mt_tensor *out;
     mt_scalar alpha;
     PyObject *r = NULL;
@@ -343,7 +351,9 @@ mt__where_impl(PyObject *cond, PyObject *x, PyObject *y, PyObject *out_obj, cons
                      Py_TYPE(cond)->tp_name);
         return NULL;
     }
-    mt_arg a = mt_arg_scalar(mt_scalar_int(0)), b = a;
+    mt_arg a, b;
+    mt__arg_init(&a);
+    mt__arg_init(&b);
     mt_tensor *out, *c = mt__tensor_impl_ref(cond), *r = NULL;
     PyObject *res = NULL;
     if (mt__arg_required(x, &a, fname, "input") < 0 || mt__arg_required(y, &b, fname, "other") < 0 ||
@@ -484,7 +494,9 @@ mt_f_result_type(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject 
 {
     static const char *const names[] = {"tensor1", "tensor2", NULL};
     PyObject *a[2];
-    mt_arg x = mt_arg_scalar(mt_scalar_int(0)), y = x;
+    mt_arg x, y;
+    mt__arg_init(&x);
+    mt__arg_init(&y);
     PyObject *r = NULL;
     if (mt__parse_args("result_type", args, nargs, kwnames, names, 2, 2, a) == 0 &&
         mt__arg_required(a[0], &x, "result_type", "tensor1") >= 0 &&
@@ -557,7 +569,8 @@ mt__operator_ndarray(mt_op op, PyObject *tensor, PyObject *arr, PyObject *out)
 static PyObject *
 mt__operator(mt_op op, PyObject *a, PyObject *b)
 {
-    mt_arg x, y = mt_arg_scalar(mt_scalar_int(0));
+    mt_arg x, y;
+    mt__arg_init(&y);
     PyObject *r = NULL;
     int ra = mt__arg_from_py(a, &x);
     int rb = ra > 0 ? mt__arg_from_py(b, &y) : 0;
