@@ -242,17 +242,34 @@ def _job_misc(rank, ws, init_method):
     else:
         assert g is dist.GroupMember.NON_GROUP_MEMBER
         assert dist.get_rank(g) == -1 and dist.get_world_size(g) == -1
-        # Note [Non-members raise]: torch would warn and return None
-        for call in (lambda: dist.all_reduce(torch.ones(1), group=g),
-                     lambda: dist.broadcast(torch.ones(1), src=0, group=g),
-                     lambda: dist.barrier(group=g),
-                     lambda: dist.send(torch.ones(1), dst=0, group=g),
-                     lambda: dist.all_gather_object([None], 1, group=g)):
-            try:
-                call()
-                raise AssertionError("a collective on NON_GROUP_MEMBER did not raise")
-            except ValueError as e:
-                assert f"global rank {rank} is not a member" in str(e), e
+        # Note [Non-members]: as torch, a warning and nothing done (recv returns -1) ...
+        import warnings
+        calls = (lambda: dist.all_reduce(torch.ones(1), group=g),
+                 lambda: dist.broadcast(torch.ones(1), src=0, group=g),
+                 lambda: dist.barrier(group=g),
+                 lambda: dist.send(torch.ones(1), dst=0, group=g),
+                 lambda: dist.all_gather_object([None], 1, group=g))
+        for call in calls:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                assert call() is None
+            assert any(f"on global rank {rank} which does not belong to the given group" in str(x.message)
+                       for x in w), [str(x.message) for x in w]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert dist.recv(torch.ones(1), src=0, group=g) == -1
+            assert dist.all_reduce(torch.ones(1), dist.ReduceOp.SUM, g) is None
+        # ... and the strict mode raises
+        os.environ["MINITORCH_DISTRIBUTED_STRICT_GROUPS"] = "1"
+        try:
+            for call in calls:
+                try:
+                    call()
+                    raise AssertionError("a collective on NON_GROUP_MEMBER did not raise")
+                except ValueError as e:
+                    assert f"global rank {rank} is not a member" in str(e), e
+        finally:
+            del os.environ["MINITORCH_DISTRIBUTED_STRICT_GROUPS"]
         try:
             dist.get_backend(g)
             raise AssertionError("get_backend(NON_GROUP_MEMBER) did not raise")

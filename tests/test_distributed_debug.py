@@ -93,6 +93,37 @@ def test_detail_detects_mismatches(var):
 
 def test_bad_debug_level(monkeypatch):
     monkeypatch.setenv("MINITORCH_DISTRIBUTED_DEBUG", "LOUD")
-    with pytest.raises(ValueError, match="OFF, INFO or DETAIL"):
+    with pytest.raises(ValueError, match="OFF, INFO, or DETAIL"):
         dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
     assert not dist.is_initialized()
+
+
+def test_debug_level_api(monkeypatch):
+    assert [m.name for m in dist.DebugLevel] == ["OFF", "INFO", "DETAIL"]
+    assert int(dist.DebugLevel.DETAIL) == 2 and str(dist.DebugLevel.INFO) == "DebugLevel.INFO"
+    monkeypatch.setenv("TORCH_DISTRIBUTED_DEBUG", "detail")
+    monkeypatch.delenv("MINITORCH_DISTRIBUTED_DEBUG", raising=False)
+    dist.set_debug_level_from_env()
+    assert dist.get_debug_level() == dist.DebugLevel.DETAIL
+    monkeypatch.setenv("MINITORCH_DISTRIBUTED_DEBUG", "INFO")   # ours wins over torch's
+    dist.set_debug_level_from_env()
+    assert dist.get_debug_level() is dist.DebugLevel.INFO
+    dist.set_debug_level(dist.DebugLevel.OFF)
+    assert dist.get_debug_level() == dist.DebugLevel.OFF
+    with pytest.raises(TypeError):
+        dist.set_debug_level("INFO")
+    monkeypatch.setenv("MINITORCH_DISTRIBUTED_DEBUG", "loud")
+    with pytest.raises(ValueError, match="must be OFF, INFO, or DETAIL"):
+        dist.set_debug_level_from_env()
+    monkeypatch.delenv("MINITORCH_DISTRIBUTED_DEBUG")
+    monkeypatch.delenv("TORCH_DISTRIBUTED_DEBUG")
+    dist.set_debug_level_from_env()
+    assert dist.get_debug_level() == dist.DebugLevel.OFF
+
+
+def test_reduce_op_members_are_reduce_ops():
+    assert isinstance(dist.ReduceOp.SUM, dist.ReduceOp)
+    assert isinstance(dist.ReduceOp.BXOR, dist.ReduceOp)
+    assert isinstance(dist.ReduceOp(dist.ReduceOp.MAX), dist.ReduceOp)
+    assert not isinstance(3, dist.ReduceOp) and not isinstance("SUM", dist.ReduceOp)
+    assert dist.ReduceOp(dist.ReduceOp.MAX) == dist.ReduceOp.MAX

@@ -187,6 +187,11 @@ def _job_monitored(rank, ws, init_method):
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
                             timeout=timedelta(seconds=10))
     dist.monitored_barrier(timeout=timedelta(seconds=5))  # everybody arrives
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        dist.monitored_barrier(timeout=5.0)               # seconds, with torch's warning
+    assert any("Please specify timeout arg as a timedelta" in str(x.message) for x in w)
     if rank == 2:
         time.sleep(2.5)
         return None

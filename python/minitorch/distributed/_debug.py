@@ -8,6 +8,7 @@ root, dtypes and, where they must agree, shapes) and raise a RuntimeError
 naming the ranks that disagree instead of exchanging mismatched data or
 waiting for a collective the others never start.
 """
+import enum
 import hashlib
 import logging
 import os
@@ -15,13 +16,26 @@ import time
 
 import minitorch as _mt
 
-__all__ = []
+__all__ = ["DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env"]
 
 _logger = logging.getLogger("minitorch.distributed")
 
 # operations whose tensors may legitimately differ in shape between ranks
 _SHAPE_FREE = {"all_to_all", "all_to_all_single", "barrier", "gather", "scatter"}
 _FP_BYTES = 256
+
+
+class DebugLevel(enum.IntEnum):
+    """torch.distributed.DebugLevel."""
+    OFF = 0
+    INFO = 1
+    DETAIL = 2
+
+    def __repr__(self):
+        return f"<DebugLevel.{self.name}: {int(self)}>"
+
+    def __str__(self):
+        return f"DebugLevel.{self.name}"
 
 
 _level = None
@@ -33,13 +47,32 @@ def read_level():
     v = os.environ.get("MINITORCH_DISTRIBUTED_DEBUG") or os.environ.get("TORCH_DISTRIBUTED_DEBUG")
     v = (v or "OFF").strip().upper()
     if v not in ("OFF", "INFO", "DETAIL"):
-        raise ValueError(f"MINITORCH_DISTRIBUTED_DEBUG must be OFF, INFO or DETAIL, got {v!r}")
+        raise ValueError("The value of TORCH_DISTRIBUTED_DEBUG (or MINITORCH_DISTRIBUTED_DEBUG) must "
+                         f"be OFF, INFO, or DETAIL, got {v!r}.")
     _level = v
     return v
 
 
 def level():
     return _level if _level is not None else read_level()
+
+
+def get_debug_level():
+    """The debug level (DebugLevel), as torch.distributed.get_debug_level."""
+    return DebugLevel[level()]
+
+
+def set_debug_level(lvl):
+    global _level
+    if not isinstance(lvl, DebugLevel):
+        raise TypeError("set_debug_level(): incompatible function arguments: expected a "
+                        f"DebugLevel, got {type(lvl).__name__}")
+    _level = lvl.name
+
+
+def set_debug_level_from_env():
+    """Sets the debug level from MINITORCH_DISTRIBUTED_DEBUG (or TORCH_DISTRIBUTED_DEBUG)."""
+    read_level()
 
 
 def _describe(tensors):

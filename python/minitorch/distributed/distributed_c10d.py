@@ -16,6 +16,8 @@ send that message before entering the same collective.
 """
 import difflib
 import enum
+import functools
+import inspect
 import io
 import logging
 import os
@@ -32,6 +34,7 @@ from minitorch import futures as _futures
 
 from .._C import _c10d
 from . import _debug
+from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_level_from_env
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore, _timeout_ms
 
 __all__ = [
@@ -48,6 +51,7 @@ __all__ = [
     "reduce_scatter_multigpu",
     "barrier", "monitored_barrier", "send", "recv", "isend", "irecv", "batch_isend_irecv",
     "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
+    "DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
 ]
 
 DistError = _c10d.DistError
@@ -123,7 +127,13 @@ class _RedOpType(enum.IntEnum):
         return f"<RedOpType.{self.name}: {int(self)}>"
 
 
-class ReduceOp:
+class _ReduceOpMeta(type):
+    def __instancecheck__(cls, obj):
+        # ReduceOp.SUM is a RedOpType member, and an instance of ReduceOp, as in torch
+        return isinstance(obj, _RedOpType) or type.__instancecheck__(cls, obj)
+
+
+class ReduceOp(metaclass=_ReduceOpMeta):
     """Reduction operations (``ReduceOp.SUM`` ... ``ReduceOp.BXOR``, ``AVG``).
 
     ``AVG`` works on floating dtypes here (torch's gloo backend rejects it).
@@ -174,10 +184,10 @@ reduce_op = _ReduceOpAlias()
 
 
 def _op_value(op):
-    if isinstance(op, ReduceOp):
-        return op.op
     if isinstance(op, _RedOpType):
         v = op
+    elif type.__instancecheck__(ReduceOp, op):
+        return op.op
     elif isinstance(op, int) and not isinstance(op, bool):
         try:
             v = _RedOpType(op)
@@ -286,8 +296,7 @@ def _resolve(group_):
     elif isinstance(group_, ProcessGroup):
         pg = group_
     elif group_ is GroupMember.NON_GROUP_MEMBER:
-        # Note [Non-members raise]: torch warns and returns None here, which turns a rank that
-        # calls a subgroup's collective by mistake into silently wrong data; we raise instead.
+        # reached in strict mode, or by calls torch also refuses (see Note [Non-members])
         me = -1 if _world.default_pg is None else _world.default_pg.rank()
         raise ValueError(f"Invalid process group specified: global rank {me} is not a member of "
                          "this group (new_group returned GroupMember.NON_GROUP_MEMBER to it); "
@@ -302,6 +311,37 @@ def _resolve(group_):
 
 def _rank_not_in_group(group_):
     return group_ is GroupMember.NON_GROUP_MEMBER
+
+
+# Note [Non-members]
+# A rank that new_group left out gets GroupMember.NON_GROUP_MEMBER; as in torch, its calls of
+# collectives and send/recv on that "group" warn and do nothing (returning None, -1 for recv), so
+# every rank may run `dist.all_reduce(t, group=sub)`.  That also hides a rank calling the wrong
+# group by mistake, so the strict mode (MINITORCH_DISTRIBUTED_STRICT_GROUPS=1, or the DETAIL debug
+# level) raises a ValueError there instead.
+def _strict_groups():
+    v = os.environ.get("MINITORCH_DISTRIBUTED_STRICT_GROUPS", "").strip().lower()
+    return v in ("1", "true", "yes", "on") or _debug.level() == "DETAIL"
+
+
+def _non_member_skips(op_name, result=None):
+    """Decorator: when the call's `group` is NON_GROUP_MEMBER, warn and return `result` (torch),
+    or raise in strict mode (Note [Non-members])."""
+    def wrap(fn):
+        params = list(inspect.signature(fn).parameters)
+        pos = params.index("group")
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            g = args[pos] if len(args) > pos else kwargs.get("group")
+            if g is GroupMember.NON_GROUP_MEMBER and not _strict_groups():
+                me = -1 if _world.default_pg is None else _world.default_pg.rank()
+                warnings.warn(f"Running {op_name} on global rank {me} which does not belong to the "
+                              "given group.", stacklevel=2)
+                return result
+            return fn(*args, **kwargs)
+        return call
+    return wrap
 
 
 def get_rank(group=None):
@@ -706,6 +746,7 @@ def _enter(op_name, group_, tensors, extra=""):
 # collectives
 
 
+@_non_member_skips("broadcast")
 def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     _check_single_tensor(tensor, "tensor")
     pg, info = _enter("broadcast", group, [tensor], f"src={src}")
@@ -740,6 +781,7 @@ def _check_complex_op(name, tensors, opv):
         raise ValueError(f"{name} does not support RedOpType.{opv.name} on complex tensors")
 
 
+@_non_member_skips("all_reduce")
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
     opv = _op_value(op)
@@ -750,6 +792,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     return _run(pg, pg._cpg.allreduce([t], int(opv), not async_op), async_op, [tensor], st, info=info)
 
 
+@_non_member_skips("reduce")
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_dst=None):
     _check_single_tensor(tensor, "tensor")
     opv = _op_value(op)
@@ -761,6 +804,7 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     return _run(pg, pg._cpg.reduce(t, root, int(opv), not async_op), async_op, [tensor], st, info=info)
 
 
+@_non_member_skips("all_gather")
 def all_gather(tensor_list, tensor, group=None, async_op=False):
     _check_tensor_list(tensor_list, "tensor_list")
     _check_single_tensor(tensor, "tensor")
@@ -784,6 +828,7 @@ def _check_same_dtype(a, b, op):
                         f"{b.dtype}")
 
 
+@_non_member_skips("all_gather_into_tensor")
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
     _check_single_tensor(output_tensor, "output_tensor")
     _check_single_tensor(input_tensor, "input_tensor")
@@ -817,6 +862,7 @@ def _root_list(pg, root, lst, name, role):
     return False
 
 
+@_non_member_skips("gather")
 def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group_dst=None):
     _check_single_tensor(tensor, "tensor")
     if gather_list is not None:
@@ -831,6 +877,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
                 list(gather_list or []), st, info=info)
 
 
+@_non_member_skips("scatter")
 def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, group_src=None):
     _check_single_tensor(tensor, "tensor")
     if scatter_list is not None:
@@ -844,6 +891,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     return _run(pg, pg._cpg.scatter(out, ins, root, not async_op), async_op, [tensor], st, info=info)
 
 
+@_non_member_skips("reduce_scatter")
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(output, "output")
     _check_tensor_list(input_list, "input_list")
@@ -858,6 +906,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
                 info=info)
 
 
+@_non_member_skips("reduce_scatter_tensor")
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(output, "output")
     _check_single_tensor(input, "input")
@@ -878,6 +927,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
                 info=info)
 
 
+@_non_member_skips("all_to_all")
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
     _check_tensor_list(output_tensor_list, "output_tensor_list")
     _check_tensor_list(input_tensor_list, "input_tensor_list")
@@ -891,6 +941,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
                 info=info)
 
 
+@_non_member_skips("all_to_all_single")
 def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,
                       group=None, async_op=False):
     _check_single_tensor(output, "output")
@@ -905,15 +956,21 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
                 info=info)
 
 
+@_non_member_skips("barrier")
 def barrier(group=None, async_op=False, device_ids=None):
     pg, info = _enter("barrier", group, [])
     return _run(pg, pg._cpg.barrier(not async_op), async_op, info=info)
 
 
+@_non_member_skips("monitored_barrier")
 def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     """A barrier through the store that names the ranks that did not arrive
     within `timeout` (default: the group's timeout)."""
     pg = _resolve(group)
+    if isinstance(timeout, (int, float)) and not isinstance(timeout, bool):
+        warnings.warn("Please specify timeout arg as a timedelta. Converting current value of "
+                      f"{timeout} assuming it represents seconds", stacklevel=2)
+        timeout = timedelta(seconds=timeout)
     timeout = pg._timeout if timeout is None else _check_timeout(timeout)
     ms = _timeout_ms(timeout)
     seq = pg._mb_seq
@@ -968,6 +1025,7 @@ def _p2p_check(tensor, tag, op):
         raise TypeError(f"{op}: tag must be an int, not {type(tag).__name__}")
 
 
+@_non_member_skips("isend")
 def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
     return _isend(tensor, dst, group, tag, group_dst, False)
 
@@ -983,6 +1041,7 @@ def _isend(tensor, dst, group, tag, group_dst, sync):
     return w
 
 
+@_non_member_skips("irecv")
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):
     return _irecv(tensor, src, group, tag, group_src, False)
 
@@ -1002,10 +1061,12 @@ def _irecv(tensor, src, group, tag, group_src, sync):
     return w
 
 
+@_non_member_skips("send")
 def send(tensor, dst=None, group=None, tag=0, group_dst=None):
     _isend(tensor, dst, group, tag, group_dst, True).wait()
 
 
+@_non_member_skips("recv", result=-1)
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
     """Receives into `tensor`; returns the sender's rank."""
     w = _irecv(tensor, src, group, tag, group_src, True)
@@ -1074,6 +1135,7 @@ def _sizes_tensor(n):
     return _mt.zeros(n, dtype=_mt.int64)
 
 
+@_non_member_skips("all_gather_object")
 def all_gather_object(object_list, obj, group=None):
     pg = _resolve(group)
     n = pg.size()
@@ -1093,6 +1155,7 @@ def all_gather_object(object_list, obj, group=None):
         object_list[i] = _tensor_to_obj(outs[i], sizes[i])
 
 
+@_non_member_skips("gather_object")
 def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=None):
     pg = _resolve(group)
     n = pg.size()
@@ -1118,6 +1181,7 @@ def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=
             object_gather_list[i] = _tensor_to_obj(outs[i], sizes[i])
 
 
+@_non_member_skips("broadcast_object_list")
 def broadcast_object_list(object_list, src=None, group=None, device=None, group_src=None):
     if not isinstance(object_list, list):
         raise TypeError("broadcast_object_list: object_list must be a list")
@@ -1144,6 +1208,7 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
             off += s
 
 
+@_non_member_skips("scatter_object_list")
 def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=None,
                         group=None, group_src=None):
     if not isinstance(scatter_object_output_list, list) or len(scatter_object_output_list) < 1:
