@@ -52,6 +52,7 @@ __all__ = [
     "barrier", "monitored_barrier", "send", "recv", "isend", "irecv", "batch_isend_irecv",
     "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
     "DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
+    "all_reduce_coalesced", "all_gather_coalesced",
 ]
 
 DistError = _c10d.DistError
@@ -847,6 +848,83 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
     outs = [flat[i * k:(i + 1) * k] for i in range(n)]
     return _run(pg, pg._cpg.allgather(outs, inp.reshape(-1), not async_op), async_op, [output_tensor], st,
                 info=info)
+
+
+def _ensure_same_dtype(tensors):
+    """torch's rule for the coalesced collectives: one dtype (a complex type may be mixed with
+    its real parts' type)."""
+    last = None
+    for t in tensors:
+        dt = t.dtype
+        if dt.is_complex:
+            dt = _mt.float32 if dt == _mt.complex64 else _mt.float64
+        if last is not None and dt != last:
+            raise ValueError(f"Invalid usage of tensors with different dtypes: found {last} and "
+                             f"{t.dtype}")
+        last = dt
+
+
+def _as_reals(t):
+    return _mt.view_as_real(t) if t.is_complex() else t
+
+
+def _coalesced(pg, cwork_of, async_op, tensors, flat_out, info):
+    """Runs one collective over a flat buffer and copies its slices back into `tensors` (the
+    copies of a _Stage); async: the Work's future, as torch returns for the coalesced forms."""
+    st = _Stage()
+    off = 0
+    for t in tensors:
+        r = _as_reals(t)
+        st.copies.append((r, flat_out[off:off + r.numel()].view(r.shape)))
+        off += r.numel()
+    w = _run(pg, cwork_of(), async_op, list(tensors), st, info=info)
+    return w.get_future() if async_op else None
+
+
+@_non_member_skips("all_reduce_coalesced")
+def all_reduce_coalesced(tensors, op=ReduceOp.SUM, group=None, async_op=False):
+    """all_reduce of several tensors as one message (torch's deprecated coalesced form)."""
+    if isinstance(tensors, _mt.Tensor):
+        tensors = [tensors]
+    _check_tensor_list(tensors, "tensor")
+    _ensure_same_dtype(tensors)
+    opv = _op_value(op)
+    _check_complex_op("all_reduce", tensors, opv)
+    pg, info = _enter("all_reduce_coalesced", group, list(tensors), f"op={opv.name}")
+    flat = _mt.cat([_as_reals(t).reshape(-1) for t in tensors]) if tensors else _mt.empty(0)
+    return _coalesced(pg, lambda: pg._cpg.allreduce([flat], int(opv), not async_op), async_op,
+                      tensors, flat, info)
+
+
+@_non_member_skips("all_gather_coalesced")
+def all_gather_coalesced(output_tensor_lists, input_tensor_list, group=None, async_op=False):
+    """output_tensor_lists[r][i] = input_tensor_list[i] of rank r, as one message per rank."""
+    _check_tensor_list(input_tensor_list, "input_tensor_list")
+    _ensure_same_dtype(input_tensor_list)
+    if not isinstance(output_tensor_lists, list):
+        raise TypeError("Invalid function argument: output_tensor_lists should be a list")
+    for lst in output_tensor_lists:
+        _check_tensor_list(lst, "output_tensor_lists")
+        _ensure_same_dtype(lst)
+    pg, info = _enter("all_gather_coalesced", group, list(input_tensor_list))
+    n = pg.size()
+    if len(output_tensor_lists) != n:
+        raise ValueError(f"all_gather_coalesced: output_tensor_lists must have one list per rank "
+                         f"({n}), got {len(output_tensor_lists)}")
+    ins = [_as_reals(t) for t in input_tensor_list]
+    for lst in output_tensor_lists:
+        outs = [_as_reals(t) for t in lst]
+        if [tuple(o.shape) for o in outs] != [tuple(i.shape) for i in ins] or \
+                any(o.dtype != i.dtype for o, i in zip(outs, ins)):
+            raise ValueError("all_gather_coalesced: each output list must match the input list's "
+                             "shapes and dtypes")
+    k = sum(t.numel() for t in ins)
+    dt = ins[0].dtype if ins else _mt.float32
+    flat_in = _mt.cat([t.reshape(-1) for t in ins]) if ins else _mt.empty(0, dtype=dt)
+    flat_out = _mt.empty(n * k, dtype=dt)
+    parts = [flat_out[r * k:(r + 1) * k] for r in range(n)]
+    return _coalesced(pg, lambda: pg._cpg.allgather(parts, flat_in, not async_op), async_op,
+                      [t for lst in output_tensor_lists for t in lst], flat_out, info)
 
 
 def _root_list(pg, root, lst, name, role):
