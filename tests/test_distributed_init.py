@@ -244,6 +244,23 @@ def _check_store_api(s):
         s.multi_set(["m1"], [])
     with pytest.raises(TypeError):
         s.append("ap", 3)
+    # queues (Note [Store queues]) and the extended API
+    assert s.has_extended_api() is True
+    assert s.queue_len("q") == 0
+    s.queue_push("q", "first")
+    s.queue_push("q", b"\x00second")
+    s.queue_push("q", b"")
+    assert s.queue_len("q") == 3
+    assert s.queue_pop("q") == b"first" and s.queue_pop("q", block=False) == b"\x00second"
+    assert s.queue_pop("q") == b"" and s.queue_len("q") == 0
+    with pytest.raises(dist.QueueEmptyError, match="queue is empty"):
+        s.queue_pop("q", block=False)
+    assert issubclass(dist.QueueEmptyError, dist.DistStoreError)
+    with pytest.raises(TypeError):
+        s.queue_push("q", 3)
+    c = s.clone()
+    c.set("from_clone", "1")
+    assert s.get("from_clone") == b"1" and c.get("a") == b"1"
     n = s.num_keys()
     assert s.delete_key("a") is True and s.delete_key("a") is False
     assert s.num_keys() == n - 1
@@ -255,6 +272,8 @@ def _check_store_api(s):
     assert s.timeout == timedelta(milliseconds=150)
     with pytest.raises(dist.DistStoreError):
         s.get("never")
+    with pytest.raises(dist.DistStoreError, match="timeout"):
+        s.queue_pop("empty queue")                    # blocks until the store's timeout
     with pytest.raises(TypeError):
         s.set(1, "x")
     with pytest.raises(TypeError):
@@ -286,6 +305,7 @@ def test_file_store(tmp_path):
 def test_tcp_store():
     s = dist.TCPStore("127.0.0.1", 0, 1, True, timeout=timedelta(seconds=10))
     assert s.port > 0 and s.host == "127.0.0.1"
+    assert s.libuvBackend is False           # the server is minitorch's own, not libuv
     _check_store_api(s)
     c = dist.TCPStore("127.0.0.1", s.port, is_master=False, timeout=timedelta(seconds=5))
     c.set("from_client", "hi")
@@ -301,6 +321,9 @@ def test_prefix_store():
     _check_store_api(p)
     p.set("k", "v")
     assert base.get("pre/k") == b"v"
+    with pytest.raises(ValueError, match="store argument cannot be None"):
+        dist.PrefixStore("x", None)
+    assert isinstance(p.clone(), dist.PrefixStore) and p.clone().get("k") == b"v"
     with pytest.raises(TypeError):
         dist.PrefixStore("x", "not a store")
     with pytest.raises(TypeError):

@@ -3,10 +3,10 @@
 ``import minitorch.distributed as dist``; ``dist.init_process_group("gloo", ...)``
 then the collectives of torch (see distributed_c10d.py).
 """
-from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
+from ._store import FileStore, HashStore, PrefixStore, QueueEmptyError, Store, TCPStore
 from .distributed_c10d import *  # noqa: F401,F403
 from .distributed_c10d import ProcessGroup, __all__ as _c10d_all
 from .rendezvous import rendezvous, register_rendezvous_handler
 
-__all__ = list(_c10d_all) + ["Store", "TCPStore", "FileStore", "HashStore", "PrefixStore",
+__all__ = list(_c10d_all) + ["Store", "TCPStore", "FileStore", "HashStore", "PrefixStore", "QueueEmptyError",
                              "ProcessGroup", "rendezvous", "register_rendezvous_handler"]

@@ -4,11 +4,17 @@ The stores are implemented in C (``csrc/distributed/rendezvous``); these classes
 only translate torch's constructor signatures and timedeltas.  Keys are str,
 values str or bytes; ``get`` returns bytes.
 """
+import struct
+import time
 from datetime import timedelta
 
 from .._C import _c10d
 
-__all__ = ["Store", "TCPStore", "FileStore", "HashStore", "PrefixStore"]
+__all__ = ["Store", "TCPStore", "FileStore", "HashStore", "PrefixStore", "QueueEmptyError"]
+
+
+class QueueEmptyError(_c10d.DistStoreError):
+    """queue_pop(block=False) of an empty queue."""
 
 _DEFAULT_STORE_TIMEOUT = timedelta(seconds=300)
 
@@ -49,6 +55,49 @@ class Store(_c10d.Store):
         if not isinstance(keys, (list, tuple)):
             raise TypeError(f"multi_get(): keys must be a list of str, not {type(keys).__name__}")
         return [self.get(k) for k in keys]
+
+    def has_extended_api(self):
+        return True
+
+    # Note [Store queues]
+    # A queue is the value of its key: items length-prefixed (8 bytes, little endian) one after
+    # another.  queue_push appends atomically (append); queue_pop takes the first item with
+    # compare_set, retrying when another client got there first; a blocking pop of an empty
+    # queue polls (1 ms growing to 50 ms) until the store's timeout.
+    def queue_push(self, key, value):
+        if isinstance(value, str):
+            value = value.encode()
+        if not isinstance(value, (bytes, bytearray)):
+            raise TypeError(f"queue_push(): value must be str or bytes, not {type(value).__name__}")
+        self.append(key, struct.pack("<Q", len(value)) + bytes(value))
+
+    def _queue_items(self, key):
+        return self.get(key) if self.check([key]) else b""
+
+    def queue_pop(self, key, block=True):
+        deadline = time.monotonic() + self.timeout.total_seconds()
+        pause = 0.001
+        while True:
+            cur = self._queue_items(key)
+            if cur:
+                n = struct.unpack_from("<Q", cur)[0]
+                if self.compare_set(key, cur, cur[8 + n:]) == cur[8 + n:]:
+                    return cur[8:8 + n]
+                continue
+            if not block:
+                raise QueueEmptyError("queue is empty")
+            if time.monotonic() >= deadline:
+                raise _c10d.DistStoreError("Wait timeout")
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+    def queue_len(self, key):
+        cur, n = self._queue_items(key), 0
+        off = 0
+        while off < len(cur):
+            off += 8 + struct.unpack_from("<Q", cur, off)[0]
+            n += 1
+        return n
 
     def multi_set(self, keys, values):
         if not isinstance(keys, (list, tuple)) or not isinstance(values, (list, tuple)):
@@ -92,6 +141,14 @@ class TCPStore(Store):
     def libuv_backend(self):
         return False
 
+    @property
+    def libuvBackend(self):  # torch's spelling: minitorch's server is its own, not libuv
+        return False
+
+    def clone(self):
+        """A new client of the same server."""
+        return TCPStore(self.host, self.port, is_master=False, timeout=self.timeout)
+
 
 class FileStore(Store):
     """A store in a file shared by the ranks: ``FileStore(file_name, world_size=-1)``."""
@@ -99,11 +156,15 @@ class FileStore(Store):
     def __init__(self, file_name, world_size=-1):
         super().__init__()
         self._path = file_name
+        self._world_size = world_size
         self._init_file(file_name, world_size, _timeout_ms(_DEFAULT_STORE_TIMEOUT))
 
     @property
     def path(self):
         return self._path
+
+    def clone(self):
+        return FileStore(self._path, self._world_size)
 
 
 class HashStore(Store):
@@ -113,17 +174,27 @@ class HashStore(Store):
         super().__init__()
         self._init_hash(_timeout_ms(_DEFAULT_STORE_TIMEOUT))
 
+    def clone(self):
+        """The same in-process store (its clones share the data, as torch's)."""
+        return self
+
 
 class PrefixStore(Store):
     """Prefixes every key with ``prefix + '/'`` and forwards to ``store``."""
 
     def __init__(self, prefix, store):
         super().__init__()
+        if store is None:
+            raise ValueError("store argument cannot be None")
         if not isinstance(store, _c10d.Store):
             raise TypeError(f"PrefixStore: store must be a Store, not {type(store).__name__}")
         self._init_prefix(prefix, store)
+        self._prefix = prefix
         self._underlying = store
 
     @property
     def underlying_store(self):
         return self._underlying
+
+    def clone(self):
+        return PrefixStore(self._prefix, self._underlying.clone())
