@@ -432,3 +432,25 @@ def test_store_calls_keep_rss_flat():
     before = rss()
     burst(4000)  # 84,000 store calls
     assert rss() - before < 2 << 20
+
+
+def test_rendezvous_is_an_iterator(tmp_path):
+    it = dist.rendezvous(f"file://{tmp_path}/rdv?rank=0&world_size=1")
+    store, rank, ws = next(it)
+    assert isinstance(store, dist.FileStore) and (rank, ws) == (0, 1)
+    with pytest.raises(RuntimeError, match="Unable to perform re-rendezvous using file:// method"):
+        next(it)
+    it = dist.rendezvous("nosuch://x")              # errors come with the first next(), as torch
+    with pytest.raises(RuntimeError, match="No rendezvous handler for nosuch://"):
+        next(it)
+    with pytest.raises(RuntimeError, match="`url` must be a string"):
+        dist.rendezvous(5)
+    with pytest.raises(RuntimeError, match="`rank` must be an integer"):
+        dist.rendezvous("env://", rank="0")
+
+    def handler(url, rank, world_size, timeout):     # torch's protocol: a generator
+        yield dist.HashStore(), 3, 4
+
+    dist.register_rendezvous_handler("mine", handler)
+    store, rank, ws = next(dist.rendezvous("mine://"))
+    assert isinstance(store, dist.HashStore) and (rank, ws) == (3, 4)

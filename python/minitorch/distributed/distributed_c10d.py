@@ -501,7 +501,7 @@ def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeou
     deadline = time.monotonic() + timeout.total_seconds()
     while True:
         try:
-            store, r, ws = rendezvous(url, rank, world_size, timeout)
+            store, r, ws = next(rendezvous(url, rank, world_size, timeout))
             return _make_default_group(store, r, ws, backend, group_name, timeout), store
         except DistError as e:
             if time.monotonic() >= deadline or not _connection_lost(e):

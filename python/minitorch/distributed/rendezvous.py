@@ -1,8 +1,9 @@
 """Rendezvous handlers of init_process_group: env://, tcp://host:port and file:///path.
 
-Each returns (store, rank, world_size).  Arguments win over the URL query and
+Each returns (store, rank, world_size); rendezvous() hands it out as torch's iterator.  Arguments win over the URL query and
 the environment, but two sources that disagree are a ValueError.
 """
+import numbers
 import os
 from datetime import timedelta
 from urllib.parse import parse_qs, urlparse
@@ -118,9 +119,24 @@ register_rendezvous_handler("file", _file_handler)
 
 
 def rendezvous(url, rank=-1, world_size=-1, timeout=timedelta(minutes=30)):
+    """An iterator over (store, rank, world_size), as torch's: the first next() runs the
+    handler; a handler registered by the user may be a generator (torch's protocol) or
+    return the tuple."""
     if not isinstance(url, str):
-        raise TypeError(f"init_method must be a str, not {type(url).__name__}")
+        raise RuntimeError(f"`url` must be a string. {type(url)}: {url}")
+    if isinstance(rank, bool) or not isinstance(rank, numbers.Integral):
+        raise RuntimeError(f"`rank` must be an integer. {rank}")
+    if isinstance(world_size, bool) or not isinstance(world_size, numbers.Integral):
+        raise RuntimeError(f"`world_size` must be an integer. {world_size}")
+    return _rendezvous_iter(url, int(rank), int(world_size), timeout)
+
+
+def _rendezvous_iter(url, rank, world_size, timeout):
     scheme = urlparse(url).scheme
     if scheme not in _handlers:
         raise RuntimeError(f"No rendezvous handler for {scheme}://")
-    return _handlers[scheme](url, rank, world_size, timeout)
+    result = _handlers[scheme](url, rank, world_size, timeout)
+    if isinstance(result, tuple):
+        yield result
+        raise RuntimeError(f"Unable to perform re-rendezvous using {scheme}:// method")
+    yield from result
