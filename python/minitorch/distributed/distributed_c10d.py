@@ -34,6 +34,8 @@ from minitorch import futures as _futures
 
 from .._C import _c10d
 from . import _debug
+from . import _options
+from ._options import *  # noqa: F401,F403
 from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_level_from_env
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore, _timeout_ms
 
@@ -52,8 +54,8 @@ __all__ = [
     "barrier", "monitored_barrier", "send", "recv", "isend", "irecv", "batch_isend_irecv",
     "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
     "DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
-    "all_reduce_coalesced", "all_gather_coalesced",
-]
+    "all_reduce_coalesced", "all_gather_coalesced", "ProcessGroupGloo",
+] + _options.__all__
 
 DistError = _c10d.DistError
 DistBackendError = _c10d.DistBackendError
@@ -236,6 +238,197 @@ class ProcessGroup:
 
     def __repr__(self):
         return f"<ProcessGroup {self._name!r} backend={self._backend} ranks={self._ranks}>"
+
+    # Note [ProcessGroup methods]
+    # torch's per-group API: each method takes the group's own ranks, torch's option objects
+    # (AllreduceOptions, ...) or the plain arguments of its other overloads, and returns a Work
+    # (it always runs asynchronously).  They call the module's collectives with group=self, so
+    # checks, staging of non-contiguous tensors and the debug log are the same.  A group runs
+    # one tensor per call (torch's gloo also reduces several local tensors together).
+    def _one(self, tensors, what):
+        if isinstance(tensors, _mt.Tensor):
+            return tensors
+        if not isinstance(tensors, (list, tuple)) or len(tensors) != 1 or \
+                not isinstance(tensors[0], _mt.Tensor):
+            raise ValueError(f"ProcessGroup.{what}: expected one tensor (a Tensor or a list holding "
+                             "one), got " + (f"{len(tensors)} tensors" if isinstance(tensors, (list, tuple))
+                                             else type(tensors).__name__))
+        return tensors[0]
+
+    @staticmethod
+    def _opt(opts, cls, **plain):
+        """The options object: `opts` itself, or one of class `cls` made from plain arguments."""
+        if isinstance(opts, cls):
+            return opts
+        o = cls()
+        for k, v in plain.items():
+            if v is not None:
+                setattr(o, k, v)
+        return o
+
+    def allreduce(self, tensors, opts=None):
+        op = opts if opts is not None and not isinstance(opts, _options.AllreduceOptions) else None
+        o = self._opt(opts, _options.AllreduceOptions, reduceOp=op)
+        return all_reduce(self._one(tensors, "allreduce"), o.reduceOp, group=self, async_op=True)
+
+    def allreduce_coalesced(self, tensors, opts=None):
+        o = self._opt(opts, _options.AllreduceCoalescedOptions)
+        fut = all_reduce_coalesced(list(tensors), o.reduceOp, group=self, async_op=True)
+        return _FutureWork(fut, list(tensors))
+
+    def broadcast(self, tensors, opts=None):
+        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
+        o = self._opt(opts if root is None else None, _options.BroadcastOptions, rootRank=root)
+        return broadcast(self._one(tensors, "broadcast"), group=self, async_op=True,
+                         group_src=o.rootRank)
+
+    def reduce(self, tensors, opts=None, op=None):
+        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
+        o = self._opt(opts if root is None else None, _options.ReduceOptions, rootRank=root,
+                      reduceOp=op)
+        return reduce(self._one(tensors, "reduce"), op=o.reduceOp, group=self, async_op=True,
+                      group_dst=o.rootRank)
+
+    def allgather(self, output_tensors, input_tensors, opts=None):
+        outs = output_tensors[0] if output_tensors and isinstance(output_tensors[0], (list, tuple)) \
+            else output_tensors
+        if isinstance(output_tensors, (list, tuple)) and len(output_tensors) > 1 and \
+                isinstance(output_tensors[0], (list, tuple)):
+            raise ValueError("ProcessGroup.allgather: expected one output list")
+        return all_gather(list(outs), self._one(input_tensors, "allgather"), group=self,
+                          async_op=True)
+
+    def gather(self, output_tensors, input_tensors, opts=None):
+        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
+        o = self._opt(opts if root is None else None, _options.GatherOptions, rootRank=root)
+        outs = output_tensors[0] if output_tensors and isinstance(output_tensors[0], (list, tuple)) \
+            else output_tensors
+        return gather(self._one(input_tensors, "gather"),
+                      list(outs) if self.rank() == o.rootRank else None,
+                      group=self, async_op=True, group_dst=o.rootRank)
+
+    def scatter(self, output_tensors, input_tensors, opts=None):
+        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
+        o = self._opt(opts if root is None else None, _options.ScatterOptions, rootRank=root)
+        ins = input_tensors[0] if input_tensors and isinstance(input_tensors[0], (list, tuple)) \
+            else input_tensors
+        return scatter(self._one(output_tensors, "scatter"),
+                       list(ins) if self.rank() == o.rootRank else None,
+                       group=self, async_op=True, group_src=o.rootRank)
+
+    def reduce_scatter(self, output_tensors, input_tensors, opts=None):
+        op = opts if opts is not None and not isinstance(opts, _options.ReduceScatterOptions) else None
+        o = self._opt(opts if op is None else None, _options.ReduceScatterOptions, reduceOp=op)
+        ins = input_tensors[0] if input_tensors and isinstance(input_tensors[0], (list, tuple)) \
+            else input_tensors
+        return reduce_scatter(self._one(output_tensors, "reduce_scatter"), list(ins), o.reduceOp,
+                              group=self, async_op=True)
+
+    def alltoall_base(self, output, input, output_split_sizes, input_split_sizes, opts=None):
+        return all_to_all_single(output, input, list(output_split_sizes) or None,
+                                 list(input_split_sizes) or None, group=self, async_op=True)
+
+    def barrier(self, opts=None):
+        return barrier(group=self, async_op=True)
+
+    def monitored_barrier(self, timeout=None, wait_all_ranks=False):
+        return monitored_barrier(group=self, timeout=timeout, wait_all_ranks=wait_all_ranks)
+
+    def send(self, tensors, dstRank, tag=0):
+        return isend(self._one(tensors, "send"), group=self, tag=tag, group_dst=dstRank)
+
+    def recv(self, tensors, srcRank, tag=0):
+        return irecv(self._one(tensors, "recv"), group=self, tag=tag, group_src=srcRank)
+
+    def recv_anysource(self, tensors, tag=0):
+        w = irecv(self._one(tensors, "recv_anysource"), group=self, tag=tag)
+        w._group_source_rank = True  # source_rank() in the group's ranks, as torch's
+        return w
+
+
+class _FutureWork:
+    """A Work over a future (the coalesced forms, whose module functions return futures)."""
+
+    def __init__(self, fut, outputs):
+        self._fut = fut
+        self._outputs = outputs
+
+    def wait(self, timeout=None):
+        self._fut.wait()
+        return True
+
+    def is_completed(self):
+        return self._fut.done()
+
+    def is_success(self):
+        return self._fut.done() and self.exception() is None
+
+    def exception(self):
+        try:
+            self._fut.value()
+            return None
+        except Exception as e:  # noqa: BLE001 - handed to the caller as a value
+            return e
+
+    def get_future(self):
+        return self._fut
+
+    def result(self):
+        return list(self._outputs)
+
+    def synchronize(self):
+        self.wait()
+
+
+class ProcessGroupGloo(ProcessGroup):
+    """``ProcessGroupGloo(store, rank, size, timeout=timedelta(minutes=30))``: a group of `size`
+    ranks built over `store` (minitorch's TCP backend), outside the default group."""
+
+    class _Options:
+        def __init__(self):
+            self._timeout = default_pg_timeout
+            self._devices = []
+            self._threads = 2
+
+    Options = _Options
+
+    @staticmethod
+    def create_device(hostname="", interface=""):
+        return _GlooDevice(hostname, interface)
+
+    def __init__(self, store, rank, size, timeout=None):
+        if isinstance(timeout, ProcessGroupGloo._Options):
+            timeout = timeout._timeout
+        timeout = _check_timeout(timeout)
+        if not isinstance(store, _c10d.Store):
+            raise TypeError(f"ProcessGroupGloo: store must be a Store, not {type(store).__name__}")
+        for v, what in ((rank, "rank"), (size, "size")):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"ProcessGroupGloo: {what} must be an int, not {type(v).__name__}")
+        if size < 1 or not 0 <= rank < size:
+            raise ValueError(f"ProcessGroupGloo: invalid rank {rank} for size {size}")
+        cpg = _c10d._new_process_group(store, rank, size, _timeout_ms(timeout))
+        try:
+            cpg.barrier().wait()
+        except BaseException:
+            cpg.abort()
+            raise
+        _world.group_count += 1
+        super().__init__(cpg, store, range(size), Backend.GLOO, f"pg_gloo_{_world.group_count}",
+                         timeout)
+        _world.groups.append(self)
+
+
+class _GlooDevice:
+    """What ProcessGroupGloo.create_device returns (the TCP backend picks its interface from
+    MINITORCH_SOCKET_IFNAME / GLOO_SOCKET_IFNAME)."""
+
+    def __init__(self, hostname, interface):
+        self.hostname = hostname
+        self.interface = interface
+
+    def __repr__(self):
+        return f"Device(hostname={self.hostname!r}, interface={self.interface!r})"
 
 
 class _NonGroupMember:
@@ -642,7 +835,7 @@ class Work:
         src = self._w.source_rank()
         if src < 0:
             raise RuntimeError("source_rank() is only available for a completed recv")
-        return self._pg._ranks[src]
+        return src if getattr(self, "_group_source_rank", False) else self._pg._ranks[src]
 
     def result(self):
         return list(self._outputs)
