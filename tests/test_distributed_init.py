@@ -1,6 +1,7 @@
 """init_process_group (env://, tcp://, file://, store=), argument errors, backends, stores."""
 import os
 import socket
+import time
 import tempfile
 from datetime import timedelta
 
@@ -340,9 +341,15 @@ def test_store_bad_construction():
     with pytest.raises(TypeError):
         dist.TCPStore("127.0.0.1", 0, 1, True, timeout=5)
     # nobody listens there: the client gives up after its timeout
-    with pytest.raises(dist.DistError):
+    with pytest.raises(dist.DistNetworkError, match="The client socket has timed out after"):
         dist.TCPStore("127.0.0.1", free_port(), is_master=False,
                       timeout=timedelta(milliseconds=300))
+    # a name that does not resolve is retried until the timeout, then a DistNetworkError (torch)
+    t0 = time.monotonic()
+    with pytest.raises(dist.DistNetworkError, match=r"while trying to connect to \(no.such.host.invalid, 29500\)"):
+        dist.TCPStore("no.such.host.invalid", 29500, is_master=False,
+                      timeout=timedelta(milliseconds=400))
+    assert time.monotonic() - t0 >= 0.35
     with pytest.raises(RuntimeError, match="not initialised"):
         dist.Store().get("x")
 

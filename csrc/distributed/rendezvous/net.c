@@ -195,17 +195,17 @@ mt__sock_connect(const char *host, int port, int64_t deadline, int *fd_out)
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
     int64_t start = mt__now_ms();
     int64_t backoff = 10;
-    int last_err = 0;
+    int last_err = 0, last_gai = 0;
     for (;;) {
         struct addrinfo *res = NULL;
         int g = getaddrinfo(host, portstr, &hints, &res);
         if (g != 0) {
-            if (g != EAI_AGAIN || mt__now_ms() >= deadline) {
-                return mt_error_set(MT_EINVAL, "could not resolve host '%s' (port %d): %s", host,
-                                    port, gai_strerror(g));
-            }
+            /* a name that does not resolve yet may resolve later (a peer's DNS entry
+             * appearing as its container starts): retried until the deadline, as torch */
+            last_gai = g;
         }
         else {
+            last_gai = 0;
             for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
                 int fd = mt__try_connect(ai, deadline);
                 if (fd >= 0) {
@@ -223,9 +223,14 @@ mt__sock_connect(const char *host, int port, int64_t deadline, int *fd_out)
         mt__sleep_ms(backoff < mt__ms_left(deadline) ? backoff : mt__ms_left(deadline));
         backoff = backoff * 2 > 250 ? 250 : backoff * 2;
     }
-    return mt_error_set(MT_ETIMEOUT, "could not connect to %s:%d within %lld ms (last error: %s)",
-                        host, port, (long long)(mt__now_ms() - start),
-                        last_err ? strerror(last_err) : "timeout");
+    /* torch's wording ("The client socket has timed out after ... while trying to connect
+     * to (host, port)"), which scripts match; MT_ECONN: a DistNetworkError */
+    return mt_error_set(MT_ECONN,
+                        "The client socket has timed out after %lldms while trying to connect to "
+                        "(%s, %d) (last error: %s)",
+                        (long long)(mt__now_ms() - start), host, port,
+                        last_gai ? gai_strerror(last_gai)
+                                 : last_err ? strerror(last_err) : "timeout");
 }
 
 int
