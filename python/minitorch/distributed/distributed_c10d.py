@@ -54,7 +54,7 @@ __all__ = [
     "barrier", "monitored_barrier", "send", "recv", "isend", "irecv", "batch_isend_irecv",
     "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
     "DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
-    "all_reduce_coalesced", "all_gather_coalesced", "ProcessGroupGloo",
+    "all_reduce_coalesced", "all_gather_coalesced", "ProcessGroupGloo", "ProcessGroup",
 ] + _options.__all__
 
 DistError = _c10d.DistError
@@ -102,6 +102,8 @@ class Backend(str):
     backend_list = [UNDEFINED, GLOO, NCCL, UCC, MPI]
     default_device_backend_map = {"cpu": GLOO, "cuda": NCCL}
 
+    _plugins = {}  # NAME -> (creator, extended_api), see Note [User-defined backends]
+
     def __new__(cls, name):
         if not isinstance(name, str):
             raise ValueError(f"Backend constructor parameter must be string-ish, but got: {type(name)}")
@@ -109,6 +111,59 @@ class Backend(str):
         if value == Backend.UNDEFINED or not isinstance(value, str):
             value = name.lower()
         return super().__new__(cls, value)
+
+
+def _register_backend(cls, name, func, extended_api=False, devices=None):
+    """Backend.register_backend: init_process_group(backend=name) will call `func` to make the
+    default group (func(store, rank, world_size, timeout), or with extended_api
+    func(dist_backend_opts, backend_options))."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"Backend name must be a non-empty str, got {name!r}")
+    if not callable(func):
+        raise TypeError(f"register_backend(): func must be callable, not {type(func).__name__}")
+    if hasattr(Backend, name.upper()):
+        raise ValueError(f"{name.upper()} c10d backend already exist")
+    if name.upper() in ("GLOO", "NCCL", "UCC", "MPI", "UNDEFINED"):
+        raise ValueError(f"{name.upper()} c10d backend creator function already exist")
+    setattr(Backend, name.upper(), name.lower())
+    Backend.backend_list.append(name.lower())
+    if devices is None:
+        devices = ["cpu", "cuda"]
+    elif isinstance(devices, str):
+        devices = [devices]
+    for d in devices:
+        Backend.default_device_backend_map.setdefault(d, name.lower())
+    Backend._plugins[name.upper()] = (func, bool(extended_api))
+
+
+Backend.register_backend = classmethod(_register_backend)
+
+
+class _DistributedBackendOptions:
+    """What an extended-API backend creator gets (torch's _DistributedBackendOptions)."""
+
+    def __init__(self, store, group_rank, group_size, timeout, group_id, global_ranks_in_group):
+        self.store = store
+        self.group_rank = group_rank
+        self.group_size = group_size
+        self.timeout = timeout
+        self.group_id = group_id
+        self.global_ranks_in_group = global_ranks_in_group
+
+
+def _make_user_group(backend, store, rank, world_size, timeout, pg_options):
+    func, extended = Backend._plugins[backend.upper()]
+    if extended:
+        pg = func(_DistributedBackendOptions(store, rank, world_size, timeout, "default_pg",
+                                             list(range(world_size))), pg_options)
+    else:
+        pg = func(store, rank, world_size, timeout)
+    if not isinstance(pg, ProcessGroup):
+        raise TypeError(f"the creator of backend {backend!r} must return a ProcessGroup, not "
+                        f"{type(pg).__name__}")
+    pg._backend = backend
+    pg._store = store
+    return pg
 
 
 def is_backend_available(backend):
@@ -210,7 +265,33 @@ def _op_value(op):
 class ProcessGroup:
     """A group of ranks sharing a TCP mesh (``new_group`` / the default group)."""
 
-    def __init__(self, cpg, store, ranks, backend, name, timeout):
+    def __init__(self, *args, **kwargs):
+        if len(args) + len(kwargs) == 2:
+            self._init_user(*args, **kwargs)
+        else:
+            self._init_tcp(*args, **kwargs)
+
+    def _init_user(self, rank, size):
+        """ProcessGroup(rank, size): the base of a user-defined backend (see Note [User-defined
+        backends]); its subclass implements the collectives as methods."""
+        for v, what in ((rank, "rank"), (size, "size")):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"ProcessGroup(): {what} must be an int, not {type(v).__name__}")
+        if size < 1 or not 0 <= rank < size:
+            raise ValueError(f"ProcessGroup(): invalid rank {rank} for size {size}")
+        self._user = True
+        self._cpg = None
+        self._store = None
+        self._ranks = list(range(size))
+        self._group_rank = {g: g for g in self._ranks}
+        self._backend = "custom"
+        self._name = f"pg_{id(self):x}"
+        self._timeout = default_pg_timeout
+        self._mb_seq = 0
+        self._user_rank = rank
+
+    def _init_tcp(self, cpg, store, ranks, backend, name, timeout):
+        self._user = False
         self._cpg = cpg
         self._store = store
         self._ranks = list(ranks)
@@ -221,7 +302,7 @@ class ProcessGroup:
         self._mb_seq = 0
 
     def rank(self):
-        return self._cpg.rank()
+        return self._user_rank if self._user else self._cpg.rank()
 
     def size(self):
         return len(self._ranks)
@@ -234,7 +315,16 @@ class ProcessGroup:
         return self._name
 
     def _alive(self):
-        return self._cpg.is_alive()
+        return self._cpg.is_alive() if self._cpg is not None else not getattr(self, "_destroyed", False)
+
+    def _destroy(self):
+        if self._cpg is not None:
+            self._cpg.destroy()
+        else:
+            self._destroyed = True
+            shutdown = getattr(self, "shutdown", None)
+            if callable(shutdown):
+                shutdown()
 
     def __repr__(self):
         return f"<ProcessGroup {self._name!r} backend={self._backend} ranks={self._ranks}>"
@@ -463,6 +553,7 @@ class _World:
         self.groups = []      # every live ProcessGroup
         self.group_count = 0  # new_group calls since init
         self.init_count = 0   # default groups this process has made (Note [Re-initialising])
+        self.pg_options = None
 
 
 _world = _World()
@@ -470,6 +561,15 @@ _world = _World()
 
 class _InitTwiceError(RuntimeError, ValueError):
     pass
+
+
+def _get_default_group():
+    return _default_pg()
+
+
+def _get_default_store():
+    _default_pg()
+    return _world.default_store
 
 
 def is_initialized():
@@ -613,6 +713,8 @@ def _parse_backend(backend):
             name = pairs["cpu"]
     if name == "gloo":
         return Backend.GLOO
+    if name.upper() in Backend._plugins:
+        return name
     if name == "nccl":
         raise RuntimeError("Distributed package doesn't have NCCL built in: minitorch has no "
                            "CUDA/NCCL support yet; use backend='gloo' for CPU tensors")
@@ -643,6 +745,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if _world.default_pg is not None:
         raise _InitTwiceError("trying to initialize the default process group twice!")
     timeout = _check_timeout(timeout)
+    _world.pg_options = pg_options
     _debug.read_level()  # a bad MINITORCH_DISTRIBUTED_DEBUG fails before anything starts
     if store is not None and init_method is not None:
         raise ValueError("Cannot specify both init_method and store.")
@@ -683,6 +786,11 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
 # timeout, reaching the new server.
 def _make_default_group(store, rank, world_size, backend, group_name, timeout):
     store.set_timeout(timeout)
+    if backend.upper() in Backend._plugins:
+        pstore = PrefixStore(f"default_pg/{_world.init_count}", store)
+        pg = _make_user_group(backend, pstore, rank, world_size, timeout, _world.pg_options)
+        _world.groups.append(pg)
+        return pg
     return _make_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
                        backend, group_name or "default_pg", timeout)
 
@@ -765,7 +873,7 @@ def destroy_process_group(group=None):
             raise ValueError("Default process group has not been initialized, please make sure "
                              "to call init_process_group.")
         for pg in reversed(_world.groups):
-            pg._cpg.destroy()
+            pg._destroy()
         _world.groups = []
         _world.default_pg = None
         _world.default_store = None
@@ -775,7 +883,7 @@ def destroy_process_group(group=None):
         raise TypeError(f"group must be a ProcessGroup, not {type(group).__name__}")
     if not group._alive():
         raise ValueError("Invalid process group specified")
-    group._cpg.destroy()
+    group._destroy()
     if group in _world.groups:
         _world.groups.remove(group)
 
@@ -784,12 +892,36 @@ def destroy_process_group(group=None):
 # work
 
 
+class _DoneCWork:
+    """The C work of a Work that has no operation: done, successful."""
+
+    def wait(self, ms=-1):
+        return True
+
+    def is_completed(self):
+        return True
+
+    def is_success(self):
+        return True
+
+    def error(self):
+        return None
+
+    def source_rank(self):
+        return -1
+
+    def op_name(self):
+        return "none"
+
+
 class Work:
     """An operation in flight: ``wait(timeout=None)``, ``is_completed()``,
     ``is_success()``, ``exception()``, ``result()``."""
 
-    def __init__(self, cwork, pg, outputs=(), copies=(), post=None, info=None):
-        self._w = cwork
+    def __init__(self, cwork=None, pg=None, outputs=(), copies=(), post=None, info=None):
+        # Work() with no operation (torch's base class, subclassed by user-defined backends)
+        # is a completed, successful one
+        self._w = cwork if cwork is not None else _DoneCWork()
         self._pg = pg
         self._outputs = outputs
         self._copies = list(copies)  # (original, contiguous staging tensor)
@@ -866,6 +998,9 @@ class Work:
         return f"<Work {self._w.op_name()} completed={self._w.is_completed()}>"
 
 
+_Work = Work  # torch's name of the base class user-defined backends subclass
+
+
 def _check_single_tensor(t, name):
     if not isinstance(t, _mt.Tensor):
         raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
@@ -932,8 +1067,32 @@ def _run(pg, cwork, async_op, outputs=(), stage=None, post=None, info=None):
 def _enter(op_name, group_, tensors, extra=""):
     """Common entry: resolve the group, DETAIL fingerprint check, INFO log."""
     pg = _resolve(group_)
+    if pg._user:
+        return pg, None
     info = _debug.before(op_name, pg, tensors, extra)
     return pg, info
+
+
+# Note [User-defined backends]
+# Backend.register_backend(name, creator) makes init_process_group(backend=name) call the
+# creator (torch's two calling conventions, see _make_user_group); the group it returns is a
+# ProcessGroup subclass built with ProcessGroup(rank, size) whose methods (allreduce(tensors,
+# opts), broadcast, ...) do the work.  The module's collectives, given such a group, call its
+# method with torch's option objects, and wait for the returned Work unless async_op.
+def _user_call(pg, method, async_op, *args):
+    w = getattr(pg, method)(*args)
+    if async_op:
+        return w
+    if w is not None:
+        w.wait()
+    return None
+
+
+def _opts(cls, **fields):
+    o = cls()
+    for k, v in fields.items():
+        setattr(o, k, v)
+    return o
 
 
 # ---------------------------------------------------------------------------
@@ -945,6 +1104,9 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     _check_single_tensor(tensor, "tensor")
     pg, info = _enter("broadcast", group, [tensor], f"src={src}")
     root = _root(pg, src, group_src, "src")
+    if pg._user:
+        return _user_call(pg, "broadcast", async_op, [tensor],
+                          _opts(_options.BroadcastOptions, rootRank=root))
     st = _Stage()
     t = st.output(tensor)
     return _run(pg, pg._cpg.broadcast([t], root, not async_op), async_op, [tensor], st, info=info)
@@ -981,6 +1143,9 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     opv = _op_value(op)
     _check_complex_op("all_reduce", [tensor], opv)
     pg, info = _enter("all_reduce", group, [tensor], f"op={opv.name}")
+    if pg._user:
+        return _user_call(pg, "allreduce", async_op, [tensor],
+                          _opts(_options.AllreduceOptions, reduceOp=ReduceOp(opv)))
     st = _Stage()
     t = st.output(tensor)
     return _run(pg, pg._cpg.allreduce([t], int(opv), not async_op), async_op, [tensor], st, info=info)
@@ -993,6 +1158,9 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     _check_complex_op("reduce", [tensor], opv)
     pg, info = _enter("reduce", group, [tensor], f"op={opv.name} dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
+    if pg._user:
+        return _user_call(pg, "reduce", async_op, [tensor],
+                          _opts(_options.ReduceOptions, rootRank=root, reduceOp=ReduceOp(opv)))
     st = _Stage()
     t = st.output(tensor)
     return _run(pg, pg._cpg.reduce(t, root, int(opv), not async_op), async_op, [tensor], st, info=info)
@@ -1004,6 +1172,9 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
     pg, info = _enter("all_gather", group, [tensor])
     _check_list_len(tensor_list, pg, "tensor_list")
+    if pg._user:
+        return _user_call(pg, "allgather", async_op, [list(tensor_list)], [tensor],
+                          _options.AllgatherOptions())
     st = _Stage()
     inp = st.input(tensor)
     outs = st.outputs(tensor_list)
@@ -1140,6 +1311,9 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
         _check_tensor_list(gather_list, "gather_list")
     pg, info = _enter("gather", group, [tensor], f"dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
+    if pg._user:
+        return _user_call(pg, "gather", async_op, [list(gather_list or [])], [tensor],
+                          _opts(_options.GatherOptions, rootRank=root))
     st = _Stage()
     outs = st.outputs(gather_list) if _root_list(pg, root, gather_list, "gather_list",
                                                  "destination") else None
@@ -1155,6 +1329,9 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
         _check_tensor_list(scatter_list, "scatter_list")
     pg, info = _enter("scatter", group, [tensor], f"src={src}")
     root = _root(pg, src, group_src, "src")
+    if pg._user:
+        return _user_call(pg, "scatter", async_op, [tensor], [list(scatter_list or [])],
+                          _opts(_options.ScatterOptions, rootRank=root))
     st = _Stage()
     ins = st.inputs(scatter_list) if _root_list(pg, root, scatter_list, "scatter_list",
                                                 "source") else None
@@ -1170,6 +1347,9 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     _check_complex_op("reduce_scatter", [output] + list(input_list), opv)
     pg, info = _enter("reduce_scatter", group, [output], f"op={opv.name}")
     _check_list_len(input_list, pg, "input_list")
+    if pg._user:
+        return _user_call(pg, "reduce_scatter", async_op, [output], [list(input_list)],
+                          _opts(_options.ReduceScatterOptions, reduceOp=ReduceOp(opv)))
     st = _Stage()
     ins = st.inputs(input_list)
     out = st.output(output)
@@ -1218,6 +1398,10 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     _check_single_tensor(output, "output")
     _check_single_tensor(input, "input")
     pg, info = _enter("all_to_all_single", group, [input])
+    if pg._user:
+        return _user_call(pg, "alltoall_base", async_op, output, input,
+                          list(output_split_sizes or []), list(input_split_sizes or []),
+                          _options.AllToAllOptions())
     st = _Stage()
     inp = st.input(input)
     out = st.output(output)
@@ -1230,6 +1414,8 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
 @_non_member_skips("barrier")
 def barrier(group=None, async_op=False, device_ids=None):
     pg, info = _enter("barrier", group, [])
+    if pg._user:
+        return _user_call(pg, "barrier", async_op, _options.BarrierOptions())
     return _run(pg, pg._cpg.barrier(not async_op), async_op, info=info)
 
 
@@ -1305,6 +1491,8 @@ def _isend(tensor, dst, group, tag, group_dst, sync):
     _p2p_check(tensor, tag, "isend")
     pg = _resolve(group)
     peer = _root(pg, dst, group_dst, "dst", required=True)
+    if pg._user:
+        return pg.send([tensor], peer, tag)
     info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
     t = tensor if tensor.is_contiguous() else tensor.contiguous()
     w = Work(pg._cpg.send(t, peer, tag, sync), pg, [tensor], info=info)
@@ -1324,6 +1512,9 @@ def _irecv(tensor, src, group, tag, group_src, sync):
         peer = _c10d.ANY_SOURCE
     else:
         peer = _root(pg, src, group_src, "src")
+    if pg._user:
+        return pg.recv_anysource([tensor], tag) if peer == _c10d.ANY_SOURCE else \
+            pg.recv([tensor], peer, tag)
     info = _debug.before("recv", pg, [tensor], f"src={src}", collective=False)
     st = _Stage()
     t = st.output(tensor)
@@ -1342,6 +1533,10 @@ def recv(tensor, src=None, group=None, tag=0, group_src=None):
     """Receives into `tensor`; returns the sender's rank."""
     w = _irecv(tensor, src, group, tag, group_src, True)
     w.wait()
+    if not isinstance(w, Work) or w._pg is None or w._pg._user:  # a user-defined backend's Work
+        if src is not None or group_src is not None:
+            return src if src is not None else group_src
+        return w.source_rank()
     src_rank = w._w.source_rank()
     return src_rank if group_src is not None else w._pg._ranks[src_rank]
 
