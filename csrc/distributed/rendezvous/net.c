@@ -291,9 +291,10 @@ mt__sock_listen(const char *bind_host, int port, int backlog, int *fd_out, int *
     }
     freeaddrinfo(res);
     if (last_err == EADDRINUSE) {
+        /* torch's words (EADDRINUSE, "address already in use"), which launchers match */
         return mt_error_set(MT_ECONN,
-                            "failed to listen on %s:%d: the address is already in use "
-                            "(another process, e.g. an earlier job, holds port %d)",
+                            "The server socket has failed to listen on %s:%d: EADDRINUSE, address "
+                            "already in use (another process, e.g. an earlier job, holds port %d)",
                             shown, port, port);
     }
     return mt_error_set(MT_ECONN, "failed to listen on %s:%d: %s", shown, port,

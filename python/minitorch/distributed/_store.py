@@ -6,6 +6,7 @@ values str or bytes; ``get`` returns bytes.
 """
 import struct
 import time
+import weakref
 from datetime import timedelta
 
 from .._C import _c10d
@@ -108,6 +109,10 @@ class Store(_c10d.Store):
             self.set(k, v)
 
 
+# port -> the multi-tenant master store serving it in this process (while it lives)
+_tenants = weakref.WeakValueDictionary()
+
+
 class TCPStore(Store):
     """A store served by a thread of the master process over TCP.
 
@@ -126,8 +131,16 @@ class TCPStore(Store):
             raise ValueError(f"TCPStore: invalid world_size {world_size!r}")
         if not isinstance(port, int) or isinstance(port, bool):
             raise TypeError(f"TCPStore: port must be int, not {type(port).__name__}")
+        owner = _tenants.get(port) if multi_tenant and is_master and port != 0 else None
+        if owner is not None:
+            # Note [Multi-tenant stores]: a second master on the port of a live multi-tenant
+            # store of this process is a client of its server (kept alive by every tenant)
+            self._server_owner = owner
+            is_master = False
         self._init_tcp(host_name, port, -1 if world_size is None else world_size,
                        bool(is_master), _timeout_ms(timeout), bool(wait_for_workers))
+        if multi_tenant and is_master:
+            _tenants[self.port] = self
 
     @property
     def host(self):
