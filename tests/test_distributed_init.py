@@ -139,9 +139,11 @@ def test_contradictory_arguments(clean_env, tmp_path):
         dist.init_process_group("gloo", store=store, world_size=1)
     with pytest.raises(ValueError, match="out of range"):
         dist.init_process_group("gloo", store=store, rank=1, world_size=1)
-    with pytest.raises(ValueError, match="contradicts"):
-        dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}?rank=1",
-                                rank=0, world_size=2)
+    # as torch: rank/world_size in the URL and as arguments too is an AssertionError
+    for q, kw in (("?rank=1", dict(rank=0, world_size=2)), ("?rank=0&world_size=1", dict(rank=0)),
+                  ("?world_size=1", dict(rank=0))):
+        with pytest.raises(AssertionError, match="has node-specific arguments"):
+            dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}{q}", **kw)
     with pytest.raises(ValueError, match="rank parameter missing"):
         dist.init_process_group("gloo", init_method=f"file://{tmp_path}/f", world_size=1)
     with pytest.raises(ValueError, match="world_size parameter missing"):

@@ -131,10 +131,18 @@ def rendezvous(url, rank=-1, world_size=-1, timeout=timedelta(minutes=30)):
     return _rendezvous_iter(url, int(rank), int(world_size), timeout)
 
 
+class _NodeArgumentsTwice(AssertionError, ValueError):
+    """rank/world_size both in the URL and as arguments (torch raises AssertionError)."""
+
+
 def _rendezvous_iter(url, rank, world_size, timeout):
-    scheme = urlparse(url).scheme
+    u = urlparse(url)
+    scheme = u.scheme
     if scheme not in _handlers:
         raise RuntimeError(f"No rendezvous handler for {scheme}://")
+    if (rank != -1 or world_size != -1) and ({"rank", "world_size"} & parse_qs(u.query).keys()):
+        raise _NodeArgumentsTwice(f"The url: {url} has node-specific arguments(rank, world_size) "
+                                  "already.")
     result = _handlers[scheme](url, rank, world_size, timeout)
     if isinstance(result, tuple):
         yield result
