@@ -326,6 +326,28 @@ def test_prefix_store():
     assert base.get("pre/k") == b"v"
     with pytest.raises(ValueError, match="store argument cannot be None"):
         dist.PrefixStore("x", None)
+
+    class DictStore(dist.Store):                    # a store written in Python, as torch allows
+        def __init__(self):
+            super().__init__()
+            self.kv = {}
+
+        def set(self, key, value):
+            self.kv[key] = value.encode() if isinstance(value, str) else value
+
+        def get(self, key):
+            return self.kv[key]
+
+        def check(self, keys):
+            return all(k in self.kv for k in keys)
+
+    inner = DictStore()
+    wrapped = dist.PrefixStore("job", inner)
+    wrapped.set("k", "v")
+    assert inner.kv == {"job/k": b"v"} and wrapped.get("k") == b"v"
+    assert wrapped.check(["k"]) and not wrapped.check(["other"])
+    dist.PrefixStore("outer", wrapped).set("x", "1")
+    assert inner.kv["job/outer/x"] == b"1"
     assert isinstance(p.clone(), dist.PrefixStore) and p.clone().get("k") == b"v"
     with pytest.raises(TypeError):
         dist.PrefixStore("x", "not a store")

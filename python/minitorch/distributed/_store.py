@@ -201,9 +201,58 @@ class PrefixStore(Store):
             raise ValueError("store argument cannot be None")
         if not isinstance(store, _c10d.Store):
             raise TypeError(f"PrefixStore: store must be a Store, not {type(store).__name__}")
-        self._init_prefix(prefix, store)
         self._prefix = prefix
         self._underlying = store
+        self._forward = not store._is_initialised()
+        if not self._forward:
+            self._init_prefix(prefix, store)
+        elif not isinstance(prefix, str):
+            raise TypeError(f"PrefixStore(): prefix must be str, not {type(prefix).__name__}")
+
+    # A store implemented in Python (a subclass of Store with its own methods) is wrapped by
+    # calling its methods with prefixed keys; the stores of the C core are wrapped in C.
+    def _key(self, key):
+        return f"{self._prefix}/{key}"
+
+    def set(self, key, value):
+        if not self._forward:
+            return super().set(key, value)
+        return self._underlying.set(self._key(key), value)
+
+    def get(self, key):
+        if not self._forward:
+            return super().get(key)
+        return self._underlying.get(self._key(key))
+
+    def add(self, key, value):
+        if not self._forward:
+            return super().add(key, value)
+        return self._underlying.add(self._key(key), value)
+
+    def compare_set(self, key, expected, desired):
+        if not self._forward:
+            return super().compare_set(key, expected, desired)
+        return self._underlying.compare_set(self._key(key), expected, desired)
+
+    def check(self, keys):
+        if not self._forward:
+            return super().check(keys)
+        return self._underlying.check([self._key(k) for k in keys])
+
+    def wait(self, keys, *timeout):
+        if not self._forward:
+            return super().wait(keys, *timeout)
+        return self._underlying.wait([self._key(k) for k in keys], *timeout)
+
+    def delete_key(self, key):
+        if not self._forward:
+            return super().delete_key(key)
+        return self._underlying.delete_key(self._key(key))
+
+    def num_keys(self):
+        if not self._forward:
+            return super().num_keys()
+        return self._underlying.num_keys()
 
     @property
     def underlying_store(self):
