@@ -24,7 +24,7 @@ static struct PyModuleDef mt_c10d_def = {
     .m_methods = mt_c10d_functions,
 };
 
-/* Hook of Note [Binding hooks]: adds the submodule _c10d to minitorch._C. */
+/* Adds the submodule _c10d to minitorch._C (called by module.c with the other binding families). */
 int
 mt__distributed_init(PyObject *module)
 {
