@@ -498,3 +498,15 @@ def test_rendezvous_is_an_iterator(tmp_path):
     dist.register_rendezvous_handler("mine", handler)
     store, rank, ws = next(dist.rendezvous("mine://"))
     assert isinstance(store, dist.HashStore) and (rank, ws) == (3, 4)
+
+
+def test_num_keys_counts_as_torch(tmp_path):
+    # torch's TCPStore and FileStore count one bookkeeping key; HashStore none
+    t = dist.TCPStore("127.0.0.1", 0, 1, True, timeout=timedelta(seconds=5))
+    f = dist.FileStore(str(tmp_path / "nk"), 1)
+    h = dist.HashStore()
+    assert (t.num_keys(), f.num_keys(), h.num_keys()) == (1, 1, 0)
+    for s in (t, f, h):
+        s.set("a", "1")
+    assert (t.num_keys(), f.num_keys(), h.num_keys()) == (2, 2, 1)
+    assert dist.PrefixStore("p", t).num_keys() == 2      # the underlying store's count

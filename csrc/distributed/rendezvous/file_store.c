@@ -23,8 +23,8 @@
  * under the exclusive lock, so they are atomic across processes.  Waiting
  * (get/wait) re-reads the log every few milliseconds until the deadline.
  *
- * Users count themselves in the internal key MT__FS_USERS_KEY, which is hidden
- * from num_keys; the close that brings the count of closed users to
+ * Users count themselves in the internal key MT__FS_USERS_KEY, which num_keys
+ * counts as one key whatever the internal keys are (torch's count); the close that brings the count of closed users to
  * world_size removes the file, as torch's FileStore does.  Locks are taken
  * with LOCK_NB and retried, so a stuck holder turns into a timeout. */
 
@@ -428,7 +428,9 @@ mt__fs_num_keys(mt_store *s, int64_t *out)
     pthread_mutex_lock(&f->mu);
     int rc = mt__fs_begin(f, LOCK_SH);
     if (rc == 0) {
-        *out = (int64_t)f->map.count - f->internal_keys;
+        /* torch counts its one bookkeeping key (the users counter) in num_keys; so do we,
+         * whatever our internal keys are, so that counts match torch's */
+        *out = (int64_t)f->map.count - f->internal_keys + 1;
         mt__fs_unlock(f);
     }
     pthread_mutex_unlock(&f->mu);

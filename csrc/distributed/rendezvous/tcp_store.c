@@ -315,7 +315,8 @@ mt__tc_num_keys(mt_store *s, int64_t *out)
         return mt__tc_bad_reply(t, rep);
     }
     free(rep);
-    *out = v;
+    /* torch's server holds one bookkeeping key (its worker counter) that num_keys counts */
+    *out = v + 1;
     return 0;
 }
 
