@@ -1,5 +1,8 @@
 """Argument checks shared by the Python-level ops."""
+import builtins
 import os
+
+from . import _C
 
 
 # Bytes a tensor object and its impl take at least: a bound used to refuse a result list no
@@ -26,3 +29,29 @@ def _check_short(seq, what):
     n = len(seq) if hasattr(seq, "__len__") else 0
     if n > 64:
         raise RuntimeError(f"{what}: at most 64 dimensions are supported, got a sequence of {n}")
+
+
+def _check(x, fname, what="input"):
+    if not isinstance(x, _C.TensorBase):
+        raise TypeError(f"{fname}(): argument '{what}' must be Tensor, not {type(x).__name__}")
+
+
+def _wrap(dim, ndim):
+    n = builtins.max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def _dims_arg(dims):
+    if isinstance(dims, int):
+        return (dims,)
+    _check_short(dims, "dims")
+    return tuple(dims)
+
+
+def _legacy_name(dt):
+    """torch's scalar-type names in messages: Float, Long, Bool, ..."""
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+            "bool": "Bool"}[str(dt).rsplit(".", 1)[-1]]

@@ -11,7 +11,7 @@ from ._checks import _check_short
 
 from . import _C
 from ._reductions import _scalar_type_name
-from ._shape_ops import broadcast_shapes
+from ._broadcasting import broadcast_shapes
 from ._C import TensorBase as Tensor
 
 __all__ = [
