@@ -113,7 +113,7 @@ mt_py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 }
 
 /* _searchsorted(boundaries, values, sorter or None, right, out_int32): arguments
- * already checked and promoted by _shape_ops.searchsorted. */
+ * already checked and promoted by _searching.searchsorted. */
 static PyObject *
 mt_py_searchsorted(PyObject *m, PyObject *args)
 {
@@ -157,7 +157,7 @@ mt_py_index_select_raw(PyObject *m, PyObject *args)
     return r ? mt__tensor_wrap(r) : mt__raise(0);
 }
 
-/* _flip(input, dims): dims wrapped and distinct (checked by _shape_ops.flip) */
+/* _flip(input, dims): dims wrapped and distinct (checked by _rearranging.flip) */
 static PyObject *
 mt_py_flip_raw(PyObject *m, PyObject *args)
 {
@@ -184,7 +184,7 @@ mt_py_flip_raw(PyObject *m, PyObject *args)
     return r ? mt__tensor_wrap(r) : mt__raise(0);
 }
 
-/* _topk(input, k, dim, largest) -> (values, indices); arguments checked by _shape_ops.topk */
+/* _topk(input, k, dim, largest) -> (values, indices); arguments checked by _sorting.topk */
 static PyObject *
 mt_py_topk_raw(PyObject *m, PyObject *args)
 {
@@ -312,7 +312,7 @@ mt__scatter_impl(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
 }
 
 /* _scatter_reduce_(self, dim, index, src, mode): mt_scatter_ with any mt_scatter_reduce
- * (arguments and include_self handled by _shape_ops.scatter_reduce_). */
+ * (arguments and include_self handled by _gather_scatter.scatter_reduce_). */
 static PyObject *
 mt_py_scatter_reduce_raw(PyObject *m, PyObject *args)
 {
