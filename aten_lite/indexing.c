@@ -83,13 +83,14 @@ mt__bind_mask(mt_index_plan *p, int64_t dim, const mt_tensor *mask)
         }
         mask = b;
     }
+    const int k = mask->ndim;
     mt_tensor *nz = mt_nonzero(mask);
-    mt_tensor_decref(b);
+    mt_tensor_decref(b); /* mask may be b: not read after this */
     if (nz == NULL) {
         return mt_error_code();
     }
     int rc = MT_OK;
-    for (int j = 0; j < mask->ndim && rc == MT_OK; j++) {
+    for (int j = 0; j < k && rc == MT_OK; j++) {
         rc = mt__bind(p, dim + j, mt_select(nz, 1, j));
     }
     mt_tensor_decref(nz);
