@@ -198,6 +198,35 @@ mt__gemm_fallback(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_
     return 0;
 }
 
+/* Brings the (batch, m, k) and (batch, k, n) operands to layouts a BLAS takes
+ * (each matrix row- or column-major with a leading dimension): *a / *b are
+ * replaced by contiguous copies (*ac / *bc, the caller releases them) when
+ * their strides are not such a layout.  0 or a negative MT_E* code (nothing
+ * held then). */
+static int
+mt__blas_operands(mt_tensor **a, mt_tensor **b, bool *ta, int64_t *lda, bool *tb, int64_t *ldb,
+                  mt_tensor **ac, mt_tensor **bc)
+{
+    const int64_t m = (*a)->sizes[1], k = (*a)->sizes[2], n = (*b)->sizes[2];
+    if (!mt__blas_layout(m, k, (*a)->strides[1], (*a)->strides[2], ta, lda)) {
+        *a = *ac = mt_contiguous(*a);
+        if (*ac == NULL) {
+            return mt_error_code();
+        }
+        mt__blas_layout(m, k, (*a)->strides[1], (*a)->strides[2], ta, lda);
+    }
+    if (!mt__blas_layout(k, n, (*b)->strides[1], (*b)->strides[2], tb, ldb)) {
+        *b = *bc = mt_contiguous(*b);
+        if (*bc == NULL) {
+            mt_tensor_decref(*ac);
+            *ac = NULL;
+            return mt_error_code();
+        }
+        mt__blas_layout(k, n, (*b)->strides[1], (*b)->strides[2], tb, ldb);
+    }
+    return 0;
+}
+
 /* float32/float64 through the BLAS; false when it is not available. */
 static int
 mt__gemm_blas(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_s, mt_scalar beta_s,
@@ -211,20 +240,9 @@ mt__gemm_blas(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_s, mt_sc
     bool ta = false, tb = false;
     int64_t lda = 1, ldb = 1;
     mt_tensor *ac = NULL, *bc = NULL;
-    if (!mt__blas_layout(m, k, a->strides[1], a->strides[2], &ta, &lda)) {
-        a = ac = mt_contiguous(a);
-        if (ac == NULL) {
-            return mt_error_code();
-        }
-        mt__blas_layout(m, k, a->strides[1], a->strides[2], &ta, &lda);
-    }
-    if (!mt__blas_layout(k, n, b->strides[1], b->strides[2], &tb, &ldb)) {
-        b = bc = mt_contiguous(b);
-        if (bc == NULL) {
-            mt_tensor_decref(ac);
-            return mt_error_code();
-        }
-        mt__blas_layout(k, n, b->strides[1], b->strides[2], &tb, &ldb);
+    int rc = mt__blas_operands(&a, &b, &ta, &lda, &tb, &ldb, &ac, &bc);
+    if (rc < 0) {
+        return rc;
     }
     bool dbl = c->dtype == MT_FLOAT64;
     size_t isz = dbl ? 8 : 4;
@@ -293,20 +311,9 @@ mt__gemm_blas_complex(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_
     bool ta = false, tb = false;
     int64_t lda = 1, ldb = 1;
     mt_tensor *ac = NULL, *bc = NULL;
-    if (!mt__blas_layout(m, k, a->strides[1], a->strides[2], &ta, &lda)) {
-        a = ac = mt_contiguous(a);
-        if (ac == NULL) {
-            return mt_error_code();
-        }
-        mt__blas_layout(m, k, a->strides[1], a->strides[2], &ta, &lda);
-    }
-    if (!mt__blas_layout(k, n, b->strides[1], b->strides[2], &tb, &ldb)) {
-        b = bc = mt_contiguous(b);
-        if (bc == NULL) {
-            mt_tensor_decref(ac);
-            return mt_error_code();
-        }
-        mt__blas_layout(k, n, b->strides[1], b->strides[2], &tb, &ldb);
+    int rc = mt__blas_operands(&a, &b, &ta, &lda, &tb, &ldb, &ac, &bc);
+    if (rc < 0) {
+        return rc;
     }
     bool dbl = c->dtype == MT_COMPLEX128;
     int64_t isz = dbl ? 16 : 8;
