@@ -17,7 +17,6 @@ send that message before entering the same collective.
 import difflib
 import enum
 import functools
-import inspect
 import io
 import logging
 import os
@@ -622,8 +621,8 @@ def _non_member_skips(op_name, result=None):
     """Decorator: when the call's `group` is NON_GROUP_MEMBER, warn and return `result` (torch),
     or raise in strict mode (Note [Non-members])."""
     def wrap(fn):
-        params = list(inspect.signature(fn).parameters)
-        pos = params.index("group")
+        code = fn.__code__
+        pos = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount].index("group")
 
         @functools.wraps(fn)
         def call(*args, **kwargs):
