@@ -23,7 +23,7 @@ mt_dispatch_lookup(mt_device_type dev, mt_op op, mt_dtype dt)
 {
     mt_loop_fn fn = mt_dispatch[dev][op][dt];
     if (fn == NULL) {
-        mt_error_set(dev == MT_CPU ? MT_ERUNTIME : MT_ENOTIMPL, "\"%s_%s\" not implemented for '%s'",
+        mt_error_set(MT_ENOTIMPL, "\"%s_%s\" not implemented for '%s'",
                      mt_op_name(op), mt_device_type_name(dev), mt_dtype_scalar_name(dt));
     }
     return fn;

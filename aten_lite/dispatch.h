@@ -41,7 +41,14 @@
     X(MT_OP_BITWISE_OR, bitwise_or)      \
     X(MT_OP_BITWISE_XOR, bitwise_xor)    \
     X(MT_OP_LSHIFT, bitwise_left_shift)  \
-    X(MT_OP_RSHIFT, bitwise_right_shift)
+    X(MT_OP_RSHIFT, bitwise_right_shift) \
+    X(MT_OP_HYPOT, hypot)                \
+    X(MT_OP_LOGADDEXP, logaddexp)        \
+    X(MT_OP_LOGADDEXP2, logaddexp2)      \
+    X(MT_OP_FMAX, fmax)                  \
+    X(MT_OP_FMIN, fmin)                  \
+    X(MT_OP_COPYSIGN, copysign)          \
+    X(MT_OP_XLOGY, xlogy)
 
 /* X(ENUM, name): unary ops (operands: out, a) */
 #define MT_FORALL_UNARY_OPS(X)           \
@@ -76,7 +83,24 @@
     X(MT_OP_LOGICAL_NOT, logical_not)    \
     X(MT_OP_SGN, sgn)                    \
     X(MT_OP_ANGLE, angle)                \
-    X(MT_OP_CONJ_PHYSICAL, conj_physical)
+    X(MT_OP_CONJ_PHYSICAL, conj_physical) \
+    X(MT_OP_ASIN, asin)                  \
+    X(MT_OP_ACOS, acos)                  \
+    X(MT_OP_ATAN, atan)                  \
+    X(MT_OP_SINH, sinh)                  \
+    X(MT_OP_COSH, cosh)                  \
+    X(MT_OP_ASINH, asinh)                \
+    X(MT_OP_ACOSH, acosh)                \
+    X(MT_OP_ATANH, atanh)                \
+    X(MT_OP_EXP2, exp2)                  \
+    X(MT_OP_ERFC, erfc)                  \
+    X(MT_OP_ERFINV, erfinv)              \
+    X(MT_OP_LGAMMA, lgamma)              \
+    X(MT_OP_DEG2RAD, deg2rad)            \
+    X(MT_OP_RAD2DEG, rad2deg)            \
+    X(MT_OP_SINC, sinc)                  \
+    X(MT_OP_FRAC, frac)                  \
+    X(MT_OP_SIGNBIT, signbit)
 
 typedef enum mt_op {
 #define MT__OP_ENUM(e, n) e,

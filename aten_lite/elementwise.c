@@ -66,7 +66,7 @@ static bool
 mt__op_outputs_bool(mt_op op)
 {
     return (op >= MT_OP_EQ && op <= MT_OP_LOGICAL_XOR) || op == MT_OP_ISNAN || op == MT_OP_ISINF ||
-           op == MT_OP_ISFINITE || op == MT_OP_LOGICAL_NOT;
+           op == MT_OP_ISFINITE || op == MT_OP_LOGICAL_NOT || op == MT_OP_SIGNBIT;
 }
 
 /* Unary ops that only exist for floating types: integer inputs are promoted. */
@@ -92,6 +92,23 @@ mt__op_is_float_only(mt_op op)
     case MT_OP_ERF:
     case MT_OP_RECIPROCAL:
     case MT_OP_ANGLE:
+    case MT_OP_ASIN:
+    case MT_OP_ACOS:
+    case MT_OP_ATAN:
+    case MT_OP_SINH:
+    case MT_OP_COSH:
+    case MT_OP_ASINH:
+    case MT_OP_ACOSH:
+    case MT_OP_ATANH:
+    case MT_OP_EXP2:
+    case MT_OP_ERFC:
+    case MT_OP_ERFINV:
+    case MT_OP_LGAMMA:
+    case MT_OP_DEG2RAD:
+    case MT_OP_RAD2DEG:
+    case MT_OP_SINC:
+    case MT_OP_COPYSIGN:
+    case MT_OP_XLOGY:
         return true;
     default:
         return false;

@@ -393,7 +393,7 @@ mt__check_dtypes(const mt_tensor *a, const mt_tensor *b)
                             mt__meta_names[a->dtype], mt__meta_names[b->dtype]);
     }
     if (a->dtype == MT_BOOL) {
-        return mt_error_set(MT_ERUNTIME, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+        return mt_error_set(MT_ENOTIMPL, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
     }
     return 0;
 }
@@ -462,7 +462,7 @@ mt_dot(const mt_tensor *a, const mt_tensor *b, const char *fname)
         return NULL;
     }
     if (a->dtype == MT_BOOL) {
-        mt_error_set(MT_ERUNTIME, "\"%s\" not implemented for 'Bool'", fname);
+        mt_error_set(MT_ENOTIMPL, "\"%s\" not implemented for 'Bool'", fname);
         return NULL;
     }
     int64_t k = a->sizes[0];

@@ -433,7 +433,7 @@ mt_random_fill_(mt_tensor *t, mt_generator *g, mt_rand_dist dist, double a, doub
     }
     bool needs_float = dist != MT_RAND_BERNOULLI && dist != MT_RAND_GEOMETRIC;
     if (needs_float && !mt_dtype_is_floating(t->dtype)) {
-        return mt_error_set(MT_ERUNTIME, "\"%s\" not implemented for '%s'", kernel[dist],
+        return mt_error_set(MT_ENOTIMPL, "\"%s\" not implemented for '%s'", kernel[dist],
                             mt_dtype_scalar_name(t->dtype));
     }
     mt__fill_job j = {.dist = dist, .a = a, .b = b};
@@ -461,7 +461,7 @@ mt_bernoulli_tensor_(mt_tensor *t, mt_generator *g, const mt_tensor *p)
         return rc;
     }
     if (!mt_dtype_is_floating(p->dtype)) {
-        return mt_error_set(MT_ERUNTIME, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
+        return mt_error_set(MT_ENOTIMPL, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
                             mt_dtype_scalar_name(p->dtype));
     }
     mt_tensor *e = mt_expand(p, t->ndim, t->sizes);
@@ -684,7 +684,7 @@ mt_poisson(const mt_tensor *rates, mt_generator *g)
         return NULL;
     }
     if (!mt_dtype_is_floating(rates->dtype)) {
-        mt_error_set(MT_ERUNTIME, "\"poisson_cpu\" not implemented for '%s'",
+        mt_error_set(MT_ENOTIMPL, "\"poisson_cpu\" not implemented for '%s'",
                      mt_dtype_scalar_name(rates->dtype));
         return NULL;
     }

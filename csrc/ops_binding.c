@@ -335,7 +335,9 @@ mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *ar
     X(MT_OP_LOGICAL_OR, logical_or) X(MT_OP_LOGICAL_XOR, logical_xor)                          \
     X(MT_OP_BITWISE_AND, bitwise_and) X(MT_OP_BITWISE_OR, bitwise_or)                          \
     X(MT_OP_BITWISE_XOR, bitwise_xor) X(MT_OP_LSHIFT, bitwise_left_shift)                      \
-    X(MT_OP_RSHIFT, bitwise_right_shift)
+    X(MT_OP_RSHIFT, bitwise_right_shift) X(MT_OP_HYPOT, hypot) X(MT_OP_LOGADDEXP, logaddexp)    \
+    X(MT_OP_LOGADDEXP2, logaddexp2) X(MT_OP_FMAX, fmax) X(MT_OP_FMIN, fmin)                    \
+    X(MT_OP_COPYSIGN, copysign) X(MT_OP_XLOGY, xlogy)
 
 MT__PUBLIC_BINARY(MT__BINARY_ENTRIES)
 MT_FORALL_UNARY_OPS(MT__UNARY_ENTRIES)

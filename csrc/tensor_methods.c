@@ -1067,7 +1067,7 @@ mt_f_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
         return NULL;
     }
     if (dt == MT_BOOL) {
-        PyErr_SetString(PyExc_RuntimeError, "\"arange_cpu\" not implemented for 'Bool'");
+        PyErr_SetString(PyExc_NotImplementedError, "\"arange_cpu\" not implemented for 'Bool'");
         return NULL;
     }
     return mt__result_or_out(mt_arange(start, end, step, dt, dev), a[8], "arange");

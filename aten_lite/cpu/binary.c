@@ -190,6 +190,43 @@ MT_L_FLOAT(MT_GEN_BINARY_SAME, maximum, MT__F(mt__fmax_nan, a, b))
 MT_L_INTBOOL(MT_GEN_BINARY_SAME, minimum, a < b ? a : b)
 MT_L_FLOAT(MT_GEN_BINARY_SAME, minimum, MT__F(mt__fmin_nan, a, b))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, atan2, MT__FLIB(atan2, a, b))
+
+/* log(e^a + e^b) without overflow: max + log1p(e^-|a - b|) (base 2: log2 and 2^);
+ * equal infinities stay as they are, NaN propagates */
+#define MT__LOGADDEXP_FNS(T, SFX)                                                  \
+    static inline T mt__logaddexp##SFX(T a, T b)                                   \
+    {                                                                              \
+        if (a == b && isinf(a)) {                                                  \
+            return a;                                                              \
+        }                                                                          \
+        return (a > b ? a : b) + log1p##SFX(exp##SFX(-fabs##SFX(a - b)));          \
+    }                                                                              \
+    static inline T mt__logaddexp2##SFX(T a, T b)                                  \
+    {                                                                              \
+        if (a == b && isinf(a)) {                                                  \
+            return a;                                                              \
+        }                                                                          \
+        return (a > b ? a : b) + log1p##SFX(exp2##SFX(-fabs##SFX(a - b))) / (T)M_LN2; \
+    }                                                                              \
+    /* x * log(y), 0 where x is 0 (unless y is NaN) */                             \
+    static inline T mt__xlogy##SFX(T x, T y)                                       \
+    {                                                                              \
+        return y != y ? y : x == 0 ? (T)0 : x * log##SFX(y);                       \
+    }
+MT__LOGADDEXP_FNS(double, )
+MT__LOGADDEXP_FNS(float, f)
+#define MT__FCALL(fn, a, b) _Generic((a), float: fn##f, default: fn)(a, b)
+MT_L_FLOAT(MT_GEN_BINARY_SAME, hypot, MT__FLIB(hypot, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, logaddexp, MT__FCALL(mt__logaddexp, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, logaddexp2, MT__FCALL(mt__logaddexp2, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, fmax, MT__FLIB(fmax, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, fmin, MT__FLIB(fmin, a, b))
+MT_L_INT(MT_GEN_BINARY_SAME, fmax, a > b ? a : b)
+MT_L_INT(MT_GEN_BINARY_SAME, fmin, a < b ? a : b)
+MT_L_BOOL(MT_GEN_BINARY_SAME, fmax, a || b)
+MT_L_BOOL(MT_GEN_BINARY_SAME, fmin, a && b)
+MT_L_FLOAT(MT_GEN_BINARY_SAME, copysign, MT__FLIB(copysign, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, xlogy, MT__FCALL(mt__xlogy, a, b))
 MT_L_ALL(MT_GEN_BINARY_BOOL, eq, a == b)
 MT_L_ALL(MT_GEN_BINARY_BOOL, ne, a != b)
 MT_L_ALL(MT_GEN_BINARY_BOOL, lt, a < b)
@@ -234,6 +271,13 @@ mt__cpu_binary_register(void)
     MT_L_ALL(MT_GEN_REGISTER, maximum, MT_OP_MAXIMUM)
     MT_L_ALL(MT_GEN_REGISTER, minimum, MT_OP_MINIMUM)
     MT_L_FLOAT(MT_GEN_REGISTER, atan2, MT_OP_ATAN2)
+    MT_L_FLOAT(MT_GEN_REGISTER, hypot, MT_OP_HYPOT)
+    MT_L_FLOAT(MT_GEN_REGISTER, logaddexp, MT_OP_LOGADDEXP)
+    MT_L_FLOAT(MT_GEN_REGISTER, logaddexp2, MT_OP_LOGADDEXP2)
+    MT_L_ALL(MT_GEN_REGISTER, fmax, MT_OP_FMAX)
+    MT_L_ALL(MT_GEN_REGISTER, fmin, MT_OP_FMIN)
+    MT_L_FLOAT(MT_GEN_REGISTER, copysign, MT_OP_COPYSIGN)
+    MT_L_FLOAT(MT_GEN_REGISTER, xlogy, MT_OP_XLOGY)
     MT_L_ALL(MT_GEN_REGISTER, eq, MT_OP_EQ)
     MT_L_ALL(MT_GEN_REGISTER, ne, MT_OP_NE)
     MT_L_ALL(MT_GEN_REGISTER, lt, MT_OP_LT)

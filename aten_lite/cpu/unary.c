@@ -127,6 +127,96 @@ MT_L_ALL(MT_GEN_UNARY_BOOL, logical_not, a == 0)
 MT_L_FLOAT(MT_GEN_UNARY_SAME, angle, a != a ? a : (a < 0 ? (__typeof__(a))M_PI : (__typeof__(a))0))
 MT_L_ALL(MT_GEN_UNARY_SAME, identity, a)
 
+/* ---- inverse and hyperbolic trigonometry, special functions ---- */
+/* erfinv: Giles' approximation ("Approximating the erfinv function", GPU Gems
+ * 2012) as a start, then two Newton steps on erf(x) - y, which bring it to a
+ * few ulp in double; +-1 give +-inf, |y| > 1 and NaN give NaN. */
+static inline double
+mt__erfinv(double y)
+{
+    if (!(y >= -1.0 && y <= 1.0)) {
+        return NAN;
+    }
+    if (y == 1.0 || y == -1.0) {
+        return y * INFINITY;
+    }
+    double w = -log((1.0 - y) * (1.0 + y)), p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    }
+    else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    double x = p * y;
+    for (int i = 0; i < 2; i++) {
+        x -= (erf(x) - y) / (1.1283791670955126 * exp(-x * x));
+    }
+    return x;
+}
+
+static inline float
+mt__erfinvf(float y)
+{
+    return (float)mt__erfinv(y);
+}
+
+/* lgamma_r: lgamma writes the global signgam, which threads would race on */
+static inline double
+mt__lgamma(double a)
+{
+    int sign;
+    return lgamma_r(a, &sign);
+}
+
+static inline float
+mt__lgammaf(float a)
+{
+    int sign;
+    return lgammaf_r(a, &sign);
+}
+
+/* sin(pi x) / (pi x), 1 at 0 (torch.sinc) */
+#define MT__SINC(a) ((a) == 0 ? (__typeof__(a))1 : MT__LIB(sin, (__typeof__(a))M_PI * (a)) / ((__typeof__(a))M_PI * (a)))
+
+MT_L_FLOAT(MT_GEN_UNARY_SAME, asin, MT__LIB(asin, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, acos, MT__LIB(acos, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, atan, MT__LIB(atan, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, sinh, MT__LIB(sinh, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, cosh, MT__LIB(cosh, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, asinh, MT__LIB(asinh, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, acosh, MT__LIB(acosh, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, atanh, MT__LIB(atanh, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, exp2, MT__LIB(exp2, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, erfc, MT__LIB(erfc, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, erfinv, _Generic((a), float: mt__erfinvf, default: mt__erfinv)(a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, lgamma, _Generic((a), float: mt__lgammaf, default: mt__lgamma)(a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, deg2rad, a * (__typeof__(a))(M_PI / 180))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, rad2deg, a * (__typeof__(a))(180 / M_PI))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, sinc, MT__SINC(a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, frac, a - MT__LIB(trunc, a))
+/* the sign bit (so -0.0 and -NaN count), through copysign, which vectorises */
+MT_L_FLOAT(MT_GEN_UNARY_BOOL, signbit, _Generic((a), float: copysignf, default: copysign)(1, a) < 0)
+MT_L_INT(MT_GEN_UNARY_BOOL, signbit, a < 0)
+MT_L_BOOL(MT_GEN_UNARY_BOOL, signbit, (int)a < 0)
+
 /* ---- complex (see Note [Complex dtypes]) ---- */
 #define MT__CLIB(fn, a) _Generic((a), mt_complex64: fn##f, default: fn)(a)
 #define MT__CREAL(a) _Generic((a), mt_complex64: crealf, default: creal)(a)
@@ -172,6 +262,16 @@ MT_L_COMPLEX(MT_GEN_UNARY_SAME, sin, MT__CLIB(csin, a))
 MT_L_COMPLEX(MT_GEN_UNARY_SAME, cos, MT__CLIB(ccos, a))
 MT_L_COMPLEX(MT_GEN_UNARY_SAME, tan, MT__CLIB(ctan, a))
 MT_L_COMPLEX(MT_GEN_UNARY_SAME, tanh, MT__CLIB(ctanh, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, asin, MT__CLIB(casin, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, acos, MT__CLIB(cacos, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, atan, MT__CLIB(catan, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, sinh, MT__CLIB(csinh, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, cosh, MT__CLIB(ccosh, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, asinh, MT__CLIB(casinh, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, acosh, MT__CLIB(cacosh, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, atanh, MT__CLIB(catanh, a))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, exp2, MT__CLIB(cexp, a * (__typeof__(a))M_LN2))
+MT_L_COMPLEX(MT_GEN_UNARY_SAME, sinc, a == 0 ? (__typeof__(a))1 : MT__CLIB(csin, a * (__typeof__(a))M_PI) / (a * (__typeof__(a))M_PI))
 MT_L_COMPLEX(MT_GEN_UNARY_SAME, sigmoid, 1 / (1 + MT__CLIB(cexp, -a)))
 MT_L_COMPLEX(MT_GEN_UNARY_SAME, reciprocal, 1 / a)
 MT_L_COMPLEX(MT_GEN_UNARY_SAME, square, a * a)
@@ -233,6 +333,33 @@ mt__cpu_unary_register(void)
     MT_L_COMPLEX(MT_GEN_REGISTER, cos, MT_OP_COS)
     MT_L_COMPLEX(MT_GEN_REGISTER, tan, MT_OP_TAN)
     MT_L_COMPLEX(MT_GEN_REGISTER, tanh, MT_OP_TANH)
+    MT_L_FLOAT(MT_GEN_REGISTER, asin, MT_OP_ASIN)
+    MT_L_FLOAT(MT_GEN_REGISTER, acos, MT_OP_ACOS)
+    MT_L_FLOAT(MT_GEN_REGISTER, atan, MT_OP_ATAN)
+    MT_L_FLOAT(MT_GEN_REGISTER, sinh, MT_OP_SINH)
+    MT_L_FLOAT(MT_GEN_REGISTER, cosh, MT_OP_COSH)
+    MT_L_FLOAT(MT_GEN_REGISTER, asinh, MT_OP_ASINH)
+    MT_L_FLOAT(MT_GEN_REGISTER, acosh, MT_OP_ACOSH)
+    MT_L_FLOAT(MT_GEN_REGISTER, atanh, MT_OP_ATANH)
+    MT_L_FLOAT(MT_GEN_REGISTER, exp2, MT_OP_EXP2)
+    MT_L_FLOAT(MT_GEN_REGISTER, erfc, MT_OP_ERFC)
+    MT_L_FLOAT(MT_GEN_REGISTER, erfinv, MT_OP_ERFINV)
+    MT_L_FLOAT(MT_GEN_REGISTER, lgamma, MT_OP_LGAMMA)
+    MT_L_FLOAT(MT_GEN_REGISTER, deg2rad, MT_OP_DEG2RAD)
+    MT_L_FLOAT(MT_GEN_REGISTER, rad2deg, MT_OP_RAD2DEG)
+    MT_L_FLOAT(MT_GEN_REGISTER, sinc, MT_OP_SINC)
+    MT_L_FLOAT(MT_GEN_REGISTER, frac, MT_OP_FRAC)
+    MT_L_ALL(MT_GEN_REGISTER, signbit, MT_OP_SIGNBIT)
+    MT_L_COMPLEX(MT_GEN_REGISTER, asin, MT_OP_ASIN)
+    MT_L_COMPLEX(MT_GEN_REGISTER, acos, MT_OP_ACOS)
+    MT_L_COMPLEX(MT_GEN_REGISTER, atan, MT_OP_ATAN)
+    MT_L_COMPLEX(MT_GEN_REGISTER, sinh, MT_OP_SINH)
+    MT_L_COMPLEX(MT_GEN_REGISTER, cosh, MT_OP_COSH)
+    MT_L_COMPLEX(MT_GEN_REGISTER, asinh, MT_OP_ASINH)
+    MT_L_COMPLEX(MT_GEN_REGISTER, acosh, MT_OP_ACOSH)
+    MT_L_COMPLEX(MT_GEN_REGISTER, atanh, MT_OP_ATANH)
+    MT_L_COMPLEX(MT_GEN_REGISTER, exp2, MT_OP_EXP2)
+    MT_L_COMPLEX(MT_GEN_REGISTER, sinc, MT_OP_SINC)
     MT_L_COMPLEX(MT_GEN_REGISTER, sigmoid, MT_OP_SIGMOID)
     MT_L_COMPLEX(MT_GEN_REGISTER, reciprocal, MT_OP_RECIPROCAL)
     MT_L_COMPLEX(MT_GEN_REGISTER, square, MT_OP_SQUARE)

@@ -49,7 +49,7 @@ def lerp(input, end, weight, *, out=None):
     if not input.dtype.is_floating_point:
         from ._reductions import _scalar_type_name
         kernel = "lerp_kernel_tensor" if isinstance(weight, _C.TensorBase) else "lerp_kernel_scalar"
-        raise RuntimeError(f"\"{kernel}\" not implemented for '{_scalar_type_name(input.dtype)}'")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_type_name(input.dtype)}'")
     diff = _C.sub(end, input)
     if isinstance(weight, _C.TensorBase):
         r = _C._where(_C.lt(_C.abs(weight), 0.5), _C.add(input, _C.mul(weight, diff)),

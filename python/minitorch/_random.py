@@ -417,7 +417,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         else:
             std = _float_arg(std, "normal", "std")
     if not dt.is_floating_point:
-        raise RuntimeError(f"\"normal_kernel_cpu\" not implemented for '{_scalar_type_name(dt)}'")
+        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{_scalar_type_name(dt)}'")
     if st:
         if std.numel() and not bool((std >= 0).all()):
             raise RuntimeError("normal expects all elements of std >= 0.0")
