@@ -1,4 +1,6 @@
 /* csrc/ops_binding.c - elementwise ops as Tensor methods, module functions and Python operators. */
+#include <math.h>
+
 #include "csrc/common.h"
 #include "aten_lite/iter.h"
 
@@ -249,25 +251,69 @@ done:
     return r;
 }
 
+/* round(x, decimals=d) as torch computes it, in x's dtype: nearbyint(x * 10^d) / 10^d, or
+ * for d < 0 nearbyint(x / 10^-d) * 10^-d.  Written into result_obj when given. */
+static PyObject *
+mt__round_decimals(PyObject *input, long long d, PyObject *result_obj)
+{
+    mt_tensor *x = mt__tensor_impl_ref(input);
+    if (!mt_dtype_is_floating(x->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"round_cpu\" not implemented for '%s'",
+                     mt_dtype_scalar_name(x->dtype));
+        mt_tensor_decref(x);
+        return NULL;
+    }
+    const mt_scalar p = mt_scalar_float(pow(10.0, (double)(d < 0 ? -d : d)));
+    const mt_scalar one = mt_scalar_int(1);
+    mt_tensor *out = result_obj ? mt__tensor_impl_ref(result_obj) : NULL;
+    mt_tensor *scaled, *rounded = NULL, *r = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    scaled = mt_binary(d > 0 ? MT_OP_MUL : MT_OP_DIV, mt_arg_tensor(x), mt_arg_scalar(p), NULL, one);
+    if (scaled != NULL) {
+        rounded = mt_unary(MT_OP_ROUND, scaled, NULL);
+    }
+    if (rounded != NULL) {
+        r = mt_binary(d > 0 ? MT_OP_DIV : MT_OP_MUL, mt_arg_tensor(rounded), mt_arg_scalar(p), out,
+                      one);
+    }
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(scaled);
+    mt_tensor_decref(rounded);
+    mt_tensor_decref(x);
+    mt_tensor_decref(out);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (result_obj != NULL) {
+        mt_tensor_decref(r);
+        return Py_NewRef(result_obj);
+    }
+    return mt__tensor_wrap(r);
+}
+
 static PyObject *
 mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *args,
                 Py_ssize_t nargs, PyObject *kwnames, int inplace)
 {
+    /* round also takes decimals= (keyword only), as torch */
     static const char *const fnames[] = {"input", "out", NULL};
     static const char *const mnames[] = {"out", NULL};
-    PyObject *a[2];
-    PyObject *input, *out_obj;
+    static const char *const rfnames[] = {"input", "out", "decimals", NULL};
+    static const char *const rmnames[] = {"out", "decimals", NULL};
+    const bool round = op == MT_OP_ROUND;
+    PyObject *a[3] = {NULL, NULL, NULL};
+    PyObject *input, *out_obj, *decimals;
     if (self == NULL) {
-        if (mt__parse_args(fname, args, nargs, kwnames, fnames, 1, 1, a) < 0) {
+        if (mt__parse_args(fname, args, nargs, kwnames, round ? rfnames : fnames, 1, 1, a) < 0) {
             return NULL;
         }
-        input = a[0], out_obj = a[1];
+        input = a[0], out_obj = a[1], decimals = a[2];
     }
     else {
-        if (mt__parse_args(fname, args, nargs, kwnames, mnames, 0, 0, a) < 0) {
+        if (mt__parse_args(fname, args, nargs, kwnames, round ? rmnames : mnames, 0, 0, a) < 0) {
             return NULL;
         }
-        input = self, out_obj = a[0];
+        input = self, out_obj = a[0], decimals = a[1];
     }
     if (!mt__tensor_check(input)) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'input' must be Tensor, not %s", fname,
@@ -287,6 +333,15 @@ mt__unary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *ar
     }
     if (!inplace && mt__fit_out(out_obj, 1, (const mt_arg[]){mt_arg_tensor(IMPL(input))}) < 0) {
         return NULL;
+    }
+    if (decimals != NULL && decimals != Py_None) {
+        long long d = PyLong_AsLongLong(decimals);
+        if (d == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (d != 0) {
+            return mt__round_decimals(input, d, inplace ? input : (out ? out_obj : NULL));
+        }
     }
     return mt__do_unary(op, input, inplace ? input : (out ? out_obj : NULL));
 }

@@ -73,6 +73,7 @@ def typename(obj):
 
 # ---- serialization: see serialization.py (weights-only loading by default) ---
 from .serialization import save, load  # noqa: E402
+from ._finfo import finfo, iinfo  # noqa: E402
 from . import serialization  # noqa: E402,F401
 
 from . import cuda  # noqa: E402
