@@ -393,10 +393,21 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
     if (mt__check_complex_op(op, compute) < 0) {
         return MT_ERUNTIME;
     }
-    if ((op == MT_OP_SUB || op == MT_OP_SUB_ALPHA) && common == MT_BOOL) {
-        return mt_error_set(MT_ERUNTIME,
-                            "Subtraction, the `-` operator, with two bool tensors is not "
-                            "supported. Use the `^` or `logical_xor()` operator instead.");
+    if (op == MT_OP_SUB || op == MT_OP_SUB_ALPHA) {
+        /* as torch, a bool operand (tensor or Python bool) is refused, whatever the other */
+        const bool ab = a.t != NULL ? a.t->dtype == MT_BOOL : a.s.kind == MT_SCALAR_BOOL;
+        const bool bb = b.t != NULL ? b.t->dtype == MT_BOOL : b.s.kind == MT_SCALAR_BOOL;
+        if (ab && bb) {
+            return mt_error_set(MT_ENOTIMPL,
+                                "Subtraction, the `-` operator, with two bool tensors is not "
+                                "supported. Use the `^` or `logical_xor()` operator instead.");
+        }
+        if (ab || bb) {
+            return mt_error_set(MT_ENOTIMPL,
+                                "Subtraction, the `-` operator, with a bool tensor is not "
+                                "supported. If you are trying to invert a mask, use the `~` or "
+                                "`logical_not()` operator instead.");
+        }
     }
     bool has_alpha = op == MT_OP_ADD || op == MT_OP_SUB || op == MT_OP_ADD_ALPHA || op == MT_OP_SUB_ALPHA;
     if (has_alpha && alpha.kind == MT_SCALAR_BOOL && common != MT_BOOL) {
@@ -470,7 +481,7 @@ mt_unary_dtypes(mt_op op, const mt_tensor *a, const mt_tensor *out, mt_dtype *co
     }
     mt_dtype compute = a->dtype;
     if (op == MT_OP_NEG && compute == MT_BOOL) {
-        return mt_error_set(MT_ERUNTIME,
+        return mt_error_set(MT_ENOTIMPL,
                             "Negation, the `-` operator, on a bool tensor is not supported. "
                             "If you are trying to invert a mask, use the `~` or "
                             "`logical_not()` operator instead.");

@@ -105,6 +105,13 @@ mt_arange(mt_scalar start, mt_scalar end, mt_scalar step, mt_dtype dt, mt_device
         }
         return t;
     }
+    if (mt_dtype_is_integral(dt, false)) {
+        /* as torch: the length comes from the values as given, the elements from start and
+         * step converted to the result's integer type (arange(0, 5, 1.5) in int64 is
+         * 0, 1, 2, 3) */
+        s = trunc(s);
+        st = trunc(st);
+    }
     mt__seq_ctx ctx = {.start = s, .step = st};
     mt__fill_seq(t, mt__arange_at, &ctx);
     return t;

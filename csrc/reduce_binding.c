@@ -67,9 +67,10 @@ mt__reduce_held(mt_reduce_op op, const char *fname, mt_tensor *t, PyObject *cons
         bool all = a[1] == NULL || a[1] == Py_None ||
                    ((PyTuple_Check(a[1]) || PyList_Check(a[1])) && PyObject_Length(a[1]) == 0);
         if (all) {
-            PyErr_Format(PyExc_RuntimeError, "%s(): Expected reduction dim to be specified for "
-                         "input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
-                         fname);
+            /* torch: argmax/argmin raise IndexError here, max/min RuntimeError */
+            PyErr_Format(arg_op ? PyExc_IndexError : PyExc_RuntimeError,
+                         "%s(): Expected reduction dim to be specified for input.numel() == 0.%s",
+                         fname, arg_op ? "" : " Specify the reduction dim with the 'dim' argument.");
             return NULL;
         }
         for (int d = 0; d < t->ndim; d++) {

@@ -169,6 +169,10 @@ mt_m_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (kwnames != NULL) {
         PARSE_KW_SIZES("permute", "dims", kwval);
     }
+    else if (nargs == 0) {
+        PyErr_SetString(PyExc_TypeError, "permute() missing 1 required positional arguments: \"dims\"");
+        return NULL;
+    }
     int64_t dims[MT_MAX_DIMS];
     int n = mt__sizes_from_args(args, nargs, dims, "permute", "dims");
     if (n < 0) {
@@ -336,6 +340,10 @@ mt_m_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (kwnames != NULL) {
         PARSE_KW_SIZES("expand", "size", kwval);
     }
+    else if (nargs == 0) {
+        PyErr_SetString(PyExc_TypeError, "expand() missing 1 required positional arguments: \"size\"");
+        return NULL;
+    }
     int64_t sizes[MT_MAX_DIMS];
     int n = mt__sizes_from_args(args, nargs, sizes, "expand", "size");
     if (n < 0) {
@@ -392,6 +400,11 @@ static PyObject *
 mt_m_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("narrow", 3, 3, "dim", "start", "length");
+    if (mt__tensor_check(a[1]) &&
+        (IMPL(a[1])->ndim != 0 || !mt_dtype_is_integral(IMPL(a[1])->dtype, false))) {
+        PyErr_SetString(PyExc_RuntimeError, "start must be an 0-dim integral Tensor.");
+        return NULL;
+    }
     int64_t d, s, l;
     if (mt__dim_arg(a[0], &d, "narrow") < 0 || mt__int64_from_py(a[1], &s, "narrow", "start") < 0 ||
         mt__int64_from_py(a[2], &l, "narrow", "length") < 0) {

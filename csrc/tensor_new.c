@@ -117,6 +117,7 @@ typedef struct {
     mt_dtype dtype;      /* result dtype (pass 2) */
     int infer;           /* pass 1: promote leaf dtypes into `dtype` */
     int seen_leaf;
+    int saw_ndarray;     /* pass 1 met an ndarray inside the data (torch warns) */
     char *out;
     int64_t itemsize;
 } mt__fill_state;
@@ -136,17 +137,13 @@ mt__store_leaf(mt__fill_state *st, PyObject *o)
         }
         return -1;
     }
-    if (v.kind == MT_SCALAR_INT && mt_dtype_is_integral(st->dtype, false) &&
-        !(mt__tensor_check(o) || mt__is_numpy_scalar(o))) {
-        static const int64_t lo[] = {[MT_UINT8] = 0, [MT_INT8] = -128, [MT_INT16] = -32768,
-                                     [MT_INT32] = INT32_MIN, [MT_INT64] = INT64_MIN};
-        static const int64_t hi[] = {[MT_UINT8] = 255, [MT_INT8] = 127, [MT_INT16] = 32767,
-                                     [MT_INT32] = INT32_MAX, [MT_INT64] = INT64_MAX};
-        if (v.v.i < lo[st->dtype] || v.v.i > hi[st->dtype]) {
-            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                         mt_dtype_name(st->dtype));
-            return -1;
-        }
+    /* Python numbers are checked as torch checks them (ints may wrap into unsigned types
+     * down to -max; floats must fit); tensors and NumPy scalars convert as casts do */
+    if (mt_dtype_is_integral(st->dtype, false) && !(mt__tensor_check(o) || mt__is_numpy_scalar(o)) &&
+        mt_scalar_check_range(v, st->dtype) < 0) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     mt_dtype_name(st->dtype));
+        return -1;
     }
     mt_scalar_store(v, st->dtype, st->out);
     st->out += st->itemsize;
@@ -173,6 +170,17 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
         return mt__store_leaf(st, o);
     }
     PyObject *seq = NULL;
+    if (st->infer && (mt__tensor_check(o) || mt__is_ndarray(o))) {
+        /* a tensor or array inside the data brings its own dtype, as torch (not that of the
+         * Python numbers tolist() would give); its shape is checked by pass 2 */
+        int nd = mt__tensor_check(o) ? (int)mt__tensor_impl(o)->dtype : mt__numpy_dtype_of(o);
+        if (nd >= 0) {
+            st->saw_ndarray |= !mt__tensor_check(o);
+            st->dtype = st->seen_leaf ? mt_promote_types(st->dtype, (mt_dtype)nd) : (mt_dtype)nd;
+            st->seen_leaf = 1;
+            return 0;
+        }
+    }
     if (mt__tensor_check(o) || mt__is_ndarray(o)) {
         seq = PyObject_CallMethod(o, "tolist", NULL);
         if (seq == NULL) {
@@ -257,6 +265,13 @@ mt__tensor_from_data(PyObject *data, int has_dtype, mt_dtype dtype, mt_device de
             return NULL;
         }
         dtype = st.dtype;
+        if (st.saw_ndarray &&
+            PyErr_WarnEx(PyExc_UserWarning,
+                         "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                         "consider converting the list to a single numpy.ndarray with numpy.array() "
+                         "before converting to a tensor.", 1) < 0) {
+            return NULL;
+        }
     }
     mt_tensor *t = mt_tensor_empty(dtype, nd, sizes, device);
     if (t == NULL) {

@@ -251,7 +251,10 @@ mt_scalar_check_range(mt_scalar s, mt_dtype dt)
         s = mt_scalar_float((double)s.v.i);
     }
     if (s.kind == MT_SCALAR_INT) {
-        ok = dt == MT_INT64 || (s.v.i >= (int64_t)lim[dt].lo && s.v.i <= (int64_t)lim[dt].hi);
+        /* as torch (c10's overflow check), a negative integer may wrap into an unsigned
+         * type down to -max: -1 is 255 in uint8 */
+        const int64_t lo = dt == MT_UINT8 ? -(int64_t)lim[dt].hi : (int64_t)lim[dt].lo;
+        ok = dt == MT_INT64 || (s.v.i >= lo && s.v.i <= (int64_t)lim[dt].hi);
     }
     else if (mt_dtype_is_floating(dt)) {
         double v = s.v.f;

@@ -67,6 +67,9 @@ def lerp(input, end, weight, *, out=None):
 
 def rsub(input, other, *, alpha=1):
     """other - alpha * input."""
+    if input.dtype == _C.bool or isinstance(other, bool) or \
+            (isinstance(other, _C.TensorBase) and other.dtype == _C.bool):
+        return _C.sub(other, input) if isinstance(other, _C.TensorBase) else _C.sub(input, other)
     return _C.sub(other, input, alpha=alpha) if isinstance(other, _C.TensorBase) else \
         _C.add(_C.mul(input, -alpha), other)
 
@@ -83,6 +86,10 @@ def equal(input, other):
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|input - other| <= atol + rtol * |other|, elementwise (inf == inf)."""
     _check_tensor(input, "isclose")
+    if isinstance(other, _C.TensorBase) and other.dtype != input.dtype:
+        from ._reductions import _scalar_type_name
+        raise RuntimeError(f"{_scalar_type_name(input.dtype)} did not match "
+                           f"{_scalar_type_name(other.dtype)}")
     a = input
     b = other
     close = _C.le(_C.abs(_C.sub(a, b)), _C.add(_C.mul(_C.abs(b), rtol), atol))

@@ -12,6 +12,10 @@ def movedim(input, source, destination):
     _check(input, "movedim")
     src = [_wrap(d, input.dim()) for d in _dims_arg(source)]
     dst = [_wrap(d, input.dim()) for d in _dims_arg(destination)]
+    if input.dim() == 0:                 # dims 0 / -1 of a 0-d tensor: a view of it, as torch
+        if len(src) != len(dst) or len(src) > 1:
+            raise RuntimeError("movedim: Invalid source or destination dims")
+        return input.view(())
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
                            f"contain the same number of dims as destination ({list(dst)} dims)")
@@ -123,6 +127,8 @@ def roll(input, shifts, dims=None):
 def repeat(input, *sizes):
     """Tiles input: result size along each dim is size * repeats."""
     _check(input, "repeat")
+    if not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
         sizes = tuple(sizes[0])
     sizes = tuple(int(s) for s in sizes)

@@ -1,5 +1,6 @@
 """Reductions composed from the C kernels: mean, var/std, norm, logsumexp, max/min overloads."""
 import math
+import warnings
 from collections import namedtuple
 
 from . import _C
@@ -40,6 +41,12 @@ def _numel_reduced(input, dim):
     if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
         return input.numel()
     dims = dim if isinstance(dim, (list, tuple)) else (dim,)
+    if input.dim() == 0:
+        for d in dims:                 # a 0-d tensor has dims 0 and -1 of size 1, as torch
+            if d not in (0, -1):
+                raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], "
+                                 f"but got {d})")
+        return 1
     n = 1
     for d in dims:
         n *= input.size(d)
@@ -85,7 +92,11 @@ def _correction(unbiased, correction):
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Variance with Bessel's correction by default (correction=1), two-pass for accuracy."""
-    _check(input, "var")
+    return _var(input, dim, unbiased, keepdim, correction, out, "var")
+
+
+def _var(input, dim, unbiased, keepdim, correction, out, fname):
+    _check(input, fname)
     if isinstance(dim, bool):  # var(input, unbiased) legacy positional form
         dim, unbiased = None, dim
     cplx = input.dtype.is_complex
@@ -99,7 +110,11 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     d = _C.sub(x, m)
     # complex: the mean of |x - mean|^2, a real result
     ss = _C.sum(_C.square(_C.abs(d)) if cplx else _C.mul(d, d), dim, keepdim)
-    r = _C.div(ss, float(n - c) if n - c > 0 else 0.0)  # no degrees of freedom: nan, as torch
+    if n - c <= 0:  # no degrees of freedom: nan (inf for a non-zero sum), with torch's warning
+        warnings.warn(f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+    r = _C.div(ss, float(n - c) if n - c > 0 else 0.0)
     rdt = x0.real.dtype if cplx else x0.dtype
     if r.dtype != rdt:
         r = r.to(rdt)
@@ -109,18 +124,20 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
-    r = _C.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
+    r = _C.sqrt(_var(input, dim, unbiased, keepdim, correction, None, "std"))
     if out is not None:
         return _C._store_out(out, r, "std")
     return r
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return (var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim))
+    return (_var(input, dim, unbiased, keepdim, correction, None, "var_mean"),
+            mean(input, dim, keepdim))
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return (std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim))
+    return (_C.sqrt(_var(input, dim, unbiased, keepdim, correction, None, "std_mean")),
+            mean(input, dim, keepdim))
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):

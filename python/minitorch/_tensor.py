@@ -60,6 +60,14 @@ class Tensor(_TensorOps, _C.TensorBase):
     # NumPy defers binary operators to us (np.float64(2) * t is a Tensor), as torch
     __array_priority__ = 1000
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """NumPy ufuncs applied to tensors give tensors (np.abs(t), np.add(t, t)), as torch:
+        the ufunc's result array is taken over without a copy."""
+        try:
+            return _C.from_numpy(array)
+        except (TypeError, ValueError):      # a dtype minitorch has no tensor for
+            return array
+
     def __iter__(self):
         if self.dim() == 0:
             raise TypeError("iteration over a 0-d tensor")
