@@ -573,7 +573,7 @@ def test_max_of_empty():
         torch.tensor([]).max()
     with pytest.raises(RuntimeError, match=r"min\(\): Expected reduction dim to be specified"):
         torch.zeros(0, 3).min()
-    with pytest.raises(RuntimeError, match=r"argmax\(\): Expected reduction dim to be specified"):
+    with pytest.raises(IndexError, match=r"argmax\(\): Expected reduction dim to be specified"):
         torch.tensor([]).argmax()
     with pytest.raises(RuntimeError, match=r"amax\(\): Expected reduction dim to be specified"):
         torch.tensor([]).amax()
