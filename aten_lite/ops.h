@@ -62,7 +62,8 @@ mt_tensor *mt_as_strided(const mt_tensor *t, int ndim, const int64_t *sizes,
                          const int64_t *strides, int64_t offset);
 mt_tensor *mt_flatten(mt_tensor *t, int64_t start_dim, int64_t end_dim);
 mt_tensor *mt_unflatten(const mt_tensor *t, int64_t dim, int n, const int64_t *sizes);
-/* Reinterprets the bytes as another dtype of the same itemsize (t.view(dtype)). */
+/* Reinterprets the bytes as another dtype (t.view(dtype)); for another itemsize
+ * the last dimension is rescaled: see Note [Viewing as a dtype of another size]. */
 mt_tensor *mt_view_dtype(const mt_tensor *t, mt_dtype dt);
 /* A new impl with the same storage and metadata (detach(), x[...]). */
 mt_tensor *mt_alias(const mt_tensor *t);

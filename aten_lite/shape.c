@@ -289,7 +289,9 @@ mt_expand(const mt_tensor *t, int ndim, const int64_t *sizes)
                 return NULL;
             }
             nsz[i] = want;
-            nst[i] = 0;
+            /* a new dimension of size 1 gets the stride a contiguous tensor would
+             * have there, as torch (it never steps, so any stride is valid) */
+            nst[i] = want != 1 ? 0 : (i + 1 < ndim ? nsz[i + 1] * nst[i + 1] : 1);
             continue;
         }
         int64_t have = t->sizes[td];
@@ -549,18 +551,76 @@ mt_unflatten(const mt_tensor *t, int64_t dim, int n, const int64_t *sizes)
     return mt_view(t, k, nsz);
 }
 
+/* Note [Viewing as a dtype of another size]
+ * t.view(dtype) with a different element size reinterprets the bytes of the
+ * last dimension, which must then be dense (stride 1): viewing 4-byte floats
+ * as 1-byte ints makes the last dimension 4 times longer and every other
+ * stride (and the offset) 4 times larger; viewing the other way divides them,
+ * so the last size, the offset and the other strides must divide evenly.  The
+ * checks and their messages are torch's, in torch's order. */
 mt_tensor *
 mt_view_dtype(const mt_tensor *t, mt_dtype dt)
 {
-    if (mt_dtype_itemsize(dt) != mt_tensor_itemsize(t)) {
+    size_t from = mt_tensor_itemsize(t), to = mt_dtype_itemsize(dt);
+    if (from == to) {
+        return mt_tensor_new(t->storage, dt, t->ndim, t->sizes, t->strides, t->offset);
+    }
+    const char *a = mt_dtype_scalar_name(t->dtype), *b = mt_dtype_scalar_name(dt);
+    if (t->ndim == 0) {
         mt_error_set(MT_ERUNTIME,
-                     "view(dtype): viewing a tensor of %s as %s needs equal element sizes "
-                     "(%zu vs %zu bytes)",
-                     mt_dtype_name(t->dtype), mt_dtype_name(dt), mt_tensor_itemsize(t),
-                     mt_dtype_itemsize(dt));
+                     "self.dim() cannot be 0 to view %s as %s (different element sizes)", a, b);
         return NULL;
     }
-    return mt_tensor_new(t->storage, dt, t->ndim, t->sizes, t->strides, t->offset);
+    int last = t->ndim - 1;
+    if (t->strides[last] != 1) {
+        mt_error_set(MT_ERUNTIME,
+                     "self.stride(-1) must be 1 to view %s as %s (different element sizes), "
+                     "but got %lld",
+                     a, b, (long long)t->strides[last]);
+        return NULL;
+    }
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS], offset;
+    if (from > to) {
+        int64_t ratio = (int64_t)(from / to);
+        for (int i = 0; i < last; i++) {
+            sizes[i] = t->sizes[i];
+            strides[i] = t->strides[i] * ratio;
+        }
+        sizes[last] = t->sizes[last] * ratio;
+        strides[last] = 1;
+        offset = t->offset * ratio;
+    } else {
+        int64_t ratio = (int64_t)(to / from);
+        if (t->sizes[last] % ratio != 0) {
+            mt_error_set(MT_ERUNTIME,
+                         "self.size(-1) must be divisible by %lld to view %s as %s (different "
+                         "element sizes), but got %lld",
+                         (long long)ratio, a, b, (long long)t->sizes[last]);
+            return NULL;
+        }
+        if (t->offset % ratio != 0) {
+            mt_error_set(MT_ERUNTIME,
+                         "self.storage_offset() must be divisible by %lld to view %s as %s "
+                         "(different element sizes), but got %lld",
+                         (long long)ratio, a, b, (long long)t->offset);
+            return NULL;
+        }
+        for (int i = 0; i < last; i++) {
+            if (t->strides[i] % ratio != 0) {
+                mt_error_set(MT_ERUNTIME,
+                             "self.stride(%d) must be divisible by %lld to view %s as %s "
+                             "(different element sizes), but got %lld",
+                             i, (long long)ratio, a, b, (long long)t->strides[i]);
+                return NULL;
+            }
+            sizes[i] = t->sizes[i];
+            strides[i] = t->strides[i] / ratio;
+        }
+        sizes[last] = t->sizes[last] / ratio;
+        strides[last] = 1;
+        offset = t->offset / ratio;
+    }
+    return mt_tensor_new(t->storage, dt, t->ndim, sizes, strides, offset);
 }
 
 mt_tensor *

@@ -253,14 +253,23 @@ mt_tensor_resized(const mt_tensor *t, int ndim, const int64_t *sizes)
         mt_tensor_incref((mt_tensor *)t);
         return (mt_tensor *)t;
     }
-    int64_t numel = mt__checked_numel(ndim, sizes);
+    int64_t numel = 1;
+    for (int i = 0; i < ndim && i < MT_MAX_DIMS; i++) {
+        if (sizes[i] >= 0 && __builtin_mul_overflow(numel, sizes[i], &numel)) {
+            mt_error_set(MT_ERUNTIME, "numel: integer multiplication overflow"); /* torch's words */
+            return NULL;
+        }
+    }
+    numel = mt__checked_numel(ndim, sizes);
     if (numel < 0) {
         return NULL;
     }
     size_t isz = mt_dtype_itemsize(t->dtype), need;
     if (__builtin_add_overflow((size_t)t->offset, (size_t)numel, &need) ||
-        __builtin_mul_overflow(need, isz, &need)) {
-        mt_error_set(MT_ERUNTIME, "tensor is too large to allocate");
+        __builtin_mul_overflow(need, isz, &need) || need > (size_t)INT64_MAX) {
+        char buf[256];
+        mt_format_sizes(buf, sizeof(buf), ndim, sizes);
+        mt_error_set(MT_ERUNTIME, "Storage size calculation overflowed with sizes=%s", buf);
         return NULL;
     }
     mt_storage *st = t->storage;

@@ -34,6 +34,7 @@ extern PyTypeObject *mt__device_Type;      /* minitorch.device */
 typedef struct {
     PyObject_HEAD
     mt_tensor *impl;
+    PyObject *base; /* owned; the tensor this one is a view of (Tensor._base), or NULL */
 } MTTensorObject;
 
 static inline int
@@ -83,6 +84,19 @@ PyObject *mt__tensor_wrap(mt_tensor *t);
  * for channels_last_3d, 0 for NULL/None/contiguous/preserve; -1 with
  * TypeError naming fname. */
 int mt__channels_last_ndim(PyObject *o, const char *fname);
+/* Note [View bases]
+ * As in torch, a tensor made by a view op (view, reshape without a copy,
+ * transpose, indexing with slices, ...) records the tensor it views as its
+ * `_base`; a view of a view records the first one's base, so the chain is
+ * collapsed and `_base` is never itself a view (NumPy's rule for `.base`).
+ * The base is a strong reference: the view keeps its base object alive.
+ * In-place shape changes (t_(), unsqueeze_(), set_(...)) swap the impl but keep
+ * the object's base.  A result that got its own storage (reshape that had to
+ * copy) is no view, whatever op made it. */
+/* Wraps t like mt__tensor_wrap; when t shares src's storage the new tensor is
+ * a view with src's base, or src itself when src is no view (Note [View
+ * bases]).  Steals t.  New reference or NULL. */
+PyObject *mt__tensor_wrap_view(PyObject *src, mt_tensor *t);
 /* Replaces self's impl (steals t). */
 void mt__tensor_set_impl(PyObject *self, mt_tensor *t);
 /* self.resize_(sizes): swaps in mt_tensor_resized's impl (Note [Resizing]).
@@ -130,6 +144,9 @@ int mt__check_device_usable(mt_device d);
 /* New StorageBase of the Python class `cls` (NULL: UntypedStorage) viewing s
  * (borrowed; the object takes a reference) as dtype dt. */
 PyObject *mt__storage_wrap(mt_storage *s, mt_dtype dt, int typed);
+/* The parts of a storage object o: its storage (borrowed), its dtype and
+ * whether it is typed.  0, or -1 (no exception set) when o is no storage. */
+int mt__storage_parts(PyObject *o, mt_storage **s, mt_dtype *dt, int *typed);
 int mt__storage_types_init(PyObject *module);
 
 /* ---- argument helpers (args.c) ---- */

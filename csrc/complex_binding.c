@@ -18,28 +18,31 @@ static PyObject *
 mt_py_view_as_real(PyObject *m, PyObject *o)
 {
     mt_tensor *t = mt__tensor_arg(o, "view_as_real");
-    return t ? mt__tensor_wrap(mt_view_as_real(t)) : NULL;
+    return t ? mt__tensor_wrap_view(o, mt_view_as_real(t)) : NULL;
 }
 
 static PyObject *
 mt_py_view_as_complex(PyObject *m, PyObject *o)
 {
     mt_tensor *t = mt__tensor_arg(o, "view_as_complex");
-    return t ? mt__tensor_wrap(mt_view_as_complex(t)) : NULL;
+    return t ? mt__tensor_wrap_view(o, mt_view_as_complex(t)) : NULL;
 }
 
 static PyObject *
 mt_py_real(PyObject *m, PyObject *o)
 {
     mt_tensor *t = mt__tensor_arg(o, "real");
-    return t ? mt__tensor_wrap(mt_complex_part(t, false)) : NULL;
+    if (t != NULL && !mt_dtype_is_complex(t->dtype)) {
+        return Py_NewRef(o); /* a real tensor is its own real part, as torch */
+    }
+    return t ? mt__tensor_wrap_view(o, mt_complex_part(t, false)) : NULL;
 }
 
 static PyObject *
 mt_py_imag(PyObject *m, PyObject *o)
 {
     mt_tensor *t = mt__tensor_arg(o, "imag");
-    return t ? mt__tensor_wrap(mt_complex_part(t, true)) : NULL;
+    return t ? mt__tensor_wrap_view(o, mt_complex_part(t, true)) : NULL;
 }
 
 static PyMethodDef mt_complex_functions[] = {

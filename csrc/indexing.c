@@ -216,7 +216,7 @@ mt__tensor_getitem(PyObject *self, PyObject *key)
         if (i == -1 && PyErr_Occurred()) {
             return NULL;
         }
-        return mt__tensor_wrap(mt_select(mt__tensor_impl(self), 0, i));
+        return mt__tensor_wrap_view(self, mt_select(mt__tensor_impl(self), 0, i));
     }
     mt__key k;
     if (mt__parse_key(key, &k) < 0) {
@@ -239,7 +239,7 @@ mt__tensor_getitem(PyObject *self, PyObject *key)
         Py_END_ALLOW_THREADS
     }
     mt_index_plan_release(&plan);
-    return mt__tensor_wrap(r);
+    return mt__tensor_wrap_view(self, r); /* a view has self's storage, a copy its own */
 }
 
 /* The value of t[key] = value: a tensor (*v, a new reference to its impl) or

@@ -512,9 +512,9 @@ mt__masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
     }
     /* in place, the mask broadcasts to self and self's shape may not grow */
     mt_tensor *target = inplace ? t : NULL;
-    uint64_t buf = 0;
-    mt_scalar_store(sv, t->dtype, &buf);
-    mt_scalar cast = mt_scalar_load(&buf, t->dtype);
+    uint64_t buf[2] = {0, 0}; /* room for the widest element (complex128) */
+    mt_scalar_store(sv, t->dtype, buf);
+    mt_scalar cast = mt_scalar_load(buf, t->dtype);
     mt_tensor *r = mt_where(IMPL(a[0]), mt_arg_scalar(cast), mt_arg_tensor(t), target);
     if (r == NULL) {
         return mt__raise(0);

@@ -33,6 +33,19 @@ mt__storage_wrap(mt_storage *s, mt_dtype dt, int typed)
     return (PyObject *)o;
 }
 
+int
+mt__storage_parts(PyObject *o, mt_storage **s, mt_dtype *dt, int *typed)
+{
+    if (!PyObject_TypeCheck(o, mt__StorageBase_Type)) {
+        return -1;
+    }
+    MTStorageObject *so = (MTStorageObject *)o;
+    *s = so->storage;
+    *dt = so->dtype;
+    *typed = so->typed;
+    return 0;
+}
+
 static PyObject *
 storage_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {

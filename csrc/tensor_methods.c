@@ -144,7 +144,7 @@ mt_m_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     if (n < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_view(IMPL(self), n, sizes));
+    return mt__tensor_wrap_view(self, mt_view(IMPL(self), n, sizes));
 }
 
 static PyObject *
@@ -159,7 +159,7 @@ mt_m_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (n < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_reshape(IMPL(self), n, sizes));
+    return mt__tensor_wrap_view(self, mt_reshape(IMPL(self), n, sizes));
 }
 
 static PyObject *
@@ -178,7 +178,7 @@ mt_m_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (n < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_permute(IMPL(self), n, dims));
+    return mt__tensor_wrap_view(self, mt_permute(IMPL(self), n, dims));
 }
 
 static mt_tensor *
@@ -203,7 +203,7 @@ static PyObject *
 mt_m_transpose(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__transpose_args(self, args, nargs, kwnames, "transpose");
-    return r ? mt__tensor_wrap(r) : NULL;
+    return r ? mt__tensor_wrap_view(self, r) : NULL;
 }
 
 static PyObject *
@@ -215,6 +215,41 @@ mt_m_transpose_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
     }
     mt__tensor_set_impl(self, r);
     return Py_NewRef(self);
+}
+
+/* swapaxes(axis0, axis1): transpose under NumPy's argument names. */
+static PyObject *
+mt__swapaxes(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+             const char *fname, int inplace)
+{
+    static const char *const names[] = {"axis0", "axis1", NULL};
+    PyObject *a[2];
+    int64_t d0, d1;
+    if (mt__parse_args(fname, args, nargs, kwnames, names, 2, 2, a) < 0 ||
+        mt__dim_arg(a[0], &d0, fname) < 0 || mt__dim_arg(a[1], &d1, fname) < 0) {
+        return NULL;
+    }
+    mt_tensor *r = mt_transpose(IMPL(self), d0, d1);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    if (!inplace) {
+        return mt__tensor_wrap_view(self, r);
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
+static PyObject *
+mt_m_swapaxes(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__swapaxes(self, args, nargs, kwnames, "swapaxes", 0);
+}
+
+static PyObject *
+mt_m_swapaxes_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return mt__swapaxes(self, args, nargs, kwnames, "swapaxes_", 1);
 }
 
 static mt_tensor *
@@ -232,7 +267,7 @@ mt__t(PyObject *self)
 static PyObject *
 mt_m_t(PyObject *self, PyObject *unused)
 {
-    return mt__tensor_wrap(mt__t(self));
+    return mt__tensor_wrap_view(self, mt__t(self));
 }
 
 static PyObject *
@@ -283,7 +318,7 @@ static PyObject *
 mt_m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__squeeze_args(self, args, nargs, kwnames, "squeeze");
-    return r ? mt__tensor_wrap(r) : NULL;
+    return r ? mt__tensor_wrap_view(self, r) : NULL;
 }
 
 static PyObject *
@@ -319,7 +354,7 @@ static PyObject *
 mt_m_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__unsqueeze_args(self, args, nargs, kwnames, "unsqueeze");
-    return r ? mt__tensor_wrap(r) : NULL;
+    return r ? mt__tensor_wrap_view(self, r) : NULL;
 }
 
 static PyObject *
@@ -349,7 +384,7 @@ mt_m_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (n < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_expand(IMPL(self), n, sizes));
+    return mt__tensor_wrap_view(self, mt_expand(IMPL(self), n, sizes));
 }
 
 /* resize_(*sizes, memory_format=None): see Note [Resizing]. */
@@ -393,7 +428,7 @@ mt_m_expand_as(PyObject *self, PyObject *other)
                      Py_TYPE(other)->tp_name);
         return NULL;
     }
-    return mt__tensor_wrap(mt_expand(IMPL(self), IMPL(other)->ndim, IMPL(other)->sizes));
+    return mt__tensor_wrap_view(self, mt_expand(IMPL(self), IMPL(other)->ndim, IMPL(other)->sizes));
 }
 
 static PyObject *
@@ -410,7 +445,7 @@ mt_m_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         mt__int64_from_py(a[2], &l, "narrow", "length") < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_narrow(IMPL(self), d, s, l));
+    return mt__tensor_wrap_view(self, mt_narrow(IMPL(self), d, s, l));
 }
 
 static PyObject *
@@ -421,7 +456,7 @@ mt_m_select(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (mt__dim_arg(a[0], &d, "select") < 0 || mt__int64_from_py(a[1], &i, "select", "index") < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_select(IMPL(self), d, i));
+    return mt__tensor_wrap_view(self, mt_select(IMPL(self), d, i));
 }
 
 static PyObject *
@@ -433,7 +468,7 @@ mt_m_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         mt__int64_from_py(a[2], &st, "unfold", "step") < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_unfold(IMPL(self), d, sz, st));
+    return mt__tensor_wrap_view(self, mt_unfold(IMPL(self), d, sz, st));
 }
 
 static PyObject *
@@ -445,7 +480,11 @@ mt_m_flatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         (a[1] && mt__dim_arg(a[1], &e, "flatten") < 0)) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_flatten(IMPL(self), s, e));
+    int nd = IMPL(self)->ndim;
+    if (nd > 0 && mt_wrap_dim(s, nd) >= 0 && mt_wrap_dim(s, nd) == mt_wrap_dim(e, nd)) {
+        return Py_NewRef(self); /* nothing to flatten: self, as torch */
+    }
+    return mt__tensor_wrap_view(self, mt_flatten(IMPL(self), s, e));
 }
 
 static PyObject *
@@ -458,7 +497,13 @@ mt_m_unflatten(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
         (n = mt__sizes_from_seq(a[1], sizes, "unflatten", "sizes")) < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_unflatten(IMPL(self), d, n, sizes));
+    if (IMPL(self)->ndim == 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "unflatten: Dimension specified as %lld but tensor has no dimensions",
+                     (long long)d);
+        return NULL;
+    }
+    return mt__tensor_wrap_view(self, mt_unflatten(IMPL(self), d, n, sizes));
 }
 
 static mt_tensor *
@@ -498,7 +543,7 @@ static PyObject *
 mt_m_as_strided(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     mt_tensor *r = mt__as_strided_args(self, args, nargs, kwnames, "as_strided");
-    return r ? mt__tensor_wrap(r) : NULL;
+    return r ? mt__tensor_wrap_view(self, r) : NULL;
 }
 
 static PyObject *
@@ -510,6 +555,138 @@ mt_m_as_strided_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     }
     mt__tensor_set_impl(self, r);
     return Py_NewRef(self);
+}
+
+/* torch's C++ type names, as in "Could not set tensor of type float to ...". */
+static const char *const mt__cpp_type_names[MT_NUM_DTYPES] = {
+    [MT_BOOL] = "bool",         [MT_UINT8] = "unsigned char", [MT_INT8] = "signed char",
+    [MT_INT16] = "short int",   [MT_INT32] = "int",           [MT_INT64] = "long int",
+    [MT_FLOAT16] = "c10::Half", [MT_BFLOAT16] = "c10::BFloat16",
+    [MT_FLOAT32] = "float",     [MT_FLOAT64] = "double",
+    [MT_COMPLEX64] = "c10::complex<float>", [MT_COMPLEX128] = "c10::complex<double>",
+};
+
+/* The impl set_(source, storage_offset, size, stride) gives self, for `st`
+ * the storage of the source (a storage, or a tensor's, whose own offset `base`
+ * the storage_offset counts from, as torch): size defaults to the whole
+ * storage (1-d), stride to contiguous.  Unlike torch a storage is never
+ * grown to fit: asking for more is MT_ERUNTIME (from mt_tensor_new).  NULL
+ * with an exception set on error. */
+static mt_tensor *
+mt__set_storage_impl(PyObject *self, mt_storage *st, int64_t base, PyObject *const *a)
+{
+    mt_tensor *t = IMPL(self);
+    int64_t offset = 0, sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    if (a[1] != NULL && mt__int64_from_py(a[1], &offset, "set_", "storage_offset") < 0) {
+        return NULL;
+    }
+    int n = 1;
+    if (a[2] == NULL) {
+        if (a[1] != NULL) {
+            PyErr_SetString(PyExc_TypeError,
+                            "set_(): storage_offset needs size: set_(source, storage_offset, "
+                            "size, stride=())");
+            return NULL;
+        }
+        sizes[0] = (int64_t)(st->nbytes / mt_tensor_itemsize(t));
+    } else if ((n = mt__sizes_from_seq(a[2], sizes, "set_", "size")) < 0) {
+        return NULL;
+    }
+    int ns = 0;
+    if (a[3] != NULL && a[3] != Py_None &&
+        (ns = mt__sizes_from_seq(a[3], strides, "set_", "stride")) < 0) {
+        return NULL;
+    }
+    if (ns != 0 && ns != n) {
+        PyErr_Format(PyExc_RuntimeError, "unequal size length (%d) and stride length (%d)", n,
+                     ns);
+        return NULL;
+    }
+    mt_tensor *r = mt_tensor_new(st, t->dtype, n, sizes, ns ? strides : NULL, base + offset);
+    if (r == NULL) {
+        mt__raise(0);
+    }
+    return r;
+}
+
+/* set_(), set_(source Tensor), set_(source Storage or Tensor, storage_offset=0, size=...,
+ * stride=()): self then views other memory (an empty storage, source's
+ * elements, or the storage).  self keeps its own view base: see Note [View bases]. */
+static PyObject *
+mt_m_set_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"source", "storage_offset", "size", "stride", NULL};
+    PyObject *a[4];
+    if (mt__parse_args("set_", args, nargs, kwnames, names, 4, 0, a) < 0) {
+        return NULL;
+    }
+    mt_tensor *t = IMPL(self), *r;
+    mt_storage *st;
+    mt_dtype sdt;
+    int typed;
+    int extra = a[1] != NULL || a[2] != NULL || a[3] != NULL;
+    if (a[0] == NULL || a[0] == Py_None) {
+        if (extra) {
+            PyErr_SetString(PyExc_TypeError,
+                            "set_(): storage_offset, size and stride need a Storage source");
+            return NULL;
+        }
+        int64_t zero = 0;
+        r = mt_tensor_empty(t->dtype, 1, &zero, mt_tensor_device(t));
+        if (r == NULL) {
+            return mt__raise(0);
+        }
+    } else if (mt__tensor_check(a[0])) {
+        mt_tensor *s = IMPL(a[0]);
+        if (s->dtype != t->dtype) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Could not set tensor of type %s to a tensor of type %s",
+                         mt__cpp_type_names[s->dtype], mt__cpp_type_names[t->dtype]);
+            return NULL;
+        }
+        /* with storage_offset/size/stride the tensor stands for its storage */
+        r = extra ? mt__set_storage_impl(self, s->storage, s->offset, a) : mt_alias(s);
+        if (r == NULL) {
+            return PyErr_Occurred() ? NULL : mt__raise(0);
+        }
+    } else if (mt__storage_parts(a[0], &st, &sdt, &typed) == 0) {
+        if (typed && sdt != t->dtype) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Expected a Storage of type %s or an UntypedStorage, but got type %s "
+                         "for argument 1 'storage'",
+                         mt__cpp_type_names[t->dtype], mt_dtype_scalar_name(sdt));
+            return NULL;
+        }
+        r = mt__set_storage_impl(self, st, 0, a);
+        if (r == NULL) {
+            return NULL;
+        }
+    } else {
+        PyErr_Format(PyExc_TypeError,
+                     "set_(): argument 'source' must be Tensor or Storage, not %s",
+                     Py_TYPE(a[0])->tp_name);
+        return NULL;
+    }
+    mt__tensor_set_impl(self, r);
+    return Py_NewRef(self);
+}
+
+/* is_set_to(tensor): whether both view the same elements of the same storage
+ * (storage, offset, sizes and strides all equal), as after self.set_(tensor). */
+static PyObject *
+mt_m_is_set_to(PyObject *self, PyObject *other)
+{
+    if (!mt__tensor_check(other)) {
+        PyErr_Format(PyExc_TypeError,
+                     "is_set_to(): argument 'tensor' (position 1) must be Tensor, not %s",
+                     Py_TYPE(other)->tp_name);
+        return NULL;
+    }
+    mt_tensor *a = IMPL(self), *b = IMPL(other);
+    size_t n = (size_t)a->ndim * sizeof(int64_t);
+    int same = a->storage == b->storage && a->offset == b->offset && a->ndim == b->ndim &&
+               memcmp(a->sizes, b->sizes, n) == 0 && memcmp(a->strides, b->strides, n) == 0;
+    return PyBool_FromLong(same);
 }
 
 static PyObject *

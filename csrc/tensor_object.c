@@ -22,6 +22,18 @@ mt__tensor_wrap(mt_tensor *t)
     return (PyObject *)o;
 }
 
+PyObject *
+mt__tensor_wrap_view(PyObject *src, mt_tensor *t)
+{
+    mt_storage *st = t != NULL ? t->storage : NULL;
+    PyObject *r = mt__tensor_wrap(t);
+    if (r != NULL && st == ((MTTensorObject *)src)->impl->storage) {
+        PyObject *base = ((MTTensorObject *)src)->base;
+        ((MTTensorObject *)r)->base = Py_NewRef(base != NULL ? base : src);
+    }
+    return r;
+}
+
 void
 mt__tensor_set_impl(PyObject *self, mt_tensor *t)
 {
@@ -124,8 +136,26 @@ tensor_dealloc(MTTensorObject *self)
     PyTypeObject *tp = Py_TYPE(self);
     mt_tensor_decref(self->impl);
     self->impl = NULL;
+    Py_CLEAR(self->base);
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
+}
+
+/* The view base is the one object reference a tensor holds; Python subclasses
+ * (minitorch.Tensor, with a __dict__) are GC-tracked and reach it through
+ * these, so `t.attr = t[1:]` is a collectable cycle. */
+static int
+tensor_traverse(MTTensorObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->base);
+    return 0;
+}
+
+static int
+tensor_clear(MTTensorObject *self)
+{
+    Py_CLEAR(self->base);
+    return 0;
 }
 
 #define IMPL(self) (((MTTensorObject *)(self))->impl)
@@ -208,21 +238,22 @@ tensor_get_T(PyObject *self, void *closure)
     for (int i = 0; i < t->ndim; i++) {
         dims[i] = t->ndim - 1 - i;
     }
-    return mt__tensor_wrap(mt_permute(t, t->ndim, dims));
+    return mt__tensor_wrap_view(self, mt_permute(t, t->ndim, dims));
 }
 
 static PyObject *
 tensor_get_mT(PyObject *self, void *closure)
 {
     mt_tensor *t = IMPL(self);
-    if (t->ndim < 2) {
+    if (t->ndim == 1) {
         PyErr_Format(PyExc_RuntimeError,
                      "tensor.mT is only supported on matrices or batches of matrices. Got %d-D "
                      "tensor.",
                      t->ndim);
         return NULL;
     }
-    return mt__tensor_wrap(mt_transpose(t, -2, -1));
+    /* a 0-d tensor is its own transpose (torch allows it) */
+    return mt__tensor_wrap_view(self, t->ndim == 0 ? mt_alias(t) : mt_transpose(t, -2, -1));
 }
 
 static PyObject *
@@ -256,6 +287,13 @@ tensor_get_nbytes(PyObject *self, void *closure)
     return PyLong_FromSize_t(mt_tensor_itemsize(IMPL(self)) * (size_t)IMPL(self)->numel);
 }
 
+static PyObject *
+tensor_get_base(PyObject *self, void *closure)
+{
+    PyObject *base = ((MTTensorObject *)self)->base;
+    return Py_NewRef(base != NULL ? base : Py_None);
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"shape", tensor_get_shape, NULL, "The size, as a minitorch.Size.", NULL},
     {"dtype", tensor_get_dtype, NULL, NULL, NULL},
@@ -273,6 +311,8 @@ static PyGetSetDef tensor_getset[] = {
     {"data", tensor_get_data, tensor_set_data, "An alias of this tensor.", NULL},
     {"itemsize", tensor_get_itemsize, NULL, NULL, NULL},
     {"nbytes", tensor_get_nbytes, NULL, NULL, NULL},
+    {"_base", tensor_get_base, NULL,
+     "The tensor this one is a view of, or None (see Note [View bases]).", NULL},
     {NULL},
 };
 
@@ -741,6 +781,12 @@ static PyMethodDef tensor_module_methods[] = {
     {NULL},
 };
 
+static PyObject *
+tensor_is_view(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(((MTTensorObject *)self)->base != NULL);
+}
+
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef tensor_base_methods[] = {
@@ -759,12 +805,15 @@ static PyMethodDef tensor_base_methods[] = {
     {"untyped_storage", tensor_untyped_storage, METH_NOARGS, "The storage as bytes."},
     {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor as a Python number."},
     {"tolist", tensor_tolist, METH_NOARGS, "Nested lists of Python numbers."},
+    {"_is_view", tensor_is_view, METH_NOARGS, "Whether this tensor is a view (has a _base)."},
     {NULL},
 };
 
 static PyType_Slot tensor_slots[] = {
     {Py_tp_new, mt__tensor_legacy_new},
     {Py_tp_dealloc, tensor_dealloc},
+    {Py_tp_traverse, tensor_traverse},
+    {Py_tp_clear, tensor_clear},
     {Py_tp_getset, tensor_getset},
     {Py_tp_methods, tensor_base_methods},
     {Py_nb_bool, tensor_bool},

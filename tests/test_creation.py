@@ -355,12 +355,36 @@ def test_tensor_none_raises():
 
 
 @pytest.mark.parametrize("data,dtype", [
-    ([2**63], None), ([-(2**63) - 1], None), (2**64, None), ([300], torch.uint8), ([-1], torch.uint8),
+    ([2**63], None), ([-(2**63) - 1], None), (2**64, None), ([300], torch.uint8), ([-256], torch.uint8),
+    ([1e39], torch.int8), ([-3.0], torch.uint8),
     ([128], torch.int8), ([-129], torch.int8), ([40000], torch.int16), ([2**31], torch.int32),
 ])
 def test_tensor_int_overflow_raises_runtime_error(data, dtype):
     with pytest.raises(RuntimeError, match="[Oo]verflow"):
         torch.tensor(data, dtype=dtype)
+
+
+def test_negative_ints_wrap_into_unsigned_as_torch():
+    # c10's rule: an int may wrap into an unsigned type down to -max
+    assert torch.tensor([1, 0, -3], dtype=torch.uint8).tolist() == [1, 0, 253]
+    assert torch.tensor([-255], dtype=torch.uint8).tolist() == [1]
+    assert torch.zeros(2, dtype=torch.uint8).fill_(-4).tolist() == [252, 252]
+    assert torch.full((2,), -1, dtype=torch.uint8).tolist() == [255, 255]
+    m = torch.zeros(2, dtype=torch.uint8).masked_fill_(torch.tensor([True, False]), -2)
+    assert m.tolist() == [254, 0]
+    assert torch.zeros(2, dtype=torch.uint8).index_fill_(0, torch.tensor([1]), -5).tolist() == [0, 251]
+    x = torch.zeros(2, dtype=torch.uint8)
+    x[0] = -1
+    assert x.tolist() == [255, 0]
+    assert torch.tensor([255.9], dtype=torch.uint8).tolist() == [255]
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int8_t without overflow"):
+        torch.full((2,), 1e39, dtype=torch.int8)
+
+
+def test_integer_arange_truncates_start_and_step():
+    assert torch.arange(0, 5, 1.5, dtype=torch.int64).tolist() == [0, 1, 2, 3]
+    assert torch.arange(0.5, 5, 1.5, dtype=torch.int32).tolist() == [0, 1, 2]
+    assert torch.arange(-2.7, 3, 1.9, dtype=torch.int64).tolist() == [-2, -1, 0, 1]
 
 
 def test_tensor_int_bounds_fit():

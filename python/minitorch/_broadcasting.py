@@ -1,4 +1,4 @@
-"""Broadcast shapes: broadcast_shapes, broadcast_tensors."""
+"""Broadcast shapes: broadcast_shapes, broadcast_tensors, broadcast_to."""
 import builtins
 
 from ._checks import _check, _check_short
@@ -47,4 +47,11 @@ def broadcast_tensors(*tensors):
     return tuple(t.expand(shape) for t in tensors)
 
 
-__all__ = ["broadcast_shapes", "broadcast_tensors"]
+
+def broadcast_to(input, size):
+    """input expanded to `size` (a view), by the broadcasting rules."""
+    _check(input, "broadcast_to")
+    return input.expand(size)
+
+
+__all__ = ["broadcast_shapes", "broadcast_tensors", "broadcast_to"]

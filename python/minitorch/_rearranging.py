@@ -12,15 +12,13 @@ def movedim(input, source, destination):
     _check(input, "movedim")
     src = [_wrap(d, input.dim()) for d in _dims_arg(source)]
     dst = [_wrap(d, input.dim()) for d in _dims_arg(destination)]
-    if input.dim() == 0:                 # dims 0 / -1 of a 0-d tensor: a view of it, as torch
-        if len(src) != len(dst) or len(src) > 1:
-            raise RuntimeError("movedim: Invalid source or destination dims")
-        return input.view(())
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
                            f"contain the same number of dims as destination ({list(dst)} dims)")
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
         raise RuntimeError("movedim: repeated dim in `source` or `destination`")
+    if input.dim() == 0:
+        return input.permute([])       # dims 0 and -1 both name the only "dim": nothing moves
     order = [None] * input.dim()
     for s, d in zip(src, dst):
         order[d] = s
@@ -278,6 +276,22 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return index_select(input, d, idx)
 
 
+def adjoint(input):
+    """The conjugate transpose of the last two dimensions: a view for real dtypes; complex
+    ones are conjugated into a new tensor (minitorch has no lazy conjugate bit)."""
+    _check(input, "adjoint")
+    if input.dim() == 1:
+        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. "
+                           f"Got {input.dim()}-D tensor.")
+    return input.mT.conj()
+
+
+def ravel(input):
+    """The elements as a 1-d tensor: a view when the layout allows it, else a contiguous copy."""
+    _check(input, "ravel")
+    return input.reshape(-1)
+
+
 __all__ = ["movedim", "moveaxis", "index_select", "flip", "rot90", "fliplr", "flipud", "roll",
            "repeat", "tile", "tril", "triu", "diagonal", "diag", "diagflat", "diag_embed", "trace",
-           "repeat_interleave"]
+           "repeat_interleave", "adjoint", "ravel"]

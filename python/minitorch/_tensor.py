@@ -201,3 +201,20 @@ class Tensor(_TensorOps, _C.TensorBase):
     def is_meta(self):
         return False
 
+    @property
+    def H(self):
+        """The conjugate transpose of a matrix (0-d tensors are returned as they are)."""
+        if self.dim() not in (0, 2):
+            hint = " For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""
+            raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). "
+                               f"Got {self.dim()}-D tensor.{hint}")
+        return self.t().conj() if self.dim() else self.conj()
+
+    @property
+    def mH(self):
+        """The conjugate transpose of the last two dimensions."""
+        if self.dim() == 1:
+            raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
+                               f"Got {self.dim()}-D tensor.")
+        return self.mT.conj()
+
