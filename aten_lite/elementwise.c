@@ -382,10 +382,15 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
     mt_dtype common = mt_result_type2(a, b);
     mt_dtype compute = common;
     if (op == MT_OP_POW && a.t != NULL && b.t == NULL && !mt_dtype_is_floating(a.t->dtype) &&
-        b.s.kind != MT_SCALAR_FLOAT && mt_scalar_to_int64(b.s) < 0) {
+        !mt_dtype_is_complex(a.t->dtype) && b.s.kind != MT_SCALAR_FLOAT &&
+        b.s.kind != MT_SCALAR_COMPLEX && mt_scalar_to_int64(b.s) < 0) {
         /* torch rejects a negative Python-int exponent of an integer tensor
          * (a tensor exponent computes 1, +-1 or 0 instead) */
         return mt_error_set(MT_ERUNTIME, "Integers to negative integer powers are not allowed.");
+    }
+    if (op == MT_OP_POW && common == MT_BOOL && b.t != NULL) {
+        /* bool ** bool exists only for a Python-bool exponent (torch: a fill or a copy) */
+        return mt_error_set(MT_ENOTIMPL, "\"pow\" not implemented for 'Bool'");
     }
     if (mt__op_is_float_only(op) && !mt__is_inexact(common)) {
         compute = mt_get_default_dtype();

@@ -123,8 +123,13 @@ int mt_reduce_dims_mask(const mt_tensor *t, int ndims, const int64_t *dims, bool
  * max/min/argmax/argmin of an empty range fail with torch's IndexError. */
 mt_tensor *mt_reduce(mt_reduce_op op, mt_tensor *t, const bool *mask, bool keepdim);
 
-/* Cumulative sum (prod = false) or product along dim; integers give int64. */
-mt_tensor *mt_cumulative(mt_tensor *t, int64_t dim, bool prod);
+/* Cumulative ops along dim (Note [Scans] in scan.c). */
+typedef enum { MT_SCAN_SUM, MT_SCAN_PROD, MT_SCAN_MAX, MT_SCAN_MIN, MT_SCAN_LOGSUMEXP } mt_scan_op;
+/* A new tensor of t's shape: SUM/PROD of bool/integers give int64, everything
+ * else keeps t's dtype.  MAX/MIN also set *indices (caller owns; int64, same
+ * shape) to the index of each running extreme; other ops take indices NULL.
+ * NULL with the error set (dtype the op does not take: MT_ENOTIMPL). */
+mt_tensor *mt_cumulative(const mt_tensor *t, int64_t dim, mt_scan_op op, mt_tensor **indices);
 
 /* ---- integer-tensor indexing (aten_lite/index_ops.c) ---- */
 /* v[idx[0], ..., idx[k-1]] over v's first k dims (NumPy advanced indexing with

@@ -1,29 +1,44 @@
-/* aten_lite/scan.c - cumulative sum / product along one dim. */
+/* aten_lite/scan.c - cumulative ops along one dim: cumsum, cumprod, cummax, cummin, logcumsumexp. */
+#include <complex.h>
+#include <math.h>
+#include <string.h>
+
 #include "aten_lite/cpu/loops.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
 
-/* Each line along `dim` is scanned sequentially (deterministic), lines in
- * parallel.  Integers accumulate in int64 (the output is int64, as torch),
- * floats in double and are rounded to their dtype at each output. */
+/* Note [Scans]
+ * Each line along `dim` is scanned sequentially (deterministic), lines in
+ * parallel.  Sums and products of bool/integers accumulate in int64 (the
+ * output is int64, as torch); floats accumulate in double and complex in
+ * complex double, rounded to the dtype at each output.  cummax/cummin copy
+ * the running extreme element itself (exact for every dtype) and its index:
+ * a tie moves the index to the later element, and a NaN wins and stays, with
+ * the index of the latest NaN (torch's rule).  logcumsumexp accumulates
+ * log(exp(a) + exp(v)) in double (complex double), stably: max + log1p(exp(min - max)). */
 typedef struct {
-    int prod;
-    int64_t n, sin, sout;   /* line length, byte strides along the line */
-    int nd;                 /* other dims */
-    int64_t sz[MT_MAX_DIMS], stin[MT_MAX_DIMS], stout[MT_MAX_DIMS];
+    mt_scan_op op;
+    int64_t n, sin, sout, sidx; /* line length, byte strides along the line */
+    int nd;                     /* other dims */
+    int64_t sz[MT_MAX_DIMS], stin[MT_MAX_DIMS], stout[MT_MAX_DIMS], stidx[MT_MAX_DIMS];
     const char *in;
-    char *out;
+    char *out, *idx;
     mt_dtype dt;
 } mt__scan;
 
-#define MT__SCAN_LINE(E, tn, ct, acc, ...)                                                 \
-    static void mt__scan_##tn(const mt__scan *s, const char *in, char *out)                \
+typedef void (*mt__scan_fn)(const mt__scan *, const char *, char *, char *);
+
+/* ---- cumsum / cumprod ---- */
+#define MT__SUM_LINE(E, tn, ct, acc, ...)                                                   \
+    static void mt__sum_##tn(const mt__scan *s, const char *in, char *out, char *idx)      \
     {                                                                                      \
-        __VA_ARGS__ a = s->prod ? 1 : 0;                                                   \
+        (void)idx;                                                                         \
+        const bool prod = s->op == MT_SCAN_PROD;                                           \
+        __VA_ARGS__ a = prod ? 1 : 0;                                                      \
         for (int64_t i = 0; i < s->n; i++) {                                               \
             __VA_ARGS__ v = (__VA_ARGS__)MT_LOAD_##tn(*(const ct *)(in + i * s->sin));     \
-            a = s->prod ? a * v : a + v;                                                   \
+            a = prod ? a * v : a + v;                                                      \
             MT__SCAN_STORE_##tn(out + i * s->sout, a);                                     \
         }                                                                                  \
     }
@@ -38,59 +53,167 @@ typedef struct {
 #define MT__SCAN_STORE_bfloat16(p, v) (*(mt_bfloat16 *)(p) = MT_STORE_bfloat16(v))
 #define MT__SCAN_STORE_float32(p, v) (*(float *)(p) = (float)(v))
 #define MT__SCAN_STORE_float64(p, v) (*(double *)(p) = (v))
-MT_L_INTBOOL(MT__SCAN_LINE, int64_t)
-MT_L_FLOAT(MT__SCAN_LINE, double)
+#define MT__SCAN_STORE_complex64(p, v) (*(mt_complex64 *)(p) = (mt_complex64)(v))
+#define MT__SCAN_STORE_complex128(p, v) (*(mt_complex128 *)(p) = (v))
+MT_L_INTBOOL(MT__SUM_LINE, int64_t)
+MT_L_FLOAT(MT__SUM_LINE, double)
+MT_L_COMPLEX(MT__SUM_LINE, mt_complex128)
 
-typedef void (*mt__scan_fn)(const mt__scan *, const char *, char *);
-static const mt__scan_fn mt__scan_fns[MT_NUM_DTYPES] = {
-    mt__scan_boolean, mt__scan_uint8,   mt__scan_int8,     mt__scan_int16,   mt__scan_int32,
-    mt__scan_int64,   mt__scan_float16, mt__scan_bfloat16, mt__scan_float32, mt__scan_float64,
+/* ---- cummax / cummin: v != v is the NaN test (never true for integers) ---- */
+#define MT__EXTREME_LINE(E, tn, ct, acc, ...)                                              \
+    static void mt__extreme_##tn(const mt__scan *s, const char *in, char *out, char *idx)  \
+    {                                                                                      \
+        const bool max = s->op == MT_SCAN_MAX;                                             \
+        acc best = 0;                                                                      \
+        int64_t at = 0;                                                                    \
+        for (int64_t i = 0; i < s->n; i++) {                                               \
+            acc v = MT_LOAD_##tn(*(const ct *)(in + i * s->sin));                          \
+            if (i == 0 || v != v || (best == best && (max ? v >= best : v <= best))) {     \
+                best = v;                                                                  \
+                at = i;                                                                    \
+            }                                                                              \
+            *(ct *)(out + i * s->sout) = *(const ct *)(in + at * s->sin);                  \
+            *(int64_t *)(idx + i * s->sidx) = at;                                          \
+        }                                                                                  \
+    }
+MT_L_ALL(MT__EXTREME_LINE, )
+
+/* ---- logcumsumexp ---- */
+static double
+mt__log_add_exp(double a, double v)
+{
+    if (isnan(a) || isnan(v)) {
+        return a + v;
+    }
+    double lo = fmin(a, v), hi = fmax(a, v);
+    if (lo != hi || isfinite(lo)) {
+        return hi + log1p(exp(lo - hi));
+    }
+    return a; /* both the same infinity */
+}
+
+#define MT__LSE_LINE(E, tn, ct, acc, ...)                                                   \
+    static void mt__lse_##tn(const mt__scan *s, const char *in, char *out, char *idx)      \
+    {                                                                                      \
+        (void)idx;                                                                         \
+        double a = -INFINITY;                                                              \
+        for (int64_t i = 0; i < s->n; i++) {                                               \
+            a = mt__log_add_exp(a, (double)MT_LOAD_##tn(*(const ct *)(in + i * s->sin)));  \
+            MT__SCAN_STORE_##tn(out + i * s->sout, a);                                     \
+        }                                                                                  \
+    }
+MT_L_FLOAT(MT__LSE_LINE, )
+
+/* The complex form orders the operands by real part (torch's rule): a NaN
+ * anywhere gives NaN, two equal infinite real parts are combined directly. */
+static mt_complex128
+mt__log_add_exp_complex(mt_complex128 a, mt_complex128 v)
+{
+    if (isnan(creal(a)) || isnan(cimag(a)) || isnan(creal(v)) || isnan(cimag(v))) {
+        return CMPLX(NAN, NAN);
+    }
+    mt_complex128 lo = creal(v) < creal(a) ? v : a, hi = creal(v) < creal(a) ? a : v;
+    if (!isfinite(creal(lo)) && creal(lo) == creal(hi)) {
+        return creal(lo) < 0 ? lo : clog(cexp(lo) + cexp(hi));
+    }
+    return hi + clog(1.0 + cexp(lo - hi));
+}
+
+#define MT__LSE_COMPLEX_LINE(E, tn, ct, acc, ...)                                           \
+    static void mt__lse_##tn(const mt__scan *s, const char *in, char *out, char *idx)      \
+    {                                                                                      \
+        (void)idx;                                                                         \
+        mt_complex128 a = CMPLX(-INFINITY, 0.0);                                           \
+        for (int64_t i = 0; i < s->n; i++) {                                               \
+            a = mt__log_add_exp_complex(a, (mt_complex128)(*(const ct *)(in + i * s->sin)));  \
+            MT__SCAN_STORE_##tn(out + i * s->sout, a);                                     \
+        }                                                                                  \
+    }
+MT_L_COMPLEX(MT__LSE_COMPLEX_LINE, )
+
+#define MT__FN(E, tn, ct, acc, prefix) [E] = prefix##tn,
+static const mt__scan_fn mt__scan_fns[MT_SCAN_LOGSUMEXP + 1][MT_NUM_DTYPES] = {
+    [MT_SCAN_SUM] = {MT_L_ALL(MT__FN, mt__sum_) MT_L_COMPLEX(MT__FN, mt__sum_)},
+    [MT_SCAN_PROD] = {MT_L_ALL(MT__FN, mt__sum_) MT_L_COMPLEX(MT__FN, mt__sum_)},
+    [MT_SCAN_MAX] = {MT_L_ALL(MT__FN, mt__extreme_)},
+    [MT_SCAN_MIN] = {MT_L_ALL(MT__FN, mt__extreme_)},
+    [MT_SCAN_LOGSUMEXP] = {MT_L_FLOAT(MT__FN, mt__lse_) MT_L_COMPLEX(MT__FN, mt__lse_)},
 };
 
 static void
 mt__scan_lines(void *p, int64_t b, int64_t e)
 {
     const mt__scan *s = p;
+    mt__scan_fn fn = mt__scan_fns[s->op][s->dt];
     for (int64_t line = b; line < e; line++) {
         const char *in = s->in;
-        char *out = s->out;
+        char *out = s->out, *idx = s->idx;
         int64_t rem = line;
         for (int d = s->nd - 1; d >= 0; d--) {
-            int64_t idx = rem % s->sz[d];
+            int64_t i = rem % s->sz[d];
             rem /= s->sz[d];
-            in += idx * s->stin[d];
-            out += idx * s->stout[d];
+            in += i * s->stin[d];
+            out += i * s->stout[d];
+            idx += i * s->stidx[d];
         }
-        mt__scan_fns[s->dt](s, in, out);
+        fn(s, in, out, idx);
     }
 }
 
+static const char *const mt__scan_names[] = {
+    [MT_SCAN_SUM] = "cumsum",        [MT_SCAN_PROD] = "cumprod", [MT_SCAN_MAX] = "cummax",
+    [MT_SCAN_MIN] = "cummin",        [MT_SCAN_LOGSUMEXP] = "logcumsumexp_out",
+};
+
 mt_tensor *
-mt_cumulative(mt_tensor *t, int64_t dim, bool prod)
+mt_cumulative(const mt_tensor *t, int64_t dim, mt_scan_op op, mt_tensor **indices)
 {
     int d = mt_wrap_dim(dim, t->ndim);
     if (d < 0) {
         return NULL;
     }
-    if (mt_dtype_is_complex(t->dtype)) {
-        mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", prod ? "cumprod" : "cumsum",
+    mt__scan_fn fn = mt__scan_fns[op][t->dtype];
+    /* as torch, cummax/cummin of a 0-d or empty tensor never reach a loop: any dtype */
+    bool trivial = (op == MT_SCAN_MAX || op == MT_SCAN_MIN) && (t->ndim == 0 || t->numel == 0);
+    if (fn == NULL && !trivial) {
+        mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", mt__scan_names[op],
                      mt_dtype_scalar_name(t->dtype));
         return NULL;
     }
     if (mt_tensor_device(t).type != MT_CPU) {
-        mt_error_set(MT_ENOTIMPL, "cumsum/cumprod: only cpu tensors are supported so far");
+        mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far", mt__scan_names[op]);
         return NULL;
     }
-    mt_dtype odt = mt_dtype_is_floating(t->dtype) ? t->dtype : MT_INT64;
-    mt_tensor *res = mt_tensor_empty(odt, t->ndim, t->sizes, MT_DEVICE_CPU);
-    if (res == NULL || res->numel == 0) {
+    bool to_long = op <= MT_SCAN_PROD && !mt_dtype_is_floating(t->dtype) &&
+                   !mt_dtype_is_complex(t->dtype);
+    mt_dtype odt = to_long ? MT_INT64 : t->dtype;
+    mt_tensor *res = mt_tensor_empty(odt, t->ndim, t->sizes, MT_DEVICE_CPU), *ix = NULL;
+    if (res == NULL) {
+        return NULL;
+    }
+    if (indices != NULL) {
+        ix = mt_tensor_empty(MT_INT64, t->ndim, t->sizes, MT_DEVICE_CPU);
+        if (ix == NULL) {
+            mt_tensor_decref(res);
+            return NULL;
+        }
+        *indices = ix;
+    }
+    if (res->numel == 0) {
+        return res;
+    }
+    if (fn == NULL) { /* a 0-d cummax/cummin: the element itself at index 0 */
+        memcpy(mt_tensor_data(res), mt_tensor_data(t), mt_tensor_itemsize(t));
+        *(int64_t *)mt_tensor_data(ix) = 0;
         return res;
     }
     int64_t isz = (int64_t)mt_tensor_itemsize(t), osz = (int64_t)mt_dtype_itemsize(odt);
-    mt__scan s = {.prod = prod, .in = mt_tensor_data(t), .out = mt_tensor_data(res), .dt = t->dtype};
+    mt__scan s = {.op = op, .in = mt_tensor_data(t), .out = mt_tensor_data(res), .dt = t->dtype};
+    s.idx = ix != NULL ? mt_tensor_data(ix) : NULL;
     s.n = t->ndim ? t->sizes[d] : 1;
     s.sin = t->ndim ? t->strides[d] * isz : 0;
     s.sout = t->ndim ? res->strides[d] * osz : 0;
+    s.sidx = t->ndim ? res->strides[d] * 8 : 0; /* ix is contiguous like res */
     int64_t lines = 1;
     for (int i = 0; i < t->ndim; i++) {
         if (i == d) {
@@ -99,6 +222,7 @@ mt_cumulative(mt_tensor *t, int64_t dim, bool prod)
         s.sz[s.nd] = t->sizes[i];
         s.stin[s.nd] = t->strides[i] * isz;
         s.stout[s.nd] = res->strides[i] * osz;
+        s.stidx[s.nd] = res->strides[i] * 8;
         lines *= t->sizes[i];
         s.nd++;
     }

@@ -84,6 +84,9 @@ PyObject *mt__tensor_wrap(mt_tensor *t);
  * for channels_last_3d, 0 for NULL/None/contiguous/preserve; -1 with
  * TypeError naming fname. */
 int mt__channels_last_ndim(PyObject *o, const char *fname);
+/* (values, indices) of a sort-like kernel as a tuple of new tensors (steals
+ * v and ix), or its error when rc < 0 (then v and ix are not set). */
+PyObject *mt__values_indices(int rc, mt_tensor *v, mt_tensor *ix);
 /* Note [View bases]
  * As in torch, a tensor made by a view op (view, reshape without a copy,
  * transpose, indexing with slices, ...) records the tensor it views as its

@@ -67,23 +67,6 @@ mt_f_cat(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     return mt__result_or_out(r, a[2], "cat");
 }
 
-/* (values, indices) of a sort-like kernel as a tuple of new tensors (steals
- * v and ix), or its error when rc < 0 (then v and ix are not set). */
-static PyObject *
-mt__values_indices(int rc, mt_tensor *v, mt_tensor *ix)
-{
-    if (rc < 0) {
-        return mt__raise(rc);
-    }
-    PyObject *pv = mt__tensor_wrap(v);
-    PyObject *pi = pv ? mt__tensor_wrap(ix) : (mt_tensor_decref(ix), NULL);
-    if (pi == NULL) {
-        Py_XDECREF(pv);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", pv, pi);
-}
-
 static PyObject *
 mt_py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {

@@ -172,8 +172,23 @@ mt__reduce_entry(mt_reduce_op op, const char *fname, PyObject *self, PyObject *c
     X(MT_REDUCE_ARGMIN, argmin)
 MT__REDUCTIONS(MT__RED)
 
+/* Runs a scan with the GIL released (the impl is held for the call). */
+static mt_tensor *
+mt__scan_run(PyObject *input, mt_tensor *src, int64_t dim, mt_scan_op op, mt_tensor **indices)
+{
+    mt_tensor *t = src != NULL ? src : mt__tensor_impl_ref(input), *r;
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_cumulative(t, dim, op, indices);
+    Py_END_ALLOW_THREADS
+    if (src == NULL) {
+        mt_tensor_decref(t);
+    }
+    return r;
+}
+
+/* cumsum/cumprod: (input,) dim, *, dtype=None, out=None */
 static PyObject *
-mt__scan_entry(int prod, const char *fname, PyObject *self, PyObject *const *args,
+mt__scan_entry(mt_scan_op op, const char *fname, PyObject *self, PyObject *const *args,
                Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const fnames[] = {"input", "dim", "dtype", "out", NULL};
@@ -188,14 +203,14 @@ mt__scan_entry(int prod, const char *fname, PyObject *self, PyObject *const *arg
         (a[2] != NULL && a[2] != Py_None && mt__dtype_from_py(a[2], &dt, "dtype") < 0)) {
         return NULL;
     }
-    mt_tensor *src = IMPL(input), *tmp = NULL;
+    mt_tensor *tmp = NULL;
     if (dt != MT_NUM_DTYPES) {
-        src = tmp = mt_to_dtype(src, dt, false);
+        tmp = mt_to_dtype(IMPL(input), dt, false);
         if (tmp == NULL) {
             return mt__raise(0);
         }
     }
-    mt_tensor *r = mt_cumulative(src, dim, prod);
+    mt_tensor *r = mt__scan_run(input, tmp, dim, op, NULL);
     mt_tensor_decref(tmp);
     return mt__result_or_out(r, a[3], fname);
 }
@@ -203,22 +218,65 @@ mt__scan_entry(int prod, const char *fname, PyObject *self, PyObject *const *arg
 static PyObject *
 mt_m_cumsum(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    return mt__scan_entry(0, "cumsum", self, args, nargs, kw);
+    return mt__scan_entry(MT_SCAN_SUM, "cumsum", self, args, nargs, kw);
 }
 static PyObject *
 mt_f_cumsum(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    return mt__scan_entry(0, "cumsum", NULL, args, nargs, kw);
+    return mt__scan_entry(MT_SCAN_SUM, "cumsum", NULL, args, nargs, kw);
 }
 static PyObject *
 mt_m_cumprod(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    return mt__scan_entry(1, "cumprod", self, args, nargs, kw);
+    return mt__scan_entry(MT_SCAN_PROD, "cumprod", self, args, nargs, kw);
 }
 static PyObject *
 mt_f_cumprod(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    return mt__scan_entry(1, "cumprod", NULL, args, nargs, kw);
+    return mt__scan_entry(MT_SCAN_PROD, "cumprod", NULL, args, nargs, kw);
+}
+
+/* logcumsumexp: (input,) dim, *, out=None */
+static PyObject *
+mt__logcumsumexp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const fnames[] = {"input", "dim", "out", NULL};
+    PyObject *a[3] = {NULL};
+    PyObject *input = mt__input_args("logcumsumexp", self, args, nargs, kwnames, fnames, 2, 2, a);
+    int64_t dim;
+    if (input == NULL || mt__int64_from_py(a[1], &dim, "logcumsumexp", "dim") < 0) {
+        return NULL;
+    }
+    mt_tensor *r = mt__scan_run(input, NULL, dim, MT_SCAN_LOGSUMEXP, NULL);
+    return mt__result_or_out(r, a[2], "logcumsumexp");
+}
+static PyObject *
+mt_m_logcumsumexp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    return mt__logcumsumexp(self, args, nargs, kw);
+}
+static PyObject *
+mt_f_logcumsumexp(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    return mt__logcumsumexp(NULL, args, nargs, kw);
+}
+
+/* _cummax_cummin(input, dim, is_max) -> (values, indices): the kernel of
+ * minitorch.cummax/cummin (out= and the named tuple are _reductions.py's). */
+static PyObject *
+mt_py_cummax_cummin(PyObject *m, PyObject *args)
+{
+    PyObject *input, *dimobj;
+    int64_t dim;
+    int is_max;
+    if (!PyArg_ParseTuple(args, "O!Op:_cummax_cummin", mt__TensorBase_Type, &input, &dimobj,
+                          &is_max) ||
+        mt__int64_from_py(dimobj, &dim, is_max ? "cummax" : "cummin", "dim") < 0) {
+        return NULL;
+    }
+    mt_tensor *ix = NULL;
+    mt_tensor *v = mt__scan_run(input, NULL, dim, is_max ? MT_SCAN_MAX : MT_SCAN_MIN, &ix);
+    return mt__values_indices(v != NULL ? 0 : mt_error_code(), v, ix);
 }
 
 static PyMethodDef mt_reduce_methods[] = {
@@ -227,6 +285,8 @@ static PyMethodDef mt_reduce_methods[] = {
 };
 static PyMethodDef mt_reduce_functions[] = {
     MT_OPTABLE_REDUCE_FUNCTIONS(MT_OPTABLE_DEF)
+    {"_cummax_cummin", mt_py_cummax_cummin, METH_VARARGS,
+     "_cummax_cummin(input, dim, is_max) -> (values, indices)"},
     {NULL},
 };
 

@@ -1414,8 +1414,24 @@ mt_py_set_default_dtype(PyObject *m, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* _empty_like(input, dtype): uninitialised memory shaped like input, keeping
+ * input's strides when it is dense and non-overlapping (torch.preserve_format),
+ * else contiguous.  The *_like factories fill it. */
+static PyObject *
+mt_py_empty_like(PyObject *m, PyObject *args)
+{
+    PyObject *input, *dtobj;
+    mt_dtype dt;
+    if (!PyArg_ParseTuple(args, "O!O:_empty_like", mt__TensorBase_Type, &input, &dtobj) ||
+        mt__dtype_from_py(dtobj, &dt, "dtype") < 0) {
+        return NULL;
+    }
+    return mt__tensor_wrap(mt_empty_like(IMPL(input), dt));
+}
+
 static PyMethodDef mt_factory_methods[] = {
     MT_OPTABLE_TENSOR_FUNCTIONS(MT_OPTABLE_DEF)
+    {"_empty_like", mt_py_empty_like, METH_VARARGS, NULL},
     {"get_default_dtype", mt_py_get_default_dtype, METH_NOARGS, NULL},
     {"_set_formats", mt_py_set_formats, METH_VARARGS, NULL},
     {"_check_tensor_options", mt_py_check_tensor_options, METH_VARARGS, NULL},

@@ -23,6 +23,21 @@ mt__tensor_wrap(mt_tensor *t)
 }
 
 PyObject *
+mt__values_indices(int rc, mt_tensor *v, mt_tensor *ix)
+{
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    PyObject *pv = mt__tensor_wrap(v);
+    PyObject *pi = pv ? mt__tensor_wrap(ix) : (mt_tensor_decref(ix), NULL);
+    if (pi == NULL) {
+        Py_XDECREF(pv);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", pv, pi);
+}
+
+PyObject *
 mt__tensor_wrap_view(PyObject *src, mt_tensor *t)
 {
     mt_storage *st = t != NULL ? t->storage : NULL;

@@ -457,3 +457,15 @@ def test_legacy_tensor_constructor_with_size():
 def test_is_tensor():
     assert torch.is_tensor(torch.ones(1)) and not torch.is_tensor([1]) and not torch.is_tensor(np.ones(1))
     assert type(torch.ones(1)) is torch.Tensor and isinstance(torch.arange(3)[1:], torch.Tensor)
+
+
+def test_like_factories_preserve_a_dense_layout():
+    x = torch.ones(2, 3).t()                    # dense, not contiguous
+    for r in (torch.empty_like(x), torch.zeros_like(x), torch.ones_like(x, dtype=torch.int32),
+              torch.full_like(x, 7)):
+        assert r.stride() == (1, 3) and r.shape == (3, 2)
+    assert torch.full_like(x, 7).tolist() == [[7., 7.]] * 3
+    assert torch.zeros_like(x).tolist() == [[0., 0.]] * 3
+    assert torch.empty_like(x, memory_format=torch.contiguous_format).stride() == (2, 1)
+    y = torch.ones(4, 6)[::2, ::2]              # not dense: contiguous result
+    assert torch.empty_like(y).stride() == (3, 1)

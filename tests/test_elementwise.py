@@ -743,8 +743,8 @@ def test_float32_exp_matches_float64_reference(n):
 ])
 def test_binary_unsupported_dtypes(name, dt, tname):
     x = torch.ones(3, dtype=dt)
-    cpu = {"floor_divide": "div_floor"}.get(name, name)
-    with pytest.raises(RuntimeError, match=f'"{cpu}_cpu" not implemented for \'{tname}\''):
+    kernel = {"floor_divide": "div_floor_cpu", "pow": "pow"}.get(name, name + "_cpu")  # torch's names
+    with pytest.raises(RuntimeError, match=f'"{kernel}" not implemented for \'{tname}\''):
         getattr(torch, name)(x, x)
 
 
@@ -969,3 +969,27 @@ def test_unary_property(shape, name, dt, layout, seed):
         return
     want, rdt = ref_unary(name, to_np(x), dt)
     check(getattr(torch, name)(x), want, rdt, exact)
+
+
+def test_pow_bool_scalar_exponent_and_complex_negative_powers():
+    b = torch.tensor([True, False])
+    assert (b ** True).dtype == torch.bool and (b ** True).tolist() == [True, False]
+    assert (b ** False).tolist() == [True, True]
+    assert (b ** 2).dtype == torch.int64 and (b ** 2).tolist() == [1, 0]
+    with pytest.raises(NotImplementedError, match="\"pow\" not implemented for 'Bool'"):
+        torch.pow(b, b)
+    c = torch.tensor([1 + 1j], dtype=torch.complex64) ** -3
+    assert c.dtype == torch.complex64
+    np.testing.assert_allclose(c.numpy(), [(1 + 1j) ** -3], rtol=1e-6)
+    with pytest.raises(RuntimeError, match="Integers to negative integer powers are not allowed"):
+        torch.tensor([2]) ** -1
+
+
+@pytest.mark.parametrize("dt", [torch.uint8, torch.int8, torch.int16], ids=str)
+def test_clamp_integer_bounds_beyond_the_dtype(dt):
+    # torch compares before converting: a bound outside the dtype's range limits nothing
+    x = torch.tensor([0, 1, 2, 3, 100], dtype=dt)
+    assert torch.clamp(x, -1000, 2).tolist() == [0, 1, 2, 2, 2]
+    assert torch.clamp(x, 1, 1000).tolist() == [1, 1, 2, 3, 100]
+    assert torch.clamp(x, min=-1).tolist() == [0, 1, 2, 3, 100]
+    assert torch.clamp(x, -1, 2).dtype == dt

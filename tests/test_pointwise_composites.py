@@ -152,3 +152,8 @@ def test_finfo_iinfo():
     with pytest.raises(TypeError):
         torch.finfo(3)
     assert "eps=1.19209e-07" in repr(f)
+
+
+def test_nansum_refuses_complex():
+    with pytest.raises(NotImplementedError, match="nansum on CPU does not support complex inputs"):
+        torch.nansum(torch.tensor([1j, 2]))

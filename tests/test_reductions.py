@@ -591,3 +591,11 @@ def test_full_reduction_is_every_dim_in_any_order():
     for perm in itertools.permutations(range(3)):
         np.testing.assert_allclose(x.sum(perm).item(), xv.sum(), rtol=1e-12)
     assert x.sum(()).item() == pytest.approx(xv.sum(), rel=1e-12)
+
+
+def test_logsumexp_of_complex_keeps_the_complex_dtype():
+    a = np.array([[1 + 2j, 0.5 - 1j], [3 + 0j, -2 + 0.25j]])
+    for dt, tol in ((torch.complex64, 1e-5), (torch.complex128, 1e-12)):
+        r = torch.logsumexp(torch.tensor(a, dtype=dt), 1)
+        assert r.dtype == dt
+        np.testing.assert_allclose(r.numpy(), np.log(np.exp(a).sum(1)), rtol=tol)

@@ -6,6 +6,7 @@ from . import _C
 from ._C import empty, zeros, ones, full, tensor, get_default_dtype
 from ._C import TensorBase as Tensor
 from ._checks import _check_count_fits
+from ._formats import preserve_format
 
 
 def _like(fn, input, *args, dtype=None, device=None, requires_grad=False, memory_format=None,
@@ -13,7 +14,13 @@ def _like(fn, input, *args, dtype=None, device=None, requires_grad=False, memory
     _C._check_tensor_options(fn.__name__ + "_like", layout, memory_format)
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn.__name__}_like(): argument 'input' must be Tensor, not {type(input).__name__}")
-    return fn(input.shape, *args, dtype=input.dtype if dtype is None else dtype,
+    dtype = input.dtype if dtype is None else dtype
+    if (memory_format in (None, preserve_format) and input.dim() > 1 and not input.is_contiguous()
+            and not requires_grad and (device is None or _C.device(device) == input.device)):
+        # preserve_format: a dense layout (transposed, permuted) is kept, as torch
+        r = _C._empty_like(input, dtype)
+        return r if fn is empty else r.fill_(args[0] if args else (0 if fn is zeros else 1))
+    return fn(input.shape, *args, dtype=dtype,
               device=input.device if device is None else device, requires_grad=requires_grad)
 
 

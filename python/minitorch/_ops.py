@@ -1,5 +1,8 @@
 """Elementwise ops composed from the C kernels (clamp, lerp, comparisons of whole tensors)."""
+import builtins
+
 from . import _C
+from ._finfo import iinfo
 
 
 def _check_tensor(x, fname):
@@ -14,14 +17,25 @@ def clamp(input, min=None, max=None, *, out=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     r = input
     if min is not None:
-        r = _C.maximum(r, min)
+        r = _C.maximum(r, _int_bound(input, min))
     if max is not None:
-        r = _C.minimum(r, max)
+        r = _C.minimum(r, _int_bound(input, max))
     if r is input:
         r = input.clone()
     if out is not None:
         return _C._store_out(out, r, "clamp")
     return r
+
+
+def _int_bound(input, b):
+    """A Python-int bound of an integer result, limited to that dtype's range: torch compares
+    before it converts, so a bound beyond the range limits nothing (it never wraps)."""
+    if isinstance(b, int) and not isinstance(b, bool):
+        dt = _C.result_type(input, b)
+        if dt != _C.bool and not (dt.is_floating_point or dt.is_complex):
+            info = iinfo(dt)
+            return builtins.min(builtins.max(b, info.min), info.max)
+    return b
 
 
 _TYPEMETA_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",

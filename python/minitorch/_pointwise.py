@@ -125,6 +125,9 @@ def _without_nan(input, fname):
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """sum treating NaN as zero."""
+    _check(input, "nansum")
+    if input.dtype.is_complex:
+        raise NotImplementedError("nansum on CPU does not support complex inputs")
     x = _without_nan(input, "nansum")
     kw = {"keepdim": keepdim, "dtype": dtype}
     r = x.sum(**kw) if dim is None else x.sum(dim, **kw)

@@ -177,12 +177,14 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
 def logsumexp(input, dim, keepdim=False, *, out=None):
     """log(sum(exp(x))) computed stably as m + log(sum(exp(x - m)))."""
     _check(input, "logsumexp")
-    x0 = input if input.dtype.is_floating_point else input.to(_C.get_default_dtype())
+    inexact = input.dtype.is_floating_point or input.dtype.is_complex
+    x0 = input if inexact else input.to(_C.get_default_dtype())
     x = _opmath(x0)
     if x.numel() == 0:
         r = _C.log(_C.sum(_C.exp(x), dim, keepdim))
     else:
-        m = _C.amax(x, dim, True)
+        # complex: shifted by the largest real part (the modulus of exp is exp of the real part)
+        m = _C.amax(x.real if x.dtype.is_complex else x, dim, True)
         m = _C._where(_C.isinf(m), 0.0, m)
         r = _C.add(_C.log(_C.sum(_C.exp(_C.sub(x, m)), dim, True)), m)
         if not keepdim:
@@ -276,10 +278,34 @@ def min(input, dim=None, keepdim=False, *, other=None, out=None):
     return _max_min(input, dim, keepdim, other, False, out)
 
 
+cummax_ret = _return_type("cummax", ["values", "indices"])
+cummin_ret = _return_type("cummin", ["values", "indices"])
+
+
+def _cummax_cummin(input, dim, out, is_max):
+    fname = "cummax" if is_max else "cummin"
+    _check(input, fname)
+    v, i = _C._cummax_cummin(input, dim, is_max)
+    if out is not None:
+        v, i = _store_pair(out, v, i, fname)
+    return (cummax_ret if is_max else cummin_ret)(v, i)
+
+
+def cummax(input, dim, *, out=None):
+    """The running maximum along dim and the index where it was found (the later index on
+    ties; a NaN stays once seen): named tuple (values, indices)."""
+    return _cummax_cummin(input, dim, out, True)
+
+
+def cummin(input, dim, *, out=None):
+    """The running minimum along dim and its index, as cummax."""
+    return _cummax_cummin(input, dim, out, False)
+
+
 def count_nonzero(input, dim=None):
     _check(input, "count_nonzero")
     return _C.sum(_C.ne(input, 0), dim)
 
 
 __all__ = ["mean", "var", "std", "var_mean", "std_mean", "norm", "logsumexp", "max", "min",
-           "count_nonzero"]
+           "count_nonzero", "cummax", "cummin"]

@@ -1,8 +1,10 @@
-"""Searching and counting: searchsorted, bucketize, bincount."""
+"""Searching and counting: searchsorted, bucketize, bincount, histc."""
 import builtins
+import math
 
 from . import _C
 from ._checks import _check, _legacy_name
+from ._reductions import _scalar_type_name
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, out=None, sorter=None):
@@ -87,4 +89,48 @@ def bincount(input, weights=None, minlength=0):
     return r
 
 
-__all__ = ["searchsorted", "bucketize", "bincount"]
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    """Counts of input's elements in `bins` equal-width bins over [min, max] (both 0: the
+    elements' own range; a zero-width range is widened by 1 on each side), in input's
+    floating dtype.  Elements outside the range and NaNs are not counted; max itself falls
+    in the last bin.  Bin positions are computed in input's dtype, as torch."""
+    _check(input, "histc")
+    if isinstance(bins, bool) or not isinstance(bins, int):
+        raise TypeError(f"histc(): argument 'bins' must be int, not {type(bins).__name__}")
+    if input.dtype not in (_C.float16, _C.bfloat16, _C.float32, _C.float64):
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_scalar_type_name(input.dtype)}'")
+    if out is not None:
+        _check(out, "histc", "out")
+        if out.dtype != input.dtype:
+            raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same dtype, "
+                               f"but got input {_cpp_name(input.dtype)} and hist {_cpp_name(out.dtype)}")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    lo, hi = float(min), float(max)
+    if lo == hi and input.numel():
+        lo, hi = float(input.amin()), float(input.amax())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{_g(lo)}, {_g(hi)}] is not finite")
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    x = input.reshape(-1)
+    edges = _C.tensor([lo, hi], dtype=input.dtype)
+    inside = (x >= edges[0]) & (x <= edges[1])          # False for NaN
+    x = x[inside]
+    pos = ((x - edges[0]) * bins / (edges[1] - edges[0])).to(_C.int64).clamp_(0, bins - 1)
+    counts = bincount(pos, minlength=bins).to(input.dtype)
+    return counts if out is None else _C._store_out(out, counts, "histc")
+
+
+def _g(v):
+    return f"{v:g}" if math.isfinite(v) else str(v)
+
+
+def _cpp_name(dtype):
+    return {_C.float16: "c10::Half", _C.bfloat16: "c10::BFloat16", _C.float32: "float",
+            _C.float64: "double"}.get(dtype, _scalar_type_name(dtype))
+
+
+__all__ = ["searchsorted", "bucketize", "bincount", "histc"]
