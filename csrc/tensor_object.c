@@ -802,9 +802,33 @@ tensor_is_view(PyObject *self, PyObject *unused)
     return PyBool_FromLong(((MTTensorObject *)self)->base != NULL);
 }
 
+/* as_subclass(cls): the same tensor (same impl, same view base) as an object
+ * of the Tensor subclass cls, as torch's Tensor.as_subclass. */
+static PyObject *
+tensor_as_subclass(PyObject *self, PyObject *cls)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, mt__TensorBase_Type)) {
+        PyErr_Format(PyExc_TypeError,
+                     "as_subclass(): argument 'cls' must be a subclass of Tensor, not %s",
+                     PyType_Check(cls) ? ((PyTypeObject *)cls)->tp_name : Py_TYPE(cls)->tp_name);
+        return NULL;
+    }
+    PyTypeObject *tp = (PyTypeObject *)cls;
+    MTTensorObject *o = (MTTensorObject *)tp->tp_alloc(tp, 0);
+    if (o == NULL) {
+        return NULL;
+    }
+    o->impl = IMPL(self);
+    mt_tensor_incref(o->impl);
+    o->base = Py_XNewRef(((MTTensorObject *)self)->base);
+    return (PyObject *)o;
+}
+
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef tensor_base_methods[] = {
+    {"as_subclass", tensor_as_subclass, METH_O,
+     "as_subclass(cls) -> the same tensor as an instance of the Tensor subclass cls"},
     {"size", FASTKW(tensor_size), "size(dim=None) -> Size or int"},
     {"stride", FASTKW(tensor_stride), "stride(dim=None) -> tuple or int (in elements)"},
     {"storage_offset", tensor_storage_offset, METH_NOARGS, "Offset into the storage, in elements."},

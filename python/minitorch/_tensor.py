@@ -2,8 +2,12 @@
 import math
 import operator
 
+import numpy as _np
+
+
 from . import _C
 from . import _formats
+from . import _subclass
 from . import _tensor_str
 from ._checks import _check_count_fits, _VIEW_BYTES  # noqa: F401
 from ._op_forms import tensor_methods as _tensor_methods
@@ -44,6 +48,10 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     __hash__ = object.__hash__
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _subclass.preserve_subclass(cls, Tensor)
+
     def _set_real(self, value):
         _C._real(self).copy_(value)
 
@@ -60,11 +68,26 @@ class Tensor(_TensorOps, _C.TensorBase):
     # NumPy defers binary operators to us (np.float64(2) * t is a Tensor), as torch
     __array_priority__ = 1000
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs given tensors (np.abs(t), np.ones(4) + t, np.add(t, 1, out=t)) run in
+        NumPy over the tensors' own memory (no copies) and give tensors; out= tensors are
+        written in place.  torch has no __array_ufunc__, so there `ndarray + tensor` fails."""
+        arrays = tuple(x.numpy() if isinstance(x, _C.TensorBase) else x for x in inputs)
+        out = kwargs.get("out")
+        if out is not None:
+            kwargs["out"] = tuple(o.numpy() if isinstance(o, _C.TensorBase) else o for o in out)
+        result = getattr(ufunc, method)(*arrays, **kwargs)
+        if out is not None:
+            return out[0] if len(out) == 1 else out
+        if isinstance(result, tuple):
+            return tuple(self.__array_wrap__(r) for r in result)
+        return self.__array_wrap__(result)
+
     def __array_wrap__(self, array, context=None, return_scalar=False):
         """NumPy ufuncs applied to tensors give tensors (np.abs(t), np.add(t, t)), as torch:
         the ufunc's result array is taken over without a copy."""
         try:
-            return _C.from_numpy(array)
+            return _C.from_numpy(array if isinstance(array, _np.ndarray) else _np.asarray(array))
         except (TypeError, ValueError):      # a dtype minitorch has no tensor for
             return array
 

@@ -1,0 +1,72 @@
+"""Tensor subclasses keep their class through tensor methods and operators.
+
+torch's default ``__torch_function__`` turns the tensors an op returns into the subclass of
+its input (``class My(torch.Tensor)``: ``(m + 1)``, ``m.sum()``, ``m[0]``, ``m.t()`` are all
+``My``).  minitorch has no ``__torch_function__`` dispatch; instead, when a subclass is
+created, each inherited Tensor method, operator and tensor-valued property is given to it
+wrapped so that plain Tensor results come back as ``type(self)`` (``as_subclass``: the same
+tensor, no copy).  Plain tensors pay nothing: only subclasses carry the wrappers.  What the
+subclass defines itself is left alone."""
+import functools
+
+from . import _C
+
+# members that must keep their own meaning: object protocol, pickling, NumPy conversion,
+# the subclass machinery itself
+_KEEP = frozenset({
+    "__new__", "__init__", "__init_subclass__", "__getattribute__", "__getattr__", "__setattr__",
+    "__delattr__", "__class__", "__dict__", "__weakref__", "__doc__", "__module__", "__reduce__",
+    "__reduce_ex__", "__getstate__", "__setstate__", "__sizeof__", "__subclasshook__", "__dir__",
+    "__hash__", "__repr__", "__str__", "__format__", "__array__", "__array_wrap__",
+    "__array_ufunc__", "__array_priority__", "__class_getitem__", "__len__", "__bool__",
+    "__index__", "__int__", "__float__", "__complex__", "__contains__", "__iter__",
+    "as_subclass", "item", "tolist", "numpy", "storage", "untyped_storage", "data_ptr",
+})
+
+
+def _convert(r, base, cls):
+    """r with every plain `base` tensor in it (also inside tuples, named tuples and lists)
+    as an instance of cls."""
+    if type(r) is base:
+        return r.as_subclass(cls)
+    if isinstance(r, (tuple, list)):
+        items = [_convert(x, base, cls) for x in r]
+        if all(a is b for a, b in zip(items, r)):
+            return r                        # nothing converted (a Size, a list of ints)
+        if isinstance(r, list):
+            return items
+        return type(r)(*items) if hasattr(r, "_fields") else tuple(items)
+    return r
+
+
+def _method(fn, base):
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        return _convert(fn(self, *args, **kwargs), base, type(self))
+    return method
+
+
+def preserve_subclass(cls, base):
+    """Gives the Tensor subclass cls wrappers of base's (minitorch.Tensor's) members that
+    return tensors, unless cls or a class between it and base defines them."""
+    own = set()
+    for klass in cls.__mro__:
+        if klass is base:
+            break
+        own.update(vars(klass))
+    for name in dir(base):
+        if name in _KEEP or name in own:
+            continue
+        member = None
+        for klass in base.__mro__:
+            if name in vars(klass):
+                member = vars(klass)[name]
+                break
+        if member is None or isinstance(member, (staticmethod, classmethod, type)):
+            continue
+        if hasattr(member, "__get__") and hasattr(member, "__set__"):      # property / getset
+            getter = (lambda m: lambda self: _convert(m.__get__(self, type(self)), base, type(self)))(member)
+            setter = (lambda m: lambda self, v: m.__set__(self, v))(member)
+            setattr(cls, name, property(getter, setter, None, getattr(member, "__doc__", None)))
+        elif callable(member):
+            setattr(cls, name, _method(getattr(base, name), base))
