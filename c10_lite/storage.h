@@ -20,8 +20,10 @@ typedef void (*mt_deleter_fn)(void *ctx, void *data);
  *   - borrowed memory (a NumPy array, shared memory, another library's buffer):
  *     the deleter releases the lender (e.g. Py_DECREF of the ndarray).
  * Tensors hold one storage reference each; the storage dies with the last one.
- * `data` and `nbytes` never change after construction, so any thread may read
- * them without locks; the refcount is atomic. */
+ * `nbytes` never changes after construction; `data` (with the deleter) changes
+ * only when mt_storage_share_ moves the bytes into shared memory, in place, as
+ * torch's share_memory_ does (see Note [Shared memory]).  Otherwise any thread
+ * may read them without locks; the refcount is atomic. */
 typedef struct mt_storage {
     _Atomic int64_t refcount;
     void *data;

@@ -1,6 +1,6 @@
 """minitorch.multiprocessing: spawn / start_processes (results, a child's exception, exit
-codes, signals, join=False), argument checks, the standard library re-exports, and tensors
-sent to child processes by value (the "bad value(s) in fds_to_keep" program)."""
+codes, signals, join=False), argument checks and the standard library re-exports.  Tensors
+crossing processes in shared memory: tests/test_shared_memory.py."""
 import os
 import pickle
 import re
@@ -39,11 +39,11 @@ def _free_port():
 
 
 def _write_result(i, outdir, tensor, scale):
-    # the tensor arrives by value: a contiguous copy with the same dtype, shape and elements
+    # the tensor arrives as the same view of the same (now shared) memory
     t = tensor * scale + i
     np.save(os.path.join(outdir, f"{i}.npy"), t.numpy())
     with open(os.path.join(outdir, f"{i}.txt"), "w") as f:
-        f.write(f"{os.getpid()}|{tensor.dtype}|{tuple(tensor.shape)}|{tensor.is_contiguous()}")
+        f.write(f"{os.getpid()}|{tensor.dtype}|{tuple(tensor.shape)}|{tensor.stride()}")
 
 
 def _raise_on_one(i, slow):
@@ -87,9 +87,9 @@ def test_spawn_runs_every_index_with_tensor_args(tmp_path):
     for i in range(3):
         got = np.load(tmp_path / f"{i}.npy")
         np.testing.assert_array_equal(got, view.numpy() * 2.0 + i)
-        pid, dtype, shape, contiguous = (tmp_path / f"{i}.txt").read_text().split("|")
+        pid, dtype, shape, stride = (tmp_path / f"{i}.txt").read_text().split("|")
         pids.add(pid)
-        assert dtype == str(torch.float64) and shape == "(3, 3)" and contiguous == "True"
+        assert dtype == str(torch.float64) and shape == "(3, 3)" and stride == str(view.stride())
     assert len(pids) == 3 and str(os.getpid()) not in pids
     # the parent's tensor is untouched
     np.testing.assert_array_equal(base.numpy(), np.arange(12.0).reshape(3, 4))

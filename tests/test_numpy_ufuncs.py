@@ -44,6 +44,17 @@ def test_ufunc_results_share_no_memory_with_inputs():
     assert t.tolist() == [1., 2.]
 
 
-def test_ufunc_on_a_dtype_numpy_lacks_raises():
+def test_operator_ufuncs_follow_torch_promotion():
+    t = torch.ones(2)
+    # a NumPy scalar is a number to torch: float32 stays float32 (NumPy would give float64)
+    for r in (np.float64(2.0) * t, np.float64(2.0) - t, np.add(t, np.float64(1.0))):
+        assert isinstance(r, torch.Tensor) and r.dtype == torch.float32
+    assert (np.float64(2.0) - t).tolist() == [1.0, 1.0]
+    assert (np.int64(3) + torch.ones(2, dtype=torch.int8)).dtype == torch.int8
+    b = torch.ones(2, dtype=torch.bfloat16)       # NumPy has no bfloat16: operators still work
+    assert np.negative(b).dtype == torch.bfloat16 and np.abs(-b).tolist() == [1.0, 1.0]
+
+
+def test_other_ufuncs_on_a_dtype_numpy_lacks_raise():
     with pytest.raises(TypeError):
-        np.abs(torch.ones(2, dtype=torch.bfloat16))
+        np.exp(torch.ones(2, dtype=torch.bfloat16))

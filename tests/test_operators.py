@@ -330,5 +330,5 @@ def test_numpy_defers_to_tensors():
     r = np.float64(2.0) * t
     assert isinstance(r, torch.Tensor) and r.dtype == torch.float32 and r.tolist() == [2.0, 2.0]
     assert isinstance(np.int64(3) + t, torch.Tensor)
-    with pytest.raises(TypeError):  # as torch: ndarray <op> tensor is not supported
-        np.ones(2) + t
+    # torch: ndarray <op> tensor fails; here it is the tensor operation (see test_numpy_ufuncs.py)
+    assert (np.ones(2) + t).tolist() == [2.0, 2.0]

@@ -2,7 +2,21 @@
 from . import _C
 
 
-class UntypedStorage(_C.StorageBase):
+class _Sharing:
+    """share_memory_ / is_shared of both storage classes (see Note [Shared memory])."""
+
+    def share_memory_(self):
+        """Moves the bytes into shared memory in place (tensors on this storage see them
+        there), under the current sharing strategy.  Returns self."""
+        from .multiprocessing import get_sharing_strategy
+        _C._share_storage_(self, get_sharing_strategy())
+        return self
+
+    def is_shared(self):
+        return _C._shm_info(self) is not None
+
+
+class UntypedStorage(_Sharing, _C.StorageBase):
     """Bytes of a storage: size() and nbytes() agree, indexing gives ints 0..255."""
 
     __module__ = "minitorch"
@@ -15,7 +29,7 @@ class UntypedStorage(_C.StorageBase):
                f"[minitorch.storage.UntypedStorage(device={self.device}) of size {len(self)}]"
 
 
-class TypedStorage(_C.StorageBase):
+class TypedStorage(_Sharing, _C.StorageBase):
     """Elements of a storage of one dtype, as returned by Tensor.storage()."""
 
     __module__ = "minitorch"

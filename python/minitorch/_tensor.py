@@ -25,6 +25,29 @@ def _rebuild_tensor(data, dtype, shape):
     return t
 
 
+# NumPy ufuncs that are Python operators: (operator, number of operands)
+_UFUNC_OPERATORS = {
+    **{n: (getattr(operator, f), 2) for n, f in (
+        ("add", "add"), ("subtract", "sub"), ("multiply", "mul"), ("true_divide", "truediv"),
+        ("divide", "truediv"), ("floor_divide", "floordiv"), ("remainder", "mod"), ("power", "pow"),
+        ("matmul", "matmul"), ("bitwise_and", "and_"), ("bitwise_or", "or_"), ("bitwise_xor", "xor"),
+        ("left_shift", "lshift"), ("right_shift", "rshift"), ("equal", "eq"), ("not_equal", "ne"),
+        ("less", "lt"), ("less_equal", "le"), ("greater", "gt"), ("greater_equal", "ge"))},
+    **{n: (getattr(operator, f), 1) for n, f in (
+        ("negative", "neg"), ("positive", "pos"), ("absolute", "abs"), ("invert", "invert"))},
+}
+
+
+def _as_operand(x):
+    """A ufunc operand as minitorch's operators take it: arrays as tensors (no copy where
+    possible), NumPy scalars as Python numbers."""
+    if isinstance(x, _np.ndarray):
+        return _C.as_tensor(x)
+    if isinstance(x, _np.generic):
+        return x.item()
+    return x
+
+
 # The Tensor methods the op table implements in Python (see _op_table.py); the C ones come
 # with TensorBase.
 _TensorOps = type("_TensorOps", (), _tensor_methods())
@@ -51,6 +74,8 @@ class Tensor(_TensorOps, _C.TensorBase):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _subclass.preserve_subclass(cls, Tensor)
+        from .multiprocessing import reductions
+        reductions.register(cls)
 
     def _set_real(self, value):
         _C._real(self).copy_(value)
@@ -69,9 +94,16 @@ class Tensor(_TensorOps, _C.TensorBase):
     __array_priority__ = 1000
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        """NumPy ufuncs given tensors (np.abs(t), np.ones(4) + t, np.add(t, 1, out=t)) run in
-        NumPy over the tensors' own memory (no copies) and give tensors; out= tensors are
-        written in place.  torch has no __array_ufunc__, so there `ndarray + tensor` fails."""
+        """NumPy ufuncs given tensors.  The ones that are Python operators (np.ones(4) + t,
+        np.float64(2) * t, np.negative(t)) run as minitorch's operators, with arrays taken as
+        tensors and NumPy scalars as Python numbers, so they follow torch's promotion (a NumPy
+        scalar is a number: float32 * np.float64 stays float32, as in torch).  Any other ufunc,
+        method or keyword (np.exp(t), np.add.reduce(t), out=) runs in NumPy over the tensors'
+        own memory (no copies) and gives tensors; out= tensors are written in place.
+        (torch defines no __array_ufunc__, so there `ndarray + tensor` fails.)"""
+        op = _UFUNC_OPERATORS.get(ufunc.__name__)
+        if op is not None and method == "__call__" and not kwargs and len(inputs) == op[1]:
+            return op[0](*(_as_operand(x) for x in inputs))
         arrays = tuple(x.numpy() if isinstance(x, _C.TensorBase) else x for x in inputs)
         out = kwargs.get("out")
         if out is not None:
@@ -205,7 +237,8 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     # ---- memory ----
     def is_shared(self):
-        return False
+        """Whether the storage is in shared memory (share_memory_ or sent to another process)."""
+        return self.untyped_storage().is_shared()
 
     def is_pinned(self):
         return False
@@ -214,7 +247,10 @@ class Tensor(_TensorOps, _C.TensorBase):
         raise NotImplementedError("pinned memory needs CUDA tensors, which are not implemented yet")
 
     def share_memory_(self):
-        raise NotImplementedError("share_memory_() (shared-memory tensors) is not implemented yet")
+        """Moves the storage into shared memory, in place (every view sees it), under the
+        current sharing strategy; nothing when it is there already.  Returns self."""
+        self.untyped_storage().share_memory_()
+        return self
 
     @property
     def layout(self):

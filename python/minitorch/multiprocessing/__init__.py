@@ -6,25 +6,16 @@ and joins them; an exception in a child is re-raised in the parent as
 with a non-zero status (or dies of a signal) as ``ProcessExitedException``, and
 the other children are terminated as soon as one fails.
 
-Tensors handed to child processes (``Process(args=...)``, ``Queue.put``,
-``spawn(args=...)``) are pickled by value through ``Tensor.__reduce_ex__``:
-each child gets its own copy of the elements, views included.  Nothing is
-shared, so there is no file-descriptor passing and no sharing strategy to get
-wrong (see Note [Tensors cross processes by value]).
+Tensors handed to other processes (``Process(args=...)``, ``Queue.put``,
+``Pipe``, ``spawn(args=...)``, ``Pool``) travel in shared memory, as in torch:
+their storage moves into shared memory and the other side maps the same bytes,
+so in-place changes are seen by both (see Note [Tensors cross processes in
+shared memory] in reductions.py).  Views of one storage stay views of one
+storage, also under the spawn start method.
 
 The standard library's process tools are re-exported unchanged: ``Process``,
 ``Queue``, ``Pool``, ``Manager``, ``set_start_method`` ...
 """
-# Note [Tensors cross processes by value]
-# torch moves a tensor's storage into shared memory when it is pickled for another
-# process and sends a file descriptor.  With the spawn start method that fails for
-# views of one storage ("bad value(s) in fds_to_keep").  Here a tensor pickles as
-# bytes + dtype + shape (a contiguous copy), so any tensor, view or not, goes to a
-# child like any other Python value; in-place changes in the child are not seen by
-# the parent, which is what the users' programs expect when they pass data in.
-# Results come back through a Queue, a Pipe or the collectives of
-# minitorch.distributed.
-
 import multiprocessing as _mp
 import os
 import signal
@@ -81,7 +72,8 @@ _sharing_strategy = "file_descriptor"
 
 
 def get_all_sharing_strategies():
-    """The strategy names torch accepts (tensors are sent by value here, whichever is set)."""
+    """The strategies of set_sharing_strategy: file_descriptor (memfd segments whose
+    descriptors are lent to the receiver) and file_system (named /dev/shm segments)."""
     return set(_SHARING_STRATEGIES)
 
 
@@ -91,8 +83,9 @@ def get_sharing_strategy():
 
 
 def set_sharing_strategy(new_strategy):
-    """Accepts torch's strategy names.  Tensors always cross processes by value
-    (Note [Tensors cross processes by value]), so the choice changes nothing."""
+    """Chooses how tensors sent to other processes are shared (see Note [Shared memory] in
+    c10_lite/shm.h): "file_descriptor" (default; nothing outlives the processes) or
+    "file_system" (no descriptor stays open per storage)."""
     global _sharing_strategy
     if new_strategy not in _SHARING_STRATEGIES:
         raise AssertionError(f"invalid sharing strategy {new_strategy!r}; expected one of "
@@ -314,3 +307,8 @@ def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
             "To use a different start_method use:\n\t\t"
             " minitorch.multiprocessing.start_processes(...)", FutureWarning, stacklevel=2)
     return start_processes(fn, args, nprocs, join, daemon, start_method)
+
+
+from .reductions import init_reductions as _init_reductions  # noqa: E402
+
+_init_reductions()
