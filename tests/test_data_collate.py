@@ -79,8 +79,8 @@ def test_tensors_are_stacked():
 
 
 def test_tensor_shape_mismatch():
-    with pytest.raises(RuntimeError, match=r"^stack expects each tensor to be equal size, but got \[2\] at entry 0 "
-                                           r"and \[3\] at entry 1$"):
+    msg = r"^stack expects each tensor to be equal size, but got \[2\] at entry 0 and \[3\] at entry 1$"
+    with pytest.raises(RuntimeError, match=msg):
         default_collate([torch.tensor([1, 2]), torch.tensor([3, 4, 5])])
 
 

@@ -250,7 +250,8 @@ def test_random_split_is_reproducible():
 
 def test_random_split_in_a_new_process_gives_the_same_split():
     code = ("import minitorch as t; from minitorch.utils.data import random_split; "
-            "print([list(p) for p in random_split(range(20), [0.5, 0.5], generator=t.Generator().manual_seed(5))])")
+            "g = t.Generator().manual_seed(5); "
+            "print([list(p) for p in random_split(range(20), [0.5, 0.5], generator=g)])")
     runs = {subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
                            timeout=60).stdout for _ in range(2)}
     assert runs == {repr([list(p) for p in _split(20, [0.5, 0.5], seed=5)]) + "\n"}

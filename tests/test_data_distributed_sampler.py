@@ -115,7 +115,8 @@ def test_pad_is_keyword_only():
 
 def test_rank_errors():
     for rank in (2, -1):
-        with pytest.raises(ValueError, match=rf"^Invalid rank {rank}, rank should be in the interval \[0, 1\]$"):
+        msg = rf"^Invalid rank {rank}, rank should be in the interval \[0, 1\]$"
+        with pytest.raises(ValueError, match=msg):
             DistributedSampler(range(10), num_replicas=2, rank=rank)
     with pytest.raises(ValueError, match=r"^Invalid rank 0, rank should be in the interval \[0, -1\]$"):
         DistributedSampler(range(10), num_replicas=0, rank=0)

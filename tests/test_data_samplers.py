@@ -95,7 +95,8 @@ def test_random_sampler_errors():
     with pytest.raises(TypeError, match="^replacement should be a boolean value, but got replacement=1$"):
         RandomSampler(range(3), replacement=1)
     for bad in (0, 2.0, -1):
-        with pytest.raises(ValueError, match=f"^num_samples should be a positive integer value, but got num_samples={bad}$"):
+        msg = f"^num_samples should be a positive integer value, but got num_samples={bad}$"
+        with pytest.raises(ValueError, match=msg):
             RandomSampler(range(3), num_samples=bad)
     with pytest.raises(ValueError, match="but got num_samples=0$"):
         RandomSampler(range(0))
@@ -137,11 +138,13 @@ def test_weighted_sampler_without_replacement():
 
 def test_weighted_sampler_errors():
     for bad in (0, True, 2.0):
-        with pytest.raises(ValueError, match=f"^num_samples should be a positive integer value, but got num_samples={bad}$"):
+        msg = f"^num_samples should be a positive integer value, but got num_samples={bad}$"
+        with pytest.raises(ValueError, match=msg):
             WeightedRandomSampler([1.0, 2.0], bad)
     with pytest.raises(ValueError, match="^replacement should be a boolean value, but got replacement=0$"):
         WeightedRandomSampler([1.0, 2.0], 2, replacement=0)
-    with pytest.raises(ValueError, match=r"^weights should be a 1d sequence but given weights have shape \(1, 2\)$"):
+    msg = r"^weights should be a 1d sequence but given weights have shape \(1, 2\)$"
+    with pytest.raises(ValueError, match=msg):
         WeightedRandomSampler([[1.0, 2.0]], 2)
     with pytest.raises(ValueError, match=r"have shape \(\)$"):
         WeightedRandomSampler(torch.tensor(1.0), 2)
@@ -170,10 +173,12 @@ def test_batch_sampler_over_a_random_sampler():
 
 def test_batch_sampler_errors():
     for bad in (0, True, 3.0, -2):
-        with pytest.raises(ValueError, match=f"^batch_size should be a positive integer value, but got batch_size={bad}$"):
+        msg = f"^batch_size should be a positive integer value, but got batch_size={bad}$"
+        with pytest.raises(ValueError, match=msg):
             BatchSampler(range(10), bad, False)
     for bad in (0, None):
-        with pytest.raises(ValueError, match=f"^drop_last should be a boolean value, but got drop_last={bad}$"):
+        msg = f"^drop_last should be a boolean value, but got drop_last={bad}$"
+        with pytest.raises(ValueError, match=msg):
             BatchSampler(range(10), 3, bad)
     with pytest.raises(TypeError, match="drop_last"):
         BatchSampler(range(10), 3)

@@ -79,7 +79,8 @@ class DistributedSampler(Sampler):
             repeats = math.ceil(self.total_size / n)
             indices = (indices * repeats)[:self.total_size]
         if len(indices) != self.total_size:
-            raise AssertionError(f"Number of indices ({len(indices)}) does not match total_size ({self.total_size})")
+            raise AssertionError(f"Number of indices ({len(indices)}) does not match total_size "
+                                 f"({self.total_size})")
         mine = indices[self.rank:self.total_size:self.num_replicas]
         if len(mine) != self.num_samples:
             raise AssertionError(f"Number of subsampled indices ({len(mine)}) does not match "

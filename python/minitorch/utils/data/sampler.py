@@ -108,7 +108,8 @@ class WeightedRandomSampler(Sampler):
 
     def __init__(self, weights, num_samples, replacement=True, generator=None):
         if not _is_positive_int(num_samples, allow_bool=False):
-            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
         if not isinstance(replacement, bool):
             raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
         w = _mt.as_tensor(weights, dtype=_mt.double)
@@ -133,7 +134,8 @@ class BatchSampler(Sampler):
 
     def __init__(self, sampler, batch_size, drop_last):
         if not _is_positive_int(batch_size, allow_bool=False):
-            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+            raise ValueError("batch_size should be a positive integer value, but got "
+                             f"batch_size={batch_size}")
         if not isinstance(drop_last, bool):
             raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
         self.sampler = sampler
