@@ -1,0 +1,33 @@
+"""``minitorch.utils.data``: datasets, samplers and batch collation, as ``torch.utils.data``.
+
+Files: dataset.py (Dataset and its combinators, random_split), sampler.py (index samplers),
+distributed.py (DistributedSampler, weighted_mean), _collate.py (default_collate,
+default_convert), _worker_info.py (get_worker_info)."""
+from ._collate import default_collate, default_convert
+from ._worker_info import get_worker_info
+from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset,
+                      TensorDataset, random_split)
+from .distributed import DistributedSampler
+from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
+                      WeightedRandomSampler)
+
+__all__ = [
+    "BatchSampler",
+    "ChainDataset",
+    "ConcatDataset",
+    "Dataset",
+    "DistributedSampler",
+    "IterableDataset",
+    "RandomSampler",
+    "Sampler",
+    "SequentialSampler",
+    "StackDataset",
+    "Subset",
+    "SubsetRandomSampler",
+    "TensorDataset",
+    "WeightedRandomSampler",
+    "default_collate",
+    "default_convert",
+    "get_worker_info",
+    "random_split",
+]
