@@ -481,3 +481,48 @@ mt_shm_detach_named(void)
     }
     mt__unlock();
 }
+
+/* what a region storage holds: its segment and the word to clear when it dies */
+typedef struct {
+    mt_storage *segment;
+    _Atomic uint32_t *flag;
+} mt__region;
+
+static void
+mt__region_deleter(void *ctx, void *data)
+{
+    (void)data;
+    mt__region *r = ctx;
+    atomic_store_explicit(r->flag, 0, memory_order_release);
+    mt_storage_decref(r->segment);
+    free(r);
+}
+
+mt_storage *
+mt_shm_region(mt_storage *segment, size_t offset, size_t nbytes, size_t flag_offset)
+{
+    if (mt_storage_shm(segment) == NULL || offset > segment->nbytes ||
+        nbytes > segment->nbytes - offset || flag_offset % 4 != 0 ||
+        flag_offset > segment->nbytes - 4 || segment->nbytes < 4) {
+        mt_error_set(MT_EINVAL,
+                     "region [%zu, +%zu) with flag at %zu does not fit a shared storage of %zu "
+                     "bytes",
+                     offset, nbytes, flag_offset, segment->nbytes);
+        return NULL;
+    }
+    mt__region *r = malloc(sizeof(*r));
+    if (r == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory describing a shared-memory region");
+        return NULL;
+    }
+    r->segment = segment;
+    r->flag = (_Atomic uint32_t *)((char *)segment->data + flag_offset);
+    mt_storage *s = mt_storage_from_blob((char *)segment->data + offset, nbytes, MT_DEVICE_CPU,
+                                         mt__region_deleter, r);
+    if (s == NULL) {
+        free(r);
+        return NULL;
+    }
+    mt_storage_incref(segment);
+    return s;
+}

@@ -78,6 +78,17 @@ int mt_storage_share_(mt_storage *s, mt_shm_kind kind);
 int mt_shm_ref_for_handle(const mt_storage *s);
 /* Gives back a reference taken for a handle that will never be opened. */
 void mt_shm_unref_name(const char *name);
+/* Note [Shared regions]
+ * A producer that reuses shared memory (a DataLoader worker's slabs) needs to
+ * know when the consumer is done with a piece of it.  mt_shm_region gives the
+ * consumer a storage over bytes [offset, offset + nbytes) of a shared storage
+ * `segment` (it holds a reference to it); when that storage dies it stores 0
+ * (release order) into the 32-bit word at byte `flag_offset` of the segment,
+ * which the producer set to nonzero when it handed the region over.  No
+ * message and no Python: any thread that drops the last tensor does it.
+ * Caller owns the result; NULL with MT_EINVAL when the region or the flag do
+ * not fit, or when segment is not shared. */
+mt_storage *mt_shm_region(mt_storage *segment, size_t offset, size_t nbytes, size_t flag_offset);
 /* At process exit: gives back this process's reference to every named
  * segment it maps (the mappings stay; their storages will not give it back
  * again), since a process that leaves by _exit never frees its storages. */

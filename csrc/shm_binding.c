@@ -183,6 +183,28 @@ mt_py_shm_unref_name(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* _shm_region(segment, offset, nbytes, flag_offset) -> UntypedStorage over
+ * those bytes of the shared storage `segment` that clears the flag word when
+ * it dies (Note [Shared regions]). */
+static PyObject *
+mt_py_shm_region(PyObject *m, PyObject *args)
+{
+    PyObject *so;
+    Py_ssize_t off, n, flag;
+    if (!PyArg_ParseTuple(args, "Onnn:_shm_region", &so, &off, &n, &flag)) {
+        return NULL;
+    }
+    mt_storage *seg = mt__storage_arg(so, "_shm_region");
+    if (seg == NULL) {
+        return NULL;
+    }
+    if (off < 0 || n < 0 || flag < 0) {
+        PyErr_SetString(PyExc_ValueError, "_shm_region: negative offset or size");
+        return NULL;
+    }
+    return mt__wrap_untyped(mt_shm_region(seg, (size_t)off, (size_t)n, (size_t)flag));
+}
+
 /* _shm_detach_named(): see mt_shm_detach_named (run at exit). */
 static PyObject *
 mt_py_shm_detach_named(PyObject *m, PyObject *unused)
@@ -193,6 +215,7 @@ mt_py_shm_detach_named(PyObject *m, PyObject *unused)
 
 static PyMethodDef mt_shm_functions[] = {
     {"_shm_detach_named", mt_py_shm_detach_named, METH_NOARGS, NULL},
+    {"_shm_region", mt_py_shm_region, METH_VARARGS, NULL},
     {"_share_storage_", mt_py_share_storage, METH_VARARGS, NULL},
     {"_shm_info", mt_py_shm_info, METH_O, NULL},
     {"_shm_new", mt_py_shm_new, METH_VARARGS, NULL},

@@ -79,3 +79,12 @@ from . import serialization  # noqa: E402,F401
 from . import cuda  # noqa: E402
 from . import futures  # noqa: E402
 from ._legacy import *  # noqa: E402,F401,F403
+
+
+def __getattr__(name):
+    """minitorch.utils loads on first use (``minitorch.utils.data.DataLoader`` after a plain
+    ``import minitorch``, as torch), so importing minitorch stays quick."""
+    if name == "utils":
+        import importlib
+        return importlib.import_module(".utils", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

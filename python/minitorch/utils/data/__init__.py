@@ -2,8 +2,11 @@
 
 Files: dataset.py (Dataset and its combinators, random_split), sampler.py (index samplers),
 distributed.py (DistributedSampler, weighted_mean), _collate.py (default_collate,
-default_convert), _worker_info.py (get_worker_info)."""
+default_convert), _worker_info.py (get_worker_info), dataloader.py (DataLoader and its worker
+pool), _worker.py (the worker loop), _fetch.py (loading batches), _slabs.py (batches in shared
+memory)."""
 from ._collate import default_collate, default_convert
+from .dataloader import DataLoader
 from ._worker_info import get_worker_info
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset,
                       TensorDataset, random_split)
@@ -13,6 +16,7 @@ from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, S
 
 __all__ = [
     "BatchSampler",
+    "DataLoader",
     "ChainDataset",
     "ConcatDataset",
     "Dataset",

@@ -1,0 +1,126 @@
+"""The loop of a DataLoader worker process.
+
+A worker takes (batch number, indices) from its index queue, builds the whole batch (collated
+straight into its slabs, Note [Batch slabs]) and sends it on its result pipe; the main process
+keeps at most prefetch_factor batches per worker in flight, so a worker that is ahead waits.
+Messages in: None (exit), _Resume (a new epoch of persistent workers), (idx, indices).
+Messages out (one pickled message per batch): the batch, an ExceptionWrapper, or
+_IterableEnd once an iterable dataset's copy in this worker is exhausted.  A worker exits on
+None, when its parent is gone, or when its pipe breaks."""
+import os
+import queue
+import signal
+
+import numpy as np
+
+import minitorch as _mt
+from . import _collate, _worker_info
+from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher, seed_everything
+from ._slabs import SlabRing
+
+POLL_S = 1.0          # how often an idle worker checks that its parent still runs
+
+
+class _IterableEnd:
+    """Sent by a worker whose copy of an iterable dataset is exhausted."""
+
+    def __init__(self, worker_id):
+        self.worker_id = worker_id
+
+
+class _Resume:
+    """Sent to persistent workers at the start of a new epoch; they answer with it."""
+
+    def __init__(self, base_seed):
+        self.base_seed = base_seed
+
+
+def numpy_seed(base_seed, worker_id):
+    """NumPy's global seed in a worker: 32 bits mixed from the base seed and the worker id."""
+    return int(np.random.SeedSequence([worker_id, base_seed & 0xFFFFFFFFFFFFFFFF]).generate_state(1)[0])
+
+
+def _make_fetcher(spec, base_seed):
+    kind, dataset, auto_collation, collate_fn, drop_last, batch_size, per_sample = spec
+    if kind == "map":
+        return MapFetcher(dataset, auto_collation, collate_fn, drop_last,
+                          base_seed if per_sample else None)
+    return IterableFetcher(dataset, auto_collation, collate_fn, drop_last, batch_size)
+
+
+def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, num_workers,
+                parent_pid):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the main process's to handle
+    seed = base_seed + worker_id
+    _mt.manual_seed(seed)
+    import random
+    random.seed(seed)
+    np.random.seed(numpy_seed(base_seed, worker_id))
+    dataset = spec[1]
+    _worker_info._worker_info = _worker_info.WorkerInfo(id=worker_id, num_workers=num_workers,
+                                                        seed=seed, dataset=dataset)
+    ring = SlabRing()
+    _collate._collate_out_alloc = ring.alloc
+    init_error = None
+    if init_fn is not None:
+        try:
+            init_fn(worker_id)
+        except Exception:                        # noqa: BLE001 - sent to the main process
+            init_error = ExceptionWrapper(where=f"in DataLoader worker process {worker_id}")
+    fetcher = None
+    exhausted = False
+    while True:
+        try:
+            msg = index_queue.get(timeout=POLL_S)
+        except queue.Empty:
+            if os.getppid() != parent_pid:
+                return                           # the main process is gone
+            continue
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        if isinstance(msg, _Resume):
+            fetcher, exhausted = None, False
+            if spec[6]:
+                base_seed = msg.base_seed
+            _send(result_conn, ring, (None, msg), [])
+            continue
+        idx, index = msg
+        ring.begin_batch()
+        if init_error is not None:
+            data, init_error = init_error, None
+        elif exhausted:
+            data = _IterableEnd(worker_id)
+        else:
+            try:
+                if fetcher is None:
+                    fetcher = _make_fetcher(spec, base_seed)
+                data = fetcher.fetch(index)
+            except StopIteration:
+                data, exhausted = _IterableEnd(worker_id), True
+            except Exception:                    # noqa: BLE001 - sent to the main process
+                where = f"in DataLoader worker process {worker_id}"
+                if fetcher is not None and fetcher.current is not None:
+                    where += f" while loading sample {fetcher.current!r}"
+                data = ExceptionWrapper(where=where)
+        regions = ring.end_batch()
+        if not _send(result_conn, ring, (idx, data), regions):
+            return
+        del data
+
+
+def _send(conn, ring, item, regions):
+    idx, data = item
+    try:
+        conn.send_bytes(ring.encode(idx, data, regions))
+    except (BrokenPipeError, EOFError, ConnectionResetError):
+        return False
+    except Exception:                            # noqa: BLE001 - an unpicklable batch
+        ring.abandon(regions)
+        err = ExceptionWrapper(where=f"while sending batch {idx} from a DataLoader worker")
+        try:
+            conn.send_bytes(ring.encode(idx, err, []))
+        except OSError:
+            return False
+    return True

@@ -1,0 +1,483 @@
+"""DataLoader: batches of a dataset, loaded in the calling process or by a pool of worker
+processes, with torch's arguments and behaviour.
+
+Note [The worker pool]
+With num_workers > 0 each worker builds whole batches (the notes' description): the main
+process hands out (batch number, indices) round-robin, at most prefetch_factor per worker in
+flight, and delivers batches strictly in sampler order (in_order=True) however they arrive, so
+a worker that is ahead waits and the main process waits for a slow one.  Batches come back
+through shared-memory slabs the workers reuse (Note [Batch slabs]): no copy and no system call
+per batch beyond one small message.  A worker's exception is raised again in the main process
+with its traceback and the sample it was loading; a worker that dies is an error naming its
+pid as soon as it is gone (its process sentinel is watched with the pipes); `timeout` bounds
+each wait.  Breaking out of the loop, deleting the iterator, Ctrl-C and interpreter exit all
+end the workers (finalizer, then terminate/kill after a grace period); their shared memory is
+descriptor-backed, so nothing outlives them.
+
+Seeds: each epoch draws a base seed from `generator` (or the global generator); worker i seeds
+minitorch and `random` with base_seed + i and NumPy with a mix of both, as torch.
+
+Note [Per-sample seeds]
+Beyond torch, `per_sample_seed=True` seeds minitorch, `random` and NumPy before every sample
+from (the epoch's base seed, the sample's index), so random augmentation gives the same
+results whatever num_workers is and whichever worker loads the sample.
+
+Beyond torch too, with num_workers=0 the loader warns once when loading takes most of the time
+of the loop (and suggests num_workers)."""
+import itertools
+import multiprocessing as _pymp
+import os
+import time
+import warnings
+import weakref
+from multiprocessing import connection as _connection
+
+import minitorch as _mt
+import minitorch.multiprocessing as _mp
+from . import _collate
+from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher
+from ._slabs import SlabMapper
+from ._worker import _IterableEnd, _Resume, worker_loop
+from .dataset import IterableDataset
+from .sampler import BatchSampler, RandomSampler, SequentialSampler
+
+__all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
+
+from ._collate import default_collate, default_convert  # noqa: E402
+from ._worker_info import get_worker_info  # noqa: E402
+
+_SHUTDOWN_GRACE_S = 5.0
+_SLOW_LOAD_MIN_BATCHES = 20
+_SLOW_LOAD_MIN_S = 2.0
+_SLOW_LOAD_SHARE = 0.5
+
+
+class _InfiniteConstantSampler:
+    """The index sampler of an iterable dataset: None forever (the fetcher iterates)."""
+
+    def __iter__(self):
+        while True:
+            yield None
+
+
+class DataLoader:
+    """Batches of `dataset`: see torch.utils.data.DataLoader (same arguments), and the notes
+    above for the worker pool and minitorch's additions (`per_sample_seed`)."""
+
+    __initialized = False
+
+    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
+                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
+                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
+                 prefetch_factor=None, persistent_workers=False, pin_memory_device="",
+                 in_order=True, per_sample_seed=False):
+        if num_workers < 0:
+            raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
+                             "disable multiprocessing.")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError("prefetch_factor option could only be specified in multiprocessing."
+                             "let num_workers > 0 to enable multiprocessing, otherwise set "
+                             "prefetch_factor to None.")
+        if num_workers > 0 and prefetch_factor is None:
+            prefetch_factor = 2
+        elif prefetch_factor is not None and prefetch_factor < 0:
+            raise ValueError("prefetch_factor option should be non-negative")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        self.dataset = dataset
+        self.num_workers = num_workers
+        self.prefetch_factor = prefetch_factor
+        self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.in_order = in_order
+        self.per_sample_seed = bool(per_sample_seed)
+
+        if isinstance(dataset, IterableDataset):
+            self._dataset_kind = "iterable"
+            if shuffle not in (False, None):
+                raise ValueError("DataLoader with IterableDataset: expected unspecified shuffle "
+                                 f"option, but got shuffle={shuffle}")
+            if sampler is not None:
+                raise ValueError("DataLoader with IterableDataset: expected unspecified sampler "
+                                 f"option, but got sampler={sampler}")
+            if batch_sampler is not None:
+                raise ValueError("DataLoader with IterableDataset: expected unspecified "
+                                 f"batch_sampler option, but got batch_sampler={batch_sampler}")
+        else:
+            shuffle = bool(shuffle)
+            self._dataset_kind = "map"
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, "
+                                 "shuffle, sampler, and drop_last")
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually "
+                             "exclusive with drop_last")
+        if sampler is None:
+            if self._dataset_kind == "iterable":
+                sampler = _InfiniteConstantSampler()
+            elif shuffle:
+                sampler = RandomSampler(dataset, generator=generator)
+            else:
+                sampler = SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
+        self.generator = generator
+        if collate_fn is None:
+            collate_fn = default_collate if self._auto_collation else default_convert
+        self.collate_fn = collate_fn
+        self.persistent_workers = persistent_workers
+        self.multiprocessing_context = multiprocessing_context
+        self._iterator = None
+        self._slow_warned = False
+        self.__initialized = True
+
+    # ---- torch's attribute rules
+    @property
+    def multiprocessing_context(self):
+        return self.__multiprocessing_context
+
+    @multiprocessing_context.setter
+    def multiprocessing_context(self, ctx):
+        if ctx is not None:
+            if self.num_workers == 0:
+                raise ValueError("multiprocessing_context can only be used with multi-process "
+                                 f"loading (num_workers > 0), but got num_workers={self.num_workers}")
+            if isinstance(ctx, str):
+                methods = _mp.get_all_start_methods()
+                if ctx not in methods:
+                    raise ValueError("multiprocessing_context option should specify a valid start "
+                                     f"method in {methods!r}, but got multiprocessing_context={ctx!r}")
+                ctx = _mp.get_context(ctx)
+            if not isinstance(ctx, _pymp.context.BaseContext):
+                raise TypeError("multiprocessing_context option should be a valid context object or "
+                                "a string specifying the start method, but got "
+                                f"multiprocessing_context={ctx}")
+        self.__multiprocessing_context = ctx
+
+    def __setattr__(self, attr, val):
+        if self.__initialized and attr in ("batch_size", "batch_sampler", "sampler", "drop_last",
+                                           "dataset", "persistent_workers"):
+            raise ValueError(f"{attr} attribute should not be set after {type(self).__name__} is "
+                             "initialized")
+        super().__setattr__(attr, val)
+
+    @property
+    def _auto_collation(self):
+        return self.batch_sampler is not None
+
+    @property
+    def _index_sampler(self):
+        return self.batch_sampler if self._auto_collation else self.sampler
+
+    def __len__(self):
+        if self._dataset_kind == "iterable":
+            n = len(self.dataset)
+            if self.batch_size is not None:
+                n = n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+            return n
+        return len(self._index_sampler)
+
+    def _base_seed(self):
+        return int(_mt.empty((), dtype=_mt.int64).random_(generator=self.generator).item())
+
+    def __iter__(self):
+        if self.num_workers == 0:
+            return _SingleProcessIter(self)
+        if self.persistent_workers:
+            if self._iterator is None:
+                self._iterator = _MultiProcessIter(self)
+            else:
+                self._iterator._reset(self)
+            return self._iterator
+        return _MultiProcessIter(self)
+
+
+class _BaseIter:
+    def __init__(self, loader, base_seed=None):
+        self._loader = loader
+        self._dataset = loader.dataset
+        self._kind = loader._dataset_kind
+        self._auto_collation = loader._auto_collation
+        self._drop_last = loader.drop_last
+        self._index_sampler = loader._index_sampler
+        self._collate_fn = loader.collate_fn
+        self._timeout = loader.timeout
+        if loader.pin_memory:
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
+                          "device pinned memory won't be used.", stacklevel=3)
+        self._start(loader, loader._base_seed() if base_seed is None else base_seed)
+
+    def _start(self, loader, base_seed):
+        """A new epoch: the sampler starts over; base_seed seeds workers / samples."""
+        self._sampler_iter = iter(self._index_sampler)
+        self._base_seed = base_seed
+        self._num_yielded = 0
+
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        return len(self._loader)
+
+    def _next_index(self):
+        return next(self._sampler_iter)
+
+
+class _SingleProcessIter(_BaseIter):
+    def _start(self, loader, base_seed):
+        super()._start(loader, base_seed)
+        if self._kind == "map":
+            self._fetcher = MapFetcher(self._dataset, self._auto_collation, self._collate_fn,
+                                       self._drop_last,
+                                       self._base_seed if loader.per_sample_seed else None)
+        else:
+            self._fetcher = IterableFetcher(self._dataset, self._auto_collation, self._collate_fn,
+                                            self._drop_last, loader.batch_size)
+        self._loading_s = 0.0
+        self._t0 = time.perf_counter()
+
+    def __next__(self):
+        t = time.perf_counter()
+        index = self._next_index()
+        data = self._fetcher.fetch(index)
+        self._loading_s += time.perf_counter() - t
+        self._num_yielded += 1
+        self._check_slow()
+        return data
+
+    def _check_slow(self):
+        """Note [The worker pool]: one warning when loading dominates the loop."""
+        loader = self._loader
+        if loader._slow_warned or self._num_yielded < _SLOW_LOAD_MIN_BATCHES:
+            return
+        elapsed = time.perf_counter() - self._t0
+        if elapsed >= _SLOW_LOAD_MIN_S and self._loading_s > _SLOW_LOAD_SHARE * elapsed:
+            loader._slow_warned = True
+            warnings.warn(
+                f"DataLoader: loading took {100 * self._loading_s / elapsed:.0f}% of the time of the "
+                f"loop over the first {self._num_yielded} batches, with num_workers=0 (loading in "
+                f"the main process). Worker processes would load while the loop computes: try "
+                f"num_workers={max(1, min(4, (os.cpu_count() or 2) - 1))}.", stacklevel=2)
+
+
+class _MultiProcessIter(_BaseIter):
+    def __init__(self, loader):
+        self._num_workers = loader.num_workers
+        self._prefetch = loader.prefetch_factor
+        self._in_order = loader.in_order
+        self._persistent = loader.persistent_workers
+        ctx = loader.multiprocessing_context or _mp
+        spec = (loader._dataset_kind, loader.dataset, loader._auto_collation, loader.collate_fn,
+                loader.drop_last, loader.batch_size, loader.per_sample_seed)
+        self._slabs = SlabMapper()
+        self._workers, self._index_queues, self._conns = [], [], []
+        self._shutdown = False
+        self._first_seed = loader._base_seed()
+        try:
+            for i in range(self._num_workers):
+                iq = ctx.Queue()
+                iq.cancel_join_thread()       # never wait on a queue a dead worker will not drain
+                r, w = ctx.Pipe(duplex=False)
+                p = ctx.Process(target=worker_loop, daemon=True,
+                                args=(spec, iq, w, self._first_seed, loader.worker_init_fn, i,
+                                      self._num_workers, os.getpid()))
+                p.start()
+                w.close()
+                self._workers.append(p)
+                self._index_queues.append(iq)
+                self._conns.append(r)
+        except BaseException:
+            _shutdown_workers(self._workers, self._index_queues, self._conns)
+            raise
+        self._finalizer = weakref.finalize(self, _shutdown_workers, self._workers,
+                                           self._index_queues, self._conns)
+        super().__init__(loader, self._first_seed)
+        self._fill()
+
+    def _start(self, loader, base_seed):
+        # the workers were seeded with the first epoch's seed; as torch, persistent workers keep
+        # theirs (per-sample seeds follow each epoch's, Note [Per-sample seeds])
+        super()._start(loader, base_seed if loader.per_sample_seed else self._first_seed)
+        self._active = [True] * self._num_workers     # False once an iterable copy is exhausted
+        self._outstanding = [0] * self._num_workers
+        self._worker_cycle = itertools.cycle(range(self._num_workers))
+        self._send_idx = 0
+        self._rcvd_idx = 0
+        self._tasks = {}                  # batch number -> [worker id] or [worker id, data]
+        self._sampler_done = False
+
+    def _fill(self):
+        for _ in range(self._prefetch * self._num_workers):
+            self._put_index()
+
+    def _reset(self, loader):
+        """A new epoch of persistent workers: every worker resumes (and acknowledges), then
+        the pipeline is refilled."""
+        self._start(loader, loader._base_seed())
+        waiting = set(range(self._num_workers))
+        for iq in self._index_queues:
+            iq.put(_Resume(self._base_seed))
+        while waiting:
+            worker_id, (idx, data) = self._get_data()
+            if idx is None and isinstance(data, _Resume):
+                waiting.discard(worker_id)
+        self._fill()
+
+    def _put_index(self):
+        if self._sampler_done:
+            return
+        for _ in range(self._num_workers):
+            w = next(self._worker_cycle)
+            if self._active[w] and self._outstanding[w] < self._prefetch:
+                break
+        else:
+            return
+        try:
+            index = self._next_index()
+        except StopIteration:
+            self._sampler_done = True
+            return
+        self._index_queues[w].put((self._send_idx, index))
+        self._tasks[self._send_idx] = [w]
+        self._outstanding[w] += 1
+        self._send_idx += 1
+
+    def _get_data(self):
+        """(worker id, (idx, data)) of the next message from any worker; raises when a worker
+        died or the timeout passed."""
+        deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
+        conns = {c: i for i, c in enumerate(self._conns)}
+        sentinels = {p.sentinel: p for p in self._workers}
+        while True:
+            wait_s = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready = _connection.wait(list(conns) + list(sentinels), wait_s)
+            for obj in ready:
+                if obj in conns:
+                    try:
+                        message = obj.recv_bytes()
+                    except (EOFError, OSError):
+                        continue              # its worker died: the sentinel says so below
+                    worker_id = conns[obj]
+                    try:
+                        return worker_id, self._slabs.decode(worker_id, message)
+                    except RuntimeError:
+                        # a new slab is lent by its worker: when that worker is dying, the
+                        # batch is lost and its death is the error to report (below)
+                        self._workers[worker_id].join(2.0)
+                        if self._workers[worker_id].is_alive():
+                            raise
+            dead = [p for p in self._workers if not p.is_alive()]
+            if dead:
+                pids = ", ".join(str(p.pid) for p in dead)
+                codes = ", ".join(_exit_text(p.exitcode) for p in dead)
+                self._shutdown_now()
+                raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly ({codes})")
+            if deadline is not None and time.monotonic() >= deadline:
+                self._shutdown_now()
+                raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
+
+    def __next__(self):
+        if self._shutdown:
+            raise StopIteration
+        while True:
+            while self._rcvd_idx < self._send_idx:
+                task = self._tasks.get(self._rcvd_idx)   # None: delivered out of order
+                if task is not None and (len(task) == 2 or self._active[task[0]]):
+                    break
+                self._tasks.pop(self._rcvd_idx, None)   # or sent to a worker that ran out
+                self._rcvd_idx += 1
+            else:
+                if not self._persistent:
+                    self._shutdown_now()
+                raise StopIteration
+            task = self._tasks[self._rcvd_idx]
+            if len(task) == 2:
+                del self._tasks[self._rcvd_idx]
+                self._rcvd_idx += 1
+                return self._deliver(task[1])
+            worker_id, (idx, data) = self._get_data()
+            if idx is None:
+                continue                       # a late answer to a resume
+            self._outstanding[worker_id] -= 1
+            if isinstance(data, _IterableEnd):
+                self._active[data.worker_id] = False   # its tasks are skipped above
+                self._put_index()
+                continue
+            if idx != self._rcvd_idx:
+                if self._in_order:
+                    self._tasks[idx].append(data)
+                    continue
+                del self._tasks[idx]
+                return self._deliver(data)
+            del self._tasks[idx]
+            self._rcvd_idx += 1
+            return self._deliver(data)
+
+    def _deliver(self, data):
+        self._put_index()
+        self._num_yielded += 1
+        if isinstance(data, ExceptionWrapper):
+            data.reraise()
+        return data
+
+    def _shutdown_now(self):
+        if not self._shutdown:
+            self._shutdown = True
+            self._finalizer()
+
+    def __del__(self):
+        try:
+            self._shutdown_now()
+        except Exception:                 # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+def _exit_text(code):
+    if code is None:
+        return "running"
+    if code < 0:
+        try:
+            import signal
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def _shutdown_workers(workers, index_queues, conns):
+    """Asks every worker to exit, waits up to a grace period, then terminates / kills the rest;
+    closes the queues and pipes.  Safe to call twice and at interpreter exit."""
+    for iq in index_queues:
+        try:
+            iq.put(None)
+        except Exception:                 # noqa: BLE001 - a closed queue
+            pass
+    deadline = time.monotonic() + _SHUTDOWN_GRACE_S
+    for p in workers:
+        p.join(max(0.0, deadline - time.monotonic()))
+    for p in workers:
+        if p.is_alive():
+            p.terminate()
+            p.join(1.0)
+        if p.is_alive():
+            p.kill()
+            p.join()
+    for iq in index_queues:
+        iq.close()
+    for c in conns:
+        c.close()
+    index_queues.clear()
+    conns.clear()
+    workers.clear()
