@@ -4,9 +4,10 @@ Files: dataset.py (Dataset and its combinators, random_split), sampler.py (index
 distributed.py (DistributedSampler, weighted_mean), _collate.py (default_collate,
 default_convert), _worker_info.py (get_worker_info), dataloader.py (DataLoader and its worker
 pool), _worker.py (the worker loop), _fetch.py (loading batches), _slabs.py (batches in shared
-memory)."""
+memory), shared.py (SharedList)."""
 from ._collate import default_collate, default_convert
 from .dataloader import DataLoader
+from .shared import SharedList
 from ._worker_info import get_worker_info
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset,
                       TensorDataset, random_split)
@@ -25,6 +26,7 @@ __all__ = [
     "RandomSampler",
     "Sampler",
     "SequentialSampler",
+    "SharedList",
     "StackDataset",
     "Subset",
     "SubsetRandomSampler",

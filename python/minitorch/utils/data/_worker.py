@@ -51,6 +51,7 @@ def _make_fetcher(spec, base_seed):
 def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, num_workers,
                 parent_pid):
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the main process's to handle
+    _mt.set_num_threads(1)        # as torch: the workers are the parallelism
     seed = base_seed + worker_id
     _mt.manual_seed(seed)
     import random

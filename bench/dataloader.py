@@ -1,0 +1,205 @@
+"""minitorch's DataLoader next to torch's (when torch is installed), measured in one run,
+alternating the libraries.
+
+    python bench/dataloader.py [--batches N] [--rounds R] [--list-mb MB] [--skip-rss]
+
+(a) 3x224x224 uint8 samples (each __getitem__ returns a fresh tensor), batch 64, num_workers
+    0/1/2: batches/s, MB/s, time to the first batch (best of the rounds);
+(b) a dataset whose __getitem__ burns ~1 ms of CPU: the loader's overhead beyond the dataset's
+    own time (ideal: n_samples x 1 ms / max(1, num_workers));
+(c) 4 workers reading a list of dicts (--list-mb of Python objects) in shuffled order: the
+    workers' private memory (Private_Clean + Private_Dirty of /proc/PID/smaps_rollup, summed,
+    peak over the epoch) for torch with the list, minitorch with the list, and minitorch with
+    the list in a SharedList.
+Ratios are minitorch / torch for times (< 1: minitorch faster) and torch / minitorch for
+throughput (> 1: minitorch faster).
+"""
+import argparse
+import gc
+import os
+import platform
+import time
+
+import minitorch
+import minitorch.utils.data as mdata
+
+try:
+    import torch
+    import torch.utils.data as tdata
+except ImportError:
+    torch = tdata = None
+
+SHAPE = (3, 224, 224)
+BATCH = 64
+MB = SHAPE[0] * SHAPE[1] * SHAPE[2] * BATCH / 1e6
+
+
+def image_dataset(lib, base):
+    class Images(base):
+        def __len__(self):
+            return 1 << 30
+
+        def __getitem__(self, i):
+            return lib.full(SHAPE, i % 256, dtype=lib.uint8)
+    return Images()
+
+
+def busy_dataset(lib, base, n, ms):
+    class Busy(base):
+        def __len__(self):
+            return n
+
+        def __getitem__(self, i):
+            end = time.thread_time() + ms / 1e3
+            while time.thread_time() < end:
+                pass
+            return lib.tensor([i])
+    return Busy()
+
+
+def run_loader(loader_cls, dataset, workers, batches, **kw):
+    """(first batch s, batches/s after it) over `batches` batches."""
+    kwargs = dict(batch_size=BATCH, num_workers=workers, **kw)
+    if workers:
+        kwargs["prefetch_factor"] = 2
+    loader = loader_cls(dataset, **kwargs)
+    t0 = time.perf_counter()
+    it = iter(loader)
+    next(it)
+    first = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    for _ in range(batches):
+        next(it)
+    rate = batches / (time.perf_counter() - t1)
+    del it
+    gc.collect()
+    return first, rate
+
+
+def bench_throughput(args):
+    print(f"(a) {SHAPE} uint8 samples, batch {BATCH} ({MB:.1f} MB), {args.batches} batches, best of {args.rounds}")
+    head = f"{'workers':>7} {'minitorch b/s':>14} {'MB/s':>7} {'first ms':>9}"
+    if torch is not None:
+        head += f" {'torch b/s':>10} {'MB/s':>7} {'first ms':>9} {'speed-up':>8}"
+    print(head)
+    for workers in (0, 1, 2):
+        best = {"mt": (1e9, 0.0), "torch": (1e9, 0.0)}
+        for _ in range(args.rounds):
+            libs = [("mt", mdata.DataLoader, image_dataset(minitorch, mdata.Dataset))]
+            if torch is not None:
+                libs.append(("torch", tdata.DataLoader, image_dataset(torch, tdata.Dataset)))
+            for name, cls, ds in libs:
+                first, rate = run_loader(cls, ds, workers, args.batches)
+                f0, r0 = best[name]
+                best[name] = (min(f0, first), max(r0, rate))
+        (f_m, r_m), (f_t, r_t) = best["mt"], best["torch"]
+        line = f"{workers:>7} {r_m:>14.1f} {r_m * MB:>7.0f} {f_m * 1e3:>9.1f}"
+        if torch is not None:
+            line += f" {r_t:>10.1f} {r_t * MB:>7.0f} {f_t * 1e3:>9.1f} {r_m / r_t:>7.2f}x"
+        print(line)
+
+
+def bench_overhead(args):
+    n, ms = 64 * 20, 1.0
+    print(f"(b) {n} samples of {ms} ms CPU each, batch {BATCH}: time beyond n x {ms} ms / max(1, workers)")
+    head = f"{'workers':>7} {'minitorch':>10}"
+    if torch is not None:
+        head += f" {'torch':>10}"
+    print(head)
+    for workers in (0, 1, 2):
+        ideal = n * ms / 1e3 / max(1, workers)
+        res = {}
+        libs = [("mt", mdata.DataLoader, minitorch, mdata.Dataset)]
+        if torch is not None:
+            libs.append(("torch", tdata.DataLoader, torch, tdata.Dataset))
+        for _ in range(args.rounds):
+            for name, cls, lib, base in libs:
+                loader = cls(busy_dataset(lib, base, n, ms), batch_size=BATCH, num_workers=workers)
+                t0 = time.perf_counter()
+                for _ in loader:
+                    pass
+                el = time.perf_counter() - t0
+                res[name] = min(res.get(name, 1e9), el)
+        line = f"{workers:>7} {100 * (res['mt'] / ideal - 1):>9.1f}%"
+        if torch is not None:
+            line += f" {100 * (res['torch'] / ideal - 1):>9.1f}%"
+        print(line)
+
+
+def private_kb(pid):
+    total = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    total += int(line.split()[1])
+    except OSError:
+        pass
+    return total
+
+
+def records(mb):
+    n = int(mb * 1e6 / 400)                     # ~400 bytes of Python objects per record
+    return [{"id": i, "path": f"/data/images/{i:09d}.jpg", "label": i % 1000,
+             "box": [i % 7, i % 11, i % 13, i % 17]} for i in range(n)]
+
+
+class ListDataset:
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        r = self.items[i]
+        return r["label"]
+
+
+def peak_private_mb(loader):
+    it = iter(loader)
+    pids = [p.pid for p in it._workers]
+    peak = 0
+    for k, _ in enumerate(it):
+        if k % 50 == 0:
+            peak = max(peak, sum(private_kb(p) for p in pids))
+    peak = max(peak, sum(private_kb(p) for p in pids))
+    del it
+    gc.collect()
+    return peak / 1024
+
+
+def bench_rss(args):
+    print(f"(c) 4 workers, shuffled, over a list of dicts of ~{args.list_mb} MB: workers' private memory, peak")
+    items = records(args.list_mb)
+    shared = mdata.SharedList(items)
+    rows = []
+    kw = dict(batch_size=256, num_workers=4, shuffle=True)
+    if torch is not None:
+        rows.append(("torch, list", lambda: tdata.DataLoader(
+            type("L", (ListDataset, tdata.Dataset), {})(items), **kw)))
+    rows.append(("minitorch, list", lambda: mdata.DataLoader(
+        type("L", (ListDataset, mdata.Dataset), {})(items), **kw)))
+    rows.append(("minitorch, SharedList", lambda: mdata.DataLoader(
+        type("L", (ListDataset, mdata.Dataset), {})(shared), **kw)))
+    for name, make in rows:
+        print(f"  {name:<24} {peak_private_mb(make()):8.0f} MB")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--batches", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--list-mb", type=int, default=1000)
+    ap.add_argument("--skip-rss", action="store_true")
+    args = ap.parse_args()
+    print(f"minitorch {minitorch.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
+          f"{platform.machine()}, {os.cpu_count()} cores")
+    bench_throughput(args)
+    bench_overhead(args)
+    if not args.skip_rss:
+        bench_rss(args)
+
+
+if __name__ == "__main__":
+    main()
