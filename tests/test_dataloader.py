@@ -23,7 +23,7 @@ from minitorch.utils.data import dataloader as dl_module
 
 PACKAGE_DIR = str(Path(torch.__file__).resolve().parents[1])
 TIMEOUT = 60
-METHODS = ["fork", "spawn"]
+METHODS = ["fork", "spawn", "forkserver"]
 
 
 class Squares(Dataset):
@@ -445,3 +445,30 @@ def test_interpreter_exit_with_live_workers(tmp_path):
     assert out.returncode == 0, out.stderr
     for pid in map(int, out.stdout.split()):
         assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read().lower()
+
+
+def test_workers_exit_when_the_main_process_is_killed(tmp_path):
+    script = tmp_path / "killed.py"
+    script.write_text(textwrap.dedent("""
+        import os, signal
+        import minitorch as torch
+        from minitorch.utils.data import DataLoader, TensorDataset
+        if __name__ == "__main__":
+            it = iter(DataLoader(TensorDataset(torch.arange(100)), batch_size=2, num_workers=2,
+                                 multiprocessing_context="forkserver"))
+            next(it)
+            print(" ".join(str(p.pid) for p in it._workers), flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
+    """))
+    env = dict(os.environ, PYTHONPATH=PACKAGE_DIR)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=TIMEOUT,
+                         env=env, cwd=tmp_path)
+    pids = [int(p) for p in out.stdout.split()]
+    assert out.returncode == -signal.SIGKILL and len(pids) == 2
+    deadline = time.monotonic() + 15
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        alive = [p for p in pids if os.path.exists(f"/proc/{p}") and
+                 "zombie" not in open(f"/proc/{p}/status").read().lower()]
+        time.sleep(0.2)
+    assert not alive

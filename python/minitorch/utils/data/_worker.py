@@ -74,7 +74,7 @@ def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, n
         try:
             msg = index_queue.get(timeout=POLL_S)
         except queue.Empty:
-            if os.getppid() != parent_pid:
+            if not _alive(parent_pid):
                 return                           # the main process is gone
             continue
         except (EOFError, OSError):
@@ -109,6 +109,17 @@ def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, n
         if not _send(result_conn, ring, (idx, data), regions):
             return
         del data
+
+
+def _alive(pid):
+    """Whether process pid still runs (the main process is not our parent under forkserver)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 
 
 def _send(conn, ring, item, regions):
