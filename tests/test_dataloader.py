@@ -447,15 +447,18 @@ def test_interpreter_exit_with_live_workers(tmp_path):
         assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read().lower()
 
 
-def test_workers_exit_when_the_main_process_is_killed(tmp_path):
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_exit_when_the_main_process_is_killed(tmp_path, method):
+    # the killed process stays a zombie until this test reaps it: the workers must not wait
+    # for that (they get SIGTERM when their parent dies)
     script = tmp_path / "killed.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(textwrap.dedent(f"""
         import os, signal
         import minitorch as torch
         from minitorch.utils.data import DataLoader, TensorDataset
         if __name__ == "__main__":
             it = iter(DataLoader(TensorDataset(torch.arange(100)), batch_size=2, num_workers=2,
-                                 multiprocessing_context="forkserver"))
+                                 multiprocessing_context="{method}"))
             next(it)
             print(" ".join(str(p.pid) for p in it._workers), flush=True)
             os.kill(os.getpid(), signal.SIGKILL)

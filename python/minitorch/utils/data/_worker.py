@@ -48,9 +48,23 @@ def _make_fetcher(spec, base_seed):
     return IterableFetcher(dataset, auto_collation, collate_fn, drop_last, batch_size)
 
 
+def _die_with_parent():
+    """Linux: SIGTERM when the parent goes (PR_SET_PDEATHSIG), so a worker never outlives a
+    killed main process, even one its own parent has not reaped yet.  (The parent is the
+    thread that started the worker, the main process's main thread, or the forkserver, which
+    exits with the main process.)"""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))
+    except (OSError, AttributeError):
+        pass
+
+
 def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, num_workers,
-                parent_pid):
+                parent_pid, tie_to_parent):
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the main process's to handle
+    if tie_to_parent:
+        _die_with_parent()
     _mt.set_num_threads(1)        # as torch: the workers are the parallelism
     seed = base_seed + worker_id
     _mt.manual_seed(seed)

@@ -27,6 +27,7 @@ of the loop (and suggests num_workers)."""
 import itertools
 import multiprocessing as _pymp
 import os
+import threading
 import time
 import warnings
 import weakref
@@ -285,6 +286,9 @@ class _MultiProcessIter(_BaseIter):
         self._workers, self._index_queues, self._conns = [], [], []
         self._shutdown = False
         self._first_seed = loader._base_seed()
+        # a worker started by another thread must not die with that thread (Note in _worker.py)
+        tie = (threading.current_thread() is threading.main_thread() or
+               ctx.get_start_method() == "forkserver")
         try:
             for i in range(self._num_workers):
                 iq = ctx.Queue()
@@ -292,7 +296,7 @@ class _MultiProcessIter(_BaseIter):
                 r, w = ctx.Pipe(duplex=False)
                 p = ctx.Process(target=worker_loop, daemon=True,
                                 args=(spec, iq, w, self._first_seed, loader.worker_init_fn, i,
-                                      self._num_workers, os.getpid()))
+                                      self._num_workers, os.getpid(), tie))
                 p.start()
                 w.close()
                 self._workers.append(p)
