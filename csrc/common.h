@@ -131,6 +131,11 @@ PyObject *mt__dtype_object(mt_dtype dt);
  * -1 with TypeError naming `what`. */
 int mt__dtype_from_py(PyObject *o, mt_dtype *out, const char *what);
 int mt__dtype_check(PyObject *o);
+/* 1 for a dtype minitorch has no tensors of (complex32, uint16, ...), see Note [Named dtypes]. */
+int mt__dtype_is_named(PyObject *o);
+/* promote_types where either operand is a named dtype: a new reference, or NULL
+ * with torch's RuntimeError. */
+PyObject *mt__dtype_promote_named(PyObject *a, PyObject *b);
 int mt__dtype_types_init(PyObject *module);
 /* New minitorch.device for d. */
 PyObject *mt__device_object(mt_device d);

@@ -571,8 +571,16 @@ mt_f_promote_types(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObjec
     static const char *const names[] = {"type1", "type2", NULL};
     PyObject *a[2];
     mt_dtype x, y;
-    if (mt__parse_args("promote_types", args, nargs, kwnames, names, 2, 2, a) < 0 ||
-        mt__dtype_from_py(a[0], &x, "type1") < 0 || mt__dtype_from_py(a[1], &y, "type2") < 0) {
+    if (mt__parse_args("promote_types", args, nargs, kwnames, names, 2, 2, a) < 0) {
+        return NULL;
+    }
+    if (mt__dtype_is_named(a[0]) || mt__dtype_is_named(a[1])) {
+        if (!mt__dtype_check(a[0]) || !mt__dtype_check(a[1])) {
+            return PyErr_Format(PyExc_TypeError, "promote_types(): arguments must be minitorch.dtype");
+        }
+        return mt__dtype_promote_named(a[0], a[1]);
+    }
+    if (mt__dtype_from_py(a[0], &x, "type1") < 0 || mt__dtype_from_py(a[1], &y, "type2") < 0) {
         return NULL;
     }
     return Py_NewRef(mt__dtype_object(mt_promote_types(x, y)));

@@ -152,3 +152,19 @@ def test_finfo_iinfo():
     with pytest.raises(TypeError):
         torch.finfo(3)
     assert "eps=1.19209e-07" in repr(f)
+
+
+def test_clamp_min_max_inplace_functions():
+    t = torch.tensor([1.0, 5.0, -3.0])
+    r = torch.clamp_min_(t, 0.0)
+    assert r is t and t.tolist() == [1.0, 5.0, 0.0]
+    r = torch.clamp_max_(t, 2.0)
+    assert r is t and t.tolist() == [1.0, 2.0, 0.0]
+    t = torch.tensor([1, 5, -3])
+    torch.clamp_min_(t, torch.tensor(0))
+    assert t.tolist() == [1, 5, 0]
+
+
+def test_clamp_min_inplace_function_cannot_cast():
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        torch.clamp_min_(torch.tensor([1, 2], dtype=torch.int32), 1.5)
