@@ -72,7 +72,7 @@ mt_cumulative(mt_tensor *t, int64_t dim, bool prod)
     if (d < 0) {
         return NULL;
     }
-    if (mt_dtype_is_complex(t->dtype)) {
+    if (mt_dtype_is_complex(t->dtype) || mt_dtype_is_barebones_unsigned(t->dtype)) {
         mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", prod ? "cumprod" : "cumsum",
                      mt_dtype_scalar_name(t->dtype));
         return NULL;

@@ -255,6 +255,7 @@ mt__legacy_type_name(mt_dtype dt)
         [MT_FLOAT16] = "HalfTensor", [MT_BFLOAT16] = "BFloat16Tensor", [MT_FLOAT32] = "FloatTensor",
         [MT_FLOAT64] = "DoubleTensor",
         [MT_COMPLEX64] = "ComplexFloatTensor", [MT_COMPLEX128] = "ComplexDoubleTensor",
+        [MT_UINT16] = "UInt16Tensor", [MT_UINT32] = "UInt32Tensor", [MT_UINT64] = "UInt64Tensor",
     };
     return names[dt];
 }

@@ -259,7 +259,8 @@ static int
 mt__sort_keep(mt_tensor *t, int64_t dim, bool descending, int64_t k, mt_tensor **values,
               mt_tensor **indices)
 {
-    if (mt_dtype_is_complex(t->dtype)) { /* complex numbers have no order */
+    if (mt_dtype_is_complex(t->dtype) || mt_dtype_is_barebones_unsigned(t->dtype)) {
+        /* complex numbers have no order; the barebones unsigned types no kernel */
         return mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", k < 0 ? "sort" : "topk",
                             mt_dtype_scalar_name(t->dtype));
     }
@@ -383,7 +384,7 @@ mt_tensor *
 mt_searchsorted(const mt_tensor *boundaries, const mt_tensor *values, const mt_tensor *sorter,
                 bool right, bool out_int32)
 {
-    if (mt_dtype_is_complex(values->dtype)) {
+    if (mt_dtype_is_complex(values->dtype) || mt_dtype_is_barebones_unsigned(values->dtype)) {
         mt_error_set(MT_ENOTIMPL, "\"searchsorted_cpu\" not implemented for '%s'",
                      mt_dtype_scalar_name(values->dtype));
         return NULL;

@@ -178,6 +178,9 @@ PyObject *mt__size_new(int ndim, const int64_t *sizes);
 /* Converts a Python number / bool / 0-d or 1-element tensor into a scalar. */
 int mt__scalar_from_py(PyObject *o, mt_scalar *out, const char *fname);
 PyObject *mt__scalar_to_py(mt_scalar s);
+/* The Python number for the element of dtype dt at p (a uint64 keeps its full range).
+ * Returns a new reference or NULL. */
+PyObject *mt__element_to_py(const void *p, mt_dtype dt);
 static inline int
 mt__is_number(PyObject *o)
 {

@@ -12,8 +12,8 @@ typedef struct {
 } MTDtypeObject;
 
 /* Note [Named dtypes]
- * torch defines some dtypes minitorch has no tensors of (complex32, the barebones
- * unsigned types, float8).  They exist as minitorch.dtype objects, so code that names
+ * torch defines some dtypes minitorch has no tensors of (complex32, bcomplex32,
+ * float8).  They exist as minitorch.dtype objects, so code that names
  * them imports and dtype-level questions (itemsize, is_complex, promote_types) get
  * torch's answers; making a tensor of one raises NotImplementedError. */
 static const struct {
@@ -25,9 +25,6 @@ static const struct {
 } mt__named_info[] = {
     {"complex32", "ComplexHalf", 4, false, true, true, MT_FLOAT16},
     {"bcomplex32", "BComplex32", 4, false, true, true, MT_BFLOAT16},
-    {"uint16", "UInt16", 2, false, false, false, MT_NUM_DTYPES},
-    {"uint32", "UInt32", 4, false, false, false, MT_NUM_DTYPES},
-    {"uint64", "UInt64", 8, false, false, false, MT_NUM_DTYPES},
     {"float8_e5m2", "Float8_e5m2", 1, true, false, true, MT_NUM_DTYPES},
     {"float8_e4m3fn", "Float8_e4m3fn", 1, true, false, true, MT_NUM_DTYPES},
 };
@@ -135,9 +132,9 @@ dtype_reduce(MTDtypeObject *self, PyObject *unused)
 }
 
 /* torch.promote_types with a named dtype on either side (see Note [Named dtypes]):
- * a dtype with itself is itself; float8 promotes with nothing else; the barebones
- * unsigned types promote only to a floating dtype; complex32/bcomplex32 promote as the
- * complex type of their promoted parts.  Returns a new reference, or NULL with
+ * a dtype with itself is itself; float8 promotes with nothing else, nor does a barebones
+ * unsigned dtype with these; complex32/bcomplex32 promote as the complex type of their
+ * promoted parts.  Returns a new reference, or NULL with
  * RuntimeError as torch's. */
 PyObject *
 mt__dtype_promote_named(PyObject *a, PyObject *b)
@@ -154,17 +151,12 @@ mt__dtype_promote_named(PyObject *a, PyObject *b)
                                 dtype_scalar_name(x), dtype_scalar_name(y));
         }
     }
-    for (int pass = 0; pass < 2; pass++) {
-        MTDtypeObject *n = pass ? y : x, *o = pass ? x : y;
-        if (n->named && !MT__NAMED(n)->is_complex) {
-            if (!o->named && mt_dtype_is_floating(o->dt)) {
-                return Py_NewRef((PyObject *)o);
-            }
-            return PyErr_Format(PyExc_RuntimeError,
-                                "Promotion for uint16, uint32, uint64 types is not supported, "
-                                "attempted to promote %s and %s",
-                                dtype_scalar_name(x), dtype_scalar_name(y));
-        }
+    if ((!x->named && mt_dtype_is_barebones_unsigned(x->dt)) ||
+        (!y->named && mt_dtype_is_barebones_unsigned(y->dt))) {
+        return PyErr_Format(PyExc_RuntimeError,
+                            "Promotion for uint16, uint32, uint64 types is not supported, "
+                            "attempted to promote %s and %s",
+                            dtype_scalar_name(x), dtype_scalar_name(y));
     }
     /* Both remaining named dtypes (if two) are complex with 16-bit parts. */
     mt_dtype px = x->named ? MT__NAMED(x)->part : mt_dtype_to_real(x->dt);

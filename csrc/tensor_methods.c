@@ -564,6 +564,7 @@ static const char *const mt__cpp_type_names[MT_NUM_DTYPES] = {
     [MT_FLOAT16] = "c10::Half", [MT_BFLOAT16] = "c10::BFloat16",
     [MT_FLOAT32] = "float",     [MT_FLOAT64] = "double",
     [MT_COMPLEX64] = "c10::complex<float>", [MT_COMPLEX128] = "c10::complex<double>",
+    [MT_UINT16] = "unsigned short", [MT_UINT32] = "unsigned int", [MT_UINT64] = "unsigned long",
 };
 
 /* The impl set_(source, storage_offset, size, stride) gives self, for `st`
@@ -889,6 +890,7 @@ static const char *const mt__legacy_names[MT_NUM_DTYPES] = {
     [MT_FLOAT16] = "HalfTensor", [MT_BFLOAT16] = "BFloat16Tensor", [MT_FLOAT32] = "FloatTensor",
     [MT_FLOAT64] = "DoubleTensor",
     [MT_COMPLEX64] = "ComplexFloatTensor", [MT_COMPLEX128] = "ComplexDoubleTensor",
+    [MT_UINT16] = "UInt16Tensor", [MT_UINT32] = "UInt32Tensor", [MT_UINT64] = "UInt64Tensor",
 };
 
 static PyObject *
