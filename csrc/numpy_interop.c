@@ -253,6 +253,8 @@ mt__tensor_to_numpy(PyObject *self)
     /* The array's base owns one storage reference (not the Tensor object:
      * in-place metadata ops may later give the tensor another impl). */
     mt_storage_incref(t->storage);
+    /* as torch: the array keeps pointing at these bytes, so the storage may not move */
+    mt_storage_fix(t->storage);
     PyObject *base = PyCapsule_New(t->storage, "minitorch.storage", mt__storage_capsule_free);
     if (base == NULL) {
         mt_storage_decref(t->storage);

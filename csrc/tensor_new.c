@@ -207,9 +207,8 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
         o = seq;
     }
     if (!PyList_Check(o) && !PyTuple_Check(o)) {
-        /* the message first: o may be seq, which the decref frees */
-        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %s)",
-                     (long long)st->sizes[dim], dim, Py_TYPE(o)->tp_name);
+        /* a number (or 0-d tensor/array) where the shape wants a sequence: torch's TypeError */
+        PyErr_SetString(PyExc_TypeError, "not a sequence");
         Py_XDECREF(seq);
         return -1;
     }
