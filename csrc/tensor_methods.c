@@ -395,7 +395,8 @@ mt_m_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         static const char *const kw[] = {"memory_format", NULL};
         PyObject *mf[1];
         /* the sizes are variadic: parse only the keywords (they follow args[nargs-1]) */
-        if (mt__parse_args("resize_", args + nargs, 0, kwnames, kw, 0, 0, mf) < 0) {
+        if (mt__parse_args("resize_", args + nargs, 0, kwnames, kw, 0, 0, mf) < 0 ||
+            mt__memory_format_arg(mf[0], "resize_") < 0) {
             return NULL;
         }
     }
@@ -411,6 +412,9 @@ static PyObject *
 mt_m_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("resize_as_", 1, 1, "the_template", "memory_format");
+    if (mt__memory_format_arg(a[1], "resize_as_") < 0) {
+        return NULL;
+    }
     if (!mt__tensor_check(a[0])) {
         PyErr_Format(PyExc_TypeError, "resize_as_(): argument 'the_template' must be Tensor, not %s",
                      Py_TYPE(a[0])->tp_name);
