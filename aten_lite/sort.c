@@ -206,6 +206,7 @@
         return 0;                                                                              \
     }
 MT_L_ALL(MT__DEF_SORT, 0)
+MT_L_BAREBONES(MT__DEF_SORT, 0)
 
 typedef int (*mt__sort_fn)(const char *, int64_t, int64_t, char *, int64_t, int64_t *, int64_t, int,
                            int64_t);
@@ -213,6 +214,8 @@ static const mt__sort_fn mt__sort_fns[MT_NUM_DTYPES] = {
     mt__sort_line_boolean, mt__sort_line_uint8,   mt__sort_line_int8,     mt__sort_line_int16,
     mt__sort_line_int32,   mt__sort_line_int64,   mt__sort_line_float16,  mt__sort_line_bfloat16,
     mt__sort_line_float32, mt__sort_line_float64,
+    [MT_UINT16] = mt__sort_line_uint16, [MT_UINT32] = mt__sort_line_uint32,
+    [MT_UINT64] = mt__sort_line_uint64,
 };
 
 typedef struct {
@@ -259,8 +262,7 @@ static int
 mt__sort_keep(mt_tensor *t, int64_t dim, bool descending, int64_t k, mt_tensor **values,
               mt_tensor **indices)
 {
-    if (mt_dtype_is_complex(t->dtype) || mt_dtype_is_barebones_unsigned(t->dtype)) {
-        /* complex numbers have no order; the barebones unsigned types no kernel */
+    if (mt_dtype_is_complex(t->dtype)) { /* complex numbers have no order */
         return mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", k < 0 ? "sort" : "topk",
                             mt_dtype_scalar_name(t->dtype));
     }

@@ -95,8 +95,8 @@ def test_promotion_refused_in_tensor_data():
 
 def test_math_not_implemented():
     u = mt.tensor([3, 1, 2], dtype=mt.uint16)
-    for f in (lambda: u + u, lambda: u * 2, lambda: u == u, lambda: u.sum(), lambda: u.sort(),
-              lambda: u.cumsum(0), lambda: mt.searchsorted(u, u),
+    for f in (lambda: u + u, lambda: u * 2, lambda: -u, lambda: u.sum(), lambda: u.max(),
+              lambda: u.cumsum(0), lambda: mt.searchsorted(u, u), lambda: mt.maximum(u, u),
               lambda: u.index_put_((mt.tensor([0]),), mt.tensor([1], dtype=mt.uint16), accumulate=True),
               lambda: u.scatter_add(0, mt.tensor([0]), u)):
         with pytest.raises(NotImplementedError, match="not implemented for 'UInt16'"):
@@ -112,3 +112,23 @@ def test_uint64_python_int_range():
     assert mt.tensor([-1], dtype=mt.uint16).tolist() == [65535]
     with pytest.raises(RuntimeError, match="without overflow"):
         mt.tensor([70000], dtype=mt.uint16)
+
+
+@pytest.mark.parametrize("dt,npdt,bits", UNSIGNED)
+def test_comparisons(dt, npdt, bits):
+    u = mt.tensor([0, 7, 2 ** bits - 1], dtype=dt)
+    assert (u == u).tolist() == [True, True, True]
+    assert (u < 7).tolist() == [True, False, False]
+    assert (u >= mt.tensor([0, 8, 1], dtype=dt)).tolist() == [True, False, True]
+    assert (u != 7).dtype == mt.bool
+    assert (u == -1).tolist() == [False, False, True]  # the int wraps into the type, as torch
+
+
+@pytest.mark.parametrize("dt,npdt,bits", UNSIGNED)
+def test_sort(dt, npdt, bits):
+    u = mt.tensor([5, 2 ** bits - 1, 0, 5], dtype=dt)
+    v, i = u.sort()
+    assert v.tolist() == [0, 5, 5, 2 ** bits - 1] and v.dtype == dt and i.tolist() == [2, 0, 3, 1]
+    v, i = u.sort(descending=True)
+    assert v.tolist() == [2 ** bits - 1, 5, 5, 0]
+    assert mt.argsort(u).tolist() == [2, 0, 3, 1]
