@@ -34,17 +34,22 @@ typedef struct {
 #define MT__SCAN_STORE_int16 MT__SCAN_INT
 #define MT__SCAN_STORE_int32 MT__SCAN_INT
 #define MT__SCAN_STORE_int64 MT__SCAN_INT
+#define MT__SCAN_STORE_uint16 MT__SCAN_INT
+#define MT__SCAN_STORE_uint32 MT__SCAN_INT
+#define MT__SCAN_STORE_uint64 MT__SCAN_INT
 #define MT__SCAN_STORE_float16(p, v) (*(mt_half *)(p) = MT_STORE_float16(v))
 #define MT__SCAN_STORE_bfloat16(p, v) (*(mt_bfloat16 *)(p) = MT_STORE_bfloat16(v))
 #define MT__SCAN_STORE_float32(p, v) (*(float *)(p) = (float)(v))
 #define MT__SCAN_STORE_float64(p, v) (*(double *)(p) = (v))
 MT_L_INTBOOL(MT__SCAN_LINE, int64_t)
+MT_L_BAREBONES(MT__SCAN_LINE, int64_t)
 MT_L_FLOAT(MT__SCAN_LINE, double)
 
 typedef void (*mt__scan_fn)(const mt__scan *, const char *, char *);
 static const mt__scan_fn mt__scan_fns[MT_NUM_DTYPES] = {
     mt__scan_boolean, mt__scan_uint8,   mt__scan_int8,     mt__scan_int16,   mt__scan_int32,
     mt__scan_int64,   mt__scan_float16, mt__scan_bfloat16, mt__scan_float32, mt__scan_float64,
+    [MT_UINT16] = mt__scan_uint16, [MT_UINT32] = mt__scan_uint32, [MT_UINT64] = mt__scan_uint64,
 };
 
 static void
@@ -72,7 +77,7 @@ mt_cumulative(mt_tensor *t, int64_t dim, bool prod)
     if (d < 0) {
         return NULL;
     }
-    if (mt_dtype_is_complex(t->dtype) || mt_dtype_is_barebones_unsigned(t->dtype)) {
+    if (mt_dtype_is_complex(t->dtype)) {
         mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", prod ? "cumprod" : "cumsum",
                      mt_dtype_scalar_name(t->dtype));
         return NULL;

@@ -95,8 +95,8 @@ def test_promotion_refused_in_tensor_data():
 
 def test_math_not_implemented():
     u = mt.tensor([3, 1, 2], dtype=mt.uint16)
-    for f in (lambda: u + u, lambda: u * 2, lambda: -u, lambda: u.sum(), lambda: u.max(),
-              lambda: u.cumsum(0), lambda: mt.searchsorted(u, u), lambda: mt.maximum(u, u),
+    for f in (lambda: u + u, lambda: u * 2, lambda: -u, lambda: u.max(), lambda: u.argmax(),
+              lambda: mt.searchsorted(u, u), lambda: mt.maximum(u, u),
               lambda: u.index_put_((mt.tensor([0]),), mt.tensor([1], dtype=mt.uint16), accumulate=True),
               lambda: u.scatter_add(0, mt.tensor([0]), u)):
         with pytest.raises(NotImplementedError, match="not implemented for 'UInt16'"):
@@ -132,3 +132,18 @@ def test_sort(dt, npdt, bits):
     v, i = u.sort(descending=True)
     assert v.tolist() == [2 ** bits - 1, 5, 5, 0]
     assert mt.argsort(u).tolist() == [2, 0, 3, 1]
+
+
+@pytest.mark.parametrize("dt,npdt,bits", UNSIGNED)
+def test_integer_reductions_and_scans(dt, npdt, bits):
+    u = mt.tensor([[3, 1], [2, 5]], dtype=dt)
+    assert u.sum().dtype == mt.int64 and u.sum().item() == 11
+    assert u.sum(0).tolist() == [5, 6] and u.prod().item() == 30
+    assert u.all().item() is True and mt.tensor([0, 1], dtype=dt).any().item() is True
+    assert u.cumsum(0).tolist() == [[3, 1], [5, 6]] and u.cumsum(0).dtype == mt.int64
+    assert u.cumprod(1).tolist() == [[3, 3], [2, 10]]
+
+
+def test_mean_of_unsigned_raises_as_torch():
+    with pytest.raises(NotImplementedError, match="Got: UInt16"):
+        mt.tensor([1, 2], dtype=mt.uint16).mean()

@@ -591,3 +591,10 @@ def test_full_reduction_is_every_dim_in_any_order():
     for perm in itertools.permutations(range(3)):
         np.testing.assert_allclose(x.sum(perm).item(), xv.sum(), rtol=1e-12)
     assert x.sum(()).item() == pytest.approx(xv.sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize("f", [lambda t: t.mean(), lambda t: t.var(), lambda t: t.std(), lambda t: t.nanmean()])
+def test_floating_only_reductions_of_integers_are_not_implemented(f):
+    # as torch: NotImplementedError (a RuntimeError subclass)
+    with pytest.raises(NotImplementedError):
+        f(torch.tensor([1, 2]))

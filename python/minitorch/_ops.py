@@ -67,7 +67,9 @@ def clamp(input, min=None, max=None, *, out=None):
 _TYPEMETA_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
                    "int16": "short int", "int32": "int", "int64": "long int",
                    "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
-                   "float64": "double"}
+                   "float64": "double", "complex64": "c10::complex<float>",
+                   "complex128": "c10::complex<double>", "uint16": "unsigned short",
+                   "uint32": "unsigned int", "uint64": "unsigned long"}
 
 
 def _dtype_name(dt):

@@ -29,7 +29,8 @@ _UNIFORM, _NORMAL, _BERNOULLI, _EXPONENTIAL, _GEOMETRIC, _CAUCHY, _LOG_NORMAL = 
 # the exactly representable integer range of each float dtype (2 ** mantissa digits)
 _FLOAT_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
 _INT_RANGE = {"bool": (0, 1), "uint8": (0, 255), "int8": (-128, 127), "int16": (-2 ** 15, 2 ** 15 - 1),
-              "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1)}
+              "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
+              "uint16": (0, 2 ** 16 - 1), "uint32": (0, 2 ** 32 - 1), "uint64": (0, 2 ** 64 - 1)}
 
 
 def _dtype_key(dtype):
