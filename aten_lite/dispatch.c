@@ -29,6 +29,15 @@ mt_dispatch_lookup(mt_device_type dev, mt_op op, mt_dtype dt)
     return fn;
 }
 
+int
+mt_reject_barebones(mt_dtype dt, const char *kernel)
+{
+    if (mt_dtype_is_barebones_unsigned(dt)) {
+        return mt_error_set(MT_ENOTIMPL, "\"%s\" not implemented for '%s'", kernel, mt_dtype_scalar_name(dt));
+    }
+    return MT_OK;
+}
+
 void
 mt_aten_init(void)
 {

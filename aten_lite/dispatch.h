@@ -117,6 +117,10 @@ extern mt_loop_fn mt_dispatch[MT_NUM_DEVICE_TYPES][MT_NUM_OPS][MT_NUM_DTYPES];
 const char *mt_op_name(mt_op op);
 /* The loop, or NULL with "\"<op>_cpu\" not implemented for '<Dtype>'" set. */
 mt_loop_fn mt_dispatch_lookup(mt_device_type dev, mt_op op, mt_dtype dt);
+/* MT_ENOTIMPL with torch's '"<kernel>" not implemented for <dtype>' when dt is a barebones
+ * unsigned dtype (see Note [Barebones unsigned dtypes]), which no compute kernel handles;
+ * MT_OK otherwise. */
+int mt_reject_barebones(mt_dtype dt, const char *kernel);
 
 /* Context passed to binary loops (alpha for add/sub, error flag for integer
  * division by zero). */

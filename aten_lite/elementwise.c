@@ -30,6 +30,7 @@ mt__stack_scalar_init(mt__stack_scalar *h, mt_scalar s, mt_dtype dt)
     h->storage.device = MT_DEVICE_CPU;
     h->storage.deleter = NULL;
     h->storage.deleter_ctx = NULL;
+    atomic_init(&h->storage.fixed, true);
     atomic_init(&h->tensor.refcount, 1);
     h->tensor.storage = &h->storage;
     h->tensor.offset = 0;
@@ -380,6 +381,9 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
                             mt_op_name(op));
     }
     mt_dtype common = mt_result_type2(a, b);
+    if (common == MT_DTYPE_UNDEFINED) {
+        return MT_ERUNTIME;
+    }
     mt_dtype compute = common;
     if (op == MT_OP_POW && a.t != NULL && b.t == NULL && !mt_dtype_is_floating(a.t->dtype) &&
         !mt_dtype_is_complex(a.t->dtype) && b.s.kind != MT_SCALAR_FLOAT &&
@@ -476,6 +480,28 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
     return res;
 }
 
+/* Unary ops whose out= tensor must have the result's dtype exactly (torch builds them as
+ * "unary ops" with check_all_same_dtype), unlike the floating ones, which cast into out. */
+static bool
+mt__op_out_same_dtype(mt_op op)
+{
+    switch (op) {
+    case MT_OP_NEG:
+    case MT_OP_ABS:
+    case MT_OP_SIGN:
+    case MT_OP_SGN:
+    case MT_OP_FLOOR:
+    case MT_OP_CEIL:
+    case MT_OP_ROUND:
+    case MT_OP_TRUNC:
+    case MT_OP_BITWISE_NOT:
+    case MT_OP_CONJ_PHYSICAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
 int
 mt_unary_dtypes(mt_op op, const mt_tensor *a, const mt_tensor *out, mt_dtype *compute_dtype,
                 mt_dtype *result_dtype)
@@ -508,6 +534,13 @@ mt_unary_dtypes(mt_op op, const mt_tensor *a, const mt_tensor *out, mt_dtype *co
     mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
     if ((op == MT_OP_ABS || op == MT_OP_ANGLE) && mt_dtype_is_complex(compute)) {
         out_dtype = mt_dtype_to_real(compute); /* |z| and arg z are real */
+    }
+    if (out != NULL && op == MT_OP_SIGNBIT && out->dtype != MT_BOOL) {
+        return mt_error_set(MT_ERUNTIME, "signbit does not support non-boolean outputs.");
+    }
+    if (out != NULL && mt__op_out_same_dtype(op) && out->dtype != out_dtype) {
+        return mt_error_set(MT_ERUNTIME, "Found dtype %s but expected %s", mt_dtype_scalar_name(out->dtype),
+                            mt_dtype_scalar_name(out_dtype));
     }
     if (out != NULL && mt__check_out_cast(out_dtype, out) < 0) {
         return MT_ERUNTIME;
@@ -568,6 +601,9 @@ int
 mt_where_dtype(mt_arg x, mt_arg y, const mt_tensor *out, mt_dtype *result_dtype)
 {
     mt_dtype dt = mt_result_type2(x, y);
+    if (dt == MT_DTYPE_UNDEFINED) {
+        return MT_ERUNTIME;
+    }
     if (out != NULL && mt__check_out_cast(dt, out) < 0) {
         return MT_ERUNTIME;
     }

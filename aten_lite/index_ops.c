@@ -516,6 +516,9 @@ mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *value
     if (k > v->ndim) {
         return mt_error_set(MT_EINDEX, "too many indices for tensor of dimension %d", v->ndim);
     }
+    if (accumulate && mt_reject_barebones(v->dtype, "index_put_with_sort_kernel") < 0) {
+        return MT_ENOTIMPL;
+    }
     if (mt__broadcast_indices(k, idx, &bnd, bshape, "index_put_") < 0) {
         return MT_EINDEX;
     }
@@ -842,6 +845,9 @@ mt__gather_scatter(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *
 {
     const char *what = mode < 0 ? "gather" : mode == MT_SCATTER_ADD && src_is_tensor ? "scatter_add"
                                                                                   : "scatter";
+    if (mode > 0 && mt_reject_barebones(self->dtype, what) < 0) {
+        return MT_ENOTIMPL;
+    }
     if (index->numel == 0) {
         return MT_OK;
     }
@@ -991,6 +997,9 @@ mt_cat(mt_tensor *const *ts, int n, int64_t dim)
     mt_dtype dt = ts[0]->dtype;
     for (int i = 0; i < n; i++) {
         dt = i ? mt_promote_types(dt, ts[i]->dtype) : ts[i]->dtype;
+        if (dt == MT_DTYPE_UNDEFINED) {
+            return NULL;
+        }
         if (!(ts[i]->ndim == 1 && ts[i]->sizes[0] == 0) && ref == NULL) {
             ref = ts[i];
         }

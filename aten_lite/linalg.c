@@ -53,6 +53,7 @@ static const char *const mt__meta_names[MT_NUM_DTYPES] = {
     [MT_FLOAT16] = "c10::Half", [MT_BFLOAT16] = "c10::BFloat16",
     [MT_FLOAT32] = "float",     [MT_FLOAT64] = "double",
     [MT_COMPLEX64] = "c10::complex<float>", [MT_COMPLEX128] = "c10::complex<double>",
+    [MT_UINT16] = "unsigned short", [MT_UINT32] = "unsigned int", [MT_UINT64] = "unsigned long",
 };
 
 typedef struct mt__gemm_args {

@@ -168,6 +168,9 @@ mt__scale64(uint64_t r, uint64_t range)
     {                                                                       \
         switch (dt) {                                                       \
             MT_FORALL_DTYPES(MT__STORE_CASE)                                \
+            MT__STORE_CASE(MT_UINT16, uint16, uint16_t, uint64_t)          \
+            MT__STORE_CASE(MT_UINT32, uint32, uint32_t, uint64_t)          \
+            MT__STORE_CASE(MT_UINT64, uint64, uint64_t, uint64_t)          \
         default:                                                            \
             break;                                                          \
         }                                                                   \

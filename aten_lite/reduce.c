@@ -149,6 +149,9 @@ mt_reduce(mt_reduce_op op, mt_tensor *t, const bool *mask, bool keepdim)
         return NULL;
     }
     const mt_reduce_kernel *k = mt_cpu_reduce_kernel(op, t->dtype);
+    if (k == NULL && mt_reject_barebones(t->dtype, mt__reduce_names[op]) < 0) {
+        return NULL;
+    }
     if (k == NULL) { /* max/min/argmax/argmin of complex tensors */
         mt_error_set(MT_ERUNTIME, "%s(): does not support complex input", mt__reduce_names[op]);
         return NULL;

@@ -49,6 +49,9 @@ typedef void (*mt__scan_fn)(const mt__scan *, const char *, char *, char *);
 #define MT__SCAN_STORE_int16 MT__SCAN_INT
 #define MT__SCAN_STORE_int32 MT__SCAN_INT
 #define MT__SCAN_STORE_int64 MT__SCAN_INT
+#define MT__SCAN_STORE_uint16 MT__SCAN_INT
+#define MT__SCAN_STORE_uint32 MT__SCAN_INT
+#define MT__SCAN_STORE_uint64 MT__SCAN_INT
 #define MT__SCAN_STORE_float16(p, v) (*(mt_half *)(p) = MT_STORE_float16(v))
 #define MT__SCAN_STORE_bfloat16(p, v) (*(mt_bfloat16 *)(p) = MT_STORE_bfloat16(v))
 #define MT__SCAN_STORE_float32(p, v) (*(float *)(p) = (float)(v))
@@ -56,6 +59,7 @@ typedef void (*mt__scan_fn)(const mt__scan *, const char *, char *, char *);
 #define MT__SCAN_STORE_complex64(p, v) (*(mt_complex64 *)(p) = (mt_complex64)(v))
 #define MT__SCAN_STORE_complex128(p, v) (*(mt_complex128 *)(p) = (v))
 MT_L_INTBOOL(MT__SUM_LINE, int64_t)
+MT_L_BAREBONES(MT__SUM_LINE, int64_t)
 MT_L_FLOAT(MT__SUM_LINE, double)
 MT_L_COMPLEX(MT__SUM_LINE, mt_complex128)
 
@@ -133,8 +137,10 @@ MT_L_COMPLEX(MT__LSE_COMPLEX_LINE, )
 
 #define MT__FN(E, tn, ct, acc, prefix) [E] = prefix##tn,
 static const mt__scan_fn mt__scan_fns[MT_SCAN_LOGSUMEXP + 1][MT_NUM_DTYPES] = {
-    [MT_SCAN_SUM] = {MT_L_ALL(MT__FN, mt__sum_) MT_L_COMPLEX(MT__FN, mt__sum_)},
-    [MT_SCAN_PROD] = {MT_L_ALL(MT__FN, mt__sum_) MT_L_COMPLEX(MT__FN, mt__sum_)},
+    [MT_SCAN_SUM] = {MT_L_ALL(MT__FN, mt__sum_) MT_L_BAREBONES(MT__FN, mt__sum_)
+                         MT_L_COMPLEX(MT__FN, mt__sum_)},
+    [MT_SCAN_PROD] = {MT_L_ALL(MT__FN, mt__sum_) MT_L_BAREBONES(MT__FN, mt__sum_)
+                          MT_L_COMPLEX(MT__FN, mt__sum_)},
     [MT_SCAN_MAX] = {MT_L_ALL(MT__FN, mt__extreme_)},
     [MT_SCAN_MIN] = {MT_L_ALL(MT__FN, mt__extreme_)},
     [MT_SCAN_LOGSUMEXP] = {MT_L_FLOAT(MT__FN, mt__lse_) MT_L_COMPLEX(MT__FN, mt__lse_)},

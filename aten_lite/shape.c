@@ -64,7 +64,7 @@ mt__compute_view_strides(int on, const int64_t *osz, const int64_t *ost, int nn,
             memcpy(nst, ost, (size_t)nn * sizeof(int64_t));
             return true;
         }
-        mt_contiguous_strides(nn, nsz, nst);
+        (void)mt_contiguous_strides(nn, nsz, nst); /* overflow checked by the callers */
         return true;
     }
     int view_d = nn - 1;
@@ -106,7 +106,8 @@ mt_tensor *
 mt_view(const mt_tensor *t, int ndim, const int64_t *sizes)
 {
     int64_t nsz[MT_MAX_DIMS], nst[MT_MAX_DIMS];
-    if (mt__copy_sizes(ndim, sizes, nsz) < 0 || mt_infer_size(ndim, nsz, t->numel) < 0) {
+    if (mt__copy_sizes(ndim, sizes, nsz) < 0 || mt_infer_size(ndim, nsz, t->numel) < 0 ||
+        (t->numel == 0 && mt_contiguous_strides(ndim, nsz, nst) < 0)) {
         return NULL;
     }
     if (!mt__compute_view_strides(t->ndim, t->sizes, t->strides, ndim, nsz, t->numel, nst)) {
@@ -123,7 +124,8 @@ mt_tensor *
 mt_reshape(mt_tensor *t, int ndim, const int64_t *sizes)
 {
     int64_t nsz[MT_MAX_DIMS], nst[MT_MAX_DIMS];
-    if (mt__copy_sizes(ndim, sizes, nsz) < 0 || mt_infer_size(ndim, nsz, t->numel) < 0) {
+    if (mt__copy_sizes(ndim, sizes, nsz) < 0 || mt_infer_size(ndim, nsz, t->numel) < 0 ||
+        (t->numel == 0 && mt_contiguous_strides(ndim, nsz, nst) < 0)) {
         return NULL;
     }
     if (mt__compute_view_strides(t->ndim, t->sizes, t->strides, ndim, nsz, t->numel, nst)) {
@@ -255,6 +257,7 @@ mt__legacy_type_name(mt_dtype dt)
         [MT_FLOAT16] = "HalfTensor", [MT_BFLOAT16] = "BFloat16Tensor", [MT_FLOAT32] = "FloatTensor",
         [MT_FLOAT64] = "DoubleTensor",
         [MT_COMPLEX64] = "ComplexFloatTensor", [MT_COMPLEX128] = "ComplexDoubleTensor",
+        [MT_UINT16] = "UInt16Tensor", [MT_UINT32] = "UInt32Tensor", [MT_UINT64] = "UInt64Tensor",
     };
     return names[dt];
 }

@@ -206,6 +206,7 @@
         return 0;                                                                              \
     }
 MT_L_ALL(MT__DEF_SORT, 0)
+MT_L_BAREBONES(MT__DEF_SORT, 0)
 
 typedef int (*mt__sort_fn)(const char *, int64_t, int64_t, char *, int64_t, int64_t *, int64_t, int,
                            int64_t);
@@ -213,6 +214,8 @@ static const mt__sort_fn mt__sort_fns[MT_NUM_DTYPES] = {
     mt__sort_line_boolean, mt__sort_line_uint8,   mt__sort_line_int8,     mt__sort_line_int16,
     mt__sort_line_int32,   mt__sort_line_int64,   mt__sort_line_float16,  mt__sort_line_bfloat16,
     mt__sort_line_float32, mt__sort_line_float64,
+    [MT_UINT16] = mt__sort_line_uint16, [MT_UINT32] = mt__sort_line_uint32,
+    [MT_UINT64] = mt__sort_line_uint64,
 };
 
 typedef struct {
@@ -383,7 +386,7 @@ mt_tensor *
 mt_searchsorted(const mt_tensor *boundaries, const mt_tensor *values, const mt_tensor *sorter,
                 bool right, bool out_int32)
 {
-    if (mt_dtype_is_complex(values->dtype)) {
+    if (mt_dtype_is_complex(values->dtype) || mt_dtype_is_barebones_unsigned(values->dtype)) {
         mt_error_set(MT_ENOTIMPL, "\"searchsorted_cpu\" not implemented for '%s'",
                      mt_dtype_scalar_name(values->dtype));
         return NULL;

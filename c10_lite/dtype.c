@@ -16,6 +16,8 @@ static const struct {
     [MT_FLOAT32] = {"float32", "Float"},   [MT_FLOAT64] = {"float64", "Double"},
     [MT_COMPLEX64] = {"complex64", "ComplexFloat"},
     [MT_COMPLEX128] = {"complex128", "ComplexDouble"},
+    [MT_UINT16] = {"uint16", "UInt16"},    [MT_UINT32] = {"uint32", "UInt32"},
+    [MT_UINT64] = {"uint64", "UInt64"},
 };
 
 static const struct {
@@ -66,13 +68,14 @@ mt_dtype_is_floating(mt_dtype dt)
 bool
 mt_dtype_is_integral(mt_dtype dt, bool include_bool)
 {
-    return (dt >= MT_UINT8 && dt <= MT_INT64) || (include_bool && dt == MT_BOOL);
+    return (dt >= MT_UINT8 && dt <= MT_INT64) || mt_dtype_is_barebones_unsigned(dt) ||
+           (include_bool && dt == MT_BOOL);
 }
 
 bool
 mt_dtype_is_signed(mt_dtype dt)
 {
-    return dt != MT_BOOL && dt != MT_UINT8;
+    return dt != MT_BOOL && dt != MT_UINT8 && !mt_dtype_is_barebones_unsigned(dt);
 }
 
 bool
@@ -99,8 +102,23 @@ mt_dtype_to_complex(mt_dtype dt)
 mt_dtype
 mt_promote_types(mt_dtype a, mt_dtype b)
 {
+    if (!mt_dtype_valid((int)a) || !mt_dtype_valid((int)b)) {
+        return MT_DTYPE_UNDEFINED;
+    }
     if (a == b) {
         return a;
+    }
+    if (mt_dtype_is_barebones_unsigned(a) || mt_dtype_is_barebones_unsigned(b)) {
+        if (mt_dtype_is_floating(a)) {
+            return a;
+        }
+        if (mt_dtype_is_floating(b)) {
+            return b;
+        }
+        mt_error_set(MT_ERUNTIME,
+                     "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote %s and %s",
+                     mt_dtype_scalar_name(a), mt_dtype_scalar_name(b));
+        return MT_DTYPE_UNDEFINED;
     }
     if (mt_dtype_is_complex(a) || mt_dtype_is_complex(b)) {
         mt_dtype r = mt_promote_types(mt_dtype_to_real(a), mt_dtype_to_real(b));
@@ -153,6 +171,9 @@ mt__combine_categories(int higher, int lower)
 {
     if (higher < 0) {
         return lower;
+    }
+    if (higher == MT_DTYPE_UNDEFINED || lower == MT_DTYPE_UNDEFINED) {
+        return MT_DTYPE_UNDEFINED;
     }
     if (lower >= 0 && !mt_dtype_is_complex((mt_dtype)higher) && mt_dtype_is_complex((mt_dtype)lower)) {
         /* a complex scalar keeps a floating tensor's precision */

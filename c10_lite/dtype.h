@@ -22,8 +22,22 @@ typedef enum mt_dtype {
     MT_FLOAT64,
     MT_COMPLEX64,  /* C float _Complex: (real, imag) float32 pair */
     MT_COMPLEX128, /* C double _Complex */
+    MT_UINT16,     /* the barebones unsigned types, see Note [Barebones unsigned dtypes] */
+    MT_UINT32,
+    MT_UINT64,
     MT_NUM_DTYPES
 } mt_dtype;
+
+/* What mt_promote_types returns for dtypes that do not promote (with the error message set). */
+#define MT_DTYPE_UNDEFINED MT_NUM_DTYPES
+
+/* Note [Barebones unsigned dtypes]
+ * uint16/uint32/uint64 are torch's "barebones" unsigned types: tensors of them can be made,
+ * filled, copied, cast, viewed, indexed and shared with NumPy, but no arithmetic kernel is
+ * instantiated for them, so math on them raises "... not implemented for 'UInt16'" as torch's
+ * does.  They promote only with themselves and with floating dtypes (to the floating one);
+ * any other promotion is torch's error.  They sit after the complex dtypes in the enum so the
+ * promotion order of the other categories is unchanged. */
 
 /* 16-bit floats are stored as bits; kernels compute in float.  They are
  * distinct struct types so the X-macros below can tell them apart. */
@@ -190,6 +204,12 @@ mt_float_to_bfloat16(float f)
 #define MT_LOAD_float64(v) (v)
 #define MT_STORE_boolean(v) ((bool)(v))
 #define MT_STORE_uint8(v) ((uint8_t)(v))
+#define MT_LOAD_uint16(v) (v)
+#define MT_LOAD_uint32(v) (v)
+#define MT_LOAD_uint64(v) (v)
+#define MT_STORE_uint16(v) ((uint16_t)(v))
+#define MT_STORE_uint32(v) ((uint32_t)(v))
+#define MT_STORE_uint64(v) ((uint64_t)(v))
 #define MT_STORE_int8(v) ((int8_t)(v))
 #define MT_STORE_int16(v) ((int16_t)(v))
 #define MT_STORE_int32(v) ((int32_t)(v))
@@ -236,6 +256,7 @@ mt_dtype_itemsize(mt_dtype dt)
         [MT_BOOL] = 1,    [MT_UINT8] = 1,    [MT_INT8] = 1,     [MT_INT16] = 2,
         [MT_INT32] = 4,   [MT_INT64] = 8,    [MT_FLOAT16] = 2,  [MT_BFLOAT16] = 2,
         [MT_FLOAT32] = 4, [MT_FLOAT64] = 8,  [MT_COMPLEX64] = 8, [MT_COMPLEX128] = 16,
+        [MT_UINT16] = 2,  [MT_UINT32] = 4,   [MT_UINT64] = 8,
     };
     return mt_dtype_valid((int)dt) ? sizes[dt] : 0;
 }
@@ -243,14 +264,22 @@ mt_dtype_itemsize(mt_dtype dt)
 /* torch.promote_types: the smallest dtype both a and b convert to safely.
  * uint8 with int8 -> int16; float16 with bfloat16 -> float32; with a complex
  * operand the result is the complex type of the promoted real parts
- * (float64 with complex64 -> complex128). */
+ * (float64 with complex64 -> complex128).  A barebones unsigned dtype promotes only
+ * with itself and with floating dtypes; otherwise (or when a or b is already
+ * MT_DTYPE_UNDEFINED) the result is MT_DTYPE_UNDEFINED with torch's message set. */
 mt_dtype mt_promote_types(mt_dtype a, mt_dtype b);
+/* uint16, uint32, uint64 (see Note [Barebones unsigned dtypes]). */
+static inline bool
+mt_dtype_is_barebones_unsigned(mt_dtype dt)
+{
+    return dt == MT_UINT16 || dt == MT_UINT32 || dt == MT_UINT64;
+}
 
 /* Categories used by result_type: 0 bool, 1 integer, 2 floating, 3 complex. */
 static inline int
 mt_dtype_category(mt_dtype dt)
 {
-    return dt == MT_BOOL ? 0 : (dt <= MT_INT64 ? 1 : dt <= MT_FLOAT64 ? 2 : 3);
+    return dt == MT_BOOL ? 0 : (dt <= MT_INT64 || dt >= MT_UINT16) ? 1 : dt <= MT_FLOAT64 ? 2 : 3;
 }
 
 /* Note [Type promotion]
@@ -266,7 +295,8 @@ typedef struct mt_result_state {
 #define MT_RESULT_STATE_INIT ((mt_result_state){-1, -1, -1})
 typedef enum { MT_OPERAND_DIM = 0, MT_OPERAND_ZERO_DIM = 1, MT_OPERAND_WRAPPED = 2 } mt_operand_class;
 void mt_result_state_update(mt_result_state *st, mt_dtype dt, mt_operand_class cls);
-/* The result dtype; the default dtype when nothing was added. */
+/* The result dtype; the default dtype when nothing was added; MT_DTYPE_UNDEFINED (with
+ * the message set) when two operands do not promote. */
 mt_dtype mt_result_state_get(const mt_result_state *st);
 /* torch.can_cast(from, to): no complex->real, no float->int, no non-bool->bool. */
 bool mt_can_cast(mt_dtype from, mt_dtype to);

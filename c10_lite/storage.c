@@ -68,13 +68,20 @@ mt_storage_from_blob(void *data, size_t nbytes, mt_device device, mt_deleter_fn 
     s->device = device;
     s->deleter = deleter;
     s->deleter_ctx = deleter_ctx;
+    atomic_init(&s->fixed, false);
     return s;
 }
 
 bool
 mt_storage_resizable(const mt_storage *s)
 {
-    return s->deleter == mt__cpu_deleter;
+    return s->deleter == mt__cpu_deleter && !atomic_load(&s->fixed);
+}
+
+void
+mt_storage_fix(mt_storage *s)
+{
+    atomic_store(&s->fixed, true);
 }
 
 mt_storage *

@@ -31,6 +31,7 @@ typedef struct mt_storage {
     mt_device device;
     mt_deleter_fn deleter; /* NULL: nothing to free (static or zero-size) */
     void *deleter_ctx;
+    _Atomic bool fixed; /* set once its bytes are shared outside (a NumPy array): never resized */
 } mt_storage;
 
 /* New storage of `nbytes` uninitialised bytes from the device's allocator (64-byte
@@ -46,8 +47,12 @@ mt_storage *mt_storage_from_blob(void *data, size_t nbytes, mt_device device,
                                  mt_deleter_fn deleter, void *deleter_ctx);
 
 /* Whether the storage's bytes come from mt_storage_new (ours to replace by a
- * larger copy when a tensor grows), not borrowed from another owner. */
+ * larger copy when a tensor grows), not borrowed from another owner, and were
+ * not handed out to one (mt_storage_fix). */
 bool mt_storage_resizable(const mt_storage *s);
+/* Marks s as never resizable (its bytes are now also another owner's view, as a
+ * NumPy array made by Tensor.numpy()); cannot fail. */
+void mt_storage_fix(mt_storage *s);
 
 static inline void
 mt_storage_incref(mt_storage *s)

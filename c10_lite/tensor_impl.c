@@ -8,19 +8,22 @@
 #include "c10_lite/checked.h"
 #include "c10_lite/error.h"
 
-void
+int
 mt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides)
 {
     /* The product can overflow only for a shape with no elements (any other
-     * shape passed mt_numel's check), whose strides address nothing: they
-     * saturate at INT64_MAX instead of wrapping. */
+     * shape passed mt_numel's check); as torch, that is an error.  The strides
+     * that do not fit saturate at INT64_MAX instead of wrapping. */
     int64_t s = 1;
+    bool overflow = false;
     for (int i = ndim - 1; i >= 0; i--) {
-        strides[i] = s;
-        if (mt_ckd_mul(&s, s, sizes[i] > 1 ? sizes[i] : 1)) {
+        strides[i] = overflow ? INT64_MAX : s;
+        if (!overflow && mt_ckd_mul(&s, s, sizes[i] > 1 ? sizes[i] : 1)) {
+            overflow = i > 0; /* only a stride that is used overflows */
             s = INT64_MAX;
         }
     }
+    return overflow ? mt_error_set(MT_ERUNTIME, "Stride calculation overflowed") : MT_OK;
 }
 
 bool
@@ -188,8 +191,9 @@ mt_tensor_new(mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *size
     if (strides != NULL && ndim > 0) {
         memcpy(t->strides, strides, (size_t)ndim * sizeof(int64_t));
     }
-    else {
-        mt_contiguous_strides(ndim, sizes, t->strides);
+    else if (mt_contiguous_strides(ndim, sizes, t->strides) < 0) {
+        free(t);
+        return NULL;
     }
     if (mt__check_bounds(storage, dtype, ndim, t->sizes, t->strides, offset, numel) < 0) {
         free(t);

@@ -94,8 +94,11 @@ mt_tensor_device(const mt_tensor *t)
  * (index * itemsize), overflows int64: see Note [Checked arithmetic]. */
 int mt_view_extent(int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset,
                    size_t itemsize, int64_t *lo, int64_t *hi);
-/* Fills `strides` with row-major contiguous strides for `sizes`. */
-void mt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
+/* Fills `strides` with row-major contiguous strides for `sizes`.  Returns 0, or
+ * MT_ERUNTIME "Stride calculation overflowed" when a stride does not fit int64
+ * (possible only for a shape with no elements; `strides` is still filled, the
+ * overflowing ones saturated at INT64_MAX). */
+int mt_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 /* Whether sizes/strides describe a row-major contiguous layout (size-1 and
  * size-0 dimensions may have any stride, as in torch). */
 bool mt_is_contiguous(int ndim, const int64_t *sizes, const int64_t *strides);

@@ -278,6 +278,17 @@ mt__scalar_from_py(PyObject *o, mt_scalar *out, const char *fname)
 }
 
 PyObject *
+mt__element_to_py(const void *p, mt_dtype dt)
+{
+    if (dt == MT_UINT64) { /* above INT64_MAX it does not fit an mt_scalar */
+        uint64_t v;
+        memcpy(&v, p, sizeof(v));
+        return PyLong_FromUnsignedLongLong(v);
+    }
+    return mt__scalar_to_py(mt_scalar_load(p, dt));
+}
+
+PyObject *
 mt__scalar_to_py(mt_scalar s)
 {
     switch (s.kind) {

@@ -134,6 +134,11 @@ PyObject *mt__dtype_object(mt_dtype dt);
  * -1 with TypeError naming `what`. */
 int mt__dtype_from_py(PyObject *o, mt_dtype *out, const char *what);
 int mt__dtype_check(PyObject *o);
+/* 1 for a dtype minitorch has no tensors of (complex32, uint16, ...), see Note [Named dtypes]. */
+int mt__dtype_is_named(PyObject *o);
+/* promote_types where either operand is a named dtype: a new reference, or NULL
+ * with torch's RuntimeError. */
+PyObject *mt__dtype_promote_named(PyObject *a, PyObject *b);
 int mt__dtype_types_init(PyObject *module);
 /* New minitorch.device for d. */
 PyObject *mt__device_object(mt_device d);
@@ -176,6 +181,9 @@ PyObject *mt__size_new(int ndim, const int64_t *sizes);
 /* Converts a Python number / bool / 0-d or 1-element tensor into a scalar. */
 int mt__scalar_from_py(PyObject *o, mt_scalar *out, const char *fname);
 PyObject *mt__scalar_to_py(mt_scalar s);
+/* The Python number for the element of dtype dt at p (a uint64 keeps its full range).
+ * Returns a new reference or NULL. */
+PyObject *mt__element_to_py(const void *p, mt_dtype dt);
 static inline int
 mt__is_number(PyObject *o)
 {

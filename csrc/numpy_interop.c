@@ -68,7 +68,7 @@ mt__dtype_of_descr(PyArray_Descr *d)
     case 'b':
         return MT_BOOL;
     case 'u':
-        return size == 1 ? MT_UINT8 : -1;
+        return size == 1 ? MT_UINT8 : size == 2 ? MT_UINT16 : size == 4 ? MT_UINT32 : size == 8 ? MT_UINT64 : -1;
     case 'i':
         return size == 1 ? MT_INT8 : size == 2 ? MT_INT16 : size == 4 ? MT_INT32 : size == 8 ? MT_INT64 : -1;
     case 'f':
@@ -104,6 +104,7 @@ static const int mt__npy_types[MT_NUM_DTYPES] = {
     [MT_INT16] = NPY_INT16,     [MT_INT32] = NPY_INT32,     [MT_INT64] = NPY_INT64,
     [MT_FLOAT16] = NPY_FLOAT16, [MT_BFLOAT16] = -1,         [MT_FLOAT32] = NPY_FLOAT32,
     [MT_FLOAT64] = NPY_FLOAT64, [MT_COMPLEX64] = NPY_COMPLEX64, [MT_COMPLEX128] = NPY_COMPLEX128,
+    [MT_UINT16] = NPY_UINT16,   [MT_UINT32] = NPY_UINT32,   [MT_UINT64] = NPY_UINT64,
 };
 
 /* Storage deleter for memory borrowed from an ndarray: drops the array.
@@ -138,7 +139,8 @@ mt__from_numpy(PyObject *obj, int warn_readonly)
         PyObject *name = PyObject_Str((PyObject *)descr);
         PyErr_Format(PyExc_TypeError,
                      "can't convert np.ndarray of type numpy.%S. The only supported types are: "
-                     "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.",
+                     "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+                     "uint64, uint32, uint16, uint8, and bool.",
                      name ? name : Py_None);
         Py_XDECREF(name);
         return NULL;
@@ -251,6 +253,8 @@ mt__tensor_to_numpy(PyObject *self)
     /* The array's base owns one storage reference (not the Tensor object:
      * in-place metadata ops may later give the tensor another impl). */
     mt_storage_incref(t->storage);
+    /* as torch: the array keeps pointing at these bytes, so the storage may not move */
+    mt_storage_fix(t->storage);
     PyObject *base = PyCapsule_New(t->storage, "minitorch.storage", mt__storage_capsule_free);
     if (base == NULL) {
         mt_storage_decref(t->storage);

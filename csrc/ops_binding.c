@@ -198,6 +198,40 @@ mt__binary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *a
     static const char *const pow_mnames[] = {"exponent", "alpha", "rounding_mode", "out", NULL};
     bool pow = op == MT_OP_POW;
     const char *other_name = pow ? "exponent" : "other";
+    Py_ssize_t npos = self == NULL ? 3 : 2;
+    if ((op == MT_OP_ADD || op == MT_OP_SUB) && nargs == npos && kwnames == NULL &&
+        (mt__is_number(args[npos - 2]) ||
+         (mt__tensor_check(args[npos - 2]) && mt__tensor_impl(args[npos - 2])->ndim == 0))) {
+        /* torch's deprecated overload op(input, alpha, other): three positional arguments,
+         * the second a number (or a 0-d tensor, which torch reads as one) */
+        if (PyErr_WarnFormat(PyExc_UserWarning, 1,
+                             "This overload of %s is deprecated:\n\t%s(Tensor input, Number alpha, Tensor other)\n"
+                             "Consider using one of the following signatures instead:\n\t%s(Tensor input, "
+                             "Tensor other, *, Number alpha = 1)", fname, fname, fname) < 0) {
+            return NULL;
+        }
+        PyObject *kw = Py_BuildValue("(s)", "alpha");
+        if (kw == NULL) {
+            return NULL;
+        }
+        PyObject *re[3];
+        Py_ssize_t k = 0;
+        if (self == NULL) {
+            re[k++] = args[0];
+        }
+        re[k++] = args[npos - 1];
+        PyObject *alpha = mt__tensor_check(args[npos - 2]) ? PyObject_CallMethod(args[npos - 2], "item", NULL)
+                                                           : Py_NewRef(args[npos - 2]);
+        if (alpha == NULL) {
+            Py_DECREF(kw);
+            return NULL;
+        }
+        re[k++] = alpha;
+        PyObject *r = mt__binary_entry(op, fname, self, re, k - 1, kw, inplace);
+        Py_DECREF(alpha);
+        Py_DECREF(kw);
+        return r;
+    }
     PyObject *a[5];
     PyObject *input, *other, *alpha_obj, *mode, *out_obj;
     if (self == NULL) {
@@ -227,8 +261,13 @@ mt__binary_entry(mt_op op, const char *fname, PyObject *self, PyObject *const *a
         goto done;
     }
     if (x.t == NULL && y.t == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s(): at least one argument must be a Tensor", fname);
-        goto done;
+        /* two numbers: as torch, the first becomes a 0-d tensor (of the dtype a lone number
+         * gets, so the result type is that of the two numbers) */
+        x.t = mt_tensor_empty(mt_scalar_dtype(x.s), 0, NULL, MT_DEVICE_CPU);
+        if (x.t == NULL || mt_fill_(x.t, x.s) < 0) {
+            mt__raise(0);
+            goto done;
+        }
     }
     if (inplace && x.t == NULL) {
         PyErr_Format(PyExc_TypeError, "%s(): in-place operations need a Tensor input", fname);
@@ -558,7 +597,8 @@ mt_f_result_type(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject 
     if (mt__parse_args("result_type", args, nargs, kwnames, names, 2, 2, a) == 0 &&
         mt__arg_required(a[0], &x, "result_type", "tensor1") >= 0 &&
         mt__arg_required(a[1], &y, "result_type", "tensor2") >= 0) {
-        r = Py_NewRef(mt__dtype_object(mt_result_type2(x, y)));
+        mt_dtype dt = mt_result_type2(x, y);
+        r = dt == MT_DTYPE_UNDEFINED ? mt__raise(MT_ERUNTIME) : Py_NewRef(mt__dtype_object(dt));
     }
     mt__arg_release(&x);
     mt__arg_release(&y);
@@ -571,11 +611,20 @@ mt_f_promote_types(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObjec
     static const char *const names[] = {"type1", "type2", NULL};
     PyObject *a[2];
     mt_dtype x, y;
-    if (mt__parse_args("promote_types", args, nargs, kwnames, names, 2, 2, a) < 0 ||
-        mt__dtype_from_py(a[0], &x, "type1") < 0 || mt__dtype_from_py(a[1], &y, "type2") < 0) {
+    if (mt__parse_args("promote_types", args, nargs, kwnames, names, 2, 2, a) < 0) {
         return NULL;
     }
-    return Py_NewRef(mt__dtype_object(mt_promote_types(x, y)));
+    if (mt__dtype_is_named(a[0]) || mt__dtype_is_named(a[1])) {
+        if (!mt__dtype_check(a[0]) || !mt__dtype_check(a[1])) {
+            return PyErr_Format(PyExc_TypeError, "promote_types(): arguments must be minitorch.dtype");
+        }
+        return mt__dtype_promote_named(a[0], a[1]);
+    }
+    if (mt__dtype_from_py(a[0], &x, "type1") < 0 || mt__dtype_from_py(a[1], &y, "type2") < 0) {
+        return NULL;
+    }
+    mt_dtype r = mt_promote_types(x, y);
+    return r == MT_DTYPE_UNDEFINED ? mt__raise(MT_ERUNTIME) : Py_NewRef(mt__dtype_object(r));
 }
 
 static PyObject *

@@ -116,7 +116,7 @@ storage_item(MTStorageObject *self, Py_ssize_t i)
         return NULL;
     }
     const char *p = (const char *)self->storage->data + (size_t)i * mt_dtype_itemsize(self->dtype);
-    return mt__scalar_to_py(mt_scalar_load(p, self->dtype));
+    return mt__element_to_py(p, self->dtype);
 }
 
 /* sq_item: CPython has already added len() to a negative index, so it must

@@ -395,7 +395,8 @@ mt_m_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         static const char *const kw[] = {"memory_format", NULL};
         PyObject *mf[1];
         /* the sizes are variadic: parse only the keywords (they follow args[nargs-1]) */
-        if (mt__parse_args("resize_", args + nargs, 0, kwnames, kw, 0, 0, mf) < 0) {
+        if (mt__parse_args("resize_", args + nargs, 0, kwnames, kw, 0, 0, mf) < 0 ||
+            mt__memory_format_arg(mf[0], "resize_") < 0) {
             return NULL;
         }
     }
@@ -411,6 +412,9 @@ static PyObject *
 mt_m_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("resize_as_", 1, 1, "the_template", "memory_format");
+    if (mt__memory_format_arg(a[1], "resize_as_") < 0) {
+        return NULL;
+    }
     if (!mt__tensor_check(a[0])) {
         PyErr_Format(PyExc_TypeError, "resize_as_(): argument 'the_template' must be Tensor, not %s",
                      Py_TYPE(a[0])->tp_name);
@@ -564,6 +568,7 @@ static const char *const mt__cpp_type_names[MT_NUM_DTYPES] = {
     [MT_FLOAT16] = "c10::Half", [MT_BFLOAT16] = "c10::BFloat16",
     [MT_FLOAT32] = "float",     [MT_FLOAT64] = "double",
     [MT_COMPLEX64] = "c10::complex<float>", [MT_COMPLEX128] = "c10::complex<double>",
+    [MT_UINT16] = "unsigned short", [MT_UINT32] = "unsigned int", [MT_UINT64] = "unsigned long",
 };
 
 /* The impl set_(source, storage_offset, size, stride) gives self, for `st`
@@ -889,6 +894,7 @@ static const char *const mt__legacy_names[MT_NUM_DTYPES] = {
     [MT_FLOAT16] = "HalfTensor", [MT_BFLOAT16] = "BFloat16Tensor", [MT_FLOAT32] = "FloatTensor",
     [MT_FLOAT64] = "DoubleTensor",
     [MT_COMPLEX64] = "ComplexFloatTensor", [MT_COMPLEX128] = "ComplexDoubleTensor",
+    [MT_UINT16] = "UInt16Tensor", [MT_UINT32] = "UInt32Tensor", [MT_UINT64] = "UInt64Tensor",
 };
 
 static PyObject *

@@ -130,6 +130,17 @@ mt__store_leaf(mt__fill_state *st, PyObject *o)
         PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
         return -1;
     }
+    if (st->dtype == MT_UINT64 && PyLong_CheckExact(o)) {
+        /* the full range 0 .. 2**64-1, which an mt_scalar cannot hold; as torch, a negative
+         * int or one above the range is an OverflowError (Python's own messages) */
+        uint64_t u = PyLong_AsUnsignedLongLong(o);
+        if (u == (uint64_t)-1 && PyErr_Occurred()) {
+            return -1;
+        }
+        memcpy(st->out, &u, sizeof(u));
+        st->out += st->itemsize;
+        return 0;
+    }
     if (mt__scalar_from_py(o, &v, "tensor") < 0) {
         if (PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyErr_Clear();
@@ -165,7 +176,7 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
             }
             st->dtype = st->seen_leaf ? mt_promote_types(st->dtype, dt) : dt;
             st->seen_leaf = 1;
-            return 0;
+            return st->dtype == MT_DTYPE_UNDEFINED ? mt__raise_int(MT_ERUNTIME) : 0;
         }
         return mt__store_leaf(st, o);
     }
@@ -178,7 +189,7 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
             st->saw_ndarray |= !mt__tensor_check(o);
             st->dtype = st->seen_leaf ? mt_promote_types(st->dtype, (mt_dtype)nd) : (mt_dtype)nd;
             st->seen_leaf = 1;
-            return 0;
+            return st->dtype == MT_DTYPE_UNDEFINED ? mt__raise_int(MT_ERUNTIME) : 0;
         }
     }
     if (mt__tensor_check(o) || mt__is_ndarray(o)) {
@@ -196,9 +207,8 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
         o = seq;
     }
     if (!PyList_Check(o) && !PyTuple_Check(o)) {
-        /* the message first: o may be seq, which the decref frees */
-        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %s)",
-                     (long long)st->sizes[dim], dim, Py_TYPE(o)->tp_name);
+        /* a number (or 0-d tensor/array) where the shape wants a sequence: torch's TypeError */
+        PyErr_SetString(PyExc_TypeError, "not a sequence");
         Py_XDECREF(seq);
         return -1;
     }

@@ -499,14 +499,14 @@ tensor_item(PyObject *self, PyObject *unused)
     if (mt__require_cpu_data(t, "item()") < 0) {
         return NULL;
     }
-    return mt__scalar_to_py(mt_scalar_load(mt_tensor_data(t), t->dtype));
+    return mt__element_to_py(mt_tensor_data(t), t->dtype);
 }
 
 static PyObject *
 mt__tolist_rec(mt_tensor *t, int dim, const char *p)
 {
     if (dim == t->ndim) {
-        return mt__scalar_to_py(mt_scalar_load(p, t->dtype));
+        return mt__element_to_py(p, t->dtype);
     }
     int64_t n = t->sizes[dim];
     int64_t step = t->strides[dim] * (int64_t)mt_tensor_itemsize(t);
@@ -658,6 +658,12 @@ mt__buffer_format(mt_dtype dt)
         return "Zf";
     case MT_COMPLEX128:
         return "Zd";
+    case MT_UINT16:
+        return "H";
+    case MT_UINT32:
+        return "I";
+    case MT_UINT64:
+        return "Q";
     default:
         return NULL;
     }

@@ -343,6 +343,17 @@ def test_tensor_ragged_sequence_where_number_expected():
         torch.tensor([[1], 2])
 
 
+@pytest.mark.parametrize("data", [
+    [[1, 2, 3], 5],
+    [[np.zeros(3), 5.0]],
+    [np.zeros(3), np.float64(2.0)],
+    [[np.zeros(3)], [np.array(4.0)]],
+])
+def test_tensor_number_where_sequence_expected_is_type_error(data):
+    with pytest.raises(TypeError, match="not a sequence"):
+        torch.tensor(data)
+
+
 @pytest.mark.parametrize("data", ["abc", ["a"], [1, "a"], [[1.0], ["x"]], b"ab", {1: 2}, {1, 2}, [1, None], object()])
 def test_tensor_bad_types_raise_type_error(data):
     with pytest.raises(TypeError, match="invalid data type"):

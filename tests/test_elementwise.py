@@ -780,8 +780,7 @@ def test_binary_bad_inputs():
         torch.mul(x, [1, 2, 3])
     with pytest.raises(TypeError):
         x + "a"
-    with pytest.raises(TypeError):
-        torch.add(1, 2)
+    assert torch.add(1, 2).item() == 3  # two numbers: torch makes the first a tensor
     with pytest.raises(TypeError):
         torch.add(x)
     with pytest.raises(TypeError):
@@ -993,3 +992,29 @@ def test_clamp_integer_bounds_beyond_the_dtype(dt):
     assert torch.clamp(x, 1, 1000).tolist() == [1, 1, 2, 3, 100]
     assert torch.clamp(x, min=-1).tolist() == [0, 1, 2, 3, 100]
     assert torch.clamp(x, -1, 2).dtype == dt
+
+
+def test_binary_op_of_two_numbers_gives_a_tensor():
+    import minitorch as _m
+    r = _m.add(True, True)
+    assert isinstance(r, _m.Tensor) and r.dtype == _m.bool and r.item() is True
+    assert _m.add(1, 2.5).dtype == _m.get_default_dtype()
+    assert _m.mul(2, 3).tolist() == 6 and _m.sub(2, 3).dtype == _m.int64
+    with pytest.raises(RuntimeError, match="Boolean alpha only supported for Boolean results"):
+        _m.add(1, 1, alpha=True)
+
+
+def test_deprecated_alpha_overload():
+    import warnings
+    import minitorch as _m
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        r = _m.add(_m.tensor([1.0, 2.0]), 2, _m.tensor([1.0, 1.0]))
+    assert r.tolist() == [3.0, 4.0]
+    assert any("This overload of add is deprecated" in str(w.message) for w in ws)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _m.tensor([1.0, 2.0]).sub(2, _m.tensor([1.0, 1.0])).tolist() == [-1.0, 0.0]
+        assert _m.add(_m.tensor(True), _m.tensor(True), True).item() is True
+    with pytest.raises(TypeError, match="positional"):
+        _m.add(_m.ones(2), _m.ones(2), _m.ones(2))

@@ -182,7 +182,7 @@ def test_from_numpy_non_native_byte_order(dt):
         torch.from_numpy(a)
 
 
-@pytest.mark.parametrize("np_dtype", [np.uint16, np.uint32, np.uint64, np.clongdouble,
+@pytest.mark.parametrize("np_dtype", [np.clongdouble,
                                       np.object_, "U3", "S2", "datetime64[s]", np.longdouble])
 def test_from_numpy_unsupported_dtypes(np_dtype):
     a = np.zeros(3, dtype=np_dtype)
@@ -457,3 +457,32 @@ def test_from_numpy_memmap_writes_to_the_file(tmp_path):
     del t
     gc.collect()
     assert np.fromfile(path, dtype=np.int32).tolist() == [7, 3, 7, 7]
+
+
+def test_numpy_export_makes_storage_unresizable():
+    z = torch.randn(5, 5)
+    w = z.numpy()
+    with pytest.raises(RuntimeError, match="Trying to resize storage that is not resizable"):
+        z.resize_(10, 10)
+    z.resize_(2, 2)  # shrinking needs no new bytes
+    assert z.shape == (2, 2) and w.shape == (5, 5)
+    with pytest.raises(ValueError):
+        w.resize((10, 10))
+    q = torch.randn(3)
+    q.resize_(50)  # never exported: grows
+    assert q.shape == (50,)
+
+
+def test_from_numpy_storage_unresizable():
+    x = np.zeros((2, 2))
+    y = torch.from_numpy(x)
+    with pytest.raises(RuntimeError, match="not resizable"):
+        y.resize_(5, 5)
+
+
+def test_array_wrap_bool_result_is_uint8():
+    x = torch.tensor([1.0, 2.0, 3.0])
+    r = np.greater_equal(x, 2)
+    assert isinstance(r, torch.Tensor) and r.dtype == torch.uint8 and r.tolist() == [0, 1, 1]
+    assert isinstance(r, torch.ByteTensor)
+    assert np.abs(torch.tensor([-1, 2])).dtype == torch.int64

@@ -189,3 +189,37 @@ def test_factories_write_into_out():
         torch.eye(2, dtype=torch.float32, out=torch.empty(0, dtype=torch.int64))
     with pytest.raises(RuntimeError, match="does not match dtype of out"):
         torch.full((2,), 1.0, dtype=torch.float64, out=torch.empty(0))
+
+
+def test_resize_channels_last_not_supported():
+    t = torch.randn(2 * 3 * 4 * 5)
+    with pytest.raises(NotImplementedError, match="memory_format=minitorch.channels_last is not supported"):
+        t.resize_((2, 3, 4, 5), memory_format=torch.channels_last)
+    with pytest.raises(NotImplementedError, match="channels_last_3d"):
+        t.resize_as_(torch.empty(1, 2, 3, 4, 5), memory_format=torch.channels_last_3d)
+    t.resize_((2, 3, 4, 5), memory_format=torch.contiguous_format)
+    assert t.shape == (2, 3, 4, 5) and t.is_contiguous()
+    t.resize_as_(torch.empty(6), memory_format=torch.preserve_format)
+    assert t.shape == (6,)
+
+
+def test_resize_memory_format_bad_type():
+    with pytest.raises(TypeError, match="memory_format"):
+        torch.empty(2).resize_((2,), memory_format="channels_last")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.empty([0, 4, 2 ** 61]),
+    lambda: torch.zeros(0, 4, 2 ** 62),
+    lambda: torch.empty(0).view(0, 4, 2 ** 61),
+    lambda: torch.empty(0).reshape(0, 4, 2 ** 61),
+    lambda: torch.empty((), dtype=torch.float64).resize_([0, 4, 2 ** 61]),
+])
+def test_stride_overflow_of_empty_shapes(make):
+    with pytest.raises(RuntimeError, match="Stride calculation overflowed"):
+        make()
+
+
+def test_large_empty_shapes_whose_strides_fit():
+    assert torch.empty(2 ** 62, 0).stride() == (1, 1)
+    assert torch.empty(0, 2 ** 62).stride() == (2 ** 62, 1)

@@ -157,3 +157,44 @@ def test_finfo_iinfo():
 def test_nansum_refuses_complex():
     with pytest.raises(NotImplementedError, match="nansum on CPU does not support complex inputs"):
         torch.nansum(torch.tensor([1j, 2]))
+
+
+def test_clamp_min_max_inplace_functions():
+    t = torch.tensor([1.0, 5.0, -3.0])
+    r = torch.clamp_min_(t, 0.0)
+    assert r is t and t.tolist() == [1.0, 5.0, 0.0]
+    r = torch.clamp_max_(t, 2.0)
+    assert r is t and t.tolist() == [1.0, 2.0, 0.0]
+    t = torch.tensor([1, 5, -3])
+    torch.clamp_min_(t, torch.tensor(0))
+    assert t.tolist() == [1, 5, 0]
+
+
+def test_clamp_min_inplace_function_cannot_cast():
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        torch.clamp_min_(torch.tensor([1, 2], dtype=torch.int32), 1.5)
+
+
+def test_clamp_tensor_bounds_promote_jointly():
+    inp = torch.tensor([True, False, True])
+    lo64 = torch.tensor(0.5, dtype=torch.float64)  # 0-d: does not raise a float32 result
+    hi32 = torch.tensor([0.7, 0.2, 0.9])
+    r = torch.clamp(inp, lo64, hi32)
+    assert r.dtype == torch.float32
+    assert r.tolist() == pytest.approx([0.7, 0.2, 0.9])
+    r = torch.clamp(inp, torch.tensor([0.5, 0.5, 0.5], dtype=torch.float64), torch.tensor(0.7))
+    assert r.dtype == torch.float64
+    assert torch.clamp(torch.tensor([1, 9], dtype=torch.int32), torch.tensor(2), 5).dtype == torch.int32
+
+
+def test_result_type_of_several_operands():
+    from minitorch._ops import result_type_of
+    assert result_type_of(torch.ones(2, dtype=torch.int32), torch.tensor(1.0, dtype=torch.float64)) == torch.float64
+    assert result_type_of(torch.ones(2), torch.tensor(1.0, dtype=torch.float64), 2) == torch.float32
+    assert result_type_of(torch.ones(2, dtype=torch.int64), 2.5, 1j) == torch.complex64
+    assert result_type_of(3) == torch.int64
+
+
+def test_clamp_tensor_bound_out_cannot_cast():
+    with pytest.raises(RuntimeError):
+        torch.clamp(torch.tensor([1.5]), torch.tensor([0.0]), None, out=torch.empty(1, dtype=torch.int64))

@@ -39,3 +39,13 @@ def test_broadcast_to_errors():
         torch.broadcast_to(torch.ones(2, 2), (2,))
     with pytest.raises(TypeError):
         torch.broadcast_to(torch.ones(2), "2")
+
+
+def test_ravel_of_a_strided_1d_tensor_is_a_contiguous_copy():
+    x = torch.arange(10.0)[::2]
+    r = x.ravel()
+    assert r.is_contiguous() and r.tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    r[0] = 99.0
+    assert x[0].item() == 0.0  # a copy, not a view
+    y = torch.ones(3, 4)
+    assert y.ravel()._base is y and y.ravel().is_contiguous()

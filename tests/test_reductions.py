@@ -599,3 +599,10 @@ def test_logsumexp_of_complex_keeps_the_complex_dtype():
         r = torch.logsumexp(torch.tensor(a, dtype=dt), 1)
         assert r.dtype == dt
         np.testing.assert_allclose(r.numpy(), np.log(np.exp(a).sum(1)), rtol=tol)
+
+
+@pytest.mark.parametrize("f", [lambda t: t.mean(), lambda t: t.var(), lambda t: t.std(), lambda t: t.nanmean()])
+def test_floating_only_reductions_of_integers_are_not_implemented(f):
+    # as torch: NotImplementedError (a RuntimeError subclass)
+    with pytest.raises(NotImplementedError):
+        f(torch.tensor([1, 2]))

@@ -42,7 +42,8 @@
     X(int16, int16_t, sn, sct) X(int32, int32_t, sn, sct) X(int64, int64_t, sn, sct)     \
     X(float16, mt_half, sn, sct) X(bfloat16, mt_bfloat16, sn, sct)                       \
     X(float32, float, sn, sct) X(float64, double, sn, sct)                               \
-    X(complex64, mt_complex64, sn, sct) X(complex128, mt_complex128, sn, sct)
+    X(complex64, mt_complex64, sn, sct) X(complex128, mt_complex128, sn, sct)            \
+    X(uint16, uint16_t, sn, sct) X(uint32, uint32_t, sn, sct) X(uint64, uint64_t, sn, sct)
 
 #define MT__FOR_SRC(X)                                                                   \
     MT__FOR_DST(X, boolean, bool) MT__FOR_DST(X, uint8, uint8_t) MT__FOR_DST(X, int8, int8_t) \
@@ -50,7 +51,8 @@
     MT__FOR_DST(X, int64, int64_t) MT__FOR_DST(X, float16, mt_half)                      \
     MT__FOR_DST(X, bfloat16, mt_bfloat16) MT__FOR_DST(X, float32, float)                 \
     MT__FOR_DST(X, float64, double) MT__FOR_DST(X, complex64, mt_complex64)               \
-    MT__FOR_DST(X, complex128, mt_complex128)
+    MT__FOR_DST(X, complex128, mt_complex128) MT__FOR_DST(X, uint16, uint16_t)             \
+    MT__FOR_DST(X, uint32, uint32_t) MT__FOR_DST(X, uint64, uint64_t)
 
 MT__FOR_SRC(MT__CAST_LOOP)
 
@@ -62,6 +64,7 @@ static const mt_loop_fn mt__cast_loops[MT_NUM_DTYPES][MT_NUM_DTYPES] = {
     MT__ROW(int32, int32_t) MT__ROW(int64, int64_t) MT__ROW(float16, mt_half)
     MT__ROW(bfloat16, mt_bfloat16) MT__ROW(float32, float) MT__ROW(float64, double)
     MT__ROW(complex64, mt_complex64) MT__ROW(complex128, mt_complex128)
+    MT__ROW(uint16, uint16_t) MT__ROW(uint32, uint32_t) MT__ROW(uint64, uint64_t)
 #undef MT__ROW
 };
 
@@ -221,6 +224,9 @@ mt_scalar_check_range(mt_scalar s, mt_dtype dt)
         const char *name;
     } lim[MT_NUM_DTYPES] = {
         [MT_UINT8] = {0, 255, "uint8_t"},
+        [MT_UINT16] = {0, 65535, "uint16_t"},
+        [MT_UINT32] = {0, 4294967295.0, "uint32_t"},
+        [MT_UINT64] = {0, 18446744073709551615.0, "uint64_t"},
         [MT_INT8] = {-128, 127, "int8_t"},
         [MT_INT16] = {-32768, 32767, "int16_t"},
         [MT_INT32] = {-2147483648.0, 2147483647.0, "int32_t"},
@@ -253,8 +259,10 @@ mt_scalar_check_range(mt_scalar s, mt_dtype dt)
     if (s.kind == MT_SCALAR_INT) {
         /* as torch (c10's overflow check), a negative integer may wrap into an unsigned
          * type down to -max: -1 is 255 in uint8 */
-        const int64_t lo = dt == MT_UINT8 ? -(int64_t)lim[dt].hi : (int64_t)lim[dt].lo;
-        ok = dt == MT_INT64 || (s.v.i >= lo && s.v.i <= (int64_t)lim[dt].hi);
+        const bool uns = dt == MT_UINT8 || dt == MT_UINT16 || dt == MT_UINT32;
+        const int64_t lo = uns ? -(int64_t)lim[dt].hi : (int64_t)lim[dt].lo;
+        /* every int64 converts to uint64 (negative ones wrap, down to -max) */
+        ok = dt == MT_INT64 || dt == MT_UINT64 || (s.v.i >= lo && s.v.i <= (int64_t)lim[dt].hi);
     }
     else if (mt_dtype_is_floating(dt)) {
         double v = s.v.f;

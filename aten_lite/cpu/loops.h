@@ -31,6 +31,12 @@
 #define MT_L_NUMERIC(X, ...) MT_L_INT(X, __VA_ARGS__) MT_L_FLOAT(X, __VA_ARGS__)
 #define MT_L_INTBOOL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_INT(X, __VA_ARGS__)
 #define MT_L_ALL(X, ...) MT_L_BOOL(X, __VA_ARGS__) MT_L_NUMERIC(X, __VA_ARGS__)
+/* uint16/uint32/uint64, see Note [Barebones unsigned dtypes]: only the kernels torch has for
+ * them (comparisons, sorting) are instantiated; not part of MT_L_ALL */
+#define MT_L_BAREBONES(X, ...)                             \
+    X(MT_UINT16, uint16, uint16_t, uint16_t, __VA_ARGS__)  \
+    X(MT_UINT32, uint32, uint32_t, uint32_t, __VA_ARGS__)  \
+    X(MT_UINT64, uint64, uint64_t, uint64_t, __VA_ARGS__)
 /* complex64/complex128, see Note [Complex dtypes]; not part of MT_L_ALL */
 #define MT_L_COMPLEX(X, ...)                                                \
     X(MT_COMPLEX64, complex64, mt_complex64, mt_complex64, __VA_ARGS__)     \

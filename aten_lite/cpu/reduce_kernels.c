@@ -141,6 +141,9 @@
 #define MT__OUTCT_int16 int64_t
 #define MT__OUTCT_int32 int64_t
 #define MT__OUTCT_int64 int64_t
+#define MT__OUTCT_uint16 int64_t
+#define MT__OUTCT_uint32 int64_t
+#define MT__OUTCT_uint64 int64_t
 #define MT__OUTCT_float16 mt_half
 #define MT__OUTCT_bfloat16 mt_bfloat16
 #define MT__OUTCT_float32 float
@@ -148,6 +151,9 @@
 #define MT__OUTST_boolean MT__INT64_STORE
 #define MT__OUTST_uint8 MT__INT64_STORE
 #define MT__OUTST_int8 MT__INT64_STORE
+#define MT__OUTST_uint16 MT__INT64_STORE
+#define MT__OUTST_uint32 MT__INT64_STORE
+#define MT__OUTST_uint64 MT__INT64_STORE
 #define MT__OUTST_int16 MT__INT64_STORE
 #define MT__OUTST_int32 MT__INT64_STORE
 #define MT__OUTST_int64 MT__INT64_STORE
@@ -166,6 +172,11 @@ MT__GEN_SUMPROD(MT_INT8, int8, int8_t, int8_t, int64_t)
 MT__GEN_SUMPROD(MT_INT16, int16, int16_t, int16_t, int64_t)
 MT__GEN_SUMPROD(MT_INT32, int32, int32_t, int32_t, int64_t)
 MT__GEN_SUMPROD(MT_INT64, int64, int64_t, int64_t, int64_t)
+/* the barebones unsigned types have the kernels torch has for them: sum, prod, all, any (an
+ * int64 result, as for every integer type; uint64 values above INT64_MAX wrap, as torch's) */
+MT__GEN_SUMPROD(MT_UINT16, uint16, uint16_t, uint16_t, int64_t)
+MT__GEN_SUMPROD(MT_UINT32, uint32, uint32_t, uint32_t, int64_t)
+MT__GEN_SUMPROD(MT_UINT64, uint64, uint64_t, int64_t, int64_t)
 MT__GEN_SUMPROD(MT_FLOAT16, float16, mt_half, float, float)
 MT__GEN_SUMPROD(MT_BFLOAT16, bfloat16, mt_bfloat16, float, float)
 MT__GEN_SUMPROD(MT_FLOAT32, float32, float, float, float)
@@ -198,6 +209,7 @@ MT__GEN_MAXMIN(MT_FLOAT64, float64, double, double, MT__FMAX, MT__FMIN, -INFINIT
 #define MT__ALLC(x, y) ((x) && ((y) != 0))
 #define MT__ANYC(x, y) ((x) || ((y) != 0))
 MT_L_ALL(MT__GEN_ALLANY)
+MT_L_BAREBONES(MT__GEN_ALLANY)
 MT_L_COMPLEX(MT__GEN_ALLANY)
 
 /* ---- argmax / argmin: acc = (value as double, index) ---- */
@@ -269,7 +281,8 @@ MT_L_ALL(MT__GEN_ARG)
 #define MT__ROWC(op) {&mt__##op##_boolean, &mt__##op##_uint8, &mt__##op##_int8, &mt__##op##_int16, \
                       &mt__##op##_int32, &mt__##op##_int64, &mt__##op##_float16, &mt__##op##_bfloat16, \
                       &mt__##op##_float32, &mt__##op##_float64, &mt__##op##_complex64, \
-                      &mt__##op##_complex128}
+                      &mt__##op##_complex128, &mt__##op##_uint16, &mt__##op##_uint32,     \
+                      &mt__##op##_uint64}
 static const mt_reduce_kernel *const mt__reduce_table[MT_NUM_REDUCE_OPS][MT_NUM_DTYPES] = {
     [MT_REDUCE_SUM] = MT__ROWC(sum),      [MT_REDUCE_PROD] = MT__ROWC(prod),
     [MT_REDUCE_MAX] = MT__ROW(max),       [MT_REDUCE_MIN] = MT__ROW(min),

@@ -38,6 +38,15 @@ complex64 = _C.complex64
 complex128 = _C.complex128
 cfloat = complex64
 cdouble = complex128
+# dtypes minitorch has no tensors of (see Note [Named dtypes] in csrc/dtype_object.c)
+complex32 = _C.complex32
+chalf = complex32
+bcomplex32 = _C.bcomplex32
+uint16 = _C.uint16
+uint32 = _C.uint32
+uint64 = _C.uint64
+float8_e5m2 = _C.float8_e5m2
+float8_e4m3fn = _C.float8_e4m3fn
 
 device = _C.device
 Storage = TypedStorage
@@ -75,6 +84,7 @@ def typename(obj):
 from .serialization import save, load  # noqa: E402
 from ._finfo import finfo, iinfo  # noqa: E402
 from . import serialization  # noqa: E402,F401
+from . import _utils  # noqa: E402,F401  (torch._utils)
 
 from . import cuda  # noqa: E402
 from . import futures  # noqa: E402

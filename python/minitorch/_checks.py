@@ -54,4 +54,5 @@ def _legacy_name(dt):
     """torch's scalar-type names in messages: Float, Long, Bool, ..."""
     return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
             "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool"}[str(dt).rsplit(".", 1)[-1]]
+            "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+            "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}[str(dt).rsplit(".", 1)[-1]]

@@ -10,11 +10,51 @@ def _check_tensor(x, fname):
         raise TypeError(f"{fname}(): argument 'input' must be Tensor, not {type(x).__name__}")
 
 
+def _category(dt):
+    return 3 if dt.is_complex else 2 if dt.is_floating_point else 0 if dt == _C.bool else 1
+
+
+def _combine_categories(higher, lower):
+    """torch's combine_categories: the lower class counts only when its category is higher."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if _category(higher) < 3 and _category(lower) == 3:
+        if _category(higher) == 2:
+            return _C.complex128 if higher == _C.float64 else _C.complex64
+        return lower
+    if _category(higher) >= 2:
+        return higher
+    if higher == _C.bool or _category(lower) == 2:
+        return _C.promote_types(higher, lower)
+    return higher
+
+
+def result_type_of(*operands):
+    """torch's result type of several operands at once (tensors with dimensions, then 0-d
+    tensors, then Python numbers, each class promoted within itself), as TensorIterator's
+    common dtype; torch.result_type is the two-operand case."""
+    classes = [None, None, None]
+    for x in operands:
+        if isinstance(x, _C.TensorBase):
+            k, dt = (0 if x.dim() > 0 else 1), x.dtype
+        else:
+            k, dt = 2, _C.result_type(x, x)
+        classes[k] = dt if classes[k] is None else _C.promote_types(classes[k], dt)
+    r = _combine_categories(classes[0], _combine_categories(classes[1], classes[2]))
+    return _C.get_default_dtype() if r is None else r
+
+
 def clamp(input, min=None, max=None, *, out=None):
-    """Limits input to [min, max] (NaN stays NaN; min > max gives max everywhere)."""
+    """Limits input to [min, max] (NaN stays NaN; min > max gives max everywhere); with a tensor
+    bound, all three operands are promoted to their common dtype first, as torch."""
     _check_tensor(input, "clamp")
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, _C.TensorBase) or isinstance(max, _C.TensorBase):
+        dt = result_type_of(*(x for x in (input, min, max) if x is not None))
+        input, min, max = (x.to(dt) if isinstance(x, _C.TensorBase) else x for x in (input, min, max))
     r = input
     if min is not None:
         r = _C.maximum(r, _int_bound(input, min))
@@ -41,7 +81,9 @@ def _int_bound(input, b):
 _TYPEMETA_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
                    "int16": "short int", "int32": "int", "int64": "long int",
                    "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
-                   "float64": "double"}
+                   "float64": "double", "complex64": "c10::complex<float>",
+                   "complex128": "c10::complex<double>", "uint16": "unsigned short",
+                   "uint32": "unsigned int", "uint64": "unsigned long"}
 
 
 def _dtype_name(dt):

@@ -29,7 +29,8 @@ _UNIFORM, _NORMAL, _BERNOULLI, _EXPONENTIAL, _GEOMETRIC, _CAUCHY, _LOG_NORMAL = 
 # the exactly representable integer range of each float dtype (2 ** mantissa digits)
 _FLOAT_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
 _INT_RANGE = {"bool": (0, 1), "uint8": (0, 255), "int8": (-128, 127), "int16": (-2 ** 15, 2 ** 15 - 1),
-              "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1)}
+              "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
+              "uint16": (0, 2 ** 16 - 1), "uint32": (0, 2 ** 32 - 1), "uint64": (0, 2 ** 64 - 1)}
 
 
 def _dtype_key(dtype):
@@ -157,12 +158,22 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
     return _C._random_fill_(self, _UNIFORM, a, b, generator)
 
 
+def _fill_normal(t, mean, std, generator):
+    """Fills t with normal numbers; a complex t gets them in its real and imaginary parts, each
+    with standard deviation std / sqrt(2) (so |z - mean| has variance std**2), as torch."""
+    if t.is_complex():
+        from ._complex import view_as_real
+        _C._random_fill_(view_as_real(t), _NORMAL, mean, std / 1.4142135623730951, generator)
+        return t
+    return _C._random_fill_(t, _NORMAL, mean, std, generator)
+
+
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fills self with normal numbers of the given mean and standard deviation."""
     m, s = _float_arg(mean, "normal_", "mean"), _float_arg(std, "normal_", "std")
     if not s >= 0.0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
-    return _C._random_fill_(self, _NORMAL, m, s, generator)
+    return _fill_normal(self, m, s, generator)
 
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
@@ -271,7 +282,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     _C._check_tensor_options("randn", layout, None)
     size = _factory_size("randn", size, kw)
     t = _new("randn", size, dtype, device, requires_grad, out)
-    _C._random_fill_(t, _NORMAL, 0.0, 1.0, generator)
+    _fill_normal(t, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
 
@@ -369,7 +380,7 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     """randn with input's shape, dtype and device."""
     _C._check_tensor_options("randn_like", layout, memory_format)
     t = _like_new("randn_like", input, dtype, device, requires_grad)
-    _C._random_fill_(t, _NORMAL, 0.0, 1.0, generator)
+    _fill_normal(t, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
 
@@ -404,7 +415,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         if not s >= 0.0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
         t = _new("normal", _size_tuple(size, "normal"), dtype, device, requires_grad, out)
-        _C._random_fill_(t, _NORMAL, m, s, generator)
+        _fill_normal(t, m, s, generator)
         return _finish(t, requires_grad)
     if mt and st:
         dt = _C.promote_types(mean.dtype, std.dtype)

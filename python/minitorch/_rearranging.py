@@ -287,9 +287,10 @@ def adjoint(input):
 
 
 def ravel(input):
-    """The elements as a 1-d tensor: a view when the layout allows it, else a contiguous copy."""
+    """The elements as a contiguous 1-d tensor: a view of a contiguous input, else a copy
+    (as torch: ravel is contiguous().view(-1), even where reshape could view)."""
     _check(input, "ravel")
-    return input.reshape(-1)
+    return input.contiguous().view(-1)
 
 
 __all__ = ["movedim", "moveaxis", "index_select", "flip", "rot90", "fliplr", "flipud", "roll",

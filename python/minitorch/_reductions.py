@@ -25,7 +25,8 @@ var_mean_ret = _return_type("var_mean", ["var", "mean"])  # kept as plain tuples
 _SCALAR_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
                       "int32": "Int", "int64": "Long", "float16": "Half", "bfloat16": "BFloat16",
                       "float32": "Float", "float64": "Double",
-                      "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+                      "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}
 
 
 def _scalar_type_name(dtype):
@@ -57,8 +58,8 @@ def _float_input(input, dtype, fname):
     if dtype is not None:
         return input.to(dtype)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError(f"{fname}(): could not infer output dtype. Input dtype must be either a "
-                           f"floating point or complex dtype. Got: {_scalar_type_name(input.dtype)}")
+        raise NotImplementedError(f"{fname}(): could not infer output dtype. Input dtype must be either "
+                                  f"a floating point or complex dtype. Got: {_scalar_type_name(input.dtype)}")
     return input
 
 
@@ -101,7 +102,7 @@ def _var(input, dim, unbiased, keepdim, correction, out, fname):
         dim, unbiased = None, dim
     cplx = input.dtype.is_complex
     if not (input.dtype.is_floating_point or cplx):
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise NotImplementedError("std and var only support floating point and complex dtypes")
     x0 = input
     x = _opmath(x0)
     c = _correction(unbiased, correction)

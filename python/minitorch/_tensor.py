@@ -117,9 +117,13 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         """NumPy ufuncs applied to tensors give tensors (np.abs(t), np.add(t, t)), as torch:
-        the ufunc's result array is taken over without a copy."""
+        the ufunc's result array is taken over without a copy; a bool result becomes a uint8
+        tensor (a copy), as torch's."""
         try:
-            return _C.from_numpy(array if isinstance(array, _np.ndarray) else _np.asarray(array))
+            array = array if isinstance(array, _np.ndarray) else _np.asarray(array)
+            if array.dtype == bool:
+                array = array.astype("uint8")
+            return _C.from_numpy(array)
         except (TypeError, ValueError):      # a dtype minitorch has no tensor for
             return array
 
