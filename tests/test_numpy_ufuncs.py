@@ -25,6 +25,9 @@ def test_ndarray_on_the_left():
         assert isinstance(r, torch.Tensor) and r.dtype == torch.float64 and r.tolist() == want
     r = np.zeros(4) > t
     assert isinstance(r, torch.Tensor) and r.dtype == torch.bool and r.tolist() == [False, True, False, False]
+    # an explicit ufunc call with the tensor first runs in NumPy, as torch (bool -> uint8)
+    r = np.greater(t, 0)
+    assert r.dtype == torch.uint8 and r.tolist() == [1, 0, 1, 1]
     # the same dtype as the tensor-on-the-left form
     assert (t + np.ones(4)).dtype == (np.ones(4) + t).dtype
 
@@ -47,12 +50,12 @@ def test_ufunc_results_share_no_memory_with_inputs():
 def test_operator_ufuncs_follow_torch_promotion():
     t = torch.ones(2)
     # a NumPy scalar is a number to torch: float32 stays float32 (NumPy would give float64)
-    for r in (np.float64(2.0) * t, np.float64(2.0) - t, np.add(t, np.float64(1.0))):
+    for r in (np.float64(2.0) * t, np.float64(2.0) - t):
         assert isinstance(r, torch.Tensor) and r.dtype == torch.float32
     assert (np.float64(2.0) - t).tolist() == [1.0, 1.0]
+    assert np.add(t, np.float64(1.0)).dtype == torch.float64      # explicit: NumPy's rules
     assert (np.int64(3) + torch.ones(2, dtype=torch.int8)).dtype == torch.int8
-    b = torch.ones(2, dtype=torch.bfloat16)       # NumPy has no bfloat16: operators still work
-    assert np.negative(b).dtype == torch.bfloat16 and np.abs(-b).tolist() == [1.0, 1.0]
+    assert (np.float64(1.0) - torch.ones(2, dtype=torch.bfloat16)).dtype == torch.bfloat16
 
 
 def test_other_ufuncs_on_a_dtype_numpy_lacks_raise():

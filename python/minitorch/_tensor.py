@@ -94,15 +94,19 @@ class Tensor(_TensorOps, _C.TensorBase):
     __array_priority__ = 1000
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        """NumPy ufuncs given tensors.  The ones that are Python operators (np.ones(4) + t,
-        np.float64(2) * t, np.negative(t)) run as minitorch's operators, with arrays taken as
-        tensors and NumPy scalars as Python numbers, so they follow torch's promotion (a NumPy
-        scalar is a number: float32 * np.float64 stays float32, as in torch).  Any other ufunc,
-        method or keyword (np.exp(t), np.add.reduce(t), out=) runs in NumPy over the tensors'
-        own memory (no copies) and gives tensors; out= tensors are written in place.
-        (torch defines no __array_ufunc__, so there `ndarray + tensor` fails.)"""
+        """NumPy ufuncs given tensors.  A NumPy array or scalar on the left of a Python operator
+        (np.ones(4) + t, np.float64(2) * t) runs minitorch's operator, with arrays taken as
+        tensors and NumPy scalars as Python numbers, so it follows torch's promotion (a NumPy
+        scalar is a number: np.float64 * float32 stays float32, as in torch).  Any other call
+        (np.exp(t), np.greater(t, 2), np.add.reduce(t), out=) runs in NumPy over the tensors'
+        own memory (no copies) and gives tensors, as torch's __array_wrap__ does; out= tensors
+        are written in place.  (torch defines no __array_ufunc__, so there `ndarray + tensor`
+        fails.)"""
         op = _UFUNC_OPERATORS.get(ufunc.__name__)
-        if op is not None and method == "__call__" and not kwargs and len(inputs) == op[1]:
+        if (op is not None and method == "__call__" and not kwargs and len(inputs) == op[1] and
+                not isinstance(inputs[0], _C.TensorBase)):
+            # `ndarray_or_scalar <op> tensor` (a tensor on the left never gets here: its own
+            # operator runs); an explicit np.<ufunc>(tensor, ...) runs in NumPy below, as torch
             return op[0](*(_as_operand(x) for x in inputs))
         arrays = tuple(x.numpy() if isinstance(x, _C.TensorBase) else x for x in inputs)
         out = kwargs.get("out")
