@@ -313,6 +313,11 @@ class ProcessGroup:
     def group_name(self):
         return self._name
 
+    @property
+    def group_desc(self):
+        """A description given at creation (new_group's group_desc; "default_pg")."""
+        return getattr(self, "_desc", "undefined")
+
     def _alive(self):
         return self._cpg.is_alive() if self._cpg is not None else not getattr(self, "_destroyed", False)
 
@@ -653,6 +658,31 @@ def get_backend(group=None):
     return _resolve(group)._backend
 
 
+def _get_process_group_name(pg):
+    """The name of `pg` (its group_name)."""
+    return _resolve(pg)._name
+
+
+def get_backend_config(group=None):
+    """The device:backend pairs of `group`, as torch's BackendConfig string."""
+    pg = _resolve(group)
+    b = str(pg._backend)
+    return f"cpu:{b},cuda:{b}" if b == Backend.GLOO else f"cpu:{b}"
+
+
+def _get_pg_config(group=None):
+    """The configuration of `group` (None: the default group): name, description, backend
+    configuration, size and global ranks."""
+    pg = _resolve(group)
+    return {"pg_name": pg._name, "pg_desc": pg.group_desc, "backend_config": get_backend_config(pg),
+            "pg_size": pg.size(), "ranks": list(pg._ranks)}
+
+
+def _get_process_group_store(pg):
+    """The store `pg` keeps its keys in (a PrefixStore over the job's store)."""
+    return _resolve(pg)._store
+
+
 def get_process_group_ranks(group):
     return list(_resolve(group)._ranks)
 
@@ -801,7 +831,7 @@ def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeou
     deadline = time.monotonic() + timeout.total_seconds()
     while True:
         try:
-            store, r, ws = next(rendezvous(url, rank, world_size, timeout))
+            store, r, ws = next(rendezvous(url, rank, world_size, timeout=timeout))
             return _make_default_group(store, r, ws, backend, group_name, timeout), store
         except DistError as e:
             if time.monotonic() >= deadline or not _connection_lost(e):
