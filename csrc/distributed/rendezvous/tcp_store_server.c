@@ -40,7 +40,9 @@ struct mt__ts_server {
     int port;
     int wake[2]; /* a byte on wake[1] stops the thread */
     mt__kvmap map;
-    int64_t workers; /* clients that said HELLO */
+    /* clients that have said HELLO since the server started, those gone included: a worker
+     * that joined and left already counts for WAIT_WORKERS (torch's count of joins) */
+    int64_t workers;
     mt__ts_client **clients;
     int nclients, capclients;
     int64_t accept_paused_until; /* EMFILE/ENFILE: see Note [Store limits] */
@@ -421,9 +423,6 @@ static void
 mt__drop_client(mt__ts_server *srv, int i)
 {
     mt__ts_client *c = srv->clients[i];
-    if (c->hello) {
-        srv->workers--;
-    }
     mt__client_free(c);
     srv->clients[i] = srv->clients[--srv->nclients];
 }

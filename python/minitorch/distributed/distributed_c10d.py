@@ -17,6 +17,7 @@ send that message before entering the same collective.
 import difflib
 import enum
 import functools
+import hashlib
 import io
 import logging
 import os
@@ -35,6 +36,9 @@ from .._C import _c10d
 from . import _debug
 from . import _options
 from ._options import *  # noqa: F401,F403
+from ._backend import (Backend, BackendConfig, BackendType, _parse_backend_string,
+                       is_backend_available, is_gloo_available, is_mpi_available, is_nccl_available,
+                       is_ucc_available, is_xccl_available)
 from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_level_from_env
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore, _timeout_ms
 
@@ -42,7 +46,9 @@ __all__ = [
     "Backend", "ReduceOp", "reduce_op", "GroupMember", "group", "Work", "P2POp",
     "DistError", "DistBackendError", "DistStoreError", "DistNetworkError",
     "is_available", "is_initialized", "is_gloo_available", "is_nccl_available",
-    "is_mpi_available", "is_ucc_available", "is_torchelastic_launched", "is_backend_available",
+    "is_mpi_available", "is_ucc_available", "is_xccl_available", "is_torchelastic_launched",
+    "is_backend_available", "BackendConfig", "get_node_local_rank", "get_backend_impl",
+    "get_backend_config",
     "init_process_group", "destroy_process_group", "new_group", "get_rank", "get_world_size",
     "get_backend", "get_process_group_ranks", "get_global_rank", "get_group_rank",
     "default_pg_timeout",
@@ -70,91 +76,42 @@ def is_available():
     return True
 
 
-def is_gloo_available():
-    return True
-
-
-def is_nccl_available():
-    return False
-
-
-def is_mpi_available():
-    return False
-
-
-def is_ucc_available():
-    return False
-
-
 def is_torchelastic_launched():
     return os.getenv("TORCHELASTIC_RUN_ID") is not None
 
 
-class Backend(str):
-    """Backend names: ``Backend.GLOO == "gloo"``, ``Backend("GLOO") == "gloo"``."""
-
-    UNDEFINED = "undefined"
-    GLOO = "gloo"
-    NCCL = "nccl"
-    UCC = "ucc"
-    MPI = "mpi"
-    backend_list = [UNDEFINED, GLOO, NCCL, UCC, MPI]
-    default_device_backend_map = {"cpu": GLOO, "cuda": NCCL}
-
-    _plugins = {}  # NAME -> (creator, extended_api), see Note [User-defined backends]
-
-    def __new__(cls, name):
-        if not isinstance(name, str):
-            raise ValueError(f"Backend constructor parameter must be string-ish, but got: {type(name)}")
-        value = getattr(Backend, name.upper(), Backend.UNDEFINED)
-        if value == Backend.UNDEFINED or not isinstance(value, str):
-            value = name.lower()
-        return super().__new__(cls, value)
-
-
-def _register_backend(cls, name, func, extended_api=False, devices=None):
-    """Backend.register_backend: init_process_group(backend=name) will call `func` to make the
-    default group (func(store, rank, world_size, timeout), or with extended_api
-    func(dist_backend_opts, backend_options))."""
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"Backend name must be a non-empty str, got {name!r}")
-    if not callable(func):
-        raise TypeError(f"register_backend(): func must be callable, not {type(func).__name__}")
-    if hasattr(Backend, name.upper()):
-        raise ValueError(f"{name.upper()} c10d backend already exist")
-    if name.upper() in ("GLOO", "NCCL", "UCC", "MPI", "UNDEFINED"):
-        raise ValueError(f"{name.upper()} c10d backend creator function already exist")
-    setattr(Backend, name.upper(), name.lower())
-    Backend.backend_list.append(name.lower())
-    if devices is None:
-        devices = ["cpu", "cuda"]
-    elif isinstance(devices, str):
-        devices = [devices]
-    for d in devices:
-        Backend.default_device_backend_map.setdefault(d, name.lower())
-    Backend._plugins[name.upper()] = (func, bool(extended_api))
-
-
-Backend.register_backend = classmethod(_register_backend)
+def get_node_local_rank(fallback_rank=None):
+    """The rank of this process among those of its node: $LOCAL_RANK (set by the launchers),
+    else `fallback_rank`."""
+    if "LOCAL_RANK" in os.environ:
+        return int(os.environ["LOCAL_RANK"])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank to "
+                       "allow `get_node_local_rank` to work, assuming you are not running in a "
+                       "multi-device context and want the code to run locally instead.")
 
 
 class _DistributedBackendOptions:
     """What an extended-API backend creator gets (torch's _DistributedBackendOptions)."""
 
-    def __init__(self, store, group_rank, group_size, timeout, group_id, global_ranks_in_group):
+    def __init__(self, store=None, group_rank=0, group_size=1, timeout=None, group_id="",
+                 global_ranks_in_group=None):
         self.store = store
         self.group_rank = group_rank
         self.group_size = group_size
         self.timeout = timeout
         self.group_id = group_id
-        self.global_ranks_in_group = global_ranks_in_group
+        self.global_ranks_in_group = list(global_ranks_in_group or [])
 
 
-def _make_user_group(backend, store, rank, world_size, timeout, pg_options):
+def _make_user_group(backend, store, rank, world_size, timeout, pg_options, group_id="default_pg",
+                     global_ranks=None):
     func, extended = Backend._plugins[backend.upper()]
+    ranks = list(range(world_size)) if global_ranks is None else list(global_ranks)
     if extended:
-        pg = func(_DistributedBackendOptions(store, rank, world_size, timeout, "default_pg",
-                                             list(range(world_size))), pg_options)
+        pg = func(_DistributedBackendOptions(store, rank, world_size, timeout, group_id, ranks),
+                  pg_options)
     else:
         pg = func(store, rank, world_size, timeout)
     if not isinstance(pg, ProcessGroup):
@@ -162,11 +119,9 @@ def _make_user_group(backend, store, rank, world_size, timeout, pg_options):
                         f"{type(pg).__name__}")
     pg._backend = backend
     pg._store = store
+    pg._ranks = ranks
+    pg._group_rank = {g: i for i, g in enumerate(ranks)}
     return pg
-
-
-def is_backend_available(backend):
-    return Backend(backend) == Backend.GLOO
 
 
 class _RedOpType(enum.IntEnum):
@@ -182,6 +137,22 @@ class _RedOpType(enum.IntEnum):
 
     def __repr__(self):
         return f"<RedOpType.{self.name}: {int(self)}>"
+
+    def __str__(self):
+        return f"RedOpType.{self.name}"
+
+    # As torch's enum: equal to its int, not to a ReduceOp object wrapping it (the ReduceOp
+    # compares equal to the RedOpType, from its side).
+    def __eq__(self, other):
+        if type.__instancecheck__(ReduceOp, other):
+            return False
+        return int.__eq__(self, other)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = enum.IntEnum.__hash__
 
 
 class _ReduceOpMeta(type):
@@ -264,6 +235,8 @@ def _op_value(op):
 class ProcessGroup:
     """A group of ranks sharing a TCP mesh (``new_group`` / the default group)."""
 
+    BackendType = BackendType
+
     def __init__(self, *args, **kwargs):
         if len(args) + len(kwargs) == 2:
             self._init_user(*args, **kwargs)
@@ -307,7 +280,28 @@ class ProcessGroup:
         return len(self._ranks)
 
     def name(self):
-        return self._name
+        """The name of the group's backend (torch's ProcessGroup.name())."""
+        return self.getBackendName()
+
+    def getBackendName(self):
+        """"gloo" for the groups of minitorch's TCP backend; a user-defined group's class may
+        name its backend by overriding this ("custom" otherwise)."""
+        return "custom" if self._user else str(self._backend)
+
+    @property
+    def bound_device_id(self):
+        return None
+
+    @property
+    def _device_types(self):
+        return [_mt.device("cpu")]
+
+    def _get_backend(self, device):
+        """The backend serving `device`: a minitorch group is its own backend."""
+        return self
+
+    def get_backend(self, device):
+        return self._get_backend(device)
 
     @property
     def group_name(self):
@@ -558,6 +552,7 @@ class _World:
         self.group_count = 0  # new_group calls since init
         self.init_count = 0   # default groups this process has made (Note [Re-initialising])
         self.pg_options = None
+        self.hashed_names = {}  # Note [Locally synchronized groups]
 
 
 _world = _World()
@@ -687,18 +682,60 @@ def get_process_group_ranks(group):
     return list(_resolve(group)._ranks)
 
 
+def _registered(group):
+    """The group, checked to be one of this process's groups (torch's "not registered")."""
+    if isinstance(group, ProcessGroup) and group not in _world.groups:
+        raise ValueError(f"Group {group} is not registered, please create group with "
+                         "torch.distributed.new_group API")
+    return _resolve(group)
+
+
 def get_global_rank(group, group_rank):
-    pg = _resolve(group)
+    if group is GroupMember.WORLD and group is not None:
+        return group_rank
+    pg = _registered(group)
     if not 0 <= group_rank < pg.size():
-        raise ValueError(f"Group rank {group_rank} is not part of group {pg._name!r}")
+        raise ValueError(f"Group rank {group_rank} is not part of group {pg}")
     return pg._ranks[group_rank]
 
 
 def get_group_rank(group, global_rank):
-    pg = _resolve(group)
+    if group is GroupMember.WORLD and group is not None:
+        return global_rank
+    pg = _registered(group)
     if global_rank not in pg._group_rank:
-        raise ValueError(f"Global rank {global_rank} is not part of group {pg._name!r}")
+        raise ValueError(f"Global rank {global_rank} is not part of group {pg}")
     return pg._group_rank[global_rank]
+
+
+def _canonicalize_group_rank(group, global_rank=None, group_rank=None, return_global=False):
+    """The group rank named by `global_rank` or `group_rank` (one of them), or with
+    return_global the global rank."""
+    if group_rank is not None:
+        if global_rank is not None:
+            raise ValueError("Can't specify both group_rank and global_rank")
+        if return_global:
+            return get_global_rank(group, group_rank)
+        return group_rank
+    if global_rank is None:
+        raise ValueError("Must specify global_rank or group_rank")
+    if return_global:
+        return global_rank
+    return get_group_rank(group, global_rank)
+
+
+def get_backend_impl(group=None, device=None):
+    """The backend implementation of `group` (a ProcessGroup, its name, or None for the default
+    group) for `device`: the group itself for minitorch's groups and user-defined ones."""
+    if isinstance(group, str):
+        pg = next((g for g in _world.groups if g._name == group), None)
+        if pg is None:
+            raise ValueError(f"Invalid process group specified: no group named {group!r}")
+    else:
+        if group is GroupMember.NON_GROUP_MEMBER:
+            raise ValueError("Invalid process group specified")
+        pg = _resolve(group)
+    return pg._get_backend(device if device is not None else _mt.device("cpu"))
 
 
 def _group_peer(pg, global_rank, what):
@@ -742,6 +779,7 @@ def _parse_backend(backend):
             name = pairs["cpu"]
     if name == "gloo":
         return Backend.GLOO
+    Backend._ensure_backend_registered(name)  # a plugin may offer it (entry points)
     if name.upper() in Backend._plugins:
         return name
     if name == "nccl":
@@ -818,10 +856,13 @@ def _make_default_group(store, rank, world_size, backend, group_name, timeout):
     if backend.upper() in Backend._plugins:
         pstore = PrefixStore(f"default_pg/{_world.init_count}", store)
         pg = _make_user_group(backend, pstore, rank, world_size, timeout, _world.pg_options)
+        pg._name = group_name or "default_pg"
         _world.groups.append(pg)
-        return pg
-    return _make_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
-                       backend, group_name or "default_pg", timeout)
+    else:
+        pg = _make_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
+                         backend, group_name or "default_pg", timeout)
+    pg._desc = "default_pg"
+    return pg
 
 
 def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeout):
@@ -863,34 +904,124 @@ def _make_group(store, prefix, group_rank, ranks, backend, name, timeout):
 
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
-              use_local_synchronization=False, group_desc=None):
-    """A group of `ranks` (global ranks; None: every rank).  Every rank must call
-    new_group, in the same order; ranks outside get ``GroupMember.NON_GROUP_MEMBER``."""
+              use_local_synchronization=False, group_desc=None, device_id=None, sort_ranks=True):
+    """A group of `ranks` (global ranks; None: every rank; sorted unless sort_ranks=False, the
+    group ranks following their order).  Every rank must call new_group, in the same order;
+    ranks outside get ``GroupMember.NON_GROUP_MEMBER``.  With use_local_synchronization only
+    the members call it (the group is named after its ranks).  A default group of a
+    user-defined backend whose class has a ``new_group`` method makes the group itself."""
     default = _default_pg()
     world = default.size()
     timeout = _check_timeout(timeout) if timeout is not None else default._timeout
-    backend = _parse_backend(backend) if backend is not None else default._backend
+    requested = Backend(backend) if backend else Backend(str(default._backend))
+    backend = _parse_backend(backend) if backend else default._backend
     if ranks is None:
         ranks = list(range(world))
     else:
         ranks = list(ranks)
         for r in ranks:
             if isinstance(r, bool) or not isinstance(r, int):
-                raise TypeError(f"new_group: ranks must be ints, got {type(r).__name__}")
-            if not 0 <= r < world:
-                raise ValueError(f"Invalid rank {r}: new_group ranks must be in [0, {world})")
+                raise TypeError("ranks must be a sequence of integers")
+        if sort_ranks:
+            ranks = sorted(ranks)
         if len(set(ranks)) != len(ranks):
-            raise ValueError(f"new_group: duplicate ranks in {ranks}")
-        ranks = sorted(ranks)
-    _world.group_count += 1
-    name = str(_world.group_count)
+            raise ValueError(f"ranks list must not contain duplicate entries, got {ranks}")
+        if len(ranks) > world:
+            raise ValueError("the new group's world size should be less or equal to the world "
+                             "size set by init_process_group")
+        for r in ranks:
+            if not 0 <= r < world:
+                raise ValueError(f"Rank {r} is out of range. Valid ranks are 0 to {world - 1} "
+                                 f"(world_size={world})")
     me = default.rank()
+    if use_local_synchronization:
+        if me not in ranks:
+            return GroupMember.NON_GROUP_MEMBER
+        # Note [Locally synchronized groups]: only the members call new_group, so the name
+        # cannot come from the count of calls; it is the ranks' hash, made unique within the
+        # process for the n-th group of the same ranks (the members make them in the same order)
+        base = hashlib.sha1(",".join(map(str, ranks)).encode()).hexdigest()
+        n = _world.hashed_names.get(base, 0)
+        _world.hashed_names[base] = n + 1
+        name = base if n == 0 else f"{base}_{n}"
+    else:
+        _world.group_count += 1
+        name = str(_world.group_count)
+    delegate = getattr(default, "new_group", None)
+    if default._user and callable(delegate):
+        pg = delegate(ranks, timeout=timeout, backend=requested, pg_options=pg_options,
+                      group_name=name, group_desc=group_desc)
+        if pg is None or pg is GroupMember.NON_GROUP_MEMBER:
+            return GroupMember.NON_GROUP_MEMBER
+        pg._backend = getattr(pg, "_backend", None) or backend
+        pg._ranks = list(ranks)
+        pg._group_rank = {g: i for i, g in enumerate(ranks)}
+        pg._name = name
+        pg._store = PrefixStore(f"group_{name}", _world.default_store)
+        _world.groups.append(pg)
+        return pg
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
     pg = _make_group(_world.default_store, f"group_{name}", ranks.index(me), ranks, backend,
                      name, timeout)
+    pg._desc = group_desc if group_desc is not None else "undefined"
     _debug.log_event("new_group", pg, f"ranks {ranks}")
     return pg
+
+
+def _abort_process_group(group=None):
+    """Aborts `group` (None: every group, the default one included): its pending operations
+    fail, its connections close, a user-defined group's abort() is called."""
+    if group is GroupMember.NON_GROUP_MEMBER:
+        return
+    targets = list(_world.groups) if group is None or group is _world.default_pg else [group]
+    if group is not None and group is not _world.default_pg and group not in _world.groups:
+        raise ValueError("Invalid process group specified or has been destroyed.")
+    if not targets:
+        raise ValueError("Default process group has not been initialized, please make sure to "
+                         "call init_process_group.")
+    for pg in reversed(targets):
+        if pg._cpg is not None:
+            pg._cpg.abort()
+        else:
+            abort = getattr(pg, "abort", None)
+            if callable(abort):
+                abort()
+            pg._destroyed = True
+        if pg in _world.groups:
+            _world.groups.remove(pg)
+    if group is None or group is _world.default_pg:
+        _world.default_pg = None
+        _world.default_store = None
+        _world.group_count = 0
+        _world.hashed_names = {}
+
+
+def _store_based_barrier(rank, store, group_name, rendezvous_count, timeout,
+                         logging_interval=timedelta(seconds=10)):
+    """Waits, through `store`, until `rendezvous_count` ranks have called it with the same
+    group_name; DistStoreError once `timeout` has passed."""
+    key = f"store_based_barrier_key:{group_name}"
+    store.add(key, 1)
+    last = f"{key}:last_worker"
+    if store.add(key, 0) == rendezvous_count:
+        store.set(last, "1")
+    interval = max(logging_interval, timedelta(seconds=10 + rendezvous_count / 1000))
+    start = time.monotonic()
+    while True:
+        try:
+            store.wait([last], min(interval, max(timeout - timedelta(seconds=time.monotonic() - start),
+                                                  timedelta(milliseconds=1))))
+            return
+        except RuntimeError as e:
+            joined = store.add(key, 0)
+            _logger.debug("rank %s: store based barrier for %s: %s/%s joined", rank, key, joined,
+                          rendezvous_count)
+            if timedelta(seconds=time.monotonic() - start) >= timeout:
+                raise DistStoreError(
+                    f"Timed out initializing process group in store based barrier on rank {rank}, "
+                    f"for key: {key} (world_size={rendezvous_count}, num_workers_joined={joined}, "
+                    f"timeout={timeout} error={e})") from None
 
 
 def destroy_process_group(group=None):
@@ -907,6 +1038,7 @@ def destroy_process_group(group=None):
         _world.default_pg = None
         _world.default_store = None
         _world.group_count = 0
+        _world.hashed_names = {}
         return
     if not isinstance(group, ProcessGroup):
         raise TypeError(f"group must be a ProcessGroup, not {type(group).__name__}")
@@ -1520,6 +1652,9 @@ def _isend(tensor, dst, group, tag, group_dst, sync):
     _p2p_check(tensor, tag, "isend")
     pg = _resolve(group)
     peer = _root(pg, dst, group_dst, "dst", required=True)
+    if sync and peer == pg.rank():  # torch checks the blocking send only
+        raise ValueError("Invalid destination rank: destination rank should not be the same as "
+                         "the rank of the current process.")
     if pg._user:
         return pg.send([tensor], peer, tag)
     info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
@@ -1560,14 +1695,19 @@ def send(tensor, dst=None, group=None, tag=0, group_dst=None):
 @_non_member_skips("recv", result=-1)
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
     """Receives into `tensor`; returns the sender's rank."""
+    pg = _resolve(group)
     w = _irecv(tensor, src, group, tag, group_src, True)
     w.wait()
-    if not isinstance(w, Work) or w._pg is None or w._pg._user:  # a user-defined backend's Work
-        if src is not None or group_src is not None:
-            return src if src is not None else group_src
-        return w.source_rank()
-    src_rank = w._w.source_rank()
-    return src_rank if group_src is not None else w._pg._ranks[src_rank]
+    if src is not None:
+        return src
+    if group_src is None:
+        if not isinstance(w, Work) or w._pg is None or w._pg._user:  # a user-defined Work
+            return w.source_rank()
+        group_src = w._w.source_rank()
+        if group_src == pg.rank():
+            raise ValueError("Invalid source rank: source rank should not be the same as the rank "
+                             "of the current process.")
+    return pg._ranks[group_src]
 
 
 class P2POp:

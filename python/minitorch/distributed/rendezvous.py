@@ -59,11 +59,13 @@ def _check_ranks(scheme, rank, world_size):
 
 
 def _tcp_store(scheme, host, port, rank, world_size, timeout):
-    if not 0 < port < 65536:
+    """The job's TCPStore, as torch's: rank 0 serves it (multi-tenant: other users of the port in
+    this process share the server) and waits until all world_size ranks have connected."""
+    if not 0 <= port < 65536:
         raise _error(scheme, f"invalid port {port}")
     agent = os.environ.get("TORCHELASTIC_USE_AGENT_STORE", "").lower() == "true"
     return TCPStore(host, port, world_size, is_master=(rank == 0 and not agent),
-                    timeout=timeout, wait_for_workers=False)
+                    timeout=timeout, wait_for_workers=True, multi_tenant=True)
 
 
 _DEFAULT_TIMEOUT = timedelta(minutes=30)
