@@ -303,6 +303,7 @@ static mt_work *
 mt__enq_done(mt_work *w)
 {
     mt_pg_set_defer_wake(false);
+    mt_pg_set_op_timeout(0); /* when the enqueue failed before taking it */
     return w;
 }
 
@@ -647,6 +648,21 @@ mt_py_pg_timeout_ms(PyObject *self, PyObject *unused)
     return pg == NULL ? NULL : PyLong_FromLongLong(mt_pg_timeout_ms(pg));
 }
 
+/* set_timeout_ms(ms): the time each later operation may take */
+static PyObject *
+mt_py_pg_set_timeout_ms(PyObject *self, PyObject *arg)
+{
+    mt_pg *pg = mt__pg_of(self, "set_timeout");
+    int64_t ms;
+    if (pg == NULL || mt__int64_from_py(arg, &ms, "set_timeout", "timeout") < 0) {
+        return NULL;
+    }
+    if (mt_pg_set_timeout(pg, ms) < 0) {
+        return mt__raise(0);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 mt_py_pg_broken(PyObject *self, PyObject *unused)
 {
@@ -729,6 +745,7 @@ static PyMethodDef mt_pg_methods[] = {
     {"rank", mt_py_pg_rank, METH_NOARGS, NULL},
     {"size", mt_py_pg_size, METH_NOARGS, NULL},
     {"timeout_ms", mt_py_pg_timeout_ms, METH_NOARGS, NULL},
+    {"set_timeout_ms", mt_py_pg_set_timeout_ms, METH_O, "The time each later operation may take."},
     {"broken", mt_py_pg_broken, METH_NOARGS, "The first error of a broken group, or None."},
     {"is_alive", mt_py_pg_is_alive, METH_NOARGS, NULL},
     {"destroy", mt_py_pg_destroy, METH_NOARGS,
@@ -787,7 +804,21 @@ mt_py_new_process_group(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     return (PyObject *)o;
 }
 
+/* _set_op_timeout(ms): the time limit of this thread's next enqueued operation (0: none) */
+static PyObject *
+mt_py_set_op_timeout(PyObject *m, PyObject *arg)
+{
+    int64_t ms;
+    if (mt__int64_from_py(arg, &ms, "_set_op_timeout", "timeout") < 0) {
+        return NULL;
+    }
+    mt_pg_set_op_timeout(ms);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef mt_pg_functions[] = {
+    {"_set_op_timeout", mt_py_set_op_timeout, METH_O,
+     "_set_op_timeout(ms): the time limit of the next operation this thread enqueues"},
     {"_new_process_group", FASTKW(mt_py_new_process_group),
      "_new_process_group(store, rank, size, timeout_ms) -> ProcessGroupGloo"},
     {NULL},

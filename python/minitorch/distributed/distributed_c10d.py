@@ -36,6 +36,7 @@ from .._C import _c10d
 from . import _debug
 from . import _options
 from ._options import *  # noqa: F401,F403
+from ._pg_methods import _PGMethods
 from ._backend import (Backend, BackendConfig, BackendType, _parse_backend_string,
                        is_backend_available, is_gloo_available, is_mpi_available, is_nccl_available,
                        is_ucc_available, is_xccl_available)
@@ -60,6 +61,7 @@ __all__ = [
     "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
     "DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
     "all_reduce_coalesced", "all_gather_coalesced", "ProcessGroupGloo", "ProcessGroup",
+    "set_timeout", "reduce_scatter_single", "all_gather_single",
 ] + _options.__all__
 
 DistError = _c10d.DistError
@@ -232,7 +234,7 @@ def _op_value(op):
 # groups
 
 
-class ProcessGroup:
+class ProcessGroup(_PGMethods):
     """A group of ranks sharing a TCP mesh (``new_group`` / the default group)."""
 
     BackendType = BackendType
@@ -261,8 +263,10 @@ class ProcessGroup:
         self._timeout = default_pg_timeout
         self._mb_seq = 0
         self._user_rank = rank
+        self._seq = 0
+        self._pending = []
 
-    def _init_tcp(self, cpg, store, ranks, backend, name, timeout):
+    def _init_tcp(self, cpg, store, ranks, backend, name, timeout, global_ranks=()):
         self._user = False
         self._cpg = cpg
         self._store = store
@@ -272,6 +276,12 @@ class ProcessGroup:
         self._name = name
         self._timeout = timeout
         self._mb_seq = 0
+        self._seq = 0          # collectives issued (_get_sequence_number_for_group)
+        self._pending = []     # works with local steps left (see _pg_methods.py)
+        self._options = ProcessGroupGloo._Options()
+        self._options._timeout = timeout
+        self._options.group_name = name
+        self._options.global_ranks_in_group = list(global_ranks)
 
     def rank(self):
         return self._user_rank if self._user else self._cpg.rank()
@@ -327,166 +337,69 @@ class ProcessGroup:
     def __repr__(self):
         return f"<ProcessGroup {self._name!r} backend={self._backend} ranks={self._ranks}>"
 
-    # Note [ProcessGroup methods]
-    # torch's per-group API: each method takes the group's own ranks, torch's option objects
-    # (AllreduceOptions, ...) or the plain arguments of its other overloads, and returns a Work
-    # (it always runs asynchronously).  They call the module's collectives with group=self, so
-    # checks, staging of non-contiguous tensors and the debug log are the same.  A group runs
-    # one tensor per call (torch's gloo also reduces several local tensors together).
-    def _one(self, tensors, what):
-        if isinstance(tensors, _mt.Tensor):
-            return tensors
-        if not isinstance(tensors, (list, tuple)) or len(tensors) != 1 or \
-                not isinstance(tensors[0], _mt.Tensor):
-            raise ValueError(f"ProcessGroup.{what}: expected one tensor (a Tensor or a list holding "
-                             "one), got " + (f"{len(tensors)} tensors" if isinstance(tensors, (list, tuple))
-                                             else type(tensors).__name__))
-        return tensors[0]
+class _GlooOptions:
+    """ProcessGroupGloo._Options: the group's timeout (a timedelta; seconds as a number are
+    accepted), devices, worker threads, name and global ranks."""
 
-    @staticmethod
-    def _opt(opts, cls, **plain):
-        """The options object: `opts` itself, or one of class `cls` made from plain arguments."""
-        if isinstance(opts, cls):
-            return opts
-        o = cls()
-        for k, v in plain.items():
-            if v is not None:
-                setattr(o, k, v)
-        return o
+    def __init__(self):
+        self._t = default_pg_timeout
+        self._devices = []
+        self._threads = 2
+        self.group_name = ""
+        self.global_ranks_in_group = []
+        self.backend = "gloo"
+        self.enable_reconfigure = False
 
-    def allreduce(self, tensors, opts=None):
-        op = opts if opts is not None and not isinstance(opts, _options.AllreduceOptions) else None
-        o = self._opt(opts, _options.AllreduceOptions, reduceOp=op)
-        return all_reduce(self._one(tensors, "allreduce"), o.reduceOp, group=self, async_op=True)
+    @property
+    def _timeout(self):
+        return self._t
 
-    def allreduce_coalesced(self, tensors, opts=None):
-        o = self._opt(opts, _options.AllreduceCoalescedOptions)
-        fut = all_reduce_coalesced(list(tensors), o.reduceOp, group=self, async_op=True)
-        return _FutureWork(fut, list(tensors))
+    @_timeout.setter
+    def _timeout(self, value):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = timedelta(seconds=value)
+        if not isinstance(value, timedelta):
+            raise TypeError(f"_timeout must be a timedelta or seconds, not {type(value).__name__}")
+        self._t = value
 
-    def broadcast(self, tensors, opts=None):
-        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
-        o = self._opt(opts if root is None else None, _options.BroadcastOptions, rootRank=root)
-        return broadcast(self._one(tensors, "broadcast"), group=self, async_op=True,
-                         group_src=o.rootRank)
-
-    def reduce(self, tensors, opts=None, op=None):
-        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
-        o = self._opt(opts if root is None else None, _options.ReduceOptions, rootRank=root,
-                      reduceOp=op)
-        return reduce(self._one(tensors, "reduce"), op=o.reduceOp, group=self, async_op=True,
-                      group_dst=o.rootRank)
-
-    def allgather(self, output_tensors, input_tensors, opts=None):
-        outs = output_tensors[0] if output_tensors and isinstance(output_tensors[0], (list, tuple)) \
-            else output_tensors
-        if isinstance(output_tensors, (list, tuple)) and len(output_tensors) > 1 and \
-                isinstance(output_tensors[0], (list, tuple)):
-            raise ValueError("ProcessGroup.allgather: expected one output list")
-        return all_gather(list(outs), self._one(input_tensors, "allgather"), group=self,
-                          async_op=True)
-
-    def gather(self, output_tensors, input_tensors, opts=None):
-        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
-        o = self._opt(opts if root is None else None, _options.GatherOptions, rootRank=root)
-        outs = output_tensors[0] if output_tensors and isinstance(output_tensors[0], (list, tuple)) \
-            else output_tensors
-        return gather(self._one(input_tensors, "gather"),
-                      list(outs) if self.rank() == o.rootRank else None,
-                      group=self, async_op=True, group_dst=o.rootRank)
-
-    def scatter(self, output_tensors, input_tensors, opts=None):
-        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
-        o = self._opt(opts if root is None else None, _options.ScatterOptions, rootRank=root)
-        ins = input_tensors[0] if input_tensors and isinstance(input_tensors[0], (list, tuple)) \
-            else input_tensors
-        return scatter(self._one(output_tensors, "scatter"),
-                       list(ins) if self.rank() == o.rootRank else None,
-                       group=self, async_op=True, group_src=o.rootRank)
-
-    def reduce_scatter(self, output_tensors, input_tensors, opts=None):
-        op = opts if opts is not None and not isinstance(opts, _options.ReduceScatterOptions) else None
-        o = self._opt(opts if op is None else None, _options.ReduceScatterOptions, reduceOp=op)
-        ins = input_tensors[0] if input_tensors and isinstance(input_tensors[0], (list, tuple)) \
-            else input_tensors
-        return reduce_scatter(self._one(output_tensors, "reduce_scatter"), list(ins), o.reduceOp,
-                              group=self, async_op=True)
-
-    def alltoall_base(self, output, input, output_split_sizes, input_split_sizes, opts=None):
-        return all_to_all_single(output, input, list(output_split_sizes) or None,
-                                 list(input_split_sizes) or None, group=self, async_op=True)
-
-    def barrier(self, opts=None):
-        return barrier(group=self, async_op=True)
-
-    def monitored_barrier(self, timeout=None, wait_all_ranks=False):
-        return monitored_barrier(group=self, timeout=timeout, wait_all_ranks=wait_all_ranks)
-
-    def send(self, tensors, dstRank, tag=0):
-        return isend(self._one(tensors, "send"), group=self, tag=tag, group_dst=dstRank)
-
-    def recv(self, tensors, srcRank, tag=0):
-        return irecv(self._one(tensors, "recv"), group=self, tag=tag, group_src=srcRank)
-
-    def recv_anysource(self, tensors, tag=0):
-        w = irecv(self._one(tensors, "recv_anysource"), group=self, tag=tag)
-        w._group_source_rank = True  # source_rank() in the group's ranks, as torch's
-        return w
+    def __repr__(self):
+        return (f"ProcessGroupGloo._Options(timeout={self._t}, group_name={self.group_name!r}, "
+                f"global_ranks_in_group={self.global_ranks_in_group})")
 
 
-class _FutureWork:
-    """A Work over a future (the coalesced forms, whose module functions return futures)."""
+class _GlooDevice:
+    """ProcessGroupGloo.Device (what create_device returns): the TCP backend picks its interface
+    from MINITORCH_SOCKET_IFNAME / GLOO_SOCKET_IFNAME; a device only records the request."""
 
-    def __init__(self, fut, outputs):
-        self._fut = fut
-        self._outputs = outputs
+    def __init__(self, hostname="", interface="", lazy_init=None):
+        self.hostname = hostname
+        self.interface = interface
+        self.lazy_init = bool(lazy_init)
 
-    def wait(self, timeout=None):
-        self._fut.wait()
-        return True
-
-    def is_completed(self):
-        return self._fut.done()
-
-    def is_success(self):
-        return self._fut.done() and self.exception() is None
-
-    def exception(self):
-        try:
-            self._fut.value()
-            return None
-        except Exception as e:  # noqa: BLE001 - handed to the caller as a value
-            return e
-
-    def get_future(self):
-        return self._fut
-
-    def result(self):
-        return list(self._outputs)
-
-    def synchronize(self):
-        self.wait()
+    def __repr__(self):
+        return f"Device(hostname={self.hostname!r}, interface={self.interface!r})"
 
 
 class ProcessGroupGloo(ProcessGroup):
-    """``ProcessGroupGloo(store, rank, size, timeout=timedelta(minutes=30))``: a group of `size`
-    ranks built over `store` (minitorch's TCP backend), outside the default group."""
+    """``ProcessGroupGloo(store, rank, size, timeout_or_options=timedelta(minutes=30))``: a group
+    of `size` ranks built over `store` (minitorch's TCP backend), outside the default group."""
 
-    class _Options:
-        def __init__(self):
-            self._timeout = default_pg_timeout
-            self._devices = []
-            self._threads = 2
-
-    Options = _Options
+    _Options = _GlooOptions
+    Options = _GlooOptions
+    Device = _GlooDevice
 
     @staticmethod
-    def create_device(hostname="", interface=""):
-        return _GlooDevice(hostname, interface)
+    def create_device(hostname="", interface="", lazy_init=None):
+        return _GlooDevice(hostname, interface, lazy_init)
+
+    @staticmethod
+    def create_default_device(lazy_init=None):
+        return _GlooDevice("", "", lazy_init)
 
     def __init__(self, store, rank, size, timeout=None):
-        if isinstance(timeout, ProcessGroupGloo._Options):
-            timeout = timeout._timeout
+        opts = timeout if isinstance(timeout, _GlooOptions) else None
+        if opts is not None:
+            timeout = opts._timeout
         timeout = _check_timeout(timeout)
         if not isinstance(store, _c10d.Store):
             raise TypeError(f"ProcessGroupGloo: store must be a Store, not {type(store).__name__}")
@@ -501,22 +414,32 @@ class ProcessGroupGloo(ProcessGroup):
         except BaseException:
             cpg.abort()
             raise
-        _world.group_count += 1
-        super().__init__(cpg, store, range(size), Backend.GLOO, f"pg_gloo_{_world.group_count}",
-                         timeout)
+        _world.gloo_count += 1
+        name = (opts.group_name if opts is not None and opts.group_name else
+                f"gloo_{_world.gloo_count}")
+        global_ranks = list(opts.global_ranks_in_group) if opts is not None else []
+        super().__init__(cpg, store, range(size), Backend.GLOO, name, timeout, global_ranks)
+        if opts is not None:
+            self._options._devices = list(opts._devices)
+            self._options._threads = opts._threads
         _world.groups.append(self)
 
-
-class _GlooDevice:
-    """What ProcessGroupGloo.create_device returns (the TCP backend picks its interface from
-    MINITORCH_SOCKET_IFNAME / GLOO_SOCKET_IFNAME)."""
-
-    def __init__(self, hostname, interface):
-        self.hostname = hostname
-        self.interface = interface
-
-    def __repr__(self):
-        return f"Device(hostname={self.hostname!r}, interface={self.interface!r})"
+    def split(self, store, ranks, opts=None):
+        """A group of the members `ranks` (ranks of this group) over `store`; None for the others.
+        Every member calls it with the same ranks."""
+        ranks = [int(r) for r in ranks]
+        me = self.rank()
+        if me not in ranks:
+            return None
+        o = _GlooOptions()
+        if opts is not None:
+            o._timeout = opts._timeout
+            o.group_name = opts.group_name
+            o._devices = list(opts._devices)
+        else:
+            o._timeout = self._timeout
+        o.global_ranks_in_group = [self._ranks[r] for r in ranks]
+        return ProcessGroupGloo(store, ranks.index(me), len(ranks), o)
 
 
 class _NonGroupMember:
@@ -552,6 +475,7 @@ class _World:
         self.group_count = 0  # new_group calls since init
         self.init_count = 0   # default groups this process has made (Note [Re-initialising])
         self.pg_options = None
+        self.gloo_count = 0   # ProcessGroupGloo objects made (their default names)
         self.hashed_names = {}  # Note [Locally synchronized groups]
 
 
@@ -859,8 +783,9 @@ def _make_default_group(store, rank, world_size, backend, group_name, timeout):
         pg._name = group_name or "default_pg"
         _world.groups.append(pg)
     else:
+        # torch's options of the default group name no global ranks
         pg = _make_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
-                         backend, group_name or "default_pg", timeout)
+                         backend, group_name or "default_pg", timeout, global_ranks=[])
     pg._desc = "default_pg"
     return pg
 
@@ -887,7 +812,7 @@ def _connection_lost(e):
                                    "closed the connection", "eof"))
 
 
-def _make_group(store, prefix, group_rank, ranks, backend, name, timeout):
+def _make_group(store, prefix, group_rank, ranks, backend, name, timeout, global_ranks=None):
     pstore = PrefixStore(prefix, store)
     cpg = _c10d._new_process_group(pstore, group_rank, len(ranks), _timeout_ms(timeout))
     try:
@@ -898,7 +823,8 @@ def _make_group(store, prefix, group_rank, ranks, backend, name, timeout):
     except BaseException:
         cpg.abort()
         raise
-    pg = ProcessGroup(cpg, pstore, ranks, backend, name, timeout)
+    pg = ProcessGroup(cpg, pstore, ranks, backend, name, timeout,
+                      list(ranks) if global_ranks is None else global_ranks)
     _world.groups.append(pg)
     return pg
 
@@ -1024,6 +950,64 @@ def _store_based_barrier(rank, store, group_name, rendezvous_count, timeout,
                     f"timeout={timeout} error={e})") from None
 
 
+def _split_group(parent, ranks, timeout, opts, group_name, group_desc):
+    """parent.split_group: a group of `ranks` over the parent's store (see _PGMethods)."""
+    ranks = [int(r) for r in ranks]
+    me = _world.default_pg.rank() if _world.default_pg is not None else parent.rank()
+    if me not in ranks:
+        return None
+    if timeout is None and opts is not None:
+        timeout = opts._timeout
+    timeout = _check_timeout(timeout) if timeout is not None else parent._timeout
+    name = group_name or "split_" + hashlib.sha1(",".join(map(str, ranks)).encode()).hexdigest()
+    pg = _make_group(parent._store, f"split/{name}", ranks.index(me), ranks, parent._backend,
+                     name, timeout)
+    pg._desc = group_desc if group_desc is not None else "undefined"
+    return pg
+
+
+def set_timeout(timeout, group=None):
+    """The time each later operation of `group` (None: the default group) may take."""
+    if group is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError("Invalid process group specified")
+    pg = _resolve(group)
+    if pg._user:
+        raise NotImplementedError(f"{type(pg).__name__} does not support set_timeout")
+    pg.set_timeout(_check_timeout(timeout))
+
+
+def _set_pg_timeout(timeout, group=None):
+    """Deprecated: set_timeout."""
+    warnings.warn("`torch.distributed.distributed_c10d._set_pg_timeout` is deprecated, please use "
+                  "`torch.distributed.set_timeout` instead", FutureWarning, stacklevel=2)
+    set_timeout(timeout, group)
+
+
+def _broadcast_coalesced(process_group, tensors, buffer_size, src=0):
+    """Broadcasts `tensors` from group rank `src` in messages of at most buffer_size bytes, each
+    holding consecutive tensors of one dtype."""
+    pg = _resolve(process_group)
+    tensors = list(tensors)
+    i = 0
+    while i < len(tensors):
+        dt = tensors[i].dtype
+        j, size = i, 0
+        while j < len(tensors) and tensors[j].dtype == dt and \
+                (j == i or size + tensors[j].numel() * tensors[j].element_size() <= buffer_size):
+            size += tensors[j].numel() * tensors[j].element_size()
+            j += 1
+        bucket = tensors[i:j]
+        flat = _mt.cat([t.reshape(-1) for t in bucket]) if pg.rank() == src else \
+            _mt.empty(sum(t.numel() for t in bucket), dtype=dt)
+        broadcast(flat, group=pg, group_src=src)
+        if pg.rank() != src:
+            off = 0
+            for t in bucket:
+                t.copy_(flat[off:off + t.numel()].view(t.shape))
+                off += t.numel()
+        i = j
+
+
 def destroy_process_group(group=None):
     """Destroys `group` (None: every group and the default group)."""
     if group is GroupMember.NON_GROUP_MEMBER:
@@ -1099,6 +1083,9 @@ class Work:
                 return
             self._finished = True
         copies, post, self._copies, self._post = self._copies, self._post, [], None
+        pending = getattr(self._pg, "_pending", None)
+        if pending and self in pending:
+            pending.remove(self)
         _complete(copies, post, self._info)
 
     def wait(self, timeout=None):
@@ -1160,6 +1147,32 @@ class Work:
 
 
 _Work = Work  # torch's name of the base class user-defined backends subclass
+
+
+class _WorkList(Work):
+    """The Work of several operations issued as one (the *_coalesced forms): done when all are."""
+
+    def __init__(self, works, outputs):
+        super().__init__(None, works[0]._pg if works else None, outputs)
+        self._parts = works
+
+    def wait(self, timeout=None):
+        for w in self._parts:
+            w.wait(timeout)
+        return True
+
+    def is_completed(self):
+        return all(w.is_completed() for w in self._parts)
+
+    def is_success(self):
+        return all(w.is_success() for w in self._parts)
+
+    def exception(self):
+        for w in self._parts:
+            e = w.exception()
+            if e is not None:
+                return e
+        return None
 
 
 def _check_single_tensor(t, name):
@@ -1230,6 +1243,7 @@ def _enter(op_name, group_, tensors, extra=""):
     pg = _resolve(group_)
     if pg._user:
         return pg, None
+    pg._seq += 1
     info = _debug.before(op_name, pg, tensors, extra)
     return pg, info
 
@@ -1432,24 +1446,16 @@ def all_gather_coalesced(output_tensor_lists, input_tensor_list, group=None, asy
         _check_tensor_list(lst, "output_tensor_lists")
         _ensure_same_dtype(lst)
     pg, info = _enter("all_gather_coalesced", group, list(input_tensor_list))
-    n = pg.size()
-    if len(output_tensor_lists) != n:
-        raise ValueError(f"all_gather_coalesced: output_tensor_lists must have one list per rank "
-                         f"({n}), got {len(output_tensor_lists)}")
-    ins = [_as_reals(t) for t in input_tensor_list]
-    for lst in output_tensor_lists:
-        outs = [_as_reals(t) for t in lst]
-        if [tuple(o.shape) for o in outs] != [tuple(i.shape) for i in ins] or \
-                any(o.dtype != i.dtype for o, i in zip(outs, ins)):
-            raise ValueError("all_gather_coalesced: each output list must match the input list's "
-                             "shapes and dtypes")
-    k = sum(t.numel() for t in ins)
-    dt = ins[0].dtype if ins else _mt.float32
-    flat_in = _mt.cat([t.reshape(-1) for t in ins]) if ins else _mt.empty(0, dtype=dt)
-    flat_out = _mt.empty(n * k, dtype=dt)
-    parts = [flat_out[r * k:(r + 1) * k] for r in range(n)]
-    return _coalesced(pg, lambda: pg._cpg.allgather(parts, flat_in, not async_op), async_op,
-                      [t for lst in output_tensor_lists for t in lst], flat_out, info)
+    if pg._user:
+        w = _user_call(pg, "allgather_coalesced", True, output_tensor_lists, list(input_tensor_list))
+    else:
+        # the group's own checks (gloo's words) and run, see _pg_methods.py
+        w = pg.allgather_coalesced(output_tensor_lists, list(input_tensor_list))
+        w._info = info
+    if async_op:
+        return w.get_future()
+    w.wait()
+    return None
 
 
 def _root_list(pg, root, lst, name, role):
@@ -1537,6 +1543,16 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     out = st.output(output)
     return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv), not async_op), async_op, [output], st,
                 info=info)
+
+
+def reduce_scatter_single(output, input, op=ReduceOp.SUM, group=None, async_op=False):
+    """reduce_scatter_tensor's newer name (torch 2.15)."""
+    return reduce_scatter_tensor(output, input, op, group, async_op)
+
+
+def all_gather_single(output_tensor, input_tensor, group=None, async_op=False):
+    """all_gather_into_tensor's newer name (torch 2.15)."""
+    return all_gather_into_tensor(output_tensor, input_tensor, group, async_op)
 
 
 @_non_member_skips("all_to_all")
