@@ -777,22 +777,27 @@ mt_py_new_process_group(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     if (mt__parse_args("_new_process_group", args, nargs, kw, names, 4, 4, a) < 0) {
         return NULL;
     }
-    mt_store *s = mt__store_from_py(a[0], "init_process_group");
     int rank, size;
     int64_t tmo;
-    if (s == NULL || mt__int_arg(a[1], &rank, "init_process_group", "rank") < 0 ||
+    if (mt__int_arg(a[1], &rank, "init_process_group", "rank") < 0 ||
         mt__int_arg(a[2], &size, "init_process_group", "world_size") < 0 ||
         mt__int64_from_py(a[3], &tmo, "init_process_group", "timeout") < 0) {
         return NULL;
     }
+    mt_store *s = mt__store_ref_from_py(a[0], "init_process_group");
+    if (s == NULL) {
+        return NULL;
+    }
     MTPGObject *o = PyObject_New(MTPGObject, mt__PG_Type);
     if (o == NULL) {
+        mt_store_decref(s);
         return NULL;
     }
     o->pg = NULL;
     mt_pg *pg;
     Py_BEGIN_ALLOW_THREADS
     pg = mt_pg_new(s, rank, size, tmo);
+    mt_store_decref(s); /* the group holds its own reference */
     Py_END_ALLOW_THREADS
     if (pg == NULL) {
         Py_DECREF(o);
