@@ -167,10 +167,12 @@ def test_use_after_destroy():
     dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
     g = dist.new_group()
     w = dist.all_reduce(torch.ones(3), async_op=True)
-    dist.destroy_process_group()  # waits for the queued work
-    assert w.is_completed() and w.is_success()
-    with pytest.raises(ValueError, match="destroyed"):
-        dist.all_reduce(torch.ones(1), group=g)
+    dist.destroy_process_group()  # unregisters: the queued work goes on
+    assert w.wait() and w.is_success()
+    with pytest.raises(ValueError, match="is not registered"):
+        dist.get_rank(g)
+    with pytest.raises(ValueError, match="Invalid process group specified"):
+        dist.destroy_process_group(g)
     with pytest.raises(ValueError, match="not been initialized"):
         dist.broadcast(torch.ones(1), 0)
     with pytest.raises(ValueError, match="not been initialized"):

@@ -1,6 +1,6 @@
 """Groups as torch's: new_group (order of ranks, local synchronization, a user-defined default
 group making them), group/global rank translation, group names and stores, aborting, the
-store-based barrier, send/recv to oneself, LOCAL_RANK, ReduceOp equality."""
+store-based barrier, send/recv to oneself, LOCAL_RANK, ReduceOp equality, destroyed groups."""
 import os
 from datetime import timedelta
 
@@ -186,3 +186,34 @@ def _late_job(rank, ws, init_method):
 def test_tcp_rendezvous_waits_for_every_rank():
     from test_distributed_support import free_port
     assert run_ranks(_late_job, 2, init_method=f"tcp://127.0.0.1:{free_port()}", timeout=60) == [2, 2]
+
+
+def _destroyed_job(rank, ws, init_method):
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    world = dist.distributed_c10d._get_default_group()
+    sub = dist.new_group([0, 1])
+    dist.destroy_process_group(sub)
+    out = {}
+    # a destroyed group is unregistered ...
+    try:
+        dist.get_rank(sub)
+    except ValueError as e:
+        out["get_rank"] = str(e)
+    # ... but a reference to it keeps working, as torch's
+    t = torch.tensor([float(rank + 1)])
+    dist.all_reduce(t, group=sub)
+    out["sub"] = t.item()
+    dist.destroy_process_group()
+    u = torch.tensor([float(rank)])
+    world.allreduce([u]).wait()
+    out["world"] = u.item()
+    out["initialized"] = dist.is_initialized()
+    world.barrier().wait()
+    return out
+
+
+def test_destroyed_groups_are_unregistered_but_keep_working():
+    res = run_ranks(_destroyed_job, 2, timeout=60)
+    for out in res:
+        assert "is not registered" in out["get_rank"]
+        assert out["sub"] == 3.0 and out["world"] == 1.0 and out["initialized"] is False

@@ -720,8 +720,10 @@ mt_pg_obj_dealloc(PyObject *self)
     mt_pg *pg = ((MTPGObject *)self)->pg;
     ((MTPGObject *)self)->pg = NULL;
     if (pg != NULL) {
+        /* the last reference to a group: its queued operations finish (each within its
+         * timeout), then its connections close (Note [Destroyed groups], distributed_c10d.py) */
         Py_BEGIN_ALLOW_THREADS
-        mt_pg_abort(pg);
+        mt_pg_destroy(pg);
         Py_END_ALLOW_THREADS
     }
     tp->tp_free(self);

@@ -473,6 +473,7 @@ class _PGMethods:
         return call.work(outs)
 
     def alltoall_base(self, output, input, output_split_sizes, input_split_sizes, opts=None):
+        _check_alltoall_input(input)
         call = _Call(self, opts)
         osz = [int(s) for s in output_split_sizes] or None
         isz = [int(s) for s in input_split_sizes] or None
@@ -534,6 +535,13 @@ class _PGMethods:
 
     def _get_sequence_number_for_group(self):
         return self._seq
+
+
+def _check_alltoall_input(t):
+    """gloo's all-to-all reads its input in place: a non-contiguous one is refused (torch's
+    ValueError); the output may be any tensor."""
+    if not t.is_contiguous():
+        raise ValueError("Tensors must be contiguous")
 
 
 def _single(tensors, what):

@@ -36,6 +36,7 @@ from .._C import _c10d
 from . import _debug
 from . import _options
 from ._options import *  # noqa: F401,F403
+from . import _pg_methods
 from ._pg_methods import _PGMethods
 from ._backend import (Backend, BackendConfig, BackendType, _parse_backend_string,
                        is_backend_available, is_gloo_available, is_mpi_available, is_nccl_available,
@@ -323,13 +324,12 @@ class ProcessGroup(_PGMethods):
         return getattr(self, "_desc", "undefined")
 
     def _alive(self):
+        """False once aborted (_abort_process_group)."""
         return self._cpg.is_alive() if self._cpg is not None else not getattr(self, "_destroyed", False)
 
-    def _destroy(self):
-        if self._cpg is not None:
-            self._cpg.destroy()
-        else:
-            self._destroyed = True
+    def _unregister(self):
+        """destroy_process_group's part on one group (Note [Destroyed groups])."""
+        if self._cpg is None:
             shutdown = getattr(self, "shutdown", None)
             if callable(shutdown):
                 shutdown()
@@ -507,7 +507,7 @@ def _default_pg():
 
 
 def _resolve(group_):
-    """The ProcessGroup for `group_` (None: WORLD); raises for destroyed groups."""
+    """The ProcessGroup for `group_` (None: WORLD); raises for aborted groups."""
     if group_ is None or group_ is GroupMember.WORLD:
         pg = _default_pg()
     elif isinstance(group_, ProcessGroup):
@@ -522,7 +522,7 @@ def _resolve(group_):
         raise TypeError(f"group must be a ProcessGroup, not {type(group_).__name__}")
     if not pg._alive():
         raise ValueError(f"Invalid process group specified: the group {pg._name!r} has been "
-                         "destroyed")
+                         "aborted")
     return pg
 
 
@@ -562,9 +562,12 @@ def _non_member_skips(op_name, result=None):
 
 
 def get_rank(group=None):
+    """This process's rank in `group`, a registered group (-1 for a non-member)."""
     if _rank_not_in_group(group):
         return -1
-    return _resolve(group).rank()
+    if group is None or group is GroupMember.WORLD:
+        return _default_pg().rank()
+    return _registered(group).rank()
 
 
 def get_world_size(group=None):
@@ -1008,8 +1011,16 @@ def _broadcast_coalesced(process_group, tensors, buffer_size, src=0):
         i = j
 
 
+# Note [Destroyed groups]
+# As torch's, destroy_process_group unregisters groups (None: all of them, the default group
+# included): calls that look a group up (get_rank(group), new_group, the default group) no longer
+# find it.  A group object still referenced keeps working - its collectives run, its connections
+# stay open - until the object goes; then its queued operations finish (each within its timeout)
+# and its connections close.  _abort_process_group closes at once instead.  A group written in
+# Python has its shutdown() called.
 def destroy_process_group(group=None):
-    """Destroys `group` (None: every group and the default group)."""
+    """Unregisters `group` (None: every group and the default group); see Note [Destroyed
+    groups]."""
     if group is GroupMember.NON_GROUP_MEMBER:
         return
     if group is None or group is _world.default_pg:
@@ -1017,7 +1028,7 @@ def destroy_process_group(group=None):
             raise ValueError("Default process group has not been initialized, please make sure "
                              "to call init_process_group.")
         for pg in reversed(_world.groups):
-            pg._destroy()
+            pg._unregister()
         _world.groups = []
         _world.default_pg = None
         _world.default_store = None
@@ -1026,11 +1037,10 @@ def destroy_process_group(group=None):
         return
     if not isinstance(group, ProcessGroup):
         raise TypeError(f"group must be a ProcessGroup, not {type(group).__name__}")
-    if not group._alive():
+    if group not in _world.groups:
         raise ValueError("Invalid process group specified")
-    group._destroy()
-    if group in _world.groups:
-        _world.groups.remove(group)
+    group._unregister()
+    _world.groups.remove(group)
 
 
 # ---------------------------------------------------------------------------
@@ -1579,6 +1589,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
         return _user_call(pg, "alltoall_base", async_op, output, input,
                           list(output_split_sizes or []), list(input_split_sizes or []),
                           _options.AllToAllOptions())
+    _pg_methods._check_alltoall_input(input)
     st = _Stage()
     inp = st.input(input)
     out = st.output(output)
