@@ -135,7 +135,7 @@ def test_per_operation_timeout_and_set_timeout():
     res = run_ranks(_timeout_job, 2, timeout=60, init_method=f"tcp://127.0.0.1:{free_port()}")
     assert res[0]["opts_timeout"] == timedelta(seconds=7)
     kind, msg = res[0]["op_timeout"]
-    assert kind == "RuntimeError" and "Timed out waiting 300ms for" in msg
+    assert kind == "RuntimeError" and msg.startswith("rank 0: Timed out waiting 300ms for "), msg
 
 
 def _split_job(rank, ws, init_method):

@@ -321,10 +321,15 @@ mt__execute(mt_pg *pg, mt_work **works, int n)
         mt_error_clear();
         rc = n == 1 ? mt__run(pg, works[0]) : mt__run_p2p_batch(pg, works, n);
         if (rc == MT_ETIMEOUT) {
-            /* torch's words first */
-            snprintf(msg, sizeof(msg), "Timed out waiting %lldms for %s to complete: %.900s",
-                     (long long)mt__timeout_of(pg, works[0]), mt_work_op_name(works[0]),
-                     mt_error_message());
+            /* "rank R: " + torch's words, then what timed out (its own "rank R: " dropped) */
+            char who[32];
+            int wl = snprintf(who, sizeof(who), "rank %d: ", pg->rank);
+            const char *why = mt_error_message();
+            if (wl > 0 && strncmp(why, who, (size_t)wl) == 0) {
+                why += wl;
+            }
+            snprintf(msg, sizeof(msg), "%sTimed out waiting %lldms for %s to complete: %.900s",
+                     who, (long long)mt__timeout_of(pg, works[0]), mt_work_op_name(works[0]), why);
         }
         else if (rc < 0) {
             snprintf(msg, sizeof(msg), "%s", mt_error_message());

@@ -504,9 +504,7 @@ class _PGMethods:
         return _c().irecv(_single(tensors, "recv"), group=self, tag=tag, group_src=srcRank)
 
     def recv_anysource(self, tensors, tag=0):
-        w = _c().irecv(_single(tensors, "recv_anysource"), group=self, tag=tag)
-        w._group_source_rank = True  # source_rank() in the group's ranks, as torch's
-        return w
+        return _c().irecv(_single(tensors, "recv_anysource"), group=self, tag=tag)
 
     # -------------------------------------------------------------- configuration
 

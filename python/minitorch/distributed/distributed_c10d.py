@@ -1122,10 +1122,14 @@ class Work:
         return None if err is None else DistBackendError(err[1])
 
     def source_rank(self):
+        """The sender of a completed receive from any source, a rank of the work's group (as
+        torch's; dist.recv translates it to a global rank)."""
         src = self._w.source_rank()
         if src < 0:
             raise RuntimeError("source_rank() is only available for a completed recv")
-        return src if getattr(self, "_group_source_rank", False) else self._pg._ranks[src]
+        return src
+
+    _source_rank = source_rank
 
     def result(self):
         return list(self._outputs)
@@ -1608,16 +1612,30 @@ def barrier(group=None, async_op=False, device_ids=None):
 
 
 @_non_member_skips("monitored_barrier")
+# Note [monitored_barrier]
+# As gloo's: every other rank reports to group rank 0, which alone enforces `timeout` and names
+# the ranks that did not arrive; then it releases them.  Here the reports and the release go
+# through the group's store.  Rank 0's waits share the one `timeout` (with wait_all_ranks each
+# rank gets all of it, so that every late rank can be named); it raises "[Rank 0]: Rank r failed
+# to pass monitoredBarrier in N ms" (the first late rank; wait_all_ranks: "Ranks a, b").  The
+# others wait for rank 0's verdict within the group's timeout, as gloo's do, and when rank 0
+# failed raise "Rank r successfully reached monitoredBarrier, but received errors ..." with
+# rank 0's error - at once, as rank 0 posts it, where gloo's learn of it from a timeout or a
+# closed connection.  Ranks are the group's.
 def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
-    """A barrier through the store that names the ranks that did not arrive
-    within `timeout` (default: the group's timeout)."""
+    """A barrier that names the ranks that did not reach it within `timeout` (default: the
+    group's timeout); see Note [monitored_barrier]."""
     pg = _resolve(group)
     if isinstance(timeout, (int, float)) and not isinstance(timeout, bool):
         warnings.warn("Please specify timeout arg as a timedelta. Converting current value of "
                       f"{timeout} assuming it represents seconds", stacklevel=2)
         timeout = timedelta(seconds=timeout)
-    timeout = pg._timeout if timeout is None else _check_timeout(timeout)
-    ms = _timeout_ms(timeout)
+    if timeout is None:
+        timeout = pg._timeout
+    elif not isinstance(timeout, timedelta):
+        raise TypeError("Expected timeout argument to be of type datetime.timedelta, got "
+                        f"{type(timeout).__name__}")
+    ms = int(timeout.total_seconds() * 1000)
     seq = pg._mb_seq
     pg._mb_seq += 1
     store = pg._store
@@ -1626,34 +1644,42 @@ def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     if me != 0:
         store.set(f"{base}/arrived/{me}", b"1")
         try:
-            store.wait([f"{base}/done"], timeout)
-        except DistStoreError:
-            raise DistBackendError(f"Rank {pg._ranks[me]} timed out in monitoredBarrier after "
-                                   f"{ms} ms waiting for rank {pg._ranks[0]}") from None
-        val = store.get(f"{base}/done")
-        if val != b"ok":
-            raise DistBackendError(f"monitoredBarrier failed on rank {pg._ranks[0]}: "
-                                   f"{val.decode(errors='replace')}")
+            store.wait([f"{base}/done"], pg._timeout)
+            val = store.get(f"{base}/done")
+            if val != b"ok":
+                raise DistBackendError(val.decode(errors="replace"))
+        except DistError as e:
+            raise DistBackendError(
+                f"Rank {me} successfully reached monitoredBarrier, but received errors while "
+                "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
+                f" Original exception: \n{e}") from None
         return None
-    deadline = time.monotonic() + timeout.total_seconds()
-    missing = []
+    start = time.monotonic()
+    arrived, late = [], []
     for r in range(1, pg.size()):
-        left = deadline - time.monotonic()
         key = f"{base}/arrived/{r}"
         try:
-            if left <= 0:
-                raise DistStoreError("timed out")
+            if wait_all_ranks:
+                left = timeout.total_seconds()
+            else:
+                left = timeout.total_seconds() - (time.monotonic() - start)
+                if left <= 0:
+                    done = (f"Successfully processed ranks: {', '.join(map(str, arrived))}"
+                            if arrived else "No ranks successfully processed in monitoredBarrier.")
+                    raise DistBackendError(f"Rank {me} timed out in monitoredBarrier after {ms} "
+                                           f"ms.\n{done}")
             store.wait([key], timedelta(seconds=left))
-        except DistStoreError:
-            missing.append(pg._ranks[r])
-            if not wait_all_ranks:
-                break
-    if missing:
-        if len(missing) == 1:
-            msg = f"Rank {missing[0]} failed to pass monitoredBarrier in {ms} ms"
-        else:
-            msg = (f"Ranks {', '.join(map(str, missing))} failed to pass monitoredBarrier in "
-                   f"{ms} ms")
+            arrived.append(r)
+        except DistError as e:
+            if wait_all_ranks:
+                late.append(r)
+                continue
+            msg = f"[Rank 0]: Rank {r} failed to pass monitoredBarrier in {ms} ms"
+            store.set(f"{base}/done", msg.encode())
+            raise DistBackendError(f"{msg}\n Original exception: \n{e}") from None
+    if late:
+        msg = (f"[Rank 0]: Ranks {', '.join(map(str, late))} failed to pass monitoredBarrier in "
+               f"{ms} ms")
         store.set(f"{base}/done", msg.encode())
         raise DistBackendError(msg)
     store.set(f"{base}/done", b"ok")
