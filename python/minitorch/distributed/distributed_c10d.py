@@ -226,7 +226,7 @@ def _op_value(op):
             raise ValueError(f"Invalid reduce op {op!r}") from None
     else:
         raise TypeError(f"op must be a torch.distributed.ReduceOp, not {type(op).__name__}")
-    if v == _RedOpType.PREMUL_SUM:
+    if v is _RedOpType.PREMUL_SUM:  # enum members are singletons (and == is a Python call)
         raise NotImplementedError("ReduceOp.PREMUL_SUM is not supported by the gloo backend")
     return v
 
