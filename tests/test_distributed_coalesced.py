@@ -40,8 +40,10 @@ def _job(rank, ws, init_method):
         try:
             call()
             errs.append(None)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, RuntimeError) as e:
             errs.append(type(e).__name__)
+            if isinstance(e, RuntimeError):
+                errs.append(str(e))
     out["errors"] = errs
     sub = dist.new_group([0])
     if rank != 0:
@@ -65,6 +67,9 @@ def test_coalesced_collectives(ws):
         assert out["max"] == [ws - 1.0]
         assert out["complex"] == (complex(ws, ws * (ws - 1) / 2), 2.0 * ws)
         assert out["gather"] == [[[r, r], [[10 * r]]] for r in range(ws)]
-        assert out["errors"] == ["ValueError", "ValueError", "ValueError", "TypeError", "TypeError"]
+        assert out["errors"] == [
+            "ValueError", "ValueError", "RuntimeError",
+            "ProcessGroupGloo::allgather_coalesced: invalid size of output tensor at index 0 "
+            "(expected length (2), got (3))", "TypeError", "TypeError"]
         if rank:
             assert out["warned"]

@@ -349,6 +349,11 @@ def _job_bad_args(rank, ws, init_method):
     _expect(ValueError, "input tensor size", dist.reduce_scatter_tensor, x, torch.ones(5))
     _expect(ValueError, "split sizes|not", dist.all_to_all_single, torch.ones(4), torch.ones(4),
             [1, 1], [3, 3])
+    _expect(ValueError, "Tensors must be contiguous", dist.all_to_all_single, torch.ones(2, 2),
+            torch.ones(2, 2).t())
+    _expect(ValueError, "Tensors must be contiguous",
+            dist.distributed_c10d._get_default_group().alltoall_base, torch.ones(2, 2),
+            torch.ones(2, 2).t(), [], [])
     _expect(TypeError, "tag", dist.send, x, 1 - rank, tag="a")
     _expect(ValueError, "P2POp", dist.batch_isend_irecv, [])
     _expect(ValueError, "Invalid ``op``", dist.P2POp, dist.send, x, 1 - rank)

@@ -167,10 +167,12 @@ def test_use_after_destroy():
     dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
     g = dist.new_group()
     w = dist.all_reduce(torch.ones(3), async_op=True)
-    dist.destroy_process_group()  # waits for the queued work
-    assert w.is_completed() and w.is_success()
-    with pytest.raises(ValueError, match="destroyed"):
-        dist.all_reduce(torch.ones(1), group=g)
+    dist.destroy_process_group()  # unregisters: the queued work goes on
+    assert w.wait() and w.is_success()
+    with pytest.raises(ValueError, match="is not registered"):
+        dist.get_rank(g)
+    with pytest.raises(ValueError, match="Invalid process group specified"):
+        dist.destroy_process_group(g)
     with pytest.raises(ValueError, match="not been initialized"):
         dist.broadcast(torch.ones(1), 0)
     with pytest.raises(ValueError, match="not been initialized"):
@@ -192,20 +194,50 @@ def _job_monitored(rank, ws, init_method):
         warnings.simplefilter("always")
         dist.monitored_barrier(timeout=5.0)               # seconds, with torch's warning
     assert any("Please specify timeout arg as a timedelta" in str(x.message) for x in w)
-    if rank == 2:
-        time.sleep(2.5)
-        return None
-    try:
-        dist.monitored_barrier(timeout=timedelta(seconds=1), wait_all_ranks=True)
-        return "no error"
-    except RuntimeError as e:
-        return str(e)
+    out = []
+    for wait_all in (True, False):
+        if rank == 2:                                    # never arrives
+            out.append(None)
+        else:
+            try:
+                dist.monitored_barrier(timeout=timedelta(seconds=1), wait_all_ranks=wait_all)
+                out.append("no error")
+            except RuntimeError as e:
+                out.append(str(e))
+        dist.barrier()
+    sub = dist.new_group([0, 1])  # every rank calls new_group
+    if rank == 0:
+        # rank 0 out of time before it hears from anybody
+        try:
+            sub.monitored_barrier(timedelta(seconds=0))
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
 
 
 def test_monitored_barrier_names_missing_rank():
     res = run_ranks(_job_monitored, 3, timeout=30)
-    assert "Rank 2 failed to pass monitoredBarrier in 1000 ms" in res[0], res
-    assert "monitoredBarrier" in res[1], res
+    all0, first0, zero0 = res[0]
+    assert all0 == "[Rank 0]: Ranks 2 failed to pass monitoredBarrier in 1000 ms", res
+    assert first0.startswith("[Rank 0]: Rank 2 failed to pass monitoredBarrier in 1000 ms\n"
+                             " Original exception: \n"), res
+    assert "Rank 0 timed out in monitoredBarrier after 0 ms.\n" \
+           "No ranks successfully processed in monitoredBarrier." in zero0, res
+    for msg in res[1]:
+        assert msg.startswith("Rank 1 successfully reached monitoredBarrier, but received errors "
+                              "while waiting for send/recv from rank 0."), res
+        assert "failed to pass monitoredBarrier" in msg, res
+    assert res[2] == [None, None]
+
+
+def test_monitored_barrier_bad_timeout():
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        with pytest.raises(TypeError, match="timedelta"):
+            dist.monitored_barrier(timeout="1s")
+        dist.monitored_barrier(timeout=timedelta(seconds=0))  # nobody to wait for
+    finally:
+        dist.destroy_process_group()
 
 
 def _job_interrupt(rank, ws, init_method):

@@ -102,7 +102,7 @@ def test_user_defined_backend(extended):
 
 
 def test_register_backend_errors():
-    with pytest.raises(ValueError, match="GLOO c10d backend already exist"):
+    with pytest.raises(ValueError, match="GLOO c10d backend is built in and cannot be replaced"):
         dist.Backend.register_backend("gloo", _create)
     with pytest.raises(TypeError):
         dist.Backend.register_backend("x_not_callable", 3)

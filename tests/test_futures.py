@@ -153,3 +153,15 @@ def _job_future_error(rank, ws, init_method):
 def test_work_future_carries_the_timeout():
     res = run_ranks(_job_future_error, 2, timeout=30)
     assert "timed out" in res[0] and "rank 1" in res[0], res
+
+
+def test_future_is_generic_as_torch():
+    # torch.futures.Future[T] names the value's type in annotations
+    alias = Future[torch.Tensor]
+    assert alias.__origin__ is Future
+
+    def hook(bucket) -> Future[torch.Tensor]:
+        f = Future()
+        f.set_result(torch.ones(2))
+        return f
+    assert hook(None).wait().tolist() == [1.0, 1.0]

@@ -43,7 +43,13 @@ extern PyTypeObject *mt__Store_Type;
 /* Borrowed store of a Store object, or NULL with TypeError/RuntimeError. */
 mt_store *mt__store_from_py(PyObject *o, const char *fname);
 
+/* New reference to the store of a Store object; for a Store subclass written in
+ * Python, an adapter calling its methods (Note [Stores written in Python]).
+ * NULL with TypeError when `o` is not a Store. */
+mt_store *mt__store_ref_from_py(PyObject *o, const char *fname);
+
 int mt__store_binding_init(PyObject *module);
+int mt__py_store_binding_init(PyObject *module);
 int mt__pg_binding_init(PyObject *module);
 
 #endif /* CSRC_DISTRIBUTED_BINDING_H */

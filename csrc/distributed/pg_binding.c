@@ -303,6 +303,7 @@ static mt_work *
 mt__enq_done(mt_work *w)
 {
     mt_pg_set_defer_wake(false);
+    mt_pg_set_op_timeout(0); /* when the enqueue failed before taking it */
     return w;
 }
 
@@ -647,6 +648,21 @@ mt_py_pg_timeout_ms(PyObject *self, PyObject *unused)
     return pg == NULL ? NULL : PyLong_FromLongLong(mt_pg_timeout_ms(pg));
 }
 
+/* set_timeout_ms(ms): the time each later operation may take */
+static PyObject *
+mt_py_pg_set_timeout_ms(PyObject *self, PyObject *arg)
+{
+    mt_pg *pg = mt__pg_of(self, "set_timeout");
+    int64_t ms;
+    if (pg == NULL || mt__int64_from_py(arg, &ms, "set_timeout", "timeout") < 0) {
+        return NULL;
+    }
+    if (mt_pg_set_timeout(pg, ms) < 0) {
+        return mt__raise(0);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 mt_py_pg_broken(PyObject *self, PyObject *unused)
 {
@@ -704,8 +720,10 @@ mt_pg_obj_dealloc(PyObject *self)
     mt_pg *pg = ((MTPGObject *)self)->pg;
     ((MTPGObject *)self)->pg = NULL;
     if (pg != NULL) {
+        /* the last reference to a group: its queued operations finish (each within its
+         * timeout), then its connections close (Note [Destroyed groups], distributed_c10d.py) */
         Py_BEGIN_ALLOW_THREADS
-        mt_pg_abort(pg);
+        mt_pg_destroy(pg);
         Py_END_ALLOW_THREADS
     }
     tp->tp_free(self);
@@ -729,6 +747,7 @@ static PyMethodDef mt_pg_methods[] = {
     {"rank", mt_py_pg_rank, METH_NOARGS, NULL},
     {"size", mt_py_pg_size, METH_NOARGS, NULL},
     {"timeout_ms", mt_py_pg_timeout_ms, METH_NOARGS, NULL},
+    {"set_timeout_ms", mt_py_pg_set_timeout_ms, METH_O, "The time each later operation may take."},
     {"broken", mt_py_pg_broken, METH_NOARGS, "The first error of a broken group, or None."},
     {"is_alive", mt_py_pg_is_alive, METH_NOARGS, NULL},
     {"destroy", mt_py_pg_destroy, METH_NOARGS,
@@ -760,22 +779,27 @@ mt_py_new_process_group(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     if (mt__parse_args("_new_process_group", args, nargs, kw, names, 4, 4, a) < 0) {
         return NULL;
     }
-    mt_store *s = mt__store_from_py(a[0], "init_process_group");
     int rank, size;
     int64_t tmo;
-    if (s == NULL || mt__int_arg(a[1], &rank, "init_process_group", "rank") < 0 ||
+    if (mt__int_arg(a[1], &rank, "init_process_group", "rank") < 0 ||
         mt__int_arg(a[2], &size, "init_process_group", "world_size") < 0 ||
         mt__int64_from_py(a[3], &tmo, "init_process_group", "timeout") < 0) {
         return NULL;
     }
+    mt_store *s = mt__store_ref_from_py(a[0], "init_process_group");
+    if (s == NULL) {
+        return NULL;
+    }
     MTPGObject *o = PyObject_New(MTPGObject, mt__PG_Type);
     if (o == NULL) {
+        mt_store_decref(s);
         return NULL;
     }
     o->pg = NULL;
     mt_pg *pg;
     Py_BEGIN_ALLOW_THREADS
     pg = mt_pg_new(s, rank, size, tmo);
+    mt_store_decref(s); /* the group holds its own reference */
     Py_END_ALLOW_THREADS
     if (pg == NULL) {
         Py_DECREF(o);
@@ -787,7 +811,21 @@ mt_py_new_process_group(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     return (PyObject *)o;
 }
 
+/* _set_op_timeout(ms): the time limit of this thread's next enqueued operation (0: none) */
+static PyObject *
+mt_py_set_op_timeout(PyObject *m, PyObject *arg)
+{
+    int64_t ms;
+    if (mt__int64_from_py(arg, &ms, "_set_op_timeout", "timeout") < 0) {
+        return NULL;
+    }
+    mt_pg_set_op_timeout(ms);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef mt_pg_functions[] = {
+    {"_set_op_timeout", mt_py_set_op_timeout, METH_O,
+     "_set_op_timeout(ms): the time limit of the next operation this thread enqueues"},
     {"_new_process_group", FASTKW(mt_py_new_process_group),
      "_new_process_group(store, rank, size, timeout_ms) -> ProcessGroupGloo"},
     {NULL},

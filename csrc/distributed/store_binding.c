@@ -114,7 +114,9 @@ mt__store_from_py(PyObject *o, const char *fname)
     }
     MTStoreObject *so = (MTStoreObject *)o;
     if (so->store == NULL) {
-        PyErr_Format(PyExc_RuntimeError, "%s(): the store is not initialised", fname);
+        /* a Store subclass written in Python that does not implement the method
+         * (torch's words) */
+        PyErr_Format(PyExc_RuntimeError, "%s(): Not implemented.", fname);
         return NULL;
     }
     return so->store;
@@ -135,14 +137,23 @@ mt__store_attach(PyObject *self, mt_store *s)
     Py_RETURN_NONE;
 }
 
-/* _init_tcp(host, port, world_size, is_master, timeout_ms, wait_for_workers) */
+/* _init_tcp(host, port, world_size, is_master, timeout_ms, wait_for_workers, listen_fd=-1):
+ * listen_fd >= 0 makes a master serving on that bound socket (it is then the store's) */
 static PyObject *
 mt_py_store_init_tcp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
     static const char *const names[] = {"host", "port", "world_size", "is_master", "timeout_ms",
-                                        "wait_for_workers", NULL};
-    PyObject *a[6];
-    if (mt__parse_args("TCPStore", args, nargs, kw, names, 6, 6, a) < 0) {
+                                        "wait_for_workers", "listen_fd", NULL};
+    PyObject *a[7] = {NULL};
+    if (mt__parse_args("TCPStore", args, nargs, kw, names, 7, 6, a) < 0) {
+        return NULL;
+    }
+    int64_t lfd = -1;
+    if (a[6] != NULL && a[6] != Py_None && mt__int64_from_py(a[6], &lfd, "TCPStore", "master_listen_fd") < 0) {
+        return NULL;
+    }
+    if (lfd > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "TCPStore(): invalid master_listen_fd %lld", (long long)lfd);
         return NULL;
     }
     const char *host = PyUnicode_Check(a[0]) ? PyUnicode_AsUTF8(a[0]) : NULL;
@@ -175,7 +186,8 @@ mt_py_store_init_tcp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     }
     mt_store *s;
     Py_BEGIN_ALLOW_THREADS
-    s = mt_tcp_store_new(host, (int)port, (int)ws, master != 0, tmo, wait != 0);
+    s = lfd >= 0 ? mt_tcp_store_new_on_listener(host, (int)lfd, (int)ws, tmo, wait != 0)
+                 : mt_tcp_store_new(host, (int)port, (int)ws, master != 0, tmo, wait != 0);
     Py_END_ALLOW_THREADS
     if (s == NULL) {
         int code = mt_error_code();
@@ -494,6 +506,34 @@ mt_py_store_delete_key(PyObject *self, PyObject *arg)
     return PyBool_FromLong(out);
 }
 
+/* _compare_delete(key, expected) -> bool: removes key if it holds expected */
+static PyObject *
+mt_py_store_compare_delete(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    static const char *const names[] = {"key", "expected_value", NULL};
+    PyObject *a[2];
+    if (mt__parse_args("compare_delete", args, nargs, kw, names, 2, 2, a) < 0) {
+        return NULL;
+    }
+    mt_store *s = mt__store_from_py(self, "compare_delete");
+    const char *k, *e;
+    Py_ssize_t kn, en;
+    PyObject *tmp;
+    if (s == NULL || mt__key_arg(a[0], &k, &kn, "compare_delete") < 0 ||
+        mt__bytes_arg(a[1], &e, &en, &tmp, "compare_delete", "expected_value") < 0) {
+        return NULL;
+    }
+    int rc, out = 0;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_store_compare_delete(s, k, (size_t)kn, e, (size_t)en, &out);
+    Py_END_ALLOW_THREADS
+    Py_XDECREF(tmp);
+    if (rc < 0) {
+        return mt__dist_raise(rc, mt__DistStoreError);
+    }
+    return PyBool_FromLong(out);
+}
+
 static PyObject *
 mt_py_store_num_keys(PyObject *self, PyObject *unused)
 {
@@ -603,6 +643,7 @@ static PyMethodDef mt_store_methods[] = {
     {"check", mt_py_store_check, METH_O, "check(keys) -> bool: whether every key exists."},
     {"delete_key", mt_py_store_delete_key, METH_O, "delete_key(key) -> bool"},
     {"num_keys", mt_py_store_num_keys, METH_NOARGS, "num_keys() -> int"},
+    {"_compare_delete", FASTKW(mt_py_store_compare_delete), NULL},
     {"_set_timeout_ms", mt_py_store_set_timeout_ms, METH_O, NULL},
     {"_timeout_ms", mt_py_store_timeout_ms, METH_NOARGS, NULL},
     {"_tcp_port", mt_py_store_tcp_port, METH_NOARGS, NULL},

@@ -8,15 +8,20 @@ that completes with the operation's output tensors.
 """
 import logging
 import threading
+from typing import Generic, TypeVar
 
 __all__ = ["Future", "collect_all", "wait_all"]
 
 _log = logging.getLogger(__name__)
 
 
-class Future:
+T = TypeVar("T")
+
+
+class Future(Generic[T]):
     """``Future()``: ``done``, ``wait``, ``value``, ``then``, ``add_done_callback``,
-    ``set_result``, ``set_exception``."""
+    ``set_result``, ``set_exception``.  Generic as torch's: ``Future[Tensor]`` names the
+    type of its value in annotations."""
 
     def __init__(self, *, devices=None):
         if devices:

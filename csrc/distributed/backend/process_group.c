@@ -16,7 +16,7 @@
 
 struct mt_pg {
     int rank, size;
-    int64_t timeout_ms;
+    _Atomic int64_t timeout_ms; /* each operation's, unless it has its own (mt_pg_set_timeout) */
     mt_store *store;     /* owned reference */
     mt_transport *tp;    /* owned */
     pthread_t worker;
@@ -38,6 +38,54 @@ mt__nbytes(const mt_tensor *t)
     return (size_t)t->numel * mt_tensor_itemsize(t);
 }
 
+/* Note [16-bit float reductions]
+ * A sum (AVG, PRODUCT) of float16/bfloat16 tensors is computed in float32: the operands are
+ * widened before the collective, partial results travel as float32 and the result is rounded
+ * once at the end - the value minitorch's own sum gives (it accumulates in float), where
+ * rounding at every step of the algorithm would lose precision with the number of ranks. */
+static bool
+mt__widens(const mt_work *w, mt_dtype dt)
+{
+    return (dt == MT_FLOAT16 || dt == MT_BFLOAT16) &&
+           (w->op == MT_DIST_SUM || w->op == MT_DIST_AVG || w->op == MT_DIST_PRODUCT);
+}
+
+/* A malloc'd float32 copy of n 16-bit floats at p (NULL + MT_ENOMEM message). */
+static float *
+mt__widen(const void *p, size_t n, mt_dtype dt)
+{
+    float *f = malloc((n ? n : 1) * sizeof(float));
+    if (f == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory widening a 16-bit float tensor");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        f[i] = dt == MT_FLOAT16 ? mt_half_to_float(((const mt_half *)p)[i])
+                                : mt_bfloat16_to_float(((const mt_bfloat16 *)p)[i]);
+    }
+    return f;
+}
+
+static void
+mt__narrow(const float *f, void *p, size_t n, mt_dtype dt)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (dt == MT_FLOAT16) {
+            ((mt_half *)p)[i] = mt_float_to_half(f[i]);
+        }
+        else {
+            ((mt_bfloat16 *)p)[i] = mt_float_to_bfloat16(f[i]);
+        }
+    }
+}
+
+/* The time w may take: its own, or the group's. */
+static int64_t
+mt__timeout_of(mt_pg *pg, const mt_work *w)
+{
+    return w->timeout_ms > 0 ? w->timeout_ms : atomic_load(&pg->timeout_ms);
+}
+
 static int
 mt__run(mt_pg *pg, mt_work *w)
 {
@@ -46,7 +94,7 @@ mt__run(mt_pg *pg, mt_work *w)
         .rank = pg->rank,
         .size = pg->size,
         .tag = w->tag,
-        .deadline = mt__deadline_after(pg->timeout_ms),
+        .deadline = mt__deadline_after(mt__timeout_of(pg, w)),
     };
     int n = pg->size, rc = 0;
     mt_tensor **ts = w->tensors;
@@ -54,8 +102,17 @@ mt__run(mt_pg *pg, mt_work *w)
     switch (w->kind) {
     case MT__OP_ALLREDUCE:
         for (int i = 0; i < w->ntensors && rc == 0; i++) {
-            rc = mt_algo_allreduce(&c, mt_tensor_data(ts[i]), (size_t)ts[i]->numel, ts[i]->dtype,
-                                   w->op);
+            size_t cnt = (size_t)ts[i]->numel;
+            if (mt__widens(w, ts[i]->dtype)) { /* Note [16-bit float reductions] */
+                float *f = mt__widen(mt_tensor_data(ts[i]), cnt, ts[i]->dtype);
+                rc = f == NULL ? MT_ENOMEM : mt_algo_allreduce(&c, f, cnt, MT_FLOAT32, w->op);
+                if (rc == 0) {
+                    mt__narrow(f, mt_tensor_data(ts[i]), cnt, ts[i]->dtype);
+                }
+                free(f);
+                continue;
+            }
+            rc = mt_algo_allreduce(&c, mt_tensor_data(ts[i]), cnt, ts[i]->dtype, w->op);
         }
         return rc;
     case MT__OP_BROADCAST:
@@ -64,6 +121,16 @@ mt__run(mt_pg *pg, mt_work *w)
         }
         return rc;
     case MT__OP_REDUCE:
+        if (mt__widens(w, ts[0]->dtype)) { /* Note [16-bit float reductions] */
+            size_t cnt = (size_t)ts[0]->numel;
+            float *f = mt__widen(mt_tensor_data(ts[0]), cnt, ts[0]->dtype);
+            rc = f == NULL ? MT_ENOMEM : mt_algo_reduce(&c, f, cnt, MT_FLOAT32, w->op, w->root);
+            if (rc == 0 && pg->rank == w->root) {
+                mt__narrow(f, mt_tensor_data(ts[0]), cnt, ts[0]->dtype);
+            }
+            free(f);
+            return rc;
+        }
         return mt_algo_reduce(&c, mt_tensor_data(ts[0]), (size_t)ts[0]->numel, ts[0]->dtype,
                               w->op, w->root);
     case MT__OP_BARRIER:
@@ -101,19 +168,42 @@ mt__run(mt_pg *pg, mt_work *w)
         /* Pack the inputs in rank order (the algorithm works on one buffer). */
         size_t len = mt__nbytes(ts[0]);
         size_t count = (size_t)ts[0]->numel;
-        char *packed = malloc(len * (size_t)n + 1);
+        mt_dtype dt = ts[0]->dtype;
+        bool wide = mt__widens(w, dt); /* Note [16-bit float reductions] */
+        size_t esz = wide ? sizeof(float) : len / (count ? count : 1);
+        char *packed = malloc((wide ? count * sizeof(float) : len) * (size_t)n + 1);
         size_t *counts = malloc((size_t)n * sizeof(*counts));
-        if (packed == NULL || counts == NULL) {
+        float *out = wide ? malloc((count ? count : 1) * sizeof(float)) : NULL;
+        if (packed == NULL || counts == NULL || (wide && out == NULL)) {
             rc = mt_error_set(MT_ENOMEM, "out of memory in reduce_scatter");
         }
         else {
             for (int r = 0; r < n; r++) {
-                memcpy(packed + (size_t)r * len, bufs[r], len);
+                char *dst = packed + (size_t)r * count * (wide ? sizeof(float) : esz);
+                if (wide) {
+                    float *f = mt__widen(bufs[r], count, dt);
+                    if (f == NULL) {
+                        rc = MT_ENOMEM;
+                        break;
+                    }
+                    memcpy(dst, f, count * sizeof(float));
+                    free(f);
+                }
+                else {
+                    memcpy(dst, bufs[r], len);
+                }
                 counts[r] = count;
             }
-            rc = mt_algo_reduce_scatter(&c, packed, counts, mt_tensor_data(ts[0]), ts[0]->dtype,
-                                        w->op);
+            if (rc == 0) {
+                rc = mt_algo_reduce_scatter(&c, packed, counts,
+                                            wide ? (void *)out : mt_tensor_data(ts[0]),
+                                            wide ? MT_FLOAT32 : dt, w->op);
+            }
+            if (rc == 0 && wide) {
+                mt__narrow(out, mt_tensor_data(ts[0]), count, dt);
+            }
         }
+        free(out);
         free(packed);
         free(counts);
         break;
@@ -191,8 +281,12 @@ mt__run_p2p_batch(mt_pg *pg, mt_work **works, int n)
         x[i] = x[j];
         x[j] = t;
     }
-    int rc = mt_transport_exchange(pg->tp, x, ns, x + ns, n - ns,
-                                   mt__deadline_after(pg->timeout_ms));
+    int64_t tmo = 0;
+    for (int i = 0; i < n; i++) { /* the batch may run as long as its longest member */
+        int64_t t = mt__timeout_of(pg, works[i]);
+        tmo = t > tmo ? t : tmo;
+    }
+    int rc = mt_transport_exchange(pg->tp, x, ns, x + ns, n - ns, mt__deadline_after(tmo));
     if (rc == 0) {
         int r = ns;
         for (int i = 0; i < n; i++) {
@@ -226,7 +320,18 @@ mt__execute(mt_pg *pg, mt_work **works, int n)
     else {
         mt_error_clear();
         rc = n == 1 ? mt__run(pg, works[0]) : mt__run_p2p_batch(pg, works, n);
-        if (rc < 0) {
+        if (rc == MT_ETIMEOUT) {
+            /* "rank R: " + torch's words, then what timed out (its own "rank R: " dropped) */
+            char who[32];
+            int wl = snprintf(who, sizeof(who), "rank %d: ", pg->rank);
+            const char *why = mt_error_message();
+            if (wl > 0 && strncmp(why, who, (size_t)wl) == 0) {
+                why += wl;
+            }
+            snprintf(msg, sizeof(msg), "%sTimed out waiting %lldms for %s to complete: %.900s",
+                     who, (long long)mt__timeout_of(pg, works[0]), mt_work_op_name(works[0]), why);
+        }
+        else if (rc < 0) {
             snprintf(msg, sizeof(msg), "%s", mt_error_message());
         }
     }
@@ -360,6 +465,25 @@ mt__worker_main(void *arg)
 
 /* See Note [Inline execution]. */
 static _Thread_local bool mt__defer_wake;
+/* The timeout of the next operation this thread enqueues (0: the group's). */
+static _Thread_local int64_t mt__next_timeout_ms;
+
+void
+mt_pg_set_op_timeout(int64_t timeout_ms)
+{
+    mt__next_timeout_ms = timeout_ms > 0 ? timeout_ms : 0;
+}
+
+int
+mt_pg_set_timeout(mt_pg *pg, int64_t timeout_ms)
+{
+    if (timeout_ms <= 0) {
+        return mt_error_set(MT_EINVAL, "timeout must be positive, got %lld ms",
+                            (long long)timeout_ms);
+    }
+    atomic_store(&pg->timeout_ms, timeout_ms);
+    return 0;
+}
 
 void
 mt_pg_set_defer_wake(bool on)
@@ -456,7 +580,7 @@ mt_pg_size(const mt_pg *pg)
 int64_t
 mt_pg_timeout_ms(const mt_pg *pg)
 {
-    return pg->timeout_ms;
+    return atomic_load(&pg->timeout_ms);
 }
 
 bool
@@ -532,6 +656,8 @@ mt__enqueue(mt_pg *pg, mt_work *w, bool collective)
     }
     w->next = NULL;
     w->pg = pg;
+    w->timeout_ms = mt__next_timeout_ms;
+    mt__next_timeout_ms = 0;
     if (pg->tail) {
         pg->tail->next = w;
     }

@@ -40,6 +40,12 @@ mt_pg *mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms);
 int mt_pg_rank(const mt_pg *pg);
 int mt_pg_size(const mt_pg *pg);
 int64_t mt_pg_timeout_ms(const mt_pg *pg);
+/* Changes the time each later operation may take (milliseconds > 0; MT_EINVAL otherwise). */
+int mt_pg_set_timeout(mt_pg *pg, int64_t timeout_ms);
+/* The time limit of the next operation this thread enqueues on any group (> 0), instead of
+ * the group's; 0 clears it.  Consumed by that enqueue (or cleared by mt_pg_set_op_timeout(0)
+ * when the enqueue failed). */
+void mt_pg_set_op_timeout(int64_t timeout_ms);
 /* Whether an earlier failure broke the group (then *msg, if given, is the
  * first error; borrowed, valid until destroy). */
 bool mt_pg_is_broken(mt_pg *pg, const char **msg);

@@ -33,6 +33,7 @@ struct mt_work {
     mt__op_kind kind;
     mt_dist_op op;
     int root;     /* root, peer of send/recv */
+    int64_t timeout_ms; /* its own time limit (0: the group's), see mt_pg_set_op_timeout */
     uint32_t tag;
     int ntensors;
     mt_tensor **tensors; /* owned references; layout depends on kind */

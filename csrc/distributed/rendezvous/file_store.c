@@ -23,15 +23,19 @@
  * under the exclusive lock, so they are atomic across processes.  Waiting
  * (get/wait) re-reads the log every few milliseconds until the deadline.
  *
- * Users count themselves in the internal key MT__FS_USERS_KEY, which num_keys
- * counts as one key whatever the internal keys are (torch's count); the close that brings the count of closed users to
- * world_size removes the file, as torch's FileStore does.  Locks are taken
- * with LOCK_NB and retried, so a stuck holder turns into a timeout. */
+ * Users count themselves: opening adds 1 to the internal key MT__FS_USERS_KEY,
+ * closing subtracts 1 and adds 1 to MT__FS_CLOSED_KEY; num_keys counts the
+ * internal keys as one key (torch's count).  The close that leaves no user
+ * open, when at least world_size users have closed (world_size >= 0), removes
+ * the file, as torch's FileStore does.  Locks are taken with LOCK_NB and
+ * retried, so a stuck holder turns into a timeout. */
 
 #define MT__FS_INTERNAL "\x00mt/filestore/"
 #define MT__FS_INTERNAL_LEN (sizeof(MT__FS_INTERNAL) - 1)
 #define MT__FS_CLOSED_KEY MT__FS_INTERNAL "closed"
 #define MT__FS_CLOSED_KEY_LEN (sizeof(MT__FS_CLOSED_KEY) - 1)
+#define MT__FS_USERS_KEY MT__FS_INTERNAL "users"
+#define MT__FS_USERS_KEY_LEN (sizeof(MT__FS_USERS_KEY) - 1)
 
 typedef struct mt__file_store {
     mt_store base;
@@ -355,11 +359,14 @@ mt__fs_wait_keys(mt__file_store *f, int nkeys, const char *const *keys, const si
         pthread_mutex_unlock(&f->mu);
         if (mt__now_ms() >= deadline) {
             char kr[160];
-            return mt_error_set(MT_ETIMEOUT,
-                                "FileStore: timed out after %lld ms waiting for key '%s' in '%s'",
-                                (long long)timeout_ms,
-                                mt__key_repr(kr, sizeof(kr), keys[missing], klens[missing]),
-                                f->path);
+            mt__key_repr(kr, sizeof(kr), keys[missing], klens[missing]);
+            /* torch's words: get -> "Timeout waiting for key: K after N ms", wait -> "Wait timeout" */
+            if (out != NULL) {
+                return mt_error_set(MT_ETIMEOUT, "Timeout waiting for key: %s after %lld ms (FileStore '%s')",
+                                    kr, (long long)timeout_ms, f->path);
+            }
+            return mt_error_set(MT_ETIMEOUT, "Wait timeout (FileStore '%s': %lld ms waiting for key '%s')",
+                                f->path, (long long)timeout_ms, kr);
         }
         int64_t left = deadline - mt__now_ms();
         mt__sleep_ms(sleep < left ? sleep : left);
@@ -422,6 +429,28 @@ mt__fs_delete_key(mt_store *s, const char *key, size_t klen, int *out)
 }
 
 static int
+mt__fs_compare_delete(mt_store *s, const char *key, size_t klen, const void *expected, size_t elen,
+                      int *out)
+{
+    mt__file_store *f = MT__FS(s);
+    pthread_mutex_lock(&f->mu);
+    int rc = mt__fs_begin(f, LOCK_EX);
+    if (rc == 0) {
+        mt__kv_entry *e = mt__kvmap_find(&f->map, key, klen);
+        int match = e != NULL && e->vlen == elen && (elen == 0 || memcmp(e->val, expected, elen) == 0);
+        if (match) {
+            rc = mt__fs_append(f, 'D', key, klen, NULL, 0);
+        }
+        if (rc == 0) {
+            *out = match;
+        }
+        mt__fs_unlock(f);
+    }
+    pthread_mutex_unlock(&f->mu);
+    return rc;
+}
+
+static int
 mt__fs_num_keys(mt_store *s, int64_t *out)
 {
     mt__file_store *f = MT__FS(s);
@@ -443,10 +472,17 @@ mt__fs_close(mt_store *s)
     mt__file_store *f = MT__FS(s);
     pthread_mutex_lock(&f->mu);
     if (f->fd >= 0) {
-        int64_t closed = 0;
-        int rc = mt__fs_add_locked(f, MT__FS_CLOSED_KEY, MT__FS_CLOSED_KEY_LEN, 1, &closed);
-        if (rc == 0 && f->world_size > 0 && closed >= f->world_size) {
-            unlink(f->path);
+        /* a file someone already removed is left alone (torch's FileStore too) */
+        struct stat st;
+        if (stat(f->path, &st) == 0) {
+            int64_t closed = 0, users = 1;
+            int rc = mt__fs_add_locked(f, MT__FS_CLOSED_KEY, MT__FS_CLOSED_KEY_LEN, 1, &closed);
+            if (rc == 0) {
+                rc = mt__fs_add_locked(f, MT__FS_USERS_KEY, MT__FS_USERS_KEY_LEN, -1, &users);
+            }
+            if (rc == 0 && users == 0 && f->world_size >= 0 && closed >= f->world_size) {
+                unlink(f->path);
+            }
         }
         close(f->fd);
         f->fd = -1;
@@ -473,6 +509,7 @@ static const mt_store_vtable mt__file_store_vt = {
     .wait = mt__fs_wait,
     .check = mt__fs_check,
     .delete_key = mt__fs_delete_key,
+    .compare_delete = mt__fs_compare_delete,
     .num_keys = mt__fs_num_keys,
     .local_addr = NULL,
     .close = mt__fs_close,
@@ -506,14 +543,14 @@ mt_file_store_new(const char *path, int world_size, int64_t timeout_ms)
     pthread_mutex_init(&f->mu, NULL);
     mt__kvmap_init(&f->map);
     mt__store_init(&f->base, &mt__file_store_vt, timeout_ms);
-    /* Validate the existing content now rather than at the first operation. */
-    int rc = mt__fs_begin(f, LOCK_SH);
+    /* Validates the existing content and counts this user. */
+    int64_t users;
+    int rc = mt__fs_add_locked(f, MT__FS_USERS_KEY, MT__FS_USERS_KEY_LEN, 1, &users);
     if (rc < 0) {
         close(f->fd);
         f->fd = -1;
         mt__fs_free(&f->base);
         return NULL;
     }
-    mt__fs_unlock(f);
     return &f->base;
 }

@@ -54,8 +54,8 @@ mt__hs_wait_locked(mt__hash_store *h, int nkeys, const char *const *keys, const 
             while (missing < nkeys && mt__kvmap_find(&h->map, keys[missing], klens[missing])) {
                 missing++;
             }
-            return mt_error_set(MT_ETIMEOUT,
-                                "HashStore: timed out after %lld ms waiting for key '%s'",
+            /* torch's words first */
+            return mt_error_set(MT_ETIMEOUT, "Wait timeout (HashStore: %lld ms waiting for key '%s')",
                                 (long long)timeout_ms,
                                 mt__key_repr(kr, sizeof(kr), keys[missing], klens[missing]));
         }
@@ -149,6 +149,17 @@ mt__hs_delete_key(mt_store *s, const char *key, size_t klen, int *out)
 }
 
 static int
+mt__hs_compare_delete(mt_store *s, const char *key, size_t klen, const void *expected, size_t elen,
+                      int *out)
+{
+    mt__hash_store *h = MT__HS(s);
+    pthread_mutex_lock(&h->mu);
+    *out = mt__kvmap_compare_delete(&h->map, key, klen, expected, elen);
+    pthread_mutex_unlock(&h->mu);
+    return 0;
+}
+
+static int
 mt__hs_num_keys(mt_store *s, int64_t *out)
 {
     mt__hash_store *h = MT__HS(s);
@@ -182,6 +193,7 @@ static const mt_store_vtable mt__hash_store_vt = {
     .wait = mt__hs_wait,
     .check = mt__hs_check,
     .delete_key = mt__hs_delete_key,
+    .compare_delete = mt__hs_compare_delete,
     .num_keys = mt__hs_num_keys,
     .local_addr = NULL,
     .close = mt__hs_close,

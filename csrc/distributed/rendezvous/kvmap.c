@@ -185,6 +185,17 @@ mt__kvmap_delete(mt__kvmap *m, const char *key, size_t klen)
 }
 
 int
+mt__kvmap_compare_delete(mt__kvmap *m, const char *key, size_t klen, const void *expected,
+                         size_t elen)
+{
+    mt__kv_entry *e = mt__kvmap_find(m, key, klen);
+    if (e == NULL || e->vlen != elen || (elen && memcmp(e->val, expected, elen) != 0)) {
+        return 0;
+    }
+    return mt__kvmap_delete(m, key, klen);
+}
+
+int
 mt__kvmap_add(mt__kvmap *m, const char *key, size_t klen, int64_t delta, int64_t *out)
 {
     int64_t cur = 0;

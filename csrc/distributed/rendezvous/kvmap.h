@@ -29,6 +29,9 @@ mt__kv_entry *mt__kvmap_find(const mt__kvmap *m, const char *key, size_t klen);
 int mt__kvmap_set(mt__kvmap *m, const char *key, size_t klen, const void *val, size_t vlen);
 /* 1 when the key existed (and is now gone), 0 otherwise. */
 int mt__kvmap_delete(mt__kvmap *m, const char *key, size_t klen);
+/* 1 when the key held (expected, elen) and is now gone, 0 otherwise. */
+int mt__kvmap_compare_delete(mt__kvmap *m, const char *key, size_t klen, const void *expected,
+                             size_t elen);
 /* See Note [Store semantics]: decimal add, MT_EINVAL when the value is not an integer. */
 int mt__kvmap_add(mt__kvmap *m, const char *key, size_t klen, int64_t delta, int64_t *out);
 /* See Note [Store semantics]: compare-and-set; *out (malloc'd, caller frees) is

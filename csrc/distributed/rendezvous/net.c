@@ -291,14 +291,39 @@ mt__sock_listen(const char *bind_host, int port, int backlog, int *fd_out, int *
     }
     freeaddrinfo(res);
     if (last_err == EADDRINUSE) {
-        /* torch's words (EADDRINUSE, "address already in use"), which launchers match */
+        /* torch's words (its libuv server's), which launchers and tests match */
+        (void)shown;
         return mt_error_set(MT_ECONN,
-                            "The server socket has failed to listen on %s:%d: EADDRINUSE, address "
-                            "already in use (another process, e.g. an earlier job, holds port %d)",
-                            shown, port, port);
+                            "The server socket has failed to listen on any local network address. "
+                            "port: %d, useIpv6: false, code: -98, name: EADDRINUSE, message: "
+                            "address already in use",
+                            port);
     }
     return mt_error_set(MT_ECONN, "failed to listen on %s:%d: %s", shown, port,
                         strerror(last_err ? last_err : EINVAL));
+}
+
+int
+mt__sock_adopt_listener(int fd, int backlog, int *fd_out, int *port_out)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof(ss);
+    int type = 0;
+    socklen_t tl = sizeof(type);
+    errno = 0;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type != SOCK_STREAM ||
+        listen(fd, backlog) < 0 || getsockname(fd, (struct sockaddr *)&ss, &sl) < 0 ||
+        (ss.ss_family != AF_INET && ss.ss_family != AF_INET6) || mt__sock_setup(fd) < 0) {
+        int err = errno ? errno : EINVAL;
+        close(fd);
+        return mt_error_set(MT_EINVAL, "cannot serve on the given listening socket (fd %d): %s",
+                            fd, strerror(err));
+    }
+    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    *port_out = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                              : ((struct sockaddr_in *)&ss)->sin_port);
+    *fd_out = fd;
+    return 0;
 }
 
 int

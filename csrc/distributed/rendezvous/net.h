@@ -35,6 +35,10 @@ int mt__sock_connect(const char *host, int port, int64_t deadline, int *fd_out);
  * IPv6 exists; port 0: a free port).  *fd_out (caller closes), *port_out the
  * bound port.  Port in use: MT_ECONN naming host:port. */
 int mt__sock_listen(const char *bind_host, int port, int backlog, int *fd_out, int *port_out);
+/* Serves on an existing bound TCP socket `fd` (steals it: closed on failure):
+ * listens on it, sets it up like mt__sock_listen's; *port_out its port.
+ * MT_EINVAL when fd is not a bound stream socket. */
+int mt__sock_adopt_listener(int fd, int backlog, int *fd_out, int *port_out);
 /* Accepts one connection before `deadline` (MT_ETIMEOUT). *fd_out is set up. */
 int mt__sock_accept(int lfd, int64_t deadline, int *fd_out);
 /* Numeric host of a socket address ("10.0.0.1", "fe80::1") into buf. */

@@ -170,6 +170,20 @@ mt__ps_delete_key(mt_store *s, const char *key, size_t klen, int *out)
 
 /* Like torch's PrefixStore, this counts the keys of the whole underlying store. */
 static int
+mt__ps_compare_delete(mt_store *s, const char *key, size_t klen, const void *expected, size_t elen,
+                      int *out)
+{
+    size_t n;
+    char *k = mt__ps_key(MT__PS(s), key, klen, &n);
+    if (k == NULL) {
+        return MT_ENOMEM;
+    }
+    int rc = mt_store_compare_delete(MT__PS(s)->inner, k, n, expected, elen, out);
+    free(k);
+    return rc;
+}
+
+static int
 mt__ps_num_keys(mt_store *s, int64_t *out)
 {
     return mt_store_num_keys(MT__PS(s)->inner, out);
@@ -204,6 +218,7 @@ static const mt_store_vtable mt__prefix_store_vt = {
     .wait = mt__ps_wait,
     .check = mt__ps_check,
     .delete_key = mt__ps_delete_key,
+    .compare_delete = mt__ps_compare_delete,
     .num_keys = mt__ps_num_keys,
     .local_addr = mt__ps_local_addr,
     .close = mt__ps_close,

@@ -105,6 +105,13 @@ mt_store_delete_key(mt_store *s, const char *key, size_t klen, int *out)
 }
 
 int
+mt_store_compare_delete(mt_store *s, const char *key, size_t klen, const void *expected,
+                        size_t elen, int *out)
+{
+    return s->vt->compare_delete(s, key, klen, expected, elen, out);
+}
+
+int
 mt_store_num_keys(mt_store *s, int64_t *out)
 {
     return s->vt->num_keys(s, out);

@@ -23,6 +23,8 @@
  *   wait         wait until all keys exist (timeout)
  *   check        whether all keys exist now
  *   delete_key   remove a key; whether it existed
+ *   compare_delete  remove a key if its value equals `expected`; whether it
+ *                did (the queues need it: an emptied queue's key is gone)
  *   num_keys     number of keys
  * Timeouts are in milliseconds; a negative timeout means the store's default
  * (mt_store_timeout_ms).  Waiting never lasts longer than the timeout: a
@@ -49,6 +51,9 @@ typedef struct mt_store_vtable {
     int (*check)(mt_store *s, int nkeys, const char *const *keys, const size_t *klens, int *out);
     /* *out: 1 when the key existed. */
     int (*delete_key)(mt_store *s, const char *key, size_t klen, int *out);
+    /* *out: 1 when the key held `expected` and is now gone. */
+    int (*compare_delete)(mt_store *s, const char *key, size_t klen, const void *expected,
+                          size_t elen, int *out);
     int (*num_keys)(mt_store *s, int64_t *out);
     /* The local address a transport should bind to so that peers can reach
      * it (e.g. the address this host uses to reach a TCPStore server); NULL
@@ -102,6 +107,8 @@ int mt_store_wait(mt_store *s, int nkeys, const char *const *keys, const size_t 
 int mt_store_check(mt_store *s, int nkeys, const char *const *keys, const size_t *klens,
                    int *out);
 int mt_store_delete_key(mt_store *s, const char *key, size_t klen, int *out);
+int mt_store_compare_delete(mt_store *s, const char *key, size_t klen, const void *expected,
+                            size_t elen, int *out);
 int mt_store_num_keys(mt_store *s, int64_t *out);
 /* See mt_store_vtable.local_addr. */
 int mt_store_local_addr(mt_store *s, char *buf, size_t cap);
@@ -133,6 +140,10 @@ mt_store *mt_file_store_new(const char *path, int world_size, int64_t timeout_ms
  * after world_size clients (itself included) have connected. */
 mt_store *mt_tcp_store_new(const char *host, int port, int world_size, bool is_master,
                            int64_t timeout_ms, bool wait_for_workers);
+/* A master TCPStore whose server serves on `listen_fd`, a bound TCP socket
+ * (torch's master_listen_fd): steals the descriptor (closed on failure too). */
+mt_store *mt_tcp_store_new_on_listener(const char *host, int listen_fd, int world_size,
+                                       int64_t timeout_ms, bool wait_for_workers);
 /* The port the server listens on / the client connected to; -1 if `s` is not a TCPStore. */
 int mt_tcp_store_port(mt_store *s);
 const char *mt_tcp_store_host(mt_store *s); /* borrowed; NULL if not a TCPStore */

@@ -117,7 +117,8 @@ mt__tc_call(mt__tcp_store *t, mt__buf *req, int64_t wait_ms, const char *what, c
     unsigned status = mt__rd_u8(r);
     if (status != MT__TS_OK) {
         int code = status == MT__TS_TIMEOUT ? MT_ETIMEOUT : MT_EINVAL;
-        mt_error_set(code, "TCPStore %s (%s:%d): %.*s", what, t->host, t->port, (int)r->n, r->p);
+        /* the server's words (torch's) first */
+        mt_error_set(code, "%.*s (TCPStore %s, %s:%d)", (int)r->n, r->p, what, t->host, t->port);
         free(*rep);
         return code;
     }
@@ -299,6 +300,30 @@ mt__tc_delete_key(mt_store *s, const char *key, size_t klen, int *out)
 }
 
 static int
+mt__tc_compare_delete(mt_store *s, const char *key, size_t klen, const void *expected, size_t elen,
+                      int *out)
+{
+    mt__tcp_store *t = MT__TS(s);
+    mt__buf req = {0};
+    mt__buf_put_u8(&req, MT__TS_COMPARE_DELETE);
+    mt__buf_put_bytes(&req, key, klen);
+    mt__buf_put_bytes(&req, expected, elen);
+    char *rep;
+    mt__rd r;
+    int rc = mt__tc_call(t, &req, s->timeout_ms, "compare_delete", &rep, &r);
+    if (rc < 0) {
+        return rc;
+    }
+    unsigned v = mt__rd_u8(&r);
+    if (r.bad) {
+        return mt__tc_bad_reply(t, rep);
+    }
+    free(rep);
+    *out = (int)v;
+    return 0;
+}
+
+static int
 mt__tc_num_keys(mt_store *s, int64_t *out)
 {
     mt__tcp_store *t = MT__TS(s);
@@ -367,17 +392,21 @@ static const mt_store_vtable mt__tcp_store_vt = {
     .wait = mt__tc_wait,
     .check = mt__tc_check,
     .delete_key = mt__tc_delete_key,
+    .compare_delete = mt__tc_compare_delete,
     .num_keys = mt__tc_num_keys,
     .local_addr = mt__tc_local_addr,
     .close = mt__tc_close,
     .free = mt__tc_free,
 };
 
-mt_store *
-mt_tcp_store_new(const char *host, int port, int world_size, bool is_master, int64_t timeout_ms,
-                 bool wait_for_workers)
+static mt_store *
+mt__tcp_store_create(const char *host, int port, int listen_fd, int world_size, bool is_master,
+                     int64_t timeout_ms, bool wait_for_workers)
 {
     if (host == NULL || host[0] == '\0') {
+        if (listen_fd >= 0) {
+            close(listen_fd);
+        }
         mt_error_set(MT_EINVAL, "TCPStore: host must be a non-empty string");
         return NULL;
     }
@@ -387,6 +416,9 @@ mt_tcp_store_new(const char *host, int port, int world_size, bool is_master, int
         return NULL;
     }
     if (timeout_ms <= 0) {
+        if (listen_fd >= 0) {
+            close(listen_fd);
+        }
         mt_error_set(MT_EINVAL, "TCPStore: timeout must be positive, got %lld ms",
                      (long long)timeout_ms);
         return NULL;
@@ -396,6 +428,9 @@ mt_tcp_store_new(const char *host, int port, int world_size, bool is_master, int
     if (t == NULL || h == NULL) {
         free(t);
         free(h);
+        if (listen_fd >= 0) {
+            close(listen_fd);
+        }
         mt_error_set(MT_ENOMEM, "out of memory creating a TCPStore");
         return NULL;
     }
@@ -404,7 +439,7 @@ mt_tcp_store_new(const char *host, int port, int world_size, bool is_master, int
     t->host = h;
     t->fd = -1;
     if (is_master) {
-        t->server = mt__ts_server_start(host, port);
+        t->server = mt__ts_server_start(host, port, listen_fd);
         if (t->server == NULL) {
             mt_store_decref(&t->base);
             return NULL;
@@ -443,6 +478,26 @@ mt_tcp_store_new(const char *host, int port, int world_size, bool is_master, int
         free(rep);
     }
     return &t->base;
+}
+
+mt_store *
+mt_tcp_store_new(const char *host, int port, int world_size, bool is_master, int64_t timeout_ms,
+                 bool wait_for_workers)
+{
+    return mt__tcp_store_create(host, port, -1, world_size, is_master, timeout_ms,
+                                wait_for_workers);
+}
+
+mt_store *
+mt_tcp_store_new_on_listener(const char *host, int listen_fd, int world_size, int64_t timeout_ms,
+                             bool wait_for_workers)
+{
+    if (listen_fd < 0) {
+        mt_error_set(MT_EINVAL, "TCPStore: invalid listening socket %d", listen_fd);
+        return NULL;
+    }
+    return mt__tcp_store_create(host, 0, listen_fd, world_size, true, timeout_ms,
+                                wait_for_workers);
 }
 
 int

@@ -22,6 +22,7 @@
  *   DELETE       key                             -> status, u8
  *   NUM_KEYS                                     -> status, i64
  *   WAIT_WORKERS i64 count, i64 timeout_ms       -> status
+ *   COMPARE_DELETE key, expected                 -> status, u8
  * A reply payload starts with a status byte; TIMEOUT and ERROR are followed
  * by a message.  GET, WAIT and WAIT_WORKERS that cannot be answered at once
  * park the client on the server ("waiter") until a write makes them true or
@@ -41,6 +42,7 @@ enum {
     MT__TS_DELETE,
     MT__TS_NUM_KEYS,
     MT__TS_WAIT_WORKERS,
+    MT__TS_COMPARE_DELETE,
 };
 
 enum { MT__TS_OK = 0, MT__TS_TIMEOUT = 1, MT__TS_ERROR = 2 };

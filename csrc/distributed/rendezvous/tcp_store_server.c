@@ -40,7 +40,9 @@ struct mt__ts_server {
     int port;
     int wake[2]; /* a byte on wake[1] stops the thread */
     mt__kvmap map;
-    int64_t workers; /* clients that said HELLO */
+    /* clients that have said HELLO since the server started, those gone included: a worker
+     * that joined and left already counts for WAIT_WORKERS (torch's count of joins) */
+    int64_t workers;
     mt__ts_client **clients;
     int nclients, capclients;
     int64_t accept_paused_until; /* EMFILE/ENFILE: see Note [Store limits] */
@@ -106,11 +108,11 @@ mt__try_answer(mt__ts_server *srv, mt__ts_client *c, int64_t now)
         }
         else if (now >= c->deadline) {
             char msg[256];
+            /* torch's words */
             snprintf(msg, sizeof(msg),
-                     "timed out after %lld ms waiting for %lld clients to connect "
-                     "(%lld connected)",
-                     (long long)c->timeout_ms, (long long)c->wait_count,
-                     (long long)srv->workers);
+                     "Timed out after %lld seconds waiting for clients. %lld/%lld clients joined.",
+                     (long long)((c->timeout_ms + 999) / 1000), (long long)srv->workers,
+                     (long long)c->wait_count);
             mt__reply(c, MT__TS_TIMEOUT, msg, strlen(msg));
         }
         else {
@@ -129,10 +131,14 @@ mt__try_answer(mt__ts_server *srv, mt__ts_client *c, int64_t now)
         if (now < c->deadline) {
             return false;
         }
-        char kr[200], msg[400];
-        snprintf(msg, sizeof(msg), "timed out after %lld ms waiting for key '%s'",
-                 (long long)c->timeout_ms,
-                 mt__key_repr(kr, sizeof(kr), c->keys[missing], c->klens[missing]));
+        /* torch's words: every key waited for, with the "/" its server puts before keys */
+        char kr[200], msg[1024];
+        int len = snprintf(msg, sizeof(msg), "wait timeout after %lldms, keys: ",
+                           (long long)c->timeout_ms);
+        for (int i = 0; i < c->nkeys && len < (int)sizeof(msg) - 8; i++) {
+            len += snprintf(msg + len, sizeof(msg) - (size_t)len, "%s/%s", i ? ", " : "",
+                            mt__key_repr(kr, sizeof(kr), c->keys[i], c->klens[i]));
+        }
         mt__reply(c, MT__TS_TIMEOUT, msg, strlen(msg));
     }
     else if (c->wait_cmd == MT__TS_GET) {
@@ -293,6 +299,16 @@ mt__handle(mt__ts_server *srv, mt__ts_client *c, const char *payload, size_t n)
         mt__reply(c, MT__TS_OK, &existed, 1);
         break;
     }
+    case MT__TS_COMPARE_DELETE: {
+        k = mt__rd_bytes(&r, &kl);
+        e = mt__rd_bytes(&r, &el);
+        if (r.bad) {
+            return false;
+        }
+        unsigned char gone = (unsigned char)mt__kvmap_compare_delete(&srv->map, k, kl, e, el);
+        mt__reply(c, MT__TS_OK, &gone, 1);
+        break;
+    }
     case MT__TS_NUM_KEYS:
         mt__reply_i64(c, (int64_t)srv->map.count);
         break;
@@ -407,9 +423,6 @@ static void
 mt__drop_client(mt__ts_server *srv, int i)
 {
     mt__ts_client *c = srv->clients[i];
-    if (c->hello) {
-        srv->workers--;
-    }
     mt__client_free(c);
     srv->clients[i] = srv->clients[--srv->nclients];
 }
@@ -529,7 +542,7 @@ mt__server_main(void *arg)
 }
 
 mt__ts_server *
-mt__ts_server_start(const char *host, int port)
+mt__ts_server_start(const char *host, int port, int listen_fd)
 {
     mt__ts_server *srv = calloc(1, sizeof(*srv));
     if (srv == NULL) {
@@ -538,9 +551,13 @@ mt__ts_server_start(const char *host, int port)
     }
     mt__kvmap_init(&srv->map);
     srv->wake[0] = srv->wake[1] = -1;
-    int rc = mt__sock_listen(NULL, port, 1024, &srv->lfd, &srv->port);
+    int rc = listen_fd >= 0 ? mt__sock_adopt_listener(listen_fd, 1024, &srv->lfd, &srv->port)
+                            : mt__sock_listen(NULL, port, 1024, &srv->lfd, &srv->port);
     if (rc < 0) {
-        mt_error_prefix(rc, "TCPStore server for %s:%d", host, port);
+        /* a port in use keeps torch's words at the start of the message */
+        if (strncmp(mt_error_message(), "The server socket", 17) != 0) {
+            mt_error_prefix(rc, "TCPStore server for %s:%d", host, port);
+        }
         free(srv);
         return NULL;
     }

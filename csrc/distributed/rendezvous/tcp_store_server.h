@@ -4,10 +4,12 @@
 
 typedef struct mt__ts_server mt__ts_server;
 
-/* Binds 0.0.0.0/[::]:port (0: any free port) and starts the server thread.
- * Caller owns the result (mt__ts_server_stop); NULL + message on failure
- * (port in use names host:port; `host` is only used in messages). */
-mt__ts_server *mt__ts_server_start(const char *host, int port);
+/* Binds 0.0.0.0/[::]:port (0: any free port) and starts the server thread;
+ * with listen_fd >= 0, serves on that socket instead (bound, maybe listening:
+ * the server owns it from then on, closed on failure too).  Caller owns the
+ * result (mt__ts_server_stop); NULL + message on failure (port in use names
+ * the port; `host` is only used in messages). */
+mt__ts_server *mt__ts_server_start(const char *host, int port, int listen_fd);
 int mt__ts_server_port(const mt__ts_server *srv);
 /* Stops the thread, closes every client connection, frees everything. */
 void mt__ts_server_stop(mt__ts_server *srv);

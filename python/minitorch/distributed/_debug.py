@@ -47,8 +47,9 @@ def read_level():
     v = os.environ.get("MINITORCH_DISTRIBUTED_DEBUG") or os.environ.get("TORCH_DISTRIBUTED_DEBUG")
     v = (v or "OFF").strip().upper()
     if v not in ("OFF", "INFO", "DETAIL"):
-        raise ValueError("The value of TORCH_DISTRIBUTED_DEBUG (or MINITORCH_DISTRIBUTED_DEBUG) must "
-                         f"be OFF, INFO, or DETAIL, got {v!r}.")
+        # torch's words first
+        raise ValueError(f"The value of TORCH_DISTRIBUTED_DEBUG must be OFF, INFO, or DETAIL, got "
+                         f"{v!r} (MINITORCH_DISTRIBUTED_DEBUG, when set, is read instead).")
     _level = v
     return v
 

@@ -17,6 +17,7 @@ send that message before entering the same collective.
 import difflib
 import enum
 import functools
+import hashlib
 import io
 import logging
 import os
@@ -35,6 +36,11 @@ from .._C import _c10d
 from . import _debug
 from . import _options
 from ._options import *  # noqa: F401,F403
+from . import _pg_methods
+from ._pg_methods import _PGMethods
+from ._backend import (Backend, BackendConfig, BackendType, _parse_backend_string,
+                       is_backend_available, is_gloo_available, is_mpi_available, is_nccl_available,
+                       is_ucc_available, is_xccl_available)
 from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_level_from_env
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore, _timeout_ms
 
@@ -42,7 +48,9 @@ __all__ = [
     "Backend", "ReduceOp", "reduce_op", "GroupMember", "group", "Work", "P2POp",
     "DistError", "DistBackendError", "DistStoreError", "DistNetworkError",
     "is_available", "is_initialized", "is_gloo_available", "is_nccl_available",
-    "is_mpi_available", "is_ucc_available", "is_torchelastic_launched", "is_backend_available",
+    "is_mpi_available", "is_ucc_available", "is_xccl_available", "is_torchelastic_launched",
+    "is_backend_available", "BackendConfig", "get_node_local_rank", "get_backend_impl",
+    "get_backend_config",
     "init_process_group", "destroy_process_group", "new_group", "get_rank", "get_world_size",
     "get_backend", "get_process_group_ranks", "get_global_rank", "get_group_rank",
     "default_pg_timeout",
@@ -54,6 +62,7 @@ __all__ = [
     "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
     "DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
     "all_reduce_coalesced", "all_gather_coalesced", "ProcessGroupGloo", "ProcessGroup",
+    "set_timeout", "reduce_scatter_single", "all_gather_single",
 ] + _options.__all__
 
 DistError = _c10d.DistError
@@ -70,91 +79,42 @@ def is_available():
     return True
 
 
-def is_gloo_available():
-    return True
-
-
-def is_nccl_available():
-    return False
-
-
-def is_mpi_available():
-    return False
-
-
-def is_ucc_available():
-    return False
-
-
 def is_torchelastic_launched():
     return os.getenv("TORCHELASTIC_RUN_ID") is not None
 
 
-class Backend(str):
-    """Backend names: ``Backend.GLOO == "gloo"``, ``Backend("GLOO") == "gloo"``."""
-
-    UNDEFINED = "undefined"
-    GLOO = "gloo"
-    NCCL = "nccl"
-    UCC = "ucc"
-    MPI = "mpi"
-    backend_list = [UNDEFINED, GLOO, NCCL, UCC, MPI]
-    default_device_backend_map = {"cpu": GLOO, "cuda": NCCL}
-
-    _plugins = {}  # NAME -> (creator, extended_api), see Note [User-defined backends]
-
-    def __new__(cls, name):
-        if not isinstance(name, str):
-            raise ValueError(f"Backend constructor parameter must be string-ish, but got: {type(name)}")
-        value = getattr(Backend, name.upper(), Backend.UNDEFINED)
-        if value == Backend.UNDEFINED or not isinstance(value, str):
-            value = name.lower()
-        return super().__new__(cls, value)
-
-
-def _register_backend(cls, name, func, extended_api=False, devices=None):
-    """Backend.register_backend: init_process_group(backend=name) will call `func` to make the
-    default group (func(store, rank, world_size, timeout), or with extended_api
-    func(dist_backend_opts, backend_options))."""
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"Backend name must be a non-empty str, got {name!r}")
-    if not callable(func):
-        raise TypeError(f"register_backend(): func must be callable, not {type(func).__name__}")
-    if hasattr(Backend, name.upper()):
-        raise ValueError(f"{name.upper()} c10d backend already exist")
-    if name.upper() in ("GLOO", "NCCL", "UCC", "MPI", "UNDEFINED"):
-        raise ValueError(f"{name.upper()} c10d backend creator function already exist")
-    setattr(Backend, name.upper(), name.lower())
-    Backend.backend_list.append(name.lower())
-    if devices is None:
-        devices = ["cpu", "cuda"]
-    elif isinstance(devices, str):
-        devices = [devices]
-    for d in devices:
-        Backend.default_device_backend_map.setdefault(d, name.lower())
-    Backend._plugins[name.upper()] = (func, bool(extended_api))
-
-
-Backend.register_backend = classmethod(_register_backend)
+def get_node_local_rank(fallback_rank=None):
+    """The rank of this process among those of its node: $LOCAL_RANK (set by the launchers),
+    else `fallback_rank`."""
+    if "LOCAL_RANK" in os.environ:
+        return int(os.environ["LOCAL_RANK"])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank to "
+                       "allow `get_node_local_rank` to work, assuming you are not running in a "
+                       "multi-device context and want the code to run locally instead.")
 
 
 class _DistributedBackendOptions:
     """What an extended-API backend creator gets (torch's _DistributedBackendOptions)."""
 
-    def __init__(self, store, group_rank, group_size, timeout, group_id, global_ranks_in_group):
+    def __init__(self, store=None, group_rank=0, group_size=1, timeout=None, group_id="",
+                 global_ranks_in_group=None):
         self.store = store
         self.group_rank = group_rank
         self.group_size = group_size
         self.timeout = timeout
         self.group_id = group_id
-        self.global_ranks_in_group = global_ranks_in_group
+        self.global_ranks_in_group = list(global_ranks_in_group or [])
 
 
-def _make_user_group(backend, store, rank, world_size, timeout, pg_options):
+def _make_user_group(backend, store, rank, world_size, timeout, pg_options, group_id="default_pg",
+                     global_ranks=None):
     func, extended = Backend._plugins[backend.upper()]
+    ranks = list(range(world_size)) if global_ranks is None else list(global_ranks)
     if extended:
-        pg = func(_DistributedBackendOptions(store, rank, world_size, timeout, "default_pg",
-                                             list(range(world_size))), pg_options)
+        pg = func(_DistributedBackendOptions(store, rank, world_size, timeout, group_id, ranks),
+                  pg_options)
     else:
         pg = func(store, rank, world_size, timeout)
     if not isinstance(pg, ProcessGroup):
@@ -162,11 +122,9 @@ def _make_user_group(backend, store, rank, world_size, timeout, pg_options):
                         f"{type(pg).__name__}")
     pg._backend = backend
     pg._store = store
+    pg._ranks = ranks
+    pg._group_rank = {g: i for i, g in enumerate(ranks)}
     return pg
-
-
-def is_backend_available(backend):
-    return Backend(backend) == Backend.GLOO
 
 
 class _RedOpType(enum.IntEnum):
@@ -182,6 +140,22 @@ class _RedOpType(enum.IntEnum):
 
     def __repr__(self):
         return f"<RedOpType.{self.name}: {int(self)}>"
+
+    def __str__(self):
+        return f"RedOpType.{self.name}"
+
+    # As torch's enum: equal to its int, not to a ReduceOp object wrapping it (the ReduceOp
+    # compares equal to the RedOpType, from its side).
+    def __eq__(self, other):
+        if type.__instancecheck__(ReduceOp, other):
+            return False
+        return int.__eq__(self, other)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = enum.IntEnum.__hash__
 
 
 class _ReduceOpMeta(type):
@@ -252,7 +226,7 @@ def _op_value(op):
             raise ValueError(f"Invalid reduce op {op!r}") from None
     else:
         raise TypeError(f"op must be a torch.distributed.ReduceOp, not {type(op).__name__}")
-    if v == _RedOpType.PREMUL_SUM:
+    if v is _RedOpType.PREMUL_SUM:  # enum members are singletons (and == is a Python call)
         raise NotImplementedError("ReduceOp.PREMUL_SUM is not supported by the gloo backend")
     return v
 
@@ -261,8 +235,10 @@ def _op_value(op):
 # groups
 
 
-class ProcessGroup:
+class ProcessGroup(_PGMethods):
     """A group of ranks sharing a TCP mesh (``new_group`` / the default group)."""
+
+    BackendType = BackendType
 
     def __init__(self, *args, **kwargs):
         if len(args) + len(kwargs) == 2:
@@ -288,8 +264,10 @@ class ProcessGroup:
         self._timeout = default_pg_timeout
         self._mb_seq = 0
         self._user_rank = rank
+        self._seq = 0
+        self._pending = []
 
-    def _init_tcp(self, cpg, store, ranks, backend, name, timeout):
+    def _init_tcp(self, cpg, store, ranks, backend, name, timeout, global_ranks=()):
         self._user = False
         self._cpg = cpg
         self._store = store
@@ -299,6 +277,12 @@ class ProcessGroup:
         self._name = name
         self._timeout = timeout
         self._mb_seq = 0
+        self._seq = 0          # collectives issued (_get_sequence_number_for_group)
+        self._pending = []     # works with local steps left (see _pg_methods.py)
+        self._options = ProcessGroupGloo._Options()
+        self._options._timeout = timeout
+        self._options.group_name = name
+        self._options.global_ranks_in_group = list(global_ranks)
 
     def rank(self):
         return self._user_rank if self._user else self._cpg.rank()
@@ -307,20 +291,45 @@ class ProcessGroup:
         return len(self._ranks)
 
     def name(self):
-        return self._name
+        """The name of the group's backend (torch's ProcessGroup.name())."""
+        return self.getBackendName()
+
+    def getBackendName(self):
+        """"gloo" for the groups of minitorch's TCP backend; a user-defined group's class may
+        name its backend by overriding this ("custom" otherwise)."""
+        return "custom" if self._user else str(self._backend)
+
+    @property
+    def bound_device_id(self):
+        return None
+
+    @property
+    def _device_types(self):
+        return [_mt.device("cpu")]
+
+    def _get_backend(self, device):
+        """The backend serving `device`: a minitorch group is its own backend."""
+        return self
+
+    def get_backend(self, device):
+        return self._get_backend(device)
 
     @property
     def group_name(self):
         return self._name
 
+    @property
+    def group_desc(self):
+        """A description given at creation (new_group's group_desc; "default_pg")."""
+        return getattr(self, "_desc", "undefined")
+
     def _alive(self):
+        """False once aborted (_abort_process_group)."""
         return self._cpg.is_alive() if self._cpg is not None else not getattr(self, "_destroyed", False)
 
-    def _destroy(self):
-        if self._cpg is not None:
-            self._cpg.destroy()
-        else:
-            self._destroyed = True
+    def _unregister(self):
+        """destroy_process_group's part on one group (Note [Destroyed groups])."""
+        if self._cpg is None:
             shutdown = getattr(self, "shutdown", None)
             if callable(shutdown):
                 shutdown()
@@ -328,166 +337,69 @@ class ProcessGroup:
     def __repr__(self):
         return f"<ProcessGroup {self._name!r} backend={self._backend} ranks={self._ranks}>"
 
-    # Note [ProcessGroup methods]
-    # torch's per-group API: each method takes the group's own ranks, torch's option objects
-    # (AllreduceOptions, ...) or the plain arguments of its other overloads, and returns a Work
-    # (it always runs asynchronously).  They call the module's collectives with group=self, so
-    # checks, staging of non-contiguous tensors and the debug log are the same.  A group runs
-    # one tensor per call (torch's gloo also reduces several local tensors together).
-    def _one(self, tensors, what):
-        if isinstance(tensors, _mt.Tensor):
-            return tensors
-        if not isinstance(tensors, (list, tuple)) or len(tensors) != 1 or \
-                not isinstance(tensors[0], _mt.Tensor):
-            raise ValueError(f"ProcessGroup.{what}: expected one tensor (a Tensor or a list holding "
-                             "one), got " + (f"{len(tensors)} tensors" if isinstance(tensors, (list, tuple))
-                                             else type(tensors).__name__))
-        return tensors[0]
+class _GlooOptions:
+    """ProcessGroupGloo._Options: the group's timeout (a timedelta; seconds as a number are
+    accepted), devices, worker threads, name and global ranks."""
 
-    @staticmethod
-    def _opt(opts, cls, **plain):
-        """The options object: `opts` itself, or one of class `cls` made from plain arguments."""
-        if isinstance(opts, cls):
-            return opts
-        o = cls()
-        for k, v in plain.items():
-            if v is not None:
-                setattr(o, k, v)
-        return o
+    def __init__(self):
+        self._t = default_pg_timeout
+        self._devices = []
+        self._threads = 2
+        self.group_name = ""
+        self.global_ranks_in_group = []
+        self.backend = "gloo"
+        self.enable_reconfigure = False
 
-    def allreduce(self, tensors, opts=None):
-        op = opts if opts is not None and not isinstance(opts, _options.AllreduceOptions) else None
-        o = self._opt(opts, _options.AllreduceOptions, reduceOp=op)
-        return all_reduce(self._one(tensors, "allreduce"), o.reduceOp, group=self, async_op=True)
+    @property
+    def _timeout(self):
+        return self._t
 
-    def allreduce_coalesced(self, tensors, opts=None):
-        o = self._opt(opts, _options.AllreduceCoalescedOptions)
-        fut = all_reduce_coalesced(list(tensors), o.reduceOp, group=self, async_op=True)
-        return _FutureWork(fut, list(tensors))
+    @_timeout.setter
+    def _timeout(self, value):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = timedelta(seconds=value)
+        if not isinstance(value, timedelta):
+            raise TypeError(f"_timeout must be a timedelta or seconds, not {type(value).__name__}")
+        self._t = value
 
-    def broadcast(self, tensors, opts=None):
-        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
-        o = self._opt(opts if root is None else None, _options.BroadcastOptions, rootRank=root)
-        return broadcast(self._one(tensors, "broadcast"), group=self, async_op=True,
-                         group_src=o.rootRank)
-
-    def reduce(self, tensors, opts=None, op=None):
-        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
-        o = self._opt(opts if root is None else None, _options.ReduceOptions, rootRank=root,
-                      reduceOp=op)
-        return reduce(self._one(tensors, "reduce"), op=o.reduceOp, group=self, async_op=True,
-                      group_dst=o.rootRank)
-
-    def allgather(self, output_tensors, input_tensors, opts=None):
-        outs = output_tensors[0] if output_tensors and isinstance(output_tensors[0], (list, tuple)) \
-            else output_tensors
-        if isinstance(output_tensors, (list, tuple)) and len(output_tensors) > 1 and \
-                isinstance(output_tensors[0], (list, tuple)):
-            raise ValueError("ProcessGroup.allgather: expected one output list")
-        return all_gather(list(outs), self._one(input_tensors, "allgather"), group=self,
-                          async_op=True)
-
-    def gather(self, output_tensors, input_tensors, opts=None):
-        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
-        o = self._opt(opts if root is None else None, _options.GatherOptions, rootRank=root)
-        outs = output_tensors[0] if output_tensors and isinstance(output_tensors[0], (list, tuple)) \
-            else output_tensors
-        return gather(self._one(input_tensors, "gather"),
-                      list(outs) if self.rank() == o.rootRank else None,
-                      group=self, async_op=True, group_dst=o.rootRank)
-
-    def scatter(self, output_tensors, input_tensors, opts=None):
-        root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
-        o = self._opt(opts if root is None else None, _options.ScatterOptions, rootRank=root)
-        ins = input_tensors[0] if input_tensors and isinstance(input_tensors[0], (list, tuple)) \
-            else input_tensors
-        return scatter(self._one(output_tensors, "scatter"),
-                       list(ins) if self.rank() == o.rootRank else None,
-                       group=self, async_op=True, group_src=o.rootRank)
-
-    def reduce_scatter(self, output_tensors, input_tensors, opts=None):
-        op = opts if opts is not None and not isinstance(opts, _options.ReduceScatterOptions) else None
-        o = self._opt(opts if op is None else None, _options.ReduceScatterOptions, reduceOp=op)
-        ins = input_tensors[0] if input_tensors and isinstance(input_tensors[0], (list, tuple)) \
-            else input_tensors
-        return reduce_scatter(self._one(output_tensors, "reduce_scatter"), list(ins), o.reduceOp,
-                              group=self, async_op=True)
-
-    def alltoall_base(self, output, input, output_split_sizes, input_split_sizes, opts=None):
-        return all_to_all_single(output, input, list(output_split_sizes) or None,
-                                 list(input_split_sizes) or None, group=self, async_op=True)
-
-    def barrier(self, opts=None):
-        return barrier(group=self, async_op=True)
-
-    def monitored_barrier(self, timeout=None, wait_all_ranks=False):
-        return monitored_barrier(group=self, timeout=timeout, wait_all_ranks=wait_all_ranks)
-
-    def send(self, tensors, dstRank, tag=0):
-        return isend(self._one(tensors, "send"), group=self, tag=tag, group_dst=dstRank)
-
-    def recv(self, tensors, srcRank, tag=0):
-        return irecv(self._one(tensors, "recv"), group=self, tag=tag, group_src=srcRank)
-
-    def recv_anysource(self, tensors, tag=0):
-        w = irecv(self._one(tensors, "recv_anysource"), group=self, tag=tag)
-        w._group_source_rank = True  # source_rank() in the group's ranks, as torch's
-        return w
+    def __repr__(self):
+        return (f"ProcessGroupGloo._Options(timeout={self._t}, group_name={self.group_name!r}, "
+                f"global_ranks_in_group={self.global_ranks_in_group})")
 
 
-class _FutureWork:
-    """A Work over a future (the coalesced forms, whose module functions return futures)."""
+class _GlooDevice:
+    """ProcessGroupGloo.Device (what create_device returns): the TCP backend picks its interface
+    from MINITORCH_SOCKET_IFNAME / GLOO_SOCKET_IFNAME; a device only records the request."""
 
-    def __init__(self, fut, outputs):
-        self._fut = fut
-        self._outputs = outputs
+    def __init__(self, hostname="", interface="", lazy_init=None):
+        self.hostname = hostname
+        self.interface = interface
+        self.lazy_init = bool(lazy_init)
 
-    def wait(self, timeout=None):
-        self._fut.wait()
-        return True
-
-    def is_completed(self):
-        return self._fut.done()
-
-    def is_success(self):
-        return self._fut.done() and self.exception() is None
-
-    def exception(self):
-        try:
-            self._fut.value()
-            return None
-        except Exception as e:  # noqa: BLE001 - handed to the caller as a value
-            return e
-
-    def get_future(self):
-        return self._fut
-
-    def result(self):
-        return list(self._outputs)
-
-    def synchronize(self):
-        self.wait()
+    def __repr__(self):
+        return f"Device(hostname={self.hostname!r}, interface={self.interface!r})"
 
 
 class ProcessGroupGloo(ProcessGroup):
-    """``ProcessGroupGloo(store, rank, size, timeout=timedelta(minutes=30))``: a group of `size`
-    ranks built over `store` (minitorch's TCP backend), outside the default group."""
+    """``ProcessGroupGloo(store, rank, size, timeout_or_options=timedelta(minutes=30))``: a group
+    of `size` ranks built over `store` (minitorch's TCP backend), outside the default group."""
 
-    class _Options:
-        def __init__(self):
-            self._timeout = default_pg_timeout
-            self._devices = []
-            self._threads = 2
-
-    Options = _Options
+    _Options = _GlooOptions
+    Options = _GlooOptions
+    Device = _GlooDevice
 
     @staticmethod
-    def create_device(hostname="", interface=""):
-        return _GlooDevice(hostname, interface)
+    def create_device(hostname="", interface="", lazy_init=None):
+        return _GlooDevice(hostname, interface, lazy_init)
+
+    @staticmethod
+    def create_default_device(lazy_init=None):
+        return _GlooDevice("", "", lazy_init)
 
     def __init__(self, store, rank, size, timeout=None):
-        if isinstance(timeout, ProcessGroupGloo._Options):
-            timeout = timeout._timeout
+        opts = timeout if isinstance(timeout, _GlooOptions) else None
+        if opts is not None:
+            timeout = opts._timeout
         timeout = _check_timeout(timeout)
         if not isinstance(store, _c10d.Store):
             raise TypeError(f"ProcessGroupGloo: store must be a Store, not {type(store).__name__}")
@@ -502,22 +414,32 @@ class ProcessGroupGloo(ProcessGroup):
         except BaseException:
             cpg.abort()
             raise
-        _world.group_count += 1
-        super().__init__(cpg, store, range(size), Backend.GLOO, f"pg_gloo_{_world.group_count}",
-                         timeout)
+        _world.gloo_count += 1
+        name = (opts.group_name if opts is not None and opts.group_name else
+                f"gloo_{_world.gloo_count}")
+        global_ranks = list(opts.global_ranks_in_group) if opts is not None else []
+        super().__init__(cpg, store, range(size), Backend.GLOO, name, timeout, global_ranks)
+        if opts is not None:
+            self._options._devices = list(opts._devices)
+            self._options._threads = opts._threads
         _world.groups.append(self)
 
-
-class _GlooDevice:
-    """What ProcessGroupGloo.create_device returns (the TCP backend picks its interface from
-    MINITORCH_SOCKET_IFNAME / GLOO_SOCKET_IFNAME)."""
-
-    def __init__(self, hostname, interface):
-        self.hostname = hostname
-        self.interface = interface
-
-    def __repr__(self):
-        return f"Device(hostname={self.hostname!r}, interface={self.interface!r})"
+    def split(self, store, ranks, opts=None):
+        """A group of the members `ranks` (ranks of this group) over `store`; None for the others.
+        Every member calls it with the same ranks."""
+        ranks = [int(r) for r in ranks]
+        me = self.rank()
+        if me not in ranks:
+            return None
+        o = _GlooOptions()
+        if opts is not None:
+            o._timeout = opts._timeout
+            o.group_name = opts.group_name
+            o._devices = list(opts._devices)
+        else:
+            o._timeout = self._timeout
+        o.global_ranks_in_group = [self._ranks[r] for r in ranks]
+        return ProcessGroupGloo(store, ranks.index(me), len(ranks), o)
 
 
 class _NonGroupMember:
@@ -553,6 +475,8 @@ class _World:
         self.group_count = 0  # new_group calls since init
         self.init_count = 0   # default groups this process has made (Note [Re-initialising])
         self.pg_options = None
+        self.gloo_count = 0   # ProcessGroupGloo objects made (their default names)
+        self.hashed_names = {}  # Note [Locally synchronized groups]
 
 
 _world = _World()
@@ -583,7 +507,7 @@ def _default_pg():
 
 
 def _resolve(group_):
-    """The ProcessGroup for `group_` (None: WORLD); raises for destroyed groups."""
+    """The ProcessGroup for `group_` (None: WORLD); raises for aborted groups."""
     if group_ is None or group_ is GroupMember.WORLD:
         pg = _default_pg()
     elif isinstance(group_, ProcessGroup):
@@ -598,7 +522,7 @@ def _resolve(group_):
         raise TypeError(f"group must be a ProcessGroup, not {type(group_).__name__}")
     if not pg._alive():
         raise ValueError(f"Invalid process group specified: the group {pg._name!r} has been "
-                         "destroyed")
+                         "aborted")
     return pg
 
 
@@ -638,9 +562,12 @@ def _non_member_skips(op_name, result=None):
 
 
 def get_rank(group=None):
+    """This process's rank in `group`, a registered group (-1 for a non-member)."""
     if _rank_not_in_group(group):
         return -1
-    return _resolve(group).rank()
+    if group is None or group is GroupMember.WORLD:
+        return _default_pg().rank()
+    return _registered(group).rank()
 
 
 def get_world_size(group=None):
@@ -653,22 +580,89 @@ def get_backend(group=None):
     return _resolve(group)._backend
 
 
+def _get_process_group_name(pg):
+    """The name of `pg` (its group_name)."""
+    return _resolve(pg)._name
+
+
+def get_backend_config(group=None):
+    """The device:backend pairs of `group`, as torch's BackendConfig string."""
+    pg = _resolve(group)
+    b = str(pg._backend)
+    return f"cpu:{b},cuda:{b}" if b == Backend.GLOO else f"cpu:{b}"
+
+
+def _get_pg_config(group=None):
+    """The configuration of `group` (None: the default group): name, description, backend
+    configuration, size and global ranks."""
+    pg = _resolve(group)
+    return {"pg_name": pg._name, "pg_desc": pg.group_desc, "backend_config": get_backend_config(pg),
+            "pg_size": pg.size(), "ranks": list(pg._ranks)}
+
+
+def _get_process_group_store(pg):
+    """The store `pg` keeps its keys in (a PrefixStore over the job's store)."""
+    return _resolve(pg)._store
+
+
 def get_process_group_ranks(group):
     return list(_resolve(group)._ranks)
 
 
+def _registered(group):
+    """The group, checked to be one of this process's groups (torch's "not registered")."""
+    if isinstance(group, ProcessGroup) and group not in _world.groups:
+        raise ValueError(f"Group {group} is not registered, please create group with "
+                         "torch.distributed.new_group API")
+    return _resolve(group)
+
+
 def get_global_rank(group, group_rank):
-    pg = _resolve(group)
+    if group is GroupMember.WORLD and group is not None:
+        return group_rank
+    pg = _registered(group)
     if not 0 <= group_rank < pg.size():
-        raise ValueError(f"Group rank {group_rank} is not part of group {pg._name!r}")
+        raise ValueError(f"Group rank {group_rank} is not part of group {pg}")
     return pg._ranks[group_rank]
 
 
 def get_group_rank(group, global_rank):
-    pg = _resolve(group)
+    if group is GroupMember.WORLD and group is not None:
+        return global_rank
+    pg = _registered(group)
     if global_rank not in pg._group_rank:
-        raise ValueError(f"Global rank {global_rank} is not part of group {pg._name!r}")
+        raise ValueError(f"Global rank {global_rank} is not part of group {pg}")
     return pg._group_rank[global_rank]
+
+
+def _canonicalize_group_rank(group, global_rank=None, group_rank=None, return_global=False):
+    """The group rank named by `global_rank` or `group_rank` (one of them), or with
+    return_global the global rank."""
+    if group_rank is not None:
+        if global_rank is not None:
+            raise ValueError("Can't specify both group_rank and global_rank")
+        if return_global:
+            return get_global_rank(group, group_rank)
+        return group_rank
+    if global_rank is None:
+        raise ValueError("Must specify global_rank or group_rank")
+    if return_global:
+        return global_rank
+    return get_group_rank(group, global_rank)
+
+
+def get_backend_impl(group=None, device=None):
+    """The backend implementation of `group` (a ProcessGroup, its name, or None for the default
+    group) for `device`: the group itself for minitorch's groups and user-defined ones."""
+    if isinstance(group, str):
+        pg = next((g for g in _world.groups if g._name == group), None)
+        if pg is None:
+            raise ValueError(f"Invalid process group specified: no group named {group!r}")
+    else:
+        if group is GroupMember.NON_GROUP_MEMBER:
+            raise ValueError("Invalid process group specified")
+        pg = _resolve(group)
+    return pg._get_backend(device if device is not None else _mt.device("cpu"))
 
 
 def _group_peer(pg, global_rank, what):
@@ -712,6 +706,7 @@ def _parse_backend(backend):
             name = pairs["cpu"]
     if name == "gloo":
         return Backend.GLOO
+    Backend._ensure_backend_registered(name)  # a plugin may offer it (entry points)
     if name.upper() in Backend._plugins:
         return name
     if name == "nccl":
@@ -788,10 +783,14 @@ def _make_default_group(store, rank, world_size, backend, group_name, timeout):
     if backend.upper() in Backend._plugins:
         pstore = PrefixStore(f"default_pg/{_world.init_count}", store)
         pg = _make_user_group(backend, pstore, rank, world_size, timeout, _world.pg_options)
+        pg._name = group_name or "default_pg"
         _world.groups.append(pg)
-        return pg
-    return _make_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
-                       backend, group_name or "default_pg", timeout)
+    else:
+        # torch's options of the default group name no global ranks
+        pg = _make_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
+                         backend, group_name or "default_pg", timeout, global_ranks=[])
+    pg._desc = "default_pg"
+    return pg
 
 
 def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeout):
@@ -801,7 +800,7 @@ def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeou
     deadline = time.monotonic() + timeout.total_seconds()
     while True:
         try:
-            store, r, ws = next(rendezvous(url, rank, world_size, timeout))
+            store, r, ws = next(rendezvous(url, rank, world_size, timeout=timeout))
             return _make_default_group(store, r, ws, backend, group_name, timeout), store
         except DistError as e:
             if time.monotonic() >= deadline or not _connection_lost(e):
@@ -816,7 +815,7 @@ def _connection_lost(e):
                                    "closed the connection", "eof"))
 
 
-def _make_group(store, prefix, group_rank, ranks, backend, name, timeout):
+def _make_group(store, prefix, group_rank, ranks, backend, name, timeout, global_ranks=None):
     pstore = PrefixStore(prefix, store)
     cpg = _c10d._new_process_group(pstore, group_rank, len(ranks), _timeout_ms(timeout))
     try:
@@ -827,44 +826,201 @@ def _make_group(store, prefix, group_rank, ranks, backend, name, timeout):
     except BaseException:
         cpg.abort()
         raise
-    pg = ProcessGroup(cpg, pstore, ranks, backend, name, timeout)
+    pg = ProcessGroup(cpg, pstore, ranks, backend, name, timeout,
+                      list(ranks) if global_ranks is None else global_ranks)
     _world.groups.append(pg)
     return pg
 
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
-              use_local_synchronization=False, group_desc=None):
-    """A group of `ranks` (global ranks; None: every rank).  Every rank must call
-    new_group, in the same order; ranks outside get ``GroupMember.NON_GROUP_MEMBER``."""
+              use_local_synchronization=False, group_desc=None, device_id=None, sort_ranks=True):
+    """A group of `ranks` (global ranks; None: every rank; sorted unless sort_ranks=False, the
+    group ranks following their order).  Every rank must call new_group, in the same order;
+    ranks outside get ``GroupMember.NON_GROUP_MEMBER``.  With use_local_synchronization only
+    the members call it (the group is named after its ranks).  A default group of a
+    user-defined backend whose class has a ``new_group`` method makes the group itself."""
     default = _default_pg()
     world = default.size()
     timeout = _check_timeout(timeout) if timeout is not None else default._timeout
-    backend = _parse_backend(backend) if backend is not None else default._backend
+    requested = Backend(backend) if backend else Backend(str(default._backend))
+    backend = _parse_backend(backend) if backend else default._backend
     if ranks is None:
         ranks = list(range(world))
     else:
         ranks = list(ranks)
         for r in ranks:
             if isinstance(r, bool) or not isinstance(r, int):
-                raise TypeError(f"new_group: ranks must be ints, got {type(r).__name__}")
-            if not 0 <= r < world:
-                raise ValueError(f"Invalid rank {r}: new_group ranks must be in [0, {world})")
+                raise TypeError("ranks must be a sequence of integers")
+        if sort_ranks:
+            ranks = sorted(ranks)
         if len(set(ranks)) != len(ranks):
-            raise ValueError(f"new_group: duplicate ranks in {ranks}")
-        ranks = sorted(ranks)
-    _world.group_count += 1
-    name = str(_world.group_count)
+            raise ValueError(f"ranks list must not contain duplicate entries, got {ranks}")
+        if len(ranks) > world:
+            raise ValueError("the new group's world size should be less or equal to the world "
+                             "size set by init_process_group")
+        for r in ranks:
+            if not 0 <= r < world:
+                raise ValueError(f"Rank {r} is out of range. Valid ranks are 0 to {world - 1} "
+                                 f"(world_size={world})")
     me = default.rank()
+    if use_local_synchronization:
+        if me not in ranks:
+            return GroupMember.NON_GROUP_MEMBER
+        # Note [Locally synchronized groups]: only the members call new_group, so the name
+        # cannot come from the count of calls; it is the ranks' hash, made unique within the
+        # process for the n-th group of the same ranks (the members make them in the same order)
+        base = hashlib.sha1(",".join(map(str, ranks)).encode()).hexdigest()
+        n = _world.hashed_names.get(base, 0)
+        _world.hashed_names[base] = n + 1
+        name = base if n == 0 else f"{base}_{n}"
+    else:
+        _world.group_count += 1
+        name = str(_world.group_count)
+    delegate = getattr(default, "new_group", None)
+    if default._user and callable(delegate):
+        pg = delegate(ranks, timeout=timeout, backend=requested, pg_options=pg_options,
+                      group_name=name, group_desc=group_desc)
+        if pg is None or pg is GroupMember.NON_GROUP_MEMBER:
+            return GroupMember.NON_GROUP_MEMBER
+        pg._backend = getattr(pg, "_backend", None) or backend
+        pg._ranks = list(ranks)
+        pg._group_rank = {g: i for i, g in enumerate(ranks)}
+        pg._name = name
+        pg._store = PrefixStore(f"group_{name}", _world.default_store)
+        _world.groups.append(pg)
+        return pg
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
     pg = _make_group(_world.default_store, f"group_{name}", ranks.index(me), ranks, backend,
                      name, timeout)
+    pg._desc = group_desc if group_desc is not None else "undefined"
     _debug.log_event("new_group", pg, f"ranks {ranks}")
     return pg
 
 
+def _abort_process_group(group=None):
+    """Aborts `group` (None: every group, the default one included): its pending operations
+    fail, its connections close, a user-defined group's abort() is called."""
+    if group is GroupMember.NON_GROUP_MEMBER:
+        return
+    targets = list(_world.groups) if group is None or group is _world.default_pg else [group]
+    if group is not None and group is not _world.default_pg and group not in _world.groups:
+        raise ValueError("Invalid process group specified or has been destroyed.")
+    if not targets:
+        raise ValueError("Default process group has not been initialized, please make sure to "
+                         "call init_process_group.")
+    for pg in reversed(targets):
+        if pg._cpg is not None:
+            pg._cpg.abort()
+        else:
+            abort = getattr(pg, "abort", None)
+            if callable(abort):
+                abort()
+            pg._destroyed = True
+        if pg in _world.groups:
+            _world.groups.remove(pg)
+    if group is None or group is _world.default_pg:
+        _world.default_pg = None
+        _world.default_store = None
+        _world.group_count = 0
+        _world.hashed_names = {}
+
+
+def _store_based_barrier(rank, store, group_name, rendezvous_count, timeout,
+                         logging_interval=timedelta(seconds=10)):
+    """Waits, through `store`, until `rendezvous_count` ranks have called it with the same
+    group_name; DistStoreError once `timeout` has passed."""
+    key = f"store_based_barrier_key:{group_name}"
+    store.add(key, 1)
+    last = f"{key}:last_worker"
+    if store.add(key, 0) == rendezvous_count:
+        store.set(last, "1")
+    interval = max(logging_interval, timedelta(seconds=10 + rendezvous_count / 1000))
+    start = time.monotonic()
+    while True:
+        try:
+            store.wait([last], min(interval, max(timeout - timedelta(seconds=time.monotonic() - start),
+                                                  timedelta(milliseconds=1))))
+            return
+        except RuntimeError as e:
+            joined = store.add(key, 0)
+            _logger.debug("rank %s: store based barrier for %s: %s/%s joined", rank, key, joined,
+                          rendezvous_count)
+            if timedelta(seconds=time.monotonic() - start) >= timeout:
+                raise DistStoreError(
+                    f"Timed out initializing process group in store based barrier on rank {rank}, "
+                    f"for key: {key} (world_size={rendezvous_count}, num_workers_joined={joined}, "
+                    f"timeout={timeout} error={e})") from None
+
+
+def _split_group(parent, ranks, timeout, opts, group_name, group_desc):
+    """parent.split_group: a group of `ranks` over the parent's store (see _PGMethods)."""
+    ranks = [int(r) for r in ranks]
+    me = _world.default_pg.rank() if _world.default_pg is not None else parent.rank()
+    if me not in ranks:
+        return None
+    if timeout is None and opts is not None:
+        timeout = opts._timeout
+    timeout = _check_timeout(timeout) if timeout is not None else parent._timeout
+    name = group_name or "split_" + hashlib.sha1(",".join(map(str, ranks)).encode()).hexdigest()
+    pg = _make_group(parent._store, f"split/{name}", ranks.index(me), ranks, parent._backend,
+                     name, timeout)
+    pg._desc = group_desc if group_desc is not None else "undefined"
+    return pg
+
+
+def set_timeout(timeout, group=None):
+    """The time each later operation of `group` (None: the default group) may take."""
+    if group is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError("Invalid process group specified")
+    pg = _resolve(group)
+    if pg._user:
+        raise NotImplementedError(f"{type(pg).__name__} does not support set_timeout")
+    pg.set_timeout(_check_timeout(timeout))
+
+
+def _set_pg_timeout(timeout, group=None):
+    """Deprecated: set_timeout."""
+    warnings.warn("`torch.distributed.distributed_c10d._set_pg_timeout` is deprecated, please use "
+                  "`torch.distributed.set_timeout` instead", FutureWarning, stacklevel=2)
+    set_timeout(timeout, group)
+
+
+def _broadcast_coalesced(process_group, tensors, buffer_size, src=0):
+    """Broadcasts `tensors` from group rank `src` in messages of at most buffer_size bytes, each
+    holding consecutive tensors of one dtype."""
+    pg = _resolve(process_group)
+    tensors = list(tensors)
+    i = 0
+    while i < len(tensors):
+        dt = tensors[i].dtype
+        j, size = i, 0
+        while j < len(tensors) and tensors[j].dtype == dt and \
+                (j == i or size + tensors[j].numel() * tensors[j].element_size() <= buffer_size):
+            size += tensors[j].numel() * tensors[j].element_size()
+            j += 1
+        bucket = tensors[i:j]
+        flat = _mt.cat([t.reshape(-1) for t in bucket]) if pg.rank() == src else \
+            _mt.empty(sum(t.numel() for t in bucket), dtype=dt)
+        broadcast(flat, group=pg, group_src=src)
+        if pg.rank() != src:
+            off = 0
+            for t in bucket:
+                t.copy_(flat[off:off + t.numel()].view(t.shape))
+                off += t.numel()
+        i = j
+
+
+# Note [Destroyed groups]
+# As torch's, destroy_process_group unregisters groups (None: all of them, the default group
+# included): calls that look a group up (get_rank(group), new_group, the default group) no longer
+# find it.  A group object still referenced keeps working - its collectives run, its connections
+# stay open - until the object goes; then its queued operations finish (each within its timeout)
+# and its connections close.  _abort_process_group closes at once instead.  A group written in
+# Python has its shutdown() called.
 def destroy_process_group(group=None):
-    """Destroys `group` (None: every group and the default group)."""
+    """Unregisters `group` (None: every group and the default group); see Note [Destroyed
+    groups]."""
     if group is GroupMember.NON_GROUP_MEMBER:
         return
     if group is None or group is _world.default_pg:
@@ -872,19 +1028,19 @@ def destroy_process_group(group=None):
             raise ValueError("Default process group has not been initialized, please make sure "
                              "to call init_process_group.")
         for pg in reversed(_world.groups):
-            pg._destroy()
+            pg._unregister()
         _world.groups = []
         _world.default_pg = None
         _world.default_store = None
         _world.group_count = 0
+        _world.hashed_names = {}
         return
     if not isinstance(group, ProcessGroup):
         raise TypeError(f"group must be a ProcessGroup, not {type(group).__name__}")
-    if not group._alive():
+    if group not in _world.groups:
         raise ValueError("Invalid process group specified")
-    group._destroy()
-    if group in _world.groups:
-        _world.groups.remove(group)
+    group._unregister()
+    _world.groups.remove(group)
 
 
 # ---------------------------------------------------------------------------
@@ -937,6 +1093,9 @@ class Work:
                 return
             self._finished = True
         copies, post, self._copies, self._post = self._copies, self._post, [], None
+        pending = getattr(self._pg, "_pending", None)
+        if pending and self in pending:
+            pending.remove(self)
         _complete(copies, post, self._info)
 
     def wait(self, timeout=None):
@@ -963,10 +1122,14 @@ class Work:
         return None if err is None else DistBackendError(err[1])
 
     def source_rank(self):
+        """The sender of a completed receive from any source, a rank of the work's group (as
+        torch's; dist.recv translates it to a global rank)."""
         src = self._w.source_rank()
         if src < 0:
             raise RuntimeError("source_rank() is only available for a completed recv")
-        return src if getattr(self, "_group_source_rank", False) else self._pg._ranks[src]
+        return src
+
+    _source_rank = source_rank
 
     def result(self):
         return list(self._outputs)
@@ -998,6 +1161,32 @@ class Work:
 
 
 _Work = Work  # torch's name of the base class user-defined backends subclass
+
+
+class _WorkList(Work):
+    """The Work of several operations issued as one (the *_coalesced forms): done when all are."""
+
+    def __init__(self, works, outputs):
+        super().__init__(None, works[0]._pg if works else None, outputs)
+        self._parts = works
+
+    def wait(self, timeout=None):
+        for w in self._parts:
+            w.wait(timeout)
+        return True
+
+    def is_completed(self):
+        return all(w.is_completed() for w in self._parts)
+
+    def is_success(self):
+        return all(w.is_success() for w in self._parts)
+
+    def exception(self):
+        for w in self._parts:
+            e = w.exception()
+            if e is not None:
+                return e
+        return None
 
 
 def _check_single_tensor(t, name):
@@ -1068,6 +1257,7 @@ def _enter(op_name, group_, tensors, extra=""):
     pg = _resolve(group_)
     if pg._user:
         return pg, None
+    pg._seq += 1
     info = _debug.before(op_name, pg, tensors, extra)
     return pg, info
 
@@ -1270,24 +1460,16 @@ def all_gather_coalesced(output_tensor_lists, input_tensor_list, group=None, asy
         _check_tensor_list(lst, "output_tensor_lists")
         _ensure_same_dtype(lst)
     pg, info = _enter("all_gather_coalesced", group, list(input_tensor_list))
-    n = pg.size()
-    if len(output_tensor_lists) != n:
-        raise ValueError(f"all_gather_coalesced: output_tensor_lists must have one list per rank "
-                         f"({n}), got {len(output_tensor_lists)}")
-    ins = [_as_reals(t) for t in input_tensor_list]
-    for lst in output_tensor_lists:
-        outs = [_as_reals(t) for t in lst]
-        if [tuple(o.shape) for o in outs] != [tuple(i.shape) for i in ins] or \
-                any(o.dtype != i.dtype for o, i in zip(outs, ins)):
-            raise ValueError("all_gather_coalesced: each output list must match the input list's "
-                             "shapes and dtypes")
-    k = sum(t.numel() for t in ins)
-    dt = ins[0].dtype if ins else _mt.float32
-    flat_in = _mt.cat([t.reshape(-1) for t in ins]) if ins else _mt.empty(0, dtype=dt)
-    flat_out = _mt.empty(n * k, dtype=dt)
-    parts = [flat_out[r * k:(r + 1) * k] for r in range(n)]
-    return _coalesced(pg, lambda: pg._cpg.allgather(parts, flat_in, not async_op), async_op,
-                      [t for lst in output_tensor_lists for t in lst], flat_out, info)
+    if pg._user:
+        w = _user_call(pg, "allgather_coalesced", True, output_tensor_lists, list(input_tensor_list))
+    else:
+        # the group's own checks (gloo's words) and run, see _pg_methods.py
+        w = pg.allgather_coalesced(output_tensor_lists, list(input_tensor_list))
+        w._info = info
+    if async_op:
+        return w.get_future()
+    w.wait()
+    return None
 
 
 def _root_list(pg, root, lst, name, role):
@@ -1377,6 +1559,16 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
                 info=info)
 
 
+def reduce_scatter_single(output, input, op=ReduceOp.SUM, group=None, async_op=False):
+    """reduce_scatter_tensor's newer name (torch 2.15)."""
+    return reduce_scatter_tensor(output, input, op, group, async_op)
+
+
+def all_gather_single(output_tensor, input_tensor, group=None, async_op=False):
+    """all_gather_into_tensor's newer name (torch 2.15)."""
+    return all_gather_into_tensor(output_tensor, input_tensor, group, async_op)
+
+
 @_non_member_skips("all_to_all")
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
     _check_tensor_list(output_tensor_list, "output_tensor_list")
@@ -1401,6 +1593,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
         return _user_call(pg, "alltoall_base", async_op, output, input,
                           list(output_split_sizes or []), list(input_split_sizes or []),
                           _options.AllToAllOptions())
+    _pg_methods._check_alltoall_input(input)
     st = _Stage()
     inp = st.input(input)
     out = st.output(output)
@@ -1419,16 +1612,30 @@ def barrier(group=None, async_op=False, device_ids=None):
 
 
 @_non_member_skips("monitored_barrier")
+# Note [monitored_barrier]
+# As gloo's: every other rank reports to group rank 0, which alone enforces `timeout` and names
+# the ranks that did not arrive; then it releases them.  Here the reports and the release go
+# through the group's store.  Rank 0's waits share the one `timeout` (with wait_all_ranks each
+# rank gets all of it, so that every late rank can be named); it raises "[Rank 0]: Rank r failed
+# to pass monitoredBarrier in N ms" (the first late rank; wait_all_ranks: "Ranks a, b").  The
+# others wait for rank 0's verdict within the group's timeout, as gloo's do, and when rank 0
+# failed raise "Rank r successfully reached monitoredBarrier, but received errors ..." with
+# rank 0's error - at once, as rank 0 posts it, where gloo's learn of it from a timeout or a
+# closed connection.  Ranks are the group's.
 def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
-    """A barrier through the store that names the ranks that did not arrive
-    within `timeout` (default: the group's timeout)."""
+    """A barrier that names the ranks that did not reach it within `timeout` (default: the
+    group's timeout); see Note [monitored_barrier]."""
     pg = _resolve(group)
     if isinstance(timeout, (int, float)) and not isinstance(timeout, bool):
         warnings.warn("Please specify timeout arg as a timedelta. Converting current value of "
                       f"{timeout} assuming it represents seconds", stacklevel=2)
         timeout = timedelta(seconds=timeout)
-    timeout = pg._timeout if timeout is None else _check_timeout(timeout)
-    ms = _timeout_ms(timeout)
+    if timeout is None:
+        timeout = pg._timeout
+    elif not isinstance(timeout, timedelta):
+        raise TypeError("Expected timeout argument to be of type datetime.timedelta, got "
+                        f"{type(timeout).__name__}")
+    ms = int(timeout.total_seconds() * 1000)
     seq = pg._mb_seq
     pg._mb_seq += 1
     store = pg._store
@@ -1437,34 +1644,42 @@ def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     if me != 0:
         store.set(f"{base}/arrived/{me}", b"1")
         try:
-            store.wait([f"{base}/done"], timeout)
-        except DistStoreError:
-            raise DistBackendError(f"Rank {pg._ranks[me]} timed out in monitoredBarrier after "
-                                   f"{ms} ms waiting for rank {pg._ranks[0]}") from None
-        val = store.get(f"{base}/done")
-        if val != b"ok":
-            raise DistBackendError(f"monitoredBarrier failed on rank {pg._ranks[0]}: "
-                                   f"{val.decode(errors='replace')}")
+            store.wait([f"{base}/done"], pg._timeout)
+            val = store.get(f"{base}/done")
+            if val != b"ok":
+                raise DistBackendError(val.decode(errors="replace"))
+        except DistError as e:
+            raise DistBackendError(
+                f"Rank {me} successfully reached monitoredBarrier, but received errors while "
+                "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
+                f" Original exception: \n{e}") from None
         return None
-    deadline = time.monotonic() + timeout.total_seconds()
-    missing = []
+    start = time.monotonic()
+    arrived, late = [], []
     for r in range(1, pg.size()):
-        left = deadline - time.monotonic()
         key = f"{base}/arrived/{r}"
         try:
-            if left <= 0:
-                raise DistStoreError("timed out")
+            if wait_all_ranks:
+                left = timeout.total_seconds()
+            else:
+                left = timeout.total_seconds() - (time.monotonic() - start)
+                if left <= 0:
+                    done = (f"Successfully processed ranks: {', '.join(map(str, arrived))}"
+                            if arrived else "No ranks successfully processed in monitoredBarrier.")
+                    raise DistBackendError(f"Rank {me} timed out in monitoredBarrier after {ms} "
+                                           f"ms.\n{done}")
             store.wait([key], timedelta(seconds=left))
-        except DistStoreError:
-            missing.append(pg._ranks[r])
-            if not wait_all_ranks:
-                break
-    if missing:
-        if len(missing) == 1:
-            msg = f"Rank {missing[0]} failed to pass monitoredBarrier in {ms} ms"
-        else:
-            msg = (f"Ranks {', '.join(map(str, missing))} failed to pass monitoredBarrier in "
-                   f"{ms} ms")
+            arrived.append(r)
+        except DistError as e:
+            if wait_all_ranks:
+                late.append(r)
+                continue
+            msg = f"[Rank 0]: Rank {r} failed to pass monitoredBarrier in {ms} ms"
+            store.set(f"{base}/done", msg.encode())
+            raise DistBackendError(f"{msg}\n Original exception: \n{e}") from None
+    if late:
+        msg = (f"[Rank 0]: Ranks {', '.join(map(str, late))} failed to pass monitoredBarrier in "
+               f"{ms} ms")
         store.set(f"{base}/done", msg.encode())
         raise DistBackendError(msg)
     store.set(f"{base}/done", b"ok")
@@ -1490,6 +1705,9 @@ def _isend(tensor, dst, group, tag, group_dst, sync):
     _p2p_check(tensor, tag, "isend")
     pg = _resolve(group)
     peer = _root(pg, dst, group_dst, "dst", required=True)
+    if sync and peer == pg.rank():  # torch checks the blocking send only
+        raise ValueError("Invalid destination rank: destination rank should not be the same as "
+                         "the rank of the current process.")
     if pg._user:
         return pg.send([tensor], peer, tag)
     info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
@@ -1530,14 +1748,19 @@ def send(tensor, dst=None, group=None, tag=0, group_dst=None):
 @_non_member_skips("recv", result=-1)
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
     """Receives into `tensor`; returns the sender's rank."""
+    pg = _resolve(group)
     w = _irecv(tensor, src, group, tag, group_src, True)
     w.wait()
-    if not isinstance(w, Work) or w._pg is None or w._pg._user:  # a user-defined backend's Work
-        if src is not None or group_src is not None:
-            return src if src is not None else group_src
-        return w.source_rank()
-    src_rank = w._w.source_rank()
-    return src_rank if group_src is not None else w._pg._ranks[src_rank]
+    if src is not None:
+        return src
+    if group_src is None:
+        if not isinstance(w, Work) or w._pg is None or w._pg._user:  # a user-defined Work
+            return w.source_rank()
+        group_src = w._w.source_rank()
+        if group_src == pg.rank():
+            raise ValueError("Invalid source rank: source rank should not be the same as the rank "
+                             "of the current process.")
+    return pg._ranks[group_src]
 
 
 class P2POp:
