@@ -281,6 +281,23 @@ def test_uniform_(dt):
     assert ((y >= 1) & (y < 2)).all()
 
 
+@pytest.mark.parametrize("dt", [torch.complex64, torch.complex128])
+def test_rand_and_uniform_complex(dt):
+    # as torch: real and imaginary parts are each uniform on [from, to), drawn from one stream
+    torch.manual_seed(5)
+    x = torch.rand(N // 2, dtype=dt)
+    assert x.dtype == dt
+    for part in (x.real.numpy(), x.imag.numpy()):
+        assert part.min() >= 0 and part.max() < 1
+        assert_ks(part, lambda q: np.clip(q, 0, 1))
+    torch.manual_seed(5)
+    assert torch.equal(torch.rand(N // 2, dtype=dt), x)
+    y = torch.zeros(6, dtype=dt)
+    y[::2].uniform_(2, 3)
+    v = torch.view_as_real(y).numpy()
+    assert ((v[::2] >= 2) & (v[::2] < 3)).all() and (v[1::2] == 0).all()
+
+
 def test_uniform_bad_inputs():
     with pytest.raises(RuntimeError, match=r"uniform_ expects to return a \[from, to\) range, but found from=2 > to=1"):
         torch.empty(3).uniform_(2, 1)

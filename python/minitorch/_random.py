@@ -155,7 +155,17 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
         # 16- and 32-bit floats are drawn in float arithmetic
         raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<float>::max(), but found "
                            f"to={b:g} and from={a:g} which result in to-from to exceed the limit")
-    return _C._random_fill_(self, _UNIFORM, a, b, generator)
+    return _fill_uniform(self, a, b, generator)
+
+
+def _fill_uniform(t, a, b, generator):
+    """Fills t with numbers uniform on [a, b); a complex t gets them in its real and imaginary
+    parts, as torch."""
+    if t.is_complex():
+        from ._complex import view_as_real
+        _C._random_fill_(view_as_real(t), _UNIFORM, a, b, generator)
+        return t
+    return _C._random_fill_(t, _UNIFORM, a, b, generator)
 
 
 def _fill_normal(t, mean, std, generator):
@@ -272,7 +282,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
     _C._check_tensor_options("rand", layout, None)
     size = _factory_size("rand", size, kw)
     t = _new("rand", size, dtype, device, requires_grad, out)
-    _C._random_fill_(t, _UNIFORM, 0.0, 1.0, generator)
+    _fill_uniform(t, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
 
