@@ -116,6 +116,8 @@ def before(op, pg, tensors, extra="", collective=True):
     lvl = level()
     if lvl == "OFF":
         return None
+    if callable(extra):
+        extra = extra()
     if lvl == "DETAIL" and collective:
         _check(op, pg, tensors, extra)
     nbytes = sum(t.numel() * t.element_size() for t in tensors)

@@ -1253,7 +1253,8 @@ def _run(pg, cwork, async_op, outputs=(), stage=None, post=None, info=None):
 
 
 def _enter(op_name, group_, tensors, extra=""):
-    """Common entry: resolve the group, DETAIL fingerprint check, INFO log."""
+    """Common entry: resolve the group, DETAIL fingerprint check, INFO log.  `extra` (the call's
+    arguments for the log) may be a function, called only when a debug level is set."""
     pg = _resolve(group_)
     if pg._user:
         return pg, None
@@ -1291,7 +1292,7 @@ def _opts(cls, **fields):
 @_non_member_skips("broadcast")
 def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     _check_single_tensor(tensor, "tensor")
-    pg, info = _enter("broadcast", group, [tensor], f"src={src}")
+    pg, info = _enter("broadcast", group, [tensor], lambda: f"src={src}")
     root = _root(pg, src, group_src, "src")
     if pg._user:
         return _user_call(pg, "broadcast", async_op, [tensor],
@@ -1330,11 +1331,14 @@ def _check_complex_op(name, tensors, opv):
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
     opv = _op_value(op)
-    _check_complex_op("all_reduce", [tensor], opv)
-    pg, info = _enter("all_reduce", group, [tensor], f"op={opv.name}")
+    if opv is not _RedOpType.SUM:
+        _check_complex_op("all_reduce", [tensor], opv)
+    pg, info = _enter("all_reduce", group, [tensor], lambda: f"op={opv.name}")
     if pg._user:
         return _user_call(pg, "allreduce", async_op, [tensor],
                           _opts(_options.AllreduceOptions, reduceOp=ReduceOp(opv)))
+    if tensor.is_contiguous():  # the common case, without a staging object
+        return _run(pg, pg._cpg.allreduce([tensor], int(opv), not async_op), async_op, [tensor], info=info)
     st = _Stage()
     t = st.output(tensor)
     return _run(pg, pg._cpg.allreduce([t], int(opv), not async_op), async_op, [tensor], st, info=info)
@@ -1345,7 +1349,7 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     _check_single_tensor(tensor, "tensor")
     opv = _op_value(op)
     _check_complex_op("reduce", [tensor], opv)
-    pg, info = _enter("reduce", group, [tensor], f"op={opv.name} dst={dst}")
+    pg, info = _enter("reduce", group, [tensor], lambda: f"op={opv.name} dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
     if pg._user:
         return _user_call(pg, "reduce", async_op, [tensor],
@@ -1443,7 +1447,7 @@ def all_reduce_coalesced(tensors, op=ReduceOp.SUM, group=None, async_op=False):
     _ensure_same_dtype(tensors)
     opv = _op_value(op)
     _check_complex_op("all_reduce", tensors, opv)
-    pg, info = _enter("all_reduce_coalesced", group, list(tensors), f"op={opv.name}")
+    pg, info = _enter("all_reduce_coalesced", group, list(tensors), lambda: f"op={opv.name}")
     flat = _mt.cat([_as_reals(t).reshape(-1) for t in tensors]) if tensors else _mt.empty(0)
     return _coalesced(pg, lambda: pg._cpg.allreduce([flat], int(opv), not async_op), async_op,
                       tensors, flat, info)
@@ -1490,7 +1494,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     _check_single_tensor(tensor, "tensor")
     if gather_list is not None:
         _check_tensor_list(gather_list, "gather_list")
-    pg, info = _enter("gather", group, [tensor], f"dst={dst}")
+    pg, info = _enter("gather", group, [tensor], lambda: f"dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
     if pg._user:
         return _user_call(pg, "gather", async_op, [list(gather_list or [])], [tensor],
@@ -1508,7 +1512,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     _check_single_tensor(tensor, "tensor")
     if scatter_list is not None:
         _check_tensor_list(scatter_list, "scatter_list")
-    pg, info = _enter("scatter", group, [tensor], f"src={src}")
+    pg, info = _enter("scatter", group, [tensor], lambda: f"src={src}")
     root = _root(pg, src, group_src, "src")
     if pg._user:
         return _user_call(pg, "scatter", async_op, [tensor], [list(scatter_list or [])],
@@ -1526,7 +1530,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     _check_tensor_list(input_list, "input_list")
     opv = _op_value(op)
     _check_complex_op("reduce_scatter", [output] + list(input_list), opv)
-    pg, info = _enter("reduce_scatter", group, [output], f"op={opv.name}")
+    pg, info = _enter("reduce_scatter", group, [output], lambda: f"op={opv.name}")
     _check_list_len(input_list, pg, "input_list")
     if pg._user:
         return _user_call(pg, "reduce_scatter", async_op, [output], [list(input_list)],
@@ -1544,7 +1548,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     _check_single_tensor(input, "input")
     opv = _op_value(op)
     _check_complex_op("reduce_scatter_tensor", [output, input], opv)
-    pg, info = _enter("reduce_scatter_tensor", group, [output], f"op={opv.name}")
+    pg, info = _enter("reduce_scatter_tensor", group, [output], lambda: f"op={opv.name}")
     _check_same_dtype(output, input, "reduce_scatter_tensor")
     n = pg.size()
     if input.numel() != n * output.numel():
