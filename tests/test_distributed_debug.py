@@ -38,8 +38,8 @@ def test_info_logs_every_collective():
         assert f"[rank {rank}] init_process_group" in text
         ar = [x for x in lines if " all_reduce " in x]
         assert len(ar) == 1 and "bytes=40" in ar[0] and "float32[10]" in ar[0] \
-            and "group=default_pg" in ar[0] and " ms" in ar[0], ar
-        assert any(" broadcast " in x and "float64[2, 3]" in x for x in lines), lines
+            and "group=default_pg" in ar[0] and " ms" in ar[0] and "op=SUM" in ar[0], ar
+        assert any(" broadcast " in x and "float64[2, 3]" in x and "src=0" in x for x in lines), lines
         assert any(" barrier " in x for x in lines), lines
 
 
