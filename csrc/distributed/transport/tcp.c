@@ -19,7 +19,9 @@
 
 #include "c10_lite/error.h"
 #include "csrc/distributed/rendezvous/net.h"
+#include "csrc/distributed/transport/matching.h"
 #include "csrc/distributed/transport/transport.h"
+#include "csrc/distributed/transport/waiting.h"
 
 /* Note [TCP mesh]
  * Rank r listens on an ephemeral port of the chosen local address and
@@ -43,17 +45,6 @@
 #define MT__TCP_HDR 16
 #define MT__TCP_BUFFER_BYTES (4 << 20)
 
-enum { MT__X_PENDING = 0, MT__X_ACTIVE, MT__X_DONE };
-
-typedef struct mt__unexp {
-    int peer;
-    uint32_t tag;
-    char *buf;
-    size_t len;
-    bool complete;
-    struct mt__unexp *next;
-} mt__unexp;
-
 typedef struct mt__peer {
     int fd;             /* -1 for self */
     bool closed;
@@ -65,13 +56,13 @@ typedef struct mt__peer {
     uint64_t in_len, in_got;
     char *in_dst;
     mt_xfer *in_xfer;   /* the posted receive being filled, or NULL */
-    mt__unexp *in_unexp; /* or the unexpected entry being filled */
+    mt_unexp *in_unexp;  /* or the unexpected entry being filled */
 } mt__peer;
 
 typedef struct mt__tcp {
     mt_transport base;
     mt__peer *peers;
-    mt__unexp *uq_head, *uq_tail;
+    mt_match match;      /* unexpected messages, Note [Matching] */
     int wake[2];
     atomic_bool aborted;
     char broken[512];
@@ -121,76 +112,6 @@ mt__fail(mt__tcp *t, int code, bool breaks)
     return code;
 }
 
-/* Removes an unexpected entry from the queue (not freed). */
-static void
-mt__uq_remove(mt__tcp *t, mt__unexp *u)
-{
-    mt__unexp **pp = &t->uq_head;
-    mt__unexp *prev = NULL;
-    while (*pp != u) {
-        prev = *pp;
-        pp = &(*pp)->next;
-    }
-    *pp = u->next;
-    if (t->uq_tail == u) {
-        t->uq_tail = prev;
-    }
-}
-
-static bool
-mt__uq_has(mt__tcp *t, int peer, uint32_t tag)
-{
-    for (mt__unexp *u = t->uq_head; u != NULL; u = u->next) {
-        if (u->peer == peer && u->tag == tag) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static int
-mt__size_mismatch(mt__tcp *t, int peer, uint32_t tag, size_t want, size_t got)
-{
-    mt_error_set(MT_EINVAL,
-                 "rank %d: message from rank %d (tag %u) has %zu bytes but the receive "
-                 "expected %zu: the ranks called different collectives or used tensors of "
-                 "different sizes",
-                 t->base.rank, peer, tag, got, want);
-    return mt__fail(t, MT_EINVAL, true);
-}
-
-/* Completes posted receives from fully buffered unexpected messages, oldest first. */
-static int
-mt__match_unexpected(mt__tcp *t, mt_xfer *recvs, int nrecv)
-{
-    for (int i = 0; i < nrecv; i++) {
-        mt_xfer *x = &recvs[i];
-        if (x->state_ != MT__X_PENDING) {
-            continue;
-        }
-        for (mt__unexp *u = t->uq_head; u != NULL; u = u->next) {
-            if ((x->peer == MT_ANY_SOURCE || x->peer == u->peer) && x->tag == u->tag) {
-                if (!u->complete) {
-                    break; /* the oldest match is still arriving */
-                }
-                if (u->len != x->len) {
-                    return mt__size_mismatch(t, u->peer, u->tag, x->len, u->len);
-                }
-                if (u->len) {
-                    memcpy(x->buf, u->buf, u->len);
-                }
-                x->src = u->peer;
-                x->state_ = MT__X_DONE;
-                mt__uq_remove(t, u);
-                free(u->buf);
-                free(u);
-                break;
-            }
-        }
-    }
-    return 0;
-}
-
 /* A header arrived from peer p: decide where its body goes. */
 static int
 mt__route_incoming(mt__tcp *t, int p, mt_xfer *recvs, int nrecv)
@@ -206,77 +127,23 @@ mt__route_incoming(mt__tcp *t, int p, mt_xfer *recvs, int nrecv)
     pe->in_body = true;
     pe->in_len = len;
     pe->in_got = 0;
-    pe->in_xfer = NULL;
-    pe->in_unexp = NULL;
-    if (!mt__uq_has(t, p, tag)) {
-        for (int i = 0; i < nrecv; i++) {
-            mt_xfer *x = &recvs[i];
-            if (x->state_ == MT__X_PENDING && x->tag == tag &&
-                (x->peer == MT_ANY_SOURCE || x->peer == p)) {
-                if (x->len != len) {
-                    return mt__size_mismatch(t, p, tag, x->len, (size_t)len);
-                }
-                x->state_ = MT__X_ACTIVE;
-                x->src = p;
-                pe->in_xfer = x;
-                pe->in_dst = x->buf;
-                break;
-            }
-        }
+    int rc = mt_match_incoming(&t->match, t->base.rank, p, tag, len, recvs, nrecv, &pe->in_xfer,
+                               &pe->in_unexp);
+    if (rc < 0) {
+        return mt__fail(t, rc, true);
     }
-    if (pe->in_xfer == NULL) {
-        mt__unexp *u = calloc(1, sizeof(*u));
-        char *buf = malloc(len ? (size_t)len : 1);
-        if (u == NULL || buf == NULL) {
-            free(u);
-            free(buf);
-            mt_error_set(MT_ENOMEM, "rank %d: out of memory buffering %llu bytes from rank %d",
-                         t->base.rank, (unsigned long long)len, p);
-            return mt__fail(t, MT_ENOMEM, true);
-        }
-        u->peer = p;
-        u->tag = tag;
-        u->buf = buf;
-        u->len = (size_t)len;
-        if (t->uq_tail) {
-            t->uq_tail->next = u;
-        }
-        else {
-            t->uq_head = u;
-        }
-        t->uq_tail = u;
-        pe->in_unexp = u;
-        pe->in_dst = buf;
-    }
+    pe->in_dst = pe->in_xfer != NULL ? pe->in_xfer->buf : pe->in_unexp->buf;
     return 0;
 }
 
 static void
 mt__finish_incoming(mt__peer *pe)
 {
-    if (pe->in_xfer) {
-        pe->in_xfer->state_ = MT__X_DONE;
-    }
-    else {
-        pe->in_unexp->complete = true;
-    }
+    mt_match_arrived(pe->in_xfer, pe->in_unexp);
     pe->in_body = false;
     pe->hdr_got = 0;
     pe->in_xfer = NULL;
     pe->in_unexp = NULL;
-}
-
-/* Whether a posted receive still waits for a message from peer p. */
-static bool
-mt__wants(int p, const mt_xfer *recvs, int nrecv)
-{
-    for (int i = 0; i < nrecv; i++) {
-        if (recvs[i].state_ == MT__X_PENDING &&
-            (recvs[i].peer == p || recvs[i].peer == MT_ANY_SOURCE)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /* Reads what peer p has sent: every whole message when `eager`, else only
@@ -289,7 +156,7 @@ mt__progress_read(mt__tcp *t, int p, mt_xfer *recvs, int nrecv, bool eager, size
     mt__peer *pe = &t->peers[p];
     while (!pe->closed) {
         ssize_t r;
-        if (!pe->in_body && pe->hdr_got == 0 && !eager && !mt__wants(p, recvs, nrecv)) {
+        if (!pe->in_body && pe->hdr_got == 0 && !eager && !mt_match_wants(p, recvs, nrecv)) {
             return 0;
         }
         if (!pe->in_body) {
@@ -349,7 +216,7 @@ mt__progress_write(mt__tcp *t, int p, mt_xfer *sends, int nsend, size_t *moved)
 {
     for (int i = 0; i < nsend; i++) {
         mt_xfer *x = &sends[i];
-        if (x->peer != p || x->state_ == MT__X_DONE) {
+        if (x->peer != p || x->state_ == MT_XFER_DONE) {
             continue;
         }
         while (x->done_ < MT__TCP_HDR + x->len) {
@@ -381,7 +248,7 @@ mt__progress_write(mt__tcp *t, int p, mt_xfer *sends, int nsend, size_t *moved)
             mt__peer_close(t, p, why);
             return;
         }
-        x->state_ = MT__X_DONE;
+        x->state_ = MT_XFER_DONE;
     }
 }
 
@@ -412,18 +279,6 @@ mt__peer_gone(mt__tcp *t, int p, const char *what)
     return mt__fail(t, MT_ECONN, true);
 }
 
-/* Note [Polling before sleeping]
- * A message between two processes on one host arrives within microseconds,
- * but a thread that sleeps in poll() takes tens of microseconds to be woken
- * and scheduled again (more on virtual machines), which dominated the
- * latency of small collectives.  So an exchange first polls without sleeping
- * for a short budget (MINITORCH_SPIN_US, default 50 us, 100 us when
- * oversubscribed; 0 turns it off),
- * as MPI libraries do, and only then sleeps in poll() until the deadline.
- * When the host runs more ranks than cores, a spinning rank would hold the
- * core its peer needs to make the awaited progress: there each empty turn
- * yields the core (sched_yield), which measured twice as fast as sleeping
- * at once for 3 and 4 ranks on 2 cores. */
 /* Note [Lazy reads]
  * While it spins, an exchange reads a peer's socket only for messages a
  * posted receive is waiting for; the next message from a peer that runs
@@ -434,47 +289,6 @@ mt__peer_gone(mt__tcp *t, int p, const char *what)
  * progress it reads everything, unexpected messages included, as before, so
  * a peer blocked on full socket buffers always gets unblocked and no pattern
  * can deadlock.  With MINITORCH_SPIN_US=0 every read is eager. */
-static int64_t
-mt__now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/* Whether this host runs more ranks (LOCAL_WORLD_SIZE, set by the
- * launchers, or else the world size `size`) than it has cores. */
-static bool
-mt__oversubscribed(int size)
-{
-    static _Atomic long local_env = -2, cores = -2; /* read once: getenv and sysconf are not free */
-    if (atomic_load(&cores) == -2) {
-        const char *lws = getenv("LOCAL_WORLD_SIZE");
-        atomic_store(&local_env, lws != NULL && atol(lws) > 0 ? atol(lws) : -1);
-        atomic_store(&cores, sysconf(_SC_NPROCESSORS_ONLN));
-    }
-    long local = atomic_load(&local_env) > 0 ? atomic_load(&local_env) : size;
-    long c = atomic_load(&cores);
-    return c > 0 && local > c;
-}
-
-/* The spin budget in microseconds: MINITORCH_SPIN_US when set, else 50
- * (100 when oversubscribed, where each turn also yields the core). */
-static int64_t
-mt__spin_us(bool oversubscribed)
-{
-    static _Atomic int64_t cached = -2; /* -2: not read yet, -1: not set */
-    int64_t v = atomic_load(&cached);
-    if (v == -2) {
-        const char *e = getenv("MINITORCH_SPIN_US");
-        char *end = NULL;
-        long long x = e != NULL ? strtoll(e, &end, 10) : -1;
-        v = (e != NULL && end != e && *end == '\0' && x >= 0 && x <= 1000000) ? (int64_t)x : -1;
-        atomic_store(&cached, v);
-    }
-    return v >= 0 ? v : oversubscribed ? 100 : 50;
-}
-
 static int
 mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, int nrecv,
                  int64_t deadline)
@@ -495,7 +309,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
     }
     for (int i = 0; i < nsend; i++) {
         mt_xfer *x = &sends[i];
-        x->state_ = MT__X_PENDING;
+        x->state_ = MT_XFER_PENDING;
         x->done_ = 0;
         mt__put_le32(x->hdr_, MT__TCP_MSG_MAGIC);
         mt__put_le32(x->hdr_ + 4, x->tag);
@@ -503,20 +317,20 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
         mt__put_le32(x->hdr_ + 12, (uint32_t)((uint64_t)x->len >> 32));
     }
     for (int i = 0; i < nrecv; i++) {
-        recvs[i].state_ = MT__X_PENDING;
+        recvs[i].state_ = MT_XFER_PENDING;
         recvs[i].src = -1;
     }
     int size = base->size;
-    bool yield = mt__oversubscribed(size);
-    int64_t spin_until = 0, budget = mt__spin_us(yield);
+    bool yield = mt_oversubscribed(size);
+    int64_t spin_until = 0, budget = mt_spin_us(yield);
     for (;;) {
-        rc = mt__match_unexpected(t, recvs, nrecv);
+        rc = mt_match_unexpected(&t->match, base->rank, recvs, nrecv);
         if (rc < 0) {
-            return rc;
+            return mt__fail(t, rc, true);
         }
         bool done = true;
         for (int i = 0; i < nsend; i++) {
-            if (sends[i].state_ != MT__X_DONE) {
+            if (sends[i].state_ != MT_XFER_DONE) {
                 done = false;
                 if (t->peers[sends[i].peer].closed) {
                     return mt__peer_gone(t, sends[i].peer, "sending to it");
@@ -525,18 +339,14 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
         }
         for (int i = 0; i < nrecv; i++) {
             mt_xfer *x = &recvs[i];
-            if (x->state_ == MT__X_DONE) {
+            if (x->state_ == MT_XFER_DONE) {
                 continue;
             }
             done = false;
-            int p = x->state_ == MT__X_ACTIVE ? x->src : x->peer;
+            int p = x->state_ == MT_XFER_ACTIVE ? x->src : x->peer;
             if (p != MT_ANY_SOURCE && t->peers[p].closed) {
                 /* A message may still be complete in the unexpected queue. */
-                bool queued = false;
-                for (mt__unexp *u = t->uq_head; u != NULL && !queued; u = u->next) {
-                    queued = u->peer == p && u->tag == x->tag && u->complete;
-                }
-                if (!queued) {
+                if (!mt_match_queued(&t->match, p, x->tag)) {
                     return mt__peer_gone(t, p, "receiving from it");
                 }
             }
@@ -545,7 +355,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
                 for (int q = 0; q < size; q++) {
                     open += q != base->rank && !t->peers[q].closed;
                 }
-                if (open == 0 && t->uq_head == NULL) {
+                if (open == 0 && t->match.head == NULL) {
                     mt_error_set(MT_ECONN, "rank %d: every peer closed its connection while "
                                  "receiving from any source", base->rank);
                     return mt__fail(t, MT_ECONN, true);
@@ -563,7 +373,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             }
             short ev = POLLIN;
             for (int i = 0; i < nsend; i++) {
-                if (sends[i].peer == q && sends[i].state_ != MT__X_DONE) {
+                if (sends[i].peer == q && sends[i].state_ != MT_XFER_DONE) {
                     ev |= POLLOUT;
                     break;
                 }
@@ -572,7 +382,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             t->pfds[n++] = (struct pollfd){.fd = t->peers[q].fd, .events = ev};
         }
         int left = mt__ms_left(deadline);
-        int64_t now = mt__now_us();
+        int64_t now = mt_now_us();
         if (spin_until == 0) {
             spin_until = now + budget;
         }
@@ -603,13 +413,13 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             int waiting = -1;
             const char *dir = "";
             for (int i = 0; i < nrecv && waiting < 0; i++) {
-                if (recvs[i].state_ != MT__X_DONE) {
-                    waiting = recvs[i].state_ == MT__X_ACTIVE ? recvs[i].src : recvs[i].peer;
+                if (recvs[i].state_ != MT_XFER_DONE) {
+                    waiting = recvs[i].state_ == MT_XFER_ACTIVE ? recvs[i].src : recvs[i].peer;
                     dir = "receiving from";
                 }
             }
             for (int i = 0; i < nsend && waiting < 0; i++) {
-                if (sends[i].state_ != MT__X_DONE) {
+                if (sends[i].state_ != MT_XFER_DONE) {
                     waiting = sends[i].peer;
                     dir = "sending to";
                 }
@@ -641,7 +451,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             }
         }
         if (moved > 0 && !eager) {
-            spin_until = mt__now_us() + budget; /* progress: keep spinning */
+            spin_until = mt_now_us() + budget; /* progress: keep spinning */
         }
     }
 }
@@ -665,13 +475,7 @@ mt__tcp_close(mt_transport *base)
             close(t->peers[p].fd);
         }
     }
-    mt__unexp *u = t->uq_head;
-    while (u != NULL) {
-        mt__unexp *next = u->next;
-        free(u->buf);
-        free(u);
-        u = next;
-    }
+    mt_match_clear(&t->match);
     if (t->wake[0] >= 0) {
         close(t->wake[0]);
         close(t->wake[1]);
