@@ -635,6 +635,13 @@ mt_py_pg_rank(PyObject *self, PyObject *unused)
 }
 
 static PyObject *
+mt_py_pg_transport(PyObject *self, PyObject *unused)
+{
+    mt_pg *pg = mt__pg_of(self, "transport");
+    return pg == NULL ? NULL : PyUnicode_FromString(mt_pg_transport_name(pg));
+}
+
+static PyObject *
 mt_py_pg_size(PyObject *self, PyObject *unused)
 {
     mt_pg *pg = mt__pg_of(self, "size");
@@ -746,6 +753,7 @@ static PyMethodDef mt_pg_methods[] = {
     {"recv", FAST(mt_py_pg_recv), NULL},
     {"rank", mt_py_pg_rank, METH_NOARGS, NULL},
     {"size", mt_py_pg_size, METH_NOARGS, NULL},
+    {"transport", mt_py_pg_transport, METH_NOARGS, "The group's transport: 'shm' or 'tcp'."},
     {"timeout_ms", mt_py_pg_timeout_ms, METH_NOARGS, NULL},
     {"set_timeout_ms", mt_py_pg_set_timeout_ms, METH_O, "The time each later operation may take."},
     {"broken", mt_py_pg_broken, METH_NOARGS, "The first error of a broken group, or None."},

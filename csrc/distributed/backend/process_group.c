@@ -542,7 +542,7 @@ mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms)
     pg->rank = rank;
     pg->size = size;
     pg->timeout_ms = timeout_ms;
-    pg->tp = mt_tcp_transport_new(store, rank, size, timeout_ms);
+    pg->tp = mt_transport_new(store, rank, size, timeout_ms);
     if (pg->tp == NULL) {
         free(pg);
         return NULL;
@@ -563,6 +563,12 @@ mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms)
         return NULL;
     }
     return pg;
+}
+
+const char *
+mt_pg_transport_name(const mt_pg *pg)
+{
+    return mt_transport_name(pg->tp);
 }
 
 int

@@ -38,6 +38,8 @@ typedef struct mt_work mt_work;
  * (MT_EINVAL bad rank/size/timeout, MT_ETIMEOUT/MT_ECONN from the mesh). */
 mt_pg *mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms);
 int mt_pg_rank(const mt_pg *pg);
+/* The name of the group's transport: "tcp" or "shm" (Note [Choosing a transport]). */
+const char *mt_pg_transport_name(const mt_pg *pg);
 int mt_pg_size(const mt_pg *pg);
 int64_t mt_pg_timeout_ms(const mt_pg *pg);
 /* Changes the time each later operation may take (milliseconds > 0; MT_EINVAL otherwise). */

@@ -122,6 +122,23 @@ mt_transport_close(mt_transport *t)
  * `timeout_ms`.  Caller owns the result; NULL + message on failure. */
 mt_transport *mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms);
 
+/* The shared-memory transport of a group whose ranks share one host (Note
+ * [Shared-memory transport] in shm.c), built through `store` (borrowed;
+ * the group's own PrefixStore) before `timeout_ms`.  Caller owns the result;
+ * NULL + message on failure. */
+mt_transport *mt_shm_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms);
+
+/* The transport of a new group, chosen as Note [Choosing a transport]
+ * (select.c) says: shared memory or TCP.  Same contract as the two above. */
+mt_transport *mt_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms);
+
+/* The name of a transport ("tcp", "shm"). */
+static inline const char *
+mt_transport_name(const mt_transport *t)
+{
+    return t->vt->name;
+}
+
 /* The address mt_tcp_transport_new would listen on (for messages/tests). */
 int mt_tcp_transport_pick_host(mt_store *store, char *buf, size_t cap);
 

@@ -1,0 +1,202 @@
+"""The shared-memory transport (Note [Shared-memory transport], Note [Choosing a transport]):
+chosen for ranks on one host, every collective and point-to-point operation over it, dead
+peers, stale segments, nothing left in /dev/shm."""
+import os
+import struct
+import time
+from datetime import timedelta
+from multiprocessing import shared_memory
+
+import pytest
+
+import minitorch as torch
+import minitorch.distributed as dist
+from test_distributed_support import run_ranks
+
+
+def _shm_entries():
+    return {n for n in os.listdir("/dev/shm") if n.startswith("minitorch-shm-")}
+
+
+def _job_transport(rank, ws, init_method):
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    sub = dist.new_group(list(range(ws)))
+    names = (dist.distributed_c10d._get_default_group()._cpg.transport(), sub._cpg.transport())
+    t = torch.ones(3)
+    dist.all_reduce(t, group=sub)
+    return names, t.tolist()
+
+
+@pytest.mark.parametrize("mode,want", [(None, "shm"), ("auto", "shm"), ("shm", "shm"), ("tcp", "tcp")])
+def test_ranks_on_one_host_use_shared_memory(mode, want):
+    env = {} if mode is None else {"MINITORCH_TRANSPORT": mode}
+    for names, t in run_ranks(_job_transport, 2, env=env):
+        assert names == (want, want) and t == [2.0, 2.0, 2.0]
+
+
+def test_naming_an_interface_asks_for_tcp():
+    for names, _ in run_ranks(_job_transport, 2, env={"MINITORCH_SOCKET_IFNAME": "lo"}):
+        assert names == ("tcp", "tcp")
+
+
+def _job_bad_mode(rank, ws, init_method):
+    try:
+        dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
+                                timeout=timedelta(seconds=5))
+    except ValueError as e:
+        return str(e)
+    return "no error"
+
+
+def test_unknown_transport_is_an_error():
+    for msg in run_ranks(_job_bad_mode, 2, env={"MINITORCH_TRANSPORT": "rdma"}):
+        assert "MINITORCH_TRANSPORT=rdma: expected auto, shm or tcp" in msg
+
+
+def _job_collectives(rank, ws, init_method):
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    out = {}
+    # sizes around and far beyond one ring (16 MiB per group: 1 MiB rings at 2-4 ranks)
+    for n in (0, 1, 5, 4097, (1 << 18) + 3, 3 << 20):
+        for dt in (torch.float32, torch.float64, torch.int64):
+            t = torch.full((n,), rank + 1, dtype=dt)
+            dist.all_reduce(t)
+            assert bool((t == ws * (ws + 1) // 2).all()), (n, dt)
+    t = torch.arange(6, dtype=torch.float32) * (rank + 1)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    out["max"] = t.tolist()
+    x = torch.arange(1 << 20, dtype=torch.float32) if rank == 1 else torch.zeros(1 << 20)
+    dist.broadcast(x, 1)
+    out["bcast"] = bool(x.eq(torch.arange(1 << 20, dtype=torch.float32)).all())
+    r = torch.full((3,), float(rank))
+    dist.reduce(r, 0)
+    out["reduce"] = r.tolist() if rank == 0 else None
+    outs = [torch.zeros(2, 3) for _ in range(ws)]
+    dist.all_gather(outs, torch.full((2, 3), float(rank)))
+    out["all_gather"] = [o[0, 0].item() for o in outs]
+    g = torch.zeros(ws * 4)
+    dist.all_gather_into_tensor(g, torch.full((4,), float(rank)))
+    out["agit"] = g.tolist()
+    rs = torch.zeros(2)
+    dist.reduce_scatter(rs, [torch.full((2,), float(rank + i)) for i in range(ws)])
+    out["reduce_scatter"] = rs.tolist()
+    a2a_in = torch.arange(ws, dtype=torch.float32) + 10 * rank
+    a2a_out = torch.zeros(ws)
+    dist.all_to_all_single(a2a_out, a2a_in)
+    out["a2a"] = a2a_out.tolist()
+    gl = [torch.zeros(2) for _ in range(ws)] if rank == 0 else None
+    dist.gather(torch.full((2,), float(rank)), gl, dst=0)
+    out["gather"] = [x[0].item() for x in gl] if rank == 0 else None
+    sc = torch.zeros(2)
+    dist.scatter(sc, [torch.full((2,), float(i)) for i in range(ws)] if rank == 0 else None, src=0)
+    out["scatter"] = sc.tolist()
+    # point to point: in order per pair, any source, a message larger than a ring
+    if rank == 0:
+        for i in range(3):
+            dist.send(torch.full((1 << 19,), float(i)), 1)
+        srcs = sorted(dist.recv(torch.zeros(1)) for _ in range(ws - 1))
+        out["any_source"] = srcs
+    else:
+        if rank == 1:
+            got = []
+            for _ in range(3):
+                y = torch.zeros(1 << 19)
+                dist.recv(y, 0)
+                got.append(y[0].item())
+            out["p2p"] = got
+        dist.send(torch.ones(1), 0)
+    dist.barrier()
+    return out
+
+
+@pytest.mark.parametrize("ws", [2, 3])
+def test_collectives_over_shared_memory(ws):
+    before = _shm_entries()
+    res = run_ranks(_job_collectives, ws, env={"MINITORCH_TRANSPORT": "shm"}, timeout=120)
+    for rank, out in enumerate(res):
+        assert out["max"] == [x * ws for x in range(6)]
+        assert out["bcast"]
+        assert out["all_gather"] == [float(r) for r in range(ws)]
+        assert out["agit"] == [float(r) for r in range(ws) for _ in range(4)]
+        assert out["reduce_scatter"] == [float(sum(r + rank for r in range(ws)))] * 2
+        assert out["a2a"] == [float(rank + 10 * r) for r in range(ws)]
+        assert out["scatter"] == [float(rank)] * 2
+    assert res[0]["reduce"] == [float(sum(range(ws)))] * 3
+    assert res[0]["gather"] == [float(r) for r in range(ws)]
+    assert res[0]["any_source"] == list(range(1, ws))
+    assert res[1]["p2p"] == [0.0, 1.0, 2.0]
+    assert _shm_entries() <= before  # the segment's name is removed once every rank has it
+
+
+def _job_killed(rank, ws, init_method):
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
+                            timeout=timedelta(seconds=30))
+    t = torch.ones(1 << 16)
+    dist.all_reduce(t)
+    if rank == ws - 1:
+        os._exit(3)
+    t0 = time.monotonic()
+    try:
+        for _ in range(50):
+            dist.all_reduce(t)
+        return "no error", 0.0
+    except dist.DistBackendError as e:
+        return str(e), time.monotonic() - t0
+
+
+def test_a_killed_rank_is_an_error_naming_it():
+    before = _shm_entries()
+    res = run_ranks(_job_killed, 3, env={"MINITORCH_TRANSPORT": "shm"}, expect_fail={2}, timeout=60)
+    assert any("rank 2" in msg for msg, _ in res[:2]), res
+    for msg, took in res[:2]:
+        assert "connection to rank" in msg and "lost" in msg, msg
+        assert took < 10, took  # seen through its released lock, far inside the 30 s timeout
+    assert _shm_entries() <= before
+
+
+def _job_cycles(rank, ws, init_method, n):
+    fds = None
+    for i in range(n):
+        dist.init_process_group("gloo", init_method=f"{init_method}-{i}", rank=rank, world_size=ws)
+        t = torch.ones(4)
+        dist.all_reduce(t)
+        assert t.tolist() == [2.0] * 4
+        dist.destroy_process_group()
+        if i == 1:
+            fds = len(os.listdir("/proc/self/fd"))
+    return fds, len(os.listdir("/proc/self/fd"))
+
+
+def test_init_destroy_cycles_leave_nothing_behind():
+    before = _shm_entries()
+    for fds_early, fds_late in run_ranks(_job_cycles, 2, 40, env={"MINITORCH_TRANSPORT": "shm"},
+                                         timeout=120):
+        assert fds_late <= fds_early
+    assert _shm_entries() <= before
+
+
+def _fake_segment(nonce, valid_header):
+    # the layout of shm.c for 2 ranks: header page, rank page, ring page, two 1 MiB rings
+    ring = 1 << 20
+    seg = shared_memory.SharedMemory(create=True, size=3 * 4096 + 2 * ring)
+    if valid_header:
+        seg.buf[:32] = struct.pack("<IIiiQQ", 0x4D545348, 1, 2, 0, ring, nonce)
+    return seg
+
+
+@pytest.mark.parametrize("valid_header,words", [
+    (False, "is not the segment of this group of 2 ranks"),
+    (True, "rank 0 has exited"),
+])
+def test_a_stale_segment_is_refused(valid_header, words):
+    seg = _fake_segment(0x0123456789ABCDEF, valid_header)
+    try:
+        store = dist.HashStore()
+        store.set("transport/choice", "shm")
+        store.set("shm/name", f"/{seg.name} 0123456789abcdef")
+        with pytest.raises(dist.DistNetworkError, match=words):
+            dist.ProcessGroupGloo(store, 1, 2, timedelta(seconds=5))
+        assert store.get("shm/attached/1") == b"0"  # rank 0 is told, not left waiting
+    finally:
+        seg.close()
+        seg.unlink()
