@@ -1,15 +1,21 @@
-"""all_reduce latency and bus bandwidth of minitorch.distributed, next to Open MPI over TCP.
+"""all_reduce latency and bus bandwidth of minitorch.distributed, next to Open MPI and torch's gloo.
 
     python bench/allreduce.py --world-size 2
     python bench/allreduce.py --world-size 4 --max-bytes 16M
+    <python with torch> bench/allreduce.py --mpi-python python3   # adds torch's gloo
 
 For each message size (4 B ... 64 MiB, float32 SUM, in place) every rank runs
 warm-up iterations, a barrier, then `iters` timed all_reduce calls; the time
 reported is the slowest rank's mean (best of ROUNDS loops, and of --repeat runs that
-alternate the two libraries).  algbw = bytes / time, and as in
-nccl-tests busbw = algbw * 2 (n - 1) / n.  When mpi4py and mpirun are
-installed the same loop runs under `mpirun --mca btl tcp,self` (Open MPI over
-TCP, loopback) in the same invocation; without them those columns say n/a.
+alternate the libraries).  algbw = bytes / time, and as in nccl-tests
+busbw = algbw * 2 (n - 1) / n.  Columns, all from the same invocation:
+  minitorch       the default transport (shared memory for ranks on one host)
+  minitorch tcp   MINITORCH_TRANSPORT=tcp (loopback TCP)
+  MPI             Open MPI's default (shared memory, vader) through mpi4py
+  MPI tcp         Open MPI over loopback TCP (--mca btl tcp,self)
+  gloo            torch.distributed's gloo backend, when torch is importable
+A library that is not installed shows n/a.  The last column is minitorch's busbw over
+Open MPI's (shared memory against shared memory; > 1: minitorch faster).
 """
 import argparse
 import json
@@ -46,7 +52,8 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _mt_rank(rank, ws, port, sizes, scale, q):
+def _mt_rank(rank, ws, port, sizes, scale, q, transport):
+    os.environ["MINITORCH_TRANSPORT"] = transport
     import minitorch as torch
     import minitorch.distributed as dist
 
@@ -75,11 +82,11 @@ def _mt_rank(rank, ws, port, sizes, scale, q):
         q.put(out)
 
 
-def run_minitorch(ws, sizes, scale):
+def run_minitorch(ws, sizes, scale, transport="auto"):
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
     port = _free_port()
-    procs = [ctx.Process(target=_mt_rank, args=(r, ws, port, sizes, scale, q))
+    procs = [ctx.Process(target=_mt_rank, args=(r, ws, port, sizes, scale, q, transport))
              for r in range(ws)]
     for p in procs:
         p.start()
@@ -117,33 +124,94 @@ _MPI_SCRIPT = textwrap.dedent("""
 """)
 
 
-def run_mpi(ws, sizes, scale):
+def run_mpi(ws, sizes, scale, python, tcp):
     mpirun = shutil.which("mpirun")
     if mpirun is None:
         return None, "mpirun not found"
-    try:
-        import mpi4py  # noqa: F401
-    except ImportError:
-        return None, "mpi4py not installed"
+    if subprocess.run([python, "-c", "import mpi4py"], capture_output=True).returncode != 0:
+        return None, f"mpi4py not importable by {python}"
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(_MPI_SCRIPT)
         script = f.name
-    cmd = [mpirun, "-np", str(ws), "--oversubscribe", "--mca", "btl", "tcp,self",
-           "--mca", "pml", "ob1", "--mca", "btl_tcp_if_include", "lo", sys.executable, script,
-           json.dumps(sizes), str(scale), str(ROUNDS)]
+    cmd = [mpirun, "-np", str(ws), "--oversubscribe"]
+    if tcp:
+        cmd += ["--mca", "btl", "tcp,self", "--mca", "pml", "ob1", "--mca", "btl_tcp_if_include", "lo"]
+    cmd += [python, script, json.dumps(sizes), str(scale), str(ROUNDS)]
     if os.geteuid() == 0:
         cmd.insert(1, "--allow-run-as-root")
-    env = dict(os.environ, OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    env = dict(os.environ)
+    if tcp:
+        env["OMPI_MCA_btl_vader_single_copy_mechanism"] = "none"
+    return _run_script(cmd, env, script)
+
+
+def _run_script(cmd, env, script):
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
     except (OSError, subprocess.TimeoutExpired) as e:
-        return None, f"mpirun failed: {e}"
+        return None, f"{cmd[0]} failed: {e}"
     finally:
         os.unlink(script)
     for line in p.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[7:]), None
-    return None, f"mpirun failed (rc {p.returncode}): {p.stderr.strip()[-300:]}"
+    return None, f"failed (rc {p.returncode}): {p.stderr.strip()[-300:]}"
+
+
+_GLOO_SCRIPT = textwrap.dedent("""
+    import json, os, sys, time
+    import torch, torch.distributed as dist
+    sizes = json.loads(sys.argv[1]); scale = float(sys.argv[2]); ROUNDS = int(sys.argv[3])
+    rank, ws = int(sys.argv[4]), int(sys.argv[5])
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", init_method="tcp://127.0.0.1:" + sys.argv[6], rank=rank,
+                            world_size=ws)
+    def iters(nbytes):
+        return max(50, min(1000, int(scale * 1e9 / max(nbytes, 4096) / 10)))
+    out = []
+    for nbytes in sizes:
+        t = torch.ones(max(1, nbytes // 4))
+        it = iters(nbytes)
+        for _ in range(max(2, it // 10)):
+            dist.all_reduce(t)
+        dt = float("inf")
+        for _ in range(ROUNDS):
+            dist.barrier()
+            t0 = time.perf_counter()
+            for _ in range(it):
+                dist.all_reduce(t)
+            dt = min(dt, (time.perf_counter() - t0) / it)
+        m = torch.tensor([dt], dtype=torch.float64)
+        dist.all_reduce(m, op=dist.ReduceOp.MAX)
+        out.append(m.item())
+    dist.destroy_process_group()
+    if rank == 0:
+        print("RESULT " + json.dumps(out))
+""")
+
+
+def run_gloo(ws, sizes, scale):
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return None, "torch not installed"
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(_GLOO_SCRIPT)
+        script = f.name
+    port = str(_free_port())
+    procs = [subprocess.Popen([sys.executable, script, json.dumps(sizes), str(scale), str(ROUNDS),
+                               str(r), str(ws), port], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for r in range(1, ws)]
+    try:
+        res = _run_script([sys.executable, script, json.dumps(sizes), str(scale), str(ROUNDS), "0",
+                           str(ws), port], dict(os.environ), script)
+    finally:
+        for p in procs:
+            try:
+                p.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    return res
 
 
 def _fmt_size(b):
@@ -159,9 +227,12 @@ def main(argv=None):
     ap.add_argument("--min-bytes", default="4")
     ap.add_argument("--max-bytes", default="64M")
     ap.add_argument("--scale", type=float, default=1.0, help="multiplies the iteration counts")
-    ap.add_argument("--no-mpi", action="store_true", help="skip the Open MPI comparison")
+    ap.add_argument("--no-mpi", action="store_true", help="skip the Open MPI columns")
+    ap.add_argument("--no-tcp", action="store_true", help="skip the TCP columns")
+    ap.add_argument("--mpi-python", default=sys.executable,
+                    help="the Python that runs mpi4py (default: this one)")
     ap.add_argument("--repeat", type=int, default=2,
-                    help="alternate the two libraries this many times and keep each one's best "
+                    help="alternate the libraries this many times and keep each one's best "
                          "(a burst of noise on the host then cannot hit only one of them)")
     args = ap.parse_args(argv)
     lo, hi = _parse_bytes(args.min_bytes), _parse_bytes(args.max_bytes)
@@ -169,36 +240,44 @@ def main(argv=None):
     ws = args.world_size
     if ws < 1 or not sizes:
         ap.error("need --world-size >= 1 and at least one size in range")
-    ours, mpi, why = None, None, "skipped (--no-mpi)"
+    libs = [("minitorch", lambda: (run_minitorch(ws, sizes, args.scale), None))]
+    if not args.no_tcp:
+        libs.append(("minitorch tcp", lambda: (run_minitorch(ws, sizes, args.scale, "tcp"), None)))
+    if not args.no_mpi:
+        libs.append(("MPI", lambda: run_mpi(ws, sizes, args.scale, args.mpi_python, False)))
+        if not args.no_tcp:
+            libs.append(("MPI tcp", lambda: run_mpi(ws, sizes, args.scale, args.mpi_python, True)))
+    libs.append(("gloo", lambda: run_gloo(ws, sizes, args.scale)))
+    best, why = {}, {}
     for _ in range(max(1, args.repeat)):
-        o = run_minitorch(ws, sizes, args.scale)
-        ours = o if ours is None else [min(a, b) for a, b in zip(ours, o)]
-        if not args.no_mpi:
-            m, why = run_mpi(ws, sizes, args.scale)
-            if m is None:
-                mpi = None
-                break
-            mpi = m if mpi is None else [min(a, b) for a, b in zip(mpi, m)]
+        for name, run in libs:
+            if name in why:
+                continue
+            r, w = run()
+            if r is None:
+                why[name] = w
+                continue
+            best[name] = r if name not in best else [min(a, b) for a, b in zip(best[name], r)]
     factor = 2 * (ws - 1) / ws if ws > 1 else 1.0
-    print(f"all_reduce float32 SUM, world size {ws}, {os.cpu_count()} CPUs, loopback TCP")
-    print("busbw = algbw * 2(n-1)/n (nccl-tests); time = slowest rank's mean per call, best of "
-          f"{ROUNDS} loops x {max(1, args.repeat)} alternating runs")
-    if mpi is None:
-        print(f"Open MPI: n/a ({why})")
-    hdr = f"{'size':>9} | {'minitorch us':>12} {'algbw GB/s':>10} {'busbw GB/s':>10}"
-    if mpi is not None:
-        hdr += f" | {'OpenMPI us':>10} {'algbw GB/s':>10} {'busbw GB/s':>10} | {'busbw ratio':>11}"
+    print(f"all_reduce float32 SUM, world size {ws}, {os.cpu_count()} CPUs, one host")
+    print("time = slowest rank's mean per call in us, best of "
+          f"{ROUNDS} loops x {max(1, args.repeat)} alternating runs; busbw = algbw * 2(n-1)/n")
+    for name, w in why.items():
+        print(f"{name}: n/a ({w})")
+    cols = [name for name, _ in libs if name in best]
+    hdr = f"{'size':>9} |" + "".join(f" {c:>13}" for c in cols)
+    hdr += f" | {'busbw GB/s':>10}"
+    if "MPI" in best:
+        hdr += f" {'MPI busbw':>10} {'ratio':>7}"
     print(hdr)
     print("-" * len(hdr))
     for i, nbytes in enumerate(sizes):
-        t = ours[i]
-        alg = nbytes / t / 1e9
-        line = f"{_fmt_size(nbytes):>9} | {t * 1e6:12.1f} {alg:10.3f} {alg * factor:10.3f}"
-        if mpi is not None:
-            tm = mpi[i]
-            algm = nbytes / tm / 1e9
-            line += (f" | {tm * 1e6:10.1f} {algm:10.3f} {algm * factor:10.3f} | "
-                     f"{tm / t:10.2f}x")
+        line = f"{_fmt_size(nbytes):>9} |" + "".join(f" {best[c][i] * 1e6:13.1f}" for c in cols)
+        bus = nbytes / best["minitorch"][i] / 1e9 * factor
+        line += f" | {bus:10.3f}"
+        if "MPI" in best:
+            busm = nbytes / best["MPI"][i] / 1e9 * factor
+            line += f" {busm:10.3f} {best['MPI'][i] / best['minitorch'][i]:6.2f}x"
         print(line)
     sys.stdout.flush()
 
