@@ -132,6 +132,25 @@ mt__tc_bad_reply(mt__tcp_store *t, char *rep)
     return mt_error_set(MT_ECONN, "TCPStore: malformed reply from %s", t->peer);
 }
 
+/* Sends req and reads a one-byte reply (a yes/no answer) into *out. */
+static int
+mt__tc_call_flag(mt__tcp_store *t, mt__buf *req, int64_t wait_ms, const char *what, int *out)
+{
+    char *rep;
+    mt__rd r;
+    int rc = mt__tc_call(t, req, wait_ms, what, &rep, &r);
+    if (rc < 0) {
+        return rc;
+    }
+    unsigned v = mt__rd_u8(&r);
+    if (r.bad) {
+        return mt__tc_bad_reply(t, rep);
+    }
+    free(rep);
+    *out = (int)v;
+    return 0;
+}
+
 static int
 mt__tc_set(mt_store *s, const char *key, size_t klen, const void *val, size_t vlen)
 {
@@ -262,19 +281,7 @@ mt__tc_check(mt_store *s, int nkeys, const char *const *keys, const size_t *klen
     mt__buf req = {0};
     mt__buf_put_u8(&req, MT__TS_CHECK);
     mt__tc_put_keys(&req, nkeys, keys, klens);
-    char *rep;
-    mt__rd r;
-    int rc = mt__tc_call(t, &req, s->timeout_ms, "check", &rep, &r);
-    if (rc < 0) {
-        return rc;
-    }
-    unsigned v = mt__rd_u8(&r);
-    if (r.bad) {
-        return mt__tc_bad_reply(t, rep);
-    }
-    free(rep);
-    *out = (int)v;
-    return 0;
+    return mt__tc_call_flag(t, &req, s->timeout_ms, "check", out);
 }
 
 static int
@@ -284,19 +291,7 @@ mt__tc_delete_key(mt_store *s, const char *key, size_t klen, int *out)
     mt__buf req = {0};
     mt__buf_put_u8(&req, MT__TS_DELETE);
     mt__buf_put_bytes(&req, key, klen);
-    char *rep;
-    mt__rd r;
-    int rc = mt__tc_call(t, &req, s->timeout_ms, "delete_key", &rep, &r);
-    if (rc < 0) {
-        return rc;
-    }
-    unsigned v = mt__rd_u8(&r);
-    if (r.bad) {
-        return mt__tc_bad_reply(t, rep);
-    }
-    free(rep);
-    *out = (int)v;
-    return 0;
+    return mt__tc_call_flag(t, &req, s->timeout_ms, "delete_key", out);
 }
 
 static int
@@ -308,19 +303,7 @@ mt__tc_compare_delete(mt_store *s, const char *key, size_t klen, const void *exp
     mt__buf_put_u8(&req, MT__TS_COMPARE_DELETE);
     mt__buf_put_bytes(&req, key, klen);
     mt__buf_put_bytes(&req, expected, elen);
-    char *rep;
-    mt__rd r;
-    int rc = mt__tc_call(t, &req, s->timeout_ms, "compare_delete", &rep, &r);
-    if (rc < 0) {
-        return rc;
-    }
-    unsigned v = mt__rd_u8(&r);
-    if (r.bad) {
-        return mt__tc_bad_reply(t, rep);
-    }
-    free(rep);
-    *out = (int)v;
-    return 0;
+    return mt__tc_call_flag(t, &req, s->timeout_ms, "compare_delete", out);
 }
 
 static int
