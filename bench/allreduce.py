@@ -52,10 +52,15 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _mt_rank(rank, ws, port, sizes, scale, q, transport):
+def _rank(lib, transport, rank, ws, port, sizes, scale, q):
+    """One rank of minitorch (transport: MINITORCH_TRANSPORT) or of torch's gloo backend."""
     os.environ["MINITORCH_TRANSPORT"] = transport
-    import minitorch as torch
-    import minitorch.distributed as dist
+    if lib == "torch":
+        import torch
+        import torch.distributed as dist
+    else:
+        import minitorch as torch
+        import minitorch.distributed as dist
 
     torch.set_num_threads(1)
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
@@ -82,11 +87,11 @@ def _mt_rank(rank, ws, port, sizes, scale, q, transport):
         q.put(out)
 
 
-def run_minitorch(ws, sizes, scale, transport="auto"):
+def run_ranks(ws, sizes, scale, lib="minitorch", transport="auto"):
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
     port = _free_port()
-    procs = [ctx.Process(target=_mt_rank, args=(r, ws, port, sizes, scale, q, transport))
+    procs = [ctx.Process(target=_rank, args=(lib, transport, r, ws, port, sizes, scale, q))
              for r in range(ws)]
     for p in procs:
         p.start()
@@ -158,60 +163,12 @@ def _run_script(cmd, env, script):
     return None, f"failed (rc {p.returncode}): {p.stderr.strip()[-300:]}"
 
 
-_GLOO_SCRIPT = textwrap.dedent("""
-    import json, os, sys, time
-    import torch, torch.distributed as dist
-    sizes = json.loads(sys.argv[1]); scale = float(sys.argv[2]); ROUNDS = int(sys.argv[3])
-    rank, ws = int(sys.argv[4]), int(sys.argv[5])
-    torch.set_num_threads(1)
-    dist.init_process_group("gloo", init_method="tcp://127.0.0.1:" + sys.argv[6], rank=rank,
-                            world_size=ws)
-    def iters(nbytes):
-        return max(50, min(1000, int(scale * 1e9 / max(nbytes, 4096) / 10)))
-    out = []
-    for nbytes in sizes:
-        t = torch.ones(max(1, nbytes // 4))
-        it = iters(nbytes)
-        for _ in range(max(2, it // 10)):
-            dist.all_reduce(t)
-        dt = float("inf")
-        for _ in range(ROUNDS):
-            dist.barrier()
-            t0 = time.perf_counter()
-            for _ in range(it):
-                dist.all_reduce(t)
-            dt = min(dt, (time.perf_counter() - t0) / it)
-        m = torch.tensor([dt], dtype=torch.float64)
-        dist.all_reduce(m, op=dist.ReduceOp.MAX)
-        out.append(m.item())
-    dist.destroy_process_group()
-    if rank == 0:
-        print("RESULT " + json.dumps(out))
-""")
-
-
 def run_gloo(ws, sizes, scale):
     try:
         import torch  # noqa: F401
     except ImportError:
         return None, "torch not installed"
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(_GLOO_SCRIPT)
-        script = f.name
-    port = str(_free_port())
-    procs = [subprocess.Popen([sys.executable, script, json.dumps(sizes), str(scale), str(ROUNDS),
-                               str(r), str(ws), port], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for r in range(1, ws)]
-    try:
-        res = _run_script([sys.executable, script, json.dumps(sizes), str(scale), str(ROUNDS), "0",
-                           str(ws), port], dict(os.environ), script)
-    finally:
-        for p in procs:
-            try:
-                p.communicate(timeout=60)
-            except subprocess.TimeoutExpired:
-                p.kill()
-    return res
+    return run_ranks(ws, sizes, scale, lib="torch"), None
 
 
 def _fmt_size(b):
@@ -240,9 +197,9 @@ def main(argv=None):
     ws = args.world_size
     if ws < 1 or not sizes:
         ap.error("need --world-size >= 1 and at least one size in range")
-    libs = [("minitorch", lambda: (run_minitorch(ws, sizes, args.scale), None))]
+    libs = [("minitorch", lambda: (run_ranks(ws, sizes, args.scale), None))]
     if not args.no_tcp:
-        libs.append(("minitorch tcp", lambda: (run_minitorch(ws, sizes, args.scale, "tcp"), None)))
+        libs.append(("minitorch tcp", lambda: (run_ranks(ws, sizes, args.scale, transport="tcp"), None)))
     if not args.no_mpi:
         libs.append(("MPI", lambda: run_mpi(ws, sizes, args.scale, args.mpi_python, False)))
         if not args.no_tcp:

@@ -6,13 +6,87 @@
 #include "csrc/distributed/transport/matching.h"
 
 void
+mt_le32_put(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        p[i] = (unsigned char)(v >> (8 * i));
+    }
+}
+
+uint32_t
+mt_le32_get(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void
 mt_match_post(mt_xfer *xs, int n)
 {
     for (int i = 0; i < n; i++) {
-        xs[i].state_ = MT_XFER_PENDING;
-        xs[i].done_ = 0;
-        xs[i].src = -1;
+        mt_xfer *x = &xs[i];
+        x->state_ = MT_XFER_PENDING;
+        x->done_ = 0;
+        x->src = -1;
+        mt_le32_put(x->hdr_, MT_XFER_MAGIC);
+        mt_le32_put(x->hdr_ + 4, x->tag);
+        mt_le32_put(x->hdr_ + 8, (uint32_t)x->len);
+        mt_le32_put(x->hdr_ + 12, (uint32_t)((uint64_t)x->len >> 32));
     }
+}
+
+int
+mt_xfer_header_read(const unsigned char *h, int rank, int peer, uint32_t *tag, uint64_t *len)
+{
+    if (mt_le32_get(h) != MT_XFER_MAGIC) {
+        return mt_error_set(MT_ECONN, "rank %d: corrupt message header from rank %d", rank, peer);
+    }
+    *tag = mt_le32_get(h + 4);
+    *len = (uint64_t)mt_le32_get(h + 8) | (uint64_t)mt_le32_get(h + 12) << 32;
+    return 0;
+}
+
+int
+mt_xfer_check(const mt_transport *t, const mt_xfer *xs, int n, bool is_recv)
+{
+    for (int i = 0; i < n; i++) {
+        int p = xs[i].peer;
+        bool any = is_recv && p == MT_ANY_SOURCE;
+        if (!any && (p < 0 || p >= t->size || p == t->rank)) {
+            return mt_error_set(MT_EINVAL, "rank %d: invalid %s peer rank %d (group size %d)",
+                                t->rank, is_recv ? "source" : "destination", p, t->size);
+        }
+        if (xs[i].len > 0 && xs[i].buf == NULL) {
+            return mt_error_set(MT_EINVAL, "transport: NULL buffer of %zu bytes", xs[i].len);
+        }
+    }
+    return 0;
+}
+
+int
+mt_xfer_timeout_error(const mt_transport *t, const mt_xfer *sends, int nsend,
+                      const mt_xfer *recvs, int nrecv)
+{
+    int waiting = -1;
+    const char *dir = "";
+    for (int i = 0; i < nrecv && waiting < 0; i++) {
+        if (recvs[i].state_ != MT_XFER_DONE) {
+            waiting = mt_match_waiting_on(&recvs[i]);
+            dir = "receiving from";
+        }
+    }
+    for (int i = 0; i < nsend && waiting < 0; i++) {
+        if (sends[i].state_ != MT_XFER_DONE) {
+            waiting = sends[i].peer;
+            dir = "sending to";
+        }
+    }
+    if (waiting == MT_ANY_SOURCE) {
+        return mt_error_set(MT_ETIMEOUT, "rank %d: timed out receiving from any rank", t->rank);
+    }
+    return mt_error_set(MT_ETIMEOUT,
+                        "rank %d: timed out %s rank %d (the peer may have hung, died, or called "
+                        "a different collective)",
+                        t->rank, dir, waiting);
 }
 
 static void

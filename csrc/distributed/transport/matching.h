@@ -40,7 +40,8 @@ typedef struct mt_match {
     mt_unexp *head, *tail;
 } mt_match;
 
-/* Marks each transfer of a batch pending (receives: src = -1). */
+/* Marks each transfer of a batch pending (receives: src = -1; sends: their
+ * header written into hdr_). */
 void mt_match_post(mt_xfer *xs, int n);
 
 /* Completes pending receives from fully buffered unexpected messages. */
@@ -64,6 +65,23 @@ bool mt_match_wants(int p, const mt_xfer *recvs, int nrecv);
 
 /* The peer an unfinished transfer waits on (a receive's source once known). */
 int mt_match_waiting_on(const mt_xfer *x);
+
+/* Checks a batch's peer ranks and buffers; MT_ANY_SOURCE only for receives. */
+int mt_xfer_check(const mt_transport *t, const mt_xfer *xs, int n, bool is_recv);
+
+/* Sets and returns the timeout error of an exchange, naming the first peer it still waits on. */
+int mt_xfer_timeout_error(const mt_transport *t, const mt_xfer *sends, int nsend,
+                          const mt_xfer *recvs, int nrecv);
+
+/* A message's header on every transport: u32 magic | u32 tag | u64 length,
+ * little endian (MT_XFER_HDR bytes).  mt_match_post writes it into each
+ * send's hdr_. */
+#define MT_XFER_HDR 16
+#define MT_XFER_MAGIC 0x4d544d53u /* "MTMS" */
+void mt_le32_put(unsigned char *p, uint32_t v);
+uint32_t mt_le32_get(const unsigned char *p);
+/* Reads a header; fails (message set) when its magic is wrong. */
+int mt_xfer_header_read(const unsigned char *h, int rank, int peer, uint32_t *tag, uint64_t *len);
 
 /* Frees every queued entry. */
 void mt_match_clear(mt_match *m);

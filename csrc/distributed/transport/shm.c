@@ -56,8 +56,6 @@
 
 #define MT__SHM_MAGIC 0x4d545348u /* "MTSH" */
 #define MT__SHM_VERSION 1u
-#define MT__SHM_MSG_MAGIC 0x4d534d47u /* "MSMG" */
-#define MT__SHM_HDR 16
 #define MT__SHM_CL 64
 #define MT__SHM_SLEEP_MS 10
 
@@ -82,7 +80,7 @@ typedef struct mt__shm_ring {
 } mt__shm_ring;
 
 typedef struct mt__shm_in {
-    unsigned char hdr[MT__SHM_HDR];
+    unsigned char hdr[MT_XFER_HDR];
     size_t hdr_got;
     bool in_body;
     uint64_t len, got;
@@ -291,20 +289,6 @@ mt__shm_fail(mt__shm *t, int code)
     return code;
 }
 
-static uint32_t
-mt__le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void
-mt__put_le32(unsigned char *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) {
-        p[i] = (unsigned char)(v >> (8 * i));
-    }
-}
-
 /* Writes what fits of the unfinished sends to peer p, in order. */
 static void
 mt__progress_write(mt__shm *t, int p, mt_xfer *sends, int nsend, size_t *moved)
@@ -314,13 +298,13 @@ mt__progress_write(mt__shm *t, int p, mt_xfer *sends, int nsend, size_t *moved)
         if (x->peer != p || x->state_ == MT_XFER_DONE) {
             continue;
         }
-        while (x->done_ < MT__SHM_HDR + x->len) {
+        while (x->done_ < MT_XFER_HDR + x->len) {
             size_t w;
-            if (x->done_ < MT__SHM_HDR) {
-                w = mt__ring_put(t, p, x->hdr_ + x->done_, MT__SHM_HDR - x->done_);
+            if (x->done_ < MT_XFER_HDR) {
+                w = mt__ring_put(t, p, x->hdr_ + x->done_, MT_XFER_HDR - x->done_);
             }
             else {
-                size_t off = x->done_ - MT__SHM_HDR;
+                size_t off = x->done_ - MT_XFER_HDR;
                 w = mt__ring_put(t, p, (const char *)x->buf + off, x->len - off);
             }
             if (w == 0) {
@@ -344,22 +328,20 @@ mt__progress_read(mt__shm *t, int p, mt_xfer *recvs, int nrecv, bool eager, size
             if (in->hdr_got == 0 && !eager && !mt_match_wants(p, recvs, nrecv)) {
                 return 0;
             }
-            size_t r = mt__ring_get(t, p, in->hdr + in->hdr_got, MT__SHM_HDR - in->hdr_got);
+            size_t r = mt__ring_get(t, p, in->hdr + in->hdr_got, MT_XFER_HDR - in->hdr_got);
             if (r == 0) {
                 return 0;
             }
             *moved += r;
             in->hdr_got += r;
-            if (in->hdr_got < MT__SHM_HDR) {
+            if (in->hdr_got < MT_XFER_HDR) {
                 return 0;
             }
-            if (mt__le32(in->hdr) != MT__SHM_MSG_MAGIC) {
-                mt_error_set(MT_ECONN, "rank %d: corrupt message header from rank %d in shared "
-                             "memory", t->base.rank, p);
+            uint32_t tag;
+            uint64_t len;
+            if (mt_xfer_header_read(in->hdr, t->base.rank, p, &tag, &len) < 0) {
                 return mt__shm_fail(t, MT_ECONN);
             }
-            uint32_t tag = mt__le32(in->hdr + 4);
-            uint64_t len = (uint64_t)mt__le32(in->hdr + 8) | (uint64_t)mt__le32(in->hdr + 12) << 32;
             int rc = mt_match_incoming(&t->match, t->base.rank, p, tag, len, recvs, nrecv, &in->x,
                                        &in->u);
             if (rc < 0) {
@@ -387,24 +369,6 @@ mt__progress_read(mt__shm *t, int p, mt_xfer *recvs, int nrecv, bool eager, size
         in->x = NULL;
         in->u = NULL;
     }
-}
-
-static int
-mt__check_args(mt__shm *t, mt_xfer *xs, int n, bool is_recv)
-{
-    for (int i = 0; i < n; i++) {
-        int p = xs[i].peer;
-        bool any = is_recv && p == MT_ANY_SOURCE;
-        if (!any && (p < 0 || p >= t->base.size || p == t->base.rank)) {
-            return mt_error_set(MT_EINVAL, "rank %d: invalid %s peer rank %d (group size %d)",
-                                t->base.rank, is_recv ? "source" : "destination", p,
-                                t->base.size);
-        }
-        if (xs[i].len > 0 && xs[i].buf == NULL) {
-            return mt_error_set(MT_EINVAL, "transport: NULL buffer of %zu bytes", xs[i].len);
-        }
-    }
-    return 0;
 }
 
 /* One pass over every ring this exchange touches; adds the bytes moved. */
@@ -501,35 +465,6 @@ mt__check_peers(mt__shm *t, mt_xfer *sends, int nsend, mt_xfer *recvs, int nrecv
 }
 
 static int
-mt__timeout(mt__shm *t, mt_xfer *sends, int nsend, mt_xfer *recvs, int nrecv)
-{
-    int waiting = -1;
-    const char *dir = "";
-    for (int i = 0; i < nrecv && waiting < 0; i++) {
-        if (recvs[i].state_ != MT_XFER_DONE) {
-            waiting = mt_match_waiting_on(&recvs[i]);
-            dir = "receiving from";
-        }
-    }
-    for (int i = 0; i < nsend && waiting < 0; i++) {
-        if (sends[i].state_ != MT_XFER_DONE) {
-            waiting = sends[i].peer;
-            dir = "sending to";
-        }
-    }
-    if (waiting == MT_ANY_SOURCE) {
-        mt_error_set(MT_ETIMEOUT, "rank %d: timed out receiving from any rank", t->base.rank);
-    }
-    else {
-        mt_error_set(MT_ETIMEOUT,
-                     "rank %d: timed out %s rank %d (the peer may have hung, died, or called a "
-                     "different collective)",
-                     t->base.rank, dir, waiting);
-    }
-    return mt__shm_fail(t, MT_ETIMEOUT);
-}
-
-static int
 mt__shm_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, int nrecv,
                  int64_t deadline)
 {
@@ -540,22 +475,15 @@ mt__shm_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
     if (t->broken[0]) {
         return mt_error_set(MT_ECONN, "%s", t->broken);
     }
-    int rc = mt__check_args(t, sends, nsend, false);
+    int rc = mt_xfer_check(base, sends, nsend, false);
     if (rc == 0) {
-        rc = mt__check_args(t, recvs, nrecv, true);
+        rc = mt_xfer_check(base, recvs, nrecv, true);
     }
     if (rc < 0) {
         return rc;
     }
     mt_match_post(sends, nsend);
     mt_match_post(recvs, nrecv);
-    for (int i = 0; i < nsend; i++) {
-        mt_xfer *x = &sends[i];
-        mt__put_le32(x->hdr_, MT__SHM_MSG_MAGIC);
-        mt__put_le32(x->hdr_ + 4, x->tag);
-        mt__put_le32(x->hdr_ + 8, (uint32_t)x->len);
-        mt__put_le32(x->hdr_ + 12, (uint32_t)((uint64_t)x->len >> 32));
-    }
     mt__shm_rank *mine = &t->ranks[base->rank];
     bool yield = mt_oversubscribed(base->size);
     int64_t budget = mt_spin_us(yield), spin_until = 0, last_check = mt_now_us();
@@ -591,7 +519,8 @@ mt__shm_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
         }
         int left = mt__ms_left(deadline);
         if (left <= 0) {
-            return mt__timeout(t, sends, nsend, recvs, nrecv);
+            mt_xfer_timeout_error(base, sends, nsend, recvs, nrecv);
+            return mt__shm_fail(t, MT_ETIMEOUT);
         }
         if (!eager) {
             if (yield) {

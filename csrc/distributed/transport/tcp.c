@@ -41,8 +41,6 @@
  * endian), then the bytes. */
 
 #define MT__TCP_HELLO_MAGIC 0x4d54484cu /* "MTHL" */
-#define MT__TCP_MSG_MAGIC 0x4d544d53u   /* "MTMS" */
-#define MT__TCP_HDR 16
 #define MT__TCP_BUFFER_BYTES (4 << 20)
 
 typedef struct mt__peer {
@@ -50,7 +48,7 @@ typedef struct mt__peer {
     bool closed;
     char why[200];      /* why it is closed */
     /* the incoming message being read */
-    unsigned char hdr[MT__TCP_HDR];
+    unsigned char hdr[MT_XFER_HDR];
     size_t hdr_got;
     bool in_body;
     uint64_t in_len, in_got;
@@ -71,26 +69,6 @@ typedef struct mt__tcp {
 } mt__tcp;
 
 #define MT__TCP(t) ((mt__tcp *)(t))
-
-static void
-mt__put_le32(unsigned char *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) {
-        p[i] = (unsigned char)(v >> (8 * i));
-    }
-}
-
-static uint32_t
-mt__get_le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t
-mt__get_le64u(const unsigned char *p)
-{
-    return (uint64_t)mt__get_le32(p) | (uint64_t)mt__get_le32(p + 4) << 32;
-}
 
 /* Marks a peer's connection unusable, keeping the first reason. */
 static void
@@ -117,13 +95,12 @@ static int
 mt__route_incoming(mt__tcp *t, int p, mt_xfer *recvs, int nrecv)
 {
     mt__peer *pe = &t->peers[p];
-    if (mt__get_le32(pe->hdr) != MT__TCP_MSG_MAGIC) {
-        mt_error_set(MT_ECONN, "rank %d: corrupt message header from rank %d", t->base.rank, p);
+    uint32_t tag;
+    uint64_t len;
+    if (mt_xfer_header_read(pe->hdr, t->base.rank, p, &tag, &len) < 0) {
         mt__peer_close(t, p, "corrupt message header");
         return mt__fail(t, MT_ECONN, true);
     }
-    uint32_t tag = mt__get_le32(pe->hdr + 4);
-    uint64_t len = mt__get_le64u(pe->hdr + 8);
     pe->in_body = true;
     pe->in_len = len;
     pe->in_got = 0;
@@ -160,7 +137,7 @@ mt__progress_read(mt__tcp *t, int p, mt_xfer *recvs, int nrecv, bool eager, size
             return 0;
         }
         if (!pe->in_body) {
-            r = recv(pe->fd, pe->hdr + pe->hdr_got, MT__TCP_HDR - pe->hdr_got, 0);
+            r = recv(pe->fd, pe->hdr + pe->hdr_got, MT_XFER_HDR - pe->hdr_got, 0);
         }
         else {
             size_t want = (size_t)(pe->in_len - pe->in_got);
@@ -189,7 +166,7 @@ mt__progress_read(mt__tcp *t, int p, mt_xfer *recvs, int nrecv, bool eager, size
         *moved += (size_t)r;
         if (!pe->in_body) {
             pe->hdr_got += (size_t)r;
-            if (pe->hdr_got == MT__TCP_HDR) {
+            if (pe->hdr_got == MT_XFER_HDR) {
                 int rc = mt__route_incoming(t, p, recvs, nrecv);
                 if (rc < 0) {
                     return rc;
@@ -219,16 +196,16 @@ mt__progress_write(mt__tcp *t, int p, mt_xfer *sends, int nsend, size_t *moved)
         if (x->peer != p || x->state_ == MT_XFER_DONE) {
             continue;
         }
-        while (x->done_ < MT__TCP_HDR + x->len) {
+        while (x->done_ < MT_XFER_HDR + x->len) {
             struct iovec iov[2];
             int n = 0;
-            if (x->done_ < MT__TCP_HDR) {
-                iov[n++] = (struct iovec){x->hdr_ + x->done_, MT__TCP_HDR - x->done_};
+            if (x->done_ < MT_XFER_HDR) {
+                iov[n++] = (struct iovec){x->hdr_ + x->done_, MT_XFER_HDR - x->done_};
                 iov[n++] = (struct iovec){x->buf, x->len};
             }
             else {
-                iov[n++] = (struct iovec){(char *)x->buf + (x->done_ - MT__TCP_HDR),
-                                          x->len - (x->done_ - MT__TCP_HDR)};
+                iov[n++] = (struct iovec){(char *)x->buf + (x->done_ - MT_XFER_HDR),
+                                          x->len - (x->done_ - MT_XFER_HDR)};
             }
             struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
             ssize_t w = sendmsg(t->peers[p].fd, &mh, MSG_NOSIGNAL);
@@ -250,24 +227,6 @@ mt__progress_write(mt__tcp *t, int p, mt_xfer *sends, int nsend, size_t *moved)
         }
         x->state_ = MT_XFER_DONE;
     }
-}
-
-static int
-mt__tcp_check_args(mt__tcp *t, mt_xfer *xs, int n, bool is_recv)
-{
-    for (int i = 0; i < n; i++) {
-        int p = xs[i].peer;
-        bool any = is_recv && p == MT_ANY_SOURCE;
-        if (!any && (p < 0 || p >= t->base.size || p == t->base.rank)) {
-            return mt_error_set(MT_EINVAL, "rank %d: invalid %s peer rank %d (group size %d)",
-                                t->base.rank, is_recv ? "source" : "destination", p,
-                                t->base.size);
-        }
-        if (xs[i].len > 0 && xs[i].buf == NULL) {
-            return mt_error_set(MT_EINVAL, "transport: NULL buffer of %zu bytes", xs[i].len);
-        }
-    }
-    return 0;
 }
 
 /* The error for an exchange that cannot finish because peer p is gone. */
@@ -300,26 +259,15 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
     if (t->broken[0]) {
         return mt_error_set(MT_ECONN, "%s", t->broken);
     }
-    int rc = mt__tcp_check_args(t, sends, nsend, false);
+    int rc = mt_xfer_check(base, sends, nsend, false);
     if (rc == 0) {
-        rc = mt__tcp_check_args(t, recvs, nrecv, true);
+        rc = mt_xfer_check(base, recvs, nrecv, true);
     }
     if (rc < 0) {
         return rc;
     }
-    for (int i = 0; i < nsend; i++) {
-        mt_xfer *x = &sends[i];
-        x->state_ = MT_XFER_PENDING;
-        x->done_ = 0;
-        mt__put_le32(x->hdr_, MT__TCP_MSG_MAGIC);
-        mt__put_le32(x->hdr_ + 4, x->tag);
-        mt__put_le32(x->hdr_ + 8, (uint32_t)x->len);
-        mt__put_le32(x->hdr_ + 12, (uint32_t)((uint64_t)x->len >> 32));
-    }
-    for (int i = 0; i < nrecv; i++) {
-        recvs[i].state_ = MT_XFER_PENDING;
-        recvs[i].src = -1;
-    }
+    mt_match_post(sends, nsend);
+    mt_match_post(recvs, nrecv);
     int size = base->size;
     bool yield = mt_oversubscribed(size);
     int64_t spin_until = 0, budget = mt_spin_us(yield);
@@ -409,31 +357,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             continue; /* still spinning */
         }
         if (r == 0) {
-            /* Name the first peer we are still waiting on. */
-            int waiting = -1;
-            const char *dir = "";
-            for (int i = 0; i < nrecv && waiting < 0; i++) {
-                if (recvs[i].state_ != MT_XFER_DONE) {
-                    waiting = recvs[i].state_ == MT_XFER_ACTIVE ? recvs[i].src : recvs[i].peer;
-                    dir = "receiving from";
-                }
-            }
-            for (int i = 0; i < nsend && waiting < 0; i++) {
-                if (sends[i].state_ != MT_XFER_DONE) {
-                    waiting = sends[i].peer;
-                    dir = "sending to";
-                }
-            }
-            if (waiting == MT_ANY_SOURCE) {
-                mt_error_set(MT_ETIMEOUT, "rank %d: timed out receiving from any rank",
-                             base->rank);
-            }
-            else {
-                mt_error_set(MT_ETIMEOUT,
-                             "rank %d: timed out %s rank %d (the peer may have hung, died, "
-                             "or called a different collective)",
-                             base->rank, dir, waiting);
-            }
+            mt_xfer_timeout_error(base, sends, nsend, recvs, nrecv);
             return mt__fail(t, MT_ETIMEOUT, true);
         }
         size_t moved = 0;
@@ -594,8 +518,8 @@ mt__read_hello(mt__tcp *t, int fd, int64_t deadline)
     if (mt__sock_read_full(fd, h, sizeof(h), deadline, "a connecting peer") < 0) {
         return -1;
     }
-    int peer = (int)mt__get_le32(h + 4);
-    if (mt__get_le32(h) != MT__TCP_HELLO_MAGIC || (int)mt__get_le32(h + 8) != t->base.size ||
+    int peer = (int)mt_le32_get(h + 4);
+    if (mt_le32_get(h) != MT__TCP_HELLO_MAGIC || (int)mt_le32_get(h + 8) != t->base.size ||
         peer <= t->base.rank || peer >= t->base.size || t->peers[peer].fd >= 0) {
         return -1;
     }
@@ -699,9 +623,9 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
         }
         if (rc == 0) {
             unsigned char h[12];
-            mt__put_le32(h, MT__TCP_HELLO_MAGIC);
-            mt__put_le32(h + 4, (uint32_t)rank);
-            mt__put_le32(h + 8, (uint32_t)size);
+            mt_le32_put(h, MT__TCP_HELLO_MAGIC);
+            mt_le32_put(h + 4, (uint32_t)rank);
+            mt_le32_put(h + 8, (uint32_t)size);
             rc = mt__sock_write_full(t->peers[p].fd, h, sizeof(h), deadline, peer);
             mt__tune_socket(t->peers[p].fd);
         }
