@@ -63,6 +63,28 @@ mt_xfer_check(const mt_transport *t, const mt_xfer *xs, int n, bool is_recv)
 }
 
 int
+mt_exchange_begin(const mt_transport *t, bool aborted, const char *broken, mt_xfer *sends,
+                  int nsend, mt_xfer *recvs, int nrecv)
+{
+    if (aborted) {
+        return mt_error_set(MT_ECLOSED, "rank %d: the process group was shut down", t->rank);
+    }
+    if (broken[0]) {
+        return mt_error_set(MT_ECONN, "%s", broken);
+    }
+    int rc = mt_xfer_check(t, sends, nsend, false);
+    if (rc == 0) {
+        rc = mt_xfer_check(t, recvs, nrecv, true);
+    }
+    if (rc < 0) {
+        return rc;
+    }
+    mt_match_post(sends, nsend);
+    mt_match_post(recvs, nrecv);
+    return 0;
+}
+
+int
 mt_xfer_timeout_error(const mt_transport *t, const mt_xfer *sends, int nsend,
                       const mt_xfer *recvs, int nrecv)
 {

@@ -66,6 +66,12 @@ bool mt_match_wants(int p, const mt_xfer *recvs, int nrecv);
 /* The peer an unfinished transfer waits on (a receive's source once known). */
 int mt_match_waiting_on(const mt_xfer *x);
 
+/* The start of every exchange: fails at once when the transport was aborted
+ * (MT_ECLOSED) or is broken (MT_ECONN with its first error, `broken`), or
+ * when a peer rank or buffer is invalid; then posts both batches. */
+int mt_exchange_begin(const mt_transport *t, bool aborted, const char *broken, mt_xfer *sends,
+                      int nsend, mt_xfer *recvs, int nrecv);
+
 /* Checks a batch's peer ranks and buffers; MT_ANY_SOURCE only for receives. */
 int mt_xfer_check(const mt_transport *t, const mt_xfer *xs, int n, bool is_recv);
 

@@ -469,21 +469,11 @@ mt__shm_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
                  int64_t deadline)
 {
     mt__shm *t = MT__SHM(base);
-    if (atomic_load(&t->aborted)) {
-        return mt_error_set(MT_ECLOSED, "rank %d: the process group was shut down", base->rank);
-    }
-    if (t->broken[0]) {
-        return mt_error_set(MT_ECONN, "%s", t->broken);
-    }
-    int rc = mt_xfer_check(base, sends, nsend, false);
-    if (rc == 0) {
-        rc = mt_xfer_check(base, recvs, nrecv, true);
-    }
+    int rc = mt_exchange_begin(base, atomic_load(&t->aborted), t->broken, sends, nsend, recvs,
+                               nrecv);
     if (rc < 0) {
         return rc;
     }
-    mt_match_post(sends, nsend);
-    mt_match_post(recvs, nrecv);
     mt__shm_rank *mine = &t->ranks[base->rank];
     bool yield = mt_oversubscribed(base->size);
     int64_t budget = mt_spin_us(yield), spin_until = 0, last_check = mt_now_us();
