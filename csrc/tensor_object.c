@@ -209,6 +209,12 @@ tensor_get_is_cuda(PyObject *self, void *closure)
 }
 
 static PyObject *
+tensor_get_is_cpu(PyObject *self, void *closure)
+{
+    return PyBool_FromLong(mt_tensor_device(IMPL(self)).type == MT_CPU);
+}
+
+static PyObject *
 tensor_get_false(PyObject *self, void *closure)
 {
     Py_RETURN_FALSE;
@@ -315,6 +321,7 @@ static PyGetSetDef tensor_getset[] = {
     {"device", tensor_get_device, NULL, NULL, NULL},
     {"ndim", tensor_get_ndim, NULL, NULL, NULL},
     {"is_cuda", tensor_get_is_cuda, NULL, NULL, NULL},
+    {"is_cpu", tensor_get_is_cpu, NULL, NULL, NULL},
     {"is_sparse", tensor_get_false, NULL, NULL, NULL},
     {"is_quantized", tensor_get_false, NULL, NULL, NULL},
     {"is_leaf", tensor_get_true, NULL, NULL, NULL},

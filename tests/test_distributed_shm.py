@@ -65,6 +65,17 @@ def _job_collectives(rank, ws, init_method):
     t = torch.arange(6, dtype=torch.float32) * (rank + 1)
     dist.all_reduce(t, op=dist.ReduceOp.MAX)
     out["max"] = t.tolist()
+    a = torch.full((3,), float(rank), dtype=torch.float64)
+    dist.all_reduce(a, op=dist.ReduceOp.AVG)
+    out["avg"] = a.tolist()
+    # a dtype mismatch between ranks (same byte count) is an error, not mixed data
+    try:
+        dist.all_reduce(torch.ones(2, dtype=torch.float64 if rank == 0 else torch.int64))
+        out["mismatch"] = "no error"
+    except dist.DistError as e:
+        out["mismatch"] = str(e)
+    dist.destroy_process_group()
+    dist.init_process_group("gloo", init_method=init_method + "-2", rank=rank, world_size=ws)
     x = torch.arange(1 << 20, dtype=torch.float32) if rank == 1 else torch.zeros(1 << 20)
     dist.broadcast(x, 1)
     out["bcast"] = bool(x.eq(torch.arange(1 << 20, dtype=torch.float32)).all())
@@ -115,6 +126,8 @@ def test_collectives_over_shared_memory(ws):
     res = run_ranks(_job_collectives, ws, env={"MINITORCH_TRANSPORT": "shm"}, timeout=120)
     for rank, out in enumerate(res):
         assert out["max"] == [x * ws for x in range(6)]
+        assert out["avg"] == [sum(range(ws)) / ws] * 3
+        assert "different collectives or used tensors of different sizes" in out["mismatch"]
         assert out["bcast"]
         assert out["all_gather"] == [float(r) for r in range(ws)]
         assert out["agit"] == [float(r) for r in range(ws) for _ in range(4)]
@@ -176,11 +189,12 @@ def test_init_destroy_cycles_leave_nothing_behind():
 
 
 def _fake_segment(nonce, valid_header):
-    # the layout of shm.c for 2 ranks: header page, rank page, ring page, two 1 MiB rings
+    # the layout of shm.c (version 2) for 2 ranks: header page, rank page, ring page, two
+    # 1 MiB rings, two 64 KiB slots per rank
     ring = 1 << 20
-    seg = shared_memory.SharedMemory(create=True, size=3 * 4096 + 2 * ring)
+    seg = shared_memory.SharedMemory(create=True, size=3 * 4096 + 2 * ring + 4 * (64 << 10))
     if valid_header:
-        seg.buf[:32] = struct.pack("<IIiiQQ", 0x4D545348, 1, 2, 0, ring, nonce)
+        seg.buf[:32] = struct.pack("<IIiiQQ", 0x4D545348, 2, 2, 0, ring, nonce)
     return seg
 
 

@@ -232,7 +232,7 @@ def test_tensor_device_is_cpu():
     assert t.device == torch.device("cpu")
     assert t.device.type == "cpu"
     assert str(t.device) == "cpu"
-    assert t.is_cuda is False
+    assert t.is_cuda is False and t.is_cpu is True
     assert torch.zeros(2, device="cpu").device == torch.device("cpu")
     assert torch.zeros(2, device=torch.device("cpu")).device.type == "cpu"
 

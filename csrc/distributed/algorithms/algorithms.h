@@ -2,6 +2,7 @@
 #ifndef CSRC_DISTRIBUTED_ALGORITHMS_ALGORITHMS_H
 #define CSRC_DISTRIBUTED_ALGORITHMS_ALGORITHMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -94,6 +95,20 @@ int mt_algo_alltoall(const mt_algo_ctx *c, const void *const *sends, const size_
                      void *const *recvs, const size_t *rlens);
 /* Returns once every rank has entered. */
 int mt_algo_barrier(const mt_algo_ctx *c);
+
+/* One-round forms over the transport's slots (Note [Slot collectives]), for
+ * transports that have them, buffers that fit a slot and groups of at most
+ * MT_ALGO_MAX_SLOT_RANKS ranks (mt_algo_use_slots says when). */
+#define MT_ALGO_MAX_SLOT_RANKS 64
+static inline bool
+mt_algo_use_slots(const mt_algo_ctx *c, size_t len)
+{
+    return c->size > 1 && c->size <= MT_ALGO_MAX_SLOT_RANKS && mt_transport_has_slots(c->tp, len);
+}
+int mt_algo_allreduce_slots(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
+                            mt_dist_op op);
+int mt_algo_broadcast_slots(const mt_algo_ctx *c, void *buf, size_t len, int root);
+int mt_algo_barrier_slots(const mt_algo_ctx *c);
 
 /* Pipelining granularity of the ring and chain algorithms (bytes), and the
  * all-reduce size (bytes) from which the ring is used. */

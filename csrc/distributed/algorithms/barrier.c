@@ -9,6 +9,9 @@ int
 mt_algo_barrier(const mt_algo_ctx *c)
 {
     int n = c->size;
+    if (mt_algo_use_slots(c, 0)) {
+        return mt_algo_barrier_slots(c);
+    }
     unsigned char out = 1, in = 0;
     for (int d = 1; d < n; d <<= 1) {
         int rc = mt_transport_sendrecv(c->tp, (c->rank + d) % n, &out, 1,

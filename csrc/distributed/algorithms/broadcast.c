@@ -82,6 +82,9 @@ mt_algo_broadcast(const mt_algo_ctx *c, void *buf, size_t len, int root)
     if (c->size == 1) {
         return 0;
     }
+    if (mt_algo_use_slots(c, len)) {
+        return mt_algo_broadcast_slots(c, buf, len, root);
+    }
     if (len >= MT_ALGO_CHAIN_THRESHOLD && c->size > 2) {
         return mt__bcast_chain(c, buf, len, root);
     }

@@ -52,12 +52,19 @@
  * dead peer fails the exchange (after whatever it wrote has been read) with
  * the same words as a lost TCP connection.  The lock of rank 0 also tells an
  * attaching rank that a segment named in the store belongs to a live group:
- * a stale name from an earlier job is refused. */
+ * a stale name from an earlier job is refused.
+ *
+ * After the rings, each rank has two slots of 64 KiB (a 64-byte header with
+ * the step's length and kind, then the data) for Note [Slots]
+ * (transport.h), with two counters in its rank block: the last step whose
+ * slot it published (`shared`) and the last step whose slots it has read
+ * (`read`).  Waiting for them works as in an exchange. */
 
 #define MT__SHM_MAGIC 0x4d545348u /* "MTSH" */
-#define MT__SHM_VERSION 1u
+#define MT__SHM_VERSION 2u
 #define MT__SHM_CL 64
 #define MT__SHM_SLEEP_MS 10
+#define MT__SHM_SLOT_BYTES ((size_t)64 << 10)
 
 typedef struct mt__shm_head {
     uint32_t magic, version;
@@ -70,6 +77,10 @@ typedef struct mt__shm_rank {
     _Atomic uint32_t doorbell;
     _Atomic uint32_t sleeping;
     char pad_[MT__SHM_CL - 8];
+    /* Note [Slots]: the last step whose slot this rank published / whose slots it has read */
+    _Atomic uint64_t shared;
+    _Atomic uint64_t read;
+    char pad2_[MT__SHM_CL - 16];
 } mt__shm_rank;
 
 typedef struct mt__shm_ring {
@@ -99,6 +110,8 @@ typedef struct mt__shm {
     mt__shm_ring *rings;
     char *data;
     size_t ring_bytes;
+    char *slots;    /* two slots of MT__SHM_SLOT_BYTES per rank */
+    uint64_t step;  /* the last slot step this rank entered */
     mt__shm_in *in; /* per peer */
     mt_match match;
     atomic_bool aborted;
@@ -165,7 +178,7 @@ mt__layout(mt__shm *t, size_t ring_bytes)
         return mt_error_set(MT_EINVAL, "shared-memory transport: %d ranks do not fit", size);
     }
     t->ring_bytes = ring_bytes;
-    t->map_len = mt__data_off(size) + nrings * ring_bytes;
+    t->map_len = mt__data_off(size) + nrings * ring_bytes + (size_t)size * 2 * MT__SHM_SLOT_BYTES;
     return 0;
 }
 
@@ -175,6 +188,9 @@ mt__attach(mt__shm *t)
     t->ranks = (mt__shm_rank *)(t->map + mt__ranks_off());
     t->rings = (mt__shm_ring *)(t->map + mt__rings_off(t->base.size));
     t->data = t->map + mt__data_off(t->base.size);
+    size_t nrings = (size_t)t->base.size * (size_t)(t->base.size - 1);
+    t->slots = t->data + nrings * t->ring_bytes;
+    t->base.slot_bytes = MT__SHM_SLOT_BYTES - MT__SHM_CL;
 }
 
 /* ---- rings ----------------------------------------------------------------- */
@@ -570,11 +586,163 @@ mt__shm_close(mt_transport *base)
     free(t);
 }
 
+/* ---- slots (Note [Slots]) ------------------------------------------------------ */
+
+/* The first rank whose `shared` (or `read`) counter is below v, or -1. */
+static int
+mt__slots_late(mt__shm *t, bool shared, uint64_t v)
+{
+    for (int q = 0; q < t->base.size; q++) {
+        mt__shm_rank *r = &t->ranks[q];
+        uint64_t have = atomic_load_explicit(shared ? &r->shared : &r->read, memory_order_acquire);
+        if (have < v) {
+            return q;
+        }
+    }
+    return -1;
+}
+
+static void
+mt__kick_all(mt__shm *t)
+{
+    for (int q = 0; q < t->base.size; q++) {
+        if (q != t->base.rank) {
+            mt__kick(t, q);
+        }
+    }
+}
+
+/* Waits until every rank's `shared` (or `read`) counter reaches v: spins, then sleeps on the
+ * doorbell as an exchange does; a dead rank or the deadline fails it. */
+static int
+mt__slots_wait(mt__shm *t, bool shared, uint64_t v, int64_t deadline)
+{
+    if (t->broken[0]) {
+        return mt_error_set(MT_ECONN, "%s", t->broken);
+    }
+    mt__shm_rank *mine = &t->ranks[t->base.rank];
+    bool yield = mt_oversubscribed(t->base.size);
+    int64_t now = mt_now_us(), spin_until = now + mt_spin_us(yield), last_check = now;
+    for (;;) {
+        int late = mt__slots_late(t, shared, v);
+        if (late < 0) {
+            return 0;
+        }
+        if (atomic_load(&t->aborted)) {
+            return mt_error_set(MT_ECLOSED, "rank %d: the process group was shut down",
+                                t->base.rank);
+        }
+        now = mt_now_us();
+        if (now < spin_until) {
+            if (yield) {
+                sched_yield();
+            }
+            continue;
+        }
+        int left = mt__ms_left(deadline);
+        if (left <= 0) {
+            mt_error_set(MT_ETIMEOUT, "rank %d: timed out waiting for rank %d (the peer may have "
+                         "hung, died, or called a different collective)", t->base.rank, late);
+            return mt__shm_fail(t, MT_ETIMEOUT);
+        }
+        uint32_t seen = atomic_load(&mine->doorbell);
+        atomic_store(&mine->sleeping, 1);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (mt__slots_late(t, shared, v) >= 0 && !atomic_load(&t->aborted)) {
+            int ms = left < MT__SHM_SLEEP_MS ? left : MT__SHM_SLEEP_MS;
+            struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+            (void)syscall(SYS_futex, (uint32_t *)&mine->doorbell, FUTEX_WAIT, seen, &ts, NULL, 0);
+        }
+        atomic_store(&mine->sleeping, 0);
+        if (mt_now_us() - last_check >= MT__SHM_SLEEP_MS * 1000) {
+            late = mt__slots_late(t, shared, v);
+            if (late >= 0 && !mt__alive(t, late)) {
+                mt_error_set(MT_ECONN, "rank %d: connection to rank %d lost while waiting for "
+                             "it: the peer process exited", t->base.rank, late);
+                return mt__shm_fail(t, MT_ECONN);
+            }
+            last_check = mt_now_us();
+        }
+    }
+}
+
+/* A slot: a 64-byte header (length, what the step is) then the data. */
+typedef struct mt__slot_head {
+    uint64_t len, what;
+} mt__slot_head;
+
+static mt__slot_head *
+mt__slot_head_of(mt__shm *t, int rank, uint64_t step)
+{
+    return (mt__slot_head *)(t->slots + ((size_t)rank * 2 + (size_t)(step & 1)) * MT__SHM_SLOT_BYTES);
+}
+
+static char *
+mt__slot(mt__shm *t, int rank, uint64_t step)
+{
+    return (char *)mt__slot_head_of(t, rank, step) + MT__SHM_CL;
+}
+
+static int
+mt__shm_slots_enter(mt_transport *base, void **mine, uint64_t *step, int64_t deadline)
+{
+    mt__shm *t = MT__SHM(base);
+    uint64_t k = t->step + 1;
+    /* this slot was last used by step k - 2: every rank must have read it */
+    int rc = k > 2 ? mt__slots_wait(t, false, k - 2, deadline) : 0;
+    if (rc < 0) {
+        return rc;
+    }
+    t->step = k;
+    *step = k;
+    *mine = mt__slot(t, base->rank, k);
+    return 0;
+}
+
+static int
+mt__shm_slots_share(mt_transport *base, uint64_t step, size_t len, uint64_t what,
+                    const void **all, int64_t deadline)
+{
+    mt__shm *t = MT__SHM(base);
+    mt__slot_head *h = mt__slot_head_of(t, base->rank, step);
+    h->len = len;
+    h->what = what;
+    atomic_store_explicit(&t->ranks[base->rank].shared, step, memory_order_release);
+    mt__kick_all(t);
+    int rc = mt__slots_wait(t, true, step, deadline);
+    if (rc < 0) {
+        return rc;
+    }
+    for (int q = 0; q < base->size; q++) {
+        const mt__slot_head *o = mt__slot_head_of(t, q, step);
+        if (o->len != len || o->what != what) {
+            mt_error_set(MT_EINVAL, "rank %d: rank %d is in another collective or has a tensor "
+                         "of another size (%llu bytes there, %zu here): the ranks called "
+                         "different collectives or used tensors of different sizes",
+                         base->rank, q, (unsigned long long)o->len, len);
+            return mt__shm_fail(t, MT_EINVAL);
+        }
+        all[q] = mt__slot(t, q, step);
+    }
+    return 0;
+}
+
+static void
+mt__shm_slots_leave(mt_transport *base, uint64_t step)
+{
+    mt__shm *t = MT__SHM(base);
+    atomic_store_explicit(&t->ranks[base->rank].read, step, memory_order_release);
+    mt__kick_all(t);
+}
+
 static const mt_transport_vtable mt__shm_vt = {
     .name = "shm",
     .exchange = mt__shm_exchange,
     .abort = mt__shm_abort,
     .close = mt__shm_close,
+    .slots_enter = mt__shm_slots_enter,
+    .slots_share = mt__shm_slots_share,
+    .slots_leave = mt__shm_slots_leave,
 };
 
 /* ---- setup ----------------------------------------------------------------- */

@@ -55,12 +55,25 @@ typedef struct mt_transport_vtable {
     void (*abort)(mt_transport *t);
     /* Closes every connection and frees the transport. */
     void (*close)(mt_transport *t);
+    /* Optional, with slot_bytes > 0 (Note [Slots]): a collective's step in
+     * memory every rank can read.  slots_enter waits until this rank's next
+     * slot (of slot_bytes) is free and returns it and the step's number;
+     * slots_share publishes it with its length and a word saying what the
+     * step is, waits until every rank has published theirs and checks that
+     * they all say the same (else the transport is broken, as after a size
+     * mismatch in an exchange), returning all slots (all[r], rank r's);
+     * slots_leave says this rank has read them. */
+    int (*slots_enter)(mt_transport *t, void **mine, uint64_t *step, int64_t deadline);
+    int (*slots_share)(mt_transport *t, uint64_t step, size_t len, uint64_t what,
+                       const void **all, int64_t deadline);
+    void (*slots_leave)(mt_transport *t, uint64_t step);
 } mt_transport_vtable;
 
 struct mt_transport {
     const mt_transport_vtable *vt;
     int rank;
     int size;
+    size_t slot_bytes; /* 0: no slots */
 };
 
 static inline int
@@ -99,6 +112,20 @@ mt_transport_sendrecv(mt_transport *t, int dst, const void *sbuf, size_t slen, i
     mt_xfer s = {.peer = dst, .tag = tag, .buf = (void *)sbuf, .len = slen};
     mt_xfer r = {.peer = src, .tag = tag, .buf = rbuf, .len = rlen};
     return t->vt->exchange(t, &s, 1, &r, 1, deadline);
+}
+
+/* Note [Slots]
+ * A transport whose ranks share memory may offer each rank two slots that
+ * every rank can read, used in turn by the collective steps of the group (so
+ * every rank numbers the steps alike: the group's collectives run in the same
+ * order everywhere).  A step is: enter (wait until every rank has read this
+ * rank's slot of two steps ago), write into the slot, share (publish, wait for
+ * every rank's), read the others' slots, leave.  One round of memory traffic
+ * instead of log2(n) exchanges: the algorithms use it for small buffers. */
+static inline bool
+mt_transport_has_slots(const mt_transport *t, size_t len)
+{
+    return t->slot_bytes > 0 && len <= t->slot_bytes;
 }
 
 static inline void

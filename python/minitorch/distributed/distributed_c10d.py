@@ -1327,8 +1327,21 @@ def _check_complex_op(name, tensors, opv):
         raise ValueError(f"{name} does not support RedOpType.{opv.name} on complex tensors")
 
 
-@_non_member_skips("all_reduce")
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
+    # The common call (the default group, SUM, a contiguous CPU tensor, blocking, no debug
+    # level) skips the general path's checks: they cannot fail for it.
+    if group is None and op is _RedOpType.SUM and async_op is False and type(tensor) is _mt.Tensor:
+        pg = _world.default_pg
+        if pg is not None and not pg._user and _debug._level == "OFF" and tensor.is_cpu and \
+                tensor.is_contiguous() and pg._cpg.is_alive():
+            pg._seq += 1
+            pg._cpg.run(pg._cpg.allreduce([tensor], 0, True))
+            return None
+    return _all_reduce(tensor, op, group, async_op)
+
+
+@_non_member_skips("all_reduce")
+def _all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
     opv = _op_value(op)
     if opv is not _RedOpType.SUM:
