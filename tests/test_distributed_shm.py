@@ -214,3 +214,24 @@ def test_a_stale_segment_is_refused(valid_header, words):
     finally:
         seg.close()
         seg.unlink()
+
+
+def test_all_reduce_common_call_and_its_fallbacks(tmp_path):
+    # the blocking SUM of a contiguous tensor on the default group runs through allreduce_now;
+    # every other call takes the general path, with the same results and errors
+    dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
+    try:
+        pg = dist.distributed_c10d._get_default_group()
+        t = torch.arange(6.0).reshape(2, 3).t()  # not contiguous
+        assert pg._cpg.allreduce_now(t) is NotImplemented and pg._cpg.allreduce_now(5) is NotImplemented
+        dist.all_reduce(t)
+        assert t.tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+        x = torch.ones(3)
+        seq = pg._seq
+        assert dist.all_reduce(x) is None and x.tolist() == [1.0] * 3 and pg._seq == seq + 1
+        with pytest.raises(TypeError):
+            dist.all_reduce([x])
+    finally:
+        dist.destroy_process_group()
+    with pytest.raises(ValueError, match="not been initialized"):
+        dist.all_reduce(torch.ones(1))

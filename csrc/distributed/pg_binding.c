@@ -72,22 +72,13 @@ mt_work_obj_clear(PyObject *self)
 }
 
 /* wait(timeout_ms=-1) -> True; raises the operation's error. */
-static PyObject *
-mt_py_work_wait(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* Waits for w (ms < 0: without limit, in slices so that Ctrl-C interrupts a
+ * long wait); 0, or -1 with the Python exception set. */
+static int
+mt__wait_work(mt_work *w, int64_t ms)
 {
-    int64_t ms = -1;
-    if (nargs > 1) {
-        PyErr_SetString(PyExc_TypeError, "wait() takes at most 1 argument");
-        return NULL;
-    }
-    if (nargs == 1 && args[0] != Py_None &&
-        mt__int64_from_py(args[0], &ms, "wait", "timeout") < 0) {
-        return NULL;
-    }
-    mt_work *w = ((MTWorkObject *)self)->work;
     int rc;
     if (ms < 0) {
-        /* Waits in slices so that Ctrl-C interrupts a long wait. */
         for (;;) {
             Py_BEGIN_ALLOW_THREADS
             rc = mt_work_wait(w, 100);
@@ -100,7 +91,7 @@ mt_py_work_wait(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 break;
             }
             if (PyErr_CheckSignals() < 0) {
-                return NULL;
+                return -1;
             }
         }
     }
@@ -113,9 +104,28 @@ mt_py_work_wait(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         /* Whatever failed while running (sizes that disagree between ranks
          * included) is a backend error, as torch's. */
         if (rc == MT_ENOMEM || rc == MT_ENOTIMPL) {
-            return mt__raise(rc);
+            mt__raise(rc);
+            return -1;
         }
         PyErr_SetString(mt__DistBackendError, mt_error_message());
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+mt_py_work_wait(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int64_t ms = -1;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "wait() takes at most 1 argument");
+        return NULL;
+    }
+    if (nargs == 1 && args[0] != Py_None &&
+        mt__int64_from_py(args[0], &ms, "wait", "timeout") < 0) {
+        return NULL;
+    }
+    if (mt__wait_work(((MTWorkObject *)self)->work, ms) < 0) {
         return NULL;
     }
     Py_RETURN_TRUE;
@@ -596,6 +606,40 @@ mt_py_pg_run(PyObject *self, PyObject *arg)
     return mt_py_work_wait(arg, NULL, 0);
 }
 
+/* allreduce_now(tensor): the blocking SUM all-reduce of one tensor, the
+ * commonest call of all: queued and run by the caller as run() does (Note
+ * [Inline execution]), without a Work object.  Returns None, or
+ * NotImplemented (nothing done) when the group is gone or the tensor is not
+ * a contiguous CPU tensor: the general path handles those. */
+static PyObject *
+mt_py_pg_allreduce_now(PyObject *self, PyObject *arg)
+{
+    mt_pg *pg = ((MTPGObject *)self)->pg;
+    if (pg == NULL || !mt__tensor_check(arg)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    mt_tensor *t = mt__tensor_impl(arg);
+    if (!t->contiguous || mt_tensor_device(t).type != MT_CPU) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    mt_pg_set_defer_wake(true);
+    mt_work *w = mt__enq_done(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
+    if (w == NULL) {
+        return mt__raise(0);
+    }
+    if (mt_pg_take(pg, w)) {
+        Py_BEGIN_ALLOW_THREADS
+        mt_pg_run_taken(pg, w);
+        Py_END_ALLOW_THREADS
+    }
+    int rc = mt__wait_work(w, -1);
+    mt_work_decref(w);
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* send(tensor, dst, tag) / recv(tensor, src (-1: any), tag) */
 static PyObject *
 mt__p2p(PyObject *self, PyObject *const *args, Py_ssize_t nargs, bool is_send)
@@ -749,6 +793,7 @@ static PyMethodDef mt_pg_methods[] = {
     {"alltoall_single", FAST(mt_py_pg_alltoall_single), NULL},
     {"barrier", FAST(mt_py_pg_barrier), NULL},
     {"run", mt_py_pg_run, METH_O, "run(work): waits for a work queued with sync=True."},
+    {"allreduce_now", mt_py_pg_allreduce_now, METH_O, "The blocking SUM all-reduce of a tensor."},
     {"send", FAST(mt_py_pg_send), NULL},
     {"recv", FAST(mt_py_pg_recv), NULL},
     {"rank", mt_py_pg_rank, METH_NOARGS, NULL},

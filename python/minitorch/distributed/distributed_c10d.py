@@ -1332,10 +1332,9 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     # level) skips the general path's checks: they cannot fail for it.
     if group is None and op is _RedOpType.SUM and async_op is False and type(tensor) is _mt.Tensor:
         pg = _world.default_pg
-        if pg is not None and not pg._user and _debug._level == "OFF" and tensor.is_cpu and \
-                tensor.is_contiguous() and pg._cpg.is_alive():
+        if pg is not None and not pg._user and _debug._level == "OFF" and pg._cpg is not None \
+                and pg._cpg.allreduce_now(tensor) is None:
             pg._seq += 1
-            pg._cpg.run(pg._cpg.allreduce([tensor], 0, True))
             return None
     return _all_reduce(tensor, op, group, async_op)
 
