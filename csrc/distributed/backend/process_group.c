@@ -7,7 +7,7 @@
 
 #include "c10_lite/error.h"
 #include "csrc/distributed/backend/work.h"
-#include "csrc/distributed/rendezvous/net.h"
+#include "csrc/distributed/common/net.h"
 #include "csrc/distributed/transport/transport.h"
 
 /* See Note [Process group execution]. */

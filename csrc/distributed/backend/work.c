@@ -6,7 +6,7 @@
 
 #include "c10_lite/error.h"
 #include "csrc/distributed/backend/work.h"
-#include "csrc/distributed/rendezvous/net.h"
+#include "csrc/distributed/common/net.h"
 
 static const char *const mt__op_names[] = {
     [MT__OP_ALLREDUCE] = "allreduce",

@@ -6,7 +6,7 @@
 
 #include "c10_lite/error.h"
 #include "csrc/distributed/rendezvous/kvmap.h"
-#include "csrc/distributed/rendezvous/net.h"
+#include "csrc/distributed/common/net.h"
 #include "csrc/distributed/rendezvous/store.h"
 
 typedef struct mt__hash_store {

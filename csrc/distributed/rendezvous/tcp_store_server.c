@@ -13,7 +13,7 @@
 
 #include "c10_lite/error.h"
 #include "csrc/distributed/rendezvous/kvmap.h"
-#include "csrc/distributed/rendezvous/net.h"
+#include "csrc/distributed/common/net.h"
 #include "csrc/distributed/rendezvous/tcp_store_proto.h"
 
 /* See Note [TCPStore protocol]. */

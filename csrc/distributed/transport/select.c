@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "c10_lite/error.h"
-#include "csrc/distributed/rendezvous/net.h"
+#include "csrc/distributed/common/net.h"
 #include "csrc/distributed/transport/transport.h"
 
 /* Note [Choosing a transport]

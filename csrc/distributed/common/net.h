@@ -1,6 +1,6 @@
-/* csrc/distributed/rendezvous/net.h - clocks, deadlines and poll()-bounded socket helpers. */
-#ifndef CSRC_DISTRIBUTED_RENDEZVOUS_NET_H
-#define CSRC_DISTRIBUTED_RENDEZVOUS_NET_H
+/* csrc/distributed/common/net.h - clocks, deadlines and poll()-bounded socket helpers. */
+#ifndef CSRC_DISTRIBUTED_COMMON_NET_H
+#define CSRC_DISTRIBUTED_COMMON_NET_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,4 +44,4 @@ int mt__sock_accept(int lfd, int64_t deadline, int *fd_out);
 /* Numeric host of a socket address ("10.0.0.1", "fe80::1") into buf. */
 int mt__sockaddr_host(const struct sockaddr *sa, char *buf, size_t cap);
 
-#endif /* CSRC_DISTRIBUTED_RENDEZVOUS_NET_H */
+#endif /* CSRC_DISTRIBUTED_COMMON_NET_H */

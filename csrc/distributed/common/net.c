@@ -1,5 +1,5 @@
-/* csrc/distributed/rendezvous/net.c - poll()-bounded socket helpers. See Note [Deadlines]. */
-#include "csrc/distributed/rendezvous/net.h"
+/* csrc/distributed/common/net.c - poll()-bounded socket helpers. See Note [Deadlines]. */
+#include "csrc/distributed/common/net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
