@@ -1,0 +1,44 @@
+/* csrc/distributed/backend/pg_private.h - the process group's state, shared by its queue (process_group.c) and its operations (ops.c); private to backend/. */
+#ifndef CSRC_DISTRIBUTED_BACKEND_PG_PRIVATE_H
+#define CSRC_DISTRIBUTED_BACKEND_PG_PRIVATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "csrc/distributed/backend/work.h"
+#include "csrc/distributed/transport/transport.h"
+
+#define MT__COLL_TAG_BIT 0x80000000u
+
+struct mt_pg {
+    int rank, size;
+    _Atomic int64_t timeout_ms; /* each operation's, unless it has its own (mt_pg_set_timeout) */
+    mt_store *store;     /* owned reference */
+    mt_transport *tp;    /* owned */
+    pthread_t worker;
+    pthread_mutex_t mu;  /* guards everything below */
+    pthread_cond_t cv;   /* work queued / queue drained / stop */
+    mt_work *head, *tail;
+    bool running;        /* the worker is executing an item */
+    bool stop;
+    uint32_t seq;        /* collectives issued so far */
+    bool broken;
+    char broken_msg[1024];
+};
+
+/* Queues w (taking a reference for the queue) and returns it; a collective
+ * gets the group's next tag.  (process_group.c) */
+mt_work *mt__pg_enqueue(mt_pg *pg, mt_work *w, bool collective);
+
+/* Runs one queued collective on the caller's thread (the worker, or a
+ * caller running it inline); 0 or MT_E* with the message set.  (ops.c) */
+int mt__pg_run_op(mt_pg *pg, mt_work *w);
+
+/* The time limit of w: its own, else the group's.  (ops.c) */
+int64_t mt__pg_timeout_of(mt_pg *pg, const mt_work *w);
+
+/* Bytes of a contiguous tensor.  (ops.c) */
+size_t mt__pg_nbytes(const mt_tensor *t);
+
+#endif /* CSRC_DISTRIBUTED_BACKEND_PG_PRIVATE_H */
