@@ -235,3 +235,27 @@ def test_all_reduce_common_call_and_its_fallbacks(tmp_path):
         dist.destroy_process_group()
     with pytest.raises(ValueError, match="not been initialized"):
         dist.all_reduce(torch.ones(1))
+
+
+def _job_no_room(rank, ws, init_method):
+    import resource
+    import signal
+
+    if rank == 0:  # rank 0 cannot make a segment: files it writes are limited to 256 KiB
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 10, resource.RLIM_INFINITY))
+    try:
+        dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
+                                timeout=timedelta(seconds=20))
+    except dist.DistError as e:
+        return "error", str(e)
+    t = torch.ones(3)
+    dist.all_reduce(t)
+    return dist.distributed_c10d._get_default_group()._cpg.transport(), t.tolist()
+
+
+def test_no_room_for_shared_memory_falls_back_to_tcp():
+    for name, t in run_ranks(_job_no_room, 2):
+        assert (name, t) == ("tcp", [2.0] * 3)
+    for kind, msg in run_ranks(_job_no_room, 2, env={"MINITORCH_TRANSPORT": "shm"}):
+        assert kind == "error" and "cannot reserve" in msg and "/dev/shm" in msg, msg

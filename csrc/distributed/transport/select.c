@@ -18,7 +18,10 @@
  * be wrong for them).  Rank 0 decides for the whole group and publishes the
  * decision, so ranks never disagree: shared memory when every rank is on
  * rank 0's host and none asked for tcp, TCP otherwise; asking for shm where
- * a rank is elsewhere is an error naming it.  A group of one rank needs no
+ * a rank is elsewhere is an error naming it.  When rank 0 cannot create the
+ * segment (no /dev/shm, or too little room: many groups, a small container
+ * /dev/shm), auto falls back to TCP on every rank; forced shm is an error.
+ * A group of one rank needs no
  * connections (TCP transport with nothing to connect).  Naming a network
  * interface (MINITORCH_SOCKET_IFNAME, GLOO_SOCKET_IFNAME) asks for TCP. */
 
@@ -110,7 +113,7 @@ mt__decide(mt_store *store, int size, const char *mine, int64_t deadline, char *
         }
     }
     else {
-        snprintf(out, cap, "%s", local && !any_tcp ? "shm" : "tcp");
+        snprintf(out, cap, "%s", any_shm ? "shm forced" : local && !any_tcp ? "shm auto" : "tcp");
     }
     return 0;
 }
@@ -157,8 +160,21 @@ mt_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
     }
     int64_t left = mt__ms_left(deadline);
     left = left > 0 ? left : 1;
-    if (strcmp(choice, "shm") == 0) {
-        return mt_shm_transport_new(store, rank, size, left);
+    if (strncmp(choice, "shm", 3) == 0) {
+        mt_transport *tp = mt_shm_transport_new(store, rank, size, left);
+        if (tp != NULL || mt_error_code() != MT_ENOTIMPL) {
+            return tp;
+        }
+        if (strcmp(choice, "shm auto") != 0) { /* asked for: its absence is an error */
+            char why[512];
+            snprintf(why, sizeof(why), "%s", mt_error_message());
+            mt_error_set(MT_ERUNTIME, "%s (MINITORCH_TRANSPORT=shm)", why);
+            return NULL;
+        }
+        /* rank 0 could not make the segment: every rank learns it from the store and
+         * falls back to TCP alike */
+        left = mt__ms_left(deadline);
+        left = left > 0 ? left : 1;
     }
     return mt_tcp_transport_new(store, rank, size, left);
 }

@@ -28,7 +28,9 @@
  * and publishes its name and a random nonce in the group's store; the other
  * ranks open it, check magic, geometry and nonce, and say so in the store;
  * rank 0 then unlinks the name, so nothing is left in /dev/shm after the
- * group is built, whatever happens to the processes afterwards.
+ * group is built, whatever happens to the processes afterwards.  When rank 0
+ * cannot make the segment (no /dev/shm, or too little room in it) it
+ * publishes why instead, and every rank fails with MT_ENOTIMPL.
  *
  * The segment holds, for every ordered pair (i, j), a single-producer
  * single-consumer byte ring: rank i appends messages for j (the same 16-byte
@@ -747,6 +749,19 @@ static const mt_transport_vtable mt__shm_vt = {
 
 /* ---- setup ----------------------------------------------------------------- */
 
+/* Rank 0 could not build the segment: says so under "shm/name" (so the other
+ * ranks do not wait for one) and fails with MT_ENOTIMPL, which tells
+ * Note [Choosing a transport] that shared memory is unavailable here. */
+static int
+mt__unavailable(mt_store *store)
+{
+    char why[400], val[420];
+    snprintf(why, sizeof(why), "%s", mt_error_message());
+    snprintf(val, sizeof(val), "none %s", why);
+    (void)mt_store_set_str(store, "shm/name", val);
+    return mt_error_set(MT_ENOTIMPL, "%s", why);
+}
+
 /* Rank 0: creates, reserves and initialises the segment; publishes "shm/name". */
 static int
 mt__create(mt__shm *t, mt_store *store, char *name, size_t cap)
@@ -760,8 +775,9 @@ mt__create(mt__shm *t, mt_store *store, char *name, size_t cap)
              atomic_fetch_add(&counter, 1), (unsigned long long)nonce);
     t->fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (t->fd < 0) {
-        return mt_error_set(MT_ERUNTIME, "shared-memory transport: shm_open(%s) failed: %s", name,
-                            strerror(errno));
+        mt_error_set(MT_ERUNTIME, "shared-memory transport: shm_open(%s) failed: %s", name,
+                     strerror(errno));
+        return mt__unavailable(store);
     }
     int rc = mt__layout(t, mt__ring_bytes_for(t->base.size));
     int err = rc < 0 ? 0 : ftruncate(t->fd, (off_t)t->map_len) < 0 ? errno
@@ -782,6 +798,10 @@ mt__create(mt__shm *t, mt_store *store, char *name, size_t cap)
     }
     if (rc == 0) {
         rc = mt__lock_own_byte(t);
+    }
+    if (rc < 0) {
+        shm_unlink(name);
+        return mt__unavailable(store);
     }
     if (rc == 0) {
         mt__shm_head *h = (mt__shm_head *)t->map;
@@ -808,7 +828,11 @@ mt__open(mt__shm *t, mt_store *store, int64_t deadline)
     char *val = NULL, name[128];
     unsigned long long nonce = 0;
     int rc = mt_store_get_str(store, "shm/name", mt__ms_left(deadline), &val);
-    if (rc == 0 && sscanf(val, "%127s %llx", name, &nonce) != 2) {
+    if (rc == 0 && strncmp(val, "none ", 5) == 0) {
+        rc = mt_error_set(MT_ENOTIMPL, "rank 0 could not create the group's shared memory: %s",
+                          val + 5);
+    }
+    else if (rc == 0 && sscanf(val, "%127s %llx", name, &nonce) != 2) {
         rc = mt_error_set(MT_ECONN, "shared-memory transport: bad segment name '%s' in the store", val);
     }
     free(val);
