@@ -17,11 +17,17 @@
 #include "c10_lite/error.h"
 
 int64_t
-mt__now_ms(void)
+mt_now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int64_t
+mt__now_ms(void)
+{
+    return mt_now_us() / 1000;
 }
 
 int64_t

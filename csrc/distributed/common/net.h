@@ -13,6 +13,8 @@
  * time left, so no wait can outlive its timeout.  Sockets are non-blocking. */
 
 int64_t mt__now_ms(void);
+/* CLOCK_MONOTONIC in microseconds. */
+int64_t mt_now_us(void);
 /* now + timeout_ms, saturating. */
 int64_t mt__deadline_after(int64_t timeout_ms);
 /* Milliseconds left until `deadline` as a poll() timeout (>= 0, <= INT_MAX). */

@@ -1,18 +1,9 @@
 /* csrc/distributed/transport/waiting.c - see Note [Polling before sleeping]. */
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "csrc/distributed/transport/waiting.h"
-
-int64_t
-mt_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 bool
 mt_oversubscribed(int size)

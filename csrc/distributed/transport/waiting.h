@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "csrc/distributed/common/net.h"
+
 /* Note [Polling before sleeping]
  * A message between two processes on one host arrives within microseconds,
  * but a thread that sleeps (in poll() or on a futex) takes tens of
@@ -17,9 +19,6 @@
  * awaited progress: there each empty turn yields the core (sched_yield),
  * which measured twice as fast as sleeping at once for 3 and 4 ranks on 2
  * cores. */
-
-/* CLOCK_MONOTONIC in microseconds. */
-int64_t mt_now_us(void);
 
 /* Whether this host runs more ranks (LOCAL_WORLD_SIZE, set by the launchers,
  * or else the group size `size`) than it has cores. */
