@@ -259,3 +259,13 @@ def test_no_room_for_shared_memory_falls_back_to_tcp():
         assert (name, t) == ("tcp", [2.0] * 3)
     for kind, msg in run_ranks(_job_no_room, 2, env={"MINITORCH_TRANSPORT": "shm"}):
         assert kind == "error" and "cannot reserve" in msg and "/dev/shm" in msg, msg
+
+
+def _job_disagree(rank, ws, init_method):
+    os.environ["MINITORCH_TRANSPORT"] = "shm" if rank == 0 else "tcp"
+    return _job_bad_mode(rank, ws, init_method)
+
+
+def test_ranks_asking_for_different_transports_is_an_error():
+    for msg in run_ranks(_job_disagree, 2):
+        assert "MINITORCH_TRANSPORT=shm on one rank and tcp on another" in msg, msg

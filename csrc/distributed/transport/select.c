@@ -104,13 +104,12 @@ mt__decide(mt_store *store, int size, const char *mine, int64_t deadline, char *
     if (rc < 0) {
         return rc;
     }
-    if (any_shm && (any_tcp || !local)) {
-        snprintf(out, cap, "error MINITORCH_TRANSPORT=shm needs every rank on one host and none "
-                 "asking for tcp; %s", !local ? "" : "a rank set MINITORCH_TRANSPORT=tcp");
-        if (!local) {
-            size_t l = strlen(out);
-            snprintf(out + l, cap - l, "rank %d is not on rank 0's host", away);
-        }
+    if (any_shm && !local) {
+        snprintf(out, cap, "error MINITORCH_TRANSPORT=shm needs every rank on one host; rank %d is "
+                 "not on rank 0's host", away);
+    }
+    else if (any_shm && any_tcp) {
+        snprintf(out, cap, "error MINITORCH_TRANSPORT=shm on one rank and tcp on another");
     }
     else {
         snprintf(out, cap, "%s", any_shm ? "shm forced" : local && !any_tcp ? "shm auto" : "tcp");

@@ -215,6 +215,34 @@ mt__kick(mt__shm *t, int p)
     }
 }
 
+/* Raises this rank's `sleeping` flag and returns the doorbell value to sleep
+ * on; the caller then looks for work once more and calls mt__doze (Note
+ * [Shared-memory transport]: a peer ringing after that look changes the
+ * value, so the futex does not sleep). */
+static uint32_t
+mt__doze_prepare(mt__shm *t)
+{
+    mt__shm_rank *mine = &t->ranks[t->base.rank];
+    uint32_t seen = atomic_load(&mine->doorbell);
+    atomic_store(&mine->sleeping, 1);
+    atomic_thread_fence(memory_order_seq_cst);
+    return seen;
+}
+
+/* When `sleep` (and not aborted): sleeps until the doorbell moves from
+ * `seen`, for at most MT__SHM_SLEEP_MS and `left` ms.  Then lowers the flag. */
+static void
+mt__doze(mt__shm *t, uint32_t seen, int left, bool sleep)
+{
+    mt__shm_rank *mine = &t->ranks[t->base.rank];
+    if (sleep && !atomic_load(&t->aborted)) {
+        int ms = left < MT__SHM_SLEEP_MS ? left : MT__SHM_SLEEP_MS;
+        struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+        (void)syscall(SYS_futex, (uint32_t *)&mine->doorbell, FUTEX_WAIT, seen, &ts, NULL, 0);
+    }
+    atomic_store(&mine->sleeping, 0);
+}
+
 /* Appends up to n bytes of src to the ring me -> p; returns how many fit. */
 static size_t
 mt__ring_put(mt__shm *t, int p, const void *src, size_t n)
@@ -492,7 +520,6 @@ mt__shm_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
     if (rc < 0) {
         return rc;
     }
-    mt__shm_rank *mine = &t->ranks[base->rank];
     bool yield = mt_oversubscribed(base->size);
     int64_t budget = mt_spin_us(yield), spin_until = 0, last_check = mt_now_us();
     for (;;) {
@@ -537,27 +564,20 @@ mt__shm_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             continue;
         }
         /* Sleep (Note [Shared-memory transport]): flag up, one more pass, then the futex. */
-        uint32_t seen = atomic_load(&mine->doorbell);
-        atomic_store(&mine->sleeping, 1);
-        atomic_thread_fence(memory_order_seq_cst);
+        uint32_t seen = mt__doze_prepare(t);
         rc = mt_match_unexpected(&t->match, base->rank, recvs, nrecv);
         if (rc == 0) {
             rc = mt__progress(t, sends, nsend, recvs, nrecv, true, &moved);
         }
         if (rc < 0) {
-            atomic_store(&mine->sleeping, 0);
+            mt__doze(t, seen, left, false);
             return t->broken[0] ? rc : mt__shm_fail(t, rc);
         }
-        if (moved == 0 && !atomic_load(&t->aborted)) {
-            int ms = left < MT__SHM_SLEEP_MS ? left : MT__SHM_SLEEP_MS;
-            struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-            (void)syscall(SYS_futex, (uint32_t *)&mine->doorbell, FUTEX_WAIT, seen, &ts, NULL, 0);
-        }
+        mt__doze(t, seen, left, moved == 0);
         if (mt_now_us() - last_check >= MT__SHM_SLEEP_MS * 1000) {
             mt__check_peers(t, sends, nsend, recvs, nrecv);
             last_check = mt_now_us();
         }
-        atomic_store(&mine->sleeping, 0);
     }
 }
 
@@ -622,7 +642,6 @@ mt__slots_wait(mt__shm *t, bool shared, uint64_t v, int64_t deadline)
     if (t->broken[0]) {
         return mt_error_set(MT_ECONN, "%s", t->broken);
     }
-    mt__shm_rank *mine = &t->ranks[t->base.rank];
     bool yield = mt_oversubscribed(t->base.size);
     int64_t now = mt_now_us(), spin_until = now + mt_spin_us(yield), last_check = now;
     for (;;) {
@@ -647,15 +666,8 @@ mt__slots_wait(mt__shm *t, bool shared, uint64_t v, int64_t deadline)
                          "hung, died, or called a different collective)", t->base.rank, late);
             return mt__shm_fail(t, MT_ETIMEOUT);
         }
-        uint32_t seen = atomic_load(&mine->doorbell);
-        atomic_store(&mine->sleeping, 1);
-        atomic_thread_fence(memory_order_seq_cst);
-        if (mt__slots_late(t, shared, v) >= 0 && !atomic_load(&t->aborted)) {
-            int ms = left < MT__SHM_SLEEP_MS ? left : MT__SHM_SLEEP_MS;
-            struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-            (void)syscall(SYS_futex, (uint32_t *)&mine->doorbell, FUTEX_WAIT, seen, &ts, NULL, 0);
-        }
-        atomic_store(&mine->sleeping, 0);
+        uint32_t seen = mt__doze_prepare(t);
+        mt__doze(t, seen, left, mt__slots_late(t, shared, v) >= 0);
         if (mt_now_us() - last_check >= MT__SHM_SLEEP_MS * 1000) {
             late = mt__slots_late(t, shared, v);
             if (late >= 0 && !mt__alive(t, late)) {
