@@ -69,6 +69,7 @@ mt_storage_from_blob(void *data, size_t nbytes, mt_device device, mt_deleter_fn 
     s->deleter = deleter;
     s->deleter_ctx = deleter_ctx;
     atomic_init(&s->fixed, false);
+    atomic_init(&s->version, 0);
     return s;
 }
 

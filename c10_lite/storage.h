@@ -32,6 +32,9 @@ typedef struct mt_storage {
     mt_deleter_fn deleter; /* NULL: nothing to free (static or zero-size) */
     void *deleter_ctx;
     _Atomic bool fixed; /* set once its bytes are shared outside (a NumPy array): never resized */
+    /* in-place writes through any tensor of this storage (autograd's version counter: a
+     * tensor saved for backward remembers it, see Note [Saved tensors] in autograd/) */
+    _Atomic uint64_t version;
 } mt_storage;
 
 /* New storage of `nbytes` uninitialised bytes from the device's allocator (64-byte

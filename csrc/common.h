@@ -35,6 +35,16 @@ typedef struct {
     PyObject_HEAD
     mt_tensor *impl;
     PyObject *base; /* owned; the tensor this one is a view of (Tensor._base), or NULL */
+    /* autograd state, see Note [Autograd state of a tensor] in csrc/autograd/autograd.h;
+     * each owned or NULL */
+    PyObject *grad;     /* .grad */
+    PyObject *grad_fn;  /* the node whose output this tensor is (NULL: a leaf) */
+    PyObject *grad_acc; /* weak reference to a leaf's AccumulateGrad node */
+    PyObject *hooks;    /* list of tensor hooks of a leaf (run before accumulation) */
+    PyObject *post_acc_hooks; /* list of post-accumulate-grad hooks of a leaf */
+    int output_nr;      /* which output of grad_fn */
+    char requires_grad; /* a leaf that requires grad */
+    char tracked;       /* counted in mt__ag_live (requires_grad or grad_fn set) */
 } MTTensorObject;
 
 static inline int
@@ -259,6 +269,8 @@ int mt__add_tensor_methods(PyMethodDef *methods);
  * mt_f_<name>), so a row without its entry point fails to compile and an entry point without
  * its row is an unused static function (-Werror).  The arrays keep only private helpers
  * ("_name") besides the table's rows. */
-#define MT_OPTABLE_DEF(name, fn, flags) {name, (PyCFunction)(void (*)(void))fn, flags, NULL},
+/* each entry names the op's autograd wrapper, fn##__ag (see Note [Recording an op] in
+ * csrc/autograd/autograd.h) */
+#define MT_OPTABLE_DEF(name, fn, flags) {name, (PyCFunction)(void (*)(void))fn##__ag, flags, NULL},
 
 #endif /* CSRC_COMMON_H */

@@ -1,5 +1,6 @@
 /* csrc/index_binding.c - cat, sort/topk, searchsorted, gather/scatter, indexing primitives. */
 #include "csrc/common.h"
+#include "csrc/autograd/autograd.h"
 
 #define IMPL(self) (((MTTensorObject *)(self))->impl)
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
@@ -326,10 +327,14 @@ mt_m_scatter_add_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
     return mt__scatter_impl(self, args, nargs, kw, 1);
 }
 
+MT_OPTABLE_INDEX_METHOD_WRAPPERS(MT_AG_WRAPPER)
+
 static PyMethodDef mt_index_methods[] = {
     MT_OPTABLE_INDEX_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
+
+MT_OPTABLE_INDEX_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
 
 static PyMethodDef mt_index_functions[] = {
     MT_OPTABLE_INDEX_FUNCTIONS(MT_OPTABLE_DEF)

@@ -1,5 +1,6 @@
 /* csrc/indexing.c - Tensor.__getitem__/__setitem__: parses the Python key; aten_lite/indexing.c plans and runs it. */
 #include "csrc/common.h"
+#include "csrc/autograd/autograd.h"
 
 #include "aten_lite/indexing.h"
 
@@ -211,6 +212,10 @@ mt__plan(PyObject *self, const mt__key *k, mt_index_plan *plan)
 PyObject *
 mt__tensor_getitem(PyObject *self, PyObject *key)
 {
+    PyObject *argv[2] = {self, key}, *res;
+    if (mt__ag_maybe() && mt__ag_intercept("o.getitem", NULL, argv, 2, NULL, &res)) {
+        return res;
+    }
     if (PyLong_CheckExact(key)) { /* fast path: t[i] */
         Py_ssize_t i = PyLong_AsSsize_t(key);
         if (i == -1 && PyErr_Occurred()) {
@@ -292,6 +297,12 @@ mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value)
         PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
         return -1;
     }
+    PyObject *argv[3] = {self, key, value}, *res;
+    if (mt__ag_maybe() && mt__ag_intercept("o.setitem", NULL, argv, 3, NULL, &res)) {
+        Py_XDECREF(res);
+        return res != NULL ? 0 : -1;
+    }
+    mt__bump_version(self);
     mt__key k;
     if (mt__parse_key(key, &k) < 0) {
         return -1;

@@ -1,5 +1,6 @@
 /* csrc/linalg_binding.c - matrix products (matmul, mm, bmm, mv, dot, addmm, addmv, baddbmm) and BLAS loading. */
 #include "csrc/common.h"
+#include "csrc/autograd/autograd.h"
 
 #include <string.h>
 
@@ -218,10 +219,14 @@ mt_py_blas_info(PyObject *m, PyObject *unused)
     return Py_BuildValue("(ss)", mt_blas_path(), mt_blas_config());
 }
 
+MT_OPTABLE_LINALG_METHOD_WRAPPERS(MT_AG_WRAPPER)
+
 static PyMethodDef mt_linalg_methods[] = {
     MT_OPTABLE_LINALG_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
+MT_OPTABLE_LINALG_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
+
 static PyMethodDef mt_linalg_functions[] = {
     MT_OPTABLE_LINALG_FUNCTIONS(MT_OPTABLE_DEF)
     {"_blas_load", mt_py_blas_load, METH_O,

@@ -1,5 +1,6 @@
 /* csrc/module.c - the minitorch._C extension module: state, multi-phase init, registration. */
 #include "csrc/common.h"
+#include "csrc/autograd/autograd.h"
 
 #include "aten_lite/parallel.h"
 
@@ -66,7 +67,8 @@ mt__run_binding_hooks(PyObject *m)
 {
     if (mt__random_binding_init(m) < 0 || mt__linalg_binding_init(m) < 0 ||
         mt__index_binding_init(m) < 0 || mt__distributed_init(m) < 0 ||
-        mt__complex_binding_init(m) < 0 || mt__shm_binding_init(m) < 0) {
+        mt__complex_binding_init(m) < 0 || mt__shm_binding_init(m) < 0 ||
+        mt__autograd_init(m) < 0) {
         return -1;
     }
     return 0;

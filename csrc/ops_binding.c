@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "csrc/common.h"
+#include "csrc/autograd/autograd.h"
 #include "aten_lite/iter.h"
 
 #include <string.h>
@@ -640,10 +641,14 @@ mt_f_can_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return PyBool_FromLong(mt_can_cast(x, y));
 }
 
+MT_OPTABLE_OPS_METHOD_WRAPPERS(MT_AG_WRAPPER)
+
 static PyMethodDef mt_op_methods[] = {
     MT_OPTABLE_OPS_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
+
+MT_OPTABLE_OPS_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
 
 static PyMethodDef mt_op_functions[] = {
     MT_OPTABLE_OPS_FUNCTIONS(MT_OPTABLE_DEF)
@@ -738,14 +743,34 @@ mt__inplace_operator(mt_op op, PyObject *self, PyObject *other)
     Py_RETURN_NOTIMPLEMENTED;
 }
 
+/* Operators are recorded as "o.<slot>" / "o.inplace_<slot>" (see Note [Recording an op]). */
+static int
+mt__ag_operator(const char *key, PyObject *a, PyObject *b, PyObject **r)
+{
+    PyObject *argv[2] = {a, b};
+    return mt__ag_maybe() && mt__ag_intercept(key, NULL, argv, b != NULL ? 2 : 1, NULL, r);
+}
+
 #define MT__NB(slot, OP)                                              \
     PyObject *mt__nb_##slot(PyObject *a, PyObject *b)                 \
     {                                                                 \
+        PyObject *r;                                                  \
+        if (mt__ag_operator("o." #slot, a, b, &r)) {                  \
+            return r;                                                 \
+        }                                                             \
         return mt__operator(OP, a, b);                                \
     }                                                                 \
     PyObject *mt__nb_inplace_##slot(PyObject *a, PyObject *b)         \
     {                                                                 \
-        return mt__inplace_operator(OP, a, b);                        \
+        PyObject *r;                                                  \
+        if (mt__ag_operator("o.inplace_" #slot, a, b, &r)) {          \
+            return r;                                                 \
+        }                                                             \
+        r = mt__inplace_operator(OP, a, b);                           \
+        if (r == a) {                                                 \
+            mt__bump_version(a);                                      \
+        }                                                             \
+        return r;                                                     \
     }
 MT__NB(add, MT_OP_ADD)
 MT__NB(subtract, MT_OP_SUB)
@@ -765,6 +790,10 @@ mt__nb_power(PyObject *a, PyObject *b, PyObject *mod)
     if (mod != Py_None) {
         Py_RETURN_NOTIMPLEMENTED;
     }
+    PyObject *r;
+    if (mt__ag_operator("o.power", a, b, &r)) {
+        return r;
+    }
     return mt__operator(MT_OP_POW, a, b);
 }
 
@@ -774,12 +803,24 @@ mt__nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
     if (mod != Py_None) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    return mt__inplace_operator(MT_OP_POW, a, b);
+    PyObject *r;
+    if (mt__ag_operator("o.inplace_power", a, b, &r)) {
+        return r;
+    }
+    r = mt__inplace_operator(MT_OP_POW, a, b);
+    if (r == a) {
+        mt__bump_version(a);
+    }
+    return r;
 }
 
 PyObject *
 mt__nb_negative(PyObject *a)
 {
+    PyObject *r;
+    if (mt__ag_operator("o.negative", a, NULL, &r)) {
+        return r;
+    }
     return mt__do_unary(MT_OP_NEG, a, NULL);
 }
 
@@ -792,6 +833,10 @@ mt__nb_positive(PyObject *a)
 PyObject *
 mt__nb_absolute(PyObject *a)
 {
+    PyObject *r;
+    if (mt__ag_operator("o.absolute", a, NULL, &r)) {
+        return r;
+    }
     return mt__do_unary(MT_OP_ABS, a, NULL);
 }
 

@@ -1,5 +1,6 @@
 /* csrc/reduce_binding.c - reductions and scans as Tensor methods and module functions. */
 #include "csrc/common.h"
+#include "csrc/autograd/autograd.h"
 
 #include <string.h>
 
@@ -279,10 +280,14 @@ mt_py_cummax_cummin(PyObject *m, PyObject *args)
     return mt__values_indices(v != NULL ? 0 : mt_error_code(), v, ix);
 }
 
+MT_OPTABLE_REDUCE_METHOD_WRAPPERS(MT_AG_WRAPPER)
+
 static PyMethodDef mt_reduce_methods[] = {
     MT_OPTABLE_REDUCE_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
+MT_OPTABLE_REDUCE_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
+
 static PyMethodDef mt_reduce_functions[] = {
     MT_OPTABLE_REDUCE_FUNCTIONS(MT_OPTABLE_DEF)
     {"_cummax_cummin", mt_py_cummax_cummin, METH_VARARGS,

@@ -1,5 +1,6 @@
 /* csrc/tensor_methods.c - Tensor view/conversion methods and the tensor factories of minitorch._C. */
 #include "csrc/common.h"
+#include "csrc/autograd/autograd.h"
 
 #include <string.h>
 
@@ -731,6 +732,16 @@ mt_m_detach(PyObject *self, PyObject *unused)
 static PyObject *
 mt_m_detach_(PyObject *self, PyObject *unused)
 {
+    MTTensorObject *o = (MTTensorObject *)self;
+    if (o->base != NULL && o->grad_fn != NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Can't detach views in-place. Use detach() instead.");
+        return NULL;
+    }
+    Py_CLEAR(o->grad_fn);
+    o->requires_grad = 0;
+    o->output_nr = 0;
+    mt__ag_retrack(self);
     return Py_NewRef(self);
 }
 
@@ -739,12 +750,7 @@ mt_m_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 {
     PARSE("requires_grad_", 1, 0, "requires_grad");
     int truth = a[0] ? PyObject_IsTrue(a[0]) : 1;
-    if (truth < 0) {
-        return NULL;
-    }
-    if (truth) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "autograd is not implemented yet: requires_grad=True is not supported");
+    if (truth < 0 || mt__tensor_set_requires_grad(self, truth) < 0) {
         return NULL;
     }
     return Py_NewRef(self);
@@ -1010,6 +1016,8 @@ mt_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return mt__tensor_to_numpy(self);
 }
 
+MT_OPTABLE_TENSOR_METHOD_WRAPPERS(MT_AG_WRAPPER)
+
 static PyMethodDef tensor_methods[] = {
     MT_OPTABLE_TENSOR_METHODS(MT_OPTABLE_DEF)
     /* Tensor.type() is minitorch.Tensor.type (it also takes the legacy classes) */
@@ -1039,11 +1047,8 @@ mt__factory_opts(PyObject *dtype_obj, PyObject *device_obj, PyObject *requires_g
         if (truth < 0) {
             return -1;
         }
-        if (truth) {
-            PyErr_SetString(PyExc_NotImplementedError,
-                            "autograd is not implemented yet: requires_grad=True is not supported");
-            return -1;
-        }
+        /* requires_grad=True is applied to the result by the op table's wrapper (see Note
+         * [Recording an op]) */
     }
     return 0;
 }
@@ -1434,6 +1439,8 @@ mt_py_empty_like(PyObject *m, PyObject *args)
     }
     return mt__tensor_wrap(mt_empty_like(IMPL(input), dt));
 }
+
+MT_OPTABLE_TENSOR_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
 
 static PyMethodDef mt_factory_methods[] = {
     MT_OPTABLE_TENSOR_FUNCTIONS(MT_OPTABLE_DEF)

@@ -1,5 +1,6 @@
 /* csrc/tensor_object.c - the TensorBase type: lifecycle, attributes, conversions, protocols. */
 #include "csrc/common.h"
+#include "csrc/autograd/autograd.h"
 
 #include <string.h>
 
@@ -145,24 +146,35 @@ mt__result_or_out(mt_tensor *r, PyObject *out, const char *fname)
     return mt__store_out(r, out, fname);
 }
 
+static int tensor_clear(MTTensorObject *self);
+
 static void
 tensor_dealloc(MTTensorObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
+    if (self->tracked) {
+        mt__ag_live--;
+        self->tracked = 0;
+    }
     mt_tensor_decref(self->impl);
     self->impl = NULL;
-    Py_CLEAR(self->base);
+    tensor_clear(self);
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
 }
 
-/* The view base is the one object reference a tensor holds; Python subclasses
- * (minitorch.Tensor, with a __dict__) are GC-tracked and reach it through
- * these, so `t.attr = t[1:]` is a collectable cycle. */
+/* The view base and the autograd state are the object references a tensor holds; Python
+ * subclasses (minitorch.Tensor, with a __dict__) are GC-tracked and reach them through
+ * these, so `t.attr = t[1:]` or a graph that saved its own output is a collectable cycle. */
 static int
 tensor_traverse(MTTensorObject *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->base);
+    Py_VISIT(self->grad);
+    Py_VISIT(self->grad_fn);
+    Py_VISIT(self->grad_acc);
+    Py_VISIT(self->hooks);
+    Py_VISIT(self->post_acc_hooks);
     return 0;
 }
 
@@ -170,6 +182,15 @@ static int
 tensor_clear(MTTensorObject *self)
 {
     Py_CLEAR(self->base);
+    Py_CLEAR(self->grad);
+    Py_CLEAR(self->grad_fn);
+    Py_CLEAR(self->grad_acc);
+    Py_CLEAR(self->hooks);
+    Py_CLEAR(self->post_acc_hooks);
+    if (self->tracked) {
+        mt__ag_live--;
+        self->tracked = 0;
+    }
     return 0;
 }
 
@@ -220,16 +241,38 @@ tensor_get_false(PyObject *self, void *closure)
     Py_RETURN_FALSE;
 }
 
-static PyObject *
-tensor_get_true(PyObject *self, void *closure)
-{
-    Py_RETURN_TRUE;
-}
+
+/* ---- autograd state (see Note [Autograd state of a tensor]) ---- */
 
 static PyObject *
-tensor_get_none(PyObject *self, void *closure)
+tensor_get_requires_grad(PyObject *self, void *closure)
 {
-    Py_RETURN_NONE;
+    return PyBool_FromLong(mt__tensor_requires_grad(self));
+}
+
+/* requires_grad = flag, with torch's checks.  0 or -1. */
+int
+mt__tensor_set_requires_grad(PyObject *self, int flag)
+{
+    MTTensorObject *o = (MTTensorObject *)self;
+    if (o->grad_fn != NULL) {
+        if (!flag) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "you can only change requires_grad flags of leaf variables. If you want "
+                            "to use a computed variable in a subgraph that doesn't require "
+                            "differentiation use var_no_grad = var.detach().");
+            return -1;
+        }
+        return 0;
+    }
+    if (flag && !mt_dtype_is_floating(o->impl->dtype) && !mt_dtype_is_complex(o->impl->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "only Tensors of floating point and complex dtype can require gradients");
+        return -1;
+    }
+    o->requires_grad = (char)flag;
+    mt__ag_retrack(self);
+    return 0;
 }
 
 static int
@@ -239,21 +282,101 @@ tensor_set_requires_grad(PyObject *self, PyObject *value, void *closure)
         PyErr_SetString(PyExc_AttributeError, "can't delete requires_grad");
         return -1;
     }
-    int truth = PyObject_IsTrue(value);
-    if (truth < 0) {
+    if (!PyBool_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "requires_grad must be a bool, not %s",
+                     Py_TYPE(value)->tp_name);
         return -1;
     }
-    if (truth) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "autograd is not implemented yet: requires_grad=True is not supported");
+    return mt__tensor_set_requires_grad(self, value == Py_True);
+}
+
+static PyObject *
+tensor_get_is_leaf(PyObject *self, void *closure)
+{
+    return PyBool_FromLong(((MTTensorObject *)self)->grad_fn == NULL);
+}
+
+static PyObject *
+tensor_get_grad_fn(PyObject *self, void *closure)
+{
+    PyObject *fn = ((MTTensorObject *)self)->grad_fn;
+    return Py_NewRef(fn != NULL ? fn : Py_None);
+}
+
+static PyObject *
+tensor_get_grad(PyObject *self, void *closure)
+{
+    PyObject *g = ((MTTensorObject *)self)->grad;
+    return Py_NewRef(g != NULL ? g : Py_None);
+}
+
+static int
+tensor_set_grad(PyObject *self, PyObject *value, void *closure)
+{
+    MTTensorObject *o = (MTTensorObject *)self;
+    if (value == NULL || value == Py_None) {
+        Py_CLEAR(o->grad);
+        return 0;
+    }
+    if (!mt__tensor_check(value)) {
+        PyErr_Format(PyExc_TypeError, "assigned grad expected to be a Tensor or None but got grad "
+                                      "of type %s", Py_TYPE(value)->tp_name);
         return -1;
     }
+    if (value == self) {
+        PyErr_SetString(PyExc_RuntimeError, "can't assign Variable as its own grad");
+        return -1;
+    }
+    mt_tensor *t = o->impl, *g = IMPL(value);
+    if (g->dtype != t->dtype) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
+        return -1;
+    }
+    if (g->ndim != t->ndim ||
+        (t->ndim > 0 && memcmp(g->sizes, t->sizes, (size_t)t->ndim * sizeof(int64_t)) != 0)) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
+        return -1;
+    }
+    if (mt_tensor_device(g).type != mt_tensor_device(t).type ||
+        mt_tensor_device(g).index != mt_tensor_device(t).index) {
+        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data located on a different device");
+        return -1;
+    }
+    Py_XSETREF(o->grad, Py_NewRef(value));
     return 0;
+}
+
+static PyObject *
+tensor_get_output_nr(PyObject *self, void *closure)
+{
+    return PyLong_FromLong(((MTTensorObject *)self)->output_nr);
+}
+
+static PyObject *
+tensor_get_version(PyObject *self, void *closure)
+{
+    return PyLong_FromUnsignedLongLong(atomic_load(&IMPL(self)->storage->version));
+}
+
+/* _backward_hooks / _post_accumulate_grad_hooks: the leaf's hook lists, made on first use */
+static PyObject *
+tensor_get_hook_list(PyObject *self, void *closure)
+{
+    MTTensorObject *o = (MTTensorObject *)self;
+    PyObject **slot = closure ? &o->post_acc_hooks : &o->hooks;
+    if (*slot == NULL && (*slot = PyList_New(0)) == NULL) {
+        return NULL;
+    }
+    return Py_NewRef(*slot);
 }
 
 static PyObject *
 tensor_get_T(PyObject *self, void *closure)
 {
+    PyObject *res;
+    if (mt__ag_maybe() && mt__ag_intercept("o.T", NULL, &self, 1, NULL, &res)) {
+        return res;
+    }
     mt_tensor *t = IMPL(self);
     int64_t dims[MT_MAX_DIMS];
     for (int i = 0; i < t->ndim; i++) {
@@ -265,6 +388,10 @@ tensor_get_T(PyObject *self, void *closure)
 static PyObject *
 tensor_get_mT(PyObject *self, void *closure)
 {
+    PyObject *res;
+    if (mt__ag_maybe() && mt__ag_intercept("o.mT", NULL, &self, 1, NULL, &res)) {
+        return res;
+    }
     mt_tensor *t = IMPL(self);
     if (t->ndim == 1) {
         PyErr_Format(PyExc_RuntimeError,
@@ -324,10 +451,15 @@ static PyGetSetDef tensor_getset[] = {
     {"is_cpu", tensor_get_is_cpu, NULL, NULL, NULL},
     {"is_sparse", tensor_get_false, NULL, NULL, NULL},
     {"is_quantized", tensor_get_false, NULL, NULL, NULL},
-    {"is_leaf", tensor_get_true, NULL, NULL, NULL},
-    {"requires_grad", tensor_get_false, tensor_set_requires_grad, NULL, NULL},
-    {"grad", tensor_get_none, NULL, "Always None: autograd is not implemented yet.", NULL},
-    {"grad_fn", tensor_get_none, NULL, NULL, NULL},
+    {"is_leaf", tensor_get_is_leaf, NULL, "Whether no recorded op made this tensor.", NULL},
+    {"requires_grad", tensor_get_requires_grad, tensor_set_requires_grad, NULL, NULL},
+    {"grad", tensor_get_grad, tensor_set_grad,
+     "The gradient accumulated by backward() (a leaf's, or a tensor's that retains it).", NULL},
+    {"grad_fn", tensor_get_grad_fn, NULL, "The graph node that made this tensor, or None.", NULL},
+    {"output_nr", tensor_get_output_nr, NULL, NULL, NULL},
+    {"_version", tensor_get_version, NULL, "In-place writes to this tensor's storage.", NULL},
+    {"_backward_hooks_list", tensor_get_hook_list, NULL, NULL, NULL},
+    {"_post_accumulate_grad_hooks_list", tensor_get_hook_list, NULL, NULL, (void *)1},
     {"T", tensor_get_T, NULL, "All dimensions reversed (a view).", NULL},
     {"mT", tensor_get_mT, NULL, "The last two dimensions swapped (a view).", NULL},
     {"data", tensor_get_data, tensor_set_data, "An alias of this tensor.", NULL},

@@ -1,0 +1,183 @@
+/* csrc/autograd/autograd.h - reverse-mode autograd: grad mode, the graph's nodes, the engine. */
+#ifndef CSRC_AUTOGRAD_AUTOGRAD_H
+#define CSRC_AUTOGRAD_AUTOGRAD_H
+
+#include "csrc/common.h"
+
+/* Note [Autograd state of a tensor]
+ * A tensor object (MTTensorObject) carries its own autograd state; the impl below it knows
+ * nothing of gradients.  A leaf that requires grad has requires_grad set and no grad_fn; a
+ * tensor made by a recorded op has grad_fn (the node that made it) and output_nr (which of the
+ * node's outputs it is) and requires grad through them.  A leaf's gradients reach it through
+ * its AccumulateGrad node, made on first use and shared by every op that uses the leaf (the
+ * tensor holds it weakly, the graph strongly, so it lives exactly as long as a graph uses it).
+ * `tracked` says the tensor is counted in mt__ag_live: while that count is zero no tensor can
+ * require grad, and every op skips autograd with one compare (see Note [Recording an op]). */
+
+/* Note [Recording an op]
+ * Every C entry point of the op table is wrapped (tools/gen_op_table.py): when grad mode is
+ * on, some tensor requires grad and one of the call's tensor arguments (or a list of them)
+ * requires grad, the call goes to minitorch.autograd._record instead, which runs the op with
+ * grad mode off and, from the op table's formula for it, adds a node to the graph.  Otherwise
+ * the wrapper calls the op directly.  Operators (+, -, ...), indexing and the T/mT/H/mH
+ * properties take the same route.  In-place forms bump the storage's version counter
+ * whether or not they are recorded (see Note [Saved tensors] in minitorch/autograd/). */
+
+extern Py_ssize_t mt__ag_live;          /* tensors that require grad or have a grad_fn */
+extern _Thread_local int mt__grad_off;  /* grad mode of this thread, 0: enabled (default) */
+
+static inline int
+mt__ag_maybe(void)
+{
+    return mt__ag_live > 0 && !mt__grad_off;
+}
+
+/* Whether the tensor object requires grad (a leaf flag or a grad_fn). */
+static inline int
+mt__tensor_requires_grad(PyObject *t)
+{
+    MTTensorObject *o = (MTTensorObject *)t;
+    return o->requires_grad || o->grad_fn != NULL;
+}
+
+/* Updates the tensor's count in mt__ag_live after its requires_grad/grad_fn changed. */
+void mt__ag_retrack(PyObject *tensor);
+
+/* Note [Recording an op].  Returns 1 with *result set (a new reference, or NULL with an
+ * exception) when the call was recorded, 0 when the caller should run the op itself.  `key`
+ * is "m.<name>" (a Tensor method), "f.<name>" (a minitorch._C function) or "o.<name>" (an
+ * operator).  self may be NULL (module functions); args/kwnames as METH_FASTCALL. */
+int mt__ag_intercept(const char *key, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames, PyObject **result);
+/* The same for an argument tuple and keyword dict (either may be NULL). */
+int mt__ag_intercept_tuple(const char *key, PyObject *self, PyObject *args, PyObject *kwargs,
+                           PyObject **result);
+
+/* In-place writes: bump the version of the tensor's storage (no-op for non-tensors). */
+static inline void
+mt__bump_version(PyObject *t)
+{
+    if (t != NULL && mt__tensor_check(t)) {
+        atomic_fetch_add_explicit(&((MTTensorObject *)t)->impl->storage->version, 1,
+                                  memory_order_relaxed);
+    }
+}
+/* After an op-table entry point `key` ran and returned `result` (borrowed): bumps self's
+ * version for in-place methods ("m.<name>_") and out='s for a call that passed out=, and
+ * makes the result require grad for requires_grad=True (the factories).  0, or -1 with an
+ * exception. */
+int mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                      PyObject *kwnames, PyObject *result);
+
+/* requires_grad = flag with torch's checks (leaves only; floating and complex dtypes). */
+int mt__tensor_set_requires_grad(PyObject *self, int flag);
+
+/* The autograd wrapper of an op-table entry point (tools/gen_op_table.py lists them; each
+ * binding file expands its list with MT_AG_WRAPPER before its method tables, which name
+ * fn##__ag).  Functions ("f.") have no self. */
+#define MT_AG_WRAPPER(key, fn, conv) MT_AG_WRAP_##conv(key, fn)
+#define MT__AG_SELF(key, self) ((key)[0] == 'f' ? NULL : (self))
+#define MT__AG_INPLACE(key) ((key)[0] == 'm' && (key)[sizeof(key) - 2] == '_')
+#define MT__AG_AFTER(key, self, args, nargs, kwnames, r)                                          \
+    if (r != NULL && (kwnames != NULL || MT__AG_INPLACE(key)) &&                                  \
+        mt__ag_after_call(key, MT__AG_SELF(key, self), args, nargs, kwnames, r) < 0) {            \
+        Py_CLEAR(r);                                                                             \
+    }
+#define MT_AG_WRAP_FASTKW(key, fn)                                                                \
+    static PyObject *fn##__ag(PyObject *self, PyObject *const *args, Py_ssize_t nargs,            \
+                              PyObject *kwnames)                                                  \
+    {                                                                                             \
+        PyObject *r;                                                                              \
+        if (mt__ag_maybe() &&                                                                     \
+            mt__ag_intercept(key, MT__AG_SELF(key, self), args, nargs, kwnames, &r)) {            \
+            return r;                                                                             \
+        }                                                                                         \
+        r = fn(self, args, nargs, kwnames);                                                       \
+        MT__AG_AFTER(key, self, args, nargs, kwnames, r)                                          \
+        return r;                                                                                 \
+    }
+#define MT_AG_WRAP_NOARGS(key, fn)                                                                \
+    static PyObject *fn##__ag(PyObject *self, PyObject *unused)                                   \
+    {                                                                                             \
+        PyObject *r;                                                                              \
+        if (mt__ag_maybe() && mt__ag_intercept(key, MT__AG_SELF(key, self), NULL, 0, NULL, &r)) { \
+            return r;                                                                             \
+        }                                                                                         \
+        r = fn(self, unused);                                                                     \
+        MT__AG_AFTER(key, self, NULL, 0, NULL, r)                                                 \
+        return r;                                                                                 \
+    }
+#define MT_AG_WRAP_O(key, fn)                                                                     \
+    static PyObject *fn##__ag(PyObject *self, PyObject *arg)                                      \
+    {                                                                                             \
+        PyObject *r;                                                                              \
+        if (mt__ag_maybe() && mt__ag_intercept(key, MT__AG_SELF(key, self), &arg, 1, NULL, &r)) { \
+            return r;                                                                             \
+        }                                                                                         \
+        r = fn(self, arg);                                                                        \
+        MT__AG_AFTER(key, self, &arg, 1, NULL, r)                                                 \
+        return r;                                                                                 \
+    }
+#define MT_AG_WRAP_VARARGS(key, fn)                                                               \
+    static PyObject *fn##__ag(PyObject *self, PyObject *args)                                     \
+    {                                                                                             \
+        PyObject *r;                                                                              \
+        if (mt__ag_maybe() &&                                                                     \
+            mt__ag_intercept_tuple(key, MT__AG_SELF(key, self), args, NULL, &r)) {                \
+            return r;                                                                             \
+        }                                                                                         \
+        r = fn(self, args);                                                                       \
+        if (r != NULL && MT__AG_INPLACE(key)) {                                                   \
+            mt__bump_version(MT__AG_SELF(key, self));                                             \
+        }                                                                                         \
+        return r;                                                                                 \
+    }
+
+/* ---- nodes (node.c) ---- */
+typedef struct {
+    PyObject *node; /* owned; NULL: no gradient flows along this edge */
+    int input_nr;   /* which of node's inputs (its op's outputs) */
+} mt_edge;
+
+/* Note [Nodes]
+ * A node is one recorded op, seen from the backward pass: it receives the gradients of the
+ * op's n_inputs outputs and returns gradients for its edges (the op's tensor inputs that
+ * require grad).  `fn(ctx, grads)` computes them (Python: the op table's formula, or an
+ * autograd.Function's backward); ctx holds what the formula saved and is dropped after the
+ * node runs unless the graph is retained (then `released` says a later run is an error).
+ * An AccumulateGrad node has no fn: it adds its gradient into `variable.grad`. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *fn;        /* owned; NULL for AccumulateGrad */
+    PyObject *ctx;       /* owned; what fn needs, NULL once released */
+    PyObject *variable;  /* owned; AccumulateGrad: the leaf tensor */
+    PyObject *pre_hooks; /* owned list of (input_nr, hook) or NULL: hook(grad) -> grad or None */
+    PyObject *hooks;     /* owned list or NULL: hook(grad_inputs, grad_outputs) -> None */
+    PyObject *metadata;  /* owned dict or NULL */
+    PyObject *dict;      /* owned instance dict or NULL (Python subclasses and attributes) */
+    PyObject *weakreflist;
+    mt_edge *edges;      /* owned array of n_edges */
+    int n_edges;
+    int n_inputs;
+    uint64_t seq;        /* creation order: later nodes run first */
+    char released;
+} MTNodeObject;
+
+extern PyTypeObject *mt__Node_Type;
+
+static inline int
+mt__node_check(PyObject *o)
+{
+    return PyObject_TypeCheck(o, mt__Node_Type);
+}
+
+/* The edge a gradient for `tensor` flows along: (grad_fn, output_nr), or (the leaf's
+ * AccumulateGrad node, 0), made on first use.  edge->node is a new reference, or NULL when
+ * the tensor does not require grad.  0, or -1 with an exception. */
+int mt__grad_edge(PyObject *tensor, mt_edge *edge);
+
+int mt__autograd_init(PyObject *module);
+int mt__node_types_init(PyObject *module);
+int mt__engine_init(PyObject *module);
+
+#endif /* CSRC_AUTOGRAD_AUTOGRAD_H */

@@ -1,0 +1,221 @@
+/* csrc/autograd/state.c - grad mode, the count of tensors that require grad, and the hand-off
+ * of recorded calls to minitorch.autograd._record (see Note [Recording an op]). */
+#include "csrc/autograd/autograd.h"
+
+#include <string.h>
+
+Py_ssize_t mt__ag_live;
+_Thread_local int mt__grad_off;
+
+/* minitorch.autograd._record(key, self, args, kwargs), set at import; owned */
+static PyObject *mt__recorder;
+
+void
+mt__ag_retrack(PyObject *tensor)
+{
+    MTTensorObject *o = (MTTensorObject *)tensor;
+    char now = (char)(o->requires_grad || o->grad_fn != NULL);
+    if (now != o->tracked) {
+        mt__ag_live += now ? 1 : -1;
+        o->tracked = now;
+    }
+}
+
+static int
+mt__arg_requires_grad(PyObject *o)
+{
+    if (mt__tensor_check(o)) {
+        return mt__tensor_requires_grad(o);
+    }
+    if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        PyObject **items = PySequence_Fast_ITEMS(o);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (mt__tensor_check(items[i]) && mt__tensor_requires_grad(items[i])) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+mt__record(const char *key, PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    if (mt__recorder == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "minitorch.autograd is not initialised");
+        return NULL;
+    }
+    PyObject *k = PyUnicode_FromString(key);
+    if (k == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(mt__recorder, k, self ? self : Py_None, args,
+                                               kwargs ? kwargs : Py_None, NULL);
+    Py_DECREF(k);
+    return r;
+}
+
+int
+mt__ag_intercept(const char *key, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames, PyObject **result)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    int found = self != NULL && mt__tensor_check(self) && mt__tensor_requires_grad(self);
+    for (Py_ssize_t i = 0; !found && i < nargs + nkw; i++) {
+        found = mt__arg_requires_grad(args[i]);
+    }
+    if (!found) {
+        return 0;
+    }
+    *result = NULL;
+    PyObject *tuple = PyTuple_New(nargs);
+    PyObject *kw = nkw ? PyDict_New() : NULL;
+    if (tuple == NULL || (nkw && kw == NULL)) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+    }
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
+            goto done;
+        }
+    }
+    *result = mt__record(key, self, tuple, kw);
+done:
+    Py_XDECREF(tuple);
+    Py_XDECREF(kw);
+    return 1;
+}
+
+int
+mt__ag_intercept_tuple(const char *key, PyObject *self, PyObject *args, PyObject *kwargs,
+                       PyObject **result)
+{
+    int found = self != NULL && mt__tensor_check(self) && mt__tensor_requires_grad(self);
+    Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
+    for (Py_ssize_t i = 0; !found && i < n; i++) {
+        found = mt__arg_requires_grad(PyTuple_GET_ITEM(args, i));
+    }
+    if (!found && kwargs != NULL) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (!found && PyDict_Next(kwargs, &pos, &k, &v)) {
+            found = mt__arg_requires_grad(v);
+        }
+    }
+    if (!found) {
+        return 0;
+    }
+    if (args != NULL) {
+        *result = mt__record(key, self, args, kwargs);
+    }
+    else {
+        PyObject *empty = PyTuple_New(0);
+        *result = empty ? mt__record(key, self, empty, kwargs) : NULL;
+        Py_XDECREF(empty);
+    }
+    return 1;
+}
+
+int
+mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject *kwnames, PyObject *result)
+{
+    size_t n = strlen(key);
+    if (key[0] == 'm' && key[n - 1] == '_') {
+        mt__bump_version(self);
+    }
+    if (kwnames != NULL) {
+        Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+        for (Py_ssize_t i = 0; i < nkw; i++) {
+            PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+            if (PyUnicode_CompareWithASCIIString(name, "requires_grad") == 0 &&
+                mt__tensor_check(result)) {
+                int truth = PyObject_IsTrue(args[nargs + i]);
+                if (truth < 0 || (truth && mt__tensor_set_requires_grad(result, 1) < 0)) {
+                    return -1;
+                }
+            }
+            if (PyUnicode_CompareWithASCIIString(name, "out") == 0) {
+                PyObject *out = args[nargs + i];
+                if (PyTuple_Check(out)) {
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(out); j++) {
+                        mt__bump_version(PyTuple_GET_ITEM(out, j));
+                    }
+                }
+                else {
+                    mt__bump_version(out);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- minitorch._C functions ---- */
+
+static PyObject *
+mt_py_set_grad_enabled(PyObject *module, PyObject *arg)
+{
+    int truth = PyObject_IsTrue(arg);
+    if (truth < 0) {
+        return NULL;
+    }
+    int was = !mt__grad_off;
+    mt__grad_off = !truth;
+    return PyBool_FromLong(was);
+}
+
+static PyObject *
+mt_py_is_grad_enabled(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(!mt__grad_off);
+}
+
+static PyObject *
+mt_py_set_recorder(PyObject *module, PyObject *fn)
+{
+    Py_XSETREF(mt__recorder, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mt_py_ag_live(PyObject *module, PyObject *unused)
+{
+    return PyLong_FromSsize_t(mt__ag_live);
+}
+
+static PyObject *
+mt_py_bump_version(PyObject *module, PyObject *t)
+{
+    if (!mt__tensor_check(t)) {
+        PyErr_SetString(PyExc_TypeError, "_bump_version() expects a Tensor");
+        return NULL;
+    }
+    mt__bump_version(t);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef mt_autograd_functions[] = {
+    {"_set_grad_enabled", mt_py_set_grad_enabled, METH_O,
+     "_set_grad_enabled(mode) -> bool: sets this thread's grad mode, returns the previous one."},
+    {"is_grad_enabled", mt_py_is_grad_enabled, METH_NOARGS,
+     "Whether this thread records ops for autograd."},
+    {"_set_recorder", mt_py_set_recorder, METH_O, NULL},
+    {"_ag_live", mt_py_ag_live, METH_NOARGS,
+     "How many tensors require grad or have a grad_fn (0: autograd costs nothing)."},
+    {"_bump_version", mt_py_bump_version, METH_O, NULL},
+    {NULL},
+};
+
+int
+mt__autograd_init(PyObject *module)
+{
+    if (PyModule_AddFunctions(module, mt_autograd_functions) < 0 ||
+        mt__node_types_init(module) < 0 || mt__engine_init(module) < 0) {
+        return -1;
+    }
+    return 0;
+}
