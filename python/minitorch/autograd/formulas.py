@@ -321,7 +321,7 @@ def fill_(ctx, g):
 # ---- reductions ----------------------------------------------------------------------------
 
 def sum(ctx, g):
-    x = ctx.args[0]
+    x = _arg(ctx, 0, "input")  # its shape only
     dim = _arg(ctx, 1, "dim")
     keepdim = _arg(ctx, 2, "keepdim", False)
     return (_expand_back(g, x.shape, dim, keepdim),)
@@ -431,7 +431,7 @@ def baddbmm(ctx, g):
 # ---- views and copies ----------------------------------------------------------------------
 
 def reshape_back(ctx, g):
-    return (g.reshape(ctx.args[0].shape),)
+    return (g.reshape(_arg(ctx, 0, "input").shape),)
 
 
 def transpose(ctx, g):
@@ -468,7 +468,7 @@ def expand(ctx, g):
 
 
 def narrow(ctx, g):
-    x = ctx.args[0]
+    x = _arg(ctx, 0, "input")  # its shape only
     dim, start = _arg(ctx, 1, "dim"), _arg(ctx, 2, "start")
     length = _arg(ctx, 3, "length")
     if _is_t(start):
@@ -479,7 +479,7 @@ def narrow(ctx, g):
 
 
 def select(ctx, g):
-    x = ctx.args[0]
+    x = _arg(ctx, 0, "input")  # its shape only
     dim, index = _arg(ctx, 1, "dim"), _arg(ctx, 2, "index")
     gi = g.new_zeros(x.shape)
     gi.select(dim, index).copy_(g)
@@ -493,7 +493,7 @@ def _basic_key(key):
 
 
 def getitem(ctx, g):
-    x, key = ctx.args[:2]
+    x, key = _arg(ctx, 0, "input"), _arg(ctx, 1, "key")
     gi = g.new_zeros(x.shape)
     if _basic_key(key):
         gi[key] = g
@@ -513,7 +513,7 @@ def setitem(ctx, g):
 
 
 def cat(ctx, g):
-    tensors = ctx.args[0]
+    tensors = _arg(ctx, 0, "tensors")  # their shapes only
     dim = _arg(ctx, 1, "dim", 0)
     grads, start = [], 0
     ref = next(t for t in tensors if t.dim() > 0 or t.numel() > 0)
@@ -529,7 +529,7 @@ def cat(ctx, g):
 
 
 def unfold(ctx, g):
-    x = ctx.args[0]
+    x = _arg(ctx, 0, "input")  # its shape only
     dim, size, step = _arg(ctx, 1, "dimension"), _arg(ctx, 2, "size"), _arg(ctx, 3, "step")
     gi = g.new_zeros(x.shape)
     # add each window back: positions of window w along dim are w*step .. w*step+size-1
