@@ -30,10 +30,11 @@ class Reducer:
         self.find_unused = find_unused
         self.world = _c10d.get_world_size(process_group)
         self.buckets = self._make_buckets(bucket_cap_bytes)
-        self.where = {}
+        self.where = {}                  # id(param) -> (bucket, its index in the bucket)
         for b in self.buckets:
-            for p in b.params:
-                self.where[id(p)] = b
+            for i, p in enumerate(b.params):
+                self.where[id(p)] = (b, i)
+        self.index = {id(p): i for i, p in enumerate(self.params)}
         self.handles = [p.register_post_accumulate_grad_hook(self._hook) for p in self.params]
         self.expect_backward = False
         self.sync = True
@@ -117,8 +118,7 @@ class Reducer:
         self._mark(p, p.grad)
 
     def _mark(self, p, grad):
-        b = self.where[id(p)]
-        i = b.params.index(p)
+        b, i = self.where[id(p)]
         n = p.numel()
         dst = b.buffer.narrow(0, b.offsets[i], n)
         if grad is None:
@@ -165,17 +165,11 @@ class Reducer:
                     avg = b.buffer.narrow(0, off, p.numel()).view(p.shape)
                     if p.grad is not None:
                         p.grad.copy_(avg)
-                    elif globally_used is not None and globally_used[self._index(p)] > 0:
+                    elif globally_used is not None and globally_used[self.index[id(p)]] > 0:
                         p.grad = avg.clone()
         finally:
             _C._set_grad_enabled(prev)
         self._reset()
-
-    def _index(self, p):
-        for i, q in enumerate(self.params):
-            if q is p:
-                return i
-        raise KeyError
 
     def remove(self):
         for h in self.handles:
