@@ -13,8 +13,11 @@
  * float32/float64 matrix products go to it; without one (or with it
  * disabled) they run the portable cache-blocked GEMM of linalg.c.
  * The BLAS's own thread pool is set to mt_get_num_threads() before each
- * call when that changed, so set_num_threads governs it too.  BLAS calls
- * are never made from inside a parallel region. */
+ * call when that changed, so set_num_threads governs it too.  A call made
+ * from inside a parallel region (a kernel that splits independent products
+ * over the pool itself, as convolution does with its images) sets it to one
+ * thread instead: each product then runs on the pool thread that asked for
+ * it, and the two pools never compete for the cores. */
 
 /* dlopens `path` (borrowed) and resolves sgemm/dgemm/sgemv/dgemv/sdot/ddot.
  * Returns 0, or MT_ERUNTIME with the loader's message (nothing is loaded

@@ -1,6 +1,7 @@
 /* aten_lite/linalg.c - matrix products on one batched GEMM core: BLAS for float32/64, exact fallback otherwise. */
 #include "aten_lite/linalg.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "aten_lite/blas.h"
@@ -196,6 +197,69 @@ mt__gemm_fallback(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_
                                                     : mt__gemm_tiles_int64;
     mt_parallel_for(0, tiles, grain, fn, &g);
     mt_tensor_decref(bc);
+    return 0;
+}
+
+int
+mt_gemm_raw(mt_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha,
+            const void *a, int64_t lda, const void *b, int64_t ldb, double beta, void *c)
+{
+    bool dbl = dt == MT_FLOAT64;
+    size_t isz = dbl ? sizeof(double) : sizeof(float);
+    if (m == 0 || n == 0) {
+        return 0;
+    }
+    if (beta == 0.0) {
+        /* see mt__gemm_blas: C may hold NaN that 0 * C would keep */
+        memset(c, 0, (size_t)(m * n) * isz);
+    }
+    if (k == 0) {
+        if (beta != 0.0 && beta != 1.0) {
+            for (int64_t i = 0; i < m * n; i++) {
+                if (dbl) {
+                    ((double *)c)[i] *= beta;
+                }
+                else {
+                    ((float *)c)[i] *= (float)beta;
+                }
+            }
+        }
+        return 0;
+    }
+    if (mt_blas_gemm(dbl, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, n)) {
+        return 0;
+    }
+    /* the fallback reads B by rows: a transposed B is copied into k x n first */
+    void *bt = NULL;
+    if (tb) {
+        bt = mt_malloc_array(k * n, isz);
+        if (bt == NULL) {
+            return mt_error_code();
+        }
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = 0; j < k; j++) {
+                if (dbl) {
+                    ((double *)bt)[j * n + i] = ((const double *)b)[i * ldb + j];
+                }
+                else {
+                    ((float *)bt)[j * n + i] = ((const float *)b)[i * ldb + j];
+                }
+            }
+        }
+        b = bt;
+        ldb = n;
+    }
+    mt__gemm_args g = {
+        .a = a, .b = b, .c = c, .batch = 1, .m = m, .n = n, .k = k,
+        .sa = {0, ta ? 1 : lda, ta ? lda : 1},
+        .sb = {0, ldb, 1},
+        .alpha = alpha, .beta = beta, .beta0 = beta == 0.0,
+    };
+    int64_t work = MT__IB * n * k;
+    int64_t grain = work >= 65536 ? 1 : 65536 / work;
+    mt_parallel_for(0, (m + MT__IB - 1) / MT__IB, grain,
+                    dbl ? mt__gemm_tiles_float64 : mt__gemm_tiles_float32, &g);
+    free(bt);
     return 0;
 }
 

@@ -34,4 +34,15 @@ mt_tensor *mt_baddbmm(mt_tensor *input, const mt_tensor *batch1, const mt_tensor
 mt_tensor *mt_addmv(mt_tensor *input, const mt_tensor *mat, const mt_tensor *vec, mt_scalar beta,
                     mt_scalar alpha);
 
+/* C = alpha * op(A) @ op(B) + beta * C on raw row-major float32 (dt MT_FLOAT32)
+ * or float64 matrices, for kernels that lay their operands out themselves
+ * (convolution): op(A) is m x k (A itself, leading dimension lda, or when ta
+ * the transpose of a k x m A), op(B) k x n likewise; C is m x n with rows n
+ * apart.  beta == 0: C is only written.  Through the BLAS when one is loaded
+ * (single-threaded when called from a parallel region, see Note [Run-time
+ * BLAS]), else the portable GEMM of Note [Fallback GEMM].  0, or MT_ENOMEM
+ * (the fallback's scratch copy of a transposed B) with C unspecified. */
+int mt_gemm_raw(mt_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha,
+                const void *a, int64_t lda, const void *b, int64_t ldb, double beta, void *c);
+
 #endif /* ATEN_LITE_LINALG_H */
