@@ -1,0 +1,478 @@
+/* csrc/nn_binding.c - convolution and pooling kernels (forward and backward) for minitorch.nn.functional. */
+#include "csrc/common.h"
+
+#include <string.h>
+
+#include "aten_lite/conv.h"
+#include "aten_lite/pool.h"
+
+#define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
+#define PARSE(fname, nreq, ...)                                                          \
+    static const char *const names[] = {__VA_ARGS__, NULL};                              \
+    PyObject *a[sizeof(names) / sizeof(names[0])];                                       \
+    if (mt__parse_args(fname, args, nargs, kwnames, names,                               \
+                       (int)(sizeof(names) / sizeof(names[0])) - 1, nreq, a) < 0) {      \
+        return NULL;                                                                     \
+    }
+
+/* Note [Private nn kernels]
+ * These functions are the kernels behind minitorch/nn/_conv.py, not public
+ * ops: the Python layer normalises arguments the way torch.nn.functional
+ * does (padding='same', unbatched inputs, return_indices) and records the
+ * autograd nodes whose backward calls the *_backward functions here.  The
+ * arguments are still checked in full (the C layer raises torch's errors),
+ * so calling them directly with anything cannot crash. */
+
+/* A tensor argument (NULL/None allowed when `optional`): its impl, referenced
+ * (see Note [Impls across Python code and the GIL]), into *out.  0 or -1. */
+static int
+mt__nn_tensor(PyObject *o, mt_tensor **out, bool optional, const char *fname, const char *what)
+{
+    *out = NULL;
+    if (optional && (o == NULL || o == Py_None)) {
+        return 0;
+    }
+    if (o == NULL || !mt__tensor_check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Tensor, not %s", fname, what,
+                     o == NULL ? "nothing" : Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *out = mt__tensor_impl_ref(o);
+    return 0;
+}
+
+/* An int or a list/tuple of ints into vals; returns how many values were
+ * given (an int counts as one, and then fills both), or -1. */
+static int
+mt__nn_ints(PyObject *o, int64_t vals[MT_MAX_DIMS], const char *fname, const char *what)
+{
+    if (PyLong_Check(o) || (!PyTuple_Check(o) && !PyList_Check(o) && !mt__tensor_check(o))) {
+        if (mt__int64_from_py(o, &vals[0], fname, what) < 0) {
+            return -1;
+        }
+        vals[1] = vals[0];
+        return 1;
+    }
+    int n = mt__sizes_from_seq(o, vals, fname, what);
+    if (n == 1) {
+        vals[1] = vals[0];
+    }
+    return n;
+}
+
+/* conv2d's stride/padding/dilation: one value or two ("expected stride to be
+ * a single integer value or a list of 2 values ..." as torch).  0 or -1. */
+static int
+mt__nn_conv_pair(PyObject *o, int64_t out[2], int64_t dflt, const char *what)
+{
+    int64_t v[MT_MAX_DIMS];
+    if (o == NULL || o == Py_None) {
+        out[0] = out[1] = dflt;
+        return 0;
+    }
+    int n = mt__nn_ints(o, v, "conv2d", what);
+    if (n < 0) {
+        return -1;
+    }
+    if (n != 1 && n != 2) {
+        char buf[256];
+        PyErr_Format(PyExc_RuntimeError,
+                     "expected %s to be a single integer value or a list of 2 values to match the "
+                     "convolution dimensions, but got %s=%s",
+                     what, what, mt_format_sizes(buf, sizeof(buf), n, v));
+        return -1;
+    }
+    out[0] = v[0];
+    out[1] = v[1];
+    return 0;
+}
+
+/* Parses (stride, padding, dilation, groups) starting at a[0]. */
+static int
+mt__nn_conv_params(PyObject **a, mt_conv2d_params *p)
+{
+    if (mt__nn_conv_pair(a[0], p->stride, 1, "stride") < 0 ||
+        mt__nn_conv_pair(a[1], p->padding, 0, "padding") < 0 ||
+        mt__nn_conv_pair(a[2], p->dilation, 1, "dilation") < 0) {
+        return -1;
+    }
+    p->groups = 1;
+    if (a[3] != NULL && a[3] != Py_None &&
+        mt__int64_from_py(a[3], &p->groups, "conv2d", "groups") < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_conv2d_doc,
+"_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor\n\n"
+"The conv2d kernel: input (N, C_in, H, W) or (C_in, H, W), weight (C_out, C_in/groups, kH, kW).\n"
+"padding is numeric here (minitorch.nn.functional.conv2d resolves 'same'/'valid').");
+
+static PyObject *
+mt_py_conv2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_conv2d", 2, "input", "weight", "bias", "stride", "padding", "dilation", "groups");
+    mt_conv2d_params p;
+    if (mt__nn_conv_params(a + 3, &p) < 0) {
+        return NULL;
+    }
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_conv2d", "input") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_conv2d", "weight") < 0 ||
+        mt__nn_tensor(a[2], &t[2], true, "_conv2d", "bias") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_conv2d(t[0], t[1], t[2], &p);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
+/* output_mask: a sequence of three truth values. */
+static int
+mt__nn_mask(PyObject *o, bool mask[3])
+{
+    mask[0] = mask[1] = mask[2] = true;
+    if (o == NULL || o == Py_None) {
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(o, "_conv2d_backward(): output_mask must be a sequence of 3 bools");
+    if (seq == NULL) {
+        return -1;
+    }
+    int rc = 0;
+    if (PySequence_Fast_GET_SIZE(seq) != 3) {
+        PyErr_SetString(PyExc_TypeError, "_conv2d_backward(): output_mask must be a sequence of 3 bools");
+        rc = -1;
+    }
+    for (int i = 0; rc == 0 && i < 3; i++) {
+        int v = PyObject_IsTrue(PySequence_Fast_GET_ITEM(seq, i));
+        if (v < 0) {
+            rc = -1;
+        }
+        mask[i] = v > 0;
+    }
+    Py_DECREF(seq);
+    return rc;
+}
+
+/* A tuple of three results: the tensors of grads (stolen), None for NULL ones. */
+static PyObject *
+mt__nn_triple(mt_tensor *grads[3])
+{
+    PyObject *tup = PyTuple_New(3);
+    if (tup == NULL) {
+        mt__impls_release(grads, 3);
+        return NULL;
+    }
+    for (int i = 0; i < 3; i++) {
+        PyObject *v = grads[i] != NULL ? mt__tensor_wrap(grads[i]) : Py_NewRef(Py_None);
+        grads[i] = NULL;
+        if (v == NULL) {
+            for (int k = i + 1; k < 3; k++) {
+                mt_tensor_decref(grads[k]);
+            }
+            Py_DECREF(tup);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tup, i, v);
+    }
+    return tup;
+}
+
+PyDoc_STRVAR(mt_conv2d_backward_doc,
+"_conv2d_backward(grad_output, input, weight, stride=1, padding=0, dilation=1, groups=1,\n"
+"                 output_mask=(True, True, True)) -> (grad_input, grad_weight, grad_bias)\n\n"
+"Gradients of _conv2d; None for each one output_mask does not ask for.");
+
+static PyObject *
+mt_py_conv2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_conv2d_backward", 3, "grad_output", "input", "weight", "stride", "padding", "dilation",
+          "groups", "output_mask");
+    mt_conv2d_params p;
+    bool mask[3];
+    if (mt__nn_conv_params(a + 3, &p) < 0 || mt__nn_mask(a[7], mask) < 0) {
+        return NULL;
+    }
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *grads[3] = {NULL, NULL, NULL};
+    if (mt__nn_tensor(a[0], &t[0], false, "_conv2d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_conv2d_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_conv2d_backward", "weight") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_conv2d_backward(t[0], t[1], t[2], &p, mask, grads);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    return mt__nn_triple(grads);
+}
+
+/* A pooling argument: one int or two; `none_ok` (stride): None or an empty
+ * sequence gives `dflt`.  torch's messages name fname and the argument. */
+static int
+mt__nn_pool_pair(PyObject *o, int64_t out[2], const int64_t dflt[2], bool none_ok,
+                 const char *fname, const char *what, const char *msg)
+{
+    int64_t v[MT_MAX_DIMS];
+    if (o == NULL || o == Py_None) {
+        if (dflt == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s(): missing argument '%s'", fname, what);
+            return -1;
+        }
+        out[0] = dflt[0];
+        out[1] = dflt[1];
+        return 0;
+    }
+    int n = mt__nn_ints(o, v, fname, what);
+    if (n < 0) {
+        return -1;
+    }
+    if (n == 0 && none_ok) {
+        out[0] = dflt[0];
+        out[1] = dflt[1];
+        return 0;
+    }
+    if (n != 1 && n != 2) {
+        PyErr_Format(PyExc_RuntimeError, "%s: %s", fname, msg);
+        return -1;
+    }
+    out[0] = v[0];
+    out[1] = v[1];
+    return 0;
+}
+
+/* kernel_size, stride, padding, dilation (when `dil`), ceil_mode from a[0..]. */
+static int
+mt__nn_pool_params(PyObject **a, const char *fname, bool dil, mt_pool2d_params *p)
+{
+    static const int64_t zero[2] = {0, 0}, one[2] = {1, 1};
+    if (mt__nn_pool_pair(a[0], p->kernel, NULL, false, fname, "kernel_size",
+                         "kernel_size must either be a single int, or a tuple of two ints") < 0 ||
+        mt__nn_pool_pair(a[1], p->stride, p->kernel, true, fname, "stride",
+                         "stride must either be omitted, a single int, or a tuple of two ints") < 0 ||
+        mt__nn_pool_pair(a[2], p->padding, zero, false, fname, "padding",
+                         "padding must either be a single int, or a tuple of two ints") < 0) {
+        return -1;
+    }
+    if (dil) {
+        if (mt__nn_pool_pair(a[3], p->dilation, one, false, fname, "dilation",
+                             "dilation must be either a single int, or a tuple of two ints") < 0) {
+            return -1;
+        }
+    }
+    else {
+        p->dilation[0] = p->dilation[1] = 1;
+    }
+    PyObject *ceil = a[dil ? 4 : 3];
+    int c = ceil == NULL ? 0 : PyObject_IsTrue(ceil);
+    if (c < 0) {
+        return -1;
+    }
+    p->ceil_mode = c > 0;
+    return 0;
+}
+
+PyDoc_STRVAR(mt_max_pool2d_doc,
+"_max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,\n"
+"                         ceil_mode=False) -> (values, indices)\n\n"
+"Max pooling over (N, C, H, W) or (C, H, W); indices are h * W + w within each plane.");
+
+static PyObject *
+mt_py_max_pool2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_max_pool2d_with_indices", 2, "input", "kernel_size", "stride", "padding", "dilation",
+          "ceil_mode");
+    mt_pool2d_params p;
+    mt_tensor *x = NULL, *v = NULL, *ix = NULL;
+    if (mt__nn_pool_params(a + 1, "max_pool2d", true, &p) < 0 ||
+        mt__nn_tensor(a[0], &x, false, "_max_pool2d_with_indices", "input") < 0) {
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_max_pool2d(x, &p, &v, &ix);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__values_indices(rc, v, ix);
+}
+
+PyDoc_STRVAR(mt_max_pool2d_backward_doc,
+"_max_pool2d_backward(grad_output, input, indices, kernel_size, stride=None, padding=0,\n"
+"                     dilation=1, ceil_mode=False) -> Tensor\n\n"
+"grad_output scattered into zeros shaped like input at the forward's indices.");
+
+static PyObject *
+mt_py_max_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_max_pool2d_backward", 4, "grad_output", "input", "indices", "kernel_size", "stride",
+          "padding", "dilation", "ceil_mode");
+    mt_pool2d_params p;
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_pool_params(a + 3, "max_pool2d", true, &p) < 0) {
+        return NULL;
+    }
+    if (mt__nn_tensor(a[0], &t[0], false, "_max_pool2d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_max_pool2d_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_max_pool2d_backward", "indices") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_max_pool2d_backward(t[0], t[1], t[2], &p);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
+/* count_include_pad (default True) and divisor_override (None or a non-zero int). */
+static int
+mt__nn_avg_extra(PyObject *cip, PyObject *div, bool *count_include_pad, int64_t *divisor)
+{
+    int c = cip == NULL ? 1 : PyObject_IsTrue(cip);
+    if (c < 0) {
+        return -1;
+    }
+    *count_include_pad = c > 0;
+    *divisor = 0;
+    if (div != NULL && div != Py_None) {
+        if (mt__int64_from_py(div, divisor, "avg_pool2d", "divisor_override") < 0) {
+            return -1;
+        }
+        if (*divisor == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "divisor must be not zero");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_avg_pool2d_doc,
+"_avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,\n"
+"            count_include_pad=True, divisor_override=None) -> Tensor");
+
+static PyObject *
+mt_py_avg_pool2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_avg_pool2d", 2, "input", "kernel_size", "stride", "padding", "ceil_mode",
+          "count_include_pad", "divisor_override");
+    mt_pool2d_params p;
+    bool cip;
+    int64_t div;
+    mt_tensor *x = NULL, *r = NULL;
+    if (mt__nn_pool_params(a + 1, "avg_pool2d", false, &p) < 0 ||
+        mt__nn_avg_extra(a[5], a[6], &cip, &div) < 0 ||
+        mt__nn_tensor(a[0], &x, false, "_avg_pool2d", "input") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_avg_pool2d(x, &p, cip, div);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_avg_pool2d_backward_doc,
+"_avg_pool2d_backward(grad_output, input, kernel_size, stride=None, padding=0,\n"
+"                     ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor");
+
+static PyObject *
+mt_py_avg_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_avg_pool2d_backward", 3, "grad_output", "input", "kernel_size", "stride", "padding",
+          "ceil_mode", "count_include_pad", "divisor_override");
+    mt_pool2d_params p;
+    bool cip;
+    int64_t div;
+    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
+    if (mt__nn_pool_params(a + 2, "avg_pool2d", false, &p) < 0 ||
+        mt__nn_avg_extra(a[6], a[7], &cip, &div) < 0) {
+        return NULL;
+    }
+    if (mt__nn_tensor(a[0], &t[0], false, "_avg_pool2d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_avg_pool2d_backward", "input") < 0) {
+        mt__impls_release(t, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_avg_pool2d_backward(t[0], t[1], &p, cip, div);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 2);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_adaptive_avg_pool2d_doc,
+"_adaptive_avg_pool2d(input, output_size) -> Tensor\n\n"
+"output_size: an int or two ints (None entries are resolved by the Python layer).");
+
+static PyObject *
+mt_py_adaptive_avg_pool2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_adaptive_avg_pool2d", 2, "input", "output_size");
+    int64_t v[MT_MAX_DIMS];
+    int n = mt__nn_ints(a[1], v, "adaptive_avg_pool2d", "output_size");
+    if (n < 0) {
+        return NULL;
+    }
+    if (n != 1 && n != 2) {
+        PyErr_SetString(PyExc_RuntimeError, "adaptive_avg_pool2d: output_size must be 2");
+        return NULL;
+    }
+    mt_tensor *x = NULL, *r = NULL;
+    if (mt__nn_tensor(a[0], &x, false, "_adaptive_avg_pool2d", "input") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_avg_pool2d(x, v[0], v[1]);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_adaptive_avg_pool2d_backward_doc,
+"_adaptive_avg_pool2d_backward(grad_output, input) -> Tensor");
+
+static PyObject *
+mt_py_adaptive_avg_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames)
+{
+    PARSE("_adaptive_avg_pool2d_backward", 2, "grad_output", "input");
+    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_avg_pool2d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_adaptive_avg_pool2d_backward", "input") < 0) {
+        mt__impls_release(t, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_avg_pool2d_backward(t[0], t[1]);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 2);
+    return mt__tensor_wrap(r);
+}
+
+static PyMethodDef mt_nn_functions[] = {
+    {"_conv2d", FASTKW(mt_py_conv2d), mt_conv2d_doc},
+    {"_conv2d_backward", FASTKW(mt_py_conv2d_backward), mt_conv2d_backward_doc},
+    {"_max_pool2d_with_indices", FASTKW(mt_py_max_pool2d), mt_max_pool2d_doc},
+    {"_max_pool2d_backward", FASTKW(mt_py_max_pool2d_backward), mt_max_pool2d_backward_doc},
+    {"_avg_pool2d", FASTKW(mt_py_avg_pool2d), mt_avg_pool2d_doc},
+    {"_avg_pool2d_backward", FASTKW(mt_py_avg_pool2d_backward), mt_avg_pool2d_backward_doc},
+    {"_adaptive_avg_pool2d", FASTKW(mt_py_adaptive_avg_pool2d), mt_adaptive_avg_pool2d_doc},
+    {"_adaptive_avg_pool2d_backward", FASTKW(mt_py_adaptive_avg_pool2d_backward),
+     mt_adaptive_avg_pool2d_backward_doc},
+    {NULL},
+};
+
+int
+mt__nn_binding_init(PyObject *module)
+{
+    return PyModule_AddFunctions(module, mt_nn_functions);
+}
