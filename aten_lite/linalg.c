@@ -209,12 +209,11 @@ mt_gemm_raw(mt_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, doub
     if (m == 0 || n == 0) {
         return 0;
     }
-    if (beta == 0.0) {
-        /* see mt__gemm_blas: C may hold NaN that 0 * C would keep */
-        memset(c, 0, (size_t)(m * n) * isz);
-    }
     if (k == 0) {
-        if (beta != 0.0 && beta != 1.0) {
+        if (beta == 0.0) {
+            memset(c, 0, (size_t)(m * n) * isz);
+        }
+        else if (beta != 1.0) {
             for (int64_t i = 0; i < m * n; i++) {
                 if (dbl) {
                     ((double *)c)[i] *= beta;
@@ -226,6 +225,8 @@ mt_gemm_raw(mt_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, doub
         }
         return 0;
     }
+    /* CBLAS does not read C when beta is 0 (the BLAS standard: "C need not be
+     * set on input"), and neither does the fallback, so C is not cleared */
     if (mt_blas_gemm(dbl, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, n)) {
         return 0;
     }

@@ -38,7 +38,7 @@ mt_tensor *mt_addmv(mt_tensor *input, const mt_tensor *mat, const mt_tensor *vec
  * or float64 matrices, for kernels that lay their operands out themselves
  * (convolution): op(A) is m x k (A itself, leading dimension lda, or when ta
  * the transpose of a k x m A), op(B) k x n likewise; C is m x n with rows n
- * apart.  beta == 0: C is only written.  Through the BLAS when one is loaded
+ * apart.  beta == 0: C is only written (NaN in it does not matter).  Through the BLAS when one is loaded
  * (single-threaded when called from a parallel region, see Note [Run-time
  * BLAS]), else the portable GEMM of Note [Fallback GEMM].  0, or MT_ENOMEM
  * (the fallback's scratch copy of a transposed B) with C unspecified. */
