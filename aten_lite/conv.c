@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aten_lite/cpu/loops.h"
 #include "aten_lite/linalg.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
+#include "aten_lite/winograd.h"
 #include "c10_lite/error.h"
 
 /* Note [Convolution as GEMM]
@@ -38,6 +40,7 @@
  * result does not depend on the thread count. */
 
 #define MT__CONV_CHUNKS 16
+#define MT__LANES 16
 #define MT__CONV_PART_BYTES ((int64_t)32 << 20)
 
 /* Everything the kernels need, derived once from the (checked) arguments. */
@@ -235,7 +238,7 @@ mt__valid_range(int64_t size, int64_t s, int64_t off, int64_t nout, int64_t *lo,
 /* im2col of one group of one image (x: cg planes of h x w) into col (k x p),
  * and col2im, which adds col's values back where they came from. */
 #define MT__DEFINE_IM2COL(name, T)                                                                \
-    static void mt__im2col_##name(const mt__conv_geom *g, const T *x, T *col)                    \
+    MT_SIMD_CLONES static void mt__im2col_##name(const mt__conv_geom *g, const T *x, T *col)      \
     {                                                                                             \
         const int64_t OW = g->ow, sw = g->sw;                                                     \
         for (int64_t c = 0; c < g->cg; c++) {                                                     \
@@ -255,8 +258,10 @@ mt__valid_range(int64_t size, int64_t s, int64_t off, int64_t nout, int64_t *lo,
                         for (int64_t ow = 0; ow < lo; ow++) {                                     \
                             dst[ow] = 0;                                                          \
                         }                                                                         \
-                        if (sw == 1) {                                                            \
-                            memcpy(dst + lo, src + lo, sizeof(T) * (size_t)(hi - lo));            \
+                        if (sw == 1) { /* rows are short: a loop beats a memcpy call */           \
+                            for (int64_t ow = lo; ow < hi; ow++) {                                \
+                                dst[ow] = src[ow];                                                \
+                            }                                                                     \
                         }                                                                         \
                         else {                                                                    \
                             for (int64_t ow = lo; ow < hi; ow++) {                                \
@@ -271,7 +276,7 @@ mt__valid_range(int64_t size, int64_t s, int64_t off, int64_t nout, int64_t *lo,
             }                                                                                     \
         }                                                                                         \
     }                                                                                             \
-    static void mt__col2im_##name(const mt__conv_geom *g, const T *col, T *x)                    \
+    MT_SIMD_CLONES static void mt__col2im_##name(const mt__conv_geom *g, const T *col, T *x)      \
     {                                                                                             \
         const int64_t OW = g->ow, sw = g->sw;                                                     \
         for (int64_t c = 0; c < g->cg; c++) {                                                     \
@@ -311,13 +316,26 @@ mt__valid_range(int64_t size, int64_t s, int64_t off, int64_t nout, int64_t *lo,
             }                                                                                     \
         }                                                                                         \
     }                                                                                             \
-    /* acc[r] += the sum of row r (p values) */                                                   \
-    static void mt__add_row_sums_##name(T *acc, const T *src, int64_t rows, int64_t p)            \
+    /* acc[r] += the sum of row r (p values), in MT__LANES interleaved partial                    \
+     * sums (one chain of dependent adds per row would be latency-bound) */                       \
+    MT_SIMD_CLONES static void mt__add_row_sums_##name(T *acc, const T *src, int64_t rows,        \
+                                                       int64_t p)                                 \
     {                                                                                             \
         for (int64_t r = 0; r < rows; r++) {                                                      \
+            const T *row = src + r * p;                                                           \
+            T lane[MT__LANES] = {0};                                                              \
+            int64_t i = 0;                                                                        \
+            for (; i + MT__LANES <= p; i += MT__LANES) {                                          \
+                for (int l = 0; l < MT__LANES; l++) {                                             \
+                    lane[l] += row[i + l];                                                        \
+                }                                                                                 \
+            }                                                                                     \
             T s = 0;                                                                              \
-            for (int64_t i = 0; i < p; i++) {                                                     \
-                s += src[r * p + i];                                                              \
+            for (int l = 0; l < MT__LANES; l++) {                                                 \
+                s += lane[l];                                                                     \
+            }                                                                                     \
+            for (; i < p; i++) {                                                                  \
+                s += row[i];                                                                      \
             }                                                                                     \
             acc[r] += s;                                                                          \
         }                                                                                         \
@@ -363,8 +381,8 @@ mt__col_buffer(mt__conv_job *j, bool *ok)
     return col;
 }
 
-#define MT__DEFINE_CONV_CHUNKS(name, T, DT)                                                      \
-    static void mt__conv_forward_##name(void *ctx, int64_t begin, int64_t end)                   \
+#define MT__DEFINE_CONV_CHUNKS(name, T, DT)                                                       \
+    static void mt__conv_forward_##name(void *ctx, int64_t begin, int64_t end)                    \
     {                                                                                             \
         mt__conv_job *j = ctx;                                                                    \
         const mt__conv_geom *g = j->g;                                                            \
@@ -398,7 +416,7 @@ mt__col_buffer(mt__conv_job *j, bool *ok)
         }                                                                                         \
         free(col);                                                                                \
     }                                                                                             \
-    static void mt__conv_backward_##name(void *ctx, int64_t begin, int64_t end)                  \
+    static void mt__conv_backward_##name(void *ctx, int64_t begin, int64_t end)                   \
     {                                                                                             \
         mt__conv_job *j = ctx;                                                                    \
         const mt__conv_geom *g = j->g;                                                            \
@@ -457,7 +475,7 @@ mt__col_buffer(mt__conv_job *j, bool *ok)
         T *out;                                                                                   \
         int64_t at, stride, nchunks;                                                              \
     } mt__sum_parts_##name##_args;                                                                \
-    static void mt__sum_parts_##name(void *ctx, int64_t begin, int64_t end)                      \
+    static void mt__sum_parts_##name(void *ctx, int64_t begin, int64_t end)                       \
     {                                                                                             \
         const mt__sum_parts_##name##_args *a = ctx;                                               \
         for (int64_t i = begin; i < end; i++) {                                                   \
@@ -474,7 +492,7 @@ mt__col_buffer(mt__conv_job *j, bool *ok)
             .parts = (const T *)j->parts, .out = out, .at = at,                                   \
             .stride = j->g->cout * j->g->k + j->g->cout, .nchunks = j->nchunks,                   \
         };                                                                                        \
-        mt_parallel_for(0, len, MT_GRAIN_SIZE / (j->nchunks > 0 ? j->nchunks : 1) + 1,           \
+        mt_parallel_for(0, len, MT_GRAIN_SIZE / (j->nchunks > 0 ? j->nchunks : 1) + 1,            \
                         mt__sum_parts_##name, &a);                                                \
     }
 MT__DEFINE_CONV_CHUNKS(float32, float, MT_FLOAT32)
@@ -500,6 +518,65 @@ mt__conv_run(mt__conv_job *j, mt_parallel_fn fn)
                             "values per thread)", (long long)j->g->k, (long long)j->g->p);
     }
     return 0;
+}
+
+/* Whether a convolution of this geometry with cin/cout channels per group
+ * goes through Winograd's F(2x2, 3x3) (winograd.c) instead of im2col. */
+static bool
+mt__conv_winograd(const mt__conv_geom *g, int64_t cin, int64_t cout)
+{
+    return g->kh == 3 && g->kw == 3 && g->sh == 1 && g->sw == 1 && g->dh == 1 && g->dw == 1 &&
+           mt__winograd_pays(cin, cout);
+}
+
+/* Note [grad_input as a convolution]
+ * With stride 1 and no dilation, grad_input is the convolution of
+ * grad_output with the kernel turned by 180 degrees and its channel axes
+ * swapped (per group), padded by k - 1 - p: each input element gathers
+ * the outputs its taps reached.  For a 3x3 kernel and p <= 2 that is again
+ * a 3x3 stride-1 convolution, which Winograd's algorithm computes. */
+#define MT__DEFINE_FLIP(name, T)                                                                  \
+    static void mt__flip_weight_##name(const mt__conv_geom *g, const T *w, T *wf)                 \
+    {                                                                                             \
+        for (int64_t gr = 0; gr < g->groups; gr++) {                                              \
+            for (int64_t co = 0; co < g->coutg; co++) {                                           \
+                for (int64_t ci = 0; ci < g->cg; ci++) {                                          \
+                    const T *src = w + ((gr * g->coutg + co) * g->cg + ci) * 9;                   \
+                    T *dst = wf + ((gr * g->cg + ci) * g->coutg + co) * 9;                        \
+                    for (int t = 0; t < 9; t++) {                                                 \
+                        dst[t] = src[8 - t];                                                      \
+                    }                                                                             \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+MT__DEFINE_FLIP(float32, float)
+MT__DEFINE_FLIP(float64, double)
+
+/* grad_input (res, zero-free: every element is written) by Note [grad_input
+ * as a convolution].  0 or an error. */
+static int
+mt__conv_grad_input_winograd(const mt__conv_geom *g, mt_tensor *gy, mt_tensor *w, mt_tensor *res)
+{
+    bool dbl = w->dtype == MT_FLOAT64;
+    void *wf = mt_malloc_array(w->numel, dbl ? sizeof(double) : sizeof(float));
+    if (wf == NULL) {
+        return mt_error_code();
+    }
+    if (dbl) {
+        mt__flip_weight_float64(g, (const double *)mt_tensor_data(w), wf);
+    }
+    else {
+        mt__flip_weight_float32(g, (const float *)mt_tensor_data(w), wf);
+    }
+    mt_winograd_conv wc = {
+        .dbl = dbl, .n = g->n, .c = g->cout, .h = g->oh, .w = g->ow, .cout = g->c,
+        .groups = g->groups, .ph = 2 - g->ph, .pw = 2 - g->pw,
+        .x = mt_tensor_data(gy), .weight = wf, .bias = NULL, .y = mt_tensor_data(res),
+    };
+    int rc = mt__winograd_conv2d(&wc);
+    free(wf);
+    return rc;
 }
 
 /* Contiguous float32/float64 operands for the kernels: t itself or a copy
@@ -549,13 +626,26 @@ mt_conv2d(mt_tensor *input, mt_tensor *weight, mt_tensor *bias, const mt_conv2d_
     if (y == NULL || y->numel == 0) {
         goto done;
     }
-    mt__conv_job j = {
-        .g = &g, .dbl = x->dtype == MT_FLOAT64,
-        .x = mt_tensor_data(x), .w = mt_tensor_data(w), .bias = b ? mt_tensor_data(b) : NULL,
-        .y = mt_tensor_data(y),
-        .nchunks = g.n < 4 * MT__CONV_CHUNKS ? g.n : 4 * MT__CONV_CHUNKS,
-    };
-    if (mt__conv_run(&j, j.dbl ? mt__conv_forward_float64 : mt__conv_forward_float32) < 0) {
+    int rc;
+    if (mt__conv_winograd(&g, g.cg, g.coutg)) {
+        mt_winograd_conv wc = {
+            .dbl = x->dtype == MT_FLOAT64, .n = g.n, .c = g.c, .h = g.h, .w = g.w,
+            .cout = g.cout, .groups = g.groups, .ph = g.ph, .pw = g.pw,
+            .x = mt_tensor_data(x), .weight = mt_tensor_data(w),
+            .bias = b ? mt_tensor_data(b) : NULL, .y = mt_tensor_data(y),
+        };
+        rc = mt__winograd_conv2d(&wc);
+    }
+    else {
+        mt__conv_job j = {
+            .g = &g, .dbl = x->dtype == MT_FLOAT64,
+            .x = mt_tensor_data(x), .w = mt_tensor_data(w), .bias = b ? mt_tensor_data(b) : NULL,
+            .y = mt_tensor_data(y),
+            .nchunks = g.n < 4 * MT__CONV_CHUNKS ? g.n : 4 * MT__CONV_CHUNKS,
+        };
+        rc = mt__conv_run(&j, j.dbl ? mt__conv_forward_float64 : mt__conv_forward_float32);
+    }
+    if (rc < 0) {
         mt_tensor_decref(y);
         y = NULL;
     }
@@ -629,7 +719,32 @@ mt_conv2d_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *weight,
     if (!mask[0] && !mask[1] && !mask[2]) {
         goto done;
     }
-    size_t isz = x->dtype == MT_FLOAT64 ? sizeof(double) : sizeof(float);
+    /* See Note [grad_input as a convolution] and Note [Winograd weight gradient] */
+    bool gx_winograd = mask[0] && g.ph <= 2 && g.pw <= 2 && mt__conv_winograd(&g, g.coutg, g.cg);
+    bool gw_winograd = mask[1] && mt__conv_winograd(&g, g.cg, g.coutg);
+    if (gx_winograd) {
+        rc = mt__conv_grad_input_winograd(&g, gy, w, res[0]);
+    }
+    if (rc == 0 && gw_winograd) {
+        mt_winograd_conv wc = {
+            .dbl = x->dtype == MT_FLOAT64, .n = g.n, .c = g.c, .h = g.h, .w = g.w,
+            .cout = g.cout, .groups = g.groups, .ph = g.ph, .pw = g.pw,
+            .x = mt_tensor_data(x), .grad_output = mt_tensor_data(gy),
+            .grad_weight = mt_tensor_data(res[1]),
+        };
+        rc = mt__winograd_conv2d_weight_grad(&wc);
+    }
+    mt__conv_job j = {
+        .g = &g, .dbl = x->dtype == MT_FLOAT64,
+        .x = mt_tensor_data(x), .w = mt_tensor_data(w), .gy = mt_tensor_data(gy),
+        .gx = res[0] ? mt_tensor_data(res[0]) : NULL,
+        .need_gx = mask[0] && !gx_winograd, .need_gw = mask[1] && !gw_winograd,
+        .need_gb = mask[2],
+    };
+    if (rc < 0 || (!j.need_gx && !j.need_gw && !j.need_gb)) {
+        goto done;
+    }
+    size_t isz = j.dbl ? sizeof(double) : sizeof(float);
     int64_t slot = g.cout * g.k + g.cout; /* fits: the weight's numel plus cout */
     int64_t nchunks = g.n < MT__CONV_CHUNKS ? g.n : MT__CONV_CHUNKS;
     int64_t cap = MT__CONV_PART_BYTES / (slot * (int64_t)isz);
@@ -641,18 +756,14 @@ mt_conv2d_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *weight,
         rc = mt_error_code();
         goto done;
     }
-    mt__conv_job j = {
-        .g = &g, .dbl = x->dtype == MT_FLOAT64,
-        .x = mt_tensor_data(x), .w = mt_tensor_data(w), .gy = mt_tensor_data(gy),
-        .gx = res[0] ? mt_tensor_data(res[0]) : NULL, .parts = parts, .nchunks = nchunks,
-        .need_gx = mask[0], .need_gw = mask[1], .need_gb = mask[2],
-    };
+    j.parts = parts;
+    j.nchunks = nchunks;
     rc = mt__conv_run(&j, j.dbl ? mt__conv_backward_float64 : mt__conv_backward_float32);
     if (rc < 0) {
         goto done;
     }
     for (int i = 1; i < 3; i++) {
-        if (res[i] == NULL) {
+        if (res[i] == NULL || (i == 1 && !j.need_gw)) {
             continue;
         }
         int64_t at = i == 1 ? 0 : g.cout * g.k, len = i == 1 ? g.cout * g.k : g.cout;

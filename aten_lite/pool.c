@@ -293,8 +293,8 @@ typedef struct mt__pool_job {
 #define MT__MAXB 256
 #define MT__DEFINE_MAX_POOL_FLOAT(name, T, U, EMPTY)                                              \
     MT__DEFINE_MAX_WINDOW(name, T, MT__IS_NAN, EMPTY)                                             \
-    /* out[0..n) and idx[0..n): the maxima of the interior windows of one output                 \
-     * row, starting at output column ow0; r0 is the window's first input row. */                \
+    /* out[0..n) and idx[0..n): the maxima of the interior windows of one output                  \
+     * row, starting at output column ow0; r0 is the window's first input row. */                 \
     MT_SIMD_CLONES static void mt__max_row_##name(const mt__pool_geom *g, const T *x, int64_t h0, \
                                                   int64_t h1, int64_t ow0, int64_t n, T *out,     \
                                                   int64_t *idx)                                   \
@@ -367,7 +367,7 @@ MT__DEFINE_MAX_POOL_FLOAT(float64, double, uint64_t, -INFINITY)
 
 /* Backward of max pooling (scatter-add by index) and both directions of
  * average pooling, float32 and float64. */
-#define MT__DEFINE_POOL_FLOAT(name, T)                                                           \
+#define MT__DEFINE_POOL_FLOAT(name, T)                                                            \
     static void mt__max_pool_backward_##name(void *ctx, int64_t begin, int64_t end)               \
     {                                                                                             \
         mt__pool_job *j = ctx;                                                                    \

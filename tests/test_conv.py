@@ -187,6 +187,14 @@ CONV_CASES = [
     (5, 2, 3, 3, 3, 3, 1, 1, 1, 1, True),            # more images than threads, tiny planes
     (3, 8, 6, 5, 8, 3, 1, 1, 1, 8, False),           # depthwise
     (2, 3, 6, 6, 2, (1, 3), 1, (0, 1), 1, 1, True),
+    # 3x3, stride 1, >= 16 channels per group: Winograd's F(2x2, 3x3) for y, grad_input, grad_weight
+    (2, 16, 7, 9, 16, 3, 1, 1, 1, 1, True),
+    (3, 32, 6, 5, 32, 3, 1, 0, 1, 2, False),
+    (1, 16, 1, 1, 20, 3, 1, 1, 1, 1, True),
+    (5, 24, 10, 3, 16, 3, 1, 2, 1, 1, True),
+    (2, 16, 5, 6, 16, 3, 1, 3, 1, 1, True),           # padding 3: grad_input by im2col
+    (40, 16, 5, 5, 16, 3, 1, 1, 1, 1, True),          # many units and partial-sum slots
+    (1, 16, 3, 40, 16, 3, 1, (2, 0), 1, 1, False),
 ]
 
 
@@ -268,11 +276,12 @@ def test_conv2d_half_dtypes():
         np.testing.assert_allclose(y.float().numpy(), ref, rtol=2e-2, atol=5e-2)
 
 
-def test_conv2d_results_do_not_depend_on_thread_count():
+@pytest.mark.parametrize("cin,cout", [(4, 8), (16, 16)], ids=["im2col", "winograd"])
+def test_conv2d_results_do_not_depend_on_thread_count(cin, cout):
     rng = np.random.default_rng(4)
-    x, _ = rand(rng, (16, 4, 9, 9), F32)
-    w, _ = rand(rng, (8, 4, 3, 3), F32)
-    gy, _ = rand(rng, (16, 8, 9, 9), F32)
+    x, _ = rand(rng, (16, cin, 9, 9), F32)
+    w, _ = rand(rng, (cout, cin, 3, 3), F32)
+    gy, _ = rand(rng, (16, cout, 9, 9), F32)
     n = torch.get_num_threads()
     try:
         res = []
