@@ -254,18 +254,19 @@ mt__valid_range(int64_t size, int64_t s, int64_t off, int64_t nout, int64_t *lo,
                             memset(dst, 0, sizeof(T) * (size_t)OW);                               \
                             continue;                                                             \
                         }                                                                         \
-                        const T *src = x + (c * g->h + ih) * g->w + woff;                         \
                         for (int64_t ow = 0; ow < lo; ow++) {                                     \
                             dst[ow] = 0;                                                          \
                         }                                                                         \
+                        /* src: the input element of output column lo (when lo < hi) */           \
+                        const T *src = x + (c * g->h + ih) * g->w + (lo < hi ? lo * sw + woff : 0); \
                         if (sw == 1) { /* rows are short: a loop beats a memcpy call */           \
-                            for (int64_t ow = lo; ow < hi; ow++) {                                \
-                                dst[ow] = src[ow];                                                \
+                            for (int64_t i = 0; i < hi - lo; i++) {                               \
+                                dst[lo + i] = src[i];                                             \
                             }                                                                     \
                         }                                                                         \
                         else {                                                                    \
-                            for (int64_t ow = lo; ow < hi; ow++) {                                \
-                                dst[ow] = src[ow * sw];                                           \
+                            for (int64_t i = 0; i < hi - lo; i++) {                               \
+                                dst[lo + i] = src[i * sw];                                        \
                             }                                                                     \
                         }                                                                         \
                         for (int64_t ow = hi; ow < OW; ow++) {                                    \
@@ -290,16 +291,19 @@ mt__valid_range(int64_t size, int64_t s, int64_t off, int64_t nout, int64_t *lo,
                         if (ih < 0 || ih >= g->h) {                                               \
                             continue;                                                             \
                         }                                                                         \
-                        const T *src = row + oh * OW;                                             \
-                        T *restrict dst = x + (c * g->h + ih) * g->w + woff;                      \
+                        if (lo == hi) {                                                           \
+                            continue;                                                             \
+                        }                                                                         \
+                        const T *src = row + oh * OW + lo;                                        \
+                        T *restrict dst = x + (c * g->h + ih) * g->w + (lo * sw + woff);          \
                         if (sw == 1) {                                                            \
-                            for (int64_t ow = lo; ow < hi; ow++) {                                \
-                                dst[ow] += src[ow];                                               \
+                            for (int64_t i = 0; i < hi - lo; i++) {                               \
+                                dst[i] += src[i];                                                 \
                             }                                                                     \
                         }                                                                         \
                         else {                                                                    \
-                            for (int64_t ow = lo; ow < hi; ow++) {                                \
-                                dst[ow * sw] += src[ow];                                          \
+                            for (int64_t i = 0; i < hi - lo; i++) {                               \
+                                dst[i * sw] += src[i];                                            \
                             }                                                                     \
                         }                                                                         \
                     }                                                                             \

@@ -135,7 +135,7 @@ MT__DEFINE_VLOAD(float64, double, mt__vdouble)
             }                                                                                     \
             memset(dst, 0, sizeof(T) * (size_t)(lo * cg));                                        \
             for (int64_t c = lo; c < hi; c++) {                                                   \
-                const T *src = x + ih * W + c - pw;                                               \
+                const T *src = x + (ih * W + (c - pw));                                           \
                 T *d = dst + c * cg;                                                              \
                 for (int64_t ci = 0; ci < cg; ci++) {                                             \
                     d[ci] = src[ci * plane];                                                      \

@@ -571,6 +571,9 @@ def test_bad_input_messages(fn, exc, msg):
 HOSTILE = [
     lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 2**62),
     lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 2**40),
+    lambda: torch._C._conv2d(torch.zeros(1, 16, 3, 3), torch.zeros(16, 16, 3, 3), None, 1, 2**40),
+    lambda: torch._C._conv2d_backward(torch.zeros(1, 16, 1, 1), torch.zeros(1, 16, 3, 3),
+                                      torch.zeros(16, 16, 3, 3), 1, (0, 2**40)),
     lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 0, 2**62),
     lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 0, 1,
                              2**62),
