@@ -121,11 +121,14 @@ class MaxPool2DWithIndices(Function):
         ctx.pool = (kernel_size, stride, padding, dilation, ceil_mode)
         ctx.save_for_backward(input, indices)
         ctx.mark_non_differentiable(indices)
+        ctx.set_materialize_grads(False)  # the indices never get a gradient: no zeros for them
         return values, indices
 
     @staticmethod
     @once_differentiable
     def backward(ctx, grad, _grad_indices):
+        if grad is None:
+            return None, None, None, None, None, None
         input, indices = ctx.saved_tensors
         return (_C._max_pool2d_backward(grad, input, indices, *ctx.pool),
                 None, None, None, None, None)
