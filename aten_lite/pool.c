@@ -293,8 +293,28 @@ typedef struct mt__pool_job {
 #define MT__MAXB 256
 #define MT__DEFINE_MAX_POOL_FLOAT(name, T, U, EMPTY)                                              \
     MT__DEFINE_MAX_WINDOW(name, T, MT__IS_NAN, EMPTY)                                             \
+    /* One tap of the window over a block of outputs: m/im updated from                          \
+     * x[off + i * sw]; sw is a constant where the caller passes one, so the                      \
+     * strided loads vectorise (sw 2: even/odd shuffles). */                                      \
+    static inline __attribute__((always_inline)) void                                             \
+    mt__max_tap_##name(const T *restrict x, int32_t off, int32_t sw, int32_t n, T *restrict m,    \
+                       int32_t *restrict im)                                                      \
+    {                                                                                             \
+        const T *xr = x + off;                                                                    \
+        for (int32_t i = 0; i < n; i++) {                                                         \
+            T v = xr[i * sw], cur = m[i];                                                         \
+            U vb, cb;                                                                             \
+            memcpy(&vb, &v, sizeof(T));                                                           \
+            memcpy(&cb, &cur, sizeof(T));                                                         \
+            int32_t c = -(int32_t)((v > cur) | (v != v));                                         \
+            U cu = (U)(int64_t)c;                                                                 \
+            cb = (vb & cu) | (cb & ~cu);                                                          \
+            memcpy(&m[i], &cb, sizeof(T));                                                        \
+            im[i] = ((off + i * sw) & c) | (im[i] & ~c);                                          \
+        }                                                                                         \
+    }                                                                                             \
     /* out[0..n) and idx[0..n): the maxima of the interior windows of one output                  \
-     * row, starting at output column ow0; r0 is the window's first input row. */                 \
+     * row, starting at output column ow0; [h0, h1) are the window's rows. */                     \
     MT_SIMD_CLONES static void mt__max_row_##name(const mt__pool_geom *g, const T *x, int64_t h0, \
                                                   int64_t h1, int64_t ow0, int64_t n, T *out,     \
                                                   int64_t *idx)                                   \
@@ -309,17 +329,14 @@ typedef struct mt__pool_job {
         for (int64_t ih = h0; ih < h1; ih += g->dh) {                                             \
             for (int64_t kj = 0; kj < g->kw; kj++) {                                              \
                 const int32_t off = (int32_t)(ih * g->w + kj * g->dw) + base;                     \
-                const T *xr = x + off;                                                            \
-                for (int32_t i = 0; i < (int32_t)n; i++) {                                        \
-                    T v = xr[i * sw], cur = m[i];                                                 \
-                    U vb, cb;                                                                     \
-                    memcpy(&vb, &v, sizeof(T));                                                   \
-                    memcpy(&cb, &cur, sizeof(T));                                                 \
-                    int32_t c = -(int32_t)((v > cur) | (v != v));                                 \
-                    U cu = (U)(int64_t)c;                                                         \
-                    cb = (vb & cu) | (cb & ~cu);                                                  \
-                    memcpy(&m[i], &cb, sizeof(T));                                                \
-                    im[i] = ((off + i * sw) & c) | (im[i] & ~c);                                  \
+                if (sw == 2) {                                                                    \
+                    mt__max_tap_##name(x, off, 2, (int32_t)n, m, im);                             \
+                }                                                                                 \
+                else if (sw == 1) {                                                               \
+                    mt__max_tap_##name(x, off, 1, (int32_t)n, m, im);                             \
+                }                                                                                 \
+                else {                                                                            \
+                    mt__max_tap_##name(x, off, sw, (int32_t)n, m, im);                            \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
