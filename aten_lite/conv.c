@@ -524,13 +524,41 @@ mt__conv_run(mt__conv_job *j, mt_parallel_fn fn)
     return 0;
 }
 
+/* Whether every value of a contiguous float32/float64 tensor is finite: an
+ * OR over the exponent bits, which vectorises. */
+MT_SIMD_CLONES static bool
+mt__all_finite(const mt_tensor *t)
+{
+    const char *p = mt_tensor_data(t);
+    if (t->dtype == MT_FLOAT64) {
+        uint64_t bad = 0;
+        for (int64_t i = 0; i < t->numel; i++) {
+            uint64_t b;
+            memcpy(&b, p + i * 8, 8);
+            bad |= (uint64_t)((b & 0x7ff0000000000000u) == 0x7ff0000000000000u);
+        }
+        return bad == 0;
+    }
+    uint32_t bad = 0;
+    for (int64_t i = 0; i < t->numel; i++) {
+        uint32_t b;
+        memcpy(&b, p + i * 4, 4);
+        bad |= (uint32_t)((b & 0x7f800000u) == 0x7f800000u);
+    }
+    return bad == 0;
+}
+
 /* Whether a convolution of this geometry with cin/cout channels per group
- * goes through Winograd's F(2x2, 3x3) (winograd.c) instead of im2col. */
+ * and operands a and b goes through Winograd's F(2x2, 3x3) (winograd.c)
+ * instead of im2col.  Its transforms mix the values of a tile, so an
+ * infinity would turn the tile's other outputs into NaN (inf - inf) where
+ * a direct sum keeps them finite: operands with inf or NaN take im2col. */
 static bool
-mt__conv_winograd(const mt__conv_geom *g, int64_t cin, int64_t cout)
+mt__conv_winograd(const mt__conv_geom *g, int64_t cin, int64_t cout, const mt_tensor *a,
+                  const mt_tensor *b)
 {
     return g->kh == 3 && g->kw == 3 && g->sh == 1 && g->sw == 1 && g->dh == 1 && g->dw == 1 &&
-           mt__winograd_pays(cin, cout);
+           mt__winograd_pays(cin, cout) && mt__all_finite(a) && mt__all_finite(b);
 }
 
 /* Note [grad_input as a convolution]
@@ -631,7 +659,7 @@ mt_conv2d(mt_tensor *input, mt_tensor *weight, mt_tensor *bias, const mt_conv2d_
         goto done;
     }
     int rc;
-    if (mt__conv_winograd(&g, g.cg, g.coutg)) {
+    if (mt__conv_winograd(&g, g.cg, g.coutg, x, w)) {
         mt_winograd_conv wc = {
             .dbl = x->dtype == MT_FLOAT64, .n = g.n, .c = g.c, .h = g.h, .w = g.w,
             .cout = g.cout, .groups = g.groups, .ph = g.ph, .pw = g.pw,
@@ -724,8 +752,9 @@ mt_conv2d_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *weight,
         goto done;
     }
     /* See Note [grad_input as a convolution] and Note [Winograd weight gradient] */
-    bool gx_winograd = mask[0] && g.ph <= 2 && g.pw <= 2 && mt__conv_winograd(&g, g.coutg, g.cg);
-    bool gw_winograd = mask[1] && mt__conv_winograd(&g, g.cg, g.coutg);
+    bool gx_winograd = mask[0] && g.ph <= 2 && g.pw <= 2 &&
+                       mt__conv_winograd(&g, g.coutg, g.cg, gy, w);
+    bool gw_winograd = mask[1] && mt__conv_winograd(&g, g.cg, g.coutg, x, gy);
     if (gx_winograd) {
         rc = mt__conv_grad_input_winograd(&g, gy, w, res[0]);
     }

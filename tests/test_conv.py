@@ -263,6 +263,29 @@ def test_conv2d_noncontiguous_and_empty():
                                                      (2, 3, 2, 2)))
 
 
+@pytest.mark.parametrize("cin", [3, 16], ids=["im2col", "winograd"])
+def test_conv2d_inf_and_nan_stay_where_they_reach(cin):
+    # Winograd's transforms would mix a tile's values (inf - inf = NaN next to an inf)
+    rng = np.random.default_rng(12)
+    x, xa = rand(rng, (2, cin, 6, 7), F32)
+    w, wa = rand(rng, (16, cin, 3, 3), F32)
+    xa[0, 0, 2, 3] = np.inf
+    xa[1, 1, 4, 4] = np.nan
+    x = torch.from_numpy(xa.copy())
+    y = F.conv2d(x, w, None, 1, 1).numpy()
+    ref = ref_conv2d(xa.astype(np.float64), wa.astype(np.float64), None, 1, 1)
+    assert np.array_equal(np.isinf(y), np.isinf(ref)) and np.array_equal(np.isnan(y), np.isnan(ref))
+    fin = np.isfinite(ref)
+    np.testing.assert_allclose(y[fin], ref[fin], rtol=1e-4, atol=1e-4)
+    gy = torch.from_numpy(np.where(fin, 1.0, 0.0).astype(np.float32))
+    gx, gw, _ = torch._C._conv2d_backward(gy, x, w, 1, 1)
+    rx, rw, _ = ref_conv2d_backward(gy.numpy().astype(np.float64), xa.astype(np.float64),
+                                    wa.astype(np.float64), 1, 1)
+    for got, want in ((gx.numpy(), rx), (gw.numpy(), rw)):
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        assert np.array_equal(np.isinf(got), np.isinf(want))
+
+
 def test_conv2d_half_dtypes():
     rng = np.random.default_rng(3)
     xa = rng.standard_normal((2, 3, 6, 6)).astype(np.float16)
