@@ -1,4 +1,4 @@
-/* aten_lite/conv.h - 2-D convolution, forward and backward, by im2col + GEMM. */
+/* aten_lite/conv.h - 2-D convolution, forward and backward (im2col + GEMM, or Winograd for 3x3). */
 #ifndef ATEN_LITE_CONV_H
 #define ATEN_LITE_CONV_H
 

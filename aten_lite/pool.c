@@ -139,6 +139,9 @@ mt__pool_check(const mt_tensor *input, const mt_pool2d_params *p, mt__pool_geom 
     if (input->ndim != 3 && input->ndim != 4) {
         return mt_error_set(MT_ERUNTIME, "non-empty 3D or 4D (batch mode) tensor expected for input");
     }
+    if (mt_tensor_device(input).type != MT_CPU) {
+        return mt_error_set(MT_ENOTIMPL, "pooling is implemented for CPU tensors only");
+    }
     int64_t s4[4];
     mt__pool_sizes4(input, s4);
     int64_t oh, ow;
@@ -293,7 +296,7 @@ typedef struct mt__pool_job {
 #define MT__MAXB 256
 #define MT__DEFINE_MAX_POOL_FLOAT(name, T, U, EMPTY)                                              \
     MT__DEFINE_MAX_WINDOW(name, T, MT__IS_NAN, EMPTY)                                             \
-    /* One tap of the window over a block of outputs: m/im updated from                          \
+    /* One tap of the window over a block of outputs: m/im updated from                           \
      * x[off + i * sw]; sw is a constant where the caller passes one, so the                      \
      * strided loads vectorise (sw 2: even/odd shuffles). */                                      \
     static inline __attribute__((always_inline)) void                                             \
@@ -343,6 +346,23 @@ typedef struct mt__pool_job {
         for (int64_t i = 0; i < n; i++) {                                                         \
             out[i] = m[i];                                                                        \
             idx[i] = im[i];                                                                       \
+        }                                                                                         \
+    }                                                                                             \
+    /* every window on its own, from the tables (adaptive windows) */                             \
+    static void mt__max_windows_##name(void *ctx, int64_t begin, int64_t end)                     \
+    {                                                                                             \
+        mt__pool_job *j = ctx;                                                                    \
+        const mt__pool_geom *g = j->g;                                                            \
+        const int64_t plane = g->h * g->w, oplane = g->oh * g->ow;                                \
+        for (int64_t pl = begin; pl < end; pl++) {                                                \
+            const T *x = (const T *)j->x + pl * plane;                                            \
+            for (int64_t oh = 0; oh < g->oh; oh++) {                                              \
+                for (int64_t ow = 0; ow < g->ow; ow++) {                                          \
+                    int64_t o = pl * oplane + oh * g->ow + ow;                                    \
+                    mt__max_window_##name(g, x, g->rows.lo[oh], g->rows.hi[oh], g->cols.lo[ow],   \
+                                          g->cols.hi[ow], (T *)j->y + o, j->idx_out + o);         \
+                }                                                                                 \
+            }                                                                                     \
         }                                                                                         \
     }                                                                                             \
     static void mt__max_pool_##name(void *ctx, int64_t begin, int64_t end)                        \
@@ -542,6 +562,9 @@ mt__pool_check_grad(const char *fname, const mt_tensor *grad_output, const mt_te
     if (!mt__pool_float(input->dtype)) {
         return mt__pool_not_implemented(fname, input->dtype);
     }
+    if (mt_tensor_device(grad_output).type != MT_CPU) {
+        return mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", fname);
+    }
     return 0;
 }
 
@@ -630,24 +653,27 @@ mt_max_pool2d(mt_tensor *input, const mt_pool2d_params *p, mt_tensor **values,
     return 0;
 }
 
-mt_tensor *
-mt_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input, const mt_tensor *indices,
-                       const mt_pool2d_params *p)
+/* The scatter-add backward of both max poolings over g (geometry only):
+ * checks grad_output and the indices, then adds each gradient at its index.
+ * fname names the op in messages.  New tensor or NULL. */
+static mt_tensor *
+mt__max_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input,
+                 const mt_tensor *indices, const mt__pool_geom *g)
 {
     char a[256], b[256];
-    mt__pool_geom g;
-    if (mt__pool_check(input, p, &g) < 0 ||
-        mt__pool_check_grad("max_pool2d_backward", grad_output, input, g.oh, g.ow) < 0) {
+    if (mt__pool_check_grad(fname, grad_output, input, g->oh, g->ow) < 0) {
         return NULL;
     }
     if (indices->dtype != MT_INT64 || indices->ndim != grad_output->ndim ||
         memcmp(indices->sizes, grad_output->sizes, sizeof(int64_t) * (size_t)indices->ndim) != 0) {
-        mt_error_set(MT_ERUNTIME,
-                     "max_pool2d_backward: expected int64 indices of size %s, but got %s indices "
-                     "of size %s",
-                     mt_format_sizes(a, sizeof(a), grad_output->ndim, grad_output->sizes),
+        mt_error_set(MT_ERUNTIME, "%s: expected int64 indices of size %s, but got %s indices of size %s",
+                     fname, mt_format_sizes(a, sizeof(a), grad_output->ndim, grad_output->sizes),
                      mt_dtype_name(indices->dtype),
                      mt_format_sizes(b, sizeof(b), indices->ndim, indices->sizes));
+        return NULL;
+    }
+    if (mt_tensor_device(indices).type != MT_CPU) {
+        mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", fname);
         return NULL;
     }
     mt_tensor *gy = mt__pool_operand(grad_output);
@@ -656,16 +682,15 @@ mt_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input, const mt_tensor
                                          mt_tensor_device(input))
                        : NULL;
     if (gx != NULL) {
-        mt__pool_job j = {.g = &g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx),
+        mt__pool_job j = {.g = g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx),
                           .idx_in = (const int64_t *)mt_tensor_data(ix)};
         mt__pool_run(&j, gy->dtype == MT_FLOAT64 ? mt__max_pool_backward_float64
                                                  : mt__max_pool_backward_float32,
-                     g.oh * g.ow + g.h * g.w);
+                     g->oh * g->ow + g->h * g->w);
         if (atomic_load(&j.bad_index)) {
             mt_error_set(MT_EINDEX,
-                         "max_pool2d_backward: an index is outside its plane of %lld x %lld "
-                         "elements (indices must come from max_pool2d)",
-                         (long long)g.h, (long long)g.w);
+                         "%s: an index is outside its plane of %lld x %lld elements (indices must "
+                         "come from the forward call)", fname, (long long)g->h, (long long)g->w);
             mt_tensor_decref(gx);
             gx = NULL;
         }
@@ -676,6 +701,17 @@ mt_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input, const mt_tensor
     mt_tensor_decref(gy);
     mt_tensor_decref(ix);
     return gx;
+}
+
+mt_tensor *
+mt_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input, const mt_tensor *indices,
+                       const mt_pool2d_params *p)
+{
+    mt__pool_geom g;
+    if (mt__pool_check(input, p, &g) < 0) {
+        return NULL;
+    }
+    return mt__max_backward("max_pool2d_backward", grad_output, input, indices, &g);
 }
 
 /* avg_pool2d's checks and tables (the caller frees them). */
@@ -705,37 +741,47 @@ mt__avg_geom(const mt_tensor *input, const mt_pool2d_params *p, bool count_inclu
     return 0;
 }
 
-/* adaptive_avg_pool2d's checks and tables (the caller frees them). */
+/* adaptive_avg_pool2d's / adaptive_max_pool2d's checks (torch's messages,
+ * which differ a little between the two) and tables; the caller frees them. */
 static int
-mt__adaptive_geom(const mt_tensor *input, int64_t oh, int64_t ow, mt__pool_geom *g)
+mt__adaptive_geom(const char *fname, const mt_tensor *input, int64_t oh, int64_t ow,
+                  mt__pool_geom *g)
 {
     char a[256];
+    bool max = strcmp(fname, "adaptive_max_pool2d") == 0;
     if (input->ndim != 3 && input->ndim != 4) {
-        return mt_error_set(MT_ERUNTIME, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s",
-                            mt_format_sizes(a, sizeof(a), input->ndim, input->sizes));
+        return mt_error_set(MT_ERUNTIME, "%s(): Expected 3D or 4D tensor, but got%s %s", fname,
+                            max ? ":" : "", mt_format_sizes(a, sizeof(a), input->ndim, input->sizes));
     }
     for (int d = 1; d < input->ndim; d++) {
         if (input->sizes[d] == 0) {
             return mt_error_set(MT_ERUNTIME,
-                                "adaptive_avg_pool2d(): Expected input to have non-zero size for "
-                                "non-batch dimensions, but input has sizes %s with dimension %d "
-                                "being empty",
-                                mt_format_sizes(a, sizeof(a), input->ndim, input->sizes), d);
+                                "%s(): Expected input to have non-zero size for non-batch "
+                                "dimensions, but input has sizes %s with dimension %d being empty",
+                                fname, mt_format_sizes(a, sizeof(a), input->ndim, input->sizes), d);
         }
-    }
-    if (oh < 0 || ow < 0) {
-        return mt_error_set(MT_ERUNTIME,
-                            "adaptive_avg_pool2d: elements of output_size must be greater than or "
-                            "equal to 0 but received {%lld, %lld}",
-                            (long long)oh, (long long)ow);
-    }
-    if (!mt__pool_float(input->dtype)) {
-        return mt__pool_not_implemented("adaptive_avg_pool2d", input->dtype);
     }
     int64_t s4[4], t;
     mt__pool_sizes4(input, s4);
+    if (oh < 0 || ow < 0) {
+        if (max) {
+            int64_t out[4] = {s4[0], s4[1], oh, ow};
+            return mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension "
+                                "%lld: %s", (long long)(oh < 0 ? oh : ow),
+                                mt_format_sizes(a, sizeof(a), 4, out));
+        }
+        return mt_error_set(MT_ERUNTIME,
+                            "%s: elements of output_size must be greater than or equal to 0 but "
+                            "received {%lld, %lld}", fname, (long long)oh, (long long)ow);
+    }
+    if (!mt__pool_float(input->dtype)) {
+        return mt__pool_not_implemented(fname, input->dtype);
+    }
+    if (mt_tensor_device(input).type != MT_CPU) {
+        return mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", fname);
+    }
     if (mt_ckd_mul(&t, oh + 1, s4[2]) || mt_ckd_mul(&t, ow + 1, s4[3])) {
-        return mt_error_set(MT_ERUNTIME, "adaptive_avg_pool2d: output size (%lld, %lld) is too large",
+        return mt_error_set(MT_ERUNTIME, "%s: output size (%lld, %lld) is too large", fname,
                             (long long)oh, (long long)ow);
     }
     *g = (mt__pool_geom){.planes = s4[0] * s4[1], .h = s4[2], .w = s4[3], .oh = oh, .ow = ow,
@@ -813,7 +859,7 @@ mt_tensor *
 mt_adaptive_avg_pool2d(mt_tensor *input, int64_t oh, int64_t ow)
 {
     mt__pool_geom g;
-    if (mt__adaptive_geom(input, oh, ow, &g) < 0) {
+    if (mt__adaptive_geom("adaptive_avg_pool2d", input, oh, ow, &g) < 0) {
         return NULL;
     }
     return mt__avg_forward(input, &g);
@@ -832,8 +878,71 @@ mt_adaptive_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input)
     }
     int64_t oh = grad_output->sizes[grad_output->ndim - 2];
     int64_t ow = grad_output->sizes[grad_output->ndim - 1];
-    if (mt__adaptive_geom(input, oh, ow, &g) < 0) {
+    if (mt__adaptive_geom("adaptive_avg_pool2d", input, oh, ow, &g) < 0) {
         return NULL;
     }
     return mt__avg_backward("adaptive_avg_pool2d_backward", grad_output, input, &g);
+}
+
+int
+mt_adaptive_max_pool2d(mt_tensor *input, int64_t oh, int64_t ow, mt_tensor **values,
+                       mt_tensor **indices)
+{
+    mt__pool_geom g;
+    *values = *indices = NULL;
+    if (mt__adaptive_geom("adaptive_max_pool2d", input, oh, ow, &g) < 0) {
+        return mt_error_code();
+    }
+    int rc = 0;
+    mt_tensor *x = mt__pool_operand(input), *y = NULL, *ix = NULL;
+    if (x != NULL) {
+        y = mt__pool_output(x, x->dtype, g.oh, g.ow);
+        ix = y != NULL ? mt__pool_output(x, MT_INT64, g.oh, g.ow) : NULL;
+    }
+    if (ix == NULL) {
+        rc = mt_error_code();
+    }
+    else {
+        mt__pool_job j = {.g = &g, .x = mt_tensor_data(x), .y = mt_tensor_data(y),
+                          .idx_out = (int64_t *)mt_tensor_data(ix)};
+        mt__pool_run(&j, x->dtype == MT_FLOAT64 ? mt__max_windows_float64
+                                                : mt__max_windows_float32,
+                     g.oh * g.ow + g.h * g.w);
+        y = mt__pool_result(y, input->dtype);
+        if (y == NULL) {
+            rc = mt_error_code();
+        }
+    }
+    mt__pool_geom_free(&g);
+    mt_tensor_decref(x);
+    if (rc < 0) {
+        mt_tensor_decref(y);
+        mt_tensor_decref(ix);
+        return rc;
+    }
+    *values = y;
+    *indices = ix;
+    return 0;
+}
+
+mt_tensor *
+mt_adaptive_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
+                                const mt_tensor *indices)
+{
+    mt__pool_geom g;
+    if (grad_output->ndim != input->ndim || grad_output->ndim < 3) {
+        char a[256];
+        mt_error_set(MT_ERUNTIME, "adaptive_max_pool2d_backward: expected grad_output of rank %d, "
+                     "but got size %s", input->ndim,
+                     mt_format_sizes(a, sizeof(a), grad_output->ndim, grad_output->sizes));
+        return NULL;
+    }
+    int64_t oh = grad_output->sizes[grad_output->ndim - 2];
+    int64_t ow = grad_output->sizes[grad_output->ndim - 1];
+    if (mt__adaptive_geom("adaptive_max_pool2d", input, oh, ow, &g) < 0) {
+        return NULL;
+    }
+    mt_tensor *r = mt__max_backward("adaptive_max_pool2d_backward", grad_output, input, indices, &g);
+    mt__pool_geom_free(&g);
+    return r;
 }

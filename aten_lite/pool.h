@@ -53,4 +53,14 @@ mt_tensor *mt_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
 mt_tensor *mt_adaptive_avg_pool2d(mt_tensor *input, int64_t oh, int64_t ow);
 mt_tensor *mt_adaptive_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input);
 
+/* torch.nn.functional.adaptive_max_pool2d(..., return_indices=True): the
+ * maximum of each adaptive window (as adaptive_avg_pool2d's) and its plane
+ * index, ties and NaN as mt_max_pool2d.  Floating dtypes.  0 or an error
+ * with nothing set. */
+int mt_adaptive_max_pool2d(mt_tensor *input, int64_t oh, int64_t ow, mt_tensor **values,
+                           mt_tensor **indices);
+/* grad_output (shaped like the values) added at each index. */
+mt_tensor *mt_adaptive_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
+                                           const mt_tensor *indices);
+
 #endif /* ATEN_LITE_POOL_H */

@@ -458,6 +458,58 @@ mt_py_adaptive_avg_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_
     return mt__tensor_wrap(r);
 }
 
+PyDoc_STRVAR(mt_adaptive_max_pool2d_doc,
+"_adaptive_max_pool2d(input, output_size) -> (values, indices)\n\n"
+"Adaptive max pooling; indices are h * W + w within each plane.");
+
+static PyObject *
+mt_py_adaptive_max_pool2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_adaptive_max_pool2d", 2, "input", "output_size");
+    int64_t v[MT_MAX_DIMS];
+    int n = mt__nn_ints(a[1], v, "adaptive_max_pool2d", "output_size");
+    if (n < 0) {
+        return NULL;
+    }
+    if (n != 1 && n != 2) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "adaptive_max_pool2d(): internal error: output_size.size() must be 2");
+        return NULL;
+    }
+    mt_tensor *x = NULL, *vals = NULL, *ix = NULL;
+    if (mt__nn_tensor(a[0], &x, false, "_adaptive_max_pool2d", "input") < 0) {
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_adaptive_max_pool2d(x, v[0], v[1], &vals, &ix);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__values_indices(rc, vals, ix);
+}
+
+PyDoc_STRVAR(mt_adaptive_max_pool2d_backward_doc,
+"_adaptive_max_pool2d_backward(grad_output, input, indices) -> Tensor");
+
+static PyObject *
+mt_py_adaptive_max_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames)
+{
+    PARSE("_adaptive_max_pool2d_backward", 3, "grad_output", "input", "indices");
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_max_pool2d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_adaptive_max_pool2d_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_adaptive_max_pool2d_backward", "indices") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_max_pool2d_backward(t[0], t[1], t[2]);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
 static PyMethodDef mt_nn_functions[] = {
     {"_conv2d", FASTKW(mt_py_conv2d), mt_conv2d_doc},
     {"_conv2d_backward", FASTKW(mt_py_conv2d_backward), mt_conv2d_backward_doc},
@@ -468,6 +520,9 @@ static PyMethodDef mt_nn_functions[] = {
     {"_adaptive_avg_pool2d", FASTKW(mt_py_adaptive_avg_pool2d), mt_adaptive_avg_pool2d_doc},
     {"_adaptive_avg_pool2d_backward", FASTKW(mt_py_adaptive_avg_pool2d_backward),
      mt_adaptive_avg_pool2d_backward_doc},
+    {"_adaptive_max_pool2d", FASTKW(mt_py_adaptive_max_pool2d), mt_adaptive_max_pool2d_doc},
+    {"_adaptive_max_pool2d_backward", FASTKW(mt_py_adaptive_max_pool2d_backward),
+     mt_adaptive_max_pool2d_backward_doc},
     {NULL},
 };
 

@@ -486,10 +486,38 @@ def test_adaptive_avg_pool2d(osize):
     assert tuple(F.adaptive_avg_pool2d(x[0], osize).shape) == (3, oh, ow)
 
 
+@pytest.mark.parametrize("osize", [1, (3, 4), (None, 5), (9, 8), (13, 17)])
+def test_adaptive_max_pool2d(osize):
+    rng = np.random.default_rng(13)
+    xa = rng.integers(-4, 4, size=(2, 3, 9, 8)).astype(np.float64)   # ties: the first wins
+    xa[0, 0, 4, 4] = np.nan
+    x = torch.from_numpy(xa.copy()).requires_grad_()
+    v, i = F.adaptive_max_pool2d(x, osize, return_indices=True)
+    oh, ow = pair(osize)
+    oh, ow = oh or 9, ow or 8
+    rows, cols = adaptive_windows(9, oh), adaptive_windows(8, ow)
+    rv, ri = np.zeros((2, 3, oh, ow)), np.zeros((2, 3, oh, ow), dtype=np.int64)
+    for (a, (r0, r1, _)), (b, (c0, c1, _)) in itertools.product(enumerate(rows), enumerate(cols)):
+        for n, c in itertools.product(range(2), range(3)):
+            best, m = None, None
+            for r, q in itertools.product(range(r0, r1), range(c0, c1)):
+                val = xa[n, c, r, q]
+                if best is None or val > m or np.isnan(val):
+                    best, m = r * 8 + q, val
+            rv[n, c, a, b], ri[n, c, a, b] = m, best
+    np.testing.assert_array_equal(v.detach().numpy(), rv)
+    np.testing.assert_array_equal(i.numpy(), ri)
+    gya = rng.standard_normal((2, 3, oh, ow))
+    v.backward(torch.from_numpy(gya))
+    close(x.grad, ref_max_pool2d_backward(gya, xa, ri), F64)
+    assert tuple(F.adaptive_max_pool2d(x[0], osize).shape) == (3, oh, ow)
+
+
 def test_pool_gradcheck():
     x = torch.randn(1, 2, 7, 6, dtype=F64, requires_grad=True)
     assert torch.autograd.gradcheck(lambda a: F.avg_pool2d(a, 3, 2, 1, True, False), (x,))
     assert torch.autograd.gradcheck(lambda a: F.adaptive_avg_pool2d(a, (4, 5)), (x,))
+    assert torch.autograd.gradcheck(lambda a: F.adaptive_max_pool2d(a, (4, 5)), (x,))
 
 
 # ---- bad input -------------------------------------------------------------------------------
@@ -580,6 +608,14 @@ POOL_ERRORS = [
     (lambda: F.adaptive_avg_pool2d(torch.zeros(2, 3, 0, 5), 2), RuntimeError,
      "Expected input to have non-zero size for non-batch dimensions, but input has sizes "
      "[2, 3, 0, 5] with dimension 2 being empty"),
+    (lambda: F.adaptive_max_pool2d(torch.zeros(2, 3, 5, 5, dtype=torch.int64), 2),
+     NotImplementedError, "\"adaptive_max_pool2d\" not implemented for 'Long'"),
+    (lambda: F.adaptive_max_pool2d(torch.zeros(5, 5), 2), RuntimeError,
+     "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [5, 5]"),
+    (lambda: F.adaptive_max_pool2d(torch.zeros(2, 3, 5, 5), (2,)), RuntimeError,
+     "adaptive_max_pool2d(): internal error: output_size.size() must be 2"),
+    (lambda: F.adaptive_max_pool2d(torch.zeros(2, 3, 5, 5), -1), RuntimeError,
+     "Trying to create tensor with negative dimension -1: [2, 3, -1, -1]"),
 ]
 
 
@@ -621,6 +657,9 @@ HOSTILE = [
     lambda: torch._C._max_pool2d_backward(torch.ones(1, 1, 2, 1), torch.zeros(1, 1, 2, 2),
                                           torch.tensor([[[[0]]]]), 2),
     lambda: torch._C._adaptive_avg_pool2d(torch.zeros(1, 1, 3, 3), 2**62),
+    lambda: torch._C._adaptive_max_pool2d(torch.zeros(1, 1, 3, 3), (2**62, 1)),
+    lambda: torch._C._adaptive_max_pool2d_backward(torch.ones(1, 1, 1, 1), torch.zeros(1, 1, 2, 2),
+                                                   torch.tensor([[[[9]]]])),
     lambda: torch._C._adaptive_avg_pool2d_backward(torch.zeros(1, 1), torch.zeros(1, 1, 3, 3)),
     lambda: torch._C._avg_pool2d(torch.zeros(1, 1, 3, 3), 2, 1, 0, False, True, 2**40),
 ]

@@ -1,5 +1,5 @@
 """Convolution and pooling for minitorch.nn.functional: conv1d, conv2d, max_pool2d, avg_pool2d,
-adaptive_avg_pool2d.
+adaptive_avg_pool2d, adaptive_max_pool2d.
 
 The kernels are C (aten_lite/conv.c, aten_lite/pool.c, bound as private _C functions, see Note
 [Private nn kernels] in csrc/nn_binding.c); this module resolves torch's argument forms (padding
@@ -9,7 +9,8 @@ themselves recorded, so these ops have first derivatives only (once_differentiab
 from .. import _C
 from ..autograd.function import Function, once_differentiable
 
-__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
+__all__ = ["conv1d", "conv2d", "max_pool2d", "max_pool2d_with_indices", "avg_pool2d",
+           "adaptive_avg_pool2d", "adaptive_max_pool2d"]
 
 
 def _pair(v):
@@ -207,16 +208,50 @@ class AdaptiveAvgPool2D(Function):
         return _C._adaptive_avg_pool2d_backward(grad, input), None
 
 
+def _adaptive_size(input, output_size, fname, msg):
+    """output_size as ints: None entries keep the input's size."""
+    if isinstance(output_size, (list, tuple)):
+        if len(output_size) != 2:
+            raise RuntimeError(msg)
+        if any(s is None for s in output_size):
+            if not isinstance(input, _C.TensorBase) or input.dim() < 2:
+                raise RuntimeError(f"{fname}: output_size with None needs an input of at least "
+                                   "2 dimensions")
+            output_size = tuple(input.shape[-2 + i] if s is None else s
+                                for i, s in enumerate(output_size))
+    return output_size
+
+
 def adaptive_avg_pool2d(input, output_size):
     """torch.nn.functional.adaptive_avg_pool2d: output_size an int or a pair whose None entries
     keep the input's size."""
-    if isinstance(output_size, (list, tuple)):
-        if len(output_size) != 2:
-            raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
-        if any(s is None for s in output_size):
-            if not isinstance(input, _C.TensorBase) or input.dim() < 2:
-                raise RuntimeError("adaptive_avg_pool2d: output_size with None needs an input "
-                                   "of at least 2 dimensions")
-            output_size = tuple(input.shape[-2 + i] if s is None else s
-                                for i, s in enumerate(output_size))
+    output_size = _adaptive_size(input, output_size, "adaptive_avg_pool2d",
+                                 "adaptive_avg_pool2d: output_size must be 2")
     return AdaptiveAvgPool2D.apply(input, output_size)
+
+
+class AdaptiveMaxPool2D(Function):
+    @staticmethod
+    def forward(ctx, input, output_size):
+        values, indices = _C._adaptive_max_pool2d(input, output_size)
+        ctx.save_for_backward(input, indices)
+        ctx.mark_non_differentiable(indices)
+        ctx.set_materialize_grads(False)
+        return values, indices
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad, _grad_indices):
+        if grad is None:
+            return None, None
+        input, indices = ctx.saved_tensors
+        return _C._adaptive_max_pool2d_backward(grad, input, indices), None
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """torch.nn.functional.adaptive_max_pool2d (indices h * W + w within each plane)."""
+    output_size = _adaptive_size(input, output_size, "adaptive_max_pool2d",
+                                 "adaptive_max_pool2d(): internal error: output_size.size() must "
+                                 "be 2")
+    values, indices = AdaptiveMaxPool2D.apply(input, output_size)
+    return (values, indices) if return_indices else values
