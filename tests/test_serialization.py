@@ -225,6 +225,19 @@ def test_build_cannot_change_allowed_classes_functions_or_tensors():
     assert _rebuild_tensor.__defaults__ is None
 
 
+def test_length_fields_are_not_allocations(tmp_path):
+    # BYTEARRAY8 / BINBYTES8 / BINUNICODE8 / LONG4 / FRAME claiming 2**40 bytes, from a few
+    for body in (b"\x96" + struct.pack("<Q", 2**40), b"\x8e" + struct.pack("<Q", 2**40),
+                 b"\x8d" + struct.pack("<Q", 2**40), b"\x8b" + struct.pack("<i", 2**30),
+                 b"\x95" + struct.pack("<Q", 2**40)):
+        data = b"\x80\x05" + body + b"abc."
+        p = tmp_path / "f.pt"
+        p.write_bytes(data)
+        for f in (io.BytesIO(data), p):
+            with pytest.raises(pickle.UnpicklingError):
+                torch.load(f)
+
+
 def test_container_opcodes_only_on_containers():
     t = pickle.dumps(torch.zeros(3), protocol=2)[:-1]
     for data, what in [

@@ -68,7 +68,9 @@ pure-Python Unpickler with its own opcode table:
   never on a class, a function or a tensor;
 - APPEND(S) only to lists, SETITEM(S) only to dicts, ADDITEMS only to sets (or instances of
   add_safe_globals classes);
-- INST, OBJ, EXT1/2/4 and out-of-band buffers are refused: save writes none of them.
+- INST, OBJ, EXT1/2/4 and out-of-band buffers are refused: save writes none of them;
+- no read asks the file for more than it has left (_BoundedReader), and BYTEARRAY8 reads its
+  bytes before it allocates, so a length field in the pickle is never an allocation by itself.
 pickle._Unpickler is CPython's reference implementation (private, but stable since 3.4;
 tests/test_serialization.py loads every protocol through it).  It costs about 10 us more per
 tensor than the C unpickler; a storage's bytes are read in one piece either way.
@@ -80,6 +82,7 @@ import builtins
 import collections
 import copyreg
 import functools
+import io
 import math
 import os
 import pickle
@@ -498,10 +501,36 @@ def _type_name(obj):
 _P = pickle._Unpickler
 
 
+class _BoundedReader:
+    """read / readline of a seekable binary file that never ask it for more bytes than it has
+    left: pickle reads the length fields of BINBYTES8, BINUNICODE8, LONG4, FRAME, ... as the
+    size of a read, and a file's read(n) allocates n bytes before it reads, so without the bound
+    a few bytes of pickle could ask for terabytes."""
+
+    def __init__(self, f):
+        self._f = f
+        pos = f.tell()
+        self._left = f.seek(0, os.SEEK_END) - pos
+        f.seek(pos)
+
+    def read(self, n=-1):
+        data = self._f.read(self._left if n is None or n < 0 or n > self._left else n)
+        self._left -= len(data)
+        return data
+
+    def readline(self, n=-1):
+        data = self._f.readline(self._left if n is None or n < 0 or n > self._left else n)
+        self._left -= len(data)
+        return data
+
+
 class _WeightsUnpickler(_P):
     """See Note [Weights-only loading]."""
 
     def __init__(self, f, *, encoding="ASCII", errors="strict", storages=None):
+        seekable = getattr(f, "seekable", None)
+        if seekable is not None and seekable() and type(f) is not io.BytesIO:
+            f = _BoundedReader(f)     # (BytesIO.read(n) allocates no more than it holds)
         super().__init__(f, encoding=encoding, errors=errors)
         self._storages = storages      # persistent id -> storage, in a checkpoint
         values, reducers = _default_globals()
@@ -519,7 +548,7 @@ class _WeightsUnpickler(_P):
     def load(self):
         try:
             return super().load()
-        except (IndexError, KeyError, struct.error, UnicodeDecodeError) as e:
+        except (IndexError, KeyError, struct.error, UnicodeDecodeError, EOFError) as e:
             raise pickle.UnpicklingError(f"the pickle data is corrupted or truncated "
                                          f"({type(e).__name__}: {e})") from e
 
@@ -646,6 +675,15 @@ class _WeightsUnpickler(_P):
             for item in items:
                 obj.add(item)
 
+    def load_bytearray8(self):
+        # pickle's own allocates the length the file claims before reading it
+        n, = struct.unpack("<Q", self.read(8))
+        data = self.read(n)
+        if len(data) != n:
+            raise pickle.UnpicklingError(f"the pickle data is truncated: BYTEARRAY8 of {n} "
+                                         f"bytes, {len(data)} left")
+        self.append(bytearray(data))
+
     def load_inst(self):
         module = self.readline()[:-1].decode("ascii")
         name = self.readline()[:-1].decode("ascii")
@@ -670,7 +708,7 @@ class _Dispatch(dict):
 _PLAIN = ("PROTO FRAME STOP MARK POP POP_MARK DUP NONE NEWTRUE NEWFALSE INT BININT BININT1 "
           "BININT2 LONG LONG1 LONG4 FLOAT BINFLOAT STRING BINSTRING SHORT_BINSTRING UNICODE "
           "BINUNICODE SHORT_BINUNICODE BINUNICODE8 BINBYTES SHORT_BINBYTES BINBYTES8 "
-          "BYTEARRAY8 EMPTY_TUPLE TUPLE TUPLE1 TUPLE2 TUPLE3 EMPTY_LIST LIST EMPTY_DICT DICT "
+          "EMPTY_TUPLE TUPLE TUPLE1 TUPLE2 TUPLE3 EMPTY_LIST LIST EMPTY_DICT DICT "
           "EMPTY_SET FROZENSET GET BINGET LONG_BINGET PUT BINPUT LONG_BINPUT MEMOIZE GLOBAL "
           "STACK_GLOBAL PERSID BINPERSID").split()
 _CHECKED = {"REDUCE": _WeightsUnpickler.load_reduce, "NEWOBJ": _WeightsUnpickler.load_newobj,
@@ -678,7 +716,8 @@ _CHECKED = {"REDUCE": _WeightsUnpickler.load_reduce, "NEWOBJ": _WeightsUnpickler
             "APPEND": _WeightsUnpickler.load_append, "APPENDS": _WeightsUnpickler.load_appends,
             "SETITEM": _WeightsUnpickler.load_setitem,
             "SETITEMS": _WeightsUnpickler.load_setitems,
-            "ADDITEMS": _WeightsUnpickler.load_additems, "INST": _WeightsUnpickler.load_inst}
+            "ADDITEMS": _WeightsUnpickler.load_additems, "INST": _WeightsUnpickler.load_inst,
+            "BYTEARRAY8": _WeightsUnpickler.load_bytearray8}
 _WeightsUnpickler.dispatch = _Dispatch(
     {getattr(pickle, op)[0]: _P.dispatch[getattr(pickle, op)[0]] for op in _PLAIN})
 _WeightsUnpickler.dispatch.update({getattr(pickle, op)[0]: fn for op, fn in _CHECKED.items()})
@@ -807,7 +846,6 @@ _LEGACY_VERSION = 1001
 
 
 def _save_zip(obj, f, folder, protocol, byteorder_record):
-    import io
     from ._zip_archive import ZipWriter
     buf = io.BytesIO()
     pickler = _Pickler(buf, protocol, legacy=False)
@@ -1107,7 +1145,6 @@ _LEGACY_HEADS = [pickle.dumps(_LEGACY_MAGIC, protocol=p) for p in range(
 
 
 def _load(fh, restore, weights_only, pickle_module, mmap, pickle_load_args):
-    import io
     seekable = getattr(fh, "seekable", None)
     if seekable is None or not seekable():
         fh = io.BytesIO(fh.read())
@@ -1139,7 +1176,6 @@ def _load(fh, restore, weights_only, pickle_module, mmap, pickle_load_args):
 
 
 def _load_archive(fh, restore, unpickler, mmap):
-    import io
     from ._zip_archive import ArchiveError, ZipReader
     reader = ZipReader(fh)
     if not reader.has_record("data.pkl"):
