@@ -882,7 +882,8 @@ def test_parameters_and_lazily_negated_or_conjugated_tensors(fmt):
         body = body.replace(b"\x8a\x08\x02" + bytes(7) + b"tQ", b"\x8a\x08\x02" + bytes(7) + b"NtQ")
         conj, neg, param = load_bytes(legacy_stream(body, {"0": (2, data)}))
     assert conj.tolist() == [1 - 2j, 3 + 4j] and neg.tolist() == [-1 - 2j, -3 + 4j]
-    assert param.tolist() == 3 - 4j and param.requires_grad is False    # no autograd yet
+    assert param.tolist() == 3 - 4j and param.requires_grad is True
+    assert type(param).__name__ == "Parameter" and conj.requires_grad and not neg.requires_grad
     with pytest.raises(pickle.UnpicklingError, match="metadata"):
         load_pkl(G("torch._utils", "_rebuild_tensor_v2") + T(PID(), N(0), T(), T(), b"\x89",
                                                              hooks, b"}" + S("x") + b"\x88s")

@@ -7,7 +7,7 @@ save() writes what torch.save writes, so that each can load the other's files: a
 which every tensor is
     torch._utils._rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
                                     backward_hooks)
-with size and stride tuples, requires_grad False (no autograd yet) and backward_hooks an empty
+with size and stride tuples, the tensor's requires_grad and backward_hooks an empty
 OrderedDict, and storage a persistent id
     ("storage", torch.<Kind>Storage, key, location, numel)
 that names record data/<key> of the archive, numel elements of the dtype <Kind> stands for
@@ -287,10 +287,7 @@ def _finish_tensor(t, requires_grad, backward_hooks, metadata, what):
         else:
             t = _conj_neg(t, conj, neg)
     if requires_grad:
-        try:
-            t.requires_grad_(True)
-        except NotImplementedError:    # no autograd yet: the tensor loads as a plain one
-            pass
+        t.requires_grad_(True)
     return t
 
 
@@ -311,10 +308,12 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
-    """torch._utils._rebuild_parameter: minitorch has no Parameter, the tensor loads as it is."""
+    """torch._utils._rebuild_parameter: an nn.Parameter of the tensor."""
     if not isinstance(data, _C.TensorBase):
         _refuse_args("_rebuild_parameter", (data,))
-    return _finish_tensor(data, requires_grad, backward_hooks, None, "_rebuild_parameter")
+    t = _finish_tensor(data.detach(), False, backward_hooks, None, "_rebuild_parameter")
+    from .nn.parameter import Parameter
+    return Parameter(t, requires_grad)
 
 
 def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
@@ -1113,8 +1112,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     dict maps saved locations to others (locations not in it are kept); a callable
     (storage, location) returns the storage to use (None for the default).  minitorch has
     only the CPU: a storage that would go on a CUDA device raises RuntimeError, so checkpoints
-    saved on a GPU load with map_location="cpu".  requires_grad is not restored (no
-    autograd yet), nor are backward hooks.
+    saved on a GPU load with map_location="cpu".  requires_grad is restored, backward hooks
+    are not.
 
     mmap=True (a path to a zip checkpoint only) maps the file instead of reading it: the
     storages are private copy-on-write maps of its records.
