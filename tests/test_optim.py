@@ -11,7 +11,6 @@ import io
 import pickle
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
@@ -316,6 +315,63 @@ def test_complex_adam_is_adam_on_real_and_imaginary_parts():
     assert oz.state[z]["exp_avg"].dtype == torch.complex128
     np.testing.assert_allclose(got, [0.5008022424245371 + 2.2037504823011815j,
                                      -0.9970441940434851 - 0.20504692233643013j], rtol=1e-14)
+
+
+# ---- with autograd -----------------------------------------------------------------------------
+# (first loss, last loss, W, b) of 30 steps of least squares, from torch 2.15
+TRAINING = {
+    "SGD": (6.2509394, 0.8859684,
+            [0.1701149, -0.011023452, -0.15829465, 0.3176691, 0.40208253, -0.35789478, 0.7596124,
+             -0.23889273], [-0.016784016, -0.53954464]),
+    "Adam": (6.2509394, 2.2488332,
+             [-0.3502042, 0.22740738, -0.4322397, 0.28009823, -1.065507, 0.3303419, -0.2701699,
+              0.32754335], [-0.1290792, -0.14151676]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRAINING))
+def test_training_loop_with_backward_closure_and_scheduler(name):
+    X = torch.tensor(_values(7, 64).reshape(16, 4), dtype=torch.float32)
+    Y = torch.tensor(_values(8, 32).reshape(16, 2), dtype=torch.float32)
+    W = torch.tensor(_values(9, 8).reshape(4, 2), dtype=torch.float32, requires_grad=True)
+    b = torch.zeros(2, requires_grad=True)
+    if name == "SGD":
+        opt = SGD([W, b], lr=0.05, momentum=0.9, nesterov=True, weight_decay=1e-3)
+        sched = torch.optim.lr_scheduler.StepLR(opt, step_size=10, gamma=0.5)
+    else:
+        opt = Adam([{"params": [W]}, {"params": [b], "lr": 0.01}], lr=0.05, amsgrad=True)
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=15)
+    losses = []
+    for _ in range(30):
+        def closure():
+            opt.zero_grad()
+            loss = ((X @ W + b - Y) ** 2).mean()
+            loss.backward()
+            return loss
+        losses.append(opt.step(closure).item())
+        sched.step()
+    first, last, w_end, b_end = TRAINING[name]
+    assert losses[0] == pytest.approx(first, rel=1e-6)
+    assert losses[-1] == pytest.approx(last, rel=1e-5)
+    np.testing.assert_allclose(_np(W).ravel(), w_end, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(_np(b), b_end, rtol=1e-5, atol=1e-6)
+    assert W.is_leaf and W.grad_fn is None
+
+
+def test_zero_grad_in_place_detaches_a_grad_that_has_a_graph():
+    p = torch.ones(2, requires_grad=True)
+    (p * p).sum().backward(create_graph=True)
+    g = p.grad
+    assert g.grad_fn is not None
+    SGD([p], lr=0.1).zero_grad(set_to_none=False)
+    assert p.grad is g and g.grad_fn is None and not g.requires_grad
+    assert g.tolist() == [0.0, 0.0]
+
+
+def test_a_non_leaf_that_retains_grad_can_be_optimized():
+    q = torch.ones(2, requires_grad=True) * 2
+    q.retain_grad()
+    assert SGD([q], lr=0.1).param_groups[0]["params"] == [q]
 
 
 # ---- state ---------------------------------------------------------------------------------------
@@ -788,8 +844,6 @@ def test_bad_arguments(make, exc, message):
 
 def test_non_leaf_tensor_is_refused():
     p = torch.ones(2, requires_grad=True)
-    if not hasattr(torch, "no_grad"):
-        pytest.skip("needs autograd to make a non-leaf tensor")
     q = p * 2
     assert not q.is_leaf
     with pytest.raises(ValueError, match="^can't optimize a non-leaf Tensor$"):
@@ -834,3 +888,21 @@ def test_unimplemented_optimizers_say_so():
         torch.optim.lr_scheduler.OneCycleLR
     assert not hasattr(torch.optim, "LBFGS")
     assert not hasattr(torch.optim, "NoSuchThing")
+
+
+@pytest.mark.parametrize("cls, end", [("SGD", 0.9725000262260437), ("Adam", 0.9827791452407837),
+                                      ("AdamW", 0.98260498046875)])
+def test_tensor_learning_rate_filled_in_place_by_a_scheduler(cls, end):
+    p = torch.ones(3, requires_grad=True)
+    lr = torch.tensor(0.01)
+    opt = getattr(torch.optim, cls)([p], lr=lr)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, 0.5)
+    for i in range(3):
+        p.grad = torch.full((3,), float(i + 1))
+        opt.step()
+        sched.step()
+    assert p.tolist() == pytest.approx([end] * 3, rel=1e-6)   # torch 2.15's values
+    assert opt.param_groups[0]["lr"] is lr and lr.item() == pytest.approx(0.00125)
+    assert opt.param_groups[0]["initial_lr"].item() == pytest.approx(0.01)
+    with pytest.raises(ValueError, match="^Tensor lr must be 1-element$"):
+        SGD([p], lr=torch.tensor([0.1, 0.2]))

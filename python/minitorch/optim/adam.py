@@ -25,10 +25,6 @@ __all__ = ["Adam", "adam"]
 _CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
 
 
-def _is_one_element(x):
-    return isinstance(x, Tensor) and x.numel() == 1
-
-
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,

@@ -14,17 +14,6 @@ from itertools import chain
 import minitorch
 from minitorch import Tensor
 
-class _GradMode:  # stands in for minitorch.set_grad_enabled until the Python autograd layer lands
-    def __init__(self, mode):
-        self.mode = mode
-
-    def __enter__(self):
-        self.prev = minitorch._C._set_grad_enabled(self.mode)
-
-    def __exit__(self, *exc):
-        minitorch._C._set_grad_enabled(self.prev)
-
-
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
 
@@ -122,12 +111,16 @@ def _run_with_hooks(self, step, args, kwargs):
 
 
 def _use_grad_for_differentiable(step):
-    """Runs an optimizer's update without recording it for autograd (grad mode is set to the
-    optimizer's ``differentiable`` option while ``step`` runs, as in torch)."""
+    """Runs an optimizer's update under ``no_grad`` (the in-place updates of leaf parameters are
+    not recorded); with ``differentiable=True`` it runs with grad mode on, as torch's."""
 
     @functools.wraps(step)
     def wrapper(self, *args, **kwargs):
-        with _GradMode(bool(self.defaults.get("differentiable", False))):
+        if self.defaults.get("differentiable", False):
+            mode = minitorch.enable_grad()
+        else:
+            mode = minitorch.no_grad()
+        with mode:
             return step(self, *args, **kwargs)
 
     return wrapper
@@ -377,7 +370,7 @@ class Optimizer:
     def _run_closure(closure):
         if closure is None:
             return None
-        with _GradMode(True):
+        with minitorch.enable_grad():
             return closure()
 
     def add_param_group(self, param_group):
