@@ -95,9 +95,10 @@ from ._legacy import *  # noqa: E402,F401,F403
 
 
 def __getattr__(name):
-    """minitorch.utils loads on first use (``minitorch.utils.data.DataLoader`` after a plain
-    ``import minitorch``, as torch), so importing minitorch stays quick."""
-    if name == "utils":
+    """minitorch.utils and minitorch.optim load on first use (``minitorch.utils.data.DataLoader``
+    or ``minitorch.optim.SGD`` after a plain ``import minitorch``, as torch), so importing
+    minitorch stays quick."""
+    if name in ("utils", "optim"):
         import importlib
-        return importlib.import_module(".utils", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
