@@ -17,7 +17,7 @@ kernels)."""
 import minitorch
 from minitorch import Tensor
 
-from .optimizer import (Optimizer, _check_lr, _get_scalar_dtype, _scalar_value,
+from .optimizer import (Optimizer, _check_fused, _check_lr, _get_scalar_dtype, _scalar_value,
                         _use_grad_for_differentiable)
 
 __all__ = ["Adam", "adam"]
@@ -57,11 +57,7 @@ class Adam(Optimizer):
                         differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
-        if fused:
-            if differentiable:
-                raise RuntimeError("`fused` does not support `differentiable`")
-            if foreach:
-                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        _check_fused(fused, differentiable, foreach)
 
     def __setstate__(self, state):
         super().__setstate__(state)

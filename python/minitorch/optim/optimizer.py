@@ -126,6 +126,15 @@ def _use_grad_for_differentiable(step):
     return wrapper
 
 
+def _check_fused(fused, differentiable, foreach):
+    """torch's refusals of fused= together with differentiable= or foreach=."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
 def _scalar_value(x):
     """A hyperparameter given as a 1-element tensor, as a Python number (others unchanged)."""
     if isinstance(x, Tensor):

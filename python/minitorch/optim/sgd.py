@@ -13,7 +13,7 @@ Per parameter and step, with ``g`` the gradient:
 
 The buffer ``b`` is ``state[p]["momentum_buffer"]``; parameters whose ``grad`` is ``None`` are
 skipped."""
-from .optimizer import Optimizer, _check_lr, _scalar_value, _use_grad_for_differentiable
+from .optimizer import Optimizer, _check_fused, _check_lr, _scalar_value, _use_grad_for_differentiable
 
 __all__ = ["SGD", "sgd"]
 
@@ -32,11 +32,7 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
-        if fused:
-            if differentiable:
-                raise RuntimeError("`fused` does not support `differentiable`")
-            if foreach:
-                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        _check_fused(fused, differentiable, foreach)
 
     def __setstate__(self, state):
         super().__setstate__(state)
