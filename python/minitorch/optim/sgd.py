@@ -13,7 +13,8 @@ Per parameter and step, with ``g`` the gradient:
 
 The buffer ``b`` is ``state[p]["momentum_buffer"]``; parameters whose ``grad`` is ``None`` are
 skipped."""
-from .optimizer import Optimizer, _check_fused, _check_lr, _scalar_value, _use_grad_for_differentiable
+from .optimizer import (Optimizer, _check_fused, _check_lr, _scalar_value,
+                        _use_grad_for_differentiable)
 
 __all__ = ["SGD", "sgd"]
 
