@@ -45,6 +45,7 @@ typedef struct {
     int output_nr;      /* which output of grad_fn */
     char requires_grad; /* a leaf that requires grad */
     char tracked;       /* counted in mt__ag_live (requires_grad or grad_fn set) */
+    char retains_grad;  /* a non-leaf whose .grad is kept (Tensor.retain_grad) */
 } MTTensorObject;
 
 static inline int

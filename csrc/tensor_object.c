@@ -306,8 +306,36 @@ tensor_get_grad_fn(PyObject *self, void *closure)
 static PyObject *
 tensor_get_grad(PyObject *self, void *closure)
 {
-    PyObject *g = ((MTTensorObject *)self)->grad;
-    return Py_NewRef(g != NULL ? g : Py_None);
+    MTTensorObject *o = (MTTensorObject *)self;
+    if (o->grad == NULL && o->grad_fn != NULL && !o->retains_grad &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                     "Its .grad attribute won't be populated during autograd.backward(). If you "
+                     "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                     ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+                     "mistake, make sure you access the leaf Tensor instead.",
+                     1) < 0) {
+        return NULL;
+    }
+    return Py_NewRef(o->grad != NULL ? o->grad : Py_None);
+}
+
+static PyObject *
+tensor_get_retains_grad(PyObject *self, void *closure)
+{
+    MTTensorObject *o = (MTTensorObject *)self;
+    return PyBool_FromLong(o->retains_grad && o->grad_fn != NULL);
+}
+
+static int
+tensor_set_retains_grad(PyObject *self, PyObject *value, void *closure)
+{
+    int truth = value ? PyObject_IsTrue(value) : 0;
+    if (truth < 0) {
+        return -1;
+    }
+    ((MTTensorObject *)self)->retains_grad = (char)truth;
+    return 0;
 }
 
 static int
@@ -457,6 +485,7 @@ static PyGetSetDef tensor_getset[] = {
      "The gradient accumulated by backward() (a leaf's, or a tensor's that retains it).", NULL},
     {"grad_fn", tensor_get_grad_fn, NULL, "The graph node that made this tensor, or None.", NULL},
     {"output_nr", tensor_get_output_nr, NULL, NULL, NULL},
+    {"_retains_grad", tensor_get_retains_grad, tensor_set_retains_grad, NULL, NULL},
     {"_version", tensor_get_version, NULL, "In-place writes to this tensor's storage.", NULL},
     {"_backward_hooks_list", tensor_get_hook_list, NULL, NULL, NULL},
     {"_post_accumulate_grad_hooks_list", tensor_get_hook_list, NULL, NULL, (void *)1},

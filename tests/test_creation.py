@@ -424,8 +424,9 @@ def test_tensor_bad_arguments():
         torch.tensor()
     with pytest.raises(TypeError, match="dtype"):
         torch.tensor([1], dtype="int64")
-    with pytest.raises(NotImplementedError, match="autograd"):
-        torch.tensor([1.0], requires_grad=True)
+    assert torch.tensor([1.0], requires_grad=True).requires_grad
+    with pytest.raises(RuntimeError, match="floating point and complex"):
+        torch.tensor([1], requires_grad=True)
     with pytest.raises(RuntimeError):
         torch.tensor([1.0], device="cuda")
 

@@ -343,7 +343,8 @@ def test_misc_flags():
     t = torch.zeros(2)
     assert t.requires_grad is False and t.grad is None and t.is_leaf
     assert t.is_sparse is False and t.is_quantized is False
-    with pytest.raises(NotImplementedError, match="autograd"):
-        t.requires_grad = True
-    with pytest.raises(NotImplementedError, match="autograd"):
-        torch.zeros(2, requires_grad=True)
+    t.requires_grad = True
+    assert t.requires_grad and t.is_leaf
+    assert torch.zeros(2, requires_grad=True).requires_grad
+    with pytest.raises(RuntimeError, match="floating point and complex"):
+        torch.zeros(2, dtype=torch.int64).requires_grad_()

@@ -62,6 +62,9 @@ globals().update(_op_forms.module_functions(Tensor))
 from ._random import (  # noqa: E402,F401
     Generator, default_generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state,
 )
+from . import autograd  # noqa: E402
+from .autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled,  # noqa: E402,F401
+                                 inference_mode, is_grad_enabled, is_inference_mode_enabled)
 from .distributed._autoload import *  # noqa: E402,F401,F403
 from .multiprocessing._autoload import *  # noqa: E402,F401,F403
 

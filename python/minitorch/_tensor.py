@@ -152,7 +152,7 @@ class Tensor(_TensorOps, _C.TensorBase):
         return a
 
     def __reduce_ex__(self, protocol):
-        c = self.contiguous()
+        c = self.detach().contiguous()
         data = bytes(memoryview(c.view(_int_dtype_of_size(c.element_size()))).cast("B")) if c.numel() else b""
         return (_rebuild_tensor, (data, self.dtype, tuple(self.shape)))
 
@@ -168,9 +168,71 @@ class Tensor(_TensorOps, _C.TensorBase):
         return _C.matmul(other, self)
 
     def __deepcopy__(self, memo):
-        r = self.clone()
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        prev = _C._set_grad_enabled(False)
+        try:
+            r = self.clone()
+        finally:
+            _C._set_grad_enabled(prev)
         memo[id(self)] = r
+        if self.requires_grad:
+            r.requires_grad_(True)
+        if self.grad is not None:
+            import copy
+            r.grad = copy.deepcopy(self.grad, memo)
         return r
+
+    # ---- autograd (see minitorch/autograd) ----
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulates the gradient of this tensor into the leaves' .grad."""
+        from . import autograd
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def register_hook(self, hook):
+        """hook(grad) -> new grad or None runs when this tensor's gradient is computed."""
+        from .autograd.graph import RemovableHandle
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            hooks = self._backward_hooks_list
+            hooks.append(hook)
+            return RemovableHandle(hooks, hook)
+        return self.grad_fn._register_tensor_hook(self.output_nr, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """hook(tensor) runs after this leaf's .grad was accumulated."""
+        from .autograd.graph import RemovableHandle
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        hooks = self._post_accumulate_grad_hooks_list
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def retain_grad(self):
+        """Keeps the gradient of this non-leaf in .grad after backward."""
+        import weakref
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        ref = weakref.ref(self)
+
+        def keep(grad):
+            t = ref()
+            if t is not None:
+                t.grad = grad.detach().clone() if t.grad is None else t.grad + grad
+        self.grad_fn._register_tensor_hook(self.output_nr, keep)
+        self._retains_grad = True
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
 
     # ---- splitting (views) ----
     def unbind(self, dim=0):

@@ -200,6 +200,13 @@ def _add_suffixes(s, suffixes, indent):
 def _str(t):
     import minitorch
 
+    with minitorch.no_grad():
+        return _str_impl(t)
+
+
+def _str_impl(t):
+    import minitorch
+
     prefix = "tensor("
     indent = len(prefix)
     suffixes = []
@@ -217,4 +224,8 @@ def _str(t):
         if t.dtype not in (default, default_complex, minitorch.int64, minitorch.bool):
             suffixes.append("dtype=" + str(t.dtype))
         body = _tensor_str(t, indent)
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

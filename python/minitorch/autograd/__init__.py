@@ -1,0 +1,110 @@
+"""minitorch.autograd: reverse-mode automatic differentiation.
+
+Ops on tensors that require grad are recorded as a graph of nodes (one per op, its derivative
+formula from the op table; see _record.py); backward() and grad() run that graph backwards in
+the C engine (csrc/autograd/engine.c)."""
+from .. import _C
+from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode,  # noqa: F401
+                        is_grad_enabled, is_inference_mode_enabled)
+from . import _record  # noqa: F401  (installs the recorder)
+from . import graph  # noqa: F401
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: F401
+
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad",
+           "set_grad_enabled", "inference_mode", "gradcheck", "gradgradcheck", "Variable",
+           "graph", "once_differentiable"]
+
+
+def _as_tuple(x):
+    if x is None:
+        return ()
+    if isinstance(x, _C.TensorBase):
+        return (x,)
+    return tuple(x)
+
+
+def _make_grads(outputs, grads, is_grads_batched=False):
+    out = []
+    for i, (o, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if o.requires_grad:
+                if o.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not (o.dtype.is_floating_point or o.dtype.is_complex):
+                    raise RuntimeError("grad can be implicitly created only for real scalar "
+                                       f"outputs but got {o.dtype}")
+                g = _C.ones(o.shape, dtype=o.dtype)
+            out.append(g)
+            continue
+        if not isinstance(g, _C.TensorBase):
+            g = _C.full(o.shape, g, dtype=o.dtype)
+        if g.shape != o.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                               f"{tuple(g.shape)} and output[{i}] has a shape of "
+                               f"{tuple(o.shape)}.")
+        if g.dtype.is_complex != o.dtype.is_complex:
+            raise RuntimeError("For complex Tensors, both grad_output and output are required "
+                               "to have the same dtype. Mismatch in dtype: grad_output"
+                               f"[{i}] has a dtype of {g.dtype} and output[{i}] has a dtype "
+                               f"of {o.dtype}.")
+        out.append(g)
+    return out
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    """Accumulates the gradients of `tensors` (with respect to the leaves of their graph, or
+    to `inputs`) into .grad."""
+    tensors = _as_tuple(tensors)
+    if grad_tensors is None:
+        grad_tensors = grad_variables
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
+    if retain_graph is None:
+        retain_graph = create_graph
+    inputs = _as_tuple(inputs) if inputs is not None else None
+    if inputs is not None and len(inputs) == 0:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    grads = _make_grads(tensors, grads)
+    _C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph),
+                     inputs if inputs is not None else None, True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of `outputs` with respect to `inputs` (a tuple), without touching .grad."""
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if not allow_unused and materialize_grads:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads"
+                         "=True, but got: allow_unused=False.")
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad_outputs has {len(grads)} items but outputs has {len(outputs)}")
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _make_grads(outputs, grads)
+    r = _C._run_backward(outputs, grads, bool(retain_graph), bool(create_graph), inputs, False)
+    for i, g in enumerate(r):
+        if g is None:
+            if materialize_grads:
+                r[i] = _C.zeros(inputs[i].shape, dtype=inputs[i].dtype)
+            elif not allow_unused:
+                raise RuntimeError("One of the differentiated Tensors appears to not have been "
+                                   "used in the graph. Set allow_unused=True if this is the "
+                                   "desired behavior.")
+    return tuple(r)
+
+
+def Variable(data, requires_grad=False):
+    """The pre-0.4 Variable wrapper: the tensor itself."""
+    if requires_grad:
+        data.requires_grad_(True)
+    return data

@@ -1,0 +1,308 @@
+"""The recorder: runs an op whose tensor arguments require grad and adds its node to the graph
+(see Note [Recording an op] in csrc/autograd/autograd.h).
+
+Note [Formulas]
+Each op's derivative is a function formulas.<name>(ctx, grad) named by the op table's `grad`
+slot (see _op_table.py).  ctx.args are the op's positional arguments with the input first (for
+methods too), ctx.kwargs its keywords, ctx.out its result (detached; a tuple for ops with
+several), and grad the gradient of the result (a tuple likewise, zeros where none arrived).
+A formula returns the gradients of the positional arguments in order (a list for an argument
+that is a list of tensors), or a dict from position or keyword name to gradient; None or a
+missing entry means no gradient.  The recorder then sums each gradient down to its input's
+shape (broadcasting) and casts it to the input's dtype, so formulas are written for same-shape
+operands.
+
+Note [Saved tensors]
+A node keeps the tensors its formula reads (ctx.args, ctx.out) with their storages' versions
+at the time of the op; an in-place write bumps a storage's version, so a formula that would
+read changed values raises torch's error instead of computing a wrong gradient.  The outputs
+are kept detached (no reference from a node to its own output, so graphs are not cycles), and
+everything is dropped when the node has run unless retain_graph=True."""
+import operator
+
+from .. import _C
+from . import graph
+
+def _is_float(t):
+    return t.dtype.is_floating_point or t.dtype.is_complex
+
+
+def _grad_off():
+    return _C._set_grad_enabled(False)
+
+
+class Ctx:
+    """What a recorded op keeps for its formula (see Note [Saved tensors]).  Reading args or
+    out checks that their tensors were not written in place since the op ran."""
+    __slots__ = ("name", "_args", "kwargs", "_out", "slots", "shapes", "_arg_versions",
+                 "_out_versions", "multi", "formula", "__weakref__")
+
+    @property
+    def args(self):
+        self._check(self._arg_versions)
+        return self._args
+
+    @property
+    def out(self):
+        self._check(self._out_versions)
+        return self._out
+
+    def _check(self, versions):
+        for t, v in versions:
+            if t._version != v:
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified by "
+                    f"an inplace operation: [{t.type()} {list(t.shape)}], which is output 0 of "
+                    f"{self.name}, is at version {t._version}; expected version {v} instead. "
+                    "Hint: the backtrace further above shows the operation that failed to compute "
+                    "its gradient. The variable in question was changed in there or anywhere "
+                    "later. Good luck!")
+
+    def needs(self, i):
+        """Whether positional argument i (or keyword i) needs a gradient."""
+        return any(pos == i and req for pos, _, _, _, req in self.slots)
+
+
+_FORMULA_NAMES = {
+    "add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "div", "power": "pow",
+    "negative": "neg", "absolute": "abs", "floor_divide": "floor_divide",
+    "remainder": "remainder", "getitem": "__getitem__", "setitem": "__setitem__", "T": "T",
+    "mT": "mT", "matmul": "matmul",
+}
+
+_OPERATORS = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "true_divide": operator.truediv, "floor_divide": operator.floordiv,
+    "remainder": operator.mod, "power": operator.pow, "and": operator.and_,
+    "or": operator.or_, "xor": operator.xor, "lshift": operator.lshift,
+    "rshift": operator.rshift, "negative": operator.neg, "absolute": operator.abs,
+    "getitem": operator.getitem, "T": operator.attrgetter("T"),
+    "mT": operator.attrgetter("mT"),
+    "inplace_add": operator.iadd, "inplace_subtract": operator.isub,
+    "inplace_multiply": operator.imul, "inplace_true_divide": operator.itruediv,
+    "inplace_floor_divide": operator.ifloordiv, "inplace_remainder": operator.imod,
+    "inplace_power": operator.ipow, "inplace_and": operator.iand, "inplace_or": operator.ior,
+    "inplace_xor": operator.ixor, "inplace_lshift": operator.ilshift,
+    "inplace_rshift": operator.irshift, "setitem": operator.setitem,
+}
+
+_formulas = None
+_grad_specs = None
+
+
+def _load():
+    global _formulas, _grad_specs
+    from . import formulas
+    from .._op_table import OPS
+    _formulas = formulas
+    _grad_specs = {r["name"]: r["grad"] for r in OPS}
+    for r in OPS:
+        for a in r["aliases"]:
+            _grad_specs.setdefault(a, r["grad"])
+
+
+def _lookup(name):
+    """The formula of op `name`: a function, "nondiff", or None (not implemented)."""
+    if _formulas is None:
+        _load()
+    spec = _grad_specs.get(name, getattr(_formulas, "EXTRA", {}).get(name))
+    if spec is None or spec == "nondiff":
+        return spec
+    return getattr(_formulas, spec)
+
+
+def _slots(args, kwargs):
+    """(position or keyword, index in a list or None, tensor) of every tensor argument."""
+    out = []
+    for i, a in enumerate(args):
+        if isinstance(a, _C.TensorBase):
+            out.append((i, None, a))
+        elif type(a) in (list, tuple):
+            for j, t in enumerate(a):
+                if isinstance(t, _C.TensorBase):
+                    out.append((i, j, t))
+    for k, a in kwargs.items():
+        if k != "out" and isinstance(a, _C.TensorBase):
+            out.append((k, None, a))
+    return out
+
+
+def record(key, self, args, kwargs):
+    """Called by the C wrappers (Note [Recording an op])."""
+    kind, name = key[0], key[2:]
+    kwargs = kwargs or {}
+    if kind == "m":
+        fn = getattr(_C.TensorBase, name)
+        args = (self,) + args
+    elif kind == "f":
+        fn = getattr(_C, name)
+    else:
+        fn = _OPERATORS[name]
+    inplace = (kind == "m" and name.endswith("_") and not name.endswith("__")) or \
+        name.startswith("inplace_") or name == "setitem"
+    if "out" in kwargs and kwargs["out"] is not None:
+        prev = _grad_off()
+        try:
+            outs = kwargs["out"]
+            for o in (outs if isinstance(outs, tuple) else (outs,)):
+                if isinstance(o, _C.TensorBase) and o.requires_grad:
+                    raise RuntimeError(
+                        f"{name}(): functions with out=... arguments don't support automatic "
+                        "differentiation, but one of the arguments requires grad.")
+            return fn(*args, **kwargs)
+        finally:
+            _C._set_grad_enabled(prev)
+    if inplace:
+        return _record_inplace(kind, name, fn, args, kwargs)
+    opname = _FORMULA_NAMES.get(name, name) if kind == "o" else name
+    prev = _grad_off()
+    try:
+        out = fn(*args, **kwargs)
+    finally:
+        _C._set_grad_enabled(prev)
+    if name == "requires_grad_" or name == "detach" or name == "detach_":
+        return out
+    return _attach(opname, args, kwargs, out)
+
+
+def _attach(opname, args, kwargs, out):
+    multi = isinstance(out, tuple)
+    outs = out if multi else (out,)
+    diff = [isinstance(o, _C.TensorBase) and _is_float(o) for o in outs]
+    if not any(diff):
+        return out
+    if not multi and len(args) and out is args[0]:
+        return out                       # the op returned its input (x.float() of a float)
+    formula = _lookup(opname)
+    if formula == "nondiff":
+        return out
+    if formula is None:
+        raise NotImplementedError(f"the derivative for '{opname}' is not implemented")
+    slots = _slots(args, kwargs)
+    ctx = Ctx()
+    ctx.name = _node_name(opname)
+    ctx._args, ctx.kwargs, ctx.multi, ctx.formula = args, kwargs, multi, formula
+    ctx.slots = [(p, s, t.shape, t.dtype, t.requires_grad) for p, s, t in slots]
+    detached = tuple(o.detach() if isinstance(o, _C.TensorBase) else o for o in outs)
+    ctx._out = detached if multi else detached[0]
+    ctx.shapes = [(o.shape, o.dtype) if d else None for o, d in zip(outs, diff)]
+    ctx._arg_versions = [(t, t._version) for _, _, t in slots]
+    ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
+    node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], len(outs))
+    for k, (o, d) in enumerate(zip(outs, diff)):
+        if d:
+            _C._set_history(o, node, k)
+    return out
+
+
+def _node_name(opname):
+    return "".join(p.capitalize() for p in opname.strip("_").split("_")) + "Backward0"
+
+
+def _record_inplace(kind, name, fn, args, kwargs):
+    """An in-place op on a tensor: it becomes the op's output, its old history the op's input."""
+    self = args[0]
+    if self.requires_grad and self.is_leaf:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                           "operation.")
+    base = self._base
+    if base is not None and (base.requires_grad or self.requires_grad):
+        raise NotImplementedError(
+            f"in-place {name} on a view of a tensor that requires grad: minitorch does not "
+            "rebase the history of views; write it out of place (y = x.clone(); y[...] = ...) "
+            "instead")
+    opname = {"setitem": "__setitem__"}.get(name)
+    if opname is None:
+        opname = _FORMULA_NAMES.get(name[8:], name[8:]) if name.startswith("inplace_") \
+            else name[:-1]
+    formula = _lookup(opname)
+    if formula is None:
+        raise NotImplementedError(f"the derivative for '{opname}' is not implemented")
+    prev = _grad_off()
+    try:
+        old = self.clone() if formula != "nondiff" else None
+        out = fn(*args, **kwargs)
+    finally:
+        _C._set_grad_enabled(prev)
+    if formula == "nondiff" or not _is_float(self):
+        return out
+    # the node's inputs: self as it was (its current history; its values in `old`) and the
+    # other arguments
+    slots = _slots(args, kwargs)
+    ctx = Ctx()
+    ctx.name = _node_name(opname)
+    ctx._args = (old,) + tuple(args[1:])
+    ctx.kwargs, ctx.multi, ctx.formula = kwargs, False, formula
+    ctx.slots = [(p, s, old.shape if t is self else t.shape, old.dtype if t is self else t.dtype,
+                  t.requires_grad) for p, s, t in slots]
+    ctx._out = self.detach()
+    ctx.shapes = [(self.shape, self.dtype)]
+    ctx._arg_versions = [(t, t._version) for _, _, t in slots if t is not self]
+    ctx._out_versions = [(ctx._out, ctx._out._version)]
+    node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], 1)
+    _C._set_history(self, node, 0)
+    return out
+
+
+def _zeros(shape_dtype):
+    shape, dtype = shape_dtype
+    return _C.zeros(shape, dtype=dtype)
+
+
+def _sum_to(g, shape):
+    """g summed over the dimensions broadcasting added or expanded, to `shape`."""
+    if g.shape == shape:
+        return g
+    lead = g.dim() - len(shape)
+    dims = list(range(lead)) + [lead + i for i, n in enumerate(shape)
+                                if n == 1 and g.shape[lead + i] != 1]
+    if dims:
+        g = g.sum(dims, keepdim=True)
+    if lead:
+        g = g.reshape(shape)
+    return g if g.shape == shape else g.reshape(shape)
+
+
+def _fit(g, shape, dtype):
+    """A formula's gradient for an input of this shape and dtype: summed to the shape (see
+    Note [Formulas]), in the dtype."""
+    if not isinstance(g, _C.TensorBase):
+        if g is None:
+            return None
+        g = _C.full(shape, g, dtype=dtype)
+    if g.shape != shape:
+        g = _sum_to(g, shape)
+    if g.dtype != dtype:
+        if g.dtype.is_complex and not dtype.is_complex:
+            g = g.real
+        g = g.to(dtype)
+    return g
+
+
+def _apply(node, grads):
+    """A recorded op's backward (the engine calls it; see Note [Formulas])."""
+    ctx = node._ctx
+    if ctx.multi:
+        g = tuple(gr if gr is not None else (_zeros(s) if s is not None else None)
+                  for gr, s in zip(grads, ctx.shapes))
+    else:
+        g = grads[0]
+    r = ctx.formula(ctx, g)
+    if isinstance(r, dict):
+        get = r.get
+    else:
+        r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+        get = (lambda i, d=None: r[i] if isinstance(i, int) and i < len(r) else d)
+    out = []
+    for pos, sub, shape, dtype, req in ctx.slots:
+        if not req:
+            out.append(None)
+            continue
+        gi = get(pos)
+        if sub is not None and gi is not None:
+            gi = gi[sub]
+        out.append(_fit(gi, shape, dtype))
+    return out
+
+
+_C._set_recorder(record)

@@ -1,0 +1,173 @@
+"""minitorch.autograd.Function: ops whose forward and backward the user writes."""
+from .. import _C
+from . import graph
+from ._record import _fit
+
+__all__ = ["Function", "FunctionCtx", "once_differentiable"]
+
+
+class FunctionCtx:
+    """The ctx of a Function: what forward saves for backward."""
+
+    def __init__(self):
+        self._saved = None
+        self._versions = ()
+        self._dirty = ()
+        self._non_differentiable = ()
+        self.materialize_grads = True
+        self.needs_input_grad = ()
+        self._released = False
+
+    def save_for_backward(self, *tensors):
+        for t in tensors:
+            if t is not None and not isinstance(t, _C.TensorBase):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{tensors.index(t)} is of type {type(t).__name__}")
+        self._saved = tensors
+        self._versions = tuple(t._version if t is not None else None for t in tensors)
+
+    @property
+    def saved_tensors(self):
+        if self._released:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved "
+                "tensors after they have already been freed). Saved intermediate values of the "
+                "graph are freed when you call .backward() or autograd.grad(). Specify "
+                "retain_graph=True if you need to backward through the graph a second time or "
+                "if you need to access saved tensors after calling backward.")
+        if self._saved is None:
+            return ()
+        for t, v in zip(self._saved, self._versions):
+            if t is not None and t._version != v:
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified by "
+                    f"an inplace operation: [{t.type()} {list(t.shape)}], is at version "
+                    f"{t._version}; expected version {v} instead.")
+        return self._saved
+
+    def mark_dirty(self, *tensors):
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        self.materialize_grads = bool(value)
+
+
+class _FunctionMeta(type):
+    def __init__(cls, name, bases, attrs):
+        super().__init__(name, bases, attrs)
+        cls._backward_cls = graph.node_class(name + "Backward")
+
+
+class Function(metaclass=_FunctionMeta):
+    """Subclass with static forward(ctx, *args) and backward(ctx, *grad_outputs); call
+    Cls.apply(*args)."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = FunctionCtx()
+        tensors = [a if isinstance(a, _C.TensorBase) else None for a in args]
+        ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
+        record = _C.is_grad_enabled() and any(ctx.needs_input_grad)
+        prev = _C._set_grad_enabled(False)
+        try:
+            if cls.setup_context is not Function.setup_context:
+                out = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, out)
+            else:
+                out = cls.forward(ctx, *args, **kwargs)
+        finally:
+            _C._set_grad_enabled(prev)
+        if not record:
+            return out
+        multi = isinstance(out, tuple)
+        outs = list(out) if multi else [out]
+        for k, o in enumerate(outs):
+            if isinstance(o, _C.TensorBase) and any(o is t for t in tensors if t is not None) \
+                    and not any(o is d for d in ctx._dirty):
+                outs[k] = o.detach()      # an input returned as is: a new tensor with history
+        ctx._inputs_meta = [(t.shape, t.dtype) if t is not None else None for t in tensors]
+        ctx._out_meta = [(o.shape, o.dtype) if isinstance(o, _C.TensorBase) else None
+                         for o in outs]
+        ctx._fn = cls
+        for d in ctx._dirty:
+            if d.requires_grad and d.is_leaf:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                                   "in-place operation.")
+        node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
+        for k, o in enumerate(outs):
+            if isinstance(o, _C.TensorBase) and (o.dtype.is_floating_point or o.dtype.is_complex) \
+                    and not any(o is n for n in ctx._non_differentiable):
+                _C._set_history(o, node, k)
+        return tuple(outs) if multi else outs[0]
+
+
+def _apply_function(node, grads):
+    ctx = node._ctx
+    if ctx.materialize_grads:
+        grads = tuple(g if g is not None else
+                      (_C.zeros(m[0], dtype=m[1]) if m is not None else None)
+                      for g, m in zip(grads, ctx._out_meta))
+    r = ctx._fn.backward(ctx, *grads)
+    if not isinstance(r, tuple):
+        r = (r,)
+    n = len(ctx._inputs_meta)
+    if len(r) != n:
+        if len(r) > n and all(x is None for x in r[n:]):
+            r = r[:n]
+        else:
+            raise RuntimeError(f"function {ctx._fn.__name__}Backward returned an incorrect number "
+                               f"of gradients (expected {n}, got {len(r)})")
+    out = []
+    for i, (g, meta) in enumerate(zip(r, ctx._inputs_meta)):
+        if meta is None or not ctx.needs_input_grad[i] or g is None:
+            out.append(None)
+            continue
+        if not isinstance(g, _C.TensorBase):
+            raise TypeError(f"function {ctx._fn.__name__}Backward returned a gradient different "
+                            f"than None at position {i + 1}, but the corresponding forward input "
+                            "was not a Variable")
+        if g.shape != meta[0]:
+            try:
+                g = _fit(g, meta[0], meta[1])
+            except RuntimeError:
+                raise RuntimeError(f"Function {ctx._fn.__name__}Backward returned an invalid "
+                                   f"gradient at index {i} - got {list(g.shape)} but expected "
+                                   f"shape compatible with {list(meta[0])}") from None
+        out.append(g if g.dtype == meta[1] else g.to(meta[1]))
+    return out
+
+
+def once_differentiable(fn):
+    """Marks a backward that is not itself differentiable (it runs with grad mode off)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        prev = _C._set_grad_enabled(False)
+        try:
+            return fn(ctx, *args)
+        finally:
+            _C._set_grad_enabled(prev)
+    return wrapper

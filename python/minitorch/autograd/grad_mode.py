@@ -1,0 +1,91 @@
+"""Grad mode: no_grad, enable_grad, set_grad_enabled, inference_mode (per thread, as torch)."""
+import functools
+
+from .. import _C
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+           "is_inference_mode_enabled"]
+
+is_grad_enabled = _C.is_grad_enabled
+
+
+class _Mode:
+    """A context manager that is also a decorator (a fresh mode per call)."""
+    _enabled = None
+
+    def __enter__(self):
+        self._prev = _C._set_grad_enabled(self._enabled)
+        return self
+
+    def __exit__(self, *exc):
+        _C._set_grad_enabled(self._prev)
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return fn(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return type(self)()
+
+
+class no_grad(_Mode):
+    """Ops inside record nothing: results do not require grad."""
+    _enabled = False
+
+    def __init__(self, orig_func=None):
+        if orig_func is not None and not callable(orig_func):
+            raise TypeError(f"no_grad() takes no positional arguments, got {orig_func!r}")
+
+
+class enable_grad(_Mode):
+    """Ops inside are recorded again (inside a no_grad block)."""
+    _enabled = True
+
+
+class set_grad_enabled(_Mode):
+    """set_grad_enabled(mode): as a function sets the mode at once; as a context manager
+    restores the previous mode on exit."""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not "
+                            f"{type(mode).__name__}")
+        self._enabled = mode
+        self._prev = _C._set_grad_enabled(mode)
+
+    def __enter__(self):
+        return self
+
+    def clone(self):
+        return set_grad_enabled(self._enabled)
+
+
+_inference = [False]
+
+
+class inference_mode(_Mode):
+    """inference_mode(mode=True): like no_grad (minitorch keeps no separate inference tensors)."""
+
+    def __init__(self, mode=True):
+        self._enabled = not mode
+        self._mode = mode
+
+    def __enter__(self):
+        self._prev_inf = _inference[0]
+        _inference[0] = self._mode
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        _inference[0] = self._prev_inf
+        return super().__exit__(*exc)
+
+    def clone(self):
+        return inference_mode(self._mode)
+
+
+def is_inference_mode_enabled():
+    return _inference[0]
