@@ -11,7 +11,8 @@ import warnings
 import minitorch as _mt
 
 from .. import _C
-from ._grad_mode import no_grad
+from . import _functions as _fn
+from ..autograd.grad_mode import no_grad
 
 __all__ = [
     "linear", "bilinear", "identity", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_",
@@ -115,6 +116,12 @@ def relu_(input):
     return input.relu_()
 
 
+def _pointwise(input, f, df, inplace=False):
+    """f(input) with derivative df as one graph node; inplace writes the result into input."""
+    out = _fn.Pointwise.apply(input, f, df)
+    return input.copy_(out) if inplace else out
+
+
 def threshold(input, threshold, value, inplace=False):
     """input where input > threshold, else value."""
     if inplace:
@@ -127,9 +134,11 @@ def threshold_(input, threshold, value):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """input clamped to [min_val, max_val] (gradient 1 strictly inside, 0 outside)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return input.clamp_(min_val, max_val) if inplace else input.clamp(min_val, max_val)
+    return _pointwise(input, lambda x: x.clamp(min_val, max_val),
+                      lambda x: ((x > min_val).logical_and_(x < max_val)).to(x.dtype), inplace)
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -142,24 +151,29 @@ def relu6(input, inplace=False):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """input where input > 0, else negative_slope * input."""
-    if inplace:
-        return _leaky_inplace(input, negative_slope)
-    return _mt.where(input > 0, input, input * negative_slope)
-
-
-def _leaky_inplace(input, slope):
-    neg = input <= 0
-    return input.copy_(_mt.where(neg, input * slope, input))
+    return _pointwise(input, lambda x: x.where(x > 0, x * negative_slope),
+                      lambda x: (x > 0).to(x.dtype).mul_(1 - negative_slope).add_(negative_slope),
+                      inplace)
 
 
 def leaky_relu_(input, negative_slope=0.01):
-    return _leaky_inplace(input, negative_slope)
+    return leaky_relu(input, negative_slope, True)
+
+
+def _elu(x, alpha, scale=1.0, input_scale=1.0):
+    neg = (x.clamp_max(0) * input_scale).expm1_().mul_(alpha)
+    out = x.where(x > 0, neg)
+    return out.mul_(scale) if scale != 1.0 else out
+
+
+def _elu_grad(x, alpha, scale=1.0, input_scale=1.0):
+    neg = (x.clamp_max(0) * input_scale).exp_().mul_(alpha * input_scale)
+    return neg.masked_fill_(x > 0, 1.0).mul_(scale)
 
 
 def elu(input, alpha=1.0, inplace=False):
     """input where input > 0, else alpha * (exp(input) - 1)."""
-    out = _mt.where(input > 0, input, input.clamp_max(0).expm1() * alpha)
-    return input.copy_(out) if inplace else out
+    return _pointwise(input, lambda x: _elu(x, alpha), lambda x: _elu_grad(x, alpha), inplace)
 
 
 def elu_(input, alpha=1.0):
@@ -171,66 +185,128 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input, inplace=False):
-    out = elu(input, _SELU_ALPHA) * _SELU_SCALE
-    return input.copy_(out) if inplace else out
+    """scale * elu(input, alpha) with SELU's constants."""
+    return _pointwise(input, lambda x: _elu(x, _SELU_ALPHA, _SELU_SCALE),
+                      lambda x: _elu_grad(x, _SELU_ALPHA, _SELU_SCALE), inplace)
 
 
 def celu(input, alpha=1.0, inplace=False):
+    """input where input > 0, else alpha * (exp(input / alpha) - 1)."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    out = _mt.where(input > 0, input, (input.clamp_max(0) / alpha).expm1() * alpha)
-    return input.copy_(out) if inplace else out
+    return _pointwise(input, lambda x: _elu(x, alpha, 1.0, 1.0 / alpha),
+                      lambda x: _elu_grad(x, alpha, 1.0, 1.0 / alpha), inplace)
+
+
+_SQRT1_2 = 1.0 / math.sqrt(2.0)
+_SQRT2_PI = math.sqrt(2.0 / math.pi)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def _gelu(x):
+    return x * (x * _SQRT1_2).erf_().add_(1.0).mul_(0.5)
+
+
+def _gelu_grad(x):
+    cdf = (x * _SQRT1_2).erf_().add_(1.0).mul_(0.5)
+    pdf = (x * x).mul_(-0.5).exp_().mul_(_INV_SQRT_2PI)
+    return cdf.add_(pdf.mul_(x))
+
+
+def _gelu_tanh(x):
+    inner = (x * x).mul_(0.044715).add_(1.0).mul_(x).mul_(_SQRT2_PI)
+    return x * inner.tanh_().add_(1.0).mul_(0.5)
+
+
+def _gelu_tanh_grad(x):
+    x2 = x * x
+    t = (x2 * 0.044715).add_(1.0).mul_(x).mul_(_SQRT2_PI).tanh_()
+    dinner = x2.mul_(3 * 0.044715).add_(1.0).mul_(_SQRT2_PI)
+    # 0.5 * (1 + t) + 0.5 * x * (1 - t^2) * dinner
+    return (1 - t * t).mul_(dinner).mul_(x).add_(t).add_(1.0).mul_(0.5)
 
 
 def gelu(input, approximate="none"):
     """x * Phi(x) (Phi: the normal CDF); approximate='tanh' uses torch's tanh formula."""
     if approximate == "none":
-        return input * ((input * (1.0 / math.sqrt(2.0))).erf() + 1.0) * 0.5
+        return _pointwise(input, _gelu, _gelu_grad)
     if approximate == "tanh":
-        inner = (input + input * input * input * 0.044715) * math.sqrt(2.0 / math.pi)
-        return input * (inner.tanh() + 1.0) * 0.5
+        return _pointwise(input, _gelu_tanh, _gelu_tanh_grad)
     raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+def _silu(x):
+    return x * x.sigmoid()
+
+
+def _silu_grad(x):
+    s = x.sigmoid()
+    return (1 - s).mul_(x).add_(1.0).mul_(s)
 
 
 def silu(input, inplace=False):
     """input * sigmoid(input)."""
-    if inplace:
-        return input.mul_(_mt.sigmoid(input))
-    return input * _mt.sigmoid(input)
+    return _pointwise(input, _silu, _silu_grad, inplace)
+
+
+def _softplus(x, beta, threshold):
+    scaled = x * beta if beta != 1 else x
+    soft = scaled.clamp_max(threshold).exp_().log1p_()
+    if beta != 1:
+        soft.div_(beta)
+    return x.where(scaled > threshold, soft)
+
+
+def _softplus_grad(x, beta, threshold):
+    scaled = x * beta
+    return scaled.sigmoid().masked_fill_(scaled > threshold, 1.0)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
-    scaled = input * beta if beta != 1 else input
-    soft = scaled.clamp_max(threshold).exp().log1p()
-    if beta != 1:
-        soft = soft / beta
-    return _mt.where(scaled > threshold, input, soft)
+    return _pointwise(input, lambda x: _softplus(x, beta, threshold),
+                      lambda x: _softplus_grad(x, beta, threshold))
+
+
+def _mish_grad(x):
+    sp = _softplus(x, 1.0, 20.0)
+    t = sp.tanh()
+    sig = x.sigmoid()
+    return (1 - t * t).mul_(sig).mul_(x).add_(t)
 
 
 def mish(input, inplace=False):
-    out = input * softplus(input).tanh()
-    return input.copy_(out) if inplace else out
+    """x * tanh(softplus(x))."""
+    return _pointwise(input, lambda x: x * _softplus(x, 1.0, 20.0).tanh_(), _mish_grad, inplace)
 
 
 def hardswish(input, inplace=False):
-    out = input * (input + 3.0).clamp(0.0, 6.0) / 6.0
-    return input.copy_(out) if inplace else out
+    """x * relu6(x + 3) / 6."""
+    def grad(x):
+        g = (x * (1.0 / 3.0)).add_(0.5)
+        g.masked_fill_(x <= -3, 0.0)
+        return g.masked_fill_(x >= 3, 1.0)
+    return _pointwise(input, lambda x: x * (x + 3.0).clamp_(0.0, 6.0).div_(6.0), grad, inplace)
 
 
 def hardsigmoid(input, inplace=False):
-    out = (input + 3.0).clamp(0.0, 6.0) / 6.0
-    return input.copy_(out) if inplace else out
+    """relu6(x + 3) / 6."""
+    return _pointwise(input, lambda x: (x + 3.0).clamp_(0.0, 6.0).div_(6.0),
+                      lambda x: ((x > -3).logical_and_(x < 3)).to(x.dtype).div_(6.0), inplace)
 
 
 def hardshrink(input, lambd=0.5):
-    return input.masked_fill(input.abs() <= lambd, 0)
+    """x where |x| > lambd, else 0."""
+    return _pointwise(input, lambda x: x.masked_fill(x.abs() <= lambd, 0),
+                      lambda x: (x.abs() > lambd).to(x.dtype))
 
 
 def softshrink(input, lambd=0.5):
+    """x - lambd where x > lambd, x + lambd where x < -lambd, else 0."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return _mt.where(input > lambd, input - lambd, _mt.where(input < -lambd, input + lambd, input * 0))
+    return _pointwise(input, lambda x: (x - x.clamp(-lambd, lambd)),
+                      lambda x: (x.abs() > lambd).to(x.dtype))
 
 
 def tanhshrink(input):
@@ -243,7 +319,8 @@ def softsign(input):
 
 def logsigmoid(input):
     """log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|)), without overflow."""
-    return input.clamp_max(0) - (-input.abs()).exp().log1p()
+    return _pointwise(input, lambda x: x.clamp_max(0) - (-x.abs()).exp_().log1p_(),
+                      lambda x: (-x).sigmoid_())
 
 
 def glu(input, dim=-1):
@@ -262,7 +339,7 @@ def prelu(input, weight):
         shape = [1] * input.dim()
         shape[1] = weight.numel()
         weight = weight.reshape(shape)
-    return _mt.where(input >= 0, input, input * weight)
+    return _fn.PReLU.apply(input, weight)
 
 
 def tanh(input):
@@ -281,10 +358,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         input = input.to(dtype)
     if input.numel() == 0:
         return input.clone()
-    with no_grad():
-        shift = input.amax(dim, keepdim=True)
-    e = (input - shift).exp()
-    return e / e.sum(dim, keepdim=True)
+    return _fn.Softmax.apply(input, dim)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -303,10 +377,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         input = input.to(dtype)
     if input.numel() == 0:
         return input.clone()
-    with no_grad():
-        shift = input.amax(dim, keepdim=True)
-    shifted = input - shift
-    return shifted - shifted.exp().sum(dim, keepdim=True).log()
+    return _fn.LogSoftmax.apply(input, dim)
 
 
 # ---- dropout ---------------------------------------------------------------------------
@@ -430,30 +501,12 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         input = input.contiguous()
         _embedding_renorm_(weight, input, max_norm, norm_type)
     flat = input.reshape(-1)
-    if input.numel():
+    if flat.numel():
         lo, hi = flat.aminmax()
         if lo.item() < 0 or hi.item() >= num:
             raise IndexError("index out of range in self")
-    out = weight.index_select(0, flat)
-    if (padding_idx is not None or scale_grad_by_freq) and weight.requires_grad and _C.is_grad_enabled():
-        out = _embedding_grad_rows(out, weight, flat, padding_idx, scale_grad_by_freq)
+    out = _fn.Embedding.apply(weight, flat, padding_idx, scale_grad_by_freq)
     return out.view(*input.shape, weight.size(1))
-
-
-def _embedding_grad_rows(out, weight, flat, padding_idx, scale_grad_by_freq):
-    """out with the same values, whose gradient skips the padding row and (scale_grad_by_freq)
-    is divided by each index's count in the batch."""
-    plain = weight.detach().index_select(0, flat)
-    factor = None
-    if scale_grad_by_freq:
-        counts = _C.zeros(weight.size(0), dtype=weight.dtype).index_add_(
-            0, flat, _C.ones(flat.shape, dtype=weight.dtype))
-        factor = (1.0 / counts.index_select(0, flat)).unsqueeze(1)
-    if padding_idx is not None:
-        keep = (flat != padding_idx).unsqueeze(1).to(weight.dtype)
-        factor = keep if factor is None else factor * keep
-    # value: out * factor + plain * (1 - factor) == out; gradient: factor * grad
-    return out * factor + plain * (1 - factor)
 
 
 def one_hot(tensor, num_classes=-1):
@@ -473,14 +526,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         expected = ", ".join(str(s) for s in normalized_shape)
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with "
                            f"shape [*, {expected}], but got input of size{list(input.shape)}")
-    dims = tuple(range(-n, 0))
-    var, mean = _mt.var_mean(input, dims, correction=0, keepdim=True)
-    out = (input - mean) * (var + eps).rsqrt()
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
+    return _fn.LayerNorm.apply(input, weight, bias, n, eps)
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
@@ -506,8 +552,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
                            f"but got input of shape {input.shape} and num_groups={num_groups}")
     grouped = input.reshape(n, num_groups, -1)
-    var, mean = _mt.var_mean(grouped, 2, correction=0, keepdim=True)
-    out = ((grouped - mean) * (var + eps).rsqrt()).view(input.shape)
+    out = _fn.Normalize.apply(grouped, (2,), eps).view(input.shape)
     shape = (1, c) + (1,) * (input.dim() - 2)
     if weight is not None:
         out = out * weight.view(shape)
@@ -538,22 +583,24 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     shape = (1, c) + (1,) * (nd - 2)
     if training or running_mean is None or running_var is None:
         dims = (0,) + tuple(range(2, nd))
-        var, mean = _mt.var_mean(input, dims, correction=0, keepdim=True)
-        if training and (running_mean is not None or running_var is not None):
-            count = input.numel() // c
-            with no_grad():
+        with no_grad():
+            mean = input.mean(dims, keepdim=True)
+            centred = input - mean
+            var = (centred * centred).mean(dims, keepdim=True)
+            del centred
+            if training:
+                count = input.numel() // c
                 if running_mean is not None:
-                    running_mean.mul_(1 - momentum).add_(mean.detach().view(c), alpha=momentum)
+                    running_mean.mul_(1 - momentum).add_(mean.view(c), alpha=momentum)
                 if running_var is not None:
-                    unbiased = var.detach().view(c) * (count / max(count - 1, 1))
+                    unbiased = var.view(c) * (count / max(count - 1, 1))
                     running_var.mul_(1 - momentum).add_(unbiased, alpha=momentum)
-    else:
-        mean = running_mean.view(shape)
-        var = running_var.view(shape)
-    scale = (var + eps).rsqrt()
+            rstd = (var + eps).rsqrt_()
+        return _fn.BatchNormTrain.apply(input, weight, bias, mean, rstd, dims)
+    scale = (running_var.view(shape) + eps).rsqrt()
     if weight is not None:
         scale = scale * weight.view(shape)
-    shift = -mean * scale
+    shift = -running_mean.view(shape) * scale
     if bias is not None:
         shift = shift + bias.view(shape)
     return input * scale + shift
@@ -567,9 +614,11 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         out = (input - running_mean.view(shape)) * (running_var.view(shape) + eps).rsqrt()
     else:
         dims = tuple(range(2, input.dim()))
-        var, mean = _mt.var_mean(input, dims, correction=0, keepdim=True)
-        out = (input - mean) * (var + eps).rsqrt()
+        out = _fn.Normalize.apply(input, dims, eps)
         if running_mean is not None:
+            with no_grad():
+                mean = input.mean(dims, keepdim=True)
+                var = ((input - mean) ** 2).mean(dims, keepdim=True)
             count = input.numel() // (n * c)
             with no_grad():
                 running_mean.mul_(1 - momentum).add_(mean.detach().reshape(n, c).mean(0), alpha=momentum)
@@ -667,7 +716,7 @@ def pad(input, pad, mode="constant", value=None):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if n == 0:
             raise RuntimeError(f"padding of a dimension of size 0 (dimension {dim}) is not possible in mode {mode}")
-        out = out.index_select(dim, _pad_indices(n, left, right, mode))
+        out = _fn.IndexSelect.apply(out, dim, _pad_indices(n, left, right, mode))
     return out
 
 
@@ -736,10 +785,11 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     _size_warning(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    d = (input - target).abs()
     if beta == 0:
-        return _reduce(d, reduction)
-    loss = _mt.where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta)
+        return _reduce((input - target).abs(), reduction)
+    loss = _pointwise(input - target,
+                      lambda d: (d * d).mul_(0.5 / beta).where(d.abs() < beta, d.abs().sub_(0.5 * beta)),
+                      lambda d: (d / beta).clamp_(-1.0, 1.0))
     return _reduce(loss, reduction)
 
 
@@ -747,8 +797,9 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 * d**2 where d = |input - target| < delta, else delta * (d - 0.5 * delta)."""
     reduction = _reduction(None, None, reduction)
     _size_warning(input, target)
-    d = (input - target).abs()
-    loss = _mt.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    loss = _pointwise(input - target,
+                      lambda d: (d * d).mul_(0.5).where(d.abs() < delta, d.abs().sub_(0.5 * delta).mul_(delta)),
+                      lambda d: d.clamp(-delta, delta))
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
@@ -813,26 +864,15 @@ def _nll(log_probs, target, weight, ignore_index, reduction):
         if lo.item() < 0 or hi.item() >= n_classes:
             bad = safe[(safe < 0).logical_or(safe >= n_classes)][0].item()
             raise IndexError(f"Target {bad} is out of bounds.")
-    picked = log_probs.gather(cls_dim, safe.unsqueeze(cls_dim)).squeeze(cls_dim)
     w = None
     if weight is not None:
-        w = weight.index_select(0, safe.reshape(-1)).view(safe.shape)
+        w = weight.index_select(0, safe.reshape(-1)).view(safe.shape).to(log_probs.dtype)
         if keep is not None:
             w = w.masked_fill(ignored, 0)
-        loss = -(picked * w)
-    else:
-        loss = -picked
-        if keep is not None:
-            loss = loss.masked_fill(ignored, 0)
-    if reduction == "none":
-        return loss, w, keep
-    if reduction == "sum":
-        return loss.sum(), w, keep
-    if w is not None:
-        return loss.sum() / w.sum(), w, keep
-    if keep is not None:
-        return loss.sum() / keep.sum(), w, keep
-    return loss.mean(), w, keep
+    elif keep is not None:
+        w = keep.to(log_probs.dtype)
+    loss = _fn.NLL.apply(log_probs, safe, w, reduction, cls_dim)
+    return loss, w, keep
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -917,11 +957,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
-    softplus_neg = (-input.abs()).exp().log1p() + (-input).clamp_min(0)
-    if pos_weight is None:
-        loss = (1 - target) * input + softplus_neg
-    else:
-        loss = (1 - target) * input + ((pos_weight - 1) * target + 1) * softplus_neg
+    loss = _fn.BCEWithLogits.apply(input, target, pos_weight)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)

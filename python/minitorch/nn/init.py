@@ -9,7 +9,7 @@ import numpy as _np
 import minitorch as _mt
 
 from .. import _C
-from ._grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",

@@ -4,7 +4,7 @@ from collections import OrderedDict
 from .. import _C
 from .._subclass import _disabled_torch_function_impl
 from .._tensor import Tensor
-from ._grad_mode import no_grad
+from ..autograd.grad_mode import no_grad
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "is_lazy"]
 

@@ -16,7 +16,7 @@ import minitorch as _mt
 
 from ... import _C
 from ..._tensor import Tensor
-from .._grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ..parameter import Buffer, Parameter
 
 __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",

@@ -2,7 +2,7 @@
 from ... import _C
 from .. import functional as F
 from .. import init
-from .._grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
 from .module import Module
 

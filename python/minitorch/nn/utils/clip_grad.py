@@ -5,7 +5,7 @@ import warnings
 import minitorch as _mt
 
 from ... import _C
-from .._grad_mode import no_grad
+from ...autograd.grad_mode import no_grad
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm",
            "clip_grads_with_norm_"]
