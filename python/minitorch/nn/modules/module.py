@@ -529,8 +529,9 @@ class Module:
         return self.train(False)
 
     def requires_grad_(self, requires_grad=True):
+        """Sets requires_grad of every parameter; returns self."""
         for p in self.parameters():
-            p.requires_grad_(requires_grad)
+            p.requires_grad = requires_grad
         return self
 
     def zero_grad(self, set_to_none=True):
