@@ -94,11 +94,13 @@ from . import futures  # noqa: E402
 from ._legacy import *  # noqa: E402,F401,F403
 
 
-# submodules loaded on first use (``minitorch.utils.data.DataLoader``, ``minitorch.nn.Linear``
-# after a plain ``import minitorch``, as torch), so importing minitorch stays quick
+# submodules loaded on first use (``minitorch.utils.data.DataLoader``, ``minitorch.nn.Linear``,
+# ``minitorch.optim.SGD`` after a plain ``import minitorch``, as torch), so importing minitorch
+# stays quick
 _LAZY_SUBMODULES = frozenset({
     "utils",
     "nn",
+    "optim",
 })
 
 

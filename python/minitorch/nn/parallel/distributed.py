@@ -1,0 +1,116 @@
+"""DistributedDataParallel: data parallel training over minitorch.distributed."""
+import contextlib
+
+from ... import _C
+from ...distributed import distributed_c10d as _c10d
+from ..modules.module import Module
+from ._reducer import Reducer
+
+__all__ = ["DistributedDataParallel"]
+
+
+class DistributedDataParallel(Module):
+    """Wraps a module so that, after backward, every rank's gradients are the average over
+    ranks (see Note [Gradient buckets] in _reducer.py).  Parameters and buffers are broadcast
+    from rank 0 at construction, so ranks that initialised differently agree."""
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
+                 init_sync=True, process_group=None, bucket_cap_mb=None,
+                 find_unused_parameters=False, check_reduction=False,
+                 gradient_as_bucket_view=False, static_graph=False, delay_all_reduce_named_params=None,
+                 param_to_hook_all_reduce=None, mixed_precision=None, device_mesh=None):
+        super().__init__()
+        if not _c10d.is_initialized():
+            raise RuntimeError("Default process group has not been initialized, please make sure "
+                               "to call init_process_group.")
+        params = [p for p in module.parameters() if p.requires_grad]
+        if not params and not any(True for _ in module.parameters()):
+            raise RuntimeError("DistributedDataParallel is not needed when a module doesn't have "
+                               "any parameter that requires a gradient.")
+        if device_ids is not None and len(device_ids) > 1:
+            raise ValueError("device_ids can only be None or contain a single element.")
+        self.module = module
+        self.device_ids = list(device_ids) if device_ids is not None else None
+        self.output_device = output_device
+        self.dim = dim
+        self.broadcast_buffers = broadcast_buffers
+        self.process_group = process_group if process_group is not None else _c10d._get_default_group()
+        self.find_unused_parameters = find_unused_parameters
+        self.gradient_as_bucket_view = gradient_as_bucket_view
+        self.static_graph = static_graph
+        cap = 25 if bucket_cap_mb is None else bucket_cap_mb
+        self.bucket_bytes_cap = int(cap * 1024 * 1024)
+        self.require_backward_grad_sync = True
+        self.require_forward_param_sync = True
+        if init_sync:
+            self._sync_module_states()
+        self.reducer = Reducer(params, self.process_group, self.bucket_bytes_cap,
+                               find_unused_parameters)
+
+    # ---- state sync ------------------------------------------------------------------------
+    def _coalesced_broadcast(self, tensors):
+        """Broadcasts the tensors from rank 0 in one message per dtype."""
+        by_dtype = {}
+        for t in tensors:
+            by_dtype.setdefault(t.dtype, []).append(t)
+        with _C_no_grad():
+            for dtype, ts in by_dtype.items():
+                flat = _C.cat([t.detach().reshape(-1) for t in ts]) if len(ts) > 1 \
+                    else ts[0].detach().reshape(-1).clone()
+                _c10d.broadcast(flat, src=_c10d.get_global_rank(self.process_group, 0),
+                                group=self.process_group)
+                off = 0
+                for t in ts:
+                    n = t.numel()
+                    t.detach().copy_(flat.narrow(0, off, n).view(t.shape))
+                    off += n
+
+    def _sync_module_states(self):
+        states = [p for p in self.module.parameters()] + [b for b in self.module.buffers()]
+        if states:
+            self._coalesced_broadcast(states)
+
+    # ---- forward / backward ---------------------------------------------------------------
+    def forward(self, *inputs, **kwargs):
+        if self.broadcast_buffers and self.require_forward_param_sync:
+            buffers = list(self.module.buffers())
+            if buffers:
+                self._coalesced_broadcast(buffers)
+        out = self.module(*inputs, **kwargs)
+        if _C.is_grad_enabled() and self.require_backward_grad_sync:
+            self.reducer.sync = True
+            self.reducer.prepare_for_backward(out)
+        else:
+            self.reducer.sync = False
+            self.reducer.expect_backward = False
+        return out
+
+    @contextlib.contextmanager
+    def no_sync(self):
+        """Inside, backward only accumulates local gradients; the first backward outside
+        all-reduces the accumulated sum."""
+        old = self.require_backward_grad_sync
+        self.require_backward_grad_sync = False
+        try:
+            yield
+        finally:
+            self.require_backward_grad_sync = old
+
+    def register_comm_hook(self, state, hook):
+        raise NotImplementedError("DistributedDataParallel.register_comm_hook is not implemented")
+
+    def _get_ddp_logging_data(self):
+        return {"bucket_sizes": self.reducer.bucket_sizes(), "world_size": self.reducer.world,
+                "find_unused_parameters": self.find_unused_parameters}
+
+    def __getstate__(self):
+        raise RuntimeError("DistributedDataParallel is not picklable: save .module instead")
+
+
+@contextlib.contextmanager
+def _C_no_grad():
+    prev = _C._set_grad_enabled(False)
+    try:
+        yield
+    finally:
+        _C._set_grad_enabled(prev)
