@@ -1223,8 +1223,12 @@ def _load_legacy(fh, restore, unpickler):
                                f"expected {untyped.nbytes()} got {count * dtype.itemsize}")
         if not read_into(fh, _bytes_of(untyped)):
             raise RuntimeError(f"corrupted checkpoint: storage {key} ends early")
-    for out, view, conj, neg in pending:
-        out.copy_(_conj_neg(view, conj, neg))
+    prev = _C._set_grad_enabled(False)       # the tensors may require grad (leaves)
+    try:
+        for out, view, conj, neg in pending:
+            out.copy_(_conj_neg(view, conj, neg))
+    finally:
+        _C._set_grad_enabled(prev)
     return result
 
 
