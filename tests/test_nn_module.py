@@ -263,6 +263,17 @@ def test_state_dict_save_and_load_through_minitorch_save(tmp_path):
     assert type(whole) is Net and torch.equal(whole.head.weight, net.head.weight)
 
 
+def test_parameters_save_in_torchs_form_and_load_weights_only():
+    p = nn.Parameter(torch.tensor([1.0, 2.0]), requires_grad=False)
+    buf = io.BytesIO()
+    torch.save({"p": p, "same": p}, buf)
+    assert b"_rebuild_parameter" in buf.getvalue() and b"torch._utils" in buf.getvalue()
+    buf.seek(0)
+    out = torch.load(buf)                                      # weights_only=True
+    assert type(out["p"]) is nn.Parameter and out["p"].requires_grad is False
+    assert out["same"] is out["p"] and out["p"].tolist() == [1.0, 2.0]
+
+
 def test_state_dict_hooks():
     net = nn.Linear(2, 2)
     seen = []

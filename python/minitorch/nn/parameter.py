@@ -48,11 +48,9 @@ class Parameter(Tensor):
         return result
 
     def __reduce_ex__(self, protocol):
+        # minitorch.save writes this as torch's torch._utils._rebuild_parameter
+        from ..serialization import _rebuild_parameter
         return (_rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
-
-
-def _rebuild_parameter(data, requires_grad, backward_hooks=None):
-    return Parameter(data, requires_grad)
 
 
 def _rebuild_shared_parameter(rebuild, args, requires_grad):
