@@ -341,7 +341,8 @@ def test_layer_norm(rng):
     plain = nn.LayerNorm(4, elementwise_affine=False)
     assert plain.weight is None and list(plain.parameters()) == []
     assert nn.LayerNorm(4, bias=False).bias is None
-    with pytest.raises(RuntimeError, match=r"Given normalized_shape=\[4\], expected input with shape \[\*, 4\], but got input of size\[2, 3\]"):
+    with pytest.raises(RuntimeError, match=r"Given normalized_shape=\[4\], expected input with shape "
+                                           r"\[\*, 4\], but got input of size\[2, 3\]"):
         F.layer_norm(torch.zeros(2, 3), (4,))
 
 
@@ -397,7 +398,8 @@ def test_batch_norm_cumulative_average_and_no_tracking(rng):
     free.eval()                                                    # still batch statistics
     np.testing.assert_allclose(free(t64(xs[0])).numpy(), np_batch_norm_train(xs[0], 1e-5)[0], rtol=1e-10)
     assert repr(free) == "BatchNorm1d(2, eps=1e-05, momentum=0.1, affine=False, bias=False, track_running_stats=False)"
-    assert repr(nn.BatchNorm2d(4)) == "BatchNorm2d(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)"
+    assert repr(nn.BatchNorm2d(4)) == ("BatchNorm2d(4, eps=1e-05, momentum=0.1, affine=True, bias=True, "
+                                       "track_running_stats=True)")
 
 
 def test_batch_norm_gradients(rng):
@@ -412,7 +414,8 @@ def test_batch_norm_gradients(rng):
 
 
 def test_batch_norm_errors():
-    with pytest.raises(ValueError, match=r"Expected more than 1 value per channel when training, got input size .*\[1, 5\]"):
+    with pytest.raises(ValueError, match=r"Expected more than 1 value per channel when training, "
+                                         r"got input size .*\[1, 5\]"):
         nn.BatchNorm1d(5)(torch.zeros(1, 5))
     with pytest.raises(ValueError, match=r"expected 4D input \(got 2D input\)"):
         nn.BatchNorm2d(5)(torch.zeros(4, 5))

@@ -202,7 +202,8 @@ def test_cross_entropy_argument_errors():
         F.cross_entropy(x, torch.zeros(4, 5, dtype=torch.int64))
     with pytest.raises(RuntimeError, match=r"label_smoothing must be between 0.0 and 1.0. Got: 1.5"):
         F.cross_entropy(x, t, label_smoothing=1.5)
-    with pytest.raises(RuntimeError, match=r"weight tensor should be defined either for all 5 classes or no classes but got weight tensor of shape: \[3\]"):
+    with pytest.raises(RuntimeError, match=r"weight tensor should be defined either for all 5 classes or "
+                                           r"no classes but got weight tensor of shape: \[3\]"):
         F.cross_entropy(x, t, weight=torch.ones(3))
     with pytest.raises(RuntimeError, match=r"Expected target size \[2, 3\], got \[2, 4\]"):
         F.cross_entropy(torch.zeros(2, 5, 3), torch.zeros(2, 4, dtype=torch.int64))

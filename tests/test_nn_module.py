@@ -134,9 +134,11 @@ def test_registration_errors():
     m.p = nn.Parameter(torch.zeros(1))
     m.child = nn.Linear(1, 1)
     m.register_buffer("b", torch.zeros(1))
-    with pytest.raises(TypeError, match=r"cannot assign 'minitorch.FloatTensor' as parameter 'p' \(torch.nn.Parameter or None expected\)"):
+    with pytest.raises(TypeError, match=r"cannot assign 'minitorch.FloatTensor' as parameter 'p' "
+                                        r"\(torch.nn.Parameter or None expected\)"):
         m.p = torch.zeros(1)
-    with pytest.raises(TypeError, match=r"cannot assign 'int' as child module 'child' \(torch.nn.Module or None expected\)"):
+    with pytest.raises(TypeError, match=r"cannot assign 'int' as child module 'child' "
+                                        r"\(torch.nn.Module or None expected\)"):
         m.child = 3
     with pytest.raises(TypeError, match="cannot assign 'str' as buffer 'b'"):
         m.b = "x"
@@ -150,7 +152,8 @@ def test_registration_errors():
         m.register_buffer(1, torch.zeros(1))
     with pytest.raises(TypeError, match=r"cannot assign 'list' object to buffer 'c' \(torch Tensor or None required\)"):
         m.register_buffer("c", [1])
-    with pytest.raises(TypeError, match=r"cannot assign 'minitorch.FloatTensor' object to parameter 'q' \(torch.nn.Parameter or None required\)"):
+    with pytest.raises(TypeError, match=r"cannot assign 'minitorch.FloatTensor' object to parameter 'q' "
+                                        r"\(torch.nn.Parameter or None required\)"):
         m.register_parameter("q", torch.zeros(1))
     with pytest.raises(KeyError, match='contain ".", got: a.b'):
         m.add_module("a.b", nn.ReLU())

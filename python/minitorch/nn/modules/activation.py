@@ -1,5 +1,4 @@
 """Activation modules (each calls its nn.functional form)."""
-import warnings
 
 import minitorch as _mt
 

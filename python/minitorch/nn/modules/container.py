@@ -2,7 +2,7 @@
 import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from itertools import chain, islice
+from itertools import chain
 
 from ..._tensor import Tensor
 from ..parameter import Parameter
