@@ -1025,7 +1025,10 @@ def _single(x):
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """conv2d over a height-1 image."""
+    """nn._conv's conv1d, or conv2d over a height-1 image where it has none."""
+    from . import _conv
+    if hasattr(_conv, "conv1d"):
+        return _conv.conv1d(input, weight, bias, stride, padding, dilation, groups)
     batched = input.dim() == 3
     x = input if batched else input.unsqueeze(0)
     pad_ = padding if isinstance(padding, str) else (0, _single(padding))
