@@ -94,11 +94,18 @@ from . import futures  # noqa: E402
 from ._legacy import *  # noqa: E402,F401,F403
 
 
+# submodules loaded on first use (``minitorch.utils.data.DataLoader``, ``minitorch.nn.Linear``,
+# ``minitorch.optim.SGD`` after a plain ``import minitorch``, as torch), so importing minitorch
+# stays quick
+_LAZY_SUBMODULES = frozenset({
+    "utils",
+    "nn",
+    "optim",
+})
+
+
 def __getattr__(name):
-    """minitorch.utils and minitorch.optim load on first use (``minitorch.utils.data.DataLoader``
-    or ``minitorch.optim.SGD`` after a plain ``import minitorch``, as torch), so importing
-    minitorch stays quick."""
-    if name in ("utils", "optim"):
+    if name in _LAZY_SUBMODULES:
         import importlib
         return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -46,9 +46,18 @@ def _method(fn, base):
     return method
 
 
+def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
+    """Set as a subclass's ``__torch_function__`` (as torch.nn.Parameter does), it says that
+    ops on instances of the subclass give plain Tensors: the subclass gets no wrappers."""
+    return func(*args, **(kwargs or {}))
+
+
 def preserve_subclass(cls, base):
     """Gives the Tensor subclass cls wrappers of base's (minitorch.Tensor's) members that
-    return tensors, unless cls or a class between it and base defines them."""
+    return tensors, unless cls or a class between it and base defines them, or cls opts out
+    with ``__torch_function__ = _disabled_torch_function_impl``."""
+    if getattr(cls, "__torch_function__", None) is _disabled_torch_function_impl:
+        return
     own = set()
     for klass in cls.__mro__:
         if klass is base:

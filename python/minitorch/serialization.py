@@ -374,6 +374,8 @@ def _torch_names():
         obj = getattr(minitorch, name)
         if isinstance(obj, _C.dtype):
             names[id(obj)] = (obj, "torch", obj.__reduce__())     # the canonical name
+    # nn.Parameter pickles as _rebuild_parameter(tensor, requires_grad, hooks)
+    names[id(_rebuild_parameter)] = (_rebuild_parameter, "torch._utils", "_rebuild_parameter")
     return names
 
 
@@ -771,6 +773,8 @@ class _Pickler(pickle._Pickler):
 
     dispatch = dict(pickle._Pickler.dispatch)
     dispatch[_TorchGlobal] = lambda self, obj: self.save_global(obj)
+    # functions too go through save_global, so that those with a torch name get it
+    dispatch[type(_rebuild_parameter)] = lambda self, obj: self.save_global(obj)
 
     def __init__(self, file, protocol, legacy):
         super().__init__(file, protocol)
@@ -1223,8 +1227,12 @@ def _load_legacy(fh, restore, unpickler):
                                f"expected {untyped.nbytes()} got {count * dtype.itemsize}")
         if not read_into(fh, _bytes_of(untyped)):
             raise RuntimeError(f"corrupted checkpoint: storage {key} ends early")
-    for out, view, conj, neg in pending:
-        out.copy_(_conj_neg(view, conj, neg))
+    prev = _C._set_grad_enabled(False)       # the tensors may require grad (leaves)
+    try:
+        for out, view, conj, neg in pending:
+            out.copy_(_conj_neg(view, conj, neg))
+    finally:
+        _C._set_grad_enabled(prev)
     return result
 
 
