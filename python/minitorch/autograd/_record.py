@@ -86,6 +86,9 @@ _OPERATORS = {
     "inplace_rshift": operator.irshift, "setitem": operator.setitem,
 }
 
+# methods that change or read autograd state rather than compute: never recorded
+_UNRECORDED = frozenset({"requires_grad_", "detach", "detach_"})
+
 _formulas = None
 _grad_specs = None
 
@@ -131,6 +134,13 @@ def record(key, self, args, kwargs):
     """Called by the C wrappers (Note [Recording an op])."""
     kind, name = key[0], key[2:]
     kwargs = kwargs or {}
+    if name in _UNRECORDED:
+        prev = _grad_off()
+        try:
+            fn = getattr(_C.TensorBase, name) if kind == "m" else getattr(_C, name)
+            return fn(self, *args, **kwargs) if kind == "m" else fn(*args, **kwargs)
+        finally:
+            _C._set_grad_enabled(prev)
     if kind == "m":
         fn = getattr(_C.TensorBase, name)
         args = (self,) + args
@@ -160,8 +170,6 @@ def record(key, self, args, kwargs):
         out = fn(*args, **kwargs)
     finally:
         _C._set_grad_enabled(prev)
-    if name == "requires_grad_" or name == "detach" or name == "detach_":
-        return out
     return _attach(opname, args, kwargs, out)
 
 
