@@ -244,6 +244,10 @@ def _record_inplace(kind, name, fn, args, kwargs):
         raise RuntimeError("cannot resize variables that require grad")
     if name == "set_":
         raise NotImplementedError("the derivative for 'set_' is not implemented")
+    if name == "as_strided_" and (self.storage_offset() or not self.is_contiguous()):
+        # its formula reads the layout of self's copy (contiguous, offset 0)
+        raise NotImplementedError("the derivative of as_strided_ on a tensor that is not "
+                                  "contiguous from offset 0 is not implemented")
     opname = {"setitem": "__setitem__"}.get(name)
     if opname is None:
         if name.startswith("inplace_"):
