@@ -79,3 +79,9 @@ def preserve_subclass(cls, base):
             setattr(cls, name, property(getter, setter, None, getattr(member, "__doc__", None)))
         elif callable(member):
             setattr(cls, name, _method(getattr(base, name), base))
+
+
+def as_subclass(self, cls):
+    """The same tensor (same memory, no copy) as an instance of the Tensor subclass cls; it
+    stays in the autograd graph (the op table records it as an identity)."""
+    return _C.TensorBase.as_subclass(self, cls)
