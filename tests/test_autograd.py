@@ -373,3 +373,12 @@ def test_warnings_free_for_plain_tensors():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert torch.ones(2).grad is None
+
+
+def test_requires_grad_flag_methods_are_not_in_place_ops():
+    x = leaf(2)
+    assert x.requires_grad_(False) is x and not x.requires_grad
+    x.requires_grad_()
+    y = x * 2
+    assert not y.detach().requires_grad
+    assert y.detach_() is y and y.is_leaf

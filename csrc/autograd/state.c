@@ -2,7 +2,10 @@
  * of recorded calls to minitorch.autograd._record (see Note [Recording an op]). */
 #include "csrc/autograd/autograd.h"
 
+#include <stddef.h>
 #include <string.h>
+
+#include <structmember.h>
 
 Py_ssize_t mt__ag_live;
 _Thread_local int mt__grad_off;
@@ -154,6 +157,147 @@ mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssi
     return 0;
 }
 
+/* ---- Python forms of the op table (Note [Recording Python ops] in minitorch/_op_forms.py) ----
+ * _C._PyOp(fn, key, nondiff) is fn, called through vectorcall with one compare while no
+ * tensor requires grad (mt__ag_maybe()).  Otherwise a recorded op (nondiff false) hands a call
+ * whose arguments require grad to the recorder under `key` ("p.<name>"); a nondiff op runs fn
+ * with grad mode off.  It binds as a method (a method descriptor: Tensor.clamp is one), and
+ * has a __dict__ for the attributes functools.update_wrapper copies from fn. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *fn;
+    PyObject *key;              /* str; ckey is its UTF-8 */
+    const char *ckey;
+    int nondiff;
+    PyObject *dict;
+    vectorcallfunc vectorcall;
+} MTPyOpObject;
+
+static PyObject *
+pyop_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    MTPyOpObject *op = (MTPyOpObject *)self;
+    if (mt__ag_maybe()) {
+        if (op->nondiff) {
+            int prev = mt__grad_off;
+            mt__grad_off = 1;
+            PyObject *r = PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
+            mt__grad_off = prev;
+            return r;
+        }
+        PyObject *r;
+        if (mt__ag_intercept(op->ckey, NULL, args, PyVectorcall_NARGS(nargsf), kwnames, &r)) {
+            return r;
+        }
+    }
+    return PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
+}
+
+static PyObject *
+pyop_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *fn, *key;
+    int nondiff = 0;
+    if (!PyArg_ParseTuple(args, "OU|p:_PyOp", &fn, &key, &nondiff)) {
+        return NULL;
+    }
+    const char *ckey = PyUnicode_AsUTF8(key);
+    if (ckey == NULL) {
+        return NULL;
+    }
+    MTPyOpObject *op = (MTPyOpObject *)type->tp_alloc(type, 0);
+    if (op == NULL) {
+        return NULL;
+    }
+    op->fn = Py_NewRef(fn);
+    op->key = Py_NewRef(key);
+    op->ckey = ckey;
+    op->nondiff = nondiff;
+    op->vectorcall = pyop_vectorcall;
+    return (PyObject *)op;
+}
+
+static PyObject *
+pyop_descr_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        return Py_NewRef(self);
+    }
+    return PyMethod_New(self, obj);
+}
+
+static int
+pyop_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    MTPyOpObject *op = (MTPyOpObject *)self;
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(op->fn);
+    Py_VISIT(op->dict);
+    return 0;
+}
+
+static int
+pyop_clear(PyObject *self)
+{
+    MTPyOpObject *op = (MTPyOpObject *)self;
+    Py_CLEAR(op->fn);
+    Py_CLEAR(op->dict);
+    return 0;
+}
+
+static void
+pyop_dealloc(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    pyop_clear(self);
+    Py_CLEAR(((MTPyOpObject *)self)->key);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+static PyObject *
+pyop_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<minitorch op %U>", ((MTPyOpObject *)self)->key);
+}
+
+static PyMemberDef pyop_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(MTPyOpObject, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(MTPyOpObject, dict), READONLY, NULL},
+    {"_fn", T_OBJECT, offsetof(MTPyOpObject, fn), READONLY, "The Python implementation."},
+    {"_key", T_OBJECT, offsetof(MTPyOpObject, key), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef pyop_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL},
+};
+
+static PyType_Slot pyop_slots[] = {
+    {Py_tp_getset, pyop_getset},
+    {Py_tp_new, pyop_new},
+    {Py_tp_dealloc, pyop_dealloc},
+    {Py_tp_traverse, pyop_traverse},
+    {Py_tp_clear, pyop_clear},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_descr_get, pyop_descr_get},
+    {Py_tp_members, pyop_members},
+    {Py_tp_repr, pyop_repr},
+    {Py_tp_doc, "_PyOp(fn, key, nondiff=False): the Python form of an op-table row, recorded "
+                "for autograd (see minitorch/_op_forms.py)."},
+    {0, NULL},
+};
+
+static PyType_Spec pyop_spec = {
+    .name = "minitorch._C._PyOp",
+    .basicsize = sizeof(MTPyOpObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
+             Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .slots = pyop_slots,
+};
+
 /* ---- minitorch._C functions ---- */
 
 static PyObject *
@@ -217,5 +361,11 @@ mt__autograd_init(PyObject *module)
         mt__node_types_init(module) < 0 || mt__engine_init(module) < 0) {
         return -1;
     }
-    return 0;
+    PyObject *pyop = PyType_FromModuleAndSpec(module, &pyop_spec, NULL);
+    if (pyop == NULL) {
+        return -1;
+    }
+    int rc = PyModule_AddObjectRef(module, "_PyOp", pyop);
+    Py_DECREF(pyop);
+    return rc;
 }

@@ -94,10 +94,18 @@ from . import futures  # noqa: E402
 from ._legacy import *  # noqa: E402,F401,F403
 
 
+# submodules loaded on first use (``minitorch.utils.data.DataLoader``, ``minitorch.nn.Linear``,
+# ``minitorch.optim.SGD`` after a plain ``import minitorch``, as torch), so importing minitorch
+# stays quick
+_LAZY_SUBMODULES = frozenset({
+    "utils",
+    "nn",
+    "optim",
+})
+
+
 def __getattr__(name):
-    """minitorch.utils loads on first use (``minitorch.utils.data.DataLoader`` after a plain
-    ``import minitorch``, as torch), so importing minitorch stays quick."""
-    if name == "utils":
+    if name in _LAZY_SUBMODULES:
         import importlib
-        return importlib.import_module(".utils", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

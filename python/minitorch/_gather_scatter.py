@@ -186,8 +186,9 @@ def take_along_dim(input, indices, dim=None, *, out=None):
     if indices.dtype != _C.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{_legacy_name(indices.dtype)}")
+    # gather through the method, recorded when input requires grad
     if dim is None:
-        r = _C._gather(input.reshape(-1), 0, indices.reshape(-1))
+        r = input.reshape(-1).gather(0, indices.reshape(-1))
     else:
         if input.dim() != indices.dim():
             raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of "
@@ -200,7 +201,7 @@ def take_along_dim(input, indices, dim=None, *, out=None):
         bi, bx = list(b), list(b)
         if input.dim():
             bi[d], bx[d] = input.size(d), indices.size(d)
-        r = _C._gather(input.expand(bi), d, indices.expand(bx))
+        r = input.expand(bi).gather(d, indices.expand(bx))
     return _C._store_out(out, r, "take_along_dim") if out is not None else r
 
 

@@ -1,5 +1,18 @@
 """Builds the Python forms of the op table's rows (see _op_table.py): the Tensor methods written
-in Python and every minitorch.<name> function."""
+in Python and every minitorch.<name> function.
+
+Note [Recording Python ops]
+The C entry points of the table are recorded by their C wrappers (Note [Recording an op] in
+csrc/autograd/autograd.h).  A form written in Python whose row names a derivative formula
+(grad other than None and 'nondiff') is wrapped here the same way: when some tensor requires
+grad, grad mode is on and an argument requires grad, the call goes to autograd._record.record
+under the key "p.<name>" (the wrapper is a _C._PyOp, csrc/autograd/state.c: while no tensor
+requires grad it costs one compare), which runs the Python implementation
+(PY_IMPLS[name]) with grad mode off and records it as one op.  In-place forms ("p.<name>_")
+are recorded as in-place ops (also those of 'nondiff' rows, which give self a zero gradient).
+The Python forms of 'nondiff' rows run with grad mode off.  Python rows without a formula are
+composites: differentiable through the recorded ops they call."""
+import functools
 import importlib
 
 from . import _C
@@ -19,11 +32,61 @@ def _resolve(spec, name):
     return getattr(importlib.import_module("minitorch." + module), attr or name)
 
 
+# "<name>" / "<name>_" -> the Python implementation the key "p.<name>" of the recorder runs
+PY_IMPLS = {}
+
+
+def _differentiable(row):
+    return row["grad"] not in (None, "nondiff")
+
+
+def _records_inplace(row):
+    """In-place Python forms are recorded unless the row has no formula: those of 'nondiff'
+    rows too (random fills), which give self a zero gradient, as torch."""
+    return row["grad"] is not None
+
+
+def _recorded(fn, name):
+    """fn, recorded as the op `name` when an argument requires grad (Note [Recording Python
+    ops]): a _C._PyOp, which calls fn itself after one compare while no tensor requires
+    grad."""
+    PY_IMPLS[name] = fn
+    return functools.update_wrapper(_C._PyOp(fn, "p." + name), fn)
+
+
+def _without_grad(fn, name):
+    """fn run with grad mode off when some tensor requires grad: the outputs of a 'nondiff'
+    row never require grad, whatever recorded ops its Python implementation uses."""
+    return functools.update_wrapper(_C._PyOp(fn, "p." + name, True), fn)
+
+
+_forms_cache = {}
+FORMS = {}      # name -> its Python form (wrapped when recorded), for the properties that use it
+
+
+def _python_form(row, spec, name):
+    """The Python function of `spec` for the row, wrapped for autograd when the row has a
+    formula (one object per name, shared by the method and the function)."""
+    fn = _forms_cache.get((spec, name))
+    if fn is None:
+        fn = _resolve(spec, name)
+        if _differentiable(row):
+            fn = _recorded(fn, name)
+        elif row["grad"] == "nondiff":
+            fn = _without_grad(fn, name)
+        _forms_cache[spec, name] = fn
+        FORMS[name] = fn
+    return fn
+
+
 def _inplace(fn, name):
     """The generic in-place form of fn: self = fn(self, ...), when the result has self's shape
     and a dtype self can hold (torch's checks and messages)."""
     def method(self, *args, **kwargs):
-        r = fn(self, *args, **kwargs)
+        src = self
+        if self.requires_grad and _C.is_grad_enabled():
+            src = self.clone()        # fn's graph may save its input, which copy_ overwrites
+        r = fn(src, *args, **kwargs)
         if r.shape != self.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                                f"shape {list(r.shape)}")
@@ -55,7 +118,10 @@ def tensor_methods():
         name, impl, forms = row["name"], row["impl"], row["forms"]
         names = (name,) + row["aliases"]
         if "m" in forms and impl.startswith("py:"):
-            fn = _resolve(impl, name)
+            if name.endswith("_") and _records_inplace(row):       # cauchy_, uniform_, ...
+                fn = _recorded(_resolve(impl, name), name)
+            else:
+                fn = _python_form(row, impl, name)
             for n in names:
                 methods[n] = fn
         if "i" in forms:
@@ -69,6 +135,8 @@ def tensor_methods():
                 fn = _inplace(base, name + "_")
             else:
                 fn = _resolve(spec, name + "_")
+            if _records_inplace(row):
+                fn = _recorded(fn, name + "_")
             for n in names:
                 methods[n + "_"] = fn
     return methods
@@ -82,7 +150,8 @@ def module_functions(tensor_class):
         names = (name,) + row["aliases"]
         fn = None
         if "f" in forms:
-            fn = _resolve(row["function"] or impl, name)
+            spec = row["function"] or impl
+            fn = _python_form(row, spec, name) if spec.startswith("py:") else _resolve(spec, name)
         elif "g" in forms:
             fn = _via_method(name)
         if fn is not None:

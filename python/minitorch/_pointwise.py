@@ -119,7 +119,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
 def _without_nan(input, fname):
     _check(input, fname)
     if input.dtype.is_floating_point or input.dtype.is_complex:
-        return _C._where(_C.isnan(input), _C.zeros(input.shape, dtype=input.dtype), input)
+        return input.masked_fill(_C.isnan(input), 0)     # recorded: NaNs get no gradient
     return input
 
 

@@ -273,7 +273,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
                            f"sum of repeats {idx.numel()}")
     if input.dim() == 0:
         input = input.reshape(1)
-    return index_select(input, d, idx)
+    return input.index_select(d, idx)          # the method: recorded when input requires grad
 
 
 def adjoint(input):

@@ -145,7 +145,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
     """Vector p-norm over dim (Frobenius = 2-norm of all elements)."""
     _check(input, "norm")
     x = input.to(dtype) if dtype is not None else input
-    if not x.dtype.is_floating_point:
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_scalar_type_name(x.dtype)}")
     if p == "fro" or p is None:
@@ -161,15 +161,16 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
     elif p == -math.inf:
         r = _C.amin(a, dim, keepdim)
     elif p == 0:
-        r = _C.sum(_C.ne(a, 0), dim, keepdim).to(x.dtype)
+        r = _C.sum(_C.ne(a, 0), dim, keepdim).to(a.dtype)
     elif p == 1:
         r = _C.sum(a, dim, keepdim)
     elif p == 2:
         r = _C.sqrt(_C.sum(_C.mul(a, a), dim, keepdim))
     else:
         r = _C.pow(_C.sum(_C.pow(a, p), dim, keepdim), 1.0 / p)
-    if r.dtype != x.dtype:
-        r = r.to(x.dtype)
+    rdt = x.real.dtype if x.dtype.is_complex else x.dtype      # complex: the real norm
+    if r.dtype != rdt:
+        r = r.to(rdt)
     if out is not None:
         return _C._store_out(out, r, "norm")
     return r
@@ -184,8 +185,10 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     if x.numel() == 0:
         r = _C.log(_C.sum(_C.exp(x), dim, keepdim))
     else:
-        # complex: shifted by the largest real part (the modulus of exp is exp of the real part)
-        m = _C.amax(x.real if x.dtype.is_complex else x, dim, True)
+        # complex: shifted by the largest real part (the modulus of exp is exp of the real part);
+        # the shift is a constant to autograd (the result does not depend on it)
+        xd = x.detach()
+        m = _C.amax(xd.real if xd.dtype.is_complex else xd, dim, True)
         m = _C._where(_C.isinf(m), 0.0, m)
         r = _C.add(_C.log(_C.sum(_C.exp(_C.sub(x, m)), dim, True)), m)
         if not keepdim:

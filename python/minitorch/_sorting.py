@@ -156,7 +156,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
                 out_shape[d] = 1
             else:
                 del out_shape[d]
-    s = _C._sort(x, -1, False)[0]                     # (..., n), NaN last
+    s = x.sort(-1).values                             # (..., n), NaN last (recorded)
     n = s.size(-1)
     nan_count = s.isnan().sum(-1, keepdim=True)
     cnt = _C.sub(n, nan_count) if ignore_nan else _C.full(nan_count.shape, n, dtype=_C.int64)
@@ -168,7 +168,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
             rank = _C.round(rank)
         lo = _clamp(_C.floor(rank).to(_C.int64), max=n - 1)
         hi = _clamp(_C.ceil(rank).to(_C.int64), max=n - 1)
-        vlo, vhi = _C._gather(s, -1, lo), _C._gather(s, -1, hi)
+        vlo, vhi = s.gather(-1, lo), s.gather(-1, hi)
         if interpolation in ("lower", "nearest"):
             r = vlo
         elif interpolation == "higher":
@@ -178,7 +178,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
         else:
             r = _C.add(vlo, _C.mul(_C.sub(vhi, vlo), _C.sub(rank, lo.to(input.dtype))))
         bad = _C.eq(cnt, 0) if ignore_nan else _C.gt(nan_count, 0)
-        r = _C._where(bad, float("nan"), r)
+        r = r.masked_fill(bad, float("nan"))
         res.append(r.reshape(out_shape))
     r = res[0] if scalar_q or q.dim() == 0 else stack(res) if res else _C.empty([0] + out_shape, dtype=input.dtype)
     return _C._store_out(out, r, fname) if out is not None else r

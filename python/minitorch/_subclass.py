@@ -46,9 +46,18 @@ def _method(fn, base):
     return method
 
 
+def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
+    """Set as a subclass's ``__torch_function__`` (as torch.nn.Parameter does), it says that
+    ops on instances of the subclass give plain Tensors: the subclass gets no wrappers."""
+    return func(*args, **(kwargs or {}))
+
+
 def preserve_subclass(cls, base):
     """Gives the Tensor subclass cls wrappers of base's (minitorch.Tensor's) members that
-    return tensors, unless cls or a class between it and base defines them."""
+    return tensors, unless cls or a class between it and base defines them, or cls opts out
+    with ``__torch_function__ = _disabled_torch_function_impl``."""
+    if getattr(cls, "__torch_function__", None) is _disabled_torch_function_impl:
+        return
     own = set()
     for klass in cls.__mro__:
         if klass is base:
@@ -70,3 +79,9 @@ def preserve_subclass(cls, base):
             setattr(cls, name, property(getter, setter, None, getattr(member, "__doc__", None)))
         elif callable(member):
             setattr(cls, name, _method(getattr(base, name), base))
+
+
+def as_subclass(self, cls):
+    """The same tensor (same memory, no copy) as an instance of the Tensor subclass cls; it
+    stays in the autograd graph (the op table records it as an identity)."""
+    return _C.TensorBase.as_subclass(self, cls)

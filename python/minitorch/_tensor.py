@@ -7,6 +7,7 @@ import numpy as _np
 
 from . import _C
 from . import _formats
+from . import _op_forms
 from . import _subclass
 from . import _tensor_str
 from ._checks import _check_count_fits, _VIEW_BYTES  # noqa: F401
@@ -83,8 +84,15 @@ class Tensor(_TensorOps, _C.TensorBase):
     def _set_imag(self, value):
         _C._imag(self).copy_(value)
 
-    real = property(_C._real, _set_real, doc="The real part, as a view.")
-    imag = property(_C._imag, _set_imag, doc="The imaginary part, as a view (complex only).")
+    def _get_real(self):
+        return _C._real(self) if not _C._ag_live() else _op_forms.FORMS["real"](self)
+
+    def _get_imag(self):
+        return _C._imag(self) if not _C._ag_live() else _op_forms.FORMS["imag"](self)
+
+    # recorded as minitorch.real/imag when something requires grad
+    real = property(_get_real, _set_real, doc="The real part, as a view.")
+    imag = property(_get_imag, _set_imag, doc="The imaginary part, as a view (complex only).")
 
     def __complex__(self):
         """complex(t) of a one-element tensor (of any dtype), as torch."""

@@ -47,7 +47,7 @@ def alias_copy(input, *, out=None):
 
 def detach_copy(input, *, out=None):
     _check(input, "detach_copy")
-    return _one(input, out, "detach_copy")
+    return _one(input.detach(), out, "detach_copy")
 
 
 def as_strided_copy(input, size, stride, storage_offset=None, *, out=None):

@@ -19,6 +19,7 @@ read changed values raises torch's error instead of computing a wrong gradient. 
 are kept detached (no reference from a node to its own output, so graphs are not cycles), and
 everything is dropped when the node has run unless retain_graph=True."""
 import operator
+import weakref
 
 from .. import _C
 from . import graph
@@ -34,8 +35,8 @@ def _grad_off():
 class Ctx:
     """What a recorded op keeps for its formula (see Note [Saved tensors]).  Reading args or
     out checks that their tensors were not written in place since the op ran."""
-    __slots__ = ("name", "_args", "kwargs", "_out", "slots", "shapes", "_arg_versions",
-                 "_out_versions", "multi", "formula", "__weakref__")
+    __slots__ = ("name", "_args", "kwargs", "_out", "_out_refs", "slots", "shapes",
+                 "_arg_versions", "_out_versions", "multi", "formula", "__weakref__")
 
     @property
     def args(self):
@@ -44,7 +45,15 @@ class Ctx:
 
     @property
     def out(self):
+        """The result, detached; with create_graph (grad mode on in the backward pass) the
+        result itself while it lives, so that a formula reading it is differentiated through
+        it too (exp, sigmoid, ...)."""
         self._check(self._out_versions)
+        if _C.is_grad_enabled():
+            outs = tuple(r() if r is not None else d for r, d in
+                         zip(self._out_refs, self._out if self.multi else (self._out,)))
+            if all(o is not None for o in outs):
+                return outs if self.multi else outs[0]
         return self._out
 
     def _check(self, versions):
@@ -57,6 +66,15 @@ class Ctx:
                     "Hint: the backtrace further above shows the operation that failed to compute "
                     "its gradient. The variable in question was changed in there or anywhere "
                     "later. Good luck!")
+
+    def saved(self, i, name=None, default=None):
+        """Argument i (or keyword `name`), checked against in-place modification when it is a
+        tensor (only that tensor: a formula that reads the index of a gather need not fail
+        because the gathered input was written since)."""
+        a = self._args[i] if len(self._args) > i else self.kwargs.get(name, default)
+        if isinstance(a, _C.TensorBase):
+            self._check([(t, v) for t, v in self._arg_versions if t is a])
+        return a
 
     def needs(self, i):
         """Whether positional argument i (or keyword i) needs a gradient."""
@@ -85,6 +103,9 @@ _OPERATORS = {
     "inplace_xor": operator.ixor, "inplace_lshift": operator.ilshift,
     "inplace_rshift": operator.irshift, "setitem": operator.setitem,
 }
+
+# methods that change or read autograd state rather than compute: never recorded
+_UNRECORDED = frozenset({"requires_grad_", "detach", "detach_"})
 
 _formulas = None
 _grad_specs = None
@@ -128,17 +149,29 @@ def _slots(args, kwargs):
 
 
 def record(key, self, args, kwargs):
-    """Called by the C wrappers (Note [Recording an op])."""
+    """Called by the C wrappers (Note [Recording an op]) and the Python forms of the op table
+    (Note [Recording Python ops] in _op_forms.py): key is "<kind>.<name>", kind m (Tensor
+    method), f (minitorch._C function), o (operator) or p (Python form; self is None)."""
     kind, name = key[0], key[2:]
     kwargs = kwargs or {}
+    if name in _UNRECORDED:
+        prev = _grad_off()
+        try:
+            fn = getattr(_C.TensorBase, name) if kind == "m" else getattr(_C, name)
+            return fn(self, *args, **kwargs) if kind == "m" else fn(*args, **kwargs)
+        finally:
+            _C._set_grad_enabled(prev)
     if kind == "m":
         fn = getattr(_C.TensorBase, name)
         args = (self,) + args
     elif kind == "f":
         fn = getattr(_C, name)
+    elif kind == "p":                    # a Python form (Note [Recording Python ops])
+        from .._op_forms import PY_IMPLS
+        fn = PY_IMPLS[name]
     else:
         fn = _OPERATORS[name]
-    inplace = (kind == "m" and name.endswith("_") and not name.endswith("__")) or \
+    inplace = (kind in "mp" and name.endswith("_") and not name.endswith("__")) or \
         name.startswith("inplace_") or name == "setitem"
     if "out" in kwargs and kwargs["out"] is not None:
         prev = _grad_off()
@@ -152,6 +185,12 @@ def record(key, self, args, kwargs):
             return fn(*args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
+    if name in ("requires_grad_", "detach", "detach_"):
+        prev = _grad_off()               # not ops: they set or drop the history themselves
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _C._set_grad_enabled(prev)
     if inplace:
         return _record_inplace(kind, name, fn, args, kwargs)
     opname = _FORMULA_NAMES.get(name, name) if kind == "o" else name
@@ -160,8 +199,6 @@ def record(key, self, args, kwargs):
         out = fn(*args, **kwargs)
     finally:
         _C._set_grad_enabled(prev)
-    if name == "requires_grad_" or name == "detach" or name == "detach_":
-        return out
     return _attach(opname, args, kwargs, out)
 
 
@@ -185,6 +222,7 @@ def _attach(opname, args, kwargs, out):
     ctx.slots = [(p, s, t.shape, t.dtype, t.requires_grad) for p, s, t in slots]
     detached = tuple(o.detach() if isinstance(o, _C.TensorBase) else o for o in outs)
     ctx._out = detached if multi else detached[0]
+    ctx._out_refs = [weakref.ref(o) if d else None for o, d in zip(outs, diff)]
     ctx.shapes = [(o.shape, o.dtype) if d else None for o, d in zip(outs, diff)]
     ctx._arg_versions = [(t, t._version) for _, _, t in slots]
     ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
@@ -206,36 +244,54 @@ def _record_inplace(kind, name, fn, args, kwargs):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
     base = self._base
-    if base is not None and (base.requires_grad or self.requires_grad):
+    slots = _slots(args, kwargs)
+    if base is not None and (base.requires_grad or any(t.requires_grad for _, _, t in slots)):
         raise NotImplementedError(
-            f"in-place {name} on a view of a tensor that requires grad: minitorch does not "
-            "rebase the history of views; write it out of place (y = x.clone(); y[...] = ...) "
-            "instead")
+            f"in-place {name} on a view, where the view's base or a value written requires "
+            "grad: minitorch does not rebase the history of views (the base would not see the "
+            "gradient); write it out of place (y = x.clone(); y[...] = ...) instead")
+    if name in ("resize_", "resize_as_") and self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if name == "set_":
+        raise NotImplementedError("the derivative for 'set_' is not implemented")
+    if name == "as_strided_" and (self.storage_offset() or not self.is_contiguous()):
+        # its formula reads the layout of self's copy (contiguous, offset 0)
+        raise NotImplementedError("the derivative of as_strided_ on a tensor that is not "
+                                  "contiguous from offset 0 is not implemented")
     opname = {"setitem": "__setitem__"}.get(name)
     if opname is None:
-        opname = _FORMULA_NAMES.get(name[8:], name[8:]) if name.startswith("inplace_") \
-            else name[:-1]
+        if name.startswith("inplace_"):
+            opname = _FORMULA_NAMES.get(name[8:], name[8:])
+        else:                            # add_ -> add; copy_, uniform_ are rows themselves
+            opname = name if _lookup(name) is not None else name[:-1]
     formula = _lookup(opname)
     if formula is None:
         raise NotImplementedError(f"the derivative for '{opname}' is not implemented")
+    shape, dtype = self.shape, self.dtype
     prev = _grad_off()
     try:
         old = self.clone() if formula != "nondiff" else None
         out = fn(*args, **kwargs)
     finally:
         _C._set_grad_enabled(prev)
-    if formula == "nondiff" or not _is_float(self):
+    if not _is_float(self):
         return out
+    if formula == "nondiff":
+        # the values written (random, 0/1 of a comparison) do not depend on self's: as torch,
+        # self keeps requiring grad, with zero gradient to its history
+        if not self.requires_grad:
+            return out
+        formula = _formulas.zeros
     # the node's inputs: self as it was (its current history; its values in `old`) and the
     # other arguments
-    slots = _slots(args, kwargs)
     ctx = Ctx()
     ctx.name = _node_name(opname)
     ctx._args = (old,) + tuple(args[1:])
     ctx.kwargs, ctx.multi, ctx.formula = kwargs, False, formula
-    ctx.slots = [(p, s, old.shape if t is self else t.shape, old.dtype if t is self else t.dtype,
+    ctx.slots = [(p, s, shape if t is self else t.shape, dtype if t is self else t.dtype,
                   t.requires_grad) for p, s, t in slots]
     ctx._out = self.detach()
+    ctx._out_refs = [weakref.ref(self)]
     ctx.shapes = [(self.shape, self.dtype)]
     ctx._arg_versions = [(t, t._version) for _, _, t in slots if t is not self]
     ctx._out_versions = [(ctx._out, ctx._out._version)]

@@ -2,8 +2,15 @@
 positional arguments (see Note [Formulas] in _record.py).  The op table's `grad` slot names
 the formula of each op (_op_table.py); EXTRA names those of the operators and properties that
 are not rows of the table.  Formulas are written with same-shape operands: the recorder sums
-each gradient down to its input's broadcast shape."""
+each gradient down to its input's broadcast shape.
+
+Formulas compute with ops that are themselves recorded (methods, out of place), so that with
+create_graph=True their results have a history too.  ctx.args / ctx.saved() read tensors
+whose values a formula needs (checked against in-place writes since the op); _arg() reads
+numbers, flags, and tensors of which only the shape is used."""
+import builtins
 import math
+import sys
 
 from .. import _C
 
@@ -15,12 +22,20 @@ def _is_t(x):
 
 
 def _c(x):
-    """conj() for complex tensors (the gradient convention of torch), else x."""
-    return x.conj() if _is_t(x) and x.dtype.is_complex else x
+    """The conjugate of complex tensors and numbers (the gradient convention of torch), else
+    x itself."""
+    if _is_t(x):
+        return x.conj() if x.dtype.is_complex else x
+    return x.conjugate() if isinstance(x, complex) else x
+
+
+def _mt():
+    """The minitorch package (for the few function-only ops formulas call)."""
+    return sys.modules["minitorch"]
 
 
 def _dim_list(dim, ndim):
-    if dim is None:
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
         return list(range(ndim))
     if isinstance(dim, int):
         dim = [dim]
@@ -42,6 +57,34 @@ def _arg(ctx, i, name, default=None):
     if len(ctx._args) > i:
         return ctx._args[i]
     return ctx.kwargs.get(name, default)
+
+
+def _scatter_flat(g, shape, positions):
+    """Zeros of `shape` plus g added at the flat positions (a tensor of g's shape, or any
+    shape with g's number of elements): the gradient of reading those positions."""
+    return g.new_zeros(_numel(shape)).index_add(0, positions.reshape(-1), g.reshape(-1)).reshape(shape)
+
+
+def _positions(shape):
+    """The flat position of each element of a contiguous tensor of `shape`."""
+    return _C.arange(_numel(shape)).reshape(shape)
+
+
+def _to_src(gs, src):
+    """The gradient of a scattered src, read back at the index (of the index's shape): zeros
+    added for the elements of src past the index's extent, which are not used."""
+    if gs.shape == src.shape:
+        return gs
+    r = gs.new_zeros(src.shape)
+    r[tuple(slice(0, n) for n in gs.shape)] = gs
+    return r
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
 
 
 # ---- elementwise ---------------------------------------------------------------------------
@@ -82,8 +125,32 @@ def identity(ctx, g):
     return (g,)
 
 
+def conj(ctx, g):
+    return (_c(g),)
+
+
 def abs(ctx, g):
     return (g * ctx.args[0].sgn(),)
+
+
+def sgn(ctx, g):
+    """Zero for real inputs; for complex z, (g - Re(g conj(sgn z)) sgn z) / |z| (zero at 0)."""
+    x = ctx.args[0]
+    if not x.dtype.is_complex:
+        return (g * 0,)
+    s = ctx.out
+    a = x.abs()
+    r = (g - (g * s.conj()).real * s) / a
+    return (r.masked_fill(a == 0, 0),)
+
+
+def angle(ctx, g):
+    """Zero for real inputs; for complex z, g * i z / |z|^2 (zero at 0)."""
+    x = ctx.args[0]
+    if not x.dtype.is_complex:
+        return (g * 0,)
+    a2 = x.abs().square()
+    return ((g * x * 1j / a2).masked_fill(a2 == 0, 0),)
 
 
 def pow(ctx, g):
@@ -227,6 +294,40 @@ def erfinv(ctx, g):
     return (g * (math.sqrt(math.pi) / 2) * (ctx.out * ctx.out).exp(),)
 
 
+def sinc(ctx, g):
+    """(cos(pi x) - sinc(x)) / x, zero at x = 0."""
+    x = ctx.args[0]
+    d = ((math.pi * x).cos() - ctx.out) / x
+    return ((g * d).masked_fill(x == 0, 0),)
+
+
+def deg2rad(ctx, g):
+    return (g * (math.pi / 180),)
+
+
+def rad2deg(ctx, g):
+    return (g * (180 / math.pi),)
+
+
+def _digamma(x):
+    """psi(x) = d lgamma(x) / dx: the recurrence psi(y) = psi(y + 6) - sum 1/(y + k), then
+    the asymptotic series at y + 6; x < 0.5 by reflection, psi(1 - x) - pi / tan(pi x)."""
+    refl = x < 0.5
+    y = (1 - x).where(refl, x)
+    acc = 1 / y
+    for k in range(1, 6):
+        acc = acc + 1 / (y + k)
+    z = y + 6
+    z2 = 1 / (z * z)
+    psi = z.log() - 0.5 / z - z2 * (1 / 12 - z2 * (1 / 120 - z2 * (1 / 252 - z2 * (
+        1 / 240 - z2 / 132)))) - acc
+    return (psi - math.pi / (math.pi * x).tan()).where(refl, psi)
+
+
+def lgamma(ctx, g):
+    return (g * _digamma(ctx.args[0]),)
+
+
 def atan2(ctx, g):
     a, b = ctx.args[:2]
     d = a * a + b * b
@@ -236,6 +337,13 @@ def atan2(ctx, g):
 def hypot(ctx, g):
     a, b = ctx.args[:2]
     return g * a / ctx.out, g * b / ctx.out
+
+
+def copysign(ctx, g):
+    """|a| with b's sign: g * out / a for a (zero at a = 0); none for b (a step)."""
+    a, b = ctx.args[:2]
+    ga = (g * ctx.out / a).masked_fill(a == 0, 0)
+    return ga, (g * 0 if _is_t(b) else None)
 
 
 def logaddexp(ctx, g):
@@ -248,19 +356,18 @@ def logaddexp2(ctx, g):
     return g * (a - ctx.out).exp2(), g * (b - ctx.out).exp2()
 
 
-def _pick(ctx, g, better):
+def _pick(a, b, g, better):
     """maximum/minimum: the gradient goes to the chosen operand, split evenly on ties."""
-    a, b = ctx.args[:2]
     wa = better(a, b).to(g.dtype) + (a == b).to(g.dtype) * 0.5
     return g * wa, g * (1 - wa)
 
 
 def maximum(ctx, g):
-    return _pick(ctx, g, lambda a, b: a > b)
+    return _pick(*ctx.args[:2], g, lambda a, b: a > b)
 
 
 def minimum(ctx, g):
-    return _pick(ctx, g, lambda a, b: a < b)
+    return _pick(*ctx.args[:2], g, lambda a, b: a < b)
 
 
 def fmax(ctx, g):
@@ -273,6 +380,59 @@ def fmin(ctx, g):
     a, b = ctx.args[:2]
     wa = ((a <= b) | b.isnan()).to(g.dtype)
     return g * wa, g * (1 - wa)
+
+
+def _clamp_grads(ctx, g, lo, hi):
+    """clamp(x, lo, hi) = min(max(x, lo), hi), either bound None or a number or a tensor: x
+    takes the gradient where it lies strictly between the bounds; a tensor bound where x is
+    beyond it, split evenly with x where they are equal (as maximum/minimum); where lo > hi,
+    hi takes it."""
+    x = ctx.saved(0, "input")
+    gx, glo, ghi, m = g, None, None, x
+    if lo is not None:
+        m = x.clamp(min=lo)
+        tie = (x == lo) * 0.5 if _is_t(lo) else 0
+        gx = g * ((x > lo) + tie)
+        if _is_t(lo):
+            glo = g * ((x < lo) + tie)
+    if hi is not None:
+        tie = (m == hi) * 0.5 if _is_t(hi) else 0
+        to_m = (m < hi) + tie
+        gx = gx * to_m
+        if glo is not None:
+            glo = glo * to_m
+        if _is_t(hi):
+            ghi = g * ((m > hi) + tie)
+    return gx, glo, ghi
+
+
+def clamp(ctx, g):
+    lo, hi = ctx.saved(1, "min"), ctx.saved(2, "max")
+    gx, glo, ghi = _clamp_grads(ctx, g, lo, hi)
+    return {0: gx, 1: glo, "min": glo, 2: ghi, "max": ghi}
+
+
+def clamp_min(ctx, g):
+    gx, glo, _ = _clamp_grads(ctx, g, ctx.saved(1, "min"), None)
+    return {0: gx, 1: glo, "min": glo}
+
+
+def clamp_max(ctx, g):
+    gx, _, ghi = _clamp_grads(ctx, g, None, ctx.saved(1, "max"))
+    return {0: gx, 1: ghi, "max": ghi}
+
+
+def lerp(ctx, g):
+    """input + weight * (end - input)."""
+    x, end, w = ctx.saved(0), ctx.saved(1, "end"), ctx.saved(2, "weight")
+    gx = g * _c(1 - w)
+    ge = g * _c(w)
+    gw = g * _c(end - x) if _is_t(w) else None
+    return {0: gx, 1: ge, "end": ge, 2: gw, "weight": gw}
+
+
+def nan_to_num(ctx, g):
+    return (g * ctx.args[0].isfinite(),)
 
 
 def xlogy(ctx, g):
@@ -297,10 +457,16 @@ def remainder(ctx, g):
 
 
 def where(ctx, g):
-    cond, a, b = ctx.args[:3]
-    z = g.new_zeros(())
-    return None, (_C.where(cond, g, z) if _is_t(a) else None), \
-        (_C.where(cond, z, g) if _is_t(b) else None)
+    """where(cond, a, b), or the method a.where(cond, b): g goes to the operand chosen."""
+    args = ctx.args[:3]
+    function_form = _is_t(args[0]) and args[0].dtype == _C.bool
+    if function_form:
+        cond, a, b = args
+    else:
+        a, cond, b = args
+    ga = g.masked_fill(cond.logical_not(), 0) if _is_t(a) else None
+    gb = g.masked_fill(cond, 0) if _is_t(b) else None
+    return (None, ga, gb) if function_form else (ga, None, gb)
 
 
 def masked_fill(ctx, g):
@@ -318,6 +484,24 @@ def fill_(ctx, g):
     return g * 0, (g.sum() if _is_t(v) else None)
 
 
+# ---- complex views -------------------------------------------------------------------------
+
+def real(ctx, g):
+    return (g,)                          # made complex (g + 0i) by the recorder
+
+
+def imag(ctx, g):
+    return (g * 1j,)
+
+
+def view_as_real(ctx, g):
+    return (_mt().view_as_complex(g.contiguous()),)
+
+
+def view_as_complex(ctx, g):
+    return (_mt().view_as_real(g),)
+
+
 # ---- reductions ----------------------------------------------------------------------------
 
 def sum(ctx, g):
@@ -328,6 +512,7 @@ def sum(ctx, g):
 
 
 def _amax_like(ctx, g):
+    """g split evenly among the elements equal to the result."""
     x = ctx.args[0]
     dim = _arg(ctx, 1, "dim", ())
     keepdim = _arg(ctx, 2, "keepdim", False)
@@ -343,22 +528,317 @@ amax = _amax_like
 amin = _amax_like
 
 
+def _max_min(ctx, g, pick):
+    """max(x): g split evenly among the maxima; max(x, dim): g to the index returned (as
+    torch); max(x, other): as maximum."""
+    x = ctx.saved(0, "input")
+    if ctx.multi:
+        return (_values_back(x, g[0], _arg(ctx, 1, "dim"), ctx.out[1],
+                             _arg(ctx, 2, "keepdim", False)),)
+    other = ctx.saved(1, "other")
+    if _is_t(other):                     # max(x, other), also given as max(x, dim=other)
+        gx, go = _pick(x, other, g, pick)
+        return {0: gx, 1: go, "other": go}
+    return (_evenly(g, x, ctx.out),)
+
+
+def max(ctx, g):
+    return _max_min(ctx, g, lambda a, b: a > b)
+
+
+def min(ctx, g):
+    return _max_min(ctx, g, lambda a, b: a < b)
+
+
+def _std_back(ctx, g):
+    """The gradient of std: g (x - mean) / (std (n - correction)), zero where std is 0."""
+    from .._reductions import _correction, _numel_reduced
+    x = ctx.saved(0, "input")
+    dim, unbiased = _arg(ctx, 1, "dim"), _arg(ctx, 2, "unbiased")
+    keepdim, correction = _arg(ctx, 3, "keepdim", False), ctx.kwargs.get("correction")
+    if isinstance(dim, bool):            # std(x, unbiased)
+        dim, unbiased = None, dim
+    n = _numel_reduced(x, dim) - _correction(unbiased, correction)
+    std = _expand_back(ctx.out[0] if ctx.multi else ctx.out, x.shape, dim, keepdim)
+    d = x - x.mean(_dim_list(dim, x.dim()), keepdim=True)
+    r = _expand_back(g, x.shape, dim, keepdim) * d / (std * n)
+    return r.masked_fill(std == 0, 0), dim, keepdim
+
+
+def std(ctx, g):
+    return (_std_back(ctx, g)[0],)
+
+
+def std_mean(ctx, g):
+    gs, dim, keepdim = _std_back(ctx, g[0])
+    x = _arg(ctx, 0, "input")
+    from .._reductions import _numel_reduced
+    return (gs + _expand_back(g[1], x.shape, dim, keepdim) / _numel_reduced(x, dim),)
+
+
+def _evenly(g, x, out):
+    """g split evenly among the elements of x equal to the 0-d result out (NaN: the NaNs)."""
+    mask = (x == out) | (x.isnan() & out.isnan())
+    return g * mask / mask.sum()
+
+
+def _exclusive_prod(x, dim):
+    """For each element, the product of the others along dim, without dividing (so zeros are
+    fine): the products before it times the products after it."""
+    n = x.shape[dim]
+    if n <= 1:
+        return x.new_ones(x.shape)
+    shape = list(x.shape)
+    shape[dim] = 1
+    one = x.new_ones(shape)
+    before = _C.cat([one, x.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    after = _C.cat([one, x.flip([dim]).narrow(dim, 0, n - 1)], dim).cumprod(dim).flip([dim])
+    return before * after
+
+
 def prod(ctx, g):
     x = ctx.args[0]
     dim = _arg(ctx, 1, "dim")
     keepdim = _arg(ctx, 2, "keepdim", False)
+    if x.dim() == 0:
+        return (g,)
     if dim is None:
-        out = ctx.out.reshape([1] * x.dim()).expand(x.shape) if x.dim() else ctx.out
-        gg = g.reshape([1] * x.dim()).expand(x.shape) if x.dim() else g
-    else:
-        out = _expand_back(ctx.out, x.shape, dim, keepdim)
-        gg = _expand_back(g, x.shape, dim, keepdim)
-    return (gg * out / x,)
+        return (g * _exclusive_prod(x.reshape(-1), 0).reshape(x.shape),)
+    return (_expand_back(g, x.shape, dim, keepdim) * _exclusive_prod(x, dim),)
 
 
 def cumsum(ctx, g):
     dim = _arg(ctx, 1, "dim")
     return (g.flip([dim]).cumsum(dim).flip([dim]),)
+
+
+def cumprod(ctx, g):
+    """d out_j / d x_i = prod of x_k, k <= j, k != i (j >= i): out_j / x_i without zeros;
+    with zeros, one cumprod per position i with x_i set to 1."""
+    x = ctx.args[0]
+    dim = _arg(ctx, 1, "dim")
+    if x.dim() == 0:
+        return (g,)
+    if not bool((x == 0).any()):
+        return ((g * ctx.out).flip([dim]).cumsum(dim).flip([dim]) / _c(x),)
+    n = x.shape[dim]
+    parts = []
+    for i in range(n):
+        others = x.index_fill(dim, _C.tensor([i]), 1).cumprod(dim)
+        parts.append((g * _c(others)).narrow(dim, i, n - i).sum(dim, keepdim=True))
+    return (_C.cat(parts, dim),)
+
+
+def logcumsumexp(ctx, g):
+    """d out_j / d x_i = exp(x_i - out_j) for j >= i; the sums over j are taken in log
+    space, separately for the positive and the negative parts of g, so nothing overflows."""
+    x, out = ctx.args[0], ctx.out
+    dim = _arg(ctx, 1, "dim")
+
+    def reverse_lcse(t):
+        return t.flip([dim]).logcumsumexp(dim).flip([dim])
+    lg = g.abs().log() - out
+    pos = reverse_lcse(lg.masked_fill(g <= 0, -math.inf))
+    neg = reverse_lcse(lg.masked_fill(g >= 0, -math.inf))
+    return ((x + pos).exp() - (x + neg).exp(),)
+
+
+def norm(ctx, g):
+    """The vector p-norm's: g x |x|^(p-2) / norm^(p-1) (zero where the norm is 0); p = inf:
+    g split evenly among the elements of largest modulus."""
+    x = ctx.args[0]
+    p = _arg(ctx, 1, "p", "fro")
+    dim = _arg(ctx, 2, "dim")
+    keepdim = _arg(ctx, 3, "keepdim", False)
+    if p == "fro" or p is None:
+        p = 2
+    out = _expand_back(ctx.out, x.shape, dim, keepdim)
+    g = _expand_back(g, x.shape, dim, keepdim)
+    if p == 0:
+        return (g * 0,)
+    if p == 1:
+        return (g * x.sgn(),)
+    if p in (math.inf, -math.inf):
+        mask = (x.abs() == out).to(g.dtype)
+        count = mask.sum(_dim_list(dim, x.dim()), keepdim=True) if x.dim() else mask
+        return (g * x.sgn() * mask / count,)
+    if p == 2:
+        r = g * x / out
+    else:
+        r = g * x * x.abs().pow(p - 2) / out.pow(p - 1)
+    return (r.masked_fill(out == 0, 0),)
+
+
+# ---- values picked by index: sorting, order statistics, gather -----------------------------
+
+def _values_back(x, g, dim, index, keepdim=True):
+    """The gradient of values read from x along dim at `index` (sort, topk, kthvalue, mode,
+    median, cummax): g added back at those positions."""
+    if x.dim() == 0:
+        return g.reshape(())
+    if not keepdim:
+        g, index = g.unsqueeze(dim), index.unsqueeze(dim)
+    return g.new_zeros(x.shape).scatter_add(dim, index, g)
+
+
+def sort(ctx, g):
+    x = _arg(ctx, 0, "input")
+    return (_values_back(x, g[0], _arg(ctx, 1, "dim", -1), ctx.out[1]),)
+
+
+def topk(ctx, g):
+    x = _arg(ctx, 0, "input")
+    return (_values_back(x, g[0], _arg(ctx, 2, "dim", -1), ctx.out[1]),)
+
+
+def kthvalue(ctx, g):
+    x = _arg(ctx, 0, "input")
+    return (_values_back(x, g[0], _arg(ctx, 2, "dim", -1), ctx.out[1],
+                         _arg(ctx, 3, "keepdim", False)),)
+
+
+def mode(ctx, g):
+    x = _arg(ctx, 0, "input")
+    return (_values_back(x, g[0], _arg(ctx, 1, "dim", -1), ctx.out[1],
+                         _arg(ctx, 2, "keepdim", False)),)
+
+
+def median(ctx, g):
+    """Along a dim: g to the median's index; of everything: g split evenly among the
+    elements equal to the median."""
+    if not ctx.multi:
+        return (_evenly(g, ctx.args[0], ctx.out),)
+    x = _arg(ctx, 0, "input")
+    return (_values_back(x, g[0], _arg(ctx, 1, "dim"), ctx.out[1],
+                         _arg(ctx, 2, "keepdim", False)),)
+
+
+def msort(ctx, g):
+    x = ctx.args[0]
+    return (_values_back(x, g, 0, x.sort(0).indices),)
+
+
+def cummax(ctx, g):
+    x = _arg(ctx, 0, "input")
+    return (_values_back(x, g[0], _arg(ctx, 1, "dim"), ctx.out[1]),)
+
+
+cummin = cummax
+
+
+def gather(ctx, g):
+    x = _arg(ctx, 0, "input")
+    dim, index = _arg(ctx, 1, "dim"), ctx.saved(2, "index")
+    return (g.new_zeros(x.shape).scatter_add(dim, index, g),)
+
+
+def index_select(ctx, g):
+    x = _arg(ctx, 0, "input")
+    dim, index = _arg(ctx, 1, "dim"), ctx.saved(2, "index")
+    if x.dim() == 0:
+        return (g.sum(),)
+    return (g.new_zeros(x.shape).index_add(dim, index.reshape(-1), g),)
+
+
+def take(ctx, g):
+    x = _arg(ctx, 0, "input")
+    index = ctx.saved(1, "index")
+    n = x.numel()
+    if n == 0:
+        return (g.new_zeros(x.shape),)
+    return (_scatter_flat(g, x.shape, index.remainder(n)),)
+
+
+def scatter(ctx, g):
+    if ctx.kwargs.get("reduce") is not None:
+        raise NotImplementedError("the derivative for 'scatter' with reduce is not implemented")
+    dim, index = _arg(ctx, 1, "dim"), ctx.saved(2, "index")
+    src = _arg(ctx, 3, "src")
+    gs = _to_src(g.gather(dim, index), src) if _is_t(src) else None
+    return {0: g.scatter(dim, index, 0), 3: gs, "src": gs}
+
+
+def scatter_add(ctx, g):
+    dim, index = _arg(ctx, 1, "dim"), ctx.saved(2, "index")
+    gs = _to_src(g.gather(dim, index), _arg(ctx, 3, "src"))
+    return {0: g, 3: gs, "src": gs}
+
+
+def scatter_reduce(ctx, g):
+    """self's elements and the src scattered onto them reduced together: sum and mean pass
+    g (divided by the count) through; prod gives each contribution the product of the
+    others; amax/amin split g evenly among the contributions equal to the result.  Without
+    include_self, self counts only where no index points."""
+    x = ctx.saved(0, "input")
+    dim, index, src = _arg(ctx, 1, "dim"), ctx.saved(2, "index"), ctx.saved(3, "src")
+    reduce = _arg(ctx, 4, "reduce")
+    include_self = ctx.kwargs.get("include_self", True)
+    out = ctx.out
+    if src.shape != index.shape:
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    hit = _C.zeros(x.shape, dtype=_C.bool).scatter_(dim, index, True)   # some index points here
+    from_x = hit.logical_not() if not include_self else None      # where x contributes
+
+    def only_x(t):
+        return t if from_x is None else t * from_x
+    if reduce == "sum":
+        gx, gs = only_x(g), g.gather(dim, index)
+    elif reduce == "mean":
+        n = g.new_zeros(x.shape).scatter_add(dim, index, g.new_ones(index.shape))
+        n = n + 1 if include_self else n.masked_fill(n == 0, 1)
+        gn = g / n
+        gx, gs = only_x(gn), gn.gather(dim, index)
+    elif reduce in ("amax", "amin"):
+        at_x = only_x(x == out)
+        at_src = src == out.gather(dim, index)
+        count = at_x.to(g.dtype).scatter_add(dim, index, at_src.to(g.dtype))
+        gc = g / count
+        gx, gs = gc * at_x, gc.gather(dim, index) * at_src
+    elif reduce == "prod":
+        xc = x if include_self else x.masked_fill(hit, 1)            # x as 1 where it is not used
+        zx, zs = xc == 0, src == 0
+        nzeros = zx.to(_C.int64).scatter_add(dim, index, zs.to(_C.int64))
+        nzprod = xc.masked_fill(zx, 1).scatter_reduce(dim, index, src.masked_fill(zs, 1), "prod")
+
+        def others(c, zc, p, z):
+            """The product of the contributions other than c (p: of the non-zero ones, z: how
+            many are zero)."""
+            return (p * (z == 1)).where(zc, p / c.masked_fill(zc, 1) * (z == 0))
+        gx = only_x(g * _c(others(xc, zx, nzprod, nzeros)))
+        gs = g.gather(dim, index) * _c(others(src, zs, nzprod.gather(dim, index),
+                                              nzeros.gather(dim, index)))
+    else:
+        raise NotImplementedError(f"the derivative for 'scatter_reduce' with reduce={reduce!r} "
+                                  "is not implemented")
+    gs = _to_src(gs, ctx.saved(3, "src"))
+    return {0: gx, 3: gs, "src": gs}
+
+
+def index_add(ctx, g):
+    dim, index = _arg(ctx, 1, "dim"), ctx.saved(2, "index")
+    alpha = ctx.kwargs.get("alpha", 1)
+    gs = g.index_select(dim, index)
+    return {0: g, 3: gs if alpha == 1 else gs * alpha, "source": gs}
+
+
+def index_copy(ctx, g):
+    dim, index = _arg(ctx, 1, "dim"), ctx.saved(2, "index")
+    gs = g.index_select(dim, index)
+    return {0: g.index_fill(dim, index, 0), 3: gs, "source": gs}
+
+
+def index_fill(ctx, g):
+    dim, index, value = _arg(ctx, 1, "dim"), ctx.saved(2, "index"), _arg(ctx, 3, "value")
+    gv = g.index_select(dim, index).sum() if _is_t(value) else None
+    return {0: g.index_fill(dim, index, 0), 3: gv, "value": gv}
+
+
+def index_put(ctx, g):
+    indices = tuple(ctx.saved(1, "indices"))
+    accumulate = _arg(ctx, 3, "accumulate", False)
+    gv = g[indices]
+    gx = g if accumulate else g.index_put(indices, g.new_zeros(()))
+    return {0: gx, 2: gv, "values": gv}
 
 
 # ---- linear algebra ------------------------------------------------------------------------
@@ -408,7 +888,7 @@ def _beta_alpha(ctx):
 
 
 def addmm(ctx, g):
-    _, m1, m2 = ctx.args[:3]
+    m1, m2 = ctx.saved(1, "mat1"), ctx.saved(2, "mat2")
     beta, alpha = _beta_alpha(ctx)
     gi = (g * beta if beta != 1 else g) if ctx.needs(0) else None
     g1 = (g @ _c(m2).mT) * alpha if ctx.needs(1) else None
@@ -417,13 +897,13 @@ def addmm(ctx, g):
 
 
 def addmv(ctx, g):
-    _, m, v = ctx.args[:3]
+    m, v = ctx.saved(1, "mat"), ctx.saved(2, "vec")
     beta, alpha = _beta_alpha(ctx)
     return g * beta, g.unsqueeze(1) * _c(v).unsqueeze(0) * alpha, (_c(m).mT @ g) * alpha
 
 
 def baddbmm(ctx, g):
-    _, b1, b2 = ctx.args[:3]
+    b1, b2 = ctx.saved(1, "batch1"), ctx.saved(2, "batch2")
     beta, alpha = _beta_alpha(ctx)
     return g * beta, (g @ _c(b2).mT) * alpha, (_c(b1).mT @ g) * alpha
 
@@ -453,7 +933,7 @@ def mT(ctx, g):
 
 
 def permute(ctx, g):
-    dims = ctx.args[1:] if len(ctx.args) > 1 else ctx.kwargs.get("dims")
+    dims = ctx._args[1:] if len(ctx._args) > 1 else ctx.kwargs.get("dims")
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
         dims = dims[0]
     nd = g.dim()
@@ -471,10 +951,11 @@ def narrow(ctx, g):
     x = _arg(ctx, 0, "input")  # its shape only
     dim, start = _arg(ctx, 1, "dim"), _arg(ctx, 2, "start")
     length = _arg(ctx, 3, "length")
-    if _is_t(start):
-        start = int(start)
+    start = int(start)
+    if start < 0:
+        start += x.shape[dim]
     gi = g.new_zeros(x.shape)
-    gi.narrow(dim, start, length).copy_(g)
+    gi[(slice(None),) * (dim % x.dim()) + (slice(start, start + length),)] = g
     return (gi,)
 
 
@@ -482,7 +963,7 @@ def select(ctx, g):
     x = _arg(ctx, 0, "input")  # its shape only
     dim, index = _arg(ctx, 1, "dim"), _arg(ctx, 2, "index")
     gi = g.new_zeros(x.shape)
-    gi.select(dim, index).copy_(g)
+    gi[(slice(None),) * (dim % x.dim()) + (index,)] = g
     return (gi,)
 
 
@@ -494,14 +975,12 @@ def _basic_key(key):
 
 def getitem(ctx, g):
     x, key = _arg(ctx, 0, "input"), _arg(ctx, 1, "key")
-    gi = g.new_zeros(x.shape)
     if _basic_key(key):
+        gi = g.new_zeros(x.shape)
         gi[key] = g
         return (gi,)
     # advanced indexing may pick an element twice: add through the flat positions picked
-    pos = _C.arange(x.numel()).reshape(x.shape)[key]
-    gi.view(-1).index_add_(0, pos.reshape(-1), g.reshape(-1))
-    return (gi,)
+    return (_scatter_flat(g, x.shape, _positions(x.shape)[key]),)
 
 
 def setitem(ctx, g):
@@ -529,17 +1008,85 @@ def cat(ctx, g):
 
 
 def unfold(ctx, g):
+    """Each window's gradient added back to the elements it covers (windows may overlap)."""
     x = _arg(ctx, 0, "input")  # its shape only
     dim, size, step = _arg(ctx, 1, "dimension"), _arg(ctx, 2, "size"), _arg(ctx, 3, "step")
-    gi = g.new_zeros(x.shape)
-    # add each window back: positions of window w along dim are w*step .. w*step+size-1
-    pos = _C.arange(x.numel()).reshape(x.shape).unfold(dim, size, step)
-    gi.view(-1).index_add_(0, pos.reshape(-1), g.reshape(-1))
-    return (gi,)
+    if x.dim() == 0:
+        return (g.reshape(()),)
+    return (_scatter_flat(g, x.shape, _positions(x.shape).unfold(dim, size, step)),)
 
 
-def cumprod(ctx, g):
-    x = ctx.args[0]
-    dim = _arg(ctx, 1, "dim")
-    # d out_j / d x_i = out_j / x_i for j >= i (x without zeros)
-    return ((g * ctx.out).flip([dim]).cumsum(dim).flip([dim]) / x,)
+def _extent(shape, stride, offset):
+    """One past the last storage position a strided layout reaches (offset when empty)."""
+    if any(n == 0 for n in shape):
+        return offset
+    return offset + 1 + builtins.sum((n - 1) * s for n, s in zip(shape, stride))
+
+
+def as_strided(ctx, g):
+    """Each element of the result is the input element at the same storage position: its
+    gradient goes there (added up where the result repeats a position)."""
+    x = _arg(ctx, 0, "input")  # its layout only
+    size, stride = _arg(ctx, 1, "size"), _arg(ctx, 2, "stride")
+    offset = _arg(ctx, 3, "storage_offset")
+    if offset is None:
+        offset = x.storage_offset()
+    n = builtins.max(_extent(x.shape, x.stride(), x.storage_offset()), _extent(size, stride, offset))
+    storage = _C.arange(n)
+    owner = _C.full((n,), -1, dtype=_C.int64)     # storage position -> input element
+    owner[storage.as_strided(x.shape, x.stride(), x.storage_offset()).reshape(-1)] = \
+        _C.arange(x.numel())
+    src = owner[storage.as_strided(size, stride, offset).reshape(-1)]
+    gflat = g.reshape(-1)
+    inside = src >= 0
+    if not bool(inside.all()):          # positions outside the input's elements: no gradient
+        src, gflat = src[inside], gflat[inside]
+    return (_scatter_flat(gflat, x.shape, src),)
+
+
+def _diagonal_back(g, shape, offset, dim1, dim2):
+    """Zeros of `shape` with g on its offset diagonal of (dim1, dim2)."""
+    return _scatter_flat(g, shape, _positions(shape).diagonal(offset, dim1, dim2))
+
+
+def diag(ctx, g):
+    x = _arg(ctx, 0, "input")
+    k = _arg(ctx, 1, "diagonal", 0)
+    if x.dim() == 1:
+        return (g.diagonal(k),)
+    return (_diagonal_back(g, x.shape, k, 0, 1),)
+
+
+def diagflat(ctx, g):
+    x = _arg(ctx, 0, "input")
+    return (g.diagonal(_arg(ctx, 1, "offset", 0)).reshape(x.shape),)
+
+
+def diag_embed(ctx, g):
+    return (g.diagonal(_arg(ctx, 1, "offset", 0), _arg(ctx, 2, "dim1", -2),
+                       _arg(ctx, 3, "dim2", -1)),)
+
+
+def tril(ctx, g):
+    return (g.tril(_arg(ctx, 1, "diagonal", 0)),)
+
+
+def triu(ctx, g):
+    return (g.triu(_arg(ctx, 1, "diagonal", 0)),)
+
+
+def flip(ctx, g):
+    return (g.flip(_arg(ctx, 1, "dims")),)
+
+
+def fliplr(ctx, g):
+    return (g.fliplr(),)
+
+
+def flipud(ctx, g):
+    return (g.flipud(),)
+
+
+def rot90(ctx, g):
+    return (g.rot90(-_arg(ctx, 1, "k", 1), _arg(ctx, 2, "dims", (0, 1))),)
+

@@ -1,0 +1,183 @@
+"""Adam (and, with ``decoupled_weight_decay=True``, AdamW), as ``torch.optim.Adam``.
+
+Per parameter and step ``t`` (a float tensor ``state[p]["step"]``), with ``g`` the gradient:
+
+    g = -g                                    if maximize
+    p = p * (1 - lr * weight_decay)           if decoupled weight decay
+    g = g + weight_decay * p                  otherwise (L2 penalty), when weight_decay != 0
+    m = lerp(m, g, 1 - beta1)                 state["exp_avg"]
+    v = beta2 * v + (1 - beta2) * g * g       state["exp_avg_sq"]
+    vmax = maximum(vmax, v); use vmax for v   if amsgrad (state["max_exp_avg_sq"])
+    denom = sqrt(v) / sqrt(1 - beta2 ** t) + eps
+    p = p - lr / (1 - beta1 ** t) * m / denom
+
+The operations and their order are torch's single-tensor implementation, so float32 results
+agree with torch's to the last bit on the same inputs (up to the rounding of the elementwise
+kernels)."""
+import minitorch
+from minitorch import Tensor
+
+from .optimizer import (Optimizer, _check_fused, _check_lr, _get_scalar_dtype, _scalar_value,
+                        _use_grad_for_differentiable)
+
+__all__ = ["Adam", "adam"]
+
+_CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, fused=None, decoupled_weight_decay=False):
+        if isinstance(lr, Tensor) and foreach and not capturable:
+            raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
+        _check_lr(lr)
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not ((isinstance(betas[0], float) and isinstance(betas[1], float))
+                or (isinstance(betas[0], Tensor) and isinstance(betas[1], Tensor))):
+            raise ValueError("betas must be either both floats or both Tensors")
+        for i, beta in enumerate(betas):
+            if isinstance(beta, Tensor):
+                if not capturable and foreach:
+                    raise ValueError(f"betas[{i}] as a Tensor is not supported for "
+                                     "capturable=False and foreach=True")
+                if beta.numel() != 1:
+                    raise ValueError(f"Tensor betas[{i}] must be 1-element")
+        betas = tuple(b.squeeze() if isinstance(b, Tensor) and b.dim() != 0 else b for b in betas)
+
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                        maximize=maximize, foreach=foreach, capturable=capturable,
+                        differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+        _check_fused(fused, differentiable, foreach)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("amsgrad", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("capturable", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("decoupled_weight_decay", False)
+            fused = group.setdefault("fused", None)
+            for p in group["params"]:
+                p_state = self.state.get(p, [])
+                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
+                    dtype = minitorch.float32 if fused else _get_scalar_dtype()
+                    p_state["step"] = minitorch.tensor(float(p_state["step"]), dtype=dtype)
+
+    def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
+                    state_steps):
+        has_complex = False
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            has_complex |= p.is_complex()
+            params_with_grad.append(p)
+            grads.append(p.grad)
+            state = self.state[p]
+            if len(state) == 0:
+                step_dtype = (minitorch.float32 if group["fused"] else _get_scalar_dtype())
+                state["step"] = minitorch.tensor(0.0, dtype=step_dtype)
+                state["exp_avg"] = minitorch.zeros_like(p, memory_format=minitorch.preserve_format)
+                state["exp_avg_sq"] = minitorch.zeros_like(
+                    p, memory_format=minitorch.preserve_format)
+                if group["amsgrad"]:
+                    state["max_exp_avg_sq"] = minitorch.zeros_like(
+                        p, memory_format=minitorch.preserve_format)
+            exp_avgs.append(state["exp_avg"])
+            exp_avg_sqs.append(state["exp_avg_sq"])
+            if group["amsgrad"]:
+                max_exp_avg_sqs.append(state["max_exp_avg_sq"])
+            if group["foreach"] and isinstance(group["lr"], Tensor) and not group["capturable"]:
+                raise RuntimeError("lr as a Tensor is not supported for capturable=False and "
+                                   "foreach=True")
+            state_steps.append(state["step"])
+        return has_complex
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        """Performs one optimization step; returns the loss of ``closure`` when one is given."""
+        loss = self._run_closure(closure)
+
+        for group in self.param_groups:
+            params_with_grad, grads, exp_avgs, exp_avg_sqs = [], [], [], []
+            max_exp_avg_sqs, state_steps = [], []
+            beta1, beta2 = group["betas"]
+            has_complex = self._init_group(group, params_with_grad, grads, exp_avgs, exp_avg_sqs,
+                                           max_exp_avg_sqs, state_steps)
+            adam(params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps,
+                 amsgrad=group["amsgrad"], has_complex=has_complex, beta1=beta1, beta2=beta2,
+                 lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
+                 maximize=group["maximize"], capturable=group["capturable"],
+                 differentiable=group["differentiable"],
+                 decoupled_weight_decay=group["decoupled_weight_decay"])
+        return loss
+
+
+def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, foreach=None,
+         capturable=False, differentiable=False, fused=None, grad_scale=None, found_inf=None,
+         has_complex=False, decoupled_weight_decay=False, *, amsgrad, beta1, beta2, lr,
+         weight_decay, eps, maximize):
+    """The Adam update on lists of tensors (the optimizer's ``step`` calls this per group)."""
+    if grad_scale is not None or found_inf is not None:
+        raise RuntimeError("minitorch's Adam has no fused implementation (grad_scale/found_inf)")
+    if not all(isinstance(t, Tensor) for t in state_steps):
+        raise RuntimeError("API has changed, `state_steps` argument must contain a list of "
+                           "singleton tensors")
+    lr = _scalar_value(lr)
+    beta1 = _scalar_value(beta1)
+    beta2 = _scalar_value(beta2)
+    weight_decay = _scalar_value(weight_decay)
+
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        exp_avg = exp_avgs[i]
+        exp_avg_sq = exp_avg_sqs[i]
+        step_t = state_steps[i]
+        if capturable:
+            # minitorch tensors live on the CPU, which torch's capturable mode refuses
+            raise AssertionError("If capturable=True, params and state_steps must be on "
+                                 f"supported devices: {_CAPTURABLE_DEVICES}.")
+
+        step_t += 1
+
+        if weight_decay != 0:
+            if decoupled_weight_decay:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+
+        max_exp_avg_sq = max_exp_avg_sqs[i] if amsgrad else None
+        if param.is_complex():
+            grad = minitorch.view_as_real(grad)
+            exp_avg = minitorch.view_as_real(exp_avg)
+            exp_avg_sq = minitorch.view_as_real(exp_avg_sq)
+            if amsgrad:
+                max_exp_avg_sq = minitorch.view_as_real(max_exp_avg_sq)
+            param = minitorch.view_as_real(param)
+
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+
+        step = step_t.item()
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        step_size = lr / bias_correction1
+        bias_correction2_sqrt = bias_correction2 ** 0.5
+
+        if amsgrad:
+            minitorch.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
+            denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        else:
+            denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        param.addcdiv_(exp_avg, denom, value=-step_size)
