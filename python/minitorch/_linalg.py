@@ -28,6 +28,11 @@ def _load_blas():
     choice = _os.environ.get("MINITORCH_BLAS", "")
     if choice == "0":
         return
+    # OpenBLAS's idle threads spin for 2**28 cycles (~0.1 s) after each threaded product before
+    # sleeping, taking the cores from the intra-op pool's kernels that follow (a CNN's training
+    # step ran 1.7x slower on 2 cores); 2**20 cycles (~0.3 ms) still keeps them awake between
+    # back-to-back products.  Read by OpenBLAS when it is loaded; a value set by the user wins.
+    _os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "20")
     if choice:
         try:
             _C._blas_load(choice)
