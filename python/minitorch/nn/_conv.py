@@ -1,7 +1,7 @@
 """Convolution and pooling for minitorch.nn.functional: conv1d, conv2d, max_pool2d, avg_pool2d,
 adaptive_avg_pool2d, adaptive_max_pool2d.
 
-The kernels are C (aten_lite/conv.c, aten_lite/pool.c, bound as private _C functions, see Note
+The kernels are C (aten_lite/conv.c, winograd.c, pool.c, bound as private _C functions, see Note
 [Private nn kernels] in csrc/nn_binding.c); this module resolves torch's argument forms (padding
 'same'/'valid', conv1d as a conv2d of height 1, output sizes with None) and makes each op an
 autograd.Function whose backward calls the matching backward kernel.  The backward kernels are not
