@@ -12,40 +12,6 @@ def _mean_keep(x, dims):
     return x.mean(dims, keepdim=True)
 
 
-class LogSoftmax(Function):
-    """log_softmax along dim: (x - max) - log(sum(exp(x - max)))."""
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        shifted = x - x.amax(dim, keepdim=True)
-        out = shifted - shifted.exp().sum(dim, keepdim=True).log()
-        ctx.save_for_backward(out)
-        ctx.dim = dim
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        out, = ctx.saved_tensors
-        return g - out.exp() * g.sum(ctx.dim, keepdim=True), None
-
-
-class Softmax(Function):
-    """softmax along dim: exp(x - max) / sum(exp(x - max))."""
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        e = (x - x.amax(dim, keepdim=True)).exp()
-        out = e.div_(e.sum(dim, keepdim=True))
-        ctx.save_for_backward(out)
-        ctx.dim = dim
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        y, = ctx.saved_tensors
-        return y * (g - (g * y).sum(ctx.dim, keepdim=True)), None
-
-
 class NLL(Function):
     """-coef[i] * logp[i, target[i]] (coef: the target's class weight times 0 for ignored
     targets, or None for all ones), reduced: 'mean' divides by the sum of coef."""

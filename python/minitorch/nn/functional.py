@@ -356,9 +356,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    if input.numel() == 0:
-        return input.clone()
-    return _fn.Softmax.apply(input, dim)
+    return _mt.softmax(input, dim)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -375,9 +373,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    if input.numel() == 0:
-        return input.clone()
-    return _fn.LogSoftmax.apply(input, dim)
+    return _mt.log_softmax(input, dim)
 
 
 # ---- dropout ---------------------------------------------------------------------------
