@@ -1,6 +1,6 @@
 """autograd.Functions behind nn.functional: one graph node per layer (instead of one per
-tensor op) with a hand-written backward, for speed, and for ops whose tensor-op form would
-have no derivative (gather, index_select, where).
+tensor op) with a hand-written backward, for speed (the ops' own derivatives are the op
+table's formulas).
 
 Each forward runs with grad mode off (Function.apply turns it off); each backward is written
 with ordinary tensor ops."""
@@ -131,23 +131,6 @@ class Normalize(Function):
         dims = ctx.dims
         gx = g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True)
         return gx.mul_(rstd), None, None
-
-
-class IndexSelect(Function):
-    """x.index_select(dim, index); the gradient is scattered back with index_add_."""
-
-    @staticmethod
-    def forward(ctx, x, dim, index):
-        ctx.save_for_backward(index)
-        ctx.dim, ctx.shape, ctx.dtype = dim, x.shape, x.dtype
-        return x.index_select(dim, index)
-
-    @staticmethod
-    def backward(ctx, g):
-        index, = ctx.saved_tensors
-        grad = _C.zeros(ctx.shape, dtype=ctx.dtype)
-        grad.index_add_(ctx.dim, index, g.contiguous())
-        return grad, None, None
 
 
 class Embedding(Function):

@@ -712,7 +712,7 @@ def pad(input, pad, mode="constant", value=None):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if n == 0:
             raise RuntimeError(f"padding of a dimension of size 0 (dimension {dim}) is not possible in mode {mode}")
-        out = _fn.IndexSelect.apply(out, dim, _pad_indices(n, left, right, mode))
+        out = out.index_select(dim, _pad_indices(n, left, right, mode))
     return out
 
 
