@@ -248,6 +248,8 @@ SAMPLES = {
     'logaddexp2': lambda: [S(A(2, 3), A(2, 3)), S(A(2, 3), A(3))],
     'logcumsumexp': lambda: [S(A(2, 3), 1), S(A(2, 3), dim=0), S(V([50.0, 80.0, -30.0, 81.0]), 0)],
     'logit': lambda: [S(P(2, 3, lo=0.1, hi=0.9)), S(V([[0.1, 0.3, 0.5], [0.7, 0.9, 0.15]]), 0.2)],
+    'softmax': lambda: [S(A(2, 3), 1), S(A(2, 3, 2), 0), S(A(4), -1)],
+    'log_softmax': lambda: [S(A(2, 3), 1), S(A(2, 3, 2), 0), S(A(4), -1)],
     'logsumexp': lambda: [S(A(2, 3), 1), S(A(2, 3), (0, 1)), S(A(2, 3), -1, True),
                           S(V([100.0, 101.0, 99.0]), 0)],
     'masked_fill': lambda: [S(A(2, 3), B([[True, False, True], [False, False, True]]), 2.0),

@@ -238,6 +238,18 @@ def sigmoid(ctx, g):
     return (g * _c(ctx.out * (1 - ctx.out)),)
 
 
+def softmax(ctx, g):
+    """y * (g - sum(g * y)) along dim, y the softmax."""
+    y, dim = ctx.out, _arg(ctx, 1, "dim")
+    return (y * (g - (g * y).sum(dim, keepdim=True)),)
+
+
+def log_softmax(ctx, g):
+    """g - exp(y) * sum(g) along dim, y the log-softmax."""
+    y, dim = ctx.out, _arg(ctx, 1, "dim")
+    return (g - y.exp() * g.sum(dim, keepdim=True),)
+
+
 def relu(ctx, g):
     return (g * (ctx.out > 0),)
 

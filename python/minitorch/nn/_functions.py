@@ -1,6 +1,6 @@
 """autograd.Functions behind nn.functional: one graph node per layer (instead of one per
-tensor op) with a hand-written backward, for speed, and for ops whose tensor-op form would
-have no derivative (gather, index_select, where).
+tensor op) with a hand-written backward, for speed (the ops' own derivatives are the op
+table's formulas).
 
 Each forward runs with grad mode off (Function.apply turns it off); each backward is written
 with ordinary tensor ops."""
@@ -10,40 +10,6 @@ from ..autograd.function import Function
 
 def _mean_keep(x, dims):
     return x.mean(dims, keepdim=True)
-
-
-class LogSoftmax(Function):
-    """log_softmax along dim: (x - max) - log(sum(exp(x - max)))."""
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        shifted = x - x.amax(dim, keepdim=True)
-        out = shifted - shifted.exp().sum(dim, keepdim=True).log()
-        ctx.save_for_backward(out)
-        ctx.dim = dim
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        out, = ctx.saved_tensors
-        return g - out.exp() * g.sum(ctx.dim, keepdim=True), None
-
-
-class Softmax(Function):
-    """softmax along dim: exp(x - max) / sum(exp(x - max))."""
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        e = (x - x.amax(dim, keepdim=True)).exp()
-        out = e.div_(e.sum(dim, keepdim=True))
-        ctx.save_for_backward(out)
-        ctx.dim = dim
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        y, = ctx.saved_tensors
-        return y * (g - (g * y).sum(ctx.dim, keepdim=True)), None
 
 
 class NLL(Function):
@@ -165,23 +131,6 @@ class Normalize(Function):
         dims = ctx.dims
         gx = g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True)
         return gx.mul_(rstd), None, None
-
-
-class IndexSelect(Function):
-    """x.index_select(dim, index); the gradient is scattered back with index_add_."""
-
-    @staticmethod
-    def forward(ctx, x, dim, index):
-        ctx.save_for_backward(index)
-        ctx.dim, ctx.shape, ctx.dtype = dim, x.shape, x.dtype
-        return x.index_select(dim, index)
-
-    @staticmethod
-    def backward(ctx, g):
-        index, = ctx.saved_tensors
-        grad = _C.zeros(ctx.shape, dtype=ctx.dtype)
-        grad.index_add_(ctx.dim, index, g.contiguous())
-        return grad, None, None
 
 
 class Embedding(Function):

@@ -356,9 +356,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    if input.numel() == 0:
-        return input.clone()
-    return _fn.Softmax.apply(input, dim)
+    return _mt.softmax(input, dim)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -375,9 +373,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    if input.numel() == 0:
-        return input.clone()
-    return _fn.LogSoftmax.apply(input, dim)
+    return _mt.log_softmax(input, dim)
 
 
 # ---- dropout ---------------------------------------------------------------------------
@@ -716,7 +712,7 @@ def pad(input, pad, mode="constant", value=None):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if n == 0:
             raise RuntimeError(f"padding of a dimension of size 0 (dimension {dim}) is not possible in mode {mode}")
-        out = _fn.IndexSelect.apply(out, dim, _pad_indices(n, left, right, mode))
+        out = out.index_select(dim, _pad_indices(n, left, right, mode))
     return out
 
 
