@@ -46,6 +46,7 @@ mt_aten_init(void)
         return;
     }
     done = 1;
+    mt_cpu_allocator_init();
     mt__cpu_binary_register();
     mt__cpu_unary_register();
 }

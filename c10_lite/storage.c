@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "c10_lite/error.h"
 
@@ -44,6 +47,29 @@ void
 mt_cpu_free(void *p)
 {
     free(p);
+}
+
+/* Note [Heap reuse]
+ * glibc serves blocks above its mmap threshold (128 KiB at first, raised as big blocks are
+ * freed) by mmap and gives them back on free, and trims the heap's top once more than twice
+ * that is free.  A training step frees and reallocates the same activation- and
+ * gradient-sized blocks (a few hundred KiB to tens of MiB) every iteration, so each would be
+ * mapped anew and fault in page by page: that was a third of a small MLP's step.  Below the
+ * huge-page size (Note [Huge pages]) blocks therefore come from the heap and stay there once
+ * freed, up to 256 MiB of free heap top.  Bigger blocks are still mapped and unmapped, so
+ * freeing a big tensor still returns its memory.  MALLOC_MMAP_THRESHOLD_ /
+ * MALLOC_TRIM_THRESHOLD_ in the environment keep the user's choice. */
+void
+mt_cpu_allocator_init(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) {
+        mallopt(M_MMAP_THRESHOLD, (int)MT__HUGE_THRESHOLD);
+    }
+    if (getenv("MALLOC_TRIM_THRESHOLD_") == NULL) {
+        mallopt(M_TRIM_THRESHOLD, (int)(8 * MT__HUGE_THRESHOLD));
+    }
+#endif
 }
 
 static void

@@ -76,6 +76,8 @@ mt_storage_refcount(const mt_storage *s)
  * mt_cpu_alloc returns NULL (+ MT_ENOMEM message) on failure; size 0 is fine. */
 void *mt_cpu_alloc(size_t nbytes);
 void mt_cpu_free(void *p);
+/* Sets the C heap's policy for tensor-sized blocks (see Note [Heap reuse]); once, at start. */
+void mt_cpu_allocator_init(void);
 
 /* Number of CUDA devices; 0 when built without CUDA or when the driver is
  * missing/insufficient (never an error). */

@@ -899,12 +899,17 @@ def _beta_alpha(ctx):
     return ctx.kwargs.get("beta", 1), ctx.kwargs.get("alpha", 1)
 
 
+def _times(t, k):
+    """t * k, or t itself for k == 1 (no pass over t)."""
+    return t if isinstance(k, (int, float)) and k == 1 else t * k
+
+
 def addmm(ctx, g):
     m1, m2 = ctx.saved(1, "mat1"), ctx.saved(2, "mat2")
     beta, alpha = _beta_alpha(ctx)
-    gi = (g * beta if beta != 1 else g) if ctx.needs(0) else None
-    g1 = (g @ _c(m2).mT) * alpha if ctx.needs(1) else None
-    g2 = (_c(m1).mT @ g) * alpha if ctx.needs(2) else None
+    gi = _times(g, beta) if ctx.needs(0) else None
+    g1 = _times(g @ _c(m2).mT, alpha) if ctx.needs(1) else None
+    g2 = _times(_c(m1).mT @ g, alpha) if ctx.needs(2) else None
     return gi, g1, g2
 
 
