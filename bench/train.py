@@ -106,7 +106,18 @@ def _run_worker(args):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure(lib, mode, kind, threads, steps):
+def measure(lib, mode, kind, threads, steps, attempts=2):
+    """One figure; a run whose ranks fail (a port taken meanwhile, a crash at exit) is retried
+    once before the error is reported."""
+    for i in range(attempts):
+        try:
+            return _measure(lib, mode, kind, threads, steps)
+        except RuntimeError:
+            if i == attempts - 1:
+                raise
+
+
+def _measure(lib, mode, kind, threads, steps):
     if mode == "single":
         return _run_worker([lib, "single", kind, threads, steps, 0, 0])
     port = _free_port()

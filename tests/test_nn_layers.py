@@ -576,3 +576,14 @@ def test_conv_module_init_and_repr():
     assert repr(nn.MaxPool2d(2)) == "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)"
     assert repr(nn.AvgPool2d(3, 1)) == "AvgPool2d(kernel_size=3, stride=1, padding=0)"
     assert repr(nn.AdaptiveAvgPool2d((1, 1))) == "AdaptiveAvgPool2d(output_size=(1, 1))"
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (2, 5, 3), (3,)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_gradients(shape, bias):
+    import minitorch.nn.functional as F
+    x = torch.randn(*shape, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
+    b = torch.randn(2, dtype=torch.float64, requires_grad=True) if bias else None
+    args = (x, w, b) if bias else (x, w)
+    assert torch.autograd.gradcheck(lambda *a: F.linear(*a), args)

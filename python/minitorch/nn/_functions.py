@@ -159,6 +159,29 @@ class Embedding(Function):
         return grad, None, None, None
 
 
+class Linear(Function):
+    """x @ w.T + b for a 2-D weight and a contiguous input of 2 or more dims, as one addmm;
+    backward: grad_x = g @ w, grad_w = g^T @ x (in w's own layout, no transposed copy),
+    grad_b = g summed over the leading dims."""
+
+    @staticmethod
+    def forward(ctx, x, w, b):
+        flat = x.reshape(-1, x.shape[-1])
+        ctx.save_for_backward(flat, w)
+        ctx.lead = tuple(x.shape[:-1])
+        out = _C.addmm(b, flat, w.t()) if b is not None else flat.mm(w.t())
+        return out.view(*ctx.lead, w.shape[0]) if len(ctx.lead) != 1 else out
+
+    @staticmethod
+    def backward(ctx, g):
+        flat, w = ctx.saved_tensors
+        g2 = g.reshape(-1, w.shape[0])
+        gx = (g2 @ w).view(*ctx.lead, w.shape[1]) if ctx.needs_input_grad[0] else None
+        gw = g2.t() @ flat if ctx.needs_input_grad[1] else None
+        gb = g2.sum(0) if ctx.needs_input_grad[2] else None
+        return gx, gw, gb
+
+
 class Pointwise(Function):
     """f(x) elementwise, with derivative df(x): one node for activations written with
     several tensor ops (or with where / clamp)."""

@@ -69,8 +69,14 @@ def _check_p(p, what="dropout"):
 
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, as one matrix product (addmm when there is a bias)."""
-    wt = weight.t() if weight.dim() == 2 else weight
     nd = input.dim()
+    if nd >= 2 and weight.dim() == 2 and input.is_contiguous() and \
+            input.shape[-1] == weight.shape[1] and weight.dtype == input.dtype and \
+            (bias is None or (bias.dim() == 1 and bias.dtype == input.dtype)) and \
+            (input.requires_grad or weight.requires_grad or
+             (bias is not None and bias.requires_grad)) and _mt.is_grad_enabled():
+        return _fn.Linear.apply(input, weight, bias)
+    wt = weight.t() if weight.dim() == 2 else weight
     if nd == 2:
         if bias is not None:
             return _mt.addmm(bias, input, wt)
