@@ -263,10 +263,10 @@ typedef struct mt__pool_job {
         *ix = best;                                                                               \
     }
 
-/* Integer dtypes: every window on its own. */
-#define MT__DEFINE_MAX_POOL(name, T, EMPTY)                                                       \
-    MT__DEFINE_MAX_WINDOW(name, T, MT__NOT_NAN, EMPTY)                                            \
-    static void mt__max_pool_##name(void *ctx, int64_t begin, int64_t end)                        \
+/* Every window on its own, from the tables: the integer dtypes' kernel, and the float
+ * dtypes' for adaptive windows. */
+#define MT__DEFINE_MAX_WINDOWS(name, T)                                                           \
+    static void mt__max_windows_##name(void *ctx, int64_t begin, int64_t end)                     \
     {                                                                                             \
         mt__pool_job *j = ctx;                                                                    \
         const mt__pool_geom *g = j->g;                                                            \
@@ -281,6 +281,15 @@ typedef struct mt__pool_job {
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
+    }
+
+/* Integer dtypes: every window on its own. */
+#define MT__DEFINE_MAX_POOL(name, T, EMPTY)                                                       \
+    MT__DEFINE_MAX_WINDOW(name, T, MT__NOT_NAN, EMPTY)                                            \
+    MT__DEFINE_MAX_WINDOWS(name, T)                                                               \
+    static void mt__max_pool_##name(void *ctx, int64_t begin, int64_t end)                        \
+    {                                                                                             \
+        mt__max_windows_##name(ctx, begin, end);                                                  \
     }
 
 /* Note [Branch-free max pooling]
@@ -348,23 +357,7 @@ typedef struct mt__pool_job {
             idx[i] = im[i];                                                                       \
         }                                                                                         \
     }                                                                                             \
-    /* every window on its own, from the tables (adaptive windows) */                             \
-    static void mt__max_windows_##name(void *ctx, int64_t begin, int64_t end)                     \
-    {                                                                                             \
-        mt__pool_job *j = ctx;                                                                    \
-        const mt__pool_geom *g = j->g;                                                            \
-        const int64_t plane = g->h * g->w, oplane = g->oh * g->ow;                                \
-        for (int64_t pl = begin; pl < end; pl++) {                                                \
-            const T *x = (const T *)j->x + pl * plane;                                            \
-            for (int64_t oh = 0; oh < g->oh; oh++) {                                              \
-                for (int64_t ow = 0; ow < g->ow; ow++) {                                          \
-                    int64_t o = pl * oplane + oh * g->ow + ow;                                    \
-                    mt__max_window_##name(g, x, g->rows.lo[oh], g->rows.hi[oh], g->cols.lo[ow],   \
-                                          g->cols.hi[ow], (T *)j->y + o, j->idx_out + o);         \
-                }                                                                                 \
-            }                                                                                     \
-        }                                                                                         \
-    }                                                                                             \
+    MT__DEFINE_MAX_WINDOWS(name, T)                                                               \
     static void mt__max_pool_##name(void *ctx, int64_t begin, int64_t end)                        \
     {                                                                                             \
         mt__pool_job *j = ctx;                                                                    \
