@@ -2,10 +2,9 @@
 statistics in evaluation."""
 from ... import _C
 from .. import functional as F
-from .. import init
 from ...autograd.grad_mode import no_grad
-from ..parameter import Parameter
 from .module import Module
+from .normalization import _affine_parameters, _reset_affine
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
@@ -22,15 +21,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(_C.empty(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_C.empty(num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, num_features, device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", _C.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", _C.ones(num_features, device=device, dtype=dtype))
@@ -50,10 +41,7 @@ class _NormBase(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def _check_input_dim(self, input):
         raise NotImplementedError

@@ -10,6 +10,20 @@ from .module import Module
 __all__ = ["LayerNorm", "GroupNorm", "RMSNorm"]
 
 
+def _affine_parameters(module, affine, bias, shape, device, dtype):
+    """The weight (ones) and bias (zeros) of a normalisation layer, or None parameters."""
+    for name, wanted in (("weight", affine), ("bias", affine and bias)):
+        module.register_parameter(
+            name, Parameter(_C.empty(shape, device=device, dtype=dtype)) if wanted else None)
+
+
+def _reset_affine(module):
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 def _shape_tuple(normalized_shape):
     if isinstance(normalized_shape, numbers.Integral):
         return (int(normalized_shape),)
@@ -28,22 +42,11 @@ class LayerNorm(Module):
         self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_C.empty(self.normalized_shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_C.empty(self.normalized_shape, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, elementwise_affine, bias, self.normalized_shape, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -67,22 +70,11 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(_C.empty(num_channels, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_C.empty(num_channels, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, num_channels, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
