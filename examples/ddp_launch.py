@@ -1,8 +1,11 @@
 """The notes' launch-style test.py: RandomDataset + DistributedSampler + DDP, started by the
 launcher on the CPU backend.
 
-As in the notes except for the imports and the backend ("gloo": the notes use "nccl" on GPUs;
-the device lines fall back to the CPU when no GPU is there, as the notes' own `if` does):
+As in the notes except for: the imports; the backend ("gloo": the notes use "nccl" on GPUs); the
+device lines, which fall back to the CPU when no GPU is there; the model is wrapped in DDP
+whatever the GPU count (the notes wrap it when there are 2 GPUs) and each batch's output is
+backpropagated, so the gradient all-reduce runs too; one thread per process instead of six;
+the process group is destroyed at the end.
 
     python -m minitorch.distributed.launch --nproc_per_node=2 --use_env examples/ddp_launch.py
 """
