@@ -34,7 +34,9 @@ typedef struct {
     Py_ssize_t heap_n;
 } mt__graph;
 
-static PyObject *mt__callbacks; /* list while a pass runs, else NULL */
+/* the callbacks of the pass this thread runs (a list), else NULL; per thread, as two threads
+ * may each run a pass (one waits for the GIL while the other's kernels run) */
+static _Thread_local PyObject *mt__callbacks;
 
 static void
 mt__graph_free(mt__graph *g)
