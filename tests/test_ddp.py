@@ -132,3 +132,14 @@ def test_ddp_needs_a_process_group():
     from minitorch.nn.parallel import DistributedDataParallel as DDP
     with pytest.raises(RuntimeError, match="Default process group has not been initialized"):
         DDP(nn.Linear(2, 2))
+
+
+def test_grads_over_the_tcp_transport():
+    import minitorch.nn as nn
+    results = run_ranks(_ddp_grads, 2, 0.0005, timeout=90, env={"MINITORCH_TRANSPORT": "tcp"})
+    ref = _model(seed=100).double()
+    x, y = _data()
+    nn.CrossEntropyLoss()(ref(x), y).backward()
+    for _, grads, _ in results:
+        for g, w in zip(grads, _grads(ref)):
+            np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
