@@ -561,6 +561,41 @@ mt__pool_check_grad(const char *fname, const mt_tensor *grad_output, const mt_te
     return 0;
 }
 
+/* Runs the max-pooling kernel fn over the windows of g: values and int64 plane indices of
+ * input's dtype and shape.  0 or a negative status (nothing is returned then). */
+static int
+mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, mt_parallel_fn fn, mt_tensor **values,
+                 mt_tensor **indices)
+{
+    int rc = 0;
+    mt_tensor *x = mt__pool_operand(input), *y = NULL, *ix = NULL;
+    if (x != NULL) {
+        y = mt__pool_output(x, x->dtype, g->oh, g->ow);
+        ix = y != NULL ? mt__pool_output(x, MT_INT64, g->oh, g->ow) : NULL;
+    }
+    if (ix == NULL) {
+        rc = mt_error_code();
+    }
+    else {
+        mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y),
+                          .idx_out = (int64_t *)mt_tensor_data(ix)};
+        mt__pool_run(&j, fn, g->oh * g->ow + g->h * g->w);
+        y = mt__pool_result(y, input->dtype);
+        if (y == NULL) {
+            rc = mt_error_code();
+        }
+    }
+    mt_tensor_decref(x);
+    if (rc < 0) {
+        mt_tensor_decref(y);
+        mt_tensor_decref(ix);
+        return rc;
+    }
+    *values = y;
+    *indices = ix;
+    return 0;
+}
+
 int
 mt_max_pool2d(mt_tensor *input, const mt_pool2d_params *p, mt_tensor **values,
               mt_tensor **indices)
@@ -616,34 +651,9 @@ mt_max_pool2d(mt_tensor *input, const mt_pool2d_params *p, mt_tensor **values,
             g.full_hi = ow + 1;
         }
     }
-    int rc = 0;
-    mt_tensor *x = mt__pool_operand(input), *y = NULL, *ix = NULL;
-    if (x != NULL) {
-        y = mt__pool_output(x, x->dtype, g.oh, g.ow);
-        ix = y != NULL ? mt__pool_output(x, MT_INT64, g.oh, g.ow) : NULL;
-    }
-    if (ix == NULL) {
-        rc = mt_error_code();
-    }
-    else {
-        mt__pool_job j = {.g = &g, .x = mt_tensor_data(x), .y = mt_tensor_data(y),
-                          .idx_out = (int64_t *)mt_tensor_data(ix)};
-        mt__pool_run(&j, fn, g.oh * g.ow + g.h * g.w);
-        y = mt__pool_result(y, input->dtype);
-        if (y == NULL) {
-            rc = mt_error_code();
-        }
-    }
+    int rc = mt__max_pool_run(&g, input, fn, values, indices);
     mt__pool_geom_free(&g);
-    mt_tensor_decref(x);
-    if (rc < 0) {
-        mt_tensor_decref(y);
-        mt_tensor_decref(ix);
-        return rc;
-    }
-    *values = y;
-    *indices = ix;
-    return 0;
+    return rc;
 }
 
 /* The scatter-add backward of both max poolings over g (geometry only):
@@ -886,36 +896,11 @@ mt_adaptive_max_pool2d(mt_tensor *input, int64_t oh, int64_t ow, mt_tensor **val
     if (mt__adaptive_geom("adaptive_max_pool2d", input, oh, ow, &g) < 0) {
         return mt_error_code();
     }
-    int rc = 0;
-    mt_tensor *x = mt__pool_operand(input), *y = NULL, *ix = NULL;
-    if (x != NULL) {
-        y = mt__pool_output(x, x->dtype, g.oh, g.ow);
-        ix = y != NULL ? mt__pool_output(x, MT_INT64, g.oh, g.ow) : NULL;
-    }
-    if (ix == NULL) {
-        rc = mt_error_code();
-    }
-    else {
-        mt__pool_job j = {.g = &g, .x = mt_tensor_data(x), .y = mt_tensor_data(y),
-                          .idx_out = (int64_t *)mt_tensor_data(ix)};
-        mt__pool_run(&j, x->dtype == MT_FLOAT64 ? mt__max_windows_float64
-                                                : mt__max_windows_float32,
-                     g.oh * g.ow + g.h * g.w);
-        y = mt__pool_result(y, input->dtype);
-        if (y == NULL) {
-            rc = mt_error_code();
-        }
-    }
+    int rc = mt__max_pool_run(&g, input, input->dtype == MT_FLOAT64 ? mt__max_windows_float64
+                                                                : mt__max_windows_float32,
+                              values, indices);
     mt__pool_geom_free(&g);
-    mt_tensor_decref(x);
-    if (rc < 0) {
-        mt_tensor_decref(y);
-        mt_tensor_decref(ix);
-        return rc;
-    }
-    *values = y;
-    *indices = ix;
-    return 0;
+    return rc;
 }
 
 mt_tensor *
