@@ -615,35 +615,6 @@ mt__conv_grad_input_winograd(const mt__conv_geom *g, mt_tensor *gy, mt_tensor *w
     return rc;
 }
 
-/* Contiguous float32/float64 operands for the kernels: t itself or a copy
- * (float16/bfloat16 converted to float32).  New reference or NULL. */
-static mt_tensor *
-mt__conv_operand(mt_tensor *t)
-{
-    if (t == NULL) {
-        return NULL;
-    }
-    if (t->dtype == MT_FLOAT16 || t->dtype == MT_BFLOAT16) {
-        mt_tensor *f = mt_to_dtype(t, MT_FLOAT32, false);
-        mt_tensor *c = f != NULL ? mt_contiguous(f) : NULL;
-        mt_tensor_decref(f);
-        return c;
-    }
-    return mt_contiguous(t);
-}
-
-/* The result r (stolen) in dtype dt: r itself or a converted copy.  NULL on error. */
-static mt_tensor *
-mt__conv_result(mt_tensor *r, mt_dtype dt)
-{
-    if (r == NULL || r->dtype == dt) {
-        return r;
-    }
-    mt_tensor *c = mt_to_dtype(r, dt, false);
-    mt_tensor_decref(r);
-    return c;
-}
-
 mt_tensor *
 mt_conv2d(mt_tensor *input, mt_tensor *weight, mt_tensor *bias, const mt_conv2d_params *p)
 {
@@ -651,8 +622,8 @@ mt_conv2d(mt_tensor *input, mt_tensor *weight, mt_tensor *bias, const mt_conv2d_
     if (mt__conv_check(input, weight, bias, p, &g) < 0) {
         return NULL;
     }
-    mt_tensor *x = mt__conv_operand(input), *w = x ? mt__conv_operand(weight) : NULL;
-    mt_tensor *b = w && bias ? mt__conv_operand(bias) : NULL, *y = NULL;
+    mt_tensor *x = mt_float_operand(input), *w = x ? mt_float_operand(weight) : NULL;
+    mt_tensor *b = w && bias ? mt_float_operand(bias) : NULL, *y = NULL;
     if (x == NULL || w == NULL || (bias != NULL && b == NULL)) {
         goto done;
     }
@@ -689,7 +660,7 @@ done:
     mt_tensor_decref(x);
     mt_tensor_decref(w);
     mt_tensor_decref(b);
-    return mt__conv_result(y, input->dtype);
+    return mt_float_result(y, input->dtype);
 }
 
 /* grads[i] = zeros of its shape (the gradients when the output is empty). */
@@ -730,8 +701,8 @@ mt_conv2d_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *weight,
                             "got %s", mt_dtype_name(input->dtype), mt_dtype_name(grad_output->dtype));
     }
     int rc = 0;
-    mt_tensor *x = mt__conv_operand(input), *w = x ? mt__conv_operand(weight) : NULL;
-    mt_tensor *gy = w ? mt__conv_operand(grad_output) : NULL;
+    mt_tensor *x = mt_float_operand(input), *w = x ? mt_float_operand(weight) : NULL;
+    mt_tensor *gy = w ? mt_float_operand(grad_output) : NULL;
     mt_tensor *res[3] = {NULL, NULL, NULL};
     char *parts = NULL;
     if (gy == NULL) {
@@ -821,7 +792,7 @@ done:
     mt_tensor_decref(gy);
     for (int i = 0; i < 3; i++) {
         if (rc == 0 && res[i] != NULL) {
-            res[i] = mt__conv_result(res[i], input->dtype);
+            res[i] = mt_float_result(res[i], input->dtype);
             if (res[i] == NULL) {
                 rc = mt_error_code();
             }

@@ -231,3 +231,26 @@ mt_to_dtype(mt_tensor *t, mt_dtype dt, bool copy)
     }
     return mt__copy_to_new(t, dt, true);
 }
+
+mt_tensor *
+mt_float_operand(mt_tensor *t)
+{
+    if (t == NULL) {
+        return NULL;
+    }
+    if (t->dtype == MT_FLOAT16 || t->dtype == MT_BFLOAT16) {
+        return mt__copy_to_new(t, MT_FLOAT32, false);
+    }
+    return mt_contiguous(t);
+}
+
+mt_tensor *
+mt_float_result(mt_tensor *r, mt_dtype dt)
+{
+    if (r == NULL || r->dtype == dt) {
+        return r;
+    }
+    mt_tensor *c = mt_to_dtype(r, dt, false);
+    mt_tensor_decref(r);
+    return c;
+}

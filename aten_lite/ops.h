@@ -32,6 +32,12 @@ mt_tensor *mt_clone(const mt_tensor *t);
 mt_tensor *mt_empty_like(const mt_tensor *t, mt_dtype dt);
 /* t (new reference) when t->dtype == dt and !copy, else a converted copy. */
 mt_tensor *mt_to_dtype(mt_tensor *t, mt_dtype dt, bool copy);
+/* The operand of a float kernel: t contiguous, float16/bfloat16 widened to float32 (new
+ * reference, t itself when it already is).  NULL on error, or when t is NULL. */
+mt_tensor *mt_float_operand(mt_tensor *t);
+/* A float kernel's result r (stolen) in dtype dt: r itself or a converted copy.  NULL on
+ * error, or when r is NULL. */
+mt_tensor *mt_float_result(mt_tensor *r, mt_dtype dt);
 /* MT_ERUNTIME when several elements of t share memory (an expanded tensor
  * written in place), torch's message. */
 int mt_check_no_internal_overlap(const mt_tensor *t);

@@ -482,32 +482,6 @@ mt__pool_run(mt__pool_job *j, mt_parallel_fn fn, int64_t work_per_plane)
     mt_parallel_for(0, j->g->planes, MT_GRAIN_SIZE / w + 1, fn, j);
 }
 
-/* float16/bfloat16 inputs are pooled in float32: t converted (new reference)
- * or t itself, contiguous either way.  NULL on error. */
-static mt_tensor *
-mt__pool_operand(mt_tensor *t)
-{
-    if (t->dtype == MT_FLOAT16 || t->dtype == MT_BFLOAT16) {
-        mt_tensor *f = mt_to_dtype(t, MT_FLOAT32, false);
-        mt_tensor *c = f != NULL ? mt_contiguous(f) : NULL;
-        mt_tensor_decref(f);
-        return c;
-    }
-    return mt_contiguous(t);
-}
-
-/* r (stolen) converted to dt when it differs.  NULL on error. */
-static mt_tensor *
-mt__pool_result(mt_tensor *r, mt_dtype dt)
-{
-    if (r == NULL || r->dtype == dt) {
-        return r;
-    }
-    mt_tensor *c = mt_to_dtype(r, dt, false);
-    mt_tensor_decref(r);
-    return c;
-}
-
 /* New contiguous tensor shaped like input with the last two sizes (oh, ow). */
 static mt_tensor *
 mt__pool_output(const mt_tensor *input, mt_dtype dt, int64_t oh, int64_t ow)
@@ -568,7 +542,7 @@ mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, mt_parallel_fn fn, mt_tenso
                  mt_tensor **indices)
 {
     int rc = 0;
-    mt_tensor *x = mt__pool_operand(input), *y = NULL, *ix = NULL;
+    mt_tensor *x = mt_float_operand(input), *y = NULL, *ix = NULL;
     if (x != NULL) {
         y = mt__pool_output(x, x->dtype, g->oh, g->ow);
         ix = y != NULL ? mt__pool_output(x, MT_INT64, g->oh, g->ow) : NULL;
@@ -580,7 +554,7 @@ mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, mt_parallel_fn fn, mt_tenso
         mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y),
                           .idx_out = (int64_t *)mt_tensor_data(ix)};
         mt__pool_run(&j, fn, g->oh * g->ow + g->h * g->w);
-        y = mt__pool_result(y, input->dtype);
+        y = mt_float_result(y, input->dtype);
         if (y == NULL) {
             rc = mt_error_code();
         }
@@ -679,7 +653,7 @@ mt__max_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input,
         mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", fname);
         return NULL;
     }
-    mt_tensor *gy = mt__pool_operand(grad_output);
+    mt_tensor *gy = mt_float_operand(grad_output);
     mt_tensor *ix = gy ? mt_contiguous((mt_tensor *)indices) : NULL;
     mt_tensor *gx = ix ? mt_tensor_empty(gy->dtype, input->ndim, input->sizes,
                                          mt_tensor_device(input))
@@ -698,7 +672,7 @@ mt__max_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input,
             gx = NULL;
         }
         else {
-            gx = mt__pool_result(gx, input->dtype);
+            gx = mt_float_result(gx, input->dtype);
         }
     }
     mt_tensor_decref(gy);
@@ -801,7 +775,7 @@ mt__adaptive_geom(const char *fname, const mt_tensor *input, int64_t oh, int64_t
 static mt_tensor *
 mt__avg_forward(mt_tensor *input, mt__pool_geom *g)
 {
-    mt_tensor *x = mt__pool_operand(input);
+    mt_tensor *x = mt_float_operand(input);
     mt_tensor *y = x ? mt__pool_output(x, x->dtype, g->oh, g->ow) : NULL;
     if (y != NULL && y->numel > 0) {
         mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y)};
@@ -810,7 +784,7 @@ mt__avg_forward(mt_tensor *input, mt__pool_geom *g)
     }
     mt__pool_geom_free(g);
     mt_tensor_decref(x);
-    return mt__pool_result(y, input->dtype);
+    return mt_float_result(y, input->dtype);
 }
 
 /* The backward of both averages over g (tables built; freed here). */
@@ -821,7 +795,7 @@ mt__avg_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input, mt
     if (mt__pool_check_grad(fname, grad_output, input, g->oh, g->ow) < 0) {
         goto done;
     }
-    gy = mt__pool_operand(grad_output);
+    gy = mt_float_operand(grad_output);
     gx = gy ? mt_tensor_empty(gy->dtype, input->ndim, input->sizes, mt_tensor_device(input)) : NULL;
     if (gx != NULL && gx->numel > 0) {
         mt__pool_job j = {.g = g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx)};
@@ -829,7 +803,7 @@ mt__avg_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input, mt
                                                  : mt__avg_pool_backward_float32,
                      g->oh * g->ow + g->h * g->w);
     }
-    gx = mt__pool_result(gx, input->dtype);
+    gx = mt_float_result(gx, input->dtype);
 done:
     mt__pool_geom_free(g);
     mt_tensor_decref(gy);
