@@ -109,7 +109,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, **kwargs):
     """gradcheck of the first derivative (needs formulas that are themselves recorded)."""
     from . import grad as ag_grad
     inputs = _tuple(inputs)
-    diff = [x for x in inputs if isinstance(x, _C.TensorBase) and x.requires_grad]
 
     def first(*xs):
         outs = _tuple(func(*xs))
@@ -118,5 +117,4 @@ def gradgradcheck(func, inputs, grad_outputs=None, **kwargs):
             gos = [_C.ones(o.shape, dtype=o.dtype) for o in outs]
         return ag_grad(outs, [x for x in xs if isinstance(x, _C.TensorBase) and x.requires_grad],
                        gos, create_graph=True, allow_unused=True)
-    del diff
     return gradcheck(first, inputs, **kwargs)
