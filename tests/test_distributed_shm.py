@@ -217,24 +217,54 @@ def test_a_stale_segment_is_refused(valid_header, words):
 
 
 def test_all_reduce_common_call_and_its_fallbacks(tmp_path):
-    # the blocking SUM of a contiguous tensor on the default group runs through allreduce_now;
-    # every other call takes the general path, with the same results and errors
+    # the blocking SUM of a contiguous CPU tensor on the default group goes straight to the C
+    # entry (issued with now=True); every other call takes the general path, with the same
+    # results and errors
     dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
     try:
         pg = dist.distributed_c10d._get_default_group()
         t = torch.arange(6.0).reshape(2, 3).t()  # not contiguous
-        assert pg._cpg.allreduce_now(t) is NotImplemented and pg._cpg.allreduce_now(5) is NotImplemented
         dist.all_reduce(t)
         assert t.tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
         x = torch.ones(3)
         seq = pg._seq
         assert dist.all_reduce(x) is None and x.tolist() == [1.0] * 3 and pg._seq == seq + 1
+        assert dist.all_reduce(x, op=dist.ReduceOp.MAX) is None and pg._seq == seq + 2
+        w = dist.all_reduce(x, async_op=True)
+        assert w.wait() and x.tolist() == [1.0] * 3
         with pytest.raises(TypeError):
             dist.all_reduce([x])
+        with pytest.raises(TypeError):
+            dist.all_reduce(5)
+        # the C entry: a bare tensor or a list; now=True runs it and returns None, otherwise a
+        # Work; a fourth argument is the operation's own time limit
+        assert pg._cpg.allreduce(x, 0, True) is None
+        assert pg._cpg.allreduce([x, x], 0, True, 5000) is None
+        assert pg._cpg.allreduce(x, 0).wait()
+        assert pg._cpg.barrier(True, 1000) is None
+        with pytest.raises(TypeError, match="takes 2 to 4 arguments"):
+            pg._cpg.allreduce(x, 0, True, 0, 0)
+        with pytest.raises(RuntimeError, match="does not fit in int64"):
+            pg._cpg.allreduce(x, 0, True, 1 << 70)
+        with pytest.raises(TypeError, match="must be a list of Tensors"):
+            pg._cpg.allreduce(5, 0, True)
+        with pytest.raises(ValueError, match="must be contiguous"):
+            pg._cpg.allreduce(t, 0, True)
     finally:
         dist.destroy_process_group()
     with pytest.raises(ValueError, match="not been initialized"):
         dist.all_reduce(torch.ones(1))
+
+
+def test_all_reduce_on_an_aborted_default_group(tmp_path):
+    dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
+    try:
+        dist.distributed_c10d._abort_process_group()
+        with pytest.raises(ValueError, match="aborted|not been initialized"):
+            dist.all_reduce(torch.ones(2))
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()
 
 
 def _job_no_room(rank, ws, init_method):

@@ -78,7 +78,10 @@ static int
 mt__wait_work(mt_work *w, int64_t ms)
 {
     int rc;
-    if (ms < 0) {
+    if ((rc = mt_work_result(w)) != MT_ETIMEOUT) {
+        /* done already, e.g. run by the caller (Note [Issuing an operation]) */
+    }
+    else if (ms < 0) {
         for (;;) {
             Py_BEGIN_ALLOW_THREADS
             rc = mt_work_wait(w, 100);
@@ -292,37 +295,72 @@ mt__keep(Py_ssize_t nargs, PyObject *const *args)
     return t;
 }
 
-/* Every enqueueing method takes its arguments and then an optional `sync`
- * flag: true when the caller will wait for the work at once (Note [Inline
- * execution]); the enqueue then does not wake the worker. */
-#define MT__CHECK_NARGS(fname, want)                                                      \
-    if (nargs != (want) && nargs != (want) + 1) {                                         \
-        PyErr_Format(PyExc_TypeError, "%s() takes %d or %d arguments (%zd given)", fname, \
-                     want, (want) + 1, nargs);                                            \
-        return NULL;                                                                      \
-    }                                                                                     \
-    int sync_ = nargs == (want) + 1 ? PyObject_IsTrue(args[want]) : 0;                    \
-    if (sync_ < 0) {                                                                      \
-        return NULL;                                                                      \
+/* Every operation method takes its arguments, then optionally `now` and
+ * `timeout_ms` (Note [Issuing an operation]): with now true the operation is
+ * run before the method returns (on the calling thread when nothing else is
+ * queued), and the method returns None (recv: the sender's rank) instead of
+ * a Work; timeout_ms > 0 is its own time limit instead of the group's. */
+#define MT__CALL_ARGS(fname, want)                                                         \
+    if (nargs < (want) || nargs > (want) + 2) {                                            \
+        PyErr_Format(PyExc_TypeError, "%s() takes %d to %d arguments (%zd given)", fname,  \
+                     want, (want) + 2, nargs);                                             \
+        return NULL;                                                                       \
+    }                                                                                      \
+    mt_pg_call call_ = {false, 0};                                                         \
+    if (mt__call_arg(args + (want), nargs - (want), &call_, fname) < 0) {                  \
+        return NULL;                                                                       \
     }
 
-/* Brackets one mt_pg_enqueue_* call. */
-#define MT__ENQ(expr) (mt_pg_set_defer_wake(sync_ != 0), mt__enq_done(expr))
-
-static mt_work *
-mt__enq_done(mt_work *w)
+static int
+mt__call_arg(PyObject *const *extra, Py_ssize_t n, mt_pg_call *call, const char *fname)
 {
-    mt_pg_set_defer_wake(false);
-    mt_pg_set_op_timeout(0); /* when the enqueue failed before taking it */
-    return w;
+    if (n >= 1) {
+        int now = PyObject_IsTrue(extra[0]);
+        if (now < 0) {
+            return -1;
+        }
+        call->now = now != 0;
+    }
+    if (n >= 2 && mt__int64_from_py(extra[1], &call->timeout_ms, fname, "timeout") < 0) {
+        return -1;
+    }
+    return 0;
 }
 
-/* Wraps the work with the call's arguments as its kept objects. */
+/* Declares `w` = the operation `expr`, issued as call_ says: without the GIL
+ * when it may run on this thread. */
+#define MT__ISSUE(w, expr)         \
+    mt_work *w;                    \
+    if (call_.now) {               \
+        Py_BEGIN_ALLOW_THREADS     \
+        w = (expr);                \
+        Py_END_ALLOW_THREADS       \
+    }                              \
+    else {                         \
+        w = (expr);                \
+    }
+
+/* The method's result for the work w (stolen; NULL: the issue failed): a
+ * Work keeping the call's arguments alive, or, after a `now` call, None once
+ * w has completed (the sender's rank when `source`). */
 static PyObject *
-mt__finish_work(mt_work *w, Py_ssize_t nargs, PyObject *const *args)
+mt__finish_work(mt_work *w, const mt_pg_call *call, bool source, Py_ssize_t nargs,
+                PyObject *const *args)
 {
     if (w == NULL) {
         return mt__raise(0);
+    }
+    if (call->now) {
+        int rc = mt__wait_work(w, -1);
+        int src = source ? mt_work_source_rank(w) : -1;
+        mt_work_decref(w);
+        if (rc < 0) {
+            return NULL;
+        }
+        if (source) {
+            return PyLong_FromLong(src);
+        }
+        Py_RETURN_NONE;
     }
     PyObject *keep = mt__keep(nargs, args);
     if (keep == NULL) {
@@ -336,31 +374,37 @@ mt__finish_work(mt_work *w, Py_ssize_t nargs, PyObject *const *args)
 
 /* ---- ProcessGroup methods (positional arguments; minitorch.distributed checks them) ---- */
 
-/* allreduce(tensors, op) */
+/* allreduce(tensors or one tensor, op) */
 static PyObject *
 mt_py_pg_allreduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("allreduce", 2);
+    MT__CALL_ARGS("allreduce", 2);
     mt_pg *pg = mt__pg_of(self, "all_reduce");
     mt_dist_op op;
     int n;
     if (pg == NULL || mt__op_arg(args[1], &op, "all_reduce") < 0) {
         return NULL;
     }
-    mt_tensor **ts = mt__tensor_list_arg(args[0], &n, "all_reduce", "tensors");
-    if (ts == NULL) {
+    mt_tensor *one, **ts = &one; /* a bare tensor: the common call, without an array */
+    if (mt__tensor_check(args[0])) {
+        one = mt__tensor_impl(args[0]);
+        n = 1;
+    }
+    else if ((ts = mt__tensor_list_arg(args[0], &n, "all_reduce", "tensors")) == NULL) {
         return NULL;
     }
-    mt_work *w = MT__ENQ(mt_pg_enqueue_allreduce(pg, ts, n, op));
-    PyMem_Free(ts);
-    return mt__finish_work(w, nargs, args);
+    MT__ISSUE(w, mt_pg_allreduce(pg, &call_, ts, n, op));
+    if (ts != &one) {
+        PyMem_Free(ts);
+    }
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 /* broadcast(tensors, root) */
 static PyObject *
 mt_py_pg_broadcast(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("broadcast", 2);
+    MT__CALL_ARGS("broadcast", 2);
     mt_pg *pg = mt__pg_of(self, "broadcast");
     int root, n;
     if (pg == NULL || mt__int_arg(args[1], &root, "broadcast", "src") < 0) {
@@ -370,16 +414,16 @@ mt_py_pg_broadcast(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (ts == NULL) {
         return NULL;
     }
-    mt_work *w = MT__ENQ(mt_pg_enqueue_broadcast(pg, ts, n, root));
+    MT__ISSUE(w, mt_pg_broadcast(pg, &call_, ts, n, root));
     PyMem_Free(ts);
-    return mt__finish_work(w, nargs, args);
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 /* reduce(tensor, root, op) */
 static PyObject *
 mt_py_pg_reduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("reduce", 3);
+    MT__CALL_ARGS("reduce", 3);
     mt_pg *pg = mt__pg_of(self, "reduce");
     int root;
     mt_dist_op op;
@@ -389,7 +433,8 @@ mt_py_pg_reduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         (t = mt__tensor_arg(args[0], "reduce", "tensor")) == NULL) {
         return NULL;
     }
-    return mt__finish_work(MT__ENQ(mt_pg_enqueue_reduce(pg, t, root, op)), nargs, args);
+    MT__ISSUE(w, mt_pg_reduce(pg, &call_, t, root, op));
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 /* The list must hold exactly the group's size of tensors. */
@@ -411,7 +456,7 @@ mt__group_list(mt_pg *pg, PyObject *o, const char *fname, const char *what)
 static PyObject *
 mt_py_pg_allgather(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("allgather", 2);
+    MT__CALL_ARGS("allgather", 2);
     mt_pg *pg = mt__pg_of(self, "all_gather");
     mt_tensor *in;
     if (pg == NULL || (in = mt__tensor_arg(args[1], "all_gather", "tensor")) == NULL) {
@@ -421,16 +466,16 @@ mt_py_pg_allgather(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (outs == NULL) {
         return NULL;
     }
-    mt_work *w = MT__ENQ(mt_pg_enqueue_allgather(pg, outs, in));
+    MT__ISSUE(w, mt_pg_allgather(pg, &call_, outs, in));
     PyMem_Free(outs);
-    return mt__finish_work(w, nargs, args);
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 /* gather(outputs or None, input, root) */
 static PyObject *
 mt_py_pg_gather(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("gather", 3);
+    MT__CALL_ARGS("gather", 3);
     mt_pg *pg = mt__pg_of(self, "gather");
     mt_tensor *in;
     int root;
@@ -443,16 +488,16 @@ mt_py_pg_gather(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         (outs = mt__group_list(pg, args[0], "gather", "gather_list")) == NULL) {
         return NULL;
     }
-    mt_work *w = MT__ENQ(mt_pg_enqueue_gather(pg, outs, in, root));
+    MT__ISSUE(w, mt_pg_gather(pg, &call_, outs, in, root));
     PyMem_Free(outs);
-    return mt__finish_work(w, nargs, args);
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 /* scatter(output, inputs or None, root) */
 static PyObject *
 mt_py_pg_scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("scatter", 3);
+    MT__CALL_ARGS("scatter", 3);
     mt_pg *pg = mt__pg_of(self, "scatter");
     mt_tensor *out;
     int root;
@@ -465,16 +510,16 @@ mt_py_pg_scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         (ins = mt__group_list(pg, args[1], "scatter", "scatter_list")) == NULL) {
         return NULL;
     }
-    mt_work *w = MT__ENQ(mt_pg_enqueue_scatter(pg, out, ins, root));
+    MT__ISSUE(w, mt_pg_scatter(pg, &call_, out, ins, root));
     PyMem_Free(ins);
-    return mt__finish_work(w, nargs, args);
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 /* reduce_scatter(output, inputs, op) */
 static PyObject *
 mt_py_pg_reduce_scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("reduce_scatter", 3);
+    MT__CALL_ARGS("reduce_scatter", 3);
     mt_pg *pg = mt__pg_of(self, "reduce_scatter");
     mt_tensor *out;
     mt_dist_op op;
@@ -486,16 +531,16 @@ mt_py_pg_reduce_scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (ins == NULL) {
         return NULL;
     }
-    mt_work *w = MT__ENQ(mt_pg_enqueue_reduce_scatter(pg, out, ins, op));
+    MT__ISSUE(w, mt_pg_reduce_scatter(pg, &call_, out, ins, op));
     PyMem_Free(ins);
-    return mt__finish_work(w, nargs, args);
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 /* alltoall(outputs, inputs) */
 static PyObject *
 mt_py_pg_alltoall(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("alltoall", 2);
+    MT__CALL_ARGS("alltoall", 2);
     mt_pg *pg = mt__pg_of(self, "all_to_all");
     if (pg == NULL) {
         return NULL;
@@ -509,10 +554,10 @@ mt_py_pg_alltoall(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyMem_Free(outs);
         return NULL;
     }
-    mt_work *w = MT__ENQ(mt_pg_enqueue_alltoall(pg, outs, ins));
+    MT__ISSUE(w, mt_pg_alltoall(pg, &call_, outs, ins));
     PyMem_Free(outs);
     PyMem_Free(ins);
-    return mt__finish_work(w, nargs, args);
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 /* Split sizes (None or a sequence of the group's size of ints) into buf. */
@@ -549,7 +594,7 @@ mt__splits_arg(mt_pg *pg, PyObject *o, int64_t *buf, int64_t **out, const char *
 static PyObject *
 mt_py_pg_alltoall_single(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("alltoall_single", 4);
+    MT__CALL_ARGS("alltoall_single", 4);
     mt_pg *pg = mt__pg_of(self, "all_to_all_single");
     if (pg == NULL) {
         return NULL;
@@ -568,76 +613,21 @@ mt_py_pg_alltoall_single(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         PyMem_Free(buf);
         return NULL;
     }
-    mt_work *w = MT__ENQ(mt_pg_enqueue_alltoall_single(pg, out, in, os, is));
+    MT__ISSUE(w, mt_pg_alltoall_single(pg, &call_, out, in, os, is));
     PyMem_Free(buf);
-    return mt__finish_work(w, nargs, args);
+    return mt__finish_work(w, &call_, false, nargs, args);
 }
 
 static PyObject *
 mt_py_pg_barrier(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    MT__CHECK_NARGS("barrier", 0);
+    MT__CALL_ARGS("barrier", 0);
     mt_pg *pg = mt__pg_of(self, "barrier");
     if (pg == NULL) {
         return NULL;
     }
-    return mt__finish_work(MT__ENQ(mt_pg_enqueue_barrier(pg)), 0, NULL);
-}
-
-/* run(work): waits for a work enqueued with sync=True, running it on this
- * thread when it is next in line (Note [Inline execution]). */
-static PyObject *
-mt_py_pg_run(PyObject *self, PyObject *arg)
-{
-    mt_pg *pg = mt__pg_of(self, "wait");
-    if (pg == NULL) {
-        return NULL;
-    }
-    if (!PyObject_TypeCheck(arg, mt__Work_Type)) {
-        PyErr_Format(PyExc_TypeError, "run(): expected a Work, not %s", Py_TYPE(arg)->tp_name);
-        return NULL;
-    }
-    mt_work *w = ((MTWorkObject *)arg)->work;
-    if (mt_pg_take(pg, w)) {
-        Py_BEGIN_ALLOW_THREADS
-        mt_pg_run_taken(pg, w);
-        Py_END_ALLOW_THREADS
-    }
-    return mt_py_work_wait(arg, NULL, 0);
-}
-
-/* allreduce_now(tensor): the blocking SUM all-reduce of one tensor, the
- * commonest call of all: queued and run by the caller as run() does (Note
- * [Inline execution]), without a Work object.  Returns None, or
- * NotImplemented (nothing done) when the group is gone or the tensor is not
- * a contiguous CPU tensor: the general path handles those. */
-static PyObject *
-mt_py_pg_allreduce_now(PyObject *self, PyObject *arg)
-{
-    mt_pg *pg = ((MTPGObject *)self)->pg;
-    if (pg == NULL || !mt__tensor_check(arg)) {
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    mt_tensor *t = mt__tensor_impl(arg);
-    if (!t->contiguous || mt_tensor_device(t).type != MT_CPU) {
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    mt_pg_set_defer_wake(true);
-    mt_work *w = mt__enq_done(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
-    if (w == NULL) {
-        return mt__raise(0);
-    }
-    if (mt_pg_take(pg, w)) {
-        Py_BEGIN_ALLOW_THREADS
-        mt_pg_run_taken(pg, w);
-        Py_END_ALLOW_THREADS
-    }
-    int rc = mt__wait_work(w, -1);
-    mt_work_decref(w);
-    if (rc < 0) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    MT__ISSUE(w, mt_pg_barrier(pg, &call_));
+    return mt__finish_work(w, &call_, false, 0, NULL);
 }
 
 /* send(tensor, dst, tag) / recv(tensor, src (-1: any), tag) */
@@ -645,7 +635,7 @@ static PyObject *
 mt__p2p(PyObject *self, PyObject *const *args, Py_ssize_t nargs, bool is_send)
 {
     const char *fname = is_send ? "send" : "recv";
-    MT__CHECK_NARGS(fname, 3);
+    MT__CALL_ARGS(fname, 3);
     mt_pg *pg = mt__pg_of(self, fname);
     mt_tensor *t;
     int peer, tag;
@@ -654,9 +644,9 @@ mt__p2p(PyObject *self, PyObject *const *args, Py_ssize_t nargs, bool is_send)
         (t = mt__tensor_arg(args[0], fname, "tensor")) == NULL) {
         return NULL;
     }
-    mt_work *w = is_send ? MT__ENQ(mt_pg_enqueue_send(pg, t, peer, tag))
-                         : MT__ENQ(mt_pg_enqueue_recv(pg, t, peer, tag));
-    return mt__finish_work(w, nargs, args);
+    MT__ISSUE(w, is_send ? mt_pg_send(pg, &call_, t, peer, tag)
+                         : mt_pg_recv(pg, &call_, t, peer, tag));
+    return mt__finish_work(w, &call_, !is_send, nargs, args);
 }
 
 static PyObject *
@@ -792,8 +782,6 @@ static PyMethodDef mt_pg_methods[] = {
     {"alltoall", FAST(mt_py_pg_alltoall), NULL},
     {"alltoall_single", FAST(mt_py_pg_alltoall_single), NULL},
     {"barrier", FAST(mt_py_pg_barrier), NULL},
-    {"run", mt_py_pg_run, METH_O, "run(work): waits for a work queued with sync=True."},
-    {"allreduce_now", mt_py_pg_allreduce_now, METH_O, "The blocking SUM all-reduce of a tensor."},
     {"send", FAST(mt_py_pg_send), NULL},
     {"recv", FAST(mt_py_pg_recv), NULL},
     {"rank", mt_py_pg_rank, METH_NOARGS, NULL},
@@ -864,21 +852,7 @@ mt_py_new_process_group(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     return (PyObject *)o;
 }
 
-/* _set_op_timeout(ms): the time limit of this thread's next enqueued operation (0: none) */
-static PyObject *
-mt_py_set_op_timeout(PyObject *m, PyObject *arg)
-{
-    int64_t ms;
-    if (mt__int64_from_py(arg, &ms, "_set_op_timeout", "timeout") < 0) {
-        return NULL;
-    }
-    mt_pg_set_op_timeout(ms);
-    Py_RETURN_NONE;
-}
-
 static PyMethodDef mt_pg_functions[] = {
-    {"_set_op_timeout", mt_py_set_op_timeout, METH_O,
-     "_set_op_timeout(ms): the time limit of the next operation this thread enqueues"},
     {"_new_process_group", FASTKW(mt_py_new_process_group),
      "_new_process_group(store, rank, size, timeout_ms) -> ProcessGroupGloo"},
     {NULL},

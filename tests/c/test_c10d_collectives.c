@@ -235,7 +235,7 @@ test_allreduce(mt_pg *pg, int rank, int world)
                     put_int(t, i, input_value(dt, (mt_dist_op)op, rank, i));
                     reference(ref, (mt_dist_op)op, world, i);
                 }
-                mt_work *w = mt_pg_enqueue_allreduce(pg, &t, 1, (mt_dist_op)op);
+                mt_work *w = mt_pg_allreduce(pg, NULL, &t, 1, (mt_dist_op)op);
                 if (!valid) {
                     CHECK(w == NULL && mt_error_code() == MT_ETYPE,
                           "allreduce %s on %s must be rejected", mt_dist_op_name(op),
@@ -282,7 +282,7 @@ test_allreduce_identical(mt_pg *pg, int rank, int world)
                 s = s * 1103515245u + 12345u;
                 put_double(t, i, ((double)(s >> 8) / (1 << 24) - 0.5) * 1e3);
             }
-            CHECK(run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM)) == 0, "random allreduce");
+            CHECK(run(mt_pg_allreduce(pg, NULL, &t, 1, MT_DIST_SUM)) == 0, "random allreduce");
             uint64_t h = 1469598103934665603ull;
             const unsigned char *p = (const unsigned char *)mt_tensor_data(t);
             for (size_t i = 0; i < (size_t)n * mt_tensor_itemsize(t); i++) {
@@ -296,7 +296,7 @@ test_allreduce_identical(mt_pg *pg, int rank, int world)
             for (int r = 0; r < world; r++) {
                 views[r] = mt_tensor_view_of(all, 1, &one, NULL, r);
             }
-            CHECK(run(mt_pg_enqueue_allgather(pg, views, mine)) == 0, "allgather of hashes");
+            CHECK(run(mt_pg_allgather(pg, NULL, views, mine)) == 0, "allgather of hashes");
             bool same = true;
             for (int r = 0; r < world; r++) {
                 same = same && ((int64_t *)mt_tensor_data(all))[r] == (int64_t)h;
@@ -324,7 +324,7 @@ test_broadcast_reduce(mt_pg *pg, int rank, int world)
                 for (int64_t i = 0; i < n; i++) {
                     put_int(t, i, rank == root ? (i * 13 + root) % 100 : -1);
                 }
-                CHECK(run(mt_pg_enqueue_broadcast(pg, &t, 1, root)) == 0, "broadcast");
+                CHECK(run(mt_pg_broadcast(pg, NULL, &t, 1, root)) == 0, "broadcast");
                 bool ok = true;
                 for (int64_t i = 0; i < n && ok; i++) {
                     ok = get_double(t, i) == (double)((i * 13 + root) % 100);
@@ -344,7 +344,7 @@ test_broadcast_reduce(mt_pg *pg, int rank, int world)
                 put_int(orig, i, input_value(MT_INT32, rop, rank, i));
                 reference(ref, rop, world, i);
             }
-            CHECK(run(mt_pg_enqueue_reduce(pg, t, root, rop)) == 0, "reduce");
+            CHECK(run(mt_pg_reduce(pg, NULL, t, root, rop)) == 0, "reduce");
             CHECK(same_bytes(t, rank == root ? ref : orig), "reduce %s root %d on rank %d",
                   mt_dist_op_name(rop), root, rank);
             mt_tensor_decref(t);
@@ -355,7 +355,7 @@ test_broadcast_reduce(mt_pg *pg, int rank, int world)
         for (int i = 0; i < 4; i++) {
             put_int(f, i, rank + i);
         }
-        CHECK(run(mt_pg_enqueue_reduce(pg, f, root, MT_DIST_AVG)) == 0, "reduce AVG");
+        CHECK(run(mt_pg_reduce(pg, NULL, f, root, MT_DIST_AVG)) == 0, "reduce AVG");
         if (rank == root) {
             CHECK(fabs(get_double(f, 2) - ((world - 1) / 2.0 + 2)) < 1e-6, "reduce AVG value %g",
                   get_double(f, 2));
@@ -378,7 +378,7 @@ test_gather_family(mt_pg *pg, int rank, int world)
         for (int r = 0; r < world; r++) {
             outs[r] = mk(MT_FLOAT32, n);
         }
-        CHECK(run(mt_pg_enqueue_allgather(pg, outs, in)) == 0, "allgather");
+        CHECK(run(mt_pg_allgather(pg, NULL, outs, in)) == 0, "allgather");
         bool ok = true;
         for (int r = 0; r < world; r++) {
             for (int64_t i = 0; i < n && ok; i++) {
@@ -390,7 +390,7 @@ test_gather_family(mt_pg *pg, int rank, int world)
             for (int r = 0; r < world; r++) {
                 memset(mt_tensor_data(outs[r]), 0, (size_t)n * 4);
             }
-            CHECK(run(mt_pg_enqueue_gather(pg, rank == root ? outs : NULL, in, root)) == 0,
+            CHECK(run(mt_pg_gather(pg, NULL, rank == root ? outs : NULL, in, root)) == 0,
                   "gather");
             if (rank == root) {
                 ok = true;
@@ -410,7 +410,7 @@ test_gather_family(mt_pg *pg, int rank, int world)
                 }
             }
             mt_tensor *got = mk(MT_FLOAT32, n);
-            CHECK(run(mt_pg_enqueue_scatter(pg, got, rank == root ? outs : NULL, root)) == 0,
+            CHECK(run(mt_pg_scatter(pg, NULL, got, rank == root ? outs : NULL, root)) == 0,
                   "scatter");
             ok = true;
             for (int64_t i = 0; i < n && ok; i++) {
@@ -449,7 +449,7 @@ test_reduce_scatter(mt_pg *pg, int rank, int world)
                 for (int64_t i = 0; i < world * n; i++) {
                     reference(ref, ops[o], world, i);
                 }
-                CHECK(run(mt_pg_enqueue_reduce_scatter(pg, out, ins, ops[o])) == 0,
+                CHECK(run(mt_pg_reduce_scatter(pg, NULL, out, ins, ops[o])) == 0,
                       "reduce_scatter");
                 size_t isz = mt_tensor_itemsize(out);
                 CHECK(memcmp(mt_tensor_data(out), mt_tensor_data(ref) + (size_t)(rank * n) * isz,
@@ -478,7 +478,7 @@ test_alltoall(mt_pg *pg, int rank, int world)
         }
         outs[p] = mk(MT_INT16, p + rank + 1);
     }
-    CHECK(run(mt_pg_enqueue_alltoall(pg, outs, ins)) == 0, "all_to_all");
+    CHECK(run(mt_pg_alltoall(pg, NULL, outs, ins)) == 0, "all_to_all");
     bool ok = true;
     for (int p = 0; p < world; p++) {
         for (int64_t i = 0; i < p + rank + 1 && ok; i++) {
@@ -503,7 +503,7 @@ test_alltoall(mt_pg *pg, int rank, int world)
     for (int64_t i = 0; i < in_rows * 3; i++) {
         put_int(in, i, rank * 1000 + i);
     }
-    CHECK(run(mt_pg_enqueue_alltoall_single(pg, out, in, out_splits, in_splits)) == 0,
+    CHECK(run(mt_pg_alltoall_single(pg, NULL, out, in, out_splits, in_splits)) == 0,
           "all_to_all_single with splits");
     ok = true;
     for (int p = 0; p < world && ok; p++) {
@@ -522,7 +522,7 @@ test_alltoall(mt_pg *pg, int rank, int world)
     for (int64_t i = 0; i < world * 2; i++) {
         put_int(in, i, rank * 100 + i);
     }
-    CHECK(run(mt_pg_enqueue_alltoall_single(pg, out, in, NULL, NULL)) == 0, "all_to_all_single");
+    CHECK(run(mt_pg_alltoall_single(pg, NULL, out, in, NULL, NULL)) == 0, "all_to_all_single");
     ok = true;
     for (int p = 0; p < world; p++) {
         ok = ok && get_double(out, p * 2) == p * 100 + rank * 2 &&
@@ -540,7 +540,7 @@ test_barrier_p2p_async(mt_pg *pg, int rank, int world)
         usleep(200000);
     }
     double t0 = mt_test_now();
-    CHECK(run(mt_pg_enqueue_barrier(pg)) == 0, "barrier");
+    CHECK(run(mt_pg_barrier(pg, NULL)) == 0, "barrier");
     double dt = mt_test_now() - t0;
     if (rank != 0) {
         CHECK(dt > 0.1, "barrier waited for the late rank 0 (%.3f s)", dt);
@@ -551,13 +551,13 @@ test_barrier_p2p_async(mt_pg *pg, int rank, int world)
         if (rank == 0) {
             for (int i = 0; i < 4; i++) put_int(a, i, 10 + i);
             for (int i = 0; i < 8; i++) put_int(b, i, 20 + i);
-            mt_work *w1 = mt_pg_enqueue_send(pg, a, 1, 1);
-            mt_work *w2 = mt_pg_enqueue_send(pg, b, 1, 2);
+            mt_work *w1 = mt_pg_send(pg, NULL, a, 1, 1);
+            mt_work *w2 = mt_pg_send(pg, NULL, b, 1, 2);
             CHECK(run(w1) == 0 && run(w2) == 0, "send with tags");
         }
         else if (rank == 1) {
-            CHECK(run(mt_pg_enqueue_recv(pg, b, 0, 2)) == 0, "recv tag 2 first");
-            CHECK(run(mt_pg_enqueue_recv(pg, a, 0, 1)) == 0, "recv tag 1 second");
+            CHECK(run(mt_pg_recv(pg, NULL, b, 0, 2)) == 0, "recv tag 2 first");
+            CHECK(run(mt_pg_recv(pg, NULL, a, 0, 1)) == 0, "recv tag 1 second");
             CHECK(get_double(a, 3) == 13 && get_double(b, 7) == 27, "tag matching");
         }
         mt_tensor_decref(a);
@@ -567,7 +567,7 @@ test_barrier_p2p_async(mt_pg *pg, int rank, int world)
         if (rank == 0) {
             int seen = 0;
             for (int k = 1; k < world; k++) {
-                mt_work *w = mt_pg_enqueue_recv(pg, t, MT_ANY_SOURCE, 7);
+                mt_work *w = mt_pg_recv(pg, NULL, t, MT_ANY_SOURCE, 7);
                 int rc = mt_work_wait(w, TIMEOUT_MS);
                 int src = mt_work_source_rank(w);
                 CHECK(rc == 0 && src >= 1 && src < world && get_double(t, 1) == src,
@@ -582,7 +582,7 @@ test_barrier_p2p_async(mt_pg *pg, int rank, int world)
         else {
             put_int(t, 0, rank);
             put_int(t, 1, rank);
-            CHECK(run(mt_pg_enqueue_send(pg, t, 0, 7)) == 0, "send to rank 0");
+            CHECK(run(mt_pg_send(pg, NULL, t, 0, 7)) == 0, "send to rank 0");
         }
         mt_tensor_decref(t);
     }
@@ -594,7 +594,7 @@ test_barrier_p2p_async(mt_pg *pg, int rank, int world)
         for (int64_t i = 0; i < ts[k]->numel; i++) {
             put_int(ts[k], i, k + rank);
         }
-        ws[k] = mt_pg_enqueue_allreduce(pg, &ts[k], 1, MT_DIST_SUM);
+        ws[k] = mt_pg_allreduce(pg, NULL, &ts[k], 1, MT_DIST_SUM);
     }
     for (int k = 9; k >= 0; k--) {
         CHECK(mt_work_wait(ws[k], TIMEOUT_MS) == 0 && mt_work_is_completed(ws[k]) &&
@@ -611,28 +611,28 @@ static void
 test_bad_arguments(mt_pg *pg, int rank, int world)
 {
     mt_tensor *f = mk(MT_FLOAT32, 8), *i32 = mk(MT_INT32, 8);
-    CHECK(mt_pg_enqueue_allreduce(pg, &f, 1, MT_DIST_BXOR) == NULL &&
+    CHECK(mt_pg_allreduce(pg, NULL, &f, 1, MT_DIST_BXOR) == NULL &&
               mt_error_code() == MT_ETYPE && strstr(mt_error_message(), "float32"),
           "bitwise op on float: %s", mt_error_message());
-    CHECK(mt_pg_enqueue_allreduce(pg, &i32, 1, MT_DIST_AVG) == NULL &&
+    CHECK(mt_pg_allreduce(pg, NULL, &i32, 1, MT_DIST_AVG) == NULL &&
               strstr(mt_error_message(), "AVG"),
           "AVG on int32: %s", mt_error_message());
-    CHECK(mt_pg_enqueue_broadcast(pg, &f, 1, world) == NULL &&
+    CHECK(mt_pg_broadcast(pg, NULL, &f, 1, world) == NULL &&
               strstr(mt_error_message(), "root"),
           "bad root: %s", mt_error_message());
     int64_t four = 4, two = 2;
     mt_tensor *nc = mt_tensor_view_of(f, 1, &four, &two, 0);
-    CHECK(mt_pg_enqueue_allreduce(pg, &nc, 1, MT_DIST_SUM) == NULL &&
+    CHECK(mt_pg_allreduce(pg, NULL, &nc, 1, MT_DIST_SUM) == NULL &&
               strstr(mt_error_message(), "contiguous"),
           "non-contiguous: %s", mt_error_message());
     mt_tensor *outs[8];
     for (int r = 0; r < world; r++) {
         outs[r] = r == world - 1 ? i32 : f;
     }
-    CHECK(mt_pg_enqueue_allgather(pg, outs, f) == NULL || world == 1,
+    CHECK(mt_pg_allgather(pg, NULL, outs, f) == NULL || world == 1,
           "allgather with a mismatched output dtype: %s", mt_error_message());
-    CHECK(mt_pg_enqueue_send(pg, f, rank, 0) == NULL, "send to self rejected");
-    CHECK(mt_pg_enqueue_send(pg, f, (rank + 1) % world, -1) == NULL || world == 1,
+    CHECK(mt_pg_send(pg, NULL, f, rank, 0) == NULL, "send to self rejected");
+    CHECK(mt_pg_send(pg, NULL, f, (rank + 1) % world, -1) == NULL || world == 1,
           "negative tag rejected");
     mt_tensor_decref(nc);
     mt_tensor_decref(f);
@@ -648,10 +648,10 @@ test_mismatch(mt_pg *pg, int rank, int world)
     }
     mt_tensor *t = mk(MT_FLOAT32, 4 + rank);
     double t0 = mt_test_now();
-    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
+    int rc = run(mt_pg_allreduce(pg, NULL, &t, 1, MT_DIST_SUM));
     CHECK(rc < 0 && mt_test_now() - t0 < 3.0, "mismatched allreduce fails (rc %d)", rc);
     t0 = mt_test_now();
-    rc = run(mt_pg_enqueue_barrier(pg));
+    rc = run(mt_pg_barrier(pg, NULL));
     CHECK(rc < 0 && mt_test_now() - t0 < 0.5, "later ops fail fast on a broken group (rc %d)",
           rc);
     const char *msg = NULL;
@@ -659,8 +659,9 @@ test_mismatch(mt_pg *pg, int rank, int world)
     mt_tensor_decref(t);
 }
 
-/* Note [Inline execution]: a deferred item next in line runs on the caller;
- * one queued behind asynchronous work is left to the worker; order holds. */
+/* Note [Issuing an operation]: a `now` call on an idle group runs on the
+ * caller and returns completed; one issued behind queued work is left to the
+ * worker; order holds. */
 static void
 test_inline(mt_pg *pg, int rank, int world)
 {
@@ -669,32 +670,24 @@ test_inline(mt_pg *pg, int rank, int world)
         ((double *)mt_tensor_data(a))[i] = rank + 1;
         ((double *)mt_tensor_data(b))[i] = rank + 1;
     }
-    mt_pg_set_defer_wake(true);
-    mt_work *w = mt_pg_enqueue_allreduce(pg, &a, 1, MT_DIST_SUM);
-    mt_pg_set_defer_wake(false);
-    REQUIRE(w != NULL, "deferred enqueue");
-    bool taken = mt_pg_take(pg, w);
-    CHECK(taken, "an idle group lets the caller run its item");
-    if (taken) {
-        mt_pg_run_taken(pg, w);
-    }
-    CHECK(mt_work_is_completed(w) && mt_work_wait(w, 1000) == 0, "inline allreduce completes");
+    const mt_pg_call now = {.now = true};
+    mt_work *w = mt_pg_allreduce(pg, &now, &a, 1, MT_DIST_SUM);
+    REQUIRE(w != NULL, "issued now");
+    CHECK(mt_work_is_completed(w) && mt_work_wait(w, 0) == 0,
+          "an idle group lets the caller run it: complete on return");
     CHECK(get_double(a, 2) == world * (world + 1) / 2.0, "inline allreduce result");
     mt_work_decref(w);
     /* behind an asynchronous item: the worker runs both, in order */
-    mt_work *w1 = mt_pg_enqueue_allreduce(pg, &b, 1, MT_DIST_SUM);
-    mt_pg_set_defer_wake(true);
-    mt_work *w2 = mt_pg_enqueue_allreduce(pg, &b, 1, MT_DIST_MAX);
-    mt_pg_set_defer_wake(false);
-    REQUIRE(w1 != NULL && w2 != NULL, "enqueue behind async work");
-    if (mt_pg_take(pg, w2)) { /* only once w1 has finished */
-        CHECK(mt_work_is_completed(w1), "the worker finished w1 before w2 was taken");
-        mt_pg_run_taken(pg, w2);
-    }
+    mt_work *w1 = mt_pg_allreduce(pg, NULL, &b, 1, MT_DIST_SUM);
+    mt_work *w2 = mt_pg_allreduce(pg, &now, &b, 1, MT_DIST_MAX);
+    REQUIRE(w1 != NULL && w2 != NULL, "issued behind async work");
     CHECK(mt_work_wait(w2, TIMEOUT_MS * 2) == 0 && mt_work_wait(w1, 0) == 0, "both complete");
     CHECK(get_double(b, 0) == world * (world + 1) / 2.0, "sum, then max of equal sums");
     mt_work_decref(w1);
     mt_work_decref(w2);
+    /* an operation with its own time limit */
+    const mt_pg_call quick = {.now = true, .timeout_ms = 5000};
+    CHECK(run(mt_pg_barrier(pg, &quick)) == 0, "barrier with its own timeout");
     mt_tensor_decref(a);
     mt_tensor_decref(b);
 }
@@ -727,14 +720,14 @@ dead_peer_rank(int rank, int world, void *arg)
     mt_store *s = NULL;
     mt_pg *pg = join_group(rank, world, &s, 2000);
     REQUIRE(pg != NULL, "join");
-    CHECK(run(mt_pg_enqueue_barrier(pg)) == 0, "barrier before the fault");
+    CHECK(run(mt_pg_barrier(pg, NULL)) == 0, "barrier before the fault");
     if (rank == world - 1) {
         _exit(3); /* dies without a word, mid-job */
     }
     mt_tensor *t = mk(MT_FLOAT32, 100000);
     memset(mt_tensor_data(t), 0, 400000);
     double t0 = mt_test_now();
-    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
+    int rc = run(mt_pg_allreduce(pg, NULL, &t, 1, MT_DIST_SUM));
     double dt = mt_test_now() - t0;
     CHECK(rc == MT_ECONN || rc == MT_ETIMEOUT, "allreduce with a dead peer fails (rc %d)", rc);
     CHECK(dt < 2.5, "survivor rank %d noticed within the timeout (%.3f s)", rank, dt);
@@ -746,7 +739,7 @@ dead_peer_rank(int rank, int world, void *arg)
               strstr(mt_error_message(), "connection to rank") != NULL,
           "the error names a peer rank: %s", mt_error_message());
     t0 = mt_test_now();
-    rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
+    rc = run(mt_pg_allreduce(pg, NULL, &t, 1, MT_DIST_SUM));
     CHECK(rc < 0 && mt_test_now() - t0 < 0.5, "next op fails fast");
     mt_tensor_decref(t);
     mt_pg_destroy(pg);
@@ -770,7 +763,7 @@ hung_peer_rank(int rank, int world, void *arg)
     }
     mt_tensor *t = mk(MT_INT64, 10);
     double t0 = mt_test_now();
-    int rc = run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_SUM));
+    int rc = run(mt_pg_allreduce(pg, NULL, &t, 1, MT_DIST_SUM));
     double dt = mt_test_now() - t0;
     CHECK(rc == MT_ETIMEOUT, "allreduce with a hung peer times out (rc %d)", rc);
     CHECK(dt >= 0.9 && dt < 2.0, "timed out after the group timeout (%.3f s)", dt);
@@ -791,8 +784,8 @@ abort_rank(int rank, int world, void *arg)
     REQUIRE(pg != NULL, "join");
     if (rank == 0) {
         mt_tensor *t = mk(MT_INT32, 4);
-        mt_work *w = mt_pg_enqueue_recv(pg, t, 1, 0); /* never sent */
-        mt_work *w2 = mt_pg_enqueue_barrier(pg);
+        mt_work *w = mt_pg_recv(pg, NULL, t, 1, 0); /* never sent */
+        mt_work *w2 = mt_pg_barrier(pg, NULL);
         CHECK(mt_work_wait(w, 200) == MT_ETIMEOUT && !mt_work_is_completed(w),
               "Work.wait timeout while the operation runs");
         double t0 = mt_test_now();
@@ -837,7 +830,7 @@ bad_group_args(void)
     for (int i = 0; i < 3; i++) {
         put_int(t, i, i);
     }
-    CHECK(pg && run(mt_pg_enqueue_allreduce(pg, &t, 1, MT_DIST_AVG)) == 0 &&
+    CHECK(pg && run(mt_pg_allreduce(pg, NULL, &t, 1, MT_DIST_AVG)) == 0 &&
               get_double(t, 2) == 2,
           "world size 1");
     mt_tensor_decref(t);

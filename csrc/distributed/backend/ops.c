@@ -262,7 +262,8 @@ mt__check_like(const mt_tensor *t, const mt_tensor *ref, const char *op, const c
 }
 
 mt_work *
-mt_pg_enqueue_allreduce(mt_pg *pg, mt_tensor *const *tensors, int ntensors, mt_dist_op op)
+mt_pg_allreduce(mt_pg *pg, const mt_pg_call *call,
+                mt_tensor *const *tensors, int ntensors, mt_dist_op op)
 {
     if (ntensors < 1) {
         mt_error_set(MT_EINVAL, "allreduce: needs at least one tensor");
@@ -279,11 +280,12 @@ mt_pg_enqueue_allreduce(mt_pg *pg, mt_tensor *const *tensors, int ntensors, mt_d
         return NULL;
     }
     w->op = op;
-    return mt__pg_enqueue(pg, w, true);
+    return mt__pg_issue(pg, call, w, true);
 }
 
 mt_work *
-mt_pg_enqueue_broadcast(mt_pg *pg, mt_tensor *const *tensors, int ntensors, int root)
+mt_pg_broadcast(mt_pg *pg, const mt_pg_call *call,
+                mt_tensor *const *tensors, int ntensors, int root)
 {
     if (ntensors < 1) {
         mt_error_set(MT_EINVAL, "broadcast: needs at least one tensor");
@@ -302,11 +304,11 @@ mt_pg_enqueue_broadcast(mt_pg *pg, mt_tensor *const *tensors, int ntensors, int 
         return NULL;
     }
     w->root = root;
-    return mt__pg_enqueue(pg, w, true);
+    return mt__pg_issue(pg, call, w, true);
 }
 
 mt_work *
-mt_pg_enqueue_reduce(mt_pg *pg, mt_tensor *tensor, int root, mt_dist_op op)
+mt_pg_reduce(mt_pg *pg, const mt_pg_call *call, mt_tensor *tensor, int root, mt_dist_op op)
 {
     if (mt__check_root(pg, root, "reduce") < 0 || mt__check_tensor(tensor, "reduce", "tensor") < 0 ||
         mt_dist_op_check(tensor->dtype, op) < 0) {
@@ -318,7 +320,7 @@ mt_pg_enqueue_reduce(mt_pg *pg, mt_tensor *tensor, int root, mt_dist_op op)
     }
     w->root = root;
     w->op = op;
-    return mt__pg_enqueue(pg, w, true);
+    return mt__pg_issue(pg, call, w, true);
 }
 
 /* Builds a work whose tensors are (first, list[0..size-1]). */
@@ -357,18 +359,19 @@ mt__check_list(mt_pg *pg, mt_tensor *const *list, const mt_tensor *ref, const ch
 }
 
 mt_work *
-mt_pg_enqueue_allgather(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *input)
+mt_pg_allgather(mt_pg *pg, const mt_pg_call *call, mt_tensor *const *outputs, mt_tensor *input)
 {
     if (mt__check_tensor(input, "allgather", "input") < 0 ||
         mt__check_list(pg, outputs, input, "allgather", "output_tensor_list") < 0) {
         return NULL;
     }
     mt_work *w = mt__work_with_list(MT__OP_ALLGATHER, pg, input, outputs);
-    return w ? mt__pg_enqueue(pg, w, true) : NULL;
+    return w ? mt__pg_issue(pg, call, w, true) : NULL;
 }
 
 mt_work *
-mt_pg_enqueue_gather(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *input, int root)
+mt_pg_gather(mt_pg *pg, const mt_pg_call *call,
+             mt_tensor *const *outputs, mt_tensor *input, int root)
 {
     if (mt__check_root(pg, root, "gather") < 0 || mt__check_tensor(input, "gather", "input") < 0) {
         return NULL;
@@ -388,11 +391,12 @@ mt_pg_enqueue_gather(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *input, int
         return NULL;
     }
     w->root = root;
-    return mt__pg_enqueue(pg, w, true);
+    return mt__pg_issue(pg, call, w, true);
 }
 
 mt_work *
-mt_pg_enqueue_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs, int root)
+mt_pg_scatter(mt_pg *pg, const mt_pg_call *call,
+              mt_tensor *output, mt_tensor *const *inputs, int root)
 {
     if (mt__check_root(pg, root, "scatter") < 0 ||
         mt__check_tensor(output, "scatter", "output") < 0) {
@@ -413,12 +417,12 @@ mt_pg_enqueue_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs, in
         return NULL;
     }
     w->root = root;
-    return mt__pg_enqueue(pg, w, true);
+    return mt__pg_issue(pg, call, w, true);
 }
 
 mt_work *
-mt_pg_enqueue_reduce_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs,
-                             mt_dist_op op)
+mt_pg_reduce_scatter(mt_pg *pg, const mt_pg_call *call, mt_tensor *output,
+                     mt_tensor *const *inputs, mt_dist_op op)
 {
     if (mt__check_tensor(output, "reduce_scatter", "output") < 0 ||
         mt_dist_op_check(output->dtype, op) < 0 ||
@@ -430,11 +434,12 @@ mt_pg_enqueue_reduce_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inp
         return NULL;
     }
     w->op = op;
-    return mt__pg_enqueue(pg, w, true);
+    return mt__pg_issue(pg, call, w, true);
 }
 
 mt_work *
-mt_pg_enqueue_alltoall(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *const *inputs)
+mt_pg_alltoall(mt_pg *pg, const mt_pg_call *call,
+               mt_tensor *const *outputs, mt_tensor *const *inputs)
 {
     int n = pg->size;
     if (outputs == NULL || inputs == NULL) {
@@ -473,7 +478,7 @@ mt_pg_enqueue_alltoall(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *const *i
         return NULL;
     }
     w->lens = lens;
-    return mt__pg_enqueue(pg, w, true);
+    return mt__pg_issue(pg, call, w, true);
 }
 
 /* Byte lengths of the dim-0 splits of t into lens[0..n-1]. */
@@ -512,7 +517,7 @@ mt__split_lens(mt_pg *pg, const mt_tensor *t, const int64_t *splits, size_t *len
 }
 
 mt_work *
-mt_pg_enqueue_alltoall_single(mt_pg *pg, mt_tensor *output, mt_tensor *input,
+mt_pg_alltoall_single(mt_pg *pg, const mt_pg_call *call, mt_tensor *output, mt_tensor *input,
                               const int64_t *output_splits, const int64_t *input_splits)
 {
     int n = pg->size;
@@ -543,14 +548,14 @@ mt_pg_enqueue_alltoall_single(mt_pg *pg, mt_tensor *output, mt_tensor *input,
     }
     w->lens = lens;
     w->single = true;
-    return mt__pg_enqueue(pg, w, true);
+    return mt__pg_issue(pg, call, w, true);
 }
 
 mt_work *
-mt_pg_enqueue_barrier(mt_pg *pg)
+mt_pg_barrier(mt_pg *pg, const mt_pg_call *call)
 {
     mt_work *w = mt__work_new(MT__OP_BARRIER, NULL, 0);
-    return w ? mt__pg_enqueue(pg, w, true) : NULL;
+    return w ? mt__pg_issue(pg, call, w, true) : NULL;
 }
 
 static int
@@ -576,7 +581,7 @@ mt__check_p2p(mt_pg *pg, mt_tensor *t, int peer, int tag, const char *op, bool a
 }
 
 mt_work *
-mt_pg_enqueue_send(mt_pg *pg, mt_tensor *tensor, int dst, int tag)
+mt_pg_send(mt_pg *pg, const mt_pg_call *call, mt_tensor *tensor, int dst, int tag)
 {
     if (mt__check_p2p(pg, tensor, dst, tag, "send", false) < 0) {
         return NULL;
@@ -587,11 +592,11 @@ mt_pg_enqueue_send(mt_pg *pg, mt_tensor *tensor, int dst, int tag)
     }
     w->root = dst;
     w->tag = (uint32_t)tag;
-    return mt__pg_enqueue(pg, w, false);
+    return mt__pg_issue(pg, call, w, false);
 }
 
 mt_work *
-mt_pg_enqueue_recv(mt_pg *pg, mt_tensor *tensor, int src, int tag)
+mt_pg_recv(mt_pg *pg, const mt_pg_call *call, mt_tensor *tensor, int src, int tag)
 {
     if (mt__check_p2p(pg, tensor, src, tag, "recv", true) < 0) {
         return NULL;
@@ -602,5 +607,5 @@ mt_pg_enqueue_recv(mt_pg *pg, mt_tensor *tensor, int src, int tag)
     }
     w->root = src;
     w->tag = (uint32_t)tag;
-    return mt__pg_enqueue(pg, w, false);
+    return mt__pg_issue(pg, call, w, false);
 }

@@ -27,9 +27,10 @@ struct mt_pg {
     char broken_msg[1024];
 };
 
-/* Queues w (taking a reference for the queue) and returns it; a collective
- * gets the group's next tag.  (process_group.c) */
-mt_work *mt__pg_enqueue(mt_pg *pg, mt_work *w, bool collective);
+/* Queues w (taking a reference for the queue) or runs it now, as `call`
+ * says (Note [Issuing an operation]; NULL: queued), and returns it; a
+ * collective gets the group's next tag.  (process_group.c) */
+mt_work *mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective);
 
 /* Runs one queued collective on the caller's thread (the worker, or a
  * caller running it inline); 0 or MT_E* with the message set.  (ops.c) */

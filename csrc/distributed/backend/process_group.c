@@ -76,16 +76,13 @@ mt__run_p2p_batch(mt_pg *pg, mt_work **works, int n)
 }
 
 /* Runs works[0..n) (one item, or a batch of sends), which the
- * caller has dequeued after setting pg->running (mu not held); clears
- * running, wakes waiters, completes the items and drops the queue's
- * references.  Used by the worker and by mt_pg_run_taken. */
+ * caller has dequeued after setting pg->running (mu not held; `broken` is
+ * pg->broken as the caller read it then); clears running, wakes waiters,
+ * completes the items and drops the queue's references.  Used by the worker
+ * and by mt__pg_issue. */
 static void
-mt__execute(mt_pg *pg, mt_work **works, int n)
+mt__execute(mt_pg *pg, mt_work **works, int n, bool broken)
 {
-    pthread_mutex_lock(&pg->mu);
-    bool broken = pg->broken;
-    pthread_mutex_unlock(&pg->mu);
-
     int rc;
     char msg[1024];
     if (broken) {
@@ -217,8 +214,8 @@ mt__worker_main(void *arg)
     mt_pg *pg = arg;
     pthread_mutex_lock(&pg->mu);
     for (;;) {
-        /* running here means a caller executes an item inline (Note [Inline
-         * execution]): wait for it, one item at a time. */
+        /* running here means a caller executes an item inline (Note [Issuing
+         * an operation]): wait for it, one item at a time. */
         while (pg->running ||
                (pg->head == NULL ? !pg->stop : !mt__startable_locked(pg))) {
             pthread_cond_wait(&pg->cv, &pg->mu);
@@ -231,23 +228,13 @@ mt__worker_main(void *arg)
         if (n == 0) {
             batch[n++] = mt__pop_locked(pg);
         }
+        bool broken = pg->broken;
         pthread_mutex_unlock(&pg->mu);
-        mt__execute(pg, batch, n);
+        mt__execute(pg, batch, n, broken);
         pthread_mutex_lock(&pg->mu);
     }
     pthread_mutex_unlock(&pg->mu);
     return NULL;
-}
-
-/* See Note [Inline execution]. */
-static _Thread_local bool mt__defer_wake;
-/* The timeout of the next operation this thread enqueues (0: the group's). */
-static _Thread_local int64_t mt__next_timeout_ms;
-
-void
-mt_pg_set_op_timeout(int64_t timeout_ms)
-{
-    mt__next_timeout_ms = timeout_ms > 0 ? timeout_ms : 0;
 }
 
 int
@@ -259,33 +246,6 @@ mt_pg_set_timeout(mt_pg *pg, int64_t timeout_ms)
     }
     atomic_store(&pg->timeout_ms, timeout_ms);
     return 0;
-}
-
-void
-mt_pg_set_defer_wake(bool on)
-{
-    mt__defer_wake = on;
-}
-
-bool
-mt_pg_take(mt_pg *pg, mt_work *w)
-{
-    pthread_mutex_lock(&pg->mu);
-    bool mine = pg->head == w && !pg->running;
-    if (mine) {
-        (void)mt__pop_locked(pg);
-    }
-    else {
-        pthread_cond_broadcast(&pg->cv); /* its enqueue may not have woken the worker */
-    }
-    pthread_mutex_unlock(&pg->mu);
-    return mine;
-}
-
-void
-mt_pg_run_taken(mt_pg *pg, mt_work *w)
-{
-    mt__execute(pg, &w, 1);
 }
 
 /* ---- construction / destruction -------------------------------------------- */
@@ -401,7 +361,7 @@ mt__pg_shutdown(mt_pg *pg, bool abort)
     }
     pg->stop = true;
     pthread_cond_broadcast(&pg->cv);
-    while (pg->running) { /* an inline execution (Note [Inline execution]) */
+    while (pg->running) { /* an inline execution (Note [Issuing an operation]) */
         pthread_cond_wait(&pg->cv, &pg->mu);
     }
     pthread_mutex_unlock(&pg->mu);
@@ -425,21 +385,29 @@ mt_pg_abort(mt_pg *pg)
     mt__pg_shutdown(pg, true);
 }
 
-/* ---- enqueueing (caller thread) -------------------------------------------- */
+/* ---- issuing (caller thread) -------------------------------------------- */
 
-/* Queues w (the queue takes its own reference) and returns it to the caller. */
+/* See Note [Issuing an operation]. */
 mt_work *
-mt__pg_enqueue(mt_pg *pg, mt_work *w, bool collective)
+mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective)
 {
-    mt_work_incref(w);
+    static const mt_pg_call queued = {false, 0};
+    call = call != NULL ? call : &queued;
+    mt_work_incref(w); /* the queue's reference (dropped by mt__execute) */
     pthread_mutex_lock(&pg->mu);
     if (collective) {
         w->tag = MT__COLL_TAG_BIT | (pg->seq++ & ~MT__COLL_TAG_BIT);
     }
     w->next = NULL;
     w->pg = pg;
-    w->timeout_ms = mt__next_timeout_ms;
-    mt__next_timeout_ms = 0;
+    w->timeout_ms = call->timeout_ms > 0 ? call->timeout_ms : 0;
+    if (call->now && pg->head == NULL && !pg->running) {
+        pg->running = true; /* the worker waits until mt__execute clears it */
+        bool broken = pg->broken;
+        pthread_mutex_unlock(&pg->mu);
+        mt__execute(pg, &w, 1, broken);
+        return w;
+    }
     if (pg->tail) {
         pg->tail->next = w;
     }
@@ -447,11 +415,7 @@ mt__pg_enqueue(mt_pg *pg, mt_work *w, bool collective)
         pg->head = w;
     }
     pg->tail = w;
-    if (!mt__defer_wake) {
-        pthread_cond_broadcast(&pg->cv);
-    }
-    mt__defer_wake = false;
+    pthread_cond_broadcast(&pg->cv);
     pthread_mutex_unlock(&pg->mu);
     return w;
 }
-

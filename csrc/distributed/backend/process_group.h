@@ -11,11 +11,12 @@
 
 /* Note [Process group execution]
  * mt_pg_new builds the TCP mesh (blocking, bounded by the timeout) and starts
- * one worker thread.  Every mt_pg_enqueue_* call validates its arguments on
- * the calling thread (errors: NULL + message, nothing queued), takes a
- * reference to every tensor it touches, and appends a work item to the
- * group's queue; the worker runs the items one at a time in issue order, so
- * all ranks run their collectives in the same order.  Each collective gets a
+ * one worker thread.  Every operation (mt_pg_allreduce, ...) validates its
+ * arguments on the calling thread (errors: NULL + message, nothing queued),
+ * takes a reference to every tensor it touches, and appends a work item to
+ * the group's queue (or runs it at once, Note [Issuing an operation]); items
+ * run one at a time in issue order, so all ranks run their collectives in the
+ * same order.  Each collective gets a
  * sequence number, and its messages carry it as their tag, so bytes of two
  * different collectives can never be mixed up.
  *
@@ -44,10 +45,6 @@ int mt_pg_size(const mt_pg *pg);
 int64_t mt_pg_timeout_ms(const mt_pg *pg);
 /* Changes the time each later operation may take (milliseconds > 0; MT_EINVAL otherwise). */
 int mt_pg_set_timeout(mt_pg *pg, int64_t timeout_ms);
-/* The time limit of the next operation this thread enqueues on any group (> 0), instead of
- * the group's; 0 clears it.  Consumed by that enqueue (or cleared by mt_pg_set_op_timeout(0)
- * when the enqueue failed). */
-void mt_pg_set_op_timeout(int64_t timeout_ms);
 /* Whether an earlier failure broke the group (then *msg, if given, is the
  * first error; borrowed, valid until destroy). */
 bool mt_pg_is_broken(mt_pg *pg, const char **msg);
@@ -58,58 +55,64 @@ void mt_pg_destroy(mt_pg *pg);
  * ones with MT_ECLOSED instead of waiting for them. NULL ok. */
 void mt_pg_abort(mt_pg *pg);
 
-/* ---- operations: each returns a new work (caller owns one reference) or
- * NULL + message when the arguments are invalid.  Tensor arrays are
- * borrowed for the call; the work takes its own references. ---- */
+/* Note [Issuing an operation]
+ * Every operation is issued one of two ways, which `call` says (NULL: the
+ * defaults):
+ *   - queued (now = false): the worker runs it; the caller waits on the
+ *     returned work when it likes (torch's async_op=True);
+ *   - now (now = true), for a caller that would wait at once: when nothing is
+ *     queued or running the caller runs it itself, on its own thread, before
+ *     the call returns (no thread switch: two of them per operation would
+ *     dominate small messages, and hurt most when ranks outnumber cores);
+ *     otherwise it is queued behind the others and the worker runs it, and
+ *     the caller waits on the work as usual.  Order is kept either way: the
+ *     worker never starts an item while an inline one runs, and the group
+ *     cannot be destroyed until an inline run returns.
+ * timeout_ms > 0 is this operation's time limit instead of the group's. */
+typedef struct mt_pg_call {
+    bool now;
+    int64_t timeout_ms;
+} mt_pg_call;
+
+/* ---- operations: each returns a work (caller owns one reference; after a
+ * `now` call that ran inline it is already complete) or NULL + message when
+ * the arguments are invalid.  Tensor arrays are borrowed for the call; the
+ * work takes its own references. ---- */
 
 /* Each tensor is all-reduced separately (one tensor is the common case). */
-mt_work *mt_pg_enqueue_allreduce(mt_pg *pg, mt_tensor *const *tensors, int ntensors,
-                                 mt_dist_op op);
-mt_work *mt_pg_enqueue_broadcast(mt_pg *pg, mt_tensor *const *tensors, int ntensors, int root);
+mt_work *mt_pg_allreduce(mt_pg *pg, const mt_pg_call *call, mt_tensor *const *tensors,
+                         int ntensors, mt_dist_op op);
+mt_work *mt_pg_broadcast(mt_pg *pg, const mt_pg_call *call, mt_tensor *const *tensors,
+                         int ntensors, int root);
 /* Root's tensor receives the reduction; others are left unchanged. */
-mt_work *mt_pg_enqueue_reduce(mt_pg *pg, mt_tensor *tensor, int root, mt_dist_op op);
+mt_work *mt_pg_reduce(mt_pg *pg, const mt_pg_call *call, mt_tensor *tensor, int root,
+                      mt_dist_op op);
 /* outputs[size]: outputs[r] receives rank r's input (same dtype and numel). */
-mt_work *mt_pg_enqueue_allgather(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *input);
+mt_work *mt_pg_allgather(mt_pg *pg, const mt_pg_call *call, mt_tensor *const *outputs,
+                         mt_tensor *input);
 /* outputs[size] on root, NULL elsewhere. */
-mt_work *mt_pg_enqueue_gather(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *input, int root);
+mt_work *mt_pg_gather(mt_pg *pg, const mt_pg_call *call, mt_tensor *const *outputs,
+                      mt_tensor *input, int root);
 /* inputs[size] on root, NULL elsewhere. */
-mt_work *mt_pg_enqueue_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs, int root);
+mt_work *mt_pg_scatter(mt_pg *pg, const mt_pg_call *call, mt_tensor *output,
+                       mt_tensor *const *inputs, int root);
 /* output = reduction over ranks of their inputs[rank]; inputs[size] each of output's numel. */
-mt_work *mt_pg_enqueue_reduce_scatter(mt_pg *pg, mt_tensor *output, mt_tensor *const *inputs,
-                                      mt_dist_op op);
+mt_work *mt_pg_reduce_scatter(mt_pg *pg, const mt_pg_call *call, mt_tensor *output,
+                              mt_tensor *const *inputs, mt_dist_op op);
 /* outputs[r] receives inputs[rank] of rank r; sizes may differ per pair
  * (each pair must agree). */
-mt_work *mt_pg_enqueue_alltoall(mt_pg *pg, mt_tensor *const *outputs, mt_tensor *const *inputs);
+mt_work *mt_pg_alltoall(mt_pg *pg, const mt_pg_call *call, mt_tensor *const *outputs,
+                        mt_tensor *const *inputs);
 /* all_to_all_single: input and output split along dim 0; split sizes in rows
  * (NULL: equal splits, dim 0 divisible by the group size). */
-mt_work *mt_pg_enqueue_alltoall_single(mt_pg *pg, mt_tensor *output, mt_tensor *input,
-                                       const int64_t *output_splits,
-                                       const int64_t *input_splits);
-mt_work *mt_pg_enqueue_barrier(mt_pg *pg);
+mt_work *mt_pg_alltoall_single(mt_pg *pg, const mt_pg_call *call, mt_tensor *output,
+                               mt_tensor *input, const int64_t *output_splits,
+                               const int64_t *input_splits);
+mt_work *mt_pg_barrier(mt_pg *pg, const mt_pg_call *call);
 /* Point to point; tag in [0, 2^31). */
-mt_work *mt_pg_enqueue_send(mt_pg *pg, mt_tensor *tensor, int dst, int tag);
+mt_work *mt_pg_send(mt_pg *pg, const mt_pg_call *call, mt_tensor *tensor, int dst, int tag);
 /* src may be MT_ANY_SOURCE; mt_work_source_rank tells the sender. */
-mt_work *mt_pg_enqueue_recv(mt_pg *pg, mt_tensor *tensor, int src, int tag);
-
-/* Note [Inline execution]
- * A blocking call would hand its item to the worker and sleep until the
- * worker is done: two thread switches per operation, which dominate small
- * messages (and hurt most when ranks outnumber cores).  Instead the caller
- * may run the item itself: mt_pg_set_defer_wake(true) before an enqueue
- * keeps the enqueue from waking the worker (the flag is thread-local and
- * cleared by the next enqueue; clear it yourself if the enqueue might fail
- * early), then mt_pg_take(pg, w) claims w if it is at the head of the queue
- * and nothing is running.  If it returns true the caller must call
- * mt_pg_run_taken(pg, w) (the group cannot be destroyed until that
- * returns); otherwise the worker runs w as usual (mt_pg_take woke it) and
- * the caller waits with mt_work_wait.  Order is kept either way: the worker
- * never starts an item while an inline one runs. */
-void mt_pg_set_defer_wake(bool on);
-/* Claims w (borrowed) for mt_pg_run_taken; see Note [Inline execution]. */
-bool mt_pg_take(mt_pg *pg, mt_work *w);
-/* Runs a claimed w on the calling thread and completes it (its result is then
- * read with mt_work_wait). */
-void mt_pg_run_taken(mt_pg *pg, mt_work *w);
+mt_work *mt_pg_recv(mt_pg *pg, const mt_pg_call *call, mt_tensor *tensor, int src, int tag);
 
 /* ---- work ---- */
 
@@ -118,6 +121,10 @@ void mt_pg_run_taken(mt_pg *pg, mt_work *w);
  * re-set on this thread), or MT_ETIMEOUT when the wait itself timed out. */
 int mt_work_wait(mt_work *w, int64_t timeout_ms);
 bool mt_work_is_completed(mt_work *w);
+/* Without waiting (and without marking w waited for): what mt_work_wait
+ * would return once w is done, or MT_ETIMEOUT while it runs (and when it
+ * failed by timing out: a wait tells the two apart). */
+int mt_work_result(mt_work *w);
 /* Completed without error. */
 bool mt_work_is_success(mt_work *w);
 /* The error code (0 while running or on success). */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "c10_lite/error.h"
@@ -69,7 +70,7 @@ mt__work_complete(mt_work *w, int code, const char *msg)
     pthread_mutex_lock(&w->mu);
     w->code = code;
     if (code < 0) {
-        snprintf(w->msg, sizeof(w->msg), "%s", msg ? msg : "unknown error");
+        w->msg = strdup(msg ? msg : "unknown error"); /* NULL (out of memory): see readers */
     }
     w->done = true;
     pthread_cond_broadcast(&w->cv);
@@ -107,7 +108,19 @@ mt_work_wait(mt_work *w, int64_t timeout_ms)
     }
     int code = w->code;
     if (code < 0) {
-        mt_error_set(code, "%s", w->msg);
+        mt_error_set(code, "%s", w->msg ? w->msg : "out of memory recording an error");
+    }
+    pthread_mutex_unlock(&w->mu);
+    return code;
+}
+
+int
+mt_work_result(mt_work *w)
+{
+    pthread_mutex_lock(&w->mu);
+    int code = w->done ? w->code : MT_ETIMEOUT;
+    if (w->done && code < 0) {
+        mt_error_set(code, "%s", w->msg ? w->msg : "out of memory recording an error");
     }
     pthread_mutex_unlock(&w->mu);
     return code;
@@ -148,7 +161,8 @@ mt_work_exception_message(mt_work *w)
 {
     pthread_mutex_lock(&w->mu);
     /* msg is written once, before done is set, and never again. */
-    const char *m = w->done && w->code < 0 ? w->msg : NULL;
+    const char *m = w->done && w->code < 0 ? (w->msg ? w->msg : "out of memory recording an error")
+                                            : NULL;
     pthread_mutex_unlock(&w->mu);
     return m;
 }
@@ -184,6 +198,7 @@ mt_work_decref(mt_work *w)
         mt__work_release_tensors(w);
         free(w->tensors);
         free(w->lens);
+        free(w->msg);
         pthread_cond_destroy(&w->cv);
         pthread_mutex_destroy(&w->mu);
         free(w);

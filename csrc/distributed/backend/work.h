@@ -27,13 +27,13 @@ struct mt_work {
     pthread_cond_t cv; /* CLOCK_MONOTONIC */
     bool done;
     int code;
-    char msg[1024];
+    char *msg;    /* the error, owned (NULL unless code < 0): a work stays small */
     int src_rank;
     /* the operation */
     mt__op_kind kind;
     mt_dist_op op;
     int root;     /* root, peer of send/recv */
-    int64_t timeout_ms; /* its own time limit (0: the group's), see mt_pg_set_op_timeout */
+    int64_t timeout_ms; /* its own time limit (0: the group's), see mt_pg_call */
     uint32_t tag;
     int ntensors;
     mt_tensor **tensors; /* owned references; layout depends on kind */

@@ -20,7 +20,6 @@ from datetime import timedelta
 import minitorch as _mt
 
 from . import _options
-from .._C import _c10d
 
 
 def _c():
@@ -145,8 +144,7 @@ class _Call:
         self.stage = _c()._Stage()
 
     def __call__(self, method, *args):
-        _c10d._set_op_timeout(self.ms)
-        self.works.append(getattr(self.pg._cpg, method)(*args))
+        self.works.append(getattr(self.pg._cpg, method)(*args, False, self.ms))
 
     def work(self, outputs, post=None, future_value=None):
         c = _c()

@@ -18,6 +18,7 @@ import difflib
 import enum
 import functools
 import hashlib
+import inspect
 import io
 import logging
 import os
@@ -31,6 +32,7 @@ import numpy as _np
 
 import minitorch as _mt
 from minitorch import futures as _futures
+from minitorch import Tensor as _Tensor
 
 from .._C import _c10d
 from . import _debug
@@ -158,6 +160,10 @@ class _RedOpType(enum.IntEnum):
     __hash__ = enum.IntEnum.__hash__
 
 
+_SUM = _RedOpType.SUM  # the common op, compared by identity on the hot path
+_OP_EXTRA = tuple(f"op={o.name}" for o in _RedOpType)  # a reduction's log words, by value
+
+
 class _ReduceOpMeta(type):
     def __instancecheck__(cls, obj):
         # ReduceOp.SUM is a RedOpType member, and an instance of ReduceOp, as in torch
@@ -215,6 +221,8 @@ reduce_op = _ReduceOpAlias()
 
 
 def _op_value(op):
+    if op is _SUM:
+        return op
     if isinstance(op, _RedOpType):
         v = op
     elif type.__instancecheck__(ReduceOp, op):
@@ -509,7 +517,9 @@ def _default_pg():
 def _resolve(group_):
     """The ProcessGroup for `group_` (None: WORLD); raises for aborted groups."""
     if group_ is None or group_ is GroupMember.WORLD:
-        pg = _default_pg()
+        pg = _world.default_pg
+        if pg is None:
+            pg = _default_pg()  # raises
     elif isinstance(group_, ProcessGroup):
         pg = group_
     elif group_ is GroupMember.NON_GROUP_MEMBER:
@@ -543,22 +553,54 @@ def _strict_groups():
 
 def _non_member_skips(op_name, result=None):
     """Decorator: when the call's `group` is NON_GROUP_MEMBER, warn and return `result` (torch),
-    or raise in strict mode (Note [Non-members])."""
+    or raise in strict mode (Note [Non-members]).  The wrapper has the function's own signature
+    (written out below), so the common call pays one comparison and one call, not the packing
+    of *args/**kwargs."""
+    def skip():
+        if _strict_groups():
+            return _NOT_SKIPPED
+        me = -1 if _world.default_pg is None else _world.default_pg.rank()
+        warnings.warn(f"Running {op_name} on global rank {me} which does not belong to the "
+                      "given group.", stacklevel=3)
+        return result
+
     def wrap(fn):
         code = fn.__code__
-        pos = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount].index("group")
-
-        @functools.wraps(fn)
-        def call(*args, **kwargs):
-            g = args[pos] if len(args) > pos else kwargs.get("group")
-            if g is GroupMember.NON_GROUP_MEMBER and not _strict_groups():
-                me = -1 if _world.default_pg is None else _world.default_pg.rank()
-                warnings.warn(f"Running {op_name} on global rank {me} which does not belong to the "
-                              "given group.", stacklevel=2)
-                return result
-            return fn(*args, **kwargs)
-        return call
+        assert not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS), fn
+        pos = code.co_varnames[:code.co_argcount]
+        kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+        defaults = fn.__defaults__ or ()
+        first_default = len(pos) - len(defaults)
+        env = {"_fn": fn, "_skip": skip, "_NGM": GroupMember.NON_GROUP_MEMBER,
+               "_NOT_SKIPPED": _NOT_SKIPPED}
+        params = []
+        for i, name in enumerate(pos):
+            if i >= first_default:
+                env[f"_d{i}"] = defaults[i - first_default]
+                params.append(f"{name}=_d{i}")
+            else:
+                params.append(name)
+        if kwonly:
+            params.append("*")
+            for name in kwonly:
+                if name in (fn.__kwdefaults__ or {}):
+                    env[f"_k_{name}"] = fn.__kwdefaults__[name]
+                    params.append(f"{name}=_k_{name}")
+                else:
+                    params.append(name)
+        args = ", ".join([*pos, *(f"{n}={n}" for n in kwonly)])
+        src = (f"def {fn.__name__}({', '.join(params)}):\n"
+               f"    if group is _NGM:\n"
+               f"        r = _skip()\n"
+               f"        if r is not _NOT_SKIPPED:\n"
+               f"            return r\n"
+               f"    return _fn({args})\n")
+        exec(src, env)
+        return functools.wraps(fn)(env[fn.__name__])
     return wrap
+
+
+_NOT_SKIPPED = object()
 
 
 def get_rank(group=None):
@@ -1083,7 +1125,6 @@ class Work:
         self._post = post
         self._info = info
         self._finished = False
-        self._sync = False  # queued for a caller that waits at once: it may run it itself
         self._lock = threading.Lock()  # wait() and a get_future() thread may finish together
         self._future = None
 
@@ -1100,11 +1141,7 @@ class Work:
 
     def wait(self, timeout=None):
         ms = -1 if timeout is None else _timeout_ms(timeout)
-        if self._sync and ms < 0:
-            self._sync = False
-            self._pg._cpg.run(self._w)
-        else:
-            self._w.wait(ms)
+        self._w.wait(ms)
         self._finish()
         return True
 
@@ -1190,6 +1227,8 @@ class _WorkList(Work):
 
 
 def _check_single_tensor(t, name):
+    if type(t) is _Tensor and t.is_cpu:  # the common case, in two reads
+        return
     if not isinstance(t, _mt.Tensor):
         raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
                         f"torch.Tensor but got {type(t)} instead.")
@@ -1205,7 +1244,7 @@ def _check_tensor_list(ts, name):
 
 
 def _check_device(t):
-    if t.device.type != "cpu":
+    if not t.is_cpu:
         raise RuntimeError(f"No backend type associated with device type {t.device.type}: the "
                            "gloo backend of minitorch supports CPU tensors only")
 
@@ -1244,23 +1283,27 @@ def _complete(copies, post, info):
 
 
 def _run(pg, cwork, async_op, outputs=(), stage=None, post=None, info=None):
+    """The result of an operation issued with now=not async_op: its Work, or None once done."""
     copies = stage.copies if stage is not None else ()
     if async_op:
         return Work(cwork, pg, outputs, copies, post, info)
-    pg._cpg.run(cwork)  # blocking: the caller runs it (no Work object needed)
-    _complete(copies, post, info)
+    _complete(copies, post, info)  # blocking: the call already ran it (Note [Issuing an operation])
     return None
 
 
 def _enter(op_name, group_, tensors, extra=""):
     """Common entry: resolve the group, DETAIL fingerprint check, INFO log.  `extra` (the call's
     arguments for the log) may be a function, called only when a debug level is set."""
-    pg = _resolve(group_)
-    if pg._user:
-        return pg, None
+    pg = _world.default_pg if group_ is None else None
+    cpg = pg._cpg if pg is not None else None
+    if cpg is None or not cpg.is_alive():  # not the live default group of the TCP backend
+        pg = _resolve(group_)
+        if pg._user:
+            return pg, None
     pg._seq += 1
-    info = _debug.before(op_name, pg, tensors, extra)
-    return pg, info
+    if _debug._level == "OFF":
+        return pg, None
+    return pg, _debug.before(op_name, pg, tensors, extra)
 
 
 # Note [User-defined backends]
@@ -1328,13 +1371,17 @@ def _check_complex_op(name, tensors, opv):
 
 
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
-    # The common call (the default group, SUM, a contiguous CPU tensor, blocking, no debug
-    # level) skips the general path's checks: they cannot fail for it.
-    if group is None and op is _RedOpType.SUM and async_op is False and type(tensor) is _mt.Tensor:
-        pg = _world.default_pg
-        if pg is not None and not pg._user and _debug._level == "OFF" and pg._cpg is not None \
-                and pg._cpg.allreduce_now(tensor) is None:
+    # The commonest call (the default group of the TCP backend, SUM, a contiguous CPU tensor,
+    # blocking, no debug level) goes straight to the C entry: every check of the general path
+    # holds for it, and at a few bytes per message these Python lines are most of the latency.
+    pg = _world.default_pg
+    if group is None and op is _SUM and async_op is False and type(tensor) is _Tensor \
+            and pg is not None and _debug._level == "OFF" and tensor.is_cpu \
+            and tensor.is_contiguous():
+        cpg = pg._cpg
+        if cpg is not None and cpg.is_alive():
             pg._seq += 1
+            cpg.allreduce(tensor, 0, True)
             return None
     return _all_reduce(tensor, op, group, async_op)
 
@@ -1342,18 +1389,16 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
 @_non_member_skips("all_reduce")
 def _all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
-    opv = _op_value(op)
-    if opv is not _RedOpType.SUM:
+    opv = op if op is _SUM else _op_value(op)
+    if opv is not _SUM:
         _check_complex_op("all_reduce", [tensor], opv)
-    pg, info = _enter("all_reduce", group, [tensor], lambda: f"op={opv.name}")
+    pg, info = _enter("all_reduce", group, [tensor], _OP_EXTRA[opv])
     if pg._user:
         return _user_call(pg, "allreduce", async_op, [tensor],
                           _opts(_options.AllreduceOptions, reduceOp=ReduceOp(opv)))
-    if tensor.is_contiguous():  # the common case, without a staging object
-        return _run(pg, pg._cpg.allreduce([tensor], int(opv), not async_op), async_op, [tensor], info=info)
     st = _Stage()
     t = st.output(tensor)
-    return _run(pg, pg._cpg.allreduce([t], int(opv), not async_op), async_op, [tensor], st, info=info)
+    return _run(pg, pg._cpg.allreduce([t], opv, not async_op), async_op, [tensor], st, info=info)
 
 
 @_non_member_skips("reduce")
@@ -1717,20 +1762,19 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
     return _isend(tensor, dst, group, tag, group_dst, False)
 
 
-def _isend(tensor, dst, group, tag, group_dst, sync):
+def _isend(tensor, dst, group, tag, group_dst, now):
+    """The Work of a send; with `now` (dist.send) the send is done before it returns None."""
     _p2p_check(tensor, tag, "isend")
     pg = _resolve(group)
     peer = _root(pg, dst, group_dst, "dst", required=True)
-    if sync and peer == pg.rank():  # torch checks the blocking send only
+    if now and peer == pg.rank():  # torch checks the blocking send only
         raise ValueError("Invalid destination rank: destination rank should not be the same as "
                          "the rank of the current process.")
     if pg._user:
-        return pg.send([tensor], peer, tag)
+        return _user_call(pg, "send", not now, [tensor], peer, tag)
     info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
     t = tensor if tensor.is_contiguous() else tensor.contiguous()
-    w = Work(pg._cpg.send(t, peer, tag, sync), pg, [tensor], info=info)
-    w._sync = sync
-    return w
+    return _run(pg, pg._cpg.send(t, peer, tag, now), not now, [tensor], info=info)
 
 
 @_non_member_skips("irecv")
@@ -1738,7 +1782,9 @@ def irecv(tensor, src=None, group=None, tag=0, group_src=None):
     return _irecv(tensor, src, group, tag, group_src, False)
 
 
-def _irecv(tensor, src, group, tag, group_src, sync):
+def _irecv(tensor, src, group, tag, group_src, now):
+    """The Work of a receive; with `now` (dist.recv) the receive is done before it returns the
+    sender's group rank (a user-defined group: its finished Work)."""
     _p2p_check(tensor, tag, "irecv")
     pg = _resolve(group)
     if src is None and group_src is None:
@@ -1746,33 +1792,37 @@ def _irecv(tensor, src, group, tag, group_src, sync):
     else:
         peer = _root(pg, src, group_src, "src")
     if pg._user:
-        return pg.recv_anysource([tensor], tag) if peer == _c10d.ANY_SOURCE else \
+        w = pg.recv_anysource([tensor], tag) if peer == _c10d.ANY_SOURCE else \
             pg.recv([tensor], peer, tag)
+        if now:
+            w.wait()
+        return w
     info = _debug.before("recv", pg, [tensor], f"src={src}", collective=False)
     st = _Stage()
     t = st.output(tensor)
-    w = Work(pg._cpg.recv(t, peer, tag, sync), pg, [tensor], st.copies, info=info)
-    w._sync = sync
-    return w
+    r = pg._cpg.recv(t, peer, tag, now)
+    if now:
+        _complete(st.copies, None, info)
+        return r
+    return Work(r, pg, [tensor], st.copies, info=info)
 
 
 @_non_member_skips("send")
 def send(tensor, dst=None, group=None, tag=0, group_dst=None):
-    _isend(tensor, dst, group, tag, group_dst, True).wait()
+    _isend(tensor, dst, group, tag, group_dst, True)
 
 
 @_non_member_skips("recv", result=-1)
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
     """Receives into `tensor`; returns the sender's rank."""
     pg = _resolve(group)
-    w = _irecv(tensor, src, group, tag, group_src, True)
-    w.wait()
+    sender = _irecv(tensor, src, group, tag, group_src, True)
     if src is not None:
         return src
     if group_src is None:
-        if not isinstance(w, Work) or w._pg is None or w._pg._user:  # a user-defined Work
-            return w.source_rank()
-        group_src = w._w.source_rank()
+        if pg._user:  # a user-defined group's Work says the rank itself
+            return sender.source_rank()
+        group_src = sender
         if group_src == pg.rank():
             raise ValueError("Invalid source rank: source rank should not be the same as the rank "
                              "of the current process.")
