@@ -141,6 +141,51 @@ def test_collectives_over_shared_memory(ws):
     assert _shm_entries() <= before  # the segment's name is removed once every rank has it
 
 
+def _job_on_hosts(rank, ws, init_method, hosts, job):
+    # MINITORCH_HOST_ID stands for the host's identity: ranks with different ids are on
+    # different hosts as far as the transport choice goes
+    os.environ["MINITORCH_HOST_ID"] = hosts[rank]
+    out = job(rank, ws, init_method)
+    name = dist.distributed_c10d._get_default_group()._cpg.transport() if dist.is_initialized() \
+        else None
+    return name, out
+
+
+@pytest.mark.parametrize("hosts,want", [
+    ("aab", "shm+tcp"),   # two ranks share a host, one is elsewhere
+    ("abab", "shm+tcp"),  # two hosts of two, ranks interleaved
+    ("ab", "tcp"),        # nobody shares a host
+])
+def test_groups_over_several_hosts_route_by_peer(hosts, want):
+    # Note [Routing by peer]: shared memory to the peers on the same host, TCP to the others;
+    # every collective and point-to-point pattern gives the results it gives on one host
+    ws = len(hosts)
+    res = run_ranks(_job_on_hosts, ws, list(hosts), _job_collectives, timeout=180)
+    for rank, (name, out) in enumerate(res):
+        assert name == want
+        assert out["max"] == [x * ws for x in range(6)]
+        assert out["avg"] == [sum(range(ws)) / ws] * 3
+        assert out["bcast"]
+        assert out["all_gather"] == [float(r) for r in range(ws)]
+        assert out["agit"] == [float(r) for r in range(ws) for _ in range(4)]
+        assert out["reduce_scatter"] == [float(sum(r + rank for r in range(ws)))] * 2
+        assert out["a2a"] == [float(rank + 10 * r) for r in range(ws)]
+        assert out["scatter"] == [float(rank)] * 2
+    assert res[0][1]["reduce"] == [float(sum(range(ws)))] * 3
+    assert res[0][1]["gather"] == [float(r) for r in range(ws)]
+    assert res[0][1]["any_source"] == list(range(1, ws))
+    assert res[1][1]["p2p"] == [0.0, 1.0, 2.0]
+
+
+def test_a_killed_rank_on_a_shared_host_is_an_error_naming_it():
+    # ranks 0 and 2 share a host, rank 1 is elsewhere; the last rank dies
+    res = run_ranks(_job_on_hosts, 3, ["a", "b", "a"], _job_killed, expect_fail={2}, timeout=60)
+    for name, (msg, took) in res[:2]:
+        assert name == "shm+tcp"
+        assert "lost" in msg or "closed" in msg or "rank 2" in msg, msg
+        assert took < 25, took
+
+
 def _job_killed(rank, ws, init_method):
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
                             timeout=timedelta(seconds=30))

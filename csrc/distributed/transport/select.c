@@ -17,8 +17,12 @@
  * memory only when all of these agree; guessing from LOCAL_WORLD_SIZE would
  * be wrong for them).  Rank 0 decides for the whole group and publishes the
  * decision, so ranks never disagree: shared memory when every rank is on
- * rank 0's host and none asked for tcp, TCP otherwise; asking for shm where
- * a rank is elsewhere is an error naming it.  When rank 0 cannot create the
+ * rank 0's host and none asked for tcp; when the ranks are on several hosts
+ * and some host has more than one, shared memory among each host's ranks and
+ * TCP between hosts (Note [Routing by peer]); TCP otherwise.  Asking for shm
+ * where a rank is elsewhere is an error naming it.  MINITORCH_HOST_ID, when
+ * set, stands for all of the host's identity (ranks with different ids never
+ * share memory; ranks with one id must be able to).  When rank 0 cannot create the
  * segment (no /dev/shm, or too little room: many groups, a small container
  * /dev/shm), auto falls back to TCP on every rank; forced shm is an error.
  * A group of one rank needs no
@@ -62,6 +66,11 @@ mt__read_line(const char *path, char *buf, size_t cap)
 static void
 mt__host_key(const char *mode, char *buf, size_t cap)
 {
+    const char *id = getenv("MINITORCH_HOST_ID");
+    if (id != NULL && id[0] != '\0') {
+        snprintf(buf, cap, "%s id:%s", mode, id);
+        return;
+    }
     char host[256] = "", boot[64], ns[64] = "";
     if (gethostname(host, sizeof(host)) < 0) {
         host[0] = '\0';
@@ -79,86 +88,121 @@ mt__host_key(const char *mode, char *buf, size_t cap)
     snprintf(buf, cap, "%s %s|%s|%s|%llx:%llx", mode, host, boot, ns, dev, ino);
 }
 
-/* Rank 0: the decision ("shm" or "tcp") from every rank's key. */
+/* Rank 0: the decision from every rank's key: "shm auto|forced", "tcp",
+ * "route <host of rank 0> <host of rank 1> ..." or "error <why>". */
 static int
 mt__decide(mt_store *store, int size, const char *mine, int64_t deadline, char *out, size_t cap)
 {
-    const char *where0 = strchr(mine, ' ') + 1;
-    bool local = true, any_tcp = strncmp(mine, "tcp ", 4) == 0, any_shm = strncmp(mine, "shm ", 4) == 0;
+    char **where = calloc((size_t)size, sizeof(*where)); /* rank r's "<where>" */
+    int *host = calloc((size_t)size, sizeof(*host));
+    if (where == NULL || host == NULL) {
+        free(where);
+        free(host);
+        return mt_error_set(MT_ENOMEM, "out of memory choosing a transport");
+    }
+    bool local = true, shared = false, any_tcp = strncmp(mine, "tcp ", 4) == 0;
+    bool any_shm = strncmp(mine, "shm ", 4) == 0;
     int away = -1, rc = 0;
+    where[0] = strdup(strchr(mine, ' ') + 1);
+    rc = where[0] ? 0 : mt_error_set(MT_ENOMEM, "out of memory choosing a transport");
     for (int r = 1; r < size && rc == 0; r++) {
         char key[40], *v = NULL;
         snprintf(key, sizeof(key), "transport/host/%d", r);
         rc = mt_store_get_str(store, key, mt__ms_left(deadline), &v);
         if (rc == 0) {
-            const char *where = strchr(v, ' ');
+            const char *w = strchr(v, ' ');
             any_tcp |= strncmp(v, "tcp ", 4) == 0;
             any_shm |= strncmp(v, "shm ", 4) == 0;
-            if (where == NULL || strcmp(where + 1, where0) != 0) {
-                local = false;
-                away = away < 0 ? r : away;
-            }
+            where[r] = strdup(w != NULL ? w + 1 : "");
+            rc = where[r] ? 0 : mt_error_set(MT_ENOMEM, "out of memory choosing a transport");
         }
         free(v);
     }
-    if (rc < 0) {
-        return rc;
+    for (int r = 0; r < size && rc == 0; r++) { /* host[r]: the first rank on r's host */
+        host[r] = r;
+        for (int q = 0; q < r; q++) {
+            if (strcmp(where[q], where[r]) == 0) {
+                host[r] = host[q];
+                shared = true;
+                break;
+            }
+        }
+        if (host[r] != 0) {
+            local = false;
+            away = away < 0 ? r : away;
+        }
     }
-    if (any_shm && !local) {
-        snprintf(out, cap, "error MINITORCH_TRANSPORT=shm needs every rank on one host; rank %d is "
-                 "not on rank 0's host", away);
+    if (rc == 0) {
+        if (any_shm && !local) {
+            snprintf(out, cap, "error MINITORCH_TRANSPORT=shm needs every rank on one host; rank "
+                     "%d is not on rank 0's host", away);
+        }
+        else if (any_shm && any_tcp) {
+            snprintf(out, cap, "error MINITORCH_TRANSPORT=shm on one rank and tcp on another");
+        }
+        else if (any_tcp || (!local && !shared)) {
+            snprintf(out, cap, "tcp");
+        }
+        else if (local) {
+            snprintf(out, cap, "%s", any_shm ? "shm forced" : "shm auto");
+        }
+        else {
+            size_t len = (size_t)snprintf(out, cap, "route");
+            for (int r = 0; r < size && len < cap; r++) {
+                len += (size_t)snprintf(out + len, cap - len, " %d", host[r]);
+            }
+            if (len >= cap) {
+                snprintf(out, cap, "tcp"); /* too many ranks to write down: the network */
+            }
+        }
     }
-    else if (any_shm && any_tcp) {
-        snprintf(out, cap, "error MINITORCH_TRANSPORT=shm on one rank and tcp on another");
+    for (int r = 0; r < size; r++) {
+        free(where[r]);
     }
-    else {
-        snprintf(out, cap, "%s", any_shm ? "shm forced" : local && !any_tcp ? "shm auto" : "tcp");
+    free(where);
+    free(host);
+    return rc;
+}
+
+/* The host numbers of a "route ..." decision into host_of[size]. */
+static int
+mt__parse_route(const char *choice, int size, int *host_of)
+{
+    const char *p = choice + strlen("route");
+    for (int r = 0; r < size; r++) {
+        char *end;
+        long h = strtol(p, &end, 10);
+        if (end == p || h < 0 || h >= size) {
+            return mt_error_set(MT_ERUNTIME, "malformed transport decision \"%.100s\"", choice);
+        }
+        host_of[r] = (int)h;
+        p = end;
     }
     return 0;
 }
 
-mt_transport *
-mt_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
+/* Builds the transport that `choice` (the decision) names. */
+static mt_transport *
+mt__build(mt_store *store, int rank, int size, const char *choice, int64_t deadline)
 {
-    const char *mode = "auto";
-    if (mt__mode(&mode) < 0) {
-        return NULL;
-    }
-    if (size == 1) {
-        return mt_tcp_transport_new(store, rank, size, timeout_ms);
-    }
-    int64_t deadline = mt__deadline_after(timeout_ms);
-    char mine[512], choice[256];
-    mt__host_key(mode, mine, sizeof(mine));
-    int rc = 0;
-    if (rank == 0) {
-        rc = mt__decide(store, size, mine, deadline, choice, sizeof(choice));
-        if (rc == 0) {
-            rc = mt_store_set_str(store, "transport/choice", choice);
-        }
-    }
-    else {
-        char key[40], *v = NULL;
-        snprintf(key, sizeof(key), "transport/host/%d", rank);
-        rc = mt_store_set_str(store, key, mine);
-        if (rc == 0) {
-            rc = mt_store_get_str(store, "transport/choice", mt__ms_left(deadline), &v);
-        }
-        if (rc == 0) {
-            snprintf(choice, sizeof(choice), "%s", v);
-        }
-        free(v);
-    }
-    if (rc < 0) {
-        mt_error_prefix(rc, "rank %d: choosing the transport", rank);
-        return NULL;
-    }
     if (strncmp(choice, "error ", 6) == 0) {
         mt_error_set(MT_EINVAL, "%s", choice + 6);
         return NULL;
     }
     int64_t left = mt__ms_left(deadline);
     left = left > 0 ? left : 1;
+    if (strncmp(choice, "route", 5) == 0) {
+        int *host_of = malloc(sizeof(int) * (size_t)size);
+        if (host_of == NULL) {
+            mt_error_set(MT_ENOMEM, "out of memory choosing a transport");
+            return NULL;
+        }
+        mt_transport *tp = mt__parse_route(choice, size, host_of) == 0
+                               ? mt_route_transport_new(store, rank, size, host_of, left)
+                               : NULL;
+        free(host_of);
+        return tp;
+    }
     if (strncmp(choice, "shm", 3) == 0) {
         mt_transport *tp = mt_shm_transport_new(store, rank, size, left);
         if (tp != NULL || mt_error_code() != MT_ENOTIMPL) {
@@ -177,3 +221,47 @@ mt_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
     }
     return mt_tcp_transport_new(store, rank, size, left);
 }
+
+mt_transport *
+mt_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
+{
+    const char *mode = "auto";
+    if (mt__mode(&mode) < 0) {
+        return NULL;
+    }
+    if (size == 1) {
+        return mt_tcp_transport_new(store, rank, size, timeout_ms);
+    }
+    int64_t deadline = mt__deadline_after(timeout_ms);
+    char mine[512];
+    mt__host_key(mode, mine, sizeof(mine));
+    size_t cap = 64 + (size_t)size * 12; /* room for a route decision */
+    char *choice = NULL;
+    int rc = 0;
+    if (rank == 0) {
+        choice = malloc(cap);
+        rc = choice ? mt__decide(store, size, mine, deadline, choice, cap)
+                    : mt_error_set(MT_ENOMEM, "out of memory choosing a transport");
+        if (rc == 0) {
+            rc = mt_store_set_str(store, "transport/choice", choice);
+        }
+    }
+    else {
+        char key[40];
+        snprintf(key, sizeof(key), "transport/host/%d", rank);
+        rc = mt_store_set_str(store, key, mine);
+        if (rc == 0) {
+            rc = mt_store_get_str(store, "transport/choice", mt__ms_left(deadline), &choice);
+        }
+    }
+    mt_transport *tp = NULL;
+    if (rc < 0) {
+        mt_error_prefix(rc, "rank %d: choosing the transport", rank);
+    }
+    else {
+        tp = mt__build(store, rank, size, choice, deadline);
+    }
+    free(choice);
+    return tp;
+}
+

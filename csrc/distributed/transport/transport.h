@@ -155,11 +155,18 @@ mt_transport *mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t 
  * NULL + message on failure. */
 mt_transport *mt_shm_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms);
 
+/* The transport of a group spread over hosts (Note [Routing by peer] in
+ * route.c): TCP to every rank and shared memory among the ranks of this
+ * rank's host; host_of[r] (size entries, borrowed) numbers rank r's host.
+ * Same contract as the two above. */
+mt_transport *mt_route_transport_new(mt_store *store, int rank, int size, const int *host_of,
+                                     int64_t timeout_ms);
+
 /* The transport of a new group, chosen as Note [Choosing a transport]
  * (select.c) says: shared memory or TCP.  Same contract as the two above. */
 mt_transport *mt_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms);
 
-/* The name of a transport ("tcp", "shm"). */
+/* The name of a transport ("tcp", "shm", "shm+tcp"). */
 static inline const char *
 mt_transport_name(const mt_transport *t)
 {
