@@ -819,12 +819,14 @@ def test_second_derivatives(name):
     assert torch.autograd.gradgradcheck(SECOND_ORDER[name], (A(3, 4),))
 
 
-def test_in_place_write_into_a_view_of_a_fresh_tensor_is_refused():
-    """buf[:2].copy_(x) would leave buf without x's history: refused, not silently wrong."""
+def test_in_place_write_into_a_view_of_a_fresh_tensor_carries_the_history():
+    """buf[:2].copy_(x): buf takes x's history in that place (Note [In-place ops on views])."""
     x = A(2)
     buf = torch.zeros(4, dtype=torch.float64)
-    with pytest.raises(NotImplementedError):
-        buf[:2].copy_(x)
+    buf[:2].copy_(x)
+    assert buf.grad_fn.name() == "CopySlices"
+    (buf * torch.arange(4.0, dtype=torch.float64)).sum().backward()
+    assert x.grad.tolist() == [0.0, 1.0]
 
 
 def test_python_forms_with_a_formula_are_recorded_as_one_op():

@@ -230,6 +230,9 @@ def _attach(opname, args, kwargs, out):
     for k, (o, d) in enumerate(zip(outs, diff)):
         if d:
             _C._set_history(o, node, k)
+            base = o._base
+            if base is not None and base.grad_fn is not None:
+                _register_view(base, o)
     return out
 
 
@@ -245,11 +248,14 @@ def _record_inplace(kind, name, fn, args, kwargs):
                            "operation.")
     base = self._base
     slots = _slots(args, kwargs)
-    if base is not None and (base.requires_grad or any(t.requires_grad for _, _, t in slots)):
-        raise NotImplementedError(
-            f"in-place {name} on a view, where the view's base or a value written requires "
-            "grad: minitorch does not rebase the history of views (the base would not see the "
-            "gradient); write it out of place (y = x.clone(); y[...] = ...) instead")
+    on_view = base is not None and (base.requires_grad or any(t.requires_grad for _, _, t in slots))
+    if on_view:
+        if base.requires_grad and base.is_leaf:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+        if name in ("resize_", "resize_as_", "set_", "as_strided_"):
+            raise RuntimeError(f"{name}(): cannot change the layout of a view of a tensor that "
+                               "requires grad")
     if name in ("resize_", "resize_as_") and self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     if name == "set_":
@@ -282,6 +288,8 @@ def _record_inplace(kind, name, fn, args, kwargs):
         if not self.requires_grad:
             return out
         formula = _formulas.zeros
+    if on_view:
+        return _rebase_view(self, base, opname, formula, old, args, kwargs, slots, out)
     # the node's inputs: self as it was (its current history; its values in `old`) and the
     # other arguments
     ctx = Ctx()
@@ -297,6 +305,121 @@ def _record_inplace(kind, name, fn, args, kwargs):
     ctx._out_versions = [(ctx._out, ctx._out._version)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], 1)
     _C._set_history(self, node, 0)
+    return out
+
+
+# Note [In-place ops on views]
+# An in-place op on a view v of a base b (b._base is the root: the tensor that owns the
+# storage) changes b's values too, so b's history must change with them, as torch does with
+# its CopySlices node: b gets a new node whose inputs are b as it was and the op's other
+# arguments.  Its backward takes b's gradient, runs the op's formula on the part of it that
+# lies under v (the view's geometry, relative to b's storage) and puts the formula's gradient
+# for v's old values back in that place; outside v the gradient passes through unchanged.
+# v itself becomes a view of the new b (an AsStridedBackward0 node: its gradient lands in a
+# zero gradient of b's shape, at v's place).  So do the other views of b that have a history
+# (the recorder keeps a weak set of them per base): they read b's new values, so their history
+# is b's new one.
+
+
+def _geometry(v, base):
+    """v's shape, strides and offset relative to a buffer laid out as base."""
+    return tuple(v.shape), v.stride(), v.storage_offset() - base.storage_offset()
+
+
+def _rebase_view(view, base, opname, formula, old, args, kwargs, slots, out):
+    """The history of an in-place op on a view (Note [In-place ops on views])."""
+    if base.numel() > 1 and 0 in base.stride():
+        raise NotImplementedError("in-place operation on a view of an expanded tensor that "
+                                  "requires grad (its elements overlap)")
+    layout = _Layout(base)  # the node keeps this, not base (its own output)
+    geom = _geometry(view, base)
+    ctx = Ctx()
+    ctx.name = "CopySlices"
+    ctx._args = (old,) + tuple(args[1:])
+    ctx.kwargs, ctx.multi, ctx.formula = kwargs, False, formula
+    ctx.slots = [(p, s, view.shape if t is view else t.shape,
+                  view.dtype if t is view else t.dtype, t.requires_grad) for p, s, t in slots]
+    ctx._out = view.detach()
+    ctx._out_refs = [weakref.ref(view)]
+    ctx.shapes = [(view.shape, view.dtype)]
+    ctx._arg_versions = [(t, t._version) for _, _, t in slots if t is not view]
+    ctx._out_versions = [(ctx._out, ctx._out._version)]
+    is_view = [t is view for _, _, t in slots]
+
+    def copy_slices(node, grads):
+        g = grads[0]
+        if g is None:
+            return [None] * (1 + is_view.count(False))
+        gb = _like(g, layout)
+        region = gb.as_strided(*geom)
+        per_slot = _apply(node, [region.clone()])
+        gv = None                        # the view's old values (once per time it is an argument)
+        for gi, v in zip(per_slot, is_view):
+            if v and gi is not None:
+                gv = gi if gv is None else gv + gi
+        if gv is None:
+            region.zero_()
+        else:
+            region.copy_(gv)
+        return [gb] + [gi for gi, v in zip(per_slot, is_view) if not v]
+
+    node = graph.node_class("CopySlices")(copy_slices, ctx,
+                                          [base] + [t for t, v in zip((t for _, _, t in slots),
+                                                                      is_view) if not v], 1)
+    _C._set_history(base, node, 0)
+
+    _C._set_history(view, _view_node(layout, geom, base), 0)
+    entry = _views.get(id(base))
+    others = [r() for r in entry[1].values()] if entry is not None and entry[0]() is base else []
+    for other in others:  # the views taken before: their history too
+        if other is not None and other is not view and other.requires_grad:
+            _C._set_history(other, _view_node(layout, _geometry(other, base), base), 0)
+    return out
+
+
+def _view_node(layout, geom, base):
+    """The history of a view (geometry geom) of base, as base's history stands now: its
+    gradient lands at its place in a zero gradient of base's shape."""
+    def as_strided_backward(node, grads):
+        g = grads[0]
+        if g is None:
+            return [None]
+        gb = _like(_C.zeros(layout.shape, dtype=layout.dtype), layout)
+        gb.as_strided(*geom).copy_(g)
+        return [gb]
+    return graph.node_class("AsStridedBackward0")(as_strided_backward, Ctx(), [base], 1)
+
+
+# id(base) -> (weak reference to base, {id(view): weak reference to view}) for the views
+# with a history of bases that are not leaves (an in-place op on a view of a leaf that
+# requires grad is an error, so leaves are never rebased) (Note [In-place ops on views]).
+# Tensors compare elementwise, so the keys are ids; entries leave with their tensors.
+_views = {}
+
+
+def _register_view(base, view):
+    key = id(base)
+    entry = _views.get(key)
+    if entry is None or entry[0]() is not base:
+        entry = _views[key] = (weakref.ref(base, lambda _, key=key: _views.pop(key, None)), {})
+    views, vkey = entry[1], id(view)
+    views[vkey] = weakref.ref(view, lambda _, views=views, vkey=vkey: views.pop(vkey, None))
+
+
+class _Layout:
+    """A base tensor's shape, strides, offset and dtype, kept without the tensor."""
+    __slots__ = ("shape", "stride", "offset", "dtype")
+
+    def __init__(self, t):
+        self.shape, self.stride = tuple(t.shape), t.stride()
+        self.offset, self.dtype = t.storage_offset(), t.dtype
+
+
+def _like(g, layout):
+    """A copy of gradient g (the base's shape) laid out with the base's strides, so that a
+    view's _geometry addresses it."""
+    out = _C.empty_strided(layout.shape, layout.stride, dtype=g.dtype)
+    out.copy_(g)
     return out
 
 
