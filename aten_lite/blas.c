@@ -117,7 +117,7 @@ mt__get(void)
     }
     mt__blas *lib = atomic_load(&mt__lib);
     if (lib != NULL && lib->set_threads != NULL) {
-        int n = mt_in_parallel_region() ? 1 : mt_get_num_threads();
+        int n = 1; /* Note [One thread pool] (linalg.c): the pool splits large products */
         if (atomic_exchange(&mt__threads_set, n) != n) {
             lib->set_threads(n);
         }

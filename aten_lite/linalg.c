@@ -1,6 +1,7 @@
 /* aten_lite/linalg.c - matrix products on one batched GEMM core: BLAS for float32/64, exact fallback otherwise. */
 #include "aten_lite/linalg.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,135 @@ mt__gemm_fallback(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_
     return 0;
 }
 
+/* Note [One thread pool]
+ * OpenBLAS's own threads spin for a while after each product; the pool's
+ * threads running the next kernel (the bias add, the activation) then fight
+ * them for the cores, and a 5 us add took 40 us after a product.  So the
+ * BLAS always runs single-threaded (mt_blas_gemm, see Note [Run-time BLAS]),
+ * and a large product is split over the pool instead: column blocks of C (or
+ * row blocks when C is narrow), one single-threaded gemm per block, or whole
+ * products of a batch per thread. */
+typedef struct mt__gemm_split {
+    bool dbl, ta, tb;
+    int64_t m, n, k, lda, ldb, batch;
+    double alpha, beta;
+    const char *a, *b;
+    char *c;
+    int64_t sa, sb;     /* batch strides of a and b in bytes (c's: m * n * isz) */
+    int64_t parts;      /* blocks per product (1: products whole) */
+    bool by_rows;
+    atomic_bool failed;
+} mt__gemm_split;
+
+static void
+mt__gemm_split_run(void *ctx, int64_t begin, int64_t end)
+{
+    mt__gemm_split *g = ctx;
+    size_t isz = g->dbl ? 8 : 4;
+    for (int64_t t = begin; t < end; t++) {
+        int64_t bi = t / g->parts, part = t % g->parts;
+        int64_t len = g->by_rows ? g->m : g->n;
+        int64_t lo = len * part / g->parts, hi = len * (part + 1) / g->parts;
+        const char *a = g->a + bi * g->sa, *b = g->b + bi * g->sb;
+        char *c = g->c + bi * g->m * g->n * (int64_t)isz;
+        int64_t m = g->m, n = g->n;
+        if (g->by_rows) { /* rows lo..hi of op(A) and of C */
+            a += (g->ta ? lo : lo * g->lda) * (int64_t)isz;
+            c += lo * g->n * (int64_t)isz;
+            m = hi - lo;
+        }
+        else { /* columns lo..hi of op(B) and of C */
+            b += (g->tb ? lo * g->ldb : lo) * (int64_t)isz;
+            c += lo * (int64_t)isz;
+            n = hi - lo;
+        }
+        if (m > 0 && n > 0 &&
+            !mt_blas_gemm(g->dbl, g->ta, g->tb, m, n, g->k, g->alpha, a, g->lda, b, g->ldb,
+                          g->beta, c, g->n)) {
+            atomic_store(&g->failed, true);
+        }
+    }
+}
+
+/* The products of a batch through the BLAS, split over the pool when large
+ * (Note [One thread pool]); false when the BLAS refused (nothing is lost: the
+ * caller runs its fallback over the whole batch). */
+static bool
+mt__gemm_blas_batch(mt__gemm_split *g)
+{
+    int nt = mt_in_parallel_region() ? 1 : mt_get_num_threads();
+    double flops = 2.0 * (double)g->m * (double)g->n * (double)g->k;
+    g->parts = 1;
+    g->by_rows = false;
+    if (nt > 1 && flops >= 2e6 && g->batch < nt) {
+        g->by_rows = g->n < 32 * nt;
+        int64_t len = g->by_rows ? g->m : g->n;
+        g->parts = len < nt ? len : nt;
+        g->parts = g->parts > 0 ? g->parts : 1;
+    }
+    atomic_init(&g->failed, false);
+    int64_t tasks = g->batch * g->parts;
+    if (nt > 1 && flops * (double)g->batch >= 2e6 && tasks > 1) {
+        mt_parallel_for(0, tasks, 1, mt__gemm_split_run, g);
+    }
+    else {
+        mt__gemm_split_run(g, 0, tasks);
+    }
+    return !atomic_load(&g->failed);
+}
+
+/* y = alpha * op(A) x + beta * y (A: rows x cols, leading dimension lda),
+ * its output split over the pool when A is large (Note [One thread pool]). */
+typedef struct mt__gemv_split {
+    bool dbl, trans;
+    int64_t rows, cols, lda, incx, parts;
+    double alpha, beta;
+    const char *a, *x;
+    char *y;
+    atomic_bool failed;
+} mt__gemv_split;
+
+static void
+mt__gemv_split_run(void *ctx, int64_t begin, int64_t end)
+{
+    mt__gemv_split *g = ctx;
+    size_t isz = g->dbl ? 8 : 4;
+    int64_t len = g->trans ? g->cols : g->rows;
+    for (int64_t part = begin; part < end; part++) {
+        int64_t lo = len * part / g->parts, hi = len * (part + 1) / g->parts;
+        if (hi <= lo) {
+            continue;
+        }
+        const char *a = g->a + (g->trans ? lo : lo * g->lda) * (int64_t)isz;
+        if (!mt_blas_gemv(g->dbl, g->trans, g->trans ? g->rows : hi - lo,
+                          g->trans ? hi - lo : g->cols, g->alpha, a, g->lda, g->x, g->incx,
+                          g->beta, g->y + lo * (int64_t)isz, 1)) {
+            atomic_store(&g->failed, true);
+        }
+    }
+}
+
+static bool
+mt__gemv_blas(bool dbl, bool trans, int64_t rows, int64_t cols, double alpha, const void *a,
+              int64_t lda, const void *x, int64_t incx, double beta, void *y)
+{
+    mt__gemv_split g = {
+        .dbl = dbl, .trans = trans, .rows = rows, .cols = cols, .lda = lda, .incx = incx,
+        .alpha = alpha, .beta = beta, .a = a, .x = x, .y = y, .parts = 1,
+    };
+    atomic_init(&g.failed, false);
+    int nt = mt_in_parallel_region() ? 1 : mt_get_num_threads();
+    int64_t len = trans ? cols : rows;
+    if (nt > 1 && (double)rows * (double)cols >= 65536.0 && len >= 2 * nt) {
+        g.parts = nt;
+        mt_parallel_for(0, g.parts, 1, mt__gemv_split_run, &g);
+    }
+    else {
+        mt__gemv_split_run(&g, 0, 1);
+    }
+    return !atomic_load(&g.failed);
+}
+
 int
 mt_gemm_raw(mt_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha,
             const void *a, int64_t lda, const void *b, int64_t ldb, double beta, void *c)
@@ -227,7 +357,11 @@ mt_gemm_raw(mt_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, doub
     }
     /* CBLAS does not read C when beta is 0 (the BLAS standard: "C need not be
      * set on input"), and neither does the fallback, so C is not cleared */
-    if (mt_blas_gemm(dbl, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, n)) {
+    mt__gemm_split sp = {
+        .dbl = dbl, .ta = ta, .tb = tb, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
+        .batch = 1, .alpha = alpha, .beta = beta, .a = a, .b = b, .c = c,
+    };
+    if (mt_blas_available() && mt__gemm_blas_batch(&sp)) {
         return 0;
     }
     /* the fallback reads B by rows: a transposed B is copied into k x n first */
@@ -322,6 +456,15 @@ mt__gemm_blas(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_s, mt_sc
         memset(pc, 0, (size_t)(batch * m * n) * isz);
     }
     bool ok = true;
+    if (m > 1 && n > 1) {
+        mt__gemm_split g = {
+            .dbl = dbl, .ta = ta, .tb = tb, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
+            .batch = batch, .alpha = alpha, .beta = beta, .a = pa, .b = pb, .c = pc,
+            .sa = a->strides[0] * (int64_t)isz, .sb = b->strides[0] * (int64_t)isz,
+        };
+        ok = mt__gemm_blas_batch(&g);
+        batch = 0; /* done */
+    }
     for (int64_t i = 0; i < batch && ok; i++) {
         const char *ai = pa + i * a->strides[0] * (int64_t)isz;
         const char *bi = pb + i * b->strides[0] * (int64_t)isz;
@@ -346,12 +489,12 @@ mt__gemm_blas(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_s, mt_sc
         }
         bool gv = false;
         if (n == 1) { /* y(m) = op(A) x, x a column of B */
-            gv = mt_blas_gemv(dbl, ta, ta ? k : m, ta ? m : k, alpha, ai, lda, bi, b->strides[1],
-                              beta, ci, 1);
+            gv = mt__gemv_blas(dbl, ta, ta ? k : m, ta ? m : k, alpha, ai, lda, bi, b->strides[1],
+                               beta, ci);
         }
         else if (m == 1) { /* y(n) = op(B)^T x, x the row of A */
-            gv = mt_blas_gemv(dbl, !tb, tb ? n : k, tb ? k : n, alpha, bi, ldb, ai, a->strides[2],
-                              beta, ci, 1);
+            gv = mt__gemv_blas(dbl, !tb, tb ? n : k, tb ? k : n, alpha, bi, ldb, ai,
+                               a->strides[2], beta, ci);
         }
         if (!gv) {
             ok = mt_blas_gemm(dbl, ta, tb, m, n, k, alpha, ai, lda, bi, ldb, beta, ci, n);

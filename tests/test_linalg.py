@@ -629,3 +629,37 @@ def test_einsum_property(problem, dt):
     ref = np.einsum(eq, *ns)
     bound = np.einsum(eq, *[np.abs(n) for n in ns])
     check(r, ref, bound * 4 + 1e-300, dt)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+@pytest.mark.parametrize("m,k,n", [(130, 150, 257), (700, 90, 7), (3, 2000, 900), (257, 64, 33)])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_large_products_split_over_the_pool(threads, m, k, n, ta, tb):
+    """Note [One thread pool]: products large enough are split into column (or, when C is
+    narrow, row) blocks, one single-threaded BLAS call each; every layout and an uneven split
+    give numpy's result, with and without beta."""
+    rng = np.random.default_rng(m * n + k)
+    a = rng.standard_normal((k, m) if ta else (m, k))
+    b = rng.standard_normal((n, k) if tb else (k, n))
+    c = rng.standard_normal((m, n))
+    prev = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for dt, tol in ((torch.float64, 1e-10), (torch.float32, 1e-3)):
+            A = torch.from_numpy(a).to(dt)
+            B = torch.from_numpy(b).to(dt)
+            A, B = (A.t() if ta else A), (B.t() if tb else B)
+            want = (a.T if ta else a) @ (b.T if tb else b)
+            np.testing.assert_allclose(torch.mm(A, B).double().numpy(), want, rtol=tol, atol=tol)
+            got = torch.addmm(torch.from_numpy(c).to(dt), A, B, beta=0.5, alpha=2.0)
+            np.testing.assert_allclose(got.double().numpy(), 0.5 * c + 2 * want, rtol=tol,
+                                       atol=tol * 10)
+            batch = torch.stack([A, A * 2])
+            np.testing.assert_allclose(torch.bmm(batch, torch.stack([B, B])).double().numpy(),
+                                       np.stack([want, 2 * want]), rtol=tol, atol=tol * 10)
+            x = torch.from_numpy(rng.standard_normal(k)).to(dt)
+            np.testing.assert_allclose(torch.mv(A, x).double().numpy(),
+                                       (a.T if ta else a) @ x.double().numpy(), rtol=tol,
+                                       atol=tol * 10)
+    finally:
+        torch.set_num_threads(prev)
