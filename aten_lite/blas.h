@@ -12,14 +12,12 @@
  * looks the few routines we need up (prefixed first, then plain names).
  * float32/float64 matrix products go to it; without one (or with it
  * disabled) they run the portable cache-blocked GEMM of linalg.c.
- * The BLAS's own thread pool is set to mt_get_num_threads() before each
- * call when that changed, so set_num_threads governs it too.  A call made
- * from inside a parallel region (a kernel that splits independent products
- * over the pool itself, as convolution does with its images) sets it to one
- * thread instead: each product then runs on the pool thread that asked for
- * it, and the two pools never compete for the cores.  For the same reason
- * the Python package asks OpenBLAS (OPENBLAS_THREAD_TIMEOUT, unless the user
- * set it) to put its idle threads to sleep after ~0.3 ms instead of ~0.1 s. */
+ * The BLAS's own thread pool is set to one thread: large products are split
+ * over minitorch's pool instead (Note [One thread pool] in linalg.c), so the
+ * two pools never compete for the cores, and set_num_threads governs both.
+ * The Python package also asks OpenBLAS (OPENBLAS_THREAD_TIMEOUT, unless the
+ * user set it) to put idle threads to sleep after ~0.3 ms instead of ~0.1 s,
+ * for whatever else in the process calls the same library. */
 
 /* dlopens `path` (borrowed) and resolves sgemm/dgemm/sgemv/dgemv/sdot/ddot.
  * Returns 0, or MT_ERUNTIME with the loader's message (nothing is loaded

@@ -28,10 +28,10 @@ def _load_blas():
     choice = _os.environ.get("MINITORCH_BLAS", "")
     if choice == "0":
         return
-    # OpenBLAS's idle threads spin for 2**28 cycles (~0.1 s) after each threaded product before
-    # sleeping, taking the cores from the intra-op pool's kernels that follow (a CNN's training
-    # step ran 1.7x slower on 2 cores); 2**20 cycles (~0.3 ms) still keeps them awake between
-    # back-to-back products.  Read by OpenBLAS when it is loaded; a value set by the user wins.
+    # minitorch calls the library single-threaded (Note [One thread pool]); should anything
+    # else in the process run threaded products through it, its idle threads would spin for
+    # 2**28 cycles (~0.1 s) after each one, taking the cores from the intra-op pool's kernels;
+    # 2**20 cycles (~0.3 ms) is enough.  Read by OpenBLAS when it is loaded; a user's value wins.
     _os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "20")
     if choice:
         try:
