@@ -143,3 +143,116 @@ def test_grads_over_the_tcp_transport():
     for _, grads, _ in results:
         for g, w in zip(grads, _grads(ref)):
             np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
+
+
+def _ddp_hook_grads(rank, ws, init_method, hook_name):
+    import minitorch.distributed as dist
+    import minitorch.nn as nn
+    from minitorch.distributed.algorithms.ddp_comm_hooks import default_hooks
+    from minitorch.futures import Future
+    from minitorch.nn.parallel import DistributedDataParallel as DDP
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    model = _model(seed=100 + rank)
+    if hook_name == "fp64_allreduce":
+        model = model.double()
+    ddp = DDP(model, bucket_cap_mb=0.0005)           # several buckets
+    seen = []
+    if hook_name in ("allreduce", "fp64_allreduce"):
+        ddp.register_comm_hook(None, default_hooks.allreduce_hook)
+    elif hook_name == "fp16":
+        ddp.register_comm_hook(None, default_hooks.fp16_compress_hook)
+    elif hook_name == "builtin_fp16":
+        ddp.register_builtin_comm_hook(dist.BuiltinCommHookType.FP16_COMPRESS)
+    elif hook_name == "bf16":
+        ddp.register_comm_hook(None, default_hooks.bf16_compress_hook)
+    elif hook_name == "local":                        # a hook that does not communicate
+        def local(state, bucket):
+            seen.append((bucket.index(), bucket.is_last(), len(bucket.parameters()),
+                         [tuple(g.shape) for g in bucket.gradients()]))
+            state.append(bucket.index())
+            fut = Future()
+            fut.set_result(bucket.buffer() * 0 + rank)
+            return fut
+        ddp.register_comm_hook([], local)
+    try:
+        ddp.register_comm_hook(None, default_hooks.allreduce_hook)
+        again = "no error"
+    except RuntimeError as e:
+        again = str(e)
+    x, y = _data()
+    if hook_name != "fp64_allreduce":
+        x = x.float()
+    per = BATCH // ws
+    xs, ys = x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
+    nn.CrossEntropyLoss()(ddp(xs), ys).backward()
+    return _grads(model), again, seen, len(ddp.reducer.buckets)
+
+
+@pytest.mark.parametrize("hook_name,tol", [("fp64_allreduce", 1e-10), ("allreduce", 1e-5),
+                                           ("fp16", 2e-3), ("builtin_fp16", 2e-3),
+                                           ("bf16", 2e-2)])
+def test_comm_hooks_average_the_gradients(hook_name, tol):
+    # Note [Communication hooks]: the default hooks give the single-process gradient of the
+    # whole batch (compressed ones within their precision)
+    import minitorch.nn as nn
+    results = run_ranks(_ddp_hook_grads, 2, hook_name, timeout=90)
+    ref = _model(seed=100)
+    x, y = _data()
+    if hook_name == "fp64_allreduce":
+        ref = ref.double()
+    else:
+        x = x.float()
+    nn.CrossEntropyLoss()(ref(x), y).backward()
+    for grads, again, _, _ in results:
+        assert "can only be called once" in again
+        for g, w in zip(grads, _grads(ref)):
+            np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+
+
+def test_a_hook_sees_every_bucket_and_sets_the_gradients():
+    results = run_ranks(_ddp_hook_grads, 2, "local", timeout=90)
+    for rank, (grads, _, seen, nbuckets) in enumerate(results):
+        assert [s[0] for s in seen] == list(range(nbuckets)) and nbuckets > 1
+        assert [s[1] for s in seen] == [i == nbuckets - 1 for i in range(nbuckets)]
+        shapes = [s for b in seen for s in b[3]]
+        assert sorted(shapes) == sorted(tuple(g.shape) for g in grads)
+        for g in grads:                               # the hook's value became the gradient
+            assert (g == rank).all()
+
+
+def _bad_hook(rank, ws, init_method, kind):
+    import minitorch.distributed as dist
+    import minitorch.nn as nn
+    from minitorch.futures import Future
+    from minitorch.nn.parallel import DistributedDataParallel as DDP
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    ddp = DDP(_model(seed=1))
+    if kind == "not callable":
+        try:
+            ddp.register_comm_hook(None, 5)
+        except TypeError as e:
+            return str(e)
+    def no_future(state, bucket):
+        return bucket.buffer()
+    def wrong_size(state, bucket):
+        f = Future()
+        f.set_result(torch.zeros(3))
+        return f
+    ddp.register_comm_hook(None, no_future if kind == "no future" else wrong_size)
+    x, y = _data()
+    try:
+        nn.CrossEntropyLoss()(ddp(x.float()), y).backward()
+    except (TypeError, RuntimeError) as e:
+        return type(e).__name__ + ": " + str(e)
+    return "no error"
+
+
+@pytest.mark.parametrize("kind,words", [
+    ("not callable", "hook must be callable"),
+    ("no future", "TypeError: a communication hook must return a minitorch.futures.Future"),
+    ("wrong size", "RuntimeError: the communication hook's future for bucket 0 gave Tensor of 3 "
+                   "elements"),
+])
+def test_bad_hooks_are_errors(kind, words):
+    for msg in run_ranks(_bad_hook, 1, kind, timeout=60):
+        assert words in msg, msg

@@ -12,7 +12,16 @@ backward ends (a callback queued on the engine), the reducer waits for the outst
 all-reduces and copies the averages back into the parameters' .grad.  With
 find_unused_parameters, parameters that the forward did not reach are marked ready at once
 (contributing zeros), and a bitmap all-reduce tells which of them another rank did use: those
-get the averaged gradient, the others keep grad None, as torch."""
+get the averaged gradient, the others keep grad None, as torch.
+
+Note [Communication hooks]
+With a hook registered (DistributedDataParallel.register_comm_hook), a ready bucket is handed
+to hook(state, GradBucket) instead of the AVG all-reduce: the bucket's buffer holds this rank's
+gradients, and the hook returns a Future whose value (a tensor, or a list of one, of the
+buffer's size) is what the gradients become; averaging is the hook's business, as in torch
+(default_hooks.allreduce_hook divides by the group size, then sums).  Hooks run in bucket order
+on every rank, while backward runs; the reducer waits for their futures when backward ends."""
+from ...futures import Future as _Future
 from ... import _C
 from ...distributed import distributed_c10d as _c10d
 
@@ -21,6 +30,20 @@ _FIRST_BUCKET_BYTES = 1024 * 1024
 
 class _Bucket:
     __slots__ = ("params", "offsets", "buffer", "pending", "work", "index")
+
+
+def _hook_result(bucket, value):
+    """The tensor a hook's future gave for a bucket, checked."""
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, _C.TensorBase) or value.numel() != bucket.buffer.numel():
+        raise RuntimeError(f"the communication hook's future for bucket {bucket.index} gave "
+                           f"{type(value).__name__}"
+                           + (f" of {value.numel()} elements" if isinstance(value, _C.TensorBase)
+                              else "")
+                           + f"; expected a tensor of the bucket's {bucket.buffer.numel()} "
+                           "elements (or a list of one)")
+    return value
 
 
 class Reducer:
@@ -40,6 +63,7 @@ class Reducer:
         self.sync = True
         self.unused = set()
         self.error = None
+        self.comm_hook = None            # (state, hook): Note [Communication hooks]
         self._reset()
 
     def _make_buckets(self, cap):
@@ -130,9 +154,20 @@ class Reducer:
             self.ready[b.index] = True
             while self.next_launch < len(self.buckets) and self.ready[self.next_launch]:
                 bk = self.buckets[self.next_launch]
-                bk.work = _c10d.all_reduce(bk.buffer, op=_c10d.ReduceOp.AVG, group=self.group,
-                                           async_op=True)
+                bk.work = self._run_hook(bk) if self.comm_hook is not None else \
+                    _c10d.all_reduce(bk.buffer, op=_c10d.ReduceOp.AVG, group=self.group,
+                                     async_op=True)
                 self.next_launch += 1
+
+    def _run_hook(self, bk):
+        from ...distributed._grad_bucket import GradBucket
+        state, hook = self.comm_hook
+        fut = hook(state, GradBucket(bk.index, bk.buffer, bk.params, bk.offsets,
+                                     bk.index == len(self.buckets) - 1))
+        if not isinstance(fut, _Future):
+            raise TypeError("a communication hook must return a minitorch.futures.Future "
+                            f"(of the bucket's tensor), not {type(fut).__name__}")
+        return fut
 
     def _finalize(self):
         """End of backward: wait for the all-reduces, write the averages into .grad."""
@@ -156,11 +191,17 @@ class Reducer:
             bitmap = _C.tensor([0.0 if id(p) in self.unused else 1.0 for p in self.params])
             _c10d.all_reduce(bitmap, group=self.group)
             globally_used = bitmap.tolist()
+        results = {}
         for b in self.buckets:
-            b.work.wait()
+            r = b.work.wait()
+            if self.comm_hook is not None:
+                results[b.index] = _hook_result(b, r)
         prev = _C._set_grad_enabled(False)
         try:
             for b in self.buckets:
+                r = results.get(b.index)
+                if r is not None and r is not b.buffer:
+                    b.buffer.copy_(r.reshape(-1))
                 for p, off in zip(b.params, b.offsets):
                     avg = b.buffer.narrow(0, off, p.numel()).view(p.shape)
                     if p.grad is not None:

@@ -97,7 +97,26 @@ class DistributedDataParallel(Module):
             self.require_backward_grad_sync = old
 
     def register_comm_hook(self, state, hook):
-        raise NotImplementedError("DistributedDataParallel.register_comm_hook is not implemented")
+        """Hands each ready bucket of gradients to ``hook(state, bucket)`` (a
+        ``dist.GradBucket``) instead of averaging it; the hook returns a
+        ``minitorch.futures.Future`` of the bucket's new gradients (Note [Communication hooks]
+        in _reducer.py).  Once per model, as torch."""
+        if not callable(hook):
+            raise TypeError(f"register_comm_hook: hook must be callable, not {type(hook).__name__}")
+        if self.reducer.comm_hook is not None:
+            raise RuntimeError("register_comm_hook or register_builtin_comm_hook can only be "
+                               "called once.")
+        self.reducer.comm_hook = (state, hook)
+
+    def register_builtin_comm_hook(self, comm_hook_type):
+        """``dist.BuiltinCommHookType.ALLREDUCE`` or ``FP16_COMPRESS`` on the model's group."""
+        from ...distributed._grad_bucket import BuiltinCommHookType
+        from ...distributed.algorithms.ddp_comm_hooks import default_hooks
+        hooks = {BuiltinCommHookType.ALLREDUCE: default_hooks.allreduce_hook,
+                 BuiltinCommHookType.FP16_COMPRESS: default_hooks.fp16_compress_hook}
+        if comm_hook_type not in hooks:
+            raise ValueError(f"register_builtin_comm_hook: unknown hook type {comm_hook_type!r}")
+        self.register_comm_hook(self.process_group, hooks[comm_hook_type])
 
     def _get_ddp_logging_data(self):
         return {"bucket_sizes": self.reducer.bucket_sizes(), "world_size": self.reducer.world,

@@ -1,0 +1,2 @@
+"""minitorch.distributed.algorithms: DistributedDataParallel communication hooks
+(``ddp_comm_hooks``)."""
