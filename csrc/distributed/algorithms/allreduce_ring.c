@@ -41,8 +41,24 @@ mt__mod(int a, int n)
     return ((a % n) + n) % n;
 }
 
+/* Where received bytes are combined into (Note [Sinks]). */
+typedef struct {
+    char *dst;
+    mt_dtype dt;
+    mt_dist_op op;
+    size_t isz;
+} mt__reduce_sink;
+
+static void
+mt__reduce_into_sink(void *ctx, size_t off, const void *bytes, size_t n)
+{
+    mt__reduce_sink *k = ctx;
+    mt_dist_reduce_into(k->dst + off, bytes, n / k->isz, k->dt, k->op);
+}
+
 /* One ring step: send chunk `si` to the right while receiving chunk `ri` from
- * the left, piece by piece; combine received pieces into buf when `reduce`,
+ * the left, piece by piece; combine received pieces into buf when `reduce`
+ * (straight from the transport when it takes sinks, else through scratch),
  * else receive them in place. */
 static int
 mt__ring_step(const mt_algo_ctx *c, char *buf, const size_t *off, size_t isz, int si, int ri,
@@ -66,17 +82,24 @@ mt__ring_step(const mt_algo_ctx *c, char *buf, const size_t *off, size_t isz, in
             ns = 1;
         }
         size_t rn = 0;
+        bool sink = reduce && c->tp->sinks && isz <= 16;
+        mt__reduce_sink k = {.dst = buf + (off[ri] + rb) * isz, .dt = dt, .op = op, .isz = isz};
         if (rb < rlen) {
             rn = rlen - rb < piece ? rlen - rb : piece;
-            char *dst = reduce ? scratch : buf + (off[ri] + rb) * isz;
+            char *dst = reduce && !sink ? scratch : buf + (off[ri] + rb) * isz;
             r = (mt_xfer){.peer = left, .tag = c->tag, .buf = dst, .len = rn * isz};
+            if (sink) {
+                r.sink = mt__reduce_into_sink;
+                r.sink_ctx = &k;
+                r.sink_unit = isz;
+            }
             nr = 1;
         }
         int rc = mt_transport_exchange(c->tp, &s, ns, &r, nr, c->deadline);
         if (rc < 0) {
             return rc;
         }
-        if (reduce && nr) {
+        if (reduce && nr && !sink) {
             mt_dist_reduce_into(buf + (off[ri] + rb) * isz, scratch, rn, dt, op);
         }
     }

@@ -174,7 +174,10 @@ mt_match_unexpected(mt_match *m, int rank, mt_xfer *recvs, int nrecv)
                 if (u->len != x->len) {
                     return mt__size_mismatch(rank, u->peer, u->tag, x->len, u->len);
                 }
-                if (u->len) {
+                if (u->len && x->sink != NULL) {
+                    x->sink(x->sink_ctx, 0, u->buf, u->len);
+                }
+                else if (u->len) {
                     memcpy(x->buf, u->buf, u->len);
                 }
                 x->src = u->peer;

@@ -193,6 +193,7 @@ mt__attach(mt__shm *t)
     size_t nrings = (size_t)t->base.size * (size_t)(t->base.size - 1);
     t->slots = t->data + nrings * t->ring_bytes;
     t->base.slot_bytes = MT__SHM_SLOT_BYTES - MT__SHM_CL;
+    t->base.sinks = true;
 }
 
 /* ---- rings ----------------------------------------------------------------- */
@@ -300,6 +301,47 @@ mt__ring_get(mt__shm *t, int p, void *dst, size_t n)
     return n;
 }
 
+/* Hands up to n bytes from the ring p -> me to x's sink (Note [Sinks]), starting at offset
+ * `off` of the message: whole units only (a unit split by the end of the ring goes through a
+ * small bounce); returns how many. */
+static size_t
+mt__ring_sink(mt__shm *t, int p, mt_xfer *x, size_t off, size_t n)
+{
+    size_t idx = mt__ring_index(t->base.size, p, t->base.rank);
+    mt__shm_ring *r = &t->rings[idx];
+    const char *s = t->data + idx * t->ring_bytes;
+    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+    size_t avail = (size_t)(head - tail), unit = x->sink_unit;
+    if (n > avail) {
+        n = avail;
+    }
+    n -= n % unit;
+    if (n == 0) {
+        return 0;
+    }
+    size_t at = (size_t)(tail % t->ring_bytes);
+    size_t first = t->ring_bytes - at < n ? t->ring_bytes - at : n;
+    size_t whole = first - first % unit;
+    if (whole) {
+        x->sink(x->sink_ctx, off, s + at, whole);
+    }
+    size_t done = whole;
+    if (whole < first) { /* a unit across the end of the ring */
+        unsigned char bounce[64];
+        size_t part = first - whole;
+        memcpy(bounce, s + at + whole, part);
+        memcpy(bounce + part, s, unit - part);
+        x->sink(x->sink_ctx, off + done, bounce, unit);
+        done += unit;
+    }
+    if (done < n) {
+        x->sink(x->sink_ctx, off + done, s + (done - first), n - done);
+    }
+    atomic_store_explicit(&r->tail, tail + n, memory_order_release);
+    return n;
+}
+
 /* ---- liveness ---------------------------------------------------------------- */
 
 static int
@@ -399,7 +441,10 @@ mt__progress_read(mt__shm *t, int p, mt_xfer *recvs, int nrecv, bool eager, size
             in->dst = in->x != NULL ? in->x->buf : in->u->buf;
         }
         if (in->got < in->len) {
-            size_t r = mt__ring_get(t, p, in->dst + in->got, (size_t)(in->len - in->got));
+            size_t r = in->x != NULL && in->x->sink != NULL
+                           ? mt__ring_sink(t, p, in->x, (size_t)in->got,
+                                           (size_t)(in->len - in->got))
+                           : mt__ring_get(t, p, in->dst + in->got, (size_t)(in->len - in->got));
             if (r == 0) {
                 return 0;
             }

@@ -38,6 +38,12 @@ typedef struct mt_xfer {
     void *buf;      /* send: data to send; receive: where the data goes */
     size_t len;
     int src;        /* receive: the rank the message came from (output) */
+    /* receive, optional, only on a transport with `sinks` (Note [Sinks]): instead of being
+     * copied to buf, the bytes are handed to sink(sink_ctx, offset, bytes, n) in order, n a
+     * multiple of sink_unit (len must be one too); buf is then not written */
+    void (*sink)(void *ctx, size_t off, const void *bytes, size_t n);
+    void *sink_ctx;
+    size_t sink_unit;
     /* progress, private to the transport */
     int state_;
     size_t done_;
@@ -69,11 +75,17 @@ typedef struct mt_transport_vtable {
     void (*slots_leave)(mt_transport *t, uint64_t step);
 } mt_transport_vtable;
 
+/* Note [Sinks]
+ * A receive may name a sink: the transport hands it the message's bytes where they lie (in
+ * shared memory, say) instead of copying them into the receive's buffer, so an algorithm
+ * that only combines what it receives (a reduce-scatter step) reads each byte once, with no
+ * copy in between.  Only transports that say `sinks` take such receives. */
 struct mt_transport {
     const mt_transport_vtable *vt;
     int rank;
     int size;
     size_t slot_bytes; /* 0: no slots */
+    bool sinks;        /* receives may have a sink (Note [Sinks]) */
 };
 
 static inline int
