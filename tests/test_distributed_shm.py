@@ -186,6 +186,32 @@ def test_a_killed_rank_on_a_shared_host_is_an_error_naming_it():
         assert took < 25, took
 
 
+def _job_misaligned(rank, ws, init_method):
+    # messages of odd byte counts through the rings, so that later payloads start off their
+    # element size and elements straddle the end of a ring: the reduce-scatter combines
+    # straight from the ring (Note [Sinks]) and must see whole elements
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    bad = 0
+    for it in range(40):
+        a = torch.full((16385 + it,), float(rank + 1))
+        dist.all_reduce(a)
+        bad += int((a != ws * (ws + 1) / 2).sum())
+        b = torch.arange(70001 + 3 * it, dtype=torch.int64) * (rank + 1)
+        dist.all_reduce(b)
+        want = torch.arange(70001 + 3 * it, dtype=torch.int64) * (ws * (ws + 1) // 2)
+        bad += int((b != want).sum())
+        c = torch.full((33333 + it,), 0.5 * (rank + 1), dtype=torch.float64)
+        dist.all_reduce(c, op=dist.ReduceOp.MAX)
+        bad += int((c != 0.5 * ws).sum())
+    return bad
+
+
+@pytest.mark.parametrize("ws", [2, 3])
+def test_elements_across_the_end_of_a_ring(ws):
+    assert run_ranks(_job_misaligned, ws, env={"MINITORCH_TRANSPORT": "shm"}, timeout=120) == \
+        [0] * ws
+
+
 def _job_killed(rank, ws, init_method):
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
                             timeout=timedelta(seconds=30))
