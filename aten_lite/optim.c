@@ -1,0 +1,162 @@
+/* aten_lite/optim.c - optimizer updates fused into one pass over a parameter (Note [Fused Adam]). */
+#include "aten_lite/optim.h"
+
+#include <math.h>
+
+#include "aten_lite/iter.h"
+#include "c10_lite/error.h"
+
+/* The hyper-parameters in the element type T, as the op-by-op update takes them. */
+/* One element of the update (Note [Fused Adam]); K the loop's constants. */
+#define MT__ADAM_ELEM(T, SQRT, K, p, m, v, x, g, AMS)                                            \
+    do {                                                                                          \
+        if ((K)->maximize) {                                                                      \
+            g = -g;                                                                               \
+        }                                                                                         \
+        if ((K)->has_wd) {                                                                        \
+            if ((K)->decoupled) {                                                                 \
+                p = p * (K)->decay;                                                               \
+            }                                                                                     \
+            else {                                                                                \
+                g = g + (K)->wd * p;                                                              \
+            }                                                                                     \
+        }                                                                                         \
+        m = (K)->lerp_low ? m + (K)->w1 * (g - m) : g - (g - m) * (K)->one_m_w1;                  \
+        v = v * (K)->beta2;                                                                       \
+        v = v + (g * g) * (K)->one_m_beta2;                                                       \
+        T s_ = v;                                                                                 \
+        if (AMS) {                                                                                \
+            x = x > v || x != x ? x : v; /* torch.maximum: NaN wins */                            \
+            s_ = x;                                                                               \
+        }                                                                                         \
+        p = p + (m / (SQRT(s_) / (K)->bc2_sqrt + (K)->eps)) * (K)->neg_step;                     \
+    } while (0)
+
+/* The loops of one element type: a contiguous one the compiler vectorises (one per
+ * amsgrad setting, the other settings are loop-invariant branches it hoists) and a
+ * strided one. */
+#define MT__ADAM_LOOP(T, SQRT, NAME)                                                              \
+    typedef struct {                                                                              \
+        T beta2, w1, one_m_w1, one_m_beta2, wd, decay, eps, neg_step, bc2_sqrt;                   \
+        bool maximize, decoupled, amsgrad, lerp_low, has_wd;                                      \
+    } NAME##_k;                                                                                   \
+    static void NAME##_dense(const NAME##_k *kp, int64_t n, T *restrict P, T *restrict M,         \
+                             T *restrict V, T *restrict X, const T *restrict G)                   \
+    {                                                                                             \
+        const NAME##_k kl = *kp, *k = &kl; /* a local: no store in the loop can change it */     \
+        if (X != NULL) {                                                                          \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T p = P[i], m = M[i], v = V[i], x = X[i], g = G[i];                               \
+                MT__ADAM_ELEM(T, SQRT, k, p, m, v, x, g, 1);                                      \
+                P[i] = p;                                                                         \
+                M[i] = m;                                                                         \
+                V[i] = v;                                                                         \
+                X[i] = x;                                                                         \
+            }                                                                                     \
+            return;                                                                               \
+        }                                                                                         \
+        for (int64_t i = 0; i < n; i++) {                                                         \
+            T p = P[i], m = M[i], v = V[i], x = 0, g = G[i];                                      \
+            MT__ADAM_ELEM(T, SQRT, k, p, m, v, x, g, 0);                                          \
+            (void)x;                                                                              \
+            P[i] = p;                                                                             \
+            M[i] = m;                                                                             \
+            V[i] = v;                                                                             \
+        }                                                                                         \
+    }                                                                                             \
+    static void NAME##_loop(char **data, const int64_t *n, const int64_t *strides, void *ctx)     \
+    {                                                                                             \
+        const NAME##_k *k = ctx;                                                                  \
+        int nop = k->amsgrad ? 5 : 4, gi = nop - 1;                                               \
+        bool dense = true;                                                                        \
+        for (int i = 0; i < nop; i++) {                                                           \
+            dense &= strides[i] == (int64_t)sizeof(T);                                            \
+        }                                                                                         \
+        if (dense) {                                                                              \
+            NAME##_dense(k, n[0], (T *)data[0], (T *)data[1], (T *)data[2],                       \
+                         k->amsgrad ? (T *)data[3] : NULL, (const T *)data[gi]);                  \
+            return;                                                                               \
+        }                                                                                         \
+        char *pp = data[0], *pm = data[1], *pv = data[2], *px = k->amsgrad ? data[3] : NULL;      \
+        const char *pg = data[gi];                                                                \
+        for (int64_t i = 0; i < n[0]; i++) {                                                      \
+            T p = *(T *)pp, m = *(T *)pm, v = *(T *)pv, g = *(const T *)pg;                       \
+            T x = px != NULL ? *(T *)px : 0;                                                      \
+            MT__ADAM_ELEM(T, SQRT, k, p, m, v, x, g, px != NULL);                                 \
+            *(T *)pp = p;                                                                         \
+            *(T *)pm = m;                                                                         \
+            *(T *)pv = v;                                                                         \
+            if (px != NULL) {                                                                     \
+                *(T *)px = x;                                                                     \
+                px += strides[3];                                                                 \
+            }                                                                                     \
+            pp += strides[0];                                                                     \
+            pm += strides[1];                                                                     \
+            pv += strides[2];                                                                     \
+            pg += strides[gi];                                                                    \
+        }                                                                                         \
+    }                                                                                             \
+    static void NAME##_run(mt_iter *it, const mt_adam_hyper *h)                                   \
+    {                                                                                             \
+        double w1 = 1.0 - h->beta1;                                                               \
+        NAME##_k k = {                                                                            \
+            .beta2 = (T)h->beta2, .w1 = (T)w1, .one_m_w1 = (T)(1.0 - w1),                         \
+            .one_m_beta2 = (T)(1.0 - h->beta2), .wd = (T)h->weight_decay,                         \
+            .decay = (T)(1.0 - h->lr * h->weight_decay), .eps = (T)h->eps,                        \
+            .neg_step = (T)(-h->step_size), .bc2_sqrt = (T)h->bc2_sqrt,                           \
+            .maximize = h->maximize, .decoupled = h->decoupled, .amsgrad = h->amsgrad,            \
+            .lerp_low = fabs(w1) < 0.5, .has_wd = h->weight_decay != 0.0,                         \
+        };                                                                                        \
+        mt_iter_for_each(it, NAME##_loop, &k);                                                    \
+    }
+
+MT__ADAM_LOOP(float, __builtin_sqrtf, mt__adam_f32)
+MT__ADAM_LOOP(double, __builtin_sqrt, mt__adam_f64)
+
+int
+mt_adam_step_(mt_tensor *param, const mt_tensor *grad, mt_tensor *exp_avg,
+              mt_tensor *exp_avg_sq, mt_tensor *max_exp_avg_sq, const mt_adam_hyper *h)
+{
+    mt_dtype dt = param->dtype;
+    if (dt != MT_FLOAT32 && dt != MT_FLOAT64) {
+        return mt_error_set(MT_EINVAL, "fused Adam step: float32 or float64 parameters only");
+    }
+    const mt_tensor *all[] = {grad, exp_avg, exp_avg_sq, max_exp_avg_sq};
+    int nall = h->amsgrad ? 4 : 3;
+    if (h->amsgrad && max_exp_avg_sq == NULL) {
+        return mt_error_set(MT_EINVAL, "fused Adam step: amsgrad needs max_exp_avg_sq");
+    }
+    for (int i = 0; i < nall; i++) {
+        const mt_tensor *t = all[i];
+        if (t->dtype != dt || t->ndim != param->ndim ||
+            !mt_device_eq(mt_tensor_device(t), mt_tensor_device(param))) {
+            return mt_error_set(MT_EINVAL, "fused Adam step: the state and gradient must have "
+                                "the parameter's dtype, shape and device");
+        }
+        for (int d = 0; d < t->ndim; d++) {
+            if (t->sizes[d] != param->sizes[d]) {
+                return mt_error_set(MT_EINVAL, "fused Adam step: the state and gradient must "
+                                    "have the parameter's dtype, shape and device");
+            }
+        }
+    }
+    mt_tensor *ops[5] = {param, exp_avg, exp_avg_sq, NULL, NULL};
+    int nout = 3;
+    if (h->amsgrad) {
+        ops[nout++] = max_exp_avg_sq;
+    }
+    ops[nout] = (mt_tensor *)grad;
+    mt_iter it;
+    int rc = mt_iter_build(&it, nout, 1, ops, dt);
+    if (rc < 0) {
+        return rc;
+    }
+    if (dt == MT_FLOAT32) {
+        mt__adam_f32_run(&it, h);
+    }
+    else {
+        mt__adam_f64_run(&it, h);
+    }
+    mt_iter_release(&it);
+    return 0;
+}
