@@ -15,14 +15,23 @@ The operations and their order are torch's single-tensor implementation, so floa
 agree with torch's to the last bit on the same inputs (up to the rounding of the elementwise
 kernels)."""
 import minitorch
-from minitorch import Tensor
+from minitorch import Tensor, _C
 
-from .optimizer import (Optimizer, _check_fused, _check_lr, _get_scalar_dtype, _scalar_value,
-                        _use_grad_for_differentiable)
+from .optimizer import (Optimizer, _check_fused, _check_hyper, _check_singleton_tensors,
+                        _new_counter, _refuse_capturable, _scalar_value,
+                        _use_grad_for_differentiable, _zeros_like_param)
 
 __all__ = ["Adam", "adam"]
 
-_CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+_FUSED_DTYPES = (minitorch.float32, minitorch.float64)
+
+
+def _fusable(param, grad, *state):
+    """Whether one step of param can run fused: real float32/float64 tensors of one dtype and
+    shape (the state as created for it)."""
+    dt = param.dtype
+    return dt in _FUSED_DTYPES and all(
+        t is None or (t.dtype == dt and t.shape == param.shape) for t in (grad, *state))
 
 
 class Adam(Optimizer):
@@ -31,15 +40,7 @@ class Adam(Optimizer):
                  differentiable=False, fused=None, decoupled_weight_decay=False):
         if isinstance(lr, Tensor) and foreach and not capturable:
             raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
-        _check_lr(lr)
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_hyper(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
         if not ((isinstance(betas[0], float) and isinstance(betas[1], float))
                 or (isinstance(betas[0], Tensor) and isinstance(betas[1], Tensor))):
             raise ValueError("betas must be either both floats or both Tensors")
@@ -59,62 +60,30 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
         _check_fused(fused, differentiable, foreach)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            fused = group.setdefault("fused", None)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    dtype = minitorch.float32 if fused else _get_scalar_dtype()
-                    p_state["step"] = minitorch.tensor(float(p_state["step"]), dtype=dtype)
+    _group_defaults = {"amsgrad": False, "maximize": False, "foreach": None, "capturable": False,
+                       "differentiable": False, "decoupled_weight_decay": False, "fused": None}
+    _counters = ("step",)
 
-    def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
-                    state_steps):
-        has_complex = False
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            has_complex |= p.is_complex()
-            params_with_grad.append(p)
-            grads.append(p.grad)
-            state = self.state[p]
-            if len(state) == 0:
-                step_dtype = (minitorch.float32 if group["fused"] else _get_scalar_dtype())
-                state["step"] = minitorch.tensor(0.0, dtype=step_dtype)
-                state["exp_avg"] = minitorch.zeros_like(p, memory_format=minitorch.preserve_format)
-                state["exp_avg_sq"] = minitorch.zeros_like(
-                    p, memory_format=minitorch.preserve_format)
-                if group["amsgrad"]:
-                    state["max_exp_avg_sq"] = minitorch.zeros_like(
-                        p, memory_format=minitorch.preserve_format)
-            exp_avgs.append(state["exp_avg"])
-            exp_avg_sqs.append(state["exp_avg_sq"])
-            if group["amsgrad"]:
-                max_exp_avg_sqs.append(state["max_exp_avg_sq"])
-            if group["foreach"] and isinstance(group["lr"], Tensor) and not group["capturable"]:
-                raise RuntimeError("lr as a Tensor is not supported for capturable=False and "
-                                   "foreach=True")
-            state_steps.append(state["step"])
-        return has_complex
-
+    def _new_state(self, p, group):
+        state = {"step": _new_counter(group), "exp_avg": _zeros_like_param(p),
+                 "exp_avg_sq": _zeros_like_param(p)}
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = _zeros_like_param(p)
+        return state
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Performs one optimization step; returns the loss of ``closure`` when one is given."""
         loss = self._run_closure(closure)
 
         for group in self.param_groups:
-            params_with_grad, grads, exp_avgs, exp_avg_sqs = [], [], [], []
-            max_exp_avg_sqs, state_steps = [], []
+            params_with_grad, grads, (exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps), \
+                has_complex = self._gather(group, "exp_avg", "exp_avg_sq", "max_exp_avg_sq",
+                                           "step")
+            if params_with_grad and group["foreach"] and isinstance(group["lr"], Tensor) and \
+                    not group["capturable"]:
+                raise RuntimeError("lr as a Tensor is not supported for capturable=False and "
+                                   "foreach=True")
             beta1, beta2 = group["betas"]
-            has_complex = self._init_group(group, params_with_grad, grads, exp_avgs, exp_avg_sqs,
-                                           max_exp_avg_sqs, state_steps)
             adam(params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps,
                  amsgrad=group["amsgrad"], has_complex=has_complex, beta1=beta1, beta2=beta2,
                  lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
@@ -131,25 +100,29 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, for
     """The Adam update on lists of tensors (the optimizer's ``step`` calls this per group)."""
     if grad_scale is not None or found_inf is not None:
         raise RuntimeError("minitorch's Adam has no fused implementation (grad_scale/found_inf)")
-    if not all(isinstance(t, Tensor) for t in state_steps):
-        raise RuntimeError("API has changed, `state_steps` argument must contain a list of "
-                           "singleton tensors")
+    _check_singleton_tensors(state_steps)
     lr = _scalar_value(lr)
     beta1 = _scalar_value(beta1)
     beta2 = _scalar_value(beta2)
     weight_decay = _scalar_value(weight_decay)
 
     for i, param in enumerate(params):
-        grad = grads[i] if not maximize else -grads[i]
         exp_avg = exp_avgs[i]
         exp_avg_sq = exp_avg_sqs[i]
         step_t = state_steps[i]
         if capturable:
-            # minitorch tensors live on the CPU, which torch's capturable mode refuses
-            raise AssertionError("If capturable=True, params and state_steps must be on "
-                                 f"supported devices: {_CAPTURABLE_DEVICES}.")
+            _refuse_capturable()
 
         step_t += 1
+        max_exp_avg_sq = max_exp_avg_sqs[i] if amsgrad else None
+        if not differentiable and _fusable(param, grads[i], exp_avg, exp_avg_sq, max_exp_avg_sq):
+            # the same update in one pass (Note [Fused Adam] in aten_lite/optim.h)
+            step = step_t.item()
+            _C._adam_step_(param, grads[i], exp_avg, exp_avg_sq, max_exp_avg_sq, beta1, beta2,
+                           lr, weight_decay, eps, lr / (1 - beta1 ** step),
+                           (1 - beta2 ** step) ** 0.5, maximize, decoupled_weight_decay)
+            continue
+        grad = grads[i] if not maximize else -grads[i]
 
         if weight_decay != 0:
             if decoupled_weight_decay:
@@ -157,7 +130,6 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, for
             else:
                 grad = grad.add(param, alpha=weight_decay)
 
-        max_exp_avg_sq = max_exp_avg_sqs[i] if amsgrad else None
         if param.is_complex():
             grad = minitorch.view_as_real(grad)
             exp_avg = minitorch.view_as_real(exp_avg)

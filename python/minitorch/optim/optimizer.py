@@ -154,12 +154,99 @@ def _check_lr(lr):
         raise ValueError(f"Invalid learning rate: {lr}")
 
 
+def _check_hyper(**values):
+    """torch's checks of an optimizer's hyper-parameters, in the order given: lr, each beta
+    in [0, 1), rho in [0, 1], everything else >= 0; the messages are torch's."""
+    for name, v in values.items():
+        if name == "lr":
+            _check_lr(v)
+        elif name == "betas":
+            for i, b in enumerate(v):
+                if not 0.0 <= b < 1.0:
+                    raise ValueError(f"Invalid beta parameter at index {i}: {b}")
+        elif name == "rho":
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"Invalid rho value: {v}")
+        elif not 0.0 <= v:
+            raise ValueError(f"Invalid {'epsilon' if name == 'eps' else name} value: {v}")
+
+
+_CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+
+
+def _refuse_capturable(tensors="params and state_steps", supports_xla=True):
+    """torch's error for ``capturable=True`` with tensors off its supported devices, which is
+    what a capturable step meets in minitorch (tensors live on the CPU)."""
+    devices = _CAPTURABLE_DEVICES if supports_xla else _CAPTURABLE_DEVICES[:-1]
+    raise AssertionError(f"If capturable=True, {tensors} must be on supported devices: {devices}.")
+
+
+def _check_singleton_tensors(values, name="state_steps"):
+    """The functional updates take their counters as scalar tensors, as torch's."""
+    if not all(isinstance(t, Tensor) for t in values):
+        raise RuntimeError(f"API has changed, `{name}` argument must contain a list of "
+                           "singleton tensors")
+
+
+def _counters_to_tensors(optimizer, keys=("step",)):
+    """For ``__setstate__``: per-parameter counters saved as numbers (by old torch releases)
+    become scalar tensors of ``_get_scalar_dtype()`` (float32 in fused groups)."""
+    for group in optimizer.param_groups:
+        dtype = minitorch.float32 if group.get("fused") else _get_scalar_dtype()
+        for p in group["params"]:
+            p_state = optimizer.state.get(p, {})
+            for key in keys:
+                if key in p_state and not isinstance(p_state[key], Tensor):
+                    p_state[key] = minitorch.tensor(float(p_state[key]), dtype=dtype)
+
+
+def _zeros_like_param(p):
+    """A state tensor of zeros shaped and laid out as parameter p."""
+    return minitorch.zeros_like(p, memory_format=minitorch.preserve_format)
+
+
+def _new_counter(group, value=0.0):
+    """A per-parameter scalar counter (a step count): a tensor of _get_scalar_dtype(), float32
+    in fused groups, as torch keeps them."""
+    return minitorch.tensor(value, dtype=minitorch.float32 if group.get("fused")
+                            else _get_scalar_dtype())
+
+
 class Optimizer:
     """Base class of all optimizers.
 
     ``params``: an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts (param groups,
     each with a ``"params"`` entry and any options that override ``defaults``).  Use ordered
     collections (lists), not sets: the order is what ``state_dict`` records."""
+
+    # what __setstate__ fills into groups pickled before an option existed, and the per-
+    # parameter step counters it turns back into tensors (subclasses name theirs)
+    _group_defaults = {}
+    _counters = ()
+
+    def _new_state(self, p, group):
+        """The state of parameter p before its first step (a dict, in torch's key order)."""
+        raise NotImplementedError(f"{type(self).__name__} does not keep per-parameter state")
+
+    def _gather(self, group, *keys):
+        """What one step of a group works on: the parameters that have a gradient, their
+        gradients, for each state entry named in keys the list of its tensors (None where a
+        parameter's state has no such entry, as a momentum buffer without momentum), and
+        whether any of the parameters is complex.  A parameter's state is made by _new_state
+        the first time."""
+        params, grads, lists, has_complex = [], [], [[] for _ in keys], False
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            has_complex |= p.is_complex()
+            params.append(p)
+            grads.append(p.grad)
+            state = self.state[p]
+            if len(state) == 0:
+                state.update(self._new_state(p, group))
+            for lst, k in zip(lists, keys):
+                lst.append(state.get(k))
+        return params, grads, lists, has_complex
 
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -205,6 +292,12 @@ class Optimizer:
                 setattr(self, name, OrderedDict())
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
+        # groups pickled by an older version lack the options added since (torch's defaults)
+        for group in self.param_groups:
+            for k, v in self._group_defaults.items():
+                group.setdefault(k, v)
+        if self._counters:
+            _counters_to_tensors(self, self._counters)
 
     def __repr__(self):
         lines = [self.__class__.__name__ + " ("]

@@ -35,14 +35,8 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
         _check_fused(fused, differentiable, foreach)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
+    _group_defaults = {"nesterov": False, "maximize": False, "foreach": None,
+                       "differentiable": False, "fused": False}
 
     def _init_group(self, group, params, grads, momentum_buffer_list):
         for p in group["params"]:
