@@ -160,7 +160,9 @@ def _run_script(cmd, env, script):
     for line in p.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[7:]), None
-    return None, f"failed (rc {p.returncode}): {p.stderr.strip()[-300:]}"
+    errors = [ln for ln in p.stderr.splitlines() if "Error" in ln]  # a rank's exception first
+    why = errors[0] if errors else p.stderr.strip()[-300:]
+    return None, f"failed (rc {p.returncode}): {why}"
 
 
 def run_gloo(ws, sizes, scale):
