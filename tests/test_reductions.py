@@ -606,3 +606,18 @@ def test_floating_only_reductions_of_integers_are_not_implemented(f):
     # as torch: NotImplementedError (a RuntimeError subclass)
     with pytest.raises(NotImplementedError):
         f(torch.tensor([1, 2]))
+
+
+@pytest.mark.parametrize("op", ["amax", "amin"])
+def test_max_min_of_long_vectors_keep_nan(op):
+    """The pairwise max/min over long vectors and rows: numpy's values, and a NaN anywhere
+    wins (the recursion combines each half once)."""
+    n = 1 << 22
+    x = torch.randn(n)
+    assert getattr(x, op)().item() == getattr(np, op)(x.numpy())
+    x[n // 3] = float("nan")
+    assert math.isnan(getattr(x, op)().item())
+    rows = x.view(64, -1)
+    r = getattr(rows, op)(-1)
+    assert math.isnan(r[21].item()) and not math.isnan(r[0].item())
+    np.testing.assert_array_equal(r.numpy()[22:], getattr(np, op)(rows.numpy()[22:], axis=-1))

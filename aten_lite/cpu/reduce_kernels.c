@@ -40,7 +40,9 @@
             return res;                                                                 \
         }                                                                               \
         int64_t half = (n / 2 + 7) & ~(int64_t)7;                                       \
-        return COMBINE(name(p, half, s), name(p + half * s, n - half, s));              \
+        /* the halves into locals: COMBINE may read its arguments more than once */     \
+        acc lo_ = name(p, half, s), hi_ = name(p + half * s, n - half, s);              \
+        return COMBINE(lo_, hi_);                                                       \
     }
 
 /* Columns: out[j] (j < W) = reduction over rows of p[r * rs + j * cs]. */
