@@ -5,6 +5,7 @@
 
 #include "aten_lite/conv.h"
 #include "aten_lite/pool.h"
+#include "aten_lite/softmax.h"
 
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
 #define PARSE(fname, nreq, ...)                                                          \
@@ -510,7 +511,40 @@ mt_py_adaptive_max_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_
     return mt__tensor_wrap(r);
 }
 
+/* _softmax_lastdim(x, log): softmax (log_softmax when log) of a contiguous float32/float64
+ * tensor along its last dimension (Note [Fused softmax]); NotImplemented for other inputs,
+ * which minitorch._softmax computes op by op. */
+static PyObject *
+mt_py_softmax_lastdim(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "_softmax_lastdim() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    int log = PyObject_IsTrue(args[1]);
+    if (log < 0) {
+        return NULL;
+    }
+    if (!mt__tensor_check(args[0])) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    mt_tensor *x = mt__tensor_impl_ref(args[0]), *r;
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_softmax_lastdim(x, log != 0);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    if (r == NULL) {
+        if (mt_error_code() == MT_EINVAL) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        return mt__raise(0);
+    }
+    return mt__tensor_wrap(r);
+}
+
 static PyMethodDef mt_nn_functions[] = {
+    {"_softmax_lastdim", (PyCFunction)(void (*)(void))mt_py_softmax_lastdim, METH_FASTCALL,
+     "softmax or log_softmax along the last dimension in one pass per row"},
     {"_conv2d", FASTKW(mt_py_conv2d), mt_conv2d_doc},
     {"_conv2d_backward", FASTKW(mt_py_conv2d_backward), mt_conv2d_backward_doc},
     {"_max_pool2d_with_indices", FASTKW(mt_py_max_pool2d), mt_max_pool2d_doc},

@@ -17,11 +17,21 @@ def _prepare(input, dim, dtype, name):
     return input
 
 
+def _last(x, dim):
+    """Whether dim (an int) names x's last dimension."""
+    nd = x.dim()
+    return isinstance(dim, int) and nd > 0 and dim in (nd - 1, -1)
+
+
 def softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     """exp(x) / sum(exp(x)) along dim."""
     x = _prepare(input, dim, dtype, "softmax")
     if x.numel() == 0:
         return x.clone()
+    if _last(x, dim):
+        r = _C._softmax_lastdim(x, False)  # Note [Fused softmax] (aten_lite/softmax.h)
+        if r is not NotImplemented:
+            return r
     e = (x - x.amax(dim, keepdim=True)).exp_()
     return e.div_(e.sum(dim, keepdim=True))
 
@@ -31,5 +41,9 @@ def log_softmax(input, dim=None, dtype=None, *, _stacklevel=3):
     x = _prepare(input, dim, dtype, "log_softmax")
     if x.numel() == 0:
         return x.clone()
+    if _last(x, dim):
+        r = _C._softmax_lastdim(x, True)
+        if r is not NotImplemented:
+            return r
     shifted = x - x.amax(dim, keepdim=True)
     return shifted.sub_(shifted.exp().sum(dim, keepdim=True).log_())

@@ -1,0 +1,137 @@
+/* aten_lite/softmax.c - softmax and log_softmax along the last dimension (Note [Fused softmax]). */
+#include "aten_lite/softmax.h"
+
+#include <math.h>
+
+#include "aten_lite/cpu/expf.h"
+#include "aten_lite/cpu/loops.h"
+#include "aten_lite/ops.h"
+#include "aten_lite/parallel.h"
+#include "c10_lite/error.h"
+
+typedef struct {
+    const char *x;
+    char *out;
+    int64_t len; /* elements per row */
+    bool log;
+} mt__softmax_job;
+
+/* e[i] = exp(x[i] - m), i < n: float32 through the vectorisable core (Note [Vectorisable
+ * expf]), the rare results below its range redone with libm, as the exp kernel does. */
+MT_SIMD_CLONES static void
+mt__exp_shift_f32(float *restrict e, const float *restrict x, float m, int64_t n)
+{
+    int tiny = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float t = x[i] - m;
+        tiny |= t < MT__EXPF_SUBNORMAL;
+        e[i] = mt__expf_core(t);
+    }
+    for (int64_t i = 0; tiny && i < n; i++) {
+        if (x[i] - m < MT__EXPF_SUBNORMAL) {
+            e[i] = expf(x[i] - m);
+        }
+    }
+}
+
+static void
+mt__exp_shift_f64(double *restrict e, const double *restrict x, double m, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        e[i] = exp(x[i] - m);
+    }
+}
+
+#define MT__SOFTMAX_BLOCK 256
+
+/* The rows [begin, end) of one element type T (EXPS its exp_shift, LOG its log). */
+#define MT__SOFTMAX_ROWS(T, EXPS, LOG, NAME)                                                      \
+    MT_SIMD_CLONES static void NAME(void *ctx, int64_t begin, int64_t end)                        \
+    {                                                                                             \
+        const mt__softmax_job *j = ctx;                                                           \
+        int64_t n = j->len;                                                                       \
+        T tmp[MT__SOFTMAX_BLOCK];                                                                 \
+        for (int64_t r = begin; r < end; r++) {                                                   \
+            const T *restrict x = (const T *)j->x + r * n;                                        \
+            T *restrict y = (T *)j->out + r * n;                                                  \
+            /* the max: 8 lanes of selects the compiler vectorises, NaN tracked aside */          \
+            T m8[8];                                                                              \
+            int nan8[8] = {0};                                                                    \
+            for (int k = 0; k < 8; k++) {                                                         \
+                m8[k] = -INFINITY;                                                                \
+            }                                                                                     \
+            int64_t i = 0;                                                                        \
+            for (; i + 8 <= n; i += 8) {                                                          \
+                for (int k = 0; k < 8; k++) {                                                     \
+                    T v = x[i + k];                                                               \
+                    m8[k] = v > m8[k] ? v : m8[k];                                                \
+                    nan8[k] |= v != v;                                                            \
+                }                                                                                 \
+            }                                                                                     \
+            T m = m8[0];                                                                          \
+            int nan = nan8[0];                                                                    \
+            for (int k = 1; k < 8; k++) {                                                         \
+                m = m8[k] > m ? m8[k] : m;                                                        \
+                nan |= nan8[k];                                                                   \
+            }                                                                                     \
+            for (; i < n; i++) {                                                                  \
+                m = x[i] > m ? x[i] : m;                                                          \
+                nan |= x[i] != x[i];                                                              \
+            }                                                                                     \
+            if (nan) {                                                                            \
+                m = (T)NAN;                                                                       \
+            }                                                                                     \
+            /* exp(x - max) block by block (into y for softmax), summed in 8 lanes */            \
+            T s8[8] = {0};                                                                        \
+            for (int64_t b = 0; b < n; b += MT__SOFTMAX_BLOCK) {                                  \
+                int64_t w = n - b < MT__SOFTMAX_BLOCK ? n - b : MT__SOFTMAX_BLOCK;                \
+                T *e = j->log ? tmp : y + b;                                                      \
+                EXPS(e, x + b, m, w);                                                             \
+                int64_t q = 0;                                                                    \
+                for (; q + 8 <= w; q += 8) {                                                      \
+                    for (int k = 0; k < 8; k++) {                                                 \
+                        s8[k] += e[q + k];                                                        \
+                    }                                                                             \
+                }                                                                                 \
+                for (; q < w; q++) {                                                              \
+                    s8[q & 7] += e[q];                                                            \
+                }                                                                                 \
+            }                                                                                     \
+            T s = ((s8[0] + s8[1]) + (s8[2] + s8[3])) + ((s8[4] + s8[5]) + (s8[6] + s8[7]));     \
+            if (j->log) {                                                                         \
+                T ls = LOG(s);                                                                    \
+                for (i = 0; i < n; i++) {                                                         \
+                    y[i] = (x[i] - m) - ls;                                                       \
+                }                                                                                 \
+            }                                                                                     \
+            else {                                                                                \
+                for (i = 0; i < n; i++) {                                                         \
+                    y[i] = y[i] / s;                                                              \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+MT__SOFTMAX_ROWS(float, mt__exp_shift_f32, logf, mt__softmax_rows_f32)
+MT__SOFTMAX_ROWS(double, mt__exp_shift_f64, log, mt__softmax_rows_f64)
+
+mt_tensor *
+mt_softmax_lastdim(const mt_tensor *x, bool log)
+{
+    if ((x->dtype != MT_FLOAT32 && x->dtype != MT_FLOAT64) || !x->contiguous || x->ndim < 1 ||
+        x->sizes[x->ndim - 1] == 0 || mt_tensor_device(x).type != MT_CPU) {
+        mt_error_set(MT_EINVAL, "fused softmax: a contiguous float32/float64 CPU tensor with a "
+                     "non-empty last dimension");
+        return NULL;
+    }
+    mt_tensor *out = mt_empty_like(x, x->dtype);
+    if (out == NULL) {
+        return NULL;
+    }
+    int64_t len = x->sizes[x->ndim - 1], rows = x->numel / len;
+    mt__softmax_job j = {.x = mt_tensor_data(x), .out = mt_tensor_data(out), .len = len,
+                         .log = log};
+    mt_parallel_for(0, rows, MT_GRAIN_SIZE / len + 1,
+                    x->dtype == MT_FLOAT32 ? mt__softmax_rows_f32 : mt__softmax_rows_f64, &j);
+    return out;
+}

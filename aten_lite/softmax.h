@@ -1,0 +1,18 @@
+/* aten_lite/softmax.h - softmax and log_softmax along the last dimension, one row at a time. */
+#ifndef ATEN_LITE_SOFTMAX_H
+#define ATEN_LITE_SOFTMAX_H
+
+#include <stdbool.h>
+
+#include "c10_lite/tensor_impl.h"
+
+/* Note [Fused softmax]
+ * softmax (log=false) or log_softmax (log=true) of a contiguous float32/float64 tensor along
+ * its last dimension, each row in two passes over its values (its max; then exp(x - max),
+ * summed, written; then scaled), rows spread over the pool: the op-by-op form read and wrote
+ * the whole tensor five times.  The max propagates NaN (a row with a NaN gives NaN
+ * throughout, as torch).  Returns a new tensor (caller owns), or NULL with MT_EINVAL for
+ * other dtypes or layouts (the caller then takes the op-by-op path). */
+mt_tensor *mt_softmax_lastdim(const mt_tensor *x, bool log);
+
+#endif /* ATEN_LITE_SOFTMAX_H */
