@@ -413,9 +413,9 @@ def test_global_forward_hook_and_handle_as_context():
     assert seen == ["ReLU", "Sequential"]
 
 
-def test_backward_hooks_are_not_implemented():
-    with pytest.raises(NotImplementedError, match="backward hooks"):
-        nn.Linear(1, 1).register_full_backward_hook(lambda *a: None)
+def test_only_the_deprecated_backward_hook_is_not_implemented():
+    with pytest.raises(NotImplementedError, match="deprecated"):
+        nn.Linear(1, 1).register_backward_hook(lambda *a: None)
 
 
 # ---- containers ----------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from ...autograd.grad_mode import no_grad
 from ..parameter import Buffer, Parameter
 
 __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",
-           "register_module_full_backward_hook", "register_module_buffer_registration_hook",
+           "register_module_full_backward_hook", "register_module_full_backward_pre_hook",
+           "register_module_buffer_registration_hook",
            "register_module_module_registration_hook",
            "register_module_parameter_registration_hook"]
 
@@ -102,6 +103,7 @@ _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
 _global_forward_hooks_always_called = OrderedDict()
 _global_backward_hooks = OrderedDict()
+_global_backward_pre_hooks = OrderedDict()
 _global_buffer_registration_hooks = OrderedDict()
 _global_module_registration_hooks = OrderedDict()
 _global_parameter_registration_hooks = OrderedDict()
@@ -129,8 +131,13 @@ def register_module_forward_hook(hook, *, always_call=False):
 
 
 def register_module_full_backward_hook(hook):
-    raise NotImplementedError("backward hooks on modules are not implemented in minitorch; "
-                              "use Tensor.register_hook on the tensors instead")
+    """hook(module, grad_input, grad_output) for every module (Note [Module backward hooks])."""
+    return _add_hook(_global_backward_hooks, hook)
+
+
+def register_module_full_backward_pre_hook(hook):
+    """hook(module, grad_output) for every module (Note [Module backward hooks])."""
+    return _add_hook(_global_backward_pre_hooks, hook)
 
 
 def register_module_buffer_registration_hook(hook):
@@ -646,18 +653,33 @@ class Module:
         return handle
 
     def register_full_backward_hook(self, hook, prepend=False):
-        raise NotImplementedError("backward hooks on modules are not implemented in minitorch; "
-                                  "use Tensor.register_hook on the module's output instead")
+        """hook(module, grad_input, grad_output) -> None or a new grad_input, when the
+        gradients of the module's inputs are computed (Note [Module backward hooks])."""
+        self._is_full_backward_hook = True
+        return _add_hook(self._backward_hooks, hook, prepend)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        raise NotImplementedError("backward hooks on modules are not implemented in minitorch; "
-                                  "use Tensor.register_hook on the module's output instead")
+        """hook(module, grad_output) -> None or a new grad_output, when the gradients of the
+        module's outputs are computed (Note [Module backward hooks])."""
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
 
     def register_backward_hook(self, hook):
-        raise NotImplementedError("backward hooks on modules are not implemented in minitorch; "
-                                  "use Tensor.register_hook on the module's output instead")
+        raise NotImplementedError("register_backward_hook (torch's deprecated form, which sees "
+                                  "the gradients of the last op of forward) is not implemented; "
+                                  "use register_full_backward_hook")
 
     def _call_impl(self, *args, **kwargs):
+        if self._backward_hooks or self._backward_pre_hooks or _global_backward_hooks or \
+                _global_backward_pre_hooks:
+            if _C.is_grad_enabled():
+                from ._backward_hooks import call_with_backward_hooks
+                return call_with_backward_hooks(
+                    self, args, lambda *a: self._call_forward(a, kwargs),
+                    [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()],
+                    [*_global_backward_hooks.values(), *self._backward_hooks.values()])
+        return self._call_forward(args, kwargs)
+
+    def _call_forward(self, args, kwargs):
         if not (self._forward_hooks or self._forward_pre_hooks or _global_forward_hooks
                 or _global_forward_pre_hooks):
             return self.forward(*args, **kwargs)

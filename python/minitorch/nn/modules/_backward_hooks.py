@@ -1,0 +1,111 @@
+"""Full backward hooks of modules (Module.register_full_backward_hook / _pre_hook).
+
+Note [Module backward hooks]
+A call of a module with such hooks passes its positional tensor arguments that require grad
+through one identity Function before forward, and its output tensors through another after
+it.  When backward reaches the outputs' Function, the pre-hooks see (and may replace) the
+gradients of the outputs; when it reaches the inputs' Function, the full hooks see the
+gradients of the inputs (one entry per positional argument, None for those that are not
+tensors requiring grad) and of the outputs, and may replace the former.  When no input
+requires grad the full hooks run at the outputs, with grad_input all None, as torch does.
+The global hooks (register_module_full_backward_(pre_)hook) run before the module's own."""
+import warnings
+
+from ...autograd.function import Function
+
+
+class _CallState:
+    """What the two Functions of one module call share."""
+    __slots__ = ("module", "pre_hooks", "hooks", "n_args", "positions", "grad_output")
+
+    def __init__(self, module, pre_hooks, hooks, n_args, positions):
+        self.module, self.pre_hooks, self.hooks = module, pre_hooks, hooks
+        self.n_args, self.positions = n_args, positions
+        self.grad_output = None
+
+
+def _views(ts):
+    return tuple(t.view_as(t) for t in ts)
+
+
+def _run_full_hooks(st, grad_input):
+    for hook in st.hooks:
+        r = hook(st.module, grad_input, st.grad_output)
+        if r is not None:
+            r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+            if len(r) != len(grad_input):
+                raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got "
+                                   f"{len(r)}, but expected {len(grad_input)}")
+            grad_input = r
+    return grad_input
+
+
+class _InputsHook(Function):
+    @staticmethod
+    def forward(ctx, st, *inputs):
+        ctx.st = st
+        ctx.set_materialize_grads(False)
+        return _views(inputs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        st = ctx.st
+        grad_input = [None] * st.n_args
+        for pos, g in zip(st.positions, grads):
+            grad_input[pos] = g
+        grad_input = _run_full_hooks(st, tuple(grad_input))
+        return (None,) + tuple(grad_input[pos] for pos in st.positions)
+
+
+class _OutputsHook(Function):
+    @staticmethod
+    def forward(ctx, st, *outputs):
+        ctx.st = st
+        ctx.set_materialize_grads(False)
+        return _views(outputs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        st = ctx.st
+        for hook in st.pre_hooks:
+            r = hook(st.module, grads)
+            if r is not None:
+                r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+                if len(r) != len(grads):
+                    raise RuntimeError(f"Backward pre hook returned an invalid number of "
+                                       f"grad_output, got {len(r)}, but expected {len(grads)}")
+                grads = r
+        st.grad_output = tuple(grads)
+        if not st.positions and st.hooks:
+            warnings.warn("Full backward hook is firing when gradients are computed with respect "
+                          "to module outputs since no inputs require gradients. See "
+                          "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                          "#torch.nn.Module.register_full_backward_hook for more details.",
+                          stacklevel=2)
+            _run_full_hooks(st, (None,) * st.n_args)
+        return (None,) + tuple(grads)
+
+
+def call_with_backward_hooks(module, args, call, pre_hooks, hooks):
+    """call(*args) with the module's full backward (pre-)hooks in place (Note [Module backward
+    hooks]); returns its output."""
+    from ..._tensor import Tensor
+    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+    st = _CallState(module, pre_hooks, hooks, len(args), positions)
+    if positions and hooks:
+        wrapped = _InputsHook.apply(st, *(args[i] for i in positions))
+        args = list(args)
+        for i, t in zip(positions, wrapped):
+            args[i] = t
+        args = tuple(args)
+    out = call(*args)
+    single = isinstance(out, Tensor)
+    outs = (out,) if single else tuple(out) if isinstance(out, (tuple, list)) else None
+    if outs is None or not all(isinstance(o, Tensor) for o in outs) or \
+            not any(o.requires_grad for o in outs):
+        return out          # nothing for backward to reach (torch does not hook other outputs)
+    new = _OutputsHook.apply(st, *outs)
+    if single:
+        return new[0]
+    return type(out)(new) if isinstance(out, tuple) and type(out) is not tuple else \
+        (list(new) if isinstance(out, list) else tuple(new))
