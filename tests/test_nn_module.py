@@ -572,9 +572,10 @@ def test_parameters_to_vector_and_back():
 
 
 def test_rnn_utils():
-    from minitorch.nn.utils.rnn import pack_padded_sequence, pad_sequence
-    with pytest.raises(NotImplementedError, match="packed sequences"):
-        pack_padded_sequence(torch.zeros(3, 2), [3, 2])
+    from minitorch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence, pad_sequence
+    packed = pack_padded_sequence(torch.arange(6.0).reshape(3, 2), [3, 2])
+    assert packed.data.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0] and packed.batch_sizes.tolist() == [2, 2, 1]
+    assert pad_packed_sequence(packed)[0].tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 0.0]]
     out = pad_sequence([torch.ones(2), torch.ones(3)], batch_first=True, padding_value=-1)
     assert out.tolist() == [[1.0, 1.0, -1.0], [1.0, 1.0, 1.0]]
     assert tuple(pad_sequence([torch.ones(2, 4), torch.ones(1, 4)]).shape) == (2, 2, 4)

@@ -14,6 +14,7 @@ from .conv import Conv1d, Conv2d
 from .pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d,
                       AdaptiveAvgPool2d, AdaptiveMaxPool2d)
 from .flatten import Flatten, Unflatten
+from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from .loss import (L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss)
 
@@ -26,7 +27,8 @@ __all__ = [
     "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Embedding",
     "LayerNorm", "GroupNorm", "RMSNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Conv1d",
     "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-    "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Flatten", "Unflatten", "L1Loss", "MSELoss",
+    "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Flatten", "Unflatten", "RNNBase", "RNN", "LSTM",
+    "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "L1Loss", "MSELoss",
     "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "HuberLoss",
     "KLDivLoss", "SoftMarginLoss",
 ]

@@ -1,5 +1,5 @@
-"""nn.utils: gradient clipping, parameters <-> one vector, and (not implemented) packed
-sequences."""
+"""nn.utils: gradient clipping, parameters <-> one vector, and padded and packed sequences
+(nn.utils.rnn)."""
 from . import rnn  # noqa: F401
 from .clip_grad import (clip_grad_norm, clip_grad_norm_, clip_grad_value_,  # noqa: F401
                         clip_grads_with_norm_, get_total_norm)
