@@ -10,9 +10,7 @@ Per parameter and step, with ``g`` the gradient:
     p = p - lr * delta
 
 ``state[p]["step"]`` counts the steps; the update does not use it."""
-import minitorch
-
-from .optimizer import (Optimizer, _check_hyper, _check_singleton_tensors, _new_counter,
+from .optimizer import (Optimizer, _as_real, _check_hyper, _check_singleton_tensors, _new_counter,
                         _refuse_capturable, _scalar_value, _use_grad_for_differentiable,
                         _zeros_like_param)
 
@@ -67,10 +65,7 @@ def adadelta(params, grads, square_avgs, acc_deltas, state_steps, capturable=Fal
             grad = grad.add(param, alpha=weight_decay)
 
         if param.is_complex():
-            param = minitorch.view_as_real(param)
-            square_avg = minitorch.view_as_real(square_avg)
-            acc_delta = minitorch.view_as_real(acc_delta)
-            grad = minitorch.view_as_real(grad)
+            param, square_avg, acc_delta, grad = _as_real(param, square_avg, acc_delta, grad)
 
         square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         std = square_avg.add(eps).sqrt_()

@@ -14,7 +14,7 @@ the start; parameters added later with ``add_param_group`` get theirs on their f
 the constructor's ``initial_accumulator_value``."""
 import minitorch
 
-from .optimizer import (Optimizer, _check_fused, _check_hyper, _check_singleton_tensors,
+from .optimizer import (Optimizer, _as_real, _check_fused, _check_hyper, _check_singleton_tensors,
                         _new_counter, _scalar_value, _use_grad_for_differentiable)
 
 __all__ = ["Adagrad", "adagrad"]
@@ -88,9 +88,7 @@ def adagrad(params, grads, state_sums, state_steps, fused=None, grad_scale=None,
         clr = lr / (1 + (step - 1) * lr_decay)
 
         if param.is_complex():
-            grad = minitorch.view_as_real(grad)
-            state_sum = minitorch.view_as_real(state_sum)
-            param = minitorch.view_as_real(param)
+            grad, state_sum, param = _as_real(grad, state_sum, param)
         state_sum.addcmul_(grad, grad, value=1)
         std = state_sum.sqrt()
         std = std + eps if differentiable else std.add_(eps)

@@ -17,7 +17,7 @@ kernels)."""
 import minitorch
 from minitorch import Tensor, _C
 
-from .optimizer import (Optimizer, _check_fused, _check_hyper, _check_singleton_tensors,
+from .optimizer import (Optimizer, _as_real, _check_fused, _check_hyper, _check_singleton_tensors,
                         _new_counter, _refuse_capturable, _scalar_value,
                         _use_grad_for_differentiable, _zeros_like_param)
 
@@ -131,12 +131,8 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, for
                 grad = grad.add(param, alpha=weight_decay)
 
         if param.is_complex():
-            grad = minitorch.view_as_real(grad)
-            exp_avg = minitorch.view_as_real(exp_avg)
-            exp_avg_sq = minitorch.view_as_real(exp_avg_sq)
-            if amsgrad:
-                max_exp_avg_sq = minitorch.view_as_real(max_exp_avg_sq)
-            param = minitorch.view_as_real(param)
+            grad, exp_avg, exp_avg_sq, max_exp_avg_sq, param = _as_real(
+                grad, exp_avg, exp_avg_sq, max_exp_avg_sq, param)
 
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)

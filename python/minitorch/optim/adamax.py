@@ -9,7 +9,7 @@ Per parameter and step ``t`` (``state[p]["step"]``), with ``g`` the gradient:
     p = p - lr / (1 - beta1 ** t) * m / u"""
 import minitorch
 
-from .optimizer import (Optimizer, _check_hyper, _check_singleton_tensors, _new_counter,
+from .optimizer import (Optimizer, _as_real, _check_hyper, _check_singleton_tensors, _new_counter,
                         _refuse_capturable, _scalar_value, _use_grad_for_differentiable,
                         _zeros_like_param)
 
@@ -68,10 +68,7 @@ def adamax(params, grads, exp_avgs, exp_infs, state_steps, foreach=None, maximiz
             grad = grad.add(param, alpha=weight_decay)
 
         if param.is_complex():
-            param = minitorch.view_as_real(param)
-            grad = minitorch.view_as_real(grad)
-            exp_avg = minitorch.view_as_real(exp_avg)
-            exp_inf = minitorch.view_as_real(exp_inf)
+            param, grad, exp_avg, exp_inf = _as_real(param, grad, exp_avg, exp_inf)
 
         exp_avg.lerp_(grad, 1 - beta1)
         norm = grad.abs().add_(eps)

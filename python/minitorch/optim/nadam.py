@@ -14,9 +14,7 @@ Per parameter and step ``t`` (``state[p]["step"]``), with ``g`` the gradient:
     p = p - lr * mu_{t+1} / (1 - P * mu_{t+1}) * m / denom
 
 ``mu_product`` is a scalar tensor of the step counter's dtype."""
-import minitorch
-
-from .optimizer import (Optimizer, _check_hyper, _check_singleton_tensors, _new_counter,
+from .optimizer import (Optimizer, _as_real, _check_hyper, _check_singleton_tensors, _new_counter,
                         _refuse_capturable, _scalar_value, _use_grad_for_differentiable,
                         _zeros_like_param)
 
@@ -80,10 +78,7 @@ def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps,
         step_t = state_steps[i]
 
         if param.is_complex():
-            param = minitorch.view_as_real(param)
-            grad = minitorch.view_as_real(grad)
-            exp_avg = minitorch.view_as_real(exp_avg)
-            exp_avg_sq = minitorch.view_as_real(exp_avg_sq)
+            param, grad, exp_avg, exp_avg_sq = _as_real(param, grad, exp_avg, exp_avg_sq)
 
         step_t += 1
         step = step_t.item()

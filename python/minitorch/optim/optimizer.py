@@ -200,6 +200,12 @@ def _counters_to_tensors(optimizer, keys=("step",)):
                     p_state[key] = minitorch.tensor(float(p_state[key]), dtype=dtype)
 
 
+def _as_real(*tensors):
+    """The tensors as real views (view_as_real; None stays None): a complex parameter and its
+    state are updated as pairs of reals, as torch does."""
+    return tuple(None if t is None else minitorch.view_as_real(t) for t in tensors)
+
+
 def _zeros_like_param(p):
     """A state tensor of zeros shaped and laid out as parameter p."""
     return minitorch.zeros_like(p, memory_format=minitorch.preserve_format)

@@ -28,16 +28,22 @@ def _views(ts):
     return tuple(t.view_as(t) for t in ts)
 
 
-def _run_full_hooks(st, grad_input):
-    for hook in st.hooks:
-        r = hook(st.module, grad_input, st.grad_output)
+def _run_hooks(hooks, call, grads, what, name):
+    """grads after call(hook, grads) of each hook (None: unchanged; else as many new ones)."""
+    for hook in hooks:
+        r = call(hook, grads)
         if r is not None:
             r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
-            if len(r) != len(grad_input):
-                raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got "
-                                   f"{len(r)}, but expected {len(grad_input)}")
-            grad_input = r
-    return grad_input
+            if len(r) != len(grads):
+                raise RuntimeError(f"Backward {what} returned an invalid number of {name}, got "
+                                   f"{len(r)}, but expected {len(grads)}")
+            grads = r
+    return grads
+
+
+def _run_full_hooks(st, grad_input):
+    return _run_hooks(st.hooks, lambda hook, g: hook(st.module, g, st.grad_output), grad_input,
+                      "hook", "grad_input")
 
 
 class _InputsHook(Function):
@@ -67,14 +73,8 @@ class _OutputsHook(Function):
     @staticmethod
     def backward(ctx, *grads):
         st = ctx.st
-        for hook in st.pre_hooks:
-            r = hook(st.module, grads)
-            if r is not None:
-                r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
-                if len(r) != len(grads):
-                    raise RuntimeError(f"Backward pre hook returned an invalid number of "
-                                       f"grad_output, got {len(r)}, but expected {len(grads)}")
-                grads = r
+        grads = _run_hooks(st.pre_hooks, lambda hook, g: hook(st.module, g), grads, "pre hook",
+                           "grad_output")
         st.grad_output = tuple(grads)
         if not st.positions and st.hooks:
             warnings.warn("Full backward hook is firing when gradients are computed with respect "
