@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -301,6 +302,24 @@ mt__ring_get(mt__shm *t, int p, void *dst, size_t n)
     return n;
 }
 
+/* Hands n bytes (whole units) at src to x's sink as message offset `off`: straight from
+ * the ring when src is aligned to the unit, else through an aligned copy (a message that
+ * follows one of an odd byte count starts off its alignment; the sink reads typed values). */
+static void
+mt__sink_span(mt_xfer *x, size_t off, const char *src, size_t n)
+{
+    if ((uintptr_t)src % x->sink_unit == 0) {
+        x->sink(x->sink_ctx, off, src, n);
+        return;
+    }
+    _Alignas(16) unsigned char b[4096]; /* a multiple of every unit */
+    for (size_t d = 0; d < n; d += sizeof(b)) {
+        size_t m = n - d < sizeof(b) ? n - d : sizeof(b);
+        memcpy(b, src + d, m);
+        x->sink(x->sink_ctx, off + d, b, m);
+    }
+}
+
 /* Hands up to n bytes from the ring p -> me to x's sink (Note [Sinks]), starting at offset
  * `off` of the message: whole units only (a unit split by the end of the ring goes through a
  * small bounce); returns how many. */
@@ -324,11 +343,11 @@ mt__ring_sink(mt__shm *t, int p, mt_xfer *x, size_t off, size_t n)
     size_t first = t->ring_bytes - at < n ? t->ring_bytes - at : n;
     size_t whole = first - first % unit;
     if (whole) {
-        x->sink(x->sink_ctx, off, s + at, whole);
+        mt__sink_span(x, off, s + at, whole);
     }
     size_t done = whole;
     if (whole < first) { /* a unit across the end of the ring */
-        unsigned char bounce[64];
+        _Alignas(16) unsigned char bounce[64];
         size_t part = first - whole;
         memcpy(bounce, s + at + whole, part);
         memcpy(bounce + part, s, unit - part);
@@ -336,7 +355,7 @@ mt__ring_sink(mt__shm *t, int p, mt_xfer *x, size_t off, size_t n)
         done += unit;
     }
     if (done < n) {
-        x->sink(x->sink_ctx, off + done, s + (done - first), n - done);
+        mt__sink_span(x, off + done, s + (done - first), n - done);
     }
     atomic_store_explicit(&r->tail, tail + n, memory_order_release);
     return n;
