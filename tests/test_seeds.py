@@ -361,7 +361,17 @@ def test_launch_two_nodes(tmp_path, rendezvous):
     out = ""
     try:
         for p in nodes:
-            stdout, stderr = p.communicate(timeout=TIMEOUT)
+            try:
+                stdout, stderr = p.communicate(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                # what every launcher had said by then, so that a hang can be told apart
+                said = []
+                for q in nodes:
+                    if q.poll() is None:
+                        q.kill()
+                    o, e = q.communicate()
+                    said.append(f"--- launcher (exit {q.returncode}) ---\n{o}{e}")
+                pytest.fail(f"the launchers did not finish in {TIMEOUT} s:\n" + "\n".join(said))
             assert p.returncode == 0, stdout + stderr
             out += stdout
     finally:
