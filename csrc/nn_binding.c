@@ -88,8 +88,7 @@ mt__nn_conv_pair(PyObject *o, int64_t out[2], int64_t dflt, const char *what)
     return 0;
 }
 
-/* Parses (stride, padding, dilation, groups) starting at a[0]. */
-static int
+int
 mt__nn_conv_params(PyObject **a, mt_conv2d_params *p)
 {
     if (mt__nn_conv_pair(a[0], p->stride, 1, "stride") < 0 ||
@@ -251,8 +250,7 @@ mt__nn_pool_pair(PyObject *o, int64_t out[2], const int64_t dflt[2], bool none_o
     return 0;
 }
 
-/* kernel_size, stride, padding, dilation (when `dil`), ceil_mode from a[0..]. */
-static int
+int
 mt__nn_pool_params(PyObject **a, const char *fname, bool dil, mt_pool2d_params *p)
 {
     static const int64_t zero[2] = {0, 0}, one[2] = {1, 1};

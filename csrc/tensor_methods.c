@@ -903,6 +903,12 @@ static const char *const mt__legacy_names[MT_NUM_DTYPES] = {
     [MT_UINT16] = "UInt16Tensor", [MT_UINT32] = "UInt32Tensor", [MT_UINT64] = "UInt64Tensor",
 };
 
+const char *
+mt__legacy_type_name(mt_dtype dt)
+{
+    return mt__legacy_names[dt];
+}
+
 static PyObject *
 tensor_type(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {

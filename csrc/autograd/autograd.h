@@ -146,8 +146,31 @@ typedef struct {
  * autograd.Function's backward); ctx holds what the formula saved and is dropped after the
  * node runs unless the graph is retained (then `released` says a later run is an error).
  * An AccumulateGrad node has no fn: it adds its gradient into `variable.grad`. */
+/* Note [C backward formulas]
+ * The nodes of the common ops (Linear, conv2d, max_pool2d, nll_loss, relu, log_softmax, the
+ * reshapes, add/sub/mul, sum) also carry their derivative in C (cnodes.c): a kind and a state
+ * that holds the impls the formula reads, with their storages' versions at the time of the op.
+ * The recorder attaches them (_C._set_cbackward) beside the Python formula.  A backward pass
+ * that does not create a graph runs such a node without the GIL (Note [The engine]); with
+ * create_graph=True, or when the node has Python hooks, the Python formula runs instead, so
+ * the two must agree (the tests run both).  A kind's backward is plain C: it reads the
+ * state, the gradients of the node's outputs (impls, NULL where none arrived) and which edges
+ * want a gradient, and fills one new impl (or NULL) per edge, already of the input's shape and
+ * dtype.  It returns 0, or a negative MT_E* code with the C error message set. */
+typedef struct mt_cnode_kind {
+    const char *name;
+    /* state from the arguments of _set_cbackward after the kind's name (the GIL held): 0, or
+     * -1 with a Python exception */
+    int (*attach)(PyObject *const *args, Py_ssize_t nargs, void **state);
+    int (*backward)(void *state, const char *node_name, mt_tensor *const *grads,
+                    const bool *needs, mt_tensor **out);
+    void (*free)(void *state); /* plain C */
+} mt_cnode_kind;
+
 typedef struct {
     PyObject_HEAD
+    const mt_cnode_kind *ckind; /* Note [C backward formulas]; NULL: none */
+    void *cstate;        /* owned by the node through ckind->free; NULL once released */
     PyObject *fn;        /* owned; NULL for AccumulateGrad */
     PyObject *ctx;       /* owned; what fn needs, NULL once released */
     PyObject *variable;  /* owned; AccumulateGrad: the leaf tensor */
@@ -176,7 +199,11 @@ mt__node_check(PyObject *o)
  * the tensor does not require grad.  0, or -1 with an exception. */
 int mt__grad_edge(PyObject *tensor, mt_edge *edge);
 
+/* Drops a node's C state (plain C: any thread, with or without the GIL). */
+void mt__cnode_release(MTNodeObject *node);
+
 int mt__autograd_init(PyObject *module);
+int mt__cnodes_init(PyObject *module);
 int mt__node_types_init(PyObject *module);
 int mt__engine_init(PyObject *module);
 

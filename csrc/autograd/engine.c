@@ -16,41 +16,108 @@
  * state is dropped as each node finishes unless retain_graph: a second pass through such a
  * node is torch's "backward through the graph a second time" error.  Callbacks queued while
  * the pass runs (_queue_callback; DistributedDataParallel waits for its all-reduces that way)
- * run when it ends.  Formulas are Python, so the pass holds the GIL. */
+ * run when it ends.
+ *
+ * The GIL: a pass that does not create a graph keeps gradients as impls and runs every node
+ * with a C formula (Note [C backward formulas]) without the GIL: the walk from node to node,
+ * the formulas, the sums of gradients and the release of the saved impls are plain C.  It
+ * takes the GIL back only for what is Python: a node with a Python formula (user Functions,
+ * the less common ops), hooks, AccumulateGrad (the leaf's .grad is a Python attribute),
+ * autograd.grad's captures and the callbacks; gradients cross to Python as new tensor objects
+ * over the same impls.  The Python ctx of a node that ran in C is dropped when the GIL is next
+ * taken (its saved impls are released at once).  A pass that creates a graph (create_graph=True)
+ * runs the Python formulas, which record, with the GIL throughout; its gradients are tensor
+ * objects.  As in torch, two threads may run passes at once, but over one graph only when both
+ * retain it. */
 
 typedef struct {
     MTNodeObject *node; /* borrowed: graph[] holds nodes alive through `index` keys */
-    PyObject **buffer;  /* owned grads, one per node input, NULL where none arrived */
+    void **buffer;      /* owned (malloc) grads, one per node input, NULL where none arrived:
+                         * tensor objects in a Python pass, else impls (Note [The engine]) */
+    Py_ssize_t *child;  /* owned: the index of each edge's node, -1 for none */
     Py_ssize_t deps;
     char needed;
     char target;        /* a capture point or a backward(inputs=) accumulator */
+    char capture;       /* has capture points (autograd.grad's inputs) */
 } mt__info;
 
 typedef struct {
     PyObject *index;    /* dict node -> int index into info (holds the nodes) */
     mt__info *info;
     Py_ssize_t n, cap;
-    Py_ssize_t *heap;   /* indices of ready nodes, max-heap on seq */
+    Py_ssize_t *heap;   /* indices of ready nodes, max-heap on seq (room for every node) */
     Py_ssize_t heap_n;
+    Py_ssize_t *deferred; /* nodes run without the GIL whose Python ctx is still to drop */
+    Py_ssize_t n_deferred;
+    int py;             /* a Python pass (create_graph): grads are tensor objects */
+    int keep_graph, accumulate;
+    PyObject *captures, *capture_at;
+    PyThreadState *ts;  /* while the pass runs without the GIL: the saved thread state */
 } mt__graph;
+
+static const char mt__second_time[] =
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward.";
 
 /* the callbacks of the pass this thread runs (a list), else NULL; per thread, as two threads
  * may each run a pass (one waits for the GIL while the other's kernels run) */
 static _Thread_local PyObject *mt__callbacks;
+/* how many nodes the last pass of this thread ran without the GIL (_last_backward_c_nodes) */
+static _Thread_local Py_ssize_t mt__c_nodes;
+
+static void
+mt__gil_drop(mt__graph *g)
+{
+    if (g->ts == NULL) {
+        g->ts = PyEval_SaveThread();
+    }
+}
+
+/* Takes the GIL back (when dropped) and drops the Python state of the nodes that ran without
+ * it. */
+static void
+mt__gil_take(mt__graph *g)
+{
+    if (g->ts != NULL) {
+        PyEval_RestoreThread(g->ts);
+        g->ts = NULL;
+    }
+    for (Py_ssize_t i = 0; i < g->n_deferred; i++) {
+        Py_CLEAR(g->info[g->deferred[i]].node->ctx);
+    }
+    g->n_deferred = 0;
+}
+
+static void
+mt__grads_free(mt__graph *g, void **grads, int n)
+{
+    if (grads == NULL) {
+        return;
+    }
+    for (int j = 0; j < n; j++) {
+        if (g->py) {
+            Py_XDECREF((PyObject *)grads[j]);
+        }
+        else {
+            mt_tensor_decref(grads[j]);
+        }
+    }
+    free(grads);
+}
 
 static void
 mt__graph_free(mt__graph *g)
 {
     for (Py_ssize_t i = 0; i < g->n; i++) {
-        if (g->info[i].buffer != NULL) {
-            for (int j = 0; j < g->info[i].node->n_inputs; j++) {
-                Py_XDECREF(g->info[i].buffer[j]);
-            }
-            PyMem_Free(g->info[i].buffer);
-        }
+        mt__grads_free(g, g->info[i].buffer, g->info[i].node->n_inputs);
+        PyMem_Free(g->info[i].child);
     }
     PyMem_Free(g->info);
     PyMem_Free(g->heap);
+    PyMem_Free(g->deferred);
     Py_XDECREF(g->index);
 }
 
@@ -100,16 +167,10 @@ mt__heap_less(mt__graph *g, Py_ssize_t a, Py_ssize_t b)
     return g->info[a].node->seq < g->info[b].node->seq;
 }
 
-static int
+/* (the heap has room for every node: a node is pushed once) */
+static void
 mt__heap_push(mt__graph *g, Py_ssize_t ix)
 {
-    if (g->heap == NULL) {
-        g->heap = PyMem_Malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(Py_ssize_t));
-        if (g->heap == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
     Py_ssize_t i = g->heap_n++;
     g->heap[i] = ix;
     while (i > 0 && mt__heap_less(g, g->heap[(i - 1) / 2], g->heap[i])) {
@@ -118,7 +179,6 @@ mt__heap_push(mt__graph *g, Py_ssize_t ix)
         g->heap[i] = t;
         i = p;
     }
-    return 0;
 }
 
 static Py_ssize_t
@@ -146,23 +206,35 @@ mt__heap_pop(mt__graph *g)
     return top;
 }
 
-/* Adds grad (borrowed) into slot `nr` of node ix's buffer.  0 or -1. */
-static int
-mt__buffer_add(mt__graph *g, Py_ssize_t ix, int nr, PyObject *grad)
+/* The slot for input `nr` of node ix, its buffer made on first use; NULL with the C error
+ * set.  Plain C. */
+static void **
+mt__slot(mt__graph *g, Py_ssize_t ix, int nr)
 {
     mt__info *in = &g->info[ix];
     if (nr < 0 || nr >= in->node->n_inputs) {
-        PyErr_SetString(PyExc_RuntimeError, "autograd: gradient for an output the node lacks");
-        return -1;
+        mt_error_set(MT_ERUNTIME, "autograd: gradient for an output the node lacks");
+        return NULL;
     }
     if (in->buffer == NULL) {
-        in->buffer = PyMem_Calloc((size_t)in->node->n_inputs, sizeof(PyObject *));
+        in->buffer = calloc((size_t)in->node->n_inputs, sizeof(void *));
         if (in->buffer == NULL) {
-            PyErr_NoMemory();
-            return -1;
+            mt_error_set(MT_ENOMEM, "autograd: out of memory for a gradient buffer");
+            return NULL;
         }
     }
-    PyObject **slot = &in->buffer[nr];
+    return &in->buffer[nr];
+}
+
+/* Python pass: adds grad (a tensor object, borrowed) into slot `nr` of node ix.  0, or -1 with
+ * a Python exception. */
+static int
+mt__buffer_add_py(mt__graph *g, Py_ssize_t ix, int nr, PyObject *grad)
+{
+    PyObject **slot = (PyObject **)mt__slot(g, ix, nr);
+    if (slot == NULL) {
+        return mt__raise_int(mt_error_code());
+    }
     if (*slot == NULL) {
         *slot = Py_NewRef(grad);
         return 0;
@@ -172,6 +244,32 @@ mt__buffer_add(mt__graph *g, Py_ssize_t ix, int nr, PyObject *grad)
         return -1;
     }
     Py_SETREF(*slot, sum);
+    return 0;
+}
+
+/* Otherwise: adds grad (an impl, stolen) into the slot.  Plain C: 0 or a negative code with
+ * the C error set. */
+static int
+mt__buffer_add_c(mt__graph *g, Py_ssize_t ix, int nr, mt_tensor *grad)
+{
+    mt_tensor **slot = (mt_tensor **)mt__slot(g, ix, nr);
+    if (slot == NULL) {
+        mt_tensor_decref(grad);
+        return mt_error_code();
+    }
+    if (*slot == NULL) {
+        *slot = grad;
+        return 0;
+    }
+    mt_tensor *sum = mt_binary(MT_OP_ADD, mt_arg_tensor(*slot), mt_arg_tensor(grad), NULL,
+                               mt_scalar_int(1));
+    mt_tensor_decref(grad);
+    if (sum == NULL) {
+        int code = mt_error_code();
+        return code < 0 ? code : mt_error_set(MT_ERUNTIME, "autograd: adding gradients failed");
+    }
+    mt_tensor_decref(*slot);
+    *slot = sum;
     return 0;
 }
 
@@ -219,6 +317,25 @@ mt__graph_build(mt__graph *g, PyObject *roots)
             g->info[cix].deps++;
         }
         Py_DECREF(node);
+    }
+    /* each edge's node by index, for the part of the pass that runs without the GIL */
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        MTNodeObject *n = g->info[i].node;
+        g->info[i].child = PyMem_Malloc((size_t)(n->n_edges > 0 ? n->n_edges : 1) *
+                                        sizeof(Py_ssize_t));
+        if (g->info[i].child == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (int e = 0; e < n->n_edges; e++) {
+            g->info[i].child[e] = n->edges[e].node ? mt__graph_find(g, n->edges[e].node) : -1;
+        }
+    }
+    g->heap = PyMem_Malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(Py_ssize_t));
+    g->deferred = PyMem_Malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(Py_ssize_t));
+    if (g->heap == NULL || g->deferred == NULL) {
+        PyErr_NoMemory();
+        goto done;
     }
     rc = 0;
 done:
@@ -274,8 +391,11 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
     }
     if (v->grad == NULL || v->grad == Py_None) {
         PyObject *g = grad;
+        mt_tensor *impl = mt__tensor_impl(grad);
         if (!create_graph && (Py_REFCNT(grad) > 1 || ((MTTensorObject *)grad)->base != NULL ||
-                              mt__tensor_requires_grad(grad))) {
+                              mt__tensor_requires_grad(grad) ||
+                              atomic_load_explicit(&impl->refcount, memory_order_relaxed) > 1 ||
+                              mt_storage_refcount(impl->storage) > 1 || !impl->contiguous)) {
             /* shared with another buffer or a view of something else: keep a copy */
             g = PyObject_CallMethod(grad, "clone", NULL);
             Py_DECREF(grad);
@@ -319,32 +439,149 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
     return 0;
 }
 
-/* Runs one ready node: hooks, its formula (or accumulation), then hands the results to its
- * edges.  0 or -1. */
+/* Hands a node's results to its edges' nodes and queues those that became ready.  outs[e]:
+ * the gradient for edge e (a tensor object or None in a Python pass, an impl or NULL
+ * otherwise; taken over).  Plain C unless g->py: 0 or a negative code with the C error set
+ * (Python pass: -1 with a Python exception). */
 static int
-mt__run_node(mt__graph *g, Py_ssize_t ix, int keep_graph, int create_graph, int accumulate,
-             PyObject *captures, PyObject *capture_at)
+mt__deliver(mt__graph *g, Py_ssize_t ix, void **outs)
+{
+    mt__info *in = &g->info[ix];
+    MTNodeObject *node = in->node;
+    int rc = 0;
+    for (int e = 0; e < node->n_edges; e++) {
+        Py_ssize_t cix = in->child[e];
+        void *grad = outs ? outs[e] : NULL;
+        if (outs) {
+            outs[e] = NULL;
+        }
+        if (cix < 0 || rc < 0) {
+            if (g->py) {
+                Py_XDECREF((PyObject *)grad);
+            }
+            else {
+                mt_tensor_decref(grad);
+            }
+            continue;
+        }
+        mt__info *c = &g->info[cix];
+        if (g->py) {
+            if (grad != NULL && grad != Py_None && c->needed) {
+                rc = mt__buffer_add_py(g, cix, node->edges[e].input_nr, grad);
+            }
+            Py_XDECREF((PyObject *)grad);
+        }
+        else if (grad != NULL && c->needed) {
+            rc = mt__buffer_add_c(g, cix, node->edges[e].input_nr, grad);
+        }
+        else {
+            mt_tensor_decref(grad);
+        }
+        if (rc == 0 && --c->deps == 0 && c->needed) {
+            mt__heap_push(g, cix);
+        }
+    }
+    return rc;
+}
+
+/* Whether node ix runs its C formula without the GIL (Note [The engine]). */
+static int
+mt__runs_in_c(mt__graph *g, Py_ssize_t ix)
+{
+    MTNodeObject *node = g->info[ix].node;
+    return !g->py && node->cstate != NULL && node->variable == NULL && !g->info[ix].capture &&
+           node->pre_hooks == NULL && (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);
+}
+
+/* Runs node ix's C formula (Note [C backward formulas]); no Python, so callable without the
+ * GIL.  0 or a negative code with the C error set. */
+static int
+mt__run_cnode(mt__graph *g, Py_ssize_t ix)
+{
+    mt__info *in = &g->info[ix];
+    MTNodeObject *node = in->node;
+    int n = node->n_inputs, ne = node->n_edges, rc = 0;
+    mt_tensor **grads = (mt_tensor **)in->buffer;
+    in->buffer = NULL;
+    mt_tensor *outs_small[8] = {NULL}, **outs = outs_small;
+    bool needs_small[8], *needs = needs_small;
+    if (ne > 8) {
+        outs = calloc((size_t)ne, sizeof(*outs));
+        needs = calloc((size_t)ne, sizeof(*needs));
+        if (outs == NULL || needs == NULL) {
+            rc = mt_error_set(MT_ENOMEM, "autograd: out of memory");
+            goto done;
+        }
+    }
+    int any = 0;
+    for (int i = 0; grads != NULL && i < n; i++) {
+        any |= grads[i] != NULL;
+    }
+    if (any) {
+        if (node->released) {
+            rc = mt_error_set(MT_ERUNTIME, "%s", mt__second_time);
+            goto done;
+        }
+        for (int e = 0; e < ne; e++) {
+            needs[e] = in->child[e] >= 0 && g->info[in->child[e]].needed;
+        }
+        rc = node->ckind->backward(node->cstate, Py_TYPE(node)->tp_name, grads, needs, outs);
+        if (rc < 0) {
+            goto done;
+        }
+        if (!g->keep_graph) {
+            mt__cnode_release(node);
+            node->released = 1;
+            g->deferred[g->n_deferred++] = ix; /* its Python ctx: when the GIL is back */
+        }
+    }
+    rc = mt__deliver(g, ix, (void **)outs);
+done:
+    mt__impls_release(outs, ne);
+    if (outs != outs_small) {
+        free(outs);
+        free(needs);
+    }
+    mt__impls_release(grads, grads ? n : 0);
+    free(grads);
+    return rc;
+}
+
+/* Runs one ready node with the GIL: hooks, its Python formula (or accumulation), then hands
+ * the results to its edges.  0 or -1 with a Python exception. */
+static int
+mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
 {
     mt__info *in = &g->info[ix];
     MTNodeObject *node = in->node;
     int n = node->n_inputs;
-    PyObject **grads = in->buffer;
-    in->buffer = NULL;
+    PyObject **grads = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(PyObject *));
     PyObject *outs = NULL, *tuple = NULL;
+    void **given = NULL;
     int rc = -1;
     if (grads == NULL) {
-        grads = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(PyObject *));
-        if (grads == NULL) {
-            PyErr_NoMemory();
-            return -1;
+        PyErr_NoMemory();
+        mt__grads_free(g, in->buffer, n);
+        in->buffer = NULL;
+        return -1;
+    }
+    /* the gradients as tensor objects (taken over from the buffer) */
+    for (int i = 0; in->buffer != NULL && i < n; i++) {
+        void *v = in->buffer[i];
+        in->buffer[i] = NULL;
+        if (v != NULL) {
+            grads[i] = g->py ? (PyObject *)v : mt__tensor_wrap((mt_tensor *)v);
+            if (grads[i] == NULL) {
+                goto done;
+            }
         }
     }
     if (mt__run_pre_hooks(node->pre_hooks, grads, n, -1) < 0) {
         goto done;
     }
-    if (capture_at != NULL) {
+    if (in->capture) {
         /* capture_at: dict node -> list of (input_nr, capture index) */
-        PyObject *list = PyDict_GetItemWithError(capture_at, (PyObject *)node);
+        PyObject *list = PyDict_GetItemWithError(g->capture_at, (PyObject *)node);
         if (list == NULL && PyErr_Occurred()) {
             goto done;
         }
@@ -352,26 +589,24 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int keep_graph, int create_graph, int 
             PyObject *pair = PyList_GET_ITEM(list, k);
             int nr = (int)PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
             PyObject *at = PyTuple_GET_ITEM(pair, 1);
-            PyObject *grad = grads[nr];
-            if (node->variable != NULL && grad != NULL &&
+            if (node->variable != NULL && grads[nr] != NULL &&
                 mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[nr], 1, 0) < 0) {
                 goto done;
             }
-            grad = grads[nr];
-            if (grad != NULL && PyObject_SetItem(captures, at, grad) < 0) {
+            if (grads[nr] != NULL && PyObject_SetItem(g->captures, at, grads[nr]) < 0) {
                 goto done;
             }
         }
     }
     if (node->variable != NULL) {
-        if (accumulate && (capture_at == NULL || in->target) && grads[0] != NULL) {
+        if (g->accumulate && (g->capture_at == NULL || in->target) && grads[0] != NULL) {
             PyObject *grad = grads[0];
             grads[0] = NULL;
             if (mt__accumulate(node, grad, create_graph) < 0) {
                 goto done;
             }
         }
-        rc = 0;
+        rc = mt__deliver(g, ix, NULL);
         goto done;
     }
     int any = 0;
@@ -380,13 +615,7 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int keep_graph, int create_graph, int 
     }
     if (any) {
         if (node->released || node->fn == NULL) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "Trying to backward through the graph a second time (or directly access "
-                            "saved tensors after they have already been freed). Saved intermediate "
-                            "values of the graph are freed when you call .backward() or "
-                            "autograd.grad(). Specify retain_graph=True if you need to backward "
-                            "through the graph a second time or if you need to access saved tensors "
-                            "after calling backward.");
+            PyErr_SetString(PyExc_RuntimeError, mt__second_time);
             goto done;
         }
         tuple = PyTuple_New(n);
@@ -412,8 +641,9 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int keep_graph, int create_graph, int 
                          Py_TYPE(node)->tp_name, node->n_edges, PySequence_Fast_GET_SIZE(outs));
             goto done;
         }
-        if (!keep_graph) {
+        if (!g->keep_graph) {
             Py_CLEAR(node->ctx);
+            mt__cnode_release(node);
             node->released = 1;
         }
         if (node->hooks != NULL && PyList_GET_SIZE(node->hooks) > 0) {
@@ -434,34 +664,42 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int keep_graph, int create_graph, int 
             }
             Py_DECREF(copy);
         }
-    }
-    for (int e = 0; e < node->n_edges; e++) {
-        PyObject *child = node->edges[e].node;
-        if (child == NULL) {
-            continue;
+        /* the results in the pass's form: tensor objects, or impls */
+        given = calloc((size_t)(node->n_edges > 0 ? node->n_edges : 1), sizeof(void *));
+        if (given == NULL) {
+            PyErr_NoMemory();
+            goto done;
         }
-        Py_ssize_t cix = mt__graph_find(g, child);
-        if (cix < 0) {
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_RuntimeError, "autograd: edge to a node outside the graph");
+        for (int e = 0; e < node->n_edges; e++) {
+            PyObject *o = PySequence_Fast_GET_ITEM(outs, e);
+            if (g->py) {
+                given[e] = Py_NewRef(o);
             }
-            goto done;
-        }
-        PyObject *grad = outs ? PySequence_Fast_GET_ITEM(outs, e) : Py_None;
-        if (grad != Py_None && g->info[cix].needed &&
-            mt__buffer_add(g, cix, node->edges[e].input_nr, grad) < 0) {
-            goto done;
-        }
-        if (--g->info[cix].deps == 0 && g->info[cix].needed && mt__heap_push(g, cix) < 0) {
-            goto done;
+            else if (o != Py_None) {
+                if (!mt__tensor_check(o)) {
+                    PyErr_Format(PyExc_TypeError, "function %s returned a gradient that is not a "
+                                 "Tensor (%s)", Py_TYPE(node)->tp_name, Py_TYPE(o)->tp_name);
+                    goto done;
+                }
+                given[e] = mt__tensor_impl_ref(o);
+            }
         }
     }
-    rc = 0;
+    rc = mt__deliver(g, ix, given);
+    if (rc < 0 && !g->py) {
+        rc = mt__raise_int(rc);
+    }
 done:
+    if (given != NULL) {
+        mt__grads_free(g, given, node->n_edges); /* what deliver did not take (on errors) */
+        given = NULL;
+    }
     for (int i = 0; i < n; i++) {
         Py_XDECREF(grads[i]);
     }
     PyMem_Free(grads);
+    free(in->buffer);
+    in->buffer = NULL;
     Py_XDECREF(outs);
     Py_XDECREF(tuple);
     return rc;
@@ -499,7 +737,7 @@ mt_py_run_backward(PyObject *module, PyObject *args)
                           &create_graph, &inputs, &accumulate)) {
         return NULL;
     }
-    mt__graph g = {0};
+    mt__graph g = {.py = create_graph, .keep_graph = keep_graph, .accumulate = accumulate};
     PyObject *roots = NULL, *capture_at = NULL, *captures = NULL, *result = NULL;
     PyObject *saved_callbacks = mt__callbacks;
     int saved_mode = mt__grad_off;
@@ -632,8 +870,7 @@ mt_py_run_backward(PyObject *module, PyObject *args)
                 }
                 MTNodeObject *nd = g.info[i].node;
                 for (int e = 0; e < nd->n_edges; e++) {
-                    if (nd->edges[e].node != NULL &&
-                        g.info[mt__graph_find(&g, nd->edges[e].node)].needed) {
+                    if (g.info[i].child[e] >= 0 && g.info[g.info[i].child[e]].needed) {
                         g.info[i].needed = 1;
                         changed = 1;
                         break;
@@ -642,12 +879,35 @@ mt_py_run_backward(PyObject *module, PyObject *args)
             }
         }
     }
+    if (capture_at != NULL) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(capture_at, &pos, &key, &value)) {
+            Py_ssize_t ix = mt__graph_find(&g, key);
+            if (ix >= 0) {
+                g.info[ix].capture = 1;
+            }
+        }
+    }
     /* the roots' gradients */
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *grad = PySequence_GetItem(grads, i);
         Py_ssize_t ix = mt__graph_find(&g, root_edges[i].node);
-        int bad = grad == NULL || ix < 0 ||
-                  (grad != Py_None && mt__buffer_add(&g, ix, root_edges[i].input_nr, grad) < 0);
+        int bad = grad == NULL || ix < 0;
+        if (!bad && grad != Py_None) {
+            if (g.py) {
+                bad = mt__buffer_add_py(&g, ix, root_edges[i].input_nr, grad) < 0;
+            }
+            else if (!mt__tensor_check(grad)) {
+                PyErr_SetString(PyExc_TypeError, "backward(): grad_tensors must be Tensors");
+                bad = 1;
+            }
+            else {
+                int rc = mt__buffer_add_c(&g, ix, root_edges[i].input_nr,
+                                          mt__tensor_impl_ref(grad));
+                bad = rc < 0 && mt__raise_int(rc) < 0;
+            }
+        }
         Py_XDECREF(grad);
         if (bad) {
             goto roots_fail;
@@ -659,8 +919,8 @@ mt_py_run_backward(PyObject *module, PyObject *args)
         for (Py_ssize_t k = 0; k < g.heap_n; k++) {
             queued |= g.heap[k] == ix;
         }
-        if (g.info[ix].deps == 0 && g.info[ix].needed && !queued && mt__heap_push(&g, ix) < 0) {
-            goto roots_fail;
+        if (g.info[ix].deps == 0 && g.info[ix].needed && !queued) {
+            mt__heap_push(&g, ix);
         }
     }
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -669,15 +929,33 @@ mt_py_run_backward(PyObject *module, PyObject *args)
     PyMem_Free(root_edges);
     root_edges = NULL;
 
+    mt__c_nodes = 0;
+    g.captures = captures;    /* borrowed */
+    g.capture_at = capture_at;
     mt__grad_off = !create_graph;
     int failed = 0;
     while (g.heap_n > 0) {
         Py_ssize_t ix = mt__heap_pop(&g);
-        if (mt__run_node(&g, ix, keep_graph, create_graph, accumulate, captures, capture_at) < 0) {
-            failed = 1;
-            break;
+        if (mt__runs_in_c(&g, ix)) {
+            mt__gil_drop(&g);
+            mt__c_nodes++;
+            int rc = mt__run_cnode(&g, ix);
+            if (rc < 0) {
+                mt__gil_take(&g);
+                mt__raise_int(rc);
+                failed = 1;
+                break;
+            }
+        }
+        else {
+            mt__gil_take(&g);
+            if (mt__run_node(&g, ix, create_graph) < 0) {
+                failed = 1;
+                break;
+            }
         }
     }
+    mt__gil_take(&g);
     mt__grad_off = saved_mode;
     if (failed || mt__run_callbacks() < 0) {
         goto done;
@@ -716,7 +994,14 @@ mt_py_queue_callback(PyObject *module, PyObject *fn)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+mt_py_last_backward_c_nodes(PyObject *module, PyObject *unused)
+{
+    return PyLong_FromSsize_t(mt__c_nodes);
+}
+
 static PyMethodDef mt_engine_functions[] = {
+    {"_last_backward_c_nodes", mt_py_last_backward_c_nodes, METH_NOARGS, NULL},
     {"_run_backward", mt_py_run_backward, METH_VARARGS, NULL},
     {"_queue_callback", mt_py_queue_callback, METH_O, NULL},
     {NULL},

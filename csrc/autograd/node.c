@@ -116,6 +116,7 @@ node_dealloc(MTNodeObject *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     }
     node_clear(self);
+    mt__cnode_release(self);
     PyMem_Free(self->edges);
     self->edges = NULL;
     tp->tp_free((PyObject *)self);
@@ -198,7 +199,19 @@ node_get_seq(PyObject *op, void *closure)
     return PyLong_FromUnsignedLongLong(NODE(op)->seq);
 }
 
+/* the name of the node's C formula (Note [C backward formulas]), or None */
+static PyObject *
+node_get_cformula(PyObject *op, void *closure)
+{
+    MTNodeObject *n = NODE(op);
+    if (n->cstate == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_FromString(n->ckind->name);
+}
+
 static PyGetSetDef node_getset[] = {
+    {"_cformula", node_get_cformula, NULL, NULL, NULL},
     {"next_functions", node_get_next_functions, NULL,
      "((node, input_nr), ...) per input of the op: where its gradient goes.", NULL},
     {"_pre_hooks", node_get_lazy, NULL, NULL, (void *)0},

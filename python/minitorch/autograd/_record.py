@@ -227,6 +227,9 @@ def _attach(opname, args, kwargs, out):
     ctx._arg_versions = [(t, t._version) for _, _, t in slots]
     ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], len(outs))
+    cnode = _CNODES.get(formula.__name__) if not multi and out.dtype.is_floating_point else None
+    if cnode is not None:
+        cnode(node, args, kwargs, slots, ctx._out)
     for k, (o, d) in enumerate(zip(outs, diff)):
         if d:
             _C._set_history(o, node, k)
@@ -234,6 +237,64 @@ def _attach(opname, args, kwargs, out):
             if base is not None and base.grad_fn is not None:
                 _register_view(base, o)
     return out
+
+
+# Note [C backward formulas] (csrc/autograd/autograd.h): the op-table formulas that also have
+# a C form, keyed by formula; each gives the node its C formula when the call's arguments are
+# of the forms the C formula covers (real dtypes, the common signatures), else leaves the
+# node to its Python formula alone.
+
+def _c_pointwise(kind, sign):
+    """add/sub: the gradient of each operand is the gradient times 1 or +-alpha."""
+    def attach(node, args, kwargs, slots, out):
+        alpha = args[2] if len(args) > 2 else kwargs.get("alpha", 1)
+        if type(alpha) not in (int, float) or len(args) > 3 or any(k != "alpha" for k in kwargs):
+            return
+        pairs = []
+        for pos, sub, t in slots:
+            if sub is not None or pos not in (0, 1) or t.dtype.is_complex:
+                return
+            pairs += (1.0 if pos == 0 else float(sign * alpha), t)
+        _C._set_cbackward(node, kind, *pairs)
+    return attach
+
+
+def _c_mul(node, args, kwargs, slots, out):
+    if kwargs or len(args) != 2:
+        return
+    for x in args:
+        if (x.dtype.is_complex if isinstance(x, _C.TensorBase) else
+                type(x) not in (int, float, bool)):
+            return
+    _C._set_cbackward(node, "mul", *args)
+
+
+def _c_single(kind):
+    """relu, the reshapes, sum: one tensor argument, the input, of the result's dtype."""
+    def attach(node, args, kwargs, slots, out):
+        if len(slots) != 1 or slots[0][0] != 0 or slots[0][2].dtype != out.dtype:
+            return
+        x = slots[0][2]
+        if kind == "relu":
+            _C._set_cbackward(node, "relu", x, out)
+        elif kind == "reshape":
+            _C._set_cbackward(node, "reshape", x)
+        elif len(args) == 1 and not kwargs:
+            _C._set_cbackward(node, "sum", x)
+    return attach
+
+
+def _c_log_softmax(node, args, kwargs, slots, out):
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    dtype = args[2] if len(args) > 2 else kwargs.get("dtype")
+    if len(slots) == 1 and type(dim) is int and dtype is None and len(args) <= 3 and \
+            slots[0][2].dtype == out.dtype:
+        _C._set_cbackward(node, "log_softmax", slots[0][2], out, dim)
+
+
+_CNODES = {"add": _c_pointwise("add", 1), "sub": _c_pointwise("add", -1), "mul": _c_mul,
+           "relu": _c_single("relu"), "reshape_back": _c_single("reshape"),
+           "sum": _c_single("sum"), "log_softmax": _c_log_softmax}
 
 
 def _node_name(opname):

@@ -26,6 +26,7 @@ class Convolution(Function):
     def forward(ctx, input, weight, bias, stride, padding, dilation, groups):
         ctx.conv = (stride, padding, dilation, groups)
         ctx.save_for_backward(input, weight)
+        ctx._cnode = ("conv2d", input, weight, stride, padding, dilation, groups)
         return _C._conv2d(input, weight, bias, stride, padding, dilation, groups)
 
     @staticmethod
@@ -122,7 +123,9 @@ class MaxPool2DWithIndices(Function):
         ctx.pool = (kernel_size, stride, padding, dilation, ceil_mode)
         ctx.save_for_backward(input, indices)
         ctx.mark_non_differentiable(indices)
-        ctx.set_materialize_grads(False)  # the indices never get a gradient: no zeros for them
+        ctx.set_materialize_grads(False)
+        ctx._cnode = ("max_pool2d", input, indices, kernel_size, stride, padding, dilation,
+                      ceil_mode)  # the indices never get a gradient: no zeros for them
         return values, indices
 
     @staticmethod

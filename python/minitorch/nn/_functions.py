@@ -23,14 +23,13 @@ class NLL(Function):
         loss = picked.neg_() if coef is None else picked.mul_(coef).neg_()
         ctx.cls_dim, ctx.reduction, ctx.shape, ctx.dtype = cls_dim, reduction, logp.shape, logp.dtype
         ctx.save_for_backward(idx, coef)
-        if reduction == "none":
-            return loss
-        total = loss.sum()
-        if reduction == "sum":
-            return total
+        if reduction != "mean":
+            ctx._cnode = ("nll", logp, idx, coef, reduction, cls_dim, None)
+            return loss if reduction == "none" else loss.sum()
         denom = coef.sum() if coef is not None else _C.tensor(float(target.numel()), dtype=logp.dtype)
         ctx.denom = denom
-        return total / denom
+        ctx._cnode = ("nll", logp, idx, coef, reduction, cls_dim, denom)
+        return loss.sum() / denom
 
     @staticmethod
     def backward(ctx, g):
@@ -169,6 +168,7 @@ class Linear(Function):
         flat = x.reshape(-1, x.shape[-1])
         ctx.save_for_backward(flat, w)
         ctx.lead = tuple(x.shape[:-1])
+        ctx._cnode = ("linear", x, flat, w)
         out = _C.addmm(b, flat, w.t()) if b is not None else flat.mm(w.t())
         return out.view(*ctx.lead, w.shape[0]) if len(ctx.lead) != 1 else out
 

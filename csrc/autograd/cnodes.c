@@ -1,0 +1,793 @@
+/* csrc/autograd/cnodes.c - derivatives in C for the nodes of the common ops (see Note [C backward
+ * formulas] in autograd.h).  attach() runs with the GIL; backward() and free() are plain C. */
+#include "csrc/autograd/autograd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "aten_lite/conv.h"
+#include "aten_lite/linalg.h"
+#include "aten_lite/ops.h"
+#include "aten_lite/pool.h"
+
+/* ---- saved tensors and shapes ---------------------------------------------------------------- */
+
+/* A tensor a formula reads, with its storage's version when the op ran. */
+typedef struct {
+    mt_tensor *t; /* owned; NULL: none */
+    uint64_t version;
+} mt__saved;
+
+typedef struct {
+    int ndim;
+    mt_dtype dtype;
+    int64_t sizes[MT_MAX_DIMS];
+} mt__meta;
+
+static int
+mt__save(PyObject *o, mt__saved *s, bool optional)
+{
+    s->t = NULL;
+    if (optional && o == Py_None) {
+        return 0;
+    }
+    if (!mt__tensor_check(o)) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): expected a Tensor");
+        return -1;
+    }
+    s->t = mt__tensor_impl_ref(o);
+    s->version = atomic_load_explicit(&s->t->storage->version, memory_order_relaxed);
+    return 0;
+}
+
+static void
+mt__unsave(mt__saved *s)
+{
+    mt_tensor_decref(s->t);
+    s->t = NULL;
+}
+
+/* torch's error when a saved tensor was written in place since the op (as Ctx._check). */
+static int
+mt__check_saved(const mt__saved *s, const char *node_name)
+{
+    if (s->t == NULL) {
+        return 0;
+    }
+    uint64_t now = atomic_load_explicit(&s->t->storage->version, memory_order_relaxed);
+    if (now == s->version) {
+        return 0;
+    }
+    char sizes[256];
+    return mt_error_set(
+        MT_ERUNTIME,
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [minitorch.%s %s], which is output 0 of %s, is at version %llu; expected "
+        "version %llu instead. Hint: the backtrace further above shows the operation that failed "
+        "to compute its gradient. The variable in question was changed in there or anywhere "
+        "later. Good luck!",
+        mt__legacy_type_name(s->t->dtype), mt_format_sizes(sizes, sizeof(sizes), s->t->ndim,
+                                                            s->t->sizes),
+        node_name, (unsigned long long)now, (unsigned long long)s->version);
+}
+
+/* A tensor's shape and dtype, or a shape (a sequence of ints) with `dtype`. */
+static int
+mt__meta_of(PyObject *o, mt__meta *m, mt_dtype dtype)
+{
+    if (mt__tensor_check(o)) {
+        mt_tensor *t = mt__tensor_impl(o);
+        m->ndim = t->ndim;
+        m->dtype = t->dtype;
+        memcpy(m->sizes, t->sizes, (size_t)t->ndim * sizeof(int64_t));
+        return 0;
+    }
+    int n = mt__sizes_from_seq(o, m->sizes, "_set_cbackward", "shape");
+    if (n < 0) {
+        return -1;
+    }
+    m->ndim = n;
+    m->dtype = dtype;
+    return 0;
+}
+
+static bool
+mt__same_shape(const mt_tensor *t, const mt__meta *m)
+{
+    return t->ndim == m->ndim && memcmp(t->sizes, m->sizes, (size_t)m->ndim * sizeof(int64_t)) == 0;
+}
+
+/* g (stolen) summed over the dimensions broadcasting added, to m's shape, in m's dtype (as
+ * _fit in _record.py, for real dtypes).  New reference or NULL. */
+static mt_tensor *
+mt__fit(mt_tensor *g, const mt__meta *m)
+{
+    if (g == NULL) {
+        return NULL;
+    }
+    if (!mt__same_shape(g, m)) {
+        bool mask[MT_MAX_DIMS];
+        int lead = g->ndim - m->ndim;
+        if (lead < 0) {
+            mt_tensor_decref(g);
+            mt_error_set(MT_ERUNTIME, "autograd: a gradient has fewer dimensions than its input");
+            return NULL;
+        }
+        bool any = false;
+        for (int d = 0; d < g->ndim; d++) {
+            mask[d] = d < lead || (m->sizes[d - lead] == 1 && g->sizes[d] != 1);
+            any |= mask[d];
+        }
+        mt_tensor *r = g;
+        if (any) {
+            r = mt_reduce(MT_REDUCE_SUM, g, mask, true);
+            mt_tensor_decref(g);
+            if (r == NULL) {
+                return NULL;
+            }
+        }
+        g = mt_reshape(r, m->ndim, m->sizes);
+        mt_tensor_decref(r);
+        if (g == NULL) {
+            return NULL;
+        }
+    }
+    if (g->dtype != m->dtype) {
+        mt_tensor *r = mt_to_dtype(g, m->dtype, false);
+        mt_tensor_decref(g);
+        g = r;
+    }
+    return g;
+}
+
+/* A new reference to t (kinds that pass a gradient through unchanged). */
+static mt_tensor *
+mt__ref(mt_tensor *t)
+{
+    mt_tensor_incref(t);
+    return t;
+}
+
+/* The code of the C error after a NULL result (MT_ERUNTIME when none was set). */
+static int
+mt__err(void)
+{
+    int code = mt_error_code();
+    return code < 0 ? code : mt_error_set(MT_ERUNTIME, "autograd: a C formula failed");
+}
+
+/* Every out[i] set, or the error after dropping them.  0 or a negative code. */
+static int
+mt__outs_done(mt_tensor **out, const bool *needs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (needs[i] && out[i] == NULL) {
+            int code = mt__err();
+            mt__impls_release(out, n);
+            memset(out, 0, (size_t)n * sizeof(*out));
+            return code;
+        }
+    }
+    return 0;
+}
+
+/* ---- pass-through kinds: add/sub (with alpha), the reshapes, sum ----------------------------- */
+
+/* out[e] = fit(coef[e] * g) for each edge (add: 1, alpha; sub: 1, -alpha); reshape and sum:
+ * one edge, coef 1 (the gradient reshaped, or expanded, to the input's shape). */
+typedef enum { MT__MAP_SCALE, MT__MAP_RESHAPE, MT__MAP_EXPAND } mt__map_mode;
+
+typedef struct {
+    int n;
+    mt__map_mode mode; /* add/sub: coef * g; reshapes: g reshaped; sum: g expanded */
+    double coef[2];
+    mt__meta meta[2]; /* each edge's input */
+} mt__linear_map;
+
+/* ("add", coef0, input0, coef1, input1, ...) or ("reshape", input-or-shape[, dtype]) */
+static int
+mt__map_attach(PyObject *const *args, Py_ssize_t nargs, mt__map_mode mode, void **state)
+{
+    mt__linear_map *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->mode = mode;
+    if (mode == MT__MAP_SCALE) {
+        if (nargs < 2 || nargs > 4 || nargs % 2) {
+            goto bad;
+        }
+        for (Py_ssize_t i = 0; i < nargs; i += 2) {
+            s->coef[i / 2] = PyFloat_AsDouble(args[i]);
+            if ((s->coef[i / 2] == -1.0 && PyErr_Occurred()) || !mt__tensor_check(args[i + 1])) {
+                goto bad;
+            }
+            mt__meta_of(args[i + 1], &s->meta[i / 2], MT_FLOAT32);
+        }
+        s->n = (int)nargs / 2;
+    }
+    else {
+        mt_dtype dt = MT_FLOAT32;
+        if (nargs < 1 || nargs > 2 ||
+            (nargs == 2 && mt__dtype_from_py(args[1], &dt, "dtype") < 0) ||
+            mt__meta_of(args[0], &s->meta[0], dt) < 0) {
+            goto bad;
+        }
+        s->n = 1;
+        s->coef[0] = 1.0;
+    }
+    *state = s;
+    return 0;
+bad:
+    free(s);
+    if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
+    }
+    return -1;
+}
+
+static int
+mt__add_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    return mt__map_attach(args, nargs, MT__MAP_SCALE, state);
+}
+
+static int
+mt__reshape_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    return mt__map_attach(args, nargs, MT__MAP_RESHAPE, state);
+}
+
+static int
+mt__sum_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    return mt__map_attach(args, nargs, MT__MAP_EXPAND, state);
+}
+
+static int
+mt__map_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+                 mt_tensor **out)
+{
+    (void)node_name;
+    mt__linear_map *s = state;
+    mt_tensor *g = grads[0];
+    for (int e = 0; e < s->n; e++) {
+        if (!needs[e]) {
+            continue;
+        }
+        const mt__meta *m = &s->meta[e];
+        mt_tensor *r;
+        if (s->mode == MT__MAP_EXPAND) {
+            r = mt_expand(g, m->ndim, m->sizes);
+        }
+        else if (s->mode == MT__MAP_RESHAPE) {
+            r = mt_reshape(g, m->ndim, m->sizes);
+        }
+        else if (s->coef[e] == 1.0) {
+            r = mt__ref(g);
+        }
+        else if (s->coef[e] == -1.0) {
+            r = mt_unary(MT_OP_NEG, g, NULL);
+        }
+        else {
+            r = mt_binary(MT_OP_MUL, mt_arg_tensor(g), mt_arg_scalar(mt_scalar_float(s->coef[e])),
+                          NULL, mt_scalar_int(1));
+        }
+        out[e] = mt__fit(r, m);
+    }
+    return mt__outs_done(out, needs, s->n);
+}
+
+/* ---- mul ------------------------------------------------------------------------------------ */
+
+/* a * b: each operand a saved tensor or a number (real dtypes). */
+typedef struct {
+    int n;               /* edges */
+    int edge_of[2];      /* operand -> edge, -1 for a number */
+    mt__saved t[2];
+    double s[2];
+    mt__meta meta[2];    /* per edge */
+} mt__mul_state;
+
+static void
+mt__mul_free(void *state)
+{
+    mt__mul_state *s = state;
+    mt__unsave(&s->t[0]);
+    mt__unsave(&s->t[1]);
+    free(s);
+}
+
+/* ("mul", a, b): tensors or numbers; the edges are the tensors in order */
+static int
+mt__mul_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): mul takes two operands");
+        return -1;
+    }
+    mt__mul_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (mt__tensor_check(args[i])) {
+            s->edge_of[i] = s->n;
+            mt__meta_of(args[i], &s->meta[s->n++], MT_FLOAT32);
+            if (mt__save(args[i], &s->t[i], false) < 0) {
+                mt__mul_free(s);
+                return -1;
+            }
+        }
+        else {
+            s->edge_of[i] = -1;
+            s->s[i] = PyFloat_AsDouble(args[i]);
+            if (s->s[i] == -1.0 && PyErr_Occurred()) {
+                mt__mul_free(s);
+                return -1;
+            }
+        }
+    }
+    *state = s;
+    return 0;
+}
+
+static int
+mt__mul_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+                 mt_tensor **out)
+{
+    mt__mul_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->t[0], node_name)) < 0 ||
+        (rc = mt__check_saved(&s->t[1], node_name)) < 0) {
+        return rc;
+    }
+    for (int i = 0; i < 2; i++) {
+        int e = s->edge_of[i];
+        if (e < 0 || !needs[e]) {
+            continue;
+        }
+        int o = 1 - i; /* d(a*b)/da = b */
+        mt_arg other = s->t[o].t ? mt_arg_tensor(s->t[o].t) : mt_arg_scalar(mt_scalar_float(s->s[o]));
+        out[e] = mt__fit(mt_binary(MT_OP_MUL, mt_arg_tensor(grads[0]), other, NULL,
+                                   mt_scalar_int(1)),
+                         &s->meta[e]);
+    }
+    return mt__outs_done(out, needs, s->n);
+}
+
+/* ---- relu, log_softmax: formulas of the op's result ------------------------------------------ */
+
+typedef struct {
+    mt__saved out;
+    int64_t dim;
+    mt__meta meta;
+} mt__result_state;
+
+static void
+mt__result_free(void *state)
+{
+    mt__result_state *s = state;
+    mt__unsave(&s->out);
+    free(s);
+}
+
+/* ("relu", input, out) or ("log_softmax", input, out, dim) */
+static int
+mt__result_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    if (nargs < 2 || nargs > 3 || !mt__tensor_check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
+        return -1;
+    }
+    mt__result_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    mt__meta_of(args[0], &s->meta, MT_FLOAT32);
+    if (mt__save(args[1], &s->out, false) < 0 ||
+        (nargs == 3 && mt__int64_from_py(args[2], &s->dim, "_set_cbackward", "dim") < 0)) {
+        mt__result_free(s);
+        return -1;
+    }
+    if (nargs == 3) {
+        int d = mt_wrap_dim(s->dim, s->out.t->ndim);
+        if (d < 0) {
+            mt__result_free(s);
+            mt__raise(d);
+            return -1;
+        }
+        s->dim = d;
+    }
+    *state = s;
+    return 0;
+}
+
+static int
+mt__relu_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+                  mt_tensor **out)
+{
+    mt__result_state *s = state;
+    int rc = mt__check_saved(&s->out, node_name);
+    if (rc < 0 || !needs[0]) {
+        return rc;
+    }
+    mt_tensor *mask = mt_binary(MT_OP_GT, mt_arg_tensor(s->out.t), mt_arg_scalar(mt_scalar_int(0)),
+                                NULL, mt_scalar_int(1));
+    if (mask != NULL) {
+        out[0] = mt__fit(mt_where(mask, mt_arg_tensor(grads[0]), mt_arg_scalar(mt_scalar_int(0)),
+                                  NULL),
+                         &s->meta);
+        mt_tensor_decref(mask);
+    }
+    return mt__outs_done(out, needs, 1);
+}
+
+/* g - exp(y) * sum(g, dim, keepdim=True) */
+static int
+mt__log_softmax_backward(void *state, const char *node_name, mt_tensor *const *grads,
+                         const bool *needs, mt_tensor **out)
+{
+    mt__result_state *s = state;
+    int rc = mt__check_saved(&s->out, node_name);
+    if (rc < 0 || !needs[0]) {
+        return rc;
+    }
+    mt_tensor *g = grads[0];
+    bool mask[MT_MAX_DIMS] = {false};
+    mask[s->dim] = true;
+    mt_tensor *sum = g->ndim ? mt_reduce(MT_REDUCE_SUM, g, mask, true) : mt__ref(g);
+    mt_tensor *e = mt_unary(MT_OP_EXP, s->out.t, NULL), *prod = NULL;
+    if (sum != NULL && e != NULL) {
+        prod = mt_binary(MT_OP_MUL, mt_arg_tensor(e), mt_arg_tensor(sum), e, mt_scalar_int(1));
+    }
+    if (prod != NULL) {
+        out[0] = mt__fit(mt_binary(MT_OP_SUB, mt_arg_tensor(g), mt_arg_tensor(prod), NULL,
+                                   mt_scalar_int(1)),
+                         &s->meta);
+    }
+    mt_tensor_decref(prod);
+    mt_tensor_decref(e);
+    mt_tensor_decref(sum);
+    return mt__outs_done(out, needs, 1);
+}
+
+/* ---- Linear --------------------------------------------------------------------------------- */
+
+/* nn.functional.linear's Function: x (lead..., in) flattened to flat (rows, in), w (out, in). */
+typedef struct {
+    mt__saved flat, w;
+    mt__meta x;
+} mt__linear_state;
+
+static void
+mt__linear_free(void *state)
+{
+    mt__linear_state *s = state;
+    mt__unsave(&s->flat);
+    mt__unsave(&s->w);
+    free(s);
+}
+
+/* ("linear", x, flat, w) */
+static int
+mt__linear_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    if (nargs != 3 || !mt__tensor_check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): linear takes (x, flat, w)");
+        return -1;
+    }
+    mt__linear_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    mt__meta_of(args[0], &s->x, MT_FLOAT32);
+    if (mt__save(args[1], &s->flat, false) < 0 || mt__save(args[2], &s->w, false) < 0) {
+        mt__linear_free(s);
+        return -1;
+    }
+    *state = s;
+    return 0;
+}
+
+/* grad_x = g @ w, grad_w = g^T @ flat, grad_b = g summed over the rows (edges: x, w, b) */
+static int
+mt__linear_backward(void *state, const char *node_name, mt_tensor *const *grads,
+                    const bool *needs, mt_tensor **out)
+{
+    mt__linear_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->flat, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->w, node_name)) < 0) {
+        return rc;
+    }
+    int64_t shape[2] = {s->flat.t->sizes[0], s->w.t->sizes[0]};
+    mt_tensor *g2 = mt_reshape(grads[0], 2, shape);
+    if (g2 == NULL) {
+        return mt__err();
+    }
+    if (needs[0]) {
+        mt_tensor *gx = mt_mm(g2, s->w.t);
+        out[0] = gx ? mt_reshape(gx, s->x.ndim, s->x.sizes) : NULL;
+        mt_tensor_decref(gx);
+    }
+    if (needs[1]) {
+        mt_tensor *gt = mt_transpose(g2, 0, 1);
+        out[1] = gt ? mt_mm(gt, s->flat.t) : NULL;
+        mt_tensor_decref(gt);
+    }
+    if (needs[2]) {
+        bool mask[2] = {true, false};
+        out[2] = mt_reduce(MT_REDUCE_SUM, g2, mask, false);
+    }
+    mt_tensor_decref(g2);
+    return mt__outs_done(out, needs, 3);
+}
+
+/* ---- conv2d, max_pool2d ---------------------------------------------------------------------- */
+
+typedef struct {
+    mt__saved input, other; /* conv2d: weight; max_pool2d: indices */
+    mt_conv2d_params conv;
+    mt_pool2d_params pool;
+} mt__window_state;
+
+static void
+mt__window_free(void *state)
+{
+    mt__window_state *s = state;
+    mt__unsave(&s->input);
+    mt__unsave(&s->other);
+    free(s);
+}
+
+/* ("conv2d", input, weight, stride, padding, dilation, groups) or
+ * ("max_pool2d", input, indices, kernel_size, stride, padding, dilation, ceil_mode) */
+static int
+mt__window_attach(PyObject *const *args, Py_ssize_t nargs, bool conv, void **state)
+{
+    if (nargs != (conv ? 6 : 7)) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
+        return -1;
+    }
+    mt__window_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyObject *params[5];
+    memcpy(params, args + 2, (size_t)(nargs - 2) * sizeof(PyObject *));
+    if (mt__save(args[0], &s->input, false) < 0 || mt__save(args[1], &s->other, false) < 0 ||
+        (conv ? mt__nn_conv_params(params, &s->conv)
+              : mt__nn_pool_params(params, "max_pool2d", true, &s->pool)) < 0) {
+        mt__window_free(s);
+        return -1;
+    }
+    *state = s;
+    return 0;
+}
+
+static int
+mt__conv_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    return mt__window_attach(args, nargs, true, state);
+}
+
+static int
+mt__pool_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    return mt__window_attach(args, nargs, false, state);
+}
+
+/* edges: input, weight, bias, then the four parameters */
+static int
+mt__conv_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+                  mt_tensor **out)
+{
+    mt__window_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->input, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->other, node_name)) < 0) {
+        return rc;
+    }
+    bool mask[3] = {needs[0], needs[1], needs[2]};
+    mt_tensor *g = mt_contiguous(grads[0]);
+    if (g == NULL) {
+        return mt__err();
+    }
+    rc = mt_conv2d_backward(g, s->input.t, s->other.t, &s->conv, mask, out);
+    mt_tensor_decref(g);
+    return rc;
+}
+
+/* edges: input, then the five parameters; the indices' gradient (grads[1]) is not used */
+static int
+mt__pool_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+                  mt_tensor **out)
+{
+    mt__window_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->input, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->other, node_name)) < 0) {
+        return rc;
+    }
+    if (needs[0] && grads[0] != NULL) {
+        out[0] = mt_max_pool2d_backward(grads[0], s->input.t, s->other.t, &s->pool);
+        return mt__outs_done(out, needs, 1);
+    }
+    return 0;
+}
+
+/* ---- nll_loss ------------------------------------------------------------------------------- */
+
+typedef enum { MT__RED_NONE, MT__RED_MEAN, MT__RED_SUM } mt__reduction;
+
+/* the NLL Function: -coef[i] * logp[i, target[i]], reduced */
+typedef struct {
+    mt__saved idx, coef, denom; /* target unsqueezed at cls_dim; class weights or NULL;
+                                   mean's divisor or NULL */
+    mt__reduction reduction;
+    int64_t cls_dim;
+    mt__meta logp;
+} mt__nll_state;
+
+static void
+mt__nll_free(void *state)
+{
+    mt__nll_state *s = state;
+    mt__unsave(&s->idx);
+    mt__unsave(&s->coef);
+    mt__unsave(&s->denom);
+    free(s);
+}
+
+/* ("nll", logp, idx, coef|None, reduction, cls_dim, denom|None) */
+static int
+mt__nll_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    if (nargs != 6 || !mt__tensor_check(args[0]) || !PyUnicode_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
+        return -1;
+    }
+    mt__nll_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    mt__meta_of(args[0], &s->logp, MT_FLOAT32);
+    const char *red = PyUnicode_AsUTF8(args[3]);
+    s->reduction = red == NULL              ? MT__RED_NONE
+                   : strcmp(red, "mean") == 0 ? MT__RED_MEAN
+                   : strcmp(red, "sum") == 0  ? MT__RED_SUM
+                                              : MT__RED_NONE;
+    if (red == NULL || mt__save(args[1], &s->idx, false) < 0 ||
+        mt__save(args[2], &s->coef, true) < 0 ||
+        mt__int64_from_py(args[4], &s->cls_dim, "_set_cbackward", "cls_dim") < 0 ||
+        mt__save(args[5], &s->denom, true) < 0) {
+        mt__nll_free(s);
+        return -1;
+    }
+    *state = s;
+    return 0;
+}
+
+/* as NLL.backward: zeros of logp's shape with -g (/denom, * coef) scattered at the targets */
+static int
+mt__nll_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+                 mt_tensor **out)
+{
+    mt__nll_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->idx, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->coef, node_name)) < 0 || !needs[0]) {
+        return rc;
+    }
+    mt_tensor *g = s->reduction == MT__RED_MEAN
+                       ? mt_binary(MT_OP_DIV, mt_arg_tensor(grads[0]), mt_arg_tensor(s->denom.t),
+                                   NULL, mt_scalar_int(1))
+                       : mt__ref(grads[0]);
+    mt_tensor *neg = g ? mt_unary(MT_OP_NEG, g, NULL) : NULL, *gp = NULL;
+    if (neg != NULL) {
+        gp = s->reduction != MT__RED_NONE ? mt_expand(neg, s->idx.t->ndim, s->idx.t->sizes)
+                                          : mt_unsqueeze(neg, s->cls_dim);
+    }
+    if (gp != NULL && s->coef.t != NULL) {
+        mt_tensor *c = mt_unsqueeze(s->coef.t, s->cls_dim);
+        mt_tensor *w = c ? mt_binary(MT_OP_MUL, mt_arg_tensor(gp), mt_arg_tensor(c), NULL,
+                                     mt_scalar_int(1))
+                         : NULL;
+        mt_tensor_decref(c);
+        mt_tensor_decref(gp);
+        gp = w;
+    }
+    mt_tensor *src = gp ? mt_contiguous(gp) : NULL;
+    mt_tensor *grad = src ? mt_tensor_empty(s->logp.dtype, s->logp.ndim, s->logp.sizes,
+                                            mt_tensor_device(src))
+                          : NULL;
+    if (grad != NULL && (mt_fill_(grad, mt_scalar_int(0)) < 0 ||
+                         mt_scatter_(grad, s->cls_dim, s->idx.t, src, MT_SCATTER_NONE) < 0)) {
+        mt_tensor_decref(grad);
+        grad = NULL;
+    }
+    out[0] = grad;
+    mt_tensor_decref(src);
+    mt_tensor_decref(gp);
+    mt_tensor_decref(neg);
+    mt_tensor_decref(g);
+    return mt__outs_done(out, needs, 1);
+}
+
+/* ---- the kinds -------------------------------------------------------------------------------- */
+
+static void
+mt__plain_free(void *state)
+{
+    free(state);
+}
+
+static const mt_cnode_kind mt__kinds[] = {
+    {"add", mt__add_attach, mt__map_backward, mt__plain_free},
+    {"reshape", mt__reshape_attach, mt__map_backward, mt__plain_free},
+    {"sum", mt__sum_attach, mt__map_backward, mt__plain_free},
+    {"mul", mt__mul_attach, mt__mul_backward, mt__mul_free},
+    {"relu", mt__result_attach, mt__relu_backward, mt__result_free},
+    {"log_softmax", mt__result_attach, mt__log_softmax_backward, mt__result_free},
+    {"linear", mt__linear_attach, mt__linear_backward, mt__linear_free},
+    {"conv2d", mt__conv_attach, mt__conv_backward, mt__window_free},
+    {"max_pool2d", mt__pool_attach, mt__pool_backward, mt__window_free},
+    {"nll", mt__nll_attach, mt__nll_backward, mt__nll_free},
+};
+
+void
+mt__cnode_release(MTNodeObject *node)
+{
+    if (node->cstate != NULL) {
+        node->ckind->free(node->cstate);
+        node->cstate = NULL;
+    }
+}
+
+/* _set_cbackward(node, kind, *args): gives the node the C formula `kind` (Note [C backward
+ * formulas]); args as each kind's attach says. */
+static PyObject *
+mt_py_set_cbackward(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 2 || !mt__node_check(args[0]) || !PyUnicode_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(node, kind, *args)");
+        return NULL;
+    }
+    const char *name = PyUnicode_AsUTF8(args[1]);
+    if (name == NULL) {
+        return NULL;
+    }
+    MTNodeObject *node = (MTNodeObject *)args[0];
+    for (size_t i = 0; i < sizeof(mt__kinds) / sizeof(mt__kinds[0]); i++) {
+        if (strcmp(mt__kinds[i].name, name) == 0) {
+            void *state = NULL;
+            if (mt__kinds[i].attach(args + 2, nargs - 2, &state) < 0) {
+                return NULL;
+            }
+            mt__cnode_release(node);
+            node->ckind = &mt__kinds[i];
+            node->cstate = state;
+            Py_RETURN_NONE;
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "_set_cbackward(): no C formula named '%s'", name);
+    return NULL;
+}
+
+static PyMethodDef mt_cnode_functions[] = {
+    {"_set_cbackward", (PyCFunction)(void (*)(void))mt_py_set_cbackward, METH_FASTCALL, NULL},
+    {NULL},
+};
+
+int
+mt__cnodes_init(PyObject *module)
+{
+    return PyModule_AddFunctions(module, mt_cnode_functions);
+}
