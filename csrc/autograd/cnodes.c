@@ -182,9 +182,12 @@ typedef struct {
     mt__map_mode mode; /* add/sub: coef * g; reshapes: g reshaped; sum: g expanded */
     double coef[2];
     mt__meta meta[2]; /* each edge's input */
+    bool reduced[MT_MAX_DIMS]; /* sum: the dims it reduced */
+    bool keepdim;
 } mt__linear_map;
 
-/* ("add", coef0, input0, coef1, input1, ...) or ("reshape", input-or-shape[, dtype]) */
+/* ("add", coef0, input0, coef1, input1, ...), ("reshape", input-or-shape[, dtype]) or
+ * ("sum", input, dims or None (all), keepdim) */
 static int
 mt__map_attach(PyObject *const *args, Py_ssize_t nargs, mt__map_mode mode, void **state)
 {
@@ -206,6 +209,29 @@ mt__map_attach(PyObject *const *args, Py_ssize_t nargs, mt__map_mode mode, void 
             mt__meta_of(args[i + 1], &s->meta[i / 2], MT_FLOAT32);
         }
         s->n = (int)nargs / 2;
+    }
+    else if (mode == MT__MAP_EXPAND) {
+        int keep = nargs == 3 ? PyObject_IsTrue(args[2]) : -1;
+        if (keep < 0 || !mt__tensor_check(args[0])) {
+            goto bad;
+        }
+        s->keepdim = keep;
+        mt__meta_of(args[0], &s->meta[0], MT_FLOAT32);
+        int64_t dims[MT_MAX_DIMS];
+        int nd = args[1] == Py_None ? -1 : mt__sizes_from_seq(args[1], dims, "_set_cbackward", "dim");
+        if (args[1] != Py_None && nd < 0) {
+            goto bad;
+        }
+        for (int d = 0; d < s->meta[0].ndim; d++) {
+            s->reduced[d] = nd < 0;
+        }
+        for (int i = 0; i < nd; i++) {
+            if (dims[i] < 0 || dims[i] >= s->meta[0].ndim) {
+                goto bad;
+            }
+            s->reduced[dims[i]] = true;
+        }
+        s->n = 1;
     }
     else {
         mt_dtype dt = MT_FLOAT32;
@@ -259,7 +285,14 @@ mt__map_backward(void *state, const char *node_name, mt_tensor *const *grads, co
         const mt__meta *m = &s->meta[e];
         mt_tensor *r;
         if (s->mode == MT__MAP_EXPAND) {
-            r = mt_expand(g, m->ndim, m->sizes);
+            /* the reduced dims back as ones, then expanded */
+            int64_t ones[MT_MAX_DIMS];
+            for (int d = 0; d < m->ndim; d++) {
+                ones[d] = s->reduced[d] ? 1 : m->sizes[d];
+            }
+            mt_tensor *k = s->keepdim ? mt__ref(g) : mt_reshape(g, m->ndim, ones);
+            r = k ? mt_expand(k, m->ndim, m->sizes) : NULL;
+            mt_tensor_decref(k);
         }
         else if (s->mode == MT__MAP_RESHAPE) {
             r = mt_reshape(g, m->ndim, m->sizes);
@@ -452,6 +485,309 @@ mt__log_softmax_backward(void *state, const char *node_name, mt_tensor *const *g
     mt_tensor_decref(prod);
     mt_tensor_decref(e);
     mt_tensor_decref(sum);
+    return mt__outs_done(out, needs, 1);
+}
+
+/* ---- unary ops, div -------------------------------------------------------------------------- */
+
+/* a <op> b (borrowed); NULL when either is NULL (an earlier step failed) */
+static mt_tensor *
+mt__tt(mt_op op, mt_tensor *a, mt_tensor *b)
+{
+    return a && b ? mt_binary(op, mt_arg_tensor(a), mt_arg_tensor(b), NULL, mt_scalar_int(1))
+                  : NULL;
+}
+
+static mt_tensor *
+mt__ts(mt_op op, mt_tensor *a, double s)
+{
+    return a ? mt_binary(op, mt_arg_tensor(a), mt_arg_scalar(mt_scalar_float(s)), NULL,
+                         mt_scalar_int(1))
+             : NULL;
+}
+
+static mt_tensor *
+mt__st(mt_op op, double s, mt_tensor *b)
+{
+    return b ? mt_binary(op, mt_arg_scalar(mt_scalar_float(s)), mt_arg_tensor(b), NULL,
+                         mt_scalar_int(1))
+             : NULL;
+}
+
+/* y = f(x) with f' from x or from y (as the Python formulas, in their order of operations) */
+typedef enum { MT__EXP, MT__TANH, MT__SIGMOID, MT__SQRT, MT__LOG, MT__SQUARE, MT__POW } mt__unary;
+
+typedef struct {
+    mt__unary op;
+    double exponent;   /* pow */
+    mt__saved s;       /* y for exp/tanh/sigmoid/sqrt, x for log/square/pow */
+    mt__meta meta;
+} mt__unary_state;
+
+static void
+mt__unary_free(void *state)
+{
+    mt__unary_state *s = state;
+    mt__unsave(&s->s);
+    free(s);
+}
+
+/* ("unary", op name, input, saved[, exponent]) */
+static int
+mt__unary_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    static const char *const names[] = {"exp", "tanh", "sigmoid", "sqrt", "log", "square", "pow"};
+    const char *name = nargs >= 3 && PyUnicode_Check(args[0]) ? PyUnicode_AsUTF8(args[0]) : NULL;
+    int op = -1;
+    for (int i = 0; name != NULL && i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+        op = strcmp(name, names[i]) == 0 ? i : op;
+    }
+    if (op < 0 || nargs != (op == MT__POW ? 4 : 3) || !mt__tensor_check(args[1])) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
+        }
+        return -1;
+    }
+    mt__unary_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->op = (mt__unary)op;
+    mt__meta_of(args[1], &s->meta, MT_FLOAT32);
+    if (mt__save(args[2], &s->s, false) < 0 ||
+        (op == MT__POW && (s->exponent = PyFloat_AsDouble(args[3])) == -1.0 && PyErr_Occurred())) {
+        mt__unary_free(s);
+        return -1;
+    }
+    *state = s;
+    return 0;
+}
+
+static int
+mt__unary_backward(void *state, const char *node_name, mt_tensor *const *grads,
+                   const bool *needs, mt_tensor **out)
+{
+    mt__unary_state *s = state;
+    int rc = mt__check_saved(&s->s, node_name);
+    if (rc < 0 || !needs[0]) {
+        return rc;
+    }
+    mt_tensor *g = grads[0], *y = s->s.t, *d = NULL, *t = NULL, *r = NULL;
+    switch (s->op) {
+    case MT__EXP: /* g * y */
+        r = mt__tt(MT_OP_MUL, g, y);
+        break;
+    case MT__TANH: /* g * (1 - y * y) */
+        t = mt__tt(MT_OP_MUL, y, y);
+        d = mt__st(MT_OP_SUB, 1.0, t);
+        r = mt__tt(MT_OP_MUL, g, d);
+        break;
+    case MT__SIGMOID: /* g * (y * (1 - y)) */
+        t = mt__st(MT_OP_SUB, 1.0, y);
+        d = mt__tt(MT_OP_MUL, y, t);
+        r = mt__tt(MT_OP_MUL, g, d);
+        break;
+    case MT__SQRT: /* g / (2 * y) */
+        d = mt__st(MT_OP_MUL, 2.0, y);
+        r = mt__tt(MT_OP_DIV, g, d);
+        break;
+    case MT__LOG: /* g / x */
+        r = mt__tt(MT_OP_DIV, g, y);
+        break;
+    case MT__SQUARE: /* g * 2 * x */
+        t = mt__ts(MT_OP_MUL, g, 2.0);
+        r = mt__tt(MT_OP_MUL, t, y);
+        break;
+    case MT__POW: /* g * e * x^(e - 1) */
+        t = mt__ts(MT_OP_MUL, g, s->exponent);
+        d = mt__ts(MT_OP_POW, y, s->exponent - 1.0);
+        r = mt__tt(MT_OP_MUL, t, d);
+        break;
+    }
+    mt_tensor_decref(t);
+    mt_tensor_decref(d);
+    out[0] = mt__fit(r, &s->meta);
+    return mt__outs_done(out, needs, 1);
+}
+
+/* a / b: each a tensor or a number (at least one a tensor), out the quotient */
+typedef struct {
+    int n;
+    int edge_of[2];
+    mt__saved t[2], out;
+    double s[2];
+    mt__meta meta[2];
+} mt__div_state;
+
+static void
+mt__div_free(void *state)
+{
+    mt__div_state *s = state;
+    mt__unsave(&s->t[0]);
+    mt__unsave(&s->t[1]);
+    mt__unsave(&s->out);
+    free(s);
+}
+
+/* ("div", a, b, out) */
+static int
+mt__div_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): div takes (a, b, out)");
+        return -1;
+    }
+    mt__div_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        s->edge_of[i] = -1;
+        if (mt__tensor_check(args[i])) {
+            s->edge_of[i] = s->n;
+            mt__meta_of(args[i], &s->meta[s->n++], MT_FLOAT32);
+            if (mt__save(args[i], &s->t[i], false) < 0) {
+                goto fail;
+            }
+        }
+        else if ((s->s[i] = PyFloat_AsDouble(args[i])) == -1.0 && PyErr_Occurred()) {
+            goto fail;
+        }
+    }
+    if (mt__save(args[2], &s->out, false) < 0) {
+        goto fail;
+    }
+    *state = s;
+    return 0;
+fail:
+    mt__div_free(s);
+    return -1;
+}
+
+/* ga = g / b, gb = -g * out / b (as the Python formula) */
+static int
+mt__div_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+                 mt_tensor **out)
+{
+    mt__div_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->t[0], node_name)) < 0 ||
+        (rc = mt__check_saved(&s->t[1], node_name)) < 0 ||
+        (rc = mt__check_saved(&s->out, node_name)) < 0) {
+        return rc;
+    }
+    mt_tensor *g = grads[0], *b = s->t[1].t;
+    int ea = s->edge_of[0], eb = s->edge_of[1];
+    if (ea >= 0 && needs[ea]) {
+        out[ea] = mt__fit(b ? mt__tt(MT_OP_DIV, g, b) : mt__ts(MT_OP_DIV, g, s->s[1]),
+                          &s->meta[ea]);
+    }
+    if (eb >= 0 && needs[eb]) {
+        mt_tensor *ng = mt_unary(MT_OP_NEG, g, NULL);
+        mt_tensor *p = mt__tt(MT_OP_MUL, ng, s->out.t);
+        out[eb] = mt__fit(mt__tt(MT_OP_DIV, p, b), &s->meta[eb]);
+        mt_tensor_decref(p);
+        mt_tensor_decref(ng);
+    }
+    return mt__outs_done(out, needs, s->n);
+}
+
+/* ---- mm, transpose ----------------------------------------------------------------------------- */
+
+typedef struct {
+    mt__saved a, b;
+} mt__mm_state;
+
+static void
+mt__mm_free(void *state)
+{
+    mt__mm_state *s = state;
+    mt__unsave(&s->a);
+    mt__unsave(&s->b);
+    free(s);
+}
+
+/* ("mm", a, b): both 2-D */
+static int
+mt__mm_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    mt__mm_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (nargs != 2 || mt__save(args[0], &s->a, false) < 0 || mt__save(args[1], &s->b, false) < 0 ||
+        s->a.t->ndim != 2 || s->b.t->ndim != 2) {
+        mt__mm_free(s);
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_set_cbackward(): mm takes two matrices");
+        }
+        return -1;
+    }
+    *state = s;
+    return 0;
+}
+
+/* ga = g @ b^T, gb = a^T @ g */
+static int
+mt__mm_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+                mt_tensor **out)
+{
+    mt__mm_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->a, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->b, node_name)) < 0) {
+        return rc;
+    }
+    if (needs[0]) {
+        mt_tensor *bt = mt_transpose(s->b.t, 0, 1);
+        out[0] = bt ? mt_mm(grads[0], bt) : NULL;
+        mt_tensor_decref(bt);
+    }
+    if (needs[1]) {
+        mt_tensor *at = mt_transpose(s->a.t, 0, 1);
+        out[1] = at ? mt_mm(at, grads[0]) : NULL;
+        mt_tensor_decref(at);
+    }
+    return mt__outs_done(out, needs, 2);
+}
+
+typedef struct {
+    int64_t d0, d1;
+} mt__transpose_state;
+
+/* ("transpose", d0, d1) */
+static int
+mt__transpose_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    mt__transpose_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (nargs != 2 || mt__int64_from_py(args[0], &s->d0, "_set_cbackward", "dim0") < 0 ||
+        mt__int64_from_py(args[1], &s->d1, "_set_cbackward", "dim1") < 0) {
+        free(s);
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_set_cbackward(): transpose takes two dims");
+        }
+        return -1;
+    }
+    *state = s;
+    return 0;
+}
+
+static int
+mt__transpose_backward(void *state, const char *node_name, mt_tensor *const *grads,
+                       const bool *needs, mt_tensor **out)
+{
+    (void)node_name;
+    mt__transpose_state *s = state;
+    if (needs[0]) {
+        out[0] = mt_transpose(grads[0], s->d0, s->d1);
+    }
     return mt__outs_done(out, needs, 1);
 }
 
@@ -740,6 +1076,10 @@ static const mt_cnode_kind mt__kinds[] = {
     {"conv2d", mt__conv_attach, mt__conv_backward, mt__window_free},
     {"max_pool2d", mt__pool_attach, mt__pool_backward, mt__window_free},
     {"nll", mt__nll_attach, mt__nll_backward, mt__nll_free},
+    {"unary", mt__unary_attach, mt__unary_backward, mt__unary_free},
+    {"div", mt__div_attach, mt__div_backward, mt__div_free},
+    {"mm", mt__mm_attach, mt__mm_backward, mt__mm_free},
+    {"transpose", mt__transpose_attach, mt__transpose_backward, mt__plain_free},
 };
 
 void

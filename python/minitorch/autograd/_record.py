@@ -269,19 +269,62 @@ def _c_mul(node, args, kwargs, slots, out):
     _C._set_cbackward(node, "mul", *args)
 
 
+def _c_div(node, args, kwargs, slots, out):
+    if len(args) != 2 or any(v is not None for v in kwargs.values()):
+        return
+    for x in args:
+        if (x.dtype.is_complex if isinstance(x, _C.TensorBase) else
+                type(x) not in (int, float, bool)):
+            return
+    _C._set_cbackward(node, "div", args[0], args[1], out)
+
+
 def _c_single(kind):
-    """relu, the reshapes, sum: one tensor argument, the input, of the result's dtype."""
+    """The ops of one tensor argument, the input, of the result's dtype: kind builds the C
+    formula's arguments from (x, out, args, kwargs), None when the call is not covered."""
     def attach(node, args, kwargs, slots, out):
         if len(slots) != 1 or slots[0][0] != 0 or slots[0][2].dtype != out.dtype:
             return
-        x = slots[0][2]
-        if kind == "relu":
-            _C._set_cbackward(node, "relu", x, out)
-        elif kind == "reshape":
-            _C._set_cbackward(node, "reshape", x)
-        elif len(args) == 1 and not kwargs:
-            _C._set_cbackward(node, "sum", x)
+        spec = kind(slots[0][2], out, args, kwargs)
+        if spec is not None:
+            _C._set_cbackward(node, *spec)
     return attach
+
+
+def _sum_spec(x, out, args, kwargs):
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+    if len(args) > 3 or any(k not in ("dim", "keepdim", "dtype") for k in kwargs) or \
+            type(keepdim) is not bool:
+        return None
+    nd = x.dim()
+    if dim is None or (type(dim) in (list, tuple) and len(dim) == 0) or nd == 0:
+        return "sum", x, None, keepdim
+    dims = [dim] if type(dim) is int else list(dim)
+    if any(type(d) is not int or not -nd <= d < nd for d in dims):
+        return None
+    return "sum", x, [d % nd for d in dims], keepdim
+
+
+def _pow_spec(x, out, args, kwargs):
+    e = args[1] if len(args) > 1 else kwargs.get("exponent")
+    if type(e) not in (int, float) or e == 0 or len(args) > 2:
+        return None
+    return "unary", "pow", x, x, e
+
+
+def _transpose_spec(x, out, args, kwargs):
+    d0 = args[1] if len(args) > 1 else kwargs.get("dim0")
+    d1 = args[2] if len(args) > 2 else kwargs.get("dim1")
+    if type(d0) is not int or type(d1) is not int:
+        return None
+    return "transpose", d0, d1
+
+
+def _mm_spec(node, args, kwargs, slots, out):
+    if len(args) == 2 and not kwargs and all(isinstance(a, _C.TensorBase) and a.dim() == 2 and
+                                             not a.dtype.is_complex for a in args):
+        _C._set_cbackward(node, "mm", *args)
 
 
 def _c_log_softmax(node, args, kwargs, slots, out):
@@ -292,9 +335,24 @@ def _c_log_softmax(node, args, kwargs, slots, out):
         _C._set_cbackward(node, "log_softmax", slots[0][2], out, dim)
 
 
-_CNODES = {"add": _c_pointwise("add", 1), "sub": _c_pointwise("add", -1), "mul": _c_mul,
-           "relu": _c_single("relu"), "reshape_back": _c_single("reshape"),
-           "sum": _c_single("sum"), "log_softmax": _c_log_softmax}
+_CNODES = {
+    "add": _c_pointwise("add", 1), "sub": _c_pointwise("add", -1), "mul": _c_mul, "div": _c_div,
+    "neg": _c_single(lambda x, out, a, k: ("add", -1.0, x)),
+    "relu": _c_single(lambda x, out, a, k: ("relu", x, out)),
+    "reshape_back": _c_single(lambda x, out, a, k: ("reshape", x)),
+    "sum": _c_single(_sum_spec),
+    "exp": _c_single(lambda x, out, a, k: ("unary", "exp", x, out)),
+    "tanh": _c_single(lambda x, out, a, k: ("unary", "tanh", x, out)),
+    "sigmoid": _c_single(lambda x, out, a, k: ("unary", "sigmoid", x, out)),
+    "sqrt": _c_single(lambda x, out, a, k: ("unary", "sqrt", x, out)),
+    "log": _c_single(lambda x, out, a, k: ("unary", "log", x, x)),
+    "square": _c_single(lambda x, out, a, k: ("unary", "square", x, x)),
+    "pow": _c_single(_pow_spec),
+    "transpose": _c_single(_transpose_spec),
+    "t": _c_single(lambda x, out, a, k: ("transpose", 0, 1) if x.dim() == 2 else ("reshape", x)),
+    "mm": _mm_spec, "matmul": _mm_spec,
+    "log_softmax": _c_log_softmax,
+}
 
 
 def _node_name(opname):
