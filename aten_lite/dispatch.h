@@ -48,7 +48,8 @@
     X(MT_OP_FMAX, fmax)                  \
     X(MT_OP_FMIN, fmin)                  \
     X(MT_OP_COPYSIGN, copysign)          \
-    X(MT_OP_XLOGY, xlogy)
+    X(MT_OP_XLOGY, xlogy)                \
+    X(MT_OP_RELU_BACKWARD, relu_backward)
 
 /* X(ENUM, name): unary ops (operands: out, a) */
 #define MT_FORALL_UNARY_OPS(X)           \

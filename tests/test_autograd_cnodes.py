@@ -77,6 +77,14 @@ CASES = {
     "conv2d_groups": (lambda x, w: F.conv2d(x, w, groups=2, dilation=(1, 2)),
                       [(1, 4, 5, 6), (2, 2, 2, 2)], "conv2d"),
     "max_pool2d": (lambda x: F.max_pool2d(x, 2, ceil_mode=True), [(2, 2, 5, 5)], "max_pool2d"),
+    "gelu": (lambda x: F.gelu(x), [(3, 4)], "unary"),
+    "layer_norm": (lambda x, w, b: F.layer_norm(x, (3, 4), w, b), [(2, 3, 4), (3, 4), (3, 4)],
+                   "layer_norm"),
+    "layer_norm_plain": (lambda x: F.layer_norm(x, (4,)), [(2, 4)], "layer_norm"),
+    "batch_norm": (lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+                   [(4, 3, 2, 2), (3,), (3,)], "batch_norm"),
+    "batch_norm1d_plain": (lambda x: F.batch_norm(x, None, None, training=True), [(5, 3)],
+                           "batch_norm"),
 }
 
 

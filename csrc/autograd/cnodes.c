@@ -2,6 +2,7 @@
  * formulas] in autograd.h).  attach() runs with the GIL; backward() and free() are plain C. */
 #include "csrc/autograd/autograd.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,30 @@ mt__ref(mt_tensor *t)
 {
     mt_tensor_incref(t);
     return t;
+}
+
+/* a <op> b (borrowed); NULL when either is NULL (an earlier step failed) */
+static mt_tensor *
+mt__tt(mt_op op, mt_tensor *a, mt_tensor *b)
+{
+    return a && b ? mt_binary(op, mt_arg_tensor(a), mt_arg_tensor(b), NULL, mt_scalar_int(1))
+                  : NULL;
+}
+
+static mt_tensor *
+mt__ts(mt_op op, mt_tensor *a, double s)
+{
+    return a ? mt_binary(op, mt_arg_tensor(a), mt_arg_scalar(mt_scalar_float(s)), NULL,
+                         mt_scalar_int(1))
+             : NULL;
+}
+
+static mt_tensor *
+mt__st(mt_op op, double s, mt_tensor *b)
+{
+    return b ? mt_binary(op, mt_arg_scalar(mt_scalar_float(s)), mt_arg_tensor(b), NULL,
+                         mt_scalar_int(1))
+             : NULL;
 }
 
 /* The code of the C error after a NULL result (MT_ERUNTIME when none was set). */
@@ -448,14 +473,7 @@ mt__relu_backward(void *state, const char *node_name, mt_tensor *const *grads, c
     if (rc < 0 || !needs[0]) {
         return rc;
     }
-    mt_tensor *mask = mt_binary(MT_OP_GT, mt_arg_tensor(s->out.t), mt_arg_scalar(mt_scalar_int(0)),
-                                NULL, mt_scalar_int(1));
-    if (mask != NULL) {
-        out[0] = mt__fit(mt_where(mask, mt_arg_tensor(grads[0]), mt_arg_scalar(mt_scalar_int(0)),
-                                  NULL),
-                         &s->meta);
-        mt_tensor_decref(mask);
-    }
+    out[0] = mt__fit(mt__tt(MT_OP_RELU_BACKWARD, grads[0], s->out.t), &s->meta);
     return mt__outs_done(out, needs, 1);
 }
 
@@ -490,37 +508,13 @@ mt__log_softmax_backward(void *state, const char *node_name, mt_tensor *const *g
 
 /* ---- unary ops, div -------------------------------------------------------------------------- */
 
-/* a <op> b (borrowed); NULL when either is NULL (an earlier step failed) */
-static mt_tensor *
-mt__tt(mt_op op, mt_tensor *a, mt_tensor *b)
-{
-    return a && b ? mt_binary(op, mt_arg_tensor(a), mt_arg_tensor(b), NULL, mt_scalar_int(1))
-                  : NULL;
-}
-
-static mt_tensor *
-mt__ts(mt_op op, mt_tensor *a, double s)
-{
-    return a ? mt_binary(op, mt_arg_tensor(a), mt_arg_scalar(mt_scalar_float(s)), NULL,
-                         mt_scalar_int(1))
-             : NULL;
-}
-
-static mt_tensor *
-mt__st(mt_op op, double s, mt_tensor *b)
-{
-    return b ? mt_binary(op, mt_arg_scalar(mt_scalar_float(s)), mt_arg_tensor(b), NULL,
-                         mt_scalar_int(1))
-             : NULL;
-}
-
 /* y = f(x) with f' from x or from y (as the Python formulas, in their order of operations) */
-typedef enum { MT__EXP, MT__TANH, MT__SIGMOID, MT__SQRT, MT__LOG, MT__SQUARE, MT__POW } mt__unary;
+typedef enum { MT__EXP, MT__TANH, MT__SIGMOID, MT__SQRT, MT__LOG, MT__SQUARE, MT__POW, MT__GELU } mt__unary;
 
 typedef struct {
     mt__unary op;
     double exponent;   /* pow */
-    mt__saved s;       /* y for exp/tanh/sigmoid/sqrt, x for log/square/pow */
+    mt__saved s;       /* y for exp/tanh/sigmoid/sqrt, x for log/square/pow/gelu */
     mt__meta meta;
 } mt__unary_state;
 
@@ -536,7 +530,8 @@ mt__unary_free(void *state)
 static int
 mt__unary_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
 {
-    static const char *const names[] = {"exp", "tanh", "sigmoid", "sqrt", "log", "square", "pow"};
+    static const char *const names[] = {"exp",    "tanh", "sigmoid", "sqrt",
+                                        "log",    "square", "pow",   "gelu"};
     const char *name = nargs >= 3 && PyUnicode_Check(args[0]) ? PyUnicode_AsUTF8(args[0]) : NULL;
     int op = -1;
     for (int i = 0; name != NULL && i < (int)(sizeof(names) / sizeof(names[0])); i++) {
@@ -604,6 +599,20 @@ mt__unary_backward(void *state, const char *node_name, mt_tensor *const *grads,
         d = mt__ts(MT_OP_POW, y, s->exponent - 1.0);
         r = mt__tt(MT_OP_MUL, t, d);
         break;
+    case MT__GELU: { /* g * (cdf + pdf * x): cdf = (erf(x / sqrt 2) + 1) / 2, pdf = e^(-x^2/2) / sqrt(2 pi) */
+        mt_tensor *u = mt__ts(MT_OP_MUL, y, 1.0 / sqrt(2.0));
+        mt_tensor *e = u ? mt_unary(MT_OP_ERF, u, u) : NULL; /* in place: u's own reference */
+        mt_tensor *c1 = mt__ts(MT_OP_ADD, e, 1.0), *cdf = mt__ts(MT_OP_MUL, c1, 0.5);
+        mt_tensor *sq = mt__tt(MT_OP_MUL, y, y), *h = mt__ts(MT_OP_MUL, sq, -0.5);
+        mt_tensor *ex = h ? mt_unary(MT_OP_EXP, h, NULL) : NULL;
+        mt_tensor *pdf = mt__ts(MT_OP_MUL, ex, 1.0 / sqrt(2.0 * M_PI));
+        t = mt__tt(MT_OP_MUL, pdf, y);
+        d = mt__tt(MT_OP_ADD, cdf, t);
+        r = mt__tt(MT_OP_MUL, g, d);
+        mt_tensor *tmp[] = {u, e, c1, cdf, sq, h, ex, pdf};
+        mt__impls_release(tmp, 8);
+        break;
+    }
     }
     mt_tensor_decref(t);
     mt_tensor_decref(d);
@@ -864,6 +873,199 @@ mt__linear_backward(void *state, const char *node_name, mt_tensor *const *grads,
     return mt__outs_done(out, needs, 3);
 }
 
+/* ---- LayerNorm, BatchNorm (training) ------------------------------------------------------- */
+
+/* The sum of t over the dims in mask, kept as ones, divided by `count` when count > 0 (a mean,
+ * as the Python formula's x.mean(dims, keepdim=True)).  NULL when t is NULL. */
+static mt_tensor *
+mt__sum_keep(mt_tensor *t, const bool *mask, double count)
+{
+    mt_tensor *r = t ? mt_reduce(MT_REDUCE_SUM, t, mask, true) : NULL;
+    if (r == NULL || count <= 0) {
+        return r;
+    }
+    mt_tensor *m = mt__ts(MT_OP_DIV, r, count);
+    mt_tensor_decref(r);
+    return m;
+}
+
+/* LayerNorm: xhat = (x - mean) * rstd over the last n dims; weight/bias shaped like those
+ * dims.  BatchNorm (training): xhat from x, mean, rstd (shaped with ones in the reduced dims),
+ * weight/bias (C,).  Both: every dim in `mask` is reduced for the statistics. */
+typedef struct {
+    bool batch;
+    mt__saved x, w, mean, rstd; /* LayerNorm: x holds xhat; w NULL without weight */
+    bool mask[MT_MAX_DIMS];     /* the statistics' dims */
+} mt__norm_state;
+
+static void
+mt__norm_free(void *state)
+{
+    mt__norm_state *s = state;
+    mt__unsave(&s->x);
+    mt__unsave(&s->w);
+    mt__unsave(&s->mean);
+    mt__unsave(&s->rstd);
+    free(s);
+}
+
+/* ("layer_norm", xhat, rstd, weight|None, n) or ("batch_norm", x, weight|None, mean, rstd, dims) */
+static int
+mt__norm_attach(PyObject *const *args, Py_ssize_t nargs, bool batch, void **state)
+{
+    mt__norm_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->batch = batch;
+    int64_t dims[MT_MAX_DIMS];
+    int nd = -1;
+    if (nargs != (batch ? 5 : 4) || mt__save(args[0], &s->x, false) < 0) {
+        goto fail;
+    }
+    if (batch) {
+        if (mt__save(args[1], &s->w, true) < 0 || mt__save(args[2], &s->mean, false) < 0 ||
+            mt__save(args[3], &s->rstd, false) < 0 ||
+            (nd = mt__sizes_from_seq(args[4], dims, "_set_cbackward", "dims")) < 0) {
+            goto fail;
+        }
+    }
+    else {
+        int64_t n;
+        if (mt__save(args[1], &s->rstd, false) < 0 || mt__save(args[2], &s->w, true) < 0 ||
+            mt__int64_from_py(args[3], &n, "_set_cbackward", "n") < 0 || n < 0 ||
+            n > s->x.t->ndim) {
+            goto fail;
+        }
+        nd = (int)n;
+        for (int i = 0; i < nd; i++) {
+            dims[i] = s->x.t->ndim - nd + i;
+        }
+    }
+    for (int i = 0; i < nd; i++) {
+        if (dims[i] < 0 || dims[i] >= s->x.t->ndim) {
+            goto fail;
+        }
+        s->mask[dims[i]] = true;
+    }
+    *state = s;
+    return 0;
+fail:
+    mt__norm_free(s);
+    if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
+    }
+    return -1;
+}
+
+static int
+mt__layer_norm_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    return mt__norm_attach(args, nargs, false, state);
+}
+
+static int
+mt__batch_norm_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+{
+    return mt__norm_attach(args, nargs, true, state);
+}
+
+/* The product of the sizes of the dims in (or, `in` false, not in) mask. */
+static double
+mt__count(const mt_tensor *t, const bool *mask, bool in)
+{
+    double c = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        c *= mask[d] == in ? (double)t->sizes[d] : 1.0;
+    }
+    return c;
+}
+
+/* As LayerNorm.backward: gw = sum_lead(g * xhat), gb = sum_lead(g),
+ * gx = (gh - mean(gh) - xhat * mean(gh * xhat)) * rstd with gh = g * weight. */
+static int
+mt__layer_norm_backward(void *state, const char *node_name, mt_tensor *const *grads,
+                        const bool *needs, mt_tensor **out)
+{
+    mt__norm_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->x, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->rstd, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->w, node_name)) < 0) {
+        return rc;
+    }
+    mt_tensor *g = grads[0], *xhat = s->x.t;
+    bool lead[MT_MAX_DIMS], any_lead = false;
+    for (int d = 0; d < xhat->ndim; d++) {
+        lead[d] = !s->mask[d];
+        any_lead |= lead[d];
+    }
+    if (needs[1]) {
+        mt_tensor *p = mt__tt(MT_OP_MUL, g, xhat);
+        out[1] = any_lead && p ? mt_reduce(MT_REDUCE_SUM, p, lead, false) : mt__ref(p);
+        mt_tensor_decref(p);
+    }
+    if (needs[2]) {
+        out[2] = any_lead ? mt_reduce(MT_REDUCE_SUM, g, lead, false) : mt_clone(g);
+    }
+    if (needs[0]) {
+        double count = mt__count(xhat, s->mask, true);
+        mt_tensor *gh = s->w.t ? mt__tt(MT_OP_MUL, g, s->w.t) : mt__ref(g);
+        mt_tensor *m1 = mt__sum_keep(gh, s->mask, count);
+        mt_tensor *ghx = mt__tt(MT_OP_MUL, gh, xhat);
+        mt_tensor *m2 = mt__sum_keep(ghx, s->mask, count);
+        mt_tensor *a = mt__tt(MT_OP_SUB, gh, m1), *b = mt__tt(MT_OP_MUL, xhat, m2);
+        mt_tensor *c = mt__tt(MT_OP_SUB, a, b);
+        out[0] = mt__tt(MT_OP_MUL, c, s->rstd.t);
+        mt_tensor *tmp[] = {gh, m1, ghx, m2, a, b, c};
+        mt__impls_release(tmp, 7);
+    }
+    return mt__outs_done(out, needs, 3);
+}
+
+/* As BatchNormTrain.backward: xhat = (x - mean) * rstd, gsum = sum(g), gdot = sum(g * xhat),
+ * gx = ((g - gsum / count) - xhat * (gdot / count)) * rstd * weight, gw = gdot, gb = gsum. */
+static int
+mt__batch_norm_backward(void *state, const char *node_name, mt_tensor *const *grads,
+                        const bool *needs, mt_tensor **out)
+{
+    mt__norm_state *s = state;
+    int rc;
+    if ((rc = mt__check_saved(&s->x, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->w, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->mean, node_name)) < 0 ||
+        (rc = mt__check_saved(&s->rstd, node_name)) < 0) {
+        return rc;
+    }
+    mt_tensor *g = grads[0], *x = s->x.t, *rstd = s->rstd.t;
+    double count = mt__count(x, s->mask, true);
+    int64_t flat = rstd->numel;
+    mt_tensor *xc = mt__tt(MT_OP_SUB, x, s->mean.t);
+    mt_tensor *xhat = mt__tt(MT_OP_MUL, xc, rstd);
+    mt_tensor *gsum = mt__sum_keep(g, s->mask, 0), *gx_ = mt__tt(MT_OP_MUL, g, xhat);
+    mt_tensor *gdot = mt__sum_keep(gx_, s->mask, 0);
+    if (needs[0]) {
+        mt_tensor *wv = s->w.t ? mt_reshape(s->w.t, rstd->ndim, rstd->sizes) : NULL;
+        mt_tensor *scale = s->w.t ? mt__tt(MT_OP_MUL, rstd, wv) : mt__ref(rstd);
+        mt_tensor *a = mt__ts(MT_OP_DIV, gsum, count), *b = mt__tt(MT_OP_SUB, g, a);
+        mt_tensor *c = mt__ts(MT_OP_DIV, gdot, count), *d = mt__tt(MT_OP_MUL, xhat, c);
+        mt_tensor *e = mt__tt(MT_OP_SUB, b, d);
+        out[0] = mt__tt(MT_OP_MUL, e, scale);
+        mt_tensor *tmp[] = {wv, scale, a, b, c, d, e};
+        mt__impls_release(tmp, 7);
+    }
+    if (needs[1] && gdot != NULL) {
+        out[1] = mt_reshape(gdot, 1, &flat);
+    }
+    if (needs[2] && gsum != NULL) {
+        out[2] = mt_reshape(gsum, 1, &flat);
+    }
+    mt_tensor *tmp[] = {xc, xhat, gsum, gx_, gdot};
+    mt__impls_release(tmp, 5);
+    return mt__outs_done(out, needs, 3);
+}
+
 /* ---- conv2d, max_pool2d ---------------------------------------------------------------------- */
 
 typedef struct {
@@ -1080,6 +1282,8 @@ static const mt_cnode_kind mt__kinds[] = {
     {"div", mt__div_attach, mt__div_backward, mt__div_free},
     {"mm", mt__mm_attach, mt__mm_backward, mt__mm_free},
     {"transpose", mt__transpose_attach, mt__transpose_backward, mt__plain_free},
+    {"layer_norm", mt__layer_norm_attach, mt__layer_norm_backward, mt__norm_free},
+    {"batch_norm", mt__batch_norm_attach, mt__batch_norm_backward, mt__norm_free},
 };
 
 void

@@ -8,6 +8,11 @@ from .. import _C
 from ..autograd.function import Function
 
 
+# the dtypes the C formulas of the normalisations cover (Note [C backward formulas]): the
+# Python ones reduce float16/bfloat16 in float32
+_C_FLOATS = (_C.float32, _C.float64)
+
+
 def _mean_keep(x, dims):
     return x.mean(dims, keepdim=True)
 
@@ -55,6 +60,8 @@ class LayerNorm(Function):
         xhat = xc.mul_(rstd)
         ctx.save_for_backward(xhat, rstd, weight)
         ctx.dims, ctx.n = dims, n
+        if x.dtype in _C_FLOATS:
+            ctx._cnode = ("layer_norm", xhat, rstd, weight, n)
         ctx.has_bias = bias is not None
         out = xhat * weight if weight is not None else xhat.clone()
         if bias is not None:
@@ -92,6 +99,8 @@ class BatchNormTrain(Function):
             shift = shift + bias.view(shape)
         ctx.save_for_backward(x, weight, mean, rstd)
         ctx.dims = dims
+        if x.dtype in _C_FLOATS:
+            ctx._cnode = ("batch_norm", x, weight, mean, rstd, dims)
         return (x * scale).add_(shift)
 
     @staticmethod
@@ -190,6 +199,8 @@ class Pointwise(Function):
     def forward(ctx, x, f, df):
         ctx.save_for_backward(x)
         ctx.df = df
+        if getattr(df, "cnode", None) is not None:
+            ctx._cnode = ("unary", df.cnode, x, x)
         return f(x)
 
     @staticmethod

@@ -219,6 +219,9 @@ def _gelu_grad(x):
     return cdf.add_(pdf.mul_(x))
 
 
+_gelu_grad.cnode = "gelu"  # its C form (Note [C backward formulas])
+
+
 def _gelu_tanh(x):
     inner = (x * x).mul_(0.044715).add_(1.0).mul_(x).mul_(_SQRT2_PI)
     return x * inner.tanh_().add_(1.0).mul_(0.5)
