@@ -79,8 +79,4 @@ void mt_cpu_free(void *p);
 /* Sets the C heap's policy for tensor-sized blocks (see Note [Heap reuse]); once, at start. */
 void mt_cpu_allocator_init(void);
 
-/* Number of CUDA devices; 0 when built without CUDA or when the driver is
- * missing/insufficient (never an error). */
-int mt_cuda_device_count(void);
-
 #endif /* C10_LITE_STORAGE_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aten_lite/ops.h"
+#include "c10_lite/cuda_hooks.h"
 #include "c10_lite/device.h"
 #include "c10_lite/dtype.h"
 #include "c10_lite/error.h"
@@ -272,6 +273,7 @@ int mt__distributed_init(PyObject *module);
 int mt__shm_binding_init(PyObject *module);
 int mt__nn_binding_init(PyObject *module);
 int mt__optim_binding_init(PyObject *module);
+int mt__cuda_binding_init(PyObject *module);
 /* Adds every def in `methods` to TensorBase as a method (helper for binding files). */
 int mt__add_tensor_methods(PyMethodDef *methods);
 

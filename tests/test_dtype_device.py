@@ -292,3 +292,23 @@ def test_cuda_factories_raise(make):
     # RuntimeError without a GPU (as torch); NotImplementedError (a RuntimeError) with one
     with pytest.raises(RuntimeError):
         make()
+
+
+def test_backends_cuda_is_built():
+    assert torch.backends.cuda.is_built() is bool(torch._C._has_cuda)
+    assert torch.backends.cuda.is_built() == torch.cuda.is_compiled()
+
+
+def test_cuda_memory_statistics_before_any_cuda_memory():
+    # as torch before CUDA is initialised: empty statistics, zeros, and no-ops
+    assert torch.cuda.memory_stats() == {}
+    for fn in (torch.cuda.memory_allocated, torch.cuda.max_memory_allocated,
+               torch.cuda.memory_reserved, torch.cuda.max_memory_reserved):
+        assert fn() == 0
+        assert fn(0) == 0
+        assert fn("cuda:0") == 0
+        assert fn(torch.device("cuda", 0)) == 0
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    with pytest.raises(ValueError, match="Expected a cuda device"):
+        torch.cuda.memory_allocated("cpu")

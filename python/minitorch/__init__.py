@@ -90,6 +90,7 @@ from . import serialization  # noqa: E402,F401
 from . import _utils  # noqa: E402,F401  (torch._utils)
 
 from . import cuda  # noqa: E402
+from . import backends  # noqa: E402,F401
 from . import futures  # noqa: E402
 from ._legacy import *  # noqa: E402,F401,F403
 

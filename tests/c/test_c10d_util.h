@@ -25,7 +25,7 @@ typedef struct mt_test_shared {
 
 static mt_test_shared *mt_t;
 
-static void
+static inline void
 mt_test_init(void)
 {
     mt_t = mmap(NULL, sizeof(*mt_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -61,7 +61,7 @@ mt_test_init(void)
         }                                                                         \
     } while (0)
 
-static double
+static inline double
 mt_test_now(void)
 {
     struct timespec ts;
@@ -75,7 +75,7 @@ typedef void (*mt_rank_fn)(int rank, int world, void *arg);
  * timeout_s for them (stragglers are killed and count as failures).  A child
  * exiting non-zero (or by a signal) counts as a failure unless `expect_exit`
  * has its bit set for that rank (fault tests). */
-static void
+static inline void
 mt_test_run_ranks(int world, mt_rank_fn fn, void *arg, double timeout_s, unsigned expect_exit)
 {
     pid_t pids[16];
@@ -136,7 +136,7 @@ mt_test_run_ranks(int world, mt_rank_fn fn, void *arg, double timeout_s, unsigne
 }
 
 /* Waits until some rank published the master's port (at most 10 s). */
-static int
+static inline int
 mt_test_wait_port(void)
 {
     double end = mt_test_now() + 10;
@@ -146,7 +146,7 @@ mt_test_wait_port(void)
     return atomic_load(&mt_t->port);
 }
 
-static int
+static inline int
 mt_test_report(void)
 {
     int p = atomic_load(&mt_t->passed), f = atomic_load(&mt_t->failed);

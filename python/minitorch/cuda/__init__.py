@@ -44,3 +44,51 @@ def set_device(device):
 def synchronize(device=None):
     """No CUDA work can be queued yet, so there is nothing to wait for."""
     return None
+
+
+# ---- memory: the caching allocator's statistics (Note [Caching allocator]) -----------------
+
+def _device_index(device):
+    """The index of a CUDA device argument: None means the current device."""
+    if device is None:
+        return _current
+    if isinstance(device, int) and not isinstance(device, bool):
+        return device
+    from .. import device as _device
+    d = _device(device)
+    if d.type != "cuda":
+        raise ValueError(f"Expected a cuda device, but got: {d}")
+    return _current if d.index is None else d.index
+
+
+def memory_stats(device=None):
+    """The caching allocator's counters for the device: an empty dict before any CUDA memory
+    was allocated (as torch before CUDA is initialised)."""
+    return _C._cuda_memory_stats(_device_index(device))
+
+
+def memory_allocated(device=None):
+    """Bytes in blocks that tensors hold on the device (rounded block sizes)."""
+    return memory_stats(device).get("allocated_bytes.all.current", 0)
+
+
+def max_memory_allocated(device=None):
+    return memory_stats(device).get("allocated_bytes.all.peak", 0)
+
+
+def memory_reserved(device=None):
+    """Bytes the caching allocator holds from the driver (in use or cached)."""
+    return memory_stats(device).get("reserved_bytes.all.current", 0)
+
+
+def max_memory_reserved(device=None):
+    return memory_stats(device).get("reserved_bytes.all.peak", 0)
+
+
+def reset_peak_memory_stats(device=None):
+    _C._cuda_reset_peak_memory_stats(_device_index(device))
+
+
+def empty_cache():
+    """Gives the cached blocks no tensor uses back to the driver."""
+    _C._cuda_empty_cache()
