@@ -212,3 +212,27 @@ def test_backward_in_several_threads_at_once():
     for i in range(4):
         for g, w in zip(got[i], want[i]):
             assert torch.equal(g, w)
+
+
+def test_training_steps_keep_memory_flat():
+    import gc
+    from test_memory import rss          # 0 under AddressSanitizer (its quarantine keeps frees)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Flatten(), nn.Linear(4 * 8 * 8, 32), nn.LayerNorm(32), nn.GELU(),
+                          nn.Linear(32, 10))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    x, y = torch.randn(16, 1, 16, 16), torch.randint(0, 10, (16,))
+
+    def step():
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+    for _ in range(50):
+        step()
+    gc.collect()
+    rss0 = rss()
+    for _ in range(600):
+        step()
+    gc.collect()
+    assert rss() - rss0 < 20 << 20
