@@ -51,5 +51,6 @@ mt_store *mt__store_ref_from_py(PyObject *o, const char *fname);
 int mt__store_binding_init(PyObject *module);
 int mt__py_store_binding_init(PyObject *module);
 int mt__pg_binding_init(PyObject *module);
+int mt__nccl_binding_init(PyObject *module);
 
 #endif /* CSRC_DISTRIBUTED_BINDING_H */

@@ -1,5 +1,6 @@
 """minitorch.cuda: device queries.  CUDA tensors are not implemented yet (see README)."""
 from .. import _C
+from . import nccl  # noqa: F401  (the library loads on first use)
 
 
 def device_count():

@@ -752,8 +752,7 @@ def _parse_backend(backend):
     if name.upper() in Backend._plugins:
         return name
     if name == "nccl":
-        raise RuntimeError("Distributed package doesn't have NCCL built in: minitorch has no "
-                           "CUDA/NCCL support yet; use backend='gloo' for CPU tensors")
+        raise _nccl_unavailable()
     if name in ("mpi", "ucc"):
         raise RuntimeError(f"Distributed package doesn't have {name.upper()} built in; use "
                            "backend='gloo'")
@@ -762,6 +761,22 @@ def _parse_backend(backend):
     if close:
         msg += f'; did you mean "{close[0]}"?'
     raise ValueError(msg)
+
+
+def _nccl_unavailable():
+    """The error of init_process_group("nccl"), naming the reason: no NCCL in the build, no
+    loadable library, no GPU or driver, or (with all of them) the process group itself, which
+    needs CUDA tensors minitorch does not have yet."""
+    from ..cuda import nccl, device_count
+    why = nccl._unavailable_reason()
+    gloo = "; use backend='gloo' for CPU tensors"
+    if why is not None:
+        return RuntimeError(f"Distributed package doesn't have NCCL available: {why}{gloo}")
+    if device_count() == 0:
+        return RuntimeError("the NCCL backend needs a CUDA device per rank, and none is "
+                            "available (no GPU, or no NVIDIA driver)" + gloo)
+    return NotImplementedError("the NCCL process group is not implemented yet: minitorch has "
+                               "no CUDA tensors for it to communicate" + gloo)
 
 
 def _check_timeout(timeout):
