@@ -156,7 +156,9 @@ typedef struct {
  * the two must agree (the tests run both).  A kind's backward is plain C: it reads the
  * state, the gradients of the node's outputs (impls, NULL where none arrived) and which edges
  * want a gradient, and fills one new impl (or NULL) per edge, already of the input's shape and
- * dtype.  It returns 0, or a negative MT_E* code with the C error message set. */
+ * dtype.  It returns 0, or a negative MT_E* code with the C error message set.  C formulas
+ * are formulas of the op's first output (grads[0], never NULL when they run); they write at
+ * most three edges. */
 typedef struct mt_cnode_kind {
     const char *name;
     /* state from the arguments of _set_cbackward after the kind's name (the GIL held): 0, or

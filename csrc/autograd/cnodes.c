@@ -107,7 +107,7 @@ mt__fit(mt_tensor *g, const mt__meta *m)
         return NULL;
     }
     if (!mt__same_shape(g, m)) {
-        bool mask[MT_MAX_DIMS];
+        bool mask[MT_MAX_DIMS] = {false};
         int lead = g->ndim - m->ndim;
         if (lead < 0) {
             mt_tensor_decref(g);
@@ -141,11 +141,14 @@ mt__fit(mt_tensor *g, const mt__meta *m)
     return g;
 }
 
-/* A new reference to t (kinds that pass a gradient through unchanged). */
+/* A new reference to t (kinds that pass a gradient through unchanged); NULL for NULL (an
+ * earlier step failed). */
 static mt_tensor *
 mt__ref(mt_tensor *t)
 {
-    mt_tensor_incref(t);
+    if (t != NULL) {
+        mt_tensor_incref(t);
+    }
     return t;
 }
 
@@ -831,8 +834,12 @@ mt__linear_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
         return -1;
     }
     mt__meta_of(args[0], &s->x, MT_FLOAT32);
-    if (mt__save(args[1], &s->flat, false) < 0 || mt__save(args[2], &s->w, false) < 0) {
+    if (mt__save(args[1], &s->flat, false) < 0 || mt__save(args[2], &s->w, false) < 0 ||
+        s->flat.t->ndim != 2 || s->w.t->ndim != 2) {
         mt__linear_free(s);
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_set_cbackward(): linear takes two matrices");
+        }
         return -1;
     }
     *state = s;
@@ -996,7 +1003,7 @@ mt__layer_norm_backward(void *state, const char *node_name, mt_tensor *const *gr
         return rc;
     }
     mt_tensor *g = grads[0], *xhat = s->x.t;
-    bool lead[MT_MAX_DIMS], any_lead = false;
+    bool lead[MT_MAX_DIMS] = {false}, any_lead = false;
     for (int d = 0; d < xhat->ndim; d++) {
         lead[d] = !s->mask[d];
         any_lead |= lead[d];

@@ -503,21 +503,24 @@ mt__run_cnode(mt__graph *g, Py_ssize_t ix)
     int n = node->n_inputs, ne = node->n_edges, rc = 0;
     mt_tensor **grads = (mt_tensor **)in->buffer;
     in->buffer = NULL;
-    mt_tensor *outs_small[8] = {NULL}, **outs = outs_small;
-    bool needs_small[8], *needs = needs_small;
-    if (ne > 8) {
-        outs = calloc((size_t)ne, sizeof(*outs));
-        needs = calloc((size_t)ne, sizeof(*needs));
+    /* at least MT__CNODE_SLOTS slots, however few edges the node has: a formula attached to a
+     * node of another shape (_set_cbackward is callable from Python) writes no further than
+     * its own edges, so it cannot write past the arrays */
+    enum { MT__CNODE_SLOTS = 8 };
+    int cap = ne > MT__CNODE_SLOTS ? ne : MT__CNODE_SLOTS;
+    mt_tensor *outs_small[MT__CNODE_SLOTS] = {NULL}, **outs = outs_small;
+    bool needs_small[MT__CNODE_SLOTS] = {false}, *needs = needs_small;
+    if (cap > MT__CNODE_SLOTS) {
+        outs = calloc((size_t)cap, sizeof(*outs));
+        needs = calloc((size_t)cap, sizeof(*needs));
         if (outs == NULL || needs == NULL) {
             rc = mt_error_set(MT_ENOMEM, "autograd: out of memory");
             goto done;
         }
     }
-    int any = 0;
-    for (int i = 0; grads != NULL && i < n; i++) {
-        any |= grads[i] != NULL;
-    }
-    if (any) {
+    /* C formulas are those of the op's first output (the others, as max_pool2d's indices,
+     * carry no gradient) */
+    if (grads != NULL && n > 0 && grads[0] != NULL) {
         if (node->released) {
             rc = mt_error_set(MT_ERUNTIME, "%s", mt__second_time);
             goto done;
@@ -537,7 +540,7 @@ mt__run_cnode(mt__graph *g, Py_ssize_t ix)
     }
     rc = mt__deliver(g, ix, (void **)outs);
 done:
-    mt__impls_release(outs, ne);
+    mt__impls_release(outs, outs ? cap : 0);
     if (outs != outs_small) {
         free(outs);
         free(needs);

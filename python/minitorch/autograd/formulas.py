@@ -251,7 +251,7 @@ def log_softmax(ctx, g):
 
 
 def relu(ctx, g):
-    return (g * (ctx.out > 0),)
+    return (g.masked_fill(ctx.out <= 0, 0),)  # 0 where the result is 0, even for a NaN g
 
 
 def asin(ctx, g):
