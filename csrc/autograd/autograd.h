@@ -147,10 +147,12 @@ typedef struct {
  * node runs unless the graph is retained (then `released` says a later run is an error).
  * An AccumulateGrad node has no fn: it adds its gradient into `variable.grad`. */
 /* Note [C backward formulas]
- * The nodes of the common ops (Linear, conv2d, max_pool2d, nll_loss, relu, log_softmax, the
- * reshapes, add/sub/mul, sum) also carry their derivative in C (cnodes.c): a kind and a state
- * that holds the impls the formula reads, with their storages' versions at the time of the op.
- * The recorder attaches them (_C._set_cbackward) beside the Python formula.  A backward pass
+ * The nodes of the common ops (Linear, conv2d, max_pool2d, nll_loss, LayerNorm, BatchNorm,
+ * relu, GELU, log_softmax, the reshapes and transposes, add/sub/mul/div, exp/log/tanh/...,
+ * sum, mm) also carry their derivative in C (cnodes.c): a kind and a state that holds the
+ * impls the formula reads, with their storages' versions at the time of the op (checked
+ * before the formula runs, as the Python ctx does).  The recorder attaches them
+ * (_C._set_cbackward) beside the Python formula.  A backward pass
  * that does not create a graph runs such a node without the GIL (Note [The engine]); with
  * create_graph=True, or when the node has Python hooks, the Python formula runs instead, so
  * the two must agree (the tests run both).  A kind's backward is plain C: it reads the
@@ -161,18 +163,17 @@ typedef struct {
  * most three edges. */
 typedef struct mt_cnode_kind {
     const char *name;
+    int mode; /* passed to attach: the variant of a state shared by several kinds */
     /* state from the arguments of _set_cbackward after the kind's name (the GIL held): 0, or
      * -1 with a Python exception */
-    int (*attach)(PyObject *const *args, Py_ssize_t nargs, void **state);
-    int (*backward)(void *state, const char *node_name, mt_tensor *const *grads,
-                    const bool *needs, mt_tensor **out);
-    void (*free)(void *state); /* plain C */
+    int (*attach)(PyObject *const *args, Py_ssize_t nargs, int mode, void **state);
+    int (*backward)(void *state, mt_tensor *const *grads, const bool *needs, mt_tensor **out);
 } mt_cnode_kind;
 
 typedef struct {
     PyObject_HEAD
     const mt_cnode_kind *ckind; /* Note [C backward formulas]; NULL: none */
-    void *cstate;        /* owned by the node through ckind->free; NULL once released */
+    void *cstate;        /* owned (mt__cnode_release); NULL once released */
     PyObject *fn;        /* owned; NULL for AccumulateGrad */
     PyObject *ctx;       /* owned; what fn needs, NULL once released */
     PyObject *variable;  /* owned; AccumulateGrad: the leaf tensor */
@@ -201,6 +202,10 @@ mt__node_check(PyObject *o)
  * the tensor does not require grad.  0, or -1 with an exception. */
 int mt__grad_edge(PyObject *tensor, mt_edge *edge);
 
+/* Runs the node's C formula after checking its saved tensors against in-place writes (plain
+ * C: callable without the GIL).  0 or a negative code with the C error set. */
+int mt__cnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs,
+                  mt_tensor **out);
 /* Drops a node's C state (plain C: any thread, with or without the GIL). */
 void mt__cnode_release(MTNodeObject *node);
 

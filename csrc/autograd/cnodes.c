@@ -48,6 +48,31 @@ mt__unsave(mt__saved *s)
     s->t = NULL;
 }
 
+/* A new zeroed state of `size` bytes, or NULL with MemoryError. */
+static void *
+mt__state_new(size_t size)
+{
+    void *s = calloc(1, size);
+    if (s == NULL) {
+        PyErr_NoMemory();
+    }
+    return s;
+}
+
+/* An attach that failed: drops the partial state (with free_fn, when there is one) and raises
+ * TypeError("_set_cbackward(): <what>") unless an exception is set already.  Returns -1. */
+static int
+mt__attach_failed(void *state, void (*free_fn)(void *), const char *what)
+{
+    if (state != NULL) {
+        free_fn(state);
+    }
+    if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "_set_cbackward(): %s", what);
+    }
+    return -1;
+}
+
 /* torch's error when a saved tensor was written in place since the op (as Ctx._check). */
 static int
 mt__check_saved(const mt__saved *s, const char *node_name)
@@ -70,6 +95,33 @@ mt__check_saved(const mt__saved *s, const char *node_name)
         mt__legacy_type_name(s->t->dtype), mt_format_sizes(sizes, sizeof(sizes), s->t->ndim,
                                                             s->t->sizes),
         node_name, (unsigned long long)now, (unsigned long long)s->version);
+}
+
+/* Note [C backward formulas] (the states): every state begins with the list of its saved
+ * tensors, so that one function checks them before the formula runs and one drops them. */
+typedef struct {
+    mt__saved *v[4]; /* fields of the same state */
+    int n;
+} mt__saved_list;
+
+/* Lists the saved fields (a NULL-terminated array, at most four) in the state's list. */
+static void
+mt__track(mt__saved_list *l, mt__saved *const *fields)
+{
+    for (l->n = 0; fields[l->n] != NULL && l->n < 4; l->n++) {
+        l->v[l->n] = fields[l->n];
+    }
+}
+
+/* Drops a state and its saved tensors (every kind's free). */
+static void
+mt__state_free(void *state)
+{
+    mt__saved_list *l = state;
+    for (int i = 0; i < l->n; i++) {
+        mt__unsave(l->v[i]);
+    }
+    free(state);
 }
 
 /* A tensor's shape and dtype, or a shape (a sequence of ints) with `dtype`. */
@@ -206,6 +258,7 @@ mt__outs_done(mt_tensor **out, const bool *needs, int n)
 typedef enum { MT__MAP_SCALE, MT__MAP_RESHAPE, MT__MAP_EXPAND } mt__map_mode;
 
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     int n;
     mt__map_mode mode; /* add/sub: coef * g; reshapes: g reshaped; sum: g expanded */
     double coef[2];
@@ -217,11 +270,10 @@ typedef struct {
 /* ("add", coef0, input0, coef1, input1, ...), ("reshape", input-or-shape[, dtype]) or
  * ("sum", input, dims or None (all), keepdim) */
 static int
-mt__map_attach(PyObject *const *args, Py_ssize_t nargs, mt__map_mode mode, void **state)
+mt__map_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
-    mt__linear_map *s = calloc(1, sizeof(*s));
+    mt__linear_map *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
     s->mode = mode;
@@ -274,36 +326,13 @@ mt__map_attach(PyObject *const *args, Py_ssize_t nargs, mt__map_mode mode, void 
     *state = s;
     return 0;
 bad:
-    free(s);
-    if (!PyErr_Occurred()) {
-        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
-    }
-    return -1;
+    return mt__attach_failed(s, free, "bad arguments");
 }
 
 static int
-mt__add_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
-{
-    return mt__map_attach(args, nargs, MT__MAP_SCALE, state);
-}
-
-static int
-mt__reshape_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
-{
-    return mt__map_attach(args, nargs, MT__MAP_RESHAPE, state);
-}
-
-static int
-mt__sum_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
-{
-    return mt__map_attach(args, nargs, MT__MAP_EXPAND, state);
-}
-
-static int
-mt__map_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+mt__map_backward(void *state, mt_tensor *const *grads, const bool *needs,
                  mt_tensor **out)
 {
-    (void)node_name;
     mt__linear_map *s = state;
     mt_tensor *g = grads[0];
     for (int e = 0; e < s->n; e++) {
@@ -344,6 +373,7 @@ mt__map_backward(void *state, const char *node_name, mt_tensor *const *grads, co
 
 /* a * b: each operand a saved tensor or a number (real dtypes). */
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     int n;               /* edges */
     int edge_of[2];      /* operand -> edge, -1 for a number */
     mt__saved t[2];
@@ -351,34 +381,25 @@ typedef struct {
     mt__meta meta[2];    /* per edge */
 } mt__mul_state;
 
-static void
-mt__mul_free(void *state)
-{
-    mt__mul_state *s = state;
-    mt__unsave(&s->t[0]);
-    mt__unsave(&s->t[1]);
-    free(s);
-}
-
 /* ("mul", a, b): tensors or numbers; the edges are the tensors in order */
 static int
-mt__mul_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+mt__mul_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
+    (void)mode;
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): mul takes two operands");
-        return -1;
+        return mt__attach_failed(NULL, NULL, "mul takes two operands");
     }
-    mt__mul_state *s = calloc(1, sizeof(*s));
+    mt__mul_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->t[0], &s->t[1], NULL});
     for (int i = 0; i < 2; i++) {
         if (mt__tensor_check(args[i])) {
             s->edge_of[i] = s->n;
             mt__meta_of(args[i], &s->meta[s->n++], MT_FLOAT32);
             if (mt__save(args[i], &s->t[i], false) < 0) {
-                mt__mul_free(s);
+                mt__state_free(s);
                 return -1;
             }
         }
@@ -386,7 +407,7 @@ mt__mul_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
             s->edge_of[i] = -1;
             s->s[i] = PyFloat_AsDouble(args[i]);
             if (s->s[i] == -1.0 && PyErr_Occurred()) {
-                mt__mul_free(s);
+                mt__state_free(s);
                 return -1;
             }
         }
@@ -396,15 +417,10 @@ mt__mul_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
 }
 
 static int
-mt__mul_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+mt__mul_backward(void *state, mt_tensor *const *grads, const bool *needs,
                  mt_tensor **out)
 {
     mt__mul_state *s = state;
-    int rc;
-    if ((rc = mt__check_saved(&s->t[0], node_name)) < 0 ||
-        (rc = mt__check_saved(&s->t[1], node_name)) < 0) {
-        return rc;
-    }
     for (int i = 0; i < 2; i++) {
         int e = s->edge_of[i];
         if (e < 0 || !needs[e]) {
@@ -422,42 +438,35 @@ mt__mul_backward(void *state, const char *node_name, mt_tensor *const *grads, co
 /* ---- relu, log_softmax: formulas of the op's result ------------------------------------------ */
 
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     mt__saved out;
     int64_t dim;
     mt__meta meta;
 } mt__result_state;
 
-static void
-mt__result_free(void *state)
-{
-    mt__result_state *s = state;
-    mt__unsave(&s->out);
-    free(s);
-}
-
 /* ("relu", input, out) or ("log_softmax", input, out, dim) */
 static int
-mt__result_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+mt__result_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
+    (void)mode;
     if (nargs < 2 || nargs > 3 || !mt__tensor_check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
-        return -1;
+        return mt__attach_failed(NULL, NULL, "bad arguments");
     }
-    mt__result_state *s = calloc(1, sizeof(*s));
+    mt__result_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->out, NULL});
     mt__meta_of(args[0], &s->meta, MT_FLOAT32);
     if (mt__save(args[1], &s->out, false) < 0 ||
         (nargs == 3 && mt__int64_from_py(args[2], &s->dim, "_set_cbackward", "dim") < 0)) {
-        mt__result_free(s);
+        mt__state_free(s);
         return -1;
     }
     if (nargs == 3) {
         int d = mt_wrap_dim(s->dim, s->out.t->ndim);
         if (d < 0) {
-            mt__result_free(s);
+            mt__state_free(s);
             mt__raise(d);
             return -1;
         }
@@ -468,13 +477,12 @@ mt__result_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
 }
 
 static int
-mt__relu_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+mt__relu_backward(void *state, mt_tensor *const *grads, const bool *needs,
                   mt_tensor **out)
 {
     mt__result_state *s = state;
-    int rc = mt__check_saved(&s->out, node_name);
-    if (rc < 0 || !needs[0]) {
-        return rc;
+    if (!needs[0]) {
+        return 0;
     }
     out[0] = mt__fit(mt__tt(MT_OP_RELU_BACKWARD, grads[0], s->out.t), &s->meta);
     return mt__outs_done(out, needs, 1);
@@ -482,13 +490,12 @@ mt__relu_backward(void *state, const char *node_name, mt_tensor *const *grads, c
 
 /* g - exp(y) * sum(g, dim, keepdim=True) */
 static int
-mt__log_softmax_backward(void *state, const char *node_name, mt_tensor *const *grads,
+mt__log_softmax_backward(void *state, mt_tensor *const *grads,
                          const bool *needs, mt_tensor **out)
 {
     mt__result_state *s = state;
-    int rc = mt__check_saved(&s->out, node_name);
-    if (rc < 0 || !needs[0]) {
-        return rc;
+    if (!needs[0]) {
+        return 0;
     }
     mt_tensor *g = grads[0];
     bool mask[MT_MAX_DIMS] = {false};
@@ -515,24 +522,18 @@ mt__log_softmax_backward(void *state, const char *node_name, mt_tensor *const *g
 typedef enum { MT__EXP, MT__TANH, MT__SIGMOID, MT__SQRT, MT__LOG, MT__SQUARE, MT__POW, MT__GELU } mt__unary;
 
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     mt__unary op;
     double exponent;   /* pow */
     mt__saved s;       /* y for exp/tanh/sigmoid/sqrt, x for log/square/pow/gelu */
     mt__meta meta;
 } mt__unary_state;
 
-static void
-mt__unary_free(void *state)
-{
-    mt__unary_state *s = state;
-    mt__unsave(&s->s);
-    free(s);
-}
-
 /* ("unary", op name, input, saved[, exponent]) */
 static int
-mt__unary_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+mt__unary_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
+    (void)mode;
     static const char *const names[] = {"exp",    "tanh", "sigmoid", "sqrt",
                                         "log",    "square", "pow",   "gelu"};
     const char *name = nargs >= 3 && PyUnicode_Check(args[0]) ? PyUnicode_AsUTF8(args[0]) : NULL;
@@ -541,21 +542,18 @@ mt__unary_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
         op = strcmp(name, names[i]) == 0 ? i : op;
     }
     if (op < 0 || nargs != (op == MT__POW ? 4 : 3) || !mt__tensor_check(args[1])) {
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
-        }
-        return -1;
+        return mt__attach_failed(NULL, NULL, "bad arguments");
     }
-    mt__unary_state *s = calloc(1, sizeof(*s));
+    mt__unary_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->s, NULL});
     s->op = (mt__unary)op;
     mt__meta_of(args[1], &s->meta, MT_FLOAT32);
     if (mt__save(args[2], &s->s, false) < 0 ||
         (op == MT__POW && (s->exponent = PyFloat_AsDouble(args[3])) == -1.0 && PyErr_Occurred())) {
-        mt__unary_free(s);
+        mt__state_free(s);
         return -1;
     }
     *state = s;
@@ -563,13 +561,12 @@ mt__unary_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
 }
 
 static int
-mt__unary_backward(void *state, const char *node_name, mt_tensor *const *grads,
+mt__unary_backward(void *state, mt_tensor *const *grads,
                    const bool *needs, mt_tensor **out)
 {
     mt__unary_state *s = state;
-    int rc = mt__check_saved(&s->s, node_name);
-    if (rc < 0 || !needs[0]) {
-        return rc;
+    if (!needs[0]) {
+        return 0;
     }
     mt_tensor *g = grads[0], *y = s->s.t, *d = NULL, *t = NULL, *r = NULL;
     switch (s->op) {
@@ -625,6 +622,7 @@ mt__unary_backward(void *state, const char *node_name, mt_tensor *const *grads,
 
 /* a / b: each a tensor or a number (at least one a tensor), out the quotient */
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     int n;
     int edge_of[2];
     mt__saved t[2], out;
@@ -632,29 +630,19 @@ typedef struct {
     mt__meta meta[2];
 } mt__div_state;
 
-static void
-mt__div_free(void *state)
-{
-    mt__div_state *s = state;
-    mt__unsave(&s->t[0]);
-    mt__unsave(&s->t[1]);
-    mt__unsave(&s->out);
-    free(s);
-}
-
 /* ("div", a, b, out) */
 static int
-mt__div_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+mt__div_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
+    (void)mode;
     if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): div takes (a, b, out)");
-        return -1;
+        return mt__attach_failed(NULL, NULL, "div takes (a, b, out)");
     }
-    mt__div_state *s = calloc(1, sizeof(*s));
+    mt__div_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->t[0], &s->t[1], &s->out, NULL});
     for (int i = 0; i < 2; i++) {
         s->edge_of[i] = -1;
         if (mt__tensor_check(args[i])) {
@@ -674,22 +662,16 @@ mt__div_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
     *state = s;
     return 0;
 fail:
-    mt__div_free(s);
+    mt__state_free(s);
     return -1;
 }
 
 /* ga = g / b, gb = -g * out / b (as the Python formula) */
 static int
-mt__div_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+mt__div_backward(void *state, mt_tensor *const *grads, const bool *needs,
                  mt_tensor **out)
 {
     mt__div_state *s = state;
-    int rc;
-    if ((rc = mt__check_saved(&s->t[0], node_name)) < 0 ||
-        (rc = mt__check_saved(&s->t[1], node_name)) < 0 ||
-        (rc = mt__check_saved(&s->out, node_name)) < 0) {
-        return rc;
-    }
     mt_tensor *g = grads[0], *b = s->t[1].t;
     int ea = s->edge_of[0], eb = s->edge_of[1];
     if (ea >= 0 && needs[ea]) {
@@ -709,34 +691,23 @@ mt__div_backward(void *state, const char *node_name, mt_tensor *const *grads, co
 /* ---- mm, transpose ----------------------------------------------------------------------------- */
 
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     mt__saved a, b;
 } mt__mm_state;
 
-static void
-mt__mm_free(void *state)
-{
-    mt__mm_state *s = state;
-    mt__unsave(&s->a);
-    mt__unsave(&s->b);
-    free(s);
-}
-
 /* ("mm", a, b): both 2-D */
 static int
-mt__mm_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+mt__mm_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
-    mt__mm_state *s = calloc(1, sizeof(*s));
+    (void)mode;
+    mt__mm_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->a, &s->b, NULL});
     if (nargs != 2 || mt__save(args[0], &s->a, false) < 0 || mt__save(args[1], &s->b, false) < 0 ||
         s->a.t->ndim != 2 || s->b.t->ndim != 2) {
-        mt__mm_free(s);
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "_set_cbackward(): mm takes two matrices");
-        }
-        return -1;
+        return mt__attach_failed(s, mt__state_free, "mm takes two matrices");
     }
     *state = s;
     return 0;
@@ -744,15 +715,10 @@ mt__mm_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
 
 /* ga = g @ b^T, gb = a^T @ g */
 static int
-mt__mm_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+mt__mm_backward(void *state, mt_tensor *const *grads, const bool *needs,
                 mt_tensor **out)
 {
     mt__mm_state *s = state;
-    int rc;
-    if ((rc = mt__check_saved(&s->a, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->b, node_name)) < 0) {
-        return rc;
-    }
     if (needs[0]) {
         mt_tensor *bt = mt_transpose(s->b.t, 0, 1);
         out[0] = bt ? mt_mm(grads[0], bt) : NULL;
@@ -767,35 +733,31 @@ mt__mm_backward(void *state, const char *node_name, mt_tensor *const *grads, con
 }
 
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     int64_t d0, d1;
 } mt__transpose_state;
 
 /* ("transpose", d0, d1) */
 static int
-mt__transpose_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+mt__transpose_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
-    mt__transpose_state *s = calloc(1, sizeof(*s));
+    (void)mode;
+    mt__transpose_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
     if (nargs != 2 || mt__int64_from_py(args[0], &s->d0, "_set_cbackward", "dim0") < 0 ||
         mt__int64_from_py(args[1], &s->d1, "_set_cbackward", "dim1") < 0) {
-        free(s);
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "_set_cbackward(): transpose takes two dims");
-        }
-        return -1;
+        return mt__attach_failed(s, free, "transpose takes two dims");
     }
     *state = s;
     return 0;
 }
 
 static int
-mt__transpose_backward(void *state, const char *node_name, mt_tensor *const *grads,
+mt__transpose_backward(void *state, mt_tensor *const *grads,
                        const bool *needs, mt_tensor **out)
 {
-    (void)node_name;
     mt__transpose_state *s = state;
     if (needs[0]) {
         out[0] = mt_transpose(grads[0], s->d0, s->d1);
@@ -807,40 +769,28 @@ mt__transpose_backward(void *state, const char *node_name, mt_tensor *const *gra
 
 /* nn.functional.linear's Function: x (lead..., in) flattened to flat (rows, in), w (out, in). */
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     mt__saved flat, w;
     mt__meta x;
 } mt__linear_state;
 
-static void
-mt__linear_free(void *state)
-{
-    mt__linear_state *s = state;
-    mt__unsave(&s->flat);
-    mt__unsave(&s->w);
-    free(s);
-}
-
 /* ("linear", x, flat, w) */
 static int
-mt__linear_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+mt__linear_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
+    (void)mode;
     if (nargs != 3 || !mt__tensor_check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): linear takes (x, flat, w)");
-        return -1;
+        return mt__attach_failed(NULL, NULL, "linear takes (x, flat, w)");
     }
-    mt__linear_state *s = calloc(1, sizeof(*s));
+    mt__linear_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->flat, &s->w, NULL});
     mt__meta_of(args[0], &s->x, MT_FLOAT32);
     if (mt__save(args[1], &s->flat, false) < 0 || mt__save(args[2], &s->w, false) < 0 ||
         s->flat.t->ndim != 2 || s->w.t->ndim != 2) {
-        mt__linear_free(s);
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "_set_cbackward(): linear takes two matrices");
-        }
-        return -1;
+        return mt__attach_failed(s, mt__state_free, "linear takes two matrices");
     }
     *state = s;
     return 0;
@@ -848,15 +798,10 @@ mt__linear_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
 
 /* grad_x = g @ w, grad_w = g^T @ flat, grad_b = g summed over the rows (edges: x, w, b) */
 static int
-mt__linear_backward(void *state, const char *node_name, mt_tensor *const *grads,
+mt__linear_backward(void *state, mt_tensor *const *grads,
                     const bool *needs, mt_tensor **out)
 {
     mt__linear_state *s = state;
-    int rc;
-    if ((rc = mt__check_saved(&s->flat, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->w, node_name)) < 0) {
-        return rc;
-    }
     int64_t shape[2] = {s->flat.t->sizes[0], s->w.t->sizes[0]};
     mt_tensor *g2 = mt_reshape(grads[0], 2, shape);
     if (g2 == NULL) {
@@ -900,31 +845,21 @@ mt__sum_keep(mt_tensor *t, const bool *mask, double count)
  * dims.  BatchNorm (training): xhat from x, mean, rstd (shaped with ones in the reduced dims),
  * weight/bias (C,).  Both: every dim in `mask` is reduced for the statistics. */
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     bool batch;
     mt__saved x, w, mean, rstd; /* LayerNorm: x holds xhat; w NULL without weight */
     bool mask[MT_MAX_DIMS];     /* the statistics' dims */
 } mt__norm_state;
 
-static void
-mt__norm_free(void *state)
-{
-    mt__norm_state *s = state;
-    mt__unsave(&s->x);
-    mt__unsave(&s->w);
-    mt__unsave(&s->mean);
-    mt__unsave(&s->rstd);
-    free(s);
-}
-
 /* ("layer_norm", xhat, rstd, weight|None, n) or ("batch_norm", x, weight|None, mean, rstd, dims) */
 static int
-mt__norm_attach(PyObject *const *args, Py_ssize_t nargs, bool batch, void **state)
+mt__norm_attach(PyObject *const *args, Py_ssize_t nargs, int batch, void **state)
 {
-    mt__norm_state *s = calloc(1, sizeof(*s));
+    mt__norm_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->x, &s->w, &s->mean, &s->rstd, NULL});
     s->batch = batch;
     int64_t dims[MT_MAX_DIMS];
     int nd = -1;
@@ -959,23 +894,7 @@ mt__norm_attach(PyObject *const *args, Py_ssize_t nargs, bool batch, void **stat
     *state = s;
     return 0;
 fail:
-    mt__norm_free(s);
-    if (!PyErr_Occurred()) {
-        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
-    }
-    return -1;
-}
-
-static int
-mt__layer_norm_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
-{
-    return mt__norm_attach(args, nargs, false, state);
-}
-
-static int
-mt__batch_norm_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
-{
-    return mt__norm_attach(args, nargs, true, state);
+    return mt__attach_failed(s, mt__state_free, "bad arguments");
 }
 
 /* The product of the sizes of the dims in (or, `in` false, not in) mask. */
@@ -992,16 +911,10 @@ mt__count(const mt_tensor *t, const bool *mask, bool in)
 /* As LayerNorm.backward: gw = sum_lead(g * xhat), gb = sum_lead(g),
  * gx = (gh - mean(gh) - xhat * mean(gh * xhat)) * rstd with gh = g * weight. */
 static int
-mt__layer_norm_backward(void *state, const char *node_name, mt_tensor *const *grads,
+mt__layer_norm_backward(void *state, mt_tensor *const *grads,
                         const bool *needs, mt_tensor **out)
 {
     mt__norm_state *s = state;
-    int rc;
-    if ((rc = mt__check_saved(&s->x, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->rstd, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->w, node_name)) < 0) {
-        return rc;
-    }
     mt_tensor *g = grads[0], *xhat = s->x.t;
     bool lead[MT_MAX_DIMS] = {false}, any_lead = false;
     for (int d = 0; d < xhat->ndim; d++) {
@@ -1034,17 +947,10 @@ mt__layer_norm_backward(void *state, const char *node_name, mt_tensor *const *gr
 /* As BatchNormTrain.backward: xhat = (x - mean) * rstd, gsum = sum(g), gdot = sum(g * xhat),
  * gx = ((g - gsum / count) - xhat * (gdot / count)) * rstd * weight, gw = gdot, gb = gsum. */
 static int
-mt__batch_norm_backward(void *state, const char *node_name, mt_tensor *const *grads,
+mt__batch_norm_backward(void *state, mt_tensor *const *grads,
                         const bool *needs, mt_tensor **out)
 {
     mt__norm_state *s = state;
-    int rc;
-    if ((rc = mt__check_saved(&s->x, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->w, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->mean, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->rstd, node_name)) < 0) {
-        return rc;
-    }
     mt_tensor *g = grads[0], *x = s->x.t, *rstd = s->rstd.t;
     double count = mt__count(x, s->mask, true);
     int64_t flat = rstd->numel;
@@ -1076,69 +982,44 @@ mt__batch_norm_backward(void *state, const char *node_name, mt_tensor *const *gr
 /* ---- conv2d, max_pool2d ---------------------------------------------------------------------- */
 
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     mt__saved input, other; /* conv2d: weight; max_pool2d: indices */
     mt_conv2d_params conv;
     mt_pool2d_params pool;
 } mt__window_state;
 
-static void
-mt__window_free(void *state)
-{
-    mt__window_state *s = state;
-    mt__unsave(&s->input);
-    mt__unsave(&s->other);
-    free(s);
-}
-
 /* ("conv2d", input, weight, stride, padding, dilation, groups) or
  * ("max_pool2d", input, indices, kernel_size, stride, padding, dilation, ceil_mode) */
 static int
-mt__window_attach(PyObject *const *args, Py_ssize_t nargs, bool conv, void **state)
+mt__window_attach(PyObject *const *args, Py_ssize_t nargs, int conv, void **state)
 {
     if (nargs != (conv ? 6 : 7)) {
-        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
-        return -1;
+        return mt__attach_failed(NULL, NULL, "bad arguments");
     }
-    mt__window_state *s = calloc(1, sizeof(*s));
+    mt__window_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->input, &s->other, NULL});
     PyObject *params[5];
     memcpy(params, args + 2, (size_t)(nargs - 2) * sizeof(PyObject *));
     if (mt__save(args[0], &s->input, false) < 0 || mt__save(args[1], &s->other, false) < 0 ||
         (conv ? mt__nn_conv_params(params, &s->conv)
               : mt__nn_pool_params(params, "max_pool2d", true, &s->pool)) < 0) {
-        mt__window_free(s);
+        mt__state_free(s);
         return -1;
     }
     *state = s;
     return 0;
 }
 
-static int
-mt__conv_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
-{
-    return mt__window_attach(args, nargs, true, state);
-}
-
-static int
-mt__pool_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
-{
-    return mt__window_attach(args, nargs, false, state);
-}
-
 /* edges: input, weight, bias, then the four parameters */
 static int
-mt__conv_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+mt__conv_backward(void *state, mt_tensor *const *grads, const bool *needs,
                   mt_tensor **out)
 {
     mt__window_state *s = state;
     int rc;
-    if ((rc = mt__check_saved(&s->input, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->other, node_name)) < 0) {
-        return rc;
-    }
     bool mask[3] = {needs[0], needs[1], needs[2]};
     mt_tensor *g = mt_contiguous(grads[0]);
     if (g == NULL) {
@@ -1151,15 +1032,10 @@ mt__conv_backward(void *state, const char *node_name, mt_tensor *const *grads, c
 
 /* edges: input, then the five parameters; the indices' gradient (grads[1]) is not used */
 static int
-mt__pool_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+mt__pool_backward(void *state, mt_tensor *const *grads, const bool *needs,
                   mt_tensor **out)
 {
     mt__window_state *s = state;
-    int rc;
-    if ((rc = mt__check_saved(&s->input, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->other, node_name)) < 0) {
-        return rc;
-    }
     if (needs[0] && grads[0] != NULL) {
         out[0] = mt_max_pool2d_backward(grads[0], s->input.t, s->other.t, &s->pool);
         return mt__outs_done(out, needs, 1);
@@ -1173,6 +1049,7 @@ typedef enum { MT__RED_NONE, MT__RED_MEAN, MT__RED_SUM } mt__reduction;
 
 /* the NLL Function: -coef[i] * logp[i, target[i]], reduced */
 typedef struct {
+    mt__saved_list saved; /* first member (Note [C backward formulas]) */
     mt__saved idx, coef, denom; /* target unsqueezed at cls_dim; class weights or NULL;
                                    mean's divisor or NULL */
     mt__reduction reduction;
@@ -1180,29 +1057,19 @@ typedef struct {
     mt__meta logp;
 } mt__nll_state;
 
-static void
-mt__nll_free(void *state)
-{
-    mt__nll_state *s = state;
-    mt__unsave(&s->idx);
-    mt__unsave(&s->coef);
-    mt__unsave(&s->denom);
-    free(s);
-}
-
 /* ("nll", logp, idx, coef|None, reduction, cls_dim, denom|None) */
 static int
-mt__nll_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
+mt__nll_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
 {
+    (void)mode;
     if (nargs != 6 || !mt__tensor_check(args[0]) || !PyUnicode_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): bad arguments");
-        return -1;
+        return mt__attach_failed(NULL, NULL, "bad arguments");
     }
-    mt__nll_state *s = calloc(1, sizeof(*s));
+    mt__nll_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
-        PyErr_NoMemory();
         return -1;
     }
+    mt__track(&s->saved, (mt__saved *[]){&s->idx, &s->coef, &s->denom, NULL});
     mt__meta_of(args[0], &s->logp, MT_FLOAT32);
     const char *red = PyUnicode_AsUTF8(args[3]);
     s->reduction = red == NULL              ? MT__RED_NONE
@@ -1213,7 +1080,7 @@ mt__nll_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
         mt__save(args[2], &s->coef, true) < 0 ||
         mt__int64_from_py(args[4], &s->cls_dim, "_set_cbackward", "cls_dim") < 0 ||
         mt__save(args[5], &s->denom, true) < 0) {
-        mt__nll_free(s);
+        mt__state_free(s);
         return -1;
     }
     *state = s;
@@ -1222,14 +1089,15 @@ mt__nll_attach(PyObject *const *args, Py_ssize_t nargs, void **state)
 
 /* as NLL.backward: zeros of logp's shape with -g (/denom, * coef) scattered at the targets */
 static int
-mt__nll_backward(void *state, const char *node_name, mt_tensor *const *grads, const bool *needs,
+mt__nll_backward(void *state, mt_tensor *const *grads, const bool *needs,
                  mt_tensor **out)
 {
     mt__nll_state *s = state;
-    int rc;
-    if ((rc = mt__check_saved(&s->idx, node_name)) < 0 ||
-        (rc = mt__check_saved(&s->coef, node_name)) < 0 || !needs[0]) {
-        return rc;
+    if (!needs[0]) {
+        return 0;
+    }
+    if (s->reduction == MT__RED_MEAN && s->denom.t == NULL) {
+        return mt_error_set(MT_ERUNTIME, "nll_loss: a mean without its divisor");
     }
     mt_tensor *g = s->reduction == MT__RED_MEAN
                        ? mt_binary(MT_OP_DIV, mt_arg_tensor(grads[0]), mt_arg_tensor(s->denom.t),
@@ -1268,36 +1136,43 @@ mt__nll_backward(void *state, const char *node_name, mt_tensor *const *grads, co
 
 /* ---- the kinds -------------------------------------------------------------------------------- */
 
-static void
-mt__plain_free(void *state)
-{
-    free(state);
-}
-
 static const mt_cnode_kind mt__kinds[] = {
-    {"add", mt__add_attach, mt__map_backward, mt__plain_free},
-    {"reshape", mt__reshape_attach, mt__map_backward, mt__plain_free},
-    {"sum", mt__sum_attach, mt__map_backward, mt__plain_free},
-    {"mul", mt__mul_attach, mt__mul_backward, mt__mul_free},
-    {"relu", mt__result_attach, mt__relu_backward, mt__result_free},
-    {"log_softmax", mt__result_attach, mt__log_softmax_backward, mt__result_free},
-    {"linear", mt__linear_attach, mt__linear_backward, mt__linear_free},
-    {"conv2d", mt__conv_attach, mt__conv_backward, mt__window_free},
-    {"max_pool2d", mt__pool_attach, mt__pool_backward, mt__window_free},
-    {"nll", mt__nll_attach, mt__nll_backward, mt__nll_free},
-    {"unary", mt__unary_attach, mt__unary_backward, mt__unary_free},
-    {"div", mt__div_attach, mt__div_backward, mt__div_free},
-    {"mm", mt__mm_attach, mt__mm_backward, mt__mm_free},
-    {"transpose", mt__transpose_attach, mt__transpose_backward, mt__plain_free},
-    {"layer_norm", mt__layer_norm_attach, mt__layer_norm_backward, mt__norm_free},
-    {"batch_norm", mt__batch_norm_attach, mt__batch_norm_backward, mt__norm_free},
+    {"add", MT__MAP_SCALE, mt__map_attach, mt__map_backward},
+    {"reshape", MT__MAP_RESHAPE, mt__map_attach, mt__map_backward},
+    {"sum", MT__MAP_EXPAND, mt__map_attach, mt__map_backward},
+    {"mul", 0, mt__mul_attach, mt__mul_backward},
+    {"relu", 0, mt__result_attach, mt__relu_backward},
+    {"log_softmax", 0, mt__result_attach, mt__log_softmax_backward},
+    {"linear", 0, mt__linear_attach, mt__linear_backward},
+    {"conv2d", 1, mt__window_attach, mt__conv_backward},
+    {"max_pool2d", 0, mt__window_attach, mt__pool_backward},
+    {"nll", 0, mt__nll_attach, mt__nll_backward},
+    {"unary", 0, mt__unary_attach, mt__unary_backward},
+    {"div", 0, mt__div_attach, mt__div_backward},
+    {"mm", 0, mt__mm_attach, mt__mm_backward},
+    {"transpose", 0, mt__transpose_attach, mt__transpose_backward},
+    {"layer_norm", 0, mt__norm_attach, mt__layer_norm_backward},
+    {"batch_norm", 1, mt__norm_attach, mt__batch_norm_backward},
 };
+
+int
+mt__cnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs, mt_tensor **out)
+{
+    mt__saved_list *l = node->cstate;
+    for (int i = 0; i < l->n; i++) {
+        int rc = mt__check_saved(l->v[i], Py_TYPE(node)->tp_name);
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    return node->ckind->backward(node->cstate, grads, needs, out);
+}
 
 void
 mt__cnode_release(MTNodeObject *node)
 {
     if (node->cstate != NULL) {
-        node->ckind->free(node->cstate);
+        mt__state_free(node->cstate);
         node->cstate = NULL;
     }
 }
@@ -1319,7 +1194,7 @@ mt_py_set_cbackward(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (size_t i = 0; i < sizeof(mt__kinds) / sizeof(mt__kinds[0]); i++) {
         if (strcmp(mt__kinds[i].name, name) == 0) {
             void *state = NULL;
-            if (mt__kinds[i].attach(args + 2, nargs - 2, &state) < 0) {
+            if (mt__kinds[i].attach(args + 2, nargs - 2, mt__kinds[i].mode, &state) < 0) {
                 return NULL;
             }
             mt__cnode_release(node);

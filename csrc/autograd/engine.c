@@ -528,7 +528,7 @@ mt__run_cnode(mt__graph *g, Py_ssize_t ix)
         for (int e = 0; e < ne; e++) {
             needs[e] = in->child[e] >= 0 && g->info[in->child[e]].needed;
         }
-        rc = node->ckind->backward(node->cstate, Py_TYPE(node)->tp_name, grads, needs, outs);
+        rc = mt__cnode_run(node, grads, needs, outs);
         if (rc < 0) {
             goto done;
         }
