@@ -1018,6 +1018,8 @@ mt_m_zero_(PyObject *self, PyObject *unused)
 static PyObject *
 mt_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    /* (force: a tensor that requires grad reaches here only through the recorder, which
+     * refuses it without force while grad mode is on, as torch) */
     PARSE("numpy", 0, 0, "force");
     return mt__tensor_to_numpy(self);
 }

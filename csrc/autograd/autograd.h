@@ -206,6 +206,9 @@ int mt__grad_edge(PyObject *tensor, mt_edge *edge);
  * C: callable without the GIL).  0 or a negative code with the C error set. */
 int mt__cnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs,
                   mt_tensor **out);
+/* Whether the node's C formula keeps tensors (false: nothing to free, so the node may run
+ * again after a pass that did not retain the graph, as torch's nodes without saved tensors). */
+bool mt__cnode_saves(const MTNodeObject *node);
 /* Drops a node's C state (plain C: any thread, with or without the GIL). */
 void mt__cnode_release(MTNodeObject *node);
 

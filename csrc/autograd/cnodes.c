@@ -41,6 +41,15 @@ mt__save(PyObject *o, mt__saved *s, bool optional)
     return 0;
 }
 
+/* Whether o is a tensor that requires grad: the formulas save an operand only when the
+ * gradient of another one needs it (as torch), so that nothing else is kept alive or checked
+ * against in-place writes. */
+static bool
+mt__wants_grad(PyObject *o)
+{
+    return mt__tensor_check(o) && mt__tensor_requires_grad(o);
+}
+
 static void
 mt__unsave(mt__saved *s)
 {
@@ -398,7 +407,8 @@ mt__mul_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
         if (mt__tensor_check(args[i])) {
             s->edge_of[i] = s->n;
             mt__meta_of(args[i], &s->meta[s->n++], MT_FLOAT32);
-            if (mt__save(args[i], &s->t[i], false) < 0) {
+            /* a is read for b's gradient, b for a's */
+            if (mt__wants_grad(args[1 - i]) && mt__save(args[i], &s->t[i], false) < 0) {
                 mt__state_free(s);
                 return -1;
             }
@@ -642,13 +652,15 @@ mt__div_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
     if (s == NULL) {
         return -1;
     }
-    mt__track(&s->saved, (mt__saved *[]){&s->t[0], &s->t[1], &s->out, NULL});
+    mt__track(&s->saved, (mt__saved *[]){&s->t[1], &s->out, NULL});
     for (int i = 0; i < 2; i++) {
         s->edge_of[i] = -1;
         if (mt__tensor_check(args[i])) {
             s->edge_of[i] = s->n;
             mt__meta_of(args[i], &s->meta[s->n++], MT_FLOAT32);
-            if (mt__save(args[i], &s->t[i], false) < 0) {
+            /* b is read for both gradients, a for neither */
+            if (i == 1 && (mt__wants_grad(args[0]) || mt__wants_grad(args[1])) &&
+                mt__save(args[i], &s->t[i], false) < 0) {
                 goto fail;
             }
         }
@@ -656,7 +668,7 @@ mt__div_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
             goto fail;
         }
     }
-    if (mt__save(args[2], &s->out, false) < 0) {
+    if (mt__wants_grad(args[1]) && mt__save(args[2], &s->out, false) < 0) {
         goto fail;
     }
     *state = s;
@@ -705,8 +717,10 @@ mt__mm_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
         return -1;
     }
     mt__track(&s->saved, (mt__saved *[]){&s->a, &s->b, NULL});
-    if (nargs != 2 || mt__save(args[0], &s->a, false) < 0 || mt__save(args[1], &s->b, false) < 0 ||
-        s->a.t->ndim != 2 || s->b.t->ndim != 2) {
+    if (nargs != 2 || !mt__tensor_check(args[0]) || !mt__tensor_check(args[1]) ||
+        mt__tensor_impl(args[0])->ndim != 2 || mt__tensor_impl(args[1])->ndim != 2 ||
+        (mt__wants_grad(args[1]) && mt__save(args[0], &s->a, false) < 0) ||
+        (mt__wants_grad(args[0]) && mt__save(args[1], &s->b, false) < 0)) {
         return mt__attach_failed(s, mt__state_free, "mm takes two matrices");
     }
     *state = s;
@@ -719,12 +733,12 @@ mt__mm_backward(void *state, mt_tensor *const *grads, const bool *needs,
                 mt_tensor **out)
 {
     mt__mm_state *s = state;
-    if (needs[0]) {
+    if (needs[0] && s->b.t != NULL) {
         mt_tensor *bt = mt_transpose(s->b.t, 0, 1);
         out[0] = bt ? mt_mm(grads[0], bt) : NULL;
         mt_tensor_decref(bt);
     }
-    if (needs[1]) {
+    if (needs[1] && s->a.t != NULL) {
         mt_tensor *at = mt_transpose(s->a.t, 0, 1);
         out[1] = at ? mt_mm(at, grads[0]) : NULL;
         mt_tensor_decref(at);
@@ -770,8 +784,9 @@ mt__transpose_backward(void *state, mt_tensor *const *grads,
 /* nn.functional.linear's Function: x (lead..., in) flattened to flat (rows, in), w (out, in). */
 typedef struct {
     mt__saved_list saved; /* first member (Note [C backward formulas]) */
-    mt__saved flat, w;
+    mt__saved flat, w; /* flat for w's gradient, w for x's */
     mt__meta x;
+    int64_t rows, out_features;
 } mt__linear_state;
 
 /* ("linear", x, flat, w) */
@@ -788,10 +803,14 @@ mt__linear_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **stat
     }
     mt__track(&s->saved, (mt__saved *[]){&s->flat, &s->w, NULL});
     mt__meta_of(args[0], &s->x, MT_FLOAT32);
-    if (mt__save(args[1], &s->flat, false) < 0 || mt__save(args[2], &s->w, false) < 0 ||
-        s->flat.t->ndim != 2 || s->w.t->ndim != 2) {
+    if (!mt__tensor_check(args[1]) || !mt__tensor_check(args[2]) ||
+        mt__tensor_impl(args[1])->ndim != 2 || mt__tensor_impl(args[2])->ndim != 2 ||
+        (mt__wants_grad(args[2]) && mt__save(args[1], &s->flat, false) < 0) ||
+        (mt__wants_grad(args[0]) && mt__save(args[2], &s->w, false) < 0)) {
         return mt__attach_failed(s, mt__state_free, "linear takes two matrices");
     }
+    s->rows = mt__tensor_impl(args[1])->sizes[0];
+    s->out_features = mt__tensor_impl(args[2])->sizes[0];
     *state = s;
     return 0;
 }
@@ -802,17 +821,17 @@ mt__linear_backward(void *state, mt_tensor *const *grads,
                     const bool *needs, mt_tensor **out)
 {
     mt__linear_state *s = state;
-    int64_t shape[2] = {s->flat.t->sizes[0], s->w.t->sizes[0]};
+    int64_t shape[2] = {s->rows, s->out_features};
     mt_tensor *g2 = mt_reshape(grads[0], 2, shape);
     if (g2 == NULL) {
         return mt__err();
     }
-    if (needs[0]) {
+    if (needs[0] && s->w.t != NULL) {
         mt_tensor *gx = mt_mm(g2, s->w.t);
         out[0] = gx ? mt_reshape(gx, s->x.ndim, s->x.sizes) : NULL;
         mt_tensor_decref(gx);
     }
-    if (needs[1]) {
+    if (needs[1] && s->flat.t != NULL) {
         mt_tensor *gt = mt_transpose(g2, 0, 1);
         out[1] = gt ? mt_mm(gt, s->flat.t) : NULL;
         mt_tensor_decref(gt);
@@ -1166,6 +1185,18 @@ mt__cnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs, mt
         }
     }
     return node->ckind->backward(node->cstate, grads, needs, out);
+}
+
+bool
+mt__cnode_saves(const MTNodeObject *node)
+{
+    const mt__saved_list *l = node->cstate;
+    for (int i = 0; l != NULL && i < l->n; i++) {
+        if (l->v[i]->t != NULL) {
+            return true;
+        }
+    }
+    return false;
 }
 
 void

@@ -384,11 +384,7 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr)
 static int
 mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
 {
-    MTTensorObject *v = (MTTensorObject *)node->variable;
-    if (mt__run_pre_hooks(v->hooks, &grad, 1, 0) < 0) {
-        Py_DECREF(grad);
-        return -1;
-    }
+    MTTensorObject *v = (MTTensorObject *)node->variable; /* its hooks ran already */
     if (v->grad == NULL || v->grad == Py_None) {
         PyObject *g = grad;
         mt_tensor *impl = mt__tensor_impl(grad);
@@ -532,7 +528,7 @@ mt__run_cnode(mt__graph *g, Py_ssize_t ix)
         if (rc < 0) {
             goto done;
         }
-        if (!g->keep_graph) {
+        if (!g->keep_graph && mt__cnode_saves(node)) {
             mt__cnode_release(node);
             node->released = 1;
             g->deferred[g->n_deferred++] = ix; /* its Python ctx: when the GIL is back */
@@ -579,6 +575,12 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             }
         }
     }
+    /* a leaf's own hooks first, then its AccumulateGrad's pre-hooks (Note [Hook order] in
+     * minitorch/autograd/graph.py) */
+    if (node->variable != NULL && n > 0 && grads[0] != NULL &&
+        mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[0], 1, 0) < 0) {
+        goto done;
+    }
     if (mt__run_pre_hooks(node->pre_hooks, grads, n, -1) < 0) {
         goto done;
     }
@@ -592,10 +594,6 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             PyObject *pair = PyList_GET_ITEM(list, k);
             int nr = (int)PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
             PyObject *at = PyTuple_GET_ITEM(pair, 1);
-            if (node->variable != NULL && grads[nr] != NULL &&
-                mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[nr], 1, 0) < 0) {
-                goto done;
-            }
             if (grads[nr] != NULL && PyObject_SetItem(g->captures, at, grads[nr]) < 0) {
                 goto done;
             }
@@ -612,11 +610,14 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
         rc = mt__deliver(g, ix, NULL);
         goto done;
     }
-    int any = 0;
+    int any = 0, leads_on = !in->capture; /* a capture point runs only to reach another */
     for (int i = 0; i < n; i++) {
         any |= grads[i] != NULL;
     }
-    if (any) {
+    for (int e = 0; e < node->n_edges && !leads_on; e++) {
+        leads_on = in->child[e] >= 0 && g->info[in->child[e]].needed;
+    }
+    if (any && leads_on) {
         if (node->released || node->fn == NULL) {
             PyErr_SetString(PyExc_RuntimeError, mt__second_time);
             goto done;
@@ -644,7 +645,7 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
                          Py_TYPE(node)->tp_name, node->n_edges, PySequence_Fast_GET_SIZE(outs));
             goto done;
         }
-        if (!g->keep_graph) {
+        if (!g->keep_graph && (node->cstate == NULL || mt__cnode_saves(node))) {
             Py_CLEAR(node->ctx);
             mt__cnode_release(node);
             node->released = 1;

@@ -18,12 +18,13 @@ def _int_dtype_of_size(itemsize):
     return {1: _C.uint8, 2: _C.int16, 4: _C.int32, 8: _C.int64}[itemsize]
 
 
-def _rebuild_tensor(data, dtype, shape):
-    """Unpickles a tensor saved by Tensor.__reduce_ex__ (a copy of its values)."""
+def _rebuild_tensor(data, dtype, shape, requires_grad=False):
+    """Unpickles a tensor saved by Tensor.__reduce_ex__ (a copy of its values, a leaf that
+    requires grad when the tensor did, as torch)."""
     t = _C.empty(shape, dtype=dtype)
     if t.numel():
         memoryview(t.view(_int_dtype_of_size(dtype.itemsize))).cast("B")[:] = data
-    return t
+    return t.requires_grad_() if requires_grad else t
 
 
 # NumPy ufuncs that are Python operators: (operator, number of operands)
@@ -162,7 +163,8 @@ class Tensor(_TensorOps, _C.TensorBase):
     def __reduce_ex__(self, protocol):
         c = self.detach().contiguous()
         data = bytes(memoryview(c.view(_int_dtype_of_size(c.element_size()))).cast("B")) if c.numel() else b""
-        return (_rebuild_tensor, (data, self.dtype, tuple(self.shape)))
+        args = (data, self.dtype, tuple(self.shape))
+        return (_rebuild_tensor, args + (True,) if self.requires_grad else args)
 
     # torch has no in-place @: `a @= b` rebinds a to a new tensor (no __imatmul__).
     def __matmul__(self, other):
@@ -224,18 +226,11 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     def retain_grad(self):
         """Keeps the gradient of this non-leaf in .grad after backward."""
-        import weakref
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return
-        ref = weakref.ref(self)
-
-        def keep(grad):
-            t = ref()
-            if t is not None:
-                t.grad = grad.detach().clone() if t.grad is None else t.grad + grad
-        self.grad_fn._register_tensor_hook(self.output_nr, keep)
+        self.grad_fn._register_retain_grad(self.output_nr, self)
         self._retains_grad = True
 
     @property

@@ -163,12 +163,12 @@ def _latin1_encode(s, encoding="latin1", errors="strict"):
     return s.encode("latin1")
 
 
-def _rebuild_tensor_checked(data, dtype, shape):
+def _rebuild_tensor_checked(data, dtype, shape, requires_grad=False):
     """_rebuild_tensor, once the record is well formed: the byte count of shape and dtype
     equals the bytes given, so a small file cannot ask for a large tensor."""
     from ._tensor import _rebuild_tensor
     if (type(data) not in (bytes, bytearray) or type(dtype) is not _C.dtype
-            or type(shape) is not tuple
+            or type(shape) is not tuple or type(requires_grad) is not bool
             or not all(type(s) is int and s >= 0 for s in shape)):
         raise _Refused(f"malformed tensor record: _rebuild_tensor({type(data).__name__}, "
                        f"{_short(dtype)}, {_short(shape)})")
@@ -176,7 +176,7 @@ def _rebuild_tensor_checked(data, dtype, shape):
     if nbytes != len(data):
         raise pickle.UnpicklingError(f"corrupted tensor record: shape {list(shape)} of {dtype} "
                                      f"needs {nbytes} bytes, the file holds {len(data)}")
-    return _rebuild_tensor(data, dtype, shape)
+    return _rebuild_tensor(data, dtype, shape, requires_grad)
 
 
 def _generator_from_state_checked(state):

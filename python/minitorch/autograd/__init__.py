@@ -3,6 +3,8 @@
 Ops on tensors that require grad are recorded as a graph of nodes (one per op, its derivative
 formula from the op table; see _record.py); backward() and grad() run that graph backwards in
 the C engine (csrc/autograd/engine.c)."""
+import warnings
+
 from .. import _C
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode,  # noqa: F401
                         is_grad_enabled, is_inference_mode_enabled)
@@ -31,7 +33,7 @@ def _make_grads(outputs, grads, is_grads_batched=False):
             if o.requires_grad:
                 if o.numel() != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if not (o.dtype.is_floating_point or o.dtype.is_complex):
+                if not o.dtype.is_floating_point:
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {o.dtype}")
                 g = _C.ones(o.shape, dtype=o.dtype)
@@ -68,8 +70,16 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if inputs is not None and len(inputs) == 0:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     grads = _make_grads(tensors, grads)
-    _C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph),
-                     inputs if inputs is not None else None, True)
+    got = _C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph),
+                           inputs if inputs is not None else None, True)
+    for t, g in zip(inputs or (), got or ()):
+        # leaves accumulated in the engine; the gradients of other inputs go to their .grad
+        if g is not None and not t.is_leaf:
+            g = g if create_graph else g.detach()
+            with warnings.catch_warnings():  # (reading the .grad of a non-leaf warns)
+                warnings.simplefilter("ignore")
+                old = t.grad
+            t.grad = g if old is None else old + g
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -95,7 +105,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for i, g in enumerate(r):
         if g is None:
             if materialize_grads:
-                r[i] = _C.zeros(inputs[i].shape, dtype=inputs[i].dtype)
+                r[i] = _C.zeros(inputs[i].shape, dtype=inputs[i].dtype).requires_grad_()
             elif not allow_unused:
                 raise RuntimeError("One of the differentiated Tensors appears to not have been "
                                    "used in the graph. Set allow_unused=True if this is the "
@@ -104,7 +114,5 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 def Variable(data, requires_grad=False):
-    """The pre-0.4 Variable wrapper: the tensor itself."""
-    if requires_grad:
-        data.requires_grad_(True)
-    return data
+    """The pre-0.4 Variable wrapper: a new leaf sharing data's storage (as torch's)."""
+    return data.detach().requires_grad_(requires_grad)

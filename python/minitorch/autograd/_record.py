@@ -107,6 +107,7 @@ _OPERATORS = {
 # methods that change or read autograd state rather than compute: never recorded
 _UNRECORDED = frozenset({"requires_grad_", "detach", "detach_"})
 
+
 _formulas = None
 _grad_specs = None
 
@@ -154,6 +155,9 @@ def record(key, self, args, kwargs):
     method), f (minitorch._C function), o (operator) or p (Python form; self is None)."""
     kind, name = key[0], key[2:]
     kwargs = kwargs or {}
+    if name == "numpy" and kind == "m" and not (args[0] if args else kwargs.get("force")):
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                           "tensor.detach().numpy() instead.")
     if name in _UNRECORDED:
         prev = _grad_off()
         try:
@@ -176,12 +180,12 @@ def record(key, self, args, kwargs):
     if "out" in kwargs and kwargs["out"] is not None:
         prev = _grad_off()
         try:
-            outs = kwargs["out"]
-            for o in (outs if isinstance(outs, tuple) else (outs,)):
-                if isinstance(o, _C.TensorBase) and o.requires_grad:
-                    raise RuntimeError(
-                        f"{name}(): functions with out=... arguments don't support automatic "
-                        "differentiation, but one of the arguments requires grad.")
+            # an input or the out= tensor requires grad (else the call is not recorded): an
+            # error, unless the op has no derivative (comparisons, ...), as torch
+            if _lookup(_FORMULA_NAMES.get(name, name) if kind == "o" else name) != "nondiff":
+                raise RuntimeError(
+                    f"{name}(): functions with out=... arguments don't support automatic "
+                    "differentiation, but one of the arguments requires grad.")
             return fn(*args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
@@ -355,6 +359,16 @@ _CNODES = {
 }
 
 
+def _rehistory(t, node, nr):
+    """An in-place op gives t the history (node, nr); its retain_grad hook follows it (Note
+    [Hook order] in graph.py)."""
+    old = t.grad_fn
+    moved = t._retains_grad and old is not None and old._take_retain_grad(t)
+    _C._set_history(t, node, nr)
+    if moved:
+        node._register_retain_grad(nr, t)
+
+
 def _node_name(opname):
     return "".join(p.capitalize() for p in opname.strip("_").split("_")) + "Backward0"
 
@@ -423,7 +437,7 @@ def _record_inplace(kind, name, fn, args, kwargs):
     ctx._arg_versions = [(t, t._version) for _, _, t in slots if t is not self]
     ctx._out_versions = [(ctx._out, ctx._out._version)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], 1)
-    _C._set_history(self, node, 0)
+    _rehistory(self, node, 0)
     return out
 
 
@@ -485,14 +499,14 @@ def _rebase_view(view, base, opname, formula, old, args, kwargs, slots, out):
     node = graph.node_class("CopySlices")(copy_slices, ctx,
                                           [base] + [t for t, v in zip((t for _, _, t in slots),
                                                                       is_view) if not v], 1)
-    _C._set_history(base, node, 0)
+    _rehistory(base, node, 0)
 
-    _C._set_history(view, _view_node(layout, geom, base), 0)
+    _rehistory(view, _view_node(layout, geom, base), 0)
     entry = _views.get(id(base))
     others = [r() for r in entry[1].values()] if entry is not None and entry[0]() is base else []
     for other in others:  # the views taken before: their history too
         if other is not None and other is not view and other.requires_grad:
-            _C._set_history(other, _view_node(layout, _geometry(other, base), base), 0)
+            _rehistory(other, _view_node(layout, _geometry(other, base), base), 0)
     return out
 
 

@@ -1,7 +1,7 @@
 """minitorch.autograd.Function: ops whose forward and backward the user writes."""
 from .. import _C
 from . import graph
-from ._record import _fit
+from ._record import _fit, _rehistory
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
@@ -122,7 +122,7 @@ class Function(metaclass=_FunctionMeta):
         for k, o in enumerate(outs):
             if isinstance(o, _C.TensorBase) and (o.dtype.is_floating_point or o.dtype.is_complex) \
                     and not any(o is n for n in ctx._non_differentiable):
-                _C._set_history(o, node, k)
+                _rehistory(o, node, k)  # a dirty input keeps its retain_grad hook
         return tuple(outs) if multi else outs[0]
 
 
@@ -132,7 +132,11 @@ def _apply_function(node, grads):
         grads = tuple(g if g is not None else
                       (_C.zeros(m[0], dtype=m[1]) if m is not None else None)
                       for g, m in zip(grads, ctx._out_meta))
-    r = ctx._fn.backward(ctx, *grads)
+    cls = ctx._fn
+    if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
+        raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                           "allowed. You should only implement one of them.")
+    r = (cls.vjp if cls.backward is Function.backward else cls.backward)(ctx, *grads)
     if not isinstance(r, tuple):
         r = (r,)
     n = len(ctx._inputs_meta)

@@ -1,5 +1,6 @@
 """Grad mode: no_grad, enable_grad, set_grad_enabled, inference_mode (per thread, as torch)."""
 import functools
+import inspect
 
 from .. import _C
 
@@ -22,10 +23,36 @@ class _Mode:
         return False
 
     def __call__(self, fn):
+        if inspect.isgeneratorfunction(fn):
+            return self._wrap_generator(fn)
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             with self.clone():
                 return fn(*args, **kwargs)
+        return wrapper
+
+    def _wrap_generator(self, fn):
+        """A generator function runs in the mode each time it is resumed (next, send, throw,
+        close), and its caller in its own mode in between, as torch's decorators do."""
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            gen = fn(*args, **kwargs)
+            step, value = gen.send, None
+            while True:
+                try:
+                    with self.clone():
+                        out = step(value)
+                except StopIteration as stop:
+                    return stop.value
+                try:
+                    value, step = (yield out), gen.send
+                except GeneratorExit:
+                    with self.clone():
+                        gen.close()
+                    raise
+                except BaseException as e:  # thrown in by the caller: into the generator
+                    value, step = e, gen.throw
         return wrapper
 
     def clone(self):

@@ -45,13 +45,59 @@ class Node(_C._Node):
         return RemovableHandle(hooks, entry)
 
     def _register_tensor_hook(self, output_nr, fn):
+        """A hook of the tensor that is output output_nr: it runs before the retain_grad
+        hooks and the node's own pre-hooks (Note [Hook order])."""
         hooks = self._pre_hooks
         entry = (output_nr, fn)
-        hooks.append(entry)
+        hooks.insert(_first(hooks, (_RetainGrad, _AllOutputs)), entry)
         return RemovableHandle(hooks, entry)
+
+    def _register_retain_grad(self, output_nr, tensor):
+        """tensor.retain_grad(): after the tensor's hooks, before the node's pre-hooks."""
+        hooks = self._pre_hooks
+        hooks.insert(_first(hooks, (_AllOutputs,)), (output_nr, _RetainGrad(tensor)))
+
+    def _take_retain_grad(self, tensor):
+        """Removes tensor's retain_grad hook (it moves to the tensor's new history after an
+        in-place op); whether there was one."""
+        hooks = self._pre_hooks
+        for i, (_, h) in enumerate(hooks):
+            if isinstance(h, _RetainGrad) and h.ref() is tensor:
+                del hooks[i]
+                return True
+        return False
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+
+# Note [Hook order]
+# The gradient of a non-leaf goes through, in this order: the hooks registered on the tensor
+# (register_hook, in registration order), its retain_grad hook (so .grad sees what the hooks
+# made of it, whenever retain_grad was called), then the pre-hooks of its grad_fn
+# (register_prehook).  A leaf's hooks likewise run before its AccumulateGrad's pre-hooks.  An
+# in-place op moves the retain_grad hook to the tensor's new grad_fn, so .grad is the
+# gradient of the tensor as it is at the end, as torch's.
+
+def _first(hooks, kinds):
+    """The index of the first hook entry of one of `kinds` (the end when none)."""
+    for i, (_, h) in enumerate(hooks):
+        if isinstance(h, kinds):
+            return i
+    return len(hooks)
+
+
+class _RetainGrad:
+    """The hook retain_grad() registers: the gradient, detached, into the tensor's .grad."""
+
+    def __init__(self, tensor):
+        import weakref
+        self.ref = weakref.ref(tensor)
+
+    def __call__(self, grad):
+        t = self.ref()
+        if t is not None:
+            t.grad = grad.detach().clone() if t.grad is None else t.grad + grad
 
 
 class _AllOutputs:

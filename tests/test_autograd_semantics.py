@@ -1,0 +1,195 @@
+"""Autograd semantics that torch's own test_autograd.py checks: which nodes may run twice, what
+is saved, where captured gradients go, the order of hooks and retain_grad, grad-mode
+decorators on generators, and the errors of out=, numpy() and custom Functions."""
+import pickle
+
+import pytest
+
+import minitorch as torch
+from minitorch import _C
+
+
+def test_a_graph_without_saved_tensors_runs_twice():
+    b = torch.randn(3, requires_grad=True)
+    c = b + 1
+    c.backward(torch.ones(3))
+    c.backward(torch.ones(3))
+    assert torch.equal(b.grad, torch.full((3,), 2.0))
+    d = (b * 2).sum()            # a product by a number keeps no tensor either
+    d.backward()
+    d.backward()
+    assert torch.equal(b.grad, torch.full((3,), 6.0))
+    e = (b * b).sum()            # this one does
+    e.backward()
+    with pytest.raises(RuntimeError, match="second time"):
+        e.backward()
+
+
+def test_grad_on_disjoint_inputs_of_one_graph():
+    leaf = torch.zeros(3, requires_grad=True)
+    i1, i2 = leaf * 2, leaf * leaf
+    loss = (i1 * 3 + i2 * 4).sum()
+    g1, = torch.autograd.grad(loss, [i1])
+    g2, = torch.autograd.grad(loss, [i2])  # i1's node did not run: nothing was freed below
+    assert torch.equal(g1, torch.full((3,), 3.0)) and torch.equal(g2, torch.full((3,), 4.0))
+
+
+def test_only_what_a_gradient_needs_is_saved():
+    mu = torch.ones(1, requires_grad=True)
+    x = mu * 1
+    y = x * torch.tensor([3.0])  # the constant is saved, x is not
+    x.mul_(2)
+    y.sum().backward()
+    assert torch.equal(mu.grad, torch.tensor([3.0]))
+    a = torch.ones(2, 2, requires_grad=True)
+    w = torch.ones(2, 2)
+    z = a.mm(w)                  # w is saved for a's gradient; a is not needed
+    a_view = a.detach()
+    a_view.add_(1)
+    z.sum().backward()
+    assert torch.equal(a.grad, torch.full((2, 2), 2.0))
+
+
+def test_backward_inputs_that_are_not_leaves_get_grad():
+    x = torch.ones(2, requires_grad=True)
+    xn = x * 1
+    (xn ** 2).sum().backward(inputs=[xn])
+    assert torch.equal(xn.grad, torch.full((2,), 2.0))
+    assert x.grad is None
+    (xn ** 2).sum().backward(inputs=[xn, x])
+    assert torch.equal(xn.grad, torch.full((2,), 4.0))
+    assert torch.equal(x.grad, torch.full((2,), 2.0))
+
+
+def test_retain_grad_sees_every_tensor_hook():
+    a = torch.tensor(1.0, requires_grad=True)
+    b = a.clone()
+    b.register_hook(lambda g: g * 2)
+    b.retain_grad()
+    b.register_hook(lambda g: g * 2)
+    b.clone().backward()
+    assert b.grad.item() == 4.0
+    assert a.grad.item() == 4.0
+
+
+def test_tensor_hooks_run_before_node_prehooks():
+    a = torch.tensor(1.0, requires_grad=True)
+    b = a * 2
+    order = []
+    b.grad_fn.register_prehook(lambda gs: order.append("node"))
+    b.register_hook(lambda g: order.append("tensor"))
+    b.backward()
+    assert order == ["tensor", "node"]
+    seen = []
+    c = a.clone()
+    c.grad_fn.next_functions[0][0].register_prehook(lambda gs: seen.append(gs[0].item()))
+    a.register_hook(lambda g: g * 2)
+    c.backward()
+    assert seen == [2.0]
+
+
+def test_retain_grad_follows_inplace_ops():
+    a = torch.tensor([1.0], requires_grad=True).clone()
+    a.retain_grad()
+    a.mul_(2)
+    a.sum().backward()
+    assert torch.equal(a.grad, torch.tensor([1.0]))
+    base = torch.tensor([1.0], requires_grad=True).clone()
+    view = base[:]
+    view.retain_grad()
+    view.mul_(2)
+    view.sum().backward()
+    assert torch.equal(view.grad, torch.tensor([1.0]))
+
+
+def test_grad_mode_decorators_on_generators():
+    @torch.no_grad()
+    def gen():
+        got = yield torch.is_grad_enabled()
+        yield got, torch.is_grad_enabled()
+
+    with torch.enable_grad():
+        g = gen()
+        assert next(g) is False
+        assert torch.is_grad_enabled()          # the caller keeps its mode in between
+        assert g.send("x") == ("x", False)
+
+    @torch.enable_grad()
+    def inner():
+        try:
+            yield torch.is_grad_enabled()
+        except ValueError:
+            yield "caught", torch.is_grad_enabled()
+
+    with torch.no_grad():
+        g = inner()
+        assert next(g) is True
+        assert g.throw(ValueError) == ("caught", True)
+        g.close()
+        assert not torch.is_grad_enabled()
+
+
+def test_materialized_grads_can_be_differentiated_again():
+    x = torch.ones(2, requires_grad=True)
+    y = torch.ones(2, requires_grad=True)
+    gx, gy = torch.autograd.grad((x * 2).sum(), [x, y], create_graph=True,
+                                 materialize_grads=True)
+    assert torch.equal(gy, torch.zeros(2)) and gy.requires_grad
+
+
+def test_variable_is_a_new_leaf():
+    x = torch.ones(2, requires_grad=True)
+    v = torch.autograd.Variable(x, requires_grad=True)
+    assert v is not x and v.is_leaf and v.data_ptr() == x.data_ptr()
+    (v * 3).sum().backward()
+    assert x.grad is None and torch.equal(v.grad, torch.full((2,), 3.0))
+
+
+def test_pickling_keeps_requires_grad():
+    t = pickle.loads(pickle.dumps(torch.randn(3, requires_grad=True)))
+    assert t.requires_grad and t.is_leaf
+    assert not pickle.loads(pickle.dumps(torch.randn(3))).requires_grad
+
+
+def test_errors_as_torch():
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad"):
+        x.numpy()
+    assert x.numpy(force=True).tolist() == [1.0, 1.0]
+    with torch.no_grad():
+        assert x.numpy().tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        torch.mul(x, 2, out=torch.empty(2))
+    out = torch.empty(2, dtype=torch.bool)
+    torch.eq(x, 1, out=out)                     # no derivative: out= is fine
+    assert out.tolist() == [True, True]
+    with pytest.raises(RuntimeError, match="only for real scalar outputs"):
+        (x.to(torch.complex64) * 1j).sum().backward()
+
+    class Both(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g
+    with pytest.raises(RuntimeError, match="Implementing both 'backward' and 'vjp'"):
+        Both.apply(x).sum().backward()
+
+    class VjpOnly(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 5
+    y = torch.ones(2, requires_grad=True)
+    VjpOnly.apply(y).sum().backward()
+    assert torch.equal(y.grad, torch.full((2,), 5.0))
+    assert _C._last_backward_c_nodes() >= 0
