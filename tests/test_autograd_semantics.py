@@ -193,3 +193,4 @@ def test_errors_as_torch():
     VjpOnly.apply(y).sum().backward()
     assert torch.equal(y.grad, torch.full((2,), 5.0))
     assert _C._last_backward_c_nodes() >= 0
+

@@ -1,5 +1,5 @@
-"""Legacy typed constructors (FloatTensor, LongTensor, ...), minitorch.strided and the memory
-formats."""
+"""Legacy typed constructors (FloatTensor, LongTensor, ...), minitorch.strided, the memory
+formats and the numeric constants (inf, nan, e, pi, newaxis) of the namespace."""
 import pickle
 
 import numpy as np
@@ -115,3 +115,10 @@ def test_is_contiguous_channels_last():
     assert x.is_contiguous(memory_format=torch.contiguous_format)
     with pytest.raises(TypeError, match="memory_format"):
         x.is_contiguous(memory_format="x")
+
+
+def test_numeric_constants_as_torch():
+    import math
+    assert (torch.inf, torch.e, torch.pi) == (math.inf, math.e, math.pi)
+    assert math.isnan(torch.nan) and torch.newaxis is None
+    assert torch.ones(2)[torch.newaxis].shape == (1, 2)

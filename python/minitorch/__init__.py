@@ -53,6 +53,9 @@ Storage = TypedStorage
 
 get_default_dtype = _C.get_default_dtype
 set_default_dtype = _C.set_default_dtype
+# torch's numeric constants
+from math import inf, nan, e, pi  # noqa: E402
+newaxis = None
 set_num_threads = _C.set_num_threads
 get_num_threads = _C.get_num_threads
 

@@ -43,8 +43,7 @@ def _make_grads(outputs, grads, is_grads_batched=False):
             g = _C.full(o.shape, g, dtype=o.dtype)
         if g.shape != o.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
-                               f"{tuple(g.shape)} and output[{i}] has a shape of "
-                               f"{tuple(o.shape)}.")
+                               f"{g.shape} and output[{i}] has a shape of {o.shape}.")
         if g.dtype.is_complex != o.dtype.is_complex:
             raise RuntimeError("For complex Tensors, both grad_output and output are required "
                                "to have the same dtype. Mismatch in dtype: grad_output"
