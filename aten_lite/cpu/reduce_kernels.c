@@ -11,7 +11,8 @@
  * grows with log(n), not n, and the order depends only on n, so results do
  * not depend on the thread count.  Column sums (reducing a strided outer
  * dimension, e.g. x.sum(0) of a row-major matrix) use the same recursion
- * over rows with a tile of W accumulators, one per column. */
+ * over rows with a tile of W accumulators, one per column.  The vector recursion is compiled
+ * for AVX2 as well (Note [SIMD clones]): its eight accumulators are one register there. */
 #define MT__PW_BLOCK 128
 
 /* ---- generic building blocks, instantiated per (op, dtype) below ---- */
@@ -19,7 +20,7 @@
 /* MT__DEF_PAIRWISE(name, ct, tn, acc, INIT, COMBINE) defines
  *   static acc name(const char *p, int64_t n, int64_t s)  // s: byte stride */
 #define MT__DEF_PAIRWISE(name, ct, tn, acc, INIT, COMBINE)                              \
-    static acc name(const char *p, int64_t n, int64_t s)                                \
+    MT_SIMD_CLONES static acc name(const char *p, int64_t n, int64_t s)                 \
     {                                                                                   \
         if (n <= MT__PW_BLOCK) {                                                        \
             acc r[8] = {INIT, INIT, INIT, INIT, INIT, INIT, INIT, INIT};                \
