@@ -194,3 +194,42 @@ def test_errors_as_torch():
     assert torch.equal(y.grad, torch.full((2,), 5.0))
     assert _C._last_backward_c_nodes() >= 0
 
+
+
+def test_double_backward_through_an_inplace_op_on_a_slice():
+    a = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    b = torch.tensor([5.0, 7.0], requires_grad=True)
+    x = a.clone()
+    x[1:3].mul_(b)
+    g, = torch.autograd.grad((x * x).sum(), b, create_graph=True)
+    assert g.tolist() == [2 * 2 * 2 * 5, 2 * 3 * 3 * 7]
+    # d/da of 2 a1^2 b0 + 2 a2^2 b1: through the new values and the old ones the formula read
+    assert torch.autograd.grad(g.sum(), a)[0].tolist() == [0.0, 40.0, 84.0, 0.0]
+
+
+def test_node_prehooks_see_every_gradient_and_skip_capture_points():
+    class Two(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 3
+
+    x = torch.ones(2, requires_grad=True)
+    p, q = Two.apply(x)
+    seen = []
+    p.grad_fn.register_prehook(lambda gs: seen.append(len(gs)) or (gs[0] * 10, gs[1]))
+    (p.sum() + q.sum()).backward()
+    assert seen == [2] and x.grad.tolist() == [23.0, 23.0]
+    # autograd.grad at b: b's tensor hooks run (they shape the result), its node's do not
+    a = torch.tensor(1.0, requires_grad=True)
+    b = a * 2
+    c = b * 3
+    calls = []
+    b.grad_fn.register_prehook(lambda gs: calls.append("pre"))
+    b.grad_fn.register_hook(lambda gi, go: calls.append("post"))
+    b.register_hook(lambda g: g * 2)
+    gb, = torch.autograd.grad(c, (b,))
+    assert gb.item() == 6.0 and calls == []

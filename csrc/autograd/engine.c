@@ -343,9 +343,53 @@ done:
     return rc;
 }
 
-/* Runs hook(grad) for each (nr, hook) of the list; a non-None result replaces the grad. */
+/* A node pre-hook: hook(grads as a tuple, None where none arrived); a non-None result, a
+ * sequence of n tensors or None, replaces them.  0 or -1. */
 static int
-mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr)
+mt__run_node_pre_hook(PyObject *hook, PyObject **grads, int n)
+{
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        PyTuple_SET_ITEM(tuple, i, Py_NewRef(grads[i] ? grads[i] : Py_None));
+    }
+    PyObject *r = PyObject_CallOneArg(hook, tuple);
+    Py_DECREF(tuple);
+    if (r == NULL) {
+        return -1;
+    }
+    if (r == Py_None) {
+        Py_DECREF(r);
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(r, "a node pre-hook must return a sequence of gradients or None");
+    Py_DECREF(r);
+    if (seq == NULL) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_RuntimeError, "hook returned %zd gradients, expected %d",
+                     PySequence_Fast_GET_SIZE(seq), n);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *gi = PySequence_Fast_GET_ITEM(seq, i);
+        Py_XSETREF(grads[i], gi == Py_None ? NULL : Py_NewRef(gi));
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Runs a list of pre-hooks on the gradients grads[0..n).  An entry (nr, hook) is a tensor's
+ * hook: hook(grads[nr]), a non-None result replaces that gradient.  In a node's list
+ * (only_nr < 0) another entry is a node pre-hook, run when `node_hooks`: hook(all gradients,
+ * None where none arrived), a non-None result (a sequence of n) replaces them all.  In a
+ * leaf's list (only_nr >= 0) every entry is a hook of gradient only_nr.  0 or -1. */
+static int
+mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int node_hooks)
 {
     if (hooks == NULL) {
         return 0;
@@ -354,6 +398,7 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr)
     if (copy == NULL) {
         return -1;
     }
+    int rc = -1;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(copy); i++) {
         PyObject *item = PyList_GET_ITEM(copy, i), *hook = item;
         int nr = only_nr;
@@ -361,13 +406,18 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr)
             nr = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
             hook = PyTuple_GET_ITEM(item, 1);
         }
+        else if (only_nr < 0) {
+            if (node_hooks && mt__run_node_pre_hook(hook, grads, n) < 0) {
+                goto done;
+            }
+            continue;
+        }
         if (nr < 0 || nr >= n || grads[nr] == NULL) {
             continue;
         }
         PyObject *r = PyObject_CallOneArg(hook, grads[nr]);
         if (r == NULL) {
-            Py_DECREF(copy);
-            return -1;
+            goto done;
         }
         if (r != Py_None) {
             Py_SETREF(grads[nr], r);
@@ -376,8 +426,10 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr)
             Py_DECREF(r);
         }
     }
+    rc = 0;
+done:
     Py_DECREF(copy);
-    return 0;
+    return rc;
 }
 
 /* AccumulateGrad: variable.grad += grad (see Note [The engine]).  Steals grad. */
@@ -575,13 +627,19 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             }
         }
     }
+    /* a capture point of autograd.grad runs (its formula, its node hooks) only to reach
+     * another input */
+    int leads_on = !in->capture;
+    for (int e = 0; e < node->n_edges && !leads_on; e++) {
+        leads_on = in->child[e] >= 0 && g->info[in->child[e]].needed;
+    }
     /* a leaf's own hooks first, then its AccumulateGrad's pre-hooks (Note [Hook order] in
      * minitorch/autograd/graph.py) */
     if (node->variable != NULL && n > 0 && grads[0] != NULL &&
-        mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[0], 1, 0) < 0) {
+        mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[0], 1, 0, 0) < 0) {
         goto done;
     }
-    if (mt__run_pre_hooks(node->pre_hooks, grads, n, -1) < 0) {
+    if (mt__run_pre_hooks(node->pre_hooks, grads, n, -1, leads_on || node->variable != NULL) < 0) {
         goto done;
     }
     if (in->capture) {
@@ -610,12 +668,9 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
         rc = mt__deliver(g, ix, NULL);
         goto done;
     }
-    int any = 0, leads_on = !in->capture; /* a capture point runs only to reach another */
+    int any = 0;
     for (int i = 0; i < n; i++) {
         any |= grads[i] != NULL;
-    }
-    for (int e = 0; e < node->n_edges && !leads_on; e++) {
-        leads_on = in->child[e] >= 0 && g->info[in->child[e]].needed;
     }
     if (any && leads_on) {
         if (node->released || node->fn == NULL) {

@@ -407,9 +407,11 @@ def _record_inplace(kind, name, fn, args, kwargs):
     if formula is None:
         raise NotImplementedError(f"the derivative for '{opname}' is not implemented")
     shape, dtype = self.shape, self.dtype
+    # self's values before the op, for the formula: recorded (a clone of self as it is now),
+    # so that with create_graph the formula's use of them is differentiated too
+    old = self.clone() if formula != "nondiff" and _is_float(self) else None
     prev = _grad_off()
     try:
-        old = self.clone() if formula != "nondiff" else None
         out = fn(*args, **kwargs)
     finally:
         _C._set_grad_enabled(prev)

@@ -38,31 +38,32 @@ class Node(_C._Node):
         return RemovableHandle(hooks, fn)
 
     def register_prehook(self, fn):
-        """fn(grad_outputs) -> new grad_outputs or None, before the node runs."""
+        """fn(grad_outputs) -> new grad_outputs or None, before the node runs (a plain entry
+        of the pre-hook list: the engine calls it with all the node's gradients)."""
         hooks = self._pre_hooks
-        entry = (0, _AllOutputs(fn, self))
-        hooks.append(entry)
-        return RemovableHandle(hooks, entry)
+        hooks.append(fn)
+        return RemovableHandle(hooks, fn)
 
     def _register_tensor_hook(self, output_nr, fn):
         """A hook of the tensor that is output output_nr: it runs before the retain_grad
         hooks and the node's own pre-hooks (Note [Hook order])."""
         hooks = self._pre_hooks
         entry = (output_nr, fn)
-        hooks.insert(_first(hooks, (_RetainGrad, _AllOutputs)), entry)
+        hooks.insert(_first(hooks, retain=True), entry)
         return RemovableHandle(hooks, entry)
 
     def _register_retain_grad(self, output_nr, tensor):
         """tensor.retain_grad(): after the tensor's hooks, before the node's pre-hooks."""
         hooks = self._pre_hooks
-        hooks.insert(_first(hooks, (_AllOutputs,)), (output_nr, _RetainGrad(tensor)))
+        hooks.insert(_first(hooks, retain=False), (output_nr, _RetainGrad(tensor)))
 
     def _take_retain_grad(self, tensor):
         """Removes tensor's retain_grad hook (it moves to the tensor's new history after an
         in-place op); whether there was one."""
         hooks = self._pre_hooks
-        for i, (_, h) in enumerate(hooks):
-            if isinstance(h, _RetainGrad) and h.ref() is tensor:
+        for i, entry in enumerate(hooks):
+            if type(entry) is tuple and isinstance(entry[1], _RetainGrad) and \
+                    entry[1].ref() is tensor:
                 del hooks[i]
                 return True
         return False
@@ -79,10 +80,11 @@ class Node(_C._Node):
 # in-place op moves the retain_grad hook to the tensor's new grad_fn, so .grad is the
 # gradient of the tensor as it is at the end, as torch's.
 
-def _first(hooks, kinds):
-    """The index of the first hook entry of one of `kinds` (the end when none)."""
-    for i, (_, h) in enumerate(hooks):
-        if isinstance(h, kinds):
+def _first(hooks, retain):
+    """The index of the first node pre-hook (a plain entry) or, with `retain`, retain_grad
+    hook in a node's pre-hook list (the end when none)."""
+    for i, entry in enumerate(hooks):
+        if type(entry) is not tuple or (retain and isinstance(entry[1], _RetainGrad)):
             return i
     return len(hooks)
 
@@ -98,18 +100,6 @@ class _RetainGrad:
         t = self.ref()
         if t is not None:
             t.grad = grad.detach().clone() if t.grad is None else t.grad + grad
-
-
-class _AllOutputs:
-    """A node pre-hook over all of its gradients, run through the per-gradient hook slot of
-    output 0 (the engine hands each hook one gradient)."""
-
-    def __init__(self, fn, node):
-        self.fn = fn
-
-    def __call__(self, grad):
-        r = self.fn((grad,))
-        return None if r is None else r[0]
 
 
 class AccumulateGrad(Node):
