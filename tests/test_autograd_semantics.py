@@ -233,3 +233,19 @@ def test_node_prehooks_see_every_gradient_and_skip_capture_points():
     b.register_hook(lambda g: g * 2)
     gb, = torch.autograd.grad(c, (b,))
     assert gb.item() == 6.0 and calls == []
+
+
+def test_inplace_on_outputs_of_multi_view_ops_is_an_error():
+    x = torch.ones(4, requires_grad=True).clone()
+    for views, op in ((lambda: x.unbind(), "Unbind"), (lambda: x.split(2), "Split"),
+                      (lambda: x.chunk(2), "Split"), (lambda: x.split([1, 3]), "SplitWithSizes")):
+        a = views()[0]
+        with pytest.raises(RuntimeError, match=f"Output 0 of {op} is a view and is being "
+                                               "modified inplace"):
+            a.mul_(2)
+    a, b = torch.ones(4).split(2)   # without a history: allowed
+    a.mul_(2)
+    with torch.no_grad():
+        a, b = x.split(2)
+        a.mul_(2)                    # grad mode off: not recorded, allowed
+    assert (x.split(2)[1] * 2).requires_grad

@@ -379,6 +379,13 @@ def _record_inplace(kind, name, fn, args, kwargs):
     if self.requires_grad and self.is_leaf:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
+    multi = getattr(self, "_multi_view", None)  # an output of unbind/split (_tensor._multi_views)
+    if multi is not None:
+        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified "
+                           "inplace. This view is the output of a function that returns "
+                           "multiple views. Such functions do not allow the output views to be "
+                           "modified inplace. You should replace the inplace operation by an "
+                           "out-of-place one.")
     base = self._base
     slots = _slots(args, kwargs)
     on_view = base is not None and (base.requires_grad or any(t.requires_grad for _, _, t in slots))
