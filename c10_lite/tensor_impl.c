@@ -289,6 +289,10 @@ mt_tensor_resized(const mt_tensor *t, int ndim, const int64_t *sizes)
         return NULL;
     }
     memcpy(grown->data, st->data, st->nbytes);
+    /* the tensor's writes so far still count (autograd's version counter) */
+    atomic_store_explicit(&grown->version,
+                          atomic_load_explicit(&st->version, memory_order_relaxed),
+                          memory_order_relaxed);
     mt_tensor *r = mt_tensor_new(grown, t->dtype, ndim, sizes, NULL, t->offset);
     mt_storage_decref(grown);
     return r;

@@ -441,8 +441,20 @@ tensor_get_data(PyObject *self, void *closure)
 static int
 tensor_set_data(PyObject *self, PyObject *value, void *closure)
 {
-    if (value == NULL || !mt__tensor_check(value)) {
+    if (value == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Deleting tensor data is not allowed. Delete tensor "
+                                            "instead!");
+        return -1;
+    }
+    if (!mt__tensor_check(value)) {
         PyErr_SetString(PyExc_TypeError, "Tensor.data must be set to a Tensor");
+        return -1;
+    }
+    mt_dtype dt = IMPL(value)->dtype;
+    if (((MTTensorObject *)self)->requires_grad && !mt_dtype_is_floating(dt) &&
+        !mt_dtype_is_complex(dt)) {
+        PyErr_SetString(PyExc_RuntimeError, "data set to a tensor that requires gradients must be "
+                                            "floating point or complex dtype");
         return -1;
     }
     mt_tensor *t = IMPL(value);

@@ -249,3 +249,48 @@ def test_inplace_on_outputs_of_multi_view_ops_is_an_error():
         a, b = x.split(2)
         a.mul_(2)                    # grad mode off: not recorded, allowed
     assert (x.split(2)[1] * 2).requires_grad
+
+
+def test_data_and_legacy_function_errors():
+    a = torch.randn(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="must be floating point or complex dtype"):
+        a.data = torch.ones(2, dtype=torch.int64)
+    with pytest.raises(RuntimeError, match="Deleting tensor data is not allowed"):
+        del a.data
+    b = torch.randn(2)
+    b.data = torch.ones(2, dtype=torch.int64)  # without grad: any dtype
+    assert b.dtype == torch.int64
+
+    class Legacy(torch.autograd.Function):
+        def forward(self, x):
+            return x
+    with pytest.raises(RuntimeError, match="Legacy autograd function with non-static forward"):
+        Legacy()(a)
+
+
+def test_once_differentiable_results_refuse_a_second_derivative():
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, g):
+            return g * 2
+
+    x = torch.ones(2, requires_grad=True)
+    F.apply(x).sum().backward(torch.ones((), requires_grad=True), create_graph=True)
+    assert x.grad.requires_grad and x.grad.tolist() == [2.0, 2.0]
+    with pytest.raises(RuntimeError, match="marked with @once_differentiable"):
+        x.grad.sum().backward()
+    y = torch.ones(2, requires_grad=True)
+    F.apply(y).sum().backward()               # a plain backward: nothing extra
+    assert not y.grad.requires_grad
+
+
+def test_resizing_keeps_counting_versions():
+    x = torch.rand(1)
+    x.resize_((1, 2))
+    x.resize_as_(torch.randn(3))              # onto a larger storage
+    assert x._version == 2

@@ -69,6 +69,12 @@ class Function(metaclass=_FunctionMeta):
     def __init__(self, *args, **kwargs):
         pass
 
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is "
+                           "deprecated. Please use new-style autograd function with static "
+                           "forward method. (Example: https://pytorch.org/docs/stable/"
+                           "autograd.html#torch.autograd.Function)")
+
     @staticmethod
     def forward(ctx, *args, **kwargs):
         raise NotImplementedError("You must implement the forward function for custom "
@@ -167,14 +173,38 @@ def _apply_function(node, grads):
 
 
 def once_differentiable(fn):
-    """Marks a backward that is not itself differentiable (it runs with grad mode off)."""
+    """Marks a backward that is not itself differentiable: it runs with grad mode off, and
+    when it runs under create_graph with gradients that require grad, its results still
+    require grad, through a node that refuses to be differentiated (as torch)."""
     import functools
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         prev = _C._set_grad_enabled(False)
         try:
-            return fn(ctx, *args)
+            outs = fn(ctx, *args)
         finally:
             _C._set_grad_enabled(prev)
+        wanted = [a for a in args if isinstance(a, _C.TensorBase) and a.requires_grad]
+        if not prev or not wanted:
+            return outs
+        single = not isinstance(outs, tuple)
+        wrapped = tuple(_DelayedError.apply(o, *wanted)
+                        if isinstance(o, _C.TensorBase) and o.dtype.is_floating_point else o
+                        for o in ((outs,) if single else outs))
+        return wrapped[0] if single else wrapped
     return wrapper
+
+
+class _DelayedError(Function):
+    """The history of a once_differentiable backward's result: its gradients' inputs, and an
+    error when differentiated."""
+
+    @staticmethod
+    def forward(ctx, out, *grads):
+        return out.detach()
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
