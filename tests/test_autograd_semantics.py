@@ -294,3 +294,29 @@ def test_resizing_keeps_counting_versions():
     x.resize_((1, 2))
     x.resize_as_(torch.randn(3))              # onto a larger storage
     assert x._version == 2
+
+
+def test_inplace_on_a_view_leaves_no_reference_cycle():
+    freed = []
+
+    class Flag:
+        def __del__(self):
+            freed.append(1)
+
+    def run():
+        root = torch.randn(3, 3, requires_grad=True)
+        copy = root.clone()
+        copy.grad_fn.register_hook(Flag())
+        torch.nn.functional.relu(copy.view(9), inplace=True)
+    run()
+    assert freed == [1]  # by reference counting, without the cycle collector
+
+
+def test_power_of_a_number_base():
+    for s, want in ((0, [-float("inf"), 0.0, 0.0]), (2.0, None)):
+        b = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+        torch.sum(s ** b).backward()
+        if want is not None:
+            assert b.grad.tolist() == want
+        else:
+            assert torch.allclose(b.grad, (2.0 ** b.detach()) * 0.6931471805599453)

@@ -414,11 +414,9 @@ def _record_inplace(kind, name, fn, args, kwargs):
     if formula is None:
         raise NotImplementedError(f"the derivative for '{opname}' is not implemented")
     shape, dtype = self.shape, self.dtype
-    # self's values before the op, for the formula: recorded (a clone of self as it is now),
-    # so that with create_graph the formula's use of them is differentiated too
-    old = self.clone() if formula != "nondiff" and _is_float(self) else None
     prev = _grad_off()
     try:
+        old = self.clone() if formula != "nondiff" else None  # self's values, for the formula
         out = fn(*args, **kwargs)
     finally:
         _C._set_grad_enabled(prev)
@@ -432,6 +430,10 @@ def _record_inplace(kind, name, fn, args, kwargs):
         formula = _formulas.zeros
     if on_view:
         return _rebase_view(self, base, opname, formula, old, args, kwargs, slots, out)
+    if old is not None and self.grad_fn is not None:
+        # the old values carry self's history as it was, so that with create_graph the
+        # formula's use of them is differentiated too
+        _C._set_history(old, self.grad_fn, self.output_nr)
     # the node's inputs: self as it was (its current history; its values in `old`) and the
     # other arguments
     ctx = Ctx()
@@ -475,6 +477,10 @@ def _rebase_view(view, base, opname, formula, old, args, kwargs, slots, out):
                                   "requires grad (its elements overlap)")
     layout = _Layout(base)  # the node keeps this, not base (its own output)
     geom = _geometry(view, base)
+    if old is not None and base.requires_grad:
+        # the view's old values carry the base's history as it was (through a node that keeps
+        # no tensor: the view's own node keeps the base, whose new history leads back here)
+        _C._set_history(old, _view_node(layout, geom, base), 0)
     ctx = Ctx()
     ctx.name = "CopySlices"
     ctx._args = (old,) + tuple(args[1:])

@@ -169,8 +169,11 @@ def pow(ctx, g):
         if _is_t(a):
             gb = g * out * a.log()
             gb = gb.masked_fill((a == 0) & (e >= 0), 0)
-        else:
-            gb = g * out * math.log(a) if a > 0 else g * 0
+        else:  # a number: as for a tensor base (0 ** e: -inf for e < 0, else 0; a < 0: NaN)
+            la = math.log(a) if a > 0 else (-math.inf if a == 0 else math.nan)
+            gb = g * out * la
+            if a == 0:
+                gb = gb.masked_fill(e >= 0, 0)
     return ga, gb
 
 
