@@ -378,59 +378,65 @@ mt__map_backward(void *state, mt_tensor *const *grads, const bool *needs,
     return mt__outs_done(out, needs, s->n);
 }
 
-/* ---- mul ------------------------------------------------------------------------------------ */
+/* ---- mul, and the operands of mul and div ------------------------------------------------- */
 
-/* a * b: each operand a saved tensor or a number (real dtypes). */
+/* a * b and a / b: each operand a tensor (an edge) or a number (real dtypes). */
+typedef enum { MT__BIN_MUL, MT__BIN_DIV } mt__binary_op;
+
 typedef struct {
     mt__saved_list saved; /* first member (Note [C backward formulas]) */
     int n;               /* edges */
     int edge_of[2];      /* operand -> edge, -1 for a number */
-    mt__saved t[2];
-    double s[2];
+    mt__saved t[2];      /* the operands another gradient reads (NULL: not needed) */
+    mt__saved out;       /* div: the quotient, for b's gradient */
+    double s[2];         /* the operands that are numbers */
     mt__meta meta[2];    /* per edge */
-} mt__mul_state;
+} mt__binary_state;
 
-/* ("mul", a, b): tensors or numbers; the edges are the tensors in order */
+/* ("mul", a, b) or ("div", a, b, out): the edges are the operands that are tensors, in
+ * order.  mul reads a for b's gradient and b for a's; div reads b for both and out for b's. */
 static int
-mt__mul_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
+mt__binary_attach(PyObject *const *args, Py_ssize_t nargs, int op, void **state)
 {
-    (void)mode;
-    if (nargs != 2) {
-        return mt__attach_failed(NULL, NULL, "mul takes two operands");
+    if (nargs != (op == MT__BIN_DIV ? 3 : 2)) {
+        return mt__attach_failed(NULL, NULL, op == MT__BIN_DIV ? "div takes (a, b, out)"
+                                                               : "mul takes two operands");
     }
-    mt__mul_state *s = mt__state_new(sizeof(*s));
+    mt__binary_state *s = mt__state_new(sizeof(*s));
     if (s == NULL) {
         return -1;
     }
-    mt__track(&s->saved, (mt__saved *[]){&s->t[0], &s->t[1], NULL});
+    mt__track(&s->saved, (mt__saved *[]){&s->t[0], &s->t[1], &s->out, NULL});
+    bool want[2] = {mt__wants_grad(args[0]), mt__wants_grad(args[1])};
     for (int i = 0; i < 2; i++) {
+        s->edge_of[i] = -1;
         if (mt__tensor_check(args[i])) {
             s->edge_of[i] = s->n;
             mt__meta_of(args[i], &s->meta[s->n++], MT_FLOAT32);
-            /* a is read for b's gradient, b for a's */
-            if (mt__wants_grad(args[1 - i]) && mt__save(args[i], &s->t[i], false) < 0) {
-                mt__state_free(s);
-                return -1;
+            bool keep = op == MT__BIN_MUL ? want[1 - i] : i == 1 && (want[0] || want[1]);
+            if (keep && mt__save(args[i], &s->t[i], false) < 0) {
+                goto fail;
             }
         }
-        else {
-            s->edge_of[i] = -1;
-            s->s[i] = PyFloat_AsDouble(args[i]);
-            if (s->s[i] == -1.0 && PyErr_Occurred()) {
-                mt__state_free(s);
-                return -1;
-            }
+        else if ((s->s[i] = PyFloat_AsDouble(args[i])) == -1.0 && PyErr_Occurred()) {
+            goto fail;
         }
+    }
+    if (op == MT__BIN_DIV && want[1] && mt__save(args[2], &s->out, false) < 0) {
+        goto fail;
     }
     *state = s;
     return 0;
+fail:
+    mt__state_free(s);
+    return -1;
 }
 
 static int
 mt__mul_backward(void *state, mt_tensor *const *grads, const bool *needs,
                  mt_tensor **out)
 {
-    mt__mul_state *s = state;
+    mt__binary_state *s = state;
     for (int i = 0; i < 2; i++) {
         int e = s->edge_of[i];
         if (e < 0 || !needs[e]) {
@@ -630,60 +636,12 @@ mt__unary_backward(void *state, mt_tensor *const *grads,
     return mt__outs_done(out, needs, 1);
 }
 
-/* a / b: each a tensor or a number (at least one a tensor), out the quotient */
-typedef struct {
-    mt__saved_list saved; /* first member (Note [C backward formulas]) */
-    int n;
-    int edge_of[2];
-    mt__saved t[2], out;
-    double s[2];
-    mt__meta meta[2];
-} mt__div_state;
-
-/* ("div", a, b, out) */
-static int
-mt__div_attach(PyObject *const *args, Py_ssize_t nargs, int mode, void **state)
-{
-    (void)mode;
-    if (nargs != 3) {
-        return mt__attach_failed(NULL, NULL, "div takes (a, b, out)");
-    }
-    mt__div_state *s = mt__state_new(sizeof(*s));
-    if (s == NULL) {
-        return -1;
-    }
-    mt__track(&s->saved, (mt__saved *[]){&s->t[1], &s->out, NULL});
-    for (int i = 0; i < 2; i++) {
-        s->edge_of[i] = -1;
-        if (mt__tensor_check(args[i])) {
-            s->edge_of[i] = s->n;
-            mt__meta_of(args[i], &s->meta[s->n++], MT_FLOAT32);
-            /* b is read for both gradients, a for neither */
-            if (i == 1 && (mt__wants_grad(args[0]) || mt__wants_grad(args[1])) &&
-                mt__save(args[i], &s->t[i], false) < 0) {
-                goto fail;
-            }
-        }
-        else if ((s->s[i] = PyFloat_AsDouble(args[i])) == -1.0 && PyErr_Occurred()) {
-            goto fail;
-        }
-    }
-    if (mt__wants_grad(args[1]) && mt__save(args[2], &s->out, false) < 0) {
-        goto fail;
-    }
-    *state = s;
-    return 0;
-fail:
-    mt__state_free(s);
-    return -1;
-}
-
 /* ga = g / b, gb = -g * out / b (as the Python formula) */
 static int
 mt__div_backward(void *state, mt_tensor *const *grads, const bool *needs,
                  mt_tensor **out)
 {
-    mt__div_state *s = state;
+    mt__binary_state *s = state;
     mt_tensor *g = grads[0], *b = s->t[1].t;
     int ea = s->edge_of[0], eb = s->edge_of[1];
     if (ea >= 0 && needs[ea]) {
@@ -1159,7 +1117,7 @@ static const mt_cnode_kind mt__kinds[] = {
     {"add", MT__MAP_SCALE, mt__map_attach, mt__map_backward},
     {"reshape", MT__MAP_RESHAPE, mt__map_attach, mt__map_backward},
     {"sum", MT__MAP_EXPAND, mt__map_attach, mt__map_backward},
-    {"mul", 0, mt__mul_attach, mt__mul_backward},
+    {"mul", MT__BIN_MUL, mt__binary_attach, mt__mul_backward},
     {"relu", 0, mt__result_attach, mt__relu_backward},
     {"log_softmax", 0, mt__result_attach, mt__log_softmax_backward},
     {"linear", 0, mt__linear_attach, mt__linear_backward},
@@ -1167,7 +1125,7 @@ static const mt_cnode_kind mt__kinds[] = {
     {"max_pool2d", 0, mt__window_attach, mt__pool_backward},
     {"nll", 0, mt__nll_attach, mt__nll_backward},
     {"unary", 0, mt__unary_attach, mt__unary_backward},
-    {"div", 0, mt__div_attach, mt__div_backward},
+    {"div", MT__BIN_DIV, mt__binary_attach, mt__div_backward},
     {"mm", 0, mt__mm_attach, mt__mm_backward},
     {"transpose", 0, mt__transpose_attach, mt__transpose_backward},
     {"layer_norm", 0, mt__norm_attach, mt__layer_norm_backward},

@@ -538,7 +538,8 @@ mt__runs_in_c(mt__graph *g, Py_ssize_t ix)
 {
     MTNodeObject *node = g->info[ix].node;
     return !g->py && node->cstate != NULL && node->variable == NULL && !g->info[ix].capture &&
-           node->pre_hooks == NULL && (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);
+           (node->pre_hooks == NULL || PyList_GET_SIZE(node->pre_hooks) == 0) &&
+           (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);
 }
 
 /* Runs node ix's C formula (Note [C backward formulas]); no Python, so callable without the

@@ -263,24 +263,17 @@ def _c_pointwise(kind, sign):
     return attach
 
 
-def _c_mul(node, args, kwargs, slots, out):
-    if kwargs or len(args) != 2:
-        return
-    for x in args:
-        if (x.dtype.is_complex if isinstance(x, _C.TensorBase) else
-                type(x) not in (int, float, bool)):
+def _c_binary(kind):
+    """mul, div: two operands, each a real tensor or a real number (div: no rounding_mode)."""
+    def attach(node, args, kwargs, slots, out):
+        if len(args) != 2 or any(v is not None for v in kwargs.values()):
             return
-    _C._set_cbackward(node, "mul", *args)
-
-
-def _c_div(node, args, kwargs, slots, out):
-    if len(args) != 2 or any(v is not None for v in kwargs.values()):
-        return
-    for x in args:
-        if (x.dtype.is_complex if isinstance(x, _C.TensorBase) else
-                type(x) not in (int, float, bool)):
-            return
-    _C._set_cbackward(node, "div", args[0], args[1], out)
+        for x in args:
+            if (x.dtype.is_complex if isinstance(x, _C.TensorBase) else
+                    type(x) not in (int, float, bool)):
+                return
+        _C._set_cbackward(node, kind, *args, *((out,) if kind == "div" else ()))
+    return attach
 
 
 def _c_single(kind):
@@ -340,7 +333,8 @@ def _c_log_softmax(node, args, kwargs, slots, out):
 
 
 _CNODES = {
-    "add": _c_pointwise("add", 1), "sub": _c_pointwise("add", -1), "mul": _c_mul, "div": _c_div,
+    "add": _c_pointwise("add", 1), "sub": _c_pointwise("add", -1),
+    "mul": _c_binary("mul"), "div": _c_binary("div"),
     "neg": _c_single(lambda x, out, a, k: ("add", -1.0, x)),
     "relu": _c_single(lambda x, out, a, k: ("relu", x, out)),
     "reshape_back": _c_single(lambda x, out, a, k: ("reshape", x)),

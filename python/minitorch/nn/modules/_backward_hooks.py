@@ -46,13 +46,17 @@ def _run_full_hooks(st, grad_input):
                       "hook", "grad_input")
 
 
-class _InputsHook(Function):
+class _ViewsHook(Function):
+    """Views of the tensors given, in one node whose backward runs the hooks of st."""
+
     @staticmethod
-    def forward(ctx, st, *inputs):
+    def forward(ctx, st, *tensors):
         ctx.st = st
         ctx.set_materialize_grads(False)
-        return _views(inputs)
+        return _views(tensors)
 
+
+class _InputsHook(_ViewsHook):
     @staticmethod
     def backward(ctx, *grads):
         st = ctx.st
@@ -63,13 +67,7 @@ class _InputsHook(Function):
         return (None,) + tuple(grad_input[pos] for pos in st.positions)
 
 
-class _OutputsHook(Function):
-    @staticmethod
-    def forward(ctx, st, *outputs):
-        ctx.st = st
-        ctx.set_materialize_grads(False)
-        return _views(outputs)
-
+class _OutputsHook(_ViewsHook):
     @staticmethod
     def backward(ctx, *grads):
         st = ctx.st
