@@ -103,9 +103,20 @@
     X(MT_OP_FRAC, frac)                  \
     X(MT_OP_SIGNBIT, signbit)
 
+/* X(ENUM, name): kernels without a public entry point of their own (the fused activations and
+ * their derivatives, which nn.functional and the derivative formulas call); binary ones take
+ * (out, a, b), unary ones (out, a) */
+#define MT_FORALL_KERNEL_BINARY_OPS(X)                  \
+    X(MT_OP_GELU_BACKWARD, gelu_backward)               \
+    X(MT_OP_GELU_TANH_BACKWARD, gelu_backward)
+#define MT_FORALL_KERNEL_UNARY_OPS(X) \
+    X(MT_OP_GELU, gelu)               \
+    X(MT_OP_GELU_TANH, gelu)
+
 typedef enum mt_op {
 #define MT__OP_ENUM(e, n) e,
     MT_FORALL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_UNARY_OPS(MT__OP_ENUM)
+    MT_FORALL_KERNEL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_KERNEL_UNARY_OPS(MT__OP_ENUM)
 #undef MT__OP_ENUM
     MT_NUM_OPS
 } mt_op;
@@ -135,5 +146,6 @@ typedef struct mt_binary_ctx {
 /* Registration functions of the CPU kernel files. */
 void mt__cpu_binary_register(void);
 void mt__cpu_unary_register(void);
+void mt__cpu_activation_register(void);
 
 #endif /* ATEN_LITE_DISPATCH_H */

@@ -110,6 +110,10 @@ mt__op_is_float_only(mt_op op)
     case MT_OP_SINC:
     case MT_OP_COPYSIGN:
     case MT_OP_XLOGY:
+    case MT_OP_GELU:
+    case MT_OP_GELU_TANH:
+    case MT_OP_GELU_BACKWARD:
+    case MT_OP_GELU_TANH_BACKWARD:
         return true;
     default:
         return false;

@@ -135,3 +135,96 @@ mt_softmax_lastdim(const mt_tensor *x, bool log)
                     x->dtype == MT_FLOAT32 ? mt__softmax_rows_f32 : mt__softmax_rows_f64, &j);
     return out;
 }
+
+/* ---- the derivatives (Note [Fused softmax backward]) ------------------------------------------ */
+
+typedef struct {
+    const char *g, *y;
+    char *out;
+    int64_t len;
+    bool log;
+} mt__softmax_bw_job;
+
+/* softmax: y (g - sum(g y)); log_softmax: g - exp(y) sum(g), per row; sums in 8 lanes */
+#define MT__SOFTMAX_BW_ROWS(T, EXP, NAME)                                                         \
+    MT_SIMD_CLONES static void NAME(void *ctx, int64_t begin, int64_t end)                        \
+    {                                                                                             \
+        const mt__softmax_bw_job *j = ctx;                                                        \
+        int64_t n = j->len;                                                                       \
+        for (int64_t r = begin; r < end; r++) {                                                   \
+            const T *restrict g = (const T *)j->g + r * n;                                        \
+            const T *restrict y = (const T *)j->y + r * n;                                        \
+            T *restrict o = (T *)j->out + r * n;                                                  \
+            T s8[8] = {0};                                                                        \
+            int64_t i = 0;                                                                        \
+            if (j->log) {                                                                         \
+                for (; i + 8 <= n; i += 8) {                                                      \
+                    for (int k = 0; k < 8; k++) {                                                 \
+                        s8[k] += g[i + k];                                                        \
+                    }                                                                             \
+                }                                                                                 \
+                for (; i < n; i++) {                                                              \
+                    s8[i & 7] += g[i];                                                            \
+                }                                                                                 \
+            }                                                                                     \
+            else {                                                                                \
+                for (; i + 8 <= n; i += 8) {                                                      \
+                    for (int k = 0; k < 8; k++) {                                                 \
+                        s8[k] += g[i + k] * y[i + k];                                             \
+                    }                                                                             \
+                }                                                                                 \
+                for (; i < n; i++) {                                                              \
+                    s8[i & 7] += g[i] * y[i];                                                     \
+                }                                                                                 \
+            }                                                                                     \
+            T s = ((s8[0] + s8[1]) + (s8[2] + s8[3])) + ((s8[4] + s8[5]) + (s8[6] + s8[7]));     \
+            if (j->log) {                                                                         \
+                for (i = 0; i < n; i++) {                                                         \
+                    o[i] = g[i] - EXP(y[i]) * s;                                                  \
+                }                                                                                 \
+            }                                                                                     \
+            else {                                                                                \
+                for (i = 0; i < n; i++) {                                                         \
+                    o[i] = y[i] * (g[i] - s);                                                     \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+static inline float
+mt__expf_sb(float x)
+{
+    return x < MT__EXPF_SUBNORMAL ? expf(x) : mt__expf_core(x);
+}
+
+MT__SOFTMAX_BW_ROWS(float, mt__expf_sb, mt__softmax_bw_rows_f32)
+MT__SOFTMAX_BW_ROWS(double, exp, mt__softmax_bw_rows_f64)
+
+mt_tensor *
+mt_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, bool log)
+{
+    if ((y->dtype != MT_FLOAT32 && y->dtype != MT_FLOAT64) || grad->dtype != y->dtype ||
+        !y->contiguous || !grad->contiguous || y->ndim < 1 || grad->ndim != y->ndim ||
+        mt_tensor_device(y).type != MT_CPU || mt_tensor_device(grad).type != MT_CPU) {
+        mt_error_set(MT_EINVAL, "fused softmax backward: contiguous float32/float64 CPU tensors "
+                     "of one dtype");
+        return NULL;
+    }
+    for (int d = 0; d < y->ndim; d++) {
+        if (grad->sizes[d] != y->sizes[d]) {
+            mt_error_set(MT_EINVAL, "fused softmax backward: the gradient's shape differs");
+            return NULL;
+        }
+    }
+    mt_tensor *out = mt_empty_like(y, y->dtype);
+    int64_t len = y->ndim ? y->sizes[y->ndim - 1] : 1;
+    if (out == NULL || y->numel == 0) {
+        return out;
+    }
+    int64_t rows = y->numel / len;
+    mt__softmax_bw_job j = {.g = mt_tensor_data(grad), .y = mt_tensor_data(y),
+                            .out = mt_tensor_data(out), .len = len, .log = log};
+    mt_parallel_for(0, rows, MT_GRAIN_SIZE / len + 1,
+                    y->dtype == MT_FLOAT32 ? mt__softmax_bw_rows_f32 : mt__softmax_bw_rows_f64, &j);
+    return out;
+}

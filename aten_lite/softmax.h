@@ -15,4 +15,11 @@
  * other dtypes or layouts (the caller then takes the op-by-op path). */
 mt_tensor *mt_softmax_lastdim(const mt_tensor *x, bool log);
 
+/* Note [Fused softmax backward]
+ * The derivative of mt_softmax_lastdim from its result y and the gradient g of the result,
+ * along the last dimension, one row at a time (a sum over the row, then one pass): softmax
+ * y (g - sum(g y)), log_softmax g - exp(y) sum(g).  Both contiguous float32/float64 of one
+ * shape and dtype, else NULL with MT_EINVAL (the caller takes the op-by-op path). */
+mt_tensor *mt_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, bool log);
+
 #endif /* ATEN_LITE_SOFTMAX_H */

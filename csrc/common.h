@@ -272,6 +272,7 @@ int mt__complex_binding_init(PyObject *module);
 int mt__distributed_init(PyObject *module);
 int mt__shm_binding_init(PyObject *module);
 int mt__nn_binding_init(PyObject *module);
+int mt__activation_binding_init(PyObject *m);
 int mt__optim_binding_init(PyObject *module);
 int mt__cuda_binding_init(PyObject *module);
 /* Adds every def in `methods` to TensorBase as a method (helper for binding files). */

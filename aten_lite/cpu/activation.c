@@ -1,0 +1,109 @@
+/* aten_lite/cpu/activation.c - CPU loops of the fused activations (GELU) and their
+ * derivatives: one pass each instead of the several ops they are made of. */
+#include <math.h>
+
+#include "aten_lite/cpu/expf.h"
+#include "aten_lite/cpu/loops.h"
+
+/* Note [Vectorisable erf]
+ * libm's erff is a call the compiler cannot vectorise (GELU over a transformer's activations
+ * spent most of its time there).  GELU's float32 loops use Abramowitz and Stegun's 7.1.26,
+ * erf(x) = 1 - t (a1 + t (a2 + ... + t a5)) e^(-x^2), t = 1 / (1 + p |x|), absolute error below
+ * 1.5e-7 (the same approximation PyTorch's vectorised float GELU uses), with the branch-free
+ * exp of Note [Vectorisable expf]; float64 keeps libm's erf.  torch.erf itself stays libm's. */
+static inline float
+mt__erff_fast(float x)
+{
+    float ax = x < 0 ? -x : x;
+    float t = 1.0f / (1.0f + 0.3275911f * ax);
+    float p = 1.061405429f;
+    p = p * t - 1.453152027f;
+    p = p * t + 1.421413741f;
+    p = p * t - 0.284496736f;
+    p = p * t + 0.254829592f;
+    float e = mt__expf_core(-ax * ax);
+    float r = 1.0f - p * t * e;
+    return x < 0 ? -r : r;
+}
+
+#define MT__SQRT1_2 0.70710678118654752440
+#define MT__INV_SQRT_2PI 0.39894228040143267794
+#define MT__SQRT_2_PI 0.79788456080286535588 /* sqrt(2 / pi) */
+#define MT__GELU_C 0.044715
+
+static inline float
+mt__gelu_f(float x)
+{
+    return 0.5f * x * (1.0f + mt__erff_fast(x * (float)MT__SQRT1_2));
+}
+static inline double
+mt__gelu_d(double x)
+{
+    return 0.5 * x * (1.0 + erf(x * MT__SQRT1_2));
+}
+/* d gelu / dx = cdf(x) + x pdf(x) */
+static inline float
+mt__gelu_grad_f(float x)
+{
+    float cdf = 0.5f * (1.0f + mt__erff_fast(x * (float)MT__SQRT1_2));
+    float pdf = (float)MT__INV_SQRT_2PI * mt__expf_core(-0.5f * x * x);
+    return cdf + x * pdf;
+}
+static inline double
+mt__gelu_grad_d(double x)
+{
+    return 0.5 * (1.0 + erf(x * MT__SQRT1_2)) + x * MT__INV_SQRT_2PI * exp(-0.5 * x * x);
+}
+
+/* tanh(u) by exp, branch-free: u clamped to [-10, 10] (tanh(10) is 1 in float32) */
+static inline float
+mt__tanhf_fast(float u)
+{
+    u = u < -10.0f ? -10.0f : (u > 10.0f ? 10.0f : u);
+    return 1.0f - 2.0f / (mt__expf_core(2.0f * u) + 1.0f);
+}
+/* the tanh form: 0.5 x (1 + tanh(k (x + c x^3))), k = sqrt(2 / pi) */
+static inline float
+mt__gelu_tanh_f(float x)
+{
+    float t = mt__tanhf_fast((float)MT__SQRT_2_PI * (x + (float)MT__GELU_C * x * x * x));
+    return 0.5f * x * (1.0f + t);
+}
+static inline double
+mt__gelu_tanh_d(double x)
+{
+    return 0.5 * x * (1.0 + tanh(MT__SQRT_2_PI * (x + MT__GELU_C * x * x * x)));
+}
+/* d/dx: 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 c x^2) */
+static inline float
+mt__gelu_tanh_grad_f(float x)
+{
+    float x2 = x * x;
+    float t = mt__tanhf_fast((float)MT__SQRT_2_PI * (x + (float)MT__GELU_C * x2 * x));
+    return 0.5f * (1.0f + t) +
+           0.5f * x * (1.0f - t * t) * (float)MT__SQRT_2_PI * (1.0f + 3.0f * (float)MT__GELU_C * x2);
+}
+static inline double
+mt__gelu_tanh_grad_d(double x)
+{
+    double x2 = x * x;
+    double t = tanh(MT__SQRT_2_PI * (x + MT__GELU_C * x2 * x));
+    return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * MT__SQRT_2_PI * (1.0 + 3.0 * MT__GELU_C * x2);
+}
+
+#define MT__F(name, a) _Generic((a), float: name##_f, default: name##_d)(a)
+
+MT_L_FLOAT(MT_GEN_UNARY_SAME, gelu, MT__F(mt__gelu, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, gelu_tanh, MT__F(mt__gelu_tanh, a))
+/* (grad, x) -> grad * gelu'(x) */
+MT_L_FLOAT(MT_GEN_BINARY_SAME, gelu_backward, a * MT__F(mt__gelu_grad, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, gelu_tanh_backward, a * MT__F(mt__gelu_tanh_grad, b))
+
+void
+mt__cpu_activation_register(void)
+{
+    MT_L_FLOAT(MT_GEN_REGISTER, gelu, MT_OP_GELU)
+    MT_L_FLOAT(MT_GEN_REGISTER, gelu_tanh, MT_OP_GELU_TANH)
+    MT_L_FLOAT(MT_GEN_REGISTER, gelu_backward, MT_OP_GELU_BACKWARD)
+    MT_L_FLOAT(MT_GEN_REGISTER, gelu_tanh_backward, MT_OP_GELU_TANH_BACKWARD)
+}
