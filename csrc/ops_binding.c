@@ -751,13 +751,26 @@ mt__ag_operator(const char *key, PyObject *a, PyObject *b, PyObject **r)
     return mt__ag_maybe() && mt__ag_intercept(key, NULL, argv, b != NULL ? 2 : 1, NULL, r);
 }
 
+/* The recording prologue of an operator (Note [Declared nodes]): `call` runs it. */
+#define MT__AG_OPERATOR(key, a, b, call)                                                  \
+    if (mt__ag_maybe()) {                                                                 \
+        static const struct mt_derivative *decl_ = MT__DUNSET;                            \
+        PyObject *argv_[2] = {a, b};                                                      \
+        mt_drecord rec_;                                                                  \
+        int h_ = mt__ag_begin(key, &decl_, NULL, argv_, b != NULL ? 2 : 1, NULL, &rec_);  \
+        if (h_ == 1) {                                                                    \
+            return mt__drecord_end(&rec_, call);                                          \
+        }                                                                                 \
+        PyObject *r_;                                                                     \
+        if (h_ < 0 && mt__ag_operator(key, a, b, &r_)) {                                  \
+            return r_;                                                                    \
+        }                                                                                 \
+    }
+
 #define MT__NB(slot, OP)                                              \
     PyObject *mt__nb_##slot(PyObject *a, PyObject *b)                 \
     {                                                                 \
-        PyObject *r;                                                  \
-        if (mt__ag_operator("o." #slot, a, b, &r)) {                  \
-            return r;                                                 \
-        }                                                             \
+        MT__AG_OPERATOR("o." #slot, a, b, mt__operator(OP, a, b))     \
         return mt__operator(OP, a, b);                                \
     }                                                                 \
     PyObject *mt__nb_inplace_##slot(PyObject *a, PyObject *b)         \
@@ -790,10 +803,7 @@ mt__nb_power(PyObject *a, PyObject *b, PyObject *mod)
     if (mod != Py_None) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    PyObject *r;
-    if (mt__ag_operator("o.power", a, b, &r)) {
-        return r;
-    }
+    MT__AG_OPERATOR("o.power", a, b, mt__operator(MT_OP_POW, a, b))
     return mt__operator(MT_OP_POW, a, b);
 }
 
@@ -817,10 +827,7 @@ mt__nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
 PyObject *
 mt__nb_negative(PyObject *a)
 {
-    PyObject *r;
-    if (mt__ag_operator("o.negative", a, NULL, &r)) {
-        return r;
-    }
+    MT__AG_OPERATOR("o.negative", a, NULL, mt__do_unary(MT_OP_NEG, a, NULL))
     return mt__do_unary(MT_OP_NEG, a, NULL);
 }
 
@@ -833,10 +840,7 @@ mt__nb_positive(PyObject *a)
 PyObject *
 mt__nb_absolute(PyObject *a)
 {
-    PyObject *r;
-    if (mt__ag_operator("o.absolute", a, NULL, &r)) {
-        return r;
-    }
+    MT__AG_OPERATOR("o.absolute", a, NULL, mt__do_unary(MT_OP_ABS, a, NULL))
     return mt__do_unary(MT_OP_ABS, a, NULL);
 }
 

@@ -35,8 +35,8 @@ def _kinds(t):
 CASES = {
     "add_broadcast": (lambda a, b: a + b, [(3, 1), (4,)], "add"),
     "add_alpha": (lambda a, b: torch.add(a, b, alpha=2.5), [(2, 3), (2, 3)], "add"),
-    "sub_alpha": (lambda a, b: a.sub(b, alpha=-1.5), [(2, 3), (1, 3)], "add"),
-    "rsub_number": (lambda a: 2 - a, [(3,)], "add"),
+    "sub_alpha": (lambda a, b: a.sub(b, alpha=-1.5), [(2, 3), (1, 3)], "sub"),
+    "rsub_number": (lambda a: 2 - a, [(3,)], "sub"),
     "add_number": (lambda a: a + 1.5, [(2, 2)], "add"),
     "mul_broadcast": (lambda a, b: a * b, [(2, 3), (3,)], "mul"),
     "mul_number": (lambda a: a * 2.5, [(4,)], "mul"),
@@ -44,32 +44,32 @@ CASES = {
     "relu": (lambda a: a.relu(), [(5, 4)], "relu"),
     "log_softmax_last": (lambda a: a.log_softmax(-1), [(3, 5)], "log_softmax"),
     "log_softmax_0": (lambda a: F.log_softmax(a, dim=0), [(3, 5)], "log_softmax"),
-    "view": (lambda a: a.view(6, 2), [(3, 4)], "reshape"),
-    "flatten": (lambda a: a.flatten(1), [(2, 3, 2)], "reshape"),
-    "unsqueeze": (lambda a: a.unsqueeze(1), [(3, 2)], "reshape"),
-    "squeeze": (lambda a: a.squeeze(), [(3, 1, 2)], "reshape"),
+    "view": (lambda a: a.view(6, 2), [(3, 4)], "view"),
+    "flatten": (lambda a: a.flatten(1), [(2, 3, 2)], "flatten"),
+    "unsqueeze": (lambda a: a.unsqueeze(1), [(3, 2)], "unsqueeze"),
+    "squeeze": (lambda a: a.squeeze(), [(3, 1, 2)], "squeeze"),
     "reshape_transposed": (lambda a: a.t().reshape(-1), [(3, 4)], "reshape"),
     "sum": (lambda a: a.sum(), [(3, 4)], "sum"),
     "sum_dims": (lambda a: a.sum((0, 2)), [(3, 4, 2)], "sum"),
     "sum_keepdim": (lambda a: torch.sum(a, -1, keepdim=True), [(3, 4)], "sum"),
-    "mean": (lambda a: a.mean(), [(3, 4)], "sum"),
-    "mean_dim": (lambda a: a.mean(1), [(3, 4)], "div"),
+    "mean": (lambda a: a.mean(), [(3, 4)], "mean"),
+    "mean_dim": (lambda a: a.mean(1), [(3, 4)], "mean"),
     "div": (lambda a, b: a / b, [(2, 3), (3,)], "div"),
     "div_number": (lambda a: a / 4.0, [(2, 3)], "div"),
     "number_div": (lambda a: 2.0 / (a * a + 1), [(2, 3)], "div"),
-    "neg": (lambda a: -a, [(2, 3)], "add"),
-    "exp": (lambda a: a.exp(), [(2, 3)], "unary"),
-    "tanh": (lambda a: torch.tanh(a), [(2, 3)], "unary"),
-    "sigmoid": (lambda a: a.sigmoid(), [(2, 3)], "unary"),
-    "sqrt": (lambda a: (a * a + 1).sqrt(), [(2, 3)], "unary"),
-    "log": (lambda a: (a * a + 1).log(), [(2, 3)], "unary"),
-    "square": (lambda a: a.square(), [(2, 3)], "unary"),
-    "pow": (lambda a: a ** 3, [(2, 3)], "unary"),
-    "pow_fraction": (lambda a: (a * a + 1).pow(0.5), [(2, 3)], "unary"),
+    "neg": (lambda a: -a, [(2, 3)], "neg"),
+    "exp": (lambda a: a.exp(), [(2, 3)], "exp"),
+    "tanh": (lambda a: torch.tanh(a), [(2, 3)], "tanh"),
+    "sigmoid": (lambda a: a.sigmoid(), [(2, 3)], "sigmoid"),
+    "sqrt": (lambda a: (a * a + 1).sqrt(), [(2, 3)], "sqrt"),
+    "log": (lambda a: (a * a + 1).log(), [(2, 3)], "log"),
+    "square": (lambda a: a.square(), [(2, 3)], "square"),
+    "pow": (lambda a: a ** 3, [(2, 3)], "pow"),
+    "pow_fraction": (lambda a: (a * a + 1).pow(0.5), [(2, 3)], "pow"),
     "mm": (lambda a, b: a.mm(b), [(2, 3), (3, 4)], "mm"),
-    "matmul": (lambda a, b: a @ b, [(2, 3), (3, 4)], "mm"),
+    "matmul": (lambda a, b: a @ b, [(2, 3), (3, 4)], "matmul"),
     "transpose": (lambda a: a.transpose(0, 2), [(2, 3, 4)], "transpose"),
-    "t": (lambda a: a.t(), [(2, 3)], "transpose"),
+    "t": (lambda a: a.t(), [(2, 3)], "t"),
     "linear_bias": (lambda x, w, b: F.linear(x, w, b), [(4, 3), (5, 3), (5,)], "linear"),
     "linear_3d": (lambda x, w: F.linear(x, w), [(2, 4, 3), (5, 3)], "linear"),
     "conv2d": (lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1),
@@ -77,7 +77,7 @@ CASES = {
     "conv2d_groups": (lambda x, w: F.conv2d(x, w, groups=2, dilation=(1, 2)),
                       [(1, 4, 5, 6), (2, 2, 2, 2)], "conv2d"),
     "max_pool2d": (lambda x: F.max_pool2d(x, 2, ceil_mode=True), [(2, 2, 5, 5)], "max_pool2d"),
-    "gelu": (lambda x: F.gelu(x), [(3, 4)], "unary"),
+    "gelu": (lambda x: F.gelu(x), [(3, 4)], "gelu"),
     "layer_norm": (lambda x, w, b: F.layer_norm(x, (3, 4), w, b), [(2, 3, 4), (3, 4), (3, 4)],
                    "layer_norm"),
     "layer_norm_plain": (lambda x: F.layer_norm(x, (4,)), [(2, 4)], "layer_norm"),
@@ -129,8 +129,8 @@ def test_training_step_runs_its_nodes_in_c():
     x, y = torch.randn(8, 1, 8, 8), torch.randint(0, 10, (8,))
     loss = F.cross_entropy(model(x), y)
     kinds = [k for k in _kinds(loss) if k is not None]
-    assert sorted(kinds) == ["conv2d", "linear", "log_softmax", "max_pool2d", "nll", "relu",
-                             "reshape"]
+    assert sorted(kinds) == ["conv2d", "flatten", "linear", "log_softmax", "max_pool2d", "nll",
+                             "relu"]
     loss.backward()
     assert _C._last_backward_c_nodes() == len(kinds)
 
@@ -280,7 +280,8 @@ def test_c_formulas_on_the_wrong_nodes_raise_instead_of_crashing():
     for _ in range(600):
         x = torch.randn(rnd.choice([(3,), (2, 3), (1, 2, 2, 2)]), requires_grad=True)
         w = torch.randn(x.shape, requires_grad=True)
-        y = rnd.choice([lambda: x * w, lambda: x.relu(),
+        # nodes of Python formulas (declared nodes refuse legacy C formulas)
+        y = rnd.choice([lambda: x.clamp(-1, 1), lambda: x.cumprod(0),
                         lambda: F.max_pool2d(x.reshape(1, 1, 1, -1), (1, 1)),
                         lambda: F.linear(x.reshape(-1, x.shape[-1]),
                                          w.reshape(-1, x.shape[-1])[:1])])()
@@ -296,6 +297,8 @@ def test_c_formulas_on_the_wrong_nodes_raise_instead_of_crashing():
             pass
     assert ran > 20
     with pytest.raises(ValueError, match="no C formula named 'bogus'"):
-        _C._set_cbackward((x * 2).grad_fn, "bogus")
+        _C._set_cbackward(x.clamp(-1, 1).grad_fn, "bogus")
+    with pytest.raises(TypeError, match="declared"):
+        _C._set_cbackward((x * 2).grad_fn, "relu", x, x)
     with pytest.raises(TypeError):
         _C._set_cbackward(x, "relu", x, x)

@@ -72,6 +72,28 @@ int mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py
 /* requires_grad = flag with torch's checks (leaves only; floating and complex dtypes). */
 int mt__tensor_set_requires_grad(PyObject *self, int flag);
 
+/* Note [Declared nodes] (derivatives.h): a call of an op that declares its derivative is
+ * recorded in C.  mt__ag_begin binds it: 1 when it is recorded (the caller runs the op, with
+ * grad mode off, and hands the result to mt__drecord_end), 0 when no argument requires grad
+ * (the caller runs the op plainly), -1 when the declaration does not cover the call (or the op
+ * has none): the caller hands it to the Python recorder (mt__ag_intercept).  *cache holds the
+ * declaration of `key` once looked up (MT__DUNSET before). */
+struct mt_derivative;
+struct mt_dstate;
+typedef struct {
+    struct mt_derivative *decl;
+    struct mt_dstate *st;             /* owned until mt__drecord_end */
+    PyObject *bound[16];              /* the arguments by parameter (borrowed) */
+    uint32_t requires;                /* bit k: tensor argument k requires grad */
+    int prev_grad_off;
+} mt_drecord;
+#define MT__DUNSET ((const struct mt_derivative *)(uintptr_t)1)
+int mt__ag_begin(const char *key, const struct mt_derivative **cache, PyObject *self,
+                 PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, mt_drecord *rec);
+/* Restores grad mode and makes the node for the op's result `r` (stolen; NULL: the op failed).
+ * Returns r, or NULL with an exception. */
+PyObject *mt__drecord_end(mt_drecord *rec, PyObject *r);
+
 /* The autograd wrapper of an op-table entry point (tools/gen_op_table.py lists them; each
  * binding file expands its list with MT_AG_WRAPPER before its method tables, which name
  * fn##__ag).  Functions ("f.") have no self. */
@@ -83,15 +105,26 @@ int mt__tensor_set_requires_grad(PyObject *self, int flag);
         mt__ag_after_call(key, MT__AG_SELF(key, self), args, nargs, kwnames, r) < 0) {            \
         Py_CLEAR(r);                                                                             \
     }
+/* the recording prologue of a wrapper: `call` runs the op */
+#define MT__AG_RECORD(key, self, args, nargs, kwnames, call)                                      \
+    if (mt__ag_maybe()) {                                                                         \
+        static const struct mt_derivative *decl_ = MT__DUNSET;                                    \
+        mt_drecord rec_;                                                                          \
+        int h_ = mt__ag_begin(key, &decl_, MT__AG_SELF(key, self), args, nargs, kwnames, &rec_);  \
+        if (h_ == 1) {                                                                            \
+            return mt__drecord_end(&rec_, call);                                                  \
+        }                                                                                         \
+        if (h_ < 0 &&                                                                             \
+            mt__ag_intercept(key, MT__AG_SELF(key, self), args, nargs, kwnames, &r)) {            \
+            return r;                                                                             \
+        }                                                                                         \
+    }
 #define MT_AG_WRAP_FASTKW(key, fn)                                                                \
     static PyObject *fn##__ag(PyObject *self, PyObject *const *args, Py_ssize_t nargs,            \
                               PyObject *kwnames)                                                  \
     {                                                                                             \
         PyObject *r;                                                                              \
-        if (mt__ag_maybe() &&                                                                     \
-            mt__ag_intercept(key, MT__AG_SELF(key, self), args, nargs, kwnames, &r)) {            \
-            return r;                                                                             \
-        }                                                                                         \
+        MT__AG_RECORD(key, self, args, nargs, kwnames, fn(self, args, nargs, kwnames))            \
         r = fn(self, args, nargs, kwnames);                                                       \
         MT__AG_AFTER(key, self, args, nargs, kwnames, r)                                          \
         return r;                                                                                 \
@@ -100,9 +133,7 @@ int mt__tensor_set_requires_grad(PyObject *self, int flag);
     static PyObject *fn##__ag(PyObject *self, PyObject *unused)                                   \
     {                                                                                             \
         PyObject *r;                                                                              \
-        if (mt__ag_maybe() && mt__ag_intercept(key, MT__AG_SELF(key, self), NULL, 0, NULL, &r)) { \
-            return r;                                                                             \
-        }                                                                                         \
+        MT__AG_RECORD(key, self, NULL, 0, NULL, fn(self, unused))                                 \
         r = fn(self, unused);                                                                     \
         MT__AG_AFTER(key, self, NULL, 0, NULL, r)                                                 \
         return r;                                                                                 \
@@ -111,9 +142,7 @@ int mt__tensor_set_requires_grad(PyObject *self, int flag);
     static PyObject *fn##__ag(PyObject *self, PyObject *arg)                                      \
     {                                                                                             \
         PyObject *r;                                                                              \
-        if (mt__ag_maybe() && mt__ag_intercept(key, MT__AG_SELF(key, self), &arg, 1, NULL, &r)) { \
-            return r;                                                                             \
-        }                                                                                         \
+        MT__AG_RECORD(key, self, &arg, 1, NULL, fn(self, arg))                                    \
         r = fn(self, arg);                                                                        \
         MT__AG_AFTER(key, self, &arg, 1, NULL, r)                                                 \
         return r;                                                                                 \
@@ -174,6 +203,7 @@ typedef struct {
     PyObject_HEAD
     const mt_cnode_kind *ckind; /* Note [C backward formulas]; NULL: none */
     void *cstate;        /* owned (mt__cnode_release); NULL once released */
+    struct mt_dstate *dstate; /* owned: a declared op's state (Note [Declared nodes]) */
     PyObject *fn;        /* owned; NULL for AccumulateGrad */
     PyObject *ctx;       /* owned; what fn needs, NULL once released */
     PyObject *variable;  /* owned; AccumulateGrad: the leaf tensor */
@@ -206,6 +236,9 @@ int mt__grad_edge(PyObject *tensor, mt_edge *edge);
  * C: callable without the GIL).  0 or a negative code with the C error set. */
 int mt__cnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs,
                   mt_tensor **out);
+/* The next node's creation number (nodes run latest first). */
+uint64_t mt__node_next_seq(void);
+
 /* Whether the node's C formula keeps tensors (false: nothing to free, so the node may run
  * again after a pass that did not retain the graph, as torch's nodes without saved tensors). */
 bool mt__cnode_saves(const MTNodeObject *node);
@@ -216,5 +249,6 @@ int mt__autograd_init(PyObject *module);
 int mt__cnodes_init(PyObject *module);
 int mt__node_types_init(PyObject *module);
 int mt__engine_init(PyObject *module);
+int mt__record_init(PyObject *module);
 
 #endif /* CSRC_AUTOGRAD_AUTOGRAD_H */

@@ -1,6 +1,7 @@
 /* csrc/autograd/cnodes.c - derivatives in C for the nodes of the common ops (see Note [C backward
  * formulas] in autograd.h).  attach() runs with the GIL; backward() and free() are plain C. */
 #include "csrc/autograd/autograd.h"
+#include "csrc/autograd/derivatives.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1135,6 +1136,9 @@ static const mt_cnode_kind mt__kinds[] = {
 int
 mt__cnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs, mt_tensor **out)
 {
+    if (node->dstate != NULL) {
+        return mt__dnode_run(node, grads, needs, out);
+    }
     mt__saved_list *l = node->cstate;
     for (int i = 0; i < l->n; i++) {
         int rc = mt__check_saved(l->v[i], Py_TYPE(node)->tp_name);
@@ -1148,6 +1152,9 @@ mt__cnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs, mt
 bool
 mt__cnode_saves(const MTNodeObject *node)
 {
+    if (node->dstate != NULL) {
+        return mt__dstate_saves(node->dstate);
+    }
     const mt__saved_list *l = node->cstate;
     for (int i = 0; l != NULL && i < l->n; i++) {
         if (l->v[i]->t != NULL) {
@@ -1160,6 +1167,7 @@ mt__cnode_saves(const MTNodeObject *node)
 void
 mt__cnode_release(MTNodeObject *node)
 {
+    mt__dstate_release_impls(node->dstate);
     if (node->cstate != NULL) {
         mt__state_free(node->cstate);
         node->cstate = NULL;
@@ -1180,6 +1188,10 @@ mt_py_set_cbackward(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     MTNodeObject *node = (MTNodeObject *)args[0];
+    if (node->dstate != NULL) {
+        PyErr_SetString(PyExc_TypeError, "_set_cbackward(): the node has a declared formula");
+        return NULL;
+    }
     for (size_t i = 0; i < sizeof(mt__kinds) / sizeof(mt__kinds[0]); i++) {
         if (strcmp(mt__kinds[i].name, name) == 0) {
             void *state = NULL;

@@ -1,17 +1,22 @@
 /* csrc/autograd/engine.c - the backward pass: runs the graph's nodes from the roots to the
  * leaves in dependency order. */
 #include "csrc/autograd/autograd.h"
+#include "csrc/autograd/derivatives.h"
 
 #include <string.h>
 
 /* Note [The engine]
- * run_backward(roots, grads, ...) first walks the graph from the roots and counts, for each
- * node, the edges into it.  A node is ready when every edge into it has delivered (its count
- * is zero); ready nodes run latest-created first (AccumulateGrad before anything, as torch),
- * so a chain of ops runs in reverse order and gradient buffers are freed early.  A node's
- * gradients are summed in its buffer (one slot per output of its op) as they arrive.
- * When `inputs` are given (autograd.grad, or backward(inputs=)), only nodes on a path to one
- * of them run, and their gradients are captured where they enter the inputs' nodes.
+ * A pass has four steps.  Build (mt__graph_build) walks the graph from the roots: each node
+ * reachable gets an entry in a table keyed by the node's address, its count of edges in, and
+ * its edges' indices.  Mark (mt__graph_mark), when `inputs` are given (autograd.grad, or
+ * backward(inputs=)): only nodes on a path to one of them must run; edges point to nodes made
+ * earlier, so one pass in creation order decides every node after its children.  Seed
+ * (mt__graph_seed) puts the roots' gradients in their buffers and queues the roots that are
+ * ready.  Run (mt__graph_run): a node is ready when every edge into it has delivered (its
+ * count is zero); ready nodes run latest-created first (AccumulateGrad before anything, as
+ * torch), so a chain of ops runs in reverse order and gradient buffers are freed early.  A
+ * node's gradients are summed in its buffer (one slot per output of its op) as they arrive,
+ * and captured where they enter the inputs' nodes.
  * Grad mode is create_graph for the whole pass, so formulas are recorded only then.  Saved
  * state is dropped as each node finishes unless retain_graph: a second pass through such a
  * node is torch's "backward through the graph a second time" error.  Callbacks queued while
@@ -31,7 +36,7 @@
  * retain it. */
 
 typedef struct {
-    MTNodeObject *node; /* borrowed: graph[] holds nodes alive through `index` keys */
+    MTNodeObject *node; /* owned reference: the pass holds every node of its graph */
     void **buffer;      /* owned (malloc) grads, one per node input, NULL where none arrived:
                          * tensor objects in a Python pass, else impls (Note [The engine]) */
     Py_ssize_t *child;  /* owned: the index of each edge's node, -1 for none */
@@ -39,10 +44,12 @@ typedef struct {
     char needed;
     char target;        /* a capture point or a backward(inputs=) accumulator */
     char capture;       /* has capture points (autograd.grad's inputs) */
+    char queued;        /* pushed on the ready heap */
 } mt__info;
 
 typedef struct {
-    PyObject *index;    /* dict node -> int index into info (holds the nodes) */
+    Py_ssize_t *slots;  /* open addressing: node index + 1, 0 for empty (owned) */
+    Py_ssize_t mask;    /* capacity - 1, capacity a power of two */
     mt__info *info;
     Py_ssize_t n, cap;
     Py_ssize_t *heap;   /* indices of ready nodes, max-heap on seq (room for every node) */
@@ -86,7 +93,10 @@ mt__gil_take(mt__graph *g)
         g->ts = NULL;
     }
     for (Py_ssize_t i = 0; i < g->n_deferred; i++) {
-        Py_CLEAR(g->info[g->deferred[i]].node->ctx);
+        MTNodeObject *node = g->info[g->deferred[i]].node;
+        Py_CLEAR(node->ctx);
+        mt__dstate_free(node->dstate); /* its objects; the impls went already */
+        node->dstate = NULL;
     }
     g->n_deferred = 0;
 }
@@ -114,24 +124,58 @@ mt__graph_free(mt__graph *g)
     for (Py_ssize_t i = 0; i < g->n; i++) {
         mt__grads_free(g, g->info[i].buffer, g->info[i].node->n_inputs);
         PyMem_Free(g->info[i].child);
+        Py_DECREF(g->info[i].node);
     }
     PyMem_Free(g->info);
+    PyMem_Free(g->slots);
     PyMem_Free(g->heap);
     PyMem_Free(g->deferred);
-    Py_XDECREF(g->index);
 }
 
-/* The node's index, adding it when new (*added set).  -1 on error. */
+/* The hash table slot of node (where it is, or the empty slot where it would go). */
+static Py_ssize_t
+mt__graph_probe(const mt__graph *g, const MTNodeObject *node)
+{
+    size_t h = ((uintptr_t)node >> 4) * 0x9E3779B97F4A7C15ull;
+    Py_ssize_t i = (Py_ssize_t)(h >> 16) & g->mask;
+    while (g->slots[i] != 0 && g->info[g->slots[i] - 1].node != node) {
+        i = (i + 1) & g->mask;
+    }
+    return i;
+}
+
+static int
+mt__graph_grow_table(mt__graph *g)
+{
+    Py_ssize_t cap = g->slots ? 2 * (g->mask + 1) : 256;
+    Py_ssize_t *old = g->slots;
+    g->slots = PyMem_Calloc((size_t)cap, sizeof(Py_ssize_t));
+    if (g->slots == NULL) {
+        g->slots = old;
+        PyErr_NoMemory();
+        return -1;
+    }
+    g->mask = cap - 1;
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        g->slots[mt__graph_probe(g, g->info[i].node)] = i + 1;
+    }
+    PyMem_Free(old);
+    return 0;
+}
+
+/* The node's index, adding it (and a reference to it) when new (*added set).  -1 on error. */
 static Py_ssize_t
 mt__graph_add(mt__graph *g, PyObject *node, int *added)
 {
-    PyObject *ix = PyDict_GetItemWithError(g->index, node);
     *added = 0;
-    if (ix != NULL) {
-        return PyLong_AsSsize_t(ix);
+    if (g->slots == NULL || 2 * (g->n + 1) > g->mask + 1) {
+        if (mt__graph_grow_table(g) < 0) {
+            return -1;
+        }
     }
-    if (PyErr_Occurred()) {
-        return -1;
+    Py_ssize_t slot = mt__graph_probe(g, (MTNodeObject *)node);
+    if (g->slots[slot] != 0) {
+        return g->slots[slot] - 1;
     }
     if (g->n == g->cap) {
         Py_ssize_t cap = g->cap ? 2 * g->cap : 64;
@@ -143,22 +187,21 @@ mt__graph_add(mt__graph *g, PyObject *node, int *added)
         g->info = info;
         g->cap = cap;
     }
-    PyObject *v = PyLong_FromSsize_t(g->n);
-    if (v == NULL || PyDict_SetItem(g->index, node, v) < 0) {
-        Py_XDECREF(v);
-        return -1;
-    }
-    Py_DECREF(v);
-    g->info[g->n] = (mt__info){.node = (MTNodeObject *)node, .needed = 1};
+    g->info[g->n] = (mt__info){.node = (MTNodeObject *)Py_NewRef(node), .needed = 1};
+    g->slots[slot] = g->n + 1;
     *added = 1;
     return g->n++;
 }
 
+/* The node's index, or -1 when it is not in the graph. */
 static Py_ssize_t
 mt__graph_find(mt__graph *g, PyObject *node)
 {
-    PyObject *ix = PyDict_GetItemWithError(g->index, node);
-    return ix != NULL ? PyLong_AsSsize_t(ix) : -1;
+    if (g->slots == NULL) {
+        return -1;
+    }
+    Py_ssize_t slot = mt__graph_probe(g, (MTNodeObject *)node);
+    return g->slots[slot] - 1;
 }
 
 static int
@@ -171,6 +214,7 @@ mt__heap_less(mt__graph *g, Py_ssize_t a, Py_ssize_t b)
 static void
 mt__heap_push(mt__graph *g, Py_ssize_t ix)
 {
+    g->info[ix].queued = 1;
     Py_ssize_t i = g->heap_n++;
     g->heap[i] = ix;
     while (i > 0 && mt__heap_less(g, g->heap[(i - 1) / 2], g->heap[i])) {
@@ -273,62 +317,72 @@ mt__buffer_add_c(mt__graph *g, Py_ssize_t ix, int nr, mt_tensor *grad)
     return 0;
 }
 
-/* Walks the graph from the roots: every node reachable gets an entry and its count of edges
- * in. */
+/* Build: walks the graph from the roots; every node reachable gets an entry (holding a
+ * reference), its count of edges in, and its edges' indices.  0 or -1. */
 static int
-mt__graph_build(mt__graph *g, PyObject *roots)
+mt__graph_build(mt__graph *g, PyObject *const *roots, Py_ssize_t nroots)
 {
-    Py_ssize_t nroots = PyList_GET_SIZE(roots);
-    PyObject *stack = PyList_New(0);
+    Py_ssize_t sp = 0, scap = 64;
+    Py_ssize_t *stack = PyMem_Malloc((size_t)scap * sizeof(Py_ssize_t));
     int rc = -1;
     if (stack == NULL) {
-        goto done;
+        PyErr_NoMemory();
+        return -1;
     }
     for (Py_ssize_t i = 0; i < nroots; i++) {
         int added;
-        PyObject *node = PyList_GET_ITEM(roots, i);
-        if (mt__graph_add(g, node, &added) < 0) {
+        Py_ssize_t ix = mt__graph_add(g, roots[i], &added);
+        if (ix < 0) {
             goto done;
         }
-        if (added && PyList_Append(stack, node) < 0) {
-            goto done;
+        if (added) {
+            if (sp == scap) {
+                Py_ssize_t *st = PyMem_Realloc(stack, (size_t)(scap *= 2) * sizeof(Py_ssize_t));
+                if (st == NULL) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                stack = st;
+            }
+            stack[sp++] = ix;
         }
     }
-    /* iterative DFS */
-    while (PyList_GET_SIZE(stack) > 0) {
-        Py_ssize_t last = PyList_GET_SIZE(stack) - 1;
-        PyObject *node = Py_NewRef(PyList_GET_ITEM(stack, last));
-        if (PyList_SetSlice(stack, last, last + 1, NULL) < 0) {
-            Py_DECREF(node);
-            goto done;
-        }
-        MTNodeObject *n = (MTNodeObject *)node;
-        for (int e = 0; e < n->n_edges; e++) {
-            PyObject *child = n->edges[e].node;
-            if (child == NULL) {
-                continue;
-            }
-            int added;
-            Py_ssize_t cix = mt__graph_add(g, child, &added);
-            if (cix < 0 || (added && PyList_Append(stack, child) < 0)) {
-                Py_DECREF(node);
-                goto done;
-            }
-            g->info[cix].deps++;
-        }
-        Py_DECREF(node);
-    }
-    /* each edge's node by index, for the part of the pass that runs without the GIL */
-    for (Py_ssize_t i = 0; i < g->n; i++) {
-        MTNodeObject *n = g->info[i].node;
-        g->info[i].child = PyMem_Malloc((size_t)(n->n_edges > 0 ? n->n_edges : 1) *
-                                        sizeof(Py_ssize_t));
-        if (g->info[i].child == NULL) {
+    while (sp > 0) {
+        Py_ssize_t ix = stack[--sp];
+        MTNodeObject *n = g->info[ix].node;
+        Py_ssize_t *child = PyMem_Malloc((size_t)(n->n_edges > 0 ? n->n_edges : 1) *
+                                         sizeof(Py_ssize_t));
+        if (child == NULL) {
             PyErr_NoMemory();
             goto done;
         }
+        g->info[ix].child = child;
         for (int e = 0; e < n->n_edges; e++) {
-            g->info[i].child[e] = n->edges[e].node ? mt__graph_find(g, n->edges[e].node) : -1;
+            PyObject *c = n->edges[e].node;
+            child[e] = -1;
+            if (c == NULL) {
+                continue;
+            }
+            int added;
+            Py_ssize_t cix = mt__graph_add(g, c, &added);
+            if (cix < 0) {
+                goto done;
+            }
+            /* (info may have moved: re-read through the index) */
+            g->info[ix].child[e] = cix;
+            g->info[cix].deps++;
+            if (added) {
+                if (sp == scap) {
+                    Py_ssize_t *st = PyMem_Realloc(stack,
+                                                   (size_t)(scap *= 2) * sizeof(Py_ssize_t));
+                    if (st == NULL) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    stack = st;
+                }
+                stack[sp++] = cix;
+            }
         }
     }
     g->heap = PyMem_Malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(Py_ssize_t));
@@ -339,8 +393,67 @@ mt__graph_build(mt__graph *g, PyObject *roots)
     }
     rc = 0;
 done:
-    Py_XDECREF(stack);
+    PyMem_Free(stack);
     return rc;
+}
+
+static int
+mt__seq_cmp(const void *a, const void *b, void *arg)
+{
+    const mt__graph *g = arg;
+    uint64_t x = g->info[*(const Py_ssize_t *)a].node->seq;
+    uint64_t y = g->info[*(const Py_ssize_t *)b].node->seq;
+    return x < y ? -1 : x > y;
+}
+
+/* Mark: with targets (autograd.grad's inputs, backward(inputs=)), a node must run when it is a
+ * target or one of its edges leads to a node that must.  Edges point to nodes made earlier
+ * (an op's inputs exist before it; leaves' accumulators have no edges), so one pass over the
+ * nodes in creation order decides each after its children.  A graph that breaks the order (a
+ * node given history by hand) is marked by repeating passes until nothing changes.  0 or -1. */
+static int
+mt__graph_mark(mt__graph *g)
+{
+    Py_ssize_t *order = PyMem_Malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(Py_ssize_t));
+    if (order == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < g->n; i++) {
+        order[i] = i;
+        g->info[i].needed = g->info[i].target;
+    }
+    qsort_r(order, (size_t)g->n, sizeof(Py_ssize_t), mt__seq_cmp, g);
+    int changed = 1, ordered = 1;
+    for (int pass = 0; changed; pass++) {
+        changed = 0;
+        for (Py_ssize_t k = 0; k < g->n; k++) {
+            mt__info *in = &g->info[order[k]];
+            if (in->needed) {
+                continue;
+            }
+            for (int e = 0; e < in->node->n_edges; e++) {
+                Py_ssize_t c = in->child[e];
+                if (c < 0) {
+                    continue;
+                }
+                if (pass == 0 && g->info[c].node->seq >= in->node->seq &&
+                    g->info[c].node->variable == NULL) {
+                    ordered = 0;
+                }
+                if (g->info[c].needed) {
+                    in->needed = 1;
+                    changed = 1;
+                    break;
+                }
+            }
+        }
+        if (ordered) {
+            break;
+        }
+    }
+    PyMem_Free(order);
+    return 0;
 }
 
 /* A node pre-hook: hook(grads as a tuple, None where none arrived); a non-None result, a
@@ -537,7 +650,8 @@ static int
 mt__runs_in_c(mt__graph *g, Py_ssize_t ix)
 {
     MTNodeObject *node = g->info[ix].node;
-    return !g->py && node->cstate != NULL && node->variable == NULL && !g->info[ix].capture &&
+    return !g->py && (node->cstate != NULL || node->dstate != NULL) && node->variable == NULL &&
+           !g->info[ix].capture &&
            (node->pre_hooks == NULL || PyList_GET_SIZE(node->pre_hooks) == 0) &&
            (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);
 }
@@ -567,9 +681,13 @@ mt__run_cnode(mt__graph *g, Py_ssize_t ix)
             goto done;
         }
     }
-    /* C formulas are those of the op's first output (the others, as max_pool2d's indices,
-     * carry no gradient) */
-    if (grads != NULL && n > 0 && grads[0] != NULL) {
+    /* the legacy C formulas are those of the op's first output (the others, as max_pool2d's
+     * indices, carry no gradient); a declared node's formulas read every output's */
+    bool any = false;
+    for (int i = 0; grads != NULL && i < n; i++) {
+        any |= grads[i] != NULL && (i == 0 || node->dstate != NULL);
+    }
+    if (any) {
         if (node->released) {
             rc = mt_error_set(MT_ERUNTIME, "%s", mt__second_time);
             goto done;
@@ -701,9 +819,12 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
                          Py_TYPE(node)->tp_name, node->n_edges, PySequence_Fast_GET_SIZE(outs));
             goto done;
         }
-        if (!g->keep_graph && (node->cstate == NULL || mt__cnode_saves(node))) {
+        if (!g->keep_graph && ((node->cstate == NULL && node->dstate == NULL) ||
+                               mt__cnode_saves(node))) {
             Py_CLEAR(node->ctx);
             mt__cnode_release(node);
+            mt__dstate_free(node->dstate);
+            node->dstate = NULL;
             node->released = 1;
         }
         if (node->hooks != NULL && PyList_GET_SIZE(node->hooks) > 0) {
@@ -784,10 +905,168 @@ mt__run_callbacks(void)
     return 0;
 }
 
+/* The roots: each tensor's edge (a new reference in edges[i].node).  0, or -1 with the
+ * references taken so far dropped. */
+static int
+mt__graph_roots(PyObject *tensors, Py_ssize_t n, mt_edge *edges)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PySequence_GetItem(tensors, i);
+        int bad = t == NULL || !mt__tensor_check(t);
+        if (!bad && mt__grad_edge(t, &edges[i]) < 0) {
+            bad = 1;
+        }
+        else if (!bad && edges[i].node == NULL) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "element %zd of tensors does not require grad and does not have a grad_fn",
+                         i);
+            bad = 1;
+        }
+        Py_XDECREF(t);
+        if (bad) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "backward(): tensors must be Tensors");
+            }
+            for (Py_ssize_t k = 0; k < i; k++) {
+                Py_CLEAR(edges[k].node);
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* autograd.grad's inputs: *capture_at (dict node -> list of (input_nr, capture index)), the
+ * list of their edges' nodes *targets (before the walk, so that new accumulators are part of
+ * the graph), *captures a list of None per input.  0 or -1. */
+static int
+mt__graph_inputs(PyObject *inputs, PyObject **capture_at, PyObject **targets,
+                 PyObject **captures)
+{
+    Py_ssize_t ninputs = PySequence_Length(inputs);
+    if (ninputs < 0) {
+        return -1;
+    }
+    *capture_at = PyDict_New();
+    *captures = PyList_New(ninputs);
+    *targets = PyList_New(0);
+    if (*capture_at == NULL || *captures == NULL || *targets == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < ninputs; i++) {
+        PyList_SET_ITEM(*captures, i, Py_NewRef(Py_None));
+        PyObject *t = PySequence_GetItem(inputs, i);
+        mt_edge e = {0};
+        if (t == NULL || !mt__tensor_check(t)) {
+            Py_XDECREF(t);
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "inputs must be Tensors");
+            }
+            return -1;
+        }
+        int erc = mt__grad_edge(t, &e);
+        if (erc == 0 && e.node == NULL) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "One of the differentiated Tensors does not require grad");
+            erc = -1;
+        }
+        Py_DECREF(t);
+        if (erc < 0) {
+            return -1;
+        }
+        PyObject *list = PyDict_GetItemWithError(*capture_at, e.node), *pair = NULL;
+        if (list == NULL && !PyErr_Occurred()) {
+            list = PyList_New(0);
+            if (list != NULL && PyDict_SetItem(*capture_at, e.node, list) < 0) {
+                Py_CLEAR(list);
+            }
+            Py_XDECREF(list); /* the dict holds it */
+        }
+        pair = list ? Py_BuildValue("(in)", e.input_nr, i) : NULL;
+        int bad = pair == NULL || PyList_Append(list, pair) < 0 ||
+                  PyList_Append(*targets, e.node) < 0;
+        Py_XDECREF(pair);
+        Py_DECREF(e.node);
+        if (bad) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Seeds the roots' gradients and queues the roots that are ready.  0 or -1. */
+static int
+mt__graph_seed(mt__graph *g, const mt_edge *roots, PyObject *grads, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *grad = PySequence_GetItem(grads, i);
+        Py_ssize_t ix = mt__graph_find(g, roots[i].node);
+        int bad = grad == NULL || ix < 0;
+        if (!bad && grad != Py_None) {
+            if (g->py) {
+                bad = mt__buffer_add_py(g, ix, roots[i].input_nr, grad) < 0;
+            }
+            else if (!mt__tensor_check(grad)) {
+                PyErr_SetString(PyExc_TypeError, "backward(): grad_tensors must be Tensors");
+                bad = 1;
+            }
+            else {
+                int rc = mt__buffer_add_c(g, ix, roots[i].input_nr, mt__tensor_impl_ref(grad));
+                bad = rc < 0 && mt__raise_int(rc) < 0;
+            }
+        }
+        Py_XDECREF(grad);
+        if (bad) {
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t ix = mt__graph_find(g, roots[i].node);
+        mt__info *in = &g->info[ix];
+        if (in->deps == 0 && in->needed && !in->queued) {
+            mt__heap_push(g, ix);
+        }
+    }
+    return 0;
+}
+
+/* Run: the ready nodes, latest made first, each in C without the GIL when it can (Note [The
+ * engine]).  0 or -1 with an exception. */
+static int
+mt__graph_run(mt__graph *g, int create_graph)
+{
+    mt__c_nodes = 0;
+    int failed = 0;
+    while (g->heap_n > 0) {
+        Py_ssize_t ix = mt__heap_pop(g);
+        if (mt__runs_in_c(g, ix)) {
+            mt__gil_drop(g);
+            mt__c_nodes++;
+            int rc = mt__run_cnode(g, ix);
+            if (rc < 0) {
+                mt__gil_take(g);
+                mt__raise_int(rc);
+                failed = 1;
+                break;
+            }
+        }
+        else {
+            mt__gil_take(g);
+            if (mt__run_node(g, ix, create_graph) < 0) {
+                failed = 1;
+                break;
+            }
+        }
+    }
+    mt__gil_take(g);
+    return failed ? -1 : 0;
+}
+
 /* _run_backward(tensors, grads, keep_graph, create_graph, inputs, accumulate) -> list or None
  * tensors, grads: sequences of the same length (grads are tensors, already checked);
  * inputs: a sequence of tensors or None; accumulate: add into leaves' .grad (backward) or
- * return the inputs' gradients (autograd.grad: a list, None where nothing arrived). */
+ * return the inputs' gradients (autograd.grad: a list, None where nothing arrived).
+ * The pass: roots, build, mark, seed, run (Note [The engine]). */
 static PyObject *
 mt_py_run_backward(PyObject *module, PyObject *args)
 {
@@ -798,9 +1077,10 @@ mt_py_run_backward(PyObject *module, PyObject *args)
         return NULL;
     }
     mt__graph g = {.py = create_graph, .keep_graph = keep_graph, .accumulate = accumulate};
-    PyObject *roots = NULL, *capture_at = NULL, *captures = NULL, *result = NULL;
+    PyObject *capture_at = NULL, *captures = NULL, *targets = NULL, *result = NULL;
     PyObject *saved_callbacks = mt__callbacks;
     int saved_mode = mt__grad_off;
+    mt_edge *roots = NULL;
     mt__callbacks = NULL;
     Py_ssize_t n = PySequence_Length(tensors);
     if (n < 0 || PySequence_Length(grads) != n) {
@@ -809,137 +1089,47 @@ mt_py_run_backward(PyObject *module, PyObject *args)
         }
         goto done;
     }
-    g.index = PyDict_New();
-    roots = PyList_New(0);
     mt__callbacks = PyList_New(0);
-    if (g.index == NULL || roots == NULL || mt__callbacks == NULL) {
+    roots = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(mt_edge));
+    if (mt__callbacks == NULL || roots == NULL) {
+        if (roots == NULL) {
+            PyErr_NoMemory();
+        }
         goto done;
     }
-    mt_edge *root_edges = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(mt_edge));
-    if (root_edges == NULL) {
+    if (mt__graph_roots(tensors, n, roots) < 0) {
+        PyMem_Free(roots);
+        roots = NULL;
+        goto done;
+    }
+    if (inputs != Py_None && mt__graph_inputs(inputs, &capture_at, &targets, &captures) < 0) {
+        goto done;
+    }
+    PyObject *root_nodes[64], **rn = root_nodes;
+    if (n > 64 && (rn = PyMem_Malloc((size_t)n * sizeof(PyObject *))) == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *t = PySequence_GetItem(tensors, i);
-        int bad = t == NULL || !mt__tensor_check(t);
-        if (!bad && mt__grad_edge(t, &root_edges[i]) < 0) {
-            bad = 1;
-        }
-        else if (!bad && root_edges[i].node == NULL) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "element %zd of tensors does not require grad and does not have a grad_fn",
-                         i);
-            bad = 1;
-        }
-        else if (!bad && PyList_Append(roots, root_edges[i].node) < 0) {
-            bad = 1;
-        }
-        Py_XDECREF(t);
-        if (bad) {
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_TypeError, "backward(): tensors must be Tensors");
-            }
-            for (Py_ssize_t k = 0; k <= i; k++) {
-                Py_XDECREF(root_edges[k].node);
-            }
-            PyMem_Free(root_edges);
-            goto done;
-        }
+        rn[i] = roots[i].node;
     }
-    /* the inputs' capture points, before the walk so new accumulators are in the graph */
-    Py_ssize_t ninputs = 0;
-    PyObject *input_edges = NULL;
-    if (inputs != Py_None) {
-        ninputs = PySequence_Length(inputs);
-        capture_at = PyDict_New();
-        captures = PyList_New(ninputs);
-        input_edges = PyList_New(0);
-        if (ninputs < 0 || capture_at == NULL || captures == NULL || input_edges == NULL) {
-            Py_XDECREF(input_edges);
-            goto roots_fail;
-        }
-        for (Py_ssize_t i = 0; i < ninputs; i++) {
-            PyList_SET_ITEM(captures, i, Py_NewRef(Py_None));
-            PyObject *t = PySequence_GetItem(inputs, i);
-            mt_edge e = {0};
-            if (t == NULL || !mt__tensor_check(t)) {
-                Py_XDECREF(t);
-                if (!PyErr_Occurred()) {
-                    PyErr_SetString(PyExc_TypeError, "inputs must be Tensors");
-                }
-                Py_DECREF(input_edges);
-                goto roots_fail;
-            }
-            int erc = mt__grad_edge(t, &e);
-            if (erc == 0 && e.node == NULL) {
-                PyErr_SetString(PyExc_RuntimeError, "One of the differentiated Tensors does not "
-                                                    "require grad");
-                erc = -1;
-            }
-            Py_DECREF(t);
-            PyObject *list = NULL, *pair = NULL;
-            if (erc == 0) {
-                list = PyDict_GetItemWithError(capture_at, e.node);
-                if (list == NULL && !PyErr_Occurred()) {
-                    list = PyList_New(0);
-                    if (list != NULL && PyDict_SetItem(capture_at, e.node, list) < 0) {
-                        Py_CLEAR(list);
-                    }
-                    Py_XDECREF(list); /* the dict holds it */
-                }
-                pair = list ? Py_BuildValue("(in)", e.input_nr, i) : NULL;
-            }
-            if (erc < 0 || pair == NULL || PyList_Append(list, pair) < 0 ||
-                PyList_Append(input_edges, e.node) < 0) {
-                Py_XDECREF(pair);
-                Py_XDECREF(e.node);
-                Py_DECREF(input_edges);
-                goto roots_fail;
-            }
-            Py_DECREF(pair);
-            Py_DECREF(e.node);
-        }
+    int built = mt__graph_build(&g, rn, n);
+    if (rn != root_nodes) {
+        PyMem_Free(rn);
     }
-    if (mt__graph_build(&g, roots) < 0) {
-        Py_XDECREF(input_edges);
-        goto roots_fail;
+    if (built < 0) {
+        goto done;
     }
-    if (input_edges != NULL) {
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(input_edges); i++) {
-            Py_ssize_t ix = mt__graph_find(&g, PyList_GET_ITEM(input_edges, i));
+    if (targets != NULL) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(targets); i++) {
+            Py_ssize_t ix = mt__graph_find(&g, PyList_GET_ITEM(targets, i));
             if (ix >= 0) {
                 g.info[ix].target = 1;
             }
-            else if (PyErr_Occurred()) {
-                Py_DECREF(input_edges);
-                goto roots_fail;
-            }
         }
-        Py_DECREF(input_edges);
-        /* needed: a target or leads to one (targets were unknown while building) */
-        for (Py_ssize_t i = 0; i < g.n; i++) {
-            g.info[i].needed = g.info[i].target;
+        if (mt__graph_mark(&g) < 0) {
+            goto done;
         }
-        int changed = 1;
-        while (changed) {
-            changed = 0;
-            for (Py_ssize_t i = 0; i < g.n; i++) {
-                if (g.info[i].needed) {
-                    continue;
-                }
-                MTNodeObject *nd = g.info[i].node;
-                for (int e = 0; e < nd->n_edges; e++) {
-                    if (g.info[i].child[e] >= 0 && g.info[g.info[i].child[e]].needed) {
-                        g.info[i].needed = 1;
-                        changed = 1;
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    if (capture_at != NULL) {
         PyObject *key, *value;
         Py_ssize_t pos = 0;
         while (PyDict_Next(capture_at, &pos, &key, &value)) {
@@ -949,90 +1139,28 @@ mt_py_run_backward(PyObject *module, PyObject *args)
             }
         }
     }
-    /* the roots' gradients */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *grad = PySequence_GetItem(grads, i);
-        Py_ssize_t ix = mt__graph_find(&g, root_edges[i].node);
-        int bad = grad == NULL || ix < 0;
-        if (!bad && grad != Py_None) {
-            if (g.py) {
-                bad = mt__buffer_add_py(&g, ix, root_edges[i].input_nr, grad) < 0;
-            }
-            else if (!mt__tensor_check(grad)) {
-                PyErr_SetString(PyExc_TypeError, "backward(): grad_tensors must be Tensors");
-                bad = 1;
-            }
-            else {
-                int rc = mt__buffer_add_c(&g, ix, root_edges[i].input_nr,
-                                          mt__tensor_impl_ref(grad));
-                bad = rc < 0 && mt__raise_int(rc) < 0;
-            }
-        }
-        Py_XDECREF(grad);
-        if (bad) {
-            goto roots_fail;
-        }
+    if (mt__graph_seed(&g, roots, grads, n) < 0) {
+        goto done;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t ix = mt__graph_find(&g, root_edges[i].node);
-        int queued = 0;
-        for (Py_ssize_t k = 0; k < g.heap_n; k++) {
-            queued |= g.heap[k] == ix;
-        }
-        if (g.info[ix].deps == 0 && g.info[ix].needed && !queued) {
-            mt__heap_push(&g, ix);
-        }
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_CLEAR(root_edges[i].node);
-    }
-    PyMem_Free(root_edges);
-    root_edges = NULL;
-
-    mt__c_nodes = 0;
-    g.captures = captures;    /* borrowed */
+    g.captures = captures; /* borrowed */
     g.capture_at = capture_at;
     mt__grad_off = !create_graph;
-    int failed = 0;
-    while (g.heap_n > 0) {
-        Py_ssize_t ix = mt__heap_pop(&g);
-        if (mt__runs_in_c(&g, ix)) {
-            mt__gil_drop(&g);
-            mt__c_nodes++;
-            int rc = mt__run_cnode(&g, ix);
-            if (rc < 0) {
-                mt__gil_take(&g);
-                mt__raise_int(rc);
-                failed = 1;
-                break;
-            }
-        }
-        else {
-            mt__gil_take(&g);
-            if (mt__run_node(&g, ix, create_graph) < 0) {
-                failed = 1;
-                break;
-            }
-        }
-    }
-    mt__gil_take(&g);
+    int failed = mt__graph_run(&g, create_graph);
     mt__grad_off = saved_mode;
     if (failed || mt__run_callbacks() < 0) {
         goto done;
     }
     result = captures != NULL ? Py_NewRef(captures) : Py_NewRef(Py_None);
-    goto done;
-roots_fail:
-    if (root_edges != NULL) {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Py_XDECREF(root_edges[i].node);
-        }
-        PyMem_Free(root_edges);
-    }
 done:
     mt__grad_off = saved_mode;
     mt__graph_free(&g);
-    Py_XDECREF(roots);
+    if (roots != NULL) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_XDECREF(roots[i].node);
+        }
+        PyMem_Free(roots);
+    }
+    Py_XDECREF(targets);
     Py_XDECREF(capture_at);
     Py_XDECREF(captures);
     Py_XSETREF(mt__callbacks, saved_callbacks);

@@ -1,5 +1,6 @@
 /* csrc/autograd/node.c - the graph's nodes (see Note [Nodes]) and the edges into them. */
 #include "csrc/autograd/autograd.h"
+#include "csrc/autograd/derivatives.h"
 
 #include <stddef.h>
 #include <structmember.h>
@@ -9,6 +10,12 @@ static PyObject *mt__accumulate_grad_class; /* minitorch.autograd.graph.Accumula
 static uint64_t mt__next_seq;
 
 #define NODE(o) ((MTNodeObject *)(o))
+
+uint64_t
+mt__node_next_seq(void)
+{
+    return mt__next_seq++;
+}
 
 /* _Node(fn, ctx, inputs, n_inputs): inputs is a sequence of tensors (or None); each becomes
  * an edge to where its gradient goes (no edge for those that do not require grad). */
@@ -117,6 +124,8 @@ node_dealloc(MTNodeObject *self)
     }
     node_clear(self);
     mt__cnode_release(self);
+    mt__dstate_free(self->dstate);
+    self->dstate = NULL;
     PyMem_Free(self->edges);
     self->edges = NULL;
     tp->tp_free((PyObject *)self);
@@ -204,6 +213,9 @@ static PyObject *
 node_get_cformula(PyObject *op, void *closure)
 {
     MTNodeObject *n = NODE(op);
+    if (n->dstate != NULL) {
+        return PyUnicode_FromString(n->dstate->decl->op);
+    }
     if (n->cstate == NULL) {
         Py_RETURN_NONE;
     }

@@ -171,6 +171,7 @@ typedef struct {
     int nondiff;
     PyObject *dict;
     vectorcallfunc vectorcall;
+    const struct mt_derivative *decl; /* its declaration (Note [Declared nodes]) */
 } MTPyOpObject;
 
 static PyObject *
@@ -186,7 +187,13 @@ pyop_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *
             return r;
         }
         PyObject *r;
-        if (mt__ag_intercept(op->ckey, NULL, args, PyVectorcall_NARGS(nargsf), kwnames, &r)) {
+        mt_drecord rec;
+        Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+        int h = mt__ag_begin(op->ckey, &op->decl, NULL, args, nargs, kwnames, &rec);
+        if (h == 1) {
+            return mt__drecord_end(&rec, PyObject_Vectorcall(op->fn, args, nargsf, kwnames));
+        }
+        if (h < 0 && mt__ag_intercept(op->ckey, NULL, args, nargs, kwnames, &r)) {
             return r;
         }
     }
@@ -214,6 +221,7 @@ pyop_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     op->ckey = ckey;
     op->nondiff = nondiff;
     op->vectorcall = pyop_vectorcall;
+    op->decl = MT__DUNSET;
     return (PyObject *)op;
 }
 
@@ -359,7 +367,7 @@ mt__autograd_init(PyObject *module)
 {
     if (PyModule_AddFunctions(module, mt_autograd_functions) < 0 ||
         mt__node_types_init(module) < 0 || mt__engine_init(module) < 0 ||
-        mt__cnodes_init(module) < 0) {
+        mt__cnodes_init(module) < 0 || mt__record_init(module) < 0) {
         return -1;
     }
     PyObject *pyop = PyType_FromModuleAndSpec(module, &pyop_spec, NULL);

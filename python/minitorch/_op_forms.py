@@ -25,11 +25,16 @@ def _scalar_type_name(dt):
 
 
 def _resolve(spec, name):
-    """'py:module[.attr]' -> the Python function; 'C:family' -> the minitorch._C one."""
+    """'py:module[.attr]' -> the Python function (module may be dotted: 'py:nn._ops');
+    'C:family' -> the minitorch._C one."""
     if spec.startswith("C:"):
         return getattr(_C, name)
-    module, _, attr = spec[3:].partition(".")
-    return getattr(importlib.import_module("minitorch." + module), attr or name)
+    path = spec[3:]
+    try:
+        return getattr(importlib.import_module("minitorch." + path), name)
+    except ModuleNotFoundError:
+        module, _, attr = path.rpartition(".")
+        return getattr(importlib.import_module("minitorch." + module), attr)
 
 
 # "<name>" / "<name>_" -> the Python implementation the key "p.<name>" of the recorder runs
@@ -162,3 +167,23 @@ def module_functions(tensor_class):
             for n in names:
                 functions[n + "_"] = inplace
     return functions
+
+
+_nn_ops = None
+
+
+def nn_ops():
+    """{name: recorded form} of the ops of nn.functional (rows with form 'n'; 'k' adds the
+    in-place form name_), made on first use."""
+    global _nn_ops
+    if _nn_ops is None:
+        ops = {}
+        for row in OPS:
+            name, forms = row["name"], row["forms"]
+            if "n" in forms:
+                ops[name] = _python_form(row, row["impl"], name)
+            if "k" in forms:
+                base = _resolve(row["impl"], name)
+                ops[name + "_"] = _recorded(_inplace(base, name + "_"), name + "_")
+        _nn_ops = ops
+    return _nn_ops

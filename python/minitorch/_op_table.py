@@ -22,14 +22,30 @@ op(name, impl, forms, *, aliases=(), function=None, inplace=None, call=None, gra
            j  minitorch.<name>_ function of the in-place form
            g  minitorch.<name>(t, ...) calls t.<name>(...)
            o  takes out= (checked by tests/test_op_table.py)
+           n  an op of minitorch.nn.functional: its recorded Python form, which nn.functional
+              calls (_op_forms.nn_ops())
+           k  the in-place form of an n op (the generic one), as nn_ops()["<name>_"]
   aliases  other names with the same forms (torch's aliases: absolute for abs, ...)
   function, inplace   where that form lives when not where impl says ("C:<family>" or "py:...")
   call     C calling convention when not METH_FASTCALL | METH_KEYWORDS: "noargs", "o", "varargs"
-  grad     the derivative formula (used by autograd; None until it exists)
+  grad     the derivative: d(signature, **formulas), a declaration (Note [Derivative
+           declarations] in autograd/_dsl.py: compiled to C at build time and to Python at
+           import); or the name of a Python formula in autograd/formulas.py; "nondiff" (no
+           derivative: the outputs never require grad); None until it exists
 
 The table is data only: it imports nothing, so the build can read it without minitorch."""
 
 OPS = []
+
+
+def d(signature, node=None, using=None, **formulas):
+    """A derivative declaration (Note [Derivative declarations] in autograd/_dsl.py)."""
+    return {"signature": signature, "formulas": formulas, "node": node, "using": using or {}}
+
+
+# signatures shared by several rows
+_BINARY = 'Tensor|Scalar self, Tensor|Scalar other'
+_UNARY = 'Tensor self'
 
 
 def op(name, impl, forms, *, aliases=(), function=None, inplace=None, call=None, grad=None):
@@ -37,15 +53,22 @@ def op(name, impl, forms, *, aliases=(), function=None, inplace=None, call=None,
                 "function": function, "inplace": inplace, "call": call, "grad": grad})
 
 
-op('abs',                 'C:ops',                   'fmio', aliases=('absolute',), grad='abs')
-op('acos',                'C:ops',                   'fmio', aliases=('arccos',), grad='acos')
-op('acosh',               'C:ops',                   'fmio', aliases=('arccosh',), grad='acosh')
-op('add',                 'C:ops',                   'fmio', grad='add')
+op('abs',                 'C:ops',                   'fmio', aliases=('absolute',), grad=d(_UNARY, self='grad * self.sgn()'))
+op('acos',                'C:ops',                   'fmio', aliases=('arccos',), grad=d(_UNARY, self='-grad / conj((1 - self * self).sqrt())'))
+op('acosh',               'C:ops',                   'fmio', aliases=('arccosh',), grad=d(_UNARY, self='grad / conj((self * self - 1).sqrt())'))
+op('add',                  'C:ops', 'fmio', grad=d(_BINARY + ', *, Scalar alpha=1', self='grad',
+                      other='grad if alpha == 1 else grad * conj(alpha)'))
 op('addbmm',              'py:_linalg',              'fmi')
 op('addcdiv',             'py:_pointwise',           'fmio', inplace='generic')
 op('addcmul',             'py:_pointwise',           'fmio', inplace='generic')
-op('addmm',               'C:linalg',                'fmio', inplace='generic', grad='addmm')
-op('addmv',               'C:linalg',                'fmio', inplace='generic', grad='addmv')
+op('addmm',               'C:linalg',                'fmio', inplace='generic', grad=d('Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1',
+    self='grad if beta == 1 else grad * conj(beta)',
+    mat1='grad.mm(conj(mat2).mT) if alpha == 1 else grad.mm(conj(mat2).mT) * conj(alpha)',
+    mat2='conj(mat1).mT.mm(grad) if alpha == 1 else conj(mat1).mT.mm(grad) * conj(alpha)'))
+op('addmv',               'C:linalg',                'fmio', inplace='generic', grad=d('Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1',
+    self='grad if beta == 1 else grad * conj(beta)',
+    mat='grad.unsqueeze(1) * conj(vec).unsqueeze(0) * conj(alpha)',
+    vec='(conj(mat).mT @ grad) * conj(alpha)'))
 op('addr',                'py:_linalg',              'fmi')
 op('all',                 'C:reduce',                'fmo', grad='nondiff')
 op('allclose',            'py:_ops',                 'fm', grad='nondiff')
@@ -61,15 +84,21 @@ op('argsort',             'py:_sorting',           'fm', grad='nondiff')
 op('argwhere',            'py:_gather_scatter',           'fm', grad='nondiff')
 op('as_strided',          'C:tensor',                'gmi', grad='as_strided')
 op('as_tensor',           'C:tensor',                'f', grad='nondiff')
-op('asin',                'C:ops',                   'fmio', aliases=('arcsin',), grad='asin')
-op('asinh',               'C:ops',                   'fmio', aliases=('arcsinh',), grad='asinh')
-op('atan',                'C:ops',                   'fmio', aliases=('arctan',), grad='atan')
-op('atan2',               'C:ops',                   'fmio', aliases=('arctan2',), grad='atan2')
-op('atanh',               'C:ops',                   'fmio', aliases=('arctanh',), grad='atanh')
+op('asin',                'C:ops',                   'fmio', aliases=('arcsin',), grad=d(_UNARY, self='grad / conj((1 - self * self).sqrt())'))
+op('asinh',               'C:ops',                   'fmio', aliases=('arcsinh',), grad=d(_UNARY, self='grad / conj((self * self + 1).sqrt())'))
+op('atan',                'C:ops',                   'fmio', aliases=('arctan',), grad=d(_UNARY, self='grad / conj(1 + self * self)'))
+op('atan2',               'C:ops',                   'fmio', aliases=('arctan2',), grad=d('Tensor self, Tensor other',
+    using={'recip': '(self * self + other * other).reciprocal().masked_fill('
+                    '(self == 0) & (other == 0), 0)'},
+    self='grad * other * recip', other='-grad * self * recip'))
+op('atanh',               'C:ops',                   'fmio', aliases=('arctanh',), grad=d(_UNARY, self='grad / conj(1 - self * self)'))
 op('atleast_1d',          'py:_joining',           'f')
 op('atleast_2d',          'py:_joining',           'f')
 op('atleast_3d',          'py:_joining',           'f')
-op('baddbmm',             'C:linalg',                'fmio', inplace='generic', grad='baddbmm')
+op('baddbmm',             'C:linalg',                'fmio', inplace='generic', grad=d('Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1',
+    self='grad if beta == 1 else grad * conj(beta)',
+    batch1='grad.bmm(conj(batch2).mT) * conj(alpha)',
+    batch2='conj(batch1).mT.bmm(grad) * conj(alpha)'))
 op('bernoulli',           'py:_random',              'fmi', inplace="py:_random.bernoulli_", grad='nondiff')
 op('bfloat16',            'C:tensor',                'm', grad='identity')
 op('bincount',            'py:_searching',           'fm', grad='nondiff')
@@ -80,7 +109,7 @@ op('bitwise_or',          'C:ops',                   'fmio', grad='nondiff')
 op('bitwise_right_shift', 'C:ops',                   'fmio', grad='nondiff')
 op('bitwise_xor',         'C:ops',                   'fmio', grad='nondiff')
 op('block_diag',          'py:_joining',           'f')
-op('bmm',                 'C:linalg',                'fmo', grad='bmm')
+op('bmm',                 'C:linalg',                'fmo', grad=d('Tensor self, Tensor mat2', self='grad.bmm(conj(mat2).mT)', mat2='conj(self).mT.bmm(grad)'))
 op('bool',                'C:tensor',                'm', grad='nondiff')
 op('broadcast_shapes',    'py:_broadcasting',           'f', grad='nondiff')
 op('broadcast_tensors',   'py:_broadcasting',           'f')
@@ -91,7 +120,7 @@ op('cartesian_prod',      'py:_joining',           'f')
 op('cat',                 'C:index',                 'fo', aliases=('concat', 'concatenate',), grad='cat')
 op('cauchy_',             'py:_random',              'm', grad='nondiff')
 op('cdouble',             'py:_complex',             'm')
-op('ceil',                'C:ops',                   'fmio', grad='zeros')
+op('ceil',                'C:ops',                   'fmio', grad=d(_UNARY, self='zeros_like(grad)'))
 op('cfloat',              'py:_complex',             'm')
 op('char',                'C:tensor',                'm', grad='nondiff')
 op('as_subclass',         'py:_subclass',            'm', grad='identity')
@@ -99,31 +128,36 @@ op('chunk',               'Tensor',                  'gm')
 op('clamp',               'py:_ops',                 'fmij', aliases=('clip',), grad='clamp')
 op('clamp_max',           'py:_pointwise',           'fmijo', inplace='generic', grad='clamp_max')
 op('clamp_min',           'py:_pointwise',           'fmijo', inplace='generic', grad='clamp_min')
-op('clone',               'C:tensor',                'gm', grad='identity')
+op('clone',               'C:tensor',                'gm', grad=d('Tensor self, *, Any memory_format=None', self='grad'))
 op('column_stack',        'py:_joining',           'f')
 op('conj',                'py:_complex',             'fm')
 op('conj_physical',       'C:ops',                   'fmio', grad='conj')
-op('contiguous',          'C:tensor',                'm', grad='identity')
+op('contiguous',          'C:tensor',                'm', grad=d('Tensor self, *, Any memory_format=None', self='grad'))
 op('copy_',               'C:tensor',                'm', grad='copy_')
-op('copysign',            'C:ops',                   'fmio', grad='copysign')
-op('cos',                 'C:ops',                   'fmio', grad='cos')
-op('cosh',                'C:ops',                   'fmio', grad='cosh')
+op('copysign',            'C:ops',                   'fmio', grad=d('Tensor self, Tensor|Scalar other',
+    self='(grad * result / self).masked_fill(self == 0, 0)', other='zeros_like(grad)'))
+op('cos',                 'C:ops',                   'fmio', grad=d(_UNARY, self='grad * -conj(self.sin())'))
+op('cosh',                'C:ops',                   'fmio', grad=d(_UNARY, self='grad * conj(self.sinh())'))
 op('count_nonzero',       'py:_reductions',          'fm', grad='nondiff')
 op('cpu',                 'C:tensor',                'm', grad='identity')
 op('cuda',                'C:tensor',                'm', grad='nondiff')
 op('cummax',              'py:_reductions',          'fmo', grad='cummax')
 op('cummin',              'py:_reductions',          'fmo', grad='cummin')
 op('cumprod',             'C:reduce',                'fmio', inplace='generic', grad='cumprod')
-op('cumsum',              'C:reduce',                'fmio', inplace='generic', grad='cumsum')
-op('deg2rad',             'C:ops',                   'fmio', grad='deg2rad')
+op('cumsum',              'C:reduce',                'fmio', inplace='generic', grad=d('Tensor self, int dim, *, ScalarType? dtype=None',
+    self='grad.flip(dim).cumsum(dim).flip(dim)'))
+op('deg2rad',             'C:ops',                   'fmio', grad=d(_UNARY, self='grad * 0.017453292519943295'))
 op('detach',              'C:tensor',                'gmi', call='noargs', grad='nondiff')
 op('diag',                'py:_rearranging',           'fm', grad='diag')
 op('diag_embed',          'py:_rearranging',           'fm', grad='diag_embed')
 op('diagflat',            'py:_rearranging',           'fm', grad='diagflat')
 op('diagonal',            'py:_rearranging',           'fm')
-op('div',                 'C:ops',                   'fmio', aliases=('divide', 'true_divide',), grad='div')
-op('dot',                 'C:linalg',                'fmo', grad='dot')
-op('double',              'C:tensor',                'm', grad='identity')
+op('div',                  'C:ops', 'fmio', aliases=('divide', 'true_divide',), grad=d(
+    _BINARY + ', *, str? rounding_mode=None',
+    self='grad / conj(other) if rounding_mode is None else grad * 0',
+    other='-grad * conj(result) / conj(other) if rounding_mode is None else grad * 0'))
+op('dot',                 'C:linalg',                'fmo', grad=d('Tensor self, Tensor tensor', self='grad * conj(tensor)', tensor='grad * conj(self)'))
+op('double',              'C:tensor',                'm', grad=d('Tensor self, *, Any memory_format=None', self='grad'))
 op('dsplit',              'py:_joining',           'fm')
 op('dstack',              'py:_joining',           'f')
 op('einsum',              'py:_linalg',              'f')
@@ -132,32 +166,37 @@ op('empty_like',          'py:_factories',           'f', grad='nondiff')
 op('empty_strided',       'C:tensor',                'f', grad='nondiff')
 op('eq',                  'C:ops',                   'fmio', grad='nondiff')
 op('equal',               'py:_ops',                 'fm', grad='nondiff')
-op('erf',                 'C:ops',                   'fmio', grad='erf')
-op('erfc',                'C:ops',                   'fmio', grad='erfc')
-op('erfinv',              'C:ops',                   'fmio', grad='erfinv')
-op('exp',                 'C:ops',                   'fmio', grad='exp')
-op('exp2',                'C:ops',                   'fmio', grad='exp2')
-op('expand',              'C:tensor',                'm', grad='expand')
-op('expand_as',           'C:tensor',                'm', call='o', grad='expand')
-op('expm1',               'C:ops',                   'fmio', grad='expm1')
+op('erf',                 'C:ops',                   'fmio', grad=d(_UNARY, self='grad * 1.1283791670955126 * (-self * self).exp()'))
+op('erfc',                'C:ops',                   'fmio', grad=d(_UNARY, self='grad * -1.1283791670955126 * (-self * self).exp()'))
+op('erfinv',              'C:ops',                   'fmio', grad=d(_UNARY, self='grad * 0.8862269254527579 * (result * result).exp()'))
+op('exp',                  'C:ops', 'fmio', grad=d(_UNARY, self='grad * conj(result)'))
+op('exp2',                'C:ops',                   'fmio', grad=d(_UNARY, self='grad * conj(result) * 0.6931471805599453'))
+op('expand',              'C:tensor',                'm', grad=d('Tensor self, int[]... size, *, bool implicit=False', self='grad'))
+op('expand_as',           'C:tensor',                'm', call='o', grad=d('Tensor self, Tensor other', self='grad'))
+op('expm1',               'C:ops',                   'fmio', grad=d(_UNARY, self='grad * conj(result + 1)'))
 op('exponential_',        'py:_random',              'm', grad='nondiff')
 op('eye',                 'C:tensor',                'f', grad='nondiff')
 op('fill_',               'C:tensor',                'm', grad='fill_')
-op('flatten',             'C:tensor',                'gm', grad='reshape_back')
-op('flip',                'py:_rearranging',           'fm', grad='flip')
-op('fliplr',              'py:_rearranging',           'fm', grad='fliplr')
-op('flipud',              'py:_rearranging',           'fm', grad='flipud')
-op('float',               'C:tensor',                'm', grad='identity')
-op('floor',               'C:ops',                   'fmio', grad='zeros')
+op('flatten',             'C:tensor',                'gm', grad=d('Tensor self, int start_dim=0, int end_dim=-1', self='grad.reshape(self.shape)'))
+op('flip',                'py:_rearranging',           'fm', grad=d('Tensor self, int[]... dims', self='grad.flip(dims)'))
+op('fliplr',              'py:_rearranging',           'fm', grad=d(_UNARY, self='grad.flip((1,))'))
+op('flipud',              'py:_rearranging',           'fm', grad=d(_UNARY, self='grad.flip((0,))'))
+op('float',               'C:tensor',                'm', grad=d('Tensor self, *, Any memory_format=None', self='grad'))
+op('floor',               'C:ops',                   'fmio', grad=d(_UNARY, self='zeros_like(grad)'))
 op('floor_divide',        'C:ops',                   'fmio', grad='nondiff')
-op('fmax',                'C:ops',                   'fmio', grad='fmax')
-op('fmin',                'C:ops',                   'fmio', grad='fmin')
-op('fmod',                'C:ops',                   'fmio', grad='fmod')
-op('frac',                'C:ops',                   'fmio', grad='frac')
+op('fmax',                'C:ops',                   'fmio', grad=d('Tensor self, Tensor other',
+    self='grad.masked_fill(((self >= other) | other.isnan()).logical_not(), 0)',
+    other='grad.masked_fill((self >= other) | other.isnan(), 0)'))
+op('fmin',                'C:ops',                   'fmio', grad=d('Tensor self, Tensor other',
+    self='grad.masked_fill(((self <= other) | other.isnan()).logical_not(), 0)',
+    other='grad.masked_fill((self <= other) | other.isnan(), 0)'))
+op('fmod',                'C:ops',                   'fmio', grad=d('Tensor self, Tensor|Scalar other', self='grad', other='-grad * (self / other).trunc()'))
+op('frac',                'C:ops',                   'fmio', grad=d(_UNARY, self='grad'))
 op('from_numpy',          'C:tensor',                'f', call='o', grad='nondiff')
 op('full',                'C:tensor',                'f', grad='nondiff')
 op('full_like',           'py:_factories',           'f', grad='nondiff')
-op('gather',              'py:_gather_scatter',           'fm', grad='gather')
+op('gather',              'py:_gather_scatter',           'fm', grad=d('Tensor self, int dim, Tensor index, *, bool sparse_grad=False',
+    self='grad.new_zeros(self.shape).scatter_add(dim, index, grad)'))
 op('ge',                  'C:ops',                   'fmio', aliases=('greater_equal',), grad='nondiff')
 op('geometric_',          'py:_random',              'm', grad='nondiff')
 op('ger',                 'py:_linalg',              'fm')
@@ -165,7 +204,7 @@ op('gt',                  'C:ops',                   'fmio', aliases=('greater',
 op('half',                'C:tensor',                'm', grad='identity')
 op('hsplit',              'py:_joining',           'fm')
 op('hstack',              'py:_joining',           'f')
-op('hypot',               'C:ops',                   'fmio', grad='hypot')
+op('hypot',               'C:ops',                   'fmio', grad=d('Tensor self, Tensor other', self='grad * self / result', other='grad * other / result'))
 op('imag',                'py:_complex',             'f', grad='imag')
 op('index_add',           'py:_gather_scatter',           'fmi', inplace="py:_gather_scatter._index_add_", grad='index_add')
 op('index_copy',          'py:_gather_scatter',           'fmi', inplace="py:_gather_scatter._index_copy_", grad='index_copy')
@@ -191,16 +230,19 @@ op('isposinf',            'py:_pointwise',           'fmo', grad='nondiff')
 op('kron',                'py:_pointwise',           'fmo')
 op('kthvalue',            'py:_sorting',           'fm', grad='kthvalue')
 op('le',                  'C:ops',                   'fmio', aliases=('less_equal',), grad='nondiff')
-op('lerp',                'py:_ops',                 'fmi', grad='lerp')
+op('lerp',                'py:_ops',                 'fmi', grad=d('Tensor self, Tensor end, Tensor|Scalar weight', self='grad * conj(1 - weight)',
+    end='grad * conj(weight)', weight='grad * conj(end - self)'))
 op('lgamma',              'C:ops',                   'fmio', grad='lgamma')
 op('linspace',            'C:tensor',                'f', grad='nondiff')
-op('log',                 'C:ops',                   'fmio', grad='log')
-op('log10',               'C:ops',                   'fmio', grad='log10')
-op('log1p',               'C:ops',                   'fmio', grad='log1p')
-op('log2',                'C:ops',                   'fmio', grad='log2')
+op('log',                  'C:ops', 'fmio', grad=d(_UNARY, self='grad / conj(self)'))
+op('log10',               'C:ops',                   'fmio', grad=d(_UNARY, self='grad / (conj(self) * 2.302585092994046)'))
+op('log1p',               'C:ops',                   'fmio', grad=d(_UNARY, self='grad / conj(self + 1)'))
+op('log2',                'C:ops',                   'fmio', grad=d(_UNARY, self='grad / (conj(self) * 0.6931471805599453)'))
 op('log_normal_',         'py:_random',              'm', grad='nondiff')
-op('logaddexp',           'C:ops',                   'fmio', grad='logaddexp')
-op('logaddexp2',          'C:ops',                   'fmio', grad='logaddexp2')
+op('logaddexp',           'C:ops',                   'fmio', grad=d('Tensor self, Tensor other', self='grad * (self - result).exp()',
+    other='grad * (other - result).exp()'))
+op('logaddexp2',          'C:ops',                   'fmio', grad=d('Tensor self, Tensor other', self='grad * (self - result).exp2()',
+    other='grad * (other - result).exp2()'))
 op('logcumsumexp',        'C:reduce',                'fmo', grad='logcumsumexp')
 op('logical_and',         'C:ops',                   'fmio', grad='nondiff')
 op('logical_not',         'C:ops',                   'fmio', grad='nondiff')
@@ -208,36 +250,57 @@ op('logical_or',          'C:ops',                   'fmio', grad='nondiff')
 op('logical_xor',         'C:ops',                   'fmio', grad='nondiff')
 op('logit',               'py:_pointwise',           'fmio', inplace='generic')
 op('logspace',            'C:tensor',                'f', grad='nondiff')
-op('log_softmax',         'py:_softmax',             'fm', grad='log_softmax')
+op('log_softmax',         'py:_softmax',             'fm', grad=d('Tensor self, int? dim=None, ScalarType? dtype=None, *, Any _stacklevel=3',
+    self='softmax_backward(grad, result, dim, True)'))
 op('logsumexp',           'py:_reductions',          'fm')
 op('long',                'C:tensor',                'm', grad='nondiff')
 op('lt',                  'C:ops',                   'fmio', aliases=('less',), grad='nondiff')
-op('masked_fill',         'C:ops',                   'gmi', grad='masked_fill')
+op('masked_fill',         'C:ops',                   'gmi', grad=d('Tensor self, Tensor mask, Tensor|Scalar value',
+    self='grad.masked_fill(mask, 0)', value='grad.masked_fill(mask.logical_not(), 0).sum()'))
 op('masked_scatter',      'py:_gather_scatter',           'fmi', inplace="py:_gather_scatter._masked_scatter_")
 op('masked_select',       'py:_gather_scatter',           'fm')
-op('matmul',              'C:linalg',                'fmo', grad='matmul')
+op('matmul',              'C:linalg',                'fmo', grad=d('Tensor self, Tensor other',
+    self='grad * conj(other) if self.dim() == 1 and other.dim() == 1 else '
+         '((grad.unsqueeze(-2) @ conj(other).mT).squeeze(-2) if self.dim() == 1 else '
+         '(grad.unsqueeze(-1) @ conj(other).unsqueeze(-2) if other.dim() == 1 else '
+         'grad @ conj(other).mT))',
+    other='grad * conj(self) if self.dim() == 1 and other.dim() == 1 else '
+          '(conj(self).unsqueeze(-1) @ grad.unsqueeze(-2) if self.dim() == 1 else '
+          '((conj(self).mT @ grad.unsqueeze(-1)).squeeze(-1) if other.dim() == 1 else '
+          'conj(self).mT @ grad))'))
 op('max',                 'py:_reductions',          'fm', grad='max')
-op('maximum',             'C:ops',                   'fmio', grad='maximum')
-op('mean',                'py:_reductions',          'fm')
+op('maximum',             'C:ops',                   'fmio', grad=d('Tensor self, Tensor|Scalar other',
+    self='where(self == other, grad / 2, grad).masked_fill(self < other, 0)',
+    other='where(self == other, grad / 2, grad).masked_fill(self > other, 0)'))
+op('mean',                'py:_reductions',          'fm', grad=d('Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None',
+    self='reduce_backward(grad, self.shape, dim, keepdim) * '
+         '(grad.numel() / self.numel() if self.numel() > 0 else nan)'))
 op('median',              'py:_sorting',           'fm', grad='median')
 op('meshgrid',            'py:_joining',           'f')
 op('min',                 'py:_reductions',          'fm', grad='min')
-op('minimum',             'C:ops',                   'fmio', grad='minimum')
-op('mm',                  'C:linalg',                'fmo', grad='mm')
+op('minimum',             'C:ops',                   'fmio', grad=d('Tensor self, Tensor|Scalar other',
+    self='where(self == other, grad / 2, grad).masked_fill(self > other, 0)',
+    other='where(self == other, grad / 2, grad).masked_fill(self < other, 0)'))
+op('mm',                   'C:linalg', 'fmo', grad=d('Tensor self, Tensor mat2', self='grad.mm(conj(mat2).mT)',
+                                  mat2='conj(self).mT.mm(grad)'))
 op('mode',                'py:_sorting',           'fm', grad='mode')
 op('movedim',             'py:_rearranging',           'fm', aliases=('moveaxis',))
 op('msort',               'py:_sorting',           'fm', grad='msort')
-op('mul',                 'C:ops',                   'fmio', aliases=('multiply',), grad='mul')
+op('mul',                  'C:ops', 'fmio', aliases=('multiply',), grad=d(_BINARY, self='grad * conj(other)',
+                                        other='grad * conj(self)'))
 op('multinomial',         'py:_random',              'fm', grad='nondiff')
-op('mv',                  'C:linalg',                'fmo', grad='mv')
-op('nan_to_num',          'py:_pointwise',           'fmio', inplace='generic', grad='nan_to_num')
+op('mv',                  'C:linalg',                'fmo', grad=d('Tensor self, Tensor vec', self='grad.unsqueeze(1) * conj(vec).unsqueeze(0)',
+    vec='conj(self).mT @ grad'))
+op('nan_to_num',          'py:_pointwise',           'fmio', inplace='generic', grad=d('Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None',
+    self='grad * self.isfinite()'))
 op('nanmean',             'py:_pointwise',           'fmo')
 op('nanmedian',           'py:_sorting',           'fm', grad='median')
 op('nanquantile',         'py:_sorting',           'fm')
 op('nansum',              'py:_pointwise',           'fmo')
-op('narrow',              'C:tensor',                'gm', grad='narrow')
+op('narrow',              'C:tensor',                'gm', grad=d('Tensor self, int dim, int start, int length',
+    self='embed(grad, self.shape, dim, start)'))
 op('ne',                  'C:ops',                   'fmio', aliases=('not_equal',), grad='nondiff')
-op('neg',                 'C:ops',                   'fmio', aliases=('negative',), grad='neg')
+op('neg',                  'C:ops', 'fmio', aliases=('negative',), grad=d(_UNARY, self='-grad'))
 op('new_empty',           'Tensor',                  'm', grad='nondiff')
 op('new_full',            'Tensor',                  'm', grad='nondiff')
 op('new_ones',            'Tensor',                  'm', grad='nondiff')
@@ -252,15 +315,21 @@ op('one_hot',             'py:_gather_scatter',           'f', grad='nondiff')
 op('ones',                'C:tensor',                'f', grad='nondiff')
 op('ones_like',           'py:_factories',           'f', grad='nondiff')
 op('outer',               'py:_linalg',              'fm')
-op('permute',             'C:tensor',                'gm', grad='permute')
+op('permute',             'C:tensor',                'gm', grad=d('Tensor self, int[]... dims', self='permute_back(grad, dims)'))
 op('pin_memory',          'Tensor',                  'm')
 op('poisson',             'py:_random',              'f', grad='nondiff')
 op('positive',            'py:_pointwise',           'fm', grad='identity')
-op('pow',                 'C:ops',                   'fmio', grad='pow')
+op('pow',                 'C:ops',                   'fmio', grad=d(_BINARY.replace('other', 'exponent'),
+    self='(grad * exponent * self.pow(exponent - 1)).masked_fill((exponent == 0) & (self == 0), 0)'
+         ' if is_tensor(exponent) else (grad * 0 if exponent == 0 else '
+         'grad * exponent * self.pow(exponent - 1))',
+    exponent='(grad * conj(result * self.log())).masked_fill((self == 0) & (exponent >= 0), 0)'
+             ' if is_tensor(self) else ((grad * conj(result) * slog(self)).masked_fill('
+             'exponent >= 0, 0) if self == 0 else grad * conj(result) * slog(self))'))
 op('prod',                'C:reduce',                'fmo', grad='prod')
 op('promote_types',       'C:ops',                   'f', grad='nondiff')
 op('quantile',            'py:_sorting',           'fm')
-op('rad2deg',             'C:ops',                   'fmio', grad='rad2deg')
+op('rad2deg',             'C:ops',                   'fmio', grad=d(_UNARY, self='grad * 57.29577951308232'))
 op('rand',                'py:_random',              'f', grad='nondiff')
 op('rand_like',           'py:_random',              'f', grad='nondiff')
 op('randint',             'py:_random',              'f', grad='nondiff')
@@ -271,13 +340,13 @@ op('random_',             'py:_random',              'm', grad='nondiff')
 op('randperm',            'py:_random',              'f', grad='nondiff')
 op('range',               'py:_factories',           'f', grad='nondiff')
 op('real',                'py:_complex',             'f', grad='real')
-op('reciprocal',          'C:ops',                   'fmio', grad='reciprocal')
-op('relu',                'C:ops',                   'fmio', grad='relu')
-op('remainder',           'C:ops',                   'fmio', grad='remainder')
+op('reciprocal',          'C:ops',                   'fmio', grad=d(_UNARY, self='grad * -conj(result * result)'))
+op('relu',                 'C:ops', 'fmio', grad=d(_UNARY, self='grad.masked_fill(result <= 0, 0)'))
+op('remainder',           'C:ops',                   'fmio', grad=d(_BINARY, self='grad', other='-grad * (self / other).floor()'))
 op('repeat',              'py:_rearranging',           'fm')
 op('repeat_interleave',   'py:_rearranging',           'fm')
 op('requires_grad_',      'C:tensor',                'm', grad='nondiff')
-op('reshape',             'C:tensor',                'gm', grad='reshape_back')
+op('reshape',             'C:tensor',                'gm', grad=d('Tensor self, int[]... shape', self='grad.reshape(self.shape)'))
 op('reshape_as',          'Tensor',                  'm', grad='reshape_back')
 op('resize_',             'C:tensor',                'm', grad='nondiff')
 op('resize_as_',          'C:tensor',                'm', grad='nondiff')
@@ -286,40 +355,44 @@ op('resolve_neg',         'py:_complex',             'fm')
 op('result_type',         'C:ops',                   'f', grad='nondiff')
 op('roll',                'py:_rearranging',           'fm')
 op('rot90',               'py:_rearranging',           'fm', grad='rot90')
-op('round',               'C:ops',                   'fmio', grad='zeros')
-op('rsqrt',               'C:ops',                   'fmio', grad='rsqrt')
+op('round',               'C:ops',                   'fmio', grad=d('Tensor self, *, int decimals=0', self='zeros_like(grad)'))
+op('rsqrt',               'C:ops',                   'fmio', grad=d(_UNARY, self='grad * -0.5 * conj(result.pow(3))'))
 op('rsub',                'py:_ops',                 'fm')
 op('scalar_tensor',       'py:_pointwise',           'f', grad='nondiff')
 op('scatter',             'py:_gather_scatter',           'fmi', inplace="C:index", grad='scatter')
 op('scatter_add',         'py:_gather_scatter',           'fmi', inplace="C:index", grad='scatter_add')
 op('scatter_reduce',      'py:_gather_scatter',           'fmi', inplace="py:_gather_scatter._scatter_reduce_", grad='scatter_reduce')
 op('searchsorted',        'py:_searching',           'f', grad='nondiff')
-op('select',              'C:tensor',                'gm', grad='select')
+op('select',              'C:tensor',                'gm', grad=d('Tensor self, int dim, int index',
+    self='embed(grad.unsqueeze(dim), self.shape, dim, index)'))
 op('sgn',                 'C:ops',                   'fmio', grad='sgn')
 op('share_memory_',       'Tensor',                  'm')
 op('short',               'C:tensor',                'm', grad='nondiff')
-op('sigmoid',             'C:ops',                   'fmio', grad='sigmoid')
-op('sign',                'C:ops',                   'fmio', grad='zeros')
+op('sigmoid',              'C:ops', 'fmio', grad=d(_UNARY, self='grad * conj(result * (1 - result))'))
+op('sign',                'C:ops',                   'fmio', grad=d(_UNARY, self='zeros_like(grad)'))
 op('signbit',             'C:ops',                   'fmio', grad='nondiff')
-op('sin',                 'C:ops',                   'fmio', grad='sin')
-op('sinc',                'C:ops',                   'fmio', grad='sinc')
-op('sinh',                'C:ops',                   'fmio', grad='sinh')
-op('softmax',             'py:_softmax',             'fm', grad='softmax')
+op('sin',                 'C:ops',                   'fmio', grad=d(_UNARY, self='grad * conj(self.cos())'))
+op('sinc',                'C:ops',                   'fmio', grad=d(_UNARY, self='(grad * ((pi * self).cos() - result) / self).masked_fill(self == 0, 0)'))
+op('sinh',                'C:ops',                   'fmio', grad=d(_UNARY, self='grad * conj(self.cosh())'))
+op('softmax',             'py:_softmax',             'fm', grad=d('Tensor self, int? dim=None, ScalarType? dtype=None, *, Any _stacklevel=3',
+    self='softmax_backward(grad, result, dim, False)'))
 op('sort',                'py:_sorting',           'fm', grad='sort')
 op('split',               'Tensor',                  'gm')
-op('sqrt',                'C:ops',                   'fmio', grad='sqrt')
-op('square',              'C:ops',                   'fmio', grad='square')
-op('squeeze',             'C:tensor',                'gmi', grad='reshape_back')
+op('sqrt',                 'C:ops', 'fmio', grad=d(_UNARY, self='grad / (2 * conj(result))'))
+op('square',               'C:ops', 'fmio', grad=d(_UNARY, self='grad * 2 * conj(self)'))
+op('squeeze',             'C:tensor',                'gmi', grad=d('Tensor self, int[]? dim=None', self='grad.reshape(self.shape)'))
 op('stack',               'py:_joining',           'f')
 op('std',                 'py:_reductions',          'fm', grad='std')
 op('std_mean',            'py:_reductions',          'f', grad='std_mean')
-op('sub',                 'C:ops',                   'fmio', aliases=('subtract',), grad='sub')
-op('sum',                 'C:reduce',                'fmo', grad='sum')
-op('t',                   'C:tensor',                'gmi', call='noargs', grad='t')
+op('sub',                  'C:ops', 'fmio', aliases=('subtract',), grad=d(_BINARY + ', *, Scalar alpha=1', self='grad',
+                      other='-grad if alpha == 1 else -grad * conj(alpha)'))
+op('sum',                  'C:reduce', 'fmo', grad=d('Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None',
+                                  self='reduce_backward(grad, self.shape, dim, keepdim)'))
+op('t',                    'C:tensor', 'gmi', call='noargs', grad=d(_UNARY, self='grad.t()'))
 op('take',                'py:_gather_scatter',           'fm', grad='take')
 op('take_along_dim',      'py:_gather_scatter',           'fm')
-op('tan',                 'C:ops',                   'fmio', grad='tan')
-op('tanh',                'C:ops',                   'fmio', grad='tanh')
+op('tan',                 'C:ops',                   'fmio', grad=d(_UNARY, self='grad * conj(1 + result * result)'))
+op('tanh',                 'C:ops', 'fmio', grad=d(_UNARY, self='grad * conj(1 - result * result)'))
 op('tensor',              'C:tensor',                'f', grad='nondiff')
 op('tensor_split',        'py:_joining',           'fm')
 op('tensordot',           'py:_linalg',              'f')
@@ -327,32 +400,36 @@ op('tile',                'py:_rearranging',           'fm')
 op('to',                  'C:tensor',                'm', grad='identity')
 op('topk',                'py:_sorting',           'fm', grad='topk')
 op('trace',               'py:_rearranging',           'fm')
-op('transpose',           'C:tensor',                'gmi', aliases=('swapdims',), grad='transpose')
+op('transpose',            'C:tensor', 'gmi', aliases=('swapdims',), grad=d('Tensor self, int dim0, int dim1',
+                                                       self='grad.transpose(dim0, dim1)'))
 op('tril',                'py:_rearranging',           'fmi', grad='tril')
 op('tril_indices',        'py:_joining',           'f', grad='nondiff')
 op('triu',                'py:_rearranging',           'fmi', grad='triu')
 op('triu_indices',        'py:_joining',           'f', grad='nondiff')
-op('trunc',               'C:ops',                   'fmio', aliases=('fix',), grad='zeros')
+op('trunc',               'C:ops',                   'fmio', aliases=('fix',), grad=d(_UNARY, self='zeros_like(grad)'))
 op('type',                'py:_legacy.tensor_type',  'm', grad='identity')
 op('type_as',             'Tensor',                  'm', grad='identity')
 op('unbind',              'Tensor',                  'gm')
-op('unflatten',           'C:tensor',                'gm', grad='reshape_back')
+op('unflatten',           'C:tensor',                'gm', grad=d('Tensor self, int dim, int[] sizes', self='grad.reshape(self.shape)'))
 op('unfold',              'C:tensor',                'm', grad='unfold')
 op('uniform_',            'py:_random',              'm', grad='nondiff')
 op('unique',              'py:_sorting',           'fm', grad='nondiff')
 op('unique_consecutive',  'py:_sorting',           'fm', grad='nondiff')
-op('unsqueeze',           'C:tensor',                'gmi', grad='reshape_back')
+op('unsqueeze',           'C:tensor',                'gmi', grad=d('Tensor self, int dim', self='grad.reshape(self.shape)'))
 op('var',                 'py:_reductions',          'fm')
 op('var_mean',            'py:_reductions',          'f')
 op('vdot',                'C:linalg',                'fmo', grad='vdot')
-op('view',                'C:tensor',                'm', grad='reshape_back')
+op('view',                'C:tensor',                'm', grad=d('Tensor self, int[]... size', self='grad.reshape(self.shape)'))
 op('view_as',             'Tensor',                  'm', grad='reshape_back')
 op('view_as_complex',     'py:_complex',             'f', grad='view_as_complex')
 op('view_as_real',        'py:_complex',             'f', grad='view_as_real')
 op('vsplit',              'py:_joining',           'fm')
 op('vstack',              'py:_joining',           'f', aliases=('row_stack',))
 op('where',               'C:ops',                   'fmo', function="py:_gather_scatter", grad='where')
-op('xlogy',               'C:ops',                   'fmio', grad='xlogy')
+op('xlogy',               'C:ops',                   'fmio', grad=d(_BINARY,
+    self='(grad * other.log()).masked_fill((self == 0) & (other <= 0), 0) if is_tensor(other) '
+         'else grad * slog(other)',
+    other='grad * self / other'))
 op('zero_',               'C:tensor',                'm', call='noargs', grad='zeros')
 op('zeros',               'C:tensor',                'f', grad='nondiff')
 op('zeros_like',          'py:_factories',           'f', grad='nondiff')
@@ -381,6 +458,93 @@ op('unsqueeze_copy',      'py:_view_copies',         'fo')
 op('view_as_complex_copy', 'py:_view_copies',        'fo', grad='view_as_complex')
 op('view_as_real_copy',   'py:_view_copies',         'fo', grad='view_as_real')
 op('view_copy',           'py:_view_copies',         'fo')
-op('ravel',               'py:_rearranging',         'fm', grad='reshape_back')
-op('broadcast_to',        'py:_broadcasting',        'fm', grad='expand')
+op('ravel',               'py:_rearranging',         'fm', grad=d(_UNARY, self='grad.reshape(self.shape)'))
+op('broadcast_to',        'py:_broadcasting',        'fm', grad=d('Tensor self, int[] size', self='grad'))
 op('is_set_to',           'C:tensor',                'm', call='o', grad='nondiff')
+
+# nn.functional's ops (forms n: recorded, called by nn.functional; k: its in-place form too)
+op('linear',              'py:nn._ops',              'n', grad=d(
+    'Tensor self, Tensor weight, Tensor? bias=None',
+    self='grad @ conj(weight)',
+    weight='grad.reshape((-1, grad.shape[-1])).mT.mm(conj(self).reshape((-1, self.shape[-1])))',
+    bias='grad.reshape((-1, grad.shape[-1])).sum(0)'))
+op('gelu',                'py:nn._ops',              'n', grad=d(
+    "Tensor self, *, str approximate='none'", self='gelu_backward(grad, self, approximate)'))
+op('silu',                'py:nn._ops',              'nk', grad=d(
+    _UNARY, using={'s': 'self.sigmoid()'}, self='grad * s * (1 + self * (1 - s))'))
+op('softplus',            'py:nn._ops',              'n', grad=d(
+    'Tensor self, Scalar beta=1.0, Scalar threshold=20.0',
+    self='where(self * beta > threshold, grad, grad * (self * beta).sigmoid())'))
+op('mish',                'py:nn._ops',              'nk', grad=d(
+    _UNARY, using={'t': 'self.exp().log1p().tanh()'},
+    self='grad * (t + self * self.sigmoid() * (1 - t * t))'))
+op('elu',                 'py:nn._ops',              'nk', grad=d(
+    'Tensor self, Scalar alpha=1.0, Scalar scale=1.0, Scalar input_scale=1.0',
+    self='where(self > 0, grad * scale, grad * (self * input_scale).exp() * '
+         '(alpha * scale * input_scale))'))
+op('leaky_relu',          'py:nn._ops',              'nk', grad=d(
+    'Tensor self, Scalar negative_slope=0.01', self='where(self > 0, grad, grad * negative_slope)'))
+op('hardtanh',            'py:nn._ops',              'nk', grad=d(
+    'Tensor self, Scalar min_val=-1.0, Scalar max_val=1.0',
+    self='grad.masked_fill((self <= min_val) | (self >= max_val), 0)'))
+op('threshold',           'py:nn._ops',              'nk', grad=d(
+    'Tensor self, Scalar threshold, Scalar value', self='grad.masked_fill(self <= threshold, 0)'))
+op('hardswish',           'py:nn._ops',              'nk', grad=d(
+    _UNARY, self='where(self <= 3, grad * (self / 3 + 0.5), grad).masked_fill(self < -3, 0)'))
+op('hardsigmoid',         'py:nn._ops',              'nk', grad=d(
+    _UNARY, self='(grad / 6).masked_fill((self <= -3) | (self >= 3), 0)'))
+op('hardshrink',          'py:nn._ops',              'n', grad=d(
+    'Tensor self, Scalar lambd=0.5', self='grad.masked_fill((self >= -lambd) & (self <= lambd), 0)'))
+op('softshrink',          'py:nn._ops',              'n', grad=d(
+    'Tensor self, Scalar lambd=0.5', self='grad.masked_fill((self >= -lambd) & (self <= lambd), 0)'))
+op('logsigmoid',          'py:nn._ops',              'n', grad=d(_UNARY, self='grad * (-self).sigmoid()'))
+op('prelu',               'py:nn._ops',              'n', grad=d(
+    'Tensor self, Tensor weight', self='where(self > 0, grad, grad * weight)',
+    weight='(grad * self).masked_fill(self > 0, 0)'))
+op('smooth_l1',           'py:nn._ops',              'n', grad=d(
+    'Tensor self, Scalar beta', self='where(self.abs() < beta, grad * self / beta, grad * self.sign())'))
+op('huber',               'py:nn._ops',              'n', grad=d(
+    'Tensor self, Scalar delta',
+    self='where(self.abs() < delta, grad * self, grad * self.sign() * delta)'))
+op('nll',                 'py:nn._ops',              'n', grad=d(
+    'Tensor self, Tensor target, Tensor? coef, str reduction, int cls_dim',
+    using={'g': '(grad if reduction == "none" else grad.expand(target.shape))',
+           'w': '(-g if coef is None else -g * coef)',
+           'gm': '((w / coef.sum()).masked_fill(coef == 0, 0) if coef is not None else '
+                 'w / target.numel())'},
+    self='grad.new_zeros(self.shape).scatter(cls_dim, target.unsqueeze(cls_dim), '
+         '(gm if reduction == "mean" else w).unsqueeze(cls_dim))'))
+op('layer_norm',          'py:nn._ops',              'n', grad=d(
+    'Tensor self, int n, Tensor? weight=None, Tensor? bias=None, float eps=1e-5',
+    using={'rstd': 'results[2]', 'xhat': '((self - results[1]) * results[2])',
+           'gh': '(grad if weight is None else grad * weight)', 'dims': 'last_dims(n)',
+           'first': '((gh - gh.mean(dims, keepdim=True) - '
+                    'xhat * (gh * xhat).mean(dims, keepdim=True)) * rstd)'},
+    self='first if not (has_grad(1) or has_grad(2)) else first + '
+         '(grads[1] - grads[2] * rstd * rstd * xhat) * (results[1].numel() / self.numel())',
+    weight='grad * xhat', bias='grad'))
+op('batch_norm',          'py:nn._ops',              'n', grad=d(
+    'Tensor self, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, '
+    'float momentum, float eps',
+    using={'rstd': 'results[2]', 'xhat': '((self - results[1]) * results[2])',
+           'gh': '(grad if weight is None else grad * weight.reshape(results[1].shape))',
+           'dims': 'all_dims_but(self.ndim, 1)',
+           'first': '((gh - gh.mean(dims, keepdim=True) - '
+                    'xhat * (gh * xhat).mean(dims, keepdim=True)) * rstd)'},
+    self='first if not (has_grad(1) or has_grad(2)) else first + '
+         '(grads[1] - grads[2] * rstd * rstd * xhat) * (results[1].numel() / self.numel())',
+    weight='(grad * xhat).sum(dims)', bias='grad.sum(dims)'))
+op('embedding',           'py:nn._ops',              'n', grad=d(
+    'Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False',
+    weight='embedding_backward(grad, weight.shape[0], indices, padding_idx, scale_grad_by_freq)'))
+op('bce_logits',          'py:nn._ops',              'n', grad=d(
+    'Tensor self, Tensor target, Tensor? pos_weight=None',
+    using={'s': '(-self).sigmoid()', 'sp': '((-self.abs()).exp().log1p() + (-self).relu())'},
+    self='grad * ((1 - target) - s) if pos_weight is None else '
+         'grad * ((1 - target) - ((pos_weight - 1) * target + 1) * s)',
+    target='-grad * self if pos_weight is None else grad * ((pos_weight - 1) * sp - self)',
+    pos_weight='grad * target * sp'))
+op('bce',                 'py:nn._ops',              'n', grad=d(
+    'Tensor self, Tensor target',
+    self='grad * (self - target) / ((1 - self) * self).clamp_min(1e-12)',
+    target='grad * ((1 - self).log().clamp_min(-100) - self.log().clamp_min(-100))'))

@@ -22,7 +22,7 @@ import operator
 import weakref
 
 from .. import _C
-from . import graph
+from . import _declared, graph
 
 def _is_float(t):
     return t.dtype.is_floating_point or t.dtype.is_complex
@@ -110,17 +110,21 @@ _UNRECORDED = frozenset({"requires_grad_", "detach", "detach_"})
 
 _formulas = None
 _grad_specs = None
+_canonical = None   # alias -> the row's name
+_declared_formulas = {}
 
 
 def _load():
-    global _formulas, _grad_specs
+    global _formulas, _grad_specs, _canonical
     from . import formulas
     from .._op_table import OPS
     _formulas = formulas
     _grad_specs = {r["name"]: r["grad"] for r in OPS}
+    _canonical = {r["name"]: r["name"] for r in OPS}
     for r in OPS:
         for a in r["aliases"]:
             _grad_specs.setdefault(a, r["grad"])
+            _canonical.setdefault(a, r["name"])
 
 
 def _lookup(name):
@@ -130,6 +134,12 @@ def _lookup(name):
     spec = _grad_specs.get(name, getattr(_formulas, "EXTRA", {}).get(name))
     if spec is None or spec == "nondiff":
         return spec
+    if isinstance(spec, dict):
+        op = _canonical.get(name, name)
+        f = _declared_formulas.get(op)
+        if f is None:
+            f = _declared_formulas[op] = _declared.recorder_formula(op, spec)
+        return f
     return getattr(_formulas, spec)
 
 
@@ -627,3 +637,4 @@ def _apply(node, grads):
 
 
 _C._set_recorder(record)
+_C._set_declared_hooks(graph.node_class, _declared.node_apply, _register_view)

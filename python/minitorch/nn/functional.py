@@ -11,8 +11,10 @@ import warnings
 import minitorch as _mt
 
 from .. import _C
-from . import _functions as _fn
+from .._op_forms import nn_ops as _nn_ops
 from ..autograd.grad_mode import no_grad
+
+_OPS = _nn_ops()   # the op-table ops of nn.functional (nn/_ops.py), recorded as one node each
 
 __all__ = [
     "linear", "bilinear", "identity", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_",
@@ -68,28 +70,8 @@ def _check_p(p, what="dropout"):
 # ---- linear --------------------------------------------------------------------------
 
 def linear(input, weight, bias=None):
-    """input @ weight.T + bias, as one matrix product (addmm when there is a bias)."""
-    nd = input.dim()
-    if nd >= 2 and weight.dim() == 2 and input.is_contiguous() and \
-            input.shape[-1] == weight.shape[1] and weight.dtype == input.dtype and \
-            (bias is None or (bias.dim() == 1 and bias.dtype == input.dtype)) and \
-            (input.requires_grad or weight.requires_grad or
-             (bias is not None and bias.requires_grad)) and _mt.is_grad_enabled():
-        return _fn.Linear.apply(input, weight, bias)
-    wt = weight.t() if weight.dim() == 2 else weight
-    if nd == 2:
-        if bias is not None:
-            return _mt.addmm(bias, input, wt)
-        return input.mm(wt)
-    if nd > 2 and weight.dim() == 2 and input.is_contiguous():
-        lead = input.shape[:-1]
-        flat = input.reshape(-1, input.shape[-1])
-        out = _mt.addmm(bias, flat, wt) if bias is not None else flat.mm(wt)
-        return out.view(*lead, weight.shape[0])
-    out = input.matmul(wt)
-    if bias is not None:
-        out = out + bias
-    return out
+    """input @ weight.T + bias, one node of the graph (the op table's `linear`)."""
+    return _OPS["linear"](input, weight, bias)
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -122,29 +104,25 @@ def relu_(input):
     return input.relu_()
 
 
-def _pointwise(input, f, df, inplace=False):
-    """f(input) with derivative df as one graph node; inplace writes the result into input."""
-    out = _fn.Pointwise.apply(input, f, df)
-    return input.copy_(out) if inplace else out
+def _act(name, input, inplace, *args):
+    """The activation op `name` (one node; see nn/_ops.py), in place when asked."""
+    return _OPS[name + "_" if inplace else name](input, *args)
 
 
 def threshold(input, threshold, value, inplace=False):
     """input where input > threshold, else value."""
-    if inplace:
-        return input.masked_fill_(input <= threshold, value)
-    return input.masked_fill(input <= threshold, value)
+    return _act("threshold", input, inplace, threshold, value)
 
 
 def threshold_(input, threshold, value):
-    return input.masked_fill_(input <= threshold, value)
+    return _act("threshold", input, True, threshold, value)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """input clamped to [min_val, max_val] (gradient 1 strictly inside, 0 outside)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _pointwise(input, lambda x: x.clamp(min_val, max_val),
-                      lambda x: ((x > min_val).logical_and_(x < max_val)).to(x.dtype), inplace)
+    return _act("hardtanh", input, inplace, min_val, max_val)
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -157,29 +135,16 @@ def relu6(input, inplace=False):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """input where input > 0, else negative_slope * input."""
-    return _pointwise(input, lambda x: x.where(x > 0, x * negative_slope),
-                      lambda x: (x > 0).to(x.dtype).mul_(1 - negative_slope).add_(negative_slope),
-                      inplace)
+    return _act("leaky_relu", input, inplace, negative_slope)
 
 
 def leaky_relu_(input, negative_slope=0.01):
     return leaky_relu(input, negative_slope, True)
 
 
-def _elu(x, alpha, scale=1.0, input_scale=1.0):
-    neg = (x.clamp_max(0) * input_scale).expm1_().mul_(alpha)
-    out = x.where(x > 0, neg)
-    return out.mul_(scale) if scale != 1.0 else out
-
-
-def _elu_grad(x, alpha, scale=1.0, input_scale=1.0):
-    neg = (x.clamp_max(0) * input_scale).exp_().mul_(alpha * input_scale)
-    return neg.masked_fill_(x > 0, 1.0).mul_(scale)
-
-
 def elu(input, alpha=1.0, inplace=False):
     """input where input > 0, else alpha * (exp(input) - 1)."""
-    return _pointwise(input, lambda x: _elu(x, alpha), lambda x: _elu_grad(x, alpha), inplace)
+    return _act("elu", input, inplace, alpha)
 
 
 def elu_(input, alpha=1.0):
@@ -192,130 +157,58 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input, inplace=False):
     """scale * elu(input, alpha) with SELU's constants."""
-    return _pointwise(input, lambda x: _elu(x, _SELU_ALPHA, _SELU_SCALE),
-                      lambda x: _elu_grad(x, _SELU_ALPHA, _SELU_SCALE), inplace)
+    return _act("elu", input, inplace, _SELU_ALPHA, _SELU_SCALE)
 
 
 def celu(input, alpha=1.0, inplace=False):
     """input where input > 0, else alpha * (exp(input / alpha) - 1)."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    return _pointwise(input, lambda x: _elu(x, alpha, 1.0, 1.0 / alpha),
-                      lambda x: _elu_grad(x, alpha, 1.0, 1.0 / alpha), inplace)
-
-
-_SQRT1_2 = 1.0 / math.sqrt(2.0)
-_SQRT2_PI = math.sqrt(2.0 / math.pi)
-_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
-
-
-def _gelu(x):
-    return x * (x * _SQRT1_2).erf_().add_(1.0).mul_(0.5)
-
-
-def _gelu_grad(x):
-    cdf = (x * _SQRT1_2).erf_().add_(1.0).mul_(0.5)
-    pdf = (x * x).mul_(-0.5).exp_().mul_(_INV_SQRT_2PI)
-    return cdf.add_(pdf.mul_(x))
-
-
-_gelu_grad.cnode = "gelu"  # its C form (Note [C backward formulas])
-
-
-def _gelu_tanh(x):
-    inner = (x * x).mul_(0.044715).add_(1.0).mul_(x).mul_(_SQRT2_PI)
-    return x * inner.tanh_().add_(1.0).mul_(0.5)
-
-
-def _gelu_tanh_grad(x):
-    x2 = x * x
-    t = (x2 * 0.044715).add_(1.0).mul_(x).mul_(_SQRT2_PI).tanh_()
-    dinner = x2.mul_(3 * 0.044715).add_(1.0).mul_(_SQRT2_PI)
-    # 0.5 * (1 + t) + 0.5 * x * (1 - t^2) * dinner
-    return (1 - t * t).mul_(dinner).mul_(x).add_(t).add_(1.0).mul_(0.5)
+    return _act("elu", input, inplace, alpha, 1.0, 1.0 / alpha)
 
 
 def gelu(input, approximate="none"):
     """x * Phi(x) (Phi: the normal CDF); approximate='tanh' uses torch's tanh formula."""
-    if approximate == "none":
-        return _pointwise(input, _gelu, _gelu_grad)
-    if approximate == "tanh":
-        return _pointwise(input, _gelu_tanh, _gelu_tanh_grad)
-    raise RuntimeError("approximate argument must be either none or tanh.")
-
-
-def _silu(x):
-    return x * x.sigmoid()
-
-
-def _silu_grad(x):
-    s = x.sigmoid()
-    return (1 - s).mul_(x).add_(1.0).mul_(s)
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return _OPS["gelu"](input, approximate=approximate)
 
 
 def silu(input, inplace=False):
     """input * sigmoid(input)."""
-    return _pointwise(input, _silu, _silu_grad, inplace)
-
-
-def _softplus(x, beta, threshold):
-    scaled = x * beta if beta != 1 else x
-    soft = scaled.clamp_max(threshold).exp_().log1p_()
-    if beta != 1:
-        soft.div_(beta)
-    return x.where(scaled > threshold, soft)
-
-
-def _softplus_grad(x, beta, threshold):
-    scaled = x * beta
-    return scaled.sigmoid().masked_fill_(scaled > threshold, 1.0)
+    return _act("silu", input, inplace)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
-    return _pointwise(input, lambda x: _softplus(x, beta, threshold),
-                      lambda x: _softplus_grad(x, beta, threshold))
-
-
-def _mish_grad(x):
-    sp = _softplus(x, 1.0, 20.0)
-    t = sp.tanh()
-    sig = x.sigmoid()
-    return (1 - t * t).mul_(sig).mul_(x).add_(t)
+    return _OPS["softplus"](input, beta, threshold)
 
 
 def mish(input, inplace=False):
     """x * tanh(softplus(x))."""
-    return _pointwise(input, lambda x: x * _softplus(x, 1.0, 20.0).tanh_(), _mish_grad, inplace)
+    return _act("mish", input, inplace)
 
 
 def hardswish(input, inplace=False):
     """x * relu6(x + 3) / 6."""
-    def grad(x):
-        g = (x * (1.0 / 3.0)).add_(0.5)
-        g.masked_fill_(x <= -3, 0.0)
-        return g.masked_fill_(x >= 3, 1.0)
-    return _pointwise(input, lambda x: x * (x + 3.0).clamp_(0.0, 6.0).div_(6.0), grad, inplace)
+    return _act("hardswish", input, inplace)
 
 
 def hardsigmoid(input, inplace=False):
     """relu6(x + 3) / 6."""
-    return _pointwise(input, lambda x: (x + 3.0).clamp_(0.0, 6.0).div_(6.0),
-                      lambda x: ((x > -3).logical_and_(x < 3)).to(x.dtype).div_(6.0), inplace)
+    return _act("hardsigmoid", input, inplace)
 
 
 def hardshrink(input, lambd=0.5):
     """x where |x| > lambd, else 0."""
-    return _pointwise(input, lambda x: x.masked_fill(x.abs() <= lambd, 0),
-                      lambda x: (x.abs() > lambd).to(x.dtype))
+    return _OPS["hardshrink"](input, lambd)
 
 
 def softshrink(input, lambd=0.5):
     """x - lambd where x > lambd, x + lambd where x < -lambd, else 0."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return _pointwise(input, lambda x: (x - x.clamp(-lambd, lambd)),
-                      lambda x: (x.abs() > lambd).to(x.dtype))
+    return _OPS["softshrink"](input, lambd)
 
 
 def tanhshrink(input):
@@ -328,8 +221,7 @@ def softsign(input):
 
 def logsigmoid(input):
     """log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|)), without overflow."""
-    return _pointwise(input, lambda x: x.clamp_max(0) - (-x.abs()).exp_().log1p_(),
-                      lambda x: (-x).sigmoid_())
+    return _OPS["logsigmoid"](input)
 
 
 def glu(input, dim=-1):
@@ -348,7 +240,7 @@ def prelu(input, weight):
         shape = [1] * input.dim()
         shape[1] = weight.numel()
         weight = weight.reshape(shape)
-    return _fn.PReLU.apply(input, weight)
+    return _OPS["prelu"](input, weight)
 
 
 def tanh(input):
@@ -510,7 +402,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         lo, hi = flat.aminmax()
         if lo.item() < 0 or hi.item() >= num:
             raise IndexError("index out of range in self")
-    out = _fn.Embedding.apply(weight, flat, padding_idx, scale_grad_by_freq)
+    out = _OPS["embedding"](weight, flat, -1 if padding_idx is None else padding_idx,
+                            scale_grad_by_freq)
     return out.view(*input.shape, weight.size(1))
 
 
@@ -531,7 +424,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         expected = ", ".join(str(s) for s in normalized_shape)
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with "
                            f"shape [*, {expected}], but got input of size{list(input.shape)}")
-    return _fn.LayerNorm.apply(input, weight, bias, n, eps)
+    return _OPS["layer_norm"](input, n, weight, bias, eps)[0]
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
@@ -557,7 +450,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
                            f"but got input of shape {input.shape} and num_groups={num_groups}")
     grouped = input.reshape(n, num_groups, -1)
-    out = _fn.Normalize.apply(grouped, (2,), eps).view(input.shape)
+    out = _OPS["layer_norm"](grouped, 1, None, None, eps)[0].view(input.shape)
     shape = (1, c) + (1,) * (input.dim() - 2)
     if weight is not None:
         out = out * weight.view(shape)
@@ -587,21 +480,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     c = input.size(1)
     shape = (1, c) + (1,) * (nd - 2)
     if training or running_mean is None or running_var is None:
-        dims = (0,) + tuple(range(2, nd))
-        with no_grad():
-            mean = input.mean(dims, keepdim=True)
-            centred = input - mean
-            var = (centred * centred).mean(dims, keepdim=True)
-            del centred
-            if training:
-                count = input.numel() // c
-                if running_mean is not None:
-                    running_mean.mul_(1 - momentum).add_(mean.view(c), alpha=momentum)
-                if running_var is not None:
-                    unbiased = var.view(c) * (count / max(count - 1, 1))
-                    running_var.mul_(1 - momentum).add_(unbiased, alpha=momentum)
-            rstd = (var + eps).rsqrt_()
-        return _fn.BatchNormTrain.apply(input, weight, bias, mean, rstd, dims)
+        stats = (running_mean, running_var) if training else (None, None)
+        return _OPS["batch_norm"](input, weight, bias, *stats, momentum, eps)[0]
     scale = (running_var.view(shape) + eps).rsqrt()
     if weight is not None:
         scale = scale * weight.view(shape)
@@ -619,7 +499,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         out = (input - running_mean.view(shape)) * (running_var.view(shape) + eps).rsqrt()
     else:
         dims = tuple(range(2, input.dim()))
-        out = _fn.Normalize.apply(input, dims, eps)
+        out = _OPS["layer_norm"](input.reshape(n, c, -1), 1, None, None, eps)[0].view(input.shape)
         if running_mean is not None:
             with no_grad():
                 mean = input.mean(dims, keepdim=True)
@@ -792,19 +672,14 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0:
         return _reduce((input - target).abs(), reduction)
-    loss = _pointwise(input - target,
-                      lambda d: (d * d).mul_(0.5 / beta).where(d.abs() < beta, d.abs().sub_(0.5 * beta)),
-                      lambda d: (d / beta).clamp_(-1.0, 1.0))
-    return _reduce(loss, reduction)
+    return _reduce(_OPS["smooth_l1"](input - target, beta), reduction)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 * d**2 where d = |input - target| < delta, else delta * (d - 0.5 * delta)."""
     reduction = _reduction(None, None, reduction)
     _size_warning(input, target)
-    loss = _pointwise(input - target,
-                      lambda d: (d * d).mul_(0.5).where(d.abs() < delta, d.abs().sub_(0.5 * delta).mul_(delta)),
-                      lambda d: d.clamp(-delta, delta))
+    loss = _OPS["huber"](input - target, delta)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
@@ -876,7 +751,7 @@ def _nll(log_probs, target, weight, ignore_index, reduction):
             w = w.masked_fill(ignored, 0)
     elif keep is not None:
         w = keep.to(log_probs.dtype)
-    loss = _fn.NLL.apply(log_probs, safe, w, reduction, cls_dim)
+    loss = _OPS["nll"](log_probs, safe, w, reduction, cls_dim)
     return loss, w, keep
 
 
@@ -962,7 +837,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
-    loss = _fn.BCEWithLogits.apply(input, target, pos_weight)
+    loss = _OPS["bce_logits"](input, target, pos_weight)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
@@ -980,7 +855,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             lo, hi = input.aminmax()
         if lo.item() < 0 or hi.item() > 1:
             raise RuntimeError("all elements of input should be between 0 and 1")
-    loss = -(target * input.log().clamp_min(-100) + (1 - target) * (1 - input).log().clamp_min(-100))
+    loss = _OPS["bce"](input, target)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)

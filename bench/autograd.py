@@ -1,0 +1,206 @@
+"""Autograd on small-op graphs: minitorch next to PyTorch, alternating, in one run.
+
+    python bench/autograd.py                      # minitorch only (torch columns n/a)
+    /path/to/python-with-torch bench/autograd.py  # both
+
+Cases (float32, one intra-op thread per library unless --threads):
+  chain16   y = (y * w + 1).tanh(), then y = y.sigmoid() * y - y.exp() / 4, repeated, on 16
+            elements: recording and backward cost per op (us/op, lower is better)
+  mixed8    on 8x8 tensors: y = (y @ w).relu(); s = y.sum(1, keepdim=True); y = y / (s + 1);
+            y = y.t().reshape(8, 8) * 0.5 + y.mean(): matmuls, reductions, views and
+            elementwise ops mixed (us/op)
+  lstm      nn.LSTM(64, 64) over 100 steps, batch 8: forward + backward (steps/s)
+  gpt       a GPT block stack (nanoGPT's CPU configuration: 4 layers, width 128, 4 heads,
+            sequence 64, batch 12, vocabulary 65): forward + loss + backward + AdamW step
+            (steps/s)
+Each figure is the best of --repeat rounds that alternate the libraries, each library in its
+own process; ratio is torch's time / minitorch's (> 1: minitorch faster).
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def _lib(name):
+    if name == "torch":
+        import torch
+        return torch
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import minitorch
+    return minitorch
+
+
+def _best_time(fn, reps, inner):
+    fn()
+    best = math.inf
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / inner)
+    return best
+
+
+def chain16(torch, n_steps=100):
+    x = torch.randn(16, requires_grad=True)
+    w = torch.randn(16, requires_grad=True)
+
+    def run():
+        y = x
+        for _ in range(n_steps):
+            y = (y * w + 1).tanh()
+            y = y.sigmoid() * y - y.exp() / 4
+        y.sum().backward()
+    # ops per step: mul, add, tanh, sigmoid, mul, exp, div, sub = 8; plus the sum
+    return _best_time(run, 5, 3) / (8 * n_steps + 1) * 1e6
+
+
+def mixed8(torch, n_steps=50):
+    x = torch.randn(8, 8, requires_grad=True)
+    w = (torch.randn(8, 8) / 3).requires_grad_()
+
+    def run():
+        y = x
+        for _ in range(n_steps):
+            y = (y @ w).relu()
+            s = y.sum(1, keepdim=True)
+            y = y / (s + 1)
+            y = y.t().reshape(8, 8) * 0.5 + y.mean()
+        y.sum().backward()
+    # matmul, relu, sum, add, div, t, reshape, mul, mean, add = 10 per step; plus the sum
+    return _best_time(run, 5, 3) / (10 * n_steps + 1) * 1e6
+
+
+def lstm(torch):
+    torch.manual_seed(0)
+    m = torch.nn.LSTM(64, 64)
+    x = torch.randn(100, 8, 64)
+
+    def run():
+        out, _ = m(x)
+        out.sum().backward()
+    return 1.0 / _best_time(run, 5, 2)
+
+
+def _gpt(torch, n_layer=4, n_embd=128, n_head=4, block=64, vocab=65):
+    """A model shaped as nanoGPT's (pre-norm blocks, causal attention, GELU MLP)."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c_attn = nn.Linear(n_embd, 3 * n_embd)
+            self.c_proj = nn.Linear(n_embd, n_embd)
+
+        def forward(self, x):
+            B, T, C = x.shape
+            q, k, v = self.c_attn(x).split(n_embd, dim=2)
+            q = q.view(B, T, n_head, C // n_head).transpose(1, 2)
+            k = k.view(B, T, n_head, C // n_head).transpose(1, 2)
+            v = v.view(B, T, n_head, C // n_head).transpose(1, 2)
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+            return self.c_proj(y)
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln_1 = nn.LayerNorm(n_embd)
+            self.attn = Attention()
+            self.ln_2 = nn.LayerNorm(n_embd)
+            self.fc = nn.Linear(n_embd, 4 * n_embd)
+            self.proj = nn.Linear(4 * n_embd, n_embd)
+
+        def forward(self, x):
+            x = x + self.attn(self.ln_1(x))
+            return x + self.proj(F.gelu(self.fc(self.ln_2(x))))
+
+    class GPT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wte = nn.Embedding(vocab, n_embd)
+            self.wpe = nn.Embedding(block, n_embd)
+            self.blocks = nn.ModuleList([Block() for _ in range(n_layer)])
+            self.ln_f = nn.LayerNorm(n_embd)
+            self.head = nn.Linear(n_embd, vocab, bias=False)
+
+        def forward(self, idx, targets):
+            pos = torch.arange(idx.shape[1])
+            x = self.wte(idx) + self.wpe(pos)
+            for b in self.blocks:
+                x = b(x)
+            logits = self.head(self.ln_f(x))
+            return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+    return GPT()
+
+
+def gpt(torch, batch=12, block=64):
+    torch.manual_seed(0)
+    model = _gpt(torch)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    idx = torch.randint(0, 65, (batch, block))
+    tgt = torch.randint(0, 65, (batch, block))
+
+    def run():
+        opt.zero_grad(set_to_none=True)
+        model(idx, tgt).backward()
+        opt.step()
+    return 1.0 / _best_time(run, 5, 3)
+
+
+CASES = {"chain16": (chain16, "us/op", False), "mixed8": (mixed8, "us/op", False),
+         "lstm": (lstm, "steps/s", True), "gpt": (gpt, "steps/s", True)}
+
+
+def _run_worker(lib, case, threads):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    out = subprocess.run([sys.executable, __file__, "--worker", lib, case, str(threads)],
+                         env=env, capture_output=True, text=True, timeout=900)
+    if out.returncode != 0:
+        raise RuntimeError(f"worker {lib} {case} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        lib, case, threads = sys.argv[2], sys.argv[3], int(sys.argv[4])
+        torch = _lib(lib)
+        torch.set_num_threads(threads)
+        print(json.dumps(CASES[case][0](torch)))
+        return
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--cases", default=",".join(CASES))
+    a = ap.parse_args()
+    try:
+        import torch  # noqa: F401
+        libs = ["minitorch", "torch"]
+    except ImportError:
+        libs = ["minitorch"]
+    print(f"threads={a.threads}, best of {a.repeat} alternating rounds")
+    print(f"{'case':8} {'minitorch':>14} {'torch':>14} {'ratio':>7}")
+    for case in a.cases.split(","):
+        _, unit, higher = CASES[case]
+        best = {}
+        for _ in range(a.repeat):
+            for lib in libs:
+                v = _run_worker(lib, case, a.threads)
+                if lib not in best or (v > best[lib] if higher else v < best[lib]):
+                    best[lib] = v
+        m, t = best["minitorch"], best.get("torch")
+        ratio = (m / t if higher else t / m) if t else None
+        ts = f"{t:9.2f} {unit:>4}" if t else "n/a"
+        rs = f"{ratio:6.2f}x" if ratio else "n/a"
+        print(f"{case:8} {m:9.2f} {unit:>4} {ts:>14} {rs:>7}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
