@@ -384,3 +384,22 @@ op('view_copy',           'py:_view_copies',         'fo')
 op('ravel',               'py:_rearranging',         'fm', grad='reshape_back')
 op('broadcast_to',        'py:_broadcasting',        'fm', grad='expand')
 op('is_set_to',           'C:tensor',                'm', call='o', grad='nondiff')
+
+# ---- attention -----------------------------------------------------------------------------
+# torch's CPU kernel behind F.scaled_dot_product_attention: (output, logsumexp), see
+# Note [Fused attention] in aten_lite/attention.h
+op('_scaled_dot_product_flash_attention_for_cpu', 'py:_attention', 'f', grad='sdpa_flash')
+
+
+# ---- autocast ------------------------------------------------------------------------------
+# A row's `autocast` key names the policy torch's CPU autocast applies to the op ('lower':
+# run in the autocast dtype, 'fp32': run in float32); see Note [Autocast] in csrc/autocast.h.
+
+def autocast(policy, *names):
+    for r in OPS:
+        if r["name"] in names:
+            r["autocast"] = policy
+
+
+autocast('lower', 'addmm', 'baddbmm', 'bmm', 'matmul', 'mm')
+autocast('fp32', 'nanquantile', 'prod', 'quantile', 'trace', 'view_as_complex')

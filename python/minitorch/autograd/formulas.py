@@ -1110,3 +1110,18 @@ def flipud(ctx, g):
 def rot90(ctx, g):
     return (g.rot90(-_arg(ctx, 1, "k", 1), _arg(ctx, 2, "dims", (0, 1))),)
 
+
+
+# ---- attention -----------------------------------------------------------------------------
+
+def sdpa_flash(ctx, g):
+    """The fused attention's gradients of query, key and value (Note [Fused attention]): the
+    fused backward kernel, or under create_graph the same formulas with recorded ops."""
+    from .. import _attention
+    q, k, v = ctx.args[:3]
+    is_causal = _arg(ctx, 4, "is_causal", False)
+    mask, scale = ctx.kwargs.get("attn_mask"), ctx.kwargs.get("scale")
+    if _C.is_grad_enabled():
+        return _attention._flash_backward_math(q, k, v, mask, is_causal, scale, g[0])
+    out, lse = ctx.out
+    return _attention._flash_backward(q, k, v, mask, is_causal, scale, out, lse, g[0])

@@ -11,6 +11,7 @@ import warnings
 import minitorch as _mt
 
 from .. import _C
+from .. import _attention
 from . import _functions as _fn
 from ..autograd.grad_mode import no_grad
 
@@ -729,30 +730,9 @@ def pad(input, pad, mode="constant", value=None):
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
-    """softmax(query @ key^T * scale + mask) @ value, scale = 1 / sqrt(E) by default;
-    is_causal masks out keys after each query; a bool mask keeps where True."""
-    L, S = query.size(-2), key.size(-2)
-    scale = 1.0 / math.sqrt(query.size(-1)) if scale is None else scale
-    if enable_gqa and query.dim() >= 3 and key.size(-3) != query.size(-3):
-        rep = query.size(-3) // key.size(-3)
-        key = key.repeat_interleave(rep, -3)
-        value = value.repeat_interleave(rep, -3)
-    scores = query.matmul(key.transpose(-2, -1)) * scale
-    if is_causal:
-        if attn_mask is not None:
-            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
-                               "when is_causal=True")
-        causal = _C.ones(L, S, dtype=_C.bool).tril()
-        scores = scores.masked_fill(causal.logical_not(), float("-inf"))
-    if attn_mask is not None:
-        if attn_mask.dtype == _C.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
-        else:
-            scores = scores + attn_mask
-    weights = softmax(scores, -1)
-    if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, True)
-    return weights.matmul(value)
+    """softmax(query @ key^T * scale + attn_mask) @ value: see minitorch/_attention.py."""
+    return _attention.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p,
+                                                   is_causal, scale, enable_gqa)
 
 
 # ---- losses ----------------------------------------------------------------------------
