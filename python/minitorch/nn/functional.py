@@ -1073,3 +1073,12 @@ def adaptive_avg_pool1d(input, output_size):
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     return _conv_fn("adaptive_max_pool2d")(input, output_size, return_indices)
+
+
+# ---- multi-head attention (nn/_multi_head_attention.py) --------------------------------
+
+from ._multi_head_attention import (multi_head_attention_forward, _canonical_mask,  # noqa: E402
+                                    _none_or_dtype, _mha_shape_check, _in_projection_packed,
+                                    _in_projection)
+
+__all__ += ["multi_head_attention_forward"]
