@@ -15,6 +15,9 @@ from .. import _attention
 from . import _functions as _fn
 from ..autograd.grad_mode import no_grad
 
+# autocast (see Note [Autocast] in csrc/autocast.h): one thread-local read per call while off
+_autocast_on = _C._autocast_on
+
 __all__ = [
     "linear", "bilinear", "identity", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_",
     "elu", "elu_", "selu", "celu", "gelu", "silu", "mish", "hardtanh", "hardtanh_", "hardswish",
@@ -70,6 +73,8 @@ def _check_p(p, what="dropout"):
 
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, as one matrix product (addmm when there is a bias)."""
+    if _autocast_on():
+        input, weight, bias = _C._autocast_lower(input, weight, bias)
     nd = input.dim()
     if nd >= 2 and weight.dim() == 2 and input.is_contiguous() and \
             input.shape[-1] == weight.shape[1] and weight.dtype == input.dtype and \
@@ -345,6 +350,8 @@ def glu(input, dim=-1):
 
 def prelu(input, weight):
     """input where input >= 0, else weight * input (weight: one value, or one per channel)."""
+    if _autocast_on():
+        input, weight = _C._autocast_lower(input, weight)
     if weight.numel() != 1 and input.dim() >= 2:
         shape = [1] * input.dim()
         shape[1] = weight.numel()
@@ -679,6 +686,8 @@ def pad(input, pad, mode="constant", value=None):
     """Pads (or, with negative sizes, crops) input: pad = (last dim's left, right, the dim
     before's left, right, ...).  mode: constant (value, default 0), reflect, replicate,
     circular."""
+    if _autocast_on() and mode in ("reflect", "replicate"):
+        input, = _C._autocast_fp32(input)
     pad = [int(p) for p in pad]
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -746,6 +755,8 @@ def _size_warning(input, target):
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean (or sum, or none) of (input - target)**2."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _size_warning(input, target)
     loss = (input - target).square()
@@ -756,6 +767,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean (or sum, or none) of |input - target|."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _size_warning(input, target)
     loss = (input - target).abs()
@@ -766,6 +779,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 * d**2 / beta where d = |input - target| < beta, else d - 0.5 * beta."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _size_warning(input, target)
     if beta < 0:
@@ -780,6 +795,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 * d**2 where d = |input - target| < delta, else delta * (d - 0.5 * delta)."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(None, None, reduction)
     _size_warning(input, target)
     loss = _pointwise(input - target,
@@ -791,6 +808,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     return _reduce((-target * input).exp().log1p(), reduction)
 
@@ -864,6 +883,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     """-input[i, target[i]] (times weight[target[i]]), over targets other than ignore_index;
     'mean' divides by the sum of the weights of the kept targets."""
+    if _autocast_on():
+        input, target, weight = _C._autocast_fp32(input, target, weight)
     reduction = _reduction(size_average, reduce, reduction)
     n_classes = input.size(1) if input.dim() >= 2 else input.size(0) if input.dim() == 1 else 0
     target = _class_target(input, target, weight, n_classes)
@@ -876,6 +897,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     input's shape without the class dim); for probability targets (floating, the input's
     shape) -sum(target * log_softmax(input)) over classes.  label_smoothing mixes the target
     with the uniform distribution, as torch."""
+    if _autocast_on():
+        input, target, weight = _C._autocast_fp32(input, target, weight)
     reduction = _reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -939,6 +962,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """-[pos_weight * y * log(sigmoid(x)) + (1 - y) * log(1 - sigmoid(x))] (times weight),
     computed as (1 - y) * x + (1 + (pos_weight - 1) * y) * log(1 + exp(-x)) with
     log(1 + exp(-x)) = log1p(exp(-|x|)) + max(-x, 0), which does not overflow."""
+    if _autocast_on():
+        input, target, weight, pos_weight = _C._autocast_fp32(input, target, weight, pos_weight)
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
@@ -951,6 +976,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     """-[y * log(x) + (1 - y) * log(1 - x)] (times weight), each log clamped at -100."""
+    if _autocast_on():
+        input, target, weight = _C._autocast_fp32(input, target, weight)
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(f"Using a target size ({target.size()}) that is different to the input "
@@ -969,6 +996,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """target * (log(target) - input) pointwise (input holds log-probabilities; log_target:
     target does too); 'batchmean' divides the sum by the batch size."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     if size_average is not None or reduce is not None:
         reduction = _reduction(size_average, reduce, "mean")
     elif reduction == "mean":
@@ -1002,6 +1031,8 @@ def _conv_fn(name):
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if _autocast_on():
+        input, weight, bias = _C._autocast_lower(input, weight, bias)
     return _conv_fn("conv2d")(input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -1011,6 +1042,8 @@ def _single(x):
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """nn._conv's conv1d, or conv2d over a height-1 image where it has none."""
+    if _autocast_on():
+        input, weight, bias = _C._autocast_lower(input, weight, bias)
     from . import _conv
     if hasattr(_conv, "conv1d"):
         return _conv.conv1d(input, weight, bias, stride, padding, dilation, groups)

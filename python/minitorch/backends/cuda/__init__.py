@@ -99,3 +99,49 @@ def sdp_kernel(enable_flash=True, enable_math=True, enable_mem_efficient=True, e
     """Deprecated form of torch.nn.attention.sdpa_kernel: which kernels may run in the block."""
     return _SdpKernel({"flash": enable_flash, "math": enable_math,
                        "mem_efficient": enable_mem_efficient, "cudnn": enable_cudnn})
+
+
+# ---- matmul switches (torch.backends.cuda.matmul) -----------------------------------------
+
+class cuBLASModule:
+    """torch.backends.cuda.matmul: allow_tf32 is the float32 matmul precision ("highest"
+    when False, see minitorch._switches); the reduced-precision reductions are recorded.
+    Other names raise AttributeError, as torch."""
+
+    _flags = {"allow_fp16_reduced_precision_reduction": True,
+              "allow_bf16_reduced_precision_reduction": True,
+              "allow_fp16_accumulation": False}
+
+    def __getattr__(self, name):
+        if name == "allow_tf32":
+            from ... import _switches
+            return _switches._allow_tf32()
+        if name in cuBLASModule._flags:
+            return cuBLASModule._flags[name]
+        raise AttributeError(f"Unknown attribute {name}")
+
+    def __setattr__(self, name, value):
+        if name == "allow_tf32":
+            if not isinstance(value, bool):
+                raise RuntimeError(f"set_allow_tf32_cublas expects a bool, but got "
+                                   f"{type(value).__name__}")
+            from ... import _switches
+            _switches._set_allow_tf32(value)
+            return
+        if name in ("allow_fp16_reduced_precision_reduction",
+                    "allow_bf16_reduced_precision_reduction"):
+            if not isinstance(value, (bool, tuple, list)):
+                raise TypeError(f"{name} expects a bool or a tuple/list of bools, but got "
+                                f"{type(value)}")
+            cuBLASModule._flags[name] = value if isinstance(value, bool) else bool(value[0])
+            return
+        if name == "allow_fp16_accumulation":
+            if not isinstance(value, bool):
+                raise RuntimeError(f"{name} expects a bool, but got {type(value).__name__}")
+            cuBLASModule._flags[name] = value
+            return
+        raise AttributeError(f"Unknown attribute {name}")
+
+
+matmul = cuBLASModule()
+
