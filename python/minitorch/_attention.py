@@ -100,7 +100,15 @@ def _check_shapes(qshape, kshape, vshape, attn_mask):
             raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
                              "got -2)")
         scores = batch + (qshape[-2], kshape[-2])
-        full = tuple(broadcast_shapes(scores, attn_mask.shape))
+        mshape = tuple(attn_mask.shape)
+        nd = max(len(scores), len(mshape))
+        for i in range(nd - 1, -1, -1):         # torch's message for sizes that do not broadcast
+            a = scores[i - nd + len(scores)] if i - nd + len(scores) >= 0 else 1
+            b = mshape[i - nd + len(mshape)] if i - nd + len(mshape) >= 0 else 1
+            if a != b and a != 1 and b != 1:
+                raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b "
+                                   f"({b}) at non-singleton dimension {i}")
+        full = tuple(broadcast_shapes(scores, mshape))
         if full != scores:
             raise RuntimeError(f"output with shape {list(scores)} doesn't match the broadcast "
                                f"shape {list(full)}")
@@ -232,8 +240,10 @@ def _flash_backward_math(query, key, value, attn_mask, is_causal, scale, grad_ou
 
 
 def _backend_flags():
+    """(flags, whether math is preferred to flash) of minitorch.backends.cuda."""
     from .backends import cuda
-    return cuda._SDP_FLAGS
+    order = cuda._SDP_ORDER
+    return cuda._SDP_FLAGS, order.index("math") < order.index("flash")
 
 
 _flash_op = None
@@ -260,8 +270,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         query, key, value, attn_mask, grouped = _gqa(query, key, value, attn_mask)
     else:
         _check_shapes(query.shape, key.shape, value.shape, attn_mask)
-    flags = _backend_flags()
-    if flags["flash"] and dropout_p <= 0.0 and \
+    flags, math_first = _backend_flags()
+    if flags["flash"] and not (math_first and flags["math"]) and dropout_p <= 0.0 and \
             (query.dtype == _C.float32 or query.dtype == _C.float64) and \
             (attn_mask is None or not attn_mask.requires_grad):
         if _flash_op is None:

@@ -11,6 +11,8 @@ def is_built():
 # On the CPU the "flash" kernel is minitorch's fused one and "math" the op-by-op form; the
 # memory-efficient and cuDNN kernels exist only on GPUs, their flags are kept for scripts.
 _SDP_FLAGS = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True}
+# the order of preference (torch.nn.attention.sdpa_kernel(..., set_priority=True) changes it)
+_SDP_ORDER = ["flash", "mem_efficient", "math", "cudnn"]
 _SDP_SETTERS = {"flash": "set_sdp_use_flash", "mem_efficient": "set_sdp_use_mem_efficient",
                 "math": "set_sdp_use_math", "cudnn": "set_sdp_use_cudnn"}
 
