@@ -12,8 +12,8 @@
  * (there are no CUDA tensors: enabling "cuda" autocast warns and disables, as torch
  * without CUDA).  An op follows one of torch's CPU policies:
  *   lower  float32/float16/bfloat16 tensor arguments are cast to the autocast dtype
- *          (float64 ones are left alone): mm, bmm, matmul, addmm, baddbmm (and through
- *          them addbmm, einsum, tensordot), linear, conv*, prelu, scaled_dot_product_attention
+ *          (float64 ones are left alone): mm, bmm, matmul, addmm, baddbmm, addbmm (and
+ *          through them einsum, tensordot), linear, conv*, prelu, scaled_dot_product_attention
  *   fp32   float16/bfloat16 tensor arguments are cast to float32: prod, trace, quantile,
  *          view_as_complex, the losses, reflection/replication padding
  * and every other op runs in the dtype of its inputs.

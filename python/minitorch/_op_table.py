@@ -401,5 +401,5 @@ def autocast(policy, *names):
             r["autocast"] = policy
 
 
-autocast('lower', 'addmm', 'baddbmm', 'bmm', 'matmul', 'mm')
+autocast('lower', 'addbmm', 'addmm', 'baddbmm', 'bmm', 'matmul', 'mm')
 autocast('fp32', 'nanquantile', 'prod', 'quantile', 'trace', 'view_as_complex')
