@@ -126,18 +126,69 @@ mt__sdpa_scores(const mt__sdpa_job *j, int64_t n, int64_t i0, int64_t rows, int6
 
 /* ---- forward --------------------------------------------------------------------------- */
 
+/* The max of row[0..n) in 8 lanes the compiler vectorises (-inf for an empty row); *nan set
+ * when an element is NaN. */
+#define MT__SDPA_ROW_MAX(T, NAME)                                                                 \
+    MT_SIMD_CLONES static T NAME(const T *row, int64_t n, int *nan)                               \
+    {                                                                                             \
+        T m8[8];                                                                                  \
+        int nan8[8] = {0};                                                                        \
+        for (int k = 0; k < 8; k++) {                                                             \
+            m8[k] = (T)-INFINITY;                                                                 \
+        }                                                                                         \
+        int64_t c = 0;                                                                            \
+        for (; c + 8 <= n; c += 8) {                                                              \
+            for (int k = 0; k < 8; k++) {                                                         \
+                T v = row[c + k];                                                                 \
+                m8[k] = v > m8[k] ? v : m8[k];                                                    \
+                nan8[k] |= v != v;                                                                \
+            }                                                                                     \
+        }                                                                                         \
+        T m = m8[0];                                                                              \
+        int any = nan8[0];                                                                        \
+        for (int k = 1; k < 8; k++) {                                                             \
+            m = m8[k] > m ? m8[k] : m;                                                            \
+            any |= nan8[k];                                                                       \
+        }                                                                                         \
+        for (; c < n; c++) {                                                                      \
+            m = row[c] > m ? row[c] : m;                                                          \
+            any |= row[c] != row[c];                                                              \
+        }                                                                                         \
+        *nan = any;                                                                               \
+        return m;                                                                                 \
+    }
+
+/* The sum of row[0..n) in 8 lanes (vectorised; a fixed order, so results do not depend on
+ * threads). */
+#define MT__SDPA_ROW_SUM(T, NAME)                                                                 \
+    MT_SIMD_CLONES static T NAME(const T *row, int64_t n)                                         \
+    {                                                                                             \
+        T s8[8] = {0};                                                                            \
+        int64_t c = 0;                                                                            \
+        for (; c + 8 <= n; c += 8) {                                                              \
+            for (int k = 0; k < 8; k++) {                                                         \
+                s8[k] += row[c + k];                                                              \
+            }                                                                                     \
+        }                                                                                         \
+        for (; c < n; c++) {                                                                      \
+            s8[c & 7] += row[c];                                                                  \
+        }                                                                                         \
+        return ((s8[0] + s8[1]) + (s8[2] + s8[3])) + ((s8[4] + s8[5]) + (s8[6] + s8[7]));       \
+    }
+
+MT__SDPA_ROW_MAX(float, mt__sdpa_max_f32)
+MT__SDPA_ROW_MAX(double, mt__sdpa_max_f64)
+MT__SDPA_ROW_SUM(float, mt__sdpa_sum_f32)
+MT__SDPA_ROW_SUM(double, mt__sdpa_sum_f64)
+
 /* Turns row r (query i) of a block's scores into probabilities in place (zeros past the
  * keys it may see) and returns its log-sum-exp (-inf: it sees no key, the row is zeros). */
-#define MT__SDPA_ROW_PROBS(T, EXPS, LOG, NAME)                                                    \
+#define MT__SDPA_ROW_PROBS(T, EXPS, MAX, SUM, LOG, NAME)                                          \
     static T NAME(const mt__sdpa_job *j, T *row, int64_t lim, int64_t send, const char *mrow)     \
     {                                                                                             \
         MT__SDPA_MASK(T, j, row, lim, mrow)                                                       \
-        T m = (T)-INFINITY;                                                                       \
-        int nan = 0;                                                                              \
-        for (int64_t c = 0; c < lim; c++) {                                                       \
-            m = row[c] > m ? row[c] : m;                                                          \
-            nan |= row[c] != row[c];                                                              \
-        }                                                                                         \
+        int nan;                                                                                  \
+        T m = MAX(row, lim, &nan);                                                                \
         if (m == (T)-INFINITY && !nan) {                                                          \
             memset(row, 0, (size_t)send * sizeof(T));                                             \
             return (T)-INFINITY;                                                                  \
@@ -146,10 +197,7 @@ mt__sdpa_scores(const mt__sdpa_job *j, int64_t n, int64_t i0, int64_t rows, int6
             m = (T)NAN;                                                                           \
         }                                                                                         \
         EXPS(row, row, m, lim);                                                                   \
-        T s = 0;                                                                                  \
-        for (int64_t c = 0; c < lim; c++) {                                                       \
-            s += row[c];                                                                          \
-        }                                                                                         \
+        T s = SUM(row, lim);                                                                      \
         T inv = (T)1 / s;                                                                         \
         for (int64_t c = 0; c < lim; c++) {                                                       \
             row[c] *= inv;                                                                        \
@@ -160,8 +208,10 @@ mt__sdpa_scores(const mt__sdpa_job *j, int64_t n, int64_t i0, int64_t rows, int6
         return m + LOG(s);                                                                        \
     }
 
-MT__SDPA_ROW_PROBS(float, mt__sdpa_exp_f32, logf, mt__sdpa_probs_f32)
-MT__SDPA_ROW_PROBS(double, mt__sdpa_exp_f64, log, mt__sdpa_probs_f64)
+MT__SDPA_ROW_PROBS(float, mt__sdpa_exp_f32, mt__sdpa_max_f32, mt__sdpa_sum_f32, logf,
+                   mt__sdpa_probs_f32)
+MT__SDPA_ROW_PROBS(double, mt__sdpa_exp_f64, mt__sdpa_max_f64, mt__sdpa_sum_f64, log,
+                   mt__sdpa_probs_f64)
 
 static void
 mt__sdpa_forward_tasks(void *ctx, int64_t begin, int64_t end)
@@ -235,13 +285,20 @@ MT__SDPA_ROW_RECOMPUTE(double, mt__sdpa_exp_f64, mt__sdpa_recompute_f64)
 
 /* dS = P * (dP - rowsum(do * out)) * scale, in place into dp (rows x send). */
 #define MT__SDPA_ROW_DS(T, NAME)                                                                  \
-    static void NAME(const T *p, T *dp, const T *go, const T *o, int64_t ev, int64_t send,        \
-                     T scale)                                                                     \
+    MT_SIMD_CLONES static void NAME(const T *p, T *dp, const T *go, const T *o, int64_t ev,       \
+                                    int64_t send, T scale)                                        \
     {                                                                                             \
-        T d = 0;                                                                                  \
-        for (int64_t c = 0; c < ev; c++) {                                                        \
-            d += go[c] * o[c];                                                                    \
+        T d8[8] = {0};                                                                            \
+        int64_t c0 = 0;                                                                           \
+        for (; c0 + 8 <= ev; c0 += 8) {                                                           \
+            for (int k = 0; k < 8; k++) {                                                         \
+                d8[k] += go[c0 + k] * o[c0 + k];                                                  \
+            }                                                                                     \
         }                                                                                         \
+        for (; c0 < ev; c0++) {                                                                   \
+            d8[c0 & 7] += go[c0] * o[c0];                                                         \
+        }                                                                                         \
+        T d = ((d8[0] + d8[1]) + (d8[2] + d8[3])) + ((d8[4] + d8[5]) + (d8[6] + d8[7]));         \
         for (int64_t c = 0; c < send; c++) {                                                      \
             dp[c] = p[c] * (dp[c] - d) * scale;                                                   \
         }                                                                                         \
