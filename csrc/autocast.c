@@ -1,6 +1,8 @@
 /* csrc/autocast.c - autocast's per-thread state and casts (Note [Autocast] in csrc/autocast.h). */
 #include "csrc/autocast.h"
 
+#include "csrc/autograd/autograd.h"
+
 
 enum { MT__AC_CPU, MT__AC_CUDA, MT__AC_NDEV };
 
@@ -76,10 +78,15 @@ mt__ac_cast(PyObject *o, int policy)
         }
         PyObject *hit = PyDict_GetItemWithError(mt__ac_cache, key); /* borrowed */
         if (hit != NULL) {
-            Py_DECREF(key);
-            return Py_NewRef(PyTuple_GET_ITEM(hit, 1));
+            /* a backward pass inside the region has run the cast's node: cast anew, so that a
+             * second forward and backward in the same region work (as torch's) */
+            PyObject *fn = ((MTTensorObject *)PyTuple_GET_ITEM(hit, 1))->grad_fn;
+            if (fn == NULL || !mt__node_check(fn) || !((MTNodeObject *)fn)->released) {
+                Py_DECREF(key);
+                return Py_NewRef(PyTuple_GET_ITEM(hit, 1));
+            }
         }
-        if (PyErr_Occurred()) {
+        else if (PyErr_Occurred()) {
             Py_DECREF(key);
             return NULL;
         }

@@ -210,6 +210,20 @@ def test_cast_cache_within_a_region():
     assert n3 is not n1                          # the cache is dropped with the outermost region
 
 
+def test_several_backward_passes_in_one_region_reuse_no_spent_cast():
+    torch.manual_seed(0)
+    m = nn.Linear(4, 4)
+    x = torch.randn(2, 4)
+    with torch.autocast("cpu"):
+        m(x).float().sum().backward()
+    once = m.weight.grad.clone()
+    m.weight.grad = None
+    with torch.autocast("cpu"):
+        for _ in range(3):                   # gradient accumulation inside the region
+            m(x).float().sum().backward()
+    assert torch.allclose(m.weight.grad, 3 * once)
+
+
 def test_autocast_arguments():
     with pytest.raises(ValueError, match="Expected `device_type` of type `str`"):
         torch.autocast(torch.device("cpu"))

@@ -5,7 +5,6 @@ fused kernel against the op-by-op form, gradcheck / gradgradcheck, torch's param
 and initialisation, state dicts, the kernel switches (sdpa_kernel, sdp_kernel), and torch's
 errors."""
 import math
-import warnings
 
 import numpy as np
 import pytest

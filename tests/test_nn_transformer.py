@@ -107,7 +107,6 @@ def run_transformer(torch, name, dtype):
         warnings.simplefilter("ignore")
         m = build(torch, name, dtype)
     fill_parameters(m, torch)
-    bf = ctor.get("batch_first", False)
     src = torch.tensor(values(src_shape, 0.61, 0.3), dtype=dtype, requires_grad=not evaluate)
     inputs = [src]
     tgt = None

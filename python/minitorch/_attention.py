@@ -197,7 +197,9 @@ def _masked_scores(query, key, attn_mask, is_causal, scale):
         if attn_mask.dtype == _C.bool:
             scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
         else:
-            scores = scores + attn_mask
+            # added in the scores' dtype (a float32 mask with a half-precision query)
+            scores = scores + (attn_mask if attn_mask.dtype == scores.dtype
+                               else attn_mask.to(scores.dtype))
     return scores
 
 

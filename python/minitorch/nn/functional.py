@@ -1110,7 +1110,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 
 # ---- multi-head attention (nn/_multi_head_attention.py) --------------------------------
 
-from ._multi_head_attention import (multi_head_attention_forward, _canonical_mask,  # noqa: E402
+from ._multi_head_attention import (multi_head_attention_forward, _canonical_mask,  # noqa: E402,F401
                                     _none_or_dtype, _mha_shape_check, _in_projection_packed,
                                     _in_projection)
 
