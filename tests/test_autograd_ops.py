@@ -410,6 +410,16 @@ SAMPLES = {
                       S(A(2, 3), B([True, False, True]), A(2, 1), call=lambda x, c, y: x.where(c, y))],
     'xlogy': lambda: [S(A(2, 3), P(2, 3)), S(A(2, 3), 2.5), S(V([0.0, 1.2]), V([0.5, 0.7]))],
     'zero_': lambda: [S(A(2, 3), call=lambda x: (x * 1).zero_())],
+    # attention (minitorch/_attention.py): (output, logsumexp) of the fused kernel; both
+    # outputs are checked, so no row is fully masked
+    '_scaled_dot_product_flash_attention_for_cpu': lambda: [
+        S(A(1, 2, 3, 4), A(1, 2, 5, 4), A(1, 2, 5, 3)),
+        S(A(2, 4, 3), A(2, 4, 3), A(2, 4, 2), 0.0, True, scale=0.5),
+        S(A(2, 3, 4), A(1, 5, 4), A(5, 2),
+          attn_mask=B([[True, False, True, True, False], [False, True, True, False, True],
+                       [True, True, False, False, False]])),
+        S(A(1, 3, 4), A(1, 5, 4), A(1, 5, 2), attn_mask=A(3, 5).detach()),
+    ],
 }
 
 

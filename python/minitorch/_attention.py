@@ -228,14 +228,19 @@ def _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale):
     return w.matmul(value)
 
 
-def _flash_backward_math(query, key, value, attn_mask, is_causal, scale, grad_out):
-    """The fused kernel's gradients written with recorded ops (for create_graph)."""
+def _flash_backward_math(query, key, value, attn_mask, is_causal, scale, grad_out,
+                         grad_lse=None):
+    """The fused kernel's gradients written with recorded ops (for create_graph, and for a
+    gradient of the logsumexp: d lse / d scores is the softmax)."""
     w = _attention_weights(query, key, attn_mask, is_causal, scale)
     out = w.matmul(value)
     s = _default_scale(query, scale)
     gv = w.transpose(-2, -1).matmul(grad_out)
     gw = grad_out.matmul(value.transpose(-2, -1))
-    gs = w * (gw - (grad_out * out).sum(-1, keepdim=True)) * s
+    d = (grad_out * out).sum(-1, keepdim=True)
+    if grad_lse is not None:
+        d = d - grad_lse.unsqueeze(-1)
+    gs = w * (gw - d) * s
     gq = gs.matmul(key)
     gk = gs.transpose(-2, -1).matmul(query)
     return gq, gk, gv

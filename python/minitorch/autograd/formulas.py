@@ -1116,12 +1116,14 @@ def rot90(ctx, g):
 
 def sdpa_flash(ctx, g):
     """The fused attention's gradients of query, key and value (Note [Fused attention]): the
-    fused backward kernel, or under create_graph the same formulas with recorded ops."""
+    fused backward kernel, or the same formulas with recorded ops under create_graph or when
+    the logsumexp output has a gradient."""
     from .. import _attention
     q, k, v = ctx.args[:3]
     is_causal = _arg(ctx, 4, "is_causal", False)
     mask, scale = ctx.kwargs.get("attn_mask"), ctx.kwargs.get("scale")
-    if _C.is_grad_enabled():
-        return _attention._flash_backward_math(q, k, v, mask, is_causal, scale, g[0])
+    g_out, g_lse = g
+    if _C.is_grad_enabled() or bool(g_lse.any()):   # (the logsumexp is rarely differentiated)
+        return _attention._flash_backward_math(q, k, v, mask, is_causal, scale, g_out, g_lse)
     out, lse = ctx.out
-    return _attention._flash_backward(q, k, v, mask, is_causal, scale, out, lse, g[0])
+    return _attention._flash_backward(q, k, v, mask, is_causal, scale, out, lse, g_out)
