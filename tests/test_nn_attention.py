@@ -239,6 +239,11 @@ def test_sdpa_empty_sequences():
     assert out.shape == (2, 3, 4, 6) and (out == 0).all()
     out.sum().backward()
     assert (q.grad == 0).all()
+    # no features: every score is 0 (whatever the scale), so the weights are uniform
+    v = torch.randn(1, 2, 4, 5)
+    out = F.scaled_dot_product_attention(torch.randn(1, 2, 3, 0), torch.randn(1, 2, 4, 0), v)
+    assert torch.allclose(out, v.mean(-2, keepdim=True).expand(1, 2, 3, 5))
+    assert F.scaled_dot_product_attention(q, k, v[..., :0]).shape == (2, 3, 4, 0)
 
 
 def test_sdpa_uses_the_fused_kernel_and_keeps_the_strides_it_is_given():

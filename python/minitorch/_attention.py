@@ -160,7 +160,9 @@ def _arrange(query, key, value, attn_mask):
 
 
 def _default_scale(query, scale):
-    return 1.0 / math.sqrt(query.size(-1)) if scale is None else float(scale)
+    if scale is not None:
+        return float(scale)
+    return 1.0 / math.sqrt(query.size(-1)) if query.size(-1) else math.inf
 
 
 def _scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p=0.0,
@@ -188,7 +190,8 @@ def _flash_backward(query, key, value, attn_mask, is_causal, scale, out, lse, gr
 def _masked_scores(query, key, attn_mask, is_causal, scale):
     """q @ k^T * scale with the causal / given mask applied (-inf where a key is masked out)."""
     scores = query.matmul(key.transpose(-2, -1))
-    scores = scores * _default_scale(query, scale)
+    if query.size(-1):                   # no features: the scores are 0 whatever the scale
+        scores = scores * _default_scale(query, scale)
     L, S = query.size(-2), key.size(-2)
     if is_causal:
         keep = _C.ones(L, S, dtype=_C.bool).tril()
@@ -280,6 +283,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     flags, math_first = _backend_flags()
     if flags["flash"] and not (math_first and flags["math"]) and dropout_p <= 0.0 and \
             (query.dtype == _C.float32 or query.dtype == _C.float64) and \
+            query.size(-1) > 0 and value.size(-1) > 0 and \
             (attn_mask is None or not attn_mask.requires_grad):
         if _flash_op is None:
             from ._op_forms import FORMS
