@@ -240,9 +240,9 @@ def test_sdpa_empty_sequences():
     out.sum().backward()
     assert (q.grad == 0).all()
     # no features: every score is 0 (whatever the scale), so the weights are uniform
-    v = torch.randn(1, 2, 4, 5)
-    out = F.scaled_dot_product_attention(torch.randn(1, 2, 3, 0), torch.randn(1, 2, 4, 0), v)
-    assert torch.allclose(out, v.mean(-2, keepdim=True).expand(1, 2, 3, 5))
+    w = torch.randn(1, 2, 4, 5)
+    out = F.scaled_dot_product_attention(torch.randn(1, 2, 3, 0), torch.randn(1, 2, 4, 0), w)
+    assert torch.allclose(out, w.mean(-2, keepdim=True).expand(1, 2, 3, 5))
     assert F.scaled_dot_product_attention(q, k, v[..., :0]).shape == (2, 3, 4, 0)
 
 
