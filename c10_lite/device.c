@@ -47,9 +47,6 @@ mt_device_parse(const char *s, mt_device *out)
         }
         index = (int)v;
     }
-    if (type == MT_CPU && index > 0) {
-        return mt_error_set(MT_ERUNTIME, "CPU device index must be -1 or zero, got %d", index);
-    }
     out->type = (mt_device_type)type;
     out->index = index;
     return MT_OK;

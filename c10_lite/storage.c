@@ -92,6 +92,9 @@ mt_storage_from_blob(void *data, size_t nbytes, mt_device device, mt_deleter_fn 
     s->data = data;
     s->nbytes = nbytes;
     s->device = device;
+    if (device.type == MT_CPU) {
+        s->device.index = -1; /* 'cpu:1' is a valid device, but CPU memory is one device (torch) */
+    }
     s->deleter = deleter;
     s->deleter_ctx = deleter_ctx;
     atomic_init(&s->fixed, false);

@@ -275,6 +275,8 @@ int mt__nn_binding_init(PyObject *module);
 int mt__activation_binding_init(PyObject *m);
 int mt__optim_binding_init(PyObject *module);
 int mt__cuda_binding_init(PyObject *module);
+int mt__attention_binding_init(PyObject *module);
+int mt__autocast_init(PyObject *module);
 /* Adds every def in `methods` to TensorBase as a method (helper for binding files). */
 int mt__add_tensor_methods(PyMethodDef *methods);
 
@@ -287,8 +289,9 @@ int mt__add_tensor_methods(PyMethodDef *methods);
  * mt_f_<name>), so a row without its entry point fails to compile and an entry point without
  * its row is an unused static function (-Werror).  The arrays keep only private helpers
  * ("_name") besides the table's rows. */
-/* each entry names the op's autograd wrapper, fn##__ag (see Note [Recording an op] in
- * csrc/autograd/autograd.h) */
-#define MT_OPTABLE_DEF(name, fn, flags) {name, (PyCFunction)(void (*)(void))fn##__ag, flags, NULL},
+/* each entry names the function the method table calls: the op's autograd wrapper fn##__ag
+ * (see Note [Recording an op] in csrc/autograd/autograd.h), or for the rows autocast covers
+ * its autocast wrapper fn##__ac, which calls fn##__ag (see Note [Autocast] in csrc/autocast.h) */
+#define MT_OPTABLE_DEF(name, entry, flags) {name, (PyCFunction)(void (*)(void))entry, flags, NULL},
 
 #endif /* CSRC_COMMON_H */

@@ -130,10 +130,6 @@ device_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (mt__check_device_index(v) < 0) {
             return NULL;
         }
-        if (d.type == MT_CPU && v != 0) {
-            PyErr_Format(PyExc_RuntimeError, "CPU device index must be -1 or zero, got %ld", v);
-            return NULL;
-        }
         d.index = (int)v;
     }
     MTDeviceObject *o = (MTDeviceObject *)type->tp_alloc(type, 0);

@@ -1,6 +1,7 @@
 /* csrc/index_binding.c - cat, sort/topk, searchsorted, gather/scatter, indexing primitives. */
 #include "csrc/common.h"
 #include "csrc/autograd/autograd.h"
+#include "csrc/autocast.h"
 
 #define IMPL(self) (((MTTensorObject *)(self))->impl)
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
@@ -328,6 +329,7 @@ mt_m_scatter_add_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObj
 }
 
 MT_OPTABLE_INDEX_METHOD_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_INDEX_METHOD_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_index_methods[] = {
     MT_OPTABLE_INDEX_METHODS(MT_OPTABLE_DEF)
@@ -335,6 +337,7 @@ static PyMethodDef mt_index_methods[] = {
 };
 
 MT_OPTABLE_INDEX_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_INDEX_FUNCTION_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_index_functions[] = {
     MT_OPTABLE_INDEX_FUNCTIONS(MT_OPTABLE_DEF)

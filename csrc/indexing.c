@@ -87,6 +87,53 @@ mt__parse_data(mt__key *k, mt_index_item *out, PyObject *item)
     return 0;
 }
 
+/* A range item: the index tensor of its ints, as torch reads a range (a sequence of ints),
+ * made by arange instead of a list of Python ints (held by k). */
+static int
+mt__parse_range(mt__key *k, mt_index_item *out, PyObject *item)
+{
+    Py_ssize_t n = PyObject_Size(item);
+    if (n < 0) {
+        return -1;
+    }
+    if (n == 0) {
+        PyObject *empty = PyList_New(0);
+        int rc = empty == NULL ? -1 : mt__parse_data(k, out, empty);
+        Py_XDECREF(empty);
+        return rc;
+    }
+    int64_t v[2];
+    const char *names[2] = {"start", "step"};
+    for (int i = 0; i < 2; i++) {
+        PyObject *o = PyObject_GetAttrString(item, names[i]);
+        if (o == NULL) {
+            return -1;
+        }
+        v[i] = PyLong_AsLongLong(o);
+        Py_DECREF(o);
+        if (v[i] == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    /* arange(start, last + 1 or last - 1, step) has exactly n values */
+    int64_t last, end;
+    if (mt_ckd_mul(&last, v[1], (int64_t)(n - 1)) || mt_ckd_add(&last, last, v[0]) ||
+        mt_ckd_add(&end, last, v[1] > 0 ? 1 : -1)) {
+        PyErr_SetString(PyExc_OverflowError, "range index: values do not fit int64");
+        return -1;
+    }
+    mt_tensor *impl = mt_arange(mt_scalar_int(v[0]), mt_scalar_int(end), mt_scalar_int(v[1]),
+                                MT_INT64, MT_DEVICE_CPU);
+    if (impl == NULL) {
+        mt__raise(0);
+        return -1;
+    }
+    k->held[k->nheld++] = impl;
+    out->kind = MT_INDEX_TENSOR;
+    out->tensor = impl;
+    return 0;
+}
+
 static int
 mt__parse_item(mt__key *k, mt_index_item *out, PyObject *item)
 {
@@ -121,6 +168,9 @@ mt__parse_item(mt__key *k, mt_index_item *out, PyObject *item)
     }
     else if (PyList_Check(item) || PyTuple_Check(item) || mt__is_ndarray(item)) {
         return mt__parse_data(k, out, item);
+    }
+    else if (PyRange_Check(item)) {
+        return mt__parse_range(k, out, item);
     }
     else if (PyIndex_Check(item) && !PyFloat_Check(item)) {
         Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);

@@ -1,6 +1,7 @@
 /* csrc/linalg_binding.c - matrix products (matmul, mm, bmm, mv, dot, addmm, addmv, baddbmm) and BLAS loading. */
 #include "csrc/common.h"
 #include "csrc/autograd/autograd.h"
+#include "csrc/autocast.h"
 
 #include <string.h>
 
@@ -220,12 +221,14 @@ mt_py_blas_info(PyObject *m, PyObject *unused)
 }
 
 MT_OPTABLE_LINALG_METHOD_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_LINALG_METHOD_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_linalg_methods[] = {
     MT_OPTABLE_LINALG_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
 MT_OPTABLE_LINALG_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_LINALG_FUNCTION_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_linalg_functions[] = {
     MT_OPTABLE_LINALG_FUNCTIONS(MT_OPTABLE_DEF)

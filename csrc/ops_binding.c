@@ -3,6 +3,7 @@
 
 #include "csrc/common.h"
 #include "csrc/autograd/autograd.h"
+#include "csrc/autocast.h"
 #include "aten_lite/iter.h"
 
 #include <string.h>
@@ -642,6 +643,7 @@ mt_f_can_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 MT_OPTABLE_OPS_METHOD_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_OPS_METHOD_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_op_methods[] = {
     MT_OPTABLE_OPS_METHODS(MT_OPTABLE_DEF)
@@ -649,6 +651,7 @@ static PyMethodDef mt_op_methods[] = {
 };
 
 MT_OPTABLE_OPS_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_OPS_FUNCTION_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_op_functions[] = {
     MT_OPTABLE_OPS_FUNCTIONS(MT_OPTABLE_DEF)

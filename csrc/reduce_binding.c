@@ -1,6 +1,7 @@
 /* csrc/reduce_binding.c - reductions and scans as Tensor methods and module functions. */
 #include "csrc/common.h"
 #include "csrc/autograd/autograd.h"
+#include "csrc/autocast.h"
 
 #include <string.h>
 
@@ -281,12 +282,14 @@ mt_py_cummax_cummin(PyObject *m, PyObject *args)
 }
 
 MT_OPTABLE_REDUCE_METHOD_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_REDUCE_METHOD_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_reduce_methods[] = {
     MT_OPTABLE_REDUCE_METHODS(MT_OPTABLE_DEF)
     {NULL},
 };
 MT_OPTABLE_REDUCE_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_REDUCE_FUNCTION_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_reduce_functions[] = {
     MT_OPTABLE_REDUCE_FUNCTIONS(MT_OPTABLE_DEF)

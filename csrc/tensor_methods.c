@@ -1,6 +1,7 @@
 /* csrc/tensor_methods.c - Tensor view/conversion methods and the tensor factories of minitorch._C. */
 #include "csrc/common.h"
 #include "csrc/autograd/autograd.h"
+#include "csrc/autocast.h"
 
 #include <string.h>
 
@@ -1025,6 +1026,7 @@ mt_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 MT_OPTABLE_TENSOR_METHOD_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_TENSOR_METHOD_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef tensor_methods[] = {
     MT_OPTABLE_TENSOR_METHODS(MT_OPTABLE_DEF)
@@ -1449,6 +1451,7 @@ mt_py_empty_like(PyObject *m, PyObject *args)
 }
 
 MT_OPTABLE_TENSOR_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
+MT_OPTABLE_TENSOR_FUNCTION_AUTOCAST(MT_AC_WRAPPER)
 
 static PyMethodDef mt_factory_methods[] = {
     MT_OPTABLE_TENSOR_FUNCTIONS(MT_OPTABLE_DEF)

@@ -464,6 +464,16 @@ SAMPLES = {
     'bce_logits': lambda: [S(A(2, 3), P(2, 3, lo=0.1, hi=0.9), call=_nn('bce_logits')),
                            S(A(2, 3), P(2, 3, lo=0.1, hi=0.9), P(3), call=_nn('bce_logits'))],
     'bce': lambda: [S(P(2, 3, lo=0.1, hi=0.9), P(2, 3, lo=0.1, hi=0.9), call=_nn('bce'))],
+    # attention (minitorch/_attention.py): (output, logsumexp) of the fused kernel; both
+    # outputs are checked, so no row is fully masked
+    '_scaled_dot_product_flash_attention_for_cpu': lambda: [
+        S(A(1, 2, 3, 4), A(1, 2, 5, 4), A(1, 2, 5, 3)),
+        S(A(2, 4, 3), A(2, 4, 3), A(2, 4, 2), 0.0, True, scale=0.5),
+        S(A(2, 3, 4), A(1, 5, 4), A(5, 2),
+          attn_mask=B([[True, False, True, True, False], [False, True, True, False, True],
+                       [True, True, False, False, False]])),
+        S(A(1, 3, 4), A(1, 5, 4), A(1, 5, 2), attn_mask=A(3, 5).detach()),
+    ],
 }
 
 

@@ -3,11 +3,18 @@
 usage: gen_op_table.py python/minitorch/_op_table.py OUT.h
 
 For each C family F (the rows with impl, function or inplace "C:F") the header defines
-  MT_OPTABLE_<F>_METHODS(X)     X("name", c_function, flags) per Tensor method
+  MT_OPTABLE_<F>_METHODS(X)     X("name", entry, flags) per Tensor method: entry is the C
+                                function the method table calls, c_function__ag (its
+                                autograd wrapper) or, for rows with an `autocast` policy,
+                                c_function__ac (Note [Autocast] in csrc/autocast.h)
   MT_OPTABLE_<F>_FUNCTIONS(X)   the same per minitorch._C module function
   MT_OPTABLE_<F>_METHOD_WRAPPERS(W), MT_OPTABLE_<F>_FUNCTION_WRAPPERS(W)
                                 W("m.name" | "f.name", c_function, CONV) once per C function:
                                 its autograd wrapper (see Note [Recording an op])
+  MT_OPTABLE_<F>_METHOD_AUTOCAST(A), MT_OPTABLE_<F>_FUNCTION_AUTOCAST(A)
+                                A("m.name" | "f.name", c_function, CONV, POLICY) once per C
+                                function of a row with an `autocast` policy (LOWER, FP32):
+                                its autocast wrapper, which calls the autograd wrapper
 which csrc/<F>_binding.c expands into its PyMethodDef arrays (see Note [The op table] in
 csrc/common.h).  The C names follow the table's convention: mt_m_<name> (method),
 mt_m_<name>_ (in-place method), mt_f_<name> (function)."""
@@ -28,19 +35,24 @@ def build(rows):
 
     wrappers = {}
 
-    def add(table, fam, pyname, cname, call):
-        table.setdefault(fam, []).append((pyname, cname, CALLS[call]))
+    def add(table, fam, pyname, cname, call, autocast=None):
         kind = "FUNCTION" if cname.startswith("mt_f_") else "METHOD"
         key = ("f." if kind == "FUNCTION" else "m.") + cname[5:]
-        wrappers.setdefault((fam, kind), {})[cname] = (key, CONVS[call])
+        if autocast is not None and CONVS[call] != "FASTKW":
+            raise SystemExit(f"gen_op_table: autocast needs the fastcall convention ({key})")
+        policy = autocast.upper() if autocast is not None else None
+        wrappers.setdefault((fam, kind), {})[cname] = (key, CONVS[call], policy)
+        table.setdefault(fam, []).append((pyname, cname + ("__ac" if policy else "__ag"),
+                                          CALLS[call]))
 
     for r in rows:
         name, forms, call = r["name"], r["forms"], r["call"]
+        autocast = r.get("autocast")
         names = (name,) + r["aliases"]
         fam = _family(r["impl"])
         if fam and "m" in forms:
             for n in names:
-                add(methods, fam, n, f"mt_m_{name}", call)
+                add(methods, fam, n, f"mt_m_{name}", call, autocast)
         ifam = _family(r["inplace"]) or (fam if r["inplace"] is None else None)
         if ifam and "i" in forms and r["inplace"] != "generic":
             for n in names:
@@ -48,7 +60,7 @@ def build(rows):
         ffam = _family(r["function"]) or (fam if r["function"] is None else None)
         if ffam and "f" in forms:
             for n in names:
-                add(functions, ffam, n, f"mt_f_{name}", call)
+                add(functions, ffam, n, f"mt_f_{name}", call, autocast)
     return methods, functions, wrappers
 
 
@@ -65,8 +77,13 @@ def render(methods, functions, wrappers):
     for fam in sorted(set(methods) | set(functions)):
         for kind in ("METHOD", "FUNCTION"):
             out.append(f"#define MT_OPTABLE_{fam.upper()}_{kind}_WRAPPERS(W) \\")
-            for cname, (key, conv) in wrappers.get((fam, kind), {}).items():
+            for cname, (key, conv, _) in wrappers.get((fam, kind), {}).items():
                 out.append(f'    W("{key}", {cname}, {conv}) \\')
+            out.append("")
+            out.append(f"#define MT_OPTABLE_{fam.upper()}_{kind}_AUTOCAST(A) \\")
+            for cname, (key, conv, policy) in wrappers.get((fam, kind), {}).items():
+                if policy is not None:
+                    out.append(f'    A("{key}", {cname}, {conv}, {policy}) \\')
             out.append("")
     out.append("#endif /* MT_OP_TABLE_H */")
     return "\n".join(out) + "\n"

@@ -112,4 +112,28 @@ def __getattr__(name):
     if name in _LAZY_SUBMODULES:
         import importlib
         return importlib.import_module("." + name, __name__)
+    if name in _LAZY_ATTRIBUTES:
+        import importlib
+        module, attr = _LAZY_ATTRIBUTES[name]
+        return getattr(importlib.import_module("." + module, __name__), attr)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# ---- setup calls of training scripts: autocast state, deterministic algorithms, float32
+# matmul precision (small modules, loaded here); torch.amp, torch.cpu, torch.accelerator,
+# torch.onnx, torch._dynamo, torch.compiler and torch.autocast / torch.compile load on first
+# use, as the submodules above
+from ._autocast_state import *  # noqa: E402,F401,F403
+from ._switches import *  # noqa: E402,F401,F403
+
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({
+    "amp", "cpu", "accelerator", "onnx", "_dynamo", "compiler",
+})
+# name -> (submodule, attribute) loaded on first use
+_LAZY_ATTRIBUTES = {
+    "autocast": ("amp", "autocast"),
+    "compile": ("_compile", "compile"),
+    "_amp_foreach_non_finite_check_and_unscale_":
+        ("amp.grad_scaler", "_amp_foreach_non_finite_check_and_unscale_"),
+    "_amp_update_scale_": ("amp.grad_scaler", "_amp_update_scale_"),
+}

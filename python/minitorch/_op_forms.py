@@ -79,6 +79,8 @@ def _python_form(row, spec, name):
             fn = _recorded(fn, name)
         elif row["grad"] == "nondiff":
             fn = _without_grad(fn, name)
+        if row.get("autocast"):
+            fn = _autocast_form(fn, row["autocast"])
         _forms_cache[spec, name] = fn
         FORMS[name] = fn
     return fn
@@ -187,3 +189,20 @@ def nn_ops():
                 ops[name + "_"] = _recorded(_inplace(base, name + "_"), name + "_")
         _nn_ops = ops
     return _nn_ops
+# ---- autocast ------------------------------------------------------------------------------
+
+def _autocast_form(fn, policy):
+    """fn under torch's autocast policy for the op (the row's `autocast` key, see Note
+    [Autocast] in csrc/autocast.h): while autocast is on its tensor arguments are cast
+    first (out= excepted); while it is off, one thread-local read per call."""
+    cast = _C._autocast_lower if policy == "lower" else _C._autocast_fp32
+    on = _C._autocast_on
+
+    def form(*args, **kwargs):
+        if on():
+            args = cast(*args)
+            if kwargs:
+                keys = [k for k in kwargs if k != "out"]
+                kwargs.update(zip(keys, cast(*(kwargs[k] for k in keys))))
+        return fn(*args, **kwargs)
+    return functools.update_wrapper(form, fn)

@@ -548,3 +548,21 @@ op('bce',                 'py:nn._ops',              'n', grad=d(
     'Tensor self, Tensor target',
     self='grad * (self - target) / ((1 - self) * self).clamp_min(1e-12)',
     target='grad * ((1 - self).log().clamp_min(-100) - self.log().clamp_min(-100))'))
+# ---- attention -----------------------------------------------------------------------------
+# torch's CPU kernel behind F.scaled_dot_product_attention: (output, logsumexp), see
+# Note [Fused attention] in aten_lite/attention.h
+op('_scaled_dot_product_flash_attention_for_cpu', 'py:_attention', 'f', grad='sdpa_flash')
+
+
+# ---- autocast ------------------------------------------------------------------------------
+# A row's `autocast` key names the policy torch's CPU autocast applies to the op ('lower':
+# run in the autocast dtype, 'fp32': run in float32); see Note [Autocast] in csrc/autocast.h.
+
+def autocast(policy, *names):
+    for r in OPS:
+        if r["name"] in names:
+            r["autocast"] = policy
+
+
+autocast('lower', 'addbmm', 'addmm', 'baddbmm', 'bmm', 'matmul', 'mm')
+autocast('fp32', 'nanquantile', 'prod', 'quantile', 'trace', 'view_as_complex')

@@ -70,3 +70,16 @@ def all_targets():
         if f"UntypedStorage.{n}" not in EXCLUDED:
             out.append((f"UntypedStorage.{n}", "storage"))
     return sorted(out)
+
+
+# ---- autocast and process-wide switches: state that would change what later calls mean ----
+EXCLUDED.update({
+    "set_autocast_enabled": "turns autocast on: every later matmul of the worker in bfloat16",
+    "set_autocast_cpu_enabled": "turns autocast on: every later matmul of the worker in bfloat16",
+    "set_autocast_dtype": "changes the dtype of every later autocast region",
+    "set_autocast_cpu_dtype": "changes the dtype of every later autocast region",
+    "set_autocast_gpu_dtype": "changes the dtype of every later autocast region",
+    "set_autocast_cache_enabled": "changes every later autocast region",
+    "autocast_increment_nesting": "unbalances the nesting of autocast regions",
+    "autocast_decrement_nesting": "unbalances the nesting of autocast regions",
+})

@@ -1110,3 +1110,20 @@ def flipud(ctx, g):
 def rot90(ctx, g):
     return (g.rot90(-_arg(ctx, 1, "k", 1), _arg(ctx, 2, "dims", (0, 1))),)
 
+
+
+# ---- attention -----------------------------------------------------------------------------
+
+def sdpa_flash(ctx, g):
+    """The fused attention's gradients of query, key and value (Note [Fused attention]): the
+    fused backward kernel, or the same formulas with recorded ops under create_graph or when
+    the logsumexp output has a gradient."""
+    from .. import _attention
+    q, k, v = ctx.args[:3]
+    is_causal = _arg(ctx, 4, "is_causal", False)
+    mask, scale = ctx.kwargs.get("attn_mask"), ctx.kwargs.get("scale")
+    g_out, g_lse = g
+    if _C.is_grad_enabled() or bool(g_lse.any()):   # (the logsumexp is rarely differentiated)
+        return _attention._flash_backward_math(q, k, v, mask, is_causal, scale, g_out, g_lse)
+    out, lse = ctx.out
+    return _attention._flash_backward(q, k, v, mask, is_causal, scale, out, lse, g_out)

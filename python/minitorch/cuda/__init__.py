@@ -93,3 +93,38 @@ def reset_peak_memory_stats(device=None):
 def empty_cache():
     """Gives the cached blocks no tensor uses back to the driver."""
     _C._cuda_empty_cache()
+
+
+# ---- random seeds, bfloat16 support, amp (what training scripts call unconditionally) -------
+# torch queues the seeding of CUDA generators until CUDA initialises, so without CUDA these
+# return silently; there are no CUDA generators yet (see README) to seed.
+
+def manual_seed(seed):
+    """Seeds the current CUDA device's generator: a no-op without CUDA (as torch's lazy
+    seeding); the argument must convert to int."""
+    int(seed)
+
+
+def manual_seed_all(seed):
+    """Seeds every CUDA device's generator: a no-op without CUDA."""
+    int(seed)
+
+
+def seed():
+    """Seeds the current CUDA device's generator randomly: a no-op without CUDA."""
+
+
+def seed_all():
+    """Seeds every CUDA device's generator randomly: a no-op without CUDA."""
+
+
+def is_bf16_supported(including_emulation=True):
+    """Whether CUDA bfloat16 tensors can be used: False without CUDA."""
+    return False
+
+
+def __getattr__(name):
+    if name == "amp":
+        import importlib
+        return importlib.import_module(".amp", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2034,3 +2034,25 @@ broadcast_multigpu = _multigpu("broadcast_multigpu")
 reduce_multigpu = _multigpu("reduce_multigpu")
 all_gather_multigpu = _multigpu("all_gather_multigpu")
 reduce_scatter_multigpu = _multigpu("reduce_scatter_multigpu")
+
+
+# ---- the default backend of a device type -------------------------------------------------
+
+def get_default_backend_for_device(device):
+    """The backend init_process_group uses by default for the device's type ("cpu": "gloo",
+    "cuda": "nccl", ...); ValueError for a device type with none."""
+    from .. import _C
+    if isinstance(device, _C.device):
+        kind = device.type
+    else:
+        try:
+            kind = _C.device(device).type
+        except RuntimeError:
+            kind = None
+    backend = Backend.default_device_backend_map.get(kind)
+    if backend is None:
+        raise ValueError(f"Default backend not registered for device : {device}")
+    return backend
+
+
+__all__ += ["get_default_backend_for_device"]

@@ -30,3 +30,6 @@ def __getattr__(name):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(entry[0], __name__)
     return module if entry[1] is None else getattr(module, entry[1])
+
+# torch.nn.attention (sdpa_kernel, SDPBackend), loaded on first use
+_LAZY["attention"] = (".attention", None)

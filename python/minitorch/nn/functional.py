@@ -11,10 +11,13 @@ import warnings
 import minitorch as _mt
 
 from .. import _C
+from .. import _attention
 from .._op_forms import nn_ops as _nn_ops
 from ..autograd.grad_mode import no_grad
 
 _OPS = _nn_ops()   # the op-table ops of nn.functional (nn/_ops.py), recorded as one node each
+# autocast (see Note [Autocast] in csrc/autocast.h): one thread-local read per call while off
+_autocast_on = _C._autocast_on
 
 __all__ = [
     "linear", "bilinear", "identity", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_",
@@ -71,6 +74,8 @@ def _check_p(p, what="dropout"):
 
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, one node of the graph (the op table's `linear`)."""
+    if _autocast_on():
+        input, weight, bias = _C._autocast_lower(input, weight, bias)
     return _OPS["linear"](input, weight, bias)
 
 
@@ -236,6 +241,8 @@ def glu(input, dim=-1):
 
 def prelu(input, weight):
     """input where input >= 0, else weight * input (weight: one value, or one per channel)."""
+    if _autocast_on():
+        input, weight = _C._autocast_lower(input, weight)
     if weight.numel() != 1 and input.dim() >= 2:
         shape = [1] * input.dim()
         shape[1] = weight.numel()
@@ -558,6 +565,8 @@ def pad(input, pad, mode="constant", value=None):
     """Pads (or, with negative sizes, crops) input: pad = (last dim's left, right, the dim
     before's left, right, ...).  mode: constant (value, default 0), reflect, replicate,
     circular."""
+    if _autocast_on() and mode in ("reflect", "replicate"):
+        input, = _C._autocast_fp32(input)
     pad = [int(p) for p in pad]
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -609,30 +618,9 @@ def pad(input, pad, mode="constant", value=None):
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
-    """softmax(query @ key^T * scale + mask) @ value, scale = 1 / sqrt(E) by default;
-    is_causal masks out keys after each query; a bool mask keeps where True."""
-    L, S = query.size(-2), key.size(-2)
-    scale = 1.0 / math.sqrt(query.size(-1)) if scale is None else scale
-    if enable_gqa and query.dim() >= 3 and key.size(-3) != query.size(-3):
-        rep = query.size(-3) // key.size(-3)
-        key = key.repeat_interleave(rep, -3)
-        value = value.repeat_interleave(rep, -3)
-    scores = query.matmul(key.transpose(-2, -1)) * scale
-    if is_causal:
-        if attn_mask is not None:
-            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
-                               "when is_causal=True")
-        causal = _C.ones(L, S, dtype=_C.bool).tril()
-        scores = scores.masked_fill(causal.logical_not(), float("-inf"))
-    if attn_mask is not None:
-        if attn_mask.dtype == _C.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
-        else:
-            scores = scores + attn_mask
-    weights = softmax(scores, -1)
-    if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, True)
-    return weights.matmul(value)
+    """softmax(query @ key^T * scale + attn_mask) @ value: see minitorch/_attention.py."""
+    return _attention.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p,
+                                                   is_causal, scale, enable_gqa)
 
 
 # ---- losses ----------------------------------------------------------------------------
@@ -646,6 +634,8 @@ def _size_warning(input, target):
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean (or sum, or none) of (input - target)**2."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _size_warning(input, target)
     loss = (input - target).square()
@@ -656,6 +646,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean (or sum, or none) of |input - target|."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _size_warning(input, target)
     loss = (input - target).abs()
@@ -666,6 +658,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 * d**2 / beta where d = |input - target| < beta, else d - 0.5 * beta."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _size_warning(input, target)
     if beta < 0:
@@ -677,6 +671,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 * d**2 where d = |input - target| < delta, else delta * (d - 0.5 * delta)."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(None, None, reduction)
     _size_warning(input, target)
     loss = _OPS["huber"](input - target, delta)
@@ -686,6 +682,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     return _reduce((-target * input).exp().log1p(), reduction)
 
@@ -759,6 +757,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     """-input[i, target[i]] (times weight[target[i]]), over targets other than ignore_index;
     'mean' divides by the sum of the weights of the kept targets."""
+    if _autocast_on():
+        input, target, weight = _C._autocast_fp32(input, target, weight)
     reduction = _reduction(size_average, reduce, reduction)
     n_classes = input.size(1) if input.dim() >= 2 else input.size(0) if input.dim() == 1 else 0
     target = _class_target(input, target, weight, n_classes)
@@ -771,6 +771,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     input's shape without the class dim); for probability targets (floating, the input's
     shape) -sum(target * log_softmax(input)) over classes.  label_smoothing mixes the target
     with the uniform distribution, as torch."""
+    if _autocast_on():
+        input, target, weight = _C._autocast_fp32(input, target, weight)
     reduction = _reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -834,6 +836,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """-[pos_weight * y * log(sigmoid(x)) + (1 - y) * log(1 - sigmoid(x))] (times weight),
     computed as (1 - y) * x + (1 + (pos_weight - 1) * y) * log(1 + exp(-x)) with
     log(1 + exp(-x)) = log1p(exp(-|x|)) + max(-x, 0), which does not overflow."""
+    if _autocast_on():
+        input, target, weight, pos_weight = _C._autocast_fp32(input, target, weight, pos_weight)
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
@@ -846,6 +850,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     """-[y * log(x) + (1 - y) * log(1 - x)] (times weight), each log clamped at -100."""
+    if _autocast_on():
+        input, target, weight = _C._autocast_fp32(input, target, weight)
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(f"Using a target size ({target.size()}) that is different to the input "
@@ -864,6 +870,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """target * (log(target) - input) pointwise (input holds log-probabilities; log_target:
     target does too); 'batchmean' divides the sum by the batch size."""
+    if _autocast_on():
+        input, target = _C._autocast_fp32(input, target)
     if size_average is not None or reduce is not None:
         reduction = _reduction(size_average, reduce, "mean")
     elif reduction == "mean":
@@ -897,6 +905,8 @@ def _conv_fn(name):
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if _autocast_on():
+        input, weight, bias = _C._autocast_lower(input, weight, bias)
     return _conv_fn("conv2d")(input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -906,6 +916,8 @@ def _single(x):
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """nn._conv's conv1d, or conv2d over a height-1 image where it has none."""
+    if _autocast_on():
+        input, weight, bias = _C._autocast_lower(input, weight, bias)
     from . import _conv
     if hasattr(_conv, "conv1d"):
         return _conv.conv1d(input, weight, bias, stride, padding, dilation, groups)
@@ -968,3 +980,12 @@ def adaptive_avg_pool1d(input, output_size):
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     return _conv_fn("adaptive_max_pool2d")(input, output_size, return_indices)
+
+
+# ---- multi-head attention (nn/_multi_head_attention.py) --------------------------------
+
+from ._multi_head_attention import (multi_head_attention_forward, _canonical_mask,  # noqa: E402,F401
+                                    _none_or_dtype, _mha_shape_check, _in_projection_packed,
+                                    _in_projection)
+
+__all__ += ["multi_head_attention_forward"]

@@ -32,3 +32,11 @@ __all__ = [
     "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "HuberLoss",
     "KLDivLoss", "SoftMarginLoss",
 ]
+
+# ---- attention and transformers ------------------------------------------------------------
+from .multihead_attention import MultiheadAttention  # noqa: E402
+from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
+                          TransformerEncoderLayer, TransformerDecoderLayer)
+
+__all__ += ["MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder",
+            "TransformerEncoderLayer", "TransformerDecoderLayer"]

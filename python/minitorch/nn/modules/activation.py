@@ -337,3 +337,7 @@ class LogSoftmax(_SoftmaxBase):
 
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+# torch keeps MultiheadAttention in this module (torch.nn.modules.activation.MultiheadAttention)
+from .multihead_attention import MultiheadAttention  # noqa: E402,F401

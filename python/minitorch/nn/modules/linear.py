@@ -81,3 +81,8 @@ class Bilinear(Module):
     def extra_repr(self):
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
                 f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """The Linear of MultiheadAttention's output projection (torch's class name: it shows in
+    reprs and in checks that name it)."""
