@@ -384,3 +384,11 @@ op('view_copy',           'py:_view_copies',         'fo')
 op('ravel',               'py:_rearranging',         'fm', grad='reshape_back')
 op('broadcast_to',        'py:_broadcasting',        'fm', grad='expand')
 op('is_set_to',           'C:tensor',                'm', call='o', grad='nondiff')
+
+# distributions: the samplers torch has as ops and the implicit gradients of the gamma family
+# (see Note [Implicit reparameterisation] in _sampling.py)
+op('_standard_gamma',     'py:_sampling',            'f', grad='_standard_gamma')
+op('_standard_gamma_grad', 'py:_sampling',           'f', grad='nondiff')
+op('_sample_dirichlet',   'py:_sampling',            'f', grad='nondiff')
+op('_dirichlet_grad',     'py:_sampling',            'f', grad='nondiff')
+op('binomial',            'py:_sampling',            'f', grad='nondiff')

@@ -1110,3 +1110,11 @@ def flipud(ctx, g):
 def rot90(ctx, g):
     return (g.rot90(-_arg(ctx, 1, "k", 1), _arg(ctx, 2, "dims", (0, 1))),)
 
+
+
+# ---- distributions (samplers with a reparameterised gradient) ---------------------------------
+
+def _standard_gamma(ctx, g):
+    """The implicit derivative of a gamma draw in its shape (see Note [Implicit
+    reparameterisation] in _sampling.py)."""
+    return (g * _mt()._standard_gamma_grad(ctx.args[0], ctx.out),)
