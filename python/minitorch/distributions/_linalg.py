@@ -55,8 +55,8 @@ def cholesky_ex(a):
 def cholesky(a):
     """The lower Cholesky factor of a, or torch's error when a matrix is not positive definite."""
     if a.dim() < 2:
-        raise RuntimeError(f"linalg.cholesky: The input tensor A must have at least 2 "
-                           f"dimensions.")
+        raise RuntimeError("linalg.cholesky: The input tensor A must have at least 2 "
+                           "dimensions.")
     if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"linalg.cholesky: A must be batches of square matrices, but they "
                            f"are {a.shape[-2]} by {a.shape[-1]} matrices")

@@ -11,7 +11,7 @@ import numbers
 import operator
 
 import minitorch
-from minitorch import Size, Tensor
+from minitorch import Size
 
 from . import constraints
 from .utils import _sum_rightmost, broadcast_all, lazy_property, tril_matrix_to_vec, \
