@@ -392,3 +392,7 @@ op('_standard_gamma_grad', 'py:_sampling',           'f', grad='nondiff')
 op('_sample_dirichlet',   'py:_sampling',            'f', grad='nondiff')
 op('_dirichlet_grad',     'py:_sampling',            'f', grad='nondiff')
 op('binomial',            'py:_sampling',            'f', grad='nondiff')
+
+# weight normalisation (nn.utils.weight_norm, nn.utils.parametrizations.weight_norm)
+op('norm_except_dim',     'py:_weight_norm',         'f')
+op('_weight_norm',        'py:_weight_norm',         'f')

@@ -349,7 +349,7 @@ class _PositiveDefinite(_Symmetric):
         sym_check = super().check(value)
         if not bool(sym_check.all()):
             return sym_check
-        from ._linalg import cholesky_ex
+        from .._dense_linalg import cholesky_ex
         return cholesky_ex(value.detach())[1].eq(0)
 
 

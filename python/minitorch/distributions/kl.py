@@ -10,7 +10,7 @@ from functools import total_ordering
 
 import minitorch
 
-from ._linalg import solve_triangular
+from .._dense_linalg import solve_triangular
 from ._special import digamma
 from .bernoulli import Bernoulli
 from .beta import Beta

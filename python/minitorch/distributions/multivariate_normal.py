@@ -6,7 +6,7 @@ import minitorch
 from minitorch import Size
 
 from . import constraints
-from ._linalg import cholesky, cholesky_inverse, solve_triangular
+from .._dense_linalg import cholesky, cholesky_inverse, solve_triangular
 from .distribution import Distribution
 from .utils import _standard_normal, lazy_property
 

@@ -765,7 +765,7 @@ class PositiveDefiniteTransform(Transform):
         return x @ x.mT
 
     def _inverse(self, y):
-        from ._linalg import cholesky
+        from .._dense_linalg import cholesky
         return LowerCholeskyTransform().inv(cholesky(y))
 
 
