@@ -368,6 +368,20 @@ def test_gradcheck(fn, args):
     assert gradcheck(fn, args)
 
 
+@pytest.mark.parametrize("fn,args", [
+    (lambda loc, scale: D.Normal(loc, scale).log_prob(torch_tensor([0.3, -1.0])), (_p(0.1, 1.0), _p(0.7, 2.0))),
+    (lambda c, r: D.Gamma(c, r).log_prob(torch_tensor([0.3, 2.0])), (_p(0.6, 3.0), _p(1.5, 0.8))),
+    (lambda a, b: D.Beta(a, b).entropy(), (_p(0.6, 3.0), _p(1.5, 0.8))),
+    (lambda logits: D.Categorical(logits=logits).entropy(), (_p(0.3, -1.0, 2.0),)),
+    (lambda loc, cov: D.MultivariateNormal(loc, (cov + cov.mT) / 2 + 3 * torch.eye(2, dtype=torch.float64))
+     .log_prob(torch_tensor([0.3, -1.0])),
+     (_p(0.1, 1.0), torch.tensor([[0.5, 0.2], [0.1, 0.3]], dtype=torch.float64, requires_grad=True))),
+])
+def test_gradgradcheck(fn, args):
+    from minitorch.autograd import gradgradcheck
+    assert gradgradcheck(fn, args)
+
+
 def test_normal_rsample_gradcheck():
     def f(loc, scale):
         torch.manual_seed(0)
