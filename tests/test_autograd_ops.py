@@ -965,3 +965,63 @@ def test_python_forms_with_a_formula_are_recorded_as_one_op():
     assert type(x.sort().values.grad_fn).__name__ == "SortBackward0"
     with torch.no_grad():
         assert not torch.clamp(x, 0, 1).requires_grad
+
+
+# ---- distributions: the samplers and implicit gradients (minitorch/_sampling.py), weight norm
+# (their rows are checked here: the parametrized tests above are collected before this block)
+
+NONDIFF_SAMPLING = {
+    '_standard_gamma_grad': lambda x: torch._standard_gamma_grad(x.abs() + 0.5, x.abs() + 0.1),
+    '_sample_dirichlet': lambda x: torch._sample_dirichlet(x.abs() + 0.5),
+    '_dirichlet_grad': lambda x: torch._dirichlet_grad(x.sigmoid(), x.abs() + 0.5, x.abs() + 2.0),
+    'binomial': lambda x: torch.binomial(torch.full_like(x, 5.0), x.sigmoid()),
+}
+NONDIFF.update(NONDIFF_SAMPLING)
+
+
+def _gamma_inverse_cdf(u, alpha, x):
+    """x with P(alpha, x) = u (Newton's method from x)."""
+    from minitorch.distributions._special import gammainc
+    for _ in range(50):
+        density = (torch.xlogy(alpha - 1, x) - x - alpha.lgamma()).exp()
+        x = (x - (gammainc(alpha, x) - u) / density).clamp(min=1e-300)
+    return x
+
+
+def _standard_gamma_samples():
+    """The draw's derivative is the implicit one, d F^-1(u; alpha) / d alpha at the draw's u:
+    the call returns that inverse CDF (held at the u of the draw at the sample's alpha) plus
+    the draw minus itself, so finite differences see the inverse CDF and autograd the op's
+    formula.  Small alphas: the draws lie in the exact (series) branch of the gradient."""
+    from minitorch.distributions._special import gammainc
+    alpha = P(3, lo=0.05, hi=0.15)
+    with torch.no_grad():
+        x0 = torch._standard_gamma(alpha, generator=torch.Generator().manual_seed(7))
+        u0 = gammainc(alpha, x0)
+
+    def call(a):
+        x = torch._standard_gamma(a, generator=torch.Generator().manual_seed(7))
+        with torch.no_grad():
+            exact = _gamma_inverse_cdf(u0, a.detach(), x.detach())
+        return exact + (x - x.detach())
+
+    return [S(alpha, call=call)]
+
+
+SAMPLES_SAMPLING = {
+    '_standard_gamma': _standard_gamma_samples,
+    'norm_except_dim': lambda: [S(A(2, 3)), S(A(2, 3), 2, 1), S(A(2, 3, 2), 1.5, 1),
+                                S(A(2, 3), 2, -1), S(A(2, 3, 2), 3, -2)],
+    '_weight_norm': lambda: [S(A(2, 3), P(2, 1)), S(A(2, 3), P(1, 3), 1), S(A(2, 3), P(), -1)],
+}
+SAMPLES.update(SAMPLES_SAMPLING)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES_SAMPLING))
+def test_gradcheck_of_the_sampling_rows(name):
+    test_gradcheck(name)
+
+
+@pytest.mark.parametrize("name", sorted(NONDIFF_SAMPLING))
+def test_the_sampling_rows_without_derivative(name):
+    test_nondiff_outputs_carry_no_gradient(name)

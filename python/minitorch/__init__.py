@@ -105,6 +105,8 @@ _LAZY_SUBMODULES = frozenset({
     "utils",
     "nn",
     "optim",
+    # distributions (probability distributions, transforms, KL divergences)
+    "distributions",
 })
 
 

@@ -566,3 +566,14 @@ def autocast(policy, *names):
 
 autocast('lower', 'addbmm', 'addmm', 'baddbmm', 'bmm', 'matmul', 'mm')
 autocast('fp32', 'nanquantile', 'prod', 'quantile', 'trace', 'view_as_complex')
+# distributions: the samplers torch has as ops and the implicit gradients of the gamma family
+# (see Note [Implicit reparameterisation] in _sampling.py)
+op('_standard_gamma',     'py:_sampling',            'f', grad='_standard_gamma')
+op('_standard_gamma_grad', 'py:_sampling',           'f', grad='nondiff')
+op('_sample_dirichlet',   'py:_sampling',            'f', grad='nondiff')
+op('_dirichlet_grad',     'py:_sampling',            'f', grad='nondiff')
+op('binomial',            'py:_sampling',            'f', grad='nondiff')
+
+# weight normalisation (nn.utils.weight_norm, nn.utils.parametrizations.weight_norm)
+op('norm_except_dim',     'py:_weight_norm',         'f')
+op('_weight_norm',        'py:_weight_norm',         'f')

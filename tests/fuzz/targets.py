@@ -83,3 +83,14 @@ EXCLUDED.update({
     "autocast_increment_nesting": "unbalances the nesting of autocast regions",
     "autocast_decrement_nesting": "unbalances the nesting of autocast regions",
 })
+# ---- distributions: the classes and functions of minitorch.distributions --------------------
+_all_targets_without_distributions = all_targets
+
+
+def all_targets():  # noqa: F811 (extends the list above)
+    import minitorch.distributions as distributions
+    out = _all_targets_without_distributions()
+    for n in distributions.__all__:
+        if callable(getattr(distributions, n)) and f"distributions.{n}" not in EXCLUDED:
+            out.append((f"distributions.{n}", "function"))
+    return sorted(out)

@@ -1127,3 +1127,9 @@ def sdpa_flash(ctx, g):
         return _attention._flash_backward_math(q, k, v, mask, is_causal, scale, g_out, g_lse)
     out, lse = ctx.out
     return _attention._flash_backward(q, k, v, mask, is_causal, scale, out, lse, g_out)
+# ---- distributions (samplers with a reparameterised gradient) ---------------------------------
+
+def _standard_gamma(ctx, g):
+    """The implicit derivative of a gamma draw in its shape (see Note [Implicit
+    reparameterisation] in _sampling.py)."""
+    return (g * _mt()._standard_gamma_grad(ctx.args[0], ctx.out),)
