@@ -1186,3 +1186,39 @@ mt_lapack_gels(mt_tensor *a, mt_tensor *b, char driver, double rcond, mt_tensor 
     }
     return mt__dispatch(&j, bt, 2.0 * (double)m * (double)n * (double)(mx + k));
 }
+
+/* ---- pivots ------------------------------------------------------------------------------------ */
+
+int
+mt_lapack_permutation(const mt_tensor *ipiv, mt_tensor *perm)
+{
+    int rc = 0;
+    if (ipiv->ndim < 1 || perm->ndim < 1) {
+        return mt__bad("the pivots");
+    }
+    int64_t k = ipiv->sizes[ipiv->ndim - 1], m = perm->sizes[perm->ndim - 1];
+    int64_t b = mt__lead(ipiv, 1);
+    if (k > m || (rc = mt__check_vec(ipiv, MT_INT32, b, k, "the pivots")) < 0 ||
+        (rc = mt__check_vec(perm, MT_INT64, b, m, "the permutation")) < 0) {
+        return rc < 0 ? rc : mt__bad("the pivots");
+    }
+    const int32_t *pv = (const int32_t *)mt_tensor_data(ipiv);
+    int64_t *out = (int64_t *)mt_tensor_data(perm);
+    for (int64_t i = 0; i < b; i++) {
+        int64_t *p = out + i * m;
+        const int32_t *piv = pv + i * k;
+        for (int64_t r = 0; r < m; r++) {
+            p[r] = r;
+        }
+        for (int64_t r = 0; r < k; r++) {
+            int64_t s = (int64_t)piv[r] - 1;
+            if (s < 0 || s >= m) {
+                return mt_error_set(MT_EINDEX, "pivots must be between 1 and LU.size(-2) inclusive");
+            }
+            int64_t tmp = p[r];
+            p[r] = p[s];
+            p[s] = tmp;
+        }
+    }
+    return 0;
+}

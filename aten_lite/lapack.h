@@ -94,4 +94,10 @@ int mt_lapack_geev(mt_tensor *a, mt_tensor *w, mt_tensor *v, mt_tensor *info);
 int mt_lapack_gels(mt_tensor *a, mt_tensor *b, char driver, double rcond, mt_tensor *rank,
                    mt_tensor *s, mt_tensor *info);
 
+/* The row order getrf's interchanges make: perm (int64, (*batch, m), contiguous) gets, for
+ * each matrix, 0..m-1 with ipiv's 1-based swaps (int32, (*batch, k), contiguous, k <= m)
+ * applied in order, so that row i of P^T A is row perm[i] of A.  No LAPACK call.  0, or
+ * MT_EINDEX when a pivot lies outside [1, m] (perm is then unspecified). */
+int mt_lapack_permutation(const mt_tensor *ipiv, mt_tensor *perm);
+
 #endif /* ATEN_LITE_LAPACK_H */

@@ -258,6 +258,23 @@ mt_py_lapack_gels(PyObject *m, PyObject *args)
     return mt__la_done(rc, t, 5);
 }
 
+static PyObject *
+mt_py_lapack_permutation(PyObject *m, PyObject *args)
+{
+    PyObject *o[2];
+    mt_tensor *t[2];
+    int rc;
+    if (!PyArg_ParseTuple(args, "O&O&:_lapack_permutation", mt__la_tensor, &o[0], mt__la_tensor,
+                          &o[1])) {
+        return NULL;
+    }
+    mt__la_refs(o, t, 2);
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_lapack_permutation(t[0], t[1]);
+    Py_END_ALLOW_THREADS
+    return mt__la_done(rc, t, 2);
+}
+
 static PyMethodDef mt_lapack_functions[] = {
     {"_lapack_set_path", mt_py_lapack_set_path, METH_O,
      "_lapack_set_path(path): the library LAPACK is opened from at its first use."},
@@ -277,6 +294,8 @@ static PyMethodDef mt_lapack_functions[] = {
     {"_lapack_geev", mt_py_lapack_geev, METH_VARARGS, "_lapack_geev(a, w, v, info)"},
     {"_lapack_gels", mt_py_lapack_gels, METH_VARARGS,
      "_lapack_gels(a, b, driver, rcond, rank, s, info)"},
+    {"_lapack_permutation", mt_py_lapack_permutation, METH_VARARGS,
+     "_lapack_permutation(ipiv, perm): the row order of getrf's interchanges"},
     {NULL},
 };
 

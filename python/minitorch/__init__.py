@@ -113,3 +113,7 @@ def __getattr__(name):
         import importlib
         return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# ---- linear algebra: minitorch.linalg (torch.linalg), over a LAPACK opened at first use ----
+from . import linalg  # noqa: E402,F401

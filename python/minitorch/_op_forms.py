@@ -162,3 +162,15 @@ def module_functions(tensor_class):
             for n in names:
                 functions[n + "_"] = inplace
     return functions
+
+
+def linalg_functions():
+    """{name: function} of minitorch.linalg: the rows of form 'l', each named by its row's name
+    without the "linalg_" prefix (see the linear algebra block of _op_table.py)."""
+    functions = {}
+    for row in OPS:
+        if "l" in row["forms"]:
+            name = row["name"]
+            fn = _python_form(row, row["impl"], name)
+            functions[name[len("linalg_"):] if name.startswith("linalg_") else name] = fn
+    return functions
