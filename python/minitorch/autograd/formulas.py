@@ -670,7 +670,7 @@ def linalg_vector_norm(ctx, g):
     dtype = ctx.kwargs.get("dtype")
     if dtype is not None and x.dtype != dtype:
         x = x.to(dtype)
-    out = _expand_back(ctx.out, x.shape, dim, keepdim)
+    out = _expand_back(_out(ctx, "linalg_vector_norm"), x.shape, dim, keepdim)
     g = _expand_back(g, x.shape, dim, keepdim)
     if p == 0:
         return (g * 0,)
@@ -1132,6 +1132,23 @@ def _all_zero(t):
     return t is None or not bool(t.ne(0).any())
 
 
+def _out(ctx, op):
+    """ctx.out; under create_graph, when the outputs no longer live (so ctx.out has no
+    history), the op run again on its saved arguments, recorded, so that the formula's own
+    derivative reaches the inputs through the outputs it reads."""
+    out = ctx.out
+    if not _C.is_grad_enabled():
+        return out
+    outs = out if isinstance(out, tuple) else (out,)
+    if all(not _is_t(o) or not (o.dtype.is_floating_point or o.dtype.is_complex) or
+           o.requires_grad for o in outs):
+        return out
+    if not any(_is_t(a) and a.requires_grad for a in tuple(ctx.args) + tuple(ctx.kwargs.values())):
+        return out
+    from .._op_forms import FORMS
+    return FORMS[op](*ctx.args, **ctx.kwargs)
+
+
 def _eye_as(t, n):
     """The identity of t's dtype, n x n."""
     return _C.eye(n, dtype=t.dtype)
@@ -1145,7 +1162,7 @@ def _offdiag_inverse(E):
 
 
 def linalg_inv_ex(ctx, g):
-    inv = ctx.out[0]
+    inv = _out(ctx, "linalg_inv_ex")[0]
     ih = _c(inv).mT
     return (-(ih @ g[0] @ ih),)
 
@@ -1153,7 +1170,7 @@ def linalg_inv_ex(ctx, g):
 def linalg_solve_ex(ctx, g):
     A, B = ctx.args[0], ctx.args[1] if len(ctx.args) > 1 else ctx.kwargs["B"]
     left = ctx.kwargs.get("left", True)
-    X = ctx.out[0]
+    X = _out(ctx, "linalg_solve_ex")[0]
     gX = g[0]
     from .._linalg_solve import _is_vector_rhs
     vector = _is_vector_rhs(A, B)
@@ -1181,7 +1198,7 @@ def linalg_det(ctx, g):
     """g * adj(A)^H: conj(g det) A^{-H} for invertible matrices, through the SVD for singular
     ones (the two mixed by a where over the batch)."""
     A = ctx.args[0]
-    d = ctx.out
+    d = _out(ctx, "linalg_det")
     n = A.shape[-1]
     if n == 0:
         return (A.new_zeros(A.shape),)
@@ -1198,7 +1215,7 @@ def linalg_det(ctx, g):
 def linalg_slogdet(ctx, g):
     """c A^{-H} with c = g_logabsdet (real) or g_logabsdet - i Im(conj(g_sign) sign)."""
     A = ctx.args[0]
-    sign = ctx.out[0]
+    sign = _out(ctx, "linalg_slogdet")[0]
     gs, gl = g
     c = gl
     if A.dtype.is_complex:
@@ -1211,7 +1228,7 @@ def linalg_cholesky_ex(ctx, g):
     """A = L L^H: gA = L^{-H} M L^{-1} with M = (P + tril(P, -1)^H) / 2, P = tril(L^H gL)
     (torch's form: Hermitian but for half the imaginary part of P's diagonal)."""
     upper = ctx.kwargs.get("upper", False)
-    L = ctx.out[0]
+    L = _out(ctx, "linalg_cholesky_ex")[0]
     gL = g[0]
     if upper:
         L, gL = _c(L).mT, _c(gL).mT
@@ -1249,7 +1266,7 @@ def linalg_qr(ctx, g):
     if mode == "complete" and m > n:
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
                            "nrows > ncols.")
-    Q, R = ctx.out
+    Q, R = _out(ctx, "linalg_qr")
     gQ, gR = g
     if m >= n:
         return (_qr_backward_tall(gQ, gR, Q, R),)
@@ -1267,7 +1284,7 @@ def linalg_svd(ctx, g):
     for complex)] Vh, plus the parts of gU and gV outside the spans of U and V."""
     A = ctx.args[0]
     full = _arg(ctx, 1, "full_matrices", True)
-    U, S, Vh = ctx.out
+    U, S, Vh = _out(ctx, "linalg_svd")
     gU, gS, gVh = g
     m, n = A.shape[-2], A.shape[-1]
     k = S.shape[-1]
@@ -1296,7 +1313,7 @@ def linalg_svd(ctx, g):
 def linalg_eigh(ctx, g):
     """A = V diag(w) V^H: gA = V (diag(gw) + (V^H gV) / E) V^H, E_ij = w_j - w_i off the
     diagonal (See Note [Decomposition derivatives])."""
-    w, V = ctx.out
+    w, V = _out(ctx, "linalg_eigh")
     gw, gV = g
     dt = V.dtype
     Vh = _c(V).mT
@@ -1310,7 +1327,7 @@ def linalg_eigh(ctx, g):
 def linalg_eig(ctx, g):
     """A V = V diag(w), unit columns: gA = V^{-H} (diag(gw) + (G - V^H V Re diag(G)) / conj(E))
     V^H with G = V^H gV, E_ij = w_j - w_i off the diagonal; real A takes the real part."""
-    w, V = ctx.out
+    w, V = _out(ctx, "linalg_eig")
     gw, gV = g
     Vh = _c(V).mT
     if _all_zero(gV):
@@ -1334,7 +1351,7 @@ def _pinv_backward(gP, P, A):
 
 
 def linalg_pinv(ctx, g):
-    return (_pinv_backward(g, ctx.out, ctx.args[0]),)
+    return (_pinv_backward(g, _out(ctx, "linalg_pinv"), ctx.args[0]),)
 
 
 def linalg_lstsq(ctx, g):
@@ -1376,12 +1393,12 @@ def _lu_backward(gL, gU, P, L, U):
 
 
 def linalg_lu(ctx, g):
-    P, L, U = ctx.out
+    P, L, U = _out(ctx, "linalg_lu")
     return (_lu_backward(g[1], g[2], P, L, U),)
 
 
 def linalg_lu_factor_ex(ctx, g):
-    LU, piv = ctx.out[0], ctx.out[1]
+    LU, piv = _out(ctx, "linalg_lu_factor_ex")[:2]
     P, L, U = _mt().lu_unpack(LU, piv)
     k = builtins.min(LU.shape[-2], LU.shape[-1])
     gLU = g[0]
@@ -1396,7 +1413,7 @@ def linalg_lu_solve(ctx, g):
     LU, piv = ctx.args[0], ctx.args[1]
     left = ctx.kwargs.get("left", True)
     adjoint = ctx.kwargs.get("adjoint", False)
-    X = ctx.out
+    X = _out(ctx, "linalg_lu_solve")
     gB = _la().lu_solve(LU, piv, g, left=left, adjoint=not adjoint)
     if not ctx.needs(0):
         return None, None, gB
@@ -1416,7 +1433,7 @@ def linalg_solve_triangular(ctx, g):
     upper = ctx.kwargs["upper"]
     left = ctx.kwargs.get("left", True)
     unit = ctx.kwargs.get("unitriangular", False)
-    X = ctx.out
+    X = _out(ctx, "linalg_solve_triangular")
     gB = _la().solve_triangular(_c(A).mT, g, upper=not upper, left=left, unitriangular=unit)
     if not ctx.needs(0):
         return None, gB
