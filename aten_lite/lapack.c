@@ -260,9 +260,13 @@ mt__check_vec(const mt_tensor *t, mt_dtype dt, int64_t batch, int64_t len, const
     return 0;
 }
 
+/* Dimensions a, b, c of a job that calls LAPACK (empty: it calls nothing, any size goes). */
 static int
-mt__check_dims(int64_t a, int64_t b, int64_t c)
+mt__check_dims(bool empty, int64_t a, int64_t b, int64_t c)
 {
+    if (empty) {
+        return 0;
+    }
     if (a < 0 || a > INT_MAX || b < 0 || b > INT_MAX || c < 0 || c > INT_MAX) {
         return mt_error_set(MT_ERUNTIME, "linalg: matrices with more than %d rows or columns "
                             "exceed LAPACK's 32-bit interface", INT_MAX);
@@ -392,7 +396,7 @@ mt_lapack_getrf(mt_tensor *a, mt_tensor *ipiv, mt_tensor *info)
     if ((rc = mt__check_mat(a, a->dtype, b, m, n, "the matrix")) < 0 ||
         (rc = mt__check_vec(ipiv, MT_INT32, b, k, "the pivots")) < 0 ||
         (rc = mt__check_vec(info, MT_INT32, b, -1, "info")) < 0 ||
-        (rc = mt__check_dims(m, n, 0)) < 0) {
+        (rc = mt__check_dims(m == 0 || n == 0, m, n, 0)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_getrf, .t = t, .m = (int)m,
@@ -436,7 +440,7 @@ mt_lapack_getrs(mt_tensor *a, mt_tensor *ipiv, mt_tensor *b, char trans)
     if ((rc = mt__check_mat(a, a->dtype, bt, n, n, "the factors")) < 0 ||
         (rc = mt__check_vec(ipiv, MT_INT32, bt, n, "the pivots")) < 0 ||
         (rc = mt__check_mat(b, a->dtype, bt, n, k, "the right-hand side")) < 0 ||
-        (rc = mt__check_dims(n, k, 0)) < 0) {
+        (rc = mt__check_dims(n == 0 || k == 0, n, k, 0)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_getrs, .t = t, .n = (int)n,
@@ -522,7 +526,7 @@ mt__potrf_like(mt_tensor *a, bool upper, mt_tensor *info, bool inverse)
     int64_t n = a->sizes[a->ndim - 1], b = mt__lead(a, 2);
     if ((rc = mt__check_mat(a, a->dtype, b, n, n, "the matrix")) < 0 ||
         (rc = mt__check_vec(info, MT_INT32, b, -1, "info")) < 0 ||
-        (rc = mt__check_dims(n, 0, 0)) < 0) {
+        (rc = mt__check_dims(n == 0, n, 0, 0)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_potrf, .t = t, .n = (int)n,
@@ -582,7 +586,7 @@ mt_lapack_trsm(mt_tensor *a, mt_tensor *b, bool left, bool upper, char trans, bo
     int64_t na = left ? m : k;
     if ((rc = mt__check_mat(a, a->dtype, bt, na, na, "the triangular matrix")) < 0 ||
         (rc = mt__check_mat(b, a->dtype, bt, m, k, "the right-hand side")) < 0 ||
-        (rc = mt__check_dims(m, k, 0)) < 0) {
+        (rc = mt__check_dims(m == 0 || k == 0, m, k, 0)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_trsm, .t = t, .m = (int)m,
@@ -635,7 +639,7 @@ mt_lapack_geqrf(mt_tensor *a, mt_tensor *tau)
     int64_t k = m < n ? m : n;
     if ((rc = mt__check_mat(a, a->dtype, b, m, n, "the matrix")) < 0 ||
         (rc = mt__check_vec(tau, a->dtype, b, k, "tau")) < 0 ||
-        (rc = mt__check_dims(m, n, 0)) < 0) {
+        (rc = mt__check_dims(k == 0, m, n, 0)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_geqrf, .t = t, .m = (int)m,
@@ -689,7 +693,7 @@ mt_lapack_orgqr(mt_tensor *q, mt_tensor *tau)
     }
     if ((rc = mt__check_mat(q, q->dtype, b, m, n, "the reflectors")) < 0 ||
         (rc = mt__check_vec(tau, q->dtype, b, k, "tau")) < 0 ||
-        (rc = mt__check_dims(m, n, k)) < 0) {
+        (rc = mt__check_dims(n == 0, m, n, k)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_orgqr, .t = t, .m = (int)m,
@@ -787,7 +791,7 @@ mt_lapack_gesdd(mt_tensor *a, mt_tensor *s, mt_tensor *u, mt_tensor *vt, char jo
         (u != NULL && (rc = mt__check_mat(u, a->dtype, b, m, uc, "U")) < 0) ||
         (vt != NULL && (rc = mt__check_mat(vt, a->dtype, b, vr, n, "Vh")) < 0) ||
         (rc = mt__check_vec(info, MT_INT32, b, -1, "info")) < 0 ||
-        (rc = mt__check_dims(m, n, 0)) < 0) {
+        (rc = mt__check_dims(k == 0, m, n, 0)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_gesdd, .t = t, .m = (int)m,
@@ -874,7 +878,7 @@ mt_lapack_syevd(mt_tensor *a, mt_tensor *w, bool vectors, bool upper, mt_tensor 
     if ((rc = mt__check_mat(a, a->dtype, b, n, n, "the matrix")) < 0 ||
         (rc = mt__check_vec(w, mt__real_of[t], b, n, "the eigenvalues")) < 0 ||
         (rc = mt__check_vec(info, MT_INT32, b, -1, "info")) < 0 ||
-        (rc = mt__check_dims(n, 0, 0)) < 0) {
+        (rc = mt__check_dims(n == 0, n, 0, 0)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_syevd, .t = t, .n = (int)n,
@@ -1008,7 +1012,7 @@ mt_lapack_geev(mt_tensor *a, mt_tensor *w, mt_tensor *v, mt_tensor *info)
         (rc = mt__check_vec(w, cdt, b, n, "the eigenvalues")) < 0 ||
         (v != NULL && (rc = mt__check_mat(v, cdt, b, n, n, "the eigenvectors")) < 0) ||
         (rc = mt__check_vec(info, MT_INT32, b, -1, "info")) < 0 ||
-        (rc = mt__check_dims(n, 0, 0)) < 0) {
+        (rc = mt__check_dims(n == 0, n, 0, 0)) < 0) {
         return rc;
     }
     mt__job j = {.lib = atomic_load(&mt__lib), .run = mt__run_geev, .t = t, .n = (int)n,
@@ -1158,7 +1162,7 @@ mt_lapack_gels(mt_tensor *a, mt_tensor *b, char driver, double rcond, mt_tensor 
         (rank != NULL && (rc = mt__check_vec(rank, MT_INT64, bt, -1, "rank")) < 0) ||
         (s != NULL && (rc = mt__check_vec(s, mt__real_of[t], bt, mn, "the singular values")) < 0) ||
         (rc = mt__check_vec(info, MT_INT32, bt, -1, "info")) < 0 ||
-        (rc = mt__check_dims(m, n, k)) < 0) {
+        (rc = mt__check_dims(mn == 0 || k == 0, m, n, k)) < 0) {
         return rc;
     }
     if (s == NULL && (driver == 'd' || driver == 's')) {

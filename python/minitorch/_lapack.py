@@ -173,11 +173,21 @@ _CPP_NAMES = {
 }
 
 
+def check_out_grad(fname, *inputs):
+    """torch's error for out= when an input requires grad (for composites whose result is
+    computed without a history)."""
+    if _C.is_grad_enabled() and any(isinstance(t, _C.TensorBase) and t.requires_grad
+                                    for t in inputs):
+        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+
+
 def store_out(out, r, fname):
     """r written into the out= tensor out (its dtype must be r's; resized as torch resizes
     outputs); returns out."""
     if not isinstance(out, _C.TensorBase):
         raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    check_out_grad(fname, r, out)
     if out.dtype != r.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_CPP_NAMES.get(r.dtype, r.dtype)}, "
                            f"but got {_CPP_NAMES.get(out.dtype, out.dtype)} instead")

@@ -16,6 +16,11 @@ def _op(name):
     return FORMS[name]
 
 
+def _no_grad():
+    from .autograd.grad_mode import no_grad
+    return no_grad()
+
+
 def _needs_grad(*ts):
     return _C.is_grad_enabled() and any(isinstance(t, _C.TensorBase) and t.requires_grad
                                         for t in ts)
@@ -52,7 +57,7 @@ def linalg_qr(A, mode="reduced", *, out=None):
     F = la.fortran(A)
     tau = _C.empty(batch + (k,), dtype=A.dtype)
     _C._lapack_geqrf(F, tau)
-    R = (F if mode == "complete" else F[..., :k, :]).triu()
+    R = la.fortran((F if mode == "complete" else F[..., :k, :]).triu())   # column-major, as torch
     if mode == "r":
         Q = _C.empty(0, dtype=A.dtype)
     elif mode == "complete" and m > n:
@@ -125,9 +130,12 @@ def linalg_svdvals(A, *, driver=None, out=None):
     """The singular values of A, descending (no singular vectors computed unless A needs a
     gradient)."""
     _check_svd(A, "linalg_svdvals", driver)
-    if _needs_grad(A) and out is None:
+    if out is not None:
+        la.check_out_grad("linalg_svdvals", A)
+    if _needs_grad(A):
         return _op("linalg_svd")(A, full_matrices=False)[1]
-    S = _gesdd(A, "N")[1]
+    with _no_grad():
+        S = _gesdd(A, "N")[1]
     return la.store_out(out, S, "linalg_svdvals") if out is not None else S
 
 
@@ -196,9 +204,12 @@ def linalg_eigvalsh(A, UPLO="L", *, out=None):
     """The eigenvalues (ascending, real) of Hermitian matrices (no eigenvectors computed unless
     A needs a gradient)."""
     _check_eigh(A, UPLO, "linalg_eigvalsh")
-    if _needs_grad(A) and out is None:
+    if out is not None:
+        la.check_out_grad("linalg_eigvalsh", A)
+    if _needs_grad(A):
         return _op("linalg_eigh")(A, UPLO)[0]
-    w = _syevd(A, UPLO, False)[0]
+    with _no_grad():
+        w = _syevd(A, UPLO, False)[0]
     return la.store_out(out, w, "linalg_eigvalsh") if out is not None else w
 
 
@@ -238,9 +249,12 @@ def linalg_eig(A, *, out=None):
 def linalg_eigvals(A, *, out=None):
     """The (complex) eigenvalues of general square matrices."""
     _check_eig(A, "linalg_eigvals")
-    if _needs_grad(A) and out is None:
+    if out is not None:
+        la.check_out_grad("linalg_eigvals", A)
+    if _needs_grad(A):
         return _op("linalg_eig")(A)[0]
-    w = _geev(A, False)[0]
+    with _no_grad():
+        w = _geev(A, False)[0]
     return la.store_out(out, w, "linalg_eigvals") if out is not None else w
 
 
@@ -275,6 +289,11 @@ def linalg_lstsq(A, B, rcond=None, *, driver=None):
     if driver not in _DRIVERS:
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, "
                            "gelsd, gelss)")
+    if driver in ("gelsd", "gelss") and not (bool(A.isfinite().all()) and
+                                             bool(B.isfinite().all())):
+        # the SVD-based drivers never return on non-finite values (OpenBLAS loops forever)
+        raise LinAlgError("torch.linalg.lstsq: The algorithm failed to converge because the input "
+                          "matrix contained non-finite values.")
     m, n = A.shape[-2], A.shape[-1]
     k = B2.shape[-1]
     mn, mx = min(m, n), max(m, n)

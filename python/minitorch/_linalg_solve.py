@@ -314,9 +314,6 @@ def linalg_solve_ex(A, B, *, left=True, check_errors=False, out=None):
     X = _getrs(LU, piv, B2, left, False)
     if vector:
         X = X.squeeze(-1)
-    batch = la.batch_shape(A, B2)
-    if tuple(info.shape) != batch:
-        info = info.expand(batch).contiguous()
     if check_errors:
         la.raise_info(info, "torch.linalg.solve_ex", lambda c: "The solver failed because the "
                       "input matrix is singular.", A.dim() > 2)

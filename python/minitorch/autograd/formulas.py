@@ -1311,8 +1311,8 @@ def linalg_svd(ctx, g):
 
 
 def linalg_eigh(ctx, g):
-    """A = V diag(w) V^H: gA = V (diag(gw) + (V^H gV) / E) V^H, E_ij = w_j - w_i off the
-    diagonal (See Note [Decomposition derivatives])."""
+    """A = V diag(w) V^H: gA = V (diag(gw) + skew(V^H gV) / 2E) V^H, E_ij = w_j - w_i off the
+    diagonal, Hermitian as torch's (See Note [Decomposition derivatives])."""
     w, V = _out(ctx, "linalg_eigh")
     gw, gV = g
     dt = V.dtype
@@ -1320,7 +1320,8 @@ def linalg_eigh(ctx, g):
     if _all_zero(gV):
         return ((V * gw.to(dt).unsqueeze(-2)) @ Vh,)
     F = _offdiag_inverse(w.unsqueeze(-2) - w.unsqueeze(-1)).to(dt)
-    inner = F * (Vh @ gV) + _mt().diag_embed(gw.to(dt))
+    X = Vh @ gV
+    inner = F * (0.5 * (X - _c(X).mT)) + _mt().diag_embed(gw.to(dt))
     return (V @ inner @ Vh,)
 
 
