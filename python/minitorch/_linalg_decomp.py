@@ -139,10 +139,18 @@ def linalg_svdvals(A, *, driver=None, out=None):
     return la.store_out(out, S, "linalg_svdvals") if out is not None else S
 
 
+def _check_bool(v, fname, name, pos):
+    if not isinstance(v, (bool, int)):
+        raise TypeError(f"{fname}(): argument '{name}' (position {pos}) must be bool, not "
+                        f"{type(v).__name__}")
+
+
 def svd(input, some=True, compute_uv=True, *, out=None):
     """torch.svd: (U, S, V) with input = U diag(S) V^H (V, not Vh); some=False: full U and V;
     compute_uv=False: U and V are zeros (of the full shapes)."""
     check_tensor(input, "svd", "input", 1)
+    _check_bool(some, "svd", "some", 2)
+    _check_bool(compute_uv, "svd", "compute_uv", 3)
     if compute_uv:
         U, S, Vh = _op("linalg_svd")(input, full_matrices=not some)
         r = (U, S, Vh.mH)
@@ -424,6 +432,7 @@ _REMOVED = "This function was deprecated since version 1.9 and is now removed. "
 
 
 def qr(input, some=True, *, out=None):
+    _check_bool(some, "qr", "some", 2)
     raise RuntimeError(_REMOVED + "`torch.qr` is deprecated in favor of `torch.linalg.qr` and the "
                        "boolean parameter `some` has been replaced with a string parameter "
                        "`mode`.\n\nQ, R = torch.qr(A) should be replaced with:\nQ, R = "

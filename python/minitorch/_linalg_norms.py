@@ -28,6 +28,9 @@ def _vector_dtype(x, dtype, fname):
                                   f"input. Got {_scalar_type_name(x.dtype)}")
     if dtype is None:
         return x
+    if not isinstance(dtype, _C.dtype):
+        raise TypeError(f"{fname.replace('.', '_')}(): argument 'dtype' must be torch.dtype, not "
+                        f"{type(dtype).__name__}")
     if x.dtype.is_complex and not dtype.is_complex:
         raise RuntimeError(f"{fname}: dtype should be complex for complex inputs, but got "
                            f"{_scalar_type_name(dtype)}")
@@ -131,7 +134,11 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
     ord, or two dims), as torch.linalg.norm chooses."""
     la.check_tensor(A, "linalg_norm", "input", 1)
     if dim is not None:
-        dims = [dim] if isinstance(dim, int) else list(dim)
+        dims = [dim] if isinstance(dim, int) else dim
+        if not isinstance(dims, (list, tuple)) or not all(isinstance(d, int) for d in dims):
+            raise TypeError(f"linalg_norm(): argument 'dim' must be tuple of ints, not "
+                            f"{type(dim).__name__}")
+        dims = list(dims)
         if len(dims) not in (1, 2):
             raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
                                f"Got {dims}")
