@@ -464,6 +464,12 @@ SAMPLES = {
     'slogdet': lambda: [S(_WC(3), call=lambda a: torch.slogdet(a)[1])],
     'svd': lambda: [S(A(4, 3), call=lambda a: (lambda u, s, v: (u @ v.mT, s))(*torch.svd(a)))],
     'triangular_solve': lambda: [S(A(3, 2), _WC(3), call=lambda b, a: _quiet(torch.triangular_solve, b, a)[0])],
+    'linalg_householder_product': lambda: [S(A(4, 3), A(2), call=torch.linalg.householder_product)],
+    'linalg_matrix_sqrth': lambda: [S(A(3, 3), call=lambda a: torch.linalg.matrix_sqrth(_SPD(a)))],
+    'linalg_polar': lambda: [S(A(4, 3), call=torch.linalg.polar)],
+    'linalg_vander': lambda: [S(A(3), call=lambda x: torch.linalg.vander(x, N=4))],
+    'orgqr': lambda: [S(A(4, 3), A(3))],
+    'ormqr': lambda: [S(A(4, 3), A(3), A(4, 2)), S(A(4, 3), A(2), A(2, 4), False, True)],
 }
 
 
@@ -598,6 +604,11 @@ NONDIFF = {
 NOT_DIFFERENTIABLE = {
     'pin_memory': ("pinned memory needs CUDA tensors, which minitorch does not have",
                    lambda x: x.pin_memory()),
+    'geqrf': ("torch has no derivative for it either",
+              lambda x: torch.geqrf(x).a.sum().backward()),
+    'linalg_ldl_factor': ("needs LAPACK's sytrf", lambda x: torch.linalg.ldl_factor(x[:, :2])),
+    'linalg_ldl_factor_ex': ("needs LAPACK's sytrf", lambda x: torch.linalg.ldl_factor_ex(x[:, :2])),
+    'linalg_ldl_solve': ("needs LAPACK's sytrs", lambda x: torch.linalg.ldl_solve(x, x, x)),
 }
 
 
@@ -934,3 +945,19 @@ def _removed(fn, *args):
     """Names torch removed raise its error (and give no output)."""
     with pytest.raises(RuntimeError, match="is now removed"):
         fn(*args)
+
+
+def test_complex_prod_and_cumprod_gradients_are_conjugate():
+    """torch's convention for holomorphic ops: g times the conjugate of the derivative."""
+    x = torch.tensor([1 + 2j, -0.5 + 1j, 2 - 1j], dtype=torch.complex128, requires_grad=True)
+    g = torch.tensor(1 - 0.5j, dtype=torch.complex128)
+    gx, = torch.autograd.grad(x.prod(), x, g)
+    v = x.detach().numpy()
+    import numpy as np
+    expect = [g.item() * np.conj(np.prod(np.delete(v, i))) for i in range(3)]
+    np.testing.assert_allclose(gx.numpy(), expect, rtol=1e-12)
+    w = torch.tensor([0.5 + 1j, 1 - 1j, 2j], dtype=torch.complex128)
+    gx, = torch.autograd.grad(x.cumprod(0), x, w)
+    expect = [sum(w[j].item() * np.conj(np.prod(np.delete(v[:j + 1], i))) for j in range(i, 3))
+              for i in range(3)]
+    np.testing.assert_allclose(gx.numpy(), expect, rtol=1e-12)

@@ -117,6 +117,13 @@ def _cases(rng):
         "cond_1": (lambda a: L.cond(a, 1), [wc(3)]),
         "tensorinv": (lambda a: L.tensorinv(a.reshape(4, 2, 2), 1), [wc(4)]),
         "tensorsolve": (lambda a, b: L.tensorsolve(a.reshape(2, 2, 4), b), [wc(4), r(2, 2)]),
+        "householder_product": (L.householder_product, [r(4, 3), r(2)]),
+        "ormqr": (lambda a, t, c: torch.ormqr(a, t, c, left=False, transpose=True),
+                  [r(4, 3), r(3), r(2, 4)]),
+        "vander": (lambda x: L.vander(x, N=4), [r(2, 3)]),
+        "matrix_sqrth": (lambda a: L.matrix_sqrth(_spd(a)), [r(2, 3, 3)]),
+        "polar": (L.polar, [r(4, 3)]),
+        "polar_square": (L.polar, [wc(3)]),
     }
 
 
@@ -179,6 +186,10 @@ def _complex_cases(rng):
         "vector_norm": (lambda a: L.vector_norm(a, 3), [c(2, 3)]),
         "matrix_norm_nuc": (lambda a: L.matrix_norm(a, "nuc"), [c(3, 3)]),
         "logdet": (lambda a: torch.logdet(a), [c(3, 3, shift=3)]),
+        "householder_product": (L.householder_product, [c(4, 3), c(2)]),
+        "vander": (lambda x: L.vander(x, N=3), [c(3)]),
+        "matrix_sqrth": (lambda a: L.matrix_sqrth(_hpd(a)), [c(3, 3)]),
+        "polar": (L.polar, [c(4, 3)]),
     }
 
 
@@ -247,6 +258,14 @@ def test_repeated_values_with_value_only_losses():
         A = A.clone().requires_grad_()
         fn(A).sum().backward()
         np.testing.assert_allclose(A.grad.numpy(), np.eye(3), atol=1e-12)
+
+
+def test_matrix_sqrth_of_repeated_eigenvalues():
+    # the Sylvester form divides by sums of square roots, not by gaps: finite at 4 I (torch's
+    # values); a second derivative there would need eigh's, which has none
+    A = (4 * torch.eye(3, dtype=D)).requires_grad_()
+    L.matrix_sqrth(A).sum().backward()
+    np.testing.assert_allclose(A.grad.numpy(), np.full((3, 3), 0.25), atol=1e-12)
 
 
 def test_node_names():

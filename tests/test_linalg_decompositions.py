@@ -340,3 +340,84 @@ def test_matrix_rank_errors():
         L.matrix_rank(torch.eye(3, dtype=torch.int64))
     with pytest.raises(RuntimeError, match=r"Please use the `torch.linalg.matrix_rank` function"):
         torch.matrix_rank(torch.eye(3))
+
+
+# ---- Householder reflectors, polar decomposition, Hermitian square roots -----------------------
+
+@pytest.mark.parametrize("dt", LA_DTYPES)
+def test_geqrf_householder_product_ormqr(rng, dt):
+    A, a = rand(rng, (2, 5, 3), dt)
+    F, tau = torch.geqrf(A)
+    assert F.shape == (2, 5, 3) and tau.shape == (2, 3)
+    q, r = np.linalg.qr(a)
+    close(F.triu()[..., :3, :], r, dt, scale=10)                 # R on and above the diagonal
+    Q = L.householder_product(F, tau)
+    close(Q, q, dt, scale=10)
+    close(torch.orgqr(F, tau), q, dt, scale=10)
+    Qg = L.householder_product(F.clone().requires_grad_(), tau)     # the recorded composite
+    close(Qg.detach(), q, dt, scale=10)
+    qf = np.linalg.qr(a, mode="complete")[0]
+    C, c = rand(rng, (2, 5, 2), dt)
+    close(torch.ormqr(F, tau, C), qf @ c, dt, scale=10)
+    close(torch.ormqr(F, tau, C, transpose=True), _h(qf) @ c, dt, scale=10)
+    Ct, ct = rand(rng, (2, 2, 5), dt)
+    close(F.ormqr(tau, Ct, left=False), ct @ qf, dt, scale=10)
+    close(torch.ormqr(F, tau, Ct, False, True), ct @ _h(qf), dt, scale=10)
+
+
+def test_householder_errors():
+    with pytest.raises(RuntimeError, match=r"input.shape\[-2\] must be greater than or equal to "
+                       r"input.shape\[-1\]"):
+        L.householder_product(torch.ones(3, 4), torch.ones(2))
+    with pytest.raises(RuntimeError, match=r"input.shape\[-1\] must be greater than or equal to "
+                       r"tau.shape\[-1\]"):
+        L.householder_product(torch.ones(4, 3), torch.ones(4))
+    with pytest.raises(RuntimeError, match=r"tau dtype Double does not match input dtype Float"):
+        L.householder_product(torch.ones(4, 3), torch.ones(2, dtype=torch.float64))
+    with pytest.raises(RuntimeError, match=r"Expected tau to have one dimension less than input"):
+        L.householder_product(torch.ones(4, 3), torch.ones(1, 2))
+    a, tau = torch.geqrf(torch.randn(3, 2, requires_grad=True))
+    with pytest.raises(NotImplementedError, match=r"the derivative for 'geqrf' is not implemented"):
+        a.sum().backward()
+
+
+@pytest.mark.parametrize("dt", LA_DTYPES)
+@pytest.mark.parametrize("shape", [(4, 4), (2, 5, 3), (0, 3, 3)])
+def test_polar(rng, dt, shape):
+    A, a = rand(rng, shape, dt)
+    U, H = L.polar(A)
+    n = shape[-1]
+    assert U.shape == shape and H.shape == shape[:-2] + (n, n)
+    close(U @ H, a, dt, scale=10)
+    close(U.mH @ U, np.broadcast_to(_eye(n), shape[:-2] + (n, n)), dt, scale=10)
+    close(H, _h(H.numpy()), dt)
+    if a.size:
+        w, s, vh = np.linalg.svd(a, full_matrices=False)
+        close(U, w @ vh, dt, scale=10)
+        assert (np.linalg.eigvalsh(H.numpy()) > -1e-4).all()
+    with pytest.raises(RuntimeError, match=r"^linalg.polar: input must have at least as many rows "
+                       r"as columns, but got 3 by 4 matrices$"):
+        L.polar(torch.ones(3, 4, dtype=dt))
+
+
+@pytest.mark.parametrize("dt", LA_DTYPES)
+def test_matrix_sqrth(rng, dt):
+    H, h = hpd(rng, (2, 4, 4), dt)
+    X = L.matrix_sqrth(H)
+    close(X @ X, h, dt, scale=10)
+    close(X, _h(X.numpy()), dt)
+    assert (np.linalg.eigvalsh(X.numpy()) > 0).all()
+    r = L.matrix_sqrth(torch.tensor([[-1.0, 0.0], [0.0, 4.0]]))   # negative eigenvalues: 0
+    assert r.tolist() == [[0.0, 0.0], [0.0, 2.0]]
+    with pytest.raises(RuntimeError, match=r"^linalg.matrix_sqrth: A must be batches of square"):
+        L.matrix_sqrth(torch.ones(2, 3))
+    with pytest.raises(NotImplementedError, match=r"^linalg.matrix_sqrth: Expected a floating point"):
+        L.matrix_sqrth(torch.ones(2, 2, dtype=torch.int64))
+
+
+def test_ldl_is_not_implemented():
+    for name in ("ldl_factor", "ldl_factor_ex"):
+        with pytest.raises(NotImplementedError, match=rf"minitorch.linalg.{name} is not implemented"):
+            getattr(L, name)(torch.eye(3))
+    with pytest.raises(NotImplementedError, match="ldl_solve"):
+        L.ldl_solve(torch.eye(3), torch.ones(3, dtype=torch.int32), torch.ones(3, 1))

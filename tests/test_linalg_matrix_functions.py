@@ -156,3 +156,20 @@ def test_diagonal_and_matmul(rng):
     close(L.matmul(X, Y), x @ y, torch.float64)
     out = torch.empty(2, 3, 5, dtype=torch.float64)
     assert L.matmul(X, Y, out=out) is out
+
+
+def test_vander(rng):
+    assert L.vander(torch.tensor([1, 2, 3, 5])).tolist() == \
+        [[1, 1, 1, 1], [1, 2, 4, 8], [1, 3, 9, 27], [1, 5, 25, 125]]
+    assert L.vander(torch.tensor([1, 2, 3, 5]), N=3).tolist() == \
+        [[1, 1, 1], [1, 2, 4], [1, 3, 9], [1, 5, 25]]
+    X, x = rand(rng, (2, 3), torch.complex128)
+    close(L.vander(X, N=5), np.stack([np.vander(v, 5, increasing=True) for v in x]),
+          torch.complex128)
+    with pytest.raises(RuntimeError, match=r"^N must be greater than 1.$"):
+        L.vander(torch.tensor([1.0, 2.0]), N=1)
+    with pytest.raises(TypeError, match=r"argument 'N' must be int, not float"):
+        L.vander(torch.tensor([1.0, 2.0]), N=1.5)
+    with pytest.raises(NotImplementedError, match=r"supports floating point, complex, and integer "
+                       r"tensors, but got Bool"):
+        L.vander(torch.tensor([True, False]))

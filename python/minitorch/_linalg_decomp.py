@@ -476,3 +476,136 @@ def matrix_rank(input, tol=None, symmetric=False, *, out=None):
     raise RuntimeError("This function was deprecated since version 1.9 and is now removed.\nPlease "
                        "use the `torch.linalg.matrix_rank` function instead. The parameter "
                        "'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'.")
+
+
+# ---- Householder reflectors: geqrf, householder_product (orgqr), ormqr ---------------------
+
+geqrf_ret = la.return_type("geqrf", ["a", "tau"])
+polar_ret = la.return_type("linalg_polar", ["U", "H"])
+
+
+def geqrf(input, *, out=None):
+    """(a, tau): LAPACK's QR with R on and above a's diagonal and the Householder vectors
+    below it (torch.geqrf; its derivative is not implemented, as in torch)."""
+    check_tensor(input, "geqrf", "input", 1)
+    if input.dim() < 2:
+        raise RuntimeError(f"torch.geqrf: input must have at least 2 dimensions.")
+    check_dtype(input, "torch.geqrf")
+    m, n = input.shape[-2], input.shape[-1]
+    F = la.fortran(input)
+    tau = _C.empty(tuple(input.shape[:-2]) + (min(m, n),), dtype=input.dtype)
+    _C._lapack_geqrf(F, tau)
+    if out is not None:
+        return la.store_outs(out, (F, tau), "geqrf", geqrf_ret)
+    return geqrf_ret(F, tau)
+
+
+def _check_householder(A, tau, fname):
+    check_matrix(A, fname, "input")
+    if A.shape[-2] < A.shape[-1]:
+        raise RuntimeError(f"{fname}: input.shape[-2] must be greater than or equal to "
+                           "input.shape[-1]")
+    if tau.dim() != A.dim() - 1:
+        raise RuntimeError(f"{fname}: Expected tau to have one dimension less than input, but got "
+                           f"tau.ndim equal to {tau.dim()} and input.ndim is equal to {A.dim()}")
+    if A.shape[-1] < tau.shape[-1]:
+        raise RuntimeError(f"{fname}: input.shape[-1] must be greater than or equal to "
+                           "tau.shape[-1]")
+    if tuple(tau.shape[:-1]) != tuple(A.shape[:-2]):
+        raise RuntimeError(f"{fname}: Expected batch dimensions of tau to be equal to "
+                           f"input.shape[:-2], but got {list(tau.shape[:-1])}")
+    if tau.dtype != A.dtype:
+        from ._reductions import _scalar_type_name as name
+        raise RuntimeError(f"{fname}: tau dtype {name(tau.dtype)} does not match input dtype "
+                           f"{name(A.dtype)}")
+    check_dtype(A, fname)
+
+
+def _apply_reflectors(A, tau, X):
+    """H_1 H_2 ... H_k X with H_i = I - tau_i v_i v_i^H, v_i column i of A below the
+    diagonal with a 1 on it (recorded ops: the composite is differentiable)."""
+    m, k = A.shape[-2], tau.shape[-1]
+    V = A[..., :, :k].tril(-1) + _eye((), m, A.dtype)[:, :k]
+    for i in range(k - 1, -1, -1):
+        v = V[..., :, i:i + 1]
+        X = X - tau[..., i:i + 1].unsqueeze(-1) * (v @ (v.mH @ X))
+    return X
+
+
+def linalg_householder_product(A, tau, *, out=None):
+    """The first n columns of H_1 ... H_k from geqrf-style reflectors (LAPACK's orgqr; the
+    reflectors applied as recorded products when a gradient is needed)."""
+    check_tensor(A, "linalg_householder_product", "input", 1)
+    check_tensor(tau, "linalg_householder_product", "tau", 2)
+    _check_householder(A, tau, "torch.linalg.householder_product")
+    m, n = A.shape[-2], A.shape[-1]
+    if out is not None:
+        la.check_out_grad("linalg_householder_product", A, tau)
+    if _needs_grad(A, tau):
+        Q = _apply_reflectors(A, tau, _eye((), m, A.dtype)[:, :n].expand(tuple(A.shape)))
+    else:
+        with _no_grad():
+            Q = la.fortran(A)
+            _C._lapack_orgqr(Q, tau.contiguous())
+    return la.store_out(out, Q, "linalg_householder_product") if out is not None else Q
+
+
+def orgqr(input, tau, *, out=None):
+    """torch.orgqr: linalg.householder_product."""
+    return linalg_householder_product(input, tau, out=out)
+
+
+def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
+    """op(Q) @ other (left) or other @ op(Q), Q = H_1 ... H_k from geqrf-style reflectors,
+    op the conjugate transpose when transpose=True."""
+    check_tensor(input, "ormqr", "input", 1)
+    check_tensor(tau, "ormqr", "input2", 2)
+    check_tensor(other, "ormqr", "input3", 3)
+    check_matrix(other, "torch.ormqr", "other")
+    _check_householder(input, tau, "torch.ormqr")
+    if other.dtype != input.dtype:
+        from ._reductions import _scalar_type_name as name
+        raise RuntimeError(f"torch.ormqr: Expected input and other to have the same dtype, but "
+                           f"input has dtype {name(input.dtype)} and other has dtype "
+                           f"{name(other.dtype)}")
+    m = input.shape[-2]
+    if (other.shape[-2] if left else other.shape[-1]) != m:
+        raise RuntimeError(f"torch.ormqr: other.shape[{-2 if left else -1}] must be equal to "
+                           f"input.shape[-2]")
+    pad = _C.zeros(tuple(input.shape[:-1]) + (m - input.shape[-1],), dtype=input.dtype)
+    Q = _apply_reflectors(_C.cat([input, pad], -1) if m > input.shape[-1] else input, tau,
+                          _eye((), m, input.dtype).expand(tuple(input.shape[:-2]) + (m, m)))
+    Q = Q.mH if transpose else Q
+    r = Q @ other if left else other @ Q
+    return la.store_out(out, r, "ormqr") if out is not None else r
+
+
+# ---- functions of Hermitian matrices and the polar decomposition -------------------------------
+
+def linalg_matrix_sqrth(A):
+    """The principal square root V diag(sqrt(w)) V^H of Hermitian positive-(semi)definite
+    matrices (eigenvalues below zero count as zero), read from the lower triangle."""
+    check_tensor(A, "linalg_matrix_sqrth", "A", 1)
+    check_matrix(A, "linalg.matrix_sqrth", square=True)
+    check_dtype(A, "linalg.matrix_sqrth")
+    w, V = _syevd(A, "L", True)
+    s = w.clamp_min(0).sqrt().to(A.dtype)
+    return (V * s.unsqueeze(-2)) @ V.mH
+
+
+def linalg_polar(A, *, out=None):
+    """(U, H) with A = U H: U with orthonormal columns (the nearest to A), H Hermitian
+    positive-semidefinite; A m x n with m >= n (through the SVD: U = W Vh, H = V S Vh)."""
+    check_tensor(A, "linalg_polar", "A", 1)
+    check_matrix(A, "linalg.polar")
+    check_dtype(A, "linalg.polar")
+    if A.shape[-2] < A.shape[-1]:
+        raise RuntimeError("linalg.polar: input must have at least as many rows as columns, but "
+                           f"got {A.shape[-2]} by {A.shape[-1]} matrices")
+    _check_finite(A, "linalg.svd")
+    W, S, Vh = _gesdd(A, "S")
+    U = W @ Vh
+    H = (Vh.mH * S.to(A.dtype).unsqueeze(-2)) @ Vh
+    if out is not None:
+        return la.store_outs(out, (U, H), "linalg_polar", polar_ret)
+    return polar_ret(U, H)

@@ -307,3 +307,22 @@ def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
 
 def linalg_matmul(input, other, *, out=None):
     return _C.matmul(input, other, out=out)
+
+
+def linalg_vander(x, *, N=None):
+    """The Vandermonde matrices of vectors x: columns x^0, x^1, ..., x^(N-1) (N defaults to
+    x's length)."""
+    la.check_tensor(x, "linalg_vander", "x", 1)
+    if N is not None and (isinstance(N, builtins.bool) or not isinstance(N, int)):
+        raise TypeError(f"linalg_vander(): argument 'N' must be int, not {type(N).__name__}")
+    if x.dtype == _C.bool:
+        raise NotImplementedError("linalg.vander supports floating point, complex, and integer "
+                                  "tensors, but got Bool")
+    if x.dim() == 0:
+        raise RuntimeError("N must be greater than 1.")
+    if N is None:
+        N = x.shape[-1]
+    if N <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    ones = _C.ones(tuple(x.shape) + (1,), dtype=x.dtype)
+    return _C.cat([ones, x.unsqueeze(-1).expand(tuple(x.shape) + (N - 1,))], -1).cumprod(-1)

@@ -538,3 +538,24 @@ def solve(input, other, *, out=None):
                        "factorization.\n\nTo get the LU factorization see `torch.lu`, which can be "
                        "used with `torch.lu_solve` or `torch.lu_unpack`.\nX = torch.solve(B, A)."
                        "solution should be replaced with:\nX = torch.linalg.solve(A, B)")
+
+
+# ---- LDL: not implemented ---------------------------------------------------------------------
+
+def _no_ldl(name):
+    raise NotImplementedError(f"minitorch.linalg.{name} is not implemented: the LDL^H "
+                              "factorization needs LAPACK's sytrf/hetrf, which minitorch does not "
+                              "call yet; linalg.cholesky, linalg.lu_factor or linalg.solve serve "
+                              "positive-definite and general matrices")
+
+
+def linalg_ldl_factor(A, *, hermitian=False, out=None):
+    _no_ldl("ldl_factor")
+
+
+def linalg_ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    _no_ldl("ldl_factor_ex")
+
+
+def linalg_ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+    _no_ldl("ldl_solve")

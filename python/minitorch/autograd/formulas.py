@@ -618,8 +618,8 @@ def prod(ctx, g):
     if x.dim() == 0:
         return (g,)
     if dim is None:
-        return (g * _exclusive_prod(x.reshape(-1), 0).reshape(x.shape),)
-    return (_expand_back(g, x.shape, dim, keepdim) * _exclusive_prod(x, dim),)
+        return (g * _c(_exclusive_prod(x.reshape(-1), 0).reshape(x.shape)),)
+    return (_expand_back(g, x.shape, dim, keepdim) * _c(_exclusive_prod(x, dim)),)
 
 
 def cumsum(ctx, g):
@@ -635,7 +635,7 @@ def cumprod(ctx, g):
     if x.dim() == 0:
         return (g,)
     if not bool((x == 0).any()):
-        return ((g * ctx.out).flip([dim]).cumsum(dim).flip([dim]) / _c(x),)
+        return ((g * _c(ctx.out)).flip([dim]).cumsum(dim).flip([dim]) / _c(x),)
     n = x.shape[dim]
     parts = []
     for i in range(n):
@@ -1461,3 +1461,40 @@ def linalg_matrix_exp(ctx, g):
     top = _mt().cat([Ah, g], -1)
     bottom = _mt().cat([g.new_zeros(g.shape), Ah], -1)
     return (_la().matrix_exp(_mt().cat([top, bottom], -2))[..., :n, n:],)
+
+
+def geqrf(ctx, g):
+    raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
+def linalg_matrix_sqrth(ctx, g):
+    """X = sqrt(A) solves X dX + dX X = dA: gA = V ((V^H g V) / (s_i + s_j)) V^H, (s, V) the
+    square roots of A's eigenvalues and its eigenvectors, made Hermitian as torch's."""
+    A = ctx.args[0]
+    w, V = _la().eigh(A)
+    s = w.clamp_min(0).sqrt()
+    Vh = _c(V).mT
+    denom = (s.unsqueeze(-1) + s.unsqueeze(-2)).to(A.dtype)
+    G = V @ ((Vh @ g @ V) / denom) @ Vh
+    return (0.5 * (G + _c(G).mT),)
+
+
+def linalg_polar(ctx, g):
+    """A = U H (U = W Vh, H = V S Vh from the SVD).  With M = U^H dA, Omega = U^H dU solves
+    Omega H + H Omega = M - M^H and dH = M - Omega H: gA = U (gH + Y - Y^H) (+ the part of gU
+    outside U's columns, times H^{-1}), Y solving H Y + Y H = U^H gU - gH H."""
+    A = ctx.args[0]
+    gU, gH = g
+    U, H = _out(ctx, "linalg_polar")
+    W, S, Vh = _la().svd(A, full_matrices=False)
+    V = _c(Vh).mT
+    Uh = _c(U).mT
+    Z = Uh @ gU - gH @ H
+    denom = (S.unsqueeze(-1) + S.unsqueeze(-2)).to(A.dtype)
+    Y = V @ ((Vh @ Z @ V) / denom) @ Vh
+    gA = U @ (gH + Y - _c(Y).mT)
+    m, n = A.shape[-2], A.shape[-1]
+    if m > n:
+        Hinv = (V / S.to(A.dtype).unsqueeze(-2)) @ Vh
+        gA = gA + (gU - U @ (Uh @ gU)) @ Hinv
+    return (gA,)
