@@ -67,9 +67,9 @@ def check_matrix(A, fname, name="A", square=False):
     """At least 2-D, and square when asked (torch's messages)."""
     if A.dim() < 2:
         raise RuntimeError(f"{fname}: The input tensor {name} must have at least 2 dimensions.")
-    if square and A.shape[-1] != A.shape[-2]:
+    if square and A.size(-1) != A.size(-2):
         raise RuntimeError(f"{fname}: {name} must be batches of square matrices, but they are "
-                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+                           f"{A.size(-2)} by {A.size(-1)} matrices")
 
 
 def check_dtype(A, fname):
@@ -134,7 +134,10 @@ def info_tensor(batch):
 
 def batch_shape(*ts):
     """The broadcast shape of the batch dims (all but the last two) of matrices ts."""
-    return tuple(_broadcasting.broadcast_shapes(*[tuple(t.shape[:-2]) for t in ts])) if ts else ()
+    shapes = [tuple(t.shape)[:-2] for t in ts]
+    if all(s == shapes[0] for s in shapes):
+        return shapes[0]
+    return tuple(_broadcasting.broadcast_shapes(*shapes))
 
 
 def first_error(info):

@@ -5,15 +5,14 @@ errors, and the deprecated top-level names (torch.svd, pinverse; removed ones ra
 
 The functions named linalg_* are the primitives of minitorch.linalg (op-table rows with a
 derivative formula); the others are composites of them (Note [Recording Python ops])."""
-from . import _C
+from . import _C, _op_forms
 from . import _lapack as la
 from ._lapack import check_tensor, check_matrix, check_dtype, LinAlgError
 
 
-def _op(name):
-    """The recorded form of op-table row `name` (composites call primitives through it)."""
-    from ._op_forms import FORMS
-    return FORMS[name]
+# The recorded form of op-table row `name` (composites call primitives through it); the dict
+# is filled when minitorch.linalg and the top-level functions are built.
+_op = _op_forms.FORMS.__getitem__
 
 
 def _no_grad():
@@ -51,9 +50,9 @@ def linalg_qr(A, mode="reduced", *, out=None):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' "
                            "(default), 'r', or 'complete'")
     check_dtype(A, "linalg.qr")
-    m, n = A.shape[-2], A.shape[-1]
+    m, n = A.size(-2), A.size(-1)
     k = min(m, n)
-    batch = tuple(A.shape[:-2])
+    batch = tuple(A.shape)[:-2]
     F = la.fortran(A)
     tau = _C.empty(batch + (k,), dtype=A.dtype)
     _C._lapack_geqrf(F, tau)
@@ -98,9 +97,9 @@ def _check_svd(A, pyname, driver):
 
 def _gesdd(A, jobz):
     """(U, S, Vh) through gesdd (U, Vh None for jobz 'N')."""
-    m, n = A.shape[-2], A.shape[-1]
+    m, n = A.size(-2), A.size(-1)
     k = min(m, n)
-    batch = tuple(A.shape[:-2])
+    batch = tuple(A.shape)[:-2]
     F = la.fortran(A)
     S = _C.empty(batch + (k,), dtype=la.real_dtype(A.dtype))
     U = Vh = None
@@ -156,8 +155,8 @@ def svd(input, some=True, compute_uv=True, *, out=None):
         r = (U, S, Vh.mH)
     else:
         S = linalg_svdvals(input)
-        m, n = input.shape[-2], input.shape[-1]
-        batch = tuple(input.shape[:-2])
+        m, n = input.size(-2), input.size(-1)
+        batch = tuple(input.shape)[:-2]
         r = (_C.zeros(batch + (m, m), dtype=input.dtype), S,
              _C.zeros(batch + (n, n), dtype=input.dtype))
     if out is not None:
@@ -185,8 +184,8 @@ def _check_eigh(A, UPLO, pyname):
 
 def _syevd(A, UPLO, vectors):
     """(eigenvalues, eigenvectors or None) of the Hermitian matrix in A's UPLO triangle."""
-    n = A.shape[-1]
-    batch = tuple(A.shape[:-2])
+    n = A.size(-1)
+    batch = tuple(A.shape)[:-2]
     F = la.fortran(A)
     w = _C.empty(batch + (n,), dtype=la.real_dtype(A.dtype))
     info = la.info_tensor(batch)
@@ -232,8 +231,8 @@ def _check_eig(A, pyname):
 
 
 def _geev(A, vectors):
-    n = A.shape[-1]
-    batch = tuple(A.shape[:-2])
+    n = A.size(-1)
+    batch = tuple(A.shape)[:-2]
     cdt = la.complex_dtype(A.dtype)
     F = la.fortran(A)
     w = _C.empty(batch + (n,), dtype=cdt)
@@ -290,7 +289,7 @@ def linalg_lstsq(A, B, rcond=None, *, driver=None):
         raise RuntimeError("This function doesn't handle types other than float and double")
     vector = B.dim() == A.dim() - 1
     B2 = B.unsqueeze(-1) if vector else B
-    if B2.dim() < 2 or A.shape[-2] != B2.shape[-2]:
+    if B2.dim() < 2 or A.size(-2) != B2.size(-2):
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     if driver is None:
         driver = "gelsy"
@@ -302,8 +301,8 @@ def linalg_lstsq(A, B, rcond=None, *, driver=None):
         # the SVD-based drivers never return on non-finite values (OpenBLAS loops forever)
         raise LinAlgError("torch.linalg.lstsq: The algorithm failed to converge because the input "
                           "matrix contained non-finite values.")
-    m, n = A.shape[-2], A.shape[-1]
-    k = B2.shape[-1]
+    m, n = A.size(-2), A.size(-1)
+    k = B2.size(-1)
     mn, mx = min(m, n), max(m, n)
     batch = la.batch_shape(A, B2)
     rdt = la.real_dtype(A.dtype)
@@ -341,7 +340,7 @@ def _tolerances(A, atol, rtol, pyname):
     """(atol, rtol) as tensors of A's real dtype (broadcasting over its batch), by torch's
     rule: rtol defaults to eps * max(m, n), or to 0 where atol is given and positive."""
     rdt = la.real_dtype(A.dtype)
-    default = la.eps(A.dtype) * max(A.shape[-2], A.shape[-1])
+    default = la.eps(A.dtype) * max(A.size(-2), A.size(-1))
 
     def as_t(x):
         if isinstance(x, _C.TensorBase):
@@ -363,7 +362,7 @@ def _tolerances(A, atol, rtol, pyname):
 
 def _cutoff(S, atol, rtol):
     """max(atol, rtol * largest value) per matrix, with a trailing unit dim to compare S."""
-    smax = S.amax(-1) if S.shape[-1] else S.sum(-1)
+    smax = S.amax(-1) if S.size(-1) else S.sum(-1)
     return _C.maximum(atol, rtol * smax).unsqueeze(-1)
 
 
@@ -491,9 +490,9 @@ def geqrf(input, *, out=None):
     if input.dim() < 2:
         raise RuntimeError(f"torch.geqrf: input must have at least 2 dimensions.")
     check_dtype(input, "torch.geqrf")
-    m, n = input.shape[-2], input.shape[-1]
+    m, n = input.size(-2), input.size(-1)
     F = la.fortran(input)
-    tau = _C.empty(tuple(input.shape[:-2]) + (min(m, n),), dtype=input.dtype)
+    tau = _C.empty(tuple(input.shape)[:-2] + (min(m, n),), dtype=input.dtype)
     _C._lapack_geqrf(F, tau)
     if out is not None:
         return la.store_outs(out, (F, tau), "geqrf", geqrf_ret)
@@ -502,16 +501,16 @@ def geqrf(input, *, out=None):
 
 def _check_householder(A, tau, fname):
     check_matrix(A, fname, "input")
-    if A.shape[-2] < A.shape[-1]:
+    if A.size(-2) < A.size(-1):
         raise RuntimeError(f"{fname}: input.shape[-2] must be greater than or equal to "
                            "input.shape[-1]")
     if tau.dim() != A.dim() - 1:
         raise RuntimeError(f"{fname}: Expected tau to have one dimension less than input, but got "
                            f"tau.ndim equal to {tau.dim()} and input.ndim is equal to {A.dim()}")
-    if A.shape[-1] < tau.shape[-1]:
+    if A.size(-1) < tau.size(-1):
         raise RuntimeError(f"{fname}: input.shape[-1] must be greater than or equal to "
                            "tau.shape[-1]")
-    if tuple(tau.shape[:-1]) != tuple(A.shape[:-2]):
+    if tuple(tau.shape)[:-1] != tuple(A.shape)[:-2]:
         raise RuntimeError(f"{fname}: Expected batch dimensions of tau to be equal to "
                            f"input.shape[:-2], but got {list(tau.shape[:-1])}")
     if tau.dtype != A.dtype:
@@ -524,7 +523,7 @@ def _check_householder(A, tau, fname):
 def _apply_reflectors(A, tau, X):
     """H_1 H_2 ... H_k X with H_i = I - tau_i v_i v_i^H, v_i column i of A below the
     diagonal with a 1 on it (recorded ops: the composite is differentiable)."""
-    m, k = A.shape[-2], tau.shape[-1]
+    m, k = A.size(-2), tau.size(-1)
     V = A[..., :, :k].tril(-1) + _eye((), m, A.dtype)[:, :k]
     for i in range(k - 1, -1, -1):
         v = V[..., :, i:i + 1]
@@ -538,7 +537,7 @@ def linalg_householder_product(A, tau, *, out=None):
     check_tensor(A, "linalg_householder_product", "input", 1)
     check_tensor(tau, "linalg_householder_product", "tau", 2)
     _check_householder(A, tau, "torch.linalg.householder_product")
-    m, n = A.shape[-2], A.shape[-1]
+    m, n = A.size(-2), A.size(-1)
     if out is not None:
         la.check_out_grad("linalg_householder_product", A, tau)
     if _needs_grad(A, tau):
@@ -568,13 +567,13 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         raise RuntimeError(f"torch.ormqr: Expected input and other to have the same dtype, but "
                            f"input has dtype {name(input.dtype)} and other has dtype "
                            f"{name(other.dtype)}")
-    m = input.shape[-2]
-    if (other.shape[-2] if left else other.shape[-1]) != m:
+    m = input.size(-2)
+    if (other.size(-2) if left else other.size(-1)) != m:
         raise RuntimeError(f"torch.ormqr: other.shape[{-2 if left else -1}] must be equal to "
                            f"input.shape[-2]")
-    pad = _C.zeros(tuple(input.shape[:-1]) + (m - input.shape[-1],), dtype=input.dtype)
-    Q = _apply_reflectors(_C.cat([input, pad], -1) if m > input.shape[-1] else input, tau,
-                          _eye((), m, input.dtype).expand(tuple(input.shape[:-2]) + (m, m)))
+    pad = _C.zeros(tuple(input.shape)[:-1] + (m - input.size(-1),), dtype=input.dtype)
+    Q = _apply_reflectors(_C.cat([input, pad], -1) if m > input.size(-1) else input, tau,
+                          _eye((), m, input.dtype).expand(tuple(input.shape)[:-2] + (m, m)))
     Q = Q.mH if transpose else Q
     r = Q @ other if left else other @ Q
     return la.store_out(out, r, "ormqr") if out is not None else r
@@ -599,9 +598,9 @@ def linalg_polar(A, *, out=None):
     check_tensor(A, "linalg_polar", "A", 1)
     check_matrix(A, "linalg.polar")
     check_dtype(A, "linalg.polar")
-    if A.shape[-2] < A.shape[-1]:
+    if A.size(-2) < A.size(-1):
         raise RuntimeError("linalg.polar: input must have at least as many rows as columns, but "
-                           f"got {A.shape[-2]} by {A.shape[-1]} matrices")
+                           f"got {A.size(-2)} by {A.size(-1)} matrices")
     _check_finite(A, "linalg.svd")
     W, S, Vh = _gesdd(A, "S")
     U = W @ Vh

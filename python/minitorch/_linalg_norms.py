@@ -5,15 +5,14 @@ import builtins
 import math
 import numbers
 
-from . import _C
+from . import _C, _op_forms
 from . import _lapack as la
 from ._reductions import _scalar_type_name, _numel_reduced
 
 
-def _op(name):
-    """The recorded form of op-table row `name` (composites call primitives through it)."""
-    from ._op_forms import FORMS
-    return FORMS[name]
+# The recorded form of op-table row `name` (composites call primitives through it); the dict
+# is filled when minitorch.linalg and the top-level functions are built.
+_op = _op_forms.FORMS.__getitem__
 
 
 def _opmath(x):
@@ -182,8 +181,8 @@ def linalg_cond(A, p=None, *, out=None):
         la.check_matrix(A, "linalg.cond")
         la.check_dtype(A, "linalg.svd")
         S = _op("linalg_svdvals")(A)
-        if S.shape[-1] == 0:
-            r = _C.zeros(tuple(A.shape[:-2]), dtype=S.dtype)
+        if S.size(-1) == 0:
+            r = _C.zeros(tuple(A.shape)[:-2], dtype=S.dtype)
         elif p == -2:
             r = S[..., -1] / S[..., 0]
         else:
@@ -191,8 +190,8 @@ def linalg_cond(A, p=None, *, out=None):
     else:
         la.check_matrix(A, f"linalg.cond(ord={p})", square=True)
         la.check_dtype(A, "linalg.cond")
-        if A.shape[-1] == 0:
-            r = _C.zeros(tuple(A.shape[:-2]), dtype=la.real_dtype(A.dtype))
+        if A.size(-1) == 0:
+            r = _C.zeros(tuple(A.shape)[:-2], dtype=la.real_dtype(A.dtype))
         else:
             inv, info = _op("linalg_inv_ex")(A)
             r = linalg_matrix_norm(A, p) * linalg_matrix_norm(inv, p)

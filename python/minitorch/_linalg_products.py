@@ -7,15 +7,14 @@ import math
 import operator
 import warnings
 
-from . import _C, _broadcasting
+from . import _C, _broadcasting, _op_forms
 from . import _lapack as la
 from ._reductions import _scalar_type_name
 
 
-def _op(name):
-    """The recorded form of op-table row `name` (composites call primitives through it)."""
-    from ._op_forms import FORMS
-    return FORMS[name]
+# The recorded form of op-table row `name` (composites call primitives through it); the dict
+# is filled when minitorch.linalg and the top-level functions are built.
+_op = _op_forms.FORMS.__getitem__
 
 
 # ---- cross and vecdot --------------------------------------------------------------------------
@@ -215,7 +214,7 @@ _THETA13 = 5.371920351148152
 
 def _expm(A):
     b = _PADE13
-    n = A.shape[-1]
+    n = A.size(-1)
     norm1 = A.abs().sum(-2).amax(-1)                     # the 1-norm of each matrix
     finite = norm1.isfinite()
     ratio = _C._where(finite, norm1, 0.0) / _THETA13
@@ -246,7 +245,7 @@ def linalg_matrix_exp(A):
                                   f"tensor as input. Got {_scalar_type_name(A.dtype)}")
     if A.numel() == 0:
         return A.clone()
-    if A.shape[-1] == 1:
+    if A.size(-1) == 1:
         return A.exp()
     low = A.dtype in (_C.float16, _C.bfloat16)
     r = _expm(A.float() if low else A)
@@ -321,7 +320,7 @@ def linalg_vander(x, *, N=None):
     if x.dim() == 0:
         raise RuntimeError("N must be greater than 1.")
     if N is None:
-        N = x.shape[-1]
+        N = x.size(-1)
     if N <= 1:
         raise RuntimeError("N must be greater than 1.")
     ones = _C.ones(tuple(x.shape) + (1,), dtype=x.dtype)

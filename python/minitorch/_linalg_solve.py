@@ -6,15 +6,14 @@ The functions named linalg_* here are the primitives of minitorch.linalg (op-tab
 derivative formula); the others are composites of them (Note [Recording Python ops])."""
 import warnings
 
-from . import _C
+from . import _C, _op_forms
 from . import _lapack as la
 from ._lapack import check_tensor, check_matrix, check_dtype, LinAlgError
 
 
-def _op(name):
-    """The recorded form of op-table row `name` (composites call primitives through it)."""
-    from ._op_forms import FORMS
-    return FORMS[name]
+# The recorded form of op-table row `name` (composites call primitives through it); the dict
+# is filled when minitorch.linalg and the top-level functions are built.
+_op = _op_forms.FORMS.__getitem__
 
 
 lu_factor_ret = la.return_type("linalg_lu_factor", ["LU", "pivots"])
@@ -51,8 +50,8 @@ def _not_pd(code):
 def _getrf(A):
     """(LU, pivots, info) of A (any batch; a fresh column-major LU)."""
     LU = la.fortran(A)
-    m, n = A.shape[-2], A.shape[-1]
-    batch = tuple(A.shape[:-2])
+    m, n = A.size(-2), A.size(-1)
+    batch = tuple(A.shape)[:-2]
     piv = _C.empty(batch + (min(m, n),), dtype=_C.int32)
     info = la.info_tensor(batch)
     _C._lapack_getrf(LU, piv, info)
@@ -94,7 +93,7 @@ def linalg_lu_factor(A, *, pivot=True, out=None):
 
 def _permutation(piv, m, dtype, fname_msg):
     """P (dtype, (*batch, m, m)) with A = P L U from getrf's pivots."""
-    batch = tuple(piv.shape[:-1])
+    batch = tuple(piv.shape)[:-1]
     perm = _C.empty(batch + (m,), dtype=_C.int64)
     try:
         _C._lapack_permutation(piv.contiguous(), perm)
@@ -106,7 +105,7 @@ def _permutation(piv, m, dtype, fname_msg):
 
 def _unpack(LU, piv, data=True, pivots=True, msg=None):
     """(P, L, U) from packed LU factors (empty tensors for the parts not asked for)."""
-    m, n = LU.shape[-2], LU.shape[-1]
+    m, n = LU.size(-2), LU.size(-1)
     k = min(m, n)
     P = L = U = _C.empty(0, dtype=LU.dtype)
     if data:
@@ -140,9 +139,9 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
         raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
                            "torch.int32 dtype.\nNote: this function is intended to be used with "
                            "the output produced by torch.linalg.lu_factor")
-    k = min(LU_data.shape[-2], LU_data.shape[-1])
-    if unpack_pivots and (tuple(LU_pivots.shape[:-1]) != tuple(LU_data.shape[:-2]) or
-                          LU_pivots.dim() < 1 or LU_pivots.shape[-1] != k):
+    k = min(LU_data.size(-2), LU_data.size(-1))
+    if unpack_pivots and (tuple(LU_pivots.shape)[:-1] != tuple(LU_data.shape)[:-2] or
+                          LU_pivots.dim() < 1 or LU_pivots.size(-1) != k):
         raise RuntimeError("torch.lu_unpack: LU_pivots must have the shape of the batch of "
                            f"LU_data with {k} pivots, but got {list(LU_pivots.shape)}")
     r = _unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
@@ -154,7 +153,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
 def _check_pivots(pivots, n, batch):
     if pivots.dtype != _C.int32:
         raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
-    if pivots.dim() < 1 or pivots.shape[-1] != n:
+    if pivots.dim() < 1 or pivots.size(-1) != n:
         raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the "
                            "dimension of the matrix")
     if pivots.numel():
@@ -169,7 +168,7 @@ def _check_pivots(pivots, n, batch):
 def _getrs(LU, piv, B, left, adjoint):
     """op(A)^{-1} B (left) or B op(A)^{-1}, A = P L U from (LU, piv); op: adjoint or not.
     Batches broadcast; returns a fresh column-major result."""
-    n = LU.shape[-1]
+    n = LU.size(-1)
     batch = la.batch_shape(LU, B)
     LUb = LU.expand(batch + (n, n))
     pivb = piv.expand(batch + (n,))
@@ -198,20 +197,20 @@ def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     check_tensor(B, "linalg_lu_solve", "B", 3)
     check_matrix(LU, "linalg.lu_solve", "LU")
     check_matrix(B, "linalg.lu_solve", "B")
-    if LU.shape[-1] != LU.shape[-2]:
+    if LU.size(-1) != LU.size(-2):
         raise RuntimeError(f"torch.linalg.lu_solve: A must be batches of square matrices, but they "
-                           f"are {LU.shape[-2]} by {LU.shape[-1]} matrices")
-    n = LU.shape[-1]
-    rows = B.shape[-2] if left else B.shape[-1]
+                           f"are {LU.size(-2)} by {LU.size(-1)} matrices")
+    n = LU.size(-1)
+    rows = B.size(-2) if left else B.size(-1)
     if rows != n:
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation {eq} "
-                           f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+                           f"({n}x{n} and {B.size(-2)}x{B.size(-1)})")
     la.check_same_dtype(LU, B, "linalg.lu_solve", "LU", "B")
     check_dtype(LU, "linalg.lu_solve")
     _check_pivots(pivots, n, LU.shape[:-2])
-    if tuple(pivots.shape[:-1]) != tuple(LU.shape[:-2]):
-        pivots = pivots.expand(tuple(LU.shape[:-2]) + (n,))
+    if tuple(pivots.shape)[:-1] != tuple(LU.shape)[:-2]:
+        pivots = pivots.expand(tuple(LU.shape)[:-2] + (n,))
     X = _getrs(LU, pivots, B, left, adjoint)
     if out is not None:
         return la.store_out(out, X, "linalg_lu_solve")
@@ -258,8 +257,8 @@ def linalg_inv_ex(A, *, check_errors=False, out=None):
     check_tensor(A, "linalg_inv_ex", "A", 1)
     check_matrix(A, "linalg.inv_ex", square=True)
     check_dtype(A, "linalg.inv_ex")
-    n = A.shape[-1]
-    batch = tuple(A.shape[:-2])
+    n = A.size(-1)
+    batch = tuple(A.shape)[:-2]
     LU, piv, info = _getrf(A)
     X = la.fortran(_eye_like((), n, A.dtype).expand(batch + (n, n)))
     _C._lapack_getrs(LU, piv, X, "N")
@@ -287,7 +286,7 @@ def inverse(input, *, out=None):
 def _is_vector_rhs(A, B):
     """torch's rule: B is a (batch of) vector(s) when it is 1-D or has A's batch shape and
     one dim less than A."""
-    return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape)[:-1])
 
 
 def _check_solve(A, B, left, fname):
@@ -295,11 +294,11 @@ def _check_solve(A, B, left, fname):
     vector = _is_vector_rhs(A, B)
     B2 = B.unsqueeze(-1) if vector else B
     check_matrix(B2, fname, "B")
-    n = A.shape[-1]
-    if (B2.shape[-2] if left else B2.shape[-1]) != n:
+    n = A.size(-1)
+    if (B2.size(-2) if left else B2.size(-1)) != n:
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation {eq} "
-                           f"({n}x{n} and {B2.shape[-2]}x{B2.shape[-1]})")
+                           f"({n}x{n} and {B2.size(-2)}x{B2.size(-1)})")
     la.check_same_dtype(A, B, fname)
     check_dtype(A, fname)
     return vector, B2
@@ -338,7 +337,7 @@ def linalg_solve(A, B, *, left=True, out=None):
 def _lu_parts(A):
     """(diagonal of U, parity of the permutation as +-1) of A = P L U."""
     LU, piv, _ = _getrf(A)
-    n = A.shape[-1]
+    n = A.size(-1)
     diag = LU.diagonal(dim1=-2, dim2=-1)
     swaps = piv.ne(_C.arange(1, n + 1, dtype=_C.int32)).sum(-1)
     parity = 1 - 2 * (swaps % 2)
@@ -436,10 +435,10 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     if L.dim() < 2:
         raise RuntimeError(f"u should have at least 2 dimensions, but has {L.dim()} dimensions "
                            "instead")
-    if L.shape[-1] != L.shape[-2] or B.shape[-2] != L.shape[-1]:
+    if L.size(-1) != L.size(-2) or B.size(-2) != L.size(-1):
         raise RuntimeError("Incompatible matrix sizes for cholesky_solve: each A matrix is "
-                           f"{L.shape[-2]} by {L.shape[-1]} but each b matrix is {B.shape[-2]} "
-                           f"by {B.shape[-1]}")
+                           f"{L.size(-2)} by {L.size(-1)} but each b matrix is {B.size(-2)} "
+                           f"by {B.size(-1)}")
     la.check_same_dtype(B, L, "cholesky_solve", "b", "u")
     check_dtype(L, "cholesky_solve")
     st = _op("linalg_solve_triangular")
@@ -455,8 +454,8 @@ def cholesky_inverse(input, upper=False, *, out=None):
     check_tensor(input, "cholesky_inverse", "input", 1)
     check_matrix(input, "cholesky_inverse", square=True)
     check_dtype(input, "cholesky_inverse")
-    n = input.shape[-1]
-    I = _eye_like((), n, input.dtype).expand(tuple(input.shape[:-2]) + (n, n))
+    n = input.size(-1)
+    I = _eye_like((), n, input.dtype).expand(tuple(input.shape)[:-2] + (n, n))
     st = _op("linalg_solve_triangular")
     if upper:   # (U^H U)^{-1} = U^{-1} U^{-H}
         Ui = st(input, I, upper=True)
@@ -476,11 +475,11 @@ def linalg_solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=
     check_tensor(B, "linalg_solve_triangular", "B", 2)
     check_matrix(A, "linalg.solve_triangular", square=True)
     check_matrix(B, "linalg.solve_triangular", "B")
-    n = A.shape[-1]
-    if (B.shape[-2] if left else B.shape[-1]) != n:
+    n = A.size(-1)
+    if (B.size(-2) if left else B.size(-1)) != n:
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
-                           f"equation {eq} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+                           f"equation {eq} ({n}x{n} and {B.size(-2)}x{B.size(-1)})")
     dt = _C.promote_types(A.dtype, B.dtype)
     if dt not in la.LAPACK_DTYPES:
         from ._reductions import _scalar_type_name
