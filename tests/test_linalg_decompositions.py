@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import minitorch as torch
-from laref import LA_DTYPES, close, hpd, rand, tol, wellcond
+from laref import LA_DTYPES, close, hpd, rand
 
 L = torch.linalg
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import minitorch as torch
-from laref import LA_DTYPES, close, hpd, rand, tol, wellcond
+from laref import LA_DTYPES, close, hpd, rand, wellcond
 
 L = torch.linalg
 BATCHES = [(), (3,), (2, 2), (0,)]

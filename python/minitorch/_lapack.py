@@ -122,10 +122,7 @@ def fortran_empty(shape, dtype):
 def fortran_readonly(A):
     """A itself when it is laid out as a driver operand already (an input the driver only
     reads), else a copy."""
-    t = A.mT
-    if t.is_contiguous() and A.storage_offset() >= 0:
-        return A
-    return fortran(A)
+    return A if A.mT.is_contiguous() else fortran(A)
 
 
 def info_tensor(batch):

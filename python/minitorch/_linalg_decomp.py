@@ -8,6 +8,7 @@ derivative formula); the others are composites of them (Note [Recording Python o
 from . import _C, _op_forms
 from . import _lapack as la
 from ._lapack import check_tensor, check_matrix, check_dtype, LinAlgError
+from ._reductions import _scalar_type_name
 
 
 # The recorded form of op-table row `name` (composites call primitives through it); the dict
@@ -177,7 +178,6 @@ def _check_eigh(A, UPLO, pyname):
     if not isinstance(UPLO, str) or UPLO.upper() not in ("L", "U") or len(UPLO) != 1:
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if A.dtype not in la.LAPACK_DTYPES:
-        from ._reductions import _scalar_type_name
         raise NotImplementedError(f"\"linalg_eigh_cpu\" not implemented for "
                                   f"'{_scalar_type_name(A.dtype)}'")
 
@@ -224,7 +224,6 @@ def _check_eig(A, pyname):
     check_tensor(A, pyname, "A", 1)
     check_matrix(A, "linalg.eig", square=True)
     if A.dtype not in la.LAPACK_DTYPES:
-        from ._reductions import _scalar_type_name
         raise RuntimeError(f"Unknown Complex ScalarType for {_scalar_type_name(A.dtype)}")
     if A.numel() and not bool(A.isfinite().all()):
         raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
@@ -281,10 +280,9 @@ def linalg_lstsq(A, B, rcond=None, *, driver=None):
     if B.dim() < 1:
         raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
     if A.dtype != B.dtype:
-        from ._reductions import _scalar_type_name as name
         raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same dtype, "
-                           f"but got input's dtype {name(A.dtype)} and other's dtype "
-                           f"{name(B.dtype)}")
+                           f"but got input's dtype {_scalar_type_name(A.dtype)} and other's dtype "
+                           f"{_scalar_type_name(B.dtype)}")
     if A.dtype not in la.LAPACK_DTYPES:
         raise RuntimeError("This function doesn't handle types other than float and double")
     vector = B.dim() == A.dim() - 1
@@ -369,7 +367,6 @@ def _cutoff(S, atol, rtol):
 def _check_pinv(A, pyname):
     check_tensor(A, pyname, "A", 1)
     if A.dim() < 2 or A.dtype not in la.LAPACK_DTYPES:
-        from ._reductions import _scalar_type_name
         raise RuntimeError(f"linalg.pinv({_scalar_type_name(A.dtype)}{{{list(A.shape)}}}): "
                            "expected a tensor with 2 or more dimensions of float, double, cfloat "
                            "or cdouble types")
@@ -488,7 +485,7 @@ def geqrf(input, *, out=None):
     below it (torch.geqrf; its derivative is not implemented, as in torch)."""
     check_tensor(input, "geqrf", "input", 1)
     if input.dim() < 2:
-        raise RuntimeError(f"torch.geqrf: input must have at least 2 dimensions.")
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     check_dtype(input, "torch.geqrf")
     m, n = input.size(-2), input.size(-1)
     F = la.fortran(input)
@@ -514,9 +511,8 @@ def _check_householder(A, tau, fname):
         raise RuntimeError(f"{fname}: Expected batch dimensions of tau to be equal to "
                            f"input.shape[:-2], but got {list(tau.shape[:-1])}")
     if tau.dtype != A.dtype:
-        from ._reductions import _scalar_type_name as name
-        raise RuntimeError(f"{fname}: tau dtype {name(tau.dtype)} does not match input dtype "
-                           f"{name(A.dtype)}")
+        raise RuntimeError(f"{fname}: tau dtype {_scalar_type_name(tau.dtype)} does not match input dtype "
+                           f"{_scalar_type_name(A.dtype)}")
     check_dtype(A, fname)
 
 
@@ -563,10 +559,9 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
     check_matrix(other, "torch.ormqr", "other")
     _check_householder(input, tau, "torch.ormqr")
     if other.dtype != input.dtype:
-        from ._reductions import _scalar_type_name as name
         raise RuntimeError(f"torch.ormqr: Expected input and other to have the same dtype, but "
-                           f"input has dtype {name(input.dtype)} and other has dtype "
-                           f"{name(other.dtype)}")
+                           f"input has dtype {_scalar_type_name(input.dtype)} and other has dtype "
+                           f"{_scalar_type_name(other.dtype)}")
     m = input.size(-2)
     if (other.size(-2) if left else other.size(-1)) != m:
         raise RuntimeError(f"torch.ormqr: other.shape[{-2 if left else -1}] must be equal to "

@@ -3,7 +3,6 @@ vecdot, multi_dot/chain_matmul (in the cheapest order), matrix_power, matrix_exp
 primitive, with its derivative formula), tensorinv/tensorsolve, linalg.diagonal and
 linalg.matmul, with torch's names, arguments and errors."""
 import builtins
-import math
 import operator
 import warnings
 

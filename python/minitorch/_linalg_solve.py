@@ -8,7 +8,8 @@ import warnings
 
 from . import _C, _op_forms
 from . import _lapack as la
-from ._lapack import check_tensor, check_matrix, check_dtype, LinAlgError
+from ._lapack import check_tensor, check_matrix, check_dtype
+from ._reductions import _scalar_type_name
 
 
 # The recorded form of op-table row `name` (composites call primitives through it); the dict
@@ -66,7 +67,6 @@ def _check_lu_input(A, fname, pyname, pivot):
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     if A.dtype not in la.LAPACK_DTYPES:
-        from ._reductions import _scalar_type_name
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{_scalar_type_name(A.dtype)}'")
 
 
@@ -178,8 +178,7 @@ def _getrs(LU, piv, B, left, adjoint):
         trans = ("C" if cplx else "T") if adjoint else "N"
         _C._lapack_getrs(la.fortran_readonly(LUb), pivb.contiguous(), X, trans)
         return X
-    # X op(A) = B  <=>  op(A)^T X^T = B^T: A^T for op = id, conj(A) X^T = B^T ... solved as
-    # A X^H = B^H when op is the adjoint
+    # X A = B is A^T X^T = B^T (getrs 'T' on B^T); X A^H = B is A X^H = B^H (getrs 'N' on B^H)
     Bt = B.expand(batch + tuple(B.shape[-2:])).mT
     if adjoint:
         Xt = la.fortran(Bt.conj() if cplx else Bt)
@@ -482,7 +481,6 @@ def linalg_solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=
                            f"equation {eq} ({n}x{n} and {B.size(-2)}x{B.size(-1)})")
     dt = _C.promote_types(A.dtype, B.dtype)
     if dt not in la.LAPACK_DTYPES:
-        from ._reductions import _scalar_type_name
         raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for "
                                   f"'{_scalar_type_name(dt)}'")
     batch = la.batch_shape(A, B)
