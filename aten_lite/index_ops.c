@@ -54,6 +54,7 @@ mt__copy_elem(char *dst, const char *src, size_t isz)
     {                                                                              \
         switch (dt) {                                                              \
             MT_L_NUMERIC(MT__ACC_ELEM_CASE, op)                                    \
+            MT_L_COMPLEX(MT__ACC_ELEM_CASE, op)                                    \
         case MT_BOOL:                                                              \
             *(bool *)dst = *(bool *)dst boolop *(const bool *)src;                 \
             break;                                                                 \
@@ -308,9 +309,14 @@ mt__get_range(void *ctx, int64_t b, int64_t e)
                 memcpy(j->out + p * 4, src + j->offs[p], 4);
             }
             return;
-        default:
+        case 8:
             for (int64_t p = b; p < e; p++) {
                 memcpy(j->out + p * 8, src + j->offs[p], 8);
+            }
+            return;
+        default:
+            for (int64_t p = b; p < e; p++) {
+                memcpy(j->out + p * j->isz, src + j->offs[p], (size_t)j->isz);
             }
             return;
         }

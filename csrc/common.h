@@ -267,6 +267,7 @@ MT__NB_DECL(rshift)
 /* The binding families, registered by module.c. */
 int mt__random_binding_init(PyObject *module);
 int mt__linalg_binding_init(PyObject *module);
+int mt__lapack_binding_init(PyObject *module);
 int mt__index_binding_init(PyObject *module);
 int mt__complex_binding_init(PyObject *module);
 int mt__distributed_init(PyObject *module);

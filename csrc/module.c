@@ -66,6 +66,7 @@ static int
 mt__run_binding_hooks(PyObject *m)
 {
     if (mt__random_binding_init(m) < 0 || mt__linalg_binding_init(m) < 0 ||
+        mt__lapack_binding_init(m) < 0 ||
         mt__index_binding_init(m) < 0 || mt__distributed_init(m) < 0 ||
         mt__complex_binding_init(m) < 0 || mt__shm_binding_init(m) < 0 ||
         mt__nn_binding_init(m) < 0 || mt__optim_binding_init(m) < 0 ||

@@ -527,3 +527,18 @@ def test_key_is_read_before_the_tensor():
 
     assert x[[0, 1], Idx()].tolist() == [1.0, 5.0]   # indexes the tensor as it is after the key
     assert x[slice(Idx(), None)].tolist() == [[4.0, 5.0, 6.0, 7.0]]
+
+
+@pytest.mark.parametrize("dt", [torch.complex64, torch.complex128])
+def test_complex_gather_and_accumulate(dt):
+    # one-element rows of 8 and 16 bytes are gathered whole; accumulating puts add complex values
+    g = torch.tensor([1 + 2j, 3 + 0j, 5 + 1j], dtype=dt)
+    expect = [1 + 2j, 5 + 1j]
+    assert g[torch.tensor([0, 2])].tolist() == expect
+    assert g[torch.tensor([True, False, True])].tolist() == expect
+    z = torch.zeros(3, dtype=dt).index_add(0, torch.tensor([1, 1]), torch.tensor([1j, 2 + 1j], dtype=dt))
+    assert z.tolist() == [0, 2 + 2j, 0]
+    x = torch.zeros(2, 2, dtype=dt)
+    x.index_put_((torch.tensor([0, 0]), torch.tensor([1, 1])), torch.tensor([1j, 1j], dtype=dt),
+                 accumulate=True)
+    assert x.tolist() == [[0, 2j], [0, 0]]

@@ -474,6 +474,66 @@ SAMPLES = {
                        [True, True, False, False, False]])),
         S(A(1, 3, 4), A(1, 5, 4), A(1, 5, 2), attn_mask=A(3, 5).detach()),
     ],
+    # linear algebra (minitorch.linalg rows are called through `call`); see
+    # test_linalg_autograd.py for second derivatives and complex inputs
+    'linalg_cholesky': lambda: [S(A(3, 3), call=lambda a: torch.linalg.cholesky(_SPD(a)))],
+    'linalg_cholesky_ex': lambda: [S(A(3, 3), call=lambda a: torch.linalg.cholesky_ex(_SPD(a), upper=True))],
+    'linalg_cond': lambda: [S(A(3, 4), call=torch.linalg.cond), S(_WC(3), call=lambda a: torch.linalg.cond(a, 'fro'))],
+    'linalg_cross': lambda: [S(A(2, 3), A(2, 3), call=torch.linalg.cross)],
+    'linalg_det': lambda: [S(_WC(2, 3, 3), call=torch.linalg.det)],
+    'linalg_diagonal': lambda: [S(A(2, 3, 4), call=lambda a: torch.linalg.diagonal(a, offset=1))],
+    'linalg_eig': lambda: [S(A(3, 3), call=lambda a: (lambda w, v: ((v @ torch.diag_embed(w) @ torch.linalg.inv(v)).real, w.real))(*torch.linalg.eig(a)))],
+    'linalg_eigh': lambda: [S(A(3, 3), call=lambda a: (lambda w, v: (w, v * v))(*torch.linalg.eigh(a + a.mT)))],
+    'linalg_eigvals': lambda: [S(A(3, 3), call=lambda a: torch.view_as_real(torch.linalg.eigvals(a)))],
+    'linalg_eigvalsh': lambda: [S(A(3, 3), call=lambda a: torch.linalg.eigvalsh(a + a.mT, UPLO='U'))],
+    'linalg_inv': lambda: [S(_WC(2, 3, 3), call=torch.linalg.inv)],
+    'linalg_inv_ex': lambda: [S(_WC(3), call=lambda a: torch.linalg.inv_ex(a))],
+    'linalg_lstsq': lambda: [S(A(4, 3), A(4, 2), call=lambda a, b: torch.linalg.lstsq(a, b).solution)],
+    'linalg_lu': lambda: [S(A(4, 3), call=torch.linalg.lu)],
+    'linalg_lu_factor': lambda: [S(_WC(3), call=torch.linalg.lu_factor)],
+    'linalg_lu_factor_ex': lambda: [S(A(3, 4), call=torch.linalg.lu_factor_ex)],
+    'linalg_lu_solve': lambda: [S(_WC(3), A(3, 2), call=lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), b))],
+    'linalg_matmul': lambda: [S(A(2, 3), A(3, 2), call=torch.linalg.matmul)],
+    'linalg_matrix_exp': lambda: [S(A(2, 3, 3), call=torch.linalg.matrix_exp)],
+    'linalg_matrix_norm': lambda: [S(A(3, 4), call=lambda a: torch.linalg.matrix_norm(a, 'nuc')),
+                                   S(A(3, 4), call=lambda a: torch.linalg.matrix_norm(a, -1))],
+    'linalg_matrix_power': lambda: [S(_WC(3), call=lambda a: torch.linalg.matrix_power(a, -2))],
+    'linalg_multi_dot': lambda: [S(A(3), A(3, 4), A(4, 2), call=lambda a, b, c: torch.linalg.multi_dot([a, b, c]))],
+    'linalg_norm': lambda: [S(A(3, 4), call=lambda a: torch.linalg.norm(a, 2))],
+    'linalg_pinv': lambda: [S(A(4, 3), call=torch.linalg.pinv)],
+    'linalg_qr': lambda: [S(A(4, 3), call=torch.linalg.qr)],
+    'linalg_slogdet': lambda: [S(_WC(3), call=lambda a: torch.linalg.slogdet(a).logabsdet)],
+    'linalg_solve': lambda: [S(_WC(3), A(3, 2), call=torch.linalg.solve)],
+    'linalg_solve_ex': lambda: [S(_WC(3), A(3), call=lambda a, b: torch.linalg.solve_ex(a, b))],
+    'linalg_solve_triangular': lambda: [S(_WC(3), A(2, 3), call=lambda a, b: torch.linalg.solve_triangular(a, b, upper=True, left=False))],
+    'linalg_svd': lambda: [S(A(4, 3), call=lambda a: (lambda u, s, vh: (u @ vh, s))(*torch.linalg.svd(a, full_matrices=False)))],
+    'linalg_svdvals': lambda: [S(A(4, 3), call=torch.linalg.svdvals)],
+    'linalg_tensorinv': lambda: [S(_WC(4), call=lambda a: torch.linalg.tensorinv(a.reshape(2, 2, 4), 2))],
+    'linalg_tensorsolve': lambda: [S(_WC(4), A(2, 2), call=lambda a, b: torch.linalg.tensorsolve(a.reshape(2, 2, 4), b))],
+    'linalg_vecdot': lambda: [S(A(2, 3), A(3), call=torch.linalg.vecdot)],
+    'linalg_vector_norm': lambda: [S(A(2, 3), call=lambda a: torch.linalg.vector_norm(a, 3, dim=0))],
+    'chain_matmul': lambda: [S(A(2, 3), A(3, 4), A(4, 2), call=lambda *m: _quiet(torch.chain_matmul, *m))],
+    'cholesky_inverse': lambda: [S(_LT(3))],
+    'cholesky_solve': lambda: [S(A(3, 2), _LT(3))],
+    'cross': lambda: [S(A(2, 3), A(2, 3), dim=1)],
+    'det': lambda: [S(_WC(3))],
+    'inverse': lambda: [S(_WC(2, 3, 3))],
+    'logdet': lambda: [S(_WC(3))],
+    'lu': lambda: [S(_WC(3), call=lambda a: _quiet(torch.lu, a)[0])],
+    'lu_solve': lambda: [S(A(3, 2), _WC(3), call=lambda b, a: _quiet(torch.lu_solve, b, *torch.linalg.lu_factor(a)))],
+    'lu_unpack': lambda: [S(_WC(3), call=lambda a: torch.lu_unpack(*torch.linalg.lu_factor(a))[1:])],
+    'matrix_exp': lambda: [S(A(3, 3))],
+    'matrix_power': lambda: [S(_WC(3), 3)],
+    'pinverse': lambda: [S(A(3, 4))],
+    'slogdet': lambda: [S(_WC(3), call=lambda a: torch.slogdet(a)[1])],
+    'svd': lambda: [S(A(4, 3), call=lambda a: (lambda u, s, v: (u @ v.mT, s))(*torch.svd(a)))],
+    'triangular_solve': lambda: [S(A(3, 2), _WC(3), call=lambda b, a: _quiet(torch.triangular_solve, b, a)[0])],
+    'linalg_householder_product': lambda: [S(A(4, 3), A(2), call=torch.linalg.householder_product)],
+    'linalg_matrix_sqrth': lambda: [S(A(3, 3), call=lambda a: torch.linalg.matrix_sqrth(_SPD(a)))],
+    'linalg_polar': lambda: [S(A(4, 3), call=torch.linalg.polar)],
+    'linalg_vander': lambda: [S(A(3), call=lambda x: torch.linalg.vander(x, N=4))],
+    'orgqr': lambda: [S(A(4, 3), A(3))],
+    'ormqr': lambda: [S(A(4, 3), A(3), A(4, 2)), S(A(4, 3), A(2), A(2, 4), False, True)],
 }
 
 
@@ -593,12 +653,26 @@ NONDIFF = {
     'unique_consecutive': lambda x: torch.unique_consecutive(x),
     'zeros': lambda x: torch.zeros(2),
     'zeros_like': lambda x: torch.zeros_like(x),
+    # linear algebra: the rank, and the names torch removed (they raise its error)
+    'linalg_matrix_rank': lambda x: torch.linalg.matrix_rank(x),
+    'cholesky': lambda x: _removed(torch.cholesky, x),
+    'eig': lambda x: _removed(torch.eig, x),
+    'lstsq': lambda x: _removed(torch.lstsq, x, x),
+    'matrix_rank': lambda x: _removed(torch.matrix_rank, x),
+    'qr': lambda x: _removed(torch.qr, x),
+    'solve': lambda x: _removed(torch.solve, x, x),
+    'symeig': lambda x: _removed(torch.symeig, x),
 }
 
 # name -> (why it has no derivative in minitorch, a call on x that must raise NotImplementedError)
 NOT_DIFFERENTIABLE = {
     'pin_memory': ("pinned memory needs CUDA tensors, which minitorch does not have",
                    lambda x: x.pin_memory()),
+    'geqrf': ("torch has no derivative for it either",
+              lambda x: torch.geqrf(x).a.sum().backward()),
+    'linalg_ldl_factor': ("needs LAPACK's sytrf", lambda x: torch.linalg.ldl_factor(x[:, :2])),
+    'linalg_ldl_factor_ex': ("needs LAPACK's sytrf", lambda x: torch.linalg.ldl_factor_ex(x[:, :2])),
+    'linalg_ldl_solve': ("needs LAPACK's sytrs", lambda x: torch.linalg.ldl_solve(x, x, x)),
 }
 
 
@@ -1025,3 +1099,47 @@ def test_gradcheck_of_the_sampling_rows(name):
 @pytest.mark.parametrize("name", sorted(NONDIFF_SAMPLING))
 def test_the_sampling_rows_without_derivative(name):
     test_nondiff_outputs_carry_no_gradient(name)
+# ---- linear algebra: helpers of its samples above ---------------------------------------------
+
+def _WC(*shape):
+    """Square matrices far from singular (A plus n I), a leaf that requires grad."""
+    return (A(*shape).detach() + shape[-1] * torch.eye(shape[-1], dtype=torch.float64)).requires_grad_()
+
+
+def _LT(n):
+    """A Cholesky factor: lower triangular with a positive diagonal."""
+    return (A(n, n).detach().tril() + 2 * torch.eye(n, dtype=torch.float64)).requires_grad_()
+
+
+def _SPD(a):
+    return a @ a.mT + torch.eye(a.shape[-1], dtype=a.dtype)
+
+
+def _quiet(fn, *args):
+    """fn(*args) without its deprecation warning."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args)
+
+
+def _removed(fn, *args):
+    """Names torch removed raise its error (and give no output)."""
+    with pytest.raises(RuntimeError, match="is now removed"):
+        fn(*args)
+
+
+def test_complex_prod_and_cumprod_gradients_are_conjugate():
+    """torch's convention for holomorphic ops: g times the conjugate of the derivative."""
+    x = torch.tensor([1 + 2j, -0.5 + 1j, 2 - 1j], dtype=torch.complex128, requires_grad=True)
+    g = torch.tensor(1 - 0.5j, dtype=torch.complex128)
+    gx, = torch.autograd.grad(x.prod(), x, g)
+    v = x.detach().numpy()
+    import numpy as np
+    expect = [g.item() * np.conj(np.prod(np.delete(v, i))) for i in range(3)]
+    np.testing.assert_allclose(gx.numpy(), expect, rtol=1e-12)
+    w = torch.tensor([0.5 + 1j, 1 - 1j, 2j], dtype=torch.complex128)
+    gx, = torch.autograd.grad(x.cumprod(0), x, w)
+    expect = [sum(w[j].item() * np.conj(np.prod(np.delete(v[:j + 1], i))) for j in range(i, 3))
+              for i in range(3)]
+    np.testing.assert_allclose(gx.numpy(), expect, rtol=1e-12)

@@ -35,7 +35,7 @@ def test_names_are_unique():
 @pytest.mark.parametrize("row", ROWS, ids=[r["name"] for r in ROWS])
 def test_every_form_exists(row):
     forms = row["forms"]
-    assert set(forms) <= set("fmijgonk"), forms
+    assert set(forms) <= set("fmijgonkl"), forms
     assert row["impl"].split(":")[0] in ("C", "py", "Tensor"), row["impl"]
     for n in _names(row):
         if "m" in forms:
@@ -50,6 +50,8 @@ def test_every_form_exists(row):
             assert callable(minitorch._op_forms.nn_ops()[n]), n
         if "k" in forms:
             assert callable(minitorch._op_forms.nn_ops()[n + "_"]), n + "_"
+        if "l" in forms:    # minitorch.linalg.<name without "linalg_">
+            assert n.startswith("linalg_") and callable(getattr(minitorch.linalg, n[7:])), n
     if row["impl"].startswith("C:") and "m" in forms:
         # a C method lives on TensorBase, not in a Python layer above it
         assert row["name"] in vars(minitorch._C.TensorBase)

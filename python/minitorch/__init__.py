@@ -139,3 +139,5 @@ _LAZY_ATTRIBUTES = {
         ("amp.grad_scaler", "_amp_foreach_non_finite_check_and_unscale_"),
     "_amp_update_scale_": ("amp.grad_scaler", "_amp_update_scale_"),
 }
+# ---- linear algebra: minitorch.linalg (torch.linalg), over a LAPACK opened at first use ----
+from . import linalg  # noqa: E402,F401

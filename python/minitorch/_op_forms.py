@@ -206,3 +206,13 @@ def _autocast_form(fn, policy):
                 kwargs.update(zip(keys, cast(*(kwargs[k] for k in keys))))
         return fn(*args, **kwargs)
     return functools.update_wrapper(form, fn)
+def linalg_functions():
+    """{name: function} of minitorch.linalg: the rows of form 'l', each named by its row's name
+    without the "linalg_" prefix (see the linear algebra block of _op_table.py)."""
+    functions = {}
+    for row in OPS:
+        if "l" in row["forms"]:
+            name = row["name"]
+            fn = _python_form(row, row["impl"], name)
+            functions[name[len("linalg_"):] if name.startswith("linalg_") else name] = fn
+    return functions

@@ -1,5 +1,5 @@
-"""Reductions composed from the C kernels: mean, var/std, norm, logsumexp, max/min overloads."""
-import math
+"""Reductions composed from the C kernels: mean, var/std, logsumexp, max/min overloads (the
+norms are in _linalg_norms.py)."""
 import warnings
 from collections import namedtuple
 
@@ -141,41 +141,6 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
             mean(input, dim, keepdim))
 
 
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
-    """Vector p-norm over dim (Frobenius = 2-norm of all elements)."""
-    _check(input, "norm")
-    x = input.to(dtype) if dtype is not None else input
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
-                           f"Got {_scalar_type_name(x.dtype)}")
-    if p == "fro" or p is None:
-        p = 2
-    if p == "nuc":
-        raise NotImplementedError("the nuclear norm needs an SVD, which is not implemented yet")
-    a = _C.abs(_opmath(x))
-    if p in (math.inf, -math.inf) and _numel_reduced(x, dim) == 0:
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {'' if p > 0 else '-'}inf norm on an "
-                           "empty tensor because the operation does not have an identity")
-    if p == math.inf:
-        r = _C.amax(a, dim, keepdim) if a.numel() else _C.sum(a, dim, keepdim)
-    elif p == -math.inf:
-        r = _C.amin(a, dim, keepdim)
-    elif p == 0:
-        r = _C.sum(_C.ne(a, 0), dim, keepdim).to(a.dtype)
-    elif p == 1:
-        r = _C.sum(a, dim, keepdim)
-    elif p == 2:
-        r = _C.sqrt(_C.sum(_C.mul(a, a), dim, keepdim))
-    else:
-        r = _C.pow(_C.sum(_C.pow(a, p), dim, keepdim), 1.0 / p)
-    rdt = x.real.dtype if x.dtype.is_complex else x.dtype      # complex: the real norm
-    if r.dtype != rdt:
-        r = r.to(rdt)
-    if out is not None:
-        return _C._store_out(out, r, "norm")
-    return r
-
-
 def logsumexp(input, dim, keepdim=False, *, out=None):
     """log(sum(exp(x))) computed stably as m + log(sum(exp(x - m)))."""
     _check(input, "logsumexp")
@@ -311,5 +276,5 @@ def count_nonzero(input, dim=None):
     return _C.sum(_C.ne(input, 0), dim)
 
 
-__all__ = ["mean", "var", "std", "var_mean", "std_mean", "norm", "logsumexp", "max", "min",
+__all__ = ["mean", "var", "std", "var_mean", "std_mean", "logsumexp", "max", "min",
            "count_nonzero", "cummax", "cummin"]

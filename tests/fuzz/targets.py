@@ -69,6 +69,12 @@ def all_targets():
     for n in _public(torch.UntypedStorage):
         if f"UntypedStorage.{n}" not in EXCLUDED:
             out.append((f"UntypedStorage.{n}", "storage"))
+    for ns in NAMESPACES:
+        mod = getattr(torch, ns)
+        for n in _public(mod):
+            v = getattr(mod, n)
+            if callable(v) and type(v).__name__ != "module" and f"{ns}.{n}" not in EXCLUDED:
+                out.append((f"{ns}.{n}", "function"))
     return sorted(out)
 
 
@@ -94,3 +100,7 @@ def all_targets():  # noqa: F811 (extends the list above)
         if callable(getattr(distributions, n)) and f"distributions.{n}" not in EXCLUDED:
             out.append((f"distributions.{n}", "function"))
     return sorted(out)
+# minitorch submodules whose public functions are targets too (name under minitorch)
+NAMESPACES = [
+    "linalg",
+]

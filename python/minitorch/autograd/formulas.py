@@ -618,8 +618,8 @@ def prod(ctx, g):
     if x.dim() == 0:
         return (g,)
     if dim is None:
-        return (g * _exclusive_prod(x.reshape(-1), 0).reshape(x.shape),)
-    return (_expand_back(g, x.shape, dim, keepdim) * _exclusive_prod(x, dim),)
+        return (g * _c(_exclusive_prod(x.reshape(-1), 0).reshape(x.shape)),)
+    return (_expand_back(g, x.shape, dim, keepdim) * _c(_exclusive_prod(x, dim)),)
 
 
 def cumsum(ctx, g):
@@ -635,7 +635,7 @@ def cumprod(ctx, g):
     if x.dim() == 0:
         return (g,)
     if not bool((x == 0).any()):
-        return ((g * ctx.out).flip([dim]).cumsum(dim).flip([dim]) / _c(x),)
+        return ((g * _c(ctx.out)).flip([dim]).cumsum(dim).flip([dim]) / _c(x),)
     n = x.shape[dim]
     parts = []
     for i in range(n):
@@ -658,16 +658,19 @@ def logcumsumexp(ctx, g):
     return ((x + pos).exp() - (x + neg).exp(),)
 
 
-def norm(ctx, g):
+def linalg_vector_norm(ctx, g):
     """The vector p-norm's: g x |x|^(p-2) / norm^(p-1) (zero where the norm is 0); p = inf:
     g split evenly among the elements of largest modulus."""
     x = ctx.args[0]
-    p = _arg(ctx, 1, "p", "fro")
+    p = _arg(ctx, 1, "ord", 2)
     dim = _arg(ctx, 2, "dim")
     keepdim = _arg(ctx, 3, "keepdim", False)
-    if p == "fro" or p is None:
-        p = 2
-    out = _expand_back(ctx.out, x.shape, dim, keepdim)
+    if _is_t(p):
+        p = p.item()
+    dtype = ctx.kwargs.get("dtype")
+    if dtype is not None and x.dtype != dtype:
+        x = x.to(dtype)
+    out = _expand_back(_out(ctx, "linalg_vector_norm"), x.shape, dim, keepdim)
     g = _expand_back(g, x.shape, dim, keepdim)
     if p == 0:
         return (g * 0,)
@@ -1133,3 +1136,386 @@ def _standard_gamma(ctx, g):
     """The implicit derivative of a gamma draw in its shape (see Note [Implicit
     reparameterisation] in _sampling.py)."""
     return (g * _mt()._standard_gamma_grad(ctx.args[0], ctx.out),)
+# ---- linear algebra (minitorch.linalg over LAPACK) ------------------------------------------
+# Note [Decomposition derivatives]
+# The formulas below are written with recorded ops (minitorch.linalg among them), so that their
+# own derivatives exist.  Outputs whose gradient did not arrive reach a formula as zeros; where
+# the full formula would divide by gaps between singular values or eigenvalues (svd, eigh, eig)
+# a formula whose vector gradients are all zero takes the short form that needs no gaps (so
+# svdvals / eigvalsh of matrices with repeated values differentiate).  Losses of singular
+# vectors and eigenvectors must not depend on their phase (gauge), as in torch.
+
+def _la():
+    return _mt().linalg
+
+
+def _all_zero(t):
+    return t is None or not bool(t.ne(0).any())
+
+
+def _out(ctx, op):
+    """ctx.out; under create_graph, when the outputs no longer live (so ctx.out has no
+    history), the op run again on its saved arguments, recorded, so that the formula's own
+    derivative reaches the inputs through the outputs it reads."""
+    out = ctx.out
+    if not _C.is_grad_enabled():
+        return out
+    outs = out if isinstance(out, tuple) else (out,)
+    if all(not _is_t(o) or not (o.dtype.is_floating_point or o.dtype.is_complex) or
+           o.requires_grad for o in outs):
+        return out
+    if not any(_is_t(a) and a.requires_grad for a in tuple(ctx.args) + tuple(ctx.kwargs.values())):
+        return out
+    from .._op_forms import FORMS
+    return FORMS[op](*ctx.args, **ctx.kwargs)
+
+
+def _eye_as(t, n):
+    """The identity of t's dtype, n x n."""
+    return _C.eye(n, dtype=t.dtype)
+
+
+def _offdiag_inverse(E):
+    """1 / E off the diagonal, 0 on it (E: gaps between spectral values, batched)."""
+    n = E.shape[-1]
+    mask = _C.eye(n, dtype=_C.bool)
+    return (1 / E.masked_fill(mask, 1)).masked_fill(mask, 0)
+
+
+def linalg_inv_ex(ctx, g):
+    inv = _out(ctx, "linalg_inv_ex")[0]
+    ih = _c(inv).mT
+    return (-(ih @ g[0] @ ih),)
+
+
+def linalg_solve_ex(ctx, g):
+    A, B = ctx.args[0], ctx.args[1] if len(ctx.args) > 1 else ctx.kwargs["B"]
+    left = ctx.kwargs.get("left", True)
+    X = _out(ctx, "linalg_solve_ex")[0]
+    gX = g[0]
+    from .._linalg_solve import _is_vector_rhs
+    vector = _is_vector_rhs(A, B)
+    if vector:
+        gX, X = gX.unsqueeze(-1), X.unsqueeze(-1)
+    gB = _la().solve(_c(A).mT, gX, left=left)
+    gA = -(gB @ _c(X).mT) if left else -(_c(X).mT @ gB)
+    return gA if ctx.needs(0) else None, (gB.squeeze(-1) if vector else gB)
+
+
+def _det_adjugate_h(A):
+    """adj(A)^H through the SVD (defined for singular A): conj(det U det Vh) U adj(S) Vh, adj(S)
+    the products of the other singular values."""
+    U, S, Vh = _la().svd(A)
+    n = S.shape[-1]
+    ones = S.new_ones(tuple(S.shape[:-1]) + (1,))
+    before = _mt().cat([ones, S[..., :-1]], -1).cumprod(-1)
+    after = _mt().cat([S[..., 1:], ones], -1).flip(-1).cumprod(-1).flip(-1)
+    adj = (before * after).to(A.dtype)
+    phase = _c(_la().det(U) * _la().det(Vh))
+    return phase.unsqueeze(-1).unsqueeze(-1) * ((U * adj.unsqueeze(-2)) @ Vh) if n else U
+
+
+def linalg_det(ctx, g):
+    """g * adj(A)^H: conj(g det) A^{-H} for invertible matrices, through the SVD for singular
+    ones (the two mixed by a where over the batch)."""
+    A = ctx.args[0]
+    d = _out(ctx, "linalg_det")
+    n = A.shape[-1]
+    if n == 0:
+        return (A.new_zeros(A.shape),)
+    c = (g * _c(d)).unsqueeze(-1).unsqueeze(-1)
+    singular = d.detach().eq(0)
+    if not bool(singular.any()):
+        return (c * _c(_la().inv(A)).mT,)
+    mask = singular.unsqueeze(-1).unsqueeze(-1)
+    safe = _mt().where(mask, _eye_as(A, n), A)
+    regular = c * _c(_la().inv(safe)).mT
+    return (_mt().where(mask, g.unsqueeze(-1).unsqueeze(-1) * _det_adjugate_h(A), regular),)
+
+
+def linalg_slogdet(ctx, g):
+    """c A^{-H} with c = g_logabsdet (real) or g_logabsdet - i Im(conj(g_sign) sign)."""
+    A = ctx.args[0]
+    sign = _out(ctx, "linalg_slogdet")[0]
+    gs, gl = g
+    c = gl
+    if A.dtype.is_complex:
+        c = gl - 1j * (_c(gs) * sign).imag
+    c = c.to(A.dtype).unsqueeze(-1).unsqueeze(-1)
+    return (c * _c(_la().inv(A)).mT,)
+
+
+def linalg_cholesky_ex(ctx, g):
+    """A = L L^H: gA = L^{-H} M L^{-1} with M = (P + tril(P, -1)^H) / 2, P = tril(L^H gL)
+    (torch's form: Hermitian but for half the imaginary part of P's diagonal)."""
+    upper = ctx.kwargs.get("upper", False)
+    L = _out(ctx, "linalg_cholesky_ex")[0]
+    gL = g[0]
+    if upper:
+        L, gL = _c(L).mT, _c(gL).mT
+    Lh = _c(L).mT
+    P = (Lh @ gL.tril()).tril()
+    M = 0.5 * (P + _c(P.tril(-1)).mT)
+    st = _la().solve_triangular
+    return (st(L, st(Lh, M, upper=True), upper=False, left=False),)
+
+
+def _syminvadj_triu(M):
+    """triu(M, 1) + triu(M, 1)^H + Re(diag M): the Hermitian matrix read from M's upper
+    triangle."""
+    up = M.triu(1)
+    d = M.diagonal(0, -2, -1)
+    d = d.real.to(M.dtype) if M.dtype.is_complex else d
+    return up + _c(up).mT + _mt().diag_embed(d)
+
+
+def _qr_backward_tall(gQ, gR, Q, R):
+    """A = Q R with m >= n (Q m x n): gA = [gQ + Q syminvadj(triu(gR R^H - Q^H gQ))] R^{-H}."""
+    M = gR @ _c(R).mT - _c(Q).mT @ gQ
+    b = gQ + Q @ _syminvadj_triu(M)
+    return _la().solve_triangular(_c(R).mT, b, upper=False, left=False)
+
+
+def linalg_qr(ctx, g):
+    A = ctx.args[0]
+    mode = _arg(ctx, 1, "mode", "reduced")
+    m, n = A.shape[-2], A.shape[-1]
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when "
+                           "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to "
+                           "differentiate through linalg.qr.")
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
+                           "nrows > ncols.")
+    Q, R = _out(ctx, "linalg_qr")
+    gQ, gR = g
+    if m >= n:
+        return (_qr_backward_tall(gQ, gR, Q, R),)
+    # A = Q [R1 R2] with X = A[:, :m] = Q R1: R2 = Q^H Y moves part of Y's gradient onto Q
+    Y = A[..., :, m:]
+    gR1, gR2 = gR[..., :, :m], gR[..., :, m:]
+    gX = _qr_backward_tall(gQ + Y @ _c(gR2).mT, gR1, Q, R[..., :, :m])
+    gY = Q @ gR2
+    return (_mt().cat([gX, gY], -1),)
+
+
+def linalg_svd(ctx, g):
+    """A = U diag(S) Vh (See Note [Decomposition derivatives]): with E_ij = S_j^2 - S_i^2,
+    gA = U [(skew(U^H gU) / E) S + S (skew(V^H gV) / E) + diag(gS) (+ i Im diag(U^H gU) / S
+    for complex)] Vh, plus the parts of gU and gV outside the spans of U and V."""
+    A = ctx.args[0]
+    full = _arg(ctx, 1, "full_matrices", True)
+    U, S, Vh = _out(ctx, "linalg_svd")
+    gU, gS, gVh = g
+    m, n = A.shape[-2], A.shape[-1]
+    k = S.shape[-1]
+    if full and m != n:
+        U, Vh = U[..., :, :k], Vh[..., :k, :]
+        gU, gVh = gU[..., :, :k], gVh[..., :k, :]
+    Sc = S.to(A.dtype)
+    if _all_zero(gU) and _all_zero(gVh):
+        return ((U * gS.to(A.dtype).unsqueeze(-2)) @ Vh,)
+    UhgU = _c(U).mT @ gU
+    VhgV = Vh @ _c(gVh).mT
+    S2 = S * S
+    F = _offdiag_inverse(S2.unsqueeze(-2) - S2.unsqueeze(-1)).to(A.dtype)
+    inner = (F * (UhgU - _c(UhgU).mT)) * Sc.unsqueeze(-2) + \
+        Sc.unsqueeze(-1) * (F * (VhgV - _c(VhgV).mT)) + _mt().diag_embed(gS.to(A.dtype))
+    if A.dtype.is_complex:
+        inner = inner + _mt().diag_embed(1j * UhgU.diagonal(0, -2, -1).imag / S)
+    gA = U @ inner @ Vh
+    if m > k:
+        gA = gA + ((gU - U @ UhgU) / Sc.unsqueeze(-2)) @ Vh
+    if n > k:
+        gA = gA + U @ ((gVh - _c(VhgV).mT @ Vh) / Sc.unsqueeze(-1))
+    return (gA,)
+
+
+def linalg_eigh(ctx, g):
+    """A = V diag(w) V^H: gA = V (diag(gw) + skew(V^H gV) / 2E) V^H, E_ij = w_j - w_i off the
+    diagonal, Hermitian as torch's (See Note [Decomposition derivatives])."""
+    w, V = _out(ctx, "linalg_eigh")
+    gw, gV = g
+    dt = V.dtype
+    Vh = _c(V).mT
+    if _all_zero(gV):
+        return ((V * gw.to(dt).unsqueeze(-2)) @ Vh,)
+    F = _offdiag_inverse(w.unsqueeze(-2) - w.unsqueeze(-1)).to(dt)
+    X = Vh @ gV
+    inner = F * (0.5 * (X - _c(X).mT)) + _mt().diag_embed(gw.to(dt))
+    return (V @ inner @ Vh,)
+
+
+def linalg_eig(ctx, g):
+    """A V = V diag(w), unit columns: gA = V^{-H} (diag(gw) + (G - V^H V Re diag(G)) / conj(E))
+    V^H with G = V^H gV, E_ij = w_j - w_i off the diagonal; real A takes the real part."""
+    w, V = _out(ctx, "linalg_eig")
+    gw, gV = g
+    Vh = _c(V).mT
+    if _all_zero(gV):
+        inner = _mt().diag_embed(gw)
+    else:
+        G = Vh @ gV
+        Gd = G.diagonal(0, -2, -1).real.to(G.dtype)
+        F = _offdiag_inverse((w.unsqueeze(-2) - w.unsqueeze(-1)).conj())
+        inner = F * (G - (Vh @ V) * Gd.unsqueeze(-2)) + _mt().diag_embed(gw)
+    return (_la().solve(Vh, inner @ Vh),)
+
+
+def _pinv_backward(gP, P, A):
+    """P = pinv(A): gA = -P^H gP P^H + (I - A P) gP^H P P^H + P^H P gP^H (I - P A)."""
+    Ph, gPh = _c(P).mT, _c(gP).mT
+    m, n = A.shape[-2], A.shape[-1]
+    AP = A @ P
+    PA = P @ A
+    return -(Ph @ gP @ Ph) + (_eye_as(A, m) - AP) @ gPh @ (P @ Ph) + \
+        (Ph @ P) @ gPh @ (_eye_as(A, n) - PA)
+
+
+def linalg_pinv(ctx, g):
+    return (_pinv_backward(g, _out(ctx, "linalg_pinv"), ctx.args[0]),)
+
+
+def linalg_lstsq(ctx, g):
+    """Through X = pinv(A) B (only the solution is differentiable, as in torch)."""
+    A, B = ctx.args[0], ctx.args[1] if len(ctx.args) > 1 else ctx.kwargs["B"]
+    gX = g[0]
+    vector = B.dim() == A.dim() - 1
+    if vector:
+        B, gX = B.unsqueeze(-1), gX.unsqueeze(-1)
+    P = _la().pinv(A)
+    gA = _pinv_backward(gX @ _c(B).mT, P, A) if ctx.needs(0) else None
+    gB = _c(P).mT @ gX
+    return gA, (gB.squeeze(-1) if vector else gB)
+
+
+def _lu_backward(gL, gU, P, L, U):
+    """A = P L U (L m x k unit lower, U k x n upper): gA from gL and gU."""
+    m, n = L.shape[-2], U.shape[-1]
+    st = _la().solve_triangular
+    Lh, Uh = _c(L).mT, _c(U).mT
+    if m == n:
+        phi = (Lh @ gL).tril(-1) + (gU @ Uh).triu()
+        X = st(Lh, phi, upper=True, unitriangular=True)          # L^{-H} phi
+        return P @ st(Uh, X, upper=False, left=False)          # ... U^{-H}
+    if m < n:   # A = P L [U1 U2]
+        U1, U2 = U[..., :, :m], U[..., :, m:]
+        gU1, gU2 = gU[..., :, :m], gU[..., :, m:]
+        gA2 = st(Lh, gU2, upper=True, unitriangular=True)      # L^{-H} gU2
+        gL1 = gL - gA2 @ _c(U2).mT
+        gA1 = _lu_backward(gL1, gU1, _eye_as(L, m), L, U1)
+        return P @ _mt().cat([gA1, gA2], -1)
+    # m > n: P^T A = [L1; L2] U
+    L1, L2 = L[..., :n, :], L[..., n:, :]
+    gL1, gL2 = gL[..., :n, :], gL[..., n:, :]
+    gB2 = st(Uh, gL2, upper=False, left=False)                 # gL2 U^{-H}
+    gU1 = gU - _c(L2).mT @ gB2
+    gB1 = _lu_backward(gL1, gU1, _eye_as(L, n), L1, U)
+    return P @ _mt().cat([gB1, gB2], -2)
+
+
+def linalg_lu(ctx, g):
+    P, L, U = _out(ctx, "linalg_lu")
+    return (_lu_backward(g[1], g[2], P, L, U),)
+
+
+def linalg_lu_factor_ex(ctx, g):
+    LU, piv = _out(ctx, "linalg_lu_factor_ex")[:2]
+    P, L, U = _mt().lu_unpack(LU, piv)
+    k = builtins.min(LU.shape[-2], LU.shape[-1])
+    gLU = g[0]
+    gL = gLU[..., :, :k].tril(-1)
+    gU = gLU[..., :k, :].triu()
+    return (_lu_backward(gL, gU, P, L, U),)
+
+
+def linalg_lu_solve(ctx, g):
+    """gB by the solve with the adjoint flipped; gA (A = P L U) mapped to the packed LU:
+    tril(P^T gA U^H, -1) + triu(L^H P^T gA)."""
+    LU, piv = ctx.args[0], ctx.args[1]
+    left = ctx.kwargs.get("left", True)
+    adjoint = ctx.kwargs.get("adjoint", False)
+    X = _out(ctx, "linalg_lu_solve")
+    gB = _la().lu_solve(LU, piv, g, left=left, adjoint=not adjoint)
+    if not ctx.needs(0):
+        return None, None, gB
+    Xh, gBh = _c(X).mT, _c(gB).mT
+    if left:
+        gA = -(gB @ Xh) if not adjoint else -(X @ gBh)
+    else:
+        gA = -(Xh @ gB) if not adjoint else -(gBh @ X)
+    P, L, U = _mt().lu_unpack(LU, piv)
+    PtgA = P.mT @ gA
+    gLU = (PtgA @ _c(U).mT).tril(-1) + (_c(L).mT @ PtgA).triu()
+    return gLU, None, gB
+
+
+def linalg_solve_triangular(ctx, g):
+    A = ctx.args[0]
+    upper = ctx.kwargs["upper"]
+    left = ctx.kwargs.get("left", True)
+    unit = ctx.kwargs.get("unitriangular", False)
+    X = _out(ctx, "linalg_solve_triangular")
+    gB = _la().solve_triangular(_c(A).mT, g, upper=not upper, left=left, unitriangular=unit)
+    if not ctx.needs(0):
+        return None, gB
+    gA = -(gB @ _c(X).mT) if left else -(_c(X).mT @ gB)
+    off = 1 if unit else 0
+    gA = gA.triu(off) if upper else gA.tril(-off)
+    return gA, gB
+
+
+def linalg_cross(ctx, g):
+    a, b = ctx.args[0], ctx.args[1] if len(ctx.args) > 1 else ctx.kwargs["other"]
+    dim = ctx.kwargs.get("dim", -1)
+    cross = _la().cross
+    ga = cross(_c(b).expand(g.shape), g, dim=dim) if ctx.needs(0) else None
+    gb = cross(g, _c(a).expand(g.shape), dim=dim) if ctx.needs(1) else None
+    return ga, gb
+
+
+def linalg_matrix_exp(ctx, g):
+    """The top-right block of exp([[A^H, g], [0, A^H]])."""
+    A = ctx.args[0]
+    n = A.shape[-1]
+    Ah = _c(A).mT
+    top = _mt().cat([Ah, g], -1)
+    bottom = _mt().cat([g.new_zeros(g.shape), Ah], -1)
+    return (_la().matrix_exp(_mt().cat([top, bottom], -2))[..., :n, n:],)
+
+
+def geqrf(ctx, g):
+    raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
+def linalg_matrix_sqrth(ctx, g):
+    """X = sqrt(A) solves X dX + dX X = dA: gA = V ((V^H g V) / (s_i + s_j)) V^H, (s, V) the
+    square roots of A's eigenvalues and its eigenvectors, made Hermitian as torch's."""
+    A = ctx.args[0]
+    w, V = _la().eigh(A)
+    s = w.clamp_min(0).sqrt()
+    Vh = _c(V).mT
+    denom = (s.unsqueeze(-1) + s.unsqueeze(-2)).to(A.dtype)
+    G = V @ ((Vh @ g @ V) / denom) @ Vh
+    return (0.5 * (G + _c(G).mT),)
+
+
+def linalg_polar(ctx, g):
+    """A = U H (U = W Vh, H = V S Vh from the SVD).  With M = U^H dA, Omega = U^H dU solves
+    Omega H + H Omega = M - M^H and dH = M - Omega H: gA = U (gH + Y - Y^H) (+ the part of gU
+    outside U's columns, times H^{-1}), Y solving H Y + Y H = U^H gU - gH H."""
+    A = ctx.args[0]
+    gU, gH = g
+    U, H = _out(ctx, "linalg_polar")
+    W, S, Vh = _la().svd(A, full_matrices=False)
+    V = _c(Vh).mT
+    Uh = _c(U).mT
+    Z = Uh @ gU - gH @ H
+    denom = (S.unsqueeze(-1) + S.unsqueeze(-2)).to(A.dtype)
+    Y = V @ ((Vh @ Z @ V) / denom) @ Vh
+    gA = U @ (gH + Y - _c(Y).mT)
+    m, n = A.shape[-2], A.shape[-1]
+    if m > n:
+        Hinv = (V / S.to(A.dtype).unsqueeze(-2)) @ Vh
+        gA = gA + (gU - U @ (Uh @ gU)) @ Hinv
+    return (gA,)
