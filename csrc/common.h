@@ -274,6 +274,7 @@ int mt__distributed_init(PyObject *module);
 int mt__shm_binding_init(PyObject *module);
 int mt__nn_binding_init(PyObject *module);
 int mt__activation_binding_init(PyObject *m);
+int mt__rnn_binding_init(PyObject *m);
 int mt__optim_binding_init(PyObject *module);
 int mt__cuda_binding_init(PyObject *module);
 int mt__attention_binding_init(PyObject *module);

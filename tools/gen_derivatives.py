@@ -71,6 +71,10 @@ VOCAB = {v.name: v for v in [
     V("clamp_min", "T self, A min", "T",
       "mt_binary(MT_OP_MAXIMUM, mt_arg_tensor({self}), {min}, NULL, mt_scalar_int(1))"),
     V("last_dims", "I n", "L", "mt_d_last_dims({n})"),
+    V("lstm_backward", "T g_out, T g_hn, T g_cn, T gx, L batch_sizes, T h0, T c0, T w_hh, "
+      "T b_hh, T w_hr, B reverse, T out, T gates, T cells, T hpre", "J",
+      "mt_d_lstm_backward({g_out}, {g_hn}, {g_cn}, {gx}, {batch_sizes}, {h0}, {c0}, {w_hh}, "
+      "{b_hh}, {w_hr}, {reverse}, {out}, {gates}, {cells}, {hpre}, {needs}, {outs})"),
     V("gelu_backward", "T self, T x, STR approximate", "T",
       "mt_d_gelu_backward({self}, {x}, {approximate})"),
     V("softmax_backward", "T self, T result, I dim, B log", "T",
@@ -543,10 +547,22 @@ class FormulaCompiler:
                 subs[pname] = self.to(val, kind, node)
         if v.result == "A":
             subs["out"] = "{out}"
+        if v.result == "J":
+            subs["needs"], subs["outs"] = "needs", "outs"
         c = v.template.format(**subs)
         if v.result in ("T", "A"):
             return self.own(c, v.result)
         return Val(c, v.result)
+
+    def compile_joint(self, tree):
+        """A joint formula: one call of a vocabulary function that fills outs[i] for the
+        members that need a gradient (needs[i])."""
+        if not isinstance(tree, ast.Call):
+            self.err(tree, "a joint formula is one call")
+        v = self.x_Call(tree)
+        if v.kind != "J":
+            self.err(tree, "a joint formula calls a function that returns several gradients")
+        self.emit(f"rc = {v.c};")
 
     # -- the function
     def compile(self, tree):
@@ -576,7 +592,8 @@ def emit_declaration(dsl, op, spec, out):
         raise CompileError(f"{op}: more than 16 parameters")
     fnames = []
     for p in decl.params:
-        if p.name not in decl.formulas or decl.formulas[p.name] == "not_implemented":
+        if p.name not in decl.formulas or decl.formulas[p.name] == "not_implemented" or \
+                p.name in decl.joint_of:
             fnames.append("NULL")
             continue
         fc = FormulaCompiler(decl, p.name)
@@ -605,6 +622,35 @@ def emit_declaration(dsl, op, spec, out):
         out.append("    return rc < 0 ? mt_d_err() : 0;")
         out.append("}")
         out.append("")
+    joints = []
+    for j, (names, tree) in enumerate(decl.joints):
+        fc = FormulaCompiler(decl, ", ".join(names))
+        fc.compile_joint(tree)
+        fname = f"mt__djoint_{op}_{j}"
+        text = " ".join(ast.unparse(tree).split()).replace("*/", "* /")
+        out.append(f"/* {op}: {', '.join(names)} = {text} */")
+        out.append("static int")
+        out.append(f"{fname}(const mt_dstate *st, mt_tensor *const *grads, uint32_t given,")
+        out.append("    const bool *needs, mt_tensor **outs)")
+        out.append("{")
+        for ctype, name in fc.temps:
+            init = "{0}" if ctype == "mt_arg" else "NULL"
+            out.append(f"    {ctype}{'' if ctype.endswith('*') else ' '}{name} = {init};")
+        out.append("    int rc = -1;")
+        out.append("    (void)st;")
+        out.append("    (void)grads;")
+        out.append("    (void)given;")
+        out.extend(fc.lines)
+        if fc.checks:
+            out.append("done:")
+        for ctype, name in fc.temps:
+            out.append(f"    mt_tensor_decref({name}.t);" if ctype == "mt_arg" else
+                       f"    mt_tensor_decref({name});")
+        out.append("    return rc < 0 ? mt_d_err() : 0;")
+        out.append("}")
+        out.append("")
+        idx = ", ".join(str(decl.by_name[n].index) for n in names)
+        joints.append(f"    {{{len(names)}, {{{idx}}}, {fname}}},")
     params = []
     for p in decl.params:
         kind = PARAM_KIND[p.type]
@@ -618,7 +664,8 @@ def emit_declaration(dsl, op, spec, out):
                                            ("MT_DP_VARARGS", p.type == "int[]..."),
                                            ("MT_DP_NUMBER", p.type == "Tensor|Scalar"),
                                            ("MT_DP_FLOAT", p.type.startswith("float")),
-                                           ("MT_DP_DIFF", p.name in decl.formulas)) if on)
+                                           ("MT_DP_DIFF", p.name in decl.formulas),
+                                           ("MT_DP_JOINT", p.name in decl.joint_of)) if on)
         params.append(f"    {{{_c_string(p.name)}, {DVAL_KIND[kind]}, {flags or '0'}, {dflt}, "
                       f"{reads}u}},")
     result_reads = 0
@@ -629,6 +676,10 @@ def emit_declaration(dsl, op, spec, out):
     out.extend(params)
     out.append("};")
     out.append(f"static mt_dformula mt__dformulas_{op}[] = {{{', '.join(fnames)}}};")
+    if joints:
+        out.append(f"static const mt_djoint mt__djoints_{op}[] = {{")
+        out.extend(joints)
+        out.append("};")
     out.append(f"mt_derivative mt__deriv_{op} = {{")
     out.append(f"    .op = {_c_string(op)},")
     out.append(f"    .node_name = {_c_string(decl.node_name)},")
@@ -636,6 +687,9 @@ def emit_declaration(dsl, op, spec, out):
     out.append(f"    .params = mt__dparams_{op},")
     out.append(f"    .formulas = mt__dformulas_{op},")
     out.append(f"    .result_reads = {result_reads}u,")
+    if joints:
+        out.append(f"    .joints = mt__djoints_{op},")
+        out.append(f"    .njoints = {len(joints)},")
     out.append("};")
     out.append("")
 

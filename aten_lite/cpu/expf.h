@@ -10,7 +10,7 @@
  * libm's expf is a call the compiler cannot vectorise, which leaves float32
  * exp several times slower than NumPy's SIMD version.  mt__expf_core is
  * branch-free (Cephes' range reduction and degree-6 polynomial, < 2 ulp) for
- * x in [-87, 88]: n = round(x / ln2), r = x - n ln2 (in two parts), e^r by
+ * x in [-87, 88]: n = round(x / ln2) (nearest, ties to even), r = x - n ln2 (in two parts), e^r by
  * the polynomial, and 2^n is added to the exponent bits.  The float32 exp
  * loop then redoes the rare lanes outside that range with libm (results near
  * overflow and subnormal results stay exact); NaN and inf pass through. */
@@ -19,7 +19,9 @@ mt__expf_core(float x)
 {
     float xc = x < -87.0f ? -87.0f : x;
     xc = xc > 88.0f ? 88.0f : xc;
-    float fn = __builtin_roundf(xc * 1.44269504088896341f);
+    /* n = round(x / ln2) by the 1.5 * 2^23 trick (to nearest, ties to even): branch-free and
+     * inlined, where roundf is a library call that keeps the loop from vectorising */
+    float fn = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
     float r = xc - fn * 0.693359375f + fn * 2.12194440e-4f;
     float z = r * r;
     float y = 1.9875691500e-4f;

@@ -32,7 +32,7 @@
 
 #define MT_DINLINE 6      /* dims of a shape or int list held without an allocation */
 #define MT_DMAXPARAMS 16
-#define MT_DMAXOUT 4
+#define MT_DMAXOUT 8
 
 /* A list of ints as a formula reads it (a shape, dims): borrowed values; !present: None. */
 typedef struct {
@@ -149,6 +149,7 @@ enum {
     MT_DP_FLOAT = 16,   /* float: a real number */
     MT_DP_DIFF = 32,    /* a tensor parameter with a formula: it has an edge (the others, as
                            gather's index or expand_as's other, are not differentiable) */
+    MT_DP_JOINT = 64,   /* its gradient comes from a joint formula (mt_djoint) */
 };
 
 typedef struct {
@@ -171,6 +172,19 @@ mt_d_given(uint32_t given, int64_t i)
     return i >= 0 && i < 32 && (given & (1u << i)) != 0;
 }
 
+#define MT_DMAXJOINT 8
+
+/* A joint formula: fills outs[i] (a new reference, or NULL) for each member i whose needs[i]
+ * is set.  0, or a negative code with the C error set.  Plain C. */
+typedef int (*mt_djformula)(const mt_dstate *st, mt_tensor *const *grads, uint32_t given,
+                            const bool *needs, mt_tensor **outs);
+
+typedef struct {
+    int n;                      /* members */
+    int params[MT_DMAXJOINT];   /* their parameters */
+    mt_djformula fn;
+} mt_djoint;
+
 typedef struct mt_derivative {
     const char *op;
     const char *node_name;     /* "MulBackward0" */
@@ -178,6 +192,8 @@ typedef struct mt_derivative {
     const mt_dparam *params;
     mt_dformula *formulas;     /* per parameter; NULL: none */
     uint32_t result_reads;     /* bit q: parameter q's formula reads the results */
+    const mt_djoint *joints;   /* formulas of several parameters at once */
+    int njoints;
     PyObject *node_type;       /* the Node subclass (made on first use; owned) */
     PyObject *defaults[MT_DMAXPARAMS]; /* the defaults as objects (made on first use; owned) */
 } mt_derivative;
@@ -297,6 +313,13 @@ mt_tensor *mt_d_gelu_backward(mt_tensor *g, mt_tensor *x, const char *approximat
 /* the derivative of softmax (log_softmax when log) along dim from its result y: one fused
  * pass per row along the last dim (Note [Fused softmax backward]), else op by op */
 mt_tensor *mt_d_softmax_backward(mt_tensor *g, mt_tensor *y, int64_t dim, bool log);
+/* the gradients of an LSTM layer's gx, h0, c0, w_hh, b_hh, w_hr (outs[i] where needs[i])
+ * from those of its out, h_n, c_n (Note [Fused LSTM]) */
+int mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor *gx,
+                       mt_dlist batch_sizes, mt_tensor *h0, mt_tensor *c0, mt_tensor *w_hh,
+                       mt_tensor *b_hh, mt_tensor *w_hr, bool reverse, mt_tensor *out,
+                       mt_tensor *gates, mt_tensor *cells, mt_tensor *hpre, const bool *needs,
+                       mt_tensor **outs);
 /* g summed over the dims broadcasting added or expanded, to `shape` */
 mt_tensor *mt_d_sum_to(mt_tensor *g, mt_dlist shape);
 /* the gradient g of a reduction over `dim` (None: all) of a tensor of `shape`, broadcast back */

@@ -290,30 +290,39 @@ mt__dconvert(const mt_dparam *p, PyObject *o, mt_dval *v)
         return 0;
     }
     case MT_DV_LIST: {
-        int64_t sizes[MT_MAX_DIMS];
-        int n;
+        /* one int, or a list/tuple of ints of any length (batch sizes of many steps) */
         if (PyLong_Check(o) && !PyBool_Check(o)) {
-            n = 1;
-            if (mt__int64_from_py(o, &sizes[0], "autograd", p->name) < 0) {
-                return -1;
-            }
+            v->u.l.n = 1;
+            v->u.l.v = v->u.l.inline_;
+            return mt__int64_from_py(o, &v->u.l.v[0], "autograd", p->name);
         }
-        else {
-            n = mt__sizes_from_seq(o, sizes, "autograd", p->name);
+        if (!PyList_Check(o) && !PyTuple_Check(o)) {
+            int64_t sizes[MT_MAX_DIMS];
+            int n = mt__sizes_from_seq(o, sizes, "autograd", p->name);
             if (n < 0) {
                 return -1;
             }
+            v->u.l.n = n;
+            v->u.l.v = n <= MT_DINLINE ? v->u.l.inline_ : malloc((size_t)n * sizeof(int64_t));
+            if (v->u.l.v == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            memcpy(v->u.l.v, sizes, (size_t)n * sizeof(int64_t));
+            return 0;
         }
-        v->u.l.n = n;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        if (n > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "a list too long");
+            return -1;
+        }
         v->u.l.v = n <= MT_DINLINE ? v->u.l.inline_ : malloc((size_t)n * sizeof(int64_t));
         if (v->u.l.v == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        if (n > 0) {
-            memcpy(v->u.l.v, sizes, (size_t)n * sizeof(int64_t));
-        }
-        return 0;
+        v->u.l.n = (int)n;
+        return mt__int64s_from_seq(o, v->u.l.v, n, "autograd", p->name);
     }
     }
     return 0;
@@ -696,8 +705,35 @@ mt__dnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs, mt
         }
         g = filled;
     }
+    for (int j = 0; j < d->njoints && rc == 0; j++) {
+        const mt_djoint *jt = &d->joints[j];
+        bool jneeds[MT_DMAXJOINT] = {false}, any = false;
+        mt_tensor *jouts[MT_DMAXJOINT] = {NULL};
+        for (int i = 0; i < jt->n; i++) {
+            const mt_dval *v = &st->v[jt->params[i]];
+            int e = v->present && v->u.t.is_tensor ? v->u.t.edge : -1;
+            jneeds[i] = e >= 0 && needs[e];
+            any |= jneeds[i];
+        }
+        if (any) {
+            rc = jt->fn(st, g, given, jneeds, jouts);
+        }
+        for (int i = 0; i < jt->n; i++) {
+            const mt_dval *v = &st->v[jt->params[i]];
+            if (rc == 0 && jneeds[i] && jouts[i] != NULL) {
+                int e = v->u.t.edge;
+                out[e] = mt__dfit(jouts[i], &v->u.t.meta);
+                if (out[e] == NULL) {
+                    rc = mt_d_err();
+                }
+            }
+            else {
+                mt_tensor_decref(jouts[i]);
+            }
+        }
+    }
     for (int k = 0; k < d->nparams && rc == 0; k++) {
-        if (d->params[k].kind != MT_DV_TENSOR) {
+        if (d->params[k].kind != MT_DV_TENSOR || (d->params[k].flags & MT_DP_JOINT)) {
             continue;
         }
         int e = st->v[k].u.t.edge;

@@ -39,9 +39,10 @@ The table is data only: it imports nothing, so the build can read it without min
 OPS = []
 
 
-def d(signature, node=None, using=None, **formulas):
+def d(signature, node=None, using=None, joint=None, **formulas):
     """A derivative declaration (Note [Derivative declarations] in autograd/_dsl.py)."""
-    return {"signature": signature, "formulas": formulas, "node": node, "using": using or {}}
+    return {"signature": signature, "formulas": formulas, "node": node, "using": using or {},
+            "joint": joint or {}}
 
 
 # signatures shared by several rows
@@ -651,3 +652,9 @@ op('solve',                   'py:_linalg_solve',        'fm', grad='nondiff')
 op('svd',                     'py:_linalg_decomp',       'fm')
 op('symeig',                  'py:_linalg_decomp',       'fm', grad='nondiff')
 op('triangular_solve',        'py:_linalg_solve',        'fm')
+op('lstm_layer',          'py:nn._rnn_ops',          'n', grad=d(
+    'Tensor gx, int[] batch_sizes, Tensor h0, Tensor c0, Tensor w_hh, Tensor? b_hh=None, '
+    'Tensor? w_hr=None, bool reverse=False',
+    joint={'gx, h0, c0, w_hh, b_hh, w_hr':
+           'lstm_backward(grads[0], grads[1], grads[2], gx, batch_sizes, h0, c0, w_hh, b_hh, '
+           'w_hr, reverse, results[0], results[3], results[4], results[5])'}))

@@ -111,6 +111,11 @@ def _softmax_backward(g, y, dim, log):
     return y * (g - (g * y).sum(dim, keepdim=True))
 
 
+def _lstm_backward(*args):
+    from ..nn._rnn_ops import lstm_backward
+    return lstm_backward(*args)
+
+
 def _slog(x):
     """log of a real number: -inf at 0, NaN below."""
     return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
@@ -126,6 +131,7 @@ VOCAB = {
     "embedding_backward": _embedding_backward,
     "gelu_backward": _gelu_backward,
     "softmax_backward": _softmax_backward,
+    "lstm_backward": _lstm_backward,
     "is_tensor": _is_t,
     "sum_to": _sum_to,
     "reduce_backward": _reduce_backward,
@@ -162,13 +168,28 @@ class _Meta:
 
 
 class Compiled:
-    """A declaration's Python formulas: code objects per differentiable parameter."""
+    """A declaration's Python formulas: code objects per differentiable parameter (a joint
+    formula's members share one)."""
 
     def __init__(self, op, spec):
         self.decl = _dsl.Declaration(op, spec)
         self.code = {name: compile(text.strip(), f"<derivative of {op} for {name}>", "eval")
                      for name, text in self.decl.formulas.items() if text != "not_implemented"}
         self.reads = {name: self.decl.reads(name) for name in self.decl.formulas}
+
+    def gradients(self, wanted, env):
+        """{name: gradient} of the parameters named in wanted (a joint formula runs once)."""
+        out, done = {}, set()
+        for name in wanted:
+            j = self.decl.joint_of.get(name)
+            if j is None:
+                out[name] = self.evaluate(name, env)
+            elif j not in done:
+                done.add(j)
+                names = self.decl.joints[j][0]
+                for n, g in zip(names, self.evaluate(name, env)):
+                    out[n] = g if n in wanted else None
+        return out
 
     def bind(self, args, kwargs):
         """The parameters' values from a call's positional and keyword arguments (None when the
@@ -269,10 +290,11 @@ def node_apply(node, grads):
     env["results"], env["result"] = results, results[0]
     nexts = node.next_functions
     out = [None] * len(nexts)
+    wanted = [p.name for p, e in zip(c.decl.params, edges) if e >= 0 and nexts[e][0] is not None]
+    grads = c.gradients(wanted, env)
     for p, e, m in zip(c.decl.params, edges, metas):
-        if e < 0 or nexts[e][0] is None:
-            continue
-        out[e] = _fit(c.evaluate(p.name, env), m[0], m[1])
+        if e >= 0 and grads.get(p.name) is not None:
+            out[e] = _fit(grads[p.name], m[0], m[1])
     return out
 
 
@@ -308,8 +330,9 @@ def recorder_formula(op, spec):
                 env["result"] = env["results"][0]
             elif _is_t(values.get(n)):
                 ctx._check([(t, v) for t, v in ctx._arg_versions if t is values[n]])
+        grads = c.gradients([p.name for p in wanted], env)
         for p in wanted:
-            out[p.name] = c.evaluate(p.name, env)
+            out[p.name] = grads[p.name]
             if p.index < len(ctx._args):
                 out[p.index] = out[p.name]
         return out

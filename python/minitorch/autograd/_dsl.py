@@ -33,6 +33,9 @@ its storage's version, checked before the formula runs), but only when the gradi
 parameter that requires grad reads it.  A formula's gradient is then summed to its input's
 shape (broadcasting) and cast to its dtype by the engine, so formulas are written for
 same-shape operands.  The formula 'not_implemented' raises when that gradient is needed.
+d(..., joint={'a, b': 'f(...)'}) gives several parameters' gradients by one call of a
+vocabulary function that returns them together (a fused backward kernel: attention, a
+recurrent layer), computed once for the parameters that need one.
 
 The same text runs as C (compiled at build time: no Python in a backward pass that does not
 create a graph) and as Python over recorded ops (create_graph=True: the derivative of the
@@ -167,6 +170,22 @@ class Declaration:
                     raise ValueError(f"{op}: formula for {name!r} uses unknown names "
                                      f"{sorted(unknown)}")
                 self.trees[name] = tree
+        # joint formulas: one expression giving the gradients of several parameters at once
+        # (a call of a vocabulary function that returns a tuple), keyed "a, b, c"
+        self.joints = []
+        self.joint_of = {}
+        for key, text in (spec.get("joint") or {}).items():
+            names = [n.strip() for n in key.split(",")]
+            tree = ast.fix_missing_locations(expand.visit(parse_formula(text)))
+            for n in names:
+                p = self.by_name.get(n)
+                if p is None or not p.is_tensor or n in self.formulas:
+                    raise ValueError(f"{op}: joint formula for {n!r}, which is not a tensor "
+                                     "parameter without a formula of its own")
+                self.joint_of[n] = len(self.joints)
+                self.formulas[n] = ast.unparse(tree)
+                self.trees[n] = tree
+            self.joints.append((names, tree))
         self.node_name = spec.get("node") or "".join(
             p.capitalize() for p in op.strip("_").split("_")) + "Backward0"
 
@@ -186,7 +205,7 @@ VOCAB_NAMES = frozenset({
     # helper functions
     "conj", "is_tensor", "has_grad", "sum_to", "reduce_backward", "where", "zeros_like", "slog",
     "embed", "permute_back", "last_dims", "all_dims_but", "embedding_backward", "gelu_backward",
-    "softmax_backward",
+    "softmax_backward", "lstm_backward",
     # tensor methods and properties
     "neg", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "abs", "sign",
     "sgn", "reciprocal", "square", "erf", "erfc", "expm1", "log1p", "exp2", "floor", "trunc",

@@ -24,6 +24,12 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
+def _lstm_layer():
+    """The recorded form of the op-table's lstm_layer (nn/_rnn_ops.py)."""
+    from ..._op_forms import nn_ops
+    return nn_ops()["lstm_layer"]
+
+
 # ---- the cell functions ------------------------------------------------------------------
 
 def _rnn_cell(gates_x, h, w_hh, b_hh, nonlinearity="tanh"):
@@ -236,9 +242,18 @@ class RNNBase(Module):
                 # "weight_ih_l1_reverse" -> weights["weight_ih"], ...
                 weights = {name.rsplit("_l", 1)[0]: getattr(self, name)
                            for name in self._all_weights[k]}
-                gates_x = F.linear(x, weights["weight_ih"], weights.get("bias_ih")).split(batch_sizes, 0)
-                out, final = self._run_direction(gates_x, batch_sizes, tuple(h[k] for h in hx),
-                                                 weights, reverse=direction == 1)
+                gx = F.linear(x, weights["weight_ih"], weights.get("bias_ih"))
+                state = tuple(h[k] for h in hx)
+                if self.mode == "LSTM" and gx.dtype in (_C.float32, _C.float64):
+                    # one op for every step (Note [Fused LSTM] in aten_lite/rnn.h)
+                    out, h_n, c_n = _lstm_layer()(
+                        gx.contiguous(), batch_sizes, state[0].contiguous(),
+                        state[1].contiguous(), weights["weight_hh"].contiguous(),
+                        weights.get("bias_hh"), weights.get("weight_hr"), direction == 1)[:3]
+                    final = (h_n, c_n)
+                else:
+                    out, final = self._run_direction(gx.split(batch_sizes, 0), batch_sizes, state,
+                                                     weights, reverse=direction == 1)
                 outputs.append(out)
                 finals.append(final)
             x = outputs[0] if num_directions == 1 else _mt.cat(outputs, 1)
