@@ -660,13 +660,11 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 # ---- padding ---------------------------------------------------------------------------
 
 def _pad_indices(n, left, right, mode):
-    """Source positions (along a dim of size n) of the padded dim's entries."""
+    """Source positions (along a dim of size n) of the padded dim's entries: reflect mirrors
+    around the first and last entries (not repeating them), replicate repeats them."""
     idx = _C.arange(-left, n + right)
     if mode == "replicate":
         return idx.clamp(0, n - 1)
-    if mode == "circular":
-        return idx.remainder(n)
-    # reflect: mirror around the first and last entries (not repeating them)
     period = 2 * (n - 1)
     if period == 0:
         return idx.clamp(0, 0)
@@ -674,55 +672,148 @@ def _pad_indices(n, left, right, mode):
     return _mt.where(r >= n, period - r, r)
 
 
-def pad(input, pad, mode="constant", value=None):
-    """Pads (or, with negative sizes, crops) input: pad = (last dim's left, right, the dim
-    before's left, right, ...).  mode: constant (value, default 0), reflect, replicate,
-    circular."""
-    pad = [int(p) for p in pad]
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.dim():
-        raise RuntimeError("Padding length should be less than or equal to two times the input "
-                           f"dimension but got padding length {len(pad)} and input of dimension {input.dim()}")
-    if mode not in ("constant", "reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if mode != "constant" and value is not None and value != 0:
-        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
-    out = input
+def _pad_sizes(pad):
+    """The padding sizes as ints (torch's argument checks: a sequence of integers)."""
+    if not isinstance(pad, (tuple, list, _mt.Size)):
+        raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not "
+                        f"{type(pad).__name__}")
+    out = []
+    for i, p in enumerate(pad):
+        if isinstance(p, bool) or not hasattr(p, "__index__") or \
+                (isinstance(p, _C.TensorBase) and (p.dtype.is_floating_point or p.numel() != 1)):
+            raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, but found "
+                            f"element of type {type(p).__name__} at pos {i}")
+        out.append(int(p))
+    return out
+
+
+_PAD_DIM_NAMES = ("D", "H", "W")
+
+
+def _pad_check_nonconstant(input, pad, mode):
+    """torch's checks of reflect/replicate padding of the last k = len(pad) // 2 dims."""
+    k = len(pad) // 2
+    nd = input.dim()
+    shape = list(input.shape)
+    if any(s == 0 for s in shape[1 if nd == k + 2 else 0:]):
+        raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch "
+                           f"size and other non-zero dimensions for input, but got: {shape}")
+    if mode == "reflect":
+        for i in range(k):           # i = 0: the last dim (argument #4), then #6, #8
+            dim = nd - 1 - i
+            left, right = pad[2 * i], pad[2 * i + 1]
+            if left >= shape[dim] or right >= shape[dim]:
+                raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the "
+                                   f"corresponding input dimension, but got: padding ({left}, "
+                                   f"{right}) at dimension {dim} of input {shape}")
+    ins = shape[nd - k:]
+    outs = [ins[j] + pad[2 * (k - 1 - j)] + pad[2 * (k - 1 - j) + 1] for j in range(k)]
+    if any(o < 1 for o in outs):
+        names = _PAD_DIM_NAMES[3 - k:]
+        if k == 1:
+            raise RuntimeError(f"input (W: {ins[0]}) is too small. Calculated output W: {outs[0]}")
+        got = " ".join(f"{n}: {o}" for n, o in zip(names, outs))
+        was = ", ".join(f"{n}: {s}" for n, s in zip(names, ins))
+        raise RuntimeError(f"Calculated output {got} must be >= 1 in every dimension (input {was})")
+
+
+def _pad_constant(input, pad, value):
+    """Constant padding: negative sizes crop first (torch's narrow), then one filled tensor
+    takes the cropped input at its place."""
+    nd = input.dim()
+    region, shape, cropped = [], list(input.shape), input
     for i in range(len(pad) // 2):
-        dim = input.dim() - 1 - i
+        dim = nd - 1 - i
         left, right = pad[2 * i], pad[2 * i + 1]
+        n = cropped.size(dim)
+        start, length = max(-left, 0), n + min(left, 0) + min(right, 0)
+        if n + min(left, 0) < 0 or length < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        if start or length != n:
+            cropped = cropped.narrow(dim, start, length)
+        shape[dim] = length + max(left, 0) + max(right, 0)
+        region.append((dim, max(left, 0), length))
+    fill = 0 if value is None else value
+    out = _C.full(shape, fill, dtype=input.dtype, device=input.device)
+    key = [slice(None)] * nd
+    for dim, start, length in region:
+        key[dim] = slice(start, start + length)
+    out[tuple(key)] = cropped
+    return out
+
+
+def _pad_circular(input, pad):
+    """Circular padding: negative sizes crop first, then each padded end repeats the other
+    end of the cropped input (torch's order)."""
+    out = input
+    nd = input.dim()
+    k = len(pad) // 2
+    for i in reversed(range(k)):     # the outermost padded dim first, as torch checks
+        dim = nd - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        n = input.size(dim)
+        if left > n or right > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if n + left + right < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    for i in range(k):
+        dim = nd - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        n = out.size(dim)
+        if left < 0 or right < 0:
+            start = min(max(-left, 0), n)
+            out = out.narrow(dim, start, max(n + min(left, 0) + min(right, 0), 0))
+            n = out.size(dim)
+            left, right = max(left, 0), max(right, 0)
         if left == 0 and right == 0:
             continue
-        n = out.size(dim)
-        if mode == "constant":
-            if left < 0:
-                out = out.narrow(dim, -left, out.size(dim) + left)
-                left = 0
-            if right < 0:
-                out = out.narrow(dim, 0, out.size(dim) + right)
-                right = 0
-            parts = []
-            fill = 0 if value is None else value
-            for size in (left, None, right):
-                if size is None:
-                    parts.append(out)
-                elif size > 0:
-                    shape = list(out.shape)
-                    shape[dim] = size
-                    parts.append(_C.full(shape, fill, dtype=out.dtype, device=out.device))
-            out = _mt.cat(parts, dim) if len(parts) > 1 else out
+        if n == 0:                  # nothing left to repeat (torch leaves the memory unset)
+            shape = list(out.shape)
+            shape[dim] = max(input.size(dim) + pad[2 * i] + pad[2 * i + 1], 0)
+            out = _C.zeros(shape, dtype=out.dtype, device=out.device)
             continue
-        if mode == "reflect" and (left >= n or right >= n):
-            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding "
-                               f"input dimension, but got: padding ({left}, {right}) at dimension "
-                               f"{dim} of input {list(input.shape)}")
-        if mode == "circular" and (left > n or right > n):
-            raise RuntimeError("Padding value causes wrapping around more than once.")
-        if n == 0:
-            raise RuntimeError(f"padding of a dimension of size 0 (dimension {dim}) is not possible in mode {mode}")
-        out = out.index_select(dim, _pad_indices(n, left, right, mode))
+        out = out.index_select(dim, _C.arange(-left, n + right).remainder(n))
     return out
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pads (or, with negative sizes, crops) input: pad = (last dim's left, right, the dim
+    before's left, right, ...).  mode: constant (value, default 0) pads any number of dims;
+    reflect, replicate and circular pad the last 1, 2 or 3 dims of a (batched or unbatched)
+    input, as torch."""
+    pad = _pad_sizes(pad)
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and not isinstance(value, numbers.Real):
+        raise TypeError(f"pad(): argument 'value' (position 4) must be float, not {type(value).__name__}")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    nd = input.dim()
+    if len(pad) // 2 > nd:
+        raise RuntimeError("Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension {nd}")
+    if mode == "constant":
+        return _pad_constant(input, pad, value)
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    k = len(pad) // 2
+    if k not in (1, 2, 3) or nd not in (k + 1, k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {nd}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "circular":
+        return _pad_circular(input, pad)
+    _pad_check_nonconstant(input, pad, mode)
+    out = input
+    for i in range(k):
+        dim = nd - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if left or right:
+            out = out.index_select(dim, _pad_indices(input.size(dim), left, right, mode))
+    return out if out is not input else input.clone()
 
 
 # ---- attention -------------------------------------------------------------------------
