@@ -384,3 +384,8 @@ op('view_copy',           'py:_view_copies',         'fo')
 op('ravel',               'py:_rearranging',         'fm', grad='reshape_back')
 op('broadcast_to',        'py:_broadcasting',        'fm', grad='expand')
 op('is_set_to',           'C:tensor',                'm', call='o', grad='nondiff')
+
+# nn: shuffles, padding, CTC, embedding bags, sampling grids, losses (torch-level functions)
+op('pixel_shuffle',       'py:_shuffles',            'f', grad='pixel_shuffle')
+op('pixel_unshuffle',     'py:_shuffles',            'f', grad='pixel_unshuffle')
+op('channel_shuffle',     'py:_shuffles',            'f', aliases=('native_channel_shuffle',), grad='channel_shuffle')

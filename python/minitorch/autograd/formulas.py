@@ -1110,3 +1110,18 @@ def flipud(ctx, g):
 def rot90(ctx, g):
     return (g.rot90(-_arg(ctx, 1, "k", 1), _arg(ctx, 2, "dims", (0, 1))),)
 
+
+
+# ---- nn: shuffles, padding, CTC, embedding bags, sampling grids ----------------------------
+
+def pixel_shuffle(ctx, g):
+    return (_mt().pixel_unshuffle(g, _arg(ctx, 1, "upscale_factor")),)
+
+
+def pixel_unshuffle(ctx, g):
+    return (_mt().pixel_shuffle(g, _arg(ctx, 1, "downscale_factor")),)
+
+
+def channel_shuffle(ctx, g):
+    groups = _arg(ctx, 1, "groups")
+    return (_mt().channel_shuffle(g, g.shape[1] // int(groups)),)

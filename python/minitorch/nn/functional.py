@@ -611,9 +611,29 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return input * scale + shift
 
 
+def _verify_spatial_size(size):
+    prod = 1
+    for s in size[2:]:
+        prod *= s
+    if prod == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+
+
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Each (sample, channel) normalised over its spatial dims (or by the running statistics
+    when use_input_stats is False); the running statistics, when given, are updated with the
+    mean over the batch of the per-sample statistics.  Arguments are checked as torch's (which
+    runs a batch norm over N * C channels, hence the counts in its messages)."""
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
     n, c = input.shape[0], input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{name} should contain {n * c} elements not {n * t.numel()}")
     if not use_input_stats and running_mean is not None:
         shape = (1, c) + (1,) * (input.dim() - 2)
         out = (input - running_mean.view(shape)) * (running_var.view(shape) + eps).rsqrt()
@@ -1184,3 +1204,13 @@ def adaptive_avg_pool1d(input, output_size):
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     return _conv_fn("adaptive_max_pool2d")(input, output_size, return_indices)
+
+
+# ---- shuffles, folding, sampling grids, embedding bags, more activations and losses ---------
+
+pixel_shuffle = _mt.pixel_shuffle
+pixel_unshuffle = _mt.pixel_unshuffle
+channel_shuffle = _mt.channel_shuffle
+native_channel_shuffle = _mt.native_channel_shuffle
+
+__all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle"]
