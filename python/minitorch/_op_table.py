@@ -389,3 +389,5 @@ op('is_set_to',           'C:tensor',                'm', call='o', grad='nondif
 op('pixel_shuffle',       'py:_shuffles',            'f', grad='pixel_shuffle')
 op('pixel_unshuffle',     'py:_shuffles',            'f', grad='pixel_unshuffle')
 op('channel_shuffle',     'py:_shuffles',            'f', aliases=('native_channel_shuffle',), grad='channel_shuffle')
+op('cosine_similarity',   'py:_distance',            'f')
+op('pairwise_distance',   'py:_distance',            'f')

@@ -665,16 +665,8 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return _mt.div(input, denom, out=out)
 
 
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along dim."""
-    x1, x2 = _mt.broadcast_tensors(x1, x2)
-    n1 = x1.norm(2, dim, keepdim=True).clamp_min(eps)
-    n2 = x2.norm(2, dim, keepdim=True).clamp_min(eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
-
-
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+cosine_similarity = _mt.cosine_similarity
+pairwise_distance = _mt.pairwise_distance
 
 
 # ---- padding ---------------------------------------------------------------------------
