@@ -42,7 +42,8 @@ mt__copy_elem(char *dst, const char *src, size_t isz)
 }
 
 /* mt__add_elem / mt__mul_elem: *dst = *dst op *src for one element of dtype
- * dt (bool: || and &&), computed in the dtype's accumulation type. */
+ * dt (bool: || and &&; complex dtypes too), computed in the dtype's
+ * accumulation type. */
 #define MT__ACC_ELEM_CASE(E, tn, ct, acc, op)                                      \
     case E: {                                                                      \
         acc v = (acc)MT_LOAD_##tn(*(ct *)dst) op (acc)MT_LOAD_##tn(*(const ct *)src); \
@@ -56,6 +57,12 @@ mt__copy_elem(char *dst, const char *src, size_t isz)
             MT_L_NUMERIC(MT__ACC_ELEM_CASE, op)                                    \
         case MT_BOOL:                                                              \
             *(bool *)dst = *(bool *)dst boolop *(const bool *)src;                 \
+            break;                                                                 \
+        case MT_COMPLEX64:                                                         \
+            *(mt_complex64 *)dst = *(mt_complex64 *)dst op *(const mt_complex64 *)src; \
+            break;                                                                 \
+        case MT_COMPLEX128:                                                        \
+            *(mt_complex128 *)dst = *(mt_complex128 *)dst op *(const mt_complex128 *)src; \
             break;                                                                 \
         default:                                                                   \
             break;                                                                 \
