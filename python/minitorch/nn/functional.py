@@ -1205,4 +1205,17 @@ pixel_unshuffle = _mt.pixel_unshuffle
 channel_shuffle = _mt.channel_shuffle
 native_channel_shuffle = _mt.native_channel_shuffle
 
-__all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle"]
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding blocks as columns (im2col): see nn/_fold.py."""
+    from ._fold import unfold as _unfold
+    return _unfold(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Columns summed back into images (col2im): see nn/_fold.py."""
+    from ._fold import fold as _fold
+    return _fold(input, output_size, kernel_size, dilation, padding, stride)
+
+__all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "fold",
+            "unfold"]
