@@ -391,3 +391,5 @@ op('pixel_unshuffle',     'py:_shuffles',            'f', grad='pixel_unshuffle'
 op('channel_shuffle',     'py:_shuffles',            'f', aliases=('native_channel_shuffle',), grad='channel_shuffle')
 op('cosine_similarity',   'py:_distance',            'f')
 op('pairwise_distance',   'py:_distance',            'f')
+op('grid_sampler',        'py:_grid_sample',         'f')
+op('affine_grid_generator', 'py:_grid_sample',       'f')

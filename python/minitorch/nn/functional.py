@@ -1217,5 +1217,57 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     from ._fold import fold as _fold
     return _fold(input, output_size, kernel_size, dilation, padding, stride)
 
+_ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False "
+                         "since 1.3.0. Please specify align_corners=True if the old behavior is "
+                         "desired. See the documentation of grid_sample for details.")
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """input (N, C, H, W) or (N, C, D, H, W) sampled at the normalised points of grid
+    (N, H', W', 2) or (N, D', H', W', 3) -> (N, C, H', W') or (N, C, D', H', W')."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+                         f"'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', "
+                         f"or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    return _mt.grid_sampler(input, grid, ("bilinear", "nearest", "bicubic").index(mode),
+                            ("zeros", "border", "reflection").index(padding_mode), align_corners)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of a batch of affine maps theta (N, 2, 3) or (N, 3, 4) for an output
+    of size (N, C, H, W) or (N, C, D, H, W), for grid_sample."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = tuple(size) if not isinstance(size, _mt.Size) else size
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+                                  f"transforms, respectively. Got size {size}.")
+    if align_corners and min(spatial) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the "
+                      "documentation of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _mt.affine_grid_generator(theta, size, align_corners)
+
+
 __all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "fold",
-            "unfold"]
+            "unfold", "grid_sample", "affine_grid"]
