@@ -43,10 +43,11 @@ from .channelshuffle import ChannelShuffle  # noqa: E402
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: E402
 from .distance import PairwiseDistance, CosineSimilarity  # noqa: E402
 from .fold import Fold, Unfold  # noqa: E402
+from .sparse import EmbeddingBag  # noqa: E402
 
 __all__ += [
     "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "InstanceNorm1d", "InstanceNorm2d",
-    "InstanceNorm3d", "PairwiseDistance", "CosineSimilarity", "Fold", "Unfold",
+    "InstanceNorm3d", "PairwiseDistance", "CosineSimilarity", "Fold", "Unfold", "EmbeddingBag",
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
     "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
