@@ -1321,5 +1321,75 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                              include_last_offset, padding_idx)[0]
 
 
+adaptive_max_pool1d_with_indices = _mt.adaptive_max_pool1d
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """Adaptive max pooling of (N, C, L) or (C, L) inputs; with return_indices, also the
+    position of each maximum along L."""
+    out = _mt.adaptive_max_pool1d(input, output_size)
+    return out if return_indices else out[0]
+
+
+def _norm_type_checked(norm_type):
+    if isinstance(norm_type, (int, float)) and norm_type == 0:
+        raise ValueError(f"norm_type must be a non-zero value, but got {norm_type}")
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum over each window of x ** p) ** (1 / p), p = norm_type (inf: the max of |x|)."""
+    _norm_type_checked(norm_type)
+    if norm_type == math.inf:
+        return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_mt.sign(out) * relu(out.abs())).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """lp_pool1d over 2-d windows."""
+    kw, kh = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size, kernel_size)
+    _norm_type_checked(norm_type)
+    if norm_type == math.inf:
+        return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_mt.sign(out) * relu(out.abs())).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def _ntuple_arg(x, n):
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,) * n
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool1d (with its indices): maxima back in place, zeros elsewhere."""
+    from ._unpool import max_unpool2d as _unpool, unpool_output_size
+    kernel_size = _ntuple_arg(kernel_size, 1)
+    stride = _ntuple_arg(stride, 1) if stride is not None else kernel_size
+    padding = _ntuple_arg(padding, 1)
+    size = list(unpool_output_size(input, kernel_size, stride, padding, output_size)) + [1]
+    return _unpool(input.unsqueeze(-1), indices.unsqueeze(-1), size).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool2d (with its indices): maxima back in place, zeros elsewhere."""
+    from ._unpool import max_unpool2d as _unpool, unpool_output_size
+    kernel_size = _ntuple_arg(kernel_size, 2)
+    stride = _ntuple_arg(stride, 2) if stride is not None else kernel_size
+    padding = _ntuple_arg(padding, 2)
+    size = unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _unpool(input, indices, size)
+
+
 __all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "fold",
-            "unfold", "grid_sample", "affine_grid", "embedding_bag"]
+            "unfold", "grid_sample", "affine_grid", "embedding_bag", "adaptive_max_pool1d",
+            "adaptive_max_pool1d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",
+            "max_unpool2d"]
