@@ -123,9 +123,12 @@ def relu_(input):
 
 
 def _pointwise(input, f, df, inplace=False):
-    """f(input) with derivative df as one graph node; inplace writes the result into input."""
-    out = _fn.Pointwise.apply(input, f, df)
-    return input.copy_(out) if inplace else out
+    """f(input) with derivative df as one graph node; inplace writes the result into input
+    (computed from a copy when input requires grad: the node keeps its input)."""
+    if not inplace:
+        return _fn.Pointwise.apply(input, f, df)
+    src = input.clone() if input.requires_grad and _mt.is_grad_enabled() else input
+    return input.copy_(_fn.Pointwise.apply(src, f, df))
 
 
 def threshold(input, threshold, value, inplace=False):
@@ -199,7 +202,7 @@ def selu(input, inplace=False):
 def celu(input, alpha=1.0, inplace=False):
     """input where input > 0, else alpha * (exp(input / alpha) - 1)."""
     if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _pointwise(input, lambda x: _elu(x, alpha, 1.0, 1.0 / alpha),
                       lambda x: _elu_grad(x, alpha, 1.0, 1.0 / alpha), inplace)
 
@@ -1387,6 +1390,60 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
     padding = _ntuple_arg(padding, 2)
     size = unpool_output_size(input, kernel_size, stride, padding, output_size)
     return _unpool(input, indices, size)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky ReLU: negative inputs times a ~ U(lower, upper) per element in
+    training, times (lower + upper) / 2 in evaluation."""
+    if inplace:
+        return _mt.rrelu_(input, lower, upper, training)
+    return _mt.rrelu(input, lower, upper, training)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return _mt.rrelu_(input, lower, upper, training)
+
+
+def selu_(input):
+    return selu(input, True)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, True)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """softmax((logits + g) / tau) with g ~ Gumbel(0, 1) drawn per element; hard: the one-hot
+    of its argmax in the forward pass with the soft sample's gradient (straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_C.empty(logits.shape, dtype=logits.dtype, device=logits.device).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _C.zeros(logits.shape, dtype=logits.dtype, device=logits.device).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of input**2 over `size` neighbouring channels) ** beta, the
+    window centred (size // 2 before, (size - 1) // 2 after) and zero padded."""
+    nd = input.dim()
+    if nd < 3:
+        # torch's message, spacing included
+        raise ValueError(f"Expected 3D or higher dimensionality{' ' * 26}input (got {nd} dimensions)")
+    if input.numel() == 0:
+        return input
+    sq = input.mul(input)
+    shape = input.shape
+    flat = sq.reshape(shape[0], shape[1], -1)
+    flat = pad(flat, (0, 0, size // 2, (size - 1) // 2))
+    div = flat.unfold(1, size, 1).sum(-1).div(size).view(shape)
+    return input / div.mul(alpha).add(k).pow(beta)
+
+
+__all__ += ["rrelu", "rrelu_", "selu_", "celu_", "gumbel_softmax", "local_response_norm"]
 
 
 __all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "fold",

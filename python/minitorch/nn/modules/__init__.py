@@ -44,13 +44,14 @@ from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa
 from .distance import PairwiseDistance, CosineSimilarity  # noqa: E402
 from .fold import Fold, Unfold  # noqa: E402
 from .sparse import EmbeddingBag  # noqa: E402
+from .normalization import LocalResponseNorm  # noqa: E402
 from .pooling_extra import (AdaptiveMaxPool1d, LPPool1d, LPPool2d, MaxUnpool1d,  # noqa: E402
                             MaxUnpool2d)
 
 __all__ += [
     "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "InstanceNorm1d", "InstanceNorm2d",
     "InstanceNorm3d", "PairwiseDistance", "CosineSimilarity", "Fold", "Unfold", "EmbeddingBag",
-    "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d",
+    "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "LocalResponseNorm",
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
     "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
