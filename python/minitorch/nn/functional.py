@@ -1446,6 +1446,27 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 __all__ += ["rrelu", "rrelu_", "selu_", "celu_", "gumbel_softmax", "local_response_norm"]
 
 
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    """The connectionist temporal classification loss (see minitorch/_ctc.py)."""
+    return _mt.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                        _reduction_enum(reduction), zero_infinity)
+
+
+def _reduction_enum(reduction):
+    """torch's reduction numbers: none 0, mean 1, sum 2."""
+    if reduction == "none":
+        return 0
+    if reduction == "mean":
+        return 1
+    if reduction == "sum":
+        return 2
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+__all__ += ["ctc_loss"]
+
+
 __all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "fold",
             "unfold", "grid_sample", "affine_grid", "embedding_bag", "adaptive_max_pool1d",
             "adaptive_max_pool1d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",

@@ -46,6 +46,7 @@ from .fold import Fold, Unfold  # noqa: E402
 from .sparse import EmbeddingBag  # noqa: E402
 from .normalization import LocalResponseNorm  # noqa: E402
 from .batchnorm import SyncBatchNorm  # noqa: E402
+from .loss import CTCLoss  # noqa: E402
 from .pooling_extra import (AdaptiveMaxPool1d, LPPool1d, LPPool2d, MaxUnpool1d,  # noqa: E402
                             MaxUnpool2d)
 
@@ -53,7 +54,7 @@ __all__ += [
     "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "InstanceNorm1d", "InstanceNorm2d",
     "InstanceNorm3d", "PairwiseDistance", "CosineSimilarity", "Fold", "Unfold", "EmbeddingBag",
     "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "LocalResponseNorm",
-    "SyncBatchNorm",
+    "SyncBatchNorm", "CTCLoss",
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
     "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",

@@ -123,3 +123,24 @@ class KLDivLoss(_Loss):
 class SoftMarginLoss(_Loss):
     def forward(self, input, target):
         return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+# ---- more losses ------------------------------------------------------------------------
+
+class CTCLoss(_Loss):
+    """The connectionist temporal classification loss of log-probabilities (T, N, C) against
+    unaligned targets; see nn.functional.ctc_loss."""
+
+    __constants__ = ["blank", "reduction"]
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)
+
+
+__all__ += ["CTCLoss"]
