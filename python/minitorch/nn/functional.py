@@ -1467,6 +1467,229 @@ def _reduction_enum(reduction):
 __all__ += ["ctc_loss"]
 
 
+def _reduction_enum_legacy(size_average, reduce, reduction):
+    return _reduction_enum(_reduction(size_average, reduce, reduction))
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    """max(d(a, p) - d(a, n) + margin, 0) with d the pairwise p-norm distance."""
+    red = _reduction_enum_legacy(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _mt.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, red)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    """triplet_margin_loss with any distance function (default pairwise_distance)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a, pd, nd = anchor.ndim, positive.ndim, negative.ndim
+    if not (a == pd and pd == nd):
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same "
+                           f"number of dimensions, but got: anchor {a}D, positive {pd}D, and "
+                           f"negative {nd}D inputs")
+    if distance_function is None:
+        distance_function = _mt.pairwise_distance
+    d_pos = distance_function(anchor, positive)
+    d_neg = distance_function(anchor, negative)
+    if swap:
+        d_neg = _mt.minimum(d_neg, distance_function(positive, negative))
+    return _reduce(_mt.clamp_min(margin + d_pos - d_neg, 0), reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction="mean"):
+    """max(0, -target * (input1 - input2) + margin)."""
+    red = _reduction_enum_legacy(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got "
+                           f"sizes: input1: {input1.size()}, input2: {input2.size()}, target: "
+                           f"{target.size()} ")
+    return _mt.margin_ranking_loss(input1, input2, target, margin, red)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction="mean"):
+    """1 - cos(x1, x2) for target 1, max(0, cos(x1, x2) - margin) for target -1."""
+    red = _reduction_enum_legacy(size_average, reduce, reduction)
+    return _mt.cosine_embedding_loss(input1, input2, target, margin, red)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    """input for target 1, max(0, margin - input) for target -1."""
+    red = _reduction_enum_legacy(size_average, reduce, reduction)
+    return _mt.hinge_embedding_loss(input, target, margin, red)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    """The negative log likelihood of target under Poisson(exp(input)) (or Poisson(input))."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return _mt.poisson_nll_loss(input, target, log_input, full, eps, _reduction_enum(reduction))
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 * (log(var) + (input - target)**2 / var) (+ 0.5 * log(2 pi) when full), var clamped
+    at eps without gradient there; var may have one dim fewer, or size 1 in one dim."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _mt.ones_like(input)
+    elif not isinstance(var, _C.TensorBase):
+        raise TypeError(f"gaussian_nll_loss(): var must be a Tensor or a float, not {type(var).__name__}")
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = var.unsqueeze(-1)
+        elif input.ndim == var.ndim and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    """The mean over classes of the binary cross entropy of sigmoid(input) against 0/1
+    targets (times weight)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    if input.dim() == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def _margin_frames(input, fname):
+    """(frames, classes) of a multi-class margin loss's (C,) or (N, C) input, checked."""
+    nd = input.dim()
+    if not ((nd == 2 and input.size(1) != 0) or (nd == 1 and input.size(0) != 0) or nd == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but "
+                           f"got: {list(input.shape)}")
+    if nd <= 1:
+        return 1, (1 if nd == 0 else input.size(0))
+    return input.size(0), input.size(1)
+
+
+def _long_target(target):
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_name(target.dtype)}")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """sum over i != y of max(0, margin - x[y] + x[i]) ** p (times weight[y]), divided by the
+    number of classes, per sample."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    frames, classes = _margin_frames(input, "multi_margin_loss")
+    if input.dim() == 2 and (target.dim() != 1 or target.numel() != frames):
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the "
+                           "number of input samples (batch size). Expected target size "
+                           f"[{frames}], but got {list(target.shape)}. Input has shape "
+                           f"{list(input.shape)}.")
+    if input.dim() < 2 and (target.dim() > 1 or target.numel() != frames):
+        raise RuntimeError(f"inconsistent target size, expected {frames} but got {list(target.shape)}")
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
+    _long_target(target)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError("\"multi_margin_loss_cpu_kernel\" not implemented for "
+                                  f"'{_scalar_name(input.dtype)}'")
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
+                           f"{_scalar_name(weight.dtype)}")
+    x = input.reshape(frames, classes)
+    y = target.reshape(frames, 1)
+    if y.numel() and (bool((y < 0).any()) or bool((y >= classes).any())):
+        raise RuntimeError("target out of range")
+    z = margin - x.gather(1, y) + x
+    z = _mt.where((z > 0).scatter_(1, y, False), z, z.new_zeros(()))
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight.index_select(0, y.reshape(-1)).unsqueeze(1)
+    loss = z.sum(1) / classes
+    if reduction == "none":
+        return loss if input.dim() == 2 else loss.reshape(target.shape if target.dim() else ())
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """For each sample, sum over its target classes j (target's entries before the first -1)
+    and its other classes i of max(0, 1 - (x[j] - x[i])), divided by the number of classes."""
+    reduction = _reduction(size_average, reduce, reduction)
+    frames, classes = _margin_frames(input, "multilabel_margin_loss")
+    nd = input.dim()
+    if nd <= 1:
+        if target.dim() > 1 or target.numel() != classes:
+            raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                               f"{list(input.shape)}")
+    elif target.dim() != 2 or target.size(0) != frames or target.size(1) != classes:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    _long_target(target)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError("\"multilabel_margin_loss_forward_out_frame\" not implemented for "
+                                  f"'{_scalar_name(input.dtype)}'")
+    x = input.reshape(frames, classes)
+    t = target.reshape(frames, classes)
+    if t.numel() and (bool((t < -1).any()) or bool((t >= classes).any())):
+        raise RuntimeError("argument #2 'target' is out of range")
+    # the targets of each sample: its entries before the first -1 (repeats count again)
+    valid = (t >= 0).long().cumprod(1).bool()
+    count = int(valid.sum(1).max()) if t.numel() else 0
+    is_target = _C.zeros((frames, classes), dtype=_C.bool)
+    if count:
+        tk, vk = t[:, :count], valid[:, :count]
+        rows = _C.arange(frames).unsqueeze(1).expand(frames, count)
+        is_target.index_put_((rows[vk], tk[vk]), _C.ones((), dtype=_C.bool))
+        xt = x.gather(1, tk.clamp_min(0))                                    # (N, K)
+        z = 1 - xt.unsqueeze(2) + x.unsqueeze(1)                             # (N, K, C)
+        keep = (z > 0) & vk.unsqueeze(2) & is_target.logical_not().unsqueeze(1)
+        loss = _mt.where(keep, z, z.new_zeros(())).sum((1, 2)) / classes
+    else:
+        loss = x.sum(1) * 0
+    if reduction == "none":
+        return loss if nd == 2 else loss.reshape(())
+    return _reduce(loss, reduction)
+
+
+__all__ += ["triplet_margin_loss", "triplet_margin_with_distance_loss", "margin_ranking_loss",
+            "cosine_embedding_loss", "hinge_embedding_loss", "poisson_nll_loss", "gaussian_nll_loss",
+            "multilabel_soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss"]
+
+
 __all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "fold",
             "unfold", "grid_sample", "affine_grid", "embedding_bag", "adaptive_max_pool1d",
             "adaptive_max_pool1d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",

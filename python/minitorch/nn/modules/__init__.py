@@ -46,7 +46,10 @@ from .fold import Fold, Unfold  # noqa: E402
 from .sparse import EmbeddingBag  # noqa: E402
 from .normalization import LocalResponseNorm  # noqa: E402
 from .batchnorm import SyncBatchNorm  # noqa: E402
-from .loss import CTCLoss  # noqa: E402
+from .loss import (CTCLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,  # noqa: E402
+                   MarginRankingLoss, CosineEmbeddingLoss, HingeEmbeddingLoss, GaussianNLLLoss,
+                   PoissonNLLLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+                   MultiLabelMarginLoss, NLLLoss2d)
 from .pooling_extra import (AdaptiveMaxPool1d, LPPool1d, LPPool2d, MaxUnpool1d,  # noqa: E402
                             MaxUnpool2d)
 
@@ -54,7 +57,10 @@ __all__ += [
     "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "InstanceNorm1d", "InstanceNorm2d",
     "InstanceNorm3d", "PairwiseDistance", "CosineSimilarity", "Fold", "Unfold", "EmbeddingBag",
     "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "LocalResponseNorm",
-    "SyncBatchNorm", "CTCLoss",
+    "SyncBatchNorm", "CTCLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+    "MarginRankingLoss", "CosineEmbeddingLoss", "HingeEmbeddingLoss", "GaussianNLLLoss",
+    "PoissonNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
+    "NLLLoss2d",
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
     "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
