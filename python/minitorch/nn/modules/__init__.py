@@ -46,6 +46,9 @@ from .fold import Fold, Unfold  # noqa: E402
 from .sparse import EmbeddingBag  # noqa: E402
 from .normalization import LocalResponseNorm  # noqa: E402
 from .batchnorm import SyncBatchNorm  # noqa: E402
+from .lazy import (LazyModuleMixin, LazyLinear, LazyConv1d, LazyConv2d,  # noqa: E402
+                   LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyInstanceNorm1d,
+                   LazyInstanceNorm2d, LazyInstanceNorm3d)
 from .loss import (CTCLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,  # noqa: E402
                    MarginRankingLoss, CosineEmbeddingLoss, HingeEmbeddingLoss, GaussianNLLLoss,
                    PoissonNLLLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
@@ -60,7 +63,9 @@ __all__ += [
     "SyncBatchNorm", "CTCLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
     "MarginRankingLoss", "CosineEmbeddingLoss", "HingeEmbeddingLoss", "GaussianNLLLoss",
     "PoissonNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
-    "NLLLoss2d",
+    "NLLLoss2d", "LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",
+    "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
     "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
