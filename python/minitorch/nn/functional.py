@@ -788,7 +788,7 @@ def _pad_circular(input, pad):
             out = _C.zeros(shape, dtype=out.dtype, device=out.device)
             continue
         out = out.index_select(dim, _C.arange(-left, n + right).remainder(n))
-    return out
+    return out if out is not input else input.clone()
 
 
 def pad(input, pad, mode="constant", value=None):
