@@ -66,7 +66,7 @@ def max_unpool2d(input, indices, output_size):
     flat = indices.reshape(planes, -1)
     bad = (flat < 0) | (flat >= oh * ow)
     if bool(bad.any()):
-        last = int(flat.reshape(-1)[bad.reshape(-1).nonzero()[-1, 0]])
-        raise RuntimeError(f"Found an invalid max index: {last} (output volumes are of size "
+        first = int(flat.reshape(-1)[bad.reshape(-1).nonzero()[0, 0]])
+        raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size "
                            f"{oh}x{ow})")
     return out.scatter(1, flat, input.reshape(planes, -1)).view(lead + (oh, ow))
