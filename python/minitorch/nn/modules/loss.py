@@ -316,7 +316,7 @@ class NLLLoss2d(NLLLoss):
                  reduction="mean"):
         warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in "
                       "replacement and see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss "
-                      "for more details.", stacklevel=2)
+                      "for more details.", FutureWarning, stacklevel=2)
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
