@@ -165,12 +165,13 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     strides = [1] * k
     for d in range(k - 2, -1, -1):
         strides[d] = strides[d + 1] * sizes[d + 1]
+    # per dim and tap: (offset along the flat extent, weight, inside), then every combination
+    taps = [[(pos.clamp(0, sizes[d] - 1).long() * strides[d], w,
+              (pos >= 0) & (pos <= sizes[d] - 1)) for pos, w in per_dim[d]] for d in range(k)]
     positions, weights, masks = [], [], []
-    for combo in itertools.product(*per_dim):
+    for combo in itertools.product(*taps):
         flat, weight, inside = None, None, None
-        for d, (pos, w) in enumerate(combo):
-            ok = (pos >= 0) & (pos <= sizes[d] - 1)
-            term = pos.clamp(0, sizes[d] - 1).long() * strides[d]
+        for term, w, ok in combo:
             flat = term if flat is None else flat + term
             weight = w if weight is None else weight * w
             inside = ok if inside is None else inside & ok
