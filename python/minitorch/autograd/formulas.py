@@ -1138,5 +1138,6 @@ def ctc(ctx, g):
 
 
 def ctc_backward(ctx, g):
-    # torch has no second derivative of the CTC loss either: its error
-    raise RuntimeError("derivative for aten::_ctc_loss_backward is not implemented")
+    # torch has no second derivative of the CTC loss either: its message (NotImplementedError
+    # is a RuntimeError, which torch raises)
+    raise NotImplementedError("derivative for aten::_ctc_loss_backward is not implemented")
