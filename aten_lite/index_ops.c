@@ -42,7 +42,8 @@ mt__copy_elem(char *dst, const char *src, size_t isz)
 }
 
 /* mt__add_elem / mt__mul_elem: *dst = *dst op *src for one element of dtype
- * dt (bool: || and &&), computed in the dtype's accumulation type. */
+ * dt (bool: || and &&; complex dtypes too), computed in the dtype's
+ * accumulation type. */
 #define MT__ACC_ELEM_CASE(E, tn, ct, acc, op)                                      \
     case E: {                                                                      \
         acc v = (acc)MT_LOAD_##tn(*(ct *)dst) op (acc)MT_LOAD_##tn(*(const ct *)src); \

@@ -104,3 +104,20 @@ def all_targets():  # noqa: F811 (extends the list above)
 NAMESPACES = [
     "linalg",
 ]
+# ---- nn: padding, shuffles, folding, sampling grids, embedding bags, pooling, losses -------
+# (nn.functional functions of these areas; the minitorch-level ones are picked up above)
+NN_FUNCTIONAL = [
+    "pad", "fold", "unfold", "grid_sample", "affine_grid", "embedding_bag", "instance_norm",
+    "local_response_norm", "adaptive_max_pool1d", "lp_pool1d", "lp_pool2d", "max_unpool1d",
+    "max_unpool2d", "rrelu", "gumbel_softmax", "selu_", "celu_", "cosine_similarity",
+    "pairwise_distance", "ctc_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
+    "margin_ranking_loss", "cosine_embedding_loss", "hinge_embedding_loss", "poisson_nll_loss",
+    "gaussian_nll_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
+    "multilabel_margin_loss",
+]
+_all_targets_without_nn = all_targets
+
+
+def all_targets():  # noqa: F811
+    return sorted(_all_targets_without_nn() +
+                  [(f"nn.functional.{n}", "function") for n in NN_FUNCTIONAL])

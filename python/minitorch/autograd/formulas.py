@@ -1519,3 +1519,32 @@ def linalg_polar(ctx, g):
         Hinv = (V / S.to(A.dtype).unsqueeze(-2)) @ Vh
         gA = gA + (gU - U @ (Uh @ gU)) @ Hinv
     return (gA,)
+# ---- nn: shuffles, padding, CTC, embedding bags, sampling grids ----------------------------
+
+def pixel_shuffle(ctx, g):
+    return (_mt().pixel_unshuffle(g, _arg(ctx, 1, "upscale_factor")),)
+
+
+def pixel_unshuffle(ctx, g):
+    return (_mt().pixel_shuffle(g, _arg(ctx, 1, "downscale_factor")),)
+
+
+def channel_shuffle(ctx, g):
+    groups = _arg(ctx, 1, "groups")
+    return (_mt().channel_shuffle(g, g.shape[1] // int(groups)),)
+
+
+def ctc(ctx, g):
+    """_ctc_loss: the gradient of its negative log likelihoods (its log alphas are not
+    differentiated), by the backward kernel, in torch's form (Note [CTC gradient])."""
+    nll, log_alpha = ctx.out
+    return (_mt()._ctc_loss_backward(g[0], ctx.saved(0, "log_probs"), _arg(ctx, 1, "targets"),
+                                     _arg(ctx, 2, "input_lengths"), _arg(ctx, 3, "target_lengths"),
+                                     nll, log_alpha, _arg(ctx, 4, "blank", 0),
+                                     _arg(ctx, 5, "zero_infinity", False)),)
+
+
+def ctc_backward(ctx, g):
+    # torch has no second derivative of the CTC loss either: its message (NotImplementedError
+    # is a RuntimeError, which torch raises)
+    raise NotImplementedError("derivative for aten::_ctc_loss_backward is not implemented")

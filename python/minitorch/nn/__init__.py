@@ -4,7 +4,7 @@ Pure Python over minitorch's tensor ops.  ``import minitorch`` does not import i
 on first use of ``minitorch.nn`` (or ``import minitorch.nn``)."""
 import importlib
 
-from .parameter import Parameter, Buffer, UninitializedParameter  # noqa: F401
+from .parameter import Parameter, Buffer, UninitializedParameter, UninitializedBuffer  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
 from .modules.module import (register_module_forward_pre_hook, register_module_forward_hook,  # noqa: F401
@@ -14,7 +14,8 @@ from .modules.module import (register_module_forward_pre_hook, register_module_f
                              register_module_parameter_registration_hook)
 from . import functional, init, modules, parameter, utils  # noqa: F401
 
-__all__ = ["Parameter", "Buffer", "UninitializedParameter", "functional", "init", "utils",
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "functional",
+           "init", "utils",
            "parallel"] + list(_modules_all)
 
 # attributes that load their submodule on first use: name -> (submodule, attribute or None)

@@ -168,7 +168,7 @@ def selu(input, inplace=False):
 def celu(input, alpha=1.0, inplace=False):
     """input where input > 0, else alpha * (exp(input / alpha) - 1)."""
     if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _act("elu", input, inplace, alpha, 1.0, 1.0 / alpha)
 
 
@@ -498,9 +498,29 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return input * scale + shift
 
 
+def _verify_spatial_size(size):
+    prod = 1
+    for s in size[2:]:
+        prod *= s
+    if prod == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+
+
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Each (sample, channel) normalised over its spatial dims (or by the running statistics
+    when use_input_stats is False); the running statistics, when given, are updated with the
+    mean over the batch of the per-sample statistics.  Arguments are checked as torch's (which
+    runs a batch norm over N * C channels, hence the counts in its messages)."""
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
     n, c = input.shape[0], input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{name} should contain {n * c} elements not {n * t.numel()}")
     if not use_input_stats and running_mean is not None:
         shape = (1, c) + (1,) * (input.dim() - 2)
         out = (input - running_mean.view(shape)) * (running_var.view(shape) + eps).rsqrt()
@@ -532,28 +552,18 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return _mt.div(input, denom, out=out)
 
 
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along dim."""
-    x1, x2 = _mt.broadcast_tensors(x1, x2)
-    n1 = x1.norm(2, dim, keepdim=True).clamp_min(eps)
-    n2 = x2.norm(2, dim, keepdim=True).clamp_min(eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
-
-
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+cosine_similarity = _mt.cosine_similarity
+pairwise_distance = _mt.pairwise_distance
 
 
 # ---- padding ---------------------------------------------------------------------------
 
 def _pad_indices(n, left, right, mode):
-    """Source positions (along a dim of size n) of the padded dim's entries."""
+    """Source positions (along a dim of size n) of the padded dim's entries: reflect mirrors
+    around the first and last entries (not repeating them), replicate repeats them."""
     idx = _C.arange(-left, n + right)
     if mode == "replicate":
         return idx.clamp(0, n - 1)
-    if mode == "circular":
-        return idx.remainder(n)
-    # reflect: mirror around the first and last entries (not repeating them)
     period = 2 * (n - 1)
     if period == 0:
         return idx.clamp(0, 0)
@@ -561,57 +571,150 @@ def _pad_indices(n, left, right, mode):
     return _mt.where(r >= n, period - r, r)
 
 
-def pad(input, pad, mode="constant", value=None):
-    """Pads (or, with negative sizes, crops) input: pad = (last dim's left, right, the dim
-    before's left, right, ...).  mode: constant (value, default 0), reflect, replicate,
-    circular."""
-    if _autocast_on() and mode in ("reflect", "replicate"):
-        input, = _C._autocast_fp32(input)
-    pad = [int(p) for p in pad]
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.dim():
-        raise RuntimeError("Padding length should be less than or equal to two times the input "
-                           f"dimension but got padding length {len(pad)} and input of dimension {input.dim()}")
-    if mode not in ("constant", "reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if mode != "constant" and value is not None and value != 0:
-        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
-    out = input
+def _pad_sizes(pad):
+    """The padding sizes as ints (torch's argument checks: a sequence of integers)."""
+    if not isinstance(pad, (tuple, list, _mt.Size)):
+        raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not "
+                        f"{type(pad).__name__}")
+    out = []
+    for i, p in enumerate(pad):
+        if isinstance(p, bool) or not hasattr(p, "__index__") or \
+                (isinstance(p, _C.TensorBase) and (p.dtype.is_floating_point or p.numel() != 1)):
+            raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, but found "
+                            f"element of type {type(p).__name__} at pos {i}")
+        out.append(int(p))
+    return out
+
+
+_PAD_DIM_NAMES = ("D", "H", "W")
+
+
+def _pad_check_nonconstant(input, pad, mode):
+    """torch's checks of reflect/replicate padding of the last k = len(pad) // 2 dims."""
+    k = len(pad) // 2
+    nd = input.dim()
+    shape = list(input.shape)
+    if any(s == 0 for s in shape[1 if nd == k + 2 else 0:]):
+        raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch "
+                           f"size and other non-zero dimensions for input, but got: {shape}")
+    if mode == "reflect":
+        for i in range(k):           # i = 0: the last dim (argument #4), then #6, #8
+            dim = nd - 1 - i
+            left, right = pad[2 * i], pad[2 * i + 1]
+            if left >= shape[dim] or right >= shape[dim]:
+                raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the "
+                                   f"corresponding input dimension, but got: padding ({left}, "
+                                   f"{right}) at dimension {dim} of input {shape}")
+    ins = shape[nd - k:]
+    outs = [ins[j] + pad[2 * (k - 1 - j)] + pad[2 * (k - 1 - j) + 1] for j in range(k)]
+    if any(o < 1 for o in outs):
+        names = _PAD_DIM_NAMES[3 - k:]
+        if k == 1:
+            raise RuntimeError(f"input (W: {ins[0]}) is too small. Calculated output W: {outs[0]}")
+        got = " ".join(f"{n}: {o}" for n, o in zip(names, outs))
+        was = ", ".join(f"{n}: {s}" for n, s in zip(names, ins))
+        raise RuntimeError(f"Calculated output {got} must be >= 1 in every dimension (input {was})")
+
+
+def _pad_constant(input, pad, value):
+    """Constant padding: negative sizes crop first (torch's narrow), then one filled tensor
+    takes the cropped input at its place."""
+    nd = input.dim()
+    region, shape, cropped = [], list(input.shape), input
     for i in range(len(pad) // 2):
-        dim = input.dim() - 1 - i
+        dim = nd - 1 - i
         left, right = pad[2 * i], pad[2 * i + 1]
+        n = cropped.size(dim)
+        start, length = max(-left, 0), n + min(left, 0) + min(right, 0)
+        if n + min(left, 0) < 0 or length < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        if start or length != n:
+            cropped = cropped.narrow(dim, start, length)
+        shape[dim] = length + max(left, 0) + max(right, 0)
+        region.append((dim, max(left, 0), length))
+    fill = 0 if value is None else value
+    out = _C.full(shape, fill, dtype=input.dtype, device=input.device)
+    key = [slice(None)] * nd
+    for dim, start, length in region:
+        key[dim] = slice(start, start + length)
+    out[tuple(key)] = cropped
+    return out
+
+
+def _pad_circular(input, pad):
+    """Circular padding: negative sizes crop first, then each padded end repeats the other
+    end of the cropped input (torch's order)."""
+    out = input
+    nd = input.dim()
+    k = len(pad) // 2
+    for i in reversed(range(k)):     # the outermost padded dim first, as torch checks
+        dim = nd - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        n = input.size(dim)
+        if left > n or right > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if n + left + right < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    for i in range(k):
+        dim = nd - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        n = out.size(dim)
+        if left < 0 or right < 0:
+            start = min(max(-left, 0), n)
+            out = out.narrow(dim, start, max(n + min(left, 0) + min(right, 0), 0))
+            n = out.size(dim)
+            left, right = max(left, 0), max(right, 0)
         if left == 0 and right == 0:
             continue
-        n = out.size(dim)
-        if mode == "constant":
-            if left < 0:
-                out = out.narrow(dim, -left, out.size(dim) + left)
-                left = 0
-            if right < 0:
-                out = out.narrow(dim, 0, out.size(dim) + right)
-                right = 0
-            parts = []
-            fill = 0 if value is None else value
-            for size in (left, None, right):
-                if size is None:
-                    parts.append(out)
-                elif size > 0:
-                    shape = list(out.shape)
-                    shape[dim] = size
-                    parts.append(_C.full(shape, fill, dtype=out.dtype, device=out.device))
-            out = _mt.cat(parts, dim) if len(parts) > 1 else out
+        if n == 0:                  # nothing left to repeat (torch leaves the memory unset)
+            shape = list(out.shape)
+            shape[dim] = max(input.size(dim) + pad[2 * i] + pad[2 * i + 1], 0)
+            out = _C.zeros(shape, dtype=out.dtype, device=out.device)
             continue
-        if mode == "reflect" and (left >= n or right >= n):
-            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding "
-                               f"input dimension, but got: padding ({left}, {right}) at dimension "
-                               f"{dim} of input {list(input.shape)}")
-        if mode == "circular" and (left > n or right > n):
-            raise RuntimeError("Padding value causes wrapping around more than once.")
-        if n == 0:
-            raise RuntimeError(f"padding of a dimension of size 0 (dimension {dim}) is not possible in mode {mode}")
-        out = out.index_select(dim, _pad_indices(n, left, right, mode))
-    return out
+        out = out.index_select(dim, _C.arange(-left, n + right).remainder(n))
+    return out if out is not input else input.clone()
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pads (or, with negative sizes, crops) input: pad = (last dim's left, right, the dim
+    before's left, right, ...).  mode: constant (value, default 0) pads any number of dims;
+    reflect, replicate and circular pad the last 1, 2 or 3 dims of a (batched or unbatched)
+    input, as torch."""
+    if _autocast_on() and mode in ("reflect", "replicate"):
+        input, = _C._autocast_fp32(input)
+    pad = _pad_sizes(pad)
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and not isinstance(value, numbers.Real):
+        raise TypeError(f"pad(): argument 'value' (position 4) must be float, not {type(value).__name__}")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    nd = input.dim()
+    if len(pad) // 2 > nd:
+        raise RuntimeError("Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension {nd}")
+    if mode == "constant":
+        return _pad_constant(input, pad, value)
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    k = len(pad) // 2
+    if k not in (1, 2, 3) or nd not in (k + 1, k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {nd}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "circular":
+        return _pad_circular(input, pad)
+    _pad_check_nonconstant(input, pad, mode)
+    out = input
+    for i in range(k):
+        dim = nd - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if left or right:
+            out = out.index_select(dim, _pad_indices(input.size(dim), left, right, mode))
+    return out if out is not input else input.clone()
 
 
 # ---- attention -------------------------------------------------------------------------
@@ -989,3 +1092,496 @@ from ._multi_head_attention import (multi_head_attention_forward, _canonical_mas
                                     _in_projection)
 
 __all__ += ["multi_head_attention_forward"]
+# ---- shuffles, folding, sampling grids, embedding bags, more activations and losses ---------
+
+pixel_shuffle = _mt.pixel_shuffle
+pixel_unshuffle = _mt.pixel_unshuffle
+channel_shuffle = _mt.channel_shuffle
+native_channel_shuffle = _mt.native_channel_shuffle
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding blocks as columns (im2col): see nn/_fold.py."""
+    from ._fold import unfold as _unfold
+    return _unfold(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Columns summed back into images (col2im): see nn/_fold.py."""
+    from ._fold import fold as _fold
+    return _fold(input, output_size, kernel_size, dilation, padding, stride)
+
+_ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False "
+                         "since 1.3.0. Please specify align_corners=True if the old behavior is "
+                         "desired. See the documentation of grid_sample for details.")
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """input (N, C, H, W) or (N, C, D, H, W) sampled at the normalised points of grid
+    (N, H', W', 2) or (N, D', H', W', 3) -> (N, C, H', W') or (N, C, D', H', W')."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+                         f"'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', "
+                         f"or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    return _mt.grid_sampler(input, grid, ("bilinear", "nearest", "bicubic").index(mode),
+                            ("zeros", "border", "reflection").index(padding_mode), align_corners)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of a batch of affine maps theta (N, 2, 3) or (N, 3, 4) for an output
+    of size (N, C, H, W) or (N, C, D, H, W), for grid_sample."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = tuple(size) if not isinstance(size, _mt.Size) else size
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+                                  f"transforms, respectively. Got size {size}.")
+    if align_corners and min(spatial) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the "
+                      "documentation of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _mt.affine_grid_generator(theta, size, align_corners)
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                  mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
+                  padding_idx=None):
+    """Sums, means or maxima of bags of embedding rows: a 2-d input is a batch of equal bags,
+    a 1-d input is cut into bags at offsets (see minitorch/_embedding_bag.py)."""
+    if weight.dtype == _C.int64 and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not "
+                         f"None, then it must have the same shape as the input ({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a "
+                             "mini-batch of fixed length sequences. However, found offsets of type "
+                             f"{type(offsets)}")
+        offsets = _C.arange(0, input.numel(), max(input.size(1), 1), dtype=input.dtype)
+        if input.size(1) == 0:
+            offsets = _C.zeros(input.size(0), dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max":
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights "
+                                  f"is only supported for mode='sum' (got mode='{mode}'). Please open "
+                                  "a feature request on GitHub.")
+    return _mt.embedding_bag(weight, input, offsets, scale_grad_by_freq,
+                             ("sum", "mean", "max").index(mode), sparse, per_sample_weights,
+                             include_last_offset, padding_idx)[0]
+
+
+adaptive_max_pool1d_with_indices = _mt.adaptive_max_pool1d
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """Adaptive max pooling of (N, C, L) or (C, L) inputs; with return_indices, also the
+    position of each maximum along L."""
+    out = _mt.adaptive_max_pool1d(input, output_size)
+    return out if return_indices else out[0]
+
+
+def _norm_type_checked(norm_type):
+    if isinstance(norm_type, (int, float)) and norm_type == 0:
+        raise ValueError(f"norm_type must be a non-zero value, but got {norm_type}")
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum over each window of x ** p) ** (1 / p), p = norm_type (inf: the max of |x|)."""
+    _norm_type_checked(norm_type)
+    if norm_type == math.inf:
+        return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_mt.sign(out) * relu(out.abs())).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """lp_pool1d over 2-d windows."""
+    kw, kh = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size, kernel_size)
+    _norm_type_checked(norm_type)
+    if norm_type == math.inf:
+        return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_mt.sign(out) * relu(out.abs())).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def _ntuple_arg(x, n):
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,) * n
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool1d (with its indices): maxima back in place, zeros elsewhere."""
+    from ._unpool import max_unpool2d as _unpool, unpool_output_size
+    kernel_size = _ntuple_arg(kernel_size, 1)
+    stride = _ntuple_arg(stride, 1) if stride is not None else kernel_size
+    padding = _ntuple_arg(padding, 1)
+    size = list(unpool_output_size(input, kernel_size, stride, padding, output_size)) + [1]
+    return _unpool(input.unsqueeze(-1), indices.unsqueeze(-1), size).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool2d (with its indices): maxima back in place, zeros elsewhere."""
+    from ._unpool import max_unpool2d as _unpool, unpool_output_size
+    kernel_size = _ntuple_arg(kernel_size, 2)
+    stride = _ntuple_arg(stride, 2) if stride is not None else kernel_size
+    padding = _ntuple_arg(padding, 2)
+    size = unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _unpool(input, indices, size)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky ReLU: negative inputs times a ~ U(lower, upper) per element in
+    training, times (lower + upper) / 2 in evaluation."""
+    if inplace:
+        return _mt.rrelu_(input, lower, upper, training)
+    return _mt.rrelu(input, lower, upper, training)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return _mt.rrelu_(input, lower, upper, training)
+
+
+def selu_(input):
+    return selu(input, True)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, True)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """softmax((logits + g) / tau) with g ~ Gumbel(0, 1) drawn per element; hard: the one-hot
+    of its argmax in the forward pass with the soft sample's gradient (straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_C.empty(logits.shape, dtype=logits.dtype, device=logits.device).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _C.zeros(logits.shape, dtype=logits.dtype, device=logits.device).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of input**2 over `size` neighbouring channels) ** beta, the
+    window centred (size // 2 before, (size - 1) // 2 after) and zero padded."""
+    nd = input.dim()
+    if nd < 3:
+        # torch's message, spacing included
+        raise ValueError(f"Expected 3D or higher dimensionality{' ' * 26}input (got {nd} dimensions)")
+    if input.numel() == 0:
+        return input
+    sq = input.mul(input)
+    shape = input.shape
+    flat = sq.reshape(shape[0], shape[1], -1)
+    flat = pad(flat, (0, 0, size // 2, (size - 1) // 2))
+    div = flat.unfold(1, size, 1).sum(-1).div(size).view(shape)
+    return input / div.mul(alpha).add(k).pow(beta)
+
+
+__all__ += ["rrelu", "rrelu_", "selu_", "celu_", "gumbel_softmax", "local_response_norm"]
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    """The connectionist temporal classification loss (see minitorch/_ctc.py)."""
+    return _mt.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                        _reduction_enum(reduction), zero_infinity)
+
+
+def _reduction_enum(reduction):
+    """torch's reduction numbers: none 0, mean 1, sum 2."""
+    if reduction == "none":
+        return 0
+    if reduction == "mean":
+        return 1
+    if reduction == "sum":
+        return 2
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+__all__ += ["ctc_loss"]
+
+
+def _reduction_enum_legacy(size_average, reduce, reduction):
+    return _reduction_enum(_reduction(size_average, reduce, reduction))
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    """max(d(a, p) - d(a, n) + margin, 0) with d the pairwise p-norm distance."""
+    red = _reduction_enum_legacy(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _mt.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, red)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    """triplet_margin_loss with any distance function (default pairwise_distance)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a, pd, nd = anchor.ndim, positive.ndim, negative.ndim
+    if not (a == pd and pd == nd):
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same "
+                           f"number of dimensions, but got: anchor {a}D, positive {pd}D, and "
+                           f"negative {nd}D inputs")
+    if distance_function is None:
+        distance_function = _mt.pairwise_distance
+    d_pos = distance_function(anchor, positive)
+    d_neg = distance_function(anchor, negative)
+    if swap:
+        d_neg = _mt.minimum(d_neg, distance_function(positive, negative))
+    return _reduce(_mt.clamp_min(margin + d_pos - d_neg, 0), reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction="mean"):
+    """max(0, -target * (input1 - input2) + margin)."""
+    red = _reduction_enum_legacy(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got "
+                           f"sizes: input1: {input1.size()}, input2: {input2.size()}, target: "
+                           f"{target.size()} ")
+    return _mt.margin_ranking_loss(input1, input2, target, margin, red)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction="mean"):
+    """1 - cos(x1, x2) for target 1, max(0, cos(x1, x2) - margin) for target -1."""
+    red = _reduction_enum_legacy(size_average, reduce, reduction)
+    return _mt.cosine_embedding_loss(input1, input2, target, margin, red)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    """input for target 1, max(0, margin - input) for target -1."""
+    red = _reduction_enum_legacy(size_average, reduce, reduction)
+    return _mt.hinge_embedding_loss(input, target, margin, red)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    """The negative log likelihood of target under Poisson(exp(input)) (or Poisson(input))."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return _mt.poisson_nll_loss(input, target, log_input, full, eps, _reduction_enum(reduction))
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 * (log(var) + (input - target)**2 / var) (+ 0.5 * log(2 pi) when full), var clamped
+    at eps without gradient there; var may have one dim fewer, or size 1 in one dim."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _mt.ones_like(input)
+    elif not isinstance(var, _C.TensorBase):
+        raise TypeError(f"gaussian_nll_loss(): var must be a Tensor or a float, not {type(var).__name__}")
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = var.unsqueeze(-1)
+        elif input.ndim == var.ndim and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    """The mean over classes of the binary cross entropy of sigmoid(input) against 0/1
+    targets (times weight)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    if input.dim() == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def _margin_frames(input, fname):
+    """(frames, classes) of a multi-class margin loss's (C,) or (N, C) input, checked."""
+    nd = input.dim()
+    if not ((nd == 2 and input.size(1) != 0) or (nd == 1 and input.size(0) != 0) or nd == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but "
+                           f"got: {list(input.shape)}")
+    if nd <= 1:
+        return 1, (1 if nd == 0 else input.size(0))
+    return input.size(0), input.size(1)
+
+
+def _long_target(target):
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_name(target.dtype)}")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """sum over i != y of max(0, margin - x[y] + x[i]) ** p (times weight[y]), divided by the
+    number of classes, per sample."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    frames, classes = _margin_frames(input, "multi_margin_loss")
+    if input.dim() == 2 and (target.dim() != 1 or target.numel() != frames):
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the "
+                           "number of input samples (batch size). Expected target size "
+                           f"[{frames}], but got {list(target.shape)}. Input has shape "
+                           f"{list(input.shape)}.")
+    if input.dim() < 2 and (target.dim() > 1 or target.numel() != frames):
+        raise RuntimeError(f"inconsistent target size, expected {frames} but got {list(target.shape)}")
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
+    _long_target(target)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError("\"multi_margin_loss_cpu_kernel\" not implemented for "
+                                  f"'{_scalar_name(input.dtype)}'")
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
+                           f"{_scalar_name(weight.dtype)}")
+    x = input.reshape(frames, classes)
+    y = target.reshape(frames, 1)
+    if y.numel() and (bool((y < 0).any()) or bool((y >= classes).any())):
+        raise RuntimeError("target out of range")
+    z = margin - x.gather(1, y) + x
+    z = _mt.where((z > 0).scatter_(1, y, False), z, z.new_zeros(()))
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight.index_select(0, y.reshape(-1)).unsqueeze(1)
+    loss = z.sum(1) / classes
+    if reduction == "none":
+        return loss if input.dim() == 2 else loss.reshape(target.shape if target.dim() else ())
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """For each sample, sum over its target classes j (target's entries before the first -1)
+    and its other classes i of max(0, 1 - (x[j] - x[i])), divided by the number of classes."""
+    reduction = _reduction(size_average, reduce, reduction)
+    frames, classes = _margin_frames(input, "multilabel_margin_loss")
+    nd = input.dim()
+    if nd <= 1:
+        if target.dim() > 1 or target.numel() != classes:
+            raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                               f"{list(input.shape)}")
+    elif target.dim() != 2 or target.size(0) != frames or target.size(1) != classes:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    _long_target(target)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError("\"multilabel_margin_loss_forward_out_frame\" not implemented for "
+                                  f"'{_scalar_name(input.dtype)}'")
+    x = input.reshape(frames, classes)
+    t = target.reshape(frames, classes)
+    if t.numel() and (bool((t < -1).any()) or bool((t >= classes).any())):
+        raise RuntimeError("argument #2 'target' is out of range")
+    # the targets of each sample: its entries before the first -1 (repeats count again)
+    valid = (t >= 0).long().cumprod(1).bool()
+    count = int(valid.sum(1).max()) if t.numel() else 0
+    is_target = _C.zeros((frames, classes), dtype=_C.bool)
+    if count:
+        tk, vk = t[:, :count], valid[:, :count]
+        rows = _C.arange(frames).unsqueeze(1).expand(frames, count)
+        is_target.index_put_((rows[vk], tk[vk]), _C.ones((), dtype=_C.bool))
+        xt = x.gather(1, tk.clamp_min(0))                                    # (N, K)
+        z = 1 - xt.unsqueeze(2) + x.unsqueeze(1)                             # (N, K, C)
+        keep = (z > 0) & vk.unsqueeze(2) & is_target.logical_not().unsqueeze(1)
+        loss = _mt.where(keep, z, z.new_zeros(())).sum((1, 2)) / classes
+    else:
+        loss = x.sum(1) * 0
+    if reduction == "none":
+        return loss if nd == 2 else loss.reshape(())
+    return _reduce(loss, reduction)
+
+
+__all__ += ["triplet_margin_loss", "triplet_margin_with_distance_loss", "margin_ranking_loss",
+            "cosine_embedding_loss", "hinge_embedding_loss", "poisson_nll_loss", "gaussian_nll_loss",
+            "multilabel_soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss"]
+
+
+__all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "fold",
+            "unfold", "grid_sample", "affine_grid", "embedding_bag", "adaptive_max_pool1d",
+            "adaptive_max_pool1d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",
+            "max_unpool2d"]

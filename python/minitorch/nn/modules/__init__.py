@@ -40,3 +40,40 @@ from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  
 
 __all__ += ["MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder",
             "TransformerEncoderLayer", "TransformerDecoderLayer"]
+# ---- padding, shuffles, fold, instance norm, distances, extra pooling, more losses ----------
+from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d,  # noqa: E402
+                      ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
+                      ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d,
+                      ZeroPad1d, ZeroPad2d, ZeroPad3d)
+from .pixelshuffle import PixelShuffle, PixelUnshuffle  # noqa: E402
+from .channelshuffle import ChannelShuffle  # noqa: E402
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: E402
+from .distance import PairwiseDistance, CosineSimilarity  # noqa: E402
+from .fold import Fold, Unfold  # noqa: E402
+from .sparse import EmbeddingBag  # noqa: E402
+from .normalization import LocalResponseNorm  # noqa: E402
+from .batchnorm import SyncBatchNorm  # noqa: E402
+from .lazy import (LazyModuleMixin, LazyLinear, LazyConv1d, LazyConv2d,  # noqa: E402
+                   LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyInstanceNorm1d,
+                   LazyInstanceNorm2d, LazyInstanceNorm3d)
+from .loss import (CTCLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,  # noqa: E402
+                   MarginRankingLoss, CosineEmbeddingLoss, HingeEmbeddingLoss, GaussianNLLLoss,
+                   PoissonNLLLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+                   MultiLabelMarginLoss, NLLLoss2d)
+from .pooling_extra import (AdaptiveMaxPool1d, LPPool1d, LPPool2d, MaxUnpool1d,  # noqa: E402
+                            MaxUnpool2d)
+
+__all__ += [
+    "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "InstanceNorm1d", "InstanceNorm2d",
+    "InstanceNorm3d", "PairwiseDistance", "CosineSimilarity", "Fold", "Unfold", "EmbeddingBag",
+    "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "LocalResponseNorm",
+    "SyncBatchNorm", "CTCLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+    "MarginRankingLoss", "CosineEmbeddingLoss", "HingeEmbeddingLoss", "GaussianNLLLoss",
+    "PoissonNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
+    "NLLLoss2d", "LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",
+    "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+    "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
+    "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+]

@@ -1,7 +1,4 @@
 """Activation modules (each calls its nn.functional form)."""
-
-import minitorch as _mt
-
 from ... import _C
 from .. import functional as F
 from ..parameter import Parameter
@@ -56,12 +53,7 @@ class RReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        if self.training:
-            slope = _C.empty(input.shape, dtype=input.dtype).uniform_(self.lower, self.upper)
-        else:
-            slope = (self.lower + self.upper) / 2
-        out = _mt.where(input >= 0, input, input * slope)
-        return input.copy_(out) if self.inplace else out
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
 
     def extra_repr(self):
         return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")

@@ -101,3 +101,67 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+def _distributed_world_size(process_group):
+    """The size of the process group when torch.distributed is in use, else 1."""
+    import sys
+    dist = sys.modules.get("minitorch.distributed")
+    if dist is None or not dist.is_available() or not dist.is_initialized():
+        return 1
+    return dist.get_world_size(process_group) if process_group is not None else dist.get_world_size()
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation whose statistics, in training under a process group of several
+    processes, would be those of the whole group's batch.  On one process (no process group,
+    or a group of one) it is BatchNorm over inputs of any number of dims (N, C, *).
+    Synchronising the statistics needs accelerator tensors, as in torch: CPU inputs in a
+    group of several processes raise torch's error."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, process_group=None, device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input):
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def _check_non_zero_input_channels(self, input):
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        self._check_non_zero_input_channels(input)
+        if self.training and _distributed_world_size(self.process_group) > 1:
+            raise ValueError("SyncBatchNorm expected input tensor to be on GPU or XPU or HPU or "
+                             "MTIA or privateuseone")
+        return super().forward(input)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """module with every BatchNorm*d layer (recursively) replaced by a SyncBatchNorm
+        sharing its parameters and running statistics."""
+        out = module
+        if isinstance(module, _BatchNorm):
+            out = cls(module.num_features, module.eps, module.momentum, module.affine,
+                      module.track_running_stats, process_group)
+            if module.affine:
+                with no_grad():
+                    out.weight = module.weight
+                    out.bias = module.bias
+            out.running_mean = module.running_mean
+            out.running_var = module.running_var
+            out.num_batches_tracked = module.num_batches_tracked
+            out.training = module.training
+            if hasattr(module, "qconfig"):
+                out.qconfig = module.qconfig
+        for name, child in module.named_children():
+            out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        del module
+        return out
+
+
+__all__.append("SyncBatchNorm")
