@@ -9,6 +9,7 @@ mt_loop_fn mt_dispatch[MT_NUM_DEVICE_TYPES][MT_NUM_OPS][MT_NUM_DTYPES];
 static const char *const mt__op_names[MT_NUM_OPS] = {
 #define MT__OP_NAME(e, n) [e] = #n,
     MT_FORALL_BINARY_OPS(MT__OP_NAME) MT_FORALL_UNARY_OPS(MT__OP_NAME)
+    MT_FORALL_SPECIAL_BINARY_OPS(MT__OP_NAME) MT_FORALL_SPECIAL_UNARY_OPS(MT__OP_NAME)
 #undef MT__OP_NAME
 };
 
@@ -49,4 +50,5 @@ mt_aten_init(void)
     mt_cpu_allocator_init();
     mt__cpu_binary_register();
     mt__cpu_unary_register();
+    mt__cpu_special_register();
 }

@@ -113,3 +113,6 @@ def __getattr__(name):
         import importlib
         return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+# ---- special functions: torch.special (special.py) -------------------------------------------
+from . import special  # noqa: E402,F401
