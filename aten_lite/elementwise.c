@@ -410,11 +410,11 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
         return MT_ERUNTIME;
     }
     if (op == MT_OP_HEAVISIDE && mt_dtype_is_complex(common)) {
-        return mt_error_set(MT_ERUNTIME, "heaviside is not yet implemented for complex tensors.");
+        return mt_error_set(MT_ENOTIMPL, "heaviside is not yet implemented for complex tensors.");
     }
     if (op == MT_OP_HEAVISIDE && a.t != NULL && b.t != NULL && a.t->dtype != b.t->dtype) {
         return mt_error_set(MT_ERUNTIME, "heaviside is not yet implemented for tensors with "
-                                         "different dtypes");
+                                         "different dtypes.");
     }
     if (op == MT_OP_SUB || op == MT_OP_SUB_ALPHA) {
         /* as torch, a bool operand (tensor or Python bool) is refused, whatever the other */

@@ -6,6 +6,16 @@ from ._reductions import _return_type
 
 frexp_ret = _return_type("frexp", ["mantissa", "exponent"])
 
+# the element type names torch's frexp messages use
+_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+               "bfloat16": "c10::BFloat16", "int32": "int", "int64": "long int", "int16": "short int",
+               "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def _type_name(dt):
+    name = str(dt).split(".")[-1]
+    return _TYPE_NAMES.get(name, name)
+
 
 def frexp(input, *, out=None):
     """input = mantissa * 2 ** exponent, mantissa in [0.5, 1) (or 0), exponent int32."""
@@ -21,10 +31,10 @@ def frexp(input, *, out=None):
         om, oe = out
         if om.dtype != input.dtype:
             raise RuntimeError("torch.frexp() expects mantissa to have dtype "
-                               f"{input.dtype} but got {om.dtype}")
+                               f"{_type_name(input.dtype)} but got {_type_name(om.dtype)}")
         if oe.dtype != _C.int32:
             raise RuntimeError("torch.frexp() expects exponent to have int dtype but got "
-                               f"{oe.dtype}")
+                               f"{_type_name(oe.dtype)}")
         om.resize_(mantissa.shape).copy_(mantissa)
         oe.resize_(exponent.shape).copy_(exponent)
         return frexp_ret(om, oe)
@@ -41,11 +51,15 @@ def mvlgamma(input, p, *, out=None):
     if isinstance(p, bool) or not isinstance(p, int):
         raise TypeError(f"mvlgamma(): argument 'p' (position 2) must be int, not "
                         f"{type(p).__name__}")
+    if input.dtype == _C.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if input.dtype.is_complex:
+        raise NotImplementedError("mvlgamma is not implemented for complex tensors")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     x = input if input.dtype.is_floating_point else input.to(_C.get_default_dtype())
     if not bool((x > (p - 1) / 2).all()):
-        raise RuntimeError(f"All elements must be greater than (p-1)/2")
+        raise RuntimeError("All elements must be greater than (p-1)/2")
     shifts = _C.arange(p, dtype=x.dtype) * -0.5
     r = (x.unsqueeze(-1) + shifts).lgamma().sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
     if out is not None:

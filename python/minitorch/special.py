@@ -129,14 +129,21 @@ def xlogy(input, other, *, out=None):
     return _mt().xlogy(input, other, out=out)
 
 
+def _not_for_complex(input, kernel):
+    if isinstance(input, _C.TensorBase) and input.dtype.is_complex:
+        from ._reductions import _scalar_type_name
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_scalar_type_name(input.dtype)}'")
+
+
 def logit(input, eps=None, *, out=None):
+    _not_for_complex(input, "logit_cpu")
     return _mt().logit(input, eps, out=out)
 
 
 def round(input, *, decimals=0, out=None):
     """torch.special.round: floating inputs only (torch.round also copies integers)."""
-    if isinstance(input, _C.TensorBase) and not (input.dtype.is_floating_point or
-                                                  input.dtype.is_complex):
+    if isinstance(input, _C.TensorBase) and not input.dtype.is_floating_point:
         from ._reductions import _scalar_type_name
         raise NotImplementedError(f"\"round_vml_cpu\" not implemented for "
                                   f"'{_scalar_type_name(input.dtype)}'")
