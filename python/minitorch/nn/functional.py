@@ -1093,3 +1093,10 @@ def adaptive_avg_pool1d(input, output_size):
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     return _conv_fn("adaptive_max_pool2d")(input, output_size, return_indices)
+
+
+# ---- distances: pdist (python/minitorch/_distance.py) ------------------------------------------
+
+def pdist(input, p=2):
+    """The p-norm distances between the rows of a 2-D input (upper triangle, row order)."""
+    return _mt.pdist(input, p)
