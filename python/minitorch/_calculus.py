@@ -10,9 +10,9 @@ def _mt():
 
 def _wrap_dim(dim, ndim):
     n = max(ndim, 1)
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if not -n <= dim < n:
-        if ndim == 0:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
     return dim % n

@@ -94,8 +94,11 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
         raise NotImplementedError(f"\"cdist\" not implemented for '{_scalar_type_name(x1.dtype)}'")
     batch = tuple(_mt().broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
     n1, n2, m = x1.shape[-2], x2.shape[-2], x1.shape[-1]
-    a = x1.expand(batch + (n1, m)).reshape(-1, n1, m)
-    b = x2.expand(batch + (n2, m)).reshape(-1, n2, m)
+    nb = 1
+    for k in batch:
+        nb *= k
+    a = x1.expand(batch + (n1, m)).reshape(nb, n1, m)
+    b = x2.expand(batch + (n2, m)).reshape(nb, n2, m)
     use_mm = p == 2 and (compute_mode == _MODES[1] or
                          (compute_mode == _MODES[0] and (n1 > 25 or n2 > 25)))
     if a.numel() == 0 or b.numel() == 0 or not use_mm:

@@ -23,10 +23,6 @@ def constant_pad_nd(input, pad, value=0):
         lo, hi = pad[2 * i], pad[2 * i + 1]
         size = shape[d]
         new = size + lo + hi
-        if new < 0:
-            raise RuntimeError(f"The input size {size}, plus negative padding {lo} and {hi} resulted "
-                               f"in a negative output size, which is invalid. Check dimension {d} of "
-                               "your input.")
         start, keep = max(-lo, 0), size - max(-lo, 0) - max(-hi, 0)
         if keep < 0:
             raise RuntimeError("narrow(): length must be non-negative.")

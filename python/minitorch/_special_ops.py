@@ -43,8 +43,8 @@ def frexp(input, *, out=None):
 
 def mvlgamma(input, p, *, out=None):
     """The multivariate log-gamma function of dimension p:
-    log(pi) p (p - 1) / 4 + sum_{j<p} lgamma(input - j / 2); every element must exceed
-    (p - 1) / 2."""
+    log(pi) p (p - 1) / 4 + sum_{j<p} lgamma(input - j / 2) (defined for input > (p - 1) / 2;
+    as torch, other values are not refused)."""
     if not isinstance(input, _C.TensorBase):
         raise TypeError(f"mvlgamma(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
@@ -58,8 +58,6 @@ def mvlgamma(input, p, *, out=None):
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     x = input if input.dtype.is_floating_point else input.to(_C.get_default_dtype())
-    if not bool((x > (p - 1) / 2).all()):
-        raise RuntimeError("All elements must be greater than (p-1)/2")
     shifts = _C.arange(p, dtype=x.dtype) * -0.5
     r = (x.unsqueeze(-1) + shifts).lgamma().sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
     if out is not None:

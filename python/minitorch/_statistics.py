@@ -95,7 +95,7 @@ def corrcoef(input):
     c = c / std.unsqueeze(1)
     c = c / std.unsqueeze(0)
     if c.dtype.is_complex:
-        return _mt().complex(c.real.clamp(-1, 1), c.imag.clamp(-1, 1))
+        return c.real.clamp(-1, 1) + c.imag.clamp(-1, 1) * 1j
     return c.clamp(-1, 1)
 
 
@@ -115,7 +115,7 @@ def _edges(input, bins, range_):
     elif input.numel():
         lo, hi = float(input.min().item()), float(input.max().item())
     else:
-        lo, hi = 0.0, 0.0
+        lo, hi = 0.0, 1.0
     if lo > hi:
         raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max "
                            f"{hi:g} for dimension 0")

@@ -1301,24 +1301,28 @@ def frexp(ctx, g):
 def cdist(ctx, g):
     """d ||x1_i - x2_j||_p / d x1_i (x2_j: its negative), summed over the other side's rows:
     p = 1 sign(d); p = 2 d / D; p = inf sign(d) where |d| = D; other p
-    sign(d) |d|^(p-1) / D^(p-1); 0 where D = 0 (and where d = 0 for p < 1)."""
+    sign(d) |d|^(p-1) / D^(p-1); 0 where D = 0 (and where d = 0 for p < 1).  Zero distances
+    and differences are replaced by 1 before they divide or take a negative power, so that the
+    second derivative is not NaN there either."""
     x1, x2 = ctx.saved(0, "x1"), ctx.saved(1, "x2")
     p = float(_arg(ctx, 2, "p", 2.0))
     dist = ctx.out.unsqueeze(-1)
     d = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    zero = dist == 0
+    safe = dist.masked_fill(zero, 1)
     if p == 0:
         t = d * 0
     elif p == 1:
         t = d.sign()
     elif p == 2:
-        t = (d / dist).masked_fill(dist == 0, 0)
+        t = (d / safe).masked_fill(zero, 0)
     elif math.isinf(p):
         t = d.sign() * (d.abs() == dist)
     elif p < 2:
-        t = d.sign() * d.abs().pow(p - 1) / dist.pow(p - 1)
-        t = t.masked_fill((dist == 0) | (d == 0) if p < 1 else (dist == 0), 0)
+        ad = d.abs().masked_fill(d == 0, 1)
+        t = (d.sign() * ad.pow(p - 1) / safe.pow(p - 1)).masked_fill(zero, 0)
     else:
-        t = (d * d.abs().pow(p - 2) / dist.pow(p - 1)).masked_fill(dist == 0, 0)
+        t = (d * d.abs().pow(p - 2) / safe.pow(p - 1)).masked_fill(zero, 0)
     gt = g.unsqueeze(-1) * t
     return (gt.sum(-2) if ctx.needs(0) or ctx.needs("x1") else None,
             -gt.sum(-3) if ctx.needs(1) or ctx.needs("x2") else None)
