@@ -275,6 +275,7 @@ int mt__nn_binding_init(PyObject *module);
 int mt__optim_binding_init(PyObject *module);
 int mt__cuda_binding_init(PyObject *module);
 int mt__special_binding_init(PyObject *module);
+int mt__distance_binding_init(PyObject *module);
 /* Adds every def in `methods` to TensorBase as a method (helper for binding files). */
 int mt__add_tensor_methods(PyMethodDef *methods);
 

@@ -70,7 +70,7 @@ mt__run_binding_hooks(PyObject *m)
         mt__complex_binding_init(m) < 0 || mt__shm_binding_init(m) < 0 ||
         mt__nn_binding_init(m) < 0 || mt__optim_binding_init(m) < 0 ||
         mt__autograd_init(m) < 0 || mt__cuda_binding_init(m) < 0 ||
-        mt__special_binding_init(m) < 0) {
+        mt__special_binding_init(m) < 0 || mt__distance_binding_init(m) < 0) {
         return -1;
     }
     return 0;

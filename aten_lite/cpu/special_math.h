@@ -473,11 +473,50 @@ mt_sf_log_ndtr(double x)
     return log1p(-erfc(x * MT_SF_SQRT1_2) / 2);
 }
 
-/* The inverse of ndtr: Abramowitz and Stegun 26.2.23 (error < 4.5e-4) as the start, then Newton
- * steps on erf(x / sqrt 2) = 2p - 1 in the middle (2p - 1 is exact there) and on
- * log ndtr(x) = log q in the tails, q = min(p, 1 - p) (1 - p is exact for p >= 1/2). */
+/* Giles' single-precision approximation of erfinv(y) ("Approximating the erfinv function", GPU
+ * Gems 2012; also erfinv's start in cpu/unary.c) given w = -log((1 - y)(1 + y)) <= 16: about
+ * 1e-7 relative. */
 MT_SF_FN double
-mt_sf_ndtri(double p)
+mt__sf_erfinv_guess(double y, double w)
+{
+    double p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    }
+    else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    return p * y;
+}
+
+/* The inverse of ndtr.  A first guess: sqrt(2) erfinv(2p - 1) by Giles' approximation, with
+ * w = -log(4 p (1 - p)) taken from p itself (so the tails keep their precision), or below
+ * p = 1e-7 (w > 16) Abramowitz and Stegun 26.2.23 (error < 4.5e-4).  Then Newton steps: on
+ * erf(x / sqrt 2) = 2p - 1 for p in [1/4, 3/4] (2p - 1 is exact there), on
+ * erfc(-x / sqrt 2) / 2 = q in the tails, q = min(p, 1 - p) (exact for p >= 1/2), and, where
+ * q is near the underflow, on log ndtr(x) = log q.  Two steps from Giles' guess, three from
+ * the other, as Newton's method doubles the digits (one step fewer when the result is to be
+ * rounded to float: `single`). */
+MT_SF_FN double
+mt__sf_ndtri(double p, int single)
 {
     if (!(p > 0 && p < 1)) {
         return p == 0 ? -INFINITY : (p == 1 ? INFINITY : NAN);
@@ -485,33 +524,55 @@ mt_sf_ndtri(double p)
     if (p == 0.5) {
         return 0;
     }
-    const double qq = p < 0.5 ? p : 1 - p;
-    const double t = sqrt(-2 * log(qq));
-    double x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) /
-                         (1 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
-    if (p >= 0.25 && p <= 0.75) {
-        const double d = 2 * p - 1;
-        if (p > 0.5) {
-            x = -x;
+    const double q = p < 0.5 ? p : 1 - p; /* the lower tail's probability, x <= 0 */
+    const double w = -log(4 * q * (1 - q));
+    double x;
+    int steps;
+    if (w <= 16) {
+        x = -fabs(mt__sf_erfinv_guess(2 * q - 1, w)) * 1.4142135623730951;
+        steps = single ? 1 : 2;
+    }
+    else {
+        const double t = sqrt(-2 * log(q));
+        x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) /
+                      (1 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
+        steps = single ? 2 : 3;
+    }
+    if (q >= 0.25) {
+        const double d = 2 * q - 1;
+        for (int i = 0; i < steps; i++) {
+            x -= (erf(x * MT_SF_SQRT1_2) - d) * MT_SF_SQRT_PI_2 * exp(0.5 * x * x);
         }
+    }
+    else if (q > 1e-280) {
+        for (int i = 0; i < steps; i++) {
+            /* (ndtr(x) - q) / phi(x) */
+            x -= (0.5 * erfc(-x * MT_SF_SQRT1_2) - q) * MT_SF_SQRT2PI * exp(0.5 * x * x);
+        }
+    }
+    else {
+        const double lq = log(q);
         for (int i = 0; i < 8; i++) {
-            const double dx = (erf(x * MT_SF_SQRT1_2) - d) * MT_SF_SQRT_PI_2 * exp(0.5 * x * x);
+            const double dx = (mt_sf_log_ndtr(x) - lq) * MT_SF_SQRT_PI_2 * mt_sf_erfcx(-x * MT_SF_SQRT1_2);
             x -= dx;
             if (fabs(dx) <= 1e-17 * fabs(x)) {
                 break;
             }
         }
-        return x;
-    }
-    const double lq = log(qq);
-    for (int i = 0; i < 8; i++) {
-        const double dx = (mt_sf_log_ndtr(x) - lq) * MT_SF_SQRT_PI_2 * mt_sf_erfcx(-x * MT_SF_SQRT1_2);
-        x -= dx;
-        if (fabs(dx) <= 1e-17 * fabs(x)) {
-            break;
-        }
     }
     return p < 0.5 ? x : -x;
+}
+
+MT_SF_FN double
+mt_sf_ndtri(double p)
+{
+    return mt__sf_ndtri(p, 0);
+}
+
+MT_SF_FN float
+mt_sf_ndtrif(float p)
+{
+    return (float)mt__sf_ndtri(p, 1);
 }
 
 /* -x log x; 0 at 0, -inf for x < 0. */

@@ -1,15 +1,9 @@
 """Distances between points: cdist (one op with its own derivative, autograd/formulas.py), and
 pdist and dist composed from it and from norm."""
-import math
-
 from . import _C
 
 _MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
           "donot_use_mm_for_euclid_dist")
-
-# elements of the difference tensor the direct path makes per block (16 MiB of float32)
-_BLOCK = 1 << 22
-
 
 def _scalar_type_name(dt):
     from ._reductions import _scalar_type_name
@@ -23,34 +17,6 @@ def _check_p(p, fname):
     if not p >= 0:
         raise RuntimeError(f"{fname} only supports non-negative p values")
     return p
-
-
-def _reduce_diff(d, p):
-    """The p-norm over the last dimension of the differences d."""
-    if p == 0:
-        return (d != 0).sum(-1).to(d.dtype)
-    if p == 1:
-        return d.abs().sum(-1)
-    if p == 2:
-        return d.square().sum(-1).sqrt()
-    if math.isinf(p):
-        return d.abs().amax(-1)
-    return d.abs().pow(p).sum(-1).pow(1.0 / p)
-
-
-def _direct(x1, x2, p):
-    """||x1[b, i] - x2[b, j]||_p for x1 (B, P, M), x2 (B, R, M), the differences made a block of
-    rows at a time."""
-    b, n1, m = x1.shape
-    n2 = x2.shape[1]
-    out = _C.empty((b, n1, n2), dtype=x1.dtype)
-    if m == 0:
-        return out.zero_()
-    rows = max(1, _BLOCK // max(1, b * n2 * m))
-    for s in range(0, n1, rows):
-        d = x1[:, s:s + rows].unsqueeze(2) - x2.unsqueeze(1)
-        out[:, s:s + rows] = _reduce_diff(d, p)
-    return out
 
 
 def _euclid_mm(x1, x2):
@@ -102,7 +68,7 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     use_mm = p == 2 and (compute_mode == _MODES[1] or
                          (compute_mode == _MODES[0] and (n1 > 25 or n2 > 25)))
     if a.numel() == 0 or b.numel() == 0 or not use_mm:
-        r = _direct(a, b, p)
+        r = _C._cdist_direct(a, b, p)
     else:
         r = _euclid_mm(a, b)
     return r.reshape(batch + (n1, n2))
