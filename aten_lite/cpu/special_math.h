@@ -51,32 +51,56 @@ mt_sf_sinpi(double x)
 /* ---- gamma family ------------------------------------------------------------------------ */
 
 /* psi(x) = d/dx lgamma(x): reflection below 0, the recurrence psi(x) = psi(x + 1) - 1/x up to
- * 10, then the asymptotic series in Bernoulli numbers.  Poles: +-inf at +-0 (torch), NaN at
- * the negative integers. */
+ * 10 (its terms and their sum carried with their rounding errors, as the result can be much
+ * smaller than the sum: psi(1) = -0.577 = 2.25 - 2.83), then the asymptotic series in Bernoulli
+ * numbers.  Poles: +-inf at +-0 (torch), NaN at the negative integers. */
 MT_SF_FN double
 mt_sf_digamma(double x)
 {
     if (x == 0) {
         return copysign(INFINITY, -x);
     }
-    double acc = 0;
+    double acc = 0, err = 0;
     if (x < 0) {
         if (x == trunc(x)) {
             return NAN;
         }
         /* psi(x) = psi(1 - x) - pi / tan(pi x), tan taken of x's distance to an integer */
         acc = -MT_SF_PI / tan(MT_SF_PI * (x - nearbyint(x)));
+        if (isinf(acc)) {
+            return acc;
+        }
         x = 1 - x;
     }
+    if (x < 1e-17) {
+        return acc - 1 / x - MT_SF_EULER; /* psi(x) = -1/x - gamma + O(x) */
+    }
     while (x < 10) {
-        acc -= 1 / x;
+        const double q = 1 / x, r = fma(-q, x, 1) / x; /* 1/x = q + r */
+        const double s = acc - q;                          /* TwoSum(acc, -q) */
+        const double bb = s - acc;
+        err += (acc - (s - bb)) + (-q - bb) - r;
+        acc = s;
         x += 1;
     }
-    const double z = 1 / (x * x);
-    const double tail =
-        z * (1 / 12.0 -
-             z * (1 / 120.0 - z * (1 / 252.0 - z * (1 / 240.0 - z * (1 / 132.0 - z * (691 / 32760.0 - z / 12.0))))));
-    return acc + log(x) - 0.5 / x - tail;
+    double rest, rest_lo = 0;
+    if (x == 10) {
+        /* psi(10) in two parts (the positive integers land here) */
+        rest = 2.251752589066721;
+        rest_lo = 1.744722087539228e-16;
+    }
+    else {
+        const double z = 1 / (x * x);
+        const double tail =
+            z * (1 / 12.0 -
+                 z * (1 / 120.0 - z * (1 / 252.0 - z * (1 / 240.0 - z * (1 / 132.0 - z * (691 / 32760.0 - z / 12.0))))));
+        rest = log(x) - 0.5 / x - tail;
+        if (!isfinite(rest)) {
+            return acc + rest;
+        }
+    }
+    const double s = acc + rest, bb = s - acc; /* TwoSum(acc, rest) */
+    return s + (((acc - (s - bb)) + (rest - bb)) + err + rest_lo);
 }
 
 /* psi'(x) for x > 0: the recurrence up to 12, then 1/x + 1/(2x^2) + sum B_2k / x^(2k+1). */
