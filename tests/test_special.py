@@ -159,7 +159,8 @@ def test_float32_is_the_float64_math_rounded_once(name):
     x = np.clip(_arr(REF[name]["x"]), -3e38, 3e38).astype(np.float32)
     f = _unary(name)
     got = f(torch.tensor(x)).numpy()
-    want = f(torch.tensor(x.astype(np.float64))).numpy().astype(np.float32)
+    with np.errstate(over="ignore"):
+        want = f(torch.tensor(x.astype(np.float64))).numpy().astype(np.float32)
     if name == "ndtri":     # one Newton step fewer in float32
         np.testing.assert_allclose(got, want, rtol=2e-7, atol=0, equal_nan=True)
     else:

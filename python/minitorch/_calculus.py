@@ -53,9 +53,9 @@ def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
                         f"input except along the differencing dimension; input.size({k}) = "
                         f"{input.shape[k]}, but got tensor.size({k}) = {t.shape[k]}")
         parts.append(t)
-    x = _mt().cat(parts, d) if len(parts) > 1 else input
     if n == 0:
-        return _copy_out(x.clone(), out)
+        return _copy_out(input.clone(), out)       # prepend and append are not joined (as torch)
+    x = _mt().cat(parts, d) if len(parts) > 1 else input
     for _ in range(n):
         length = x.shape[d]
         if length <= 1:
