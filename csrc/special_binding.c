@@ -20,7 +20,8 @@ typedef struct {
     bool numbers;
 } mt__sf_spec;
 
-/* A tensor (a new reference to its impl) or, when `numbers`, a Python number.  0 or -1. */
+/* A tensor (a new reference to its impl) or, when `numbers` (binary ops only), a Python number.
+ * 0 or -1. */
 static int
 mt__sf_operand(PyObject *o, mt_arg *a, const mt__sf_spec *sp, const char *what, int pos)
 {
@@ -30,7 +31,7 @@ mt__sf_operand(PyObject *o, mt_arg *a, const mt__sf_spec *sp, const char *what, 
         a->t = mt__tensor_impl_ref(o);
         return 0;
     }
-    if (sp->numbers && (mt__is_number(o) || mt__is_numpy_scalar(o))) {
+    if (sp->numbers && sp->other != NULL && (mt__is_number(o) || mt__is_numpy_scalar(o))) {
         return mt__scalar_from_py(o, &a->s, sp->fname);
     }
     PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s",

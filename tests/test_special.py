@@ -245,6 +245,9 @@ def test_binary_dtypes():
         S.zeta(2.0, 3.0)
     with pytest.raises(TypeError, match=r"special_erfcx\(\): argument 'input' \(position 1\) must be Tensor, not str"):
         S.erfcx("a")
+    for f in (S.erfcx, S.i1, S.bessel_y0, torch.digamma, torch.i0):     # numbers are no inputs
+        with pytest.raises(TypeError, match="must be Tensor, not int"):
+            f(2)
 
 
 def test_polygamma_arguments():
