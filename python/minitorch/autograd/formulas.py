@@ -324,23 +324,9 @@ def rad2deg(ctx, g):
     return (g * (180 / math.pi),)
 
 
-def _digamma(x):
-    """psi(x) = d lgamma(x) / dx: the recurrence psi(y) = psi(y + 6) - sum 1/(y + k), then
-    the asymptotic series at y + 6; x < 0.5 by reflection, psi(1 - x) - pi / tan(pi x)."""
-    refl = x < 0.5
-    y = (1 - x).where(refl, x)
-    acc = 1 / y
-    for k in range(1, 6):
-        acc = acc + 1 / (y + k)
-    z = y + 6
-    z2 = 1 / (z * z)
-    psi = z.log() - 0.5 / z - z2 * (1 / 12 - z2 * (1 / 120 - z2 * (1 / 252 - z2 * (
-        1 / 240 - z2 / 132)))) - acc
-    return (psi - math.pi / (math.pi * x).tan()).where(refl, psi)
-
-
 def lgamma(ctx, g):
-    return (g * _digamma(ctx.args[0]),)
+    """d lgamma(x) / dx = digamma(x) (the C kernel; its own derivative is polygamma(1, x))."""
+    return (g * ctx.args[0].digamma(),)
 
 
 def atan2(ctx, g):
@@ -1284,7 +1270,8 @@ def igammac(ctx, g):
 
 
 def heaviside(ctx, g):
-    raise RuntimeError("derivative for aten::heaviside is not implemented")
+    # NotImplementedError is a RuntimeError, the type torch raises
+    raise NotImplementedError("derivative for aten::heaviside is not implemented")
 
 
 def nextafter(ctx, g):
