@@ -10,6 +10,7 @@ static const char *const mt__op_names[MT_NUM_OPS] = {
 #define MT__OP_NAME(e, n) [e] = #n,
     MT_FORALL_BINARY_OPS(MT__OP_NAME) MT_FORALL_UNARY_OPS(MT__OP_NAME)
     MT_FORALL_KERNEL_BINARY_OPS(MT__OP_NAME) MT_FORALL_KERNEL_UNARY_OPS(MT__OP_NAME)
+    MT_FORALL_SPECIAL_BINARY_OPS(MT__OP_NAME) MT_FORALL_SPECIAL_UNARY_OPS(MT__OP_NAME)
 #undef MT__OP_NAME
 };
 
@@ -51,4 +52,5 @@ mt_aten_init(void)
     mt__cpu_binary_register();
     mt__cpu_unary_register();
     mt__cpu_activation_register();
+    mt__cpu_special_register();
 }

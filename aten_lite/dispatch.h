@@ -112,11 +112,63 @@
 #define MT_FORALL_KERNEL_UNARY_OPS(X) \
     X(MT_OP_GELU, gelu)               \
     X(MT_OP_GELU_TANH, gelu)
+/* X(ENUM, name): the special functions (aten_lite/cpu/special.c, Note [Special functions] in
+ * cpu/special_math.h); binary ones (operands: out, a, b), then unary ones.  The names are
+ * torch's kernel names (its "not implemented" messages).  polygamma's order n travels in
+ * mt_binary_ctx.alpha_i (the operand b is that number, for the promotion). */
+#define MT_FORALL_SPECIAL_BINARY_OPS(X)                                    \
+    X(MT_OP_POLYGAMMA, polygamma)                                          \
+    X(MT_OP_ZETA, zeta)                                                    \
+    X(MT_OP_XLOG1PY, xlog1py)                                              \
+    X(MT_OP_IGAMMA, igamma)                                                \
+    X(MT_OP_IGAMMAC, igammac)                                              \
+    X(MT_OP_HEAVISIDE, heaviside)                                          \
+    X(MT_OP_NEXTAFTER, nextafter)                                          \
+    X(MT_OP_GCD, gcd)                                                      \
+    X(MT_OP_LCM, lcm)                                                      \
+    X(MT_OP_CHEBYSHEV_T, chebyshev_polynomial_t)                           \
+    X(MT_OP_CHEBYSHEV_U, chebyshev_polynomial_u)                           \
+    X(MT_OP_CHEBYSHEV_V, chebyshev_polynomial_v)                           \
+    X(MT_OP_CHEBYSHEV_W, chebyshev_polynomial_w)                           \
+    X(MT_OP_SHIFTED_CHEBYSHEV_T, shifted_chebyshev_polynomial_t)           \
+    X(MT_OP_SHIFTED_CHEBYSHEV_U, shifted_chebyshev_polynomial_u)           \
+    X(MT_OP_SHIFTED_CHEBYSHEV_V, shifted_chebyshev_polynomial_v)           \
+    X(MT_OP_SHIFTED_CHEBYSHEV_W, shifted_chebyshev_polynomial_w)           \
+    X(MT_OP_HERMITE_H, hermite_polynomial_h)                               \
+    X(MT_OP_HERMITE_HE, hermite_polynomial_he)                             \
+    X(MT_OP_LAGUERRE_L, laguerre_polynomial_l)                             \
+    X(MT_OP_LEGENDRE_P, legendre_polynomial_p)
+#define MT_FORALL_SPECIAL_UNARY_OPS(X)                                     \
+    X(MT_OP_DIGAMMA, digamma)                                              \
+    X(MT_OP_I0, i0)                                                        \
+    X(MT_OP_I0E, i0e)                                                      \
+    X(MT_OP_I1, i1)                                                        \
+    X(MT_OP_I1E, i1e)                                                      \
+    X(MT_OP_ERFCX, erfcx)                                                  \
+    X(MT_OP_NDTR, ndtr)                                                    \
+    X(MT_OP_NDTRI, ndtri)                                                  \
+    X(MT_OP_LOG_NDTR, log_ndtr)                                            \
+    X(MT_OP_ENTR, entr)                                                    \
+    X(MT_OP_AIRY_AI, airy_ai)                                              \
+    X(MT_OP_BESSEL_J0, bessel_j0)                                          \
+    X(MT_OP_BESSEL_J1, bessel_j1)                                          \
+    X(MT_OP_BESSEL_Y0, bessel_y0)                                          \
+    X(MT_OP_BESSEL_Y1, bessel_y1)                                          \
+    X(MT_OP_MODIFIED_BESSEL_I0, modified_bessel_i0)                        \
+    X(MT_OP_MODIFIED_BESSEL_I1, modified_bessel_i1)                        \
+    X(MT_OP_MODIFIED_BESSEL_K0, modified_bessel_k0)                        \
+    X(MT_OP_MODIFIED_BESSEL_K1, modified_bessel_k1)                        \
+    X(MT_OP_SCALED_MODIFIED_BESSEL_K0, scaled_modified_bessel_k0)          \
+    X(MT_OP_SCALED_MODIFIED_BESSEL_K1, scaled_modified_bessel_k1)          \
+    X(MT_OP_SPHERICAL_BESSEL_J0, spherical_bessel_j0)                      \
+    X(MT_OP_FREXP_MANTISSA, frexp)                                         \
+    X(MT_OP_FREXP_EXPONENT, frexp_exponent)
 
 typedef enum mt_op {
 #define MT__OP_ENUM(e, n) e,
     MT_FORALL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_UNARY_OPS(MT__OP_ENUM)
     MT_FORALL_KERNEL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_KERNEL_UNARY_OPS(MT__OP_ENUM)
+    MT_FORALL_SPECIAL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_SPECIAL_UNARY_OPS(MT__OP_ENUM)
 #undef MT__OP_ENUM
     MT_NUM_OPS
 } mt_op;
@@ -147,5 +199,6 @@ typedef struct mt_binary_ctx {
 void mt__cpu_binary_register(void);
 void mt__cpu_unary_register(void);
 void mt__cpu_activation_register(void);
+void mt__cpu_special_register(void);
 
 #endif /* ATEN_LITE_DISPATCH_H */

@@ -115,8 +115,15 @@ mt__op_is_float_only(mt_op op)
     case MT_OP_GELU_BACKWARD:
     case MT_OP_GELU_TANH_BACKWARD:
         return true;
+    /* the special functions (see Note [Special functions] in cpu/special_math.h) that take
+     * integer inputs as the default dtype; igamma, nextafter, heaviside, gcd and lcm do not */
+    case MT_OP_POLYGAMMA:
+    case MT_OP_ZETA:
+    case MT_OP_XLOG1PY:
+        return true;
     default:
-        return false;
+        return (op >= MT_OP_CHEBYSHEV_T && op <= MT_OP_LEGENDRE_P) ||
+               (op >= MT_OP_DIGAMMA && op <= MT_OP_SPHERICAL_BESSEL_J0);
     }
 }
 
@@ -406,6 +413,13 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
     if (mt__check_complex_op(op, compute) < 0) {
         return MT_ERUNTIME;
     }
+    if (op == MT_OP_HEAVISIDE && mt_dtype_is_complex(common)) {
+        return mt_error_set(MT_ENOTIMPL, "heaviside is not yet implemented for complex tensors.");
+    }
+    if (op == MT_OP_HEAVISIDE && a.t != NULL && b.t != NULL && a.t->dtype != b.t->dtype) {
+        return mt_error_set(MT_ERUNTIME, "heaviside is not yet implemented for tensors with "
+                                         "different dtypes.");
+    }
     if (op == MT_OP_SUB || op == MT_OP_SUB_ALPHA) {
         /* as torch, a bool operand (tensor or Python bool) is refused, whatever the other */
         const bool ab = a.t != NULL ? a.t->dtype == MT_BOOL : a.s.kind == MT_SCALAR_BOOL;
@@ -536,6 +550,9 @@ mt_unary_dtypes(mt_op op, const mt_tensor *a, const mt_tensor *out, mt_dtype *co
         return MT_ERUNTIME;
     }
     mt_dtype out_dtype = mt__op_outputs_bool(op) ? MT_BOOL : compute;
+    if (op == MT_OP_FREXP_EXPONENT) {
+        out_dtype = MT_INT32;
+    }
     if ((op == MT_OP_ABS || op == MT_OP_ANGLE) && mt_dtype_is_complex(compute)) {
         out_dtype = mt_dtype_to_real(compute); /* |z| and arg z are real */
     }

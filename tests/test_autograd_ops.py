@@ -91,11 +91,13 @@ def B(values):
 class S:
     """One sample call of an op: its arguments (tensors that require grad are gradcheck's
     inputs), or `call` to run instead of the op's forms; gc: gradcheck's options;
-    method=False when the arguments do not fit the method form; gg=False at a point where the
+    method=False when the arguments do not fit the method form, function=False when they do not
+    fit the function form (polygamma(n, x) is x.polygamma(n)); gg=False at a point where the
     second derivative does not exist (test_gradgradcheck skips it)."""
 
-    def __init__(self, *args, call=None, gc=None, method=True, gg=True, **kwargs):
+    def __init__(self, *args, call=None, gc=None, method=True, function=True, gg=True, **kwargs):
         self.args, self.kwargs, self.call, self.gc, self.method = args, kwargs, call, gc or {}, method
+        self.function = function
         self.gg = gg   # False: a point where the second derivative does not exist
 
     def inputs(self):
@@ -577,6 +579,87 @@ SAMPLES = {
                                    False, False, 1e-8, 1)],
 }
 
+# the special functions (aten_lite/cpu/special_math.h) and the ops of _distance.py, _exponents.py,
+# _scatter_family.py, _calculus.py, _padding.py, _splitting.py, _dropout_ops.py,
+# _statistics.py, _renorm.py
+def _seeded(f):
+    """f with the random generator reset first: the same dropout mask at every evaluation."""
+    def run(*a):
+        torch.manual_seed(0)
+        return f(*a)
+    return run
+
+
+SAMPLES.update({
+    'digamma': lambda: [S(P(2, 3)), S(V([-0.4, -1.6, 2.5]))],
+    'i0': lambda: [S(A(2, 3)), S(V([-25.0, 21.0, 3.0]))],
+    'polygamma': lambda: [S(1, P(2, 3), method=False), S(3, V([-0.4, 0.7]), method=False),
+                          S(P(2, 3), 2, function=False)],
+    'igamma': lambda: [S(P(2, 3).detach(), P(2, 3))],
+    'igammac': lambda: [S(P(2, 3).detach(), P(2, 3))],
+    'nextafter': lambda: [S(A(2, 3), A(2, 3))],
+    'frexp': lambda: [S(A(2, 3), call=lambda x: torch.frexp(x * 3)[0])],
+    'mvlgamma': lambda: [S(P(2, 3, lo=1.5, hi=3.0), 2), S(P(3, lo=2.5, hi=4.0), p=4)],
+    '_special_i0e': lambda: [S(A(2, 3)), S(V([-30.0, 22.0]))],
+    '_special_i1': lambda: [S(A(2, 3)), S(V([-30.0, 22.0]))],
+    '_special_i1e': lambda: [S(A(2, 3)), S(V([-30.0, 22.0]))],
+    '_special_erfcx': lambda: [S(A(2, 3)), S(V([-3.0, 13.0]))],
+    '_special_ndtr': lambda: [S(A(2, 3))],
+    '_special_ndtri': lambda: [S(P(2, 3, lo=0.05, hi=0.95))],
+    '_special_log_ndtr': lambda: [S(A(2, 3)), S(V([-8.0, -1.5]))],
+    '_special_entr': lambda: [S(P(2, 3))],
+    '_special_bessel_j0': lambda: [S(A(2, 3) * 4)],
+    '_special_bessel_j1': lambda: [S(A(2, 3) * 4)],
+    '_special_bessel_y0': lambda: [S(P(2, 3, lo=0.3, hi=6.0))],
+    '_special_bessel_y1': lambda: [S(P(2, 3, lo=0.3, hi=6.0))],
+    '_special_modified_bessel_i0': lambda: [S(A(2, 3) * 3)],
+    '_special_modified_bessel_i1': lambda: [S(A(2, 3) * 3)],
+    '_special_modified_bessel_k0': lambda: [S(P(2, 3, lo=0.3, hi=6.0))],
+    '_special_modified_bessel_k1': lambda: [S(P(2, 3, lo=0.3, hi=6.0))],
+    '_special_zeta': lambda: [S(P(2, 3).detach() + 1, P(2, 3)), S(3.0, P(3))],
+    '_special_xlog1py': lambda: [S(A(2, 3), P(2, 3)), S(A(3), 0.5), S(2.0, P(3))],
+    'cdist': lambda: [S(A(3, 4), A(5, 4)), S(A(2, 3, 4), A(1, 2, 4), p=1.5),
+                      S(A(3, 2), A(4, 2), p=3.0, compute_mode='use_mm_for_euclid_dist')],
+    'pdist': lambda: [S(A(4, 3)), S(A(4, 3), 1.5)],
+    'dist': lambda: [S(A(2, 3), A(3)), S(A(2, 3), A(2, 3), 3)],
+    'float_power': lambda: [S(P(2, 3), A(2, 3)), S(P(2, 3), 2)],
+    'ldexp': lambda: [S(A(2, 3), A(2, 3)), S(A(2, 3), I([1, -2, 3]))],
+    'put': lambda: [S(A(2, 3), I([0, 5, -2]), A(3)), S(A(2, 3), I([1, 1]), A(2), accumulate=True)],
+    'index_reduce': lambda: [S(P(3, 2), 0, I([0, 2, 0, 2]), P(4, 2), 'prod'),
+                             S(A(3, 2), 0, I([0, 2, 2, 1]), A(4, 2), 'mean', include_self=False),
+                             S(A(2, 3), 1, I([0, 2]), A(2, 2), 'amax')],
+    'slice_scatter': lambda: [S(A(4, 3), A(2, 3), 0, 1, 3), S(A(4, 3), A(4, 2), 1, step=2)],
+    'select_scatter': lambda: [S(A(4, 3), A(3), 0, 1)],
+    'diagonal_scatter': lambda: [S(A(3, 3), A(2), 1), S(A(2, 3, 3), A(2, 3), 0, 1, 2)],
+    'as_strided_scatter': lambda: [S(A(3, 3), A(2), (2,), (4,)), S(A(3, 3), A(2, 2), (2, 2), (3, 1), 1)],
+    'diff': lambda: [S(A(3, 4)), S(A(3, 4), 2, 0, prepend=A(1, 4), append=A(2, 4))],
+    'trapezoid': lambda: [S(A(2, 3)), S(A(2, 3), A(3)), S(A(2, 3), dx=0.5, dim=0)],
+    'trapz': lambda: [S(A(2, 3), A(3)), S(A(2, 3), dx=2.0)],
+    'cumulative_trapezoid': lambda: [S(A(2, 4)), S(A(2, 4), A(4)), S(A(3, 2), dx=0.5, dim=0)],
+    'cross': lambda: [S(A(2, 3), A(2, 3), dim=1), S(A(3, 2), A(3, 1), dim=0)],
+    'chain_matmul': lambda: [S(A(2, 3), A(3, 4), A(4, 2))],
+    'constant_pad_nd': lambda: [S(A(2, 3), (1, -1, 0, 2), 1.5)],
+    'split_with_sizes': lambda: [S(A(4, 3), [1, 3]), S(A(4, 3), [2, 1], 1)],
+    'unsafe_split': lambda: [S(A(4, 3), 3), S(A(4, 3), 2, 1)],
+    'unsafe_chunk': lambda: [S(A(4, 3), 2), S(A(4, 3), 3, 1)],
+    'unsafe_split_with_sizes': lambda: [S(A(4, 3), [1, 3])],
+    'dropout': lambda: [S(A(2, 3), call=_seeded(lambda x: torch.dropout(x, 0.4, True))),
+                        S(A(2, 3), 0.5, False)],
+    'dropout_': lambda: [S(A(2, 3), call=_seeded(lambda x: torch.dropout_(x * 1, 0.4, True)))],
+    'feature_dropout': lambda: [S(A(2, 3, 2), call=_seeded(lambda x: torch.feature_dropout(x, 0.4, True)))],
+    'feature_dropout_': lambda: [S(A(2, 3, 2), call=_seeded(lambda x: torch.feature_dropout_(x * 1, 0.4, True)))],
+    'alpha_dropout': lambda: [S(A(2, 3), call=_seeded(lambda x: torch.alpha_dropout(x, 0.4, True)))],
+    'alpha_dropout_': lambda: [S(A(2, 3), call=_seeded(lambda x: torch.alpha_dropout_(x * 1, 0.4, True)))],
+    'feature_alpha_dropout': lambda: [S(A(2, 3, 2), call=_seeded(lambda x: torch.feature_alpha_dropout(x, 0.4, True)))],
+    'feature_alpha_dropout_': lambda: [S(A(2, 3, 2), call=_seeded(lambda x: torch.feature_alpha_dropout_(x * 1, 0.4, True)))],
+    'cov': lambda: [S(A(3, 5)), S(A(5), correction=0), S(A(2, 4), aweights=P(4).detach())],
+    'corrcoef': lambda: [S(A(3, 5))],
+    'histogram': lambda: [S(A(6), call=lambda w: torch.histogram(V([0.1, 0.5, 0.4, 0.9, 0.2, 0.7]).detach(),
+                                                                  3, range=(0.0, 1.0), weight=w).hist)],
+    'renorm': lambda: [S(A(2, 3) * 3, 2, 0, 1.0), S(A(2, 3) * 3, 1, 1, 1.5)],
+})
+
+
 
 class _Sub(torch.Tensor):
     pass
@@ -705,6 +788,22 @@ NONDIFF = {
     'symeig': lambda x: _removed(torch.symeig, x),
 }
 
+# the special functions without a derivative in torch: their outputs do not require grad
+NONDIFF.update({
+    'gcd': lambda x: torch.gcd(I([4, 6]), I([6, 9])),
+    'lcm': lambda x: torch.lcm(I([4, 6]), I([6, 9])),
+    '_special_airy_ai': lambda x: torch.special.airy_ai(x),
+    '_special_scaled_modified_bessel_k0': lambda x: torch.special.scaled_modified_bessel_k0(x.abs()),
+    '_special_scaled_modified_bessel_k1': lambda x: torch.special.scaled_modified_bessel_k1(x.abs()),
+    '_special_spherical_bessel_j0': lambda x: torch.special.spherical_bessel_j0(x),
+})
+NONDIFF.update({'_special_' + n: (lambda n: lambda x: getattr(torch.special, n)(x, 3))(n) for n in (
+    'chebyshev_polynomial_t', 'chebyshev_polynomial_u', 'chebyshev_polynomial_v',
+    'chebyshev_polynomial_w', 'shifted_chebyshev_polynomial_t', 'shifted_chebyshev_polynomial_u',
+    'shifted_chebyshev_polynomial_v', 'shifted_chebyshev_polynomial_w', 'hermite_polynomial_h',
+    'hermite_polynomial_he', 'laguerre_polynomial_l', 'legendre_polynomial_p')})
+
+
 # name -> (why it has no derivative in minitorch, a call on x that must raise NotImplementedError)
 def _ctc_second_derivative(x):
     lp = torch.cat([x, x]).view(3, 1, 4).log_softmax(2)
@@ -724,6 +823,12 @@ NOT_DIFFERENTIABLE = {
     '_ctc_loss_backward': ("torch has no second derivative of the CTC loss either",
                            _ctc_second_derivative),
 }
+
+NOT_DIFFERENTIABLE.update({
+    'heaviside': ("torch has no derivative of the step function (its backward raises)",
+                  lambda x: torch.heaviside(x, x).sum().backward()),
+})
+
 
 
 # ---- coverage --------------------------------------------------------------------------------
@@ -757,7 +862,7 @@ def _forms(name, sample):
         return [("call", sample.call)]
     forms = ROWS[name]["forms"]
     out = []
-    if "f" in forms or "g" in forms:
+    if ("f" in forms or "g" in forms) and sample.function:
         out.append(("function", getattr(torch, name)))
     if "m" in forms and sample.method:
         out.append(("method", lambda self, *a, **k: getattr(self, name)(*a, **k)))

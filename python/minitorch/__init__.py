@@ -141,3 +141,5 @@ _LAZY_ATTRIBUTES = {
 }
 # ---- linear algebra: minitorch.linalg (torch.linalg), over a LAPACK opened at first use ----
 from . import linalg  # noqa: E402,F401
+# ---- special functions: torch.special (special.py) -------------------------------------------
+from . import special  # noqa: E402,F401

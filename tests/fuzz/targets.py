@@ -121,3 +121,20 @@ _all_targets_without_nn = all_targets
 def all_targets():  # noqa: F811
     return sorted(_all_targets_without_nn() +
                   [(f"nn.functional.{n}", "function") for n in NN_FUNCTIONAL])
+# ---- minitorch.special (special.py): its functions are targets too -----------------------------
+EXCLUDED.update({
+    "special.legendre_polynomial_p": "an O(n) recurrence, as torch's: degrees such as 2**62 run "
+                                     "for years (tested with ordinary degrees in test_special)",
+    "special.laguerre_polynomial_l": "an O(n) recurrence, as torch's: degrees such as 2**62 run "
+                                     "for years (tested with ordinary degrees in test_special)",
+})
+_targets_without_special = all_targets
+
+
+def all_targets():
+    """all_targets plus every function of minitorch.special."""
+    out = _targets_without_special()
+    for n in torch.special.__all__:
+        if f"special.{n}" not in EXCLUDED:
+            out.append((f"special.{n}", "function"))
+    return sorted(out)

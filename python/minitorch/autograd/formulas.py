@@ -324,23 +324,9 @@ def rad2deg(ctx, g):
     return (g * (180 / math.pi),)
 
 
-def _digamma(x):
-    """psi(x) = d lgamma(x) / dx: the recurrence psi(y) = psi(y + 6) - sum 1/(y + k), then
-    the asymptotic series at y + 6; x < 0.5 by reflection, psi(1 - x) - pi / tan(pi x)."""
-    refl = x < 0.5
-    y = (1 - x).where(refl, x)
-    acc = 1 / y
-    for k in range(1, 6):
-        acc = acc + 1 / (y + k)
-    z = y + 6
-    z2 = 1 / (z * z)
-    psi = z.log() - 0.5 / z - z2 * (1 / 12 - z2 * (1 / 120 - z2 * (1 / 252 - z2 * (
-        1 / 240 - z2 / 132)))) - acc
-    return (psi - math.pi / (math.pi * x).tan()).where(refl, psi)
-
-
 def lgamma(ctx, g):
-    return (g * _digamma(ctx.args[0]),)
+    """d lgamma(x) / dx = digamma(x) (the C kernel; its own derivative is polygamma(1, x))."""
+    return (g * ctx.args[0].digamma(),)
 
 
 def atan2(ctx, g):
@@ -1548,3 +1534,218 @@ def ctc_backward(ctx, g):
     # torch has no second derivative of the CTC loss either: its message (NotImplementedError
     # is a RuntimeError, which torch raises)
     raise NotImplementedError("derivative for aten::_ctc_loss_backward is not implemented")
+# ---- special functions (aten_lite/cpu/special_math.h, minitorch.special) ---------------------
+
+def _input_and_slot(ctx, names, tensor_first=True):
+    """(tensor argument, its gradient's key) of an op called as f(n, input) or input.f(n):
+    the tensor among the first two positional arguments or the keywords `names`."""
+    for i, a in enumerate(ctx._args[:2]):
+        if _is_t(a):
+            return ctx.saved(i), i
+    for k in names:
+        if _is_t(ctx.kwargs.get(k)):
+            return ctx.saved(0, k), k
+    raise RuntimeError("no tensor argument")
+
+
+def _number_arg(ctx, names):
+    """The first non-tensor among the first two positional arguments or the keywords `names`."""
+    for a in ctx._args[:2]:
+        if not _is_t(a):
+            return a
+    for k in names:
+        if k in ctx.kwargs and not _is_t(ctx.kwargs[k]):
+            return ctx.kwargs[k]
+    raise RuntimeError("no number argument")
+
+
+def _pair(ctx, second):
+    """The two operands of a binary op (tensors or numbers), positional or by keyword."""
+    a = ctx.saved(0, "input")
+    b = ctx.saved(1, second)
+    return a, b
+
+
+def digamma(ctx, g):
+    return (g * _mt().polygamma(1, ctx.args[0]),)
+
+
+def polygamma(ctx, g):
+    """polygamma(n, x) or x.polygamma(n): d/dx = polygamma(n + 1, x)."""
+    x, key = _input_and_slot(ctx, ("input",))
+    n = _number_arg(ctx, ("n",))
+    return {key: g * _mt().polygamma(n + 1, x)}
+
+
+def mvlgamma(ctx, g):
+    x = ctx.saved(0, "input")
+    p = _arg(ctx, 1, "p")
+    shifts = _C.arange(p, dtype=x.dtype) * -0.5
+    return (g * (x.unsqueeze(-1) + shifts).digamma().sum(-1),)
+
+
+def i0(ctx, g):
+    return (g * _mt()._special_i1(ctx.args[0]),)
+
+
+def special_i0e(ctx, g):
+    x = ctx.args[0]
+    return (g * (_mt()._special_i1e(x) - x.sgn() * ctx.out),)
+
+
+def special_i1(ctx, g):
+    """I_0(x) - I_1(x) / x, 1/2 at 0."""
+    x = ctx.args[0]
+    return (g * (_mt().i0(x) - ctx.out / x).masked_fill(x == 0, 0.5),)
+
+
+def special_i1e(ctx, g):
+    x = ctx.args[0]
+    d = _mt()._special_i0e(x) - ctx.out * (x.sgn() + 1 / x)
+    return (g * d.masked_fill(x == 0, 0.5),)
+
+
+def special_modified_bessel_i0(ctx, g):
+    return (g * _mt()._special_modified_bessel_i1(ctx.args[0]),)
+
+
+def special_modified_bessel_i1(ctx, g):
+    x = ctx.args[0]
+    d = _mt()._special_modified_bessel_i0(x) - ctx.out / x
+    return (g * d.masked_fill(x == 0, 0.5),)
+
+
+def special_modified_bessel_k0(ctx, g):
+    return (-g * _mt()._special_modified_bessel_k1(ctx.args[0]),)
+
+
+def special_modified_bessel_k1(ctx, g):
+    x = ctx.args[0]
+    return (-g * (_mt()._special_modified_bessel_k0(x) + ctx.out / x),)
+
+
+def special_bessel_j0(ctx, g):
+    return (-g * _mt()._special_bessel_j1(ctx.args[0]),)
+
+
+def special_bessel_j1(ctx, g):
+    x = ctx.args[0]
+    d = _mt()._special_bessel_j0(x) - ctx.out / x
+    return (g * d.masked_fill(x == 0, 0.5),)
+
+
+def special_bessel_y0(ctx, g):
+    return (-g * _mt()._special_bessel_y1(ctx.args[0]),)
+
+
+def special_bessel_y1(ctx, g):
+    x = ctx.args[0]
+    d = _mt()._special_bessel_y0(x) - ctx.out / x
+    return (g * d.masked_fill(x == 0, math.inf),)
+
+
+def special_erfcx(ctx, g):
+    return (g * (2 * ctx.args[0] * ctx.out - 2 / math.sqrt(math.pi)),)
+
+
+def special_ndtr(ctx, g):
+    x = ctx.args[0]
+    return (g * (x * x * -0.5).exp() / math.sqrt(2 * math.pi),)
+
+
+def special_ndtri(ctx, g):
+    return (g * math.sqrt(2 * math.pi) * (ctx.out * ctx.out / 2).exp(),)
+
+
+def special_log_ndtr(ctx, g):
+    x = ctx.args[0]
+    return (g / math.sqrt(2 * math.pi) * (-(ctx.out + x * x / 2)).exp(),)
+
+
+def special_entr(ctx, g):
+    return (g * -(1 + ctx.args[0].log()),)
+
+
+def special_zeta(ctx, g):
+    """d/dq zeta(x, q) = -x zeta(x + 1, q); none for x (as torch)."""
+    x, q = _pair(ctx, "other")
+    if ctx.needs(0) or ctx.needs("input"):
+        raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+    return {1: -g * x * _mt()._special_zeta(x + 1, q), "other": None} if _is_t(q) else {}
+
+
+def special_xlog1py(ctx, g):
+    x, y = _pair(ctx, "other")
+    gx = gy = None
+    if _is_t(x):
+        if _is_t(y):
+            gx = (g * y.log1p()).masked_fill((x == 0) & (y <= -1), 0)
+        else:
+            gx = g * (math.log1p(y) if y > -1 else (-math.inf if y == -1 else math.nan))
+            if y <= -1:
+                gx = gx.masked_fill(x == 0, 0)
+    if _is_t(y):
+        gy = g * x / (y + 1)
+    return gx, gy
+
+
+def _igamma_grad(ctx, g, sign, name):
+    a, x = _pair(ctx, "other")
+    if ctx.needs(0) or ctx.needs("input"):
+        raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+    return None, sign * g * ((a - 1) * x.log() - x - a.lgamma()).exp()
+
+
+def igamma(ctx, g):
+    """d/dx P(a, x) = x^(a-1) e^-x / Gamma(a); none for a (as torch)."""
+    return _igamma_grad(ctx, g, 1, "igamma")
+
+
+def igammac(ctx, g):
+    return _igamma_grad(ctx, g, -1, "igammac")
+
+
+def heaviside(ctx, g):
+    # NotImplementedError is a RuntimeError, the type torch raises
+    raise NotImplementedError("derivative for aten::heaviside is not implemented")
+
+
+def nextafter(ctx, g):
+    return g, g * 0
+
+
+def frexp(ctx, g):
+    """input = mantissa 2^exponent: d mantissa / d input = 2^-exponent."""
+    return (g[0] / ctx.out[1].exp2(),)
+
+
+# ---- distances -------------------------------------------------------------------------------
+
+def cdist(ctx, g):
+    """d ||x1_i - x2_j||_p / d x1_i (x2_j: its negative), summed over the other side's rows:
+    p = 1 sign(d); p = 2 d / D; p = inf sign(d) where |d| = D; other p
+    sign(d) |d|^(p-1) / D^(p-1); 0 where D = 0 (and where d = 0 for p < 1).  Zero distances
+    and differences are replaced by 1 before they divide or take a negative power, so that the
+    second derivative is not NaN there either."""
+    x1, x2 = ctx.saved(0, "x1"), ctx.saved(1, "x2")
+    p = float(_arg(ctx, 2, "p", 2.0))
+    dist = ctx.out.unsqueeze(-1)
+    d = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    zero = dist == 0
+    safe = dist.masked_fill(zero, 1)
+    if p == 0:
+        t = d * 0
+    elif p == 1:
+        t = d.sign()
+    elif p == 2:
+        t = (d / safe).masked_fill(zero, 0)
+    elif math.isinf(p):
+        t = d.sign() * (d.abs() == dist)
+    elif p < 2:
+        ad = d.abs().masked_fill(d == 0, 1)
+        t = (d.sign() * ad.pow(p - 1) / safe.pow(p - 1)).masked_fill(zero, 0)
+    else:
+        t = (d * d.abs().pow(p - 2) / safe.pow(p - 1)).masked_fill(zero, 0)
+    gt = g.unsqueeze(-1) * t
+    return (gt.sum(-2) if ctx.needs(0) or ctx.needs("x1") else None,
+            -gt.sum(-3) if ctx.needs(1) or ctx.needs("x2") else None)

@@ -1585,3 +1585,8 @@ __all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_chann
             "unfold", "grid_sample", "affine_grid", "embedding_bag", "adaptive_max_pool1d",
             "adaptive_max_pool1d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",
             "max_unpool2d"]
+# ---- distances: pdist (python/minitorch/_distance.py) ------------------------------------------
+
+def pdist(input, p=2):
+    """The p-norm distances between the rows of a 2-D input (upper triangle, row order)."""
+    return _mt.pdist(input, p)
