@@ -5,6 +5,18 @@ import os
 from . import _C
 
 
+_SCALAR_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
+                      "int32": "Int", "int64": "Long", "float16": "Half", "bfloat16": "BFloat16",
+                      "float32": "Float", "float64": "Double",
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+                      "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}
+
+
+def scalar_type_name(dtype):
+    """The name torch's messages give a dtype: Float for float32, Long for int64, ..."""
+    return _SCALAR_TYPE_NAMES[str(dtype).split(".")[-1]]
+
+
 # Bytes a tensor object and its impl take at least: a bound used to refuse a result list no
 # machine can hold before building any of it.
 _VIEW_BYTES = 256

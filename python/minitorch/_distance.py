@@ -2,7 +2,7 @@
 composed from it and from norm; cosine_similarity and pairwise_distance between the rows of two
 tensors (composites of differentiable ops)."""
 from . import _C
-from ._checks import _check, _legacy_name
+from ._checks import _check, _legacy_name, scalar_type_name as _scalar_type_name
 
 
 def _broadcast_pair(a, b):
@@ -45,11 +45,6 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 
 _MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
           "donot_use_mm_for_euclid_dist")
-
-def _scalar_type_name(dt):
-    from ._reductions import _scalar_type_name
-    return _scalar_type_name(dt)
-
 
 def _check_p(p, fname):
     if isinstance(p, _C.TensorBase):

@@ -1,10 +1,6 @@
 """Powers computed in double precision (float_power) and multiplication by powers of two (ldexp)."""
 from . import _C
-
-
-def _scalar_type_name(dt):
-    from ._reductions import _scalar_type_name
-    return _scalar_type_name(dt)
+from ._checks import scalar_type_name as _scalar_type_name
 
 
 def _mt():

@@ -16,12 +16,8 @@ import functools
 import importlib
 
 from . import _C
+from ._checks import scalar_type_name as _scalar_type_name
 from ._op_table import OPS
-
-
-def _scalar_type_name(dt):
-    from ._reductions import _scalar_type_name
-    return _scalar_type_name(dt)
 
 
 def _resolve(spec, name):

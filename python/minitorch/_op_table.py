@@ -123,6 +123,7 @@ op('cat',                 'C:index',                 'fo', aliases=('concat', 'c
 op('cauchy_',             'py:_random',              'm', grad='nondiff')
 op('cdouble',             'py:_complex',             'm')
 op('ceil',                'C:ops',                   'fmio', grad=d(_UNARY, self='zeros_like(grad)'))
+op('complex',             'py:_complex',             'fo')
 op('cfloat',              'py:_complex',             'm')
 op('char',                'C:tensor',                'm', grad='nondiff')
 op('as_subclass',         'py:_subclass',            'm', grad='identity')
@@ -187,11 +188,11 @@ op('float',               'C:tensor',                'm', grad=d('Tensor self, *
 op('floor',               'C:ops',                   'fmio', grad=d(_UNARY, self='zeros_like(grad)'))
 op('floor_divide',        'C:ops',                   'fmio', grad='nondiff')
 op('fmax',                'C:ops',                   'fmio', grad=d('Tensor self, Tensor other',
-    self='grad.masked_fill(((self >= other) | other.isnan()).logical_not(), 0)',
-    other='grad.masked_fill((self >= other) | other.isnan(), 0)'))
+    self='where(self == other, grad / 2, grad).masked_fill((self < other) | (self.isnan() & other.isnan().logical_not()), 0)',
+    other='where(self == other, grad / 2, grad).masked_fill((self > other) | other.isnan(), 0)'))
 op('fmin',                'C:ops',                   'fmio', grad=d('Tensor self, Tensor other',
-    self='grad.masked_fill(((self <= other) | other.isnan()).logical_not(), 0)',
-    other='grad.masked_fill((self <= other) | other.isnan(), 0)'))
+    self='where(self == other, grad / 2, grad).masked_fill((self > other) | (self.isnan() & other.isnan().logical_not()), 0)',
+    other='where(self == other, grad / 2, grad).masked_fill((self < other) | other.isnan(), 0)'))
 op('fmod',                'C:ops',                   'fmio', grad=d('Tensor self, Tensor|Scalar other', self='grad', other='-grad * (self / other).trunc()'))
 op('frac',                'C:ops',                   'fmio', grad=d(_UNARY, self='grad'))
 op('from_numpy',          'C:tensor',                'f', call='o', grad='nondiff')
@@ -321,6 +322,7 @@ op('permute',             'C:tensor',                'gm', grad=d('Tensor self, 
 op('pin_memory',          'Tensor',                  'm')
 op('poisson',             'py:_random',              'f', grad='nondiff')
 op('positive',            'py:_pointwise',           'fm', grad='identity')
+op('polar',               'py:_complex',             'fo')
 op('pow',                 'C:ops',                   'fmio', grad=d(_BINARY.replace('other', 'exponent'),
     self='(grad * exponent * self.pow(exponent - 1)).masked_fill((exponent == 0) & (self == 0), 0)'
          ' if is_tensor(exponent) else (grad * 0 if exponent == 0 else '
@@ -548,7 +550,7 @@ op('bce_logits',          'py:nn._ops',              'n', grad=d(
     pos_weight='grad * target * sp'))
 op('bce',                 'py:nn._ops',              'n', grad=d(
     'Tensor self, Tensor target',
-    self='grad * (self - target) / ((1 - self) * self).clamp_min(1e-12)',
+    self='grad * (self - target) / ((1 - self) * self).clamp_min(9.999999960041972e-13)',
     target='grad * ((1 - self).log().clamp_min(-100) - self.log().clamp_min(-100))'))
 # ---- attention -----------------------------------------------------------------------------
 # torch's CPU kernel behind F.scaled_dot_product_attention: (output, logsumexp), see

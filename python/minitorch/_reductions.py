@@ -4,6 +4,7 @@ import warnings
 from collections import namedtuple
 
 from . import _C
+from ._checks import scalar_type_name as _scalar_type_name
 
 
 def _return_type(name, fields):
@@ -20,17 +21,6 @@ def _return_type(name, fields):
 max_ret = _return_type("max", ["values", "indices"])
 min_ret = _return_type("min", ["values", "indices"])
 var_mean_ret = _return_type("var_mean", ["var", "mean"])  # kept as plain tuples by var_mean
-
-
-_SCALAR_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
-                      "int32": "Int", "int64": "Long", "float16": "Half", "bfloat16": "BFloat16",
-                      "float32": "Float", "float64": "Double",
-                      "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-                      "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}
-
-
-def _scalar_type_name(dtype):
-    return _SCALAR_TYPE_NAMES[str(dtype).split(".")[-1]]
 
 
 def _check(input, fname):

@@ -4,11 +4,7 @@ index_put_ (differentiable through them)."""
 import warnings
 
 from . import _C
-
-
-def _scalar_type_name(dt):
-    from ._reductions import _scalar_type_name
-    return _scalar_type_name(dt)
+from ._checks import scalar_type_name as _scalar_type_name
 
 
 def _check_tensor(x, fname, name, pos):

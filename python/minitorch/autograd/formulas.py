@@ -89,34 +89,6 @@ def _numel(shape):
 
 # ---- elementwise ---------------------------------------------------------------------------
 
-def add(ctx, g):
-    alpha = _arg(ctx, 2, "alpha", 1)
-    return g, (g if alpha == 1 else g * alpha)
-
-
-def sub(ctx, g):
-    alpha = _arg(ctx, 2, "alpha", 1)
-    return g, (-g if alpha == 1 else g * -alpha)
-
-
-def mul(ctx, g):
-    a, b = ctx.args[:2]
-    return (g * _c(b) if ctx.needs(0) else None), (g * _c(a) if ctx.needs(1) else None)
-
-
-def div(ctx, g):
-    a, b = ctx.args[:2]
-    if _arg(ctx, 2, "rounding_mode") is not None:
-        return g * 0, (g * 0 if _is_t(b) else None)
-    ga = g / _c(b) if ctx.needs(0) else None
-    gb = -g * _c(ctx.out) / _c(b) if ctx.needs(1) else None
-    return ga, gb
-
-
-def neg(ctx, g):
-    return (-g,)
-
-
 def zeros(ctx, g):
     return (g * 0,)
 
@@ -127,10 +99,6 @@ def identity(ctx, g):
 
 def conj(ctx, g):
     return (_c(g),)
-
-
-def abs(ctx, g):
-    return (g * ctx.args[0].sgn(),)
 
 
 def sgn(ctx, g):
@@ -153,208 +121,9 @@ def angle(ctx, g):
     return ((g * x * 1j / a2).masked_fill(a2 == 0, 0),)
 
 
-def pow(ctx, g):
-    a, e = ctx.args[:2]
-    ga = gb = None
-    if ctx.needs(0):
-        if _is_t(e):
-            ga = g * e * a.pow(e - 1)
-            ga = ga.masked_fill((e == 0) & (a == 0), 0) if ga.dtype.is_floating_point else ga
-        elif e == 0:
-            ga = g * 0
-        else:
-            ga = g * e * a.pow(e - 1)
-    if ctx.needs(1):
-        out = ctx.out
-        if _is_t(a):
-            gb = g * out * a.log()
-            gb = gb.masked_fill((a == 0) & (e >= 0), 0)
-        else:  # a number: as for a tensor base (0 ** e: -inf for e < 0, else 0; a < 0: NaN)
-            la = math.log(a) if a > 0 else (-math.inf if a == 0 else math.nan)
-            gb = g * out * la
-            if a == 0:
-                gb = gb.masked_fill(e >= 0, 0)
-    return ga, gb
-
-
-def exp(ctx, g):
-    return (g * _c(ctx.out),)
-
-
-def exp2(ctx, g):
-    return (g * ctx.out * math.log(2.0),)
-
-
-def expm1(ctx, g):
-    return (g * (ctx.out + 1),)
-
-
-def log(ctx, g):
-    return (g / _c(ctx.args[0]),)
-
-
-def log2(ctx, g):
-    return (g / (ctx.args[0] * math.log(2.0)),)
-
-
-def log10(ctx, g):
-    return (g / (ctx.args[0] * math.log(10.0)),)
-
-
-def log1p(ctx, g):
-    return (g / (ctx.args[0] + 1),)
-
-
-def sqrt(ctx, g):
-    return (g / (2 * _c(ctx.out)),)
-
-
-def rsqrt(ctx, g):
-    return (g * -0.5 * ctx.out.pow(3),)
-
-
-def reciprocal(ctx, g):
-    return (g * -_c(ctx.out * ctx.out),)
-
-
-def square(ctx, g):
-    return (g * 2 * _c(ctx.args[0]),)
-
-
-def sin(ctx, g):
-    return (g * _c(ctx.args[0].cos()),)
-
-
-def cos(ctx, g):
-    return (g * -_c(ctx.args[0].sin()),)
-
-
-def tan(ctx, g):
-    return (g * (1 + ctx.out * ctx.out),)
-
-
-def tanh(ctx, g):
-    return (g * _c(1 - ctx.out * ctx.out),)
-
-
-def sigmoid(ctx, g):
-    return (g * _c(ctx.out * (1 - ctx.out)),)
-
-
-def softmax(ctx, g):
-    """y * (g - sum(g * y)) along dim, y the softmax."""
-    y, dim = ctx.out, _arg(ctx, 1, "dim")
-    return (y * (g - (g * y).sum(dim, keepdim=True)),)
-
-
-def log_softmax(ctx, g):
-    """g - exp(y) * sum(g) along dim, y the log-softmax."""
-    y, dim = ctx.out, _arg(ctx, 1, "dim")
-    return (g - y.exp() * g.sum(dim, keepdim=True),)
-
-
-def relu(ctx, g):
-    return (g.masked_fill(ctx.out <= 0, 0),)  # 0 where the result is 0, even for a NaN g
-
-
-def asin(ctx, g):
-    x = ctx.args[0]
-    return (g / (1 - x * x).sqrt(),)
-
-
-def acos(ctx, g):
-    x = ctx.args[0]
-    return (-g / (1 - x * x).sqrt(),)
-
-
-def atan(ctx, g):
-    x = ctx.args[0]
-    return (g / (1 + x * x),)
-
-
-def sinh(ctx, g):
-    return (g * ctx.args[0].cosh(),)
-
-
-def cosh(ctx, g):
-    return (g * ctx.args[0].sinh(),)
-
-
-def asinh(ctx, g):
-    x = ctx.args[0]
-    return (g / (x * x + 1).sqrt(),)
-
-
-def acosh(ctx, g):
-    x = ctx.args[0]
-    return (g / (x * x - 1).sqrt(),)
-
-
-def atanh(ctx, g):
-    x = ctx.args[0]
-    return (g / (1 - x * x),)
-
-
-def erf(ctx, g):
-    x = ctx.args[0]
-    return (g * (2 / math.sqrt(math.pi)) * (-x * x).exp(),)
-
-
-def erfc(ctx, g):
-    x = ctx.args[0]
-    return (g * (-2 / math.sqrt(math.pi)) * (-x * x).exp(),)
-
-
-def erfinv(ctx, g):
-    return (g * (math.sqrt(math.pi) / 2) * (ctx.out * ctx.out).exp(),)
-
-
-def sinc(ctx, g):
-    """(cos(pi x) - sinc(x)) / x, zero at x = 0."""
-    x = ctx.args[0]
-    d = ((math.pi * x).cos() - ctx.out) / x
-    return ((g * d).masked_fill(x == 0, 0),)
-
-
-def deg2rad(ctx, g):
-    return (g * (math.pi / 180),)
-
-
-def rad2deg(ctx, g):
-    return (g * (180 / math.pi),)
-
-
 def lgamma(ctx, g):
     """d lgamma(x) / dx = digamma(x) (the C kernel; its own derivative is polygamma(1, x))."""
     return (g * ctx.args[0].digamma(),)
-
-
-def atan2(ctx, g):
-    a, b = ctx.args[:2]
-    d = a * a + b * b
-    return g * b / d, -g * a / d
-
-
-def hypot(ctx, g):
-    a, b = ctx.args[:2]
-    return g * a / ctx.out, g * b / ctx.out
-
-
-def copysign(ctx, g):
-    """|a| with b's sign: g * out / a for a (zero at a = 0); none for b (a step)."""
-    a, b = ctx.args[:2]
-    ga = (g * ctx.out / a).masked_fill(a == 0, 0)
-    return ga, (g * 0 if _is_t(b) else None)
-
-
-def logaddexp(ctx, g):
-    a, b = ctx.args[:2]
-    return g * (a - ctx.out).exp(), g * (b - ctx.out).exp()
-
-
-def logaddexp2(ctx, g):
-    a, b = ctx.args[:2]
-    return g * (a - ctx.out).exp2(), g * (b - ctx.out).exp2()
 
 
 def _pick(a, b, g, better):
@@ -363,47 +132,31 @@ def _pick(a, b, g, better):
     return g * wa, g * (1 - wa)
 
 
-def maximum(ctx, g):
-    return _pick(*ctx.args[:2], g, lambda a, b: a > b)
-
-
-def minimum(ctx, g):
-    return _pick(*ctx.args[:2], g, lambda a, b: a < b)
-
-
-def fmax(ctx, g):
-    a, b = ctx.args[:2]
-    wa = ((a >= b) | b.isnan()).to(g.dtype)
-    return g * wa, g * (1 - wa)
-
-
-def fmin(ctx, g):
-    a, b = ctx.args[:2]
-    wa = ((a <= b) | b.isnan()).to(g.dtype)
-    return g * wa, g * (1 - wa)
-
-
 def _clamp_grads(ctx, g, lo, hi):
-    """clamp(x, lo, hi) = min(max(x, lo), hi), either bound None or a number or a tensor: x
-    takes the gradient where it lies strictly between the bounds; a tensor bound where x is
-    beyond it, split evenly with x where they are equal (as maximum/minimum); where lo > hi,
-    hi takes it."""
+    """clamp(x, lo, hi). Number bounds: x takes the gradient where it lies strictly between
+    them (zero at a bound, at NaN, and where the gradient is infinite outside). Tensor bounds:
+    clamp is minimum(maximum(x, lo), hi) and its gradients are those of the two (split evenly
+    on ties, NaN propagating to both operands, hi taking it where lo > hi)."""
     x = ctx.saved(0, "input")
-    gx, glo, ghi, m = g, None, None, x
-    if lo is not None:
-        m = x.clamp(min=lo)
-        tie = (x == lo) * 0.5 if _is_t(lo) else 0
-        gx = g * ((x > lo) + tie)
-        if _is_t(lo):
-            glo = g * ((x < lo) + tie)
+    if not _is_t(lo) and not _is_t(hi):
+        inside = None
+        if lo is not None:
+            inside = x > lo
+        if hi is not None:
+            inside = (x < hi) if inside is None else inside & (x < hi)
+        return g.masked_fill(inside.logical_not(), 0), None, None
+    gx, glo, ghi = g, None, None
     if hi is not None:
-        tie = (m == hi) * 0.5 if _is_t(hi) else 0
-        to_m = (m < hi) + tie
-        gx = gx * to_m
-        if glo is not None:
-            glo = glo * to_m
+        m = x if lo is None else x.clamp(min=lo)
+        split = (g / 2).where(m == hi, g)
+        gx = split.masked_fill(m > hi, 0)
         if _is_t(hi):
-            ghi = g * ((m > hi) + tie)
+            ghi = split.masked_fill(m < hi, 0)
+    if lo is not None:
+        split = (gx / 2).where(x == lo, gx)
+        if _is_t(lo):
+            glo = split.masked_fill(x > lo, 0)
+        gx = split.masked_fill(x < lo, 0)
     return gx, glo, ghi
 
 
@@ -421,40 +174,6 @@ def clamp_min(ctx, g):
 def clamp_max(ctx, g):
     gx, _, ghi = _clamp_grads(ctx, g, None, ctx.saved(1, "max"))
     return {0: gx, 1: ghi, "max": ghi}
-
-
-def lerp(ctx, g):
-    """input + weight * (end - input)."""
-    x, end, w = ctx.saved(0), ctx.saved(1, "end"), ctx.saved(2, "weight")
-    gx = g * _c(1 - w)
-    ge = g * _c(w)
-    gw = g * _c(end - x) if _is_t(w) else None
-    return {0: gx, 1: ge, "end": ge, 2: gw, "weight": gw}
-
-
-def nan_to_num(ctx, g):
-    return (g * ctx.args[0].isfinite(),)
-
-
-def xlogy(ctx, g):
-    x, y = ctx.args[:2]
-    gx = (g * y.log()).masked_fill((x == 0) & (y <= 0), 0) if _is_t(y) else g * math.log(y)
-    gy = g * x / y if _is_t(y) else None
-    return gx, gy
-
-
-def frac(ctx, g):
-    return (g,)
-
-
-def fmod(ctx, g):
-    a, b = ctx.args[:2]
-    return g, (-g * (a / b).trunc() if _is_t(b) else None)
-
-
-def remainder(ctx, g):
-    a, b = ctx.args[:2]
-    return g, (-g * (a / b).floor() if _is_t(b) else None)
 
 
 def where(ctx, g):
@@ -504,13 +223,6 @@ def view_as_complex(ctx, g):
 
 
 # ---- reductions ----------------------------------------------------------------------------
-
-def sum(ctx, g):
-    x = _arg(ctx, 0, "input")  # its shape only
-    dim = _arg(ctx, 1, "dim")
-    keepdim = _arg(ctx, 2, "keepdim", False)
-    return (_expand_back(g, x.shape, dim, keepdim),)
-
 
 def _amax_like(ctx, g):
     """g split evenly among the elements equal to the result."""
@@ -608,11 +320,6 @@ def prod(ctx, g):
     return (_expand_back(g, x.shape, dim, keepdim) * _c(_exclusive_prod(x, dim)),)
 
 
-def cumsum(ctx, g):
-    dim = _arg(ctx, 1, "dim")
-    return (g.flip([dim]).cumsum(dim).flip([dim]),)
-
-
 def cumprod(ctx, g):
     """d out_j / d x_i = prod of x_k, k <= j, k != i (j >= i): out_j / x_i without zeros;
     with zeros, one cumprod per position i with x_i set to 1."""
@@ -659,7 +366,7 @@ def linalg_vector_norm(ctx, g):
     out = _expand_back(_out(ctx, "linalg_vector_norm"), x.shape, dim, keepdim)
     g = _expand_back(g, x.shape, dim, keepdim)
     if p == 0:
-        return (g * 0,)
+        return (None,)  # the count of nonzeros has no gradient (torch leaves it undefined)
     if p == 1:
         return (g * x.sgn(),)
     if p in (math.inf, -math.inf):
@@ -728,12 +435,6 @@ def cummax(ctx, g):
 
 
 cummin = cummax
-
-
-def gather(ctx, g):
-    x = _arg(ctx, 0, "input")
-    dim, index = _arg(ctx, 1, "dim"), ctx.saved(2, "index")
-    return (g.new_zeros(x.shape).scatter_add(dim, index, g),)
 
 
 def index_select(ctx, g):
@@ -833,7 +534,10 @@ def index_copy(ctx, g):
 
 def index_fill(ctx, g):
     dim, index, value = _arg(ctx, 1, "dim"), ctx.saved(2, "index"), _arg(ctx, 3, "value")
-    gv = g.index_select(dim, index).sum() if _is_t(value) else None
+    gv = None
+    if _is_t(value):  # each filled position once, however often the index repeats it
+        filled = g.new_zeros(g.shape, dtype=_mt().bool).index_fill(dim, index, True)
+        gv = g.where(filled, 0).sum()
     return {0: g.index_fill(dim, index, 0), 3: gv, "value": gv}
 
 
@@ -847,74 +551,9 @@ def index_put(ctx, g):
 
 # ---- linear algebra ------------------------------------------------------------------------
 
-def mm(ctx, g):
-    a, b = ctx.args[:2]
-    return (g @ _c(b).mT if ctx.needs(0) else None), (_c(a).mT @ g if ctx.needs(1) else None)
-
-
-bmm = mm
-
-
-def matmul(ctx, g):
-    a, b = ctx.args[:2]
-    a, b = _c(a), _c(b)
-    if a.dim() == 1 and b.dim() == 1:
-        return g * b, g * a
-    if a.dim() == 1:
-        ga = (g.unsqueeze(-2) @ b.mT).squeeze(-2) if ctx.needs(0) else None
-        gb = a.unsqueeze(-1) @ g.unsqueeze(-2) if ctx.needs(1) else None
-    elif b.dim() == 1:
-        ga = g.unsqueeze(-1) @ b.unsqueeze(-2) if ctx.needs(0) else None
-        gb = (a.mT @ g.unsqueeze(-1)).squeeze(-1) if ctx.needs(1) else None
-    else:
-        ga = g @ b.mT if ctx.needs(0) else None
-        gb = a.mT @ g if ctx.needs(1) else None
-    return ga, gb
-
-
-def mv(ctx, g):
-    a, v = ctx.args[:2]
-    return (g.unsqueeze(1) * _c(v).unsqueeze(0)), (_c(a).mT @ g)
-
-
-def dot(ctx, g):
-    a, b = ctx.args[:2]
-    return g * _c(b), g * _c(a)
-
-
 def vdot(ctx, g):
     a, b = ctx.args[:2]
     return g.conj() * b if g.dtype.is_complex else g * b, g * a
-
-
-def _beta_alpha(ctx):
-    return ctx.kwargs.get("beta", 1), ctx.kwargs.get("alpha", 1)
-
-
-def _times(t, k):
-    """t * k, or t itself for k == 1 (no pass over t)."""
-    return t if isinstance(k, (int, float)) and k == 1 else t * k
-
-
-def addmm(ctx, g):
-    m1, m2 = ctx.saved(1, "mat1"), ctx.saved(2, "mat2")
-    beta, alpha = _beta_alpha(ctx)
-    gi = _times(g, beta) if ctx.needs(0) else None
-    g1 = _times(g @ _c(m2).mT, alpha) if ctx.needs(1) else None
-    g2 = _times(_c(m1).mT @ g, alpha) if ctx.needs(2) else None
-    return gi, g1, g2
-
-
-def addmv(ctx, g):
-    m, v = ctx.saved(1, "mat"), ctx.saved(2, "vec")
-    beta, alpha = _beta_alpha(ctx)
-    return g * beta, g.unsqueeze(1) * _c(v).unsqueeze(0) * alpha, (_c(m).mT @ g) * alpha
-
-
-def baddbmm(ctx, g):
-    b1, b2 = ctx.saved(1, "batch1"), ctx.saved(2, "batch2")
-    beta, alpha = _beta_alpha(ctx)
-    return g * beta, (g @ _c(b2).mT) * alpha, (_c(b1).mT @ g) * alpha
 
 
 # ---- views and copies ----------------------------------------------------------------------
@@ -929,51 +568,12 @@ def transpose(ctx, g):
     return (g.transpose(d0, d1),)
 
 
-def t(ctx, g):
-    return (g.t(),)
-
-
 def T(ctx, g):
     return (g.permute(list(range(g.dim()))[::-1]),)
 
 
 def mT(ctx, g):
     return (g.mT,)
-
-
-def permute(ctx, g):
-    dims = ctx._args[1:] if len(ctx._args) > 1 else ctx.kwargs.get("dims")
-    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
-        dims = dims[0]
-    nd = g.dim()
-    inv = [0] * nd
-    for i, d in enumerate(dims):
-        inv[d % nd] = i
-    return (g.permute(inv),)
-
-
-def expand(ctx, g):
-    return (g,)                          # the recorder sums g back to the input's shape
-
-
-def narrow(ctx, g):
-    x = _arg(ctx, 0, "input")  # its shape only
-    dim, start = _arg(ctx, 1, "dim"), _arg(ctx, 2, "start")
-    length = _arg(ctx, 3, "length")
-    start = int(start)
-    if start < 0:
-        start += x.shape[dim]
-    gi = g.new_zeros(x.shape)
-    gi[(slice(None),) * (dim % x.dim()) + (slice(start, start + length),)] = g
-    return (gi,)
-
-
-def select(ctx, g):
-    x = _arg(ctx, 0, "input")  # its shape only
-    dim, index = _arg(ctx, 1, "dim"), _arg(ctx, 2, "index")
-    gi = g.new_zeros(x.shape)
-    gi[(slice(None),) * (dim % x.dim()) + (index,)] = g
-    return (gi,)
 
 
 def _basic_key(key):
@@ -1084,21 +684,8 @@ def triu(ctx, g):
     return (g.triu(_arg(ctx, 1, "diagonal", 0)),)
 
 
-def flip(ctx, g):
-    return (g.flip(_arg(ctx, 1, "dims")),)
-
-
-def fliplr(ctx, g):
-    return (g.fliplr(),)
-
-
-def flipud(ctx, g):
-    return (g.flipud(),)
-
-
 def rot90(ctx, g):
     return (g.rot90(-_arg(ctx, 1, "k", 1), _arg(ctx, 2, "dims", (0, 1))),)
-
 
 
 # ---- attention -----------------------------------------------------------------------------
