@@ -139,13 +139,13 @@ mt__nn_mask(PyObject *o, bool mask[3])
     if (o == NULL || o == Py_None) {
         return 0;
     }
-    PyObject *seq = PySequence_Fast(o, "_conv2d_backward(): output_mask must be a sequence of 3 bools");
+    PyObject *seq = PySequence_Fast(o, "output_mask must be a sequence of 3 bools");
     if (seq == NULL) {
         return -1;
     }
     int rc = 0;
     if (PySequence_Fast_GET_SIZE(seq) != 3) {
-        PyErr_SetString(PyExc_TypeError, "_conv2d_backward(): output_mask must be a sequence of 3 bools");
+        PyErr_SetString(PyExc_TypeError, "output_mask must be a sequence of 3 bools");
         rc = -1;
     }
     for (int i = 0; rc == 0 && i < 3; i++) {
@@ -208,6 +208,135 @@ mt_py_conv2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyOb
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = mt_conv2d_backward(t[0], t[1], t[2], &p, mask, grads);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    return mt__nn_triple(grads);
+}
+
+/* One argument of an N-d convolution (nsp spatial dims): an int or a
+ * sequence of 1 or nsp ints (torch's message otherwise).  0 or -1. */
+static int
+mt__nn_conv_arg(PyObject *o, int nsp, int64_t out[MT_CONV_MAX_SPATIAL], int64_t dflt,
+                const char *what)
+{
+    int64_t v[MT_MAX_DIMS];
+    if (o == NULL || o == Py_None) {
+        for (int i = 0; i < nsp; i++) {
+            out[i] = dflt;
+        }
+        return 0;
+    }
+    int n = mt__nn_ints(o, v, "convolution", what);
+    if (n < 0) {
+        return -1;
+    }
+    if (n != 1 && n != nsp) {
+        char buf[256];
+        PyErr_Format(PyExc_RuntimeError,
+                     "expected %s to be a single integer value or a list of %d values to match the "
+                     "convolution dimensions, but got %s=%s",
+                     what, nsp, what, mt_format_sizes(buf, sizeof(buf), n, v));
+        return -1;
+    }
+    for (int i = 0; i < nsp; i++) {
+        out[i] = v[n == 1 ? 0 : i];
+    }
+    return 0;
+}
+
+/* The arguments stride, padding, dilation, transposed, output_padding,
+ * groups (a[0..5]) of a convolution whose weight has `wdim` dims.  0 or -1. */
+static int
+mt__nn_conv_nd_params(PyObject **a, int wdim, mt_conv_params *p)
+{
+    if (wdim < 3 || wdim > MT_CONV_MAX_SPATIAL + 2) {
+        PyErr_Format(PyExc_RuntimeError, "convolution: expected a weight of 3, 4 or 5 dimensions "
+                     "(1 to 3 spatial ones), but got %d dimensions", wdim);
+        return -1;
+    }
+    *p = (mt_conv_params){.nsp = wdim - 2, .groups = 1};
+    int tr = a[3] == NULL ? 0 : PyObject_IsTrue(a[3]);
+    if (tr < 0) {
+        return -1;
+    }
+    p->transposed = tr > 0;
+    if (mt__nn_conv_arg(a[0], p->nsp, p->stride, 1, "stride") < 0 ||
+        mt__nn_conv_arg(a[1], p->nsp, p->padding, 0, "padding") < 0 ||
+        mt__nn_conv_arg(a[2], p->nsp, p->dilation, 1, "dilation") < 0 ||
+        mt__nn_conv_arg(a[4], p->nsp, p->output_padding, 0, "output_padding") < 0) {
+        return -1;
+    }
+    if (a[5] != NULL && a[5] != Py_None &&
+        mt__int64_from_py(a[5], &p->groups, "convolution", "groups") < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_convolution_doc,
+"_convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,\n"
+"             groups) -> Tensor\n\n"
+"The convolution kernel over 1 to 3 spatial dims (the weight's rank says how many): input\n"
+"(N, C_in, *spatial) or unbatched; plain or transposed (Note [Transposed convolution]).");
+
+static PyObject *
+mt_py_convolution(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_convolution", 2, "input", "weight", "bias", "stride", "padding", "dilation",
+          "transposed", "output_padding", "groups");
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_convolution", "input") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_convolution", "weight") < 0 ||
+        mt__nn_tensor(a[2], &t[2], true, "_convolution", "bias") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    mt_conv_params p;
+    if (mt__nn_conv_nd_params(a + 3, t[1]->ndim, &p) < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_convolution(t[0], t[1], t[2], &p);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_convolution_backward_doc,
+"_convolution_backward(grad_output, input, weight, stride, padding, dilation, transposed,\n"
+"                      output_padding, groups, output_mask=(True, True, True))\n"
+"    -> (grad_input, grad_weight, grad_bias)\n\n"
+"Gradients of _convolution; None for each one output_mask does not ask for.");
+
+static PyObject *
+mt_py_convolution_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames)
+{
+    PARSE("_convolution_backward", 3, "grad_output", "input", "weight", "stride", "padding",
+          "dilation", "transposed", "output_padding", "groups", "output_mask");
+    bool mask[3];
+    if (mt__nn_mask(a[9], mask) < 0) {
+        return NULL;
+    }
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *grads[3] = {NULL, NULL, NULL};
+    if (mt__nn_tensor(a[0], &t[0], false, "_convolution_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_convolution_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_convolution_backward", "weight") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    mt_conv_params p;
+    if (mt__nn_conv_nd_params(a + 3, t[2]->ndim, &p) < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_convolution_backward(t[0], t[1], t[2], &p, mask, grads);
     Py_END_ALLOW_THREADS
     mt__impls_release(t, 3);
     if (rc < 0) {
@@ -545,6 +674,8 @@ static PyMethodDef mt_nn_functions[] = {
      "softmax or log_softmax along the last dimension in one pass per row"},
     {"_conv2d", FASTKW(mt_py_conv2d), mt_conv2d_doc},
     {"_conv2d_backward", FASTKW(mt_py_conv2d_backward), mt_conv2d_backward_doc},
+    {"_convolution", FASTKW(mt_py_convolution), mt_convolution_doc},
+    {"_convolution_backward", FASTKW(mt_py_convolution_backward), mt_convolution_backward_doc},
     {"_max_pool2d_with_indices", FASTKW(mt_py_max_pool2d), mt_max_pool2d_doc},
     {"_max_pool2d_backward", FASTKW(mt_py_max_pool2d_backward), mt_max_pool2d_backward_doc},
     {"_avg_pool2d", FASTKW(mt_py_avg_pool2d), mt_avg_pool2d_doc},

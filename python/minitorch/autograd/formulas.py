@@ -1110,3 +1110,89 @@ def flipud(ctx, g):
 def rot90(ctx, g):
     return (g.rot90(-_arg(ctx, 1, "k", 1), _arg(ctx, 2, "dims", (0, 1))),)
 
+
+
+# ---- spatial: convolution, pooling, upsampling ----------------------------------------------
+# (the ops of _convolution.py, _pooling.py and _upsampling.py: each linear kernel's backward is
+# itself a recorded op whose derivative is the forward kernel again, so derivatives of every
+# order are recorded ops)
+
+def _conv_args(ctx):
+    """(stride, padding, dilation, transposed, output_padding, groups) of convolution or
+    _convolution_backward (their positions 3 to 8)."""
+    return [_arg(ctx, i, n) for i, n in ((3, "stride"), (4, "padding"), (5, "dilation"),
+                                         (6, "transposed"), (7, "output_padding"),
+                                         (8, "groups"))]
+
+
+def _tuple_n(v, n):
+    if isinstance(v, (list, tuple)):
+        return tuple(v) if len(v) != 1 else tuple(v) * n
+    return (v,) * n
+
+
+class _Conv:
+    """One convolution's arguments and its plain convolution (Note [Transposed convolution] in
+    aten_lite/conv.c): fwd, the plain forward, bin, the plain input gradient, and bw, the
+    plain weight gradient, each a recorded op."""
+
+    def __init__(self, w, stride, padding, dilation, transposed, output_padding, groups):
+        n = w.dim() - 2
+        self.n, self.k = n, tuple(w.shape[2:])
+        self.s, self.p = _tuple_n(stride, n), _tuple_n(padding, n)
+        self.d, self.op = _tuple_n(dilation, n), _tuple_n(output_padding, n)
+        self.tr, self.groups = bool(transposed), groups
+        self.w = w
+
+    def fwd(self, a, w, size):
+        """The plain convolution of a (the plain input's shape) with w, cut to `size`."""
+        y = _mt().convolution(a, w, None, self.s, self.p, self.d, False, (0,) * self.n,
+                              self.groups)
+        for i, m in enumerate(size):
+            if y.shape[2 + i] != m:
+                y = y.narrow(2 + i, 0, m)
+        return y
+
+    def bin(self, b, w, size):
+        """The plain input gradient of b (the plain output's shape) with w, of `size`."""
+        op = tuple(m - ((b.shape[2 + i] - 1) * self.s[i] - 2 * self.p[i] +
+                        self.d[i] * (self.k[i] - 1) + 1) for i, m in enumerate(size))
+        return _mt().convolution(b, w, None, self.s, self.p, self.d, True, op, self.groups)
+
+    def bw(self, plain_x, plain_gy):
+        """The plain weight gradient of the plain input plain_x and output gradient plain_gy."""
+        go, inp = (plain_gy, plain_x) if not self.tr else (plain_x, plain_gy)
+        return _mt()._convolution_backward(go, inp, self.w, self.s, self.p, self.d, self.tr,
+                                           self.op, self.groups, (False, True, False))[1]
+
+
+def convolution(ctx, g):
+    x, w = ctx.saved(0, "input"), ctx.saved(1, "weight")
+    mask = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
+    gx, gw, gb = _mt()._convolution_backward(g, x, w, *_conv_args(ctx), mask)
+    return gx, gw, gb
+
+
+def _convolution_backward(ctx, grads):
+    """Second derivatives of convolution (see _Conv): the gradients of grad_input, grad_weight
+    and grad_bias with respect to grad_output, input and weight."""
+    ggx, ggw, ggb = grads
+    g, x, w = ctx.saved(0, "grad_output"), ctx.saved(1, "input"), ctx.saved(2, "weight")
+    c = _Conv(w, *_conv_args(ctx))
+    gsize, xsize = tuple(g.shape[2:]), tuple(x.shape[2:])
+    d_g = d_x = d_w = None
+    if ctx.needs(0):
+        terms = []
+        if ggx is not None:
+            terms.append(c.fwd(ggx, w, gsize) if not c.tr else c.bin(ggx, w, gsize))
+        if ggw is not None:
+            terms.append(c.fwd(x, ggw, gsize) if not c.tr else c.bin(x, ggw, gsize))
+        if ggb is not None:
+            terms.append(ggb.reshape((1, -1) + (1,) * c.n).expand(g.shape))
+        for t_ in terms:
+            d_g = t_ if d_g is None else d_g + t_
+    if ctx.needs(1) and ggw is not None:
+        d_x = c.bin(g, ggw, xsize) if not c.tr else c.fwd(g, ggw, xsize)
+    if ctx.needs(2) and ggx is not None:
+        d_w = c.bw(ggx, g) if not c.tr else c.bw(g, ggx)
+    return d_g, d_x, d_w
