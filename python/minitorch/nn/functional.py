@@ -1093,3 +1093,30 @@ def adaptive_avg_pool1d(input, output_size):
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     return _conv_fn("adaptive_max_pool2d")(input, output_size, return_indices)
+
+
+# ---- spatial: 3-D and transposed convolutions (minitorch._convolution) ----------------------
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _mt.conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _mt.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _mt.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _mt.conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation)
+
+
+__all__ += ["conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]

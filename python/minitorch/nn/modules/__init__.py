@@ -32,3 +32,8 @@ __all__ = [
     "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "HuberLoss",
     "KLDivLoss", "SoftMarginLoss",
 ]
+
+# spatial: 3-D and transposed convolutions, 3-D pooling, upsampling
+from .conv import Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402
+
+__all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
