@@ -638,6 +638,316 @@ mt_py_adaptive_max_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_
     return mt__tensor_wrap(r);
 }
 
+/* ---- 3-D pooling ---------------------------------------------------------------------------- */
+
+/* One argument of a 3-D pooling: an int or a sequence of 1 or 3 ints;
+ * `dflt` (stride: the kernel) for None or, when none_ok, an empty sequence;
+ * otherwise torch's message "fname: msg".  0 or -1. */
+static int
+mt__nn_pool3_arg(PyObject *o, int64_t out[3], const int64_t *dflt, bool none_ok,
+                 const char *fname, const char *what, const char *msg)
+{
+    int64_t v[MT_MAX_DIMS];
+    if (o == NULL || o == Py_None) {
+        if (dflt == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s(): missing argument '%s'", fname, what);
+            return -1;
+        }
+        memcpy(out, dflt, 3 * sizeof(int64_t));
+        return 0;
+    }
+    int n = mt__nn_ints(o, v, fname, what);
+    if (n < 0) {
+        return -1;
+    }
+    if (n == 0 && none_ok) {
+        memcpy(out, dflt, 3 * sizeof(int64_t));
+        return 0;
+    }
+    if (n != 1 && n != 3) {
+        PyErr_Format(PyExc_RuntimeError, "%s: %s %s", fname, what, msg);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        out[i] = v[n == 1 ? 0 : i];
+    }
+    return 0;
+}
+
+/* kernel_size, stride, padding[, dilation], ceil_mode of max_pool3d (dil)
+ * or avg_pool3d, with torch's messages for each.  0 or -1. */
+static int
+mt__nn_pool3_params(PyObject **a, bool max, mt_pool_params *p)
+{
+    static const int64_t zero[3] = {0, 0, 0}, one[3] = {1, 1, 1};
+    const char *fname = max ? "max_pool3d" : "avg_pool3d";
+    *p = (mt_pool_params){.nsp = 3};
+    if (mt__nn_pool3_arg(a[0], p->kernel, NULL, false, fname, "kernel_size",
+                         max ? "must either be a single int, or a tuple of three ints"
+                             : "must be a single int, or a tuple of three ints") < 0 ||
+        mt__nn_pool3_arg(a[1], p->stride, p->kernel, true, fname, "stride",
+                         max ? "must either be omitted, a single int, or a tuple of three ints"
+                             : "must be omitted, a single int, or a tuple of three ints") < 0 ||
+        mt__nn_pool3_arg(a[2], p->padding, zero, false, fname, "padding",
+                         max ? "must either be a single int, or a tuple of three ints"
+                             : "must be a single int, or a tuple of three ints") < 0) {
+        return -1;
+    }
+    if (max && mt__nn_pool3_arg(a[3], p->dilation, one, false, fname, "dilation",
+                                "must be either a single int, or a tuple of three ints") < 0) {
+        return -1;
+    }
+    if (!max) {
+        memcpy(p->dilation, one, sizeof(one));
+    }
+    PyObject *ceil = a[max ? 4 : 3];
+    int c = ceil == NULL ? 0 : PyObject_IsTrue(ceil);
+    if (c < 0) {
+        return -1;
+    }
+    p->ceil_mode = c > 0;
+    return 0;
+}
+
+PyDoc_STRVAR(mt_max_pool3d_doc,
+"_max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,\n"
+"                         ceil_mode=False) -> (values, indices)\n\n"
+"Max pooling over (N, C, D, H, W) or (C, D, H, W); indices are (d * H + h) * W + w within each\n"
+"plane.");
+
+static PyObject *
+mt_py_max_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_max_pool3d_with_indices", 2, "input", "kernel_size", "stride", "padding", "dilation",
+          "ceil_mode");
+    mt_pool_params p;
+    mt_tensor *x = NULL, *v = NULL, *ix = NULL;
+    if (mt__nn_pool3_params(a + 1, true, &p) < 0 ||
+        mt__nn_tensor(a[0], &x, false, "_max_pool3d_with_indices", "input") < 0) {
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_max_pool(x, &p, &v, &ix);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__values_indices(rc, v, ix);
+}
+
+PyDoc_STRVAR(mt_max_pool3d_backward_doc,
+"_max_pool3d_backward(grad_output, input, indices, kernel_size, stride=None, padding=0,\n"
+"                     dilation=1, ceil_mode=False) -> Tensor\n\n"
+"grad_output scattered into zeros shaped like input at the forward's indices.");
+
+static PyObject *
+mt_py_max_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_max_pool3d_backward", 4, "grad_output", "input", "indices", "kernel_size", "stride",
+          "padding", "dilation", "ceil_mode");
+    mt_pool_params p;
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_pool3_params(a + 3, true, &p) < 0) {
+        return NULL;
+    }
+    if (mt__nn_tensor(a[0], &t[0], false, "_max_pool3d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_max_pool3d_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_max_pool3d_backward", "indices") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_max_pool_backward(t[0], t[1], t[2], &p);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
+/* count_include_pad and divisor_override of avg_pool3d (an int64 divisor, not zero). */
+static int
+mt__nn_avg3_extra(PyObject *cip, PyObject *div, bool *count_include_pad, int64_t *divisor)
+{
+    int c = cip == NULL ? 1 : PyObject_IsTrue(cip);
+    if (c < 0) {
+        return -1;
+    }
+    *count_include_pad = c > 0;
+    *divisor = 0;
+    if (div != NULL && div != Py_None) {
+        if (mt__int64_from_py(div, divisor, "avg_pool3d", "divisor_override") < 0) {
+            return -1;
+        }
+        if (*divisor == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "divisor must be not zero");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_avg_pool3d_doc,
+"_avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,\n"
+"            count_include_pad=True, divisor_override=None) -> Tensor");
+
+static PyObject *
+mt_py_avg_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_avg_pool3d", 2, "input", "kernel_size", "stride", "padding", "ceil_mode",
+          "count_include_pad", "divisor_override");
+    mt_pool_params p;
+    bool cip;
+    int64_t div;
+    mt_tensor *x = NULL, *r = NULL;
+    if (mt__nn_pool3_params(a + 1, false, &p) < 0 ||
+        mt__nn_avg3_extra(a[5], a[6], &cip, &div) < 0 ||
+        mt__nn_tensor(a[0], &x, false, "_avg_pool3d", "input") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_avg_pool(x, &p, cip, div);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_avg_pool3d_backward_doc,
+"_avg_pool3d_backward(grad_output, input, kernel_size, stride=None, padding=0,\n"
+"                     ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor");
+
+static PyObject *
+mt_py_avg_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_avg_pool3d_backward", 3, "grad_output", "input", "kernel_size", "stride", "padding",
+          "ceil_mode", "count_include_pad", "divisor_override");
+    mt_pool_params p;
+    bool cip;
+    int64_t div;
+    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
+    if (mt__nn_pool3_params(a + 2, false, &p) < 0 ||
+        mt__nn_avg3_extra(a[6], a[7], &cip, &div) < 0) {
+        return NULL;
+    }
+    if (mt__nn_tensor(a[0], &t[0], false, "_avg_pool3d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_avg_pool3d_backward", "input") < 0) {
+        mt__impls_release(t, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_avg_pool_backward(t[0], t[1], &p, cip, div);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 2);
+    return mt__tensor_wrap(r);
+}
+
+/* An adaptive pooling's output_size of 3 values (an int counts for all). */
+static int
+mt__nn_osize3(PyObject *o, int64_t out[3], const char *fname, const char *msg)
+{
+    int64_t v[MT_MAX_DIMS];
+    int n = mt__nn_ints(o, v, fname, "output_size");
+    if (n < 0) {
+        return -1;
+    }
+    if (n != 1 && n != 3) {
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        out[i] = v[n == 1 ? 0 : i];
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_adaptive_avg_pool3d_doc,
+"_adaptive_avg_pool3d(input, output_size) -> Tensor\n\n"
+"output_size: an int or three ints (None entries are resolved by the Python layer).");
+
+static PyObject *
+mt_py_adaptive_avg_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_adaptive_avg_pool3d", 2, "input", "output_size");
+    int64_t v[3];
+    if (mt__nn_osize3(a[1], v, "adaptive_avg_pool3d", "adaptive_avg_pool3d: output_size must be 3") < 0) {
+        return NULL;
+    }
+    mt_tensor *x = NULL, *r = NULL;
+    if (mt__nn_tensor(a[0], &x, false, "_adaptive_avg_pool3d", "input") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_avg_pool(x, 3, v);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_adaptive_avg_pool3d_backward_doc,
+"_adaptive_avg_pool3d_backward(grad_output, input) -> Tensor");
+
+static PyObject *
+mt_py_adaptive_avg_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames)
+{
+    PARSE("_adaptive_avg_pool3d_backward", 2, "grad_output", "input");
+    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_avg_pool3d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_adaptive_avg_pool3d_backward", "input") < 0) {
+        mt__impls_release(t, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_avg_pool_backward(t[0], t[1], 3);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 2);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_adaptive_max_pool3d_doc,
+"_adaptive_max_pool3d(input, output_size) -> (values, indices)\n\n"
+"Adaptive max pooling; indices are (d * H + h) * W + w within each plane.");
+
+static PyObject *
+mt_py_adaptive_max_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_adaptive_max_pool3d", 2, "input", "output_size");
+    int64_t v[3];
+    if (mt__nn_osize3(a[1], v, "adaptive_max_pool3d",
+                      "adaptive_max_pool3d(): internal error: output_size.size() must be 3") < 0) {
+        return NULL;
+    }
+    mt_tensor *x = NULL, *vals = NULL, *ix = NULL;
+    if (mt__nn_tensor(a[0], &x, false, "_adaptive_max_pool3d", "input") < 0) {
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_adaptive_max_pool(x, 3, v, &vals, &ix);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__values_indices(rc, vals, ix);
+}
+
+PyDoc_STRVAR(mt_adaptive_max_pool3d_backward_doc,
+"_adaptive_max_pool3d_backward(grad_output, input, indices) -> Tensor");
+
+static PyObject *
+mt_py_adaptive_max_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames)
+{
+    PARSE("_adaptive_max_pool3d_backward", 3, "grad_output", "input", "indices");
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_max_pool3d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_adaptive_max_pool3d_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_adaptive_max_pool3d_backward", "indices") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_max_pool_backward(t[0], t[1], t[2], 3);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
 /* _softmax_lastdim(x, log): softmax (log_softmax when log) of a contiguous float32/float64
  * tensor along its last dimension (Note [Fused softmax]); NotImplemented for other inputs,
  * which minitorch._softmax computes op by op. */
@@ -686,6 +996,16 @@ static PyMethodDef mt_nn_functions[] = {
     {"_adaptive_max_pool2d", FASTKW(mt_py_adaptive_max_pool2d), mt_adaptive_max_pool2d_doc},
     {"_adaptive_max_pool2d_backward", FASTKW(mt_py_adaptive_max_pool2d_backward),
      mt_adaptive_max_pool2d_backward_doc},
+    {"_max_pool3d_with_indices", FASTKW(mt_py_max_pool3d), mt_max_pool3d_doc},
+    {"_max_pool3d_backward", FASTKW(mt_py_max_pool3d_backward), mt_max_pool3d_backward_doc},
+    {"_avg_pool3d", FASTKW(mt_py_avg_pool3d), mt_avg_pool3d_doc},
+    {"_avg_pool3d_backward", FASTKW(mt_py_avg_pool3d_backward), mt_avg_pool3d_backward_doc},
+    {"_adaptive_avg_pool3d", FASTKW(mt_py_adaptive_avg_pool3d), mt_adaptive_avg_pool3d_doc},
+    {"_adaptive_avg_pool3d_backward", FASTKW(mt_py_adaptive_avg_pool3d_backward),
+     mt_adaptive_avg_pool3d_backward_doc},
+    {"_adaptive_max_pool3d", FASTKW(mt_py_adaptive_max_pool3d), mt_adaptive_max_pool3d_doc},
+    {"_adaptive_max_pool3d_backward", FASTKW(mt_py_adaptive_max_pool3d_backward),
+     mt_adaptive_max_pool3d_backward_doc},
     {NULL},
 };
 

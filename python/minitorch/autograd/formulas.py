@@ -1196,3 +1196,56 @@ def _convolution_backward(ctx, grads):
     if ctx.needs(2) and ggx is not None:
         d_w = c.bw(ggx, g) if not c.tr else c.bw(g, ggx)
     return d_g, d_x, d_w
+
+
+def _gather_planes(gg, indices, nsp):
+    """gg (the pooled input's shape) read at the max-pooling indices (flat positions within
+    each plane of nsp dims; -1 for a window that held no element: 0 there)."""
+    flat = gg.flatten(-nsp) if gg.dim() > nsp else gg.reshape(-1)
+    at = indices.clamp_min(0)
+    r = flat.gather(-1, at.flatten(-nsp) if at.dim() > nsp else at.reshape(-1))
+    return r.reshape(indices.shape).masked_fill(indices < 0, 0)
+
+
+def _pool_args(ctx, first, names, defaults):
+    return [_arg(ctx, first + i, n, d) for i, (n, d) in enumerate(zip(names, defaults))]
+
+
+_MAXP = (("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+         (None, None, 0, 1, False))
+_AVGP = (("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+          "divisor_override"), (None, None, 0, False, True, None))
+
+
+def _max_pool3d_with_indices(ctx, grads):
+    x, indices = _arg(ctx, 0, "input"), ctx.out[1]
+    return (_mt()._max_pool3d_backward(grads[0], x, indices, *_pool_args(ctx, 1, *_MAXP)),)
+
+
+def _max_pool3d_backward(ctx, gg):
+    return (_gather_planes(gg, ctx.saved(2, "indices"), 3),)
+
+
+def _avg_pool3d(ctx, g):
+    return (_mt()._avg_pool3d_backward(g, _arg(ctx, 0, "input"), *_pool_args(ctx, 1, *_AVGP)),)
+
+
+def _avg_pool3d_backward(ctx, gg):
+    return (_mt()._avg_pool3d(gg, *_pool_args(ctx, 2, *_AVGP)),)
+
+
+def _adaptive_avg_pool3d(ctx, g):
+    return (_mt()._adaptive_avg_pool3d_backward(g, _arg(ctx, 0, "input")),)
+
+
+def _adaptive_avg_pool3d_backward(ctx, gg):
+    return (_mt()._adaptive_avg_pool3d(gg, tuple(_arg(ctx, 0, "grad_output").shape[-3:])),)
+
+
+def _adaptive_max_pool3d(ctx, grads):
+    x, indices = _arg(ctx, 0, "input"), ctx.out[1]
+    return (_mt()._adaptive_max_pool3d_backward(grads[0], x, indices),)
+
+
+def _adaptive_max_pool3d_backward(ctx, gg):
+    return (_gather_planes(gg, ctx.saved(2, "indices"), 3),)

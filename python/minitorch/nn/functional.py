@@ -1120,3 +1120,67 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 
 __all__ += ["conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+
+
+# ---- spatial: 3-D pooling and adaptive_max_pool1d (minitorch._pooling) ----------------------
+
+def _no_stride(stride):
+    return stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Max pooling over (N, C, D, H, W) or (C, D, H, W); indices (d * H + h) * W + w within
+    each plane."""
+    values, indices = _mt._max_pool3d_with_indices(input, kernel_size,
+                                                   None if _no_stride(stride) else stride,
+                                                   padding, dilation, bool(ceil_mode))
+    return (values, indices) if return_indices else values
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=True):
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _mt._avg_pool3d(input, kernel_size, None if _no_stride(stride) else stride, padding,
+                           bool(ceil_mode), bool(count_include_pad), divisor_override)
+
+
+def _with_input_sizes(input, output_size):
+    """output_size with its None entries replaced by the input's sizes (as torch)."""
+    if not isinstance(output_size, (list, tuple)) or all(v is not None for v in output_size):
+        return output_size
+    if not isinstance(input, _C.TensorBase) or input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    sizes = input.shape[-len(output_size):]
+    return tuple(d if v is None else v for v, d in zip(output_size, sizes))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _mt._adaptive_avg_pool3d(input, _with_input_sizes(input, output_size))
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    values, indices = _mt._adaptive_max_pool3d(input, _with_input_sizes(input, output_size))
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return adaptive_max_pool3d(input, output_size, True)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    values, indices = _mt.adaptive_max_pool1d(input, output_size)
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+__all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
+            "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "adaptive_max_pool1d",
+            "adaptive_max_pool1d_with_indices"]
