@@ -896,9 +896,11 @@ mt__adaptive_geom(bool max, int nsp, const mt_tensor *input, const int64_t *osiz
                             nsp + 1, nsp + 2, max ? ":" : "",
                             mt_format_sizes(a, sizeof(a), input->ndim, input->sizes));
     }
-    for (int d = 1; d < input->ndim; d++) {
+    /* torch's adaptive_avg_pool2d checks the spatial dims only, the others every non-first */
+    int first = !max && nsp == 2 ? input->ndim - 2 : 1;
+    for (int d = first; d < input->ndim; d++) {
         if (input->sizes[d] == 0) {
-            return mt__pool_empty_error(fname, input, 1);
+            return mt__pool_empty_error(fname, input, first);
         }
     }
     int64_t s5[5], t;

@@ -6,6 +6,7 @@
 #include "aten_lite/conv.h"
 #include "aten_lite/pool.h"
 #include "aten_lite/softmax.h"
+#include "aten_lite/upsample.h"
 
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
 #define PARSE(fname, nreq, ...)                                                          \
@@ -948,6 +949,148 @@ mt_py_adaptive_max_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_
     return mt__tensor_wrap(r);
 }
 
+/* ---- upsampling ------------------------------------------------------------------------------ */
+
+/* output_size, mode, align_corners, scales, antialias (a[0..4]) of a
+ * resampling into p.  0 or -1. */
+static int
+mt__nn_upsample_params(PyObject **a, mt_upsample_params *p)
+{
+    int64_t v[MT_MAX_DIMS];
+    *p = (mt_upsample_params){0};
+    int n = a[0] == NULL ? -1 : mt__sizes_from_seq(a[0], v, "_upsample", "output_size");
+    if (n < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_upsample(): output_size must be a sequence of ints");
+        }
+        return -1;
+    }
+    if (n < 1 || n > MT_UPSAMPLE_MAX_SPATIAL) {
+        PyErr_Format(PyExc_RuntimeError, "_upsample(): output_size must have 1 to 3 values, but "
+                     "got %d", n);
+        return -1;
+    }
+    p->nsp = n;
+    memcpy(p->out, v, sizeof(int64_t) * (size_t)n);
+    const char *mode = a[1] != NULL && PyUnicode_Check(a[1]) ? PyUnicode_AsUTF8(a[1]) : NULL;
+    if (mode == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_upsample(): mode must be a str");
+        }
+        return -1;
+    }
+    static const struct {
+        const char *name;
+        mt_upsample_mode mode;
+    } modes[] = {
+        {"nearest", MT_UPSAMPLE_NEAREST}, {"nearest-exact", MT_UPSAMPLE_NEAREST_EXACT},
+        {"linear", MT_UPSAMPLE_LINEAR},   {"bilinear", MT_UPSAMPLE_LINEAR},
+        {"trilinear", MT_UPSAMPLE_LINEAR}, {"bicubic", MT_UPSAMPLE_CUBIC},
+        {"lanczos", MT_UPSAMPLE_LANCZOS},
+    };
+    size_t i = 0;
+    while (i < sizeof(modes) / sizeof(modes[0]) && strcmp(modes[i].name, mode) != 0) {
+        i++;
+    }
+    if (i == sizeof(modes) / sizeof(modes[0])) {
+        PyErr_Format(PyExc_ValueError, "_upsample(): unknown mode '%s'", mode);
+        return -1;
+    }
+    p->mode = modes[i].mode;
+    int ac = a[2] == NULL ? 0 : PyObject_IsTrue(a[2]);
+    int aa = a[4] == NULL ? 0 : PyObject_IsTrue(a[4]);
+    if (ac < 0 || aa < 0) {
+        return -1;
+    }
+    p->align_corners = ac > 0;
+    p->antialias = aa > 0;
+    if (a[3] != NULL && a[3] != Py_None) {
+        PyObject *seq = PySequence_Fast(a[3], "_upsample(): scales must be a sequence");
+        if (seq == NULL) {
+            return -1;
+        }
+        int rc = 0;
+        if (PySequence_Fast_GET_SIZE(seq) != n) {
+            PyErr_Format(PyExc_RuntimeError, "_upsample(): %d scales for %d spatial dims",
+                         (int)PySequence_Fast_GET_SIZE(seq), n);
+            rc = -1;
+        }
+        for (int k = 0; rc == 0 && k < n; k++) {
+            PyObject *o = PySequence_Fast_GET_ITEM(seq, k);
+            if (o == Py_None) {
+                continue;
+            }
+            double d = PyFloat_AsDouble(o);
+            if (d == -1.0 && PyErr_Occurred()) {
+                rc = -1;
+            }
+            p->scales[k] = d;
+        }
+        Py_DECREF(seq);
+        if (rc < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_upsample_doc,
+"_upsample(input, output_size, mode, align_corners=False, scales=None, antialias=False)\n"
+"    -> Tensor\n\n"
+"Resamples the last len(output_size) dims of an (N, C, *spatial) input (Note [Separable\n"
+"resampling]); mode: nearest, nearest-exact, linear, bilinear, trilinear, bicubic, lanczos;\n"
+"scales: the user's scale factors (None entries: from the sizes).");
+
+static PyObject *
+mt_py_upsample(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_upsample", 3, "input", "output_size", "mode", "align_corners", "scales", "antialias");
+    mt_upsample_params p;
+    mt_tensor *x = NULL, *r = NULL;
+    if (mt__nn_upsample_params(a + 1, &p) < 0 ||
+        mt__nn_tensor(a[0], &x, false, "_upsample", "input") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_upsample(x, &p);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_upsample_backward_doc,
+"_upsample_backward(grad_output, input_size, output_size, mode, align_corners=False,\n"
+"                   scales=None, antialias=False) -> Tensor\n\n"
+"The gradient of _upsample for an input of input_size: the transposed resampling.");
+
+static PyObject *
+mt_py_upsample_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_upsample_backward", 4, "grad_output", "input_size", "output_size", "mode",
+          "align_corners", "scales", "antialias");
+    mt_upsample_params p;
+    int64_t in[MT_MAX_DIMS];
+    mt_tensor *g = NULL, *r = NULL;
+    int nin = mt__sizes_from_seq(a[1], in, "_upsample_backward", "input_size");
+    if (nin < 0 || mt__nn_upsample_params(a + 2, &p) < 0) {
+        return NULL;
+    }
+    for (int i = 0; i < nin; i++) {
+        if (in[i] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "_upsample_backward(): negative input size");
+            return NULL;
+        }
+    }
+    if (mt__nn_tensor(a[0], &g, false, "_upsample_backward", "grad_output") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_upsample_backward(g, nin, in, &p);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(g);
+    return mt__tensor_wrap(r);
+}
+
 /* _softmax_lastdim(x, log): softmax (log_softmax when log) of a contiguous float32/float64
  * tensor along its last dimension (Note [Fused softmax]); NotImplemented for other inputs,
  * which minitorch._softmax computes op by op. */
@@ -1006,6 +1149,8 @@ static PyMethodDef mt_nn_functions[] = {
     {"_adaptive_max_pool3d", FASTKW(mt_py_adaptive_max_pool3d), mt_adaptive_max_pool3d_doc},
     {"_adaptive_max_pool3d_backward", FASTKW(mt_py_adaptive_max_pool3d_backward),
      mt_adaptive_max_pool3d_backward_doc},
+    {"_upsample", FASTKW(mt_py_upsample), mt_upsample_doc},
+    {"_upsample_backward", FASTKW(mt_py_upsample_backward), mt_upsample_backward_doc},
     {NULL},
 };
 

@@ -405,3 +405,6 @@ op('_adaptive_avg_pool3d', 'py:_pooling',            'f', grad='_adaptive_avg_po
 op('_adaptive_avg_pool3d_backward', 'py:_pooling',   'f', grad='_adaptive_avg_pool3d_backward')
 op('_adaptive_max_pool3d', 'py:_pooling',            'f', grad='_adaptive_max_pool3d')
 op('_adaptive_max_pool3d_backward', 'py:_pooling',   'f', grad='_adaptive_max_pool3d_backward')
+# spatial ops: resampling (nn.functional.interpolate); the two rows are each other's derivative
+op('_upsample',           'py:_upsampling',          'f', grad='_upsample')
+op('_upsample_backward',  'py:_upsampling',          'f', grad='_upsample_backward')

@@ -1249,3 +1249,16 @@ def _adaptive_max_pool3d(ctx, grads):
 
 def _adaptive_max_pool3d_backward(ctx, gg):
     return (_gather_planes(gg, ctx.saved(2, "indices"), 3),)
+
+
+_UPS = (("output_size", "mode", "align_corners", "scales", "antialias"),
+        (None, None, False, None, False))
+
+
+def _upsample(ctx, g):
+    x = _arg(ctx, 0, "input")  # its shape only
+    return (_mt()._upsample_backward(g, tuple(x.shape), *_pool_args(ctx, 1, *_UPS)),)
+
+
+def _upsample_backward(ctx, gg):
+    return (_mt()._upsample(gg, *_pool_args(ctx, 2, *_UPS)),)

@@ -1184,3 +1184,10 @@ def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
 __all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
             "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "adaptive_max_pool1d",
             "adaptive_max_pool1d_with_indices"]
+
+
+# ---- spatial: resampling (nn/_interpolate.py) ----------------------------------------------
+
+from ._interpolate import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: E402
+
+__all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]

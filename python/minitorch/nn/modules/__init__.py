@@ -37,6 +37,8 @@ __all__ = [
 from .conv import Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402
 from .pooling import (MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,  # noqa: E402
                       AdaptiveMaxPool3d)
+from .upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # noqa: E402
 
 __all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool3d",
-            "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d"]
+            "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d",
+            "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
