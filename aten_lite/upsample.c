@@ -392,30 +392,21 @@ mt__run_pass(const mt__map *mp, const char *x, char *y, int64_t outer, int64_t i
     mt_parallel_for(0, tasks, grain, fn, &a);
 }
 
+/* The kernel torch names when it refuses a dtype. */
 static const char *
-mt__mode_name(const mt_upsample_params *p, char *buf, size_t cap)
+mt__refusing_kernel(const mt_upsample_params *p)
 {
-    static const char *const lin[3] = {"linear1d", "bilinear2d", "trilinear3d"};
-    switch (p->mode) {
-    case MT_UPSAMPLE_NEAREST:
-        snprintf(buf, cap, "upsample_nearest%dd", p->nsp);
-        break;
-    case MT_UPSAMPLE_NEAREST_EXACT:
-        snprintf(buf, cap, "_upsample_nearest_exact%dd", p->nsp);
-        break;
-    case MT_UPSAMPLE_LINEAR:
-        snprintf(buf, cap, "%supsample_%s%s", p->antialias ? "_" : "", lin[p->nsp - 1],
-                 p->antialias ? "_aa" : "");
-        break;
-    case MT_UPSAMPLE_CUBIC:
-        snprintf(buf, cap, "%supsample_bicubic2d%s", p->antialias ? "_" : "",
-                 p->antialias ? "_aa" : "");
-        break;
-    default:
-        snprintf(buf, cap, "_upsample_lanczos2d_aa");
-        break;
+    bool nearest = p->mode == MT_UPSAMPLE_NEAREST || p->mode == MT_UPSAMPLE_NEAREST_EXACT;
+    if (p->antialias) {
+        return "compute_index_ranges_weights";
     }
-    return buf;
+    if (p->mode == MT_UPSAMPLE_CUBIC) {
+        return "compute_indices_weights_cubic";
+    }
+    if (p->nsp == 2) {
+        return nearest ? "upsample_nearest2d_channels_last" : "upsample_bilinear2d_channels_last";
+    }
+    return nearest ? "compute_indices_weights_nearest" : "compute_indices_weights_linear";
 }
 
 /* "D: a, H: b, W: c" of the last nsp of v. */
@@ -441,7 +432,7 @@ static int
 mt__upsample_check(int ndim, const int64_t *in, mt_dtype dt, const mt_upsample_params *p,
                    bool backward)
 {
-    char a[256], b[256], name[48];
+    char a[256], b[256];
     const int nsp = p->nsp;
     if (nsp < 1 || nsp > MT_UPSAMPLE_MAX_SPATIAL || ndim != nsp + 2) {
         return mt_error_set(MT_EINVAL, "upsample: an input of %d dims with %d spatial ones", ndim,
@@ -473,9 +464,18 @@ mt__upsample_check(int ndim, const int64_t *in, mt_dtype dt, const mt_upsample_p
     bool flt = dt == MT_FLOAT32 || dt == MT_FLOAT64 || dt == MT_FLOAT16 || dt == MT_BFLOAT16;
     bool nearest = p->mode == MT_UPSAMPLE_NEAREST || p->mode == MT_UPSAMPLE_NEAREST_EXACT;
     if (!flt && !(nearest && !backward && dt == MT_UINT8)) {
-        return mt_error_set(MT_ENOTIMPL, "\"%s%s\" not implemented for '%s'",
-                            mt__mode_name(p, name, sizeof(name)), backward ? "_backward" : "",
-                            mt_dtype_scalar_name(dt));
+        return mt_error_set(MT_ENOTIMPL, "\"%s\" not implemented for '%s'",
+                            mt__refusing_kernel(p), mt_dtype_scalar_name(dt));
+    }
+    int64_t numel = in[0] * in[1], sz[MT_UPSAMPLE_MAX_SPATIAL + 2] = {in[0], in[1]};
+    bool overflow = false;
+    for (int i = 0; i < nsp; i++) {
+        sz[2 + i] = p->out[i];
+        overflow |= mt_ckd_mul(&numel, numel, p->out[i]);
+    }
+    if (overflow || mt_ckd_mul(&numel, numel, 8)) {
+        return mt_error_set(MT_ERUNTIME, "Storage size calculation overflowed with sizes=%s",
+                            mt_format_sizes(a, sizeof(a), ndim, sz));
     }
     return 0;
 }
