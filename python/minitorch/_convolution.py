@@ -11,6 +11,7 @@ import sys
 import warnings
 
 from . import _C
+from ._formats import _channels_last_of, _in_format
 
 __all__ = ["convolution", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
            "conv_transpose2d", "conv_transpose3d"]
@@ -34,17 +35,22 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
                            f"dimensional weight {list(weight.shape)}, but got {input.dim()}-"
                            f"dimensional input of size {list(input.shape)} instead")
-    return _C._convolution(input, weight, bias, stride, padding, dilation, bool(transposed),
-                           output_padding, groups)
+    out = _C._convolution(input, weight, bias, stride, padding, dilation, bool(transposed),
+                          output_padding, groups)
+    # channels-last when the input's or the weight's strides are (as torch)
+    return _in_format(out, _channels_last_of(input, weight))
 
 
 def _convolution_backward(grad_output, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, output_mask):
     """The gradients (input, weight, bias) of convolution for grad_output, None where
     output_mask says False: the derivative of convolution (a recorded op itself)."""
-    return _C._convolution_backward(grad_output, input, weight, stride, padding, dilation,
-                                    bool(transposed), output_padding, groups,
-                                    tuple(bool(m) for m in output_mask))
+    gx, gw, gb = _C._convolution_backward(grad_output, input, weight, stride, padding, dilation,
+                                          bool(transposed), output_padding, groups,
+                                          tuple(bool(m) for m in output_mask))
+    # each gradient laid out as its variable
+    return (_in_format(gx, _channels_last_of(input)), _in_format(gw, _channels_last_of(weight)),
+            gb)
 
 
 def _recorded(name):

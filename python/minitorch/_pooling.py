@@ -8,6 +8,7 @@ gradients of every order are recorded ops.  The 2-D poolings keep their path in 
 import sys
 
 from . import _C
+from ._formats import _channels_last_of, _in_format
 
 __all__ = ["max_pool3d", "adaptive_max_pool1d"]
 
@@ -19,13 +20,17 @@ def _mt():
 def _max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                              ceil_mode=False):
     """(values, indices) of a 3-D max pooling; indices (d * H + h) * W + w within each plane."""
-    return _C._max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    values, indices = _C._max_pool3d_with_indices(input, kernel_size, stride, padding, dilation,
+                                                  ceil_mode)
+    fmt = _channels_last_of(input)  # torch keeps channels_last_3d here (not in the averages)
+    return _in_format(values, fmt), _in_format(indices, fmt)
 
 
 def _max_pool3d_backward(grad_output, input, indices, kernel_size, stride=None, padding=0,
                          dilation=1, ceil_mode=False):
-    return _C._max_pool3d_backward(grad_output, input, indices, kernel_size, stride, padding,
-                                   dilation, ceil_mode)
+    gx = _C._max_pool3d_backward(grad_output, input, indices, kernel_size, stride, padding,
+                                 dilation, ceil_mode)
+    return _in_format(gx, _channels_last_of(input))  # laid out as the input
 
 
 def _avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -36,8 +41,9 @@ def _avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
 
 def _avg_pool3d_backward(grad_output, input, kernel_size, stride=None, padding=0,
                          ceil_mode=False, count_include_pad=True, divisor_override=None):
-    return _C._avg_pool3d_backward(grad_output, input, kernel_size, stride, padding, ceil_mode,
-                                   count_include_pad, divisor_override)
+    gx = _C._avg_pool3d_backward(grad_output, input, kernel_size, stride, padding, ceil_mode,
+                                 count_include_pad, divisor_override)
+    return _in_format(gx, _channels_last_of(input))
 
 
 def _adaptive_avg_pool3d(input, output_size):
@@ -46,7 +52,8 @@ def _adaptive_avg_pool3d(input, output_size):
 
 
 def _adaptive_avg_pool3d_backward(grad_output, input):
-    return _C._adaptive_avg_pool3d_backward(grad_output, input)
+    return _in_format(_C._adaptive_avg_pool3d_backward(grad_output, input),
+                      _channels_last_of(input))
 
 
 def _adaptive_max_pool3d(input, output_size):
@@ -54,7 +61,8 @@ def _adaptive_max_pool3d(input, output_size):
 
 
 def _adaptive_max_pool3d_backward(grad_output, input, indices):
-    return _C._adaptive_max_pool3d_backward(grad_output, input, indices)
+    return _in_format(_C._adaptive_max_pool3d_backward(grad_output, input, indices),
+                      _channels_last_of(input))
 
 
 def _empty_stride(stride):
@@ -95,9 +103,11 @@ def adaptive_max_pool1d(input, output_size):
     if not (input.dtype.is_floating_point):
         raise NotImplementedError("\"adaptive_max_pool2d\" not implemented for "
                                   f"'{_scalar_name(input.dtype)}'")
-    x = input.unsqueeze(-2).unsqueeze(-2)
-    values, indices = _mt()._adaptive_max_pool3d(x, (1, 1, output_size))
-    return values.squeeze(-2).squeeze(-2), indices.squeeze(-2).squeeze(-2)
+    x = input.unsqueeze(-2)
+    values, indices = _mt()._adaptive_max_pool3d(x.unsqueeze(-2), (1, 1, output_size))
+    fmt = _channels_last_of(x)  # laid out as torch's, a 2-D pooling of height 1
+    values, indices = _in_format(values.squeeze(-2), fmt), _in_format(indices.squeeze(-2), fmt)
+    return values.squeeze(-2), indices.squeeze(-2)
 
 
 def _scalar_name(dt):

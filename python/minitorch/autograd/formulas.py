@@ -1256,8 +1256,10 @@ _UPS = (("output_size", "mode", "align_corners", "scales", "antialias"),
 
 
 def _upsample(ctx, g):
-    x = _arg(ctx, 0, "input")  # its shape only
-    return (_mt()._upsample_backward(g, tuple(x.shape), *_pool_args(ctx, 1, *_UPS)),)
+    from .._formats import _channels_last_of, _in_format
+    x = _arg(ctx, 0, "input")  # its shape and layout only
+    gx = _mt()._upsample_backward(g, tuple(x.shape), *_pool_args(ctx, 1, *_UPS))
+    return (_in_format(gx, _channels_last_of(x)),)
 
 
 def _upsample_backward(ctx, gg):

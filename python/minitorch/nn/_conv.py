@@ -6,7 +6,10 @@ The kernels are C (aten_lite/conv.c, winograd.c, pool.c, bound as private _C fun
 'same'/'valid', conv1d as a conv2d of height 1, output sizes with None) and makes each op an
 autograd.Function whose backward calls the matching backward kernel.  The backward kernels are not
 themselves recorded, so these ops have first derivatives only (once_differentiable)."""
+import minitorch as _mt
+
 from .. import _C
+from .._formats import _channels_last_of, _in_format
 from ..autograd.function import Function, once_differentiable
 
 __all__ = ["conv1d", "conv2d", "max_pool2d", "max_pool2d_with_indices", "avg_pool2d",
@@ -71,8 +74,20 @@ def _resolve_padding(padding, weight, dilation, stride, ndims):
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """torch.nn.functional.conv2d: input (N, C_in, H, W) or (C_in, H, W), weight
     (C_out, C_in/groups, kH, kW), padding an int, a pair, 'valid' or 'same'."""
+    return _conv2d(input, weight, bias, stride, padding, dilation, groups, True)
+
+
+def _conv2d(input, weight, bias, stride, padding, dilation, groups, layouts):
+    """conv2d; layouts: channels-last operands give a channels-last result (not for conv1d,
+    whose height-1 images may look channels-last)."""
     padding, trim = _resolve_padding(padding, weight, dilation, stride, 2)
-    out = Convolution.apply(input, weight, bias, stride, padding, dilation, groups)
+    if layouts and isinstance(input, _C.TensorBase) and isinstance(weight, _C.TensorBase) and \
+            input.dim() == 4 and weight.dim() == 4 and _channels_last_of(input, weight):
+        # channels-last operands: minitorch.convolution (the same kernel), whose result and
+        # gradients are laid out as torch lays them out
+        out = _mt.convolution(input, weight, bias, stride, padding, dilation, False, 0, groups)
+    else:
+        out = Convolution.apply(input, weight, bias, stride, padding, dilation, groups)
     if trim[0]:
         out = out[..., 1:, :]
     if trim[1]:
@@ -108,8 +123,8 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     else:
         pad2 = _conv1d_arg(padding, "padding", 0)
     w2 = weight.unsqueeze(2) if isinstance(weight, _C.TensorBase) else weight
-    out = conv2d(input.unsqueeze(-2), w2, bias, _conv1d_arg(stride, "stride", 1), pad2,
-                 _conv1d_arg(dilation, "dilation", 1), groups)
+    out = _conv2d(input.unsqueeze(-2), w2, bias, _conv1d_arg(stride, "stride", 1), pad2,
+                  _conv1d_arg(dilation, "dilation", 1), groups, False)
     return out.squeeze(-2)
 
 
@@ -124,8 +139,9 @@ class MaxPool2DWithIndices(Function):
         ctx.save_for_backward(input, indices)
         ctx.mark_non_differentiable(indices)
         ctx.set_materialize_grads(False)
-        ctx._cnode = ("max_pool2d", input, indices, kernel_size, stride, padding, dilation,
-                      ceil_mode)  # the indices never get a gradient: no zeros for them
+        if _channels_last_of(input) is None:  # (else the Python backward keeps the layout)
+            ctx._cnode = ("max_pool2d", input, indices, kernel_size, stride, padding, dilation,
+                          ceil_mode)  # the indices never get a gradient: no zeros for them
         return values, indices
 
     @staticmethod
@@ -134,8 +150,8 @@ class MaxPool2DWithIndices(Function):
         if grad is None:
             return None, None, None, None, None, None
         input, indices = ctx.saved_tensors
-        return (_C._max_pool2d_backward(grad, input, indices, *ctx.pool),
-                None, None, None, None, None)
+        gx = _C._max_pool2d_backward(grad, input, indices, *ctx.pool)
+        return _in_format(gx, _channels_last_of(input)), None, None, None, None, None
 
 
 def _check_pool_arg(v, fname, what, msg, allow_empty=False):
@@ -159,6 +175,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         stride = None
     values, indices = MaxPool2DWithIndices.apply(input, kernel_size, stride, padding, dilation,
                                                  bool(ceil_mode))
+    fmt = _channels_last_of(input)  # channels-last stays so (as torch)
+    values, indices = _in_format(values, fmt), _in_format(indices, fmt)
     return (values, indices) if return_indices else values
 
 
@@ -179,8 +197,8 @@ class AvgPool2D(Function):
     @once_differentiable
     def backward(ctx, grad):
         (input,) = ctx.saved_tensors
-        return (_C._avg_pool2d_backward(grad, input, *ctx.pool),
-                None, None, None, None, None, None)
+        gx = _C._avg_pool2d_backward(grad, input, *ctx.pool)
+        return _in_format(gx, _channels_last_of(input)), None, None, None, None, None, None
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -194,8 +212,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                     "must either be a single int, or a tuple of two ints")
     if stride is not None and isinstance(stride, (list, tuple)) and len(stride) == 0:
         stride = None
-    return AvgPool2D.apply(input, kernel_size, stride, padding, bool(ceil_mode),
-                           bool(count_include_pad), divisor_override)
+    return _in_format(AvgPool2D.apply(input, kernel_size, stride, padding, bool(ceil_mode),
+                                      bool(count_include_pad), divisor_override),
+                      _channels_last_of(input))
 
 
 class AdaptiveAvgPool2D(Function):
@@ -208,7 +227,8 @@ class AdaptiveAvgPool2D(Function):
     @once_differentiable
     def backward(ctx, grad):
         (input,) = ctx.saved_tensors
-        return _C._adaptive_avg_pool2d_backward(grad, input), None
+        gx = _C._adaptive_avg_pool2d_backward(grad, input)
+        return _in_format(gx, _channels_last_of(input)), None
 
 
 def _adaptive_size(input, output_size, fname, msg):
@@ -230,7 +250,7 @@ def adaptive_avg_pool2d(input, output_size):
     keep the input's size."""
     output_size = _adaptive_size(input, output_size, "adaptive_avg_pool2d",
                                  "adaptive_avg_pool2d: output_size must be 2")
-    return AdaptiveAvgPool2D.apply(input, output_size)
+    return _in_format(AdaptiveAvgPool2D.apply(input, output_size), _channels_last_of(input))
 
 
 class AdaptiveMaxPool2D(Function):
@@ -248,7 +268,8 @@ class AdaptiveMaxPool2D(Function):
         if grad is None:
             return None, None
         input, indices = ctx.saved_tensors
-        return _C._adaptive_max_pool2d_backward(grad, input, indices), None
+        gx = _C._adaptive_max_pool2d_backward(grad, input, indices)
+        return _in_format(gx, _channels_last_of(input)), None
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
@@ -257,4 +278,6 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
                                  "adaptive_max_pool2d(): internal error: output_size.size() must "
                                  "be 2")
     values, indices = AdaptiveMaxPool2D.apply(input, output_size)
+    fmt = _channels_last_of(input)
+    values, indices = _in_format(values, fmt), _in_format(indices, fmt)
     return (values, indices) if return_indices else values

@@ -10,7 +10,7 @@ import warnings
 import minitorch as _mt
 
 from .. import _C
-from .._formats import channels_last, channels_last_3d
+from .._formats import _channels_last_of, _in_format
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
@@ -68,18 +68,8 @@ def _area(input, output_size):
         raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than "
                            f"or equal to 0 but received {{{int(osize[0])}, {int(osize[1])}}}")
     y = _mt._adaptive_avg_pool3d(x4.unsqueeze(-3), [1] + [int(s) for s in osize]).squeeze(-3)
+    y = _in_format(y, _channels_last_of(x4))  # as torch's adaptive_avg_pool2d
     return y.squeeze(-2) if dim == 1 else y
-
-
-def _keep_channels_last(input, out):
-    """torch's resampling of a channels-last input is channels-last."""
-    if input.dim() == 4 and not input.is_contiguous() and \
-            input.is_contiguous(memory_format=channels_last):
-        return out.contiguous(memory_format=channels_last)
-    if input.dim() == 5 and not input.is_contiguous() and \
-            input.is_contiguous(memory_format=channels_last_3d):
-        return out.contiguous(memory_format=channels_last_3d)
-    return out
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
@@ -166,11 +156,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if output_size is None:
         output_size = _output_size(input, scale_factors)
     if mode == "area":
-        out = _area(input, output_size)
-    else:
-        scales = None if scale_factors is None else [float(s) for s in scale_factors]
-        out = _mt._upsample(input, output_size, mode, bool(align_corners), scales, bool(antialias))
-    return _keep_channels_last(input, out)
+        return _area(input, output_size)
+    scales = None if scale_factors is None else [float(s) for s in scale_factors]
+    return _mt._upsample(input, output_size, mode, bool(align_corners), scales, bool(antialias))
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

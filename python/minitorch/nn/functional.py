@@ -1062,9 +1062,9 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                      (1, _single(dilation)), ceil_mode, return_indices)
     if return_indices:
         out, idx = out
-        out, idx = out.squeeze(2), idx.squeeze(2)
+        out, idx = out.squeeze(2).contiguous(), idx.squeeze(2)  # (torch's values: row-major)
         return (out, idx) if batched else (out.squeeze(0), idx.squeeze(0))
-    out = out.squeeze(2)
+    out = out.squeeze(2).contiguous()
     return out if batched else out.squeeze(0)
 
 
