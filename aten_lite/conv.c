@@ -1,5 +1,6 @@
 /* aten_lite/conv.c - convolution over 1 to 3 spatial dims, plain and transposed, forward and backward: checks, im2col + GEMM over the batch, dispatch to Winograd. */
 #include "aten_lite/conv.h"
+#include "aten_lite/conv_geom.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 /* Note [Convolution as GEMM]
  * Every convolution here has three spatial axes (depth, height, width): a
  * 1-D or 2-D one gets leading axes of size 1 (kernel 1, stride 1, no
- * padding), so one im2col and one col2im serve all ranks.  For one image
+ * padding), so one im2col serves all ranks.  For one image
  * and one group, with K = (C_in / groups) * kD * kH * kW and P = OD * OH *
  * OW, the columns matrix col (K x P) holds in row (c, a, i, j) and column
  * (od, oh, ow) the input value x[c, od*sD - pD + a*dD, oh*sH - pH + i*dH,
@@ -24,7 +25,8 @@
  * C_out/groups x K rows):
  *     y        = W_g @ col                 (+ bias, row by row)
  *     grad_W_g += grad_y @ col^T           (summed over the batch)
- *     grad_col = W_g^T @ grad_y,  grad_x  += col2im(grad_col)
+ *     grad_x   = W_g^T @ grad_y, added back where col came from (done
+ *                by phases instead, Note [grad_input by phases])
  *     grad_b   += the row sums of grad_y
  * im2col copies each input value up to kD * kH * kW times; a 1x1 kernel
  * with stride 1 and no padding needs no copy (the image is its own col).
@@ -56,7 +58,7 @@
  * output elements that the plain convolution would have gathered it from.
  * So everything here is said of that plain convolution (the geometry's
  * "input" and "output"), and mt_convolution of a transposed one runs the
- * grad_input kernel (col2im), plus the bias.  Its gradients swap the roles
+ * grad_input kernel (Note [grad_input by phases]), plus the bias.  Its gradients swap the roles
  * in turn: grad_input is the plain convolution's forward of grad_output,
  * grad_weight its weight gradient with grad_output as the input and the
  * input as the output gradient.  output_padding only lengthens the
@@ -68,18 +70,6 @@
 #define MT__CONV_CHUNKS 16
 #define MT__SUM_LANES 16
 #define MT__CONV_PART_BYTES ((int64_t)32 << 20)
-
-/* Everything the kernels need, derived once from the (checked) arguments;
- * see Note [Convolution as GEMM] for the three axes. */
-typedef struct mt__conv_geom {
-    int64_t n, c, cout;          /* images; input and output channels */
-    int64_t in[3], k[3], out[3]; /* input, kernel and output extents */
-    int64_t s[3], pad[3], dil[3];
-    int64_t groups, cg, coutg;   /* groups; channels per group */
-    int64_t inplane;             /* in[0] * in[1] * in[2] */
-    int64_t kk, p;               /* rows and columns of col */
-    bool direct;                 /* the image is its own col: no im2col */
-} mt__conv_geom;
 
 /* caffe2's names, as torch's "Input type (float) and bias type (double)". */
 static const char *
@@ -408,23 +398,24 @@ mt__conv_row(const mt__conv_geom *g, int64_t od, int64_t oh, int64_t a, int64_t 
 }
 
 /* im2col of one group of one image (x: cg planes of in[0] x in[1] x in[2])
- * into col (kk x p), and col2im, which adds col's values back where they
- * came from. */
+ * into col, for the output rows (od, oh pairs) [r0, r1): col is kk x ((r1 -
+ * r0) * out[2]) (Note [Column tiles]). */
 #define MT__DEFINE_IM2COL(name, T)                                                                \
-    MT_SIMD_CLONES static void mt__im2col_##name(const mt__conv_geom *g, const T *x, T *col)      \
+    MT_SIMD_CLONES static void mt__im2col_##name(const mt__conv_geom *g, const T *x, T *col,      \
+                                                 int64_t r0, int64_t r1)                          \
     {                                                                                             \
-        const int64_t OW = g->out[2], sw = g->s[2], rows = g->out[0] * g->out[1];                 \
+        const int64_t OW = g->out[2], sw = g->s[2], pt = (r1 - r0) * OW;                          \
         int64_t r = 0;                                                                            \
         for (int64_t c = 0; c < g->cg; c++) {                                                     \
             const T *xc = x + c * g->inplane;                                                     \
             for (int64_t ka = 0; ka < g->k[0]; ka++) {                                            \
                 for (int64_t ki = 0; ki < g->k[1]; ki++) {                                        \
                     for (int64_t kj = 0; kj < g->k[2]; kj++, r++) {                               \
-                        T *row = col + r * g->p;                                                  \
+                        T *row = col + r * pt;                                                    \
                         int64_t woff = kj * g->dil[2] - g->pad[2], lo, hi, at;                    \
                         mt__valid_range(g->in[2], sw, woff, OW, &lo, &hi);                        \
-                        for (int64_t orow = 0; orow < rows; orow++) {                             \
-                            T *dst = row + orow * OW;                                             \
+                        for (int64_t orow = r0; orow < r1; orow++) {                              \
+                            T *dst = row + (orow - r0) * OW;                                      \
                             if (!mt__conv_row(g, orow / g->out[1], orow % g->out[1], ka, ki,      \
                                               &at)) {                                             \
                                 memset(dst, 0, sizeof(T) * (size_t)OW);                           \
@@ -447,44 +438,6 @@ mt__conv_row(const mt__conv_geom *g, int64_t od, int64_t oh, int64_t a, int64_t 
                             }                                                                     \
                             for (int64_t ow = hi; ow < OW; ow++) {                                \
                                 dst[ow] = 0;                                                      \
-                            }                                                                     \
-                        }                                                                         \
-                    }                                                                             \
-                }                                                                                 \
-            }                                                                                     \
-        }                                                                                         \
-    }                                                                                             \
-    MT_SIMD_CLONES static void mt__col2im_##name(const mt__conv_geom *g, const T *col, T *x)      \
-    {                                                                                             \
-        const int64_t OW = g->out[2], sw = g->s[2], rows = g->out[0] * g->out[1];                 \
-        int64_t r = 0;                                                                            \
-        for (int64_t c = 0; c < g->cg; c++) {                                                     \
-            T *xc = x + c * g->inplane;                                                           \
-            for (int64_t ka = 0; ka < g->k[0]; ka++) {                                            \
-                for (int64_t ki = 0; ki < g->k[1]; ki++) {                                        \
-                    for (int64_t kj = 0; kj < g->k[2]; kj++, r++) {                               \
-                        const T *row = col + r * g->p;                                            \
-                        int64_t woff = kj * g->dil[2] - g->pad[2], lo, hi, at;                    \
-                        mt__valid_range(g->in[2], sw, woff, OW, &lo, &hi);                        \
-                        if (lo == hi) {                                                           \
-                            continue;                                                             \
-                        }                                                                         \
-                        for (int64_t orow = 0; orow < rows; orow++) {                             \
-                            if (!mt__conv_row(g, orow / g->out[1], orow % g->out[1], ka, ki,      \
-                                              &at)) {                                             \
-                                continue;                                                         \
-                            }                                                                     \
-                            const T *src = row + orow * OW + lo;                                  \
-                            T *restrict dst = xc + at + (lo * sw + woff);                         \
-                            if (sw == 1) {                                                        \
-                                for (int64_t i = 0; i < hi - lo; i++) {                           \
-                                    dst[i] += src[i];                                             \
-                                }                                                                 \
-                            }                                                                     \
-                            else {                                                                \
-                                for (int64_t i = 0; i < hi - lo; i++) {                           \
-                                    dst[i * sw] += src[i];                                        \
-                                }                                                                 \
                             }                                                                     \
                         }                                                                         \
                     }                                                                             \
@@ -540,19 +493,44 @@ mt__conv_row(const mt__conv_geom *g, int64_t od, int64_t oh, int64_t a, int64_t 
 MT__DEFINE_IM2COL(float32, float)
 MT__DEFINE_IM2COL(float64, double)
 
+/* Note [Column tiles]
+ * A whole image's columns matrix holds kk * p values (a 3-D layer easily
+ * makes that tens of megabytes), so building it and multiplying it would
+ * stream it through memory twice.  Instead each image is done a tile of
+ * output rows at a time: the columns of those rows (about MT__CONV_TILE_BYTES,
+ * at least MT__CONV_TILE_MIN positions so that the products stay efficient)
+ * are built, used by the product while they are in cache, and overwritten
+ * by the next tile's.  The forward's product writes a tile of the output
+ * into a small buffer first (the product's result is contiguous) unless one
+ * tile covers the image; grad_weight sums the tiles' products (and
+ * grad_input tiles its phases' columns alike, conv_grad_input.c). */
+
 /* One call's shared state.  Pool threads report a failure (only MT_ENOMEM:
  * a column buffer) in `err`; the caller sets the message. */
 typedef struct mt__conv_job {
     const mt__conv_geom *g;
     bool dbl;
     const char *x, *w, *bias, *gy;
-    const char *gx_bias;  /* grad_input: added to each plane of gx (a transposed forward) */
-    char *y, *gx;
+    char *y;
     char *parts;          /* weight gradient: per chunk, grad_weight (cout * kk) then grad_bias */
     int64_t nchunks;
-    bool need_gx, need_gw, need_gb;
+    int64_t tile_rows;    /* output rows per column tile (Note [Column tiles]) */
+    bool need_gw, need_gb;
     atomic_int err;
 } mt__conv_job;
+
+/* Output rows per column tile of g (Note [Column tiles]). */
+static int64_t
+mt__conv_tile_rows(const mt__conv_geom *g, size_t isz)
+{
+    int64_t rows = g->out[0] * g->out[1], ow = g->out[2] > 0 ? g->out[2] : 1;
+    int64_t per = g->kk * (int64_t)isz;
+    int64_t want = per > 0 ? MT__CONV_TILE_BYTES / per : rows * ow;
+    want = want < MT__CONV_TILE_MIN ? MT__CONV_TILE_MIN : want;
+    int64_t r = want / ow;
+    r = r < 1 ? 1 : r;
+    return r < rows ? r : (rows > 0 ? rows : 1);
+}
 
 static void
 mt__chunk_images(const mt__conv_job *j, int64_t chunk, int64_t *n0, int64_t *n1)
@@ -561,20 +539,34 @@ mt__chunk_images(const mt__conv_job *j, int64_t chunk, int64_t *n0, int64_t *n1)
     *n1 = j->g->n * (chunk + 1) / j->nchunks;
 }
 
-/* A kk x p column buffer (NULL when the image is its own col, or on failure,
- * which is recorded in j->err and reported through *ok). */
+/* A column tile buffer (kk x tile_rows * out[2]) and, when ybuf is given and
+ * an image takes several tiles, the forward's output tile (coutg x the same
+ * positions); NULL when the image is its own col.  A failure is recorded in
+ * j->err and reported through *ok.  One allocation: free(col). */
 static void *
-mt__col_buffer(mt__conv_job *j, bool *ok)
+mt__col_buffer(mt__conv_job *j, bool *ok, void **ybuf)
 {
     *ok = true;
+    if (ybuf != NULL) {
+        *ybuf = NULL;
+    }
     if (j->g->direct) {
         return NULL;
     }
-    /* kk * p * 8 fits (mt__conv_check); at least one byte, so NULL means failure */
-    void *col = malloc((size_t)(j->g->kk * j->g->p) * (j->dbl ? sizeof(double) : sizeof(float)) + 1);
+    size_t isz = j->dbl ? sizeof(double) : sizeof(float);
+    /* the tile has at most p positions and kk * p * 8 fits (mt__conv_check) */
+    int64_t pt = j->tile_rows * j->g->out[2];
+    int64_t ncol = j->g->kk * pt;
+    bool tiled = j->tile_rows < j->g->out[0] * j->g->out[1];
+    int64_t ny = ybuf != NULL && tiled ? j->g->coutg * pt : 0;
+    char *col = malloc((size_t)(ncol + ny) * isz + 1);
     if (col == NULL) {
         atomic_store(&j->err, MT_ENOMEM);
         *ok = false;
+        return NULL;
+    }
+    if (ny > 0) {
+        *ybuf = col + (size_t)ncol * isz;
     }
     return col;
 }
@@ -585,10 +577,14 @@ mt__col_buffer(mt__conv_job *j, bool *ok)
         mt__conv_job *j = ctx;                                                                    \
         const mt__conv_geom *g = j->g;                                                            \
         bool ok = true;                                                                           \
-        T *col = mt__col_buffer(j, &ok);                                                          \
+        void *yb = NULL;                                                                          \
+        T *col = mt__col_buffer(j, &ok, &yb);                                                     \
+        T *ybuf = yb;                                                                             \
         if (!ok) {                                                                                \
             return;                                                                               \
         }                                                                                         \
+        const int64_t rows = g->out[0] * g->out[1], OW = g->out[2];                               \
+        const int64_t tr = col != NULL ? j->tile_rows : rows;                                     \
         for (int64_t ci = begin; ci < end; ci++) {                                                \
             int64_t n0, n1;                                                                       \
             mt__chunk_images(j, ci, &n0, &n1);                                                    \
@@ -596,18 +592,26 @@ mt__col_buffer(mt__conv_job *j, bool *ok)
                 for (int64_t gr = 0; gr < g->groups; gr++) {                                      \
                     const T *xg = (const T *)j->x + (n * g->c + gr * g->cg) * g->inplane;         \
                     const T *wg = (const T *)j->w + gr * g->coutg * g->kk;                        \
+                    const T *bg = j->bias != NULL ? (const T *)j->bias + gr * g->coutg : NULL;    \
                     T *yg = (T *)j->y + (n * g->cout + gr * g->coutg) * g->p;                     \
-                    if (col != NULL) {                                                            \
-                        mt__im2col_##name(g, xg, col);                                            \
-                    }                                                                             \
-                    if (j->bias != NULL) {                                                        \
-                        mt__fill_rows_##name(yg, (const T *)j->bias + gr * g->coutg, g->coutg,    \
-                                             g->p);                                               \
-                    }                                                                             \
-                    if (mt_gemm_raw(DT, false, false, g->coutg, g->p, g->kk, 1.0, wg, g->kk,      \
-                                    col != NULL ? col : xg, g->p, j->bias != NULL ? 1.0 : 0.0,    \
-                                    yg) < 0) {                                                    \
-                        atomic_store(&j->err, MT_ENOMEM);                                         \
+                    for (int64_t r0 = 0; r0 < rows; r0 += tr) {                                   \
+                        int64_t r1 = r0 + tr < rows ? r0 + tr : rows, pt = (r1 - r0) * OW;        \
+                        T *dst = ybuf != NULL ? ybuf : yg;                                        \
+                        if (col != NULL) {                                                        \
+                            mt__im2col_##name(g, xg, col, r0, r1);                                \
+                        }                                                                         \
+                        if (bg != NULL) {                                                         \
+                            mt__fill_rows_##name(dst, bg, g->coutg, pt);                          \
+                        }                                                                         \
+                        if (mt_gemm_raw(DT, false, false, g->coutg, pt, g->kk, 1.0, wg, g->kk,    \
+                                        col != NULL ? col : xg, pt, bg != NULL ? 1.0 : 0.0,       \
+                                        dst) < 0) {                                               \
+                            atomic_store(&j->err, MT_ENOMEM);                                     \
+                        }                                                                         \
+                        for (int64_t co = 0; ybuf != NULL && co < g->coutg; co++) {               \
+                            memcpy(yg + co * g->p + r0 * OW, ybuf + co * pt,                      \
+                                   sizeof(T) * (size_t)pt);                                       \
+                        }                                                                         \
                     }                                                                             \
                 }                                                                                 \
             }                                                                                     \
@@ -619,51 +623,33 @@ mt__col_buffer(mt__conv_job *j, bool *ok)
         mt__conv_job *j = ctx;                                                                    \
         const mt__conv_geom *g = j->g;                                                            \
         bool ok = true;                                                                           \
-        T *col = j->need_gx || j->need_gw ? mt__col_buffer(j, &ok) : NULL;                        \
-        if ((j->need_gx || j->need_gw) && !ok) {                                                  \
+        T *col = j->need_gw ? mt__col_buffer(j, &ok, NULL) : NULL;                                \
+        if (j->need_gw && !ok) {                                                                  \
             return;                                                                               \
         }                                                                                         \
-        const int64_t plane = g->inplane;                                                         \
+        const int64_t plane = g->inplane, rows = g->out[0] * g->out[1], OW = g->out[2];           \
+        const int64_t tr = col != NULL ? j->tile_rows : rows;                                     \
         for (int64_t ci = begin; ci < end; ci++) {                                                \
             int64_t n0, n1;                                                                       \
             mt__chunk_images(j, ci, &n0, &n1);                                                    \
-            T *gw = j->parts ? (T *)j->parts + ci * (g->cout * g->kk + g->cout) : NULL;           \
-            T *gb = gw ? gw + g->cout * g->kk : NULL;                                             \
-            if (gw != NULL) {                                                                     \
-                memset(gw, 0, sizeof(T) * (size_t)(g->cout * g->kk + g->cout));                   \
-            }                                                                                     \
+            T *gw = (T *)j->parts + ci * (g->cout * g->kk + g->cout);                             \
+            T *gb = gw + g->cout * g->kk;                                                         \
+            memset(gw, 0, sizeof(T) * (size_t)(g->cout * g->kk + g->cout));                       \
             for (int64_t n = n0; n < n1; n++) {                                                   \
-                if (j->need_gx && !g->direct) {                                                   \
-                    memset((T *)j->gx + n * g->c * plane, 0, sizeof(T) * (size_t)(g->c * plane)); \
-                }                                                                                 \
-                for (int64_t gr = 0; gr < g->groups; gr++) {                                      \
-                    const T *xg = j->x ? (const T *)j->x + (n * g->c + gr * g->cg) * plane : NULL; \
-                    const T *wg = j->w ? (const T *)j->w + gr * g->coutg * g->kk : NULL;          \
+                for (int64_t gr = 0; gr < g->groups && j->need_gw; gr++) {                        \
+                    const T *xg = (const T *)j->x + (n * g->c + gr * g->cg) * plane;              \
                     const T *gyg = (const T *)j->gy + (n * g->cout + gr * g->coutg) * g->p;       \
-                    T *gxg = j->need_gx ? (T *)j->gx + (n * g->c + gr * g->cg) * plane : NULL;    \
-                    int rc = 0;                                                                   \
-                    if (j->need_gw) {                                                             \
+                    for (int64_t r0 = 0; r0 < rows; r0 += tr) {                                   \
+                        int64_t r1 = r0 + tr < rows ? r0 + tr : rows, pt = (r1 - r0) * OW;        \
                         if (col != NULL) {                                                        \
-                            mt__im2col_##name(g, xg, col);                                        \
+                            mt__im2col_##name(g, xg, col, r0, r1);                                \
                         }                                                                         \
-                        rc |= mt_gemm_raw(DT, false, true, g->coutg, g->kk, g->p, 1.0, gyg, g->p, \
-                                          col != NULL ? col : xg, g->p, 1.0,                      \
-                                          gw + gr * g->coutg * g->kk);                            \
-                    }                                                                             \
-                    if (j->need_gx) {                                                             \
-                        rc |= mt_gemm_raw(DT, true, false, g->kk, g->p, g->coutg, 1.0, wg, g->kk, \
-                                          gyg, g->p, 0.0, col != NULL ? col : gxg);               \
-                        if (col != NULL) {                                                        \
-                            mt__col2im_##name(g, col, gxg);                                       \
+                        if (mt_gemm_raw(DT, false, true, g->coutg, g->kk, pt, 1.0,                \
+                                        gyg + r0 * OW, g->p, col != NULL ? col : xg, pt, 1.0,     \
+                                        gw + gr * g->coutg * g->kk) < 0) {                        \
+                            atomic_store(&j->err, MT_ENOMEM);                                     \
                         }                                                                         \
                     }                                                                             \
-                    if (rc < 0) {                                                                 \
-                        atomic_store(&j->err, MT_ENOMEM);                                         \
-                    }                                                                             \
-                }                                                                                 \
-                if (j->need_gx && j->gx_bias != NULL) {                                           \
-                    mt__add_rows_##name((T *)j->gx + n * g->c * plane, (const T *)j->gx_bias,     \
-                                        g->c, plane);                                             \
                 }                                                                                 \
                 if (j->need_gb) {                                                                 \
                     mt__add_row_sums_##name(gb, (const T *)j->gy + n * g->cout * g->p, g->cout,   \
@@ -737,7 +723,8 @@ mt__conv_run(mt__conv_job *j, mt_parallel_fn fn)
     int err = atomic_load(&j->err);
     if (err < 0) {
         return mt_error_set(err, "convolution: out of memory for the column buffers (%lld x %lld "
-                            "values per thread)", (long long)j->g->kk, (long long)j->g->p);
+                            "values per thread)", (long long)j->g->kk,
+                            (long long)(j->tile_rows * j->g->out[2]));
     }
     return 0;
 }
@@ -879,6 +866,7 @@ mt__conv_forward_run(const mt__conv_geom *g, mt_tensor *x, mt_tensor *w, mt_tens
         .x = mt_tensor_data(x), .w = mt_tensor_data(w), .bias = b ? mt_tensor_data(b) : NULL,
         .y = mt_tensor_data(y),
         .nchunks = g->n < 4 * MT__CONV_CHUNKS ? g->n : 4 * MT__CONV_CHUNKS,
+        .tile_rows = mt__conv_tile_rows(g, x->dtype == MT_FLOAT64 ? 8 : 4),
     };
     return mt__conv_run(&j, j.dbl ? mt__conv_forward_float64 : mt__conv_forward_float32);
 }
@@ -908,13 +896,7 @@ mt__conv_grad_input_run(const mt__conv_geom *g, mt_tensor *gy, mt_tensor *w, mt_
         }
         return rc;
     }
-    mt__conv_job j = {
-        .g = g, .dbl = gx->dtype == MT_FLOAT64,
-        .w = mt_tensor_data(w), .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx),
-        .gx_bias = b ? mt_tensor_data(b) : NULL, .need_gx = true,
-        .nchunks = g->n < 4 * MT__CONV_CHUNKS ? g->n : 4 * MT__CONV_CHUNKS,
-    };
-    return mt__conv_run(&j, j.dbl ? mt__conv_backward_float64 : mt__conv_backward_float32);
+    return mt__conv_grad_input_phases(g, gy, w, b, gx);
 }
 
 /* res[ch] = the sum of channel ch of t (n x nch x plane) over images and
@@ -982,6 +964,7 @@ mt__conv_grad_weight_run(const mt__conv_geom *g, mt_tensor *x, mt_tensor *gy, mt
     mt__conv_job j = {
         .g = g, .dbl = dbl, .x = mt_tensor_data(x), .gy = mt_tensor_data(gy),
         .need_gw = need_gw, .need_gb = need_gb, .parts = parts, .nchunks = nchunks,
+        .tile_rows = mt__conv_tile_rows(g, isz),
     };
     rc = mt__conv_run(&j, dbl ? mt__conv_backward_float64 : mt__conv_backward_float32);
     for (int i = 0; rc == 0 && i < 2; i++) {
