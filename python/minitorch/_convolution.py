@@ -37,8 +37,12 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
                            f"dimensional input of size {list(input.shape)} instead")
     out = _C._convolution(input, weight, bias, stride, padding, dilation, bool(transposed),
                           output_padding, groups)
-    # channels-last when the input's or the weight's strides are (as torch)
-    return _in_format(out, _channels_last_of(input, weight))
+    # channels-last when the input's or the weight's strides are, as torch (whose float64 3-D
+    # convolutions, slow kernels without a channels-last variant, give row-major results)
+    fmt = _channels_last_of(input, weight)
+    if fmt is not None and out.dim() == 5 and out.dtype == _C.float64:
+        fmt = None
+    return _in_format(out, fmt)
 
 
 def _convolution_backward(grad_output, input, weight, stride, padding, dilation, transposed,
