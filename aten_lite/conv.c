@@ -414,10 +414,15 @@ mt__conv_row(const mt__conv_geom *g, int64_t od, int64_t oh, int64_t a, int64_t 
                         T *row = col + r * pt;                                                    \
                         int64_t woff = kj * g->dil[2] - g->pad[2], lo, hi, at;                    \
                         mt__valid_range(g->in[2], sw, woff, OW, &lo, &hi);                        \
+                        int64_t od = r0 / g->out[1], oh = r0 % g->out[1];                         \
                         for (int64_t orow = r0; orow < r1; orow++) {                              \
                             T *dst = row + (orow - r0) * OW;                                      \
-                            if (!mt__conv_row(g, orow / g->out[1], orow % g->out[1], ka, ki,      \
-                                              &at)) {                                             \
+                            bool inside = mt__conv_row(g, od, oh, ka, ki, &at);                   \
+                            if (++oh == g->out[1]) { /* the next output row, no division */       \
+                                oh = 0;                                                           \
+                                od++;                                                             \
+                            }                                                                     \
+                            if (!inside) {                                                        \
                                 memset(dst, 0, sizeof(T) * (size_t)OW);                           \
                                 continue;                                                         \
                             }                                                                     \

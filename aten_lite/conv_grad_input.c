@@ -132,9 +132,14 @@ mt__phase_res(const mt__phase_job *j, int64_t ph, int64_t *ja, int64_t *jb, int6
                         int64_t hi = O2 - base < nqc ? O2 - base : nqc;                           \
                         lo = lo < nqc ? lo : nqc;                                                 \
                         hi = hi > lo ? hi : lo;                                                   \
+                        int64_t qa = r0 / nqb, qb = r0 % nqb;                                     \
                         for (int64_t qr = r0; qr < r1; qr++, dst += nqc) {                        \
-                            int64_t o0 = A->q0[ja] + qr / nqb - A->m[ta];                         \
-                            int64_t o1 = B->q0[jb] + qr % nqb - B->m[tb];                         \
+                            int64_t o0 = A->q0[ja] + qa - A->m[ta];                               \
+                            int64_t o1 = B->q0[jb] + qb - B->m[tb];                               \
+                            if (++qb == nqb) { /* the next q-row, no division */                  \
+                                qb = 0;                                                           \
+                                qa++;                                                             \
+                            }                                                                     \
                             if (o0 < 0 || o0 >= O0 || o1 < 0 || o1 >= O1 || lo == hi) {          \
                                 memset(dst, 0, sizeof(T) * (size_t)nqc);                          \
                                 continue;                                                         \
@@ -167,9 +172,14 @@ mt__phase_res(const mt__phase_job *j, int64_t ph, int64_t *ja, int64_t *jb, int6
         for (int64_t c = 0; c < g->cg; c++) {                                                     \
             const T *src = res + c * pt;                                                          \
             T *plane = gxg + c * g->inplane;                                                      \
+            int64_t qa = r0 / nqb, qb = r0 % nqb;                                                 \
             for (int64_t qr = r0; qr < r1; qr++, src += nqc) {                                    \
-                int64_t i0 = (A->q0[ja] + qr / nqb) * g->s[0] + A->qoff[ja];                      \
-                int64_t i1 = (B->q0[jb] + qr % nqb) * g->s[1] + B->qoff[jb];                      \
+                int64_t i0 = (A->q0[ja] + qa) * g->s[0] + A->qoff[ja];                            \
+                int64_t i1 = (B->q0[jb] + qb) * g->s[1] + B->qoff[jb];                            \
+                if (++qb == nqb) {                                                                \
+                    qb = 0;                                                                       \
+                    qa++;                                                                         \
+                }                                                                                 \
                 T *dst = plane + (i0 * g->in[1] + i1) * g->in[2] + c0;                            \
                 if (sc == 1) {                                                                    \
                     for (int64_t u = 0; u < nqc; u++) {                                           \
