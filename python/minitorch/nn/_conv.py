@@ -5,7 +5,10 @@ The kernels are C (aten_lite/conv.c, winograd.c, pool.c, bound as private _C fun
 [Private nn kernels] in csrc/nn_binding.c); this module resolves torch's argument forms (padding
 'same'/'valid', conv1d as a conv2d of height 1, output sizes with None) and makes each op an
 autograd.Function whose backward calls the matching backward kernel.  The backward kernels are not
-themselves recorded, so these ops have first derivatives only (once_differentiable)."""
+themselves recorded, so these ops have first derivatives only (once_differentiable).  Channels-last
+operands of conv2d take minitorch.convolution instead (the same kernel, a recorded op with
+derivatives of every order), whose result and gradients have torch's channels-last layout; the
+poolings give channels-last inputs channels-last results and gradients."""
 import minitorch as _mt
 
 from .. import _C
