@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/kernels.h"
+#include "aten_lite/memory_format.h"
 #include "aten_lite/ops.h"
 #include "c10_lite/error.h"
 
@@ -134,49 +135,14 @@ mt_fill_(mt_tensor *t, mt_scalar value)
     return MT_OK;
 }
 
-/* Whether t's elements exactly tile a block of memory (some permutation of a
- * contiguous layout), as torch's is_non_overlapping_and_dense. */
-static bool
-mt__non_overlapping_and_dense(const mt_tensor *t)
-{
-    if (t->contiguous) {
-        return true;
-    }
-    int perm[MT_MAX_DIMS];
-    for (int i = 0; i < t->ndim; i++) {
-        perm[i] = i;
-    }
-    /* insertion sort dims by stride, size-1 dims last-ish */
-    for (int i = 1; i < t->ndim; i++) {
-        for (int j = i; j > 0; j--) {
-            int a = perm[j - 1], b = perm[j];
-            bool swap = t->sizes[a] < 2 ? t->sizes[b] >= 2 : (t->sizes[b] >= 2 && t->strides[a] > t->strides[b]);
-            if (!swap) {
-                break;
-            }
-            perm[j - 1] = b;
-            perm[j] = a;
-        }
-    }
-    int64_t expected = 1;
-    for (int i = 0; i < t->ndim; i++) {
-        int d = perm[i];
-        if (t->sizes[d] == 1) {
-            continue;
-        }
-        if (t->strides[d] != expected) {
-            return false;
-        }
-        expected *= t->sizes[d];
-    }
-    return true;
-}
-
 mt_tensor *
 mt_empty_like(const mt_tensor *t, mt_dtype dt)
 {
-    if (t->contiguous || !mt__non_overlapping_and_dense(t)) {
+    if (t->contiguous) {
         return mt_tensor_empty(dt, t->ndim, t->sizes, mt_tensor_device(t));
+    }
+    if (!mt_is_non_overlapping_and_dense(t)) { /* Note [Memory formats] */
+        return mt_empty_format(t, dt, mt_suggest_memory_format(t));
     }
     mt_storage *s = mt_storage_new((size_t)t->numel * mt_dtype_itemsize(dt), mt_tensor_device(t));
     if (s == NULL) {

@@ -1,8 +1,9 @@
-/* aten_lite/pool.c - 2-D max and average pooling over per-axis window tables, forward and backward. */
+/* aten_lite/pool.c - max and average pooling over 1 to 3 spatial dims from per-axis window tables, forward and backward. */
 #include "aten_lite/pool.h"
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,15 +13,16 @@
 #include "c10_lite/error.h"
 
 /* Note [Pooling windows]
- * A 2-D pooling window is the product of a row window and a column window,
- * so each axis gets a table, built once per call: for output position o,
- * the input range [lo, hi) it reads (stepping by the dilation for max
- * pooling; lo is the first element inside the input, so padding is never
- * read) and, for averages, the count it divides by.  The kernels then run
- * over planes (N * C of them, spread over the thread pool) reading only the
- * tables: fixed windows (max_pool2d, avg_pool2d with its padding and
- * ceil_mode rules) and adaptive ones (adaptive_avg_pool2d) share one average
- * kernel and its backward.
+ * A pooling window is the product of one window per spatial axis (depth,
+ * rows, columns; 2-D pooling has a depth axis of one position), so each
+ * axis gets a table, built once per call: for output position o, the input
+ * range [lo, hi) it reads (stepping by the dilation for max pooling; lo is
+ * the first element inside the input, so padding is never read) and, for
+ * averages, the count it divides by.  The kernels then run over planes
+ * (N * C of them, spread over the thread pool) reading only the tables:
+ * fixed windows (max_pool, avg_pool with its padding and ceil_mode rules)
+ * and adaptive ones (adaptive_avg_pool) share one average kernel and its
+ * backward.
  *
  * Output sizes follow torch: with ceil_mode the division rounds up, but a
  * window that would start past the input and its left padding is dropped.
@@ -34,36 +36,40 @@ typedef struct mt__axis {
 } mt__axis;
 
 typedef struct mt__pool_geom {
-    int64_t planes, h, w, oh, ow;
-    int64_t dh, dw;         /* steps inside a window (dilation; 1 for averages) */
-    int64_t kw, sw, pw;     /* max pooling: the column window's size, stride and padding */
+    int nsp;                  /* the op's spatial dims (2 or 3), for messages */
+    int64_t planes;
+    int64_t in[3], out[3];    /* depth, height, width (depth 1 for 2-D) */
+    int64_t dil[3];           /* steps inside a window (dilation; 1 for averages) */
+    int64_t kw, sw, pw;       /* max pooling: the column window's size, stride and padding */
     int64_t full_lo, full_hi; /* max pooling: the output columns whose windows lie inside */
-    mt__axis rows, cols;
-    int64_t divisor;        /* averages: a fixed divisor, or 0 for rows.cnt * cols.cnt */
+    mt__axis ax[3];
+    int64_t *tables;          /* the block the axes point into */
+    int64_t divisor;          /* averages: a fixed divisor, or 0 for the counts' product */
 } mt__pool_geom;
 
 static void
 mt__pool_geom_free(mt__pool_geom *g)
 {
-    free(g->rows.lo);
-    free(g->cols.lo);
-    g->rows.lo = g->cols.lo = NULL;
+    free(g->tables);
+    g->tables = NULL;
 }
 
-/* Allocates both tables (one block per axis).  0 or MT_ENOMEM. */
+/* Allocates the three tables (one block).  0 or MT_ENOMEM. */
 static int
 mt__pool_tables(mt__pool_geom *g)
 {
-    g->rows.lo = mt_malloc_array(3 * g->oh, sizeof(int64_t));
-    g->cols.lo = g->rows.lo ? mt_malloc_array(3 * g->ow, sizeof(int64_t)) : NULL;
-    if (g->cols.lo == NULL) {
-        mt__pool_geom_free(g);
+    int64_t n = g->out[0] + g->out[1] + g->out[2]; /* each fits: checked output sizes */
+    g->tables = mt_malloc_array(3 * n, sizeof(int64_t));
+    if (g->tables == NULL) {
         return mt_error_code();
     }
-    g->rows.hi = g->rows.lo + g->oh;
-    g->rows.cnt = g->rows.hi + g->oh;
-    g->cols.hi = g->cols.lo + g->ow;
-    g->cols.cnt = g->cols.hi + g->ow;
+    int64_t *t = g->tables;
+    for (int i = 0; i < 3; i++) {
+        g->ax[i].lo = t;
+        g->ax[i].hi = t + g->out[i];
+        g->ax[i].cnt = t + 2 * g->out[i];
+        t += 3 * g->out[i];
+    }
     return 0;
 }
 
@@ -114,84 +120,171 @@ mt__pool_out_size(int64_t size, int64_t k, int64_t pad, int64_t s, int64_t d, bo
     return 0;
 }
 
-/* Sizes of a 3-D or 4-D input as (N, C, H, W) with N = 1 for 3-D. */
+/* The sizes of an input of nsp spatial dims as (N, C, D, H, W): N = 1 when
+ * unbatched, D = 1 for 2-D. */
 static void
-mt__pool_sizes4(const mt_tensor *t, int64_t s[4])
+mt__pool_sizes5(const mt_tensor *t, int nsp, int64_t s[5])
 {
-    s[0] = 1;
-    memcpy(s + 4 - t->ndim, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    for (int i = 0; i < 5; i++) {
+        s[i] = 1;
+    }
+    memcpy(s + 5 - nsp, t->sizes + t->ndim - nsp, sizeof(int64_t) * (size_t)nsp);
+    s[1] = t->sizes[t->ndim - nsp - 1];
+    if (t->ndim == nsp + 2) {
+        s[0] = t->sizes[0];
+    }
 }
 
-/* torch's checks for max_pool2d / avg_pool2d and the geometry (tables not
- * built yet).  avg: dilation must be (1, 1). */
-static int
-mt__pool_check(const mt_tensor *input, const mt_pool2d_params *p, mt__pool_geom *g)
+/* "kT: a kH: b kW: c" (3-D) or "kH: b kW: c" (2-D) of v (nsp values). */
+static char *
+mt__pool_axes(char *buf, size_t cap, int nsp, const char *prefix, const int64_t *v)
 {
+    static const char *const axes[3] = {"T", "H", "W"};
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < nsp && at < cap; i++) {
+        int w = snprintf(buf + at, cap - at, "%s%s%s: %lld", i ? " " : "", prefix,
+                         axes[3 - nsp + i], (long long)v[i]);
+        if (w < 0) {
+            break;
+        }
+        at += (size_t)w;
+    }
+    return buf;
+}
+
+/* torch's message for an input with an empty non-batch dimension (3-D ops
+ * and the adaptive ones); the non-batch dims start at `first`. */
+static int
+mt__pool_empty_error(const char *fname, const mt_tensor *input, int first)
+{
+    char a[256];
+    int d = first;
+    while (d < input->ndim - 1 && input->sizes[d] != 0) {
+        d++;
+    }
+    return mt_error_set(MT_ERUNTIME,
+                        "%s(): Expected input to have non-zero size for non-batch dimensions, but "
+                        "input has sizes %s with dimension %d being empty", fname,
+                        mt_format_sizes(a, sizeof(a), input->ndim, input->sizes), d);
+}
+
+/* torch's checks for max_pool / avg_pool (2-D or 3-D messages) and the
+ * geometry (tables not built yet).  avg: dilation must be all 1. */
+static int
+mt__pool_check(const mt_tensor *input, const mt_pool_params *p, bool avg, mt__pool_geom *g)
+{
+    char a[256], b[256];
+    const int nsp = p->nsp;
+    if (nsp < 2 || nsp > 3) {
+        return mt_error_set(MT_EINVAL, "pooling: %d spatial dimensions (2 or 3 expected)", nsp);
+    }
     const int64_t *vals[4] = {p->kernel, p->stride, p->padding, p->dilation};
     for (int i = 0; i < 4; i++) {
-        for (int j = 0; j < 2; j++) {
+        for (int j = 0; j < nsp; j++) {
             if (vals[i][j] < INT32_MIN || vals[i][j] > INT32_MAX) {
                 return mt_error_set(MT_ERUNTIME,
                                     "value cannot be converted to type int without overflow");
             }
         }
     }
-    if (input->ndim != 3 && input->ndim != 4) {
-        return mt_error_set(MT_ERUNTIME, "non-empty 3D or 4D (batch mode) tensor expected for input");
+    if (input->ndim != nsp + 1 && input->ndim != nsp + 2) {
+        return mt_error_set(MT_ERUNTIME,
+                            "non-empty %dD or %dD (batch mode) tensor expected for input",
+                            nsp + 1, nsp + 2);
     }
     if (mt_tensor_device(input).type != MT_CPU) {
         return mt_error_set(MT_ENOTIMPL, "pooling is implemented for CPU tensors only");
     }
-    int64_t s4[4];
-    mt__pool_sizes4(input, s4);
-    int64_t oh, ow;
-    if (mt__pool_out_size(s4[2], p->kernel[0], p->padding[0], p->stride[0], p->dilation[0],
-                          p->ceil_mode, &oh) < 0 ||
-        mt__pool_out_size(s4[3], p->kernel[1], p->padding[1], p->stride[1], p->dilation[1],
-                          p->ceil_mode, &ow) < 0) {
-        return mt_error_code();
+    int64_t s5[5], out[3];
+    mt__pool_sizes5(input, nsp, s5);
+    const int64_t *insp = s5 + 5 - nsp;
+    for (int i = 0; i < nsp; i++) {
+        if (mt__pool_out_size(insp[i], p->kernel[i], p->padding[i], p->stride[i], p->dilation[i],
+                              p->ceil_mode, &out[i]) < 0) {
+            return mt_error_code();
+        }
     }
-    if (p->kernel[0] <= 0 || p->kernel[1] <= 0) {
+    for (int i = 0; i < nsp; i++) {
+        if (p->kernel[i] <= 0) {
+            return mt_error_set(MT_ERUNTIME, "kernel size should be greater than zero, but got %s",
+                                mt__pool_axes(a, sizeof(a), nsp, "k", p->kernel));
+        }
+    }
+    for (int i = 0; i < nsp; i++) {
+        if (p->stride[i] <= 0) {
+            return mt_error_set(MT_ERUNTIME, "stride should be greater than zero, but got %s",
+                                mt__pool_axes(a, sizeof(a), nsp, "d", p->stride));
+        }
+    }
+    for (int i = 0; i < nsp; i++) {
+        if (p->dilation[i] <= 0) {
+            return mt_error_set(MT_ERUNTIME, "dilation should be greater than zero, but got %s",
+                                mt__pool_axes(a, sizeof(a), nsp, "dilation", p->dilation));
+        }
+    }
+    bool empty = s5[1] == 0;
+    for (int i = 0; i < nsp; i++) {
+        empty |= insp[i] == 0;
+    }
+    if (empty) {
+        if (nsp == 2) {
+            return mt_error_set(MT_ERUNTIME,
+                                "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                                "size for input, but got:%s",
+                                mt_format_sizes(a, sizeof(a), input->ndim, input->sizes));
+        }
+        return mt__pool_empty_error(avg ? "avg_pool3d" : "max_pool3d_with_indices_out_cpu_template",
+                                    input, input->ndim == nsp + 2 ? 1 : 0);
+    }
+    if (avg && nsp == 3 && (insp[0] < p->kernel[0] || insp[1] < p->kernel[1] ||
+                            insp[2] < p->kernel[2])) {
         return mt_error_set(MT_ERUNTIME,
-                            "kernel size should be greater than zero, but got kH: %lld kW: %lld",
-                            (long long)p->kernel[0], (long long)p->kernel[1]);
+                            "input image (T: %lld H: %lld W: %lld) smaller than kernel size (kT: "
+                            "%lld kH: %lld kW: %lld)", (long long)insp[0], (long long)insp[1],
+                            (long long)insp[2], (long long)p->kernel[0], (long long)p->kernel[1],
+                            (long long)p->kernel[2]);
     }
-    if (p->stride[0] <= 0 || p->stride[1] <= 0) {
-        return mt_error_set(MT_ERUNTIME,
-                            "stride should be greater than zero, but got dH: %lld dW: %lld",
-                            (long long)p->stride[0], (long long)p->stride[1]);
+    for (int i = 0; i < nsp; i++) {
+        if (p->kernel[i] / 2 < p->padding[i]) {
+            if (nsp == 2) {
+                return mt_error_set(MT_ERUNTIME,
+                                    "pad should be smaller than or equal to half of kernel size, but "
+                                    "got padW = %lld, padH = %lld, kW = %lld, kH = %lld",
+                                    (long long)p->padding[1], (long long)p->padding[0],
+                                    (long long)p->kernel[1], (long long)p->kernel[0]);
+            }
+            return mt_error_set(MT_ERUNTIME,
+                                "pad should be smaller than or equal to half of kernel size, but got "
+                                "kT: %lld kW: %lld kH: %lld padT: %lld padW: %lld padH: %lld",
+                                (long long)p->kernel[0], (long long)p->kernel[2],
+                                (long long)p->kernel[1], (long long)p->padding[0],
+                                (long long)p->padding[2], (long long)p->padding[1]);
+        }
     }
-    if (p->dilation[0] <= 0 || p->dilation[1] <= 0) {
-        return mt_error_set(MT_ERUNTIME,
-                            "dilation should be greater than zero, but got dilationH: %lld "
-                            "dilationW: %lld",
-                            (long long)p->dilation[0], (long long)p->dilation[1]);
+    for (int i = 0; i < nsp; i++) {
+        if (out[i] < 1) {
+            int64_t ins[4] = {s5[1]}, outs[4] = {s5[1]};
+            memcpy(ins + 1, insp, sizeof(int64_t) * (size_t)nsp);
+            memcpy(outs + 1, out, sizeof(int64_t) * (size_t)nsp);
+            size_t at = 0, bt = 0;
+            for (int j = 0; j <= nsp; j++) {
+                at += (size_t)snprintf(a + at, sizeof(a) - at, j ? "x%lld" : "%lld",
+                                       (long long)ins[j]);
+                bt += (size_t)snprintf(b + bt, sizeof(b) - bt, j ? "x%lld" : "%lld",
+                                       (long long)outs[j]);
+            }
+            return mt_error_set(MT_ERUNTIME, "Given input size: (%s). Calculated output size: (%s). "
+                                "Output size is too small", a, b);
+        }
     }
-    if (s4[1] == 0 || s4[2] == 0 || s4[3] == 0) {
-        char a[256];
-        return mt_error_set(MT_ERUNTIME,
-                            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size "
-                            "for input, but got:%s",
-                            mt_format_sizes(a, sizeof(a), input->ndim, input->sizes));
+    *g = (mt__pool_geom){.nsp = nsp, .planes = s5[0] * s5[1]};
+    for (int i = 0; i < 3; i++) {
+        int src = i - (3 - nsp);
+        g->in[i] = s5[2 + i];
+        g->out[i] = src >= 0 ? out[src] : 1;
+        g->dil[i] = src >= 0 ? p->dilation[src] : 1;
     }
-    if (p->kernel[1] / 2 < p->padding[1] || p->kernel[0] / 2 < p->padding[0]) {
-        return mt_error_set(MT_ERUNTIME,
-                            "pad should be smaller than or equal to half of kernel size, but got "
-                            "padW = %lld, padH = %lld, kW = %lld, kH = %lld",
-                            (long long)p->padding[1], (long long)p->padding[0],
-                            (long long)p->kernel[1], (long long)p->kernel[0]);
-    }
-    if (oh < 1 || ow < 1) {
-        return mt_error_set(MT_ERUNTIME,
-                            "Given input size: (%lldx%lldx%lld). Calculated output size: "
-                            "(%lldx%lldx%lld). Output size is too small",
-                            (long long)s4[1], (long long)s4[2], (long long)s4[3],
-                            (long long)s4[1], (long long)oh, (long long)ow);
-    }
-    *g = (mt__pool_geom){
-        .planes = s4[0] * s4[1], .h = s4[2], .w = s4[3], .oh = oh, .ow = ow,
-        .dh = p->dilation[0], .dw = p->dilation[1],
-    };
     return 0;
 }
 
@@ -209,6 +302,23 @@ mt__fixed_axis(mt__axis *a, int64_t nout, int64_t size, int64_t k, int64_t s, in
         a->hi[o] = hi > lo ? hi : lo;
         int64_t padded_end = end < size + pad ? end : size + pad;
         a->cnt[o] = count_include_pad ? padded_end - start : a->hi[o] - a->lo[o];
+    }
+}
+
+/* The fixed-window tables of all three axes (the leading ones of a 2-D
+ * pooling are one position wide). */
+static void
+mt__fixed_axes(mt__pool_geom *g, const mt_pool_params *p, bool count_include_pad)
+{
+    for (int i = 0; i < 3; i++) {
+        int src = i - (3 - p->nsp);
+        if (src < 0) {
+            mt__fixed_axis(&g->ax[i], 1, 1, 1, 1, 0, 1, true);
+        }
+        else {
+            mt__fixed_axis(&g->ax[i], g->out[i], g->in[i], p->kernel[src], p->stride[src],
+                           p->padding[src], g->dil[i], count_include_pad);
+        }
     }
 }
 
@@ -236,32 +346,48 @@ typedef struct mt__pool_job {
 #define MT__NOT_NAN(v) 0
 #define MT__IS_NAN(v) ((v) != (v))
 
-/* One max-pooling window [h0, h1) x [w0, w1) (stepping by the dilation)
- * of plane x, in torch's order: rows, then columns; the first maximum wins,
- * a later NaN replaces it. */
+/* One max-pooling window (win: [d0, d1) x [h0, h1) x [w0, w1), stepping by
+ * the dilation) of plane x, in torch's order: depth, rows, then columns;
+ * the first maximum wins, a later NaN replaces it. */
 #define MT__DEFINE_MAX_WINDOW(name, T, ISNAN, EMPTY)                                              \
-    static void mt__max_window_##name(const mt__pool_geom *g, const T *x, int64_t h0, int64_t h1, \
-                                      int64_t w0, int64_t w1, T *y, int64_t *ix)                  \
+    static void mt__max_window_##name(const mt__pool_geom *g, const T *x, const int64_t *win,     \
+                                      T *y, int64_t *ix)                                          \
     {                                                                                             \
-        if (h0 >= h1 || w0 >= w1) {                                                               \
+        if (win[0] >= win[1] || win[2] >= win[3] || win[4] >= win[5]) {                           \
             *y = EMPTY;                                                                           \
             *ix = -1;                                                                             \
             return;                                                                               \
         }                                                                                         \
-        int64_t best = h0 * g->w + w0;                                                            \
+        const int64_t H = g->in[1], W = g->in[2];                                                 \
+        int64_t best = (win[0] * H + win[2]) * W + win[4];                                        \
         T m = x[best];                                                                            \
-        for (int64_t ih = h0; ih < h1; ih += g->dh) {                                             \
-            for (int64_t iw = w0; iw < w1; iw += g->dw) {                                         \
-                T v = x[ih * g->w + iw];                                                          \
-                if (v > m || ISNAN(v)) {                                                          \
-                    m = v;                                                                        \
-                    best = ih * g->w + iw;                                                        \
+        for (int64_t id = win[0]; id < win[1]; id += g->dil[0]) {                                 \
+            for (int64_t ih = win[2]; ih < win[3]; ih += g->dil[1]) {                             \
+                const int64_t row = (id * H + ih) * W;                                            \
+                for (int64_t iw = win[4]; iw < win[5]; iw += g->dil[2]) {                         \
+                    T v = x[row + iw];                                                            \
+                    if (v > m || ISNAN(v)) {                                                      \
+                        m = v;                                                                    \
+                        best = row + iw;                                                          \
+                    }                                                                             \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
         *y = m;                                                                                   \
         *ix = best;                                                                               \
     }
+
+/* The window of output (od, oh, ow) from the tables. */
+static inline void
+mt__pool_window(const mt__pool_geom *g, int64_t od, int64_t oh, int64_t ow, int64_t win[6])
+{
+    win[0] = g->ax[0].lo[od];
+    win[1] = g->ax[0].hi[od];
+    win[2] = g->ax[1].lo[oh];
+    win[3] = g->ax[1].hi[oh];
+    win[4] = g->ax[2].lo[ow];
+    win[5] = g->ax[2].hi[ow];
+}
 
 /* Every window on its own, from the tables: the integer dtypes' kernel, and the float
  * dtypes' for adaptive windows. */
@@ -270,14 +396,17 @@ typedef struct mt__pool_job {
     {                                                                                             \
         mt__pool_job *j = ctx;                                                                    \
         const mt__pool_geom *g = j->g;                                                            \
-        const int64_t plane = g->h * g->w, oplane = g->oh * g->ow;                                \
+        const int64_t plane = g->in[0] * g->in[1] * g->in[2];                                     \
+        const int64_t oplane = g->out[0] * g->out[1] * g->out[2];                                 \
         for (int64_t pl = begin; pl < end; pl++) {                                                \
             const T *x = (const T *)j->x + pl * plane;                                            \
-            for (int64_t oh = 0; oh < g->oh; oh++) {                                              \
-                for (int64_t ow = 0; ow < g->ow; ow++) {                                          \
-                    int64_t o = pl * oplane + oh * g->ow + ow;                                    \
-                    mt__max_window_##name(g, x, g->rows.lo[oh], g->rows.hi[oh], g->cols.lo[ow],   \
-                                          g->cols.hi[ow], (T *)j->y + o, j->idx_out + o);         \
+            int64_t o = pl * oplane, win[6];                                                      \
+            for (int64_t od = 0; od < g->out[0]; od++) {                                          \
+                for (int64_t oh = 0; oh < g->out[1]; oh++) {                                      \
+                    for (int64_t ow = 0; ow < g->out[2]; ow++, o++) {                             \
+                        mt__pool_window(g, od, oh, ow, win);                                      \
+                        mt__max_window_##name(g, x, win, (T *)j->y + o, j->idx_out + o);          \
+                    }                                                                             \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
@@ -326,29 +455,33 @@ typedef struct mt__pool_job {
         }                                                                                         \
     }                                                                                             \
     /* out[0..n) and idx[0..n): the maxima of the interior windows of one output                  \
-     * row, starting at output column ow0; [h0, h1) are the window's rows. */                     \
-    MT_SIMD_CLONES static void mt__max_row_##name(const mt__pool_geom *g, const T *x, int64_t h0, \
-                                                  int64_t h1, int64_t ow0, int64_t n, T *out,     \
-                                                  int64_t *idx)                                   \
+     * row, starting at output column ow0; win[0..4) are the window's depth and                   \
+     * rows. */                                                                                   \
+    MT_SIMD_CLONES static void mt__max_row_##name(const mt__pool_geom *g, const T *x,             \
+                                                  const int64_t *win, int64_t ow0, int64_t n,     \
+                                                  T *out, int64_t *idx)                           \
     {                                                                                             \
         T m[MT__MAXB];                                                                            \
         int32_t im[MT__MAXB];                                                                     \
+        const int64_t H = g->in[1], W = g->in[2];                                                 \
         const int32_t sw = (int32_t)g->sw, base = (int32_t)(ow0 * g->sw - g->pw);                 \
         for (int32_t i = 0; i < (int32_t)n; i++) {                                                \
-            im[i] = (int32_t)(h0 * g->w) + base + i * sw;                                         \
+            im[i] = (int32_t)((win[0] * H + win[2]) * W) + base + i * sw;                         \
             m[i] = x[im[i]];                                                                      \
         }                                                                                         \
-        for (int64_t ih = h0; ih < h1; ih += g->dh) {                                             \
-            for (int64_t kj = 0; kj < g->kw; kj++) {                                              \
-                const int32_t off = (int32_t)(ih * g->w + kj * g->dw) + base;                     \
-                if (sw == 2) {                                                                    \
-                    mt__max_tap_##name(x, off, 2, (int32_t)n, m, im);                             \
-                }                                                                                 \
-                else if (sw == 1) {                                                               \
-                    mt__max_tap_##name(x, off, 1, (int32_t)n, m, im);                             \
-                }                                                                                 \
-                else {                                                                            \
-                    mt__max_tap_##name(x, off, sw, (int32_t)n, m, im);                            \
+        for (int64_t id = win[0]; id < win[1]; id += g->dil[0]) {                                 \
+            for (int64_t ih = win[2]; ih < win[3]; ih += g->dil[1]) {                             \
+                for (int64_t kj = 0; kj < g->kw; kj++) {                                          \
+                    const int32_t off = (int32_t)((id * H + ih) * W + kj * g->dil[2]) + base;     \
+                    if (sw == 2) {                                                                \
+                        mt__max_tap_##name(x, off, 2, (int32_t)n, m, im);                         \
+                    }                                                                             \
+                    else if (sw == 1) {                                                           \
+                        mt__max_tap_##name(x, off, 1, (int32_t)n, m, im);                         \
+                    }                                                                             \
+                    else {                                                                        \
+                        mt__max_tap_##name(x, off, sw, (int32_t)n, m, im);                        \
+                    }                                                                             \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
@@ -362,27 +495,33 @@ typedef struct mt__pool_job {
     {                                                                                             \
         mt__pool_job *j = ctx;                                                                    \
         const mt__pool_geom *g = j->g;                                                            \
-        const int64_t plane = g->h * g->w, oplane = g->oh * g->ow;                                \
+        const int64_t plane = g->in[0] * g->in[1] * g->in[2];                                     \
+        const int64_t oplane = g->out[0] * g->out[1] * g->out[2];                                 \
         const int64_t a = plane < INT32_MAX ? g->full_lo : 0;                                     \
         const int64_t b = plane < INT32_MAX ? g->full_hi : 0;                                     \
         for (int64_t pl = begin; pl < end; pl++) {                                                \
             const T *x = (const T *)j->x + pl * plane;                                            \
-            for (int64_t oh = 0; oh < g->oh; oh++) {                                              \
-                const int64_t h0 = g->rows.lo[oh], h1 = g->rows.hi[oh];                           \
-                T *yr = (T *)j->y + pl * oplane + oh * g->ow;                                     \
-                int64_t *ir = j->idx_out + pl * oplane + oh * g->ow;                              \
-                bool fast = h0 < h1 && a < b;                                                     \
-                for (int64_t ow = 0; ow < g->ow; ow++) {                                          \
-                    if (fast && ow == a) {                                                        \
-                        ow = b - 1;                                                               \
-                        continue;                                                                 \
+            for (int64_t od = 0; od < g->out[0]; od++) {                                          \
+                for (int64_t oh = 0; oh < g->out[1]; oh++) {                                      \
+                    int64_t win[6];                                                               \
+                    mt__pool_window(g, od, oh, 0, win);                                           \
+                    const int64_t at = pl * oplane + (od * g->out[1] + oh) * g->out[2];           \
+                    T *yr = (T *)j->y + at;                                                       \
+                    int64_t *ir = j->idx_out + at;                                                \
+                    bool fast = win[0] < win[1] && win[2] < win[3] && a < b;                      \
+                    for (int64_t ow = 0; ow < g->out[2]; ow++) {                                  \
+                        if (fast && ow == a) {                                                    \
+                            ow = b - 1;                                                           \
+                            continue;                                                             \
+                        }                                                                         \
+                        win[4] = g->ax[2].lo[ow];                                                 \
+                        win[5] = g->ax[2].hi[ow];                                                 \
+                        mt__max_window_##name(g, x, win, yr + ow, ir + ow);                       \
                     }                                                                             \
-                    mt__max_window_##name(g, x, h0, h1, g->cols.lo[ow], g->cols.hi[ow], yr + ow,  \
-                                          ir + ow);                                               \
-                }                                                                                 \
-                for (int64_t ow = a; fast && ow < b; ow += MT__MAXB) {                            \
-                    int64_t n = b - ow < MT__MAXB ? b - ow : MT__MAXB;                            \
-                    mt__max_row_##name(g, x, h0, h1, ow, n, yr + ow, ir + ow);                    \
+                    for (int64_t ow = a; fast && ow < b; ow += MT__MAXB) {                        \
+                        int64_t n = b - ow < MT__MAXB ? b - ow : MT__MAXB;                        \
+                        mt__max_row_##name(g, x, win, ow, n, yr + ow, ir + ow);                   \
+                    }                                                                             \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
@@ -402,7 +541,8 @@ MT__DEFINE_MAX_POOL_FLOAT(float64, double, uint64_t, -INFINITY)
     {                                                                                             \
         mt__pool_job *j = ctx;                                                                    \
         const mt__pool_geom *g = j->g;                                                            \
-        const int64_t plane = g->h * g->w, oplane = g->oh * g->ow;                                \
+        const int64_t plane = g->in[0] * g->in[1] * g->in[2];                                     \
+        const int64_t oplane = g->out[0] * g->out[1] * g->out[2];                                 \
         for (int64_t pl = begin; pl < end; pl++) {                                                \
             T *gx = (T *)j->gx + pl * plane;                                                      \
             const T *gy = (const T *)j->gy + pl * oplane;                                         \
@@ -423,22 +563,31 @@ MT__DEFINE_MAX_POOL_FLOAT(float64, double, uint64_t, -INFINITY)
     {                                                                                             \
         mt__pool_job *j = ctx;                                                                    \
         const mt__pool_geom *g = j->g;                                                            \
-        const int64_t W = g->w, plane = g->h * g->w, oplane = g->oh * g->ow;                      \
+        const int64_t H = g->in[1], W = g->in[2], plane = g->in[0] * H * W;                       \
+        const int64_t oplane = g->out[0] * g->out[1] * g->out[2];                                 \
         for (int64_t pl = begin; pl < end; pl++) {                                                \
             const T *x = (const T *)j->x + pl * plane;                                            \
             T *y = (T *)j->y + pl * oplane;                                                       \
-            for (int64_t oh = 0; oh < g->oh; oh++) {                                              \
-                const int64_t h0 = g->rows.lo[oh], h1 = g->rows.hi[oh];                           \
-                for (int64_t ow = 0; ow < g->ow; ow++) {                                          \
-                    const int64_t w0 = g->cols.lo[ow], w1 = g->cols.hi[ow];                       \
-                    T s = 0;                                                                      \
-                    for (int64_t ih = h0; ih < h1; ih++) {                                        \
-                        for (int64_t iw = w0; iw < w1; iw++) {                                    \
-                            s += x[ih * W + iw];                                                  \
+            int64_t o = 0, win[6];                                                                \
+            for (int64_t od = 0; od < g->out[0]; od++) {                                          \
+                for (int64_t oh = 0; oh < g->out[1]; oh++) {                                      \
+                    for (int64_t ow = 0; ow < g->out[2]; ow++, o++) {                             \
+                        mt__pool_window(g, od, oh, ow, win);                                      \
+                        T s = 0;                                                                  \
+                        for (int64_t id = win[0]; id < win[1]; id++) {                            \
+                            for (int64_t ih = win[2]; ih < win[3]; ih++) {                        \
+                                const T *row = x + (id * H + ih) * W;                             \
+                                for (int64_t iw = win[4]; iw < win[5]; iw++) {                    \
+                                    s += row[iw];                                                 \
+                                }                                                                 \
+                            }                                                                     \
                         }                                                                         \
+                        int64_t div = g->divisor ? g->divisor                                     \
+                                                 : g->ax[0].cnt[od] * g->ax[1].cnt[oh] *          \
+                                                       g->ax[2].cnt[ow];                          \
+                        bool some = win[0] < win[1] && win[2] < win[3] && win[4] < win[5];        \
+                        y[o] = some ? s / (T)div : 0;                                             \
                     }                                                                             \
-                    int64_t div = g->divisor ? g->divisor : g->rows.cnt[oh] * g->cols.cnt[ow];    \
-                    y[oh * g->ow + ow] = h0 < h1 && w0 < w1 ? s / (T)div : 0;                     \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
@@ -447,23 +596,31 @@ MT__DEFINE_MAX_POOL_FLOAT(float64, double, uint64_t, -INFINITY)
     {                                                                                             \
         mt__pool_job *j = ctx;                                                                    \
         const mt__pool_geom *g = j->g;                                                            \
-        const int64_t W = g->w, plane = g->h * g->w, oplane = g->oh * g->ow;                      \
+        const int64_t H = g->in[1], W = g->in[2], plane = g->in[0] * H * W;                       \
+        const int64_t oplane = g->out[0] * g->out[1] * g->out[2];                                 \
         for (int64_t pl = begin; pl < end; pl++) {                                                \
             T *gx = (T *)j->gx + pl * plane;                                                      \
             const T *gy = (const T *)j->gy + pl * oplane;                                         \
             memset(gx, 0, sizeof(T) * (size_t)plane);                                             \
-            for (int64_t oh = 0; oh < g->oh; oh++) {                                              \
-                const int64_t h0 = g->rows.lo[oh], h1 = g->rows.hi[oh];                           \
-                for (int64_t ow = 0; ow < g->ow; ow++) {                                          \
-                    const int64_t w0 = g->cols.lo[ow], w1 = g->cols.hi[ow];                       \
-                    if (h0 >= h1 || w0 >= w1) {                                                   \
-                        continue;                                                                 \
-                    }                                                                             \
-                    int64_t div = g->divisor ? g->divisor : g->rows.cnt[oh] * g->cols.cnt[ow];    \
-                    T v = gy[oh * g->ow + ow] / (T)div;                                           \
-                    for (int64_t ih = h0; ih < h1; ih++) {                                        \
-                        for (int64_t iw = w0; iw < w1; iw++) {                                    \
-                            gx[ih * W + iw] += v;                                                 \
+            int64_t o = 0, win[6];                                                                \
+            for (int64_t od = 0; od < g->out[0]; od++) {                                          \
+                for (int64_t oh = 0; oh < g->out[1]; oh++) {                                      \
+                    for (int64_t ow = 0; ow < g->out[2]; ow++, o++) {                             \
+                        mt__pool_window(g, od, oh, ow, win);                                      \
+                        if (win[0] >= win[1] || win[2] >= win[3] || win[4] >= win[5]) {           \
+                            continue;                                                             \
+                        }                                                                         \
+                        int64_t div = g->divisor ? g->divisor                                     \
+                                                 : g->ax[0].cnt[od] * g->ax[1].cnt[oh] *          \
+                                                       g->ax[2].cnt[ow];                          \
+                        T v = gy[o] / (T)div;                                                     \
+                        for (int64_t id = win[0]; id < win[1]; id++) {                            \
+                            for (int64_t ih = win[2]; ih < win[3]; ih++) {                        \
+                                T *row = gx + (id * H + ih) * W;                                  \
+                                for (int64_t iw = win[4]; iw < win[5]; iw++) {                    \
+                                    row[iw] += v;                                                 \
+                                }                                                                 \
+                            }                                                                     \
                         }                                                                         \
                     }                                                                             \
                 }                                                                                 \
@@ -476,20 +633,21 @@ MT__DEFINE_POOL_FLOAT(float64, double)
 /* Runs a per-plane kernel over the pool: about MT_GRAIN_SIZE elements of
  * work per chunk. */
 static void
-mt__pool_run(mt__pool_job *j, mt_parallel_fn fn, int64_t work_per_plane)
+mt__pool_run(mt__pool_job *j, mt_parallel_fn fn)
 {
-    int64_t w = work_per_plane > 0 ? work_per_plane : 1;
-    mt_parallel_for(0, j->g->planes, MT_GRAIN_SIZE / w + 1, fn, j);
+    const mt__pool_geom *g = j->g;
+    int64_t w = g->out[0] * g->out[1] * g->out[2] + g->in[0] * g->in[1] * g->in[2];
+    w = w > 0 ? w : 1;
+    mt_parallel_for(0, g->planes, MT_GRAIN_SIZE / w + 1, fn, j);
 }
 
-/* New contiguous tensor shaped like input with the last two sizes (oh, ow). */
+/* New contiguous tensor shaped like input with the spatial sizes g->out. */
 static mt_tensor *
-mt__pool_output(const mt_tensor *input, mt_dtype dt, int64_t oh, int64_t ow)
+mt__pool_output(const mt_tensor *input, const mt__pool_geom *g, mt_dtype dt)
 {
-    int64_t sz[4];
+    int64_t sz[5];
     memcpy(sz, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
-    sz[input->ndim - 2] = oh;
-    sz[input->ndim - 1] = ow;
+    memcpy(sz + input->ndim - g->nsp, g->out + 3 - g->nsp, sizeof(int64_t) * (size_t)g->nsp);
     return mt_tensor_empty(dt, input->ndim, sz, mt_tensor_device(input));
 }
 
@@ -509,13 +667,12 @@ mt__pool_float(mt_dtype dt)
 /* grad_output must have the forward result's shape and input's dtype. */
 static int
 mt__pool_check_grad(const char *fname, const mt_tensor *grad_output, const mt_tensor *input,
-                    int64_t oh, int64_t ow)
+                    const mt__pool_geom *g)
 {
     char a[256], b[256];
-    int64_t want[4];
+    int64_t want[5];
     memcpy(want, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
-    want[input->ndim - 2] = oh;
-    want[input->ndim - 1] = ow;
+    memcpy(want + input->ndim - g->nsp, g->out + 3 - g->nsp, sizeof(int64_t) * (size_t)g->nsp);
     if (grad_output->ndim != input->ndim ||
         memcmp(grad_output->sizes, want, sizeof(int64_t) * (size_t)input->ndim) != 0) {
         return mt_error_set(MT_ERUNTIME, "%s: expected grad_output of size %s, but got %s", fname,
@@ -544,8 +701,8 @@ mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, mt_parallel_fn fn, mt_tenso
     int rc = 0;
     mt_tensor *x = mt_float_operand(input), *y = NULL, *ix = NULL;
     if (x != NULL) {
-        y = mt__pool_output(x, x->dtype, g->oh, g->ow);
-        ix = y != NULL ? mt__pool_output(x, MT_INT64, g->oh, g->ow) : NULL;
+        y = mt__pool_output(x, g, x->dtype);
+        ix = y != NULL ? mt__pool_output(x, g, MT_INT64) : NULL;
     }
     if (ix == NULL) {
         rc = mt_error_code();
@@ -553,7 +710,7 @@ mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, mt_parallel_fn fn, mt_tenso
     else {
         mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y),
                           .idx_out = (int64_t *)mt_tensor_data(ix)};
-        mt__pool_run(&j, fn, g->oh * g->ow + g->h * g->w);
+        mt__pool_run(&j, fn);
         y = mt_float_result(y, input->dtype);
         if (y == NULL) {
             rc = mt_error_code();
@@ -571,14 +728,15 @@ mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, mt_parallel_fn fn, mt_tenso
 }
 
 int
-mt_max_pool2d(mt_tensor *input, const mt_pool2d_params *p, mt_tensor **values,
-              mt_tensor **indices)
+mt_max_pool(mt_tensor *input, const mt_pool_params *p, mt_tensor **values, mt_tensor **indices)
 {
     mt__pool_geom g;
+    char fname[32];
     *values = *indices = NULL;
-    if (mt__pool_check(input, p, &g) < 0) {
+    if (mt__pool_check(input, p, false, &g) < 0) {
         return mt_error_code();
     }
+    snprintf(fname, sizeof(fname), "max_pool%dd", p->nsp);
     mt_parallel_fn fn;
     switch (input->dtype) {
     case MT_UINT8:
@@ -605,20 +763,21 @@ mt_max_pool2d(mt_tensor *input, const mt_pool2d_params *p, mt_tensor **values,
         fn = mt__max_pool_float64;
         break;
     default:
-        return mt__pool_not_implemented("max_pool2d", input->dtype);
+        return mt__pool_not_implemented(fname, input->dtype);
     }
     if (mt__pool_tables(&g) < 0) {
         return mt_error_code();
     }
-    mt__fixed_axis(&g.rows, g.oh, g.h, p->kernel[0], p->stride[0], p->padding[0], g.dh, false);
-    mt__fixed_axis(&g.cols, g.ow, g.w, p->kernel[1], p->stride[1], p->padding[1], g.dw, false);
-    g.kw = p->kernel[1];
-    g.sw = p->stride[1];
-    g.pw = p->padding[1];
+    mt__fixed_axes(&g, p, false);
+    const int last = p->nsp - 1;
+    g.kw = p->kernel[last];
+    g.sw = p->stride[last];
+    g.pw = p->padding[last];
     g.full_lo = g.full_hi = 0;
-    for (int64_t ow = 0; ow < g.ow; ow++) {
+    for (int64_t ow = 0; ow < g.out[2]; ow++) {
         int64_t start = ow * g.sw - g.pw;
-        if (start >= 0 && g.cols.lo[ow] == start && g.cols.hi[ow] == start + (g.kw - 1) * g.dw + 1) {
+        if (start >= 0 && g.ax[2].lo[ow] == start &&
+            g.ax[2].hi[ow] == start + (g.kw - 1) * g.dil[2] + 1) {
             if (g.full_hi == g.full_lo) {
                 g.full_lo = ow;
             }
@@ -638,7 +797,7 @@ mt__max_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input,
                  const mt_tensor *indices, const mt__pool_geom *g)
 {
     char a[256], b[256];
-    if (mt__pool_check_grad(fname, grad_output, input, g->oh, g->ow) < 0) {
+    if (mt__pool_check_grad(fname, grad_output, input, g) < 0) {
         return NULL;
     }
     if (indices->dtype != MT_INT64 || indices->ndim != grad_output->ndim ||
@@ -662,12 +821,12 @@ mt__max_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input,
         mt__pool_job j = {.g = g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx),
                           .idx_in = (const int64_t *)mt_tensor_data(ix)};
         mt__pool_run(&j, gy->dtype == MT_FLOAT64 ? mt__max_pool_backward_float64
-                                                 : mt__max_pool_backward_float32,
-                     g->oh * g->ow + g->h * g->w);
+                                                 : mt__max_pool_backward_float32);
         if (atomic_load(&j.bad_index)) {
             mt_error_set(MT_EINDEX,
-                         "%s: an index is outside its plane of %lld x %lld elements (indices must "
-                         "come from the forward call)", fname, (long long)g->h, (long long)g->w);
+                         "%s: an index is outside its plane of %lld elements (indices must come "
+                         "from the forward call)", fname,
+                         (long long)(g->in[0] * g->in[1] * g->in[2]));
             mt_tensor_decref(gx);
             gx = NULL;
         }
@@ -681,93 +840,124 @@ mt__max_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input,
 }
 
 mt_tensor *
-mt_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input, const mt_tensor *indices,
-                       const mt_pool2d_params *p)
+mt_max_pool_backward(mt_tensor *grad_output, mt_tensor *input, const mt_tensor *indices,
+                     const mt_pool_params *p)
 {
     mt__pool_geom g;
-    if (mt__pool_check(input, p, &g) < 0) {
+    char fname[40];
+    if (mt__pool_check(input, p, false, &g) < 0) {
         return NULL;
     }
-    return mt__max_backward("max_pool2d_backward", grad_output, input, indices, &g);
+    snprintf(fname, sizeof(fname), "max_pool%dd_backward", p->nsp);
+    return mt__max_backward(fname, grad_output, input, indices, &g);
 }
 
-/* avg_pool2d's checks and tables (the caller frees them). */
+/* avg_pool's checks and tables (the caller frees them). */
 static int
-mt__avg_geom(const mt_tensor *input, const mt_pool2d_params *p, bool count_include_pad,
+mt__avg_geom(const mt_tensor *input, const mt_pool_params *p, bool count_include_pad,
              int64_t divisor_override, mt__pool_geom *g)
 {
-    mt_pool2d_params q = *p;
-    q.dilation[0] = q.dilation[1] = 1;
-    if (divisor_override < INT32_MIN || divisor_override > INT32_MAX) {
+    mt_pool_params q = *p;
+    char fname[32];
+    for (int i = 0; i < MT_POOL_MAX_SPATIAL; i++) {
+        q.dilation[i] = 1;
+    }
+    if (p->nsp == 2 && (divisor_override < INT32_MIN || divisor_override > INT32_MAX)) {
         return mt_error_set(MT_ERUNTIME, "value cannot be converted to type int without overflow");
     }
-    if (mt__pool_check(input, &q, g) < 0) {
+    if (mt__pool_check(input, &q, true, g) < 0) {
         return mt_error_code();
     }
+    snprintf(fname, sizeof(fname), "avg_pool%dd", p->nsp);
     if (!mt__pool_float(input->dtype)) {
-        return mt__pool_not_implemented("avg_pool2d", input->dtype);
+        return mt__pool_not_implemented(fname, input->dtype);
     }
     if (mt__pool_tables(g) < 0) {
         return mt_error_code();
     }
-    mt__fixed_axis(&g->rows, g->oh, g->h, q.kernel[0], q.stride[0], q.padding[0], 1,
-                   count_include_pad);
-    mt__fixed_axis(&g->cols, g->ow, g->w, q.kernel[1], q.stride[1], q.padding[1], 1,
-                   count_include_pad);
+    mt__fixed_axes(g, &q, count_include_pad);
     g->divisor = divisor_override;
     return 0;
 }
 
-/* adaptive_avg_pool2d's / adaptive_max_pool2d's checks (torch's messages,
- * which differ a little between the two) and tables; the caller frees them. */
+/* adaptive_avg_pool's / adaptive_max_pool's checks (torch's messages, which
+ * differ a little between the two) and tables; the caller frees them. */
 static int
-mt__adaptive_geom(const char *fname, const mt_tensor *input, int64_t oh, int64_t ow,
+mt__adaptive_geom(bool max, int nsp, const mt_tensor *input, const int64_t *osize,
                   mt__pool_geom *g)
 {
-    char a[256];
-    bool max = strcmp(fname, "adaptive_max_pool2d") == 0;
-    if (input->ndim != 3 && input->ndim != 4) {
-        return mt_error_set(MT_ERUNTIME, "%s(): Expected 3D or 4D tensor, but got%s %s", fname,
-                            max ? ":" : "", mt_format_sizes(a, sizeof(a), input->ndim, input->sizes));
+    char a[256], fname[32];
+    if (nsp < 2 || nsp > 3) {
+        return mt_error_set(MT_EINVAL, "pooling: %d spatial dimensions (2 or 3 expected)", nsp);
     }
-    for (int d = 1; d < input->ndim; d++) {
+    snprintf(fname, sizeof(fname), "adaptive_%s_pool%dd", max ? "max" : "avg", nsp);
+    if (input->ndim != nsp + 1 && input->ndim != nsp + 2) {
+        return mt_error_set(MT_ERUNTIME, "%s(): Expected %dD or %dD tensor, but got%s %s", fname,
+                            nsp + 1, nsp + 2, max ? ":" : "",
+                            mt_format_sizes(a, sizeof(a), input->ndim, input->sizes));
+    }
+    /* torch's adaptive_avg_pool2d checks the spatial dims only, the others every non-first */
+    int first = !max && nsp == 2 ? input->ndim - 2 : 1;
+    for (int d = first; d < input->ndim; d++) {
         if (input->sizes[d] == 0) {
-            return mt_error_set(MT_ERUNTIME,
-                                "%s(): Expected input to have non-zero size for non-batch "
-                                "dimensions, but input has sizes %s with dimension %d being empty",
-                                fname, mt_format_sizes(a, sizeof(a), input->ndim, input->sizes), d);
+            return mt__pool_empty_error(fname, input, first);
         }
     }
-    int64_t s4[4], t;
-    mt__pool_sizes4(input, s4);
-    if (oh < 0 || ow < 0) {
+    int64_t s5[5], t;
+    mt__pool_sizes5(input, nsp, s5);
+    for (int i = 0; i < nsp; i++) {
+        if (osize[i] >= 0) {
+            continue;
+        }
         if (max) {
-            int64_t out[4] = {s4[0], s4[1], oh, ow};
+            int64_t out[5];
+            int lead = nsp == 2 ? 2 : input->ndim - nsp;
+            memcpy(out, nsp == 2 ? s5 : input->sizes, sizeof(int64_t) * (size_t)lead);
+            memcpy(out + lead, osize, sizeof(int64_t) * (size_t)nsp);
             return mt_error_set(MT_ERUNTIME, "Trying to create tensor with negative dimension "
-                                "%lld: %s", (long long)(oh < 0 ? oh : ow),
-                                mt_format_sizes(a, sizeof(a), 4, out));
+                                "%lld: %s", (long long)osize[i],
+                                mt_format_sizes(a, sizeof(a), lead + nsp, out));
+        }
+        if (nsp == 2) {
+            return mt_error_set(MT_ERUNTIME,
+                                "%s: elements of output_size must be greater than or equal to 0 "
+                                "but received {%lld, %lld}", fname, (long long)osize[0],
+                                (long long)osize[1]);
         }
         return mt_error_set(MT_ERUNTIME,
                             "%s: elements of output_size must be greater than or equal to 0 but "
-                            "received {%lld, %lld}", fname, (long long)oh, (long long)ow);
+                            "received {%lld, %lld,%lld}", fname, (long long)osize[0],
+                            (long long)osize[1], (long long)osize[2]);
     }
     if (!mt__pool_float(input->dtype)) {
+        if (nsp == 3) {
+            snprintf(fname + strlen(fname), sizeof(fname) - strlen(fname), "_cpu");
+        }
         return mt__pool_not_implemented(fname, input->dtype);
     }
     if (mt_tensor_device(input).type != MT_CPU) {
         return mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", fname);
     }
-    if (mt_ckd_mul(&t, oh + 1, s4[2]) || mt_ckd_mul(&t, ow + 1, s4[3])) {
-        return mt_error_set(MT_ERUNTIME, "%s: output size (%lld, %lld) is too large", fname,
-                            (long long)oh, (long long)ow);
+    int64_t n = 0;
+    for (int i = 0; i < nsp; i++) {
+        if (mt_ckd_mul(&t, osize[i] + 1, s5[2 + 3 - nsp + i]) || mt_ckd_add(&n, n, 3 * osize[i])) {
+            return mt_error_set(MT_ERUNTIME, "%s: output size (%s) is too large", fname,
+                                mt_format_sizes(a, sizeof(a), nsp, osize));
+        }
     }
-    *g = (mt__pool_geom){.planes = s4[0] * s4[1], .h = s4[2], .w = s4[3], .oh = oh, .ow = ow,
-                         .dh = 1, .dw = 1};
+    *g = (mt__pool_geom){.nsp = nsp, .planes = s5[0] * s5[1]};
+    for (int i = 0; i < 3; i++) {
+        int src = i - (3 - nsp);
+        g->in[i] = s5[2 + i];
+        g->out[i] = src >= 0 ? osize[src] : 1;
+        g->dil[i] = 1;
+    }
     if (mt__pool_tables(g) < 0) {
         return mt_error_code();
     }
-    mt__adaptive_axis(&g->rows, oh, g->h);
-    mt__adaptive_axis(&g->cols, ow, g->w);
+    for (int i = 0; i < 3; i++) {
+        mt__adaptive_axis(&g->ax[i], g->out[i], g->in[i]);
+    }
     return 0;
 }
 
@@ -776,11 +966,10 @@ static mt_tensor *
 mt__avg_forward(mt_tensor *input, mt__pool_geom *g)
 {
     mt_tensor *x = mt_float_operand(input);
-    mt_tensor *y = x ? mt__pool_output(x, x->dtype, g->oh, g->ow) : NULL;
+    mt_tensor *y = x ? mt__pool_output(x, g, x->dtype) : NULL;
     if (y != NULL && y->numel > 0) {
         mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y)};
-        mt__pool_run(&j, x->dtype == MT_FLOAT64 ? mt__avg_pool_float64 : mt__avg_pool_float32,
-                     g->oh * g->ow + g->h * g->w);
+        mt__pool_run(&j, x->dtype == MT_FLOAT64 ? mt__avg_pool_float64 : mt__avg_pool_float32);
     }
     mt__pool_geom_free(g);
     mt_tensor_decref(x);
@@ -792,7 +981,7 @@ static mt_tensor *
 mt__avg_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input, mt__pool_geom *g)
 {
     mt_tensor *gy = NULL, *gx = NULL;
-    if (mt__pool_check_grad(fname, grad_output, input, g->oh, g->ow) < 0) {
+    if (mt__pool_check_grad(fname, grad_output, input, g) < 0) {
         goto done;
     }
     gy = mt_float_operand(grad_output);
@@ -800,8 +989,7 @@ mt__avg_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input, mt
     if (gx != NULL && gx->numel > 0) {
         mt__pool_job j = {.g = g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx)};
         mt__pool_run(&j, gy->dtype == MT_FLOAT64 ? mt__avg_pool_backward_float64
-                                                 : mt__avg_pool_backward_float32,
-                     g->oh * g->ow + g->h * g->w);
+                                                 : mt__avg_pool_backward_float32);
     }
     gx = mt_float_result(gx, input->dtype);
 done:
@@ -811,8 +999,8 @@ done:
 }
 
 mt_tensor *
-mt_avg_pool2d(mt_tensor *input, const mt_pool2d_params *p, bool count_include_pad,
-              int64_t divisor_override)
+mt_avg_pool(mt_tensor *input, const mt_pool_params *p, bool count_include_pad,
+            int64_t divisor_override)
 {
     mt__pool_geom g;
     if (mt__avg_geom(input, p, count_include_pad, divisor_override, &g) < 0) {
@@ -822,52 +1010,68 @@ mt_avg_pool2d(mt_tensor *input, const mt_pool2d_params *p, bool count_include_pa
 }
 
 mt_tensor *
-mt_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input, const mt_pool2d_params *p,
-                       bool count_include_pad, int64_t divisor_override)
+mt_avg_pool_backward(mt_tensor *grad_output, mt_tensor *input, const mt_pool_params *p,
+                     bool count_include_pad, int64_t divisor_override)
 {
     mt__pool_geom g;
+    char fname[40];
     if (mt__avg_geom(input, p, count_include_pad, divisor_override, &g) < 0) {
         return NULL;
     }
-    return mt__avg_backward("avg_pool2d_backward", grad_output, input, &g);
+    snprintf(fname, sizeof(fname), "avg_pool%dd_backward", p->nsp);
+    return mt__avg_backward(fname, grad_output, input, &g);
 }
 
 mt_tensor *
-mt_adaptive_avg_pool2d(mt_tensor *input, int64_t oh, int64_t ow)
+mt_adaptive_avg_pool(mt_tensor *input, int nsp, const int64_t *osize)
 {
     mt__pool_geom g;
-    if (mt__adaptive_geom("adaptive_avg_pool2d", input, oh, ow, &g) < 0) {
+    if (mt__adaptive_geom(false, nsp, input, osize, &g) < 0) {
         return NULL;
     }
     return mt__avg_forward(input, &g);
 }
 
-mt_tensor *
-mt_adaptive_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input)
+/* The output size of an adaptive pooling's backward: grad_output's last
+ * nsp sizes (checked to be a rank the forward could have made). */
+static int
+mt__adaptive_grad_size(const char *fname, const mt_tensor *grad_output, const mt_tensor *input,
+                       int nsp, int64_t *osize)
 {
-    mt__pool_geom g;
-    if (grad_output->ndim != input->ndim || grad_output->ndim < 3) {
+    if (grad_output->ndim != input->ndim || grad_output->ndim < nsp + 1) {
         char a[256];
-        mt_error_set(MT_ERUNTIME, "adaptive_avg_pool2d_backward: expected grad_output of rank %d, "
-                     "but got size %s", input->ndim,
-                     mt_format_sizes(a, sizeof(a), grad_output->ndim, grad_output->sizes));
+        return mt_error_set(MT_ERUNTIME, "%s: expected grad_output of rank %d, but got size %s",
+                            fname, input->ndim,
+                            mt_format_sizes(a, sizeof(a), grad_output->ndim, grad_output->sizes));
+    }
+    memcpy(osize, grad_output->sizes + grad_output->ndim - nsp, sizeof(int64_t) * (size_t)nsp);
+    return 0;
+}
+
+mt_tensor *
+mt_adaptive_avg_pool_backward(mt_tensor *grad_output, mt_tensor *input, int nsp)
+{
+    mt__pool_geom g;
+    int64_t osize[MT_POOL_MAX_SPATIAL];
+    char fname[48];
+    snprintf(fname, sizeof(fname), "adaptive_avg_pool%dd_backward", nsp);
+    if (nsp < 2 || nsp > 3 || mt__adaptive_grad_size(fname, grad_output, input, nsp, osize) < 0 ||
+        mt__adaptive_geom(false, nsp, input, osize, &g) < 0) {
+        if (nsp < 2 || nsp > 3) {
+            mt_error_set(MT_EINVAL, "pooling: %d spatial dimensions (2 or 3 expected)", nsp);
+        }
         return NULL;
     }
-    int64_t oh = grad_output->sizes[grad_output->ndim - 2];
-    int64_t ow = grad_output->sizes[grad_output->ndim - 1];
-    if (mt__adaptive_geom("adaptive_avg_pool2d", input, oh, ow, &g) < 0) {
-        return NULL;
-    }
-    return mt__avg_backward("adaptive_avg_pool2d_backward", grad_output, input, &g);
+    return mt__avg_backward(fname, grad_output, input, &g);
 }
 
 int
-mt_adaptive_max_pool2d(mt_tensor *input, int64_t oh, int64_t ow, mt_tensor **values,
-                       mt_tensor **indices)
+mt_adaptive_max_pool(mt_tensor *input, int nsp, const int64_t *osize, mt_tensor **values,
+                     mt_tensor **indices)
 {
     mt__pool_geom g;
     *values = *indices = NULL;
-    if (mt__adaptive_geom("adaptive_max_pool2d", input, oh, ow, &g) < 0) {
+    if (mt__adaptive_geom(true, nsp, input, osize, &g) < 0) {
         return mt_error_code();
     }
     int rc = mt__max_pool_run(&g, input, input->dtype == MT_FLOAT64 ? mt__max_windows_float64
@@ -878,23 +1082,96 @@ mt_adaptive_max_pool2d(mt_tensor *input, int64_t oh, int64_t ow, mt_tensor **val
 }
 
 mt_tensor *
+mt_adaptive_max_pool_backward(mt_tensor *grad_output, mt_tensor *input, const mt_tensor *indices,
+                              int nsp)
+{
+    mt__pool_geom g;
+    int64_t osize[MT_POOL_MAX_SPATIAL];
+    char fname[48];
+    snprintf(fname, sizeof(fname), "adaptive_max_pool%dd_backward", nsp);
+    if (nsp < 2 || nsp > 3 || mt__adaptive_grad_size(fname, grad_output, input, nsp, osize) < 0 ||
+        mt__adaptive_geom(true, nsp, input, osize, &g) < 0) {
+        if (nsp < 2 || nsp > 3) {
+            mt_error_set(MT_EINVAL, "pooling: %d spatial dimensions (2 or 3 expected)", nsp);
+        }
+        return NULL;
+    }
+    mt_tensor *r = mt__max_backward(fname, grad_output, input, indices, &g);
+    mt__pool_geom_free(&g);
+    return r;
+}
+
+/* ---- the 2-D forms ---------------------------------------------------------------------- */
+
+static mt_pool_params
+mt__pool2d_as_nd(const mt_pool2d_params *p)
+{
+    mt_pool_params q = {.nsp = 2, .ceil_mode = p->ceil_mode};
+    for (int i = 0; i < 2; i++) {
+        q.kernel[i] = p->kernel[i];
+        q.stride[i] = p->stride[i];
+        q.padding[i] = p->padding[i];
+        q.dilation[i] = p->dilation[i];
+    }
+    return q;
+}
+
+int
+mt_max_pool2d(mt_tensor *input, const mt_pool2d_params *p, mt_tensor **values,
+              mt_tensor **indices)
+{
+    mt_pool_params q = mt__pool2d_as_nd(p);
+    return mt_max_pool(input, &q, values, indices);
+}
+
+mt_tensor *
+mt_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input, const mt_tensor *indices,
+                       const mt_pool2d_params *p)
+{
+    mt_pool_params q = mt__pool2d_as_nd(p);
+    return mt_max_pool_backward(grad_output, input, indices, &q);
+}
+
+mt_tensor *
+mt_avg_pool2d(mt_tensor *input, const mt_pool2d_params *p, bool count_include_pad,
+              int64_t divisor_override)
+{
+    mt_pool_params q = mt__pool2d_as_nd(p);
+    return mt_avg_pool(input, &q, count_include_pad, divisor_override);
+}
+
+mt_tensor *
+mt_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input, const mt_pool2d_params *p,
+                       bool count_include_pad, int64_t divisor_override)
+{
+    mt_pool_params q = mt__pool2d_as_nd(p);
+    return mt_avg_pool_backward(grad_output, input, &q, count_include_pad, divisor_override);
+}
+
+mt_tensor *
+mt_adaptive_avg_pool2d(mt_tensor *input, int64_t oh, int64_t ow)
+{
+    const int64_t osize[2] = {oh, ow};
+    return mt_adaptive_avg_pool(input, 2, osize);
+}
+
+mt_tensor *
+mt_adaptive_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input)
+{
+    return mt_adaptive_avg_pool_backward(grad_output, input, 2);
+}
+
+int
+mt_adaptive_max_pool2d(mt_tensor *input, int64_t oh, int64_t ow, mt_tensor **values,
+                       mt_tensor **indices)
+{
+    const int64_t osize[2] = {oh, ow};
+    return mt_adaptive_max_pool(input, 2, osize, values, indices);
+}
+
+mt_tensor *
 mt_adaptive_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
                                 const mt_tensor *indices)
 {
-    mt__pool_geom g;
-    if (grad_output->ndim != input->ndim || grad_output->ndim < 3) {
-        char a[256];
-        mt_error_set(MT_ERUNTIME, "adaptive_max_pool2d_backward: expected grad_output of rank %d, "
-                     "but got size %s", input->ndim,
-                     mt_format_sizes(a, sizeof(a), grad_output->ndim, grad_output->sizes));
-        return NULL;
-    }
-    int64_t oh = grad_output->sizes[grad_output->ndim - 2];
-    int64_t ow = grad_output->sizes[grad_output->ndim - 1];
-    if (mt__adaptive_geom("adaptive_max_pool2d", input, oh, ow, &g) < 0) {
-        return NULL;
-    }
-    mt_tensor *r = mt__max_backward("adaptive_max_pool2d_backward", grad_output, input, indices, &g);
-    mt__pool_geom_free(&g);
-    return r;
+    return mt_adaptive_max_pool_backward(grad_output, input, indices, 2);
 }

@@ -1,4 +1,4 @@
-/* aten_lite/pool.h - 2-D max and average pooling (fixed and adaptive windows), forward and backward. */
+/* aten_lite/pool.h - max and average pooling over 1 to 3 spatial dims (fixed and adaptive windows), forward and backward. */
 #ifndef ATEN_LITE_POOL_H
 #define ATEN_LITE_POOL_H
 
@@ -9,13 +9,68 @@
 
 /* Conventions as aten_lite/ops.h: tensor arguments are borrowed; results are
  * new contiguous tensors the caller owns, or NULL / a negative MT_E* code
- * with the thread-local message set (torch's messages for bad arguments).
- * Inputs are (N, C, H, W) or unbatched (C, H, W); results keep that rank.
+ * with the thread-local message set (torch's messages for bad arguments,
+ * those of its 2-D or 3-D ops by the number of spatial dims).  Inputs are
+ * (N, C, *spatial) or unbatched (C, *spatial); results keep that rank.
  * Planes (N * C of them) are spread over the thread pool.  float16/bfloat16
  * are computed in float32.  Nothing here touches Python. */
 
-/* kernel, stride, padding and dilation as (height, width); each must fit in
- * 32 bits, as torch's.  Average pooling uses no dilation (1, 1). */
+#define MT_POOL_MAX_SPATIAL 3
+
+/* nsp spatial dims (2 or 3; 1-D pooling is 2-D of height 1), each array
+ * holding nsp values; kernel, stride and padding must fit in 32 bits, as
+ * torch's.  Average pooling uses no dilation (all 1). */
+typedef struct mt_pool_params {
+    int nsp;
+    int64_t kernel[MT_POOL_MAX_SPATIAL];
+    int64_t stride[MT_POOL_MAX_SPATIAL];
+    int64_t padding[MT_POOL_MAX_SPATIAL];
+    int64_t dilation[MT_POOL_MAX_SPATIAL];
+    bool ceil_mode;
+} mt_pool_params;
+
+/* torch's max_pool2d/3d(..., return_indices=True): *values holds each
+ * window's maximum (NaN when it holds one) and *indices (int64) its flat
+ * position within its plane (d * H * W + h * W + w); the first maximum wins,
+ * a later NaN replaces it.  Padding is never chosen (implicit -inf).  Every
+ * real dtype but bool and the barebones unsigned ones.  0, or an error with
+ * nothing set. */
+int mt_max_pool(mt_tensor *input, const mt_pool_params *p, mt_tensor **values,
+                mt_tensor **indices);
+
+/* The gradient of mt_max_pool's values with respect to its input:
+ * grad_output (shaped like the values) added at each index.  Floating
+ * dtypes; indices must come from the forward call (an index outside its
+ * plane is an error, -1 marks a window that held no input element). */
+mt_tensor *mt_max_pool_backward(mt_tensor *grad_output, mt_tensor *input,
+                                const mt_tensor *indices, const mt_pool_params *p);
+
+/* torch's avg_pool2d/3d: divisor_override 0 means none.  Floating dtypes. */
+mt_tensor *mt_avg_pool(mt_tensor *input, const mt_pool_params *p, bool count_include_pad,
+                       int64_t divisor_override);
+mt_tensor *mt_avg_pool_backward(mt_tensor *grad_output, mt_tensor *input,
+                                const mt_pool_params *p, bool count_include_pad,
+                                int64_t divisor_override);
+
+/* torch's adaptive_avg_pool2d/3d to an output of osize (nsp values): output
+ * position i of an axis averages input positions [floor(i * n / o),
+ * ceil((i + 1) * n / o)).  Floating dtypes. */
+mt_tensor *mt_adaptive_avg_pool(mt_tensor *input, int nsp, const int64_t *osize);
+/* grad_output's spatial sizes are the forward's output size. */
+mt_tensor *mt_adaptive_avg_pool_backward(mt_tensor *grad_output, mt_tensor *input, int nsp);
+
+/* torch's adaptive_max_pool2d/3d(..., return_indices=True): the maximum of
+ * each adaptive window (as mt_adaptive_avg_pool's) and its plane index,
+ * ties and NaN as mt_max_pool.  Floating dtypes.  0 or an error with
+ * nothing set. */
+int mt_adaptive_max_pool(mt_tensor *input, int nsp, const int64_t *osize, mt_tensor **values,
+                         mt_tensor **indices);
+/* grad_output (shaped like the values) added at each index. */
+mt_tensor *mt_adaptive_max_pool_backward(mt_tensor *grad_output, mt_tensor *input,
+                                         const mt_tensor *indices, int nsp);
+
+/* The 2-D forms (torch.nn.functional's max_pool2d, ...): kernel, stride,
+ * padding and dilation as (height, width). */
 typedef struct mt_pool2d_params {
     int64_t kernel[2];
     int64_t stride[2];
@@ -24,42 +79,19 @@ typedef struct mt_pool2d_params {
     bool ceil_mode;
 } mt_pool2d_params;
 
-/* torch.nn.functional.max_pool2d(..., return_indices=True): *values holds
- * each window's maximum (NaN when it holds one) and *indices (int64) its
- * position h * W + w in its plane; the first maximum wins, a later NaN
- * replaces it.  Padding is never chosen (implicit -inf).  Every real dtype
- * but bool and the barebones unsigned ones.  0, or an error with nothing set. */
 int mt_max_pool2d(mt_tensor *input, const mt_pool2d_params *p, mt_tensor **values,
                   mt_tensor **indices);
-
-/* The gradient of mt_max_pool2d's values with respect to its input:
- * grad_output (shaped like the values) added at each index.  Floating
- * dtypes; indices must come from the forward call (an index outside its
- * plane is an error, -1 marks a window that held no input element). */
 mt_tensor *mt_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
                                   const mt_tensor *indices, const mt_pool2d_params *p);
-
-/* torch.nn.functional.avg_pool2d: divisor_override 0 means none.  Floating
- * dtypes. */
 mt_tensor *mt_avg_pool2d(mt_tensor *input, const mt_pool2d_params *p, bool count_include_pad,
                          int64_t divisor_override);
 mt_tensor *mt_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
                                   const mt_pool2d_params *p, bool count_include_pad,
                                   int64_t divisor_override);
-
-/* torch.nn.functional.adaptive_avg_pool2d to an (oh, ow) output: output row
- * i averages input rows [floor(i * H / oh), ceil((i + 1) * H / oh)), and so
- * for columns.  Floating dtypes. */
 mt_tensor *mt_adaptive_avg_pool2d(mt_tensor *input, int64_t oh, int64_t ow);
 mt_tensor *mt_adaptive_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input);
-
-/* torch.nn.functional.adaptive_max_pool2d(..., return_indices=True): the
- * maximum of each adaptive window (as adaptive_avg_pool2d's) and its plane
- * index, ties and NaN as mt_max_pool2d.  Floating dtypes.  0 or an error
- * with nothing set. */
 int mt_adaptive_max_pool2d(mt_tensor *input, int64_t oh, int64_t ow, mt_tensor **values,
                            mt_tensor **indices);
-/* grad_output (shaped like the values) added at each index. */
 mt_tensor *mt_adaptive_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
                                            const mt_tensor *indices);
 

@@ -6,6 +6,7 @@
 #include "aten_lite/conv.h"
 #include "aten_lite/pool.h"
 #include "aten_lite/softmax.h"
+#include "aten_lite/upsample.h"
 
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
 #define PARSE(fname, nreq, ...)                                                          \
@@ -17,10 +18,11 @@
     }
 
 /* Note [Private nn kernels]
- * These functions are the kernels behind minitorch/nn/_conv.py, not public
- * ops: the Python layer normalises arguments the way torch.nn.functional
- * does (padding='same', unbatched inputs, return_indices) and records the
- * autograd nodes whose backward calls the *_backward functions here.  The
+ * These functions are the kernels behind the op rows of minitorch/_convolution.py,
+ * _pooling.py and _upsampling.py, not public ops: the Python layer normalises
+ * arguments the way torch.nn.functional does (padding='same', unbatched inputs,
+ * return_indices); each kernel and each *_backward is a recorded op whose
+ * derivative is written with the others (autograd/formulas.py).  The
  * arguments are still checked in full (the C layer raises torch's errors),
  * so calling them directly with anything cannot crash. */
 
@@ -139,13 +141,13 @@ mt__nn_mask(PyObject *o, bool mask[3])
     if (o == NULL || o == Py_None) {
         return 0;
     }
-    PyObject *seq = PySequence_Fast(o, "_conv2d_backward(): output_mask must be a sequence of 3 bools");
+    PyObject *seq = PySequence_Fast(o, "output_mask must be a sequence of 3 bools");
     if (seq == NULL) {
         return -1;
     }
     int rc = 0;
     if (PySequence_Fast_GET_SIZE(seq) != 3) {
-        PyErr_SetString(PyExc_TypeError, "_conv2d_backward(): output_mask must be a sequence of 3 bools");
+        PyErr_SetString(PyExc_TypeError, "output_mask must be a sequence of 3 bools");
         rc = -1;
     }
     for (int i = 0; rc == 0 && i < 3; i++) {
@@ -208,6 +210,135 @@ mt_py_conv2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyOb
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = mt_conv2d_backward(t[0], t[1], t[2], &p, mask, grads);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    if (rc < 0) {
+        return mt__raise(rc);
+    }
+    return mt__nn_triple(grads);
+}
+
+/* One argument of an N-d convolution (nsp spatial dims): an int or a
+ * sequence of 1 or nsp ints (torch's message otherwise).  0 or -1. */
+static int
+mt__nn_conv_arg(PyObject *o, int nsp, int64_t out[MT_CONV_MAX_SPATIAL], int64_t dflt,
+                const char *what)
+{
+    int64_t v[MT_MAX_DIMS];
+    if (o == NULL || o == Py_None) {
+        for (int i = 0; i < nsp; i++) {
+            out[i] = dflt;
+        }
+        return 0;
+    }
+    int n = mt__nn_ints(o, v, "convolution", what);
+    if (n < 0) {
+        return -1;
+    }
+    if (n != 1 && n != nsp) {
+        char buf[256];
+        PyErr_Format(PyExc_RuntimeError,
+                     "expected %s to be a single integer value or a list of %d values to match the "
+                     "convolution dimensions, but got %s=%s",
+                     what, nsp, what, mt_format_sizes(buf, sizeof(buf), n, v));
+        return -1;
+    }
+    for (int i = 0; i < nsp; i++) {
+        out[i] = v[n == 1 ? 0 : i];
+    }
+    return 0;
+}
+
+/* The arguments stride, padding, dilation, transposed, output_padding,
+ * groups (a[0..5]) of a convolution whose weight has `wdim` dims.  0 or -1. */
+static int
+mt__nn_conv_nd_params(PyObject **a, int wdim, mt_conv_params *p)
+{
+    if (wdim < 3 || wdim > MT_CONV_MAX_SPATIAL + 2) {
+        PyErr_Format(PyExc_RuntimeError, "convolution: expected a weight of 3, 4 or 5 dimensions "
+                     "(1 to 3 spatial ones), but got %d dimensions", wdim);
+        return -1;
+    }
+    *p = (mt_conv_params){.nsp = wdim - 2, .groups = 1};
+    int tr = a[3] == NULL ? 0 : PyObject_IsTrue(a[3]);
+    if (tr < 0) {
+        return -1;
+    }
+    p->transposed = tr > 0;
+    if (mt__nn_conv_arg(a[0], p->nsp, p->stride, 1, "stride") < 0 ||
+        mt__nn_conv_arg(a[1], p->nsp, p->padding, 0, "padding") < 0 ||
+        mt__nn_conv_arg(a[2], p->nsp, p->dilation, 1, "dilation") < 0 ||
+        mt__nn_conv_arg(a[4], p->nsp, p->output_padding, 0, "output_padding") < 0) {
+        return -1;
+    }
+    if (a[5] != NULL && a[5] != Py_None &&
+        mt__int64_from_py(a[5], &p->groups, "convolution", "groups") < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_convolution_doc,
+"_convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,\n"
+"             groups) -> Tensor\n\n"
+"The convolution kernel over 1 to 3 spatial dims (the weight's rank says how many): input\n"
+"(N, C_in, *spatial) or unbatched; plain or transposed (Note [Transposed convolution]).");
+
+static PyObject *
+mt_py_convolution(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_convolution", 2, "input", "weight", "bias", "stride", "padding", "dilation",
+          "transposed", "output_padding", "groups");
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_convolution", "input") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_convolution", "weight") < 0 ||
+        mt__nn_tensor(a[2], &t[2], true, "_convolution", "bias") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    mt_conv_params p;
+    if (mt__nn_conv_nd_params(a + 3, t[1]->ndim, &p) < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_convolution(t[0], t[1], t[2], &p);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_convolution_backward_doc,
+"_convolution_backward(grad_output, input, weight, stride, padding, dilation, transposed,\n"
+"                      output_padding, groups, output_mask=(True, True, True))\n"
+"    -> (grad_input, grad_weight, grad_bias)\n\n"
+"Gradients of _convolution; None for each one output_mask does not ask for.");
+
+static PyObject *
+mt_py_convolution_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames)
+{
+    PARSE("_convolution_backward", 3, "grad_output", "input", "weight", "stride", "padding",
+          "dilation", "transposed", "output_padding", "groups", "output_mask");
+    bool mask[3];
+    if (mt__nn_mask(a[9], mask) < 0) {
+        return NULL;
+    }
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *grads[3] = {NULL, NULL, NULL};
+    if (mt__nn_tensor(a[0], &t[0], false, "_convolution_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_convolution_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_convolution_backward", "weight") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    mt_conv_params p;
+    if (mt__nn_conv_nd_params(a + 3, t[2]->ndim, &p) < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_convolution_backward(t[0], t[1], t[2], &p, mask, grads);
     Py_END_ALLOW_THREADS
     mt__impls_release(t, 3);
     if (rc < 0) {
@@ -509,6 +640,458 @@ mt_py_adaptive_max_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_
     return mt__tensor_wrap(r);
 }
 
+/* ---- 3-D pooling ---------------------------------------------------------------------------- */
+
+/* One argument of a 3-D pooling: an int or a sequence of 1 or 3 ints;
+ * `dflt` (stride: the kernel) for None or, when none_ok, an empty sequence;
+ * otherwise torch's message "fname: msg".  0 or -1. */
+static int
+mt__nn_pool3_arg(PyObject *o, int64_t out[3], const int64_t *dflt, bool none_ok,
+                 const char *fname, const char *what, const char *msg)
+{
+    int64_t v[MT_MAX_DIMS];
+    if (o == NULL || o == Py_None) {
+        if (dflt == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s(): missing argument '%s'", fname, what);
+            return -1;
+        }
+        memcpy(out, dflt, 3 * sizeof(int64_t));
+        return 0;
+    }
+    int n = mt__nn_ints(o, v, fname, what);
+    if (n < 0) {
+        return -1;
+    }
+    if (n == 0 && none_ok) {
+        memcpy(out, dflt, 3 * sizeof(int64_t));
+        return 0;
+    }
+    if (n != 1 && n != 3) {
+        PyErr_Format(PyExc_RuntimeError, "%s: %s %s", fname, what, msg);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        out[i] = v[n == 1 ? 0 : i];
+    }
+    return 0;
+}
+
+/* kernel_size, stride, padding[, dilation], ceil_mode of max_pool3d (dil)
+ * or avg_pool3d, with torch's messages for each.  0 or -1. */
+static int
+mt__nn_pool3_params(PyObject **a, bool max, mt_pool_params *p)
+{
+    static const int64_t zero[3] = {0, 0, 0}, one[3] = {1, 1, 1};
+    const char *fname = max ? "max_pool3d" : "avg_pool3d";
+    *p = (mt_pool_params){.nsp = 3};
+    if (mt__nn_pool3_arg(a[0], p->kernel, NULL, false, fname, "kernel_size",
+                         max ? "must either be a single int, or a tuple of three ints"
+                             : "must be a single int, or a tuple of three ints") < 0 ||
+        mt__nn_pool3_arg(a[1], p->stride, p->kernel, true, fname, "stride",
+                         max ? "must either be omitted, a single int, or a tuple of three ints"
+                             : "must be omitted, a single int, or a tuple of three ints") < 0 ||
+        mt__nn_pool3_arg(a[2], p->padding, zero, false, fname, "padding",
+                         max ? "must either be a single int, or a tuple of three ints"
+                             : "must be a single int, or a tuple of three ints") < 0) {
+        return -1;
+    }
+    if (max && mt__nn_pool3_arg(a[3], p->dilation, one, false, fname, "dilation",
+                                "must be either a single int, or a tuple of three ints") < 0) {
+        return -1;
+    }
+    if (!max) {
+        memcpy(p->dilation, one, sizeof(one));
+    }
+    PyObject *ceil = a[max ? 4 : 3];
+    int c = ceil == NULL ? 0 : PyObject_IsTrue(ceil);
+    if (c < 0) {
+        return -1;
+    }
+    p->ceil_mode = c > 0;
+    return 0;
+}
+
+PyDoc_STRVAR(mt_max_pool3d_doc,
+"_max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,\n"
+"                         ceil_mode=False) -> (values, indices)\n\n"
+"Max pooling over (N, C, D, H, W) or (C, D, H, W); indices are (d * H + h) * W + w within each\n"
+"plane.");
+
+static PyObject *
+mt_py_max_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_max_pool3d_with_indices", 2, "input", "kernel_size", "stride", "padding", "dilation",
+          "ceil_mode");
+    mt_pool_params p;
+    mt_tensor *x = NULL, *v = NULL, *ix = NULL;
+    if (mt__nn_pool3_params(a + 1, true, &p) < 0 ||
+        mt__nn_tensor(a[0], &x, false, "_max_pool3d_with_indices", "input") < 0) {
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_max_pool(x, &p, &v, &ix);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__values_indices(rc, v, ix);
+}
+
+PyDoc_STRVAR(mt_max_pool3d_backward_doc,
+"_max_pool3d_backward(grad_output, input, indices, kernel_size, stride=None, padding=0,\n"
+"                     dilation=1, ceil_mode=False) -> Tensor\n\n"
+"grad_output scattered into zeros shaped like input at the forward's indices.");
+
+static PyObject *
+mt_py_max_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_max_pool3d_backward", 4, "grad_output", "input", "indices", "kernel_size", "stride",
+          "padding", "dilation", "ceil_mode");
+    mt_pool_params p;
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_pool3_params(a + 3, true, &p) < 0) {
+        return NULL;
+    }
+    if (mt__nn_tensor(a[0], &t[0], false, "_max_pool3d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_max_pool3d_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_max_pool3d_backward", "indices") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_max_pool_backward(t[0], t[1], t[2], &p);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
+/* count_include_pad and divisor_override of avg_pool3d (an int64 divisor, not zero). */
+static int
+mt__nn_avg3_extra(PyObject *cip, PyObject *div, bool *count_include_pad, int64_t *divisor)
+{
+    int c = cip == NULL ? 1 : PyObject_IsTrue(cip);
+    if (c < 0) {
+        return -1;
+    }
+    *count_include_pad = c > 0;
+    *divisor = 0;
+    if (div != NULL && div != Py_None) {
+        if (mt__int64_from_py(div, divisor, "avg_pool3d", "divisor_override") < 0) {
+            return -1;
+        }
+        if (*divisor == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "divisor must be not zero");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_avg_pool3d_doc,
+"_avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,\n"
+"            count_include_pad=True, divisor_override=None) -> Tensor");
+
+static PyObject *
+mt_py_avg_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_avg_pool3d", 2, "input", "kernel_size", "stride", "padding", "ceil_mode",
+          "count_include_pad", "divisor_override");
+    mt_pool_params p;
+    bool cip;
+    int64_t div;
+    mt_tensor *x = NULL, *r = NULL;
+    if (mt__nn_pool3_params(a + 1, false, &p) < 0 ||
+        mt__nn_avg3_extra(a[5], a[6], &cip, &div) < 0 ||
+        mt__nn_tensor(a[0], &x, false, "_avg_pool3d", "input") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_avg_pool(x, &p, cip, div);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_avg_pool3d_backward_doc,
+"_avg_pool3d_backward(grad_output, input, kernel_size, stride=None, padding=0,\n"
+"                     ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor");
+
+static PyObject *
+mt_py_avg_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_avg_pool3d_backward", 3, "grad_output", "input", "kernel_size", "stride", "padding",
+          "ceil_mode", "count_include_pad", "divisor_override");
+    mt_pool_params p;
+    bool cip;
+    int64_t div;
+    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
+    if (mt__nn_pool3_params(a + 2, false, &p) < 0 ||
+        mt__nn_avg3_extra(a[6], a[7], &cip, &div) < 0) {
+        return NULL;
+    }
+    if (mt__nn_tensor(a[0], &t[0], false, "_avg_pool3d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_avg_pool3d_backward", "input") < 0) {
+        mt__impls_release(t, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_avg_pool_backward(t[0], t[1], &p, cip, div);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 2);
+    return mt__tensor_wrap(r);
+}
+
+/* An adaptive pooling's output_size of 3 values (an int counts for all). */
+static int
+mt__nn_osize3(PyObject *o, int64_t out[3], const char *fname, const char *msg)
+{
+    int64_t v[MT_MAX_DIMS];
+    int n = mt__nn_ints(o, v, fname, "output_size");
+    if (n < 0) {
+        return -1;
+    }
+    if (n != 1 && n != 3) {
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        out[i] = v[n == 1 ? 0 : i];
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_adaptive_avg_pool3d_doc,
+"_adaptive_avg_pool3d(input, output_size) -> Tensor\n\n"
+"output_size: an int or three ints (None entries are resolved by the Python layer).");
+
+static PyObject *
+mt_py_adaptive_avg_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_adaptive_avg_pool3d", 2, "input", "output_size");
+    int64_t v[3];
+    if (mt__nn_osize3(a[1], v, "adaptive_avg_pool3d", "adaptive_avg_pool3d: output_size must be 3") < 0) {
+        return NULL;
+    }
+    mt_tensor *x = NULL, *r = NULL;
+    if (mt__nn_tensor(a[0], &x, false, "_adaptive_avg_pool3d", "input") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_avg_pool(x, 3, v);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_adaptive_avg_pool3d_backward_doc,
+"_adaptive_avg_pool3d_backward(grad_output, input) -> Tensor");
+
+static PyObject *
+mt_py_adaptive_avg_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames)
+{
+    PARSE("_adaptive_avg_pool3d_backward", 2, "grad_output", "input");
+    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_avg_pool3d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_adaptive_avg_pool3d_backward", "input") < 0) {
+        mt__impls_release(t, 2);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_avg_pool_backward(t[0], t[1], 3);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 2);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_adaptive_max_pool3d_doc,
+"_adaptive_max_pool3d(input, output_size) -> (values, indices)\n\n"
+"Adaptive max pooling; indices are (d * H + h) * W + w within each plane.");
+
+static PyObject *
+mt_py_adaptive_max_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_adaptive_max_pool3d", 2, "input", "output_size");
+    int64_t v[3];
+    if (mt__nn_osize3(a[1], v, "adaptive_max_pool3d",
+                      "adaptive_max_pool3d(): internal error: output_size.size() must be 3") < 0) {
+        return NULL;
+    }
+    mt_tensor *x = NULL, *vals = NULL, *ix = NULL;
+    if (mt__nn_tensor(a[0], &x, false, "_adaptive_max_pool3d", "input") < 0) {
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_adaptive_max_pool(x, 3, v, &vals, &ix);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__values_indices(rc, vals, ix);
+}
+
+PyDoc_STRVAR(mt_adaptive_max_pool3d_backward_doc,
+"_adaptive_max_pool3d_backward(grad_output, input, indices) -> Tensor");
+
+static PyObject *
+mt_py_adaptive_max_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                                   PyObject *kwnames)
+{
+    PARSE("_adaptive_max_pool3d_backward", 3, "grad_output", "input", "indices");
+    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
+    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_max_pool3d_backward", "grad_output") < 0 ||
+        mt__nn_tensor(a[1], &t[1], false, "_adaptive_max_pool3d_backward", "input") < 0 ||
+        mt__nn_tensor(a[2], &t[2], false, "_adaptive_max_pool3d_backward", "indices") < 0) {
+        mt__impls_release(t, 3);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_adaptive_max_pool_backward(t[0], t[1], t[2], 3);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
+/* ---- upsampling ------------------------------------------------------------------------------ */
+
+/* output_size, mode, align_corners, scales, antialias (a[0..4]) of a
+ * resampling into p.  0 or -1. */
+static int
+mt__nn_upsample_params(PyObject **a, mt_upsample_params *p)
+{
+    int64_t v[MT_MAX_DIMS];
+    *p = (mt_upsample_params){0};
+    int n = a[0] == NULL ? -1 : mt__sizes_from_seq(a[0], v, "_upsample", "output_size");
+    if (n < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_upsample(): output_size must be a sequence of ints");
+        }
+        return -1;
+    }
+    if (n < 1 || n > MT_UPSAMPLE_MAX_SPATIAL) {
+        PyErr_Format(PyExc_RuntimeError, "_upsample(): output_size must have 1 to 3 values, but "
+                     "got %d", n);
+        return -1;
+    }
+    p->nsp = n;
+    memcpy(p->out, v, sizeof(int64_t) * (size_t)n);
+    const char *mode = a[1] != NULL && PyUnicode_Check(a[1]) ? PyUnicode_AsUTF8(a[1]) : NULL;
+    if (mode == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_upsample(): mode must be a str");
+        }
+        return -1;
+    }
+    static const struct {
+        const char *name;
+        mt_upsample_mode mode;
+    } modes[] = {
+        {"nearest", MT_UPSAMPLE_NEAREST}, {"nearest-exact", MT_UPSAMPLE_NEAREST_EXACT},
+        {"linear", MT_UPSAMPLE_LINEAR},   {"bilinear", MT_UPSAMPLE_LINEAR},
+        {"trilinear", MT_UPSAMPLE_LINEAR}, {"bicubic", MT_UPSAMPLE_CUBIC},
+        {"lanczos", MT_UPSAMPLE_LANCZOS},
+    };
+    size_t i = 0;
+    while (i < sizeof(modes) / sizeof(modes[0]) && strcmp(modes[i].name, mode) != 0) {
+        i++;
+    }
+    if (i == sizeof(modes) / sizeof(modes[0])) {
+        PyErr_Format(PyExc_ValueError, "_upsample(): unknown mode '%s'", mode);
+        return -1;
+    }
+    p->mode = modes[i].mode;
+    int ac = a[2] == NULL ? 0 : PyObject_IsTrue(a[2]);
+    int aa = a[4] == NULL ? 0 : PyObject_IsTrue(a[4]);
+    if (ac < 0 || aa < 0) {
+        return -1;
+    }
+    p->align_corners = ac > 0;
+    p->antialias = aa > 0;
+    if (a[3] != NULL && a[3] != Py_None) {
+        PyObject *seq = PySequence_Fast(a[3], "_upsample(): scales must be a sequence");
+        if (seq == NULL) {
+            return -1;
+        }
+        int rc = 0;
+        if (PySequence_Fast_GET_SIZE(seq) != n) {
+            PyErr_Format(PyExc_RuntimeError, "_upsample(): %d scales for %d spatial dims",
+                         (int)PySequence_Fast_GET_SIZE(seq), n);
+            rc = -1;
+        }
+        for (int k = 0; rc == 0 && k < n; k++) {
+            PyObject *o = PySequence_Fast_GET_ITEM(seq, k);
+            if (o == Py_None) {
+                continue;
+            }
+            double d = PyFloat_AsDouble(o);
+            if (d == -1.0 && PyErr_Occurred()) {
+                rc = -1;
+            }
+            p->scales[k] = d;
+        }
+        Py_DECREF(seq);
+        if (rc < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(mt_upsample_doc,
+"_upsample(input, output_size, mode, align_corners=False, scales=None, antialias=False)\n"
+"    -> Tensor\n\n"
+"Resamples the last len(output_size) dims of an (N, C, *spatial) input (Note [Separable\n"
+"resampling]); mode: nearest, nearest-exact, linear, bilinear, trilinear, bicubic, lanczos;\n"
+"scales: the user's scale factors (None entries: from the sizes).");
+
+static PyObject *
+mt_py_upsample(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_upsample", 3, "input", "output_size", "mode", "align_corners", "scales", "antialias");
+    mt_upsample_params p;
+    mt_tensor *x = NULL, *r = NULL;
+    if (mt__nn_upsample_params(a + 1, &p) < 0 ||
+        mt__nn_tensor(a[0], &x, false, "_upsample", "input") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_upsample(x, &p);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__tensor_wrap(r);
+}
+
+PyDoc_STRVAR(mt_upsample_backward_doc,
+"_upsample_backward(grad_output, input_size, output_size, mode, align_corners=False,\n"
+"                   scales=None, antialias=False) -> Tensor\n\n"
+"The gradient of _upsample for an input of input_size: the transposed resampling.");
+
+static PyObject *
+mt_py_upsample_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE("_upsample_backward", 4, "grad_output", "input_size", "output_size", "mode",
+          "align_corners", "scales", "antialias");
+    mt_upsample_params p;
+    int64_t in[MT_MAX_DIMS];
+    mt_tensor *g = NULL, *r = NULL;
+    int nin = mt__sizes_from_seq(a[1], in, "_upsample_backward", "input_size");
+    if (nin < 0 || mt__nn_upsample_params(a + 2, &p) < 0) {
+        return NULL;
+    }
+    for (int i = 0; i < nin; i++) {
+        if (in[i] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "_upsample_backward(): negative input size");
+            return NULL;
+        }
+    }
+    if (mt__nn_tensor(a[0], &g, false, "_upsample_backward", "grad_output") < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_upsample_backward(g, nin, in, &p);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(g);
+    return mt__tensor_wrap(r);
+}
+
 /* _softmax_lastdim(x, log): softmax (log_softmax when log) of a contiguous float32/float64
  * tensor along its last dimension (Note [Fused softmax]); NotImplemented for other inputs,
  * which minitorch._softmax computes op by op. */
@@ -545,6 +1128,8 @@ static PyMethodDef mt_nn_functions[] = {
      "softmax or log_softmax along the last dimension in one pass per row"},
     {"_conv2d", FASTKW(mt_py_conv2d), mt_conv2d_doc},
     {"_conv2d_backward", FASTKW(mt_py_conv2d_backward), mt_conv2d_backward_doc},
+    {"_convolution", FASTKW(mt_py_convolution), mt_convolution_doc},
+    {"_convolution_backward", FASTKW(mt_py_convolution_backward), mt_convolution_backward_doc},
     {"_max_pool2d_with_indices", FASTKW(mt_py_max_pool2d), mt_max_pool2d_doc},
     {"_max_pool2d_backward", FASTKW(mt_py_max_pool2d_backward), mt_max_pool2d_backward_doc},
     {"_avg_pool2d", FASTKW(mt_py_avg_pool2d), mt_avg_pool2d_doc},
@@ -555,6 +1140,18 @@ static PyMethodDef mt_nn_functions[] = {
     {"_adaptive_max_pool2d", FASTKW(mt_py_adaptive_max_pool2d), mt_adaptive_max_pool2d_doc},
     {"_adaptive_max_pool2d_backward", FASTKW(mt_py_adaptive_max_pool2d_backward),
      mt_adaptive_max_pool2d_backward_doc},
+    {"_max_pool3d_with_indices", FASTKW(mt_py_max_pool3d), mt_max_pool3d_doc},
+    {"_max_pool3d_backward", FASTKW(mt_py_max_pool3d_backward), mt_max_pool3d_backward_doc},
+    {"_avg_pool3d", FASTKW(mt_py_avg_pool3d), mt_avg_pool3d_doc},
+    {"_avg_pool3d_backward", FASTKW(mt_py_avg_pool3d_backward), mt_avg_pool3d_backward_doc},
+    {"_adaptive_avg_pool3d", FASTKW(mt_py_adaptive_avg_pool3d), mt_adaptive_avg_pool3d_doc},
+    {"_adaptive_avg_pool3d_backward", FASTKW(mt_py_adaptive_avg_pool3d_backward),
+     mt_adaptive_avg_pool3d_backward_doc},
+    {"_adaptive_max_pool3d", FASTKW(mt_py_adaptive_max_pool3d), mt_adaptive_max_pool3d_doc},
+    {"_adaptive_max_pool3d_backward", FASTKW(mt_py_adaptive_max_pool3d_backward),
+     mt_adaptive_max_pool3d_backward_doc},
+    {"_upsample", FASTKW(mt_py_upsample), mt_upsample_doc},
+    {"_upsample_backward", FASTKW(mt_py_upsample_backward), mt_upsample_backward_doc},
     {NULL},
 };
 

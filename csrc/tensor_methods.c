@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "aten_lite/memory_format.h"
+
 #define IMPL(self) (((MTTensorObject *)(self))->impl)
 #define FASTKW(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS
 #define PARSE(fname, maxpos, nreq, ...)                                                  \
@@ -49,8 +51,33 @@ mt__channels_last_ndim(PyObject *o, const char *fname)
     return -1;
 }
 
-/* memory_format= of a function that makes a tensor: minitorch makes
- * row-major ones, so channels_last(_3d) raise NotImplementedError.  0 or -1. */
+/* A memory_format= argument into *out (dflt for NULL/None); TypeError
+ * naming fname for anything but a minitorch.memory_format.  0 or -1. */
+static int
+mt__memory_format_parse(PyObject *o, const char *fname, mt_memory_format dflt,
+                        mt_memory_format *out)
+{
+    if (o == NULL || o == Py_None) {
+        *out = dflt;
+        return 0;
+    }
+    static const mt_memory_format kinds[MT__NFORMATS] = {
+        [MT__PRESERVE] = MT_MF_PRESERVE, [MT__CONTIGUOUS] = MT_MF_CONTIGUOUS,
+        [MT__CHANNELS_LAST] = MT_MF_CHANNELS_LAST, [MT__CHANNELS_LAST_3D] = MT_MF_CHANNELS_LAST_3D,
+    };
+    for (int i = MT__PRESERVE; i < MT__NFORMATS; i++) {
+        if (o == mt__formats[i]) {
+            *out = kinds[i];
+            return 0;
+        }
+    }
+    PyErr_Format(PyExc_TypeError, "%s(): argument 'memory_format' must be minitorch.memory_format, "
+                 "not %s", fname, Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* memory_format= of resize_/resize_as_: only the row-major layout, so
+ * channels_last(_3d) raise NotImplementedError.  0 or -1. */
 static int
 mt__memory_format_arg(PyObject *o, const char *fname)
 {
@@ -99,7 +126,9 @@ mt_py_check_tensor_options(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "sOO:_check_tensor_options", &fname, &layout, &mf)) {
         return NULL;
     }
-    if (mt__layout_arg(layout, fname) < 0 || mt__memory_format_arg(mf, fname) < 0) {
+    mt_memory_format f;
+    if (mt__layout_arg(layout, fname) < 0 ||
+        mt__memory_format_parse(mf, fname, MT_MF_PRESERVE, &f) < 0) {
         return NULL;
     }
     Py_RETURN_NONE;
@@ -700,25 +729,45 @@ static PyObject *
 mt_m_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("contiguous", 1, 0, "memory_format");
-    if (mt__memory_format_arg(a[0], "contiguous") < 0) {
+    mt_memory_format f;
+    if (mt__memory_format_parse(a[0], "contiguous", MT_MF_CONTIGUOUS, &f) < 0) {
         return NULL;
     }
-    if (IMPL(self)->contiguous) {
+    mt_tensor *t = IMPL(self);
+    if (f == MT_MF_PRESERVE && !t->contiguous) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
+    if (f == MT_MF_PRESERVE || f == MT_MF_CONTIGUOUS) {
+        return t->contiguous ? Py_NewRef(self) : mt__tensor_wrap(mt_contiguous(t));
+    }
+    if (mt_memory_format_check(f, t->ndim) < 0) {
+        return mt__raise(0);
+    }
+    if (mt_is_contiguous_format(t, f)) {
         return Py_NewRef(self);
     }
-    return mt__tensor_wrap(mt_contiguous(IMPL(self)));
+    mt_tensor *r;
+    mt_tensor_incref(t);
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_to_format(t, t->dtype, f, true);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(t);
+    return mt__tensor_wrap(r);
 }
 
 static PyObject *
 mt_m_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("clone", 0, 0, "memory_format");
-    if (mt__memory_format_arg(a[0], "clone") < 0) {
+    mt_memory_format f;
+    if (mt__memory_format_parse(a[0], "clone", MT_MF_PRESERVE, &f) < 0) {
         return NULL;
     }
     mt_tensor *r, *t = mt__tensor_impl_ref(self);
     Py_BEGIN_ALLOW_THREADS
-    r = mt_clone(t);
+    r = mt_to_format(t, t->dtype, f, true);
     Py_END_ALLOW_THREADS
     mt_tensor_decref(t);
     return mt__tensor_wrap(r);
@@ -772,10 +821,10 @@ mt__warn_complex_to_real(mt_dtype src, mt_dtype dst)
     return 0;
 }
 
-/* Converts self to (dtype, device); returns self itself when nothing changes
- * and !copy. */
+/* Converts self to (dtype, device) laid out in memory format f (Note
+ * [Memory formats]); returns self itself when nothing changes and !copy. */
 static PyObject *
-mt__convert(PyObject *self, mt_dtype dt, mt_device dev, int copy)
+mt__convert_format(PyObject *self, mt_dtype dt, mt_device dev, int copy, mt_memory_format f)
 {
     mt_tensor *t = IMPL(self);
     if (!mt_device_eq(dev, mt_tensor_device(t)) && !(dev.type == MT_CPU && mt_tensor_device(t).type == MT_CPU)) {
@@ -783,7 +832,10 @@ mt__convert(PyObject *self, mt_dtype dt, mt_device dev, int copy)
             return NULL;
         }
     }
-    if (t->dtype == dt && !copy) {
+    if (mt_memory_format_check(f, t->ndim) < 0) {
+        return mt__raise(0);
+    }
+    if (t->dtype == dt && !copy && (f == MT_MF_PRESERVE || mt_is_contiguous_format(t, f))) {
         return Py_NewRef(self);
     }
     if (mt__warn_complex_to_real(t->dtype, dt) < 0) {
@@ -792,17 +844,25 @@ mt__convert(PyObject *self, mt_dtype dt, mt_device dev, int copy)
     mt_tensor *r;
     mt_tensor_incref(t);
     Py_BEGIN_ALLOW_THREADS
-    r = mt_to_dtype(t, dt, true);
+    r = mt_to_format(t, dt, f, true);
     Py_END_ALLOW_THREADS
     mt_tensor_decref(t);
     return mt__tensor_wrap(r);
+}
+
+/* mt__convert_format keeping the layout (preserve_format). */
+static PyObject *
+mt__convert(PyObject *self, mt_dtype dt, mt_device dev, int copy)
+{
+    return mt__convert_format(self, dt, dev, copy, MT_MF_PRESERVE);
 }
 
 static PyObject *
 mt_m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("to", 3, 0, "device", "dtype", "non_blocking", "copy", "memory_format");
-    if (mt__memory_format_arg(a[4], "to") < 0) {
+    mt_memory_format f;
+    if (mt__memory_format_parse(a[4], "to", MT_MF_PRESERVE, &f) < 0) {
         return NULL;
     }
     mt_tensor *t = IMPL(self);
@@ -836,7 +896,7 @@ mt_m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     if (second != NULL && second != Py_None && mt__dtype_from_py(second, &dt, "to(): dtype") < 0) {
         return NULL;
     }
-    return mt__convert(self, dt, dev, copy);
+    return mt__convert_format(self, dt, dev, copy, f);
 }
 
 static PyObject *
@@ -850,10 +910,11 @@ mt__to_dtype_method(PyObject *self, mt_dtype dt)
                                    PyObject *kwnames)              \
     {                                                              \
         PARSE(#name, 0, 0, "memory_format");                       \
-        if (mt__memory_format_arg(a[0], #name) < 0) {              \
+        mt_memory_format f;                                        \
+        if (mt__memory_format_parse(a[0], #name, MT_MF_PRESERVE, &f) < 0) { \
             return NULL;                                           \
         }                                                          \
-        return mt__to_dtype_method(self, DT);                      \
+        return mt__convert_format(self, DT, mt_tensor_device(IMPL(self)), 0, f); \
     }
 MT__CAST_METHOD(float, MT_FLOAT32)
 MT__CAST_METHOD(double, MT_FLOAT64)
@@ -870,17 +931,19 @@ static PyObject *
 mt_m_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("cpu", 0, 0, "memory_format");
-    if (mt__memory_format_arg(a[0], "cpu") < 0) {
+    mt_memory_format f;
+    if (mt__memory_format_parse(a[0], "cpu", MT_MF_PRESERVE, &f) < 0) {
         return NULL;
     }
-    return Py_NewRef(self);
+    return mt__convert_format(self, IMPL(self)->dtype, mt_tensor_device(IMPL(self)), 0, f);
 }
 
 static PyObject *
 mt_m_cuda(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE("cuda", 1, 0, "device", "non_blocking", "memory_format");
-    if (mt__memory_format_arg(a[2], "cuda") < 0) {
+    mt_memory_format f;
+    if (mt__memory_format_parse(a[2], "cuda", MT_MF_PRESERVE, &f) < 0) {
         return NULL;
     }
     mt_device dev = {.type = MT_CUDA, .index = -1};
@@ -891,7 +954,7 @@ mt_m_cuda(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
         PyErr_SetString(PyExc_RuntimeError, "Invalid device, must be cuda device");
         return NULL;
     }
-    return mt__convert(self, IMPL(self)->dtype, dev, 0);
+    return mt__convert_format(self, IMPL(self)->dtype, dev, 0, f);
 }
 
 /* The legacy type names, e.g. minitorch.FloatTensor. */
@@ -1095,8 +1158,14 @@ mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, Py
                                         NULL};
     PyObject *a[8];
     /* the sizes are variadic: parse only the keywords (their values follow args[nargs-1]) */
+    mt_memory_format f;
     if (mt__parse_args(fname, args + nargs, 0, kwnames, names, 0, 0, a) < 0 ||
-        mt__layout_arg(a[5], fname) < 0 || mt__memory_format_arg(a[7], fname) < 0) {
+        mt__layout_arg(a[5], fname) < 0 ||
+        mt__memory_format_parse(a[7], fname, MT_MF_CONTIGUOUS, &f) < 0) {
+        return NULL;
+    }
+    if (f == MT_MF_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError, "unsupported memory format Preserve");
         return NULL;
     }
     int64_t sizes[MT_MAX_DIMS];
@@ -1121,7 +1190,10 @@ mt__sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, Py
         /* empty(out=t): t resized, its contents left as they are */
         return mt__resize_output(a[6], n, sizes) < 0 ? NULL : Py_NewRef(a[6]);
     }
-    mt_tensor *t = mt_tensor_empty(dt, n, sizes, dev);
+    if (mt_memory_format_check(f, n) < 0) {
+        return mt__raise(0);
+    }
+    mt_tensor *t = mt_empty_in_format(dt, n, sizes, dev, f);
     if (t != NULL && fill >= 0) {
         int rc;
         Py_BEGIN_ALLOW_THREADS
@@ -1435,19 +1507,38 @@ mt_py_set_default_dtype(PyObject *m, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-/* _empty_like(input, dtype): uninitialised memory shaped like input, keeping
- * input's strides when it is dense and non-overlapping (torch.preserve_format),
- * else contiguous.  The *_like factories fill it. */
+/* _empty_like(input, dtype, memory_format=None): uninitialised memory shaped
+ * like input in that memory format (None: preserve_format, Note [Memory
+ * formats]).  The *_like factories fill it. */
 static PyObject *
 mt_py_empty_like(PyObject *m, PyObject *args)
 {
-    PyObject *input, *dtobj;
+    PyObject *input, *dtobj, *mf = NULL;
     mt_dtype dt;
-    if (!PyArg_ParseTuple(args, "O!O:_empty_like", mt__TensorBase_Type, &input, &dtobj) ||
-        mt__dtype_from_py(dtobj, &dt, "dtype") < 0) {
+    mt_memory_format f;
+    if (!PyArg_ParseTuple(args, "O!O|O:_empty_like", mt__TensorBase_Type, &input, &dtobj, &mf) ||
+        mt__dtype_from_py(dtobj, &dt, "dtype") < 0 ||
+        mt__memory_format_parse(mf, "empty_like", MT_MF_PRESERVE, &f) < 0) {
         return NULL;
     }
-    return mt__tensor_wrap(mt_empty_like(IMPL(input), dt));
+    return mt__tensor_wrap(mt_empty_format(IMPL(input), dt, f));
+}
+
+/* _suggest_memory_format(t): torch's suggest_memory_format (Note [Memory
+ * formats]): channels_last(_3d) for a tensor whose strides are ordered as
+ * that format's, else contiguous_format. */
+static PyObject *
+mt_py_suggest_memory_format(PyObject *m, PyObject *t)
+{
+    if (!mt__tensor_check(t)) {
+        PyErr_Format(PyExc_TypeError, "_suggest_memory_format(): expected a Tensor, not %s",
+                     Py_TYPE(t)->tp_name);
+        return NULL;
+    }
+    mt_memory_format f = mt_suggest_memory_format(IMPL(t));
+    int i = f == MT_MF_CHANNELS_LAST ? MT__CHANNELS_LAST
+          : f == MT_MF_CHANNELS_LAST_3D ? MT__CHANNELS_LAST_3D : MT__CONTIGUOUS;
+    return Py_NewRef(mt__formats[i]);
 }
 
 MT_OPTABLE_TENSOR_FUNCTION_WRAPPERS(MT_AG_WRAPPER)
@@ -1456,6 +1547,7 @@ MT_OPTABLE_TENSOR_FUNCTION_AUTOCAST(MT_AC_WRAPPER)
 static PyMethodDef mt_factory_methods[] = {
     MT_OPTABLE_TENSOR_FUNCTIONS(MT_OPTABLE_DEF)
     {"_empty_like", mt_py_empty_like, METH_VARARGS, NULL},
+    {"_suggest_memory_format", mt_py_suggest_memory_format, METH_O, NULL},
     {"get_default_dtype", mt_py_get_default_dtype, METH_NOARGS, NULL},
     {"_set_formats", mt_py_set_formats, METH_VARARGS, NULL},
     {"_check_tensor_options", mt_py_check_tensor_options, METH_VARARGS, NULL},

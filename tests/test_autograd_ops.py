@@ -833,6 +833,67 @@ NOT_DIFFERENTIABLE.update({
 
 
 
+# spatial ops (convolution, pooling, resampling): their backward rows are recorded ops too
+def _idx3(*shape, k=2, adaptive=False):
+    x = A(*shape).detach()
+    return torch._adaptive_max_pool3d(x, k)[1] if adaptive else torch._max_pool3d_with_indices(x, k)[1]
+
+
+def _idx2(*shape, k=2, adaptive=False):
+    x = A(*shape).detach()
+    return torch._adaptive_max_pool2d(x, k)[1] if adaptive else torch._max_pool2d_with_indices(x, k)[1]
+
+
+SAMPLES.update({
+    'convolution': lambda: [S(A(2, 2, 4, 3), A(3, 2, 2, 2), A(3), [2, 1], [1, 0], [1, 1], False,
+                              [0, 0], 1),
+                            S(A(1, 4, 3, 2, 3), A(4, 1, 2, 2, 2), None, [1, 2, 1], [0, 1, 1],
+                              [1, 1, 2], True, [0, 1, 1], 2)],
+    '_convolution_backward': lambda: [
+        S(A(2, 3, 3, 2), A(2, 2, 4, 3), A(3, 2, 2, 2), [2, 1], [1, 0], [1, 1], False, [0, 0], 1,
+          (True, True, True)),
+        S(A(1, 2, 5, 3), A(1, 2, 3, 2), A(2, 2, 2, 2), [2, 1], [1, 0], [1, 1], True, [1, 0], 1,
+          (True, True, True))],
+    'conv1d': lambda: [S(A(2, 2, 5), A(3, 2, 2), A(3), stride=2, padding=1)],
+    'conv2d': lambda: [S(A(1, 2, 4, 3), A(3, 2, 2, 2), A(3), padding=1, dilation=(1, 2))],
+    'conv3d': lambda: [S(A(1, 2, 3, 4, 3), A(2, 2, 2, 2, 2), A(2), stride=(1, 2, 1), padding=1),
+                       S(A(2, 3, 4, 3), A(2, 2, 2, 2, 3), None, padding="same")],
+    'conv_transpose1d': lambda: [S(A(2, 2, 4), A(2, 3, 3), A(3), stride=2, output_padding=1)],
+    'conv_transpose2d': lambda: [S(A(1, 4, 3, 2), A(4, 1, 2, 3), A(2), stride=(2, 1), groups=2)],
+    'conv_transpose3d': lambda: [S(A(1, 2, 2, 3, 2), A(2, 2, 2, 2, 2), None, stride=2,
+                                   padding=(1, 0, 0), dilation=(1, 1, 2))],
+    'max_pool3d': lambda: [S(A(1, 2, 4, 4, 3), 2, 1, 1), S(A(2, 3, 4, 5), (2, 3, 2), ceil_mode=True)],
+    'adaptive_max_pool1d': lambda: [S(A(2, 3, 7), 3), S(A(3, 5), 4)],
+    '_max_pool2d_with_indices': lambda: [S(A(1, 2, 5, 4), 2, None, 1, (1, 2), True),
+                                         S(A(2, 4, 5), (2, 3), 1)],
+    '_max_pool2d_backward': lambda: [S(A(1, 1, 2, 2), C(1, 1, 4, 4), _idx2(1, 1, 4, 4), 2)],
+    '_avg_pool2d': lambda: [S(A(1, 2, 5, 4), 3, 2, 1, True, False),
+                            S(A(2, 4, 3), 2, 1, 0, False, True, 3)],
+    '_avg_pool2d_backward': lambda: [S(A(1, 1, 3, 2), C(1, 1, 4, 3), 3, 2, 1, True, False)],
+    '_adaptive_avg_pool2d': lambda: [S(A(1, 2, 5, 3), (2, 3))],
+    '_adaptive_avg_pool2d_backward': lambda: [S(A(1, 2, 2, 3), C(1, 2, 5, 4))],
+    '_adaptive_max_pool2d': lambda: [S(A(1, 2, 5, 3), (2, 2))],
+    '_adaptive_max_pool2d_backward': lambda: [S(A(1, 1, 2, 2), C(1, 1, 4, 3),
+                                                _idx2(1, 1, 4, 3, adaptive=True))],
+    '_max_pool3d_with_indices': lambda: [S(A(1, 2, 4, 4, 3), 2, None, 1, (1, 2, 1), True)],
+    '_max_pool3d_backward': lambda: [S(A(1, 1, 1, 2, 2), C(1, 1, 2, 4, 4), _idx3(1, 1, 2, 4, 4),
+                                       2)],
+    '_avg_pool3d': lambda: [S(A(1, 2, 4, 4, 3), 3, 2, 1, True, False),
+                            S(A(2, 4, 4, 3), 2, 1, 0, False, True, 3)],
+    '_avg_pool3d_backward': lambda: [S(A(1, 1, 3, 3, 2), C(1, 1, 4, 4, 3), 3, 2, 1, True, False)],
+    '_adaptive_avg_pool3d': lambda: [S(A(1, 2, 4, 5, 3), (2, 3, 2))],
+    '_adaptive_avg_pool3d_backward': lambda: [S(A(1, 2, 2, 3, 2), C(1, 2, 4, 5, 3))],
+    '_adaptive_max_pool3d': lambda: [S(A(1, 2, 4, 5, 3), (2, 3, 2))],
+    '_adaptive_max_pool3d_backward': lambda: [S(A(1, 1, 2, 2, 2), C(1, 1, 4, 4, 3),
+                                                _idx3(1, 1, 4, 4, 3, adaptive=True))],
+    '_upsample': lambda: [S(A(1, 2, 3, 4), [5, 3], "bilinear", True),
+                          S(A(1, 2, 4, 5), [2, 3], "bicubic", False, None, True),
+                          S(A(2, 2, 3), [7], "nearest", False, [2.5])],
+    '_upsample_backward': lambda: [S(A(1, 2, 5, 3), [1, 2, 3, 4], [5, 3], "bilinear", True),
+                                   S(A(2, 1, 2, 3, 2), [2, 1, 3, 2, 4], [2, 3, 2], "trilinear")],
+})
+
+
 # ---- coverage --------------------------------------------------------------------------------
 
 def test_every_row_is_covered():

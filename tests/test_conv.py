@@ -1,4 +1,4 @@
-"""Convolution and pooling (minitorch.nn._conv and the _C kernels behind it) against naive NumPy
+"""Convolution and pooling (nn.functional and the _C kernels behind it) against naive NumPy
 references: conv2d forward and all three gradients over a grid of shapes (stride, padding,
 dilation, groups, bias, odd sizes, batch 1, unbatched, 1x1 kernels, non-contiguous operands),
 with the BLAS and with the portable GEMM; conv1d and padding='same'/'valid'; max_pool2d values,
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import minitorch as torch
-from minitorch.nn import _conv as F
+import minitorch.nn.functional as F
 
 F32, F64 = torch.float32, torch.float64
 NP = {F32: np.float32, F64: np.float64}
@@ -551,7 +551,13 @@ CONV_ERRORS = [
     (lambda: F.conv2d(torch.zeros(5, 5), torch.zeros(8, 3, 3, 3)), RuntimeError,
      "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [5, 5]"),
     (lambda: F.conv2d(torch.zeros(2, 3, 5, 5), torch.zeros(8, 3, 3)), RuntimeError,
-     "Expected 4-dimensional weight"),
+     "expected stride to be a single integer value or a list of 1 values to match the "
+     "convolution dimensions, but got stride=[1, 1]"),
+    (lambda: F.conv2d(torch.zeros(2, 3, 5, 5), torch.zeros(8, 3)), RuntimeError,
+     "weight should have at least three dimensions"),
+    (lambda: F.conv1d(torch.zeros(2, 3, 5), torch.zeros(8, 3, 3, 3)), RuntimeError,
+     "Expected 4-dimensional input for 4-dimensional weight [8, 3, 3, 3], but got 3-dimensional "
+     "input of size [2, 3, 5] instead"),
     (lambda: F.conv2d(torch.zeros(2, 4, 5, 5), torch.zeros(6, 2, 3, 3), groups=4), RuntimeError,
      "Given groups=4, expected weight to be divisible by 4 at dimension 0, but got weight of size "
      "[[6, 2, 3, 3]] instead"),

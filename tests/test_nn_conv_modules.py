@@ -1,25 +1,17 @@
-"""Conv2d / Conv1d / MaxPool2d / AvgPool2d / AdaptiveAvgPool2d modules over nn/_conv.py's
-functions: values against NumPy loops, padding modes, gradients.  Skipped where _conv (or one
-of its functions) is missing."""
+"""Conv2d / Conv1d / MaxPool2d / AvgPool2d / AdaptiveAvgPool2d modules over nn.functional's
+convolution and pooling: values against NumPy loops, padding modes, gradients."""
 import math
 
 import numpy as np
 import pytest
 
-pytest.importorskip("minitorch.nn._conv")
-
-import minitorch as torch  # noqa: E402
-import minitorch.nn as nn  # noqa: E402
-import minitorch.nn.functional as F  # noqa: E402
-from minitorch.nn import _conv  # noqa: E402
+import minitorch as torch
+import minitorch.nn as nn
+import minitorch.nn.functional as F
 
 
 def t64(a):
     return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))
-
-
-def needs(name):
-    return pytest.mark.skipif(not hasattr(_conv, name), reason=f"nn._conv has no {name}")
 
 
 def np_conv2d(x, w, b, stride, padding, dilation, groups):
@@ -153,14 +145,12 @@ def test_max_pool2d_return_indices(rng):
     np.testing.assert_array_equal(flat[idx.numpy().reshape(-1)], out.numpy().reshape(-1))
 
 
-@needs("avg_pool2d")
 def test_avg_pool2d_module(rng):
     x = rng.standard_normal((2, 3, 6, 6))
     want = x.reshape(2, 3, 3, 2, 3, 2).mean(axis=(3, 5))
     np.testing.assert_allclose(nn.AvgPool2d(2)(t64(x)).numpy(), want, rtol=1e-12)
 
 
-@needs("adaptive_avg_pool2d")
 def test_adaptive_avg_pool2d_module(rng):
     x = rng.standard_normal((2, 3, 5, 7))
     out = nn.AdaptiveAvgPool2d((1, 1))(t64(x))

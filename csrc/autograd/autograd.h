@@ -175,35 +175,10 @@ typedef struct {
  * autograd.Function's backward); ctx holds what the formula saved and is dropped after the
  * node runs unless the graph is retained (then `released` says a later run is an error).
  * An AccumulateGrad node has no fn: it adds its gradient into `variable.grad`. */
-/* Note [C backward formulas]
- * The nodes of the common ops (Linear, conv2d, max_pool2d, nll_loss, LayerNorm, BatchNorm,
- * relu, GELU, log_softmax, the reshapes and transposes, add/sub/mul/div, exp/log/tanh/...,
- * sum, mm) also carry their derivative in C (cnodes.c): a kind and a state that holds the
- * impls the formula reads, with their storages' versions at the time of the op (checked
- * before the formula runs, as the Python ctx does).  The recorder attaches them
- * (_C._set_cbackward) beside the Python formula.  A backward pass
- * that does not create a graph runs such a node without the GIL (Note [The engine]); with
- * create_graph=True, or when the node has Python hooks, the Python formula runs instead, so
- * the two must agree (the tests run both).  A kind's backward is plain C: it reads the
- * state, the gradients of the node's outputs (impls, NULL where none arrived) and which edges
- * want a gradient, and fills one new impl (or NULL) per edge, already of the input's shape and
- * dtype.  It returns 0, or a negative MT_E* code with the C error message set.  C formulas
- * are formulas of the op's first output (grads[0], never NULL when they run); they write at
- * most three edges. */
-typedef struct mt_cnode_kind {
-    const char *name;
-    int mode; /* passed to attach: the variant of a state shared by several kinds */
-    /* state from the arguments of _set_cbackward after the kind's name (the GIL held): 0, or
-     * -1 with a Python exception */
-    int (*attach)(PyObject *const *args, Py_ssize_t nargs, int mode, void **state);
-    int (*backward)(void *state, mt_tensor *const *grads, const bool *needs, mt_tensor **out);
-} mt_cnode_kind;
-
 typedef struct {
     PyObject_HEAD
-    const mt_cnode_kind *ckind; /* Note [C backward formulas]; NULL: none */
-    void *cstate;        /* owned (mt__cnode_release); NULL once released */
-    struct mt_dstate *dstate; /* owned: a declared op's state (Note [Declared nodes]) */
+    struct mt_dstate *dstate; /* owned: a declared op's state (Note [Declared nodes]); NULL:
+                               * the node's derivative is its Python fn */
     PyObject *fn;        /* owned; NULL for AccumulateGrad */
     PyObject *ctx;       /* owned; what fn needs, NULL once released */
     PyObject *variable;  /* owned; AccumulateGrad: the leaf tensor */
@@ -232,21 +207,11 @@ mt__node_check(PyObject *o)
  * the tensor does not require grad.  0, or -1 with an exception. */
 int mt__grad_edge(PyObject *tensor, mt_edge *edge);
 
-/* Runs the node's C formula after checking its saved tensors against in-place writes (plain
- * C: callable without the GIL).  0 or a negative code with the C error set. */
-int mt__cnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs,
-                  mt_tensor **out);
 /* The next node's creation number (nodes run latest first). */
 uint64_t mt__node_next_seq(void);
 
-/* Whether the node's C formula keeps tensors (false: nothing to free, so the node may run
- * again after a pass that did not retain the graph, as torch's nodes without saved tensors). */
-bool mt__cnode_saves(const MTNodeObject *node);
-/* Drops a node's C state (plain C: any thread, with or without the GIL). */
-void mt__cnode_release(MTNodeObject *node);
 
 int mt__autograd_init(PyObject *module);
-int mt__cnodes_init(PyObject *module);
 int mt__node_types_init(PyObject *module);
 int mt__engine_init(PyObject *module);
 int mt__record_init(PyObject *module);

@@ -24,8 +24,8 @@
  * run when it ends.
  *
  * The GIL: a pass that does not create a graph keeps gradients as impls and runs every node
- * with a C formula (Note [C backward formulas]) without the GIL: the walk from node to node,
- * the formulas, the sums of gradients and the release of the saved impls are plain C.  It
+ * with a declared C derivative (Note [Declared nodes]) without the GIL: the walk from node
+ * to node, the formulas, the sums of gradients and the release of the saved impls are plain C.  It
  * takes the GIL back only for what is Python: a node with a Python formula (user Functions,
  * the less common ops), hooks, AccumulateGrad (the leaf's .grad is a Python attribute),
  * autograd.grad's captures and the callbacks; gradients cross to Python as new tensor objects
@@ -650,25 +650,23 @@ static int
 mt__runs_in_c(mt__graph *g, Py_ssize_t ix)
 {
     MTNodeObject *node = g->info[ix].node;
-    return !g->py && (node->cstate != NULL || node->dstate != NULL) && node->variable == NULL &&
+    return !g->py && node->dstate != NULL && node->variable == NULL &&
            !g->info[ix].capture &&
            (node->pre_hooks == NULL || PyList_GET_SIZE(node->pre_hooks) == 0) &&
            (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);
 }
 
-/* Runs node ix's C formula (Note [C backward formulas]); no Python, so callable without the
- * GIL.  0 or a negative code with the C error set. */
+/* Runs node ix's declared C derivative (Note [Declared nodes]); no Python, so callable
+ * without the GIL.  0 or a negative code with the C error set. */
 static int
-mt__run_cnode(mt__graph *g, Py_ssize_t ix)
+mt__run_dnode(mt__graph *g, Py_ssize_t ix)
 {
     mt__info *in = &g->info[ix];
     MTNodeObject *node = in->node;
     int n = node->n_inputs, ne = node->n_edges, rc = 0;
     mt_tensor **grads = (mt_tensor **)in->buffer;
     in->buffer = NULL;
-    /* at least MT__CNODE_SLOTS slots, however few edges the node has: a formula attached to a
-     * node of another shape (_set_cbackward is callable from Python) writes no further than
-     * its own edges, so it cannot write past the arrays */
+    /* room for every edge, on the stack for nodes of up to MT__CNODE_SLOTS edges */
     enum { MT__CNODE_SLOTS = 8 };
     int cap = ne > MT__CNODE_SLOTS ? ne : MT__CNODE_SLOTS;
     mt_tensor *outs_small[MT__CNODE_SLOTS] = {NULL}, **outs = outs_small;
@@ -681,11 +679,10 @@ mt__run_cnode(mt__graph *g, Py_ssize_t ix)
             goto done;
         }
     }
-    /* the legacy C formulas are those of the op's first output (the others, as max_pool2d's
-     * indices, carry no gradient); a declared node's formulas read every output's */
+    /* a declared node's formulas read the gradient of every output */
     bool any = false;
     for (int i = 0; grads != NULL && i < n; i++) {
-        any |= grads[i] != NULL && (i == 0 || node->dstate != NULL);
+        any |= grads[i] != NULL;
     }
     if (any) {
         if (node->released) {
@@ -695,12 +692,12 @@ mt__run_cnode(mt__graph *g, Py_ssize_t ix)
         for (int e = 0; e < ne; e++) {
             needs[e] = in->child[e] >= 0 && g->info[in->child[e]].needed;
         }
-        rc = mt__cnode_run(node, grads, needs, outs);
+        rc = mt__dnode_run(node, grads, needs, outs);
         if (rc < 0) {
             goto done;
         }
-        if (!g->keep_graph && mt__cnode_saves(node)) {
-            mt__cnode_release(node);
+        if (!g->keep_graph && mt__dstate_saves(node->dstate)) {
+            mt__dstate_release_impls(node->dstate);
             node->released = 1;
             g->deferred[g->n_deferred++] = ix; /* its Python ctx: when the GIL is back */
         }
@@ -819,10 +816,8 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
                          Py_TYPE(node)->tp_name, node->n_edges, PySequence_Fast_GET_SIZE(outs));
             goto done;
         }
-        if (!g->keep_graph && ((node->cstate == NULL && node->dstate == NULL) ||
-                               mt__cnode_saves(node))) {
+        if (!g->keep_graph && (node->dstate == NULL || mt__dstate_saves(node->dstate))) {
             Py_CLEAR(node->ctx);
-            mt__cnode_release(node);
             mt__dstate_free(node->dstate);
             node->dstate = NULL;
             node->released = 1;
@@ -1042,7 +1037,7 @@ mt__graph_run(mt__graph *g, int create_graph)
         if (mt__runs_in_c(g, ix)) {
             mt__gil_drop(g);
             mt__c_nodes++;
-            int rc = mt__run_cnode(g, ix);
+            int rc = mt__run_dnode(g, ix);
             if (rc < 0) {
                 mt__gil_take(g);
                 mt__raise_int(rc);

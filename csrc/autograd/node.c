@@ -123,7 +123,6 @@ node_dealloc(MTNodeObject *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     }
     node_clear(self);
-    mt__cnode_release(self);
     mt__dstate_free(self->dstate);
     self->dstate = NULL;
     PyMem_Free(self->edges);
@@ -208,18 +207,15 @@ node_get_seq(PyObject *op, void *closure)
     return PyLong_FromUnsignedLongLong(NODE(op)->seq);
 }
 
-/* the name of the node's C formula (Note [C backward formulas]), or None */
+/* the op whose declared derivative the node runs in C (Note [Declared nodes]), or None */
 static PyObject *
 node_get_cformula(PyObject *op, void *closure)
 {
     MTNodeObject *n = NODE(op);
-    if (n->dstate != NULL) {
-        return PyUnicode_FromString(n->dstate->decl->op);
-    }
-    if (n->cstate == NULL) {
+    if (n->dstate == NULL) {
         Py_RETURN_NONE;
     }
-    return PyUnicode_FromString(n->ckind->name);
+    return PyUnicode_FromString(n->dstate->decl->op);
 }
 
 static PyGetSetDef node_getset[] = {

@@ -367,7 +367,7 @@ mt__autograd_init(PyObject *module)
 {
     if (PyModule_AddFunctions(module, mt_autograd_functions) < 0 ||
         mt__node_types_init(module) < 0 || mt__engine_init(module) < 0 ||
-        mt__cnodes_init(module) < 0 || mt__record_init(module) < 0) {
+        mt__record_init(module) < 0) {
         return -1;
     }
     PyObject *pyop = PyType_FromModuleAndSpec(module, &pyop_spec, NULL);

@@ -6,7 +6,16 @@ from . import _C
 from ._C import empty, zeros, ones, full, tensor, get_default_dtype
 from ._C import TensorBase as Tensor
 from ._checks import _check_count_fits
-from ._formats import preserve_format
+from ._formats import contiguous_format, preserve_format
+
+
+def _needs_layout(input, memory_format):
+    """Whether a *_like result must be laid out otherwise than row-major: preserve_format (the
+    default) of a tensor that is not contiguous, or a channels-last format (Note [Memory formats]
+    in aten_lite/memory_format.c)."""
+    if memory_format is None or memory_format is preserve_format:
+        return not input.is_contiguous()
+    return memory_format is not contiguous_format
 
 
 def _like(fn, input, *args, dtype=None, device=None, requires_grad=False, memory_format=None,
@@ -15,11 +24,12 @@ def _like(fn, input, *args, dtype=None, device=None, requires_grad=False, memory
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn.__name__}_like(): argument 'input' must be Tensor, not {type(input).__name__}")
     dtype = input.dtype if dtype is None else dtype
-    if (memory_format in (None, preserve_format) and input.dim() > 1 and not input.is_contiguous()
-            and not requires_grad and (device is None or _C.device(device) == input.device)):
-        # preserve_format: a dense layout (transposed, permuted) is kept, as torch
-        r = _C._empty_like(input, dtype)
-        return r if fn is empty else r.fill_(args[0] if args else (0 if fn is zeros else 1))
+    if _needs_layout(input, memory_format) and (device is None or
+                                                _C.device(device) == input.device):
+        r = _C._empty_like(input, dtype, memory_format)
+        if fn is not empty:
+            r.fill_(args[0] if args else (0 if fn is zeros else 1))
+        return r.requires_grad_() if requires_grad else r
     return fn(input.shape, *args, dtype=dtype,
               device=input.device if device is None else device, requires_grad=requires_grad)
 

@@ -1,9 +1,9 @@
 """``minitorch.layout`` (only ``strided``) and ``minitorch.memory_format`` (``contiguous_format``,
 ``preserve_format``, ``channels_last``, ``channels_last_3d``), as torch's.
 
-minitorch makes row-major tensors: ``memory_format=`` accepts contiguous_format and
-preserve_format, ``is_contiguous(memory_format=channels_last)`` answers for any strides, and
-asking for a channels-last copy raises NotImplementedError."""
+``memory_format=`` of to/contiguous/clone/empty/*_like lays tensors out channels-last (see Note
+[Memory formats] in aten_lite/memory_format.c); the convolution, pooling and resampling ops give
+channels-last inputs channels-last results as torch does (_channels_last_of, _like_format)."""
 from . import _C
 
 __all__ = ["layout", "strided", "memory_format", "contiguous_format", "preserve_format",
@@ -42,3 +42,21 @@ channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 
 _C._set_formats(strided, preserve_format, contiguous_format, channels_last, channels_last_3d)
+
+
+def _channels_last_of(*tensors):
+    """channels_last / channels_last_3d when one of the tensors' strides suggest it (torch's
+    suggest_memory_format), else None: the layout torch gives a convolution's result."""
+    for t in tensors:
+        if isinstance(t, _C.TensorBase) and t.dim() in (4, 5):
+            f = _C._suggest_memory_format(t)
+            if f is not contiguous_format:
+                return f
+    return None
+
+
+def _in_format(t, fmt):
+    """t laid out in fmt (None: as it is); a recorded op (contiguous) when a copy is needed."""
+    if fmt is None or t is None or t.dim() != (4 if fmt is channels_last else 5):
+        return t
+    return t.contiguous(memory_format=fmt)

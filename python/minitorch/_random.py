@@ -369,10 +369,16 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     return _finish(r, requires_grad)
 
 
-def _like_new(fname, input, dtype, device, requires_grad):
+def _like_new(fname, input, dtype, device, requires_grad, memory_format=None):
     _check_tensor(input, fname)
     _check_grad(requires_grad)
-    return _C.empty(tuple(input.shape), dtype=input.dtype if dtype is None else dtype,
+    dtype = input.dtype if dtype is None else dtype
+    if device is None or _C.device(device) == input.device:
+        # input's layout (preserve_format) or the memory format asked for
+        from ._factories import _needs_layout
+        if _needs_layout(input, memory_format):
+            return _C._empty_like(input, dtype, memory_format)
+    return _C.empty(tuple(input.shape), dtype=dtype,
                     device=input.device if device is None else device)
 
 
@@ -380,7 +386,7 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
               generator=None):
     """rand with input's shape, dtype and device."""
     _C._check_tensor_options("rand_like", layout, memory_format)
-    t = _like_new("rand_like", input, dtype, device, requires_grad)
+    t = _like_new("rand_like", input, dtype, device, requires_grad, memory_format)
     _C._random_fill_(t, _UNIFORM, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
@@ -389,7 +395,7 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
                generator=None):
     """randn with input's shape, dtype and device."""
     _C._check_tensor_options("randn_like", layout, memory_format)
-    t = _like_new("randn_like", input, dtype, device, requires_grad)
+    t = _like_new("randn_like", input, dtype, device, requires_grad, memory_format)
     _fill_normal(t, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
@@ -402,7 +408,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     if high is None:
         low, high = 0, low
     low, high = _int_arg(low, "randint_like", "low"), _int_arg(high, "randint_like", "high")
-    t = _like_new("randint_like", input, dtype, device, requires_grad)
+    t = _like_new("randint_like", input, dtype, device, requires_grad, memory_format)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     _random_int_fill(t, low, high, "randint_like", generator)

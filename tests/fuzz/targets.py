@@ -138,3 +138,17 @@ def all_targets():
         if f"special.{n}" not in EXCLUDED:
             out.append((f"special.{n}", "function"))
     return sorted(out)
+
+
+# spatial ops that only nn.functional has (the minitorch.* ones are public functions already)
+SPATIAL_FUNCTIONAL = [
+    "interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "max_pool3d",
+    "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
+]
+_targets_of_the_package = all_targets
+
+
+def all_targets():  # noqa: F811 (the package's targets and the spatial ones of nn.functional)
+    return sorted(_targets_of_the_package() +
+                  [(f"nn.functional.{n}", "function") for n in SPATIAL_FUNCTIONAL])

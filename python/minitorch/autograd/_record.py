@@ -241,9 +241,6 @@ def _attach(opname, args, kwargs, out):
     ctx._arg_versions = [(t, t._version) for _, _, t in slots]
     ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], len(outs))
-    cnode = _CNODES.get(formula.__name__) if not multi and out.dtype.is_floating_point else None
-    if cnode is not None:
-        cnode(node, args, kwargs, slots, ctx._out)
     for k, (o, d) in enumerate(zip(outs, diff)):
         if d:
             _C._set_history(o, node, k)
@@ -251,116 +248,6 @@ def _attach(opname, args, kwargs, out):
             if base is not None and base.grad_fn is not None:
                 _register_view(base, o)
     return out
-
-
-# Note [C backward formulas] (csrc/autograd/autograd.h): the op-table formulas that also have
-# a C form, keyed by formula; each gives the node its C formula when the call's arguments are
-# of the forms the C formula covers (real dtypes, the common signatures), else leaves the
-# node to its Python formula alone.
-
-def _c_pointwise(kind, sign):
-    """add/sub: the gradient of each operand is the gradient times 1 or +-alpha."""
-    def attach(node, args, kwargs, slots, out):
-        alpha = args[2] if len(args) > 2 else kwargs.get("alpha", 1)
-        if type(alpha) not in (int, float) or len(args) > 3 or any(k != "alpha" for k in kwargs):
-            return
-        pairs = []
-        for pos, sub, t in slots:
-            if sub is not None or pos not in (0, 1) or t.dtype.is_complex:
-                return
-            pairs += (1.0 if pos == 0 else float(sign * alpha), t)
-        _C._set_cbackward(node, kind, *pairs)
-    return attach
-
-
-def _c_binary(kind):
-    """mul, div: two operands, each a real tensor or a real number (div: no rounding_mode)."""
-    def attach(node, args, kwargs, slots, out):
-        if len(args) != 2 or any(v is not None for v in kwargs.values()):
-            return
-        for x in args:
-            if (x.dtype.is_complex if isinstance(x, _C.TensorBase) else
-                    type(x) not in (int, float, bool)):
-                return
-        _C._set_cbackward(node, kind, *args, *((out,) if kind == "div" else ()))
-    return attach
-
-
-def _c_single(kind):
-    """The ops of one tensor argument, the input, of the result's dtype: kind builds the C
-    formula's arguments from (x, out, args, kwargs), None when the call is not covered."""
-    def attach(node, args, kwargs, slots, out):
-        if len(slots) != 1 or slots[0][0] != 0 or slots[0][2].dtype != out.dtype:
-            return
-        spec = kind(slots[0][2], out, args, kwargs)
-        if spec is not None:
-            _C._set_cbackward(node, *spec)
-    return attach
-
-
-def _sum_spec(x, out, args, kwargs):
-    dim = args[1] if len(args) > 1 else kwargs.get("dim")
-    keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
-    if len(args) > 3 or any(k not in ("dim", "keepdim", "dtype") for k in kwargs) or \
-            type(keepdim) is not bool:
-        return None
-    nd = x.dim()
-    if dim is None or (type(dim) in (list, tuple) and len(dim) == 0) or nd == 0:
-        return "sum", x, None, keepdim
-    dims = [dim] if type(dim) is int else list(dim)
-    if any(type(d) is not int or not -nd <= d < nd for d in dims):
-        return None
-    return "sum", x, [d % nd for d in dims], keepdim
-
-
-def _pow_spec(x, out, args, kwargs):
-    e = args[1] if len(args) > 1 else kwargs.get("exponent")
-    if type(e) not in (int, float) or e == 0 or len(args) > 2:
-        return None
-    return "unary", "pow", x, x, e
-
-
-def _transpose_spec(x, out, args, kwargs):
-    d0 = args[1] if len(args) > 1 else kwargs.get("dim0")
-    d1 = args[2] if len(args) > 2 else kwargs.get("dim1")
-    if type(d0) is not int or type(d1) is not int:
-        return None
-    return "transpose", d0, d1
-
-
-def _mm_spec(node, args, kwargs, slots, out):
-    if len(args) == 2 and not kwargs and all(isinstance(a, _C.TensorBase) and a.dim() == 2 and
-                                             not a.dtype.is_complex for a in args):
-        _C._set_cbackward(node, "mm", *args)
-
-
-def _c_log_softmax(node, args, kwargs, slots, out):
-    dim = args[1] if len(args) > 1 else kwargs.get("dim")
-    dtype = args[2] if len(args) > 2 else kwargs.get("dtype")
-    if len(slots) == 1 and type(dim) is int and dtype is None and len(args) <= 3 and \
-            slots[0][2].dtype == out.dtype:
-        _C._set_cbackward(node, "log_softmax", slots[0][2], out, dim)
-
-
-_CNODES = {
-    "add": _c_pointwise("add", 1), "sub": _c_pointwise("add", -1),
-    "mul": _c_binary("mul"), "div": _c_binary("div"),
-    "neg": _c_single(lambda x, out, a, k: ("add", -1.0, x)),
-    "relu": _c_single(lambda x, out, a, k: ("relu", x, out)),
-    "reshape_back": _c_single(lambda x, out, a, k: ("reshape", x)),
-    "sum": _c_single(_sum_spec),
-    "exp": _c_single(lambda x, out, a, k: ("unary", "exp", x, out)),
-    "tanh": _c_single(lambda x, out, a, k: ("unary", "tanh", x, out)),
-    "sigmoid": _c_single(lambda x, out, a, k: ("unary", "sigmoid", x, out)),
-    "sqrt": _c_single(lambda x, out, a, k: ("unary", "sqrt", x, out)),
-    "log": _c_single(lambda x, out, a, k: ("unary", "log", x, x)),
-    "square": _c_single(lambda x, out, a, k: ("unary", "square", x, x)),
-    "pow": _c_single(_pow_spec),
-    "transpose": _c_single(_transpose_spec),
-    "t": _c_single(lambda x, out, a, k: ("transpose", 0, 1) if x.dim() == 2 else ("reshape", x)),
-    "mm": _mm_spec, "matmul": _mm_spec,
-    "log_softmax": _c_log_softmax,
-}
 
 
 def _rehistory(t, node, nr):

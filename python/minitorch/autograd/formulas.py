@@ -558,16 +558,6 @@ def vdot(ctx, g):
 
 # ---- views and copies ----------------------------------------------------------------------
 
-def reshape_back(ctx, g):
-    return (g.reshape(_arg(ctx, 0, "input").shape),)
-
-
-def transpose(ctx, g):
-    d0 = _arg(ctx, 1, "dim0")
-    d1 = _arg(ctx, 2, "dim1")
-    return (g.transpose(d0, d1),)
-
-
 def T(ctx, g):
     return (g.permute(list(range(g.dim()))[::-1]),)
 
@@ -1336,3 +1326,166 @@ def cdist(ctx, g):
     gt = g.unsqueeze(-1) * t
     return (gt.sum(-2) if ctx.needs(0) or ctx.needs("x1") else None,
             -gt.sum(-3) if ctx.needs(1) or ctx.needs("x2") else None)
+
+# ---- spatial: convolution, pooling, upsampling ----------------------------------------------
+# (the ops of _convolution.py, _pooling.py and _upsampling.py: each linear kernel's backward is
+# itself a recorded op whose derivative is the forward kernel again, so derivatives of every
+# order are recorded ops)
+
+def _conv_args(ctx):
+    """(stride, padding, dilation, transposed, output_padding, groups) of convolution or
+    _convolution_backward (their positions 3 to 8)."""
+    return [_arg(ctx, i, n) for i, n in ((3, "stride"), (4, "padding"), (5, "dilation"),
+                                         (6, "transposed"), (7, "output_padding"),
+                                         (8, "groups"))]
+
+
+def _tuple_n(v, n):
+    if isinstance(v, (list, tuple)):
+        return tuple(v) if len(v) != 1 else tuple(v) * n
+    return (v,) * n
+
+
+class _Conv:
+    """One convolution's arguments and its plain convolution (Note [Transposed convolution] in
+    aten_lite/conv.c): fwd, the plain forward, bin, the plain input gradient, and bw, the
+    plain weight gradient, each a recorded op."""
+
+    def __init__(self, w, stride, padding, dilation, transposed, output_padding, groups):
+        n = w.dim() - 2
+        self.n, self.k = n, tuple(w.shape[2:])
+        self.s, self.p = _tuple_n(stride, n), _tuple_n(padding, n)
+        self.d, self.op = _tuple_n(dilation, n), _tuple_n(output_padding, n)
+        self.tr, self.groups = bool(transposed), groups
+        self.w = w
+
+    def fwd(self, a, w, size):
+        """The plain convolution of a (the plain input's shape) with w, cut to `size`."""
+        y = _mt().convolution(a, w, None, self.s, self.p, self.d, False, (0,) * self.n,
+                              self.groups)
+        for i, m in enumerate(size):
+            if y.shape[2 + i] != m:
+                y = y.narrow(2 + i, 0, m)
+        return y
+
+    def bin(self, b, w, size):
+        """The plain input gradient of b (the plain output's shape) with w, of `size`."""
+        op = tuple(m - ((b.shape[2 + i] - 1) * self.s[i] - 2 * self.p[i] +
+                        self.d[i] * (self.k[i] - 1) + 1) for i, m in enumerate(size))
+        return _mt().convolution(b, w, None, self.s, self.p, self.d, True, op, self.groups)
+
+    def bw(self, plain_x, plain_gy):
+        """The plain weight gradient of the plain input plain_x and output gradient plain_gy."""
+        go, inp = (plain_gy, plain_x) if not self.tr else (plain_x, plain_gy)
+        return _mt()._convolution_backward(go, inp, self.w, self.s, self.p, self.d, self.tr,
+                                           self.op, self.groups, (False, True, False))[1]
+
+
+def convolution(ctx, g):
+    x, w = ctx.saved(0, "input"), ctx.saved(1, "weight")
+    mask = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
+    gx, gw, gb = _mt()._convolution_backward(g, x, w, *_conv_args(ctx), mask)
+    return gx, gw, gb
+
+
+def _convolution_backward(ctx, grads):
+    """Second derivatives of convolution (see _Conv): the gradients of grad_input, grad_weight
+    and grad_bias with respect to grad_output, input and weight."""
+    ggx, ggw, ggb = grads
+    g, x, w = ctx.saved(0, "grad_output"), ctx.saved(1, "input"), ctx.saved(2, "weight")
+    c = _Conv(w, *_conv_args(ctx))
+    gsize, xsize = tuple(g.shape[2:]), tuple(x.shape[2:])
+    d_g = d_x = d_w = None
+    if ctx.needs(0):
+        terms = []
+        if ggx is not None:
+            terms.append(c.fwd(ggx, w, gsize) if not c.tr else c.bin(ggx, w, gsize))
+        if ggw is not None:
+            terms.append(c.fwd(x, ggw, gsize) if not c.tr else c.bin(x, ggw, gsize))
+        if ggb is not None:
+            terms.append(ggb.reshape((1, -1) + (1,) * c.n).expand(g.shape))
+        for t_ in terms:
+            d_g = t_ if d_g is None else d_g + t_
+    if ctx.needs(1) and ggw is not None:
+        d_x = c.bin(g, ggw, xsize) if not c.tr else c.fwd(g, ggw, xsize)
+    if ctx.needs(2) and ggx is not None:
+        d_w = c.bw(ggx, g) if not c.tr else c.bw(g, ggx)
+    return d_g, d_x, d_w
+
+
+def _gather_planes(gg, indices, nsp):
+    """gg (the pooled input's shape) read at the max-pooling indices (flat positions within
+    each plane of nsp dims; -1 for a window that held no element: 0 there)."""
+    flat = gg.flatten(-nsp) if gg.dim() > nsp else gg.reshape(-1)
+    at = indices.clamp_min(0)
+    r = flat.gather(-1, at.flatten(-nsp) if at.dim() > nsp else at.reshape(-1))
+    return r.reshape(indices.shape).masked_fill(indices < 0, 0)
+
+
+def _pool_args(ctx, first, names, defaults):
+    return [_arg(ctx, first + i, n, d) for i, (n, d) in enumerate(zip(names, defaults))]
+
+
+_MAXP = (("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+         (None, None, 0, 1, False))
+_AVGP = (("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+          "divisor_override"), (None, None, 0, False, True, None))
+
+
+def _pooling_formulas(nsp):
+    """The derivatives of the nsp-d pooling rows (_pooling.py): each backward row's derivative
+    is the forward again (averages) or a gather by the indices (max)."""
+    d = f"{nsp}d"
+
+    def max_pool_with_indices(ctx, grads):
+        x, indices = _arg(ctx, 0, "input"), ctx.out[1]
+        return (getattr(_mt(), f"_max_pool{d}_backward")(grads[0], x, indices,
+                                                         *_pool_args(ctx, 1, *_MAXP)),)
+
+    def max_pool_backward(ctx, gg):
+        return (_gather_planes(gg, ctx.saved(2, "indices"), nsp),)
+
+    def avg_pool(ctx, g):
+        return (getattr(_mt(), f"_avg_pool{d}_backward")(g, _arg(ctx, 0, "input"),
+                                                         *_pool_args(ctx, 1, *_AVGP)),)
+
+    def avg_pool_backward(ctx, gg):
+        return (getattr(_mt(), f"_avg_pool{d}")(gg, *_pool_args(ctx, 2, *_AVGP)),)
+
+    def adaptive_avg_pool(ctx, g):
+        return (getattr(_mt(), f"_adaptive_avg_pool{d}_backward")(g, _arg(ctx, 0, "input")),)
+
+    def adaptive_avg_pool_backward(ctx, gg):
+        return (getattr(_mt(), f"_adaptive_avg_pool{d}")(
+            gg, tuple(_arg(ctx, 0, "grad_output").shape[-nsp:])),)
+
+    def adaptive_max_pool(ctx, grads):
+        x, indices = _arg(ctx, 0, "input"), ctx.out[1]
+        return (getattr(_mt(), f"_adaptive_max_pool{d}_backward")(grads[0], x, indices),)
+
+    return {f"_max_pool{d}_with_indices": max_pool_with_indices,
+            f"_max_pool{d}_backward": max_pool_backward,
+            f"_avg_pool{d}": avg_pool, f"_avg_pool{d}_backward": avg_pool_backward,
+            f"_adaptive_avg_pool{d}": adaptive_avg_pool,
+            f"_adaptive_avg_pool{d}_backward": adaptive_avg_pool_backward,
+            f"_adaptive_max_pool{d}": adaptive_max_pool,
+            f"_adaptive_max_pool{d}_backward": max_pool_backward}
+
+
+globals().update(_pooling_formulas(2))
+globals().update(_pooling_formulas(3))
+
+
+_UPS = (("output_size", "mode", "align_corners", "scales", "antialias"),
+        (None, None, False, None, False))
+
+
+def _upsample(ctx, g):
+    from .._formats import _channels_last_of, _in_format
+    x = _arg(ctx, 0, "input")  # its shape and layout only
+    gx = _mt()._upsample_backward(g, tuple(x.shape), *_pool_args(ctx, 1, *_UPS))
+    return (_in_format(gx, _channels_last_of(x)),)
+
+
+def _upsample_backward(ctx, gg):
+    return (_mt()._upsample(gg, *_pool_args(ctx, 2, *_UPS)),)

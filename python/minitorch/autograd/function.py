@@ -17,7 +17,6 @@ class FunctionCtx:
         self.materialize_grads = True
         self.needs_input_grad = ()
         self._released = False
-        self._cnode = None  # (kind, *args): the node's C formula (Note [C backward formulas])
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -123,8 +122,6 @@ class Function(metaclass=_FunctionMeta):
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                    "in-place operation.")
         node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
-        if ctx._cnode is not None:
-            _C._set_cbackward(node, *ctx._cnode)
         for k, o in enumerate(outs):
             if isinstance(o, _C.TensorBase) and (o.dtype.is_floating_point or o.dtype.is_complex) \
                     and not any(o is n for n in ctx._non_differentiable):

@@ -2,8 +2,8 @@
 
 Everything here is written with ordinary tensor ops, so gradients flow through them; values
 that are only bookkeeping (the max subtracted for a stable softmax, masks, running
-statistics) are computed outside the graph.  The convolution and pooling functions live in
-nn/_conv.py and are imported on first use, so ``import minitorch.nn`` does not need them."""
+statistics) are computed outside the graph.  Convolution and pooling are op-table rows
+(_convolution.py, _pooling.py) whose arguments are checked here as torch checks them."""
 import math
 import numbers
 import warnings
@@ -993,49 +993,43 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(loss, reduction)
 
 
-# ---- convolution and pooling (nn/_conv.py, loaded on first use) ------------------------
+# ---- convolution and pooling (the op rows of _convolution.py and _pooling.py) ------------
 
-_conv_functions = {}
-
-
-def _conv_fn(name):
-    fn = _conv_functions.get(name)
-    if fn is None:
-        from . import _conv
-        fn = getattr(_conv, name)
-        _conv_functions[name] = fn
-    return fn
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _mt.conv1d(input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    if _autocast_on():
-        input, weight, bias = _C._autocast_lower(input, weight, bias)
-    return _conv_fn("conv2d")(input, weight, bias, stride, padding, dilation, groups)
+    return _mt.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
 def _single(x):
     return x[0] if isinstance(x, (tuple, list)) else x
 
 
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """nn._conv's conv1d, or conv2d over a height-1 image where it has none."""
-    if _autocast_on():
-        input, weight, bias = _C._autocast_lower(input, weight, bias)
-    from . import _conv
-    if hasattr(_conv, "conv1d"):
-        return _conv.conv1d(input, weight, bias, stride, padding, dilation, groups)
-    batched = input.dim() == 3
-    x = input if batched else input.unsqueeze(0)
-    pad_ = padding if isinstance(padding, str) else (0, _single(padding))
-    out = conv2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, _single(stride)), pad_,
-                 (1, _single(dilation)), groups).squeeze(2)
-    return out if batched else out.squeeze(0)
+def _check_pool_arg(v, fname, what, msg, allow_empty=False):
+    if isinstance(v, (list, tuple)) and not (len(v) in (1, 2) or (allow_empty and len(v) == 0)):
+        raise RuntimeError(f"{fname}: {what} {msg}")
+
+
+def _pool2d_args(fname, kernel_size, stride, padding, dilation=1):
+    """torch's checks of a 2-D pooling's arguments; stride None when omitted (or [])."""
+    _check_pool_arg(kernel_size, fname, "kernel_size",
+                    "must either be a single int, or a tuple of two ints")
+    _check_pool_arg(stride, fname, "stride",
+                    "must either be omitted, a single int, or a tuple of two ints", True)
+    _check_pool_arg(padding, fname, "padding", "must either be a single int, or a tuple of two ints")
+    _check_pool_arg(dilation, fname, "dilation", "must be either a single int, or a tuple of two ints")
+    return None if isinstance(stride, (list, tuple)) and len(stride) == 0 else stride
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
-    return _conv_fn("max_pool2d")(input, kernel_size, stride, padding, dilation,
-                                  ceil_mode=ceil_mode, return_indices=return_indices)
+    """Max pooling of (N, C, H, W) or (C, H, W); indices h * W + w within each plane."""
+    stride = _pool2d_args("max_pool2d", kernel_size, stride, padding, dilation)
+    values, indices = _mt._max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
+                                                   bool(ceil_mode))
+    return (values, indices) if return_indices else values
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
@@ -1052,16 +1046,17 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                      (1, _single(dilation)), ceil_mode, return_indices)
     if return_indices:
         out, idx = out
-        out, idx = out.squeeze(2), idx.squeeze(2)
+        out, idx = out.squeeze(2).contiguous(), idx.squeeze(2)  # (torch's values: row-major)
         return (out, idx) if batched else (out.squeeze(0), idx.squeeze(0))
-    out = out.squeeze(2)
+    out = out.squeeze(2).contiguous()
     return out if batched else out.squeeze(0)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
-    return _conv_fn("avg_pool2d")(input, kernel_size, stride, padding, ceil_mode,
-                                  count_include_pad, divisor_override)
+    stride = _pool2d_args("avg_pool2d", kernel_size, stride, padding)
+    return _mt._avg_pool2d(input, kernel_size, stride, padding, bool(ceil_mode),
+                           bool(count_include_pad), divisor_override)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
@@ -1073,8 +1068,24 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return out if batched else out.squeeze(0)
 
 
+def _adaptive_size(input, output_size, fname, msg):
+    """output_size as ints: None entries keep the input's size."""
+    if isinstance(output_size, (list, tuple)):
+        if len(output_size) != 2:
+            raise RuntimeError(msg)
+        if any(s is None for s in output_size):
+            if not isinstance(input, _C.TensorBase) or input.dim() < 2:
+                raise RuntimeError(f"{fname}: output_size with None needs an input of at least "
+                                   "2 dimensions")
+            output_size = tuple(input.shape[-2 + i] if s is None else s
+                                for i, s in enumerate(output_size))
+    return output_size
+
+
 def adaptive_avg_pool2d(input, output_size):
-    return _conv_fn("adaptive_avg_pool2d")(input, output_size)
+    """output_size an int or a pair whose None entries keep the input's size."""
+    return _mt._adaptive_avg_pool2d(input, _adaptive_size(
+        input, output_size, "adaptive_avg_pool2d", "adaptive_avg_pool2d: output_size must be 2"))
 
 
 def adaptive_avg_pool1d(input, output_size):
@@ -1082,7 +1093,11 @@ def adaptive_avg_pool1d(input, output_size):
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
-    return _conv_fn("adaptive_max_pool2d")(input, output_size, return_indices)
+    """Indices h * W + w within each plane."""
+    values, indices = _mt._adaptive_max_pool2d(input, _adaptive_size(
+        input, output_size, "adaptive_max_pool2d",
+        "adaptive_max_pool2d(): internal error: output_size.size() must be 2"))
+    return (values, indices) if return_indices else values
 
 
 # ---- multi-head attention (nn/_multi_head_attention.py) --------------------------------
@@ -1213,16 +1228,6 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     return _mt.embedding_bag(weight, input, offsets, scale_grad_by_freq,
                              ("sum", "mean", "max").index(mode), sparse, per_sample_weights,
                              include_last_offset, padding_idx)[0]
-
-
-adaptive_max_pool1d_with_indices = _mt.adaptive_max_pool1d
-
-
-def adaptive_max_pool1d(input, output_size, return_indices=False):
-    """Adaptive max pooling of (N, C, L) or (C, L) inputs; with return_indices, also the
-    position of each maximum along L."""
-    out = _mt.adaptive_max_pool1d(input, output_size)
-    return out if return_indices else out[0]
 
 
 def _norm_type_checked(norm_type):
@@ -1582,11 +1587,107 @@ __all__ += ["triplet_margin_loss", "triplet_margin_with_distance_loss", "margin_
 
 
 __all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "fold",
-            "unfold", "grid_sample", "affine_grid", "embedding_bag", "adaptive_max_pool1d",
-            "adaptive_max_pool1d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",
+            "unfold", "grid_sample", "affine_grid", "embedding_bag",
+            "lp_pool1d", "lp_pool2d", "max_unpool1d",
             "max_unpool2d"]
 # ---- distances: pdist (python/minitorch/_distance.py) ------------------------------------------
 
 def pdist(input, p=2):
     """The p-norm distances between the rows of a 2-D input (upper triangle, row order)."""
     return _mt.pdist(input, p)
+# ---- spatial: 3-D and transposed convolutions (minitorch._convolution) ----------------------
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _mt.conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _mt.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _mt.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _mt.conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation)
+
+
+__all__ += ["conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+
+
+# ---- spatial: 3-D pooling and adaptive_max_pool1d (minitorch._pooling) ----------------------
+
+def _no_stride(stride):
+    return stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Max pooling over (N, C, D, H, W) or (C, D, H, W); indices (d * H + h) * W + w within
+    each plane."""
+    values, indices = _mt._max_pool3d_with_indices(input, kernel_size,
+                                                   None if _no_stride(stride) else stride,
+                                                   padding, dilation, bool(ceil_mode))
+    return (values, indices) if return_indices else values
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=True):
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _mt._avg_pool3d(input, kernel_size, None if _no_stride(stride) else stride, padding,
+                           bool(ceil_mode), bool(count_include_pad), divisor_override)
+
+
+def _with_input_sizes(input, output_size):
+    """output_size with its None entries replaced by the input's sizes (as torch)."""
+    if not isinstance(output_size, (list, tuple)) or all(v is not None for v in output_size):
+        return output_size
+    if not isinstance(input, _C.TensorBase) or input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    sizes = input.shape[-len(output_size):]
+    return tuple(d if v is None else v for v, d in zip(output_size, sizes))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _mt._adaptive_avg_pool3d(input, _with_input_sizes(input, output_size))
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    values, indices = _mt._adaptive_max_pool3d(input, _with_input_sizes(input, output_size))
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return adaptive_max_pool3d(input, output_size, True)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    values, indices = _mt.adaptive_max_pool1d(input, output_size)
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+__all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
+            "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "adaptive_max_pool1d",
+            "adaptive_max_pool1d_with_indices"]
+
+
+# ---- spatial: resampling (nn/_interpolate.py) ----------------------------------------------
+
+from ._interpolate import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: E402
+
+__all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]

@@ -60,13 +60,13 @@ from .loss import (CTCLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,  #
                    MarginRankingLoss, CosineEmbeddingLoss, HingeEmbeddingLoss, GaussianNLLLoss,
                    PoissonNLLLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
                    MultiLabelMarginLoss, NLLLoss2d)
-from .pooling_extra import (AdaptiveMaxPool1d, LPPool1d, LPPool2d, MaxUnpool1d,  # noqa: E402
+from .pooling_extra import (LPPool1d, LPPool2d, MaxUnpool1d,  # noqa: E402
                             MaxUnpool2d)
 
 __all__ += [
     "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "InstanceNorm1d", "InstanceNorm2d",
     "InstanceNorm3d", "PairwiseDistance", "CosineSimilarity", "Fold", "Unfold", "EmbeddingBag",
-    "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "LocalResponseNorm",
+    "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "LocalResponseNorm",
     "SyncBatchNorm", "CTCLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
     "MarginRankingLoss", "CosineEmbeddingLoss", "HingeEmbeddingLoss", "GaussianNLLLoss",
     "PoissonNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss",
@@ -77,3 +77,12 @@ __all__ += [
     "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
+# spatial: 3-D and transposed convolutions, 3-D pooling, upsampling
+from .conv import Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402
+from .pooling import (MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,  # noqa: E402
+                      AdaptiveMaxPool3d)
+from .upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # noqa: E402
+
+__all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool3d",
+            "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d",
+            "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]

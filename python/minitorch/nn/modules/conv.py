@@ -1,4 +1,5 @@
-"""Conv1d and Conv2d modules (the convolution itself is nn.functional.conv2d)."""
+"""Convolution modules: Conv1d, Conv2d, Conv3d and the transposed ConvTranspose1d/2d/3d (the
+convolutions themselves are nn.functional's)."""
 import math
 
 from ... import _C
@@ -6,9 +7,9 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
-from .utils import _pair, _reverse_repeat_tuple, _single
+from .utils import _pair, _reverse_repeat_tuple, _single, _triple
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 _PADDING_STRINGS = {"same", "valid"}
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
@@ -136,3 +137,111 @@ class Conv2d(_ConvNd):
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv3d(_ConvNd):
+    """3-D convolution over (N, C_in, D, H, W) or (C_in, D, H, W) inputs; weight of shape
+    (out_channels, in_channels / groups, kD, kH, kW)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride),
+                         padding if isinstance(padding, str) else _triple(padding),
+                         _triple(dilation), False, _triple(0), groups, bias, padding_mode,
+                         device, dtype)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv3d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                            weight, bias, self.stride, _triple(0), self.dilation, self.groups)
+        return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """The transposed convolutions: weight (in_channels, out_channels / groups, *kernel_size);
+    forward(input, output_size=None) picks the output_padding that gives output_size."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                 transposed, output_padding, groups, bias, padding_mode, device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         transposed, output_padding, groups, bias, padding_mode, device, dtype)
+
+    def _output_padding(self, input, output_size, stride, padding, kernel_size, num_spatial_dims,
+                        dilation=None):
+        if output_size is None:
+            return _single(self.output_padding)
+        non_spatial = 2 if input.dim() == num_spatial_dims + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == non_spatial + num_spatial_dims:
+            output_size = output_size[non_spatial:]
+        if len(output_size) != num_spatial_dims:
+            raise ValueError(f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, "
+                             f"output_size must have {num_spatial_dims} or "
+                             f"{non_spatial + num_spatial_dims} elements (got {len(output_size)})")
+        lo, hi = [], []
+        for d in range(num_spatial_dims):
+            size = ((input.size(d + non_spatial) - 1) * stride[d] - 2 * padding[d] +
+                    (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1)
+            lo.append(size)
+            hi.append(size + stride[d] - 1)
+        for size, a, b in zip(output_size, lo, hi):
+            if size < a or size > b:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes "
+                                 f"range from {lo} to {hi} (for an input of "
+                                 f"{input.size()[2:]})")
+        return [output_size[d] - lo[d] for d in range(num_spatial_dims)]
+
+    def _transposed_forward(self, fn, nsp, input, output_size):
+        if self.padding_mode != "zeros":
+            raise ValueError(f"Only `zeros` padding mode is supported for {type(self).__name__}")
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding,
+                                              self.kernel_size, nsp, self.dilation)
+        return fn(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                  self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution over (N, C_in, L) or (C_in, L) inputs."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride),
+                         _single(padding), _single(dilation), True, _single(output_padding),
+                         groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input, output_size=None):
+        return self._transposed_forward(F.conv_transpose1d, 1, input, output_size)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution over (N, C_in, H, W) or (C_in, H, W) inputs."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride),
+                         _pair(padding), _pair(dilation), True, _pair(output_padding),
+                         groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input, output_size=None):
+        return self._transposed_forward(F.conv_transpose2d, 2, input, output_size)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution over (N, C_in, D, H, W) or (C_in, D, H, W) inputs."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride),
+                         _triple(padding), _triple(dilation), True, _triple(output_padding),
+                         groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input, output_size=None):
+        return self._transposed_forward(F.conv_transpose3d, 3, input, output_size)

@@ -591,12 +591,16 @@ class Module:
     def to(self, *args, **kwargs):
         """Moves and/or casts parameters and buffers: to(device), to(dtype), to(device,
         dtype), to(tensor).  Only floating and complex tensors change dtype."""
-        device, dtype, non_blocking, _ = _parse_to(args, kwargs)
+        device, dtype, non_blocking, memory_format = _parse_to(args, kwargs)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                             f"desired dtype={dtype}")
 
         def convert(t):
+            if memory_format is not None and t.dim() in (4, 5):
+                # as torch: the 4-D and 5-D parameters and buffers take the memory format
+                return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None,
+                            non_blocking, memory_format=memory_format)
             if dtype is not None and (t.is_floating_point() or t.is_complex()):
                 if dtype.is_complex or not t.is_complex():
                     return t.to(device, dtype, non_blocking)

@@ -1,10 +1,11 @@
-"""Pooling modules (the pooling itself is in nn.functional / nn/_conv.py)."""
+"""Pooling modules (the pooling itself is in nn.functional, over the op rows of _pooling.py)."""
 from .. import functional as F
 from .module import Module
 from .utils import _single
 
-__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveMaxPool2d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
 
 
 class _MaxPoolNd(Module):
@@ -112,3 +113,36 @@ class AdaptiveMaxPool2d(_AdaptivePoolNd):
 
     def forward(self, input):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class MaxPool3d(_MaxPoolNd):
+    """The maximum over each kernel_size window of (N, C, D, H, W) or (C, D, H, W) inputs."""
+
+    def forward(self, input):
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool3d(AvgPool2d):
+    """The mean over each kernel_size window of (N, C, D, H, W) or (C, D, H, W) inputs."""
+
+    def forward(self, input):
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class AdaptiveAvgPool3d(_AdaptivePoolNd):
+    """Average pooling to a fixed output_size (D, H, W), whatever the input size."""
+
+    def forward(self, input):
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    def forward(self, input):
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    def forward(self, input):
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)

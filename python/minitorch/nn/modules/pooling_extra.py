@@ -1,27 +1,10 @@
-"""AdaptiveMaxPool1d, LPPool1d/2d and MaxUnpool1d/2d (beside the pooling layers of
+"""LPPool1d/2d and MaxUnpool1d/2d (beside the pooling layers of
 pooling.py)."""
 from .. import functional as F
 from .module import Module
 from .utils import _pair, _single
 
-__all__ = ["AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d"]
-
-
-class AdaptiveMaxPool1d(Module):
-    """Max pooling of (N, C, L) or (C, L) inputs into output_size windows."""
-
-    __constants__ = ["output_size", "return_indices"]
-
-    def __init__(self, output_size, return_indices=False):
-        super().__init__()
-        self.output_size = output_size
-        self.return_indices = return_indices
-
-    def forward(self, input):
-        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
-
-    def extra_repr(self):
-        return f"output_size={self.output_size}"
+__all__ = ["LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d"]
 
 
 class _LPPoolNd(Module):

@@ -1,4 +1,4 @@
-"""The C forms of the common derivatives (Note [C backward formulas]) and the engine that runs
+"""The C forms of the declared derivatives (Note [Declared nodes]) and the engine that runs
 them without the GIL: each C formula against the op's Python formula (create_graph=True runs
 the Python one) and against finite differences, the saved-tensor checks, retain_graph, hooks,
 and several threads running backward at once."""
@@ -72,11 +72,7 @@ CASES = {
     "t": (lambda a: a.t(), [(2, 3)], "t"),
     "linear_bias": (lambda x, w, b: F.linear(x, w, b), [(4, 3), (5, 3), (5,)], "linear"),
     "linear_3d": (lambda x, w: F.linear(x, w), [(2, 4, 3), (5, 3)], "linear"),
-    "conv2d": (lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1),
-               [(2, 2, 5, 5), (3, 2, 3, 3), (3,)], "conv2d"),
-    "conv2d_groups": (lambda x, w: F.conv2d(x, w, groups=2, dilation=(1, 2)),
-                      [(1, 4, 5, 6), (2, 2, 2, 2)], "conv2d"),
-    "max_pool2d": (lambda x: F.max_pool2d(x, 2, ceil_mode=True), [(2, 2, 5, 5)], "max_pool2d"),
+    "swapaxes": (lambda a: a.swapaxes(0, 2), [(2, 3, 4)], "swapaxes"),
     "gelu": (lambda x: F.gelu(x), [(3, 4)], "gelu"),
     "layer_norm": (lambda x, w, b: F.layer_norm(x, (3, 4), w, b), [(2, 3, 4), (3, 4), (3, 4)],
                    "layer_norm"),
@@ -129,8 +125,8 @@ def test_training_step_runs_its_nodes_in_c():
     x, y = torch.randn(8, 1, 8, 8), torch.randint(0, 10, (8,))
     loss = F.cross_entropy(model(x), y)
     kinds = [k for k in _kinds(loss) if k is not None]
-    assert sorted(kinds) == ["conv2d", "flatten", "linear", "log_softmax", "max_pool2d", "nll",
-                             "relu"]
+    assert sorted(kinds) == ["flatten", "linear", "log_softmax", "nll", "relu"]  # (the
+    # convolution and pooling derivatives are Python formulas, recorded ops themselves)
     loss.backward()
     assert _C._last_backward_c_nodes() == len(kinds)
 
@@ -236,69 +232,3 @@ def test_training_steps_keep_memory_flat():
         step()
     gc.collect()
     assert rss() - rss0 < 20 << 20
-
-
-def test_c_formulas_on_the_wrong_nodes_raise_instead_of_crashing():
-    """_set_cbackward is reachable from Python: any formula with any arguments on any node
-    either attaches and runs (or fails with an exception), never crashes."""
-    import random
-    rnd = random.Random(7)
-
-    def rt():
-        shape = tuple(rnd.choice([0, 1, 2, 3]) for _ in range(rnd.randrange(5)))
-        dt = rnd.choice([torch.float32, torch.float64, torch.int64, torch.bool])
-        t = torch.randint(-2, 4, shape).to(dt)
-        return t.transpose(0, 1) if t.dim() >= 2 and rnd.random() < 0.2 else t
-
-    def ri():
-        return rnd.choice([0, 1, 2, -1, 3, 5])
-
-    def rv():
-        return rnd.choice([rt(), ri(), None, 2.5, (1, 1), [0]])
-    specs = {
-        "add": lambda: [rnd.choice([1.0, -1.0, 2.0]), rt()] * rnd.choice([1, 2]),
-        "reshape": lambda: [rnd.choice([rt(), (2, 3), (6,), ()])],
-        "sum": lambda: [rt(), rnd.choice([None, [0], [0, 1], [3]]), rnd.choice([True, False])],
-        "mul": lambda: [rv(), rv()],
-        "relu": lambda: [rt(), rt()],
-        "log_softmax": lambda: [rt(), rt(), ri()],
-        "linear": lambda: [rt(), rt(), rt()],
-        "conv2d": lambda: [rt(), rt(), ri(), ri(), rnd.choice([1, 2]), rnd.choice([1, 2])],
-        "max_pool2d": lambda: [rt(), rt(), rnd.choice([1, 2]), None, 0, 1, False],
-        "nll": lambda: [rt(), rt(), rnd.choice([None, rt()]), rnd.choice(["mean", "sum", "none"]),
-                        ri(), rnd.choice([None, rt()])],
-        "unary": lambda: [rnd.choice(["exp", "tanh", "sigmoid", "sqrt", "log", "square", "pow",
-                                      "gelu"]), rt(), rt()] + ([2.0] if rnd.random() < .5 else []),
-        "div": lambda: [rv(), rv(), rt()],
-        "mm": lambda: [rt(), rt()],
-        "transpose": lambda: [ri(), ri()],
-        "layer_norm": lambda: [rt(), rt(), rnd.choice([None, rt()]), ri()],
-        "batch_norm": lambda: [rt(), rnd.choice([None, rt()]), rt(), rt(),
-                               rnd.choice([[0], [0, 2], [1]])],
-    }
-    ran = 0
-    for _ in range(600):
-        x = torch.randn(rnd.choice([(3,), (2, 3), (1, 2, 2, 2)]), requires_grad=True)
-        w = torch.randn(x.shape, requires_grad=True)
-        # nodes of Python formulas (declared nodes refuse legacy C formulas)
-        y = rnd.choice([lambda: x.clamp(-1, 1), lambda: x.cumprod(0),
-                        lambda: F.max_pool2d(x.reshape(1, 1, 1, -1), (1, 1)),
-                        lambda: F.linear(x.reshape(-1, x.shape[-1]),
-                                         w.reshape(-1, x.shape[-1])[:1])])()
-        kind = rnd.choice(sorted(specs))
-        try:
-            _C._set_cbackward(y.grad_fn, kind, *specs[kind]())
-        except (TypeError, ValueError, RuntimeError, IndexError):
-            continue
-        try:
-            y.sum().backward()
-            ran += 1
-        except (TypeError, ValueError, RuntimeError, IndexError):
-            pass
-    assert ran > 20
-    with pytest.raises(ValueError, match="no C formula named 'bogus'"):
-        _C._set_cbackward(x.clamp(-1, 1).grad_fn, "bogus")
-    with pytest.raises(TypeError, match="declared"):
-        _C._set_cbackward((x * 2).grad_fn, "relu", x, x)
-    with pytest.raises(TypeError):
-        _C._set_cbackward(x, "relu", x, x)
