@@ -1,9 +1,11 @@
-/* csrc/nn_binding.c - convolution and pooling kernels (forward and backward) for minitorch.nn.functional. */
+/* csrc/nn_binding.c - convolution, pooling, resampling and normalisation kernels (forward and
+ * backward) for minitorch.nn.functional. */
 #include "csrc/common.h"
 
 #include <string.h>
 
 #include "aten_lite/conv.h"
+#include "aten_lite/layer_norm.h"
 #include "aten_lite/pool.h"
 #include "aten_lite/softmax.h"
 #include "aten_lite/upsample.h"
@@ -1123,9 +1125,51 @@ mt_py_softmax_lastdim(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     return mt__tensor_wrap(r);
 }
 
+/* _layer_norm(input, nd, weight, bias, eps) -> (out, mean, rstd): layer normalisation over the
+ * last nd dims of a contiguous float32/float64 tensor in one pass per row (Note [Fused layer
+ * norm]); NotImplemented for other operands, which nn._ops.layer_norm computes op by op. */
+static PyObject *
+mt_py_layer_norm(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "_layer_norm() takes 5 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    int64_t nd;
+    double eps = PyFloat_AsDouble(args[4]);
+    if ((eps == -1.0 && PyErr_Occurred()) ||
+        mt__int64_from_py(args[1], &nd, "_layer_norm", "nd") < 0) {
+        return NULL;
+    }
+    if (!mt__tensor_check(args[0]) || (args[2] != Py_None && !mt__tensor_check(args[2])) ||
+        (args[3] != Py_None && !mt__tensor_check(args[3])) || nd < 1 || nd > MT_MAX_DIMS) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    mt_tensor *x = mt__tensor_impl_ref(args[0]);
+    mt_tensor *w = args[2] != Py_None ? mt__tensor_impl_ref(args[2]) : NULL;
+    mt_tensor *b = args[3] != Py_None ? mt__tensor_impl_ref(args[3]) : NULL;
+    mt_tensor *r[3] = {NULL, NULL, NULL};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_layer_norm(x, (int)nd, w, b, eps, &r[0], &r[1], &r[2]);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    mt_tensor_decref(w);
+    mt_tensor_decref(b);
+    if (rc < 0) {
+        if (rc == MT_EINVAL) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        return mt__raise(rc);
+    }
+    return mt__nn_triple(r);
+}
+
 static PyMethodDef mt_nn_functions[] = {
     {"_softmax_lastdim", (PyCFunction)(void (*)(void))mt_py_softmax_lastdim, METH_FASTCALL,
      "softmax or log_softmax along the last dimension in one pass per row"},
+    {"_layer_norm", (PyCFunction)(void (*)(void))mt_py_layer_norm, METH_FASTCALL,
+     "layer normalisation over the last nd dims in one pass per row: (out, mean, rstd)"},
     {"_conv2d", FASTKW(mt_py_conv2d), mt_conv2d_doc},
     {"_conv2d_backward", FASTKW(mt_py_conv2d_backward), mt_conv2d_backward_doc},
     {"_convolution", FASTKW(mt_py_convolution), mt_convolution_doc},

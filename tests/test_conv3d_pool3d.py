@@ -134,8 +134,8 @@ def test_values_and_gradients_match_torch(name):
 
 def test_torch_functions_and_grad_fns():
     x = tensor(torch, X5, 1)
-    assert torch.max_pool3d(x, 2, 1, 1).grad_fn.name() == "MaxPool3dWithIndicesBackward0"
-    assert F.avg_pool3d(x, 2).grad_fn.name() == "AvgPool3dBackward0"
+    assert torch.max_pool3d(x, 2, 1, 1).grad_fn.name() == "MaxPool3DWithIndicesBackward0"
+    assert F.avg_pool3d(x, 2).grad_fn.name() == "AvgPool3DBackward0"
     v, i = torch.adaptive_max_pool1d(x[0, 0, 0], 3)
     assert v.shape == i.shape == (6, 3) and i.dtype == torch.int64
     assert torch._adaptive_avg_pool3d(x, (1, 2, 3)).shape == (2, 4, 1, 2, 3)

@@ -346,6 +346,56 @@ def test_layer_norm(rng):
         F.layer_norm(torch.zeros(2, 3), (4,))
 
 
+@pytest.mark.parametrize("affine", ["both", "weight", "bias", "none"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_layer_norm_fused_kernel(rng, affine, dtype):
+    """The one-pass kernel (Note [Fused layer norm]) against NumPy: values, the gradients of
+    input, weight and bias against the gradients of the same normalisation written op by op,
+    non-contiguous inputs, and gradients of the weight the same for any thread count."""
+    dt = getattr(torch, dtype)
+    x = torch.tensor(rng.standard_normal((6, 3, 8)), dtype=dt).transpose(0, 1)  # strided
+    w = torch.tensor(rng.standard_normal((8,)), dtype=dt) if affine in ("both", "weight") else None
+    b = torch.tensor(rng.standard_normal((8,)), dtype=dt) if affine in ("both", "bias") else None
+    xs = [t.requires_grad_() for t in (x, w, b) if t is not None]
+    y = F.layer_norm(x, (8,), w, b, 1e-4)
+    assert y.dtype == dt and y.shape == (3, 6, 8)
+    xf = x.detach().double().numpy()
+    want = np_norm(xf, (-1,), 1e-4)
+    if w is not None:
+        want = want * w.detach().double().numpy()
+    if b is not None:
+        want = want + b.detach().double().numpy()
+    tol = {"float32": 1e-5, "float64": 1e-12, "bfloat16": 3e-2}[dtype]
+    np.testing.assert_allclose(y.detach().double().numpy(), want, rtol=tol, atol=tol)
+    g = torch.tensor(rng.standard_normal((3, 6, 8)), dtype=dt)
+    fused = torch.autograd.grad(y, xs, g)
+    # the same normalisation op by op, in float64
+    xd = [t.detach().double().requires_grad_() for t in xs]
+    it = iter(xd)
+    x64 = next(it)
+    w64 = next(it) if w is not None else None
+    b64 = next(it) if b is not None else None
+    m = x64.mean(-1, keepdim=True)
+    ref = (x64 - m) * ((x64 - m).pow(2).mean(-1, keepdim=True) + 1e-4).rsqrt()
+    ref = ref * w64 if w64 is not None else ref
+    ref = ref + b64 if b64 is not None else ref
+    want_g = torch.autograd.grad(ref, xd, g.double())
+    for got, exp in zip(fused, want_g):
+        assert got.dtype == dt
+        np.testing.assert_allclose(got.double().numpy(), exp.numpy(), rtol=tol * 10, atol=tol * 10)
+    if w is not None and dtype != "bfloat16":
+        big = torch.tensor(rng.standard_normal((300, 8)), dtype=dt, requires_grad=True)
+        gw = []
+        for threads in (1, 2):
+            old = torch.get_num_threads()
+            torch.set_num_threads(threads)
+            try:
+                gw.append(torch.autograd.grad(F.layer_norm(big, (8,), w).sum(), w)[0])
+            finally:
+                torch.set_num_threads(old)
+        assert torch.equal(gw[0], gw[1])
+
+
 def test_group_norm_and_rms_norm(rng):
     gn = nn.GroupNorm(2, 4).double()
     x = rng.standard_normal((3, 4, 5))

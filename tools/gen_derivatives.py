@@ -75,6 +75,9 @@ VOCAB = {v.name: v for v in [
       "T b_hh, T w_hr, B reverse, T out, T gates, T cells, T hpre", "J",
       "mt_d_lstm_backward({g_out}, {g_hn}, {g_cn}, {gx}, {batch_sizes}, {h0}, {c0}, {w_hh}, "
       "{b_hh}, {w_hr}, {reverse}, {out}, {gates}, {cells}, {hpre}, {needs}, {outs})"),
+    V("layer_norm_backward", "T g, T gm, T gr, T x, T mean, T rstd, T w, I n", "J",
+      "mt_d_layer_norm_backward({g}, {gm}, {gr}, {x}, {mean}, {rstd}, {w}, {n}, {needs}, "
+      "{outs})"),
     V("gelu_backward", "T self, T x, STR approximate", "T",
       "mt_d_gelu_backward({self}, {x}, {approximate})"),
     V("softmax_backward", "T self, T result, I dim, B log", "T",

@@ -5,6 +5,19 @@
 #include "aten_lite/cpu/expf.h"
 #include "aten_lite/cpu/loops.h"
 
+/* Note [Wide clones]
+ * GELU's loops are compute-bound (a division, two polynomials and an exp per element), not
+ * memory-bound as most elementwise loops: they are also compiled for x86-64-v4 (AVX-512, twice
+ * the lanes) and their AVX2 clone for x86-64-v3 (AVX2 with FMA).  The polynomial of
+ * Note [Vectorisable erf] is written with fmaf, so every clone rounds alike (the baseline
+ * clone calls libm's fmaf, exact as the instruction). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(MT_NO_SIMD_CLONES)
+#undef MT_SIMD_CLONES
+#define MT_SIMD_CLONES \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+
 /* Note [Vectorisable erf]
  * libm's erff is a call the compiler cannot vectorise (GELU over a transformer's activations
  * spent most of its time there).  GELU's float32 loops use Abramowitz and Stegun's 7.1.26,
@@ -15,14 +28,14 @@ static inline float
 mt__erff_fast(float x)
 {
     float ax = x < 0 ? -x : x;
-    float t = 1.0f / (1.0f + 0.3275911f * ax);
+    float t = 1.0f / fmaf(0.3275911f, ax, 1.0f);
     float p = 1.061405429f;
-    p = p * t - 1.453152027f;
-    p = p * t + 1.421413741f;
-    p = p * t - 0.284496736f;
-    p = p * t + 0.254829592f;
+    p = fmaf(p, t, -1.453152027f);
+    p = fmaf(p, t, 1.421413741f);
+    p = fmaf(p, t, -0.284496736f);
+    p = fmaf(p, t, 0.254829592f);
     float e = mt__expf_core(-ax * ax);
-    float r = 1.0f - p * t * e;
+    float r = fmaf(-p * t, e, 1.0f);
     return x < 0 ? -r : r;
 }
 

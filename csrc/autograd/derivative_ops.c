@@ -2,6 +2,7 @@
  * Note [Declared nodes] in derivatives.h): plain C over impls, callable without the GIL. */
 #include "csrc/autograd/derivatives.h"
 
+#include "aten_lite/layer_norm.h"
 #include "aten_lite/rnn.h"
 #include "aten_lite/softmax.h"
 
@@ -696,4 +697,57 @@ mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor
                       .h0 = h0, .c0 = c0, .w_hh = w_hh, .b_hh = b_hh, .w_hr = w_hr,
                       .reverse = reverse};
     return mt_lstm_backward(&a, out, gates, cells, hpre, g_out, g_hn, g_cn, needs, outs);
+}
+
+int
+mt_d_layer_norm_backward(mt_tensor *g, mt_tensor *gm, mt_tensor *gr, mt_tensor *x,
+                         mt_tensor *mean, mt_tensor *rstd, mt_tensor *w, int64_t n,
+                         const bool *needs, mt_tensor **outs)
+{
+    if (g == NULL || x == NULL || mean == NULL || rstd == NULL) {
+        return mt_error_set(MT_ERUNTIME, "layer_norm backward: a saved tensor is missing");
+    }
+    if (!mt_dtype_is_floating(x->dtype) || n < 1 || n > x->ndim) {
+        return mt_error_set(MT_ERUNTIME, "layer_norm backward: a real floating input with at "
+                            "least n dims");
+    }
+    /* every operand contiguous, half precision widened to float32 */
+    mt_tensor *ops[7] = {g, gm, gr, x, mean, rstd, w}, *c[7] = {NULL};
+    int rc = 0;
+    for (int i = 0; i < 7; i++) {
+        c[i] = mt_float_operand(ops[i]);
+        if (ops[i] != NULL && c[i] == NULL) {
+            rc = mt_error_code();
+            goto done;
+        }
+    }
+    mt_dtype wide = c[3]->dtype;
+    for (int i = 0; i < 7; i++) {
+        if (c[i] != NULL && c[i]->dtype != wide) { /* (a float64 weight of a float32 input) */
+            mt_tensor *t = mt_to_dtype(c[i], wide, false);
+            mt_tensor_decref(c[i]);
+            c[i] = t;
+            if (t == NULL) {
+                rc = mt_error_code();
+                goto done;
+            }
+        }
+    }
+    bool want[3] = {needs[0], needs[1], needs[2]};
+    mt_tensor *r[3];
+    rc = mt_layer_norm_backward(c[0], c[1], c[2], c[3], c[4], c[5], c[6], (int)n, want, &r[0],
+                                &r[1], &r[2]);
+    if (rc < 0) {
+        goto done;
+    }
+    for (int i = 0; i < 3; i++) {
+        mt_dtype dt = i == 0 || ops[6] == NULL ? x->dtype : ops[6]->dtype;
+        outs[i] = mt_float_result(r[i], dt);
+        if (r[i] != NULL && outs[i] == NULL) {
+            rc = mt_error_code();
+        }
+    }
+done:
+    mt__impls_release(c, 7);
+    return rc;
 }

@@ -315,6 +315,12 @@ mt_tensor *mt_d_gelu_backward(mt_tensor *g, mt_tensor *x, const char *approximat
 mt_tensor *mt_d_softmax_backward(mt_tensor *g, mt_tensor *y, int64_t dim, bool log);
 /* the gradients of an LSTM layer's gx, h0, c0, w_hh, b_hh, w_hr (outs[i] where needs[i])
  * from those of its out, h_n, c_n (Note [Fused LSTM]) */
+/* layer_norm's gradients of (self, weight, bias) from those of (out, mean, rstd) (gm, gr:
+ * NULL when none arrived), one pass per row (Note [Fused layer norm]); half precision through
+ * float32.  Fills outs[i] where needs[i]; 0 or a negative code. */
+int mt_d_layer_norm_backward(mt_tensor *g, mt_tensor *gm, mt_tensor *gr, mt_tensor *x,
+                             mt_tensor *mean, mt_tensor *rstd, mt_tensor *w, int64_t n,
+                             const bool *needs, mt_tensor **outs);
 int mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor *gx,
                        mt_dlist batch_sizes, mt_tensor *h0, mt_tensor *c0, mt_tensor *w_hh,
                        mt_tensor *b_hh, mt_tensor *w_hr, bool reverse, mt_tensor *out,

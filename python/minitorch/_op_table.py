@@ -520,13 +520,9 @@ op('nll',                 'py:nn._ops',              'n', grad=d(
          '(gm if reduction == "mean" else w).unsqueeze(cls_dim))'))
 op('layer_norm',          'py:nn._ops',              'n', grad=d(
     'Tensor self, int n, Tensor? weight=None, Tensor? bias=None, float eps=1e-5',
-    using={'rstd': 'results[2]', 'xhat': '((self - results[1]) * results[2])',
-           'gh': '(grad if weight is None else grad * weight)', 'dims': 'last_dims(n)',
-           'first': '((gh - gh.mean(dims, keepdim=True) - '
-                    'xhat * (gh * xhat).mean(dims, keepdim=True)) * rstd)'},
-    self='first if not (has_grad(1) or has_grad(2)) else first + '
-         '(grads[1] - grads[2] * rstd * rstd * xhat) * (results[1].numel() / self.numel())',
-    weight='grad * xhat', bias='grad'))
+    joint={'self, weight, bias': 'layer_norm_backward(grads[0], grads[1] if has_grad(1) else '
+                                 'None, grads[2] if has_grad(2) else None, self, results[1], '
+                                 'results[2], weight, n)'}))
 op('batch_norm',          'py:nn._ops',              'n', grad=d(
     'Tensor self, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, '
     'float momentum, float eps',

@@ -111,6 +111,27 @@ def _softmax_backward(g, y, dim, log):
     return y * (g - (g * y).sum(dim, keepdim=True))
 
 
+def _layer_norm_backward(g, gm, gr, x, mean, rstd, w, n):
+    """layer_norm's gradients of (self, weight, bias), written with recorded ops (the C form
+    is one fused pass, Note [Fused layer norm])."""
+    dims = tuple(range(-n, 0))
+    lead = tuple(range(x.dim() - n))
+    xhat = (x - mean) * rstd
+    gh = g if w is None else g * w
+    dx = (gh - gh.mean(dims, keepdim=True) - xhat * (gh * xhat).mean(dims, keepdim=True)) * rstd
+    if gm is not None or gr is not None:
+        extra = 0
+        if gm is not None:
+            extra = gm
+        if gr is not None:
+            extra = extra - gr * rstd * rstd * xhat
+        dx = dx + extra * (mean.numel() / x.numel())
+    dw, db = g * xhat, g
+    if lead:
+        dw, db = dw.sum(lead), db.sum(lead)
+    return dx, dw, db
+
+
 def _lstm_backward(*args):
     from ..nn._rnn_ops import lstm_backward
     return lstm_backward(*args)
@@ -132,6 +153,7 @@ VOCAB = {
     "gelu_backward": _gelu_backward,
     "softmax_backward": _softmax_backward,
     "lstm_backward": _lstm_backward,
+    "layer_norm_backward": _layer_norm_backward,
     "is_tensor": _is_t,
     "sum_to": _sum_to,
     "reduce_backward": _reduce_backward,

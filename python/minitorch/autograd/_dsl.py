@@ -2,7 +2,7 @@
 
 Read by the build (tools/gen_derivatives.py, which compiles every formula to C) and at import
 (autograd/_declared.py, which compiles the same text to Python for create_graph=True passes
-and the Python recorder), so it imports nothing.
+and the Python recorder), so it imports nothing of minitorch.
 
 Note [Derivative declarations]
 An op-table row declares its derivative with d(signature, **formulas) in its `grad` slot
@@ -43,6 +43,7 @@ derivative follows from the same declaration), so the two cannot disagree by con
 tests/test_autograd_declared.py checks both against finite differences."""
 import ast
 import copy
+import re
 
 TYPES = ("Tensor", "Tensor?", "Tensor|Scalar", "Scalar", "Scalar?", "float", "float?", "int",
          "int?", "int[]", "int[]?", "int[]...", "bool", "bool?", "ScalarType?", "str", "str?",
@@ -52,6 +53,13 @@ META_ATTRS = ("shape", "dtype", "ndim")          # read from the saved shape, ne
 META_METHODS = ("dim", "numel", "size")
 NAMES = ("grad", "grads", "result", "results", "pi", "e", "inf", "nan", "None", "True", "False")
 
+
+
+def node_name(op):
+    """The name of the node an op records, as torch's: each word of the op's name capitalised,
+    and a letter after a digit too (log1p: Log1PBackward0, max_pool2d: MaxPool2DBackward0)."""
+    name = "".join(p[:1].upper() + p[1:] for p in op.strip("_").split("_"))
+    return re.sub(r"(?<=[0-9])[a-z]", lambda m: m.group(0).upper(), name) + "Backward0"
 
 class Param:
     __slots__ = ("name", "type", "default", "has_default", "kwonly", "index")
@@ -186,8 +194,7 @@ class Declaration:
                 self.formulas[n] = ast.unparse(tree)
                 self.trees[n] = tree
             self.joints.append((names, tree))
-        self.node_name = spec.get("node") or "".join(
-            p.capitalize() for p in op.strip("_").split("_")) + "Backward0"
+        self.node_name = spec.get("node") or node_name(op)
 
     def reads(self, name):
         """The parameters (and 'result') whose values the formula of `name` reads."""
@@ -205,7 +212,7 @@ VOCAB_NAMES = frozenset({
     # helper functions
     "conj", "is_tensor", "has_grad", "sum_to", "reduce_backward", "where", "zeros_like", "slog",
     "embed", "permute_back", "last_dims", "all_dims_but", "embedding_backward", "gelu_backward",
-    "softmax_backward", "lstm_backward",
+    "softmax_backward", "lstm_backward", "layer_norm_backward",
     # tensor methods and properties
     "neg", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "abs", "sign",
     "sgn", "reciprocal", "square", "erf", "erfc", "expm1", "log1p", "exp2", "floor", "trunc",

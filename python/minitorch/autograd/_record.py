@@ -23,6 +23,7 @@ import weakref
 
 from .. import _C
 from . import _declared, graph
+from ._dsl import node_name
 
 def _is_float(t):
     return t.dtype.is_floating_point or t.dtype.is_complex
@@ -231,7 +232,7 @@ def _attach(opname, args, kwargs, out):
         raise NotImplementedError(f"the derivative for '{opname}' is not implemented")
     slots = _slots(args, kwargs)
     ctx = Ctx()
-    ctx.name = _node_name(opname)
+    ctx.name = node_name(opname)
     ctx._args, ctx.kwargs, ctx.multi, ctx.formula = args, kwargs, multi, formula
     ctx.slots = [(p, s, t.shape, t.dtype, t.requires_grad) for p, s, t in slots]
     detached = tuple(o.detach() if isinstance(o, _C.TensorBase) else o for o in outs)
@@ -258,10 +259,6 @@ def _rehistory(t, node, nr):
     _C._set_history(t, node, nr)
     if moved:
         node._register_retain_grad(nr, t)
-
-
-def _node_name(opname):
-    return "".join(p.capitalize() for p in opname.strip("_").split("_")) + "Backward0"
 
 
 def _record_inplace(kind, name, fn, args, kwargs):
@@ -328,7 +325,7 @@ def _record_inplace(kind, name, fn, args, kwargs):
     # the node's inputs: self as it was (its current history; its values in `old`) and the
     # other arguments
     ctx = Ctx()
-    ctx.name = _node_name(opname)
+    ctx.name = node_name(opname)
     ctx._args = (old,) + tuple(args[1:])
     ctx.kwargs, ctx.multi, ctx.formula = kwargs, False, formula
     ctx.slots = [(p, s, shape if t is self else t.shape, dtype if t is self else t.dtype,

@@ -109,6 +109,9 @@ def nll(input, target, coef, reduction, cls_dim):
     return loss.sum() / denom
 
 
+_FUSED_LN = (_C.float32, _C.float64)
+
+
 def _normalize(x, dims, eps):
     mean = x.mean(dims, keepdim=True)
     xc = x - mean
@@ -118,7 +121,15 @@ def _normalize(x, dims, eps):
 
 def layer_norm(input, n, weight=None, bias=None, eps=1e-5):
     """(out, mean, rstd): input normalised over its last n dims (biased variance), * weight +
-    bias; mean and rstd keep the normalised dims as ones."""
+    bias; mean and rstd keep the normalised dims as ones.  Contiguous float32/float64 operands
+    in one pass per row (Note [Fused layer norm]), others op by op."""
+    if input.dtype in _FUSED_LN and (weight is None or weight.dtype == input.dtype) and \
+            (bias is None or bias.dtype == input.dtype):
+        r = _C._layer_norm(input.contiguous(), n,
+                           None if weight is None else weight.contiguous(),
+                           None if bias is None else bias.contiguous(), float(eps))
+        if r is not NotImplemented:
+            return r
     out, mean, rstd = _normalize(input, tuple(range(-n, 0)), eps)
     if weight is not None:
         out.mul_(weight)
