@@ -364,6 +364,7 @@ SAMPLES = {
     'slice_copy': lambda: [S(A(5, 2), 0, 1, 4, 2), S(A(2, 5), 1, None, None, 2)],
     'sort': lambda: [S(A(2, 3)), S(A(2, 3), 0), S(A(2, 3), descending=True), S(A(3), -1, True)],
     'split': lambda: [S(A(5, 2), 2), S(A(5, 2), [1, 4]), S(A(2, 5), 2, 1), S(A(2, 5), [3, 2], dim=-1)],
+    '_split': lambda: [S(A(5, 2), 2), S(A(2, 5), 2, 1), S(A(2, 6), 3, dim=-1)],
     'split_copy': lambda: [S(A(5, 2), 2)],
     'split_with_sizes_copy': lambda: [S(A(5, 2), [2, 3])],
     'sqrt': lambda: [S(P(2, 3))],

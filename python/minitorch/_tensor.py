@@ -18,15 +18,6 @@ def _int_dtype_of_size(itemsize):
     return {1: _C.uint8, 2: _C.int16, 4: _C.int32, 8: _C.int64}[itemsize]
 
 
-def _multi_views(t, views, op):
-    """The views of one op that returns several (unbind, split), marked when they have a
-    history: autograd refuses in-place ops on them, as torch (_record.py)."""
-    if t.requires_grad and _C.is_grad_enabled():
-        for i, v in enumerate(views):
-            v._multi_view = (op, i)
-    return views
-
-
 def _rebuild_tensor(data, dtype, shape, requires_grad=False):
     """Unpickles a tensor saved by Tensor.__reduce_ex__ (a copy of its values, a leaf that
     requires grad when the tensor did, as torch)."""
@@ -246,36 +237,7 @@ class Tensor(_TensorOps, _C.TensorBase):
     def retains_grad(self):
         return self._retains_grad
 
-    # ---- splitting (views) ----
-    def unbind(self, dim=0):
-        n = self.size(dim)
-        _check_count_fits(n, _VIEW_BYTES, "unbind")
-        return _multi_views(self, tuple(self.select(dim, i) for i in range(n)), "Unbind")
-
-    def split(self, split_size_or_sections, dim=0):
-        length = self.size(dim)
-        if isinstance(split_size_or_sections, int) or (
-                hasattr(split_size_or_sections, "__index__") and not isinstance(split_size_or_sections, (list, tuple))):
-            size = int(split_size_or_sections)
-            if size < 0 or (size == 0 and length != 0):
-                raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {length}"
-                                   if size == 0 else f"split expects split_size be non-negative, but got split_size={size}")
-            if length == 0:
-                return (self.narrow(dim, 0, 0),)
-            _check_count_fits(-(-length // size), _VIEW_BYTES, "split")
-            return _multi_views(self, tuple(self.narrow(dim, s, min(size, length - s))
-                                            for s in range(0, length, size)), "Split")
-        sections = [int(s) for s in split_size_or_sections]
-        if sum(sections) != length or any(s < 0 for s in sections):
-            raise RuntimeError(
-                f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's size at "
-                f"dimension {dim}), but got split_sizes={sections}")
-        out, start = [], 0
-        for s in sections:
-            out.append(self.narrow(dim, start, s))
-            start += s
-        return _multi_views(self, tuple(out), "SplitWithSizes")
-
+    # ---- splitting (views; split and unbind are op-table rows, _splitting.py) ----
     def chunk(self, chunks, dim=0):
         if isinstance(chunks, (bool, float)) or not hasattr(chunks, "__index__"):
             raise TypeError(f"chunk(): argument 'chunks' must be int, not {type(chunks).__name__}")

@@ -105,6 +105,9 @@ _OPERATORS = {
     "inplace_rshift": operator.irshift, "setitem": operator.setitem,
 }
 
+# ops whose outputs are several views of their input: in-place ops on them are errors, as torch
+_MULTI_VIEW_OPS = frozenset({"_split", "split_with_sizes", "unbind"})
+
 # methods that change or read autograd state rather than compute: never recorded
 _UNRECORDED = frozenset({"requires_grad_", "detach", "detach_"})
 
@@ -242,7 +245,10 @@ def _attach(opname, args, kwargs, out):
     ctx._arg_versions = [(t, t._version) for _, _, t in slots]
     ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], len(outs))
+    views = opname in _MULTI_VIEW_OPS
     for k, (o, d) in enumerate(zip(outs, diff)):
+        if views:
+            o._multi_view = (ctx.name, k)
         if d:
             _C._set_history(o, node, k)
             base = o._base
@@ -267,7 +273,7 @@ def _record_inplace(kind, name, fn, args, kwargs):
     if self.requires_grad and self.is_leaf:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
-    multi = getattr(self, "_multi_view", None)  # an output of unbind/split (_tensor._multi_views)
+    multi = getattr(self, "_multi_view", None)  # an output of unbind/split (_MULTI_VIEW_OPS)
     if multi is not None:
         raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified "
                            "inplace. This view is the output of a function that returns "

@@ -558,6 +558,16 @@ def vdot(ctx, g):
 
 # ---- views and copies ----------------------------------------------------------------------
 
+def split_pieces(ctx, g):
+    """split and split_with_sizes: the pieces' gradients joined along dim (zeros for pieces
+    without one)."""
+    return (_mt().cat(list(g), _arg(ctx, 2, "dim", 0)),)
+
+
+def unbind(ctx, g):
+    return (_mt().stack(list(g), _arg(ctx, 1, "dim", 0)),)
+
+
 def T(ctx, g):
     return (g.permute(list(range(g.dim()))[::-1]),)
 
