@@ -11,6 +11,16 @@
 #include "aten_lite/ops.h"
 #include "c10_lite/error.h"
 
+/* the per-step products and the gates' loops are compute-bound: also compiled for x86-64-v4
+ * and v3, the products' multiply-adds fused (Note [Wide clones] in cpu/activation.c) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(MT_NO_SIMD_CLONES)
+#undef MT_SIMD_CLONES
+#define MT_SIMD_CLONES \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+#define MT__FMA(T, a, b, c) _Generic((T)0, float: fmaf, default: fma)(a, b, c)
+
 /* ---- the gates' functions: branch-free float32 forms the compiler vectorises ----------------- */
 
 static inline float
@@ -66,10 +76,10 @@ mt__sigmoid_d(double x)
                         T a0 = A[i * k + q], a1 = A[(i + 1) * k + q];                              \
                         T a2 = A[(i + 2) * k + q], a3 = A[(i + 3) * k + q];                        \
                         for (int jj = 0; jj < NB; jj++) {                                          \
-                            c[0][jj] += a0 * b[jj];                                                \
-                            c[1][jj] += a1 * b[jj];                                                \
-                            c[2][jj] += a2 * b[jj];                                                \
-                            c[3][jj] += a3 * b[jj];                                                \
+                            c[0][jj] = MT__FMA(T, a0, b[jj], c[0][jj]);                            \
+                            c[1][jj] = MT__FMA(T, a1, b[jj], c[1][jj]);                            \
+                            c[2][jj] = MT__FMA(T, a2, b[jj], c[2][jj]);                            \
+                            c[3][jj] = MT__FMA(T, a3, b[jj], c[3][jj]);                            \
                         }                                                                          \
                     }                                                                              \
                 }                                                                                  \
@@ -79,7 +89,7 @@ mt__sigmoid_d(double x)
                         for (int64_t ii = 0; ii < ri; ii++) {                                      \
                             T a = A[(i + ii) * k + q];                                             \
                             for (int64_t jj = 0; jj < w; jj++) {                                   \
-                                c[ii][jj] += a * b[jj];                                            \
+                                c[ii][jj] = MT__FMA(T, a, b[jj], c[ii][jj]);                       \
                             }                                                                      \
                         }                                                                          \
                     }                                                                              \
