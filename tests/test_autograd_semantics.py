@@ -321,3 +321,19 @@ def test_power_of_a_number_base():
             assert b.grad.tolist() == want
         else:
             assert torch.allclose(b.grad, (2.0 ** b.detach()) * 0.6931471805599453)
+
+
+def test_view_tracking_mode():
+    """Views modified in place get an as_strided history (torch's default); view replay
+    (mode True) is not implemented and says so."""
+    torch.autograd._force_original_view_tracking(False)
+    with torch.autograd._force_original_view_tracking(False):
+        assert not torch.autograd.is_view_replay_enabled()
+        x = torch.ones(2, 2, requires_grad=True)
+        out = x.clone().view(-1)
+        out.add_(1)
+        assert "AsStridedBackward" in str(out.grad_fn)
+    with pytest.raises(NotImplementedError, match="view replay"):
+        torch.autograd._force_original_view_tracking(True)
+    with pytest.raises(TypeError, match="must be bool"):
+        torch.autograd._force_original_view_tracking(1)

@@ -7,7 +7,8 @@ import warnings
 
 from .. import _C
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode,  # noqa: F401
-                        is_grad_enabled, is_inference_mode_enabled)
+                        is_grad_enabled, is_inference_mode_enabled, is_view_replay_enabled,
+                        _force_original_view_tracking)
 from . import _record  # noqa: F401  (installs the recorder)
 from . import graph  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401

@@ -5,7 +5,7 @@ import inspect
 from .. import _C
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled"]
+           "is_inference_mode_enabled", "is_view_replay_enabled"]
 
 is_grad_enabled = _C.is_grad_enabled
 
@@ -116,3 +116,37 @@ class inference_mode(_Mode):
 
 def is_inference_mode_enabled():
     return _inference[0]
+
+
+class _force_original_view_tracking:
+    """_force_original_view_tracking(mode): as a function, a context manager or a decorator,
+    whether a view modified in place gets its new history by replaying the op that made it
+    (torch's view replay, mode True) or as an as_strided of its base (AsStridedBackward0, mode
+    False: the default and the only mode minitorch has)."""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"_force_original_view_tracking(): argument 'mode' must be bool, not "
+                            f"{type(mode).__name__}")
+        if mode:
+            raise NotImplementedError("view replay is not implemented: a view modified in place "
+                                      "gets the history of an as_strided of its base")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+def is_view_replay_enabled():
+    """Whether views modified in place replay their view op (never: see
+    _force_original_view_tracking)."""
+    return False
