@@ -3,10 +3,12 @@
     python bench/train.py                      # minitorch only (torch columns n/a)
     /path/to/python-with-torch bench/train.py  # both, alternating, in the same run
 
-Models (synthetic data, float32, SGD lr=0.01 momentum=0.9, cross-entropy loss):
-  mlp   784-512-512-10 with ReLU, batch 128
+Models (synthetic data, float32, cross-entropy loss):
+  mlp   784-512-512-10 with ReLU, batch 128, SGD lr=0.01 momentum=0.9
   cnn   Conv2d(1,32,3,p=1)-ReLU-MaxPool2d(2)-Conv2d(32,64,3,p=1)-ReLU-MaxPool2d(2)-Linear(3136,10),
-        batch 128 of 1x28x28
+        batch 128 of 1x28x28, SGD lr=0.01 momentum=0.9
+  gpt   a transformer block stack shaped as nanoGPT's CPU configuration (bench/models.py: 4
+        layers, width 128, 4 heads, sequence 64, vocabulary 65), batch 12, AdamW lr=1e-3
 A step is zero_grad + forward + loss + backward + optimizer step.  Single process: both libraries
 use the same number of intra-op threads (--threads, default: the core count).  DDP: 2 ranks on
 this host, each with threads/2 intra-op threads, the gloo backend for torch and minitorch's
@@ -21,6 +23,8 @@ import socket
 import subprocess
 import sys
 import time
+
+import models  # bench/models.py (this directory is on sys.path when run as a script)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -37,6 +41,8 @@ def _lib(name):
 
 def _model(torch, kind):
     nn = torch.nn
+    if kind == "gpt":
+        return models.gpt(torch)
     if kind == "mlp":
         return nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512),
                              nn.ReLU(), nn.Linear(512, 10))
@@ -45,16 +51,27 @@ def _model(torch, kind):
                          nn.Flatten(), nn.Linear(64 * 7 * 7, 10))
 
 
-def _steps_per_s(torch, model, steps, warmup, batch=128):
+def _steps_per_s(torch, kind, model, steps, warmup):
     g = torch.Generator().manual_seed(0)
-    x = torch.randn(batch, 1, 28, 28, generator=g)
-    y = torch.randint(0, 10, (batch,), generator=g)
-    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    loss_fn = torch.nn.CrossEntropyLoss()
+    if kind == "gpt":
+        x = torch.randint(0, 65, (12, 64), generator=g)
+        y = torch.randint(0, 65, (12, 64), generator=g)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+
+        def loss_of(x, y):
+            return model(x, y)
+    else:
+        x = torch.randn(128, 1, 28, 28, generator=g)
+        y = torch.randint(0, 10, (128,), generator=g)
+        opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+        loss_fn = torch.nn.CrossEntropyLoss()
+
+        def loss_of(x, y):
+            return loss_fn(model(x), y)
 
     def step():
         opt.zero_grad()
-        loss = loss_fn(model(x), y)
+        loss = loss_of(x, y)
         loss.backward()
         opt.step()
         return loss
@@ -70,7 +87,7 @@ def single(lib, kind, threads, steps):
     torch = _lib(lib)
     torch.set_num_threads(threads)
     torch.manual_seed(0)
-    return _steps_per_s(torch, _model(torch, kind), steps, warmup=3)
+    return _steps_per_s(torch, kind, _model(torch, kind), steps, warmup=3)
 
 
 def ddp_rank(lib, kind, threads, steps, rank, port):
@@ -84,7 +101,7 @@ def ddp_rank(lib, kind, threads, steps, rank, port):
     torch.manual_seed(rank)
     model = ddp(_model(torch, kind))
     dist.barrier()
-    r = _steps_per_s(torch, model, steps, warmup=3)
+    r = _steps_per_s(torch, kind, model, steps, warmup=3)
     t = torch.tensor([r])
     dist.all_reduce(t, op=dist.ReduceOp.MIN)
     dist.destroy_process_group()
@@ -146,7 +163,7 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--steps", type=int, default=30)
-    ap.add_argument("--models", default="mlp,cnn")
+    ap.add_argument("--models", default="mlp,cnn,gpt")
     ap.add_argument("--modes", default="single,ddp")
     a = ap.parse_args()
     try:
