@@ -12,10 +12,13 @@ from . import _record  # noqa: F401  (installs the recorder)
 from . import graph  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: F401
+from . import anomaly_mode  # noqa: F401
+from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "gradcheck", "gradgradcheck", "Variable",
-           "graph", "once_differentiable"]
+           "graph", "once_differentiable", "detect_anomaly", "set_detect_anomaly", "functional",
+           "forward_ad"]
 
 
 def _as_tuple(x):
