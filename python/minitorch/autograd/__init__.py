@@ -17,8 +17,7 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "gradcheck", "gradgradcheck", "Variable",
-           "graph", "once_differentiable", "detect_anomaly", "set_detect_anomaly", "functional",
-           "forward_ad"]
+           "graph", "once_differentiable", "detect_anomaly", "set_detect_anomaly", "functional"]
 
 
 def _as_tuple(x):
