@@ -13,9 +13,10 @@ Python recorder (Note [Anomaly mode and node hooks] in csrc/autograd/autograd.h)
 backward formulas are not attached.  autograd.Function nodes pack what save_for_backward was
 given, once forward has returned; ctx.saved_tensors unpacks on each access.  As torch does, the
 pack hook runs with grad mode off and must not write its input in place, saved tensors that
-went through hooks are not checked against in-place writes, and in a backward pass that
-creates a graph an unpacked tensor carries the history of the tensor that was saved (an
-output of the node: the node itself)."""
+went through hooks are not checked against in-place writes, and an unpacked tensor carries the
+history of the tensor that was saved (an output of the node: the node itself; a leaf: its
+accumulator), so that it requires grad as the saved tensor did and a backward pass that
+creates a graph differentiates through it."""
 import threading
 
 from .. import _C
@@ -93,13 +94,12 @@ class Packed:
         if not isinstance(t, _C.TensorBase):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
                             f"result of type {type(t).__name__}")
-        if _C.is_grad_enabled():
-            if self.output_nr is not None and node is not None:
-                t = t.detach()
-                _C._set_history(t, node, self.output_nr)
-            elif self.edge is not None:
-                t = t.detach()
-                _C._set_history(t, *self.edge)
+        if self.output_nr is not None and node is not None:
+            t = t.detach()
+            _C._set_history(t, node, self.output_nr)
+        elif self.edge is not None:
+            t = t.detach()
+            _C._set_history(t, *self.edge)
         return t
 
 

@@ -31,9 +31,12 @@ def is_anomaly_check_nan_enabled():
 
 def set_anomaly_enabled(enabled, check_nan=True):
     """Turns anomaly detection on or off (torch.set_anomaly_enabled)."""
+    from . import graph
     enabled, check_nan = bool(enabled), bool(check_nan)
     _C._set_anomaly_enabled(enabled, check_nan)
-    _C._set_node_hook(_store_stack if enabled else None)
+    graph._remove_node_hook(_store_stack)
+    if enabled:
+        graph._add_node_hook(_store_stack)
 
 
 def _store_stack(node):

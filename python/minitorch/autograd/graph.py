@@ -169,6 +169,41 @@ def node_class(name):
     return cls
 
 
+# ---- node hooks: functions called with each node made (Note [Anomaly mode and node hooks] in
+# csrc/autograd/autograd.h); anomaly mode and checkpoint's debug log use them -----------------
+
+_node_hooks = []
+
+
+def _dispatch_node(node):
+    for hook in tuple(_node_hooks):
+        hook(node)
+
+
+def _add_node_hook(fn):
+    _node_hooks.append(fn)
+    _C._set_node_hook(_dispatch_node)
+
+
+def _remove_node_hook(fn):
+    try:
+        _node_hooks.remove(fn)
+    except ValueError:
+        pass
+    if not _node_hooks:
+        _C._set_node_hook(None)
+
+
+@contextlib.contextmanager
+def _node_hook(fn):
+    """Within the block, fn(node) is called with each node made."""
+    _add_node_hook(fn)
+    try:
+        yield
+    finally:
+        _remove_node_hook(fn)
+
+
 # ---- saved-tensor hooks (Note [Saved-tensor hooks] in _saved_tensors.py) ----------------------
 
 class saved_tensors_hooks:
