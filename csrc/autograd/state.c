@@ -149,7 +149,9 @@ mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssi
                   PyObject *kwnames, PyObject *result)
 {
     size_t n = strlen(key);
-    if (key[0] == 'm' && key[n - 1] == '_') {
+    /* requires_grad_ and detach_ change autograd state, not values: no new version (as torch) */
+    if (key[0] == 'm' && key[n - 1] == '_' && strcmp(key, "m.requires_grad_") != 0 &&
+        strcmp(key, "m.detach_") != 0) {
         mt__bump_version(self);
     }
     if (kwnames != NULL) {
