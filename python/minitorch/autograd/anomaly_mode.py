@@ -61,8 +61,11 @@ def _report(node, exc):
     else:
         msg = (f"Error detected in {name}. Traceback of forward call that caused the error:\n"
                + "".join(stack))
-    # stacklevel 2: the caller of the engine (this function is called from C)
-    warnings.warn(msg, UserWarning, stacklevel=2)
+    try:
+        # stacklevel 2: the caller of the engine (this function is called from C)
+        warnings.warn(msg, UserWarning, stacklevel=2)
+    except Warning:
+        pass  # a warning filter made it an error: the node's own error propagates (as torch)
 
 
 def _check_nan(node, grads):
