@@ -19,6 +19,7 @@ dropout and other random ops draw the same numbers, and the autocast state of th
 import contextlib
 import enum
 import functools
+import re
 import traceback
 import uuid
 import warnings
@@ -421,9 +422,13 @@ class _Frame:
         out = []
         for a, version in self.saved_args:
             if version is not None and a._version != version:
+                made_by = ""
+                if a.grad_fn is not None:
+                    op = re.sub(r"Backward\d*$", "", a.grad_fn.name())
+                    made_by = f", which is output {a.output_nr} of {op},"
                 raise RuntimeError(
                     "one of the variables needed for gradient computation has been modified by "
-                    f"an inplace operation: [{a.type()} {list(a.shape)}] is at version "
+                    f"an inplace operation: [{a.type()} {list(a.shape)}]{made_by} is at version "
                     f"{a._version}; expected version {version} instead. Hint: enable anomaly "
                     "detection to find the operation that failed to compute its gradient, with "
                     "torch.autograd.set_detect_anomaly(True, check_nan=False).")
