@@ -2,8 +2,6 @@
 inputs and outputs, with every combination of create_graph / strict / vectorize, and the errors,
 against what PyTorch 2.15 returns for the same calls (REF, at the end of this file: structure,
 shapes, dtypes, requires_grad, values, or the exception's type and message)."""
-import math
-
 import numpy as np
 import pytest
 
@@ -89,7 +87,8 @@ def _cases(t):
                     F_.vjp(fn, inp(), v(), create_graph=cg, strict=strict))
             for name, fn, inp, v in (("tt", f_tt, lambda: (x(), y()), lambda: (v22(), v2())),
                                      ("t", f_t, x, v22), ("lin", f_lin, x, v22),
-                                     ("unused", f_unused, lambda: (x(), y()), lambda: (v22(), v2())),
+                                     ("unused", f_unused, lambda: (x(), y()),
+                                      lambda: (v22(), v2())),
                                      ("const", f_const, x, v22),
                                      ("single_none", lambda a: a.exp() * 2,
                                       lambda: t.tensor([0.3], dtype=d), lambda: None)):
@@ -98,7 +97,8 @@ def _cases(t):
                     F_.jvp(fn, inp(), v(), create_graph=cg, strict=strict))
             for op in ("hvp", "vhp"):
                 for name, fn, inp, v in (("cubic", s_cubic, x, v22),
-                                         ("tuple", s_tuple, lambda: (x(), y()), lambda: (v22(), v2())),
+                                         ("tuple", s_tuple, lambda: (x(), y()),
+                                          lambda: (v22(), v2())),
                                          ("lin", s_lin, x, v22), ("quad", s_quad, x, v22),
                                          ("unused", s_unused, lambda: (x(), y()),
                                           lambda: (v22(), v2())),
@@ -176,7 +176,8 @@ def _same(got, ref, path="result"):
         for i, (g, r) in enumerate(zip(got[1], ref[1])):
             _same(g, r, f"{path}[{i}]")
     elif ref[0] == "T":
-        assert got[1:4] == ref[1:4], f"{path}: (shape, dtype, requires_grad) {got[1:4]} != {ref[1:4]}"
+        assert got[1:4] == ref[1:4], \
+            f"{path}: (shape, dtype, requires_grad) {got[1:4]} != {ref[1:4]}"
         np.testing.assert_allclose(got[4], ref[4], rtol=1e-9, atol=1e-12, err_msg=path)
     else:
         assert got == ref, path

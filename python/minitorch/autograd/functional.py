@@ -34,12 +34,6 @@ def _zeros_like(t):
     return _C.zeros(tuple(t.shape), dtype=t.dtype)
 
 
-def _as_tuple(x):
-    if isinstance(x, tuple):
-        return x
-    return tuple(x) if isinstance(x, list) else (x,)
-
-
 def _unpack(res, was_tuple):
     """res (a tuple) as the caller gave its arguments: its single element for a non-tuple."""
     return res if was_tuple else res[0]
