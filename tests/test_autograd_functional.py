@@ -305,6 +305,59 @@ def test_grad_is_grads_batched():
         torch.autograd.grad(y, x, None, is_grads_batched=True)
 
 
+def test_results_with_create_graph_pass_gradcheck_and_gradgradcheck():
+    from minitorch.autograd import gradcheck, gradgradcheck
+    d = torch.float64
+
+    def adder(x, y):
+        return 2 * x + 3 * y, x * y
+
+    xs = (torch.tensor([0.3, 0.8], dtype=d, requires_grad=True),
+          torch.tensor([0.6, 0.2], dtype=d, requires_grad=True))
+    vs = (torch.tensor([1.0, 0.0], dtype=d, requires_grad=True),
+          torch.tensor([1.0, 0.0], dtype=d, requires_grad=True))
+    for api in (F.vjp, F.jvp):
+        def nested(*args, api=api):
+            x, y = args[0].cos(), args[1]
+            val, grad = api(adder, (x, y), args[2:], create_graph=True)
+            return val[0].exp() + val[1].exp() + grad[0].exp() + grad[1].exp() + x.exp()
+        assert gradcheck(nested, xs + vs) and gradgradcheck(nested, xs + vs)
+    a = torch.tensor([[0.1, 0.5], [0.9, 0.3]], dtype=d, requires_grad=True)
+    for vec in (False, True):
+        def jac(z, vec=vec):
+            return F.jacobian(lambda t: t.exp().sum(1), z, create_graph=True, vectorize=vec)
+
+        def hess(z, vec=vec):
+            return F.hessian(lambda t: t.pow(3).sum(), z, create_graph=True, vectorize=vec)
+        assert gradcheck(jac, a) and gradgradcheck(jac, a)
+        assert gradcheck(hess, a) and gradgradcheck(hess, a)
+    w = torch.ones(2, 2, dtype=d, requires_grad=True)
+    for api in (F.hvp, F.vhp):
+        def prod(z, v, api=api):
+            return api(lambda t: t.exp().prod(), z, v, create_graph=True)
+        assert gradcheck(prod, (a, w)) and gradgradcheck(prod, (a, w))
+
+
+def test_standard_basis():
+    inputs = (torch.randn(2, 3), torch.randn(()), torch.randn(3, dtype=torch.float64))
+    numels = tuple(t.numel() for t in inputs)
+    blocks = F._construct_standard_basis_for(inputs, numels)
+    assert [b.dtype for b in blocks] == [t.dtype for t in inputs]
+    full = torch.cat([b.float() for b in blocks], 1)
+    assert torch.equal(full, torch.eye(sum(numels)))
+
+
+def test_create_graph_under_no_grad():
+    x = torch.rand(4, 4, dtype=torch.float64, requires_grad=True)
+    v = torch.ones(4, dtype=torch.float64, requires_grad=True)
+    with torch.no_grad():
+        out, vj = F.vjp(lambda z: z.sum(1), x, v, create_graph=True)
+        j = F.jacobian(lambda z: z.exp().sum(1), x.detach(), create_graph=True)
+        out2, vj2 = F.vjp(lambda z: z.sum(1), x, v)
+    assert out.grad_fn is not None and vj.grad_fn is not None and j.grad_fn is not None
+    assert out2.grad_fn is None and vj2.grad_fn is None
+
+
 # ---- REF: captured from PyTorch 2.15 (torch.autograd.functional on the same calls) ----------
 
 REF = {'err_fwd_cg': ['err', 'NotImplementedError',

@@ -233,6 +233,9 @@ def _basis(tensors, numels):
     return tuple(out)
 
 
+_construct_standard_basis_for = _basis   # (torch's private name, used by its tests)
+
+
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """The Jacobian of func at inputs: J[i][j] of shape outputs[i].shape + inputs[j].shape
