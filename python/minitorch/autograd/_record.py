@@ -529,7 +529,7 @@ def _rebase_view(view, base, opname, formula, old, args, kwargs, slots, out):
     _rehistory(base, node, 0)
     hooks = _saved.top() if _saved.active else None
     if hooks is not None:
-        _saved.pack_ctx(ctx, hooks, (view,))  # Note [Saved-tensor hooks]
+        _saved.pack_ctx(ctx, hooks, None)  # Note [Saved-tensor hooks]
 
     _rehistory(view, _view_node(layout, geom, base), 0)
     entry = _views.get(id(base))

@@ -168,11 +168,13 @@ def _read_by_formula(ctx, outs):
 
 def pack_ctx(ctx, hooks, outs):
     """Packs the tensors a recorded op's formula reads (Note [Saved-tensor hooks]); `outs` are
-    the op's results, with their history.  The ctx keeps the packed forms until its formula
-    runs (unpack_ctx)."""
+    the op's results, with their history (None: the results are kept as they are, for a node
+    whose outputs are not the op's: CopySlices).  The ctx keeps the packed forms until its
+    formula runs (unpacked_ctx)."""
     if ctx.formula is None:
         return
     ids, reads_out = _read_by_formula(ctx, outs)
+    reads_out = reads_out and outs is not None
 
     def one(a, output_nr=None):
         if isinstance(a, _C.TensorBase) and (output_nr is not None or id(a) in ids):
