@@ -11,8 +11,9 @@ and its imaginary part.  Then, as torch does: the analytical Jacobian must not c
 computed again (up to nondet_tol), zero grad_outputs must give zero gradients of the inputs'
 dtypes and shapes, undefined (None) grad_outputs must give undefined or zero gradients
 (check_undefined_grad), and batched vector-Jacobian products must match one-by-one ones
-(check_batched_grad).  Finite differences are taken on copies of the inputs (so the inputs'
-version counters stay as they were).  Forward-mode AD does not exist in minitorch:
+(check_batched_grad).  Finite differences move the inputs' values in place and restore them,
+without changing their version counters (as torch's writes through .data), so functions that
+read the inputs through closures see the moves too.  Forward-mode AD does not exist in minitorch:
 check_forward_ad=True raises NotImplementedError."""
 import warnings
 
@@ -89,23 +90,44 @@ def _check_inputs(inputs):
 
 # ---- numerical side --------------------------------------------------------------------------
 
-class _Perturbed:
-    """The inputs with copies of those that require grad, whose values the finite differences
-    move (the caller's tensors are left untouched)."""
+class _Values:
+    """Writes into an input's values as torch's finite differences write into .data: through a
+    NumPy view of its memory, which leaves the tensor's version counter alone (so graphs that
+    saved the input stay valid), or, for dtypes NumPy lacks, through the tensor itself."""
 
-    def __init__(self, inputs):
-        self.args = []
-        self.flat = {}
-        for i, x in enumerate(inputs):
-            if _is_t(x) and x.requires_grad:
-                c = x.detach().clone().contiguous()
-                self.flat[i] = c.view(-1)
-                self.args.append(c.requires_grad_(True))
-            else:
-                self.args.append(x)
+    def __init__(self, x):
+        self.x = x
+        self.shape = tuple(x.shape)
+        try:
+            self.arr = x.detach().numpy()
+        except (TypeError, RuntimeError):
+            self.arr = None
+            self.t = x.detach()
 
-    def outputs(self, fn):
-        return tuple(o.detach().clone() if _is_t(o) else o for o in _as_tuple(fn(*self.args)))
+    def get(self, idx):
+        return self.arr[idx].item() if self.arr is not None else self.t[idx].item()
+
+    def set(self, idx, value):
+        if self.arr is not None:
+            self.arr[idx] = value
+        else:
+            self.t[idx] = value
+
+    def snapshot(self):
+        return self.arr.copy() if self.arr is not None else self.t.clone()
+
+    def set_all(self, orig, delta):
+        """The values orig + delta (delta: a tensor of the input's shape, or 0)."""
+        if self.arr is not None:
+            import numpy as np
+            d = 0 if isinstance(delta, (int, float, complex)) else delta.numpy()
+            np.copyto(self.arr, orig + d)
+        else:
+            self.t.copy_(orig + delta)
+
+
+def _outputs(fn, inputs):
+    return tuple(o.detach().clone() if _is_t(o) else o for o in _as_tuple(fn(*inputs)))
 
 
 def _same_shape_and_dtype(a, b, eps, idx=None):
@@ -120,12 +142,12 @@ def _same_shape_and_dtype(a, b, eps, idx=None):
                              f"{b.dtype}.")
 
 
-def _central(fn, pert, set_to, delta, norm, idx, eps):
+def _central(fn, inputs, set_to, delta, norm, idx, eps):
     """The central difference of fn's float outputs when set_to(+-delta) moves the input."""
     set_to(-delta)
-    lo = pert.outputs(fn)
+    lo = _outputs(fn, inputs)
     set_to(delta)
-    hi = pert.outputs(fn)
+    hi = _outputs(fn, inputs)
     set_to(0)
     out = []
     for a, b in zip(lo, hi):
@@ -138,27 +160,28 @@ def _central(fn, pert, set_to, delta, norm, idx, eps):
 
 def _numerical_jacobians(fn, inputs, eps):
     """{(input i, output o): J} with J of shape (numel of input i, numel of output o), over the
-    inputs that require grad and the float outputs (fn evaluated at copies of the inputs)."""
-    pert = _Perturbed(inputs)
-    base = [o for o in pert.outputs(fn) if _is_float_or_complex(o)]
+    inputs that require grad and the float outputs (each input element moved in place and
+    restored)."""
+    base = [o for o in _outputs(fn, inputs) if _is_float_or_complex(o)]
     if any(o.dtype.is_complex for o in base):
         raise ValueError("Expected output to be non-complex. get_numerical_jacobian no longer "
                          "supports functions that return complex outputs.")
     jac = {}
-    for i, flat in pert.flat.items():
+    for i in _diff_indices(inputs):
         x = inputs[i]
+        vals = _Values(x)
         cols = [[] for _ in base]
         shape = tuple(x.shape)
-        for k in range(flat.numel()):
-            orig = flat[k].item()
+        for k in range(x.numel()):
             idx = _unravel(k, shape)
+            orig = vals.get(idx)
 
-            def set_to(d, flat=flat, k=k, orig=orig):
-                flat[k] = orig + d
+            def set_to(d, idx=idx, orig=orig):
+                vals.set(idx, orig + d)
 
-            col = _central(fn, pert, set_to, eps, eps, idx, eps)
+            col = _central(fn, inputs, set_to, eps, eps, idx, eps)
             if x.dtype.is_complex:
-                col_im = _central(fn, pert, set_to, eps * 1j, eps, idx, eps)
+                col_im = _central(fn, inputs, set_to, eps * 1j, eps, idx, eps)
                 col = [a + b * 1j for a, b in zip(col, col_im)]
             for o, c in enumerate(col):
                 cols[o].append(c)
@@ -253,17 +276,14 @@ def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
             if j.numel() and bool((j != 0).any()):
                 raise GradcheckError("Numerical gradient for function expected to be zero")
         return True
-    # the analytical side first: the finite differences leave the graph of func_out alone, but
-    # computing it first keeps func_out's inputs exactly as they were when it was made
-    analytical = [_analytical_jacobians(inputs, o, nondet_tol, check_grad_dtypes)
-                  for o in outputs]
     num = _numerical_jacobians(func, inputs, eps)
     float_outs = [o for o in func_out if _is_float_or_complex(o)]
     diff = _diff_indices(inputs)
     # the numerical Jacobians of the outputs that require grad, in the order of `outputs`
     rows = [o for o, out in enumerate(float_outs) if out.requires_grad]
     for k, o_idx in enumerate(rows):
-        for j, (i, a) in enumerate(zip(diff, analytical[k])):
+        analytical = _analytical_jacobians(inputs, outputs[k], nondet_tol, check_grad_dtypes)
+        for j, (i, a) in enumerate(zip(diff, analytical)):
             n = num[i, o_idx]
             if not _allclose_promoted(a, n, rtol, atol):
                 raise GradcheckError(_mismatch_msg(a, n, k, j, complex_indices, test_imag))
@@ -292,7 +312,37 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                      if inputs[i].dtype.is_complex else ur)
     all_v = [_unit_vector(o, gen) for o in outputs]
     func_out = _as_tuple(func_out)
-    # analytical v^T J u (see _slow_check for the order)
+    # numerical J u, one directional difference per input
+    numerical = []
+    for i, u in zip(diff, all_u):
+        x = inputs[i]
+        vals = _Values(x)
+        orig = vals.snapshot()
+
+        def set_to(d, vals=vals, orig=orig):
+            vals.set_all(orig, d)
+
+        def along(v):
+            v = v.to(x.dtype).reshape(x.shape)
+            return lambda d: set_to(v * d if d != 0 else 0)
+
+        if isinstance(u, tuple):
+            ju = _central(func, inputs, along(u[0]), eps, eps, None, eps)
+            ju_im = _central(func, inputs, along(u[1]), eps * 1j, eps, None, eps)
+            ju = [a + b * 1j for a, b in zip(ju, ju_im)]
+        else:
+            ju = _central(func, inputs, along(u), eps, eps, None, eps)
+        if not outputs:
+            for j in ju:
+                if j.numel() and j.abs().max().item() > nondet_tol:
+                    raise GradcheckError("Numerical gradient for function expected to be zero")
+            continue
+        float_outs = [o for o in func_out if _is_float_or_complex(o)]
+        ju = [j for j, o in zip(ju, float_outs) if o.requires_grad]
+        numerical.append([(v * j).sum() for v, j in zip(all_v, ju)])
+    if not outputs:
+        return True
+    # analytical v^T J u
     analytical = []
     for o, v in zip(outputs, all_v):
         vj = _analytical_jacobians(inputs, o, nondet_tol, check_grad_dtypes, v=v)
@@ -305,35 +355,6 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
             else:
                 row.append(j.dot(u))
         analytical.append(row)
-    # numerical J u, one directional difference per input
-    pert = _Perturbed(inputs)
-    numerical = []
-    for i, u in zip(diff, all_u):
-        flat = pert.flat[i]
-        orig = flat.clone()
-
-        def set_to(d, flat=flat, orig=orig):
-            flat.copy_(orig + d)
-
-        if isinstance(u, tuple):
-            ju = _central(func, pert, lambda d, u=u: set_to(u[0].to(flat.dtype) * d), eps, eps,
-                          None, eps)
-            ju_im = _central(func, pert, lambda d, u=u: set_to(u[1].to(flat.dtype) * d),
-                             eps * 1j, eps, None, eps)
-            ju = [a + b * 1j for a, b in zip(ju, ju_im)]
-        else:
-            ju = _central(func, pert, lambda d, u=u: set_to(u.to(flat.dtype) * d), eps, eps,
-                          None, eps)
-        if not outputs:
-            for j in ju:
-                if j.numel() and j.abs().max().item() > nondet_tol:
-                    raise GradcheckError("Numerical gradient for function expected to be zero")
-            continue
-        float_outs = [o for o in func_out if _is_float_or_complex(o)]
-        ju = [j for j, o in zip(ju, float_outs) if o.requires_grad]
-        numerical.append([(v * j).sum() for v, j in zip(all_v, ju)])
-    if not outputs:
-        return True
     for i, per_input in enumerate(numerical):
         for j, n in enumerate(per_input):
             a = analytical[j][i]
