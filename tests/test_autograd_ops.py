@@ -559,7 +559,6 @@ SAMPLES = {
     'embedding_bag': lambda: [S(A(7, 3), I([1, 2, 4, 5, 4]), I([0, 2]), False, mode, False, None,
                                 False, 3) for mode in (0, 1, 2)] +
                              [S(A(7, 3), I([1, 2, 4, 5, 4]), I([0, 2]), False, 0, False, A(5))],
-    'adaptive_max_pool1d': lambda: [S(A(2, 2, 7), 3)],
     'rrelu': lambda: [S(A(2, 3), 0.1, 0.3)],
     'rrelu_': lambda: [S(A(2, 3), call=lambda x: torch.rrelu_(x * 1, 0.1, 0.3))],
     'selu': lambda: [S(A(2, 3))],

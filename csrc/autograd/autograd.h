@@ -26,6 +26,28 @@
 extern Py_ssize_t mt__ag_live;          /* tensors that require grad or have a grad_fn */
 extern _Thread_local int mt__grad_off;  /* grad mode of this thread, 0: enabled (default) */
 
+/* Note [Anomaly mode and node hooks]
+ * Anomaly mode (autograd.detect_anomaly, autograd/anomaly_mode.py) is process-wide, as torch's.
+ * While it is on, the engine runs every node through its Python function (none runs in C),
+ * hands a node that failed, with its exception, to mt__anomaly_report (which warns with the
+ * traceback of the forward call that made the node) and, when NaN checks are on, each node's
+ * results to mt__anomaly_check (which raises torch's error for a NaN).  mt__node_hook, when
+ * set, is called with every node made (by the C recorder, or through _Node() by the Python
+ * recorder and autograd.Function; not AccumulateGrad): anomaly mode keeps the forward
+ * traceback in node.metadata through it.  Off, each costs one compare.
+ * Saved-tensor hooks (autograd.graph.saved_tensors_hooks) must see every tensor a node saves:
+ * while mt__ag_python_only is set on a thread, the C recorder hands every call to the Python
+ * recorder (mt__ag_begin returns -1), which packs what the formulas read. */
+extern int mt__anomaly_enabled;
+extern int mt__anomaly_check_nan;
+extern PyObject *mt__node_hook;         /* hook(node), or NULL; owned */
+extern PyObject *mt__anomaly_report;    /* report(node, exception); owned */
+extern PyObject *mt__anomaly_check;     /* check(node, grads); owned */
+extern _Thread_local int mt__ag_python_only;
+
+/* Calls mt__node_hook(node) when one is set.  0, or -1 with an exception. */
+int mt__node_created(PyObject *node);
+
 static inline int
 mt__ag_maybe(void)
 {

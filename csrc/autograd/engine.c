@@ -650,7 +650,7 @@ static int
 mt__runs_in_c(mt__graph *g, Py_ssize_t ix)
 {
     MTNodeObject *node = g->info[ix].node;
-    return !g->py && node->dstate != NULL && node->variable == NULL &&
+    return !g->py && !mt__anomaly_enabled && node->dstate != NULL && node->variable == NULL &&
            !g->info[ix].capture &&
            (node->pre_hooks == NULL || PyList_GET_SIZE(node->pre_hooks) == 0) &&
            (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);
@@ -815,6 +815,15 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
                          "got %zd)",
                          Py_TYPE(node)->tp_name, node->n_edges, PySequence_Fast_GET_SIZE(outs));
             goto done;
+        }
+        if (mt__anomaly_enabled && mt__anomaly_check_nan && mt__anomaly_check != NULL) {
+            /* Note [Anomaly mode and node hooks] */
+            PyObject *cr = PyObject_CallFunctionObjArgs(mt__anomaly_check, (PyObject *)node, outs,
+                                                        NULL);
+            if (cr == NULL) {
+                goto done;
+            }
+            Py_DECREF(cr);
         }
         if (!g->keep_graph && (node->dstate == NULL || mt__dstate_saves(node->dstate))) {
             Py_CLEAR(node->ctx);
@@ -1025,6 +1034,41 @@ mt__graph_seed(mt__graph *g, const mt_edge *roots, PyObject *grads, Py_ssize_t n
     return 0;
 }
 
+/* Anomaly mode: hands the node that failed and its exception (set) to mt__anomaly_report,
+ * which warns with the node's forward traceback (Note [Anomaly mode and node hooks]).  The
+ * exception stays set; one the report raises (a warning made an error) replaces it, with the
+ * original as its context. */
+static void
+mt__anomaly_failed(PyObject *node)
+{
+    if (mt__anomaly_report == NULL) {
+        return;
+    }
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb != NULL && value != NULL) {
+        PyException_SetTraceback(value, tb);
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(mt__anomaly_report, node,
+                                               value ? value : Py_None, NULL);
+    if (r != NULL) {
+        Py_DECREF(r);
+        PyErr_Restore(type, value, tb);
+        return;
+    }
+    PyObject *t2, *v2, *tb2;
+    PyErr_Fetch(&t2, &v2, &tb2);
+    PyErr_NormalizeException(&t2, &v2, &tb2);
+    if (v2 != NULL && value != NULL) {
+        PyException_SetContext(v2, Py_NewRef(value)); /* steals */
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    PyErr_Restore(t2, v2, tb2);
+}
+
 /* Run: the ready nodes, latest made first, each in C without the GIL when it can (Note [The
  * engine]).  0 or -1 with an exception. */
 static int
@@ -1048,6 +1092,9 @@ mt__graph_run(mt__graph *g, int create_graph)
         else {
             mt__gil_take(g);
             if (mt__run_node(g, ix, create_graph) < 0) {
+                if (mt__anomaly_enabled) {
+                    mt__anomaly_failed((PyObject *)g->info[ix].node);
+                }
                 failed = 1;
                 break;
             }

@@ -71,6 +71,10 @@ node_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         }
     }
     Py_DECREF(seq);
+    if (self->fn != NULL && mt__node_hook != NULL && mt__node_created((PyObject *)self) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
     return (PyObject *)self;
 error:
     Py_DECREF(seq);
@@ -195,6 +199,14 @@ node_get_ctx(PyObject *op, void *closure)
     return Py_NewRef(c ? c : Py_None);
 }
 
+/* the node's function fn(node, grads) (None for AccumulateGrad) */
+static PyObject *
+node_get_fn(PyObject *op, void *closure)
+{
+    PyObject *f = NODE(op)->fn;
+    return Py_NewRef(f ? f : Py_None);
+}
+
 static PyObject *
 node_get_released(PyObject *op, void *closure)
 {
@@ -227,6 +239,7 @@ static PyGetSetDef node_getset[] = {
     {"metadata", node_get_lazy, NULL, NULL, (void *)2},
     {"variable", node_get_variable, NULL, "The leaf an AccumulateGrad node adds into.", NULL},
     {"_ctx", node_get_ctx, NULL, NULL, NULL},
+    {"_fn", node_get_fn, NULL, NULL, NULL},
     {"_released", node_get_released, NULL, NULL, NULL},
     {"_sequence_nr", node_get_seq, NULL, NULL, NULL},
     {NULL},

@@ -58,7 +58,7 @@ mt__ag_begin(const char *key, const struct mt_derivative **cache, PyObject *self
     if (d == MT__DUNSET) {
         d = *cache = mt__deriv_lookup(key);
     }
-    if (d == NULL) {
+    if (d == NULL || mt__ag_python_only) {
         return -1;
     }
     return mt__drecord_begin(rec, d, self, args, nargs, kwnames);
@@ -633,6 +633,11 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             }
             Py_DECREF(x);
         }
+    }
+    if (mt__node_hook != NULL && mt__node_created((PyObject *)node) < 0) {
+        Py_DECREF(node);
+        Py_DECREF(r);
+        return NULL;
     }
     Py_DECREF(node);
     return r;

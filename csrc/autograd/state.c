@@ -10,6 +10,28 @@
 Py_ssize_t mt__ag_live;
 _Thread_local int mt__grad_off;
 
+/* Note [Anomaly mode and node hooks] (autograd.h) */
+int mt__anomaly_enabled;
+int mt__anomaly_check_nan = 1;
+PyObject *mt__node_hook;
+PyObject *mt__anomaly_report;
+PyObject *mt__anomaly_check;
+_Thread_local int mt__ag_python_only;
+
+int
+mt__node_created(PyObject *node)
+{
+    if (mt__node_hook == NULL) {
+        return 0;
+    }
+    PyObject *r = PyObject_CallOneArg(mt__node_hook, node);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
 /* minitorch.autograd._record(key, self, args, kwargs), set at import; owned */
 static PyObject *mt__recorder;
 
@@ -127,7 +149,9 @@ mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssi
                   PyObject *kwnames, PyObject *result)
 {
     size_t n = strlen(key);
-    if (key[0] == 'm' && key[n - 1] == '_') {
+    /* requires_grad_ and detach_ change autograd state, not values: no new version (as torch) */
+    if (key[0] == 'm' && key[n - 1] == '_' && strcmp(key, "m.requires_grad_") != 0 &&
+        strcmp(key, "m.detach_") != 0) {
         mt__bump_version(self);
     }
     if (kwnames != NULL) {
@@ -350,7 +374,79 @@ mt_py_bump_version(PyObject *module, PyObject *t)
     Py_RETURN_NONE;
 }
 
+/* _set_anomaly_enabled(enabled, check_nan=True) */
+static PyObject *
+mt_py_set_anomaly_enabled(PyObject *module, PyObject *args)
+{
+    int enabled, check_nan = 1;
+    if (!PyArg_ParseTuple(args, "p|p:_set_anomaly_enabled", &enabled, &check_nan)) {
+        return NULL;
+    }
+    mt__anomaly_enabled = enabled;
+    mt__anomaly_check_nan = check_nan;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mt_py_is_anomaly_enabled(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(mt__anomaly_enabled);
+}
+
+static PyObject *
+mt_py_is_anomaly_check_nan_enabled(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(mt__anomaly_check_nan);
+}
+
+/* _set_anomaly_hooks(report, check): see Note [Anomaly mode and node hooks] */
+static PyObject *
+mt_py_set_anomaly_hooks(PyObject *module, PyObject *args)
+{
+    PyObject *report, *check;
+    if (!PyArg_ParseTuple(args, "OO:_set_anomaly_hooks", &report, &check)) {
+        return NULL;
+    }
+    Py_XSETREF(mt__anomaly_report, Py_NewRef(report));
+    Py_XSETREF(mt__anomaly_check, Py_NewRef(check));
+    Py_RETURN_NONE;
+}
+
+/* _set_node_hook(fn or None) -> the previous one (None when none) */
+static PyObject *
+mt_py_set_node_hook(PyObject *module, PyObject *fn)
+{
+    if (fn != Py_None && !PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "_set_node_hook() expects a callable or None");
+        return NULL;
+    }
+    PyObject *prev = mt__node_hook ? mt__node_hook : Py_NewRef(Py_None);
+    mt__node_hook = fn == Py_None ? NULL : Py_NewRef(fn);
+    return prev;
+}
+
+/* _set_python_recording(flag) -> the previous flag of this thread */
+static PyObject *
+mt_py_set_python_recording(PyObject *module, PyObject *arg)
+{
+    int truth = PyObject_IsTrue(arg);
+    if (truth < 0) {
+        return NULL;
+    }
+    int was = mt__ag_python_only;
+    mt__ag_python_only = truth;
+    return PyBool_FromLong(was);
+}
+
 static PyMethodDef mt_autograd_functions[] = {
+    {"_set_anomaly_enabled", mt_py_set_anomaly_enabled, METH_VARARGS, NULL},
+    {"_is_anomaly_enabled", mt_py_is_anomaly_enabled, METH_NOARGS, NULL},
+    {"_is_anomaly_check_nan_enabled", mt_py_is_anomaly_check_nan_enabled, METH_NOARGS, NULL},
+    {"_set_anomaly_hooks", mt_py_set_anomaly_hooks, METH_VARARGS, NULL},
+    {"_set_node_hook", mt_py_set_node_hook, METH_O, NULL},
+    {"_set_python_recording", mt_py_set_python_recording, METH_O,
+     "_set_python_recording(flag) -> bool: while set, this thread's recorded calls all go to the "
+     "Python recorder (saved-tensor hooks); returns the previous flag."},
     {"_set_grad_enabled", mt_py_set_grad_enabled, METH_O,
      "_set_grad_enabled(mode) -> bool: sets this thread's grad mode, returns the previous one."},
     {"is_grad_enabled", mt_py_is_grad_enabled, METH_NOARGS,

@@ -143,3 +143,6 @@ _LAZY_ATTRIBUTES = {
 from . import linalg  # noqa: E402,F401
 # ---- special functions: torch.special (special.py) -------------------------------------------
 from . import special  # noqa: E402,F401
+# ---- autograd: anomaly mode switches (torch.is_anomaly_enabled, ...; autograd/anomaly_mode.py) --
+from .autograd.anomaly_mode import (is_anomaly_enabled, is_anomaly_check_nan_enabled,  # noqa: E402,F401,E501
+                                    set_anomaly_enabled)

@@ -152,3 +152,22 @@ _targets_of_the_package = all_targets
 def all_targets():  # noqa: F811 (the package's targets and the spatial ones of nn.functional)
     return sorted(_targets_of_the_package() +
                   [(f"nn.functional.{n}", "function") for n in SPATIAL_FUNCTIONAL])
+# ---- autograd features: anomaly mode, autograd.functional, gradcheck, utils.checkpoint -------
+EXCLUDED.update({
+    "set_anomaly_enabled": "turns anomaly mode on: every later op of the worker keeps a "
+                           "traceback and every backward runs in Python",
+})
+AUTOGRAD_FEATURES = [
+    "autograd.functional.vjp", "autograd.functional.jvp", "autograd.functional.jacobian",
+    "autograd.functional.hessian", "autograd.functional.vhp", "autograd.functional.hvp",
+    "autograd.gradcheck", "autograd.gradgradcheck", "autograd.grad",
+    "utils.checkpoint.checkpoint", "utils.checkpoint.checkpoint_sequential",
+    "utils.checkpoint.detach_variable",
+]
+_targets_without_autograd_features = all_targets
+
+
+def all_targets():  # noqa: F811
+    """all_targets plus the autograd features above."""
+    return sorted(_targets_without_autograd_features() +
+                  [(n, "function") for n in AUTOGRAD_FEATURES if n not in EXCLUDED])

@@ -24,6 +24,7 @@ import weakref
 from .. import _C
 from . import _declared, graph
 from ._dsl import node_name
+from . import _saved_tensors as _saved
 
 def _is_float(t):
     return t.dtype.is_floating_point or t.dtype.is_complex
@@ -37,7 +38,7 @@ class Ctx:
     """What a recorded op keeps for its formula (see Note [Saved tensors]).  Reading args or
     out checks that their tensors were not written in place since the op ran."""
     __slots__ = ("name", "_args", "kwargs", "_out", "_out_refs", "slots", "shapes",
-                 "_arg_versions", "_out_versions", "multi", "formula", "__weakref__")
+                 "_arg_versions", "_out_versions", "multi", "formula", "packed", "__weakref__")
 
     @property
     def args(self):
@@ -245,6 +246,7 @@ def _attach(opname, args, kwargs, out):
     ctx._arg_versions = [(t, t._version) for _, _, t in slots]
     ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], len(outs))
+    hooks = _saved.top() if _saved.active else None  # Note [Saved-tensor hooks]
     views = opname in _MULTI_VIEW_OPS
     for k, (o, d) in enumerate(zip(outs, diff)):
         if views:
@@ -254,6 +256,8 @@ def _attach(opname, args, kwargs, out):
             base = o._base
             if base is not None and base.grad_fn is not None:
                 _register_view(base, o)
+    if hooks is not None:
+        _saved.pack_ctx(ctx, hooks, outs)
     return out
 
 
@@ -343,6 +347,9 @@ def _record_inplace(kind, name, fn, args, kwargs):
     ctx._out_versions = [(ctx._out, ctx._out._version)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], 1)
     _rehistory(self, node, 0)
+    hooks = _saved.top() if _saved.active else None
+    if hooks is not None:
+        _saved.pack_ctx(ctx, hooks, (self,))  # Note [Saved-tensor hooks]
     return out
 
 
@@ -409,6 +416,9 @@ def _rebase_view(view, base, opname, formula, old, args, kwargs, slots, out):
                                           [base] + [t for t, v in zip((t for _, _, t in slots),
                                                                       is_view) if not v], 1)
     _rehistory(base, node, 0)
+    hooks = _saved.top() if _saved.active else None
+    if hooks is not None:
+        _saved.pack_ctx(ctx, hooks, None)  # Note [Saved-tensor hooks]
 
     _rehistory(view, _view_node(layout, geom, base), 0)
     entry = _views.get(id(base))
@@ -503,6 +513,13 @@ def _fit(g, shape, dtype):
 def _apply(node, grads):
     """A recorded op's backward (the engine calls it; see Note [Formulas])."""
     ctx = node._ctx
+    if _saved.ever and getattr(ctx, "packed", False):
+        with _saved.unpacked_ctx(ctx, node):  # Note [Saved-tensor hooks]
+            return _apply_formula(ctx, grads)
+    return _apply_formula(ctx, grads)
+
+
+def _apply_formula(ctx, grads):
     if ctx.multi:
         g = tuple(gr if gr is not None else (_zeros(s) if s is not None else None)
                   for gr, s in zip(grads, ctx.shapes))

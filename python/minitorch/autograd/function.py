@@ -1,6 +1,7 @@
 """minitorch.autograd.Function: ops whose forward and backward the user writes."""
 from .. import _C
 from . import graph
+from . import _saved_tensors as _saved
 from ._record import _fit, _rehistory
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
@@ -17,6 +18,8 @@ class FunctionCtx:
         self.materialize_grads = True
         self.needs_input_grad = ()
         self._released = False
+        self._packed = None  # the saved tensors packed by hooks (Note [Saved-tensor hooks])
+        self._node = None    # weak reference to the node, for unpacking outputs
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -37,6 +40,9 @@ class FunctionCtx:
                 "if you need to access saved tensors after calling backward.")
         if self._saved is None:
             return ()
+        if self._packed is not None:
+            node = self._node() if self._node is not None else None
+            return tuple(p.unpacked(node) if p is not None else None for p in self._packed)
         for t, v in zip(self._saved, self._versions):
             if t is not None and t._version != v:
                 raise RuntimeError(
@@ -122,11 +128,31 @@ class Function(metaclass=_FunctionMeta):
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                    "in-place operation.")
         node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
+        hooks = _saved.top() if _saved.active else None
         for k, o in enumerate(outs):
             if isinstance(o, _C.TensorBase) and (o.dtype.is_floating_point or o.dtype.is_complex) \
                     and not any(o is n for n in ctx._non_differentiable):
                 _rehistory(o, node, k)  # a dirty input keeps its retain_grad hook
+        if hooks is not None and ctx._saved:
+            _pack_saved(ctx, hooks, outs, node)
         return tuple(outs) if multi else outs[0]
+
+
+def _pack_saved(ctx, hooks, outs, node):
+    """save_for_backward's tensors through the pack hook (Note [Saved-tensor hooks]): the ctx
+    keeps only what the hook returned."""
+    import weakref
+    packed = []
+    for t in ctx._saved:
+        if t is None:
+            packed.append(None)
+            continue
+        nr = next((k for k, o in enumerate(outs) if o is t and o.grad_fn is node), None)
+        packed.append(_saved.pack(t, hooks, nr))
+    ctx._packed = tuple(packed)
+    ctx._node = weakref.ref(node)
+    ctx._saved = (None,) * len(packed)  # (not None: saved_tensors unpacks)
+    ctx._versions = ()
 
 
 def _apply_function(node, grads):

@@ -1,11 +1,66 @@
-"""gradcheck: compares autograd's gradients with central finite differences."""
+"""gradcheck / gradgradcheck: compare the gradients autograd computes with finite differences
+(as torch.autograd.gradcheck).
+
+The slow mode builds both Jacobians in full: the numerical one column by column (each input
+element moved by -eps and +eps, central differences; a complex input also along its imaginary
+axis, giving the conjugate Wirtinger derivative as torch defines it), the analytical one row by
+row (one vector-Jacobian product per output element).  The fast mode compares one number per
+input/output pair instead: v^T J u for random unit vectors u (inputs) and v (outputs), the
+numerical side one directional difference per input.  A complex output is checked as its real
+and its imaginary part.  Then, as torch does: the analytical Jacobian must not change when
+computed again (up to nondet_tol), zero grad_outputs must give zero gradients of the inputs'
+dtypes and shapes, undefined (None) grad_outputs must give undefined or zero gradients
+(check_undefined_grad), and batched vector-Jacobian products must match one-by-one ones
+(check_batched_grad).  Finite differences move the inputs' values in place and restore them,
+without changing their version counters (as torch's writes through .data), so functions that
+read the inputs through closures see the moves too.  Forward-mode AD does not exist in minitorch:
+check_forward_ad=True raises NotImplementedError."""
+import warnings
+
 from .. import _C
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
 class GradcheckError(RuntimeError):
-    """The analytical and numerical Jacobians differ."""
+    """The analytical and numerical gradients disagree (or the backward misbehaves)."""
+
+
+def _mt():
+    import minitorch
+    return minitorch
+
+
+def _as_tuple(x):
+    if isinstance(x, tuple):
+        return x
+    return tuple(x) if isinstance(x, list) else (x,)
+
+
+def _is_t(x):
+    return isinstance(x, _C.TensorBase)
+
+
+def _is_float_or_complex(x):
+    return _is_t(x) and (x.dtype.is_floating_point or x.dtype.is_complex)
+
+
+def _differentiable_outputs(x):
+    return tuple(o for o in _as_tuple(x) if o.requires_grad)
+
+
+def _diff_indices(inputs):
+    return [i for i, x in enumerate(inputs) if _is_t(x) and x.requires_grad]
+
+
+def _real_dtype(dtype):
+    return {_C.complex128: _C.float64, _C.complex64: _C.float32}.get(dtype, dtype)
+
+
+def _allclose_promoted(a, b, rtol, atol):
+    mt = _mt()
+    dtype = mt.promote_types(a.dtype, b.dtype)
+    return bool(mt.allclose(a.to(dtype), b.to(dtype), rtol, atol))
 
 
 def _stack(ts, dim):
@@ -13,67 +68,474 @@ def _stack(ts, dim):
     return stack(ts, dim)
 
 
-def _allclose(a, b, **kw):
-    from .._ops import allclose
-    return allclose(a, b, **kw)
+def _check_inputs(inputs):
+    found = False
+    for idx, x in enumerate(inputs):
+        if _is_t(x) and x.requires_grad:
+            if x.dtype not in (_C.float64, _C.complex128):
+                warnings.warn(f"Input #{idx} requires gradient and is not a double precision "
+                              "floating point or complex. This check will likely fail if all the "
+                              "inputs are not of double precision floating point or complex. ",
+                              stacklevel=3)
+            if not all(st > 0 or sz <= 1 for st, sz in zip(x.stride(), x.shape)):
+                raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck "
+                                   "only supports inputs that are non-overlapping to be able to "
+                                   "compute the numerical gradients correctly. You should call "
+                                   ".contiguous on the input before passing it to gradcheck.")
+            found = True
+    if not found:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
+                         "none of them have requires_grad=True.")
 
 
-def _tuple(x):
-    return (x,) if isinstance(x, _C.TensorBase) else tuple(x)
+# ---- numerical side --------------------------------------------------------------------------
+
+class _Values:
+    """Writes into an input's values as torch's finite differences write into .data: through a
+    NumPy view of its memory, which leaves the tensor's version counter alone (so graphs that
+    saved the input stay valid), or, for dtypes NumPy lacks, through the tensor itself."""
+
+    def __init__(self, x):
+        self.x = x
+        self.shape = tuple(x.shape)
+        try:
+            self.arr = x.detach().numpy()
+        except (TypeError, RuntimeError):
+            self.arr = None
+            self.t = x.detach()
+
+    def get(self, idx):
+        return self.arr[idx].item() if self.arr is not None else self.t[idx].item()
+
+    def set(self, idx, value):
+        if self.arr is not None:
+            self.arr[idx] = value
+        else:
+            self.t[idx] = value
+
+    def snapshot(self):
+        return self.arr.copy() if self.arr is not None else self.t.clone()
+
+    def set_all(self, orig, delta):
+        """The values orig + delta (delta: a tensor of the input's shape, or 0)."""
+        if self.arr is not None:
+            import numpy as np
+            d = 0 if isinstance(delta, (int, float, complex)) else delta.numpy()
+            np.copyto(self.arr, orig + d)
+        else:
+            self.t.copy_(orig + delta)
 
 
-def _outputs(func, inputs):
-    # grad mode stays on: func may itself differentiate (gradgradcheck's first derivative)
-    return [o.detach().clone() for o in _tuple(func(*inputs)) if isinstance(o, _C.TensorBase)]
+def _outputs(fn, inputs):
+    return tuple(o.detach().clone() if _is_t(o) else o for o in _as_tuple(fn(*inputs)))
 
 
-def _numerical(func, inputs, diff, eps):
-    """J[i][o]: (numel of output o) x (numel of input i) by central differences."""
-    outs0 = _outputs(func, inputs)
+def _same_shape_and_dtype(a, b, eps, idx=None):
+    on = f"on index {idx} " if idx is not None else ""
+    if a.shape != b.shape:
+        raise AssertionError(f"Expected `func` to return outputs with the same shape when inputs "
+                             f"are perturbed {on}by {eps}, but got: shapes {a.shape} and "
+                             f"{b.shape}.")
+    if a.dtype != b.dtype:
+        raise AssertionError(f"Expected `func` to return outputs with the same dtype when inputs "
+                             f"are perturbed {on}by {eps}, but got: dtypes {a.dtype} and "
+                             f"{b.dtype}.")
+
+
+def _central(fn, inputs, set_to, delta, norm, idx, eps):
+    """The central difference of fn's float outputs when set_to(+-delta) moves the input."""
+    set_to(-delta)
+    lo = _outputs(fn, inputs)
+    set_to(delta)
+    hi = _outputs(fn, inputs)
+    set_to(0)
+    out = []
+    for a, b in zip(lo, hi):
+        if not _is_float_or_complex(a):
+            continue
+        _same_shape_and_dtype(a, b, eps, idx)
+        out.append(((b - a) / (2 * norm)).reshape(-1))
+    return out
+
+
+def _numerical_jacobians(fn, inputs, eps):
+    """{(input i, output o): J} with J of shape (numel of input i, numel of output o), over the
+    inputs that require grad and the float outputs (each input element moved in place and
+    restored)."""
+    base = [o for o in _outputs(fn, inputs) if _is_float_or_complex(o)]
+    if any(o.dtype.is_complex for o in base):
+        raise ValueError("Expected output to be non-complex. get_numerical_jacobian no longer "
+                         "supports functions that return complex outputs.")
     jac = {}
-    for i in diff:
+    for i in _diff_indices(inputs):
         x = inputs[i]
-        flat = x.detach().view(-1) if x.is_contiguous() else None
-        if flat is None:
-            raise GradcheckError("gradcheck needs contiguous inputs")
-        cols = [[] for _ in outs0]
+        vals = _Values(x)
+        cols = [[] for _ in base]
+        shape = tuple(x.shape)
         for k in range(x.numel()):
-            v = flat[k].item()
-            flat[k] = v - eps
-            lo = _outputs(func, inputs)
-            flat[k] = v + eps
-            hi = _outputs(func, inputs)
-            flat[k] = v
-            for o in range(len(outs0)):
-                cols[o].append(((hi[o] - lo[o]) / (2 * eps)).reshape(-1))
-        for o in range(len(outs0)):
-            n = outs0[o].numel()
-            jac[i, o] = _stack(cols[o], 1) if cols[o] else _C.zeros((n, 0), dtype=x.dtype)
-    return outs0, jac
+            idx = _unravel(k, shape)
+            orig = vals.get(idx)
 
+            def set_to(d, idx=idx, orig=orig):
+                vals.set(idx, orig + d)
 
-def _analytical(func, inputs, diff, nondet_tol=0.0):
-    from . import grad as ag_grad
-    outs = [o for o in _tuple(func(*inputs)) if isinstance(o, _C.TensorBase)]
-    jac = {}
-    for o, out in enumerate(outs):
-        n = out.numel()
-        rows = {i: [] for i in diff}
-        for k in range(n):
-            go = _C.zeros(out.shape, dtype=out.dtype)
-            go.view(-1)[k] = 1
-            if out.requires_grad:
-                gs = ag_grad([out], [inputs[i] for i in diff], [go], retain_graph=True,
-                             allow_unused=True)
+            col = _central(fn, inputs, set_to, eps, eps, idx, eps)
+            if x.dtype.is_complex:
+                col_im = _central(fn, inputs, set_to, eps * 1j, eps, idx, eps)
+                col = [a + b * 1j for a, b in zip(col, col_im)]
+            for o, c in enumerate(col):
+                cols[o].append(c)
+        for o, out in enumerate(base):
+            dtype = x.dtype if x.dtype.is_complex else out.dtype
+            if cols[o]:
+                jac[i, o] = _stack(cols[o], 0).to(dtype)
             else:
-                gs = [None] * len(diff)
-            for i, g in zip(diff, gs):
-                rows[i].append(g.reshape(-1) if g is not None else
-                               _C.zeros(inputs[i].numel(), dtype=inputs[i].dtype))
-        for i in diff:
-            jac[i, o] = _stack(rows[i], 0) if rows[i] else \
-                _C.zeros((0, inputs[i].numel()), dtype=inputs[i].dtype)
+                jac[i, o] = _C.zeros((0, out.numel()), dtype=dtype)
     return jac
+
+
+def _unravel(k, shape):
+    idx = []
+    for n in reversed(shape):
+        idx.append(k % n if n else 0)
+        k = k // n if n else 0
+    return tuple(reversed(idx))
+
+
+# ---- analytical side -------------------------------------------------------------------------
+
+def _vjps(output, diff_inputs, grad_output):
+    from . import grad
+    return grad(output, diff_inputs, grad_output, retain_graph=True, allow_unused=True)
+
+
+def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes, v=None):
+    """Per input that requires grad, its Jacobian against `output`: (numel of the input,
+    numel of the output), or (numel, 1) for the vector v (fast mode), computed twice to check
+    that the backward is deterministic (within nondet_tol)."""
+    diff = [x for x in inputs if _is_t(x) and x.requires_grad]
+    if v is not None:
+        grad_outputs = [v.reshape(output.shape)]
+    else:
+        grad_outputs = []
+        for j in range(output.numel()):
+            g = _C.zeros(tuple(output.shape), dtype=output.dtype)
+            g.view(-1)[j] = 1
+            grad_outputs.append(g)
+
+    def jacobians():
+        cols = [[] for _ in diff]
+        sizes_ok = types_ok = True
+        for go in grad_outputs:
+            for c, x, g in zip(cols, diff, _vjps(output, diff, go)):
+                if g is None:
+                    c.append(_C.zeros(x.numel(), dtype=x.dtype))
+                    continue
+                if g.shape != x.shape:
+                    sizes_ok = False
+                elif g.dtype != x.dtype:
+                    types_ok = False
+                c.append(g.reshape(-1).to(x.dtype))
+        jac = [_stack(c, 1) if c else _C.zeros((x.numel(), 0), dtype=x.dtype)
+               for c, x in zip(cols, diff)]
+        return jac, sizes_ok, types_ok
+
+    first, sizes_ok, types_ok = jacobians()
+    second, _, _ = jacobians()
+    if not types_ok and check_grad_dtypes:
+        raise GradcheckError("Gradient has dtype mismatch")
+    if not sizes_ok:
+        raise GradcheckError("Analytical gradient has incorrect size")
+    for a, b in zip(first, second):
+        if a.numel() and (a - b).abs().max().item() > nondet_tol:
+            raise GradcheckError("Backward is not reentrant, i.e., running backward with same "
+                                 "input and grad_output multiple times gives different values, "
+                                 "although analytical gradient matches numerical gradient.The "
+                                 f"tolerance for nondeterminism was {nondet_tol}.\n\nNOTE: a "
+                                 "backward that relies on nondeterministic operations may "
+                                 "legitimately fail this check; call gradcheck/gradgradcheck "
+                                 "with `nondet_tol=<tol>` then.")
+    return first
+
+
+def _mismatch_msg(a, n, o, i, complex_indices, test_imag):
+    prefix = ""
+    if complex_indices and o in complex_indices:
+        part = "imaginary" if test_imag else "real"
+        prefix = f"While considering the {part} part of complex outputs only, "
+    return (prefix + f"Jacobian mismatch for output {o:d} with respect to input {i:d},\n"
+            f"numerical:{n}\nanalytical:{a}\n")
+
+
+def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol,
+                complex_indices=None, test_imag=False):
+    func_out = _as_tuple(func_out)
+    if not outputs:
+        num = _numerical_jacobians(func, inputs, eps)
+        for j in num.values():
+            if j.numel() and bool((j != 0).any()):
+                raise GradcheckError("Numerical gradient for function expected to be zero")
+        return True
+    num = _numerical_jacobians(func, inputs, eps)
+    float_outs = [o for o in func_out if _is_float_or_complex(o)]
+    diff = _diff_indices(inputs)
+    # the numerical Jacobians of the outputs that require grad, in the order of `outputs`
+    rows = [o for o, out in enumerate(float_outs) if out.requires_grad]
+    for k, o_idx in enumerate(rows):
+        analytical = _analytical_jacobians(inputs, outputs[k], nondet_tol, check_grad_dtypes)
+        for j, (i, a) in enumerate(zip(diff, analytical)):
+            n = num[i, o_idx]
+            if not _allclose_promoted(a, n, rtol, atol):
+                raise GradcheckError(_mismatch_msg(a, n, k, j, complex_indices, test_imag))
+    return True
+
+
+# ---- fast mode -------------------------------------------------------------------------------
+
+def _unit_vector(x, generator, real=False):
+    mt = _mt()
+    dtype = _real_dtype(x.dtype) if real else x.dtype
+    vec = mt.rand(x.numel(), generator=generator, dtype=_real_dtype(dtype)).to(dtype)
+    norm = vec.norm()
+    return vec / norm if norm.item() != 0 else vec
+
+
+def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+                nondet_tol, complex_indices=None, test_imag=False):
+    mt = _mt()
+    gen = mt.Generator()
+    diff = _diff_indices(inputs)
+    all_u = []
+    for i in diff:
+        ur = _unit_vector(inputs[i], gen, real=True)
+        all_u.append((ur, _unit_vector(inputs[i], gen, real=True))
+                     if inputs[i].dtype.is_complex else ur)
+    all_v = [_unit_vector(o, gen) for o in outputs]
+    func_out = _as_tuple(func_out)
+    # numerical J u, one directional difference per input
+    numerical = []
+    for i, u in zip(diff, all_u):
+        x = inputs[i]
+        vals = _Values(x)
+        orig = vals.snapshot()
+
+        def set_to(d, vals=vals, orig=orig):
+            vals.set_all(orig, d)
+
+        def along(v):
+            v = v.to(x.dtype).reshape(x.shape)
+            return lambda d: set_to(v * d if d != 0 else 0)
+
+        if isinstance(u, tuple):
+            ju = _central(func, inputs, along(u[0]), eps, eps, None, eps)
+            ju_im = _central(func, inputs, along(u[1]), eps * 1j, eps, None, eps)
+            ju = [a + b * 1j for a, b in zip(ju, ju_im)]
+        else:
+            ju = _central(func, inputs, along(u), eps, eps, None, eps)
+        if not outputs:
+            for j in ju:
+                if j.numel() and j.abs().max().item() > nondet_tol:
+                    raise GradcheckError("Numerical gradient for function expected to be zero")
+            continue
+        float_outs = [o for o in func_out if _is_float_or_complex(o)]
+        ju = [j for j, o in zip(ju, float_outs) if o.requires_grad]
+        numerical.append([(v * j).sum() for v, j in zip(all_v, ju)])
+    if not outputs:
+        return True
+    # analytical v^T J u
+    analytical = []
+    for o, v in zip(outputs, all_v):
+        vj = _analytical_jacobians(inputs, o, nondet_tol, check_grad_dtypes, v=v)
+        row = []
+        for j, u in zip(vj, all_u):
+            j = j.reshape(-1)
+            if j.dtype.is_complex:
+                jr = mt.view_as_real(j.resolve_conj())
+                row.append(jr.select(-1, 0).dot(u[0]) + 1j * jr.select(-1, 1).dot(u[1]))
+            else:
+                row.append(j.dot(u))
+        analytical.append(row)
+    for i, per_input in enumerate(numerical):
+        for j, n in enumerate(per_input):
+            a = analytical[j][i]
+            u = all_u[i]
+            su = (u[0].sum().item() + u[1].sum().item()) if isinstance(u, tuple) else \
+                u.sum().item()
+            tol = atol * su * all_v[j].sum().item()
+            if not _allclose_promoted(a, n, rtol, abs(tol)):
+                raise GradcheckError(_mismatch_msg(a, n, j, i, complex_indices, test_imag) +
+                                     _slow_mode_report(func, inputs, outputs, i, j, rtol, atol,
+                                                       eps))
+    return True
+
+
+def _slow_mode_report(func, inputs, outputs, input_idx, output_idx, rtol, atol, eps):
+    """What the slow mode finds for the failing pair, appended to a fast-mode failure."""
+    diff = _diff_indices(inputs)
+    num = _numerical_jacobians(func, inputs, eps)
+    float_outs = [o for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
+    rows = [o for o, out in enumerate(float_outs) if out.requires_grad]
+    n = num[diff[input_idx], rows[output_idx]]
+    a = _analytical_jacobians(inputs, outputs[output_idx], float("inf"), False)[input_idx]
+    diff_max = (n - a.to(n.dtype)).abs().max().item() if n.numel() else 0.0
+    msg = ("\nThe above quantities relating the numerical and analytical jacobians are computed "
+           "\nin fast mode. Below, we recompute numerical and analytical jacobians in slow "
+           f"mode:\n\nNumerical:\n {n}\nAnalytical:\n{a}\n\nThe max per-element difference "
+           f"(slow mode) is: {diff_max}.\n")
+    if _allclose_promoted(a, n, rtol, atol):
+        msg += ("\nFast gradcheck failed but element-wise differences are small. This means "
+                "that the\ntest might've passed in slow_mode! Call gradcheck/gradgradcheck with "
+                "`fast_mode=False` then.")
+    return msg
+
+
+# ---- complex outputs, the further checks -------------------------------------------------------
+
+def _real_and_imag_output(fn):
+    def part(take):
+        def wrapped(*inputs):
+            return tuple(take(o) if _is_t(o) and o.dtype.is_complex else o
+                         for o in _as_tuple(fn(*inputs)))
+        return wrapped
+    return part(lambda o: o.real), part(lambda o: o.imag)
+
+
+def _check_real_imag(check, func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+                     nondet_tol):
+    complex_indices = [i for i, o in enumerate(outputs) if o.dtype.is_complex]
+    if any(_is_t(o) and o.dtype.is_complex for o in _as_tuple(func_out)):
+        real_fn, imag_fn = _real_and_imag_output(func)
+        imag_out = imag_fn(*inputs)
+        check(imag_fn, imag_out, inputs, _differentiable_outputs(imag_out), eps, rtol, atol,
+              check_grad_dtypes, nondet_tol, complex_indices=complex_indices, test_imag=True)
+        real_out = real_fn(*inputs)
+        check(real_fn, real_out, inputs, _differentiable_outputs(real_out), eps, rtol, atol,
+              check_grad_dtypes, nondet_tol, complex_indices=complex_indices)
+    else:
+        check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
+
+
+def _check_batched_grad(inputs, output, output_idx):
+    """The vector-Jacobian products of a batch of two vectors (autograd.grad with
+    is_grads_batched=True) must equal those of each vector."""
+    from . import grad
+    mt = _mt()
+    diff = [x for x in inputs if _is_t(x) and x.requires_grad]
+
+    def vjp(v, batched=False):
+        res = grad(output, diff, v, retain_graph=True, allow_unused=True,
+                   is_grads_batched=batched)
+        shape = (v.shape[0],) if batched else ()
+        return tuple(g if g is not None else
+                     _C.zeros((), dtype=x.dtype).expand(shape + tuple(x.shape))
+                     for g, x in zip(res, diff))
+
+    vs = [mt.randn_like(output) for _ in range(2)]
+    expected = [_stack(list(shards), 0) for shards in zip(*[vjp(v) for v in vs])]
+    try:
+        result = vjp(_stack(vs, 0), batched=True)
+    except RuntimeError as ex:
+        raise GradcheckError(f"While computing batched gradients, got: {ex}\n\ngradcheck or "
+                             "gradgradcheck failed while testing batched gradient computation; "
+                             "call it with `check_batched_grad=False` to skip this check.") \
+            from ex
+    for input_idx, (res, exp) in enumerate(zip(result, expected)):
+        if not bool(mt.allclose(res, exp)):
+            raise GradcheckError(f"For output {output_idx} and input {input_idx}:\n\ngradcheck or "
+                                 "gradgradcheck failed while testing batched gradient "
+                                 "computation; call it with `check_batched_grad=False` to skip "
+                                 f"this check.\n\nGot:\n{res}\n\nExpected:\n{exp}")
+
+
+def _check_mul_by_grad_output(outputs, inputs, masked):
+    from . import grad
+    mt = _mt()
+    diff = [x for x in inputs if _is_t(x) and x.requires_grad]
+    if not diff:
+        raise GradcheckError("no Tensors requiring grad found in input")
+    zeros = [_C.zeros(tuple(o.shape), dtype=o.dtype) for o in outputs]
+    for gi, di in zip(grad(outputs, diff, zeros, allow_unused=True), diff):
+        if gi is None:
+            continue
+        if masked:
+            if not bool(mt.allclose(gi, mt.zeros_like(gi))):
+                raise GradcheckError("backward not multiplied by grad_output")
+        elif not bool(gi.eq(0).all()):
+            raise GradcheckError("backward not multiplied by grad_output")
+        if gi.dtype != di.dtype:
+            raise GradcheckError("grad is incorrect type")
+        if gi.device != di.device:
+            raise GradcheckError("grad is incorrect device")
+        if gi.shape != di.shape:
+            raise GradcheckError("grad is incorrect size")
+    return True
+
+
+class _UndefinedGrad:
+    """Wraps an output so that the gradient reaching it in a backward pass is undefined (None)
+    whatever the gradient given for the wrapper."""
+    _cls = None
+
+    @classmethod
+    def apply(cls, o):
+        if cls._cls is None:
+            from .function import Function
+
+            class UndefinedGrad(Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x.clone()
+
+                @staticmethod
+                def backward(ctx, g):
+                    return None
+
+            cls._cls = UndefinedGrad
+        return cls._cls.apply(o)
+
+
+def _check_undefined_grad(func, outputs, inputs):
+    from . import grad
+    diff = [x for x in inputs if _is_t(x) and x.requires_grad]
+    if not diff:
+        raise GradcheckError("no Tensors requiring grad found in input")
+
+    def warn_bc():
+        warnings.warn("Backwards compatibility: New undefined gradient support checking feature "
+                      "is enabled by default, but it may break existing callers of this "
+                      "function. If this is true for you, you can call this function with "
+                      "\"check_undefined_grad=False\" to disable the feature", stacklevel=3)
+
+    def check(outs):
+        zeros = [_C.zeros(tuple(o.shape), dtype=o.dtype) for o in outs]
+        try:
+            got = grad(outs, diff, zeros, allow_unused=True)
+        except RuntimeError as e:
+            warn_bc()
+            raise GradcheckError("Expected backward function to handle undefined output grads. "
+                                 "Please look at \"Notes about undefined output gradients\" in "
+                                 "\"tools/autograd/derivatives.yaml\"") from e
+        for gi in got:
+            if gi is not None and not bool(gi.eq(0).all()):
+                warn_bc()
+                raise GradcheckError("Expected all input grads to be undefined or zero when all "
+                                     "output grads are undefined or zero. Please look at \"Notes "
+                                     "about undefined output gradients\" in "
+                                     "\"tools/autograd/derivatives.yaml\"")
+        return True
+
+    to_check = [[_UndefinedGrad.apply(o) for o in _differentiable_outputs(func(*inputs))
+                 if _is_t(o)]]
+    if len(to_check[0]) > 1:
+        for k in range(len(outputs)):
+            outs = _differentiable_outputs(func(*inputs))
+            to_check.append([_UndefinedGrad.apply(o) if i == k else o
+                             for i, o in enumerate(outs)])
+    return all(check(outs) for outs in to_check)
+
+
+_NO_FORWARD_AD = ("gradcheck: check_forward_ad=True needs forward-mode AD, which minitorch does "
+                  "not implement")
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
@@ -81,40 +543,108 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
               check_batched_grad=False, check_batched_forward_grad=False, check_forward_ad=False,
               check_backward_ad=True, fast_mode=False, masked=None):
     """True when the gradients autograd computes for func at inputs match finite differences
-    (inputs that require grad should be float64)."""
-    inputs = _tuple(inputs)
-    diff = [i for i, x in enumerate(inputs) if isinstance(x, _C.TensorBase) and x.requires_grad]
-    if not diff:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of the them have requires_grad=True.")
-    for i in diff:
-        if inputs[i].dtype not in (_C.float64, _C.complex128):
-            import warnings
-            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
-                          "point or complex. This check will likely fail if all the inputs are "
-                          "not of double precision floating point or complex. ")
-    outs0, num = _numerical(func, inputs, diff, eps)
-    ana = _analytical(func, inputs, diff)
-    for (i, o), a in ana.items():
-        n = num[i, o]
-        if a.shape != n.shape or not _allclose(a, n.to(a.dtype), rtol=rtol, atol=atol):
-            if not raise_exception:
-                return False
-            raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {i},\n"
-                                 f"numerical:{n}\nanalytical:{a}\n")
+    (see the module's docstring); a mismatch raises GradcheckError, or returns False with
+    raise_exception=False.  Inputs that require grad should be float64 or complex128."""
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad to "
+                             "be True")
+    if check_batched_grad and not check_backward_ad:
+        raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to be "
+                             "True")
+    if check_batched_forward_grad and not check_forward_ad:
+        raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad "
+                             "to be True")
+    try:
+        return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
+                          check_grad_dtypes, check_batched_grad, check_forward_ad,
+                          check_backward_ad, fast_mode, masked)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+
+
+def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
+               check_grad_dtypes, check_batched_grad, check_forward_ad, check_backward_ad,
+               fast_mode, masked):
+    inputs = _as_tuple(inputs)
+    _check_inputs(inputs)
+    func_out = func(*inputs)
+    outputs = _differentiable_outputs(func_out)
+    check = _fast_check if fast_mode else _slow_check
+    if check_backward_ad:
+        _check_real_imag(check, func, func_out, inputs, outputs, eps, rtol, atol,
+                         check_grad_dtypes, nondet_tol)
+    if check_forward_ad:
+        raise NotImplementedError(_NO_FORWARD_AD)
+    if not check_backward_ad:
+        return True
+    for i, o in enumerate(outputs):
+        if check_batched_grad:
+            _check_batched_grad(inputs, o, i)
+    _check_mul_by_grad_output(outputs, inputs, masked)
+    if check_undefined_grad:
+        _check_undefined_grad(func, outputs, inputs)
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, **kwargs):
-    """gradcheck of the first derivative (needs formulas that are themselves recorded)."""
-    from . import grad as ag_grad
-    inputs = _tuple(inputs)
+def _random_grad_output(x, noncontiguous):
+    """Uniform values in [-1, 1) shaped like x (float64 for an integer x), requiring grad; with
+    noncontiguous, a strided view of a larger tensor."""
+    mt = _mt()
+    dtype = x.dtype if x.dtype.is_floating_point or x.dtype.is_complex else _C.float64
+    shape = tuple(x.shape)
+    if noncontiguous and len(shape) and x.numel() > 1:
+        big = mt.rand(shape[:-1] + (2 * shape[-1],), dtype=_real_dtype(dtype)) * 2 - 1
+        t = big.to(dtype)[..., ::2]
+    else:
+        t = (mt.rand(shape, dtype=_real_dtype(dtype)) * 2 - 1).to(dtype)
+    if dtype.is_complex:
+        t = t + 1j * (mt.rand(shape, dtype=_real_dtype(dtype)) * 2 - 1)
+    return t.detach().requires_grad_(True)
 
-    def first(*xs):
-        outs = _tuple(func(*xs))
-        gos = grad_outputs
-        if gos is None:
-            gos = [_C.ones(o.shape, dtype=o.dtype) for o in outs]
-        return ag_grad(outs, [x for x in xs if isinstance(x, _C.TensorBase) and x.requires_grad],
-                       gos, create_graph=True, allow_unused=True)
-    return gradcheck(first, inputs, **kwargs)
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
+                  check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+                  check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
+                  masked=False):
+    """gradcheck of the gradients of func: the function (inputs, grad_outputs) -> the vjp of
+    func (with create_graph), checked against finite differences of itself.  grad_outputs
+    default to random values in [-1, 1)."""
+    if not (check_fwd_over_rev or check_rev_over_rev):
+        raise AssertionError("Expected at least one of check_fwd_over_rev or check_rev_over_rev "
+                             "to be True")
+    if check_undefined_grad and not check_rev_over_rev:
+        raise AssertionError("Setting check_undefined_grad=True requires check_rev_over_rev to "
+                             "be True")
+    if check_batched_grad and not check_rev_over_rev:
+        raise AssertionError("Setting check_batched_grad=True requires check_rev_over_rev to be "
+                             "True")
+    from . import grad
+    inputs = _as_tuple(inputs)
+    if grad_outputs is None:
+        outs = _differentiable_outputs(func(*inputs))
+        grad_outputs = tuple(_random_grad_output(o, gen_non_contig_grad_outputs) for o in outs)
+    else:
+        grad_outputs = _as_tuple(grad_outputs)
+    n_out = len(grad_outputs)
+    diff_in = {i for i, x in enumerate(inputs) if _is_t(x) and x.requires_grad}
+    diff_go = {i for i, x in enumerate(grad_outputs) if x.requires_grad}
+
+    def first_derivative(*args):
+        xs = tuple(x.requires_grad_() if i in diff_in else x
+                   for i, x in enumerate(args[:len(args) - n_out]))
+        outs = _differentiable_outputs(func(*xs))
+        gos = tuple(g.requires_grad_() if i in diff_go else g
+                    for i, g in enumerate(args[len(args) - n_out:]))
+        wrt = tuple(x for i, x in enumerate(xs) if i in diff_in)
+        got = grad(outs, wrt, gos, create_graph=True, allow_unused=True)
+        return tuple(g for g in got if g is not None)
+
+    return gradcheck(first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     check_undefined_grad=check_undefined_grad,
+                     check_grad_dtypes=check_grad_dtypes, check_batched_grad=check_batched_grad,
+                     fast_mode=fast_mode, check_forward_ad=check_fwd_over_rev,
+                     check_backward_ad=check_rev_over_rev, masked=masked)

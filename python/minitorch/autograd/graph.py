@@ -1,7 +1,12 @@
-"""The autograd graph as Python sees it: Node (grad_fn objects), AccumulateGrad, hook handles."""
-from .. import _C
+"""The autograd graph as Python sees it: Node (grad_fn objects), AccumulateGrad, hook handles,
+and the hooks of saved tensors (saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks)."""
+import contextlib
 
-__all__ = ["Node", "AccumulateGrad", "RemovableHandle"]
+from .. import _C
+from . import _saved_tensors
+
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "saved_tensors_hooks", "save_on_cpu",
+           "disable_saved_tensors_hooks"]
 
 
 class RemovableHandle:
@@ -68,6 +73,37 @@ class Node(_C._Node):
                 return True
         return False
 
+    def __call__(self, *grads, **kwargs):
+        """node(*grad_outputs): the gradients of the op's inputs, one per entry of
+        next_functions (a tensor for a node of one input, else a tuple; None where no gradient
+        flows), computed by the node's formula in the current grad mode, without hooks and
+        without freeing what the node saved.  An AccumulateGrad node adds its gradient to the
+        leaf's .grad and returns ()."""
+        if kwargs:
+            raise TypeError("keyword arguments are not supported")
+        if len(grads) != self._n_inputs:
+            raise TypeError(f"expected {self._n_inputs} arguments, got {len(grads)} instead")
+        for i, g in enumerate(grads):
+            if g is not None and not isinstance(g, _C.TensorBase):
+                raise TypeError(f"argument {i} is not a Variable")
+        fn = self._fn
+        if fn is None:                   # AccumulateGrad
+            g = grads[0] if grads else None
+            if g is not None:
+                v = self.variable
+                v.grad = g.detach() if v.grad is None else v.grad + g.detach()
+            return ()
+        if _is_function_node(self):
+            raise TypeError(f"'{type(self).__name__}' object is not callable")
+        if self._released:
+            raise RuntimeError(_SECOND_TIME)
+        n = len(self.next_functions)
+        if all(g is None for g in grads):
+            out = [None] * n
+        else:
+            out = list(fn(self, grads))
+        return out[0] if n == 1 else tuple(out)
+
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
@@ -102,6 +138,20 @@ class _RetainGrad:
             t.grad = grad.detach().clone() if t.grad is None else t.grad + grad
 
 
+_SECOND_TIME = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward.")
+
+
+def _is_function_node(node):
+    """Whether node is the backward of a user autograd.Function (torch's are not callable)."""
+    from .function import FunctionCtx
+    return isinstance(node._ctx, FunctionCtx)
+
+
 class AccumulateGrad(Node):
     """Adds the gradient that reaches a leaf into its .grad."""
 
@@ -117,3 +167,92 @@ def node_class(name):
     if cls is None:
         cls = _node_classes[name] = type(name, (Node,), {"__module__": "minitorch.autograd.graph"})
     return cls
+
+
+# ---- node hooks: functions called with each node made (Note [Anomaly mode and node hooks] in
+# csrc/autograd/autograd.h); anomaly mode and checkpoint's debug log use them -----------------
+
+_node_hooks = []
+
+
+def _dispatch_node(node):
+    for hook in tuple(_node_hooks):
+        hook(node)
+
+
+def _add_node_hook(fn):
+    _node_hooks.append(fn)
+    _C._set_node_hook(_dispatch_node)
+
+
+def _remove_node_hook(fn):
+    try:
+        _node_hooks.remove(fn)
+    except ValueError:
+        pass
+    if not _node_hooks:
+        _C._set_node_hook(None)
+
+
+@contextlib.contextmanager
+def _node_hook(fn):
+    """Within the block, fn(node) is called with each node made."""
+    _add_node_hook(fn)
+    try:
+        yield
+    finally:
+        _remove_node_hook(fn)
+
+
+# ---- saved-tensor hooks (Note [Saved-tensor hooks] in _saved_tensors.py) ----------------------
+
+class saved_tensors_hooks:
+    """saved_tensors_hooks(pack_hook, unpack_hook): within the block, each tensor an op saves
+    for its backward is stored as pack_hook(tensor) (called when the op runs, with grad mode
+    off) and given back to the backward as unpack_hook(packed).  Nested blocks: the innermost
+    pair applies.  Per thread."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        _saved_tensors.push(self.pack_hook, self.unpack_hook)
+
+    def __exit__(self, *exc):
+        _saved_tensors.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """save_on_cpu(pin_memory=False, device_type='cuda'): saved tensors are kept as CPU copies
+    and moved back to their device for the backward pass (tensors on the CPU are kept as they
+    are)."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack_to_cpu(tensor):
+            if not pin_memory:
+                return tensor.device, tensor.cpu()
+            packed = _C.empty(tuple(tensor.shape), dtype=tensor.dtype)
+            packed.copy_(tensor)
+            return tensor.device, packed
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message):
+    """Within the block, pushing saved-tensor hooks raises RuntimeError(error_message) (so does
+    entering the block while hooks are pushed)."""
+    prev = _saved_tensors.disabled_message()
+    try:
+        _saved_tensors.disable(error_message)
+        yield
+    finally:
+        if prev is None:
+            _saved_tensors.enable()
+        else:
+            _saved_tensors.disable(prev)
