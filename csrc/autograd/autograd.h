@@ -45,13 +45,29 @@ extern PyObject *mt__anomaly_report;    /* report(node, exception); owned */
 extern PyObject *mt__anomaly_check;     /* check(node, grads); owned */
 extern _Thread_local int mt__ag_python_only;
 
+/* Note [Op watchers]
+ * Forward-mode AD and the profiler must see every op call, whether or not an argument requires
+ * grad and in any grad mode: while mt__ag_watchers is nonzero (process-wide: how many are
+ * active, autograd/_watch.py), every wrapper hands its call to the Python recorder, which gives
+ * it to the watchers, except on a thread whose mt__ag_unwatched is set: the recorder sets it
+ * while it runs the op itself.  The engine then runs every node in Python too, so that the
+ * watchers may see the backward pass.  Off, each costs one compare. */
+extern int mt__ag_watchers;
+extern _Thread_local int mt__ag_unwatched;
+
+static inline int
+mt__ag_watching(void)
+{
+    return mt__ag_watchers > 0 && !mt__ag_unwatched;
+}
+
 /* Calls mt__node_hook(node) when one is set.  0, or -1 with an exception. */
 int mt__node_created(PyObject *node);
 
 static inline int
 mt__ag_maybe(void)
 {
-    return mt__ag_live > 0 && !mt__grad_off;
+    return (mt__ag_live > 0 && !mt__grad_off) || mt__ag_watching();
 }
 
 /* Whether the tensor object requires grad (a leaf flag or a grad_fn). */

@@ -650,7 +650,8 @@ static int
 mt__runs_in_c(mt__graph *g, Py_ssize_t ix)
 {
     MTNodeObject *node = g->info[ix].node;
-    return !g->py && !mt__anomaly_enabled && node->dstate != NULL && node->variable == NULL &&
+    return !g->py && !mt__anomaly_enabled && !mt__ag_watchers && node->dstate != NULL &&
+           node->variable == NULL &&
            !g->info[ix].capture &&
            (node->pre_hooks == NULL || PyList_GET_SIZE(node->pre_hooks) == 0) &&
            (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);

@@ -58,7 +58,7 @@ mt__ag_begin(const char *key, const struct mt_derivative **cache, PyObject *self
     if (d == MT__DUNSET) {
         d = *cache = mt__deriv_lookup(key);
     }
-    if (d == NULL || mt__ag_python_only) {
+    if (d == NULL || mt__ag_python_only || mt__ag_watching()) {
         return -1;
     }
     return mt__drecord_begin(rec, d, self, args, nargs, kwnames);

@@ -2,6 +2,7 @@
  * of recorded calls to minitorch.autograd._record (see Note [Recording an op]). */
 #include "csrc/autograd/autograd.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -17,6 +18,8 @@ PyObject *mt__node_hook;
 PyObject *mt__anomaly_report;
 PyObject *mt__anomaly_check;
 _Thread_local int mt__ag_python_only;
+int mt__ag_watchers;
+_Thread_local int mt__ag_unwatched;
 
 int
 mt__node_created(PyObject *node)
@@ -86,7 +89,8 @@ mt__ag_intercept(const char *key, PyObject *self, PyObject *const *args, Py_ssiz
                  PyObject *kwnames, PyObject **result)
 {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    int found = self != NULL && mt__tensor_check(self) && mt__tensor_requires_grad(self);
+    int found = mt__ag_watching() ||
+                (self != NULL && mt__tensor_check(self) && mt__tensor_requires_grad(self));
     for (Py_ssize_t i = 0; !found && i < nargs + nkw; i++) {
         found = mt__arg_requires_grad(args[i]);
     }
@@ -118,7 +122,8 @@ int
 mt__ag_intercept_tuple(const char *key, PyObject *self, PyObject *args, PyObject *kwargs,
                        PyObject **result)
 {
-    int found = self != NULL && mt__tensor_check(self) && mt__tensor_requires_grad(self);
+    int found = mt__ag_watching() ||
+                (self != NULL && mt__tensor_check(self) && mt__tensor_requires_grad(self));
     Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
     for (Py_ssize_t i = 0; !found && i < n; i++) {
         found = mt__arg_requires_grad(PyTuple_GET_ITEM(args, i));
@@ -203,7 +208,7 @@ pyop_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *
 {
     MTPyOpObject *op = (MTPyOpObject *)self;
     if (mt__ag_maybe()) {
-        if (op->nondiff) {
+        if (op->nondiff && !mt__ag_watching()) {
             int prev = mt__grad_off;
             mt__grad_off = 1;
             PyObject *r = PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
@@ -425,6 +430,35 @@ mt_py_set_node_hook(PyObject *module, PyObject *fn)
     return prev;
 }
 
+/* _set_ag_watchers(n): how many op watchers are active (Note [Op watchers]) */
+static PyObject *
+mt_py_set_ag_watchers(PyObject *module, PyObject *arg)
+{
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (n < 0 || n > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "_set_ag_watchers(): a count of watchers");
+        return NULL;
+    }
+    mt__ag_watchers = (int)n;
+    Py_RETURN_NONE;
+}
+
+/* _set_ag_unwatched(flag) -> the previous flag of this thread (Note [Op watchers]) */
+static PyObject *
+mt_py_set_ag_unwatched(PyObject *module, PyObject *arg)
+{
+    int truth = PyObject_IsTrue(arg);
+    if (truth < 0) {
+        return NULL;
+    }
+    int was = mt__ag_unwatched;
+    mt__ag_unwatched = truth;
+    return PyBool_FromLong(was);
+}
+
 /* _set_python_recording(flag) -> the previous flag of this thread */
 static PyObject *
 mt_py_set_python_recording(PyObject *module, PyObject *arg)
@@ -444,6 +478,12 @@ static PyMethodDef mt_autograd_functions[] = {
     {"_is_anomaly_check_nan_enabled", mt_py_is_anomaly_check_nan_enabled, METH_NOARGS, NULL},
     {"_set_anomaly_hooks", mt_py_set_anomaly_hooks, METH_VARARGS, NULL},
     {"_set_node_hook", mt_py_set_node_hook, METH_O, NULL},
+    {"_set_ag_watchers", mt_py_set_ag_watchers, METH_O,
+     "_set_ag_watchers(n): while n > 0, every op call goes to the Python recorder "
+     "(Note [Op watchers])."},
+    {"_set_ag_unwatched", mt_py_set_ag_unwatched, METH_O,
+     "_set_ag_unwatched(flag) -> bool: while set, this thread's calls are not watched; returns "
+     "the previous flag."},
     {"_set_python_recording", mt_py_set_python_recording, METH_O,
      "_set_python_recording(flag) -> bool: while set, this thread's recorded calls all go to the "
      "Python recorder (saved-tensor hooks); returns the previous flag."},

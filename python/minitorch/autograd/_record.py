@@ -25,6 +25,7 @@ from .. import _C
 from . import _declared, graph
 from ._dsl import node_name
 from . import _saved_tensors as _saved
+from . import _watch
 
 def _is_float(t):
     return t.dtype.is_floating_point or t.dtype.is_complex
@@ -167,9 +168,45 @@ def _slots(args, kwargs):
 def record(key, self, args, kwargs):
     """Called by the C wrappers (Note [Recording an op]) and the Python forms of the op table
     (Note [Recording Python ops] in _op_forms.py): key is "<kind>.<name>", kind m (Tensor
-    method), f (minitorch._C function), o (operator) or p (Python form; self is None)."""
-    kind, name = key[0], key[2:]
+    method), f (minitorch._C function), o (operator) or p (Python form; self is None).  While
+    op watchers are active (forward AD, the profiler) every call comes here and goes through
+    them first (Note [Op watchers])."""
     kwargs = kwargs or {}
+    if _watch.active():
+        return _watch.dispatch(key, self, args, kwargs, _record_watched)
+    return _record(key, self, args, kwargs)
+
+
+def _requires_grad(self, args, kwargs):
+    if isinstance(self, _C.TensorBase) and self.requires_grad:
+        return True
+    return any(t.requires_grad for _, _, t in _slots(args, kwargs))
+
+
+def _record_watched(key, self, args, kwargs):
+    """A watched call: recorded when grad mode is on and an argument requires grad, else the
+    op alone; unwatched while it runs (the entry points it calls come back here otherwise)."""
+    with _watch.unwatched():
+        if _C.is_grad_enabled() and _requires_grad(self, args, kwargs):
+            return _record(key, self, args, kwargs)
+        kind, name = key[0], key[2:]
+        fn = _entry(kind, name)
+        return fn(self, *args, **kwargs) if kind == "m" else fn(*args, **kwargs)
+
+
+def _entry(kind, name):
+    if kind == "m":
+        return getattr(_C.TensorBase, name)
+    if kind == "f":
+        return getattr(_C, name)
+    if kind == "p":                      # a Python form (Note [Recording Python ops])
+        from .._op_forms import PY_IMPLS
+        return PY_IMPLS[name]
+    return _OPERATORS[name]
+
+
+def _record(key, self, args, kwargs):
+    kind, name = key[0], key[2:]
     if name == "numpy" and kind == "m" and not (args[0] if args else kwargs.get("force")):
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                            "tensor.detach().numpy() instead.")
@@ -180,16 +217,9 @@ def record(key, self, args, kwargs):
             return fn(self, *args, **kwargs) if kind == "m" else fn(*args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
+    fn = _entry(kind, name)
     if kind == "m":
-        fn = getattr(_C.TensorBase, name)
         args = (self,) + args
-    elif kind == "f":
-        fn = getattr(_C, name)
-    elif kind == "p":                    # a Python form (Note [Recording Python ops])
-        from .._op_forms import PY_IMPLS
-        fn = PY_IMPLS[name]
-    else:
-        fn = _OPERATORS[name]
     inplace = (kind in "mp" and name.endswith("_") and not name.endswith("__")) or \
         name.startswith("inplace_") or name == "setitem"
     if "out" in kwargs and kwargs["out"] is not None:
