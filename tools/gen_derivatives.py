@@ -78,6 +78,9 @@ VOCAB = {v.name: v for v in [
     V("layer_norm_backward", "T g, T gm, T gr, T x, T mean, T rstd, T w, I n", "J",
       "mt_d_layer_norm_backward({g}, {gm}, {gr}, {x}, {mean}, {rstd}, {w}, {n}, {needs}, "
       "{outs})"),
+    V("relu_backward", "T self, T result", "T",
+      "mt_binary(MT_OP_RELU_BACKWARD, mt_arg_tensor({self}), mt_arg_tensor({result}), NULL, "
+      "mt_scalar_int(1))"),
     V("gelu_backward", "T self, T x, STR approximate", "T",
       "mt_d_gelu_backward({self}, {x}, {approximate})"),
     V("softmax_backward", "T self, T result, I dim, B log", "T",

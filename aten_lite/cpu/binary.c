@@ -228,9 +228,9 @@ MT_L_BOOL(MT_GEN_BINARY_SAME, fmax, a || b)
 MT_L_BOOL(MT_GEN_BINARY_SAME, fmin, a && b)
 MT_L_FLOAT(MT_GEN_BINARY_SAME, copysign, MT__FLIB(copysign, a, b))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, xlogy, MT__FCALL(mt__xlogy, a, b))
-/* relu's gradient: the gradient a where relu's result b is positive, else 0 (NaN in a only
- * where it passes, as torch's threshold_backward); autograd's C formula, not a public op */
-MT_L_FLOAT(MT_GEN_BINARY_SAME, relu_backward, b > 0 ? a : 0)
+/* relu's gradient: the gradient a where relu's result b is not <= 0, else 0 (a NaN result
+ * passes the gradient, as torch's threshold_backward); autograd's C formula, not a public op */
+MT_L_FLOAT(MT_GEN_BINARY_SAME, relu_backward, b <= 0 ? 0 : a)
 MT_L_ALL(MT_GEN_BINARY_BOOL, eq, a == b)
 MT_L_BAREBONES(MT_GEN_BINARY_BOOL, eq, a == b)
 MT_L_ALL(MT_GEN_BINARY_BOOL, ne, a != b)

@@ -5,6 +5,7 @@
 #include "c10_lite/error.h"
 
 #include "aten_lite/cpu/kernels.h"
+#include "aten_lite/cpu/loops.h"
 #include "aten_lite/scalar.h"
 
 /* Note [Cast loops]
@@ -311,15 +312,32 @@ mt_scalar_load(const void *src, mt_dtype dt)
 }
 
 /* ---- where: by item size ---- */
+/* where's loops: the contiguous case (and a value broadcast into either branch, as masked_fill
+ * gives) as branch-free selects the compiler vectorises, any strides otherwise */
 #define MT__WHERE_LOOP(bits)                                                                \
-    static void mt__where_##bits(char **data, const int64_t *n, const int64_t *st, void *ctx) \
+    MT_SIMD_CLONES static void mt__where_##bits(char **data, const int64_t *n,              \
+                                                const int64_t *st, void *ctx)               \
     {                                                                                       \
         (void)ctx;                                                                          \
+        typedef uint##bits##_t W;                                                           \
         char *o = data[0];                                                                  \
         const char *c = data[1], *x = data[2], *y = data[3];                                \
+        const int64_t w = (int64_t)sizeof(W);                                               \
+        if (st[0] == w && st[1] == 1 && (st[2] == w || st[2] == 0) &&                       \
+            (st[3] == w || st[3] == 0)) {                                                   \
+            W *restrict ov = (W *)o;                                                        \
+            const bool *restrict cv = (const bool *)c;                                      \
+            const W *restrict xv = (const W *)x, *restrict yv = (const W *)y;               \
+            int64_t xs = st[2] / w, ys = st[3] / w;                                         \
+            for (int64_t i = 0; i < n[0]; i++) {                                            \
+                W a = xv[i * xs], b = yv[i * ys];                                           \
+                ov[i] = cv[i] ? a : b;                                                      \
+            }                                                                               \
+            return;                                                                         \
+        }                                                                                   \
         for (int64_t i = 0; i < n[0]; i++) {                                                \
             const char *src = *(const bool *)(c + i * st[1]) ? x + i * st[2] : y + i * st[3]; \
-            *(uint##bits##_t *)(o + i * st[0]) = *(const uint##bits##_t *)src;              \
+            *(W *)(o + i * st[0]) = *(const W *)src;                                        \
         }                                                                                   \
     }
 MT__WHERE_LOOP(8)

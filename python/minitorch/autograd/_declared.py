@@ -154,6 +154,7 @@ VOCAB = {
     "softmax_backward": _softmax_backward,
     "lstm_backward": _lstm_backward,
     "layer_norm_backward": _layer_norm_backward,
+    "relu_backward": lambda g, result: g.masked_fill(result <= 0, 0),
     "is_tensor": _is_t,
     "sum_to": _sum_to,
     "reduce_backward": _reduce_backward,
