@@ -10,6 +10,7 @@
 #include "aten_lite/cpu/loops.h"
 #include "aten_lite/linalg.h"
 #include "aten_lite/parallel.h"
+#include "aten_lite/softmax.h"
 #include "c10_lite/checked.h"
 #include "c10_lite/error.h"
 
@@ -32,24 +33,6 @@ typedef struct {
     char *dq, *dk, *dv;             /* backward results */
     _Atomic int err;                /* first failure of a task (MT_ENOMEM) */
 } mt__sdpa_job;
-
-/* e[i] = exp(x[i] - m) for i < n, e may be x (float32 through the vectorisable core, the lanes below
- * its range redone with libm, as the softmax kernel does). */
-MT_SIMD_CLONES static void
-mt__sdpa_exp_f32(float *e, const float *x, float m, int64_t n)
-{
-    int tiny = 0;
-    for (int64_t i = 0; i < n; i++) {
-        float t = x[i] - m;
-        tiny |= t < MT__EXPF_SUBNORMAL;
-        e[i] = mt__expf_core(t);
-    }
-    for (int64_t i = 0; tiny && i < n; i++) {
-        if (x[i] - m < MT__EXPF_SUBNORMAL) {
-            e[i] = expf(x[i] - m);
-        }
-    }
-}
 
 static void
 mt__sdpa_exp_f64(double *e, const double *x, double m, int64_t n)
@@ -208,7 +191,7 @@ MT__SDPA_ROW_SUM(double, mt__sdpa_sum_f64)
         return m + LOG(s);                                                                        \
     }
 
-MT__SDPA_ROW_PROBS(float, mt__sdpa_exp_f32, mt__sdpa_max_f32, mt__sdpa_sum_f32, logf,
+MT__SDPA_ROW_PROBS(float, mt_exp_shift_f32, mt__sdpa_max_f32, mt__sdpa_sum_f32, logf,
                    mt__sdpa_probs_f32)
 MT__SDPA_ROW_PROBS(double, mt__sdpa_exp_f64, mt__sdpa_max_f64, mt__sdpa_sum_f64, log,
                    mt__sdpa_probs_f64)
@@ -280,7 +263,7 @@ mt__sdpa_forward_tasks(void *ctx, int64_t begin, int64_t end)
         }                                                                                         \
     }
 
-MT__SDPA_ROW_RECOMPUTE(float, mt__sdpa_exp_f32, mt__sdpa_recompute_f32)
+MT__SDPA_ROW_RECOMPUTE(float, mt_exp_shift_f32, mt__sdpa_recompute_f32)
 MT__SDPA_ROW_RECOMPUTE(double, mt__sdpa_exp_f64, mt__sdpa_recompute_f64)
 
 /* dS = P * (dP - rowsum(do * out)) * scale, in place into dp (rows x send). */

@@ -16,10 +16,8 @@ typedef struct {
     bool log;
 } mt__softmax_job;
 
-/* e[i] = exp(x[i] - m), i < n: float32 through the vectorisable core (Note [Vectorisable
- * expf]), the rare results below its range redone with libm, as the exp kernel does. */
-MT_SIMD_CLONES static void
-mt__exp_shift_f32(float *restrict e, const float *restrict x, float m, int64_t n)
+MT_SIMD_CLONES void
+mt_exp_shift_f32(float *e, const float *x, float m, int64_t n)
 {
     int tiny = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -112,7 +110,7 @@ mt__exp_shift_f64(double *restrict e, const double *restrict x, double m, int64_
         }                                                                                         \
     }
 
-MT__SOFTMAX_ROWS(float, mt__exp_shift_f32, logf, mt__softmax_rows_f32)
+MT__SOFTMAX_ROWS(float, mt_exp_shift_f32, logf, mt__softmax_rows_f32)
 MT__SOFTMAX_ROWS(double, mt__exp_shift_f64, log, mt__softmax_rows_f64)
 
 mt_tensor *

@@ -3,6 +3,7 @@
 #define ATEN_LITE_SOFTMAX_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "c10_lite/tensor_impl.h"
 
@@ -21,5 +22,10 @@ mt_tensor *mt_softmax_lastdim(const mt_tensor *x, bool log);
  * y (g - sum(g y)), log_softmax g - exp(y) sum(g).  Both contiguous float32/float64 of one
  * shape and dtype, else NULL with MT_EINVAL (the caller takes the op-by-op path). */
 mt_tensor *mt_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, bool log);
+
+/* e[i] = exp(x[i] - m) for i < n (e may be x): float32 through the vectorisable core (Note
+ * [Vectorisable expf]), the rare lanes below its range redone with libm, as the exp kernel
+ * does.  Shared by the softmax and attention kernels. */
+void mt_exp_shift_f32(float *e, const float *x, float m, int64_t n);
 
 #endif /* ATEN_LITE_SOFTMAX_H */

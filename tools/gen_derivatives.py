@@ -592,6 +592,27 @@ def _c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+
+def _c_function(fc, fname, title, out_params):
+    """The C function of one compiled formula (fc): a comment with its text, its temporaries
+    released on every path, 0 or the error's code."""
+    text = " ".join(title.split()).replace("*/", "* /")
+    lines = [f"/* {text} */", "static int",
+             f"{fname}(const mt_dstate *st, mt_tensor *const *grads, uint32_t given,",
+             f"    {out_params})", "{"]
+    for ctype, name in fc.temps:
+        init = "{0}" if ctype == "mt_arg" else "NULL"
+        lines.append(f"    {ctype}{'' if ctype.endswith('*') else ' '}{name} = {init};")
+    lines += ["    int rc = -1;", "    (void)st;", "    (void)grads;", "    (void)given;"]
+    lines.extend(fc.lines)
+    if fc.checks:
+        lines.append("done:")
+    for ctype, name in fc.temps:
+        lines.append(f"    mt_tensor_decref({name}.t);" if ctype == "mt_arg" else
+                     f"    mt_tensor_decref({name});")
+    lines += ["    return rc < 0 ? mt_d_err() : 0;", "}", ""]
+    return lines
+
 def emit_declaration(dsl, op, spec, out):
     decl = dsl.Declaration(op, spec)
     if len(decl.params) > 16:
@@ -606,55 +627,15 @@ def emit_declaration(dsl, op, spec, out):
         fc.compile(decl.trees[p.name])
         fname = f"mt__dform_{op}_{p.name}"
         fnames.append(fname)
-        text = " ".join(decl.formulas[p.name].split()).replace("*/", "* /")
-        out.append(f"/* {op}: {p.name} = {text} */")
-        out.append("static int")
-        out.append(f"{fname}(const mt_dstate *st, mt_tensor *const *grads, uint32_t given,")
-        out.append("    mt_tensor **out)")
-        out.append("{")
-        for ctype, name in fc.temps:
-            init = "{0}" if ctype == "mt_arg" else "NULL"
-            out.append(f"    {ctype}{'' if ctype.endswith('*') else ' '}{name} = {init};")
-        out.append("    int rc = -1;")
-        out.append("    (void)st;")
-        out.append("    (void)grads;")
-        out.append("    (void)given;")
-        out.extend(fc.lines)
-        if fc.checks:
-            out.append("done:")
-        for ctype, name in fc.temps:
-            out.append(f"    mt_tensor_decref({name}.t);" if ctype == "mt_arg" else
-                       f"    mt_tensor_decref({name});")
-        out.append("    return rc < 0 ? mt_d_err() : 0;")
-        out.append("}")
-        out.append("")
+        out.extend(_c_function(fc, fname, f"{op}: {p.name} = {decl.formulas[p.name]}",
+                               "mt_tensor **out"))
     joints = []
     for j, (names, tree) in enumerate(decl.joints):
         fc = FormulaCompiler(decl, ", ".join(names))
         fc.compile_joint(tree)
         fname = f"mt__djoint_{op}_{j}"
-        text = " ".join(ast.unparse(tree).split()).replace("*/", "* /")
-        out.append(f"/* {op}: {', '.join(names)} = {text} */")
-        out.append("static int")
-        out.append(f"{fname}(const mt_dstate *st, mt_tensor *const *grads, uint32_t given,")
-        out.append("    const bool *needs, mt_tensor **outs)")
-        out.append("{")
-        for ctype, name in fc.temps:
-            init = "{0}" if ctype == "mt_arg" else "NULL"
-            out.append(f"    {ctype}{'' if ctype.endswith('*') else ' '}{name} = {init};")
-        out.append("    int rc = -1;")
-        out.append("    (void)st;")
-        out.append("    (void)grads;")
-        out.append("    (void)given;")
-        out.extend(fc.lines)
-        if fc.checks:
-            out.append("done:")
-        for ctype, name in fc.temps:
-            out.append(f"    mt_tensor_decref({name}.t);" if ctype == "mt_arg" else
-                       f"    mt_tensor_decref({name});")
-        out.append("    return rc < 0 ? mt_d_err() : 0;")
-        out.append("}")
-        out.append("")
+        out.extend(_c_function(fc, fname, f"{op}: {', '.join(names)} = {ast.unparse(tree)}",
+                               "const bool *needs, mt_tensor **outs"))
         idx = ", ".join(str(decl.by_name[n].index) for n in names)
         joints.append(f"    {{{len(names)}, {{{idx}}}, {fname}}},")
     params = []

@@ -280,8 +280,9 @@ mt_d_squeeze(mt_tensor *t, mt_dlist dim)
     return mt_squeeze(t, dim.n, dims);
 }
 
-mt_tensor *
-mt_d_permute(mt_tensor *t, mt_dlist dims)
+/* t permuted by dims, or by their inverse (t was permuted by dims: back to its order) */
+static mt_tensor *
+mt__d_permute(mt_tensor *t, mt_dlist dims, bool inverse)
 {
     int64_t d[MT_MAX_DIMS];
     if (dims.n != t->ndim) {
@@ -293,9 +294,20 @@ mt_d_permute(mt_tensor *t, mt_dlist dims)
         if (w < 0) {
             return NULL;
         }
-        d[i] = w;
+        if (inverse) {
+            d[w] = i;
+        }
+        else {
+            d[i] = w;
+        }
     }
     return mt_permute(t, dims.n, d);
+}
+
+mt_tensor *
+mt_d_permute(mt_tensor *t, mt_dlist dims)
+{
+    return mt__d_permute(t, dims, false);
 }
 
 mt_tensor *
@@ -487,19 +499,7 @@ mt_d_embed(mt_tensor *t, mt_dlist shape, int64_t dim, int64_t start)
 mt_tensor *
 mt_d_permute_back(mt_tensor *t, mt_dlist dims)
 {
-    int64_t inv[MT_MAX_DIMS];
-    if (dims.n != t->ndim) {
-        mt_error_set(MT_ERUNTIME, "permute(): the number of dims does not match");
-        return NULL;
-    }
-    for (int i = 0; i < dims.n; i++) {
-        int w = mt_wrap_dim(dims.v[i], t->ndim);
-        if (w < 0) {
-            return NULL;
-        }
-        inv[w] = i;
-    }
-    return mt_permute(t, dims.n, inv);
+    return mt__d_permute(t, dims, true);
 }
 
 mt_tensor *
