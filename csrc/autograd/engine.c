@@ -305,6 +305,23 @@ mt__buffer_add_c(mt__graph *g, Py_ssize_t ix, int nr, mt_tensor *grad)
         *slot = grad;
         return 0;
     }
+    /* in place into the slot when nothing else holds it or its memory (a fresh gradient of
+     * the result's shape and dtype): no new tensor per addition */
+    mt_tensor *acc = *slot;
+    if (acc->contiguous && atomic_load_explicit(&acc->refcount, memory_order_relaxed) == 1 &&
+        mt_storage_refcount(acc->storage) == 1 && acc->dtype == grad->dtype &&
+        acc->ndim == grad->ndim && !mt_tensors_overlap(acc, grad) &&
+        memcmp(acc->sizes, grad->sizes, (size_t)acc->ndim * sizeof(int64_t)) == 0) {
+        mt_tensor *r = mt_binary(MT_OP_ADD, mt_arg_tensor(acc), mt_arg_tensor(grad), acc,
+                                 mt_scalar_int(1));
+        mt_tensor_decref(grad);
+        if (r == NULL) {
+            int code = mt_error_code();
+            return code < 0 ? code : mt_error_set(MT_ERUNTIME, "autograd: adding gradients failed");
+        }
+        mt_tensor_decref(r);
+        return 0;
+    }
     mt_tensor *sum = mt_binary(MT_OP_ADD, mt_arg_tensor(*slot), mt_arg_tensor(grad), NULL,
                                mt_scalar_int(1));
     mt_tensor_decref(grad);
