@@ -69,30 +69,4 @@ int mt_adaptive_max_pool(mt_tensor *input, int nsp, const int64_t *osize, mt_ten
 mt_tensor *mt_adaptive_max_pool_backward(mt_tensor *grad_output, mt_tensor *input,
                                          const mt_tensor *indices, int nsp);
 
-/* The 2-D forms (torch.nn.functional's max_pool2d, ...): kernel, stride,
- * padding and dilation as (height, width). */
-typedef struct mt_pool2d_params {
-    int64_t kernel[2];
-    int64_t stride[2];
-    int64_t padding[2];
-    int64_t dilation[2];
-    bool ceil_mode;
-} mt_pool2d_params;
-
-int mt_max_pool2d(mt_tensor *input, const mt_pool2d_params *p, mt_tensor **values,
-                  mt_tensor **indices);
-mt_tensor *mt_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
-                                  const mt_tensor *indices, const mt_pool2d_params *p);
-mt_tensor *mt_avg_pool2d(mt_tensor *input, const mt_pool2d_params *p, bool count_include_pad,
-                         int64_t divisor_override);
-mt_tensor *mt_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
-                                  const mt_pool2d_params *p, bool count_include_pad,
-                                  int64_t divisor_override);
-mt_tensor *mt_adaptive_avg_pool2d(mt_tensor *input, int64_t oh, int64_t ow);
-mt_tensor *mt_adaptive_avg_pool2d_backward(mt_tensor *grad_output, mt_tensor *input);
-int mt_adaptive_max_pool2d(mt_tensor *input, int64_t oh, int64_t ow, mt_tensor **values,
-                           mt_tensor **indices);
-mt_tensor *mt_adaptive_max_pool2d_backward(mt_tensor *grad_output, mt_tensor *input,
-                                           const mt_tensor *indices);
-
 #endif /* ATEN_LITE_POOL_H */

@@ -134,13 +134,9 @@ int mt__tensor_types_init(PyObject *module);
 
 /* ---- nn arguments (nn_binding.c) ---- */
 struct mt_conv2d_params;
-struct mt_pool2d_params;
 /* conv2d's (stride, padding, dilation, groups) from a[0..3] (NULL or None: the defaults).
  * 0, or -1 with torch's errors. */
 int mt__nn_conv_params(PyObject **a, struct mt_conv2d_params *p);
-/* max/avg pooling's kernel_size, stride, padding, dilation (when `dil`), ceil_mode from
- * a[0..]; fname names the op in errors.  0 or -1. */
-int mt__nn_pool_params(PyObject **a, const char *fname, bool dil, struct mt_pool2d_params *p);
 /* The legacy tensor type name of a dtype ("FloatTensor"). */
 const char *mt__legacy_type_name(mt_dtype dt);
 

@@ -349,11 +349,21 @@ mt_py_convolution_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     return mt__nn_triple(grads);
 }
 
-/* A pooling argument: one int or two; `none_ok` (stride): None or an empty
- * sequence gives `dflt`.  torch's messages name fname and the argument. */
+/* ---- pooling (2-D and 3-D: one binding each, over the N-d core of aten_lite/pool.c) ---------- */
+
+/* "two" or "three" in torch's messages */
+static const char *
+mt__nn_count_word(int nsp)
+{
+    return nsp == 2 ? "two" : "three";
+}
+
+/* One argument of an nsp-d pooling: an int or a sequence of 1 or nsp ints; `dflt` (stride: the
+ * kernel) for None or, when none_ok, an empty sequence; otherwise torch's message
+ * "fname: what msg".  0 or -1. */
 static int
-mt__nn_pool_pair(PyObject *o, int64_t out[2], const int64_t dflt[2], bool none_ok,
-                 const char *fname, const char *what, const char *msg)
+mt__nn_pool_arg(PyObject *o, int nsp, int64_t *out, const int64_t *dflt, bool none_ok,
+                const char *fname, const char *what, const char *msg)
 {
     int64_t v[MT_MAX_DIMS];
     if (o == NULL || o == Py_None) {
@@ -361,8 +371,7 @@ mt__nn_pool_pair(PyObject *o, int64_t out[2], const int64_t dflt[2], bool none_o
             PyErr_Format(PyExc_TypeError, "%s(): missing argument '%s'", fname, what);
             return -1;
         }
-        out[0] = dflt[0];
-        out[1] = dflt[1];
+        memcpy(out, dflt, (size_t)nsp * sizeof(int64_t));
         return 0;
     }
     int n = mt__nn_ints(o, v, fname, what);
@@ -370,335 +379,44 @@ mt__nn_pool_pair(PyObject *o, int64_t out[2], const int64_t dflt[2], bool none_o
         return -1;
     }
     if (n == 0 && none_ok) {
-        out[0] = dflt[0];
-        out[1] = dflt[1];
+        memcpy(out, dflt, (size_t)nsp * sizeof(int64_t));
         return 0;
     }
-    if (n != 1 && n != 2) {
-        PyErr_Format(PyExc_RuntimeError, "%s: %s", fname, msg);
+    if (n != 1 && n != nsp) {
+        PyErr_Format(PyExc_RuntimeError, "%s: %s %s %s ints", fname, what, msg,
+                     mt__nn_count_word(nsp));
         return -1;
     }
-    out[0] = v[0];
-    out[1] = v[1];
-    return 0;
-}
-
-int
-mt__nn_pool_params(PyObject **a, const char *fname, bool dil, mt_pool2d_params *p)
-{
-    static const int64_t zero[2] = {0, 0}, one[2] = {1, 1};
-    if (mt__nn_pool_pair(a[0], p->kernel, NULL, false, fname, "kernel_size",
-                         "kernel_size must either be a single int, or a tuple of two ints") < 0 ||
-        mt__nn_pool_pair(a[1], p->stride, p->kernel, true, fname, "stride",
-                         "stride must either be omitted, a single int, or a tuple of two ints") < 0 ||
-        mt__nn_pool_pair(a[2], p->padding, zero, false, fname, "padding",
-                         "padding must either be a single int, or a tuple of two ints") < 0) {
-        return -1;
-    }
-    if (dil) {
-        if (mt__nn_pool_pair(a[3], p->dilation, one, false, fname, "dilation",
-                             "dilation must be either a single int, or a tuple of two ints") < 0) {
-            return -1;
-        }
-    }
-    else {
-        p->dilation[0] = p->dilation[1] = 1;
-    }
-    PyObject *ceil = a[dil ? 4 : 3];
-    int c = ceil == NULL ? 0 : PyObject_IsTrue(ceil);
-    if (c < 0) {
-        return -1;
-    }
-    p->ceil_mode = c > 0;
-    return 0;
-}
-
-PyDoc_STRVAR(mt_max_pool2d_doc,
-"_max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,\n"
-"                         ceil_mode=False) -> (values, indices)\n\n"
-"Max pooling over (N, C, H, W) or (C, H, W); indices are h * W + w within each plane.");
-
-static PyObject *
-mt_py_max_pool2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_max_pool2d_with_indices", 2, "input", "kernel_size", "stride", "padding", "dilation",
-          "ceil_mode");
-    mt_pool2d_params p;
-    mt_tensor *x = NULL, *v = NULL, *ix = NULL;
-    if (mt__nn_pool_params(a + 1, "max_pool2d", true, &p) < 0 ||
-        mt__nn_tensor(a[0], &x, false, "_max_pool2d_with_indices", "input") < 0) {
-        return NULL;
-    }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = mt_max_pool2d(x, &p, &v, &ix);
-    Py_END_ALLOW_THREADS
-    mt_tensor_decref(x);
-    return mt__values_indices(rc, v, ix);
-}
-
-PyDoc_STRVAR(mt_max_pool2d_backward_doc,
-"_max_pool2d_backward(grad_output, input, indices, kernel_size, stride=None, padding=0,\n"
-"                     dilation=1, ceil_mode=False) -> Tensor\n\n"
-"grad_output scattered into zeros shaped like input at the forward's indices.");
-
-static PyObject *
-mt_py_max_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_max_pool2d_backward", 4, "grad_output", "input", "indices", "kernel_size", "stride",
-          "padding", "dilation", "ceil_mode");
-    mt_pool2d_params p;
-    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
-    if (mt__nn_pool_params(a + 3, "max_pool2d", true, &p) < 0) {
-        return NULL;
-    }
-    if (mt__nn_tensor(a[0], &t[0], false, "_max_pool2d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_max_pool2d_backward", "input") < 0 ||
-        mt__nn_tensor(a[2], &t[2], false, "_max_pool2d_backward", "indices") < 0) {
-        mt__impls_release(t, 3);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_max_pool2d_backward(t[0], t[1], t[2], &p);
-    Py_END_ALLOW_THREADS
-    mt__impls_release(t, 3);
-    return mt__tensor_wrap(r);
-}
-
-/* count_include_pad (default True) and divisor_override (None or a non-zero int). */
-static int
-mt__nn_avg_extra(PyObject *cip, PyObject *div, bool *count_include_pad, int64_t *divisor)
-{
-    int c = cip == NULL ? 1 : PyObject_IsTrue(cip);
-    if (c < 0) {
-        return -1;
-    }
-    *count_include_pad = c > 0;
-    *divisor = 0;
-    if (div != NULL && div != Py_None) {
-        if (mt__int64_from_py(div, divisor, "avg_pool2d", "divisor_override") < 0) {
-            return -1;
-        }
-        if (*divisor == 0) {
-            PyErr_SetString(PyExc_RuntimeError, "divisor must be not zero");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-PyDoc_STRVAR(mt_avg_pool2d_doc,
-"_avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,\n"
-"            count_include_pad=True, divisor_override=None) -> Tensor");
-
-static PyObject *
-mt_py_avg_pool2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_avg_pool2d", 2, "input", "kernel_size", "stride", "padding", "ceil_mode",
-          "count_include_pad", "divisor_override");
-    mt_pool2d_params p;
-    bool cip;
-    int64_t div;
-    mt_tensor *x = NULL, *r = NULL;
-    if (mt__nn_pool_params(a + 1, "avg_pool2d", false, &p) < 0 ||
-        mt__nn_avg_extra(a[5], a[6], &cip, &div) < 0 ||
-        mt__nn_tensor(a[0], &x, false, "_avg_pool2d", "input") < 0) {
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_avg_pool2d(x, &p, cip, div);
-    Py_END_ALLOW_THREADS
-    mt_tensor_decref(x);
-    return mt__tensor_wrap(r);
-}
-
-PyDoc_STRVAR(mt_avg_pool2d_backward_doc,
-"_avg_pool2d_backward(grad_output, input, kernel_size, stride=None, padding=0,\n"
-"                     ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor");
-
-static PyObject *
-mt_py_avg_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_avg_pool2d_backward", 3, "grad_output", "input", "kernel_size", "stride", "padding",
-          "ceil_mode", "count_include_pad", "divisor_override");
-    mt_pool2d_params p;
-    bool cip;
-    int64_t div;
-    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
-    if (mt__nn_pool_params(a + 2, "avg_pool2d", false, &p) < 0 ||
-        mt__nn_avg_extra(a[6], a[7], &cip, &div) < 0) {
-        return NULL;
-    }
-    if (mt__nn_tensor(a[0], &t[0], false, "_avg_pool2d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_avg_pool2d_backward", "input") < 0) {
-        mt__impls_release(t, 2);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_avg_pool2d_backward(t[0], t[1], &p, cip, div);
-    Py_END_ALLOW_THREADS
-    mt__impls_release(t, 2);
-    return mt__tensor_wrap(r);
-}
-
-PyDoc_STRVAR(mt_adaptive_avg_pool2d_doc,
-"_adaptive_avg_pool2d(input, output_size) -> Tensor\n\n"
-"output_size: an int or two ints (None entries are resolved by the Python layer).");
-
-static PyObject *
-mt_py_adaptive_avg_pool2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_adaptive_avg_pool2d", 2, "input", "output_size");
-    int64_t v[MT_MAX_DIMS];
-    int n = mt__nn_ints(a[1], v, "adaptive_avg_pool2d", "output_size");
-    if (n < 0) {
-        return NULL;
-    }
-    if (n != 1 && n != 2) {
-        PyErr_SetString(PyExc_RuntimeError, "adaptive_avg_pool2d: output_size must be 2");
-        return NULL;
-    }
-    mt_tensor *x = NULL, *r = NULL;
-    if (mt__nn_tensor(a[0], &x, false, "_adaptive_avg_pool2d", "input") < 0) {
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_adaptive_avg_pool2d(x, v[0], v[1]);
-    Py_END_ALLOW_THREADS
-    mt_tensor_decref(x);
-    return mt__tensor_wrap(r);
-}
-
-PyDoc_STRVAR(mt_adaptive_avg_pool2d_backward_doc,
-"_adaptive_avg_pool2d_backward(grad_output, input) -> Tensor");
-
-static PyObject *
-mt_py_adaptive_avg_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                                   PyObject *kwnames)
-{
-    PARSE("_adaptive_avg_pool2d_backward", 2, "grad_output", "input");
-    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
-    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_avg_pool2d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_adaptive_avg_pool2d_backward", "input") < 0) {
-        mt__impls_release(t, 2);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_adaptive_avg_pool2d_backward(t[0], t[1]);
-    Py_END_ALLOW_THREADS
-    mt__impls_release(t, 2);
-    return mt__tensor_wrap(r);
-}
-
-PyDoc_STRVAR(mt_adaptive_max_pool2d_doc,
-"_adaptive_max_pool2d(input, output_size) -> (values, indices)\n\n"
-"Adaptive max pooling; indices are h * W + w within each plane.");
-
-static PyObject *
-mt_py_adaptive_max_pool2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_adaptive_max_pool2d", 2, "input", "output_size");
-    int64_t v[MT_MAX_DIMS];
-    int n = mt__nn_ints(a[1], v, "adaptive_max_pool2d", "output_size");
-    if (n < 0) {
-        return NULL;
-    }
-    if (n != 1 && n != 2) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "adaptive_max_pool2d(): internal error: output_size.size() must be 2");
-        return NULL;
-    }
-    mt_tensor *x = NULL, *vals = NULL, *ix = NULL;
-    if (mt__nn_tensor(a[0], &x, false, "_adaptive_max_pool2d", "input") < 0) {
-        return NULL;
-    }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = mt_adaptive_max_pool2d(x, v[0], v[1], &vals, &ix);
-    Py_END_ALLOW_THREADS
-    mt_tensor_decref(x);
-    return mt__values_indices(rc, vals, ix);
-}
-
-PyDoc_STRVAR(mt_adaptive_max_pool2d_backward_doc,
-"_adaptive_max_pool2d_backward(grad_output, input, indices) -> Tensor");
-
-static PyObject *
-mt_py_adaptive_max_pool2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                                   PyObject *kwnames)
-{
-    PARSE("_adaptive_max_pool2d_backward", 3, "grad_output", "input", "indices");
-    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
-    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_max_pool2d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_adaptive_max_pool2d_backward", "input") < 0 ||
-        mt__nn_tensor(a[2], &t[2], false, "_adaptive_max_pool2d_backward", "indices") < 0) {
-        mt__impls_release(t, 3);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_adaptive_max_pool2d_backward(t[0], t[1], t[2]);
-    Py_END_ALLOW_THREADS
-    mt__impls_release(t, 3);
-    return mt__tensor_wrap(r);
-}
-
-/* ---- 3-D pooling ---------------------------------------------------------------------------- */
-
-/* One argument of a 3-D pooling: an int or a sequence of 1 or 3 ints;
- * `dflt` (stride: the kernel) for None or, when none_ok, an empty sequence;
- * otherwise torch's message "fname: msg".  0 or -1. */
-static int
-mt__nn_pool3_arg(PyObject *o, int64_t out[3], const int64_t *dflt, bool none_ok,
-                 const char *fname, const char *what, const char *msg)
-{
-    int64_t v[MT_MAX_DIMS];
-    if (o == NULL || o == Py_None) {
-        if (dflt == NULL) {
-            PyErr_Format(PyExc_TypeError, "%s(): missing argument '%s'", fname, what);
-            return -1;
-        }
-        memcpy(out, dflt, 3 * sizeof(int64_t));
-        return 0;
-    }
-    int n = mt__nn_ints(o, v, fname, what);
-    if (n < 0) {
-        return -1;
-    }
-    if (n == 0 && none_ok) {
-        memcpy(out, dflt, 3 * sizeof(int64_t));
-        return 0;
-    }
-    if (n != 1 && n != 3) {
-        PyErr_Format(PyExc_RuntimeError, "%s: %s %s", fname, what, msg);
-        return -1;
-    }
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < nsp; i++) {
         out[i] = v[n == 1 ? 0 : i];
     }
     return 0;
 }
 
-/* kernel_size, stride, padding[, dilation], ceil_mode of max_pool3d (dil)
- * or avg_pool3d, with torch's messages for each.  0 or -1. */
+/* kernel_size, stride, padding[, dilation], ceil_mode (a[0..]) of an nsp-d max pooling (max)
+ * or average pooling, with torch's messages (its 3-D average pooling words them apart).
+ * 0 or -1. */
 static int
-mt__nn_pool3_params(PyObject **a, bool max, mt_pool_params *p)
+mt__nn_pool_params(PyObject **a, int nsp, bool max, mt_pool_params *p)
 {
     static const int64_t zero[3] = {0, 0, 0}, one[3] = {1, 1, 1};
-    const char *fname = max ? "max_pool3d" : "avg_pool3d";
-    *p = (mt_pool_params){.nsp = 3};
-    if (mt__nn_pool3_arg(a[0], p->kernel, NULL, false, fname, "kernel_size",
-                         max ? "must either be a single int, or a tuple of three ints"
-                             : "must be a single int, or a tuple of three ints") < 0 ||
-        mt__nn_pool3_arg(a[1], p->stride, p->kernel, true, fname, "stride",
-                         max ? "must either be omitted, a single int, or a tuple of three ints"
-                             : "must be omitted, a single int, or a tuple of three ints") < 0 ||
-        mt__nn_pool3_arg(a[2], p->padding, zero, false, fname, "padding",
-                         max ? "must either be a single int, or a tuple of three ints"
-                             : "must be a single int, or a tuple of three ints") < 0) {
+    char fname[16];
+    snprintf(fname, sizeof(fname), "%s_pool%dd", max ? "max" : "avg", nsp);
+    bool terse = !max && nsp == 3;
+    *p = (mt_pool_params){.nsp = nsp};
+    if (mt__nn_pool_arg(a[0], nsp, p->kernel, NULL, false, fname, "kernel_size",
+                        terse ? "must be a single int, or a tuple of"
+                              : "must either be a single int, or a tuple of") < 0 ||
+        mt__nn_pool_arg(a[1], nsp, p->stride, p->kernel, true, fname, "stride",
+                        terse ? "must be omitted, a single int, or a tuple of"
+                              : "must either be omitted, a single int, or a tuple of") < 0 ||
+        mt__nn_pool_arg(a[2], nsp, p->padding, zero, false, fname, "padding",
+                        terse ? "must be a single int, or a tuple of"
+                              : "must either be a single int, or a tuple of") < 0) {
         return -1;
     }
-    if (max && mt__nn_pool3_arg(a[3], p->dilation, one, false, fname, "dilation",
-                                "must be either a single int, or a tuple of three ints") < 0) {
+    if (max && mt__nn_pool_arg(a[3], nsp, p->dilation, one, false, fname, "dilation",
+                               "must be either a single int, or a tuple of") < 0) {
         return -1;
     }
     if (!max) {
@@ -713,62 +431,11 @@ mt__nn_pool3_params(PyObject **a, bool max, mt_pool_params *p)
     return 0;
 }
 
-PyDoc_STRVAR(mt_max_pool3d_doc,
-"_max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,\n"
-"                         ceil_mode=False) -> (values, indices)\n\n"
-"Max pooling over (N, C, D, H, W) or (C, D, H, W); indices are (d * H + h) * W + w within each\n"
-"plane.");
-
-static PyObject *
-mt_py_max_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_max_pool3d_with_indices", 2, "input", "kernel_size", "stride", "padding", "dilation",
-          "ceil_mode");
-    mt_pool_params p;
-    mt_tensor *x = NULL, *v = NULL, *ix = NULL;
-    if (mt__nn_pool3_params(a + 1, true, &p) < 0 ||
-        mt__nn_tensor(a[0], &x, false, "_max_pool3d_with_indices", "input") < 0) {
-        return NULL;
-    }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = mt_max_pool(x, &p, &v, &ix);
-    Py_END_ALLOW_THREADS
-    mt_tensor_decref(x);
-    return mt__values_indices(rc, v, ix);
-}
-
-PyDoc_STRVAR(mt_max_pool3d_backward_doc,
-"_max_pool3d_backward(grad_output, input, indices, kernel_size, stride=None, padding=0,\n"
-"                     dilation=1, ceil_mode=False) -> Tensor\n\n"
-"grad_output scattered into zeros shaped like input at the forward's indices.");
-
-static PyObject *
-mt_py_max_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_max_pool3d_backward", 4, "grad_output", "input", "indices", "kernel_size", "stride",
-          "padding", "dilation", "ceil_mode");
-    mt_pool_params p;
-    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
-    if (mt__nn_pool3_params(a + 3, true, &p) < 0) {
-        return NULL;
-    }
-    if (mt__nn_tensor(a[0], &t[0], false, "_max_pool3d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_max_pool3d_backward", "input") < 0 ||
-        mt__nn_tensor(a[2], &t[2], false, "_max_pool3d_backward", "indices") < 0) {
-        mt__impls_release(t, 3);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_max_pool_backward(t[0], t[1], t[2], &p);
-    Py_END_ALLOW_THREADS
-    mt__impls_release(t, 3);
-    return mt__tensor_wrap(r);
-}
-
-/* count_include_pad and divisor_override of avg_pool3d (an int64 divisor, not zero). */
+/* count_include_pad (default True) and divisor_override (None or a non-zero int) of an nsp-d
+ * average pooling. */
 static int
-mt__nn_avg3_extra(PyObject *cip, PyObject *div, bool *count_include_pad, int64_t *divisor)
+mt__nn_avg_extra(PyObject *cip, PyObject *div, int nsp, bool *count_include_pad,
+                 int64_t *divisor)
 {
     int c = cip == NULL ? 1 : PyObject_IsTrue(cip);
     if (c < 0) {
@@ -777,7 +444,8 @@ mt__nn_avg3_extra(PyObject *cip, PyObject *div, bool *count_include_pad, int64_t
     *count_include_pad = c > 0;
     *divisor = 0;
     if (div != NULL && div != Py_None) {
-        if (mt__int64_from_py(div, divisor, "avg_pool3d", "divisor_override") < 0) {
+        if (mt__int64_from_py(div, divisor, nsp == 2 ? "avg_pool2d" : "avg_pool3d",
+                              "divisor_override") < 0) {
             return -1;
         }
         if (*divisor == 0) {
@@ -788,22 +456,90 @@ mt__nn_avg3_extra(PyObject *cip, PyObject *div, bool *count_include_pad, int64_t
     return 0;
 }
 
-PyDoc_STRVAR(mt_avg_pool3d_doc,
-"_avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,\n"
-"            count_include_pad=True, divisor_override=None) -> Tensor");
+/* An adaptive pooling's output_size of nsp values (an int counts for all); msg: torch's message
+ * for another count.  0 or -1. */
+static int
+mt__nn_osize(PyObject *o, int nsp, int64_t *out, const char *fname, const char *msg)
+{
+    int64_t v[MT_MAX_DIMS];
+    int n = mt__nn_ints(o, v, fname, "output_size");
+    if (n < 0) {
+        return -1;
+    }
+    if (n != 1 && n != nsp) {
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return -1;
+    }
+    for (int i = 0; i < nsp; i++) {
+        out[i] = v[n == 1 ? 0 : i];
+    }
+    return 0;
+}
+
+/* The tensor arguments a[0..n) named names[0..n) into t (references).  0 or -1 (none kept). */
+static int
+mt__nn_tensors(PyObject **a, int n, const char *const *names, const char *fname,
+               mt_tensor **t)
+{
+    for (int i = 0; i < n; i++) {
+        if (mt__nn_tensor(a[i], &t[i], false, fname, names[i]) < 0) {
+            mt__impls_release(t, i);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 static PyObject *
-mt_py_avg_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt__py_max_pool(int nsp, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PARSE("_avg_pool3d", 2, "input", "kernel_size", "stride", "padding", "ceil_mode",
-          "count_include_pad", "divisor_override");
+    const char *fname = nsp == 2 ? "_max_pool2d_with_indices" : "_max_pool3d_with_indices";
+    PARSE(fname, 2, "input", "kernel_size", "stride", "padding", "dilation", "ceil_mode");
+    mt_pool_params p;
+    mt_tensor *x = NULL, *v = NULL, *ix = NULL;
+    if (mt__nn_pool_params(a + 1, nsp, true, &p) < 0 ||
+        mt__nn_tensor(a[0], &x, false, fname, "input") < 0) {
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_max_pool(x, &p, &v, &ix);
+    Py_END_ALLOW_THREADS
+    mt_tensor_decref(x);
+    return mt__values_indices(rc, v, ix);
+}
+
+static PyObject *
+mt__py_max_pool_backward(int nsp, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    const char *fname = nsp == 2 ? "_max_pool2d_backward" : "_max_pool3d_backward";
+    PARSE(fname, 4, "grad_output", "input", "indices", "kernel_size", "stride", "padding",
+          "dilation", "ceil_mode");
+    mt_pool_params p;
+    mt_tensor *t[3], *r = NULL;
+    if (mt__nn_pool_params(a + 3, nsp, true, &p) < 0 || mt__nn_tensors(a, 3, names, fname, t) < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    r = mt_max_pool_backward(t[0], t[1], t[2], &p);
+    Py_END_ALLOW_THREADS
+    mt__impls_release(t, 3);
+    return mt__tensor_wrap(r);
+}
+
+static PyObject *
+mt__py_avg_pool(int nsp, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    const char *fname = nsp == 2 ? "_avg_pool2d" : "_avg_pool3d";
+    PARSE(fname, 2, "input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+          "divisor_override");
     mt_pool_params p;
     bool cip;
     int64_t div;
     mt_tensor *x = NULL, *r = NULL;
-    if (mt__nn_pool3_params(a + 1, false, &p) < 0 ||
-        mt__nn_avg3_extra(a[5], a[6], &cip, &div) < 0 ||
-        mt__nn_tensor(a[0], &x, false, "_avg_pool3d", "input") < 0) {
+    if (mt__nn_pool_params(a + 1, nsp, false, &p) < 0 ||
+        mt__nn_avg_extra(a[5], a[6], nsp, &cip, &div) < 0 ||
+        mt__nn_tensor(a[0], &x, false, fname, "input") < 0) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -813,26 +549,19 @@ mt_py_avg_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject 
     return mt__tensor_wrap(r);
 }
 
-PyDoc_STRVAR(mt_avg_pool3d_backward_doc,
-"_avg_pool3d_backward(grad_output, input, kernel_size, stride=None, padding=0,\n"
-"                     ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor");
-
 static PyObject *
-mt_py_avg_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt__py_avg_pool_backward(int nsp, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PARSE("_avg_pool3d_backward", 3, "grad_output", "input", "kernel_size", "stride", "padding",
-          "ceil_mode", "count_include_pad", "divisor_override");
+    const char *fname = nsp == 2 ? "_avg_pool2d_backward" : "_avg_pool3d_backward";
+    PARSE(fname, 3, "grad_output", "input", "kernel_size", "stride", "padding", "ceil_mode",
+          "count_include_pad", "divisor_override");
     mt_pool_params p;
     bool cip;
     int64_t div;
-    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
-    if (mt__nn_pool3_params(a + 2, false, &p) < 0 ||
-        mt__nn_avg3_extra(a[6], a[7], &cip, &div) < 0) {
-        return NULL;
-    }
-    if (mt__nn_tensor(a[0], &t[0], false, "_avg_pool3d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_avg_pool3d_backward", "input") < 0) {
-        mt__impls_release(t, 2);
+    mt_tensor *t[2], *r = NULL;
+    if (mt__nn_pool_params(a + 2, nsp, false, &p) < 0 ||
+        mt__nn_avg_extra(a[6], a[7], nsp, &cip, &div) < 0 ||
+        mt__nn_tensors(a, 2, names, fname, t) < 0) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -842,115 +571,108 @@ mt_py_avg_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
     return mt__tensor_wrap(r);
 }
 
-/* An adaptive pooling's output_size of 3 values (an int counts for all). */
-static int
-mt__nn_osize3(PyObject *o, int64_t out[3], const char *fname, const char *msg)
-{
-    int64_t v[MT_MAX_DIMS];
-    int n = mt__nn_ints(o, v, fname, "output_size");
-    if (n < 0) {
-        return -1;
-    }
-    if (n != 1 && n != 3) {
-        PyErr_SetString(PyExc_RuntimeError, msg);
-        return -1;
-    }
-    for (int i = 0; i < 3; i++) {
-        out[i] = v[n == 1 ? 0 : i];
-    }
-    return 0;
-}
-
-PyDoc_STRVAR(mt_adaptive_avg_pool3d_doc,
-"_adaptive_avg_pool3d(input, output_size) -> Tensor\n\n"
-"output_size: an int or three ints (None entries are resolved by the Python layer).");
-
 static PyObject *
-mt_py_adaptive_avg_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt__py_adaptive_avg_pool(int nsp, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PARSE("_adaptive_avg_pool3d", 2, "input", "output_size");
+    const char *fname = nsp == 2 ? "_adaptive_avg_pool2d" : "_adaptive_avg_pool3d";
+    PARSE(fname, 2, "input", "output_size");
     int64_t v[3];
-    if (mt__nn_osize3(a[1], v, "adaptive_avg_pool3d", "adaptive_avg_pool3d: output_size must be 3") < 0) {
+    if (mt__nn_osize(a[1], nsp, v, fname + 1,
+                     nsp == 2 ? "adaptive_avg_pool2d: output_size must be 2"
+                              : "adaptive_avg_pool3d: output_size must be 3") < 0) {
         return NULL;
     }
     mt_tensor *x = NULL, *r = NULL;
-    if (mt__nn_tensor(a[0], &x, false, "_adaptive_avg_pool3d", "input") < 0) {
+    if (mt__nn_tensor(a[0], &x, false, fname, "input") < 0) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
-    r = mt_adaptive_avg_pool(x, 3, v);
+    r = mt_adaptive_avg_pool(x, nsp, v);
     Py_END_ALLOW_THREADS
     mt_tensor_decref(x);
     return mt__tensor_wrap(r);
 }
 
-PyDoc_STRVAR(mt_adaptive_avg_pool3d_backward_doc,
-"_adaptive_avg_pool3d_backward(grad_output, input) -> Tensor");
-
 static PyObject *
-mt_py_adaptive_avg_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                                   PyObject *kwnames)
+mt__py_adaptive_avg_pool_backward(int nsp, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames)
 {
-    PARSE("_adaptive_avg_pool3d_backward", 2, "grad_output", "input");
-    mt_tensor *t[2] = {NULL, NULL}, *r = NULL;
-    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_avg_pool3d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_adaptive_avg_pool3d_backward", "input") < 0) {
-        mt__impls_release(t, 2);
+    const char *fname =
+        nsp == 2 ? "_adaptive_avg_pool2d_backward" : "_adaptive_avg_pool3d_backward";
+    PARSE(fname, 2, "grad_output", "input");
+    mt_tensor *t[2], *r = NULL;
+    if (mt__nn_tensors(a, 2, names, fname, t) < 0) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
-    r = mt_adaptive_avg_pool_backward(t[0], t[1], 3);
+    r = mt_adaptive_avg_pool_backward(t[0], t[1], nsp);
     Py_END_ALLOW_THREADS
     mt__impls_release(t, 2);
     return mt__tensor_wrap(r);
 }
 
-PyDoc_STRVAR(mt_adaptive_max_pool3d_doc,
-"_adaptive_max_pool3d(input, output_size) -> (values, indices)\n\n"
-"Adaptive max pooling; indices are (d * H + h) * W + w within each plane.");
-
 static PyObject *
-mt_py_adaptive_max_pool3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+mt__py_adaptive_max_pool(int nsp, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PARSE("_adaptive_max_pool3d", 2, "input", "output_size");
+    const char *fname = nsp == 2 ? "_adaptive_max_pool2d" : "_adaptive_max_pool3d";
+    PARSE(fname, 2, "input", "output_size");
     int64_t v[3];
-    if (mt__nn_osize3(a[1], v, "adaptive_max_pool3d",
-                      "adaptive_max_pool3d(): internal error: output_size.size() must be 3") < 0) {
+    if (mt__nn_osize(a[1], nsp, v, fname + 1,
+                     nsp == 2 ? "adaptive_max_pool2d(): internal error: output_size.size() must be 2"
+                              : "adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+        < 0) {
         return NULL;
     }
     mt_tensor *x = NULL, *vals = NULL, *ix = NULL;
-    if (mt__nn_tensor(a[0], &x, false, "_adaptive_max_pool3d", "input") < 0) {
+    if (mt__nn_tensor(a[0], &x, false, fname, "input") < 0) {
         return NULL;
     }
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mt_adaptive_max_pool(x, 3, v, &vals, &ix);
+    rc = mt_adaptive_max_pool(x, nsp, v, &vals, &ix);
     Py_END_ALLOW_THREADS
     mt_tensor_decref(x);
     return mt__values_indices(rc, vals, ix);
 }
 
-PyDoc_STRVAR(mt_adaptive_max_pool3d_backward_doc,
-"_adaptive_max_pool3d_backward(grad_output, input, indices) -> Tensor");
-
 static PyObject *
-mt_py_adaptive_max_pool3d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
-                                   PyObject *kwnames)
+mt__py_adaptive_max_pool_backward(int nsp, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames)
 {
-    PARSE("_adaptive_max_pool3d_backward", 3, "grad_output", "input", "indices");
-    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
-    if (mt__nn_tensor(a[0], &t[0], false, "_adaptive_max_pool3d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_adaptive_max_pool3d_backward", "input") < 0 ||
-        mt__nn_tensor(a[2], &t[2], false, "_adaptive_max_pool3d_backward", "indices") < 0) {
-        mt__impls_release(t, 3);
+    const char *fname =
+        nsp == 2 ? "_adaptive_max_pool2d_backward" : "_adaptive_max_pool3d_backward";
+    PARSE(fname, 3, "grad_output", "input", "indices");
+    mt_tensor *t[3], *r = NULL;
+    if (mt__nn_tensors(a, 3, names, fname, t) < 0) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
-    r = mt_adaptive_max_pool_backward(t[0], t[1], t[2], 3);
+    r = mt_adaptive_max_pool_backward(t[0], t[1], t[2], nsp);
     Py_END_ALLOW_THREADS
     mt__impls_release(t, 3);
     return mt__tensor_wrap(r);
 }
+
+/* The 2-D and 3-D entry points of each pooling binding. */
+#define MT__NN_POOL_ENTRIES(name)                                                                 \
+    static PyObject *mt_py_##name##2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs,      \
+                                      PyObject *kwnames)                                          \
+    {                                                                                             \
+        return mt__py_##name(2, args, nargs, kwnames);                                            \
+    }                                                                                             \
+    static PyObject *mt_py_##name##3d(PyObject *m, PyObject *const *args, Py_ssize_t nargs,      \
+                                      PyObject *kwnames)                                          \
+    {                                                                                             \
+        return mt__py_##name(3, args, nargs, kwnames);                                            \
+    }
+MT__NN_POOL_ENTRIES(max_pool)
+MT__NN_POOL_ENTRIES(max_pool_backward)
+MT__NN_POOL_ENTRIES(avg_pool)
+MT__NN_POOL_ENTRIES(avg_pool_backward)
+MT__NN_POOL_ENTRIES(adaptive_avg_pool)
+MT__NN_POOL_ENTRIES(adaptive_avg_pool_backward)
+MT__NN_POOL_ENTRIES(adaptive_max_pool)
+MT__NN_POOL_ENTRIES(adaptive_max_pool_backward)
 
 /* ---- upsampling ------------------------------------------------------------------------------ */
 
@@ -1174,26 +896,48 @@ static PyMethodDef mt_nn_functions[] = {
     {"_conv2d_backward", FASTKW(mt_py_conv2d_backward), mt_conv2d_backward_doc},
     {"_convolution", FASTKW(mt_py_convolution), mt_convolution_doc},
     {"_convolution_backward", FASTKW(mt_py_convolution_backward), mt_convolution_backward_doc},
-    {"_max_pool2d_with_indices", FASTKW(mt_py_max_pool2d), mt_max_pool2d_doc},
-    {"_max_pool2d_backward", FASTKW(mt_py_max_pool2d_backward), mt_max_pool2d_backward_doc},
-    {"_avg_pool2d", FASTKW(mt_py_avg_pool2d), mt_avg_pool2d_doc},
-    {"_avg_pool2d_backward", FASTKW(mt_py_avg_pool2d_backward), mt_avg_pool2d_backward_doc},
-    {"_adaptive_avg_pool2d", FASTKW(mt_py_adaptive_avg_pool2d), mt_adaptive_avg_pool2d_doc},
-    {"_adaptive_avg_pool2d_backward", FASTKW(mt_py_adaptive_avg_pool2d_backward),
-     mt_adaptive_avg_pool2d_backward_doc},
-    {"_adaptive_max_pool2d", FASTKW(mt_py_adaptive_max_pool2d), mt_adaptive_max_pool2d_doc},
-    {"_adaptive_max_pool2d_backward", FASTKW(mt_py_adaptive_max_pool2d_backward),
-     mt_adaptive_max_pool2d_backward_doc},
-    {"_max_pool3d_with_indices", FASTKW(mt_py_max_pool3d), mt_max_pool3d_doc},
-    {"_max_pool3d_backward", FASTKW(mt_py_max_pool3d_backward), mt_max_pool3d_backward_doc},
-    {"_avg_pool3d", FASTKW(mt_py_avg_pool3d), mt_avg_pool3d_doc},
-    {"_avg_pool3d_backward", FASTKW(mt_py_avg_pool3d_backward), mt_avg_pool3d_backward_doc},
-    {"_adaptive_avg_pool3d", FASTKW(mt_py_adaptive_avg_pool3d), mt_adaptive_avg_pool3d_doc},
-    {"_adaptive_avg_pool3d_backward", FASTKW(mt_py_adaptive_avg_pool3d_backward),
-     mt_adaptive_avg_pool3d_backward_doc},
-    {"_adaptive_max_pool3d", FASTKW(mt_py_adaptive_max_pool3d), mt_adaptive_max_pool3d_doc},
-    {"_adaptive_max_pool3d_backward", FASTKW(mt_py_adaptive_max_pool3d_backward),
-     mt_adaptive_max_pool3d_backward_doc},
+    {"_max_pool2d_with_indices", FASTKW(mt_py_max_pool2d),
+     "_max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, "
+     "ceil_mode=False) -> (values, indices): max pooling over (N, C, *spatial) or (C, "
+     "*spatial); indices are flat positions within each plane."},
+    {"_max_pool2d_backward", FASTKW(mt_py_max_pool_backward2d),
+     "_max_pool2d_backward(grad_output, input, indices, kernel_size, stride=None, padding=0, "
+     "dilation=1, ceil_mode=False) -> Tensor: grad_output added at the forward's indices."},
+    {"_avg_pool2d", FASTKW(mt_py_avg_pool2d),
+     "_avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, "
+     "count_include_pad=True, divisor_override=None) -> Tensor"},
+    {"_avg_pool2d_backward", FASTKW(mt_py_avg_pool_backward2d),
+     "_avg_pool2d_backward(grad_output, input, kernel_size, stride=None, padding=0, "
+     "ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor"},
+    {"_adaptive_avg_pool2d", FASTKW(mt_py_adaptive_avg_pool2d),
+     "_adaptive_avg_pool2d(input, output_size) -> Tensor"},
+    {"_adaptive_avg_pool2d_backward", FASTKW(mt_py_adaptive_avg_pool_backward2d),
+     "_adaptive_avg_pool2d_backward(grad_output, input) -> Tensor"},
+    {"_adaptive_max_pool2d", FASTKW(mt_py_adaptive_max_pool2d),
+     "_adaptive_max_pool2d(input, output_size) -> (values, indices)"},
+    {"_adaptive_max_pool2d_backward", FASTKW(mt_py_adaptive_max_pool_backward2d),
+     "_adaptive_max_pool2d_backward(grad_output, input, indices) -> Tensor"},
+    {"_max_pool3d_with_indices", FASTKW(mt_py_max_pool3d),
+     "_max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, "
+     "ceil_mode=False) -> (values, indices): max pooling over (N, C, *spatial) or (C, "
+     "*spatial); indices are flat positions within each plane."},
+    {"_max_pool3d_backward", FASTKW(mt_py_max_pool_backward3d),
+     "_max_pool3d_backward(grad_output, input, indices, kernel_size, stride=None, padding=0, "
+     "dilation=1, ceil_mode=False) -> Tensor: grad_output added at the forward's indices."},
+    {"_avg_pool3d", FASTKW(mt_py_avg_pool3d),
+     "_avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, "
+     "count_include_pad=True, divisor_override=None) -> Tensor"},
+    {"_avg_pool3d_backward", FASTKW(mt_py_avg_pool_backward3d),
+     "_avg_pool3d_backward(grad_output, input, kernel_size, stride=None, padding=0, "
+     "ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor"},
+    {"_adaptive_avg_pool3d", FASTKW(mt_py_adaptive_avg_pool3d),
+     "_adaptive_avg_pool3d(input, output_size) -> Tensor"},
+    {"_adaptive_avg_pool3d_backward", FASTKW(mt_py_adaptive_avg_pool_backward3d),
+     "_adaptive_avg_pool3d_backward(grad_output, input) -> Tensor"},
+    {"_adaptive_max_pool3d", FASTKW(mt_py_adaptive_max_pool3d),
+     "_adaptive_max_pool3d(input, output_size) -> (values, indices)"},
+    {"_adaptive_max_pool3d_backward", FASTKW(mt_py_adaptive_max_pool_backward3d),
+     "_adaptive_max_pool3d_backward(grad_output, input, indices) -> Tensor"},
     {"_upsample", FASTKW(mt_py_upsample), mt_upsample_doc},
     {"_upsample_backward", FASTKW(mt_py_upsample_backward), mt_upsample_backward_doc},
     {NULL},
