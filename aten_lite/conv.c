@@ -1121,30 +1121,3 @@ done:
     }
     return rc;
 }
-
-static mt_conv_params
-mt__conv2d_as_nd(const mt_conv2d_params *p)
-{
-    mt_conv_params q = {.nsp = 2, .groups = p->groups};
-    for (int i = 0; i < 2; i++) {
-        q.stride[i] = p->stride[i];
-        q.padding[i] = p->padding[i];
-        q.dilation[i] = p->dilation[i];
-    }
-    return q;
-}
-
-mt_tensor *
-mt_conv2d(mt_tensor *input, mt_tensor *weight, mt_tensor *bias, const mt_conv2d_params *p)
-{
-    mt_conv_params q = mt__conv2d_as_nd(p);
-    return mt_convolution(input, weight, bias, &q);
-}
-
-int
-mt_conv2d_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *weight,
-                   const mt_conv2d_params *p, const bool mask[3], mt_tensor *grads[3])
-{
-    mt_conv_params q = mt__conv2d_as_nd(p);
-    return mt_convolution_backward(grad_output, input, weight, &q, mask, grads);
-}

@@ -46,21 +46,4 @@ mt_tensor *mt_convolution(mt_tensor *input, mt_tensor *weight, mt_tensor *bias,
 int mt_convolution_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *weight,
                             const mt_conv_params *p, const bool mask[3], mt_tensor *grads[3]);
 
-/* stride, padding and dilation as (height, width). */
-typedef struct mt_conv2d_params {
-    int64_t stride[2];
-    int64_t padding[2];
-    int64_t dilation[2];
-    int64_t groups;
-} mt_conv2d_params;
-
-/* torch.nn.functional.conv2d: mt_convolution with two spatial dims, not
- * transposed (input (N, C_in, H, W) or (C_in, H, W)). */
-mt_tensor *mt_conv2d(mt_tensor *input, mt_tensor *weight, mt_tensor *bias,
-                     const mt_conv2d_params *p);
-
-/* mt_convolution_backward of mt_conv2d. */
-int mt_conv2d_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *weight,
-                       const mt_conv2d_params *p, const bool mask[3], mt_tensor *grads[3]);
-
 #endif /* ATEN_LITE_CONV_H */

@@ -132,11 +132,7 @@ PyObject *mt__result_or_out(mt_tensor *r, PyObject *out, const char *fname);
 int mt__out_arg(PyObject *o, mt_tensor **impl, const char *fname);
 int mt__tensor_types_init(PyObject *module);
 
-/* ---- nn arguments (nn_binding.c) ---- */
-struct mt_conv2d_params;
-/* conv2d's (stride, padding, dilation, groups) from a[0..3] (NULL or None: the defaults).
- * 0, or -1 with torch's errors. */
-int mt__nn_conv_params(PyObject **a, struct mt_conv2d_params *p);
+/* ---- legacy type names (tensor_methods.c) ---- */
 /* The legacy tensor type name of a dtype ("FloatTensor"). */
 const char *mt__legacy_type_name(mt_dtype dt);
 

@@ -65,76 +65,6 @@ mt__nn_ints(PyObject *o, int64_t vals[MT_MAX_DIMS], const char *fname, const cha
     return n;
 }
 
-/* conv2d's stride/padding/dilation: one value or two ("expected stride to be
- * a single integer value or a list of 2 values ..." as torch).  0 or -1. */
-static int
-mt__nn_conv_pair(PyObject *o, int64_t out[2], int64_t dflt, const char *what)
-{
-    int64_t v[MT_MAX_DIMS];
-    if (o == NULL || o == Py_None) {
-        out[0] = out[1] = dflt;
-        return 0;
-    }
-    int n = mt__nn_ints(o, v, "conv2d", what);
-    if (n < 0) {
-        return -1;
-    }
-    if (n != 1 && n != 2) {
-        char buf[256];
-        PyErr_Format(PyExc_RuntimeError,
-                     "expected %s to be a single integer value or a list of 2 values to match the "
-                     "convolution dimensions, but got %s=%s",
-                     what, what, mt_format_sizes(buf, sizeof(buf), n, v));
-        return -1;
-    }
-    out[0] = v[0];
-    out[1] = v[1];
-    return 0;
-}
-
-int
-mt__nn_conv_params(PyObject **a, mt_conv2d_params *p)
-{
-    if (mt__nn_conv_pair(a[0], p->stride, 1, "stride") < 0 ||
-        mt__nn_conv_pair(a[1], p->padding, 0, "padding") < 0 ||
-        mt__nn_conv_pair(a[2], p->dilation, 1, "dilation") < 0) {
-        return -1;
-    }
-    p->groups = 1;
-    if (a[3] != NULL && a[3] != Py_None &&
-        mt__int64_from_py(a[3], &p->groups, "conv2d", "groups") < 0) {
-        return -1;
-    }
-    return 0;
-}
-
-PyDoc_STRVAR(mt_conv2d_doc,
-"_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor\n\n"
-"The conv2d kernel: input (N, C_in, H, W) or (C_in, H, W), weight (C_out, C_in/groups, kH, kW).\n"
-"padding is numeric here (minitorch.nn.functional.conv2d resolves 'same'/'valid').");
-
-static PyObject *
-mt_py_conv2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_conv2d", 2, "input", "weight", "bias", "stride", "padding", "dilation", "groups");
-    mt_conv2d_params p;
-    if (mt__nn_conv_params(a + 3, &p) < 0) {
-        return NULL;
-    }
-    mt_tensor *t[3] = {NULL, NULL, NULL}, *r = NULL;
-    if (mt__nn_tensor(a[0], &t[0], false, "_conv2d", "input") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_conv2d", "weight") < 0 ||
-        mt__nn_tensor(a[2], &t[2], true, "_conv2d", "bias") < 0) {
-        mt__impls_release(t, 3);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    r = mt_conv2d(t[0], t[1], t[2], &p);
-    Py_END_ALLOW_THREADS
-    mt__impls_release(t, 3);
-    return mt__tensor_wrap(r);
-}
-
 /* output_mask: a sequence of three truth values. */
 static int
 mt__nn_mask(PyObject *o, bool mask[3])
@@ -185,39 +115,6 @@ mt__nn_triple(mt_tensor *grads[3])
         PyTuple_SET_ITEM(tup, i, v);
     }
     return tup;
-}
-
-PyDoc_STRVAR(mt_conv2d_backward_doc,
-"_conv2d_backward(grad_output, input, weight, stride=1, padding=0, dilation=1, groups=1,\n"
-"                 output_mask=(True, True, True)) -> (grad_input, grad_weight, grad_bias)\n\n"
-"Gradients of _conv2d; None for each one output_mask does not ask for.");
-
-static PyObject *
-mt_py_conv2d_backward(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PARSE("_conv2d_backward", 3, "grad_output", "input", "weight", "stride", "padding", "dilation",
-          "groups", "output_mask");
-    mt_conv2d_params p;
-    bool mask[3];
-    if (mt__nn_conv_params(a + 3, &p) < 0 || mt__nn_mask(a[7], mask) < 0) {
-        return NULL;
-    }
-    mt_tensor *t[3] = {NULL, NULL, NULL}, *grads[3] = {NULL, NULL, NULL};
-    if (mt__nn_tensor(a[0], &t[0], false, "_conv2d_backward", "grad_output") < 0 ||
-        mt__nn_tensor(a[1], &t[1], false, "_conv2d_backward", "input") < 0 ||
-        mt__nn_tensor(a[2], &t[2], false, "_conv2d_backward", "weight") < 0) {
-        mt__impls_release(t, 3);
-        return NULL;
-    }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = mt_conv2d_backward(t[0], t[1], t[2], &p, mask, grads);
-    Py_END_ALLOW_THREADS
-    mt__impls_release(t, 3);
-    if (rc < 0) {
-        return mt__raise(rc);
-    }
-    return mt__nn_triple(grads);
 }
 
 /* One argument of an N-d convolution (nsp spatial dims): an int or a
@@ -892,8 +789,6 @@ static PyMethodDef mt_nn_functions[] = {
      "softmax or log_softmax along the last dimension in one pass per row"},
     {"_layer_norm", (PyCFunction)(void (*)(void))mt_py_layer_norm, METH_FASTCALL,
      "layer normalisation over the last nd dims in one pass per row: (out, mean, rstd)"},
-    {"_conv2d", FASTKW(mt_py_conv2d), mt_conv2d_doc},
-    {"_conv2d_backward", FASTKW(mt_py_conv2d_backward), mt_conv2d_backward_doc},
     {"_convolution", FASTKW(mt_py_convolution), mt_convolution_doc},
     {"_convolution_backward", FASTKW(mt_py_convolution_backward), mt_convolution_backward_doc},
     {"_max_pool2d_with_indices", FASTKW(mt_py_max_pool2d),

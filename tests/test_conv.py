@@ -33,6 +33,16 @@ def pair(v):
     return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
 
 
+def conv2d_kernel(x, w, b, s=1, p=0, d=1, g=1):
+    """The convolution kernel itself (_C._convolution, 2-D)."""
+    return torch._C._convolution(x, w, b, pair(s), pair(p), pair(d), False, (0, 0), g)
+
+
+def conv2d_kernel_backward(gy, x, w, s=1, p=0, d=1, g=1, output_mask=(True, True, True)):
+    return torch._C._convolution_backward(gy, x, w, pair(s), pair(p), pair(d), False, (0, 0), g,
+                                          output_mask)
+
+
 # ---- NumPy references ------------------------------------------------------------------------
 
 def conv_out(size, k, s, p, d):
@@ -207,11 +217,11 @@ def test_conv2d_forward_backward(case, dt, engine):
     x, xa = rand(rng, (n, c, h, w), dt)
     wt, wa = rand(rng, (co, c // g, kh, kw), dt)
     b, ba = rand(rng, (co,), dt) if has_bias else (None, None)
-    y = torch._C._conv2d(x, wt, b, s, p, d, g)
+    y = conv2d_kernel(x, wt, b, s, p, d, g)
     ref = ref_conv2d(xa, wa, ba, s, p, d, g)
     close(y, ref, dt, scale=np.abs(ref).max())
     gy, gya = rand(rng, tuple(y.shape), dt)
-    gx, gw, gb = torch._C._conv2d_backward(gy, x, wt, s, p, d, g, (True, True, True))
+    gx, gw, gb = conv2d_kernel_backward(gy, x, wt, s, p, d, g, (True, True, True))
     rx, rw, rb = ref_conv2d_backward(gya, xa, wa, s, p, d, g)
     close(gx, rx, dt, scale=np.abs(rx).max())
     close(gw, rw, dt, scale=np.abs(rw).max())
@@ -219,7 +229,7 @@ def test_conv2d_forward_backward(case, dt, engine):
     # each output_mask entry on its own gives the same gradient, None for the others
     for i in range(3):
         mask = tuple(j == i for j in range(3))
-        r = torch._C._conv2d_backward(gy, x, wt, s, p, d, g, mask)
+        r = conv2d_kernel_backward(gy, x, wt, s, p, d, g, mask)
         assert [t is None for t in r] == [not m for m in mask]
         assert np.array_equal(r[i].numpy(), (gx, gw, gb)[i].numpy())
 
@@ -235,7 +245,7 @@ def test_conv2d_unbatched_and_batch_one():
     y1 = F.conv2d(x.unsqueeze(0), w, b, padding=1)
     assert np.array_equal(y1[0].numpy(), y.numpy())
     gy, gya = rand(rng, (4, 7, 6))
-    gx, gw, gb = torch._C._conv2d_backward(gy, x, w, 1, 1)
+    gx, gw, gb = conv2d_kernel_backward(gy, x, w, 1, 1)
     rx, rw, rb = ref_conv2d_backward(gya[None], xa[None], wa, 1, 1)
     assert tuple(gx.shape) == (3, 7, 6)
     close(gx, rx[0], F64)
@@ -254,7 +264,7 @@ def test_conv2d_noncontiguous_and_empty():
     e = torch.zeros(0, 3, 5, 5, dtype=F64)
     ye = F.conv2d(e, ws, torch.ones(4, dtype=F64))
     assert tuple(ye.shape) == (0, 4, 4, 4)
-    gx, gw, gb = torch._C._conv2d_backward(torch.zeros(0, 4, 4, 4, dtype=F64), e, ws)
+    gx, gw, gb = conv2d_kernel_backward(torch.zeros(0, 4, 4, 4, dtype=F64), e, ws)
     assert tuple(gx.shape) == (0, 3, 5, 5) and not gw.numpy().any() and not gb.numpy().any()
     # no input channels: the output is the bias
     z = F.conv2d(torch.zeros(2, 0, 4, 4, dtype=F64), torch.zeros(3, 0, 3, 3, dtype=F64),
@@ -278,7 +288,7 @@ def test_conv2d_inf_and_nan_stay_where_they_reach(cin):
     fin = np.isfinite(ref)
     np.testing.assert_allclose(y[fin], ref[fin], rtol=1e-4, atol=1e-4)
     gy = torch.from_numpy(np.where(fin, 1.0, 0.0).astype(np.float32))
-    gx, gw, _ = torch._C._conv2d_backward(gy, x, w, 1, 1)
+    gx, gw, _ = conv2d_kernel_backward(gy, x, w, 1, 1)
     rx, rw, _ = ref_conv2d_backward(gy.numpy().astype(np.float64), xa.astype(np.float64),
                                     wa.astype(np.float64), 1, 1)
     for got, want in ((gx.numpy(), rx), (gw.numpy(), rw)):
@@ -311,7 +321,7 @@ def test_conv2d_results_do_not_depend_on_thread_count(cin, cout):
         for threads in (1, 3):
             torch.set_num_threads(threads)
             res.append([t.numpy() for t in (F.conv2d(x, w, None, 1, 1),)
-                        + torch._C._conv2d_backward(gy, x, w, 1, 1, output_mask=(True, True, True))])
+                        + conv2d_kernel_backward(gy, x, w, 1, 1, output_mask=(True, True, True))])
     finally:
         torch.set_num_threads(n)
     for a, b in zip(*res):
@@ -634,22 +644,22 @@ def test_bad_input_messages(fn, exc, msg):
 
 
 HOSTILE = [
-    lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 2**62),
-    lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 2**40),
-    lambda: torch._C._conv2d(torch.zeros(1, 16, 3, 3), torch.zeros(16, 16, 3, 3), None, 1, 2**40),
-    lambda: torch._C._conv2d_backward(torch.zeros(1, 16, 1, 1), torch.zeros(1, 16, 3, 3),
+    lambda: conv2d_kernel(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 2**62),
+    lambda: conv2d_kernel(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 2**40),
+    lambda: conv2d_kernel(torch.zeros(1, 16, 3, 3), torch.zeros(16, 16, 3, 3), None, 1, 2**40),
+    lambda: conv2d_kernel_backward(torch.zeros(1, 16, 1, 1), torch.zeros(1, 16, 3, 3),
                                       torch.zeros(16, 16, 3, 3), 1, (0, 2**40)),
-    lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 0, 2**62),
-    lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 0, 1,
+    lambda: conv2d_kernel(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 0, 2**62),
+    lambda: conv2d_kernel(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 0, 1,
                              2**62),
-    lambda: torch._C._conv2d(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 2**64),
-    lambda: torch._C._conv2d(torch.zeros(1, 2**20, 1, 1).expand(2**20, 2**20, 1, 1),
+    lambda: conv2d_kernel(torch.zeros(1, 1, 3, 3), torch.zeros(1, 1, 3, 3), None, 1, 2**64),
+    lambda: conv2d_kernel(torch.zeros(1, 2**20, 1, 1).expand(2**20, 2**20, 1, 1),
                              torch.zeros(1, 2**20, 1, 1), None),
-    lambda: torch._C._conv2d_backward(torch.zeros(1, 1, 2, 2), torch.zeros(1, 1, 3, 3),
+    lambda: conv2d_kernel_backward(torch.zeros(1, 1, 2, 2), torch.zeros(1, 1, 3, 3),
                                       torch.zeros(1, 1, 3, 3)),
-    lambda: torch._C._conv2d_backward(torch.zeros(1, 1, 1, 1, dtype=F64), torch.zeros(1, 1, 3, 3),
+    lambda: conv2d_kernel_backward(torch.zeros(1, 1, 1, 1, dtype=F64), torch.zeros(1, 1, 3, 3),
                                       torch.zeros(1, 1, 3, 3)),
-    lambda: torch._C._conv2d_backward(torch.zeros(1, 1, 1, 1), torch.zeros(1, 1, 3, 3),
+    lambda: conv2d_kernel_backward(torch.zeros(1, 1, 1, 1), torch.zeros(1, 1, 3, 3),
                                       torch.zeros(1, 1, 3, 3), output_mask=(True,)),
     lambda: torch._C._max_pool2d_with_indices(torch.zeros(1, 1, 3, 3), 2**31),
     lambda: torch._C._max_pool2d_with_indices(torch.zeros(1, 1, 2**20, 1).expand(1, 1, 2**20,
@@ -678,9 +688,9 @@ def test_hostile_arguments_raise(fn):
 
 
 def test_huge_stride_and_empty_window():
-    y = torch._C._conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), None, 2**62)
+    y = conv2d_kernel(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), None, 2**62)
     assert y.numpy().ravel().tolist() == [4.0]
-    y = torch._C._conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 3, 3), None, 2**61, 2**61)
+    y = conv2d_kernel(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 3, 3), None, 2**61, 2**61)
     assert y.numpy().ravel().tolist() == [0, 0, 0, 0, 9, 0, 0, 0, 0]
     # a dilated window whose taps all skip the input: -inf and index -1, skipped by the backward
     x = torch.randn(1, 1, 2, 2, requires_grad=True)
