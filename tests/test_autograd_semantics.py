@@ -337,3 +337,22 @@ def test_view_tracking_mode():
         torch.autograd._force_original_view_tracking(True)
     with pytest.raises(TypeError, match="must be bool"):
         torch.autograd._force_original_view_tracking(1)
+
+
+def test_inplace_activation_after_a_normalisation():
+    """Batch and layer norm save only the statistics their derivative reads, not their output,
+    so an in-place activation on the output (BatchNorm -> ReLU(inplace=True), as DCGAN and
+    ResNets do) is no error, as torch; double backward still differentiates them."""
+    nn = torch.nn
+    for norm in (nn.BatchNorm2d(3), nn.LayerNorm([3, 4, 4])):
+        norm = norm.double()
+        x = torch.randn(2, 3, 4, 4, dtype=torch.float64, requires_grad=True)
+        y = nn.ReLU(inplace=True)(norm(x))
+        y.sum().backward()
+        want = torch.autograd.grad(torch.relu(norm(x)).sum(), x)[0]
+        assert torch.allclose(x.grad, want)
+    x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    y = x.sigmoid()
+    y.mul_(2)   # sigmoid's derivative reads its result: torch's error
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()

@@ -674,6 +674,7 @@ def emit_declaration(dsl, op, spec, out):
     out.append(f"    .params = mt__dparams_{op},")
     out.append(f"    .formulas = mt__dformulas_{op},")
     out.append(f"    .result_reads = {result_reads}u,")
+    out.append(f"    .result_outs = {sum(1 << i for i in decl.result_outputs())}u,")
     if joints:
         out.append(f"    .joints = mt__djoints_{op},")
         out.append(f"    .njoints = {len(joints)},")

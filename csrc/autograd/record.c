@@ -607,7 +607,8 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             mt__raise(0);
             goto fail;
         }
-        if ((d->result_reads & rec->requires) && (diff & (1u << i))) {
+        if ((d->result_reads & rec->requires) && (diff & (1u << i)) &&
+            (d->result_outs & (1u << i))) {
             st->results[i].t = mt__tensor_impl_ref(outs[i]);
             st->results[i].version =
                 atomic_load_explicit(&t->storage->version, memory_order_relaxed);

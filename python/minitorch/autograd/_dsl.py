@@ -135,6 +135,24 @@ def value_names(tree):
     return used
 
 
+def result_outputs(tree):
+    """The outputs whose values a formula reads: i for `results[i]`, 0 for `result` (shape and
+    dtype reads excluded)."""
+    parents = {}
+    for n in ast.walk(tree):
+        for c in ast.iter_child_nodes(n):
+            parents[c] = n
+    outs = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id == "result" and not _meta_use(n, parents.get(n)):
+            outs.add(0)
+        elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
+                n.value.id == "results" and isinstance(n.slice, ast.Constant) and \
+                not _meta_use(n, parents.get(n)):
+            outs.add(n.slice.value)
+    return outs
+
+
 def all_names(tree):
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
@@ -195,6 +213,13 @@ class Declaration:
                 self.trees[n] = tree
             self.joints.append((names, tree))
         self.node_name = spec.get("node") or node_name(op)
+
+    def result_outputs(self):
+        """The outputs whose values some formula reads (saved when the op is recorded)."""
+        outs = set()
+        for tree in list(self.trees.values()) + [tree for _, tree in self.joints]:
+            outs |= result_outputs(tree)
+        return outs
 
     def reads(self, name):
         """The parameters (and 'result') whose values the formula of `name` reads."""
