@@ -184,3 +184,11 @@ def test_batch_sampler_errors():
         BatchSampler(range(10), 3)
     with pytest.raises(TypeError, match="has no len"):
         len(BatchSampler(iter(range(5)), 2, False))
+
+
+def test_random_sampler_with_replacement_endless():
+    # an "infinite" loader (makemore's): num_samples far beyond memory, drawn chunk by chunk
+    it = iter(RandomSampler(range(7), replacement=True, num_samples=10 ** 15, generator=gen()))
+    first = [next(it) for _ in range(100)]
+    assert set(first) <= set(range(7)) and len(set(first)) > 1
+    assert len(RandomSampler(range(7), replacement=True, num_samples=10 ** 15)) == 10 ** 15

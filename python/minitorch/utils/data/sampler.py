@@ -76,8 +76,13 @@ class RandomSampler(Sampler):
         g = self._pass_generator()
         count = self.num_samples
         if self.replacement:
-            for size in [_CHUNK] * (count // _CHUNK) + [count % _CHUNK]:
-                yield from _mt.randint(high=n, size=(size,), dtype=_mt.int64, generator=g).tolist()
+            # chunk by chunk, never a list of the chunks: num_samples may be huge (an endless
+            # loader's RandomSampler(..., replacement=True, num_samples=int(1e10)))
+            for _ in range(count // _CHUNK):
+                yield from _mt.randint(high=n, size=(_CHUNK,), dtype=_mt.int64, generator=g).tolist()
+            if count % _CHUNK:
+                yield from _mt.randint(high=n, size=(count % _CHUNK,), dtype=_mt.int64,
+                                       generator=g).tolist()
         else:
             for _ in range(count // n):
                 yield from _mt.randperm(n, generator=g).tolist()
