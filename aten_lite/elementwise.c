@@ -458,6 +458,49 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
     return MT_OK;
 }
 
+/* Note [Powers by a scalar]
+ * x ** e for the exponents whose power is a cheaper op, as torch computes them: 2 -> x * x,
+ * 3 -> (x * x) * x, 0.5 -> sqrt(x), -0.5 -> rsqrt(x), -1 -> 1 / x, -2 -> 1 / (x * x).  The
+ * squares and cubes are what pow rounds to anyway (or within torch's own rounding), and sqrt
+ * keeps sqrt's -0 and -inf cases as torch's pow does; the general kernel calls libm's pow per
+ * element, a hundred times slower. */
+static bool
+mt__pow_is_cheap(double e)
+{
+    return e == 2.0 || e == 3.0 || e == 0.5 || e == -0.5 || e == -1.0 || e == -2.0;
+}
+
+/* x ** e for an e that mt__pow_is_cheap; same out/return conventions as mt_binary. */
+static mt_tensor *
+mt__pow_by_scalar(mt_tensor *a, double e, mt_tensor *out)
+{
+    if (e == 2.0) {
+        return mt_unary(MT_OP_SQUARE, a, out);
+    }
+    if (e == 0.5) {
+        return mt_unary(MT_OP_SQRT, a, out);
+    }
+    if (e == -0.5) {
+        return mt_unary(MT_OP_RSQRT, a, out);
+    }
+    if (e == -1.0) {
+        return mt_unary(MT_OP_RECIPROCAL, a, out);
+    }
+    if (e == 3.0 || e == -2.0) {
+        mt_tensor *sq = mt_unary(MT_OP_SQUARE, a, NULL); /* owned */
+        if (sq == NULL) {
+            return NULL;
+        }
+        mt_tensor *res = e == 3.0 ? mt_binary(MT_OP_MUL, mt_arg_tensor(sq), mt_arg_tensor(a), out,
+                                              mt_scalar_int(1))
+                                  : mt_unary(MT_OP_RECIPROCAL, sq, out);
+        mt_tensor_decref(sq);
+        return res;
+    }
+    mt_error_set(MT_ERUNTIME, "pow: no cheaper form for exponent %g", e);
+    return NULL;
+}
+
 mt_tensor *
 mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
 {
@@ -475,6 +518,11 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
         if (op == MT_OP_MUL && a.t == NULL && mt__scalar_value(a, &sv)) {
             return mt__reduced_scalar_binary(op, b.t, sv, true, compute, out);
         }
+    }
+    if (op == MT_OP_POW && a.t != NULL && b.t == NULL && a.t->dtype == compute &&
+        (compute == MT_FLOAT32 || compute == MT_FLOAT64) && b.s.kind != MT_SCALAR_COMPLEX &&
+        mt__pow_is_cheap(mt_scalar_to_double(b.s))) {
+        return mt__pow_by_scalar(a.t, mt_scalar_to_double(b.s), out);
     }
     mt_loop_fn loop = mt_dispatch_lookup(dev, op, compute);
     if (loop == NULL) {

@@ -1018,3 +1018,36 @@ def test_deprecated_alpha_overload():
         assert _m.add(_m.tensor(True), _m.tensor(True), True).item() is True
     with pytest.raises(TypeError, match="positional"):
         _m.add(_m.ones(2), _m.ones(2), _m.ones(2))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("e", [2, 3, 0.5, -0.5, -1, -2, 2.0, -1.0, 4, 1.5])
+def test_pow_by_scalar_exponents_as_torch(dtype, e):
+    # Note [Powers by a scalar]: 2, 3, 0.5, -0.5, -1, -2 run as square/cube/sqrt/rsqrt/reciprocal
+    # with torch's roundings and special values (checked against torch 2.15: the same bits, NaN
+    # signs aside)
+    v = np.array([0.0, -0.0, 1.5, -2.25, 3e-20, 1e20, -1e30, np.inf, -np.inf, np.nan, 7.0, -0.5],
+                 dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = {2: v * v, 3: v * v * v, 0.5: np.sqrt(v), -0.5: 1 / np.sqrt(v), -1: 1 / v,
+                -2: 1 / (v * v)}.get(e, np.power(v, dtype(e)))
+    got = torch.tensor(v).pow(e)
+    assert got.dtype == torch.tensor(v).dtype
+    if e in (4, 1.5):          # libm's pow: within an ulp of NumPy's
+        np.testing.assert_allclose(got.numpy(), want, rtol=2 * np.finfo(dtype).eps)
+        return
+    np.testing.assert_array_equal(got.numpy(), want)
+    x = torch.tensor(v)
+    x.pow_(e)
+    np.testing.assert_array_equal(x.numpy(), want)
+    out = torch.empty(len(v), dtype=torch.float64)
+    torch.pow(torch.tensor(v), e, out=out)
+    np.testing.assert_array_equal(out.numpy(), want.astype(np.float64))
+
+
+def test_pow_by_scalar_keeps_its_derivative():
+    x = torch.tensor([0.5, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    for e in (2, 3, 0.5, -0.5, -1, -2):
+        (g,) = torch.autograd.grad(x.pow(e).sum(), x)
+        np.testing.assert_allclose(g.numpy(), e * x.detach().numpy() ** (e - 1), rtol=1e-12)
+        assert x.pow(e).grad_fn.name() == "PowBackward0"
