@@ -1051,3 +1051,18 @@ def test_pow_by_scalar_keeps_its_derivative():
         (g,) = torch.autograd.grad(x.pow(e).sum(), x)
         np.testing.assert_allclose(g.numpy(), e * x.detach().numpy() ** (e - 1), rtol=1e-12)
         assert x.pow(e).grad_fn.name() == "PowBackward0"
+
+
+def test_tanh_float32_accuracy_and_special_values():
+    # Note [Vectorisable tanhf]: within 2 ulp of the float64 tanh rounded, over the polynomial
+    # range, the crossover at 0.625, the exp range and saturation; odd (-0 stays -0); NaN/inf
+    x = np.concatenate([np.linspace(-12, 12, 200001), np.logspace(-40, 2, 20000),
+                        -np.logspace(-40, 2, 20000),
+                        [0.625, -0.625, 0.62499994, 44, 45, 88, 89, 1e30, -1e30]]).astype(np.float32)
+    got = torch.tensor(x).tanh().numpy().astype(np.float64)
+    ref = np.tanh(x.astype(np.float64))
+    ulp = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
+    assert np.max(np.abs(got - ref) / ulp) <= 2.0
+    s = torch.tensor([0.0, -0.0, np.inf, -np.inf, np.nan], dtype=torch.float32).tanh().numpy()
+    assert list(np.signbit(s[:2])) == [False, True]
+    assert s[2] == 1.0 and s[3] == -1.0 and np.isnan(s[4])
