@@ -311,3 +311,11 @@ def test_cuda_memory_statistics_before_any_cuda_memory():
     torch.cuda.reset_peak_memory_stats()
     with pytest.raises(ValueError, match="Expected a cuda device"):
         torch.cuda.memory_allocated("cpu")
+
+
+def test_tensor_device_kind_flags_false_on_cpu():
+    # programs test these to pick a code path (dcgan: `input.is_cuda or input.is_xpu`)
+    t = torch.zeros(2)
+    for name in ("is_xpu", "is_mps", "is_mkldnn", "is_vulkan", "is_ipu", "is_mtia", "is_maia",
+                 "is_xla", "is_nested", "is_sparse_csr", "is_meta"):
+        assert getattr(t, name) is False, name
