@@ -49,7 +49,8 @@
     X(MT_OP_FMIN, fmin)                  \
     X(MT_OP_COPYSIGN, copysign)          \
     X(MT_OP_XLOGY, xlogy)                \
-    X(MT_OP_RELU_BACKWARD, relu_backward)
+    X(MT_OP_RELU_BACKWARD, relu_backward) \
+    X(MT_OP_LEAKY_SCALE, leaky_scale)
 
 /* X(ENUM, name): unary ops (operands: out, a) */
 #define MT_FORALL_UNARY_OPS(X)           \

@@ -81,6 +81,8 @@ VOCAB = {v.name: v for v in [
     V("relu_backward", "T self, T result", "T",
       "mt_binary(MT_OP_RELU_BACKWARD, mt_arg_tensor({self}), mt_arg_tensor({result}), NULL, "
       "mt_scalar_int(1))"),
+    V("leaky_relu_backward", "T self, T x, S slope", "T",
+      "mt_binary(MT_OP_LEAKY_SCALE, mt_arg_tensor({self}), mt_arg_tensor({x}), NULL, {slope})"),
     V("gelu_backward", "T self, T x, STR approximate", "T",
       "mt_d_gelu_backward({self}, {x}, {approximate})"),
     V("softmax_backward", "T self, T result, I dim, B log", "T",

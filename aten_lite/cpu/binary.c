@@ -231,6 +231,9 @@ MT_L_FLOAT(MT_GEN_BINARY_SAME, xlogy, MT__FCALL(mt__xlogy, a, b))
 /* relu's gradient: the gradient a where relu's result b is not <= 0, else 0 (a NaN result
  * passes the gradient, as torch's threshold_backward); autograd's C formula, not a public op */
 MT_L_FLOAT(MT_GEN_BINARY_SAME, relu_backward, b <= 0 ? 0 : a)
+/* a where b > 0, else alpha a: leaky_relu(x) with a = b = x (alpha: the slope), and its
+ * gradient with a = grad, b = x; not a public op */
+MT_L_FLOAT(MT_GEN_BINARY_SAME, leaky_scale, b > 0 ? a : a * (__typeof__(a))c->alpha_f)
 MT_L_ALL(MT_GEN_BINARY_BOOL, eq, a == b)
 MT_L_BAREBONES(MT_GEN_BINARY_BOOL, eq, a == b)
 MT_L_ALL(MT_GEN_BINARY_BOOL, ne, a != b)
@@ -289,6 +292,7 @@ mt__cpu_binary_register(void)
     MT_L_FLOAT(MT_GEN_REGISTER, copysign, MT_OP_COPYSIGN)
     MT_L_FLOAT(MT_GEN_REGISTER, xlogy, MT_OP_XLOGY)
     MT_L_FLOAT(MT_GEN_REGISTER, relu_backward, MT_OP_RELU_BACKWARD)
+    MT_L_FLOAT(MT_GEN_REGISTER, leaky_scale, MT_OP_LEAKY_SCALE)
     MT_L_ALL(MT_GEN_REGISTER, eq, MT_OP_EQ)
     MT_L_BAREBONES(MT_GEN_REGISTER, eq, MT_OP_EQ)
     MT_L_ALL(MT_GEN_REGISTER, ne, MT_OP_NE)

@@ -488,7 +488,8 @@ op('elu',                 'py:nn._ops',              'nk', grad=d(
     self='where(self > 0, grad * scale, grad * (self * input_scale).exp() * '
          '(alpha * scale * input_scale))'))
 op('leaky_relu',          'py:nn._ops',              'nk', grad=d(
-    'Tensor self, Scalar negative_slope=0.01', self='where(self > 0, grad, grad * negative_slope)'))
+    'Tensor self, Scalar negative_slope=0.01',
+    self='leaky_relu_backward(grad, self, negative_slope)'))
 op('hardtanh',            'py:nn._ops',              'nk', grad=d(
     'Tensor self, Scalar min_val=-1.0, Scalar max_val=1.0',
     self='grad.masked_fill((self <= min_val) | (self >= max_val), 0)'))

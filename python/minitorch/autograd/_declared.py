@@ -155,6 +155,7 @@ VOCAB = {
     "lstm_backward": _lstm_backward,
     "layer_norm_backward": _layer_norm_backward,
     "relu_backward": lambda g, result: g.masked_fill(result <= 0, 0),
+    "leaky_relu_backward": lambda g, x, slope: _mt().where(x > 0, g, g * slope),
     "is_tensor": _is_t,
     "sum_to": _sum_to,
     "reduce_backward": _reduce_backward,

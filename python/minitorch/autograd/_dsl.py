@@ -238,6 +238,7 @@ VOCAB_NAMES = frozenset({
     "conj", "is_tensor", "has_grad", "sum_to", "reduce_backward", "where", "zeros_like", "slog",
     "embed", "permute_back", "last_dims", "all_dims_but", "embedding_backward", "gelu_backward",
     "softmax_backward", "lstm_backward", "layer_norm_backward", "relu_backward",
+    "leaky_relu_backward",
     # tensor methods and properties
     "neg", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "abs", "sign",
     "sgn", "reciprocal", "square", "erf", "erfc", "expm1", "log1p", "exp2", "floor", "trunc",

@@ -45,6 +45,8 @@ def elu(input, alpha=1.0, scale=1.0, input_scale=1.0):
 
 
 def leaky_relu(input, negative_slope=0.01):
+    if input.dtype.is_floating_point:
+        return _C._leaky_relu(input, negative_slope)   # one pass
     return input.where(input > 0, input * negative_slope)
 
 
