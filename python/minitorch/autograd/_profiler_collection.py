@@ -31,6 +31,7 @@ from .. import _C
 from . import _profiler_ops as _ops
 from . import _watch
 from ._profiler_kinds import DeviceType, ProfilerActivity, ProfilerState, RecordScope
+from .profiler_util import MEMORY_EVENT_NAME
 
 _session = None                 # the active _Session
 _tls = threading.local()        # tid: this thread's profiler id; nodes: open node ranges
@@ -248,6 +249,31 @@ def _peek_seq():
     return _C._peek_sequence_nr() if _C.is_grad_enabled() else -1
 
 
+def _memory_open(s):
+    """The thread's count of CPU bytes as a range opens (profile_memory).  What changed while
+    the thread was in no range (tensors freed or made between ops) becomes a "[memory]"
+    event, as torch's memory records outside every op."""
+    now = _C._cpu_net_bytes()
+    depth = getattr(_tls, "mem_depth", 0)
+    if depth == 0:
+        mark = getattr(_tls, "mem_mark", None)
+        if mark is not None and mark[0] is s and now != mark[1]:
+            r = s.open(MEMORY_EVENT_NAME, "cpu_instant_event")
+            r._start = r._end = time.perf_counter_ns()
+            r._memory = now - mark[1]
+    _tls.mem_depth = depth + 1
+    return now
+
+
+def _memory_close(s):
+    now = _C._cpu_net_bytes()
+    depth = max(getattr(_tls, "mem_depth", 1) - 1, 0)
+    _tls.mem_depth = depth
+    if depth == 0:
+        _tls.mem_mark = (s, now)
+    return now
+
+
 def _watch_op(key, self, args, kwargs, proceed):
     """The op watcher (Note [Profiler collection]): one range per op call."""
     s = _session
@@ -267,14 +293,14 @@ def _watch_op(key, self, args, kwargs, proceed):
             r._flops = _ops.flops(name, inputs[0], inputs[3])
     if s.with_stack:
         r._stack = python_stack()
-    memory = _C._cpu_net_bytes() if s.memory else 0
+    memory = _memory_open(s) if s.memory else 0
     r._start = time.perf_counter_ns()
     try:
         return proceed(args, kwargs)
     finally:
         r._end = time.perf_counter_ns()
         if s.memory:
-            r._memory = _C._cpu_net_bytes() - memory
+            r._memory = _memory_close(s) - memory
         if seq >= 0:
             makers = s.node_makers
             for n in range(seq, _C._peek_sequence_nr()):
@@ -313,8 +339,8 @@ def _node_event(node, phase, grads):
             r = s.open(name, "cpu_op", RecordScope.BACKWARD_FUNCTION.value, seq, fwd)
             if s.shapes and grads is not None:
                 r._inputs = _ops.describe(list(grads))
-            if s.memory:
-                r._memory = -_C._cpu_net_bytes()
+        if s.memory:
+            r._memory = -_memory_open(s)
         r._start = time.perf_counter_ns()
         stack.append((phase, r))
         return
@@ -324,8 +350,8 @@ def _node_event(node, phase, grads):
         opened, r = stack.pop()
         if opened == want:
             r._end = now
-            if s.memory and opened == 1:
-                r._memory += _C._cpu_net_bytes()
+            if s.memory:
+                r._memory += _memory_close(s)
             return
 
 
@@ -364,7 +390,7 @@ def record_function_enter(name, args=None):
     if s.with_stack:
         r._stack = python_stack()
     if s.memory:
-        r._memory = -_C._cpu_net_bytes()
+        r._memory = -_memory_open(s)
     r._start = time.perf_counter_ns()
     return _RecordFunction(r, s)
 
@@ -381,7 +407,7 @@ def record_function_exit(handle):
     r._end = time.perf_counter_ns()
     r._end_thread = thread_id()
     if handle._session.memory:
-        r._memory += _C._cpu_net_bytes()
+        r._memory += _memory_close(handle._session)
 
 
 def function_range(name):
@@ -414,6 +440,8 @@ def enable(config, activities):
         if _session is not None:
             raise RuntimeError("Profiler is already enabled on this thread")
         _session = _Session(config, activities)
+        _tls.mem_depth = 0
+        _tls.mem_mark = (_session, _C._cpu_net_bytes())
         _install()
 
 
@@ -427,6 +455,8 @@ def disable():
             raise RuntimeError("Can't disable Kineto profiler when it's not running")
         _uninstall()
         _session = None
+    if s.memory and threading.get_ident() == s.owner and getattr(_tls, "mem_depth", 0) == 0:
+        _memory_open(s)                 # what changed since the last range: a [memory] event
     s.end_ns = time.perf_counter_ns()
     s.collecting = False
     return ProfilerResult(s)

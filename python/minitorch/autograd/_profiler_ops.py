@@ -147,6 +147,8 @@ def call_arguments(key, self, args, kwargs):
             args = (args[1], args[0])
         name = _OPERATORS.get(name, name)
     params = _signature(name)
+    if params is None and name.endswith("_"):
+        params = _signature(name[:-1])         # an in-place form: its op's parameters
     if params is None:
         return list(args) + [v for k, v in kwargs.items() if k != "out"]
     out = []

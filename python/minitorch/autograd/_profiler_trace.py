@@ -54,7 +54,13 @@ def write_trace(session, ranges, path):
                 flows_to[r._id] = next_flow
                 next_flow += 1
 
-    for index, r in enumerate(ranges):
+    index = 0
+    for r in ranges:
+        if r._cat == "cpu_instant_event":       # a [memory] record
+            events.append({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": r._name,
+                           "pid": pid, "tid": r._os_tid, "ts": us(r._start),
+                           "args": {"Device Type": 0, "Device Id": -1, "Bytes": r._memory}})
+            continue
         args = {"External id": r._id}
         if r._seq >= 0:
             args["Sequence number"] = r._seq
@@ -71,6 +77,7 @@ def write_trace(session, ranges, path):
         if r._stack:
             args["Call stack"] = ";".join(r._stack)
         args["Ev Idx"] = index
+        index += 1
         ts = us(r._start)
         events.append({"ph": "X", "cat": r._cat, "name": r._name, "pid": pid,
                        "tid": r._os_tid, "ts": ts, "dur": round((r._end - r._start) / 1000.0, 3),

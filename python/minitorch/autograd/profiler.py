@@ -354,6 +354,15 @@ class profile:
         events = []
         for r in result.events():
             name = r.name()
+            if name == MEMORY_EVENT_NAME:       # memory changed outside every range
+                at = (r.start_ns() - start) / 1000
+                events.append(FunctionEvent(
+                    id=r.correlation_id(), name=name, overload_name="", trace_name=None,
+                    thread=r.start_thread_id(), start_us=at, end_us=at,
+                    fwd_thread=r.start_thread_id(), input_shapes=[], stack=[], scope=0,
+                    use_device=self.use_device, cpu_memory_usage=r.nbytes(),
+                    device_resource_id=r.device_resource_id()))
+                continue
             if _filter_name(name):
                 continue
             stack = [e for e in r.stack() if _filter_stack_entry(e)] if self.with_stack else []
