@@ -367,6 +367,18 @@ def test_record_function_nesting_and_order():
     assert "my_func" in str(p)
     assert [e.name for e in p.function_events] == ["my_func", "my_func"]
 
+    @record_function("depth")
+    def depth(t, n):
+        t = t * 2
+        return t if n <= 1 else depth(t, n - 1)
+
+    with profile() as p:
+        depth(x, 3)
+    ranges = [e for e in p.function_events if e.name == "depth"]
+    assert len(ranges) == 3          # each call closes its own range
+    assert [[c.name for c in e.cpu_children] for e in ranges] == [
+        ["aten::mul", "depth"], ["aten::mul", "depth"], ["aten::mul"]]
+
 
 def test_record_function_out_of_order_and_unprofiled():
     rf = record_function("outer")
@@ -413,6 +425,14 @@ def test_record_function_ops_and_future():
         torch.ops.profiler.no_such_op
     with pytest.raises(AttributeError):
         torch.ops.aten.add
+
+
+def test_record_function_bad_arguments():
+    with pytest.raises(RuntimeError, match="Expected a value of type 'str' for argument 'name'"):
+        with record_function(123):
+            pass
+    with pytest.raises(RuntimeError, match="argument 'handle'"):
+        torch.ops.profiler._record_function_exit(5)
 
 
 def test_other_threads_are_not_profiled_by_default():
@@ -631,6 +651,25 @@ def test_lstm_tables_and_trace(tmp_path):
     assert len(prof.key_averages(group_by_input_shape=True)) >= len(prof.key_averages())
     prof.export_chrome_trace(str(tmp_path / "t.json"))
     json.loads((tmp_path / "t.json").read_text())
+
+
+def test_training_loop_ranges_as_torch():
+    from minitorch.utils.data import DataLoader, TensorDataset
+    ds = TensorDataset(torch.randn(8, 4), torch.randn(8, 1))
+    model = torch.nn.Linear(4, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with tprof.profile() as p:
+        for xb, yb in DataLoader(ds, batch_size=4):
+            opt.zero_grad()
+            torch.nn.functional.mse_loss(model(xb), yb).backward()
+            opt.step()
+    names = [e.name for e in p.events() if e.cpu_parent is None]
+    labels = sorted({n for n in names if not n.startswith(("aten::", "autograd::"))})
+    assert labels == ["Optimizer.step#SGD.step", "Optimizer.zero_grad#SGD.zero_grad",
+                      "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"]
+    assert names.count("Optimizer.step#SGD.step") == 2
+    step = next(e for e in p.events() if e.name == "Optimizer.step#SGD.step")
+    assert step.cpu_children     # the update's ops
 
 
 def test_composite_ops_seen_with_their_children():

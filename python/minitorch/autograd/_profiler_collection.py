@@ -379,8 +379,11 @@ class _RecordFunction:
 def record_function_enter(name, args=None):
     """Opens a user range named `name` on this thread when the profiler records it; returns
     its handle (which does nothing when nothing is recorded)."""
-    if not isinstance(name, str):
-        raise TypeError(f"record_function(): name must be a str, not {type(name).__name__}")
+    if not isinstance(name, str) or not (args is None or isinstance(args, str)):
+        bad, arg = (name, "name") if not isinstance(name, str) else (args, "args")
+        raise RuntimeError("profiler::_record_function_enter_new() Expected a value of type "
+                           f"'{'str' if arg == 'name' else 'Optional[str]'}' for argument "
+                           f"'{arg}' but instead found type '{type(bad).__name__}'.")
     s = _session
     if s is None or not s.records():
         return _RecordFunction(None, None)
@@ -399,8 +402,9 @@ def record_function_exit(handle):
     """Closes the range of a handle (in any order, on any thread: a range closed on another
     thread than the one that opened it is async, as torch's)."""
     if not isinstance(handle, _RecordFunction):
-        raise TypeError("_record_function_exit(): expected the handle "
-                        "_record_function_enter returned")
+        raise RuntimeError("profiler::_record_function_exit() Expected a value of type "
+                           "'_RecordFunction' for argument 'handle' but instead found type "
+                           f"'{type(handle).__name__}'.")
     r = handle._range
     if r is None or r._end is not None:
         return

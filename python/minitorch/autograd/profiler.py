@@ -416,7 +416,8 @@ class record_function:
         return wrapped
 
     def _recreate_cm(self):
-        return self
+        # a range per call (recursive and concurrent calls each close their own)
+        return record_function(self.name, self.args)
 
     def _call_end_callbacks_on_future(self, fut):
         """Ends the range when the future `fut` completes instead of on exit; returns a
