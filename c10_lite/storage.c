@@ -72,6 +72,20 @@ mt_cpu_allocator_init(void)
 #endif
 }
 
+/* Note [CPU memory counter]
+ * Each thread counts the bytes of the CPU storages it allocated minus those it freed (a
+ * storage is counted by the thread that drops its last reference), so that the profiler's
+ * profile_memory can tell what an op allocated: the difference of the count after and before
+ * it, as torch's allocator reports to its profiler.  Buffers the allocator does not own
+ * (from_blob: NumPy arrays, shared memory) are not counted. */
+static _Thread_local int64_t mt__cpu_net_bytes;
+
+int64_t
+mt_storage_cpu_net_bytes(void)
+{
+    return mt__cpu_net_bytes;
+}
+
 static void
 mt__cpu_deleter(void *ctx, void *data)
 {
@@ -130,7 +144,9 @@ mt_storage_new(size_t nbytes, mt_device device)
     mt_storage *s = mt_storage_from_blob(data, nbytes, device, mt__cpu_deleter, NULL);
     if (s == NULL) {
         mt_cpu_free(data);
+        return NULL;
     }
+    mt__cpu_net_bytes += (int64_t)nbytes; /* Note [CPU memory counter] */
     return s;
 }
 
@@ -151,6 +167,9 @@ mt_storage_decref(mt_storage *s)
         return;
     }
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
+        if (s->deleter == mt__cpu_deleter) {
+            mt__cpu_net_bytes -= (int64_t)s->nbytes; /* Note [CPU memory counter] */
+        }
         if (s->deleter != NULL) {
             s->deleter(s->deleter_ctx, s->data);
         }

@@ -76,6 +76,9 @@ mt_storage_refcount(const mt_storage *s)
  * mt_cpu_alloc returns NULL (+ MT_ENOMEM message) on failure; size 0 is fine. */
 void *mt_cpu_alloc(size_t nbytes);
 void mt_cpu_free(void *p);
+/* Bytes of CPU storages this thread allocated minus those it freed (Note [CPU memory
+ * counter]). */
+int64_t mt_storage_cpu_net_bytes(void);
 /* Sets the C heap's policy for tensor-sized blocks (see Note [Heap reuse]); once, at start. */
 void mt_cpu_allocator_init(void);
 

@@ -49,6 +49,14 @@ mt_py_dtype_from_name(PyObject *m, PyObject *arg)
     return Py_NewRef(mt__dtype_object(dt));
 }
 
+/* _cpu_net_bytes() -> bytes of CPU storages this thread allocated minus those it freed
+ * (Note [CPU memory counter] in c10_lite/storage.c; the profiler's profile_memory) */
+static PyObject *
+mt_py_cpu_net_bytes(PyObject *m, PyObject *unused)
+{
+    return PyLong_FromLongLong((long long)mt_storage_cpu_net_bytes());
+}
+
 static PyMethodDef mt_module_methods[] = {
     {"set_num_threads", mt_py_set_num_threads, METH_O,
      "set_num_threads(n): threads used by CPU kernels (including the caller)."},
@@ -56,6 +64,8 @@ static PyMethodDef mt_module_methods[] = {
     {"_cuda_device_count", mt_py_cuda_device_count, METH_NOARGS,
      "CUDA devices visible (0 without a driver or without CUDA support)."},
     {"_dtype_from_name", mt_py_dtype_from_name, METH_O, NULL},
+    {"_cpu_net_bytes", mt_py_cpu_net_bytes, METH_NOARGS,
+     "Bytes of CPU storages this thread allocated minus those it freed."},
     {NULL},
 };
 

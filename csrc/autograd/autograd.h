@@ -51,9 +51,25 @@ extern _Thread_local int mt__ag_python_only;
  * active, autograd/_watch.py), every wrapper hands its call to the Python recorder, which gives
  * it to the watchers, except on a thread whose mt__ag_unwatched is set: the recorder sets it
  * while it runs the op itself.  The engine then runs every node in Python too, so that the
- * watchers may see the backward pass.  Off, each costs one compare. */
+ * watchers may see the backward pass.  Off, each costs one compare.  A watcher that sees
+ * inside ops (the profiler: autograd/_watch.py) also gets the calls of composite Python forms
+ * (rows without a derivative, key "c.<name>", see the _PyOp below) and the op calls a Python
+ * form makes while it runs; the others see each op once, as before. */
 extern int mt__ag_watchers;
 extern _Thread_local int mt__ag_unwatched;
+
+/* Note [Node events]
+ * The profiler shows each node the engine runs as two nested events, as torch's: its whole
+ * evaluation ("autograd::engine::evaluate_function: <node>": hooks, the function, handing the
+ * results on) and the node's own call (its function, or a leaf's accumulation), both with the
+ * node's sequence number, the number its forward op showed.  While mt__node_event_hook is set
+ * (the profiler sets it only while its op watcher is active, so every node runs in Python,
+ * with the GIL: Note [Op watchers]) the engine calls hook(node, phase, grads): phase 0 before
+ * the evaluation, 1 before the call (grads: the tuple of gradients it is given), 2 after it,
+ * 3 after the evaluation (grads None).  2 and 3 follow 1 and 0 also when the call failed: the
+ * exception is kept (one the hook raises then is reported as unraisable).  Off, one compare
+ * per phase. */
+extern PyObject *mt__node_event_hook; /* owned, or NULL */
 
 static inline int
 mt__ag_watching(void)
@@ -245,8 +261,9 @@ mt__node_check(PyObject *o)
  * the tensor does not require grad.  0, or -1 with an exception. */
 int mt__grad_edge(PyObject *tensor, mt_edge *edge);
 
-/* The next node's creation number (nodes run latest first). */
+/* The next node's creation number (nodes run latest first); peek: without taking it. */
 uint64_t mt__node_next_seq(void);
+uint64_t mt__node_peek_seq(void);
 
 
 int mt__autograd_init(PyObject *module);

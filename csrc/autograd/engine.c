@@ -732,6 +732,37 @@ done:
     return rc;
 }
 
+PyObject *mt__node_event_hook;
+
+/* Calls mt__node_event_hook(node, phase, grads) (Note [Node events]; grads may be NULL: None).
+ * 0, or -1 with an exception.  An exception already set is kept: the hook runs with it saved,
+ * and -1 is returned with it restored (one the hook raises meanwhile is unraisable). */
+static int
+mt__node_event(PyObject *node, int phase, PyObject *grads)
+{
+    PyObject *hook = mt__node_event_hook;
+    if (hook == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    PyObject *type = NULL, *value = NULL, *tb = NULL;
+    int pending = PyErr_Occurred() != NULL;
+    if (pending) {
+        PyErr_Fetch(&type, &value, &tb);
+    }
+    Py_INCREF(hook); /* the hook may unset itself */
+    PyObject *r = PyObject_CallFunction(hook, "OiO", node, phase, grads ? grads : Py_None);
+    if (r == NULL && pending) {
+        PyErr_WriteUnraisable(hook);
+    }
+    Py_DECREF(hook);
+    Py_XDECREF(r);
+    if (pending) {
+        PyErr_Restore(type, value, tb);
+        return -1;
+    }
+    return r == NULL ? -1 : 0;
+}
+
 /* Runs one ready node with the GIL: hooks, its Python formula (or accumulation), then hands
  * the results to its edges.  0 or -1 with a Python exception. */
 static int
@@ -795,7 +826,20 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
         if (g->accumulate && (g->capture_at == NULL || in->target) && grads[0] != NULL) {
             PyObject *grad = grads[0];
             grads[0] = NULL;
-            if (mt__accumulate(node, grad, create_graph) < 0) {
+            if (mt__node_event_hook != NULL) { /* Note [Node events] */
+                PyObject *given_grads = PyTuple_Pack(1, grad);
+                int hrc = given_grads ? mt__node_event((PyObject *)node, 1, given_grads) : -1;
+                Py_XDECREF(given_grads); /* before accumulating: a shared grad is copied */
+                if (hrc < 0) {
+                    Py_DECREF(grad);
+                    goto done;
+                }
+            }
+            int arc = mt__accumulate(node, grad, create_graph);
+            if (mt__node_event_hook != NULL) {
+                arc = mt__node_event((PyObject *)node, 2, NULL) < 0 ? -1 : arc;
+            }
+            if (arc < 0) {
                 goto done;
             }
         }
@@ -818,7 +862,14 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
         for (int i = 0; i < n; i++) {
             PyTuple_SET_ITEM(tuple, i, Py_NewRef(grads[i] ? grads[i] : Py_None));
         }
+        if (mt__node_event_hook != NULL && mt__node_event((PyObject *)node, 1, tuple) < 0) {
+            goto done;
+        }
         PyObject *r = PyObject_CallFunctionObjArgs(node->fn, (PyObject *)node, tuple, NULL);
+        if (mt__node_event_hook != NULL && mt__node_event((PyObject *)node, 2, NULL) < 0) {
+            Py_XDECREF(r);
+            goto done;
+        }
         if (r == NULL) {
             goto done;
         }
@@ -1109,7 +1160,18 @@ mt__graph_run(mt__graph *g, int create_graph)
         }
         else {
             mt__gil_take(g);
-            if (mt__run_node(g, ix, create_graph) < 0) {
+            PyObject *node = (PyObject *)g->info[ix].node;
+            int rc = 0;
+            if (mt__node_event_hook != NULL) { /* Note [Node events] */
+                rc = mt__node_event(node, 0, NULL);
+            }
+            if (rc == 0) {
+                rc = mt__run_node(g, ix, create_graph);
+                if (mt__node_event_hook != NULL && mt__node_event(node, 3, NULL) < 0) {
+                    rc = -1;
+                }
+            }
+            if (rc < 0) {
                 if (mt__anomaly_enabled) {
                     mt__anomaly_failed((PyObject *)g->info[ix].node);
                 }

@@ -17,6 +17,12 @@ mt__node_next_seq(void)
     return mt__next_seq++;
 }
 
+uint64_t
+mt__node_peek_seq(void)
+{
+    return mt__next_seq;
+}
+
 /* _Node(fn, ctx, inputs, n_inputs): inputs is a sequence of tensors (or None); each becomes
  * an edge to where its gradient goes (no edge for those that do not require grad). */
 static PyObject *
@@ -47,7 +53,9 @@ node_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->fn = fn == Py_None ? NULL : Py_NewRef(fn);
     self->ctx = ctx == Py_None ? NULL : Py_NewRef(ctx);
     self->n_inputs = n_inputs;
-    self->seq = mt__next_seq++;
+    /* an AccumulateGrad (no fn) takes no number: ready accumulators run first, and the next
+     * op's node keeps the number the profiler gave the op (Note [Node events]) */
+    self->seq = self->fn != NULL ? mt__next_seq++ : UINT64_MAX;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (n > 0) {
         self->edges = PyMem_Calloc((size_t)n, sizeof(mt_edge));

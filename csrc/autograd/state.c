@@ -187,17 +187,21 @@ mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssi
 }
 
 /* ---- Python forms of the op table (Note [Recording Python ops] in minitorch/_op_forms.py) ----
- * _C._PyOp(fn, key, nondiff) is fn, called through vectorcall with one compare while no
- * tensor requires grad (mt__ag_maybe()).  Otherwise a recorded op (nondiff false) hands a call
- * whose arguments require grad to the recorder under `key` ("p.<name>"); a nondiff op runs fn
- * with grad mode off.  It binds as a method (a method descriptor: Tensor.clamp is one), and
- * has a __dict__ for the attributes functools.update_wrapper copies from fn. */
+ * _C._PyOp(fn, key, mode) is fn, called through vectorcall with one compare while no
+ * tensor requires grad (mt__ag_maybe()).  Otherwise a recorded op (mode MT__PYOP_RECORDED)
+ * hands a call whose arguments require grad to the recorder under `key` ("p.<name>"); a
+ * nondiff op runs fn with grad mode off; a composite (a row without a derivative, whose
+ * recorded calls make its graph) is fn itself, except that while op watchers are active its
+ * calls go to them too, under "c.<name>" (Note [Op watchers]).  It binds as a method (a method
+ * descriptor: Tensor.clamp is one), and has a __dict__ for the attributes
+ * functools.update_wrapper copies from fn. */
+enum { MT__PYOP_RECORDED = 0, MT__PYOP_NONDIFF = 1, MT__PYOP_COMPOSITE = 2 };
 typedef struct {
     PyObject_HEAD
     PyObject *fn;
     PyObject *key;              /* str; ckey is its UTF-8 */
     const char *ckey;
-    int nondiff;
+    int mode;                   /* MT__PYOP_* */
     PyObject *dict;
     vectorcallfunc vectorcall;
     const struct mt_derivative *decl; /* its declaration (Note [Declared nodes]) */
@@ -208,7 +212,15 @@ pyop_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *
 {
     MTPyOpObject *op = (MTPyOpObject *)self;
     if (mt__ag_maybe()) {
-        if (op->nondiff && !mt__ag_watching()) {
+        if (op->mode == MT__PYOP_COMPOSITE) {
+            PyObject *r;
+            if (mt__ag_watching() &&
+                mt__ag_intercept(op->ckey, NULL, args, PyVectorcall_NARGS(nargsf), kwnames, &r)) {
+                return r;
+            }
+            return PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
+        }
+        if (op->mode == MT__PYOP_NONDIFF && !mt__ag_watching()) {
             int prev = mt__grad_off;
             mt__grad_off = 1;
             PyObject *r = PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
@@ -233,8 +245,13 @@ static PyObject *
 pyop_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     PyObject *fn, *key;
-    int nondiff = 0;
-    if (!PyArg_ParseTuple(args, "OU|p:_PyOp", &fn, &key, &nondiff)) {
+    int mode = MT__PYOP_RECORDED;
+    if (!PyArg_ParseTuple(args, "OU|i:_PyOp", &fn, &key, &mode)) {
+        return NULL;
+    }
+    if (mode < MT__PYOP_RECORDED || mode > MT__PYOP_COMPOSITE) {
+        PyErr_SetString(PyExc_ValueError, "_PyOp(): mode is 0 (recorded), 1 (nondiff) or 2 "
+                        "(composite)");
         return NULL;
     }
     const char *ckey = PyUnicode_AsUTF8(key);
@@ -248,7 +265,7 @@ pyop_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     op->fn = Py_NewRef(fn);
     op->key = Py_NewRef(key);
     op->ckey = ckey;
-    op->nondiff = nondiff;
+    op->mode = mode;
     op->vectorcall = pyop_vectorcall;
     op->decl = MT__DUNSET;
     return (PyObject *)op;
@@ -322,8 +339,9 @@ static PyType_Slot pyop_slots[] = {
     {Py_tp_descr_get, pyop_descr_get},
     {Py_tp_members, pyop_members},
     {Py_tp_repr, pyop_repr},
-    {Py_tp_doc, "_PyOp(fn, key, nondiff=False): the Python form of an op-table row, recorded "
-                "for autograd (see minitorch/_op_forms.py)."},
+    {Py_tp_doc, "_PyOp(fn, key, mode=0): the Python form of an op-table row, recorded for "
+                "autograd (0), run without grad (1: nondiff) or a composite seen by op watchers "
+                "(2) (see minitorch/_op_forms.py)."},
     {0, NULL},
 };
 
@@ -430,6 +448,26 @@ mt_py_set_node_hook(PyObject *module, PyObject *fn)
     return prev;
 }
 
+/* _set_node_event_hook(fn or None) -> the previous one (None when none): Note [Node events] */
+static PyObject *
+mt_py_set_node_event_hook(PyObject *module, PyObject *fn)
+{
+    if (fn != Py_None && !PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "_set_node_event_hook() expects a callable or None");
+        return NULL;
+    }
+    PyObject *prev = mt__node_event_hook ? mt__node_event_hook : Py_NewRef(Py_None);
+    mt__node_event_hook = fn == Py_None ? NULL : Py_NewRef(fn);
+    return prev;
+}
+
+/* _peek_sequence_nr() -> the sequence number the next node made will have */
+static PyObject *
+mt_py_peek_sequence_nr(PyObject *module, PyObject *unused)
+{
+    return PyLong_FromUnsignedLongLong(mt__node_peek_seq());
+}
+
 /* _set_ag_watchers(n): how many op watchers are active (Note [Op watchers]) */
 static PyObject *
 mt_py_set_ag_watchers(PyObject *module, PyObject *arg)
@@ -478,6 +516,11 @@ static PyMethodDef mt_autograd_functions[] = {
     {"_is_anomaly_check_nan_enabled", mt_py_is_anomaly_check_nan_enabled, METH_NOARGS, NULL},
     {"_set_anomaly_hooks", mt_py_set_anomaly_hooks, METH_VARARGS, NULL},
     {"_set_node_hook", mt_py_set_node_hook, METH_O, NULL},
+    {"_set_node_event_hook", mt_py_set_node_event_hook, METH_O,
+     "_set_node_event_hook(fn or None) -> the previous hook: fn(node, phase, grads) sees each "
+     "node the engine runs (Note [Node events])."},
+    {"_peek_sequence_nr", mt_py_peek_sequence_nr, METH_NOARGS,
+     "_peek_sequence_nr() -> int: the sequence number of the next node made."},
     {"_set_ag_watchers", mt_py_set_ag_watchers, METH_O,
      "_set_ag_watchers(n): while n > 0, every op call goes to the Python recorder "
      "(Note [Op watchers])."},

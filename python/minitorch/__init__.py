@@ -146,3 +146,7 @@ from . import special  # noqa: E402,F401
 # ---- autograd: anomaly mode switches (torch.is_anomaly_enabled, ...; autograd/anomaly_mode.py) --
 from .autograd.anomaly_mode import (is_anomaly_enabled, is_anomaly_check_nan_enabled,  # noqa: E402,F401,E501
                                     set_anomaly_enabled)
+# ---- the profiler: minitorch.profiler (torch.profiler) and minitorch.ops (torch.ops, with
+# the profiler's ops), loaded on first use ----
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"profiler"})
+_LAZY_ATTRIBUTES["ops"] = ("_op_namespaces", "ops")

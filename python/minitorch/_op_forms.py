@@ -58,7 +58,16 @@ def _recorded(fn, name):
 def _without_grad(fn, name):
     """fn run with grad mode off when some tensor requires grad: the outputs of a 'nondiff'
     row never require grad, whatever recorded ops its Python implementation uses."""
-    return functools.update_wrapper(_C._PyOp(fn, "p." + name, True), fn)
+    PY_IMPLS[name] = fn                 # what a watched call runs (Note [Op watchers])
+    return functools.update_wrapper(_C._PyOp(fn, "p." + name, 1), fn)
+
+
+def _composite(fn, name):
+    """fn, a row without a derivative (the recorded ops it calls make its graph); while op
+    watchers are active the profiler sees its calls as ops of their own (Note [Watching inside
+    ops] in autograd/_watch.py)."""
+    PY_IMPLS[name] = fn
+    return functools.update_wrapper(_C._PyOp(fn, "c." + name, 2), fn)
 
 
 _forms_cache = {}
@@ -75,6 +84,8 @@ def _python_form(row, spec, name):
             fn = _recorded(fn, name)
         elif row["grad"] == "nondiff":
             fn = _without_grad(fn, name)
+        else:
+            fn = _composite(fn, name)
         if row.get("autocast"):
             fn = _autocast_form(fn, row["autocast"])
         _forms_cache[spec, name] = fn
@@ -140,6 +151,8 @@ def tensor_methods():
                 fn = _resolve(spec, name + "_")
             if _records_inplace(row):
                 fn = _recorded(fn, name + "_")
+            else:
+                fn = _composite(fn, name + "_")
             for n in names:
                 methods[n + "_"] = fn
     return methods

@@ -196,3 +196,13 @@ def Variable(data, requires_grad=False):
 
 
 from . import functional  # noqa: E402,F401  (uses grad above)
+
+# ---- the profiler (torch.autograd.profiler; Note [Profiler collection]) ----
+from . import profiler_util, profiler  # noqa: E402,F401
+from ._profiler_kinds import (DeviceType, ProfilerActivity, ProfilerState,  # noqa: E402,F401
+                              ProfilerConfig, _ExperimentalConfig)
+from .profiler import (kineto_available, _profiler_enabled, _supported_activities,  # noqa: E402,F401
+                       _enable_profiler, _disable_profiler, _prepare_profiler,
+                       _add_metadata_json, _kineto_step, _is_kineto_stopped,
+                       _toggle_collection_dynamic)
+from ._profiler_collection import ProfilerResult as _ProfilerResult  # noqa: E402,F401

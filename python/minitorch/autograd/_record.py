@@ -185,11 +185,16 @@ def _requires_grad(self, args, kwargs):
 
 def _record_watched(key, self, args, kwargs):
     """A watched call: recorded when grad mode is on and an argument requires grad, else the
-    op alone; unwatched while it runs (the entry points it calls come back here otherwise)."""
+    op alone; unwatched while it runs (the entry points it calls come back here otherwise),
+    but for the watchers that see inside ops a Python form's calls (Note [Watching inside ops]
+    in _watch.py).  A composite ("c.") is its Python function: the ops it calls record."""
+    kind, name = key[0], key[2:]
+    if kind == "c":
+        from .._op_forms import PY_IMPLS
+        return PY_IMPLS[name](*args, **kwargs)
     with _watch.unwatched():
         if _C.is_grad_enabled() and _requires_grad(self, args, kwargs):
             return _record(key, self, args, kwargs)
-        kind, name = key[0], key[2:]
         fn = _entry(kind, name)
         return fn(self, *args, **kwargs) if kind == "m" else fn(*args, **kwargs)
 
@@ -201,7 +206,8 @@ def _entry(kind, name):
         return getattr(_C, name)
     if kind == "p":                      # a Python form (Note [Recording Python ops])
         from .._op_forms import PY_IMPLS
-        return PY_IMPLS[name]
+        fn = PY_IMPLS[name]
+        return _watch.seen_inside(fn) if _watch.sees_inside() else fn
     return _OPERATORS[name]
 
 

@@ -2,6 +2,7 @@
 from .. import _C
 from . import graph
 from . import _saved_tensors as _saved
+from . import _profiler_collection as _profiling
 from ._record import _fit, _rehistory
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
@@ -98,6 +99,17 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        if _profiling.active() is None:
+            return cls._run_apply(args, kwargs)
+        rng = _profiling.function_range(cls.__name__)   # the profiler's range of the call
+        try:
+            return cls._run_apply(args, kwargs)
+        finally:
+            if rng is not None:
+                _profiling.close_function_range(rng)
+
+    @classmethod
+    def _run_apply(cls, args, kwargs):
         ctx = FunctionCtx()
         tensors = [a if isinstance(a, _C.TensorBase) else None for a in args]
         ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
