@@ -165,7 +165,7 @@ mt__dsaved_check(const mt_dsaved *s, const char *node_name, int output_nr)
     if (s->t == NULL) {
         return 0;
     }
-    uint64_t now = atomic_load_explicit(&s->t->storage->version, memory_order_relaxed);
+    uint64_t now = atomic_load_explicit(mt_storage_version(s->t->storage), memory_order_relaxed);
     if (now == s->version) {
         return 0;
     }
@@ -466,7 +466,7 @@ mt__drecord_begin(mt_drecord *rec, const mt_derivative *decl, PyObject *self,
     }
     Py_XDECREF(varargs);
     rec->prev_grad_off = mt__grad_off;
-    mt__grad_off = 1;
+    mt__grad_off = MT__GRAD_OFF_RECORDING;
     return 1;
 }
 
@@ -491,14 +491,30 @@ mt__dnode_type(mt_derivative *d)
     return d->node_type;
 }
 
+/* Whether a result gets a history: a floating or complex tensor that is not an inference
+ * tensor (a view of one: Note [Inference storages]). */
 static bool
 mt__differentiable(PyObject *o)
 {
     if (!mt__tensor_check(o)) {
         return false;
     }
-    mt_dtype dt = mt__tensor_impl(o)->dtype;
-    return mt_dtype_is_floating(dt) || mt_dtype_is_complex(dt);
+    mt_tensor *t = mt__tensor_impl(o);
+    if (mt_inference_live > 0 && t->storage->inference) {
+        return false;
+    }
+    return mt_dtype_is_floating(t->dtype) || mt_dtype_is_complex(t->dtype);
+}
+
+int
+mt__inference_saved_error(void)
+{
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                    "created in inference mode in computation tracked by autograd. To work around "
+                    "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                    "use `torch.no_grad()` instead of `torch.inference_mode()`.");
+    return -1;
 }
 
 /* A callable that registers a view's history for in-place rebasing (autograd._record's
@@ -591,9 +607,13 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             node->n_edges++;
         }
         if (d->params[k].reads & rec->requires) {
+            if (mt_inference_live > 0 && mt__tensor_impl(o)->storage->inference) {
+                mt__inference_saved_error();
+                goto fail;
+            }
             v->u.t.saved.t = mt__tensor_impl_ref(o);
-            v->u.t.saved.version =
-                atomic_load_explicit(&v->u.t.saved.t->storage->version, memory_order_relaxed);
+            v->u.t.saved.version = atomic_load_explicit(
+                mt_storage_version(v->u.t.saved.t->storage), memory_order_relaxed);
             v->u.t.saved.obj = Py_NewRef(o);
         }
     }
@@ -610,7 +630,7 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
         if ((d->result_reads & rec->requires) && (diff & (1u << i))) {
             st->results[i].t = mt__tensor_impl_ref(outs[i]);
             st->results[i].version =
-                atomic_load_explicit(&t->storage->version, memory_order_relaxed);
+                atomic_load_explicit(mt_storage_version(t->storage), memory_order_relaxed);
         }
     }
     for (Py_ssize_t i = 0; i < n; i++) {

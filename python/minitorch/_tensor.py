@@ -237,6 +237,10 @@ class Tensor(_TensorOps, _C.TensorBase):
     def retains_grad(self):
         return self._retains_grad
 
+    def is_inference(self):
+        """Whether this is an inference tensor (made in inference mode, or a view of one)."""
+        return _C.is_inference(self)
+
     # ---- splitting (views; split and unbind are op-table rows, _splitting.py) ----
     def chunk(self, chunks, dim=0):
         if isinstance(chunks, (bool, float)) or not hasattr(chunks, "__index__"):

@@ -12,6 +12,7 @@ from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, 
                         is_grad_enabled, is_inference_mode_enabled, is_view_replay_enabled,
                         _force_original_view_tracking)
 from . import _record  # noqa: F401  (installs the recorder)
+from . import _saved_tensors
 from . import graph  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: F401
@@ -171,10 +172,12 @@ def _run(tensors, grads, keep_graph, create_graph, inputs, accumulate):
     if stack is None:
         stack = _passes.stack = []
     stack.append((next(_pass_ids), inputs is not None))
+    hooks = _saved_tensors.snapshot()
     try:
         return _C._run_backward(tensors, grads, keep_graph, create_graph, inputs, accumulate)
     finally:
         stack.pop()
+        _saved_tensors.restore(hooks)
 
 
 def _current_graph_task_id():

@@ -59,6 +59,27 @@ def pop():
     _C._set_python_recording(bool(s))
 
 
+def snapshot():
+    """This thread's stack of hooks (a copy), for restore()."""
+    return list(getattr(_tls, "stack", None) or ())
+
+
+def restore(saved):
+    """Sets this thread's stack back to a snapshot(): a backward pass runs with the hooks of
+    its caller, and hooks its nodes push or pop last only as long as the pass (torch restores
+    its thread-local state likewise)."""
+    global active
+    s = _stack()
+    if s == saved:
+        return
+    was = bool(s)
+    s[:] = saved
+    if was != bool(s):
+        with _lock:
+            active += 1 if s else -1
+    _C._set_python_recording(bool(s))
+
+
 def top():
     """The innermost (pack, unpack) pair of this thread, or None."""
     if not active:

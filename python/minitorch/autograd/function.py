@@ -1,7 +1,10 @@
 """minitorch.autograd.Function: ops whose forward and backward the user writes."""
+import warnings
+
 from .. import _C
 from . import graph
 from . import _saved_tensors as _saved
+from . import _record
 from ._record import _fit, _rehistory
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
@@ -27,7 +30,9 @@ class FunctionCtx:
                 raise TypeError("save_for_backward can only save variables, but argument "
                                 f"{tensors.index(t)} is of type {type(t).__name__}")
         self._saved = tensors
-        self._versions = tuple(t._version if t is not None else None for t in tensors)
+        # (inference tensors have no version: apply refuses them when it records)
+        self._versions = tuple(t._version if t is not None and not _C.is_inference(t) else None
+                               for t in tensors)
 
     @property
     def saved_tensors(self):
@@ -44,7 +49,7 @@ class FunctionCtx:
             node = self._node() if self._node is not None else None
             return tuple(p.unpacked(node) if p is not None else None for p in self._packed)
         for t, v in zip(self._saved, self._versions):
-            if t is not None and t._version != v:
+            if v is not None and t._version != v:
                 raise RuntimeError(
                     "one of the variables needed for gradient computation has been modified by "
                     f"an inplace operation: [{t.type()} {list(t.shape)}], is at version "
@@ -101,7 +106,8 @@ class Function(metaclass=_FunctionMeta):
         ctx = FunctionCtx()
         tensors = [a if isinstance(a, _C.TensorBase) else None for a in args]
         ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
-        record = _C.is_grad_enabled() and any(ctx.needs_input_grad)
+        grad_on = _C.is_grad_enabled()
+        record = grad_on and any(ctx.needs_input_grad)
         prev = _C._set_grad_enabled(False)
         try:
             if cls.setup_context is not Function.setup_context:
@@ -111,22 +117,28 @@ class Function(metaclass=_FunctionMeta):
                 out = cls.forward(ctx, *args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
-        if not record:
-            return out
         multi = isinstance(out, tuple)
         outs = list(out) if multi else [out]
+        _check_dirty(ctx, tensors, outs)
         for k, o in enumerate(outs):
             if isinstance(o, _C.TensorBase) and any(o is t for t in tensors if t is not None) \
                     and not any(o is d for d in ctx._dirty):
-                outs[k] = o.detach()      # an input returned as is: a new tensor with history
+                # an input returned as is: a new tensor (a view of it with grad mode on, so
+                # that it can have its own history), as torch's
+                outs[k] = _view_of(o) if grad_on else o.detach()
+        # the views among the outputs cannot be written in place where autograd records it
+        # (Note [Creation meta of views] in csrc/autograd/autograd.h)
+        _C._mark_views([o for o in outs if not any(o is d for d in ctx._dirty)],
+                       _IN_CUSTOM_FUNCTION)
+        if not record:
+            return tuple(outs) if multi else outs[0]
+        if ctx._saved and _C._inference_live() and any(
+                t is not None and _C.is_inference(t) for t in ctx._saved):
+            raise RuntimeError(_record._INFERENCE_SAVED)
         ctx._inputs_meta = [(t.shape, t.dtype) if t is not None else None for t in tensors]
         ctx._out_meta = [(o.shape, o.dtype) if isinstance(o, _C.TensorBase) else None
                          for o in outs]
         ctx._fn = cls
-        for d in ctx._dirty:
-            if d.requires_grad and d.is_leaf:
-                raise RuntimeError("a leaf Variable that requires grad is being used in an "
-                                   "in-place operation.")
         node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
         hooks = _saved.top() if _saved.active else None
         for k, o in enumerate(outs):
@@ -136,6 +148,58 @@ class Function(metaclass=_FunctionMeta):
         if hooks is not None and ctx._saved:
             _pack_saved(ctx, hooks, outs, node)
         return tuple(outs) if multi else outs[0]
+
+
+_IN_CUSTOM_FUNCTION = 1  # (the creation meta of a custom Function's view outputs)
+
+
+def _view_of(t):
+    """A view of t made without history (the recorder's grad mode)."""
+    prev = _C._grad_off_recording()
+    try:
+        return t.view_as(t)
+    finally:
+        _C._set_grad_mode(prev)
+
+
+def _check_dirty(ctx, tensors, outs):
+    """torch's checks of the tensors forward gave mark_dirty: inputs it returns, modified in
+    place as autograd allows (not leaves that require grad, not views it forbids)."""
+    if not ctx._dirty:
+        return
+    for d in ctx._dirty:
+        if not any(d is t for t in tensors if t is not None):
+            msg = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors "
+                   "that have been mutated should be passed to ctx.mark_dirty().")
+            if d._base is not None:
+                raise RuntimeError(msg)
+            warnings.warn(msg, stacklevel=3)
+            continue
+        if not any(d is o for o in outs):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                               "returned as output. The inputs that are modified inplace must "
+                               "all be outputs of the Function.")
+        if not _C.is_grad_enabled():
+            continue
+        if d._base is not None and (d.requires_grad or any(
+                t is not None and t.requires_grad for t in tensors)):
+            _C._check_view_inplace(d)
+            if d.requires_grad and d._base.is_leaf:
+                raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                                   "an in-place operation.")
+            if sum(isinstance(o, _C.TensorBase) for o in outs) > 1:
+                raise RuntimeError(
+                    "If your Function modifies inplace an input that is a view of another Tensor, "
+                    "your Function cannot return more than one Tensor. This is not supported by "
+                    "the current autograd engine. You should either make sure the input is not a "
+                    "view (using .clone() for example) or make your Function only return one "
+                    "Tensor (potentially splitting it into two Functions: one doing the inplace "
+                    "that returns a single Tensor and a second one that does the other "
+                    "operations). You can ask on the forum https://discuss.pytorch.org/ if you "
+                    "need help to do this change.")
+        if d.requires_grad and d._grad_fn is None and d._base is None:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                               "operation.")
 
 
 def _pack_saved(ctx, hooks, outs, node):
