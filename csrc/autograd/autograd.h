@@ -304,6 +304,9 @@ typedef struct {
     int n_inputs;
     uint64_t seq;        /* creation order: later nodes run first */
     char released;
+    char python_only;    /* a declared node whose saved tensors went through hooks registered
+                          * on them (autograd/_saved_variables.py): it runs its Python form,
+                          * which finds them in ctx (a dict) */
 } MTNodeObject;
 
 extern PyTypeObject *mt__Node_Type;

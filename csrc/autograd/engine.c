@@ -74,6 +74,12 @@ static const char mt__second_time[] =
 static _Thread_local PyObject *mt__callbacks;
 /* how many nodes the last pass of this thread ran without the GIL (_last_backward_c_nodes) */
 static _Thread_local Py_ssize_t mt__c_nodes;
+/* the pass this thread runs (the innermost, in reentrant passes) and the node of it that runs
+ * with the GIL, for the introspection functions (_current_autograd_node, ...); else NULL */
+static _Thread_local mt__graph *mt__current_graph;
+/* autograd.function.FunctionCtx (set at import; owned) */
+static PyTypeObject *mt__function_ctx_type;
+static _Thread_local MTNodeObject *mt__current_node;
 
 static void
 mt__gil_drop(mt__graph *g)
@@ -651,7 +657,7 @@ mt__runs_in_c(mt__graph *g, Py_ssize_t ix)
 {
     MTNodeObject *node = g->info[ix].node;
     return !g->py && !mt__anomaly_enabled && !mt__ag_watchers && node->dstate != NULL &&
-           node->variable == NULL &&
+           node->variable == NULL && !node->python_only &&
            !g->info[ix].capture &&
            (node->pre_hooks == NULL || PyList_GET_SIZE(node->pre_hooks) == 0) &&
            (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);
@@ -789,6 +795,12 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
     for (int i = 0; i < n; i++) {
         any |= grads[i] != NULL;
     }
+    /* a custom Function's backward runs also when no gradient arrived (it gets zeros, or None
+     * with materialize_grads off), as torch's */
+    if (!any && node->ctx != NULL && mt__function_ctx_type != NULL &&
+        PyObject_TypeCheck(node->ctx, mt__function_ctx_type)) {
+        any = 1;
+    }
     if (any && leads_on) {
         if (node->released || node->fn == NULL) {
             PyErr_SetString(PyExc_RuntimeError, mt__second_time);
@@ -826,7 +838,19 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             }
             Py_DECREF(cr);
         }
-        if (!g->keep_graph && (node->dstate == NULL || mt__dstate_saves(node->dstate))) {
+        if (!g->keep_graph && node->ctx != NULL && mt__function_ctx_type != NULL &&
+            PyObject_TypeCheck(node->ctx, mt__function_ctx_type)) {
+            /* a custom Function keeps its ctx: only what it saved goes (ctx._release() says
+             * whether something did), so that a Function that saved nothing runs again */
+            PyObject *rel = PyObject_CallMethod(node->ctx, "_release", NULL);
+            if (rel == NULL) {
+                goto done;
+            }
+            node->released = (char)PyObject_IsTrue(rel);
+            Py_DECREF(rel);
+        }
+        else if (!g->keep_graph && (node->dstate == NULL || mt__dstate_saves(node->dstate) ||
+                                    node->ctx != NULL)) {
             Py_CLEAR(node->ctx);
             mt__dstate_free(node->dstate);
             node->dstate = NULL;
@@ -910,6 +934,32 @@ mt__run_callbacks(void)
     return 0;
 }
 
+/* The edge of a root or an input: a tensor's (mt__grad_edge), or a GradientEdge, a pair
+ * (node, output_nr, ...) as autograd.graph.GradientEdge makes (edge->node a new reference).  0,
+ * 1 when o is neither (nothing set), or -1 with an exception. */
+static int
+mt__edge_of(PyObject *o, mt_edge *edge)
+{
+    if (mt__tensor_check(o)) {
+        return mt__grad_edge(o, edge);
+    }
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) < 2 || !mt__node_check(PyTuple_GET_ITEM(o, 0))) {
+        return 1;
+    }
+    PyObject *node = PyTuple_GET_ITEM(o, 0);
+    long nr = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    if (nr == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (nr < 0 || nr >= ((MTNodeObject *)node)->n_inputs) {
+        PyErr_SetString(PyExc_RuntimeError, "GradientEdge: output_nr out of range for its node");
+        return -1;
+    }
+    edge->node = Py_NewRef(node);
+    edge->input_nr = (int)nr;
+    return 0;
+}
+
 /* The roots: each tensor's edge (a new reference in edges[i].node).  0, or -1 with the
  * references taken so far dropped. */
 static int
@@ -917,11 +967,9 @@ mt__graph_roots(PyObject *tensors, Py_ssize_t n, mt_edge *edges)
 {
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *t = PySequence_GetItem(tensors, i);
-        int bad = t == NULL || !mt__tensor_check(t);
-        if (!bad && mt__grad_edge(t, &edges[i]) < 0) {
-            bad = 1;
-        }
-        else if (!bad && edges[i].node == NULL) {
+        int rc = t == NULL ? -1 : mt__edge_of(t, &edges[i]);
+        int bad = rc != 0;
+        if (!bad && edges[i].node == NULL) {
             PyErr_Format(PyExc_RuntimeError,
                          "element %zd of tensors does not require grad and does not have a grad_fn",
                          i);
@@ -930,7 +978,8 @@ mt__graph_roots(PyObject *tensors, Py_ssize_t n, mt_edge *edges)
         Py_XDECREF(t);
         if (bad) {
             if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_TypeError, "backward(): tensors must be Tensors");
+                PyErr_SetString(PyExc_TypeError,
+                                "backward(): tensors must be Tensors or GradientEdges");
             }
             for (Py_ssize_t k = 0; k < i; k++) {
                 Py_CLEAR(edges[k].node);
@@ -962,14 +1011,15 @@ mt__graph_inputs(PyObject *inputs, PyObject **capture_at, PyObject **targets,
         PyList_SET_ITEM(*captures, i, Py_NewRef(Py_None));
         PyObject *t = PySequence_GetItem(inputs, i);
         mt_edge e = {0};
-        if (t == NULL || !mt__tensor_check(t)) {
+        int erc = t == NULL ? -1 : mt__edge_of(t, &e);
+        if (erc > 0) {
+            PyErr_SetString(PyExc_TypeError, "inputs must be Tensors or GradientEdges");
+            erc = -1;
+        }
+        if (erc < 0) {
             Py_XDECREF(t);
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_TypeError, "inputs must be Tensors");
-            }
             return -1;
         }
-        int erc = mt__grad_edge(t, &e);
         if (erc == 0 && e.node == NULL) {
             PyErr_SetString(PyExc_RuntimeError,
                             "One of the differentiated Tensors does not require grad");
@@ -1092,7 +1142,11 @@ mt__graph_run(mt__graph *g, int create_graph)
         }
         else {
             mt__gil_take(g);
-            if (mt__run_node(g, ix, create_graph) < 0) {
+            MTNodeObject *outer = mt__current_node;
+            mt__current_node = g->info[ix].node;
+            int rc = mt__run_node(g, ix, create_graph);
+            mt__current_node = outer;
+            if (rc < 0) {
                 if (mt__anomaly_enabled) {
                     mt__anomaly_failed((PyObject *)g->info[ix].node);
                 }
@@ -1188,9 +1242,18 @@ mt_py_run_backward(PyObject *module, PyObject *args)
     g.captures = captures; /* borrowed */
     g.capture_at = capture_at;
     mt__grad_off = !create_graph;
+    mt__graph *outer_graph = mt__current_graph;
+    MTNodeObject *outer_node = mt__current_node;
+    mt__current_graph = &g;
+    mt__current_node = NULL;
     int failed = mt__graph_run(&g, create_graph);
+    if (!failed) {
+        failed = mt__run_callbacks() < 0;
+    }
+    mt__current_graph = outer_graph;
+    mt__current_node = outer_node;
     mt__grad_off = saved_mode;
-    if (failed || mt__run_callbacks() < 0) {
+    if (failed) {
         goto done;
     }
     result = captures != NULL ? Py_NewRef(captures) : Py_NewRef(Py_None);
@@ -1226,6 +1289,74 @@ mt_py_queue_callback(PyObject *module, PyObject *fn)
 }
 
 static PyObject *
+mt_py_set_function_ctx_class(PyObject *module, PyObject *cls)
+{
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "_set_function_ctx_class() expects a class");
+        return NULL;
+    }
+    Py_XSETREF(mt__function_ctx_type, (PyTypeObject *)Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
+/* _current_autograd_node() -> the node the engine runs on this thread now (its Python part:
+ * hooks, formulas, unpacking), or None */
+static PyObject *
+mt_py_current_autograd_node(PyObject *module, PyObject *unused)
+{
+    return Py_NewRef(mt__current_node ? (PyObject *)mt__current_node : Py_None);
+}
+
+/* _current_graph_task_keep_graph() -> whether the pass this thread runs keeps its graph */
+static PyObject *
+mt_py_current_graph_task_keep_graph(PyObject *module, PyObject *unused)
+{
+    if (mt__current_graph == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "_get_current_graph_task_keep_graph() can only be called during the "
+                        "backward pass");
+        return NULL;
+    }
+    return PyBool_FromLong(mt__current_graph->keep_graph);
+}
+
+/* _will_engine_execute_node(node) -> whether the pass this thread runs will run node (its
+ * gradient is needed and has not all arrived yet, or it is about to run) */
+static PyObject *
+mt_py_will_engine_execute_node(PyObject *module, PyObject *node)
+{
+    mt__graph *g = mt__current_graph;
+    if (!mt__node_check(node)) {
+        PyErr_Format(PyExc_TypeError, "_will_engine_execute_node expects an grad_fn, but got %s",
+                     mt__tensor_check(node) ? "Tensor" : Py_TYPE(node)->tp_name);
+        return NULL;
+    }
+    if (g == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "_get_should_execute_nodes should only be called during the backward "
+                        "pass");
+        return NULL;
+    }
+    Py_ssize_t ix = mt__graph_find(g, node);
+    if (ix < 0) {
+        Py_RETURN_FALSE;
+    }
+    mt__info *in = &g->info[ix];
+    if (in->node->variable != NULL && !g->accumulate) {
+        /* autograd.grad captures at a leaf's accumulator and never runs it */
+        if (in->capture) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "A leaf node was passed to _will_engine_execute_node but we are "
+                            "currently running autograd.grad(). This is currently not "
+                            "supported.");
+            return NULL;
+        }
+        Py_RETURN_FALSE;
+    }
+    return PyBool_FromLong(in->needed);
+}
+
+static PyObject *
 mt_py_last_backward_c_nodes(PyObject *module, PyObject *unused)
 {
     return PyLong_FromSsize_t(mt__c_nodes);
@@ -1235,6 +1366,10 @@ static PyMethodDef mt_engine_functions[] = {
     {"_last_backward_c_nodes", mt_py_last_backward_c_nodes, METH_NOARGS, NULL},
     {"_run_backward", mt_py_run_backward, METH_VARARGS, NULL},
     {"_queue_callback", mt_py_queue_callback, METH_O, NULL},
+    {"_current_autograd_node", mt_py_current_autograd_node, METH_NOARGS, NULL},
+    {"_set_function_ctx_class", mt_py_set_function_ctx_class, METH_O, NULL},
+    {"_current_graph_task_keep_graph", mt_py_current_graph_task_keep_graph, METH_NOARGS, NULL},
+    {"_will_engine_execute_node", mt_py_will_engine_execute_node, METH_O, NULL},
     {NULL},
 };
 

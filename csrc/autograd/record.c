@@ -951,6 +951,79 @@ fail:
     return NULL;
 }
 
+/* _dnode_hook_saved(node, which) -> dict: a hook pair is registered on a saved tensor of a
+ * declared node (parameter `which`, or result -which-1): the node forgets the tensor (its
+ * packed form lives in the returned dict, the node's ctx, made on first use; released with
+ * it) and runs its Python form from now on (python_only). */
+static PyObject *
+mt_py_dnode_hook_saved(PyObject *module, PyObject *args)
+{
+    PyObject *arg;
+    int which;
+    if (!PyArg_ParseTuple(args, "Oi:_dnode_hook_saved", &arg, &which)) {
+        return NULL;
+    }
+    if (!mt__node_check(arg) || ((MTNodeObject *)arg)->dstate == NULL) {
+        PyErr_SetString(PyExc_TypeError, "_dnode_hook_saved() expects a node of a declared op");
+        return NULL;
+    }
+    MTNodeObject *node = (MTNodeObject *)arg;
+    mt_dstate *st = node->dstate;
+    if (which >= 0) {
+        if (which >= st->decl->nparams || st->decl->params[which].kind != MT_DV_TENSOR) {
+            PyErr_SetString(PyExc_ValueError, "_dnode_hook_saved(): not a tensor parameter");
+            return NULL;
+        }
+        mt__dsaved_drop_impl(&st->v[which].u.t.saved);
+        Py_CLEAR(st->v[which].u.t.saved.obj);
+    }
+    else {
+        if (-which - 1 >= st->n_outputs) {
+            PyErr_SetString(PyExc_ValueError, "_dnode_hook_saved(): no such result");
+            return NULL;
+        }
+        mt__dsaved_drop_impl(&st->results[-which - 1]);
+    }
+    if (node->ctx == NULL && (node->ctx = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    node->python_only = 1;
+    return Py_NewRef(node->ctx);
+}
+
+/* _dnode_out_meta(node) -> ((shape, dtype) or None per output of the op) of a declared node
+ * (None once its state is released) */
+static PyObject *
+mt_py_dnode_out_meta(PyObject *module, PyObject *arg)
+{
+    if (!mt__node_check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "_dnode_out_meta() expects a node");
+        return NULL;
+    }
+    mt_dstate *st = ((MTNodeObject *)arg)->dstate;
+    if (st == NULL) {
+        Py_RETURN_NONE;
+    }
+    PyObject *r = PyTuple_New(st->n_outputs);
+    for (int i = 0; r != NULL && i < st->n_outputs; i++) {
+        PyObject *m = Py_None;
+        if (st->out_meta[i].sizes != NULL) {
+            PyObject *shape = mt__dlist_tuple(st->out_meta[i].ndim, st->out_meta[i].sizes);
+            m = shape ? Py_BuildValue("(NO)", shape, mt__dtype_object(st->out_meta[i].dtype))
+                      : NULL;
+            if (m == NULL) {
+                Py_CLEAR(r);
+                break;
+            }
+        }
+        else {
+            Py_INCREF(m);
+        }
+        PyTuple_SET_ITEM(r, i, m);
+    }
+    return r;
+}
+
 static PyObject *
 mt_py_set_declared_hooks(PyObject *module, PyObject *args)
 {
@@ -983,6 +1056,8 @@ mt_py_declared_ops(PyObject *module, PyObject *unused)
 
 static PyMethodDef mt_record_functions[] = {
     {"_dvalues", mt_py_dvalues, METH_O, NULL},
+    {"_dnode_hook_saved", mt_py_dnode_hook_saved, METH_VARARGS, NULL},
+    {"_dnode_out_meta", mt_py_dnode_out_meta, METH_O, NULL},
     {"_set_declared_hooks", mt_py_set_declared_hooks, METH_VARARGS, NULL},
     {"_declared_ops", mt_py_declared_ops, METH_NOARGS,
      "The ops whose derivative is declared and recorded in C."},

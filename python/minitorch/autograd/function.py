@@ -21,8 +21,10 @@ class FunctionCtx:
         self.materialize_grads = True
         self.needs_input_grad = ()
         self._released = False
-        self._packed = None  # the saved tensors packed by hooks (Note [Saved-tensor hooks])
+        self._packed = None  # per saved tensor, its packed form when it went through hooks
+                             # (Note [Saved-tensor hooks]), or None
         self._node = None    # weak reference to the node, for unpacking outputs
+        self._saved_output_nrs = ()  # per saved tensor, which output it is (or None)
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -45,16 +47,36 @@ class FunctionCtx:
                 "if you need to access saved tensors after calling backward.")
         if self._saved is None:
             return ()
-        if self._packed is not None:
-            node = self._node() if self._node is not None else None
-            return tuple(p.unpacked(node) if p is not None else None for p in self._packed)
-        for t, v in zip(self._saved, self._versions):
+        node = self._node() if self._node is not None else None
+        packed = self._packed or (None,) * len(self._saved)
+        out = []
+        for t, v, p in zip(self._saved, self._versions or (None,) * len(self._saved), packed):
+            if p is not None:
+                out.append(p.unpacked(node))
+                continue
             if v is not None and t._version != v:
                 raise RuntimeError(
                     "one of the variables needed for gradient computation has been modified by "
                     f"an inplace operation: [{t.type()} {list(t.shape)}], is at version "
                     f"{t._version}; expected version {v} instead.")
-        return self._saved
+            out.append(t)
+        return tuple(out)
+
+    @property
+    def saved_variables(self):
+        """The deprecated name of saved_tensors."""
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning,
+                      stacklevel=2)
+        return self.saved_tensors
+
+    def _release(self):
+        """The engine's release after the node ran without retain_graph: the saved tensors go
+        (later reads raise torch's error); whether there were any."""
+        had = self._saved is not None and len(self._saved) > 0
+        if had:
+            self._saved, self._packed, self._versions = (), None, ()
+            self._released = True
+        return had
 
     def mark_dirty(self, *tensors):
         self._dirty = tensors
@@ -70,6 +92,7 @@ class _FunctionMeta(type):
     def __init__(cls, name, bases, attrs):
         super().__init__(name, bases, attrs)
         cls._backward_cls = graph.node_class(name + "Backward")
+        cls._backward_cls._function_node = True
 
 
 class Function(metaclass=_FunctionMeta):
@@ -140,6 +163,10 @@ class Function(metaclass=_FunctionMeta):
                          for o in outs]
         ctx._fn = cls
         node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
+        if ctx._saved:
+            ctx._saved_output_nrs = tuple(
+                next((k for k, o in enumerate(outs) if o is t), None) if t is not None else None
+                for t in ctx._saved)
         hooks = _saved.top() if _saved.active else None
         for k, o in enumerate(outs):
             if isinstance(o, _C.TensorBase) and (o.dtype.is_floating_point or o.dtype.is_complex) \
@@ -215,7 +242,7 @@ def _pack_saved(ctx, hooks, outs, node):
         packed.append(_saved.pack(t, hooks, nr))
     ctx._packed = tuple(packed)
     ctx._node = weakref.ref(node)
-    ctx._saved = (None,) * len(packed)  # (not None: saved_tensors unpacks)
+    ctx._saved = (None,) * len(packed)  # (only the packed forms are kept)
     ctx._versions = ()
 
 
@@ -295,3 +322,6 @@ class _DelayedError(Function):
     def backward(ctx, *grads):
         raise RuntimeError("trying to differentiate twice a function that was marked with "
                            "@once_differentiable")
+
+
+_C._set_function_ctx_class(FunctionCtx)

@@ -178,3 +178,38 @@ def is_view_replay_enabled():
     """Whether views modified in place replay their view op (never: see
     _force_original_view_tracking)."""
     return False
+
+
+class set_multithreading_enabled(_Mode):
+    """set_multithreading_enabled(mode): as a context manager or a decorator, whether backward
+    passes may run on threads of their own (recorded: minitorch's engine runs every pass on the
+    calling thread, in one order)."""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_multithreading_enabled(): argument 'mode' (position 1) must "
+                            f"be bool, not {type(mode).__name__}")
+        self.mode = mode
+        self._prev_mt = _multithreading[0]
+        _multithreading[0] = mode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _multithreading[0] = self._prev_mt
+        return False
+
+    def __call__(self, fn):
+        _multithreading[0] = self._prev_mt    # (as a decorator: the call above is undone)
+        return super().__call__(fn)
+
+    def clone(self):
+        return set_multithreading_enabled(self.mode)
+
+
+_multithreading = [True]
+
+
+def _is_multithreading_enabled():
+    return _multithreading[0]
