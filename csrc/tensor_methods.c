@@ -719,6 +719,8 @@ mt_m_set_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
                      Py_TYPE(a[0])->tp_name);
         return NULL;
     }
+    /* a leaf gets a new AccumulateGrad: graphs made before do not lead to it (as torch) */
+    Py_CLEAR(((MTTensorObject *)self)->grad_acc);
     mt__tensor_set_impl(self, r);
     return Py_NewRef(self);
 }

@@ -504,11 +504,13 @@ mt__run_node_pre_hook(PyObject *hook, PyObject **grads, int n)
 
 /* Runs a list of pre-hooks on the gradients grads[0..n).  An entry (nr, hook) is a tensor's
  * hook: hook(grads[nr]), a non-None result replaces that gradient.  In a node's list
- * (only_nr < 0) another entry is a node pre-hook, run when `node_hooks`: hook(all gradients,
- * None where none arrived), a non-None result (a sequence of n) replaces them all.  In a
- * leaf's list (only_nr >= 0) every entry is a hook of gradient only_nr.  0 or -1. */
+ * (only_nr < 0) another entry is a node pre-hook: hook(all gradients, None where none
+ * arrived), a non-None result (a sequence of n) replaces them all.  `which` says which run:
+ * MT__TENSOR_HOOKS, MT__NODE_HOOKS or both.  In a leaf's list (only_nr >= 0) every entry is a
+ * hook of gradient only_nr.  0 or -1. */
+enum { MT__TENSOR_HOOKS = 1, MT__NODE_HOOKS = 2 };
 static int
-mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int node_hooks)
+mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int which)
 {
     if (hooks == NULL) {
         return 0;
@@ -522,11 +524,14 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int nod
         PyObject *item = PyList_GET_ITEM(copy, i), *hook = item;
         int nr = only_nr;
         if (PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 2) {
+            if (!(which & MT__TENSOR_HOOKS)) {
+                continue;
+            }
             nr = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
             hook = PyTuple_GET_ITEM(item, 1);
         }
         else if (only_nr < 0) {
-            if (node_hooks && mt__run_node_pre_hook(hook, grads, n) < 0) {
+            if ((which & MT__NODE_HOOKS) && mt__run_node_pre_hook(hook, grads, n) < 0) {
                 goto done;
             }
             continue;
@@ -548,6 +553,55 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int nod
     rc = 0;
 done:
     Py_DECREF(copy);
+    return rc;
+}
+
+/* A node's post hooks: hook(grad_inputs, grad_outputs) each in turn (gin, gout: tuples,
+ * borrowed); a hook's non-None result, a sequence of as many gradients, replaces grad_inputs
+ * for the hooks after it and, when `result` is given, for the node's edges (*result then a
+ * new reference to the final grad_inputs tuple, which it replaces).  0 or -1. */
+static int
+mt__run_post_hooks(MTNodeObject *node, PyObject *gin, PyObject *gout, PyObject **result)
+{
+    PyObject *copy = PySequence_List(node->hooks); /* hooks may remove themselves */
+    if (copy == NULL) {
+        return -1;
+    }
+    Py_INCREF(gin);
+    int rc = 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(copy); k++) {
+        PyObject *hr = PyObject_CallFunctionObjArgs(PyList_GET_ITEM(copy, k), gin, gout, NULL);
+        if (hr == NULL) {
+            rc = -1;
+            break;
+        }
+        if (hr != Py_None && result != NULL) {
+            PyObject *t = PySequence_Tuple(hr);
+            Py_DECREF(hr);
+            if (t == NULL) {
+                rc = -1;
+                break;
+            }
+            if (PyTuple_GET_SIZE(t) != PyTuple_GET_SIZE(gin)) {
+                PyErr_Format(PyExc_RuntimeError, "hook returned %zd gradients, expected %zd",
+                             PyTuple_GET_SIZE(t), PyTuple_GET_SIZE(gin));
+                Py_DECREF(t);
+                rc = -1;
+                break;
+            }
+            Py_SETREF(gin, t);
+        }
+        else {
+            Py_DECREF(hr);
+        }
+    }
+    Py_DECREF(copy);
+    if (rc == 0 && result != NULL) {
+        Py_SETREF(*result, gin);
+    }
+    else {
+        Py_DECREF(gin);
+    }
     return rc;
 }
 
@@ -732,7 +786,7 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
     PyObject **grads = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(PyObject *));
     PyObject *outs = NULL, *tuple = NULL;
     void **given = NULL;
-    int rc = -1;
+    int rc = -1, had_post_hooks = 0;
     if (grads == NULL) {
         PyErr_NoMemory();
         mt__grads_free(g, in->buffer, n);
@@ -750,19 +804,25 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             }
         }
     }
-    /* a capture point of autograd.grad runs (its formula, its node hooks) only to reach
-     * another input */
+    /* a capture point runs its formula only to reach another input; its node hooks run when
+     * the formula does, or when the pass accumulates (backward(inputs=)), as torch's; an
+     * AccumulateGrad's when it accumulates */
     int leads_on = !in->capture;
     for (int e = 0; e < node->n_edges && !leads_on; e++) {
         leads_on = in->child[e] >= 0 && g->info[in->child[e]].needed;
     }
+    int accumulates = node->variable != NULL && g->accumulate &&
+                      (g->capture_at == NULL || in->target);
+    int node_hooks = node->variable != NULL ? accumulates : leads_on || g->accumulate;
     /* a leaf's own hooks first, then its AccumulateGrad's pre-hooks (Note [Hook order] in
-     * minitorch/autograd/graph.py) */
+     * minitorch/autograd/graph.py); a capture sees the gradient after the tensor hooks and
+     * before the node's pre-hooks */
     if (node->variable != NULL && n > 0 && grads[0] != NULL &&
-        mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[0], 1, 0, 0) < 0) {
+        mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[0], 1, 0,
+                          MT__TENSOR_HOOKS) < 0) {
         goto done;
     }
-    if (mt__run_pre_hooks(node->pre_hooks, grads, n, -1, leads_on || node->variable != NULL) < 0) {
+    if (mt__run_pre_hooks(node->pre_hooks, grads, n, -1, MT__TENSOR_HOOKS) < 0) {
         goto done;
     }
     if (in->capture) {
@@ -780,12 +840,38 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             }
         }
     }
+    if (node_hooks && mt__run_pre_hooks(node->pre_hooks, grads, n, -1, MT__NODE_HOOKS) < 0) {
+        goto done;
+    }
     if (node->variable != NULL) {
-        if (g->accumulate && (g->capture_at == NULL || in->target) && grads[0] != NULL) {
-            PyObject *grad = grads[0];
+        if (accumulates && grads[0] != NULL) {
+            PyObject *grad = grads[0], *seen = NULL;
+            MTTensorObject *v = (MTTensorObject *)node->variable;
+            int hooked = node->hooks != NULL && PyList_GET_SIZE(node->hooks) > 0;
+            int fresh = v->grad == NULL || v->grad == Py_None;
+            if (hooked && !fresh) {
+                seen = Py_NewRef(grad);
+            }
             grads[0] = NULL;
             if (mt__accumulate(node, grad, create_graph) < 0) {
+                Py_XDECREF(seen);
                 goto done;
+            }
+            if (hooked) {
+                /* its post hooks: hook((), (grad,)), after the post-accumulate-grad hooks; a
+                 * first gradient is the .grad it became */
+                if (seen == NULL) {
+                    seen = Py_NewRef(v->grad != NULL ? v->grad : Py_None);
+                }
+                PyObject *gout = PyTuple_Pack(1, seen), *gin = PyTuple_New(0);
+                Py_DECREF(seen);
+                int bad = gout == NULL || gin == NULL ||
+                          mt__run_post_hooks(node, gin, gout, NULL) < 0;
+                Py_XDECREF(gout);
+                Py_XDECREF(gin);
+                if (bad) {
+                    goto done;
+                }
             }
         }
         rc = mt__deliver(g, ix, NULL);
@@ -813,6 +899,9 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
         for (int i = 0; i < n; i++) {
             PyTuple_SET_ITEM(tuple, i, Py_NewRef(grads[i] ? grads[i] : Py_None));
         }
+        /* post hooks registered while the node runs (by an unpack hook) get no grad_outputs,
+         * as torch's, which keeps them only for hooks it knew of */
+        had_post_hooks = node->hooks != NULL && PyList_GET_SIZE(node->hooks) > 0;
         PyObject *r = PyObject_CallFunctionObjArgs(node->fn, (PyObject *)node, tuple, NULL);
         if (r == NULL) {
             goto done;
@@ -857,22 +946,26 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             node->released = 1;
         }
         if (node->hooks != NULL && PyList_GET_SIZE(node->hooks) > 0) {
-            PyObject *gin = PySequence_Tuple(outs);
-            PyObject *copy = gin ? PySequence_List(node->hooks) : NULL;
-            for (Py_ssize_t k = 0; copy != NULL && k < PyList_GET_SIZE(copy); k++) {
-                PyObject *hr = PyObject_CallFunctionObjArgs(PyList_GET_ITEM(copy, k), gin, tuple,
-                                                            NULL);
-                if (hr == NULL) {
-                    Py_CLEAR(copy);
-                    break;
+            PyObject *gin = PySequence_Tuple(outs), *gout = tuple;
+            if (gin != NULL && !had_post_hooks) {
+                gout = PyTuple_New(n);
+                for (int i = 0; gout != NULL && i < n; i++) {
+                    PyTuple_SET_ITEM(gout, i, Py_NewRef(Py_None));
                 }
-                Py_DECREF(hr);
+            }
+            else {
+                Py_XINCREF(gout);
+            }
+            int bad = gin == NULL || gout == NULL || mt__run_post_hooks(node, gin, gout, &gin) < 0;
+            Py_XDECREF(gout);
+            if (!bad) {
+                Py_SETREF(outs, PySequence_Fast(gin, "post hooks give a sequence"));
+                bad = outs == NULL;
             }
             Py_XDECREF(gin);
-            if (copy == NULL) {
+            if (bad) {
                 goto done;
             }
-            Py_DECREF(copy);
         }
         /* the results in the pass's form: tensor objects, or impls */
         given = calloc((size_t)(node->n_edges > 0 ? node->n_edges : 1), sizeof(void *));
@@ -1327,7 +1420,7 @@ mt_py_will_engine_execute_node(PyObject *module, PyObject *node)
 {
     mt__graph *g = mt__current_graph;
     if (!mt__node_check(node)) {
-        PyErr_Format(PyExc_TypeError, "_will_engine_execute_node expects an grad_fn, but got %s",
+        PyErr_Format(PyExc_RuntimeError, "_will_engine_execute_node expects an grad_fn, but got %s",
                      mt__tensor_check(node) ? "Tensor" : Py_TYPE(node)->tp_name);
         return NULL;
     }

@@ -481,6 +481,13 @@ mt__dnode_type(mt_derivative *d)
             return NULL;
         }
         d->node_type = PyObject_CallFunction(mt__node_class_factory, "s", d->node_name);
+        static const char *const wrapped[] = {"add", "sub", "mul", "div", NULL};
+        d->number_edge = -1;
+        for (int i = 0; wrapped[i] != NULL; i++) {
+            if (strcmp(d->op, wrapped[i]) == 0 && d->nparams >= 2) {
+                d->number_edge = 1;
+            }
+        }
         if (d->node_type != NULL && (!PyType_Check(d->node_type) ||
                                      !PyType_IsSubtype((PyTypeObject *)d->node_type,
                                                        mt__Node_Type))) {
@@ -578,7 +585,8 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
     node->seq = mt__node_next_seq();
     node->fn = Py_XNewRef(mt__dnode_apply);
     node->dstate = st;
-    /* the edges: one per differentiable tensor argument, in parameter order */
+    /* the edges: one per differentiable tensor argument, in parameter order (and one to no
+     * node for a number `other` of add, sub, mul and div: torch's wrapped number) */
     int ne = 0;
     for (int k = 0; k < d->nparams; k++) {
         if (d->params[k].kind == MT_DV_TENSOR && (d->params[k].flags & MT_DP_DIFF) &&
@@ -586,6 +594,9 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             ne++;
         }
     }
+    bool number_edge = d->number_edge > 0 && st->v[0].present && st->v[0].u.t.is_tensor &&
+                       st->v[1].present && !st->v[1].u.t.is_tensor;
+    ne += number_edge;
     if (ne > 0) {
         node->edges = PyMem_Calloc((size_t)ne, sizeof(mt_edge));
         if (node->edges == NULL) {
@@ -616,6 +627,9 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
                 mt_storage_version(v->u.t.saved.t->storage), memory_order_relaxed);
             v->u.t.saved.obj = Py_NewRef(o);
         }
+    }
+    if (number_edge) {
+        node->edges[node->n_edges++] = (mt_edge){.node = NULL, .input_nr = 0};
     }
     st->n_edges = node->n_edges;
     for (Py_ssize_t i = 0; i < n; i++) {

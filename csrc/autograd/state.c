@@ -286,10 +286,11 @@ mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssi
 {
     size_t n = strlen(key);
     /* requires_grad_ and detach_ change autograd state, not values: no new version (as torch);
-     * resize_ and resize_as_ bump it themselves, when the shape changes */
+     * resize_ and resize_as_ bump it themselves, when the shape changes; set_ writes nothing
+     * (the counter it would bump is now the source storage's, which torch leaves alone) */
     if (key[0] == 'm' && key[n - 1] == '_' && strcmp(key, "m.requires_grad_") != 0 &&
         strcmp(key, "m.detach_") != 0 && strncmp(key, "m.resize_", 9) != 0 &&
-        mt__bump_version(self) < 0) {
+        strcmp(key, "m.set_") != 0 && mt__bump_version(self) < 0) {
         return -1;
     }
     if (kwnames != NULL) {
