@@ -653,6 +653,13 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
                 Py_DECREF(copy);
                 return -1;
             }
+            if (r != Py_None) {
+                Py_DECREF(r);
+                Py_DECREF(copy);
+                PyErr_SetString(PyExc_RuntimeError,
+                                "Tensor post accumulate grad hooks should return None.");
+                return -1;
+            }
             Py_DECREF(r);
         }
         Py_DECREF(copy);

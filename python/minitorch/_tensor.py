@@ -284,6 +284,30 @@ class Tensor(_TensorOps, _C.TensorBase):
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         return _C.tensor(data, requires_grad=requires_grad, **self._new_opts(dtype, device))
 
+    def new(self, *args, device=None):
+        """The legacy constructor, in this tensor's dtype: new() is empty, new(*sizes) (or a
+        Size) uninitialised, new(sequence) the data, new(tensor) that tensor (of this dtype)."""
+        opts = self._new_opts(None, device)
+        if not args:
+            return _C.empty((0,), **opts)
+        if len(args) == 1 and isinstance(args[0], _C.TensorBase):
+            other = args[0]
+            if other.dtype != self.dtype:
+                raise TypeError(f"expected {self.dtype} (got {other.dtype})")
+            return other.detach()
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return _C.empty(args, **opts)
+        if len(args) == 1:
+            data = args[0]
+            from ._size import Size
+            if isinstance(data, Size):
+                return _C.empty(tuple(data), **opts)
+            if isinstance(data, (list, tuple)) or hasattr(data, "__array__"):
+                return _C.tensor(data, **opts)
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in args)})")
+
     # ---- memory ----
     def is_shared(self):
         """Whether the storage is in shared memory (share_memory_ or sent to another process)."""

@@ -25,6 +25,9 @@ class FunctionCtx:
                              # (Note [Saved-tensor hooks]), or None
         self._node = None    # weak reference to the node, for unpacking outputs
         self._saved_output_nrs = ()  # per saved tensor, which output it is (or None)
+        self._clear_on_access = False  # the Function's clear_saved_tensors_on_access
+        self._cleared = False
+        self._materialize_non_diff_grads = True
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -38,6 +41,19 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
+        if self._cleared:
+            raise RuntimeError(
+                "saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
+                "is set on the autograd.Function. Either access saved_tensors only once, or set "
+                "clear_saved_tensors_on_access=False.")
+        if self._clear_on_access and self._saved is not None:
+            out = self._saved_tensors()
+            self._saved, self._packed, self._versions = (), None, ()
+            self._cleared = True
+            return out
+        return self._saved_tensors()
+
+    def _saved_tensors(self):
         if self._released:
             raise RuntimeError(
                 "Trying to backward through the graph a second time (or directly access saved "
@@ -124,9 +140,12 @@ class Function(metaclass=_FunctionMeta):
     def setup_context(ctx, inputs, output):
         raise NotImplementedError
 
+    clear_saved_tensors_on_access = False
+
     @classmethod
     def apply(cls, *args, **kwargs):
         ctx = FunctionCtx()
+        ctx._clear_on_access = bool(cls.clear_saved_tensors_on_access)
         tensors = [a if isinstance(a, _C.TensorBase) else None for a in args]
         ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
         grad_on = _C.is_grad_enabled()
@@ -135,7 +154,7 @@ class Function(metaclass=_FunctionMeta):
         try:
             if cls.setup_context is not Function.setup_context:
                 out = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, out)
+                cls.setup_context(ctx, _with_defaults(cls.forward, args, kwargs), out)
             else:
                 out = cls.forward(ctx, *args, **kwargs)
         finally:
@@ -161,6 +180,8 @@ class Function(metaclass=_FunctionMeta):
         ctx._inputs_meta = [(t.shape, t.dtype) if t is not None else None for t in tensors]
         ctx._out_meta = [(o.shape, o.dtype) if isinstance(o, _C.TensorBase) else None
                          for o in outs]
+        ctx._nondiff_outputs = frozenset(k for k, o in enumerate(outs)
+                                         if any(o is n for n in ctx._non_differentiable))
         ctx._fn = cls
         node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
         if ctx._saved:
@@ -178,6 +199,25 @@ class Function(metaclass=_FunctionMeta):
 
 
 _IN_CUSTOM_FUNCTION = 1  # (the creation meta of a custom Function's view outputs)
+
+
+def _with_defaults(forward, args, kwargs):
+    """The inputs setup_context sees: forward's arguments, with the defaults of those not
+    given, in order (as torch binds them)."""
+    import inspect
+    try:
+        sig = inspect.signature(forward)
+        bound = sig.bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args
+    bound.apply_defaults()
+    out = []
+    for name, p in sig.parameters.items():
+        if p.kind in (p.VAR_POSITIONAL,):
+            out.extend(bound.arguments.get(name, ()))
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            out.append(bound.arguments[name])
+    return tuple(out)
 
 
 def _view_of(t):
@@ -249,9 +289,11 @@ def _pack_saved(ctx, hooks, outs, node):
 def _apply_function(node, grads):
     ctx = node._ctx
     if ctx.materialize_grads:
-        grads = tuple(g if g is not None else
+        # (the outputs marked non-differentiable keep None with _materialize_non_diff_grads off)
+        nondiff = ctx._nondiff_outputs if not ctx._materialize_non_diff_grads else ()
+        grads = tuple(g if g is not None or k in nondiff else
                       (_C.zeros(m[0], dtype=m[1]) if m is not None else None)
-                      for g, m in zip(grads, ctx._out_meta))
+                      for k, (g, m) in enumerate(zip(grads, ctx._out_meta)))
     cls = ctx._fn
     if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
         raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
