@@ -237,6 +237,19 @@ class Tensor(_TensorOps, _C.TensorBase):
     def retains_grad(self):
         return self._retains_grad
 
+    @property
+    def _backward_hooks(self):
+        """The tensor hooks of a leaf, as torch's (an ordered dict, None when there are none)."""
+        hooks = self._backward_hooks_list
+        if not hooks:
+            return None
+        import collections
+        return collections.OrderedDict(enumerate(hooks))
+
+    @_backward_hooks.deleter
+    def _backward_hooks(self):
+        raise RuntimeError("cannot delete _backward_hooks")
+
     def is_inference(self):
         """Whether this is an inference tensor (made in inference mode, or a view of one)."""
         return _C.is_inference(self)

@@ -38,7 +38,7 @@ _C._autograd = _autograd
 
 # ---- _C._functions: the engine's own node types ------------------------------------------------
 
-class DelayedError(graph.Node):
+class DelayedError(graph._NodeBase):
     """DelayedError(msg, num_inputs)(*tensors): the tensors again (sharing their data), whose
     history is an Error node: differentiating through them raises RuntimeError(msg)."""
 
@@ -58,7 +58,7 @@ class DelayedError(graph.Node):
         return _wrap(graph.node_class("Error"), error, tensors)
 
 
-class UndefinedGrad(graph.Node):
+class UndefinedGrad(graph._NodeBase):
     """UndefinedGrad()(*tensors): the tensors again, whose history gives their inputs no
     gradient (an undefined one, as torch's UndefinedGradBackward)."""
 

@@ -136,6 +136,10 @@ _OPERATORS = {
     "inplace_rshift": operator.irshift, "setitem": operator.setitem,
 }
 
+# the in-place forms of view ops: on a view they give it another place in its base
+_INPLACE_VIEW_OPS = frozenset({"as_strided_", "transpose_", "t_", "squeeze_", "unsqueeze_",
+                               "swapdims_", "swapaxes_"})
+
 # methods that change or read autograd state rather than compute: never recorded
 _UNRECORDED = frozenset({"requires_grad_", "detach", "detach_"})
 
@@ -343,8 +347,19 @@ def _record_inplace(kind, name, fn, args, kwargs):
                            "operation.")
     slots = _slots(args, kwargs)
     on_view = base is not None and (base.requires_grad or any(t.requires_grad for _, _, t in slots))
+    if on_view and name in _INPLACE_VIEW_OPS:
+        # the view takes another place in its base: its history is that place of the base's
+        # (as torch's as_strided history of a view), its values are unchanged
+        prev = _grad_off()
+        try:
+            out = fn(*args, **kwargs)
+        finally:
+            _C._set_grad_mode(prev)
+        if base.requires_grad and _is_float(self):
+            _rehistory(self, _view_node(_Layout(base), _geometry(self, base), base), 0)
+        return out
     if on_view:
-        if name in ("resize_", "resize_as_", "set_", "as_strided_"):
+        if name in ("resize_", "resize_as_", "set_"):
             raise RuntimeError(f"{name}(): cannot change the layout of a view of a tensor that "
                                "requires grad")
     if name in ("resize_", "resize_as_") and self.requires_grad:
@@ -481,6 +496,35 @@ def _rebase_view(view, base, opname, formula, old, args, kwargs, slots, out):
         if other is not None and other is not view and other.requires_grad:
             _rehistory(other, _view_node(layout, _geometry(other, base), base), 0)
     return out
+
+
+def rebase_function_view(view, fn_node, k, inputs, apply):
+    """A custom Function marked its input k, the view `view`, dirty: as for an op's in-place
+    write to a view (Note [In-place ops on views]), the base's history becomes a CopySlices
+    whose backward runs the Function's (apply(fn_node, grads)) on the view's part of the base's
+    gradient, and the view's history its place in it.  inputs: the Function's tensor inputs
+    (None for the others)."""
+    base = view._base
+    layout, geom = _Layout(base), _geometry(view, base)
+    others = [i for i, t in enumerate(inputs) if t is not None and i != k]
+
+    def copy_slices(node, grads):
+        g = grads[0]
+        if g is None:
+            return [None] * (1 + len(others))
+        gb = _like(g, layout)
+        region = gb.as_strided(*geom)
+        per = apply(fn_node, (region.clone(),))
+        if per[k] is None:
+            region.zero_()
+        else:
+            region.copy_(per[k])
+        return [gb] + [per[i] for i in others]
+
+    node = graph.node_class("CopySlices")(copy_slices, Ctx(), [base] + [inputs[i] for i in others],
+                                          1)
+    _rehistory(base, node, 0)
+    _rehistory(view, _view_node(layout, geom, base), 0)
 
 
 def regenerate_view(view):

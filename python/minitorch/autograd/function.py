@@ -1,5 +1,6 @@
 """minitorch.autograd.Function: ops whose forward and backward the user writes."""
 import warnings
+import weakref
 
 from .. import _C
 from . import graph
@@ -76,6 +77,12 @@ class FunctionCtx:
                     f"an inplace operation: [{t.type()} {list(t.shape)}], is at version "
                     f"{t._version}; expected version {v} instead.")
             out.append(t)
+        nrs = self._saved_output_nrs
+        if node is not None and any(nr is not None for nr in nrs) and self._packed is None:
+            for i, nr in enumerate(nrs):     # outputs, with the node as their history again
+                if nr is not None and out[i] is not None:
+                    out[i] = out[i].detach()
+                    _C._set_history(out[i], node, nr)
         return tuple(out)
 
     @property
@@ -102,6 +109,10 @@ class FunctionCtx:
 
     def set_materialize_grads(self, value):
         self.materialize_grads = bool(value)
+
+
+# torch's name for the class of a custom Function's ctx (which is its node there)
+BackwardCFunction = FunctionCtx
 
 
 class _FunctionMeta(type):
@@ -189,12 +200,26 @@ class Function(metaclass=_FunctionMeta):
                 next((k for k, o in enumerate(outs) if o is t), None) if t is not None else None
                 for t in ctx._saved)
         hooks = _saved.top() if _saved.active else None
+        ctx._node = weakref.ref(node)
         for k, o in enumerate(outs):
             if isinstance(o, _C.TensorBase) and (o.dtype.is_floating_point or o.dtype.is_complex) \
                     and not any(o is n for n in ctx._non_differentiable):
-                _rehistory(o, node, k)  # a dirty input keeps its retain_grad hook
+                dirty = next((i for i, t in enumerate(tensors)
+                              if t is o and any(o is d for d in ctx._dirty)), None)
+                if dirty is not None and o._base is not None:
+                    # an input view written in place: its base's history changes too
+                    _record.rebase_function_view(o, node, dirty, tensors, _apply_function)
+                else:
+                    _rehistory(o, node, k)  # a dirty input keeps its retain_grad hook
+        # (the ctx is kept by the graph: it must not keep the outputs it marked)
+        ctx._dirty = ctx._non_differentiable = ()
         if hooks is not None and ctx._saved:
             _pack_saved(ctx, hooks, outs, node)
+        elif ctx._saved:
+            # an output is kept without its history (no cycle through this node) and gets it
+            # back when read (saved_tensors), as torch's saved outputs
+            ctx._saved = tuple(t.detach() if nr is not None else t
+                               for t, nr in zip(ctx._saved, ctx._saved_output_nrs))
         return tuple(outs) if multi else outs[0]
 
 

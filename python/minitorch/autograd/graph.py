@@ -1,5 +1,6 @@
 """The autograd graph as Python sees it: Node (grad_fn objects), AccumulateGrad, hook handles,
 and the hooks of saved tensors (saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks)."""
+import abc
 import contextlib
 from typing import NamedTuple, Optional
 
@@ -31,7 +32,21 @@ class RemovableHandle:
         self.remove()
 
 
-class Node(_C._Node):
+class Node(abc.ABC):
+    """A node of the autograd graph (a tensor's grad_fn, a leaf's AccumulateGrad).  As torch's,
+    an abstract class that the graph's node types are virtual subclasses of: isinstance(node,
+    Node) holds, Node is not in their mro (they derive from _NodeBase)."""
+
+    @classmethod
+    def __subclasshook__(cls, C):
+        if cls is Node:
+            from .function import FunctionCtx  # (a custom Function's ctx is its node, as torch)
+            if issubclass(C, (_C._Node, FunctionCtx)):
+                return True
+        return NotImplemented
+
+
+class _NodeBase(_C._Node):
     """A recorded op (a tensor's grad_fn).  Per op name there is one subclass, named like
     torch's (AddBackward0, MulBackward0, ...)."""
 
@@ -164,7 +179,7 @@ def _is_function_node(node):
     return getattr(type(node), "_function_node", False) or isinstance(node._ctx, FunctionCtx)
 
 
-class AccumulateGrad(Node):
+class AccumulateGrad(_NodeBase):
     """Adds the gradient that reaches a leaf into its .grad."""
 
 
@@ -177,7 +192,8 @@ def node_class(name):
     """The Node subclass for op `name` (made once)."""
     cls = _node_classes.get(name)
     if cls is None:
-        cls = _node_classes[name] = type(name, (Node,), {"__module__": "minitorch.autograd.graph"})
+        cls = _node_classes[name] = type(name, (_NodeBase,),
+                                         {"__module__": "minitorch.autograd.graph"})
     return cls
 
 
@@ -327,7 +343,7 @@ def _input_metadata(node):
     return [_InputMetadata(*m) if m is not None else None for m in _edge_metas(node)]
 
 
-Node._input_metadata = property(_input_metadata)
+_NodeBase._input_metadata = property(_input_metadata)
 
 
 def increment_version(tensor):
