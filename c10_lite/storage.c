@@ -10,6 +10,9 @@
 
 #include "c10_lite/error.h"
 
+_Thread_local bool mt_inference_mode;
+_Atomic int64_t mt_inference_live;
+
 #define MT__CPU_ALIGN 64
 /* Note [Huge pages]
  * Buffers of 32 MiB and more are 2 MiB aligned and marked MADV_HUGEPAGE:
@@ -113,13 +116,78 @@ mt_storage_from_blob(void *data, size_t nbytes, mt_device device, mt_deleter_fn 
     s->deleter_ctx = deleter_ctx;
     atomic_init(&s->fixed, false);
     atomic_init(&s->version, 0);
+    s->shared = NULL;
+    s->inference = mt_inference_mode;
+    if (s->inference) {
+        atomic_fetch_add_explicit(&mt_inference_live, 1, memory_order_relaxed);
+    }
     return s;
+}
+
+static void
+mt__alias_deleter(void *ctx, void *data)
+{
+    (void)data;
+    mt_storage_decref(ctx);
 }
 
 bool
 mt_storage_resizable(const mt_storage *s)
 {
+    if (s->deleter == mt__alias_deleter) {
+        /* growing copies into a new storage: as fine as for the target itself */
+        return !atomic_load(&s->fixed) && mt_storage_resizable(s->deleter_ctx);
+    }
     return s->deleter == mt__cpu_deleter && !atomic_load(&s->fixed);
+}
+
+static void
+mt__version_counter_decref(mt_version_counter *c)
+{
+    if (c != NULL && atomic_fetch_sub_explicit(&c->refcount, 1, memory_order_acq_rel) == 1) {
+        free(c);
+    }
+}
+
+int
+mt_storage_share_version(mt_storage *to, mt_storage *from)
+{
+    if (from->shared == NULL) {
+        mt_version_counter *c = malloc(sizeof(*c));
+        if (c == NULL) {
+            return mt_error_set(MT_ENOMEM, "out of memory allocating a version counter");
+        }
+        atomic_init(&c->refcount, 1);
+        atomic_init(&c->value, atomic_load_explicit(&from->version, memory_order_relaxed));
+        from->shared = c;
+    }
+    if (to->shared != from->shared) {
+        atomic_fetch_add_explicit(&from->shared->refcount, 1, memory_order_relaxed);
+        mt__version_counter_decref(to->shared);
+        to->shared = from->shared;
+    }
+    return 0;
+}
+
+mt_storage *
+mt_storage_alias(mt_storage *target, mt_storage *counter_of)
+{
+    mt_storage *s = mt_storage_from_blob(target->data, target->nbytes, target->device,
+                                         mt__alias_deleter, target);
+    if (s == NULL) {
+        return NULL;
+    }
+    mt_storage_incref(target);
+    if (s->inference != target->inference) {
+        atomic_fetch_add_explicit(&mt_inference_live, target->inference ? 1 : -1,
+                                  memory_order_relaxed);
+        s->inference = target->inference;
+    }
+    if (mt_storage_share_version(s, counter_of) < 0) {
+        mt_storage_decref(s);
+        return NULL;
+    }
+    return s;
 }
 
 void
@@ -173,6 +241,10 @@ mt_storage_decref(mt_storage *s)
         if (s->deleter != NULL) {
             s->deleter(s->deleter_ctx, s->data);
         }
+        if (s->inference) {
+            atomic_fetch_sub_explicit(&mt_inference_live, 1, memory_order_relaxed);
+        }
+        mt__version_counter_decref(s->shared);
         free(s);
     }
 }

@@ -33,9 +33,49 @@ typedef struct mt_storage {
     void *deleter_ctx;
     _Atomic bool fixed; /* set once its bytes are shared outside (a NumPy array): never resized */
     /* in-place writes through any tensor of this storage (autograd's version counter: a
-     * tensor saved for backward remembers it, see Note [Saved tensors] in autograd/) */
+     * tensor saved for backward remembers it, see Note [Saved tensors] in autograd/); read and
+     * bumped through mt_storage_version, as `shared` may replace it (Note [Version counters]) */
     _Atomic uint64_t version;
+    struct mt_version_counter *shared; /* owned reference, or NULL: the counter is `version` */
+    bool inference; /* made in inference mode (Note [Inference storages]); set once */
 } mt_storage;
+
+/* Note [Version counters]
+ * A storage counts the in-place writes through any of its tensors (views share it).  As in
+ * torch, `x.data = y` keeps x's counter: x then gets an alias storage over y's bytes
+ * (mt_storage_alias) that shares the counter of x's old storage, both through a separately
+ * allocated counter (`shared`); a storage made otherwise keeps its count inline, so the common
+ * path allocates nothing.  Readers and writers go through mt_storage_version. */
+typedef struct mt_version_counter {
+    _Atomic int64_t refcount;
+    _Atomic uint64_t value;
+} mt_version_counter;
+
+static inline _Atomic uint64_t *
+mt_storage_version(mt_storage *s)
+{
+    return s->shared != NULL ? &s->shared->value : &s->version;
+}
+
+/* Note [Inference storages]
+ * torch's inference_mode makes every tensor created while it is on an inference tensor, and
+ * views of inference tensors are inference tensors too.  Here the mark is on the storage: a
+ * storage allocated (or wrapped) on a thread while mt_inference_mode is set is an inference
+ * storage for life, so every tensor over it, view or not, is an inference tensor, and a tensor
+ * made outside inference mode (a view of a normal tensor included) is not.  The autograd layer
+ * reads the mark (csrc/autograd): no version counter, no in-place write outside inference
+ * mode, never saved for backward.  mt_inference_live counts the inference storages alive, so
+ * that those checks cost one compare while there are none. */
+extern _Thread_local bool mt_inference_mode;
+extern _Atomic int64_t mt_inference_live;
+
+/* A new storage over `target`'s bytes (which it keeps alive: one reference, released with the
+ * alias) that shares `counter_of`'s version counter (Note [Version counters]).  Caller owns
+ * the result; NULL + MT_ENOMEM on failure (nothing changed). */
+mt_storage *mt_storage_alias(mt_storage *target, mt_storage *counter_of);
+/* Makes `to` share `from`'s version counter (giving `from` a separate one first).  0, or
+ * MT_ENOMEM (nothing changed). */
+int mt_storage_share_version(mt_storage *to, mt_storage *from);
 
 /* New storage of `nbytes` uninitialised bytes from the device's allocator (64-byte
  * aligned on the CPU).  Caller owns the returned reference; NULL + MT_ENOMEM

@@ -289,10 +289,24 @@ mt_tensor_resized(const mt_tensor *t, int ndim, const int64_t *sizes)
         return NULL;
     }
     memcpy(grown->data, st->data, st->nbytes);
-    /* the tensor's writes so far still count (autograd's version counter) */
-    atomic_store_explicit(&grown->version,
-                          atomic_load_explicit(&st->version, memory_order_relaxed),
-                          memory_order_relaxed);
+    /* the tensor's writes so far still count (autograd's version counter), and it stays an
+     * inference tensor or a normal one (Note [Inference storages]) */
+    if (st->shared != NULL) {
+        if (mt_storage_share_version(grown, st) < 0) {
+            mt_storage_decref(grown);
+            return NULL;
+        }
+    }
+    else {
+        atomic_store_explicit(&grown->version,
+                              atomic_load_explicit(&st->version, memory_order_relaxed),
+                              memory_order_relaxed);
+    }
+    if (grown->inference != st->inference) {
+        atomic_fetch_add_explicit(&mt_inference_live, st->inference ? 1 : -1,
+                                  memory_order_relaxed);
+        grown->inference = st->inference;
+    }
     mt_tensor *r = mt_tensor_new(grown, t->dtype, ndim, sizes, NULL, t->offset);
     mt_storage_decref(grown);
     return r;

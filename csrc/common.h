@@ -44,6 +44,9 @@ typedef struct {
     PyObject *hooks;    /* list of tensor hooks of a leaf (run before accumulation) */
     PyObject *post_acc_hooks; /* list of post-accumulate-grad hooks of a leaf */
     int output_nr;      /* which output of grad_fn */
+    uint64_t view_version; /* a view: its storage's version when its history was last set
+                            * (Note [Lazy view history] in csrc/autograd/autograd.h) */
+    char view_meta;     /* a view: how it was made (Note [Creation meta of views]) */
     char requires_grad; /* a leaf that requires grad */
     char tracked;       /* counted in mt__ag_live (requires_grad or grad_fn set) */
     char retains_grad;  /* a non-leaf whose .grad is kept (Tensor.retain_grad) */

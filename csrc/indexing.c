@@ -352,7 +352,9 @@ mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value)
         Py_XDECREF(res);
         return res != NULL ? 0 : -1;
     }
-    mt__bump_version(self);
+    if (mt__bump_version(self) < 0) {
+        return -1;
+    }
     mt__key k;
     if (mt__parse_key(key, &k) < 0) {
         return -1;

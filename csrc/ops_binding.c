@@ -783,8 +783,8 @@ mt__ag_operator(const char *key, PyObject *a, PyObject *b, PyObject **r)
             return r;                                                 \
         }                                                             \
         r = mt__inplace_operator(OP, a, b);                           \
-        if (r == a) {                                                 \
-            mt__bump_version(a);                                      \
+        if (r == a && mt__bump_version(a) < 0) {                      \
+            Py_CLEAR(r);                                              \
         }                                                             \
         return r;                                                     \
     }
@@ -821,8 +821,8 @@ mt__nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
         return r;
     }
     r = mt__inplace_operator(MT_OP_POW, a, b);
-    if (r == a) {
-        mt__bump_version(a);
+    if (r == a && mt__bump_version(a) < 0) {
+        Py_CLEAR(r);
     }
     return r;
 }

@@ -61,8 +61,8 @@ mt_py_adam_step_(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         return mt__raise(rc);
     }
     for (int i = 0; i < 5; i++) { /* written in place */
-        if (i != 1 && t[i] != NULL) {
-            mt__bump_version(args[i]);
+        if (i != 1 && t[i] != NULL && mt__bump_version(args[i]) < 0) {
+            return NULL;
         }
     }
     Py_RETURN_NONE;

@@ -418,6 +418,22 @@ mt_m_expand(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     return mt__tensor_wrap_view(self, mt_expand(IMPL(self), n, sizes));
 }
 
+/* self resized to sizes; a new version only when the shape changed (a resize to the same
+ * shape changes nothing, as torch's; mt__ag_after_call leaves the resizes to this).  New
+ * reference to self, or NULL. */
+static PyObject *
+mt__resize_bumping(PyObject *self, int n, const int64_t *sizes)
+{
+    const mt_tensor *t = IMPL(self);
+    if (t->ndim == n && memcmp(t->sizes, sizes, (size_t)n * sizeof(int64_t)) == 0) {
+        return Py_NewRef(self);
+    }
+    if (mt__tensor_resize(self, n, sizes) < 0 || mt__bump_version(self) < 0) {
+        return NULL;
+    }
+    return Py_NewRef(self);
+}
+
 /* resize_(*sizes, memory_format=None): see Note [Resizing]. */
 static PyObject *
 mt_m_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -436,7 +452,7 @@ mt_m_resize_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (n < 0) {
         return NULL;
     }
-    return mt__tensor_resize(self, n, sizes) < 0 ? NULL : Py_NewRef(self);
+    return mt__resize_bumping(self, n, sizes);
 }
 
 static PyObject *
@@ -452,7 +468,7 @@ mt_m_resize_as_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
         return NULL;
     }
     const mt_tensor *like = IMPL(a[0]);
-    return mt__tensor_resize(self, like->ndim, like->sizes) < 0 ? NULL : Py_NewRef(self);
+    return mt__resize_bumping(self, like->ndim, like->sizes);
 }
 
 static PyObject *
@@ -703,6 +719,8 @@ mt_m_set_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
                      Py_TYPE(a[0])->tp_name);
         return NULL;
     }
+    /* a leaf gets a new AccumulateGrad: graphs made before do not lead to it (as torch) */
+    Py_CLEAR(((MTTensorObject *)self)->grad_acc);
     mt__tensor_set_impl(self, r);
     return Py_NewRef(self);
 }

@@ -43,9 +43,13 @@ mt__tensor_wrap_view(PyObject *src, mt_tensor *t)
 {
     mt_storage *st = t != NULL ? t->storage : NULL;
     PyObject *r = mt__tensor_wrap(t);
-    if (r != NULL && st == ((MTTensorObject *)src)->impl->storage) {
+    /* (views of inference tensors are not views: Note [Inference storages]) */
+    if (r != NULL && st == ((MTTensorObject *)src)->impl->storage && !st->inference) {
+        MTTensorObject *o = (MTTensorObject *)r;
         PyObject *base = ((MTTensorObject *)src)->base;
-        ((MTTensorObject *)r)->base = Py_NewRef(base != NULL ? base : src);
+        o->base = Py_NewRef(base != NULL ? base : src);
+        o->view_meta = mt__view_meta_for(src, MT_VIEW_DEFAULT);
+        o->view_version = atomic_load_explicit(mt_storage_version(st), memory_order_relaxed);
     }
     return r;
 }
@@ -270,6 +274,11 @@ mt__tensor_set_requires_grad(PyObject *self, int flag)
                         "only Tensors of floating point and complex dtype can require gradients");
         return -1;
     }
+    if (flag && o->impl->storage->inference && !mt_inference_mode) {
+        PyErr_SetString(PyExc_RuntimeError, "Setting requires_grad=True on inference tensor "
+                                            "outside InferenceMode is not allowed.");
+        return -1;
+    }
     o->requires_grad = (char)flag;
     mt__ag_retrack(self);
     return 0;
@@ -279,7 +288,7 @@ static int
 tensor_set_requires_grad(PyObject *self, PyObject *value, void *closure)
 {
     if (value == NULL) {
-        PyErr_SetString(PyExc_AttributeError, "can't delete requires_grad");
+        PyErr_SetString(PyExc_RuntimeError, "can't delete requires_grad");
         return -1;
     }
     if (!PyBool_Check(value)) {
@@ -293,14 +302,37 @@ tensor_set_requires_grad(PyObject *self, PyObject *value, void *closure)
 static PyObject *
 tensor_get_is_leaf(PyObject *self, void *closure)
 {
+    if (mt__view_refresh(self) < 0) { /* Note [Lazy view history] */
+        return NULL;
+    }
     return PyBool_FromLong(((MTTensorObject *)self)->grad_fn == NULL);
 }
 
 static PyObject *
 tensor_get_grad_fn(PyObject *self, void *closure)
 {
+    if (closure == NULL && mt__view_refresh(self) < 0) { /* Note [Lazy view history] */
+        return NULL;
+    }
     PyObject *fn = ((MTTensorObject *)self)->grad_fn;
     return Py_NewRef(fn != NULL ? fn : Py_None);
+}
+
+/* del of the autograd attributes torch refuses to delete */
+static int
+tensor_set_undeletable(PyObject *self, PyObject *value, void *closure)
+{
+    PyErr_Format(PyExc_RuntimeError, value == NULL ? "can't delete %s" : "attribute '%s' is "
+                 "read-only", (const char *)closure);
+    return -1;
+}
+
+/* _creation_meta: how a view was made (Note [Creation meta of views]) */
+static PyObject *
+tensor_get_creation_meta(PyObject *self, void *closure)
+{
+    MTTensorObject *o = (MTTensorObject *)self;
+    return PyLong_FromLong(o->base != NULL ? o->view_meta : MT_VIEW_DEFAULT);
 }
 
 static PyObject *
@@ -383,7 +415,12 @@ tensor_get_output_nr(PyObject *self, void *closure)
 static PyObject *
 tensor_get_version(PyObject *self, void *closure)
 {
-    return PyLong_FromUnsignedLongLong(atomic_load(&IMPL(self)->storage->version));
+    mt_storage *s = IMPL(self)->storage;
+    if (s->inference) {
+        PyErr_SetString(PyExc_RuntimeError, "Inference tensors do not track version counter.");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(atomic_load(mt_storage_version(s)));
 }
 
 /* _backward_hooks / _post_accumulate_grad_hooks: the leaf's hook lists, made on first use */
@@ -457,9 +494,28 @@ tensor_set_data(PyObject *self, PyObject *value, void *closure)
                                             "floating point or complex dtype");
         return -1;
     }
-    mt_tensor *t = IMPL(value);
-    mt_tensor_incref(t);
-    mt__tensor_set_impl(self, t);
+    mt_tensor *t = IMPL(value), *old = IMPL(self);
+    mt_storage *now = t->storage, *was = old->storage;
+    if (now == was || (mt_storage_refcount(was) == 1 && was->shared == NULL &&
+                       atomic_load(&was->version) == atomic_load(mt_storage_version(now)))) {
+        /* nothing else counts the old storage's writes, and the new one's count agrees */
+        mt_tensor_incref(t);
+        mt__tensor_set_impl(self, t);
+        return 0;
+    }
+    /* x keeps its version counter, shared with its views (Note [Version counters]) */
+    mt_storage *alias = mt_storage_alias(now, was);
+    if (alias == NULL) {
+        mt__raise(0);
+        return -1;
+    }
+    mt_tensor *r = mt_tensor_new(alias, t->dtype, t->ndim, t->sizes, t->strides, t->offset);
+    mt_storage_decref(alias);
+    if (r == NULL) {
+        mt__raise(0);
+        return -1;
+    }
+    mt__tensor_set_impl(self, r);
     return 0;
 }
 
@@ -496,6 +552,10 @@ static PyGetSetDef tensor_getset[] = {
     {"grad", tensor_get_grad, tensor_set_grad,
      "The gradient accumulated by backward() (a leaf's, or a tensor's that retains it).", NULL},
     {"grad_fn", tensor_get_grad_fn, NULL, "The graph node that made this tensor, or None.", NULL},
+    {"_grad_fn", tensor_get_grad_fn, tensor_set_undeletable,
+     "grad_fn as it is set (a stale view's is not made again: Note [Lazy view history]).",
+     "_grad_fn"},
+    {"_creation_meta", tensor_get_creation_meta, NULL, NULL, NULL},
     {"output_nr", tensor_get_output_nr, NULL, NULL, NULL},
     {"_retains_grad", tensor_get_retains_grad, tensor_set_retains_grad, NULL, NULL},
     {"_version", tensor_get_version, NULL, "In-place writes to this tensor's storage.", NULL},
@@ -1007,6 +1067,8 @@ tensor_as_subclass(PyObject *self, PyObject *cls)
     o->impl = IMPL(self);
     mt_tensor_incref(o->impl);
     o->base = Py_XNewRef(((MTTensorObject *)self)->base);
+    o->view_meta = ((MTTensorObject *)self)->view_meta;
+    o->view_version = ((MTTensorObject *)self)->view_version;
     return (PyObject *)o;
 }
 

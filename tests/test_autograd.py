@@ -19,8 +19,9 @@ def test_leaf_and_nonleaf_state():
     y = x * 2
     assert not y.is_leaf and y.requires_grad and type(y.grad_fn).__name__ == "MulBackward0"
     assert y.grad_fn.name() == "MulBackward0"
-    (fn, nr), = y.grad_fn.next_functions
-    assert type(fn).__name__ == "AccumulateGrad" and fn.variable is x and nr == 0
+    # (as torch, the number 2 is a wrapped operand: an edge to no node)
+    (fn, nr), (none, _) = y.grad_fn.next_functions
+    assert type(fn).__name__ == "AccumulateGrad" and fn.variable is x and nr == 0 and none is None
     assert repr(y) == "tensor([2., 2., 2.], grad_fn=<MulBackward0>)"
     assert repr(x) == "tensor([1., 1., 1.], requires_grad=True)"
     z = torch.ones(3)

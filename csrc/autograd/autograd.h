@@ -24,7 +24,57 @@
  * whether or not they are recorded (see Note [Saved tensors] in minitorch/autograd/). */
 
 extern Py_ssize_t mt__ag_live;          /* tensors that require grad or have a grad_fn */
-extern _Thread_local int mt__grad_off;  /* grad mode of this thread, 0: enabled (default) */
+extern _Thread_local int mt__grad_off;  /* grad mode of this thread, 0: enabled (default), 1:
+                                         * disabled (no_grad, inference_mode, backward),
+                                         * MT__GRAD_OFF_RECORDING: disabled by a recorder */
+/* mt__grad_off while a recorder runs the op it records: the views it makes are not views made
+ * in no_grad mode (Note [Creation meta of views]) */
+#define MT__GRAD_OFF_RECORDING 2
+
+/* Note [Creation meta of views]
+ * As torch's CreationMeta, a view (a tensor with a _base) remembers how it was made, because
+ * an in-place op on it cannot always be recorded: a view made in no_grad mode or in inference
+ * mode (while the in-place op runs with grad mode on), one of several views that one op
+ * returns (unbind, split, chunk), or a view returned by a custom Function.  An in-place op
+ * that autograd records on such a view (also one of its base made after it: "its base or
+ * another view of its base") raises torch's error (mt__view_rebase_error).  A view of such a
+ * view inherits the mark (an inference-mode mark wins), as torch propagates it. */
+enum {
+    MT_VIEW_DEFAULT = 0,
+    MT_VIEW_IN_CUSTOM_FUNCTION,
+    MT_VIEW_MULTI_OUTPUT,
+    MT_VIEW_NO_GRAD,
+    MT_VIEW_INFERENCE,
+};
+
+/* The mark of a new view of `src` made in the thread's current mode (Note [Creation meta of
+ * views]); `made_as`: MT_VIEW_DEFAULT, or MT_VIEW_MULTI_OUTPUT for the outputs of unbind and
+ * split. */
+static inline char
+mt__view_meta_for(PyObject *src, int made_as)
+{
+    MTTensorObject *s = (MTTensorObject *)src;
+    int prev = s->base != NULL ? s->view_meta : MT_VIEW_DEFAULT;
+    int now = mt_inference_mode ? MT_VIEW_INFERENCE
+              : mt__grad_off == 1 ? MT_VIEW_NO_GRAD
+                                  : made_as;
+    return (char)(now == MT_VIEW_DEFAULT ? prev : prev == MT_VIEW_INFERENCE ? prev : now);
+}
+
+/* Sets torch's RuntimeError for an in-place op on the view t, whose mark is not
+ * MT_VIEW_DEFAULT (directly, or through its base or another view: `indirect`).  Returns -1. */
+int mt__view_rebase_error(PyObject *t, int indirect);
+
+/* Note [Lazy view history]
+ * A view's history is its base's, seen through the view.  When the base (or another view of
+ * it) is written in place after the view's history was set, the view's history is stale; as
+ * torch does, it is made again when it is next read (grad_fn, is_leaf, or an op that uses the
+ * view): an as_strided of the base's current history (autograd/_record.py's regenerate_view).
+ * view_version (the storage's version when the view's history was last set, or when it was
+ * made) tells.  A view marked otherwise than MT_VIEW_DEFAULT raises torch's error instead
+ * (Note [Creation meta of views]).  This applies to views whose base requires grad; 0, or -1
+ * with an exception. */
+int mt__view_refresh(PyObject *t);
 
 /* Note [Anomaly mode and node hooks]
  * Anomaly mode (autograd.detect_anomaly, autograd/anomaly_mode.py) is process-wide, as torch's.
@@ -86,12 +136,24 @@ mt__ag_maybe(void)
     return (mt__ag_live > 0 && !mt__grad_off) || mt__ag_watching();
 }
 
-/* Whether the tensor object requires grad (a leaf flag or a grad_fn). */
+/* Whether a view requires grad through its base: as torch's differentiable views, a floating
+ * or complex view of a base that requires grad does, however it was made (in no_grad mode
+ * too, or before its base came to require grad). */
+static inline int
+mt__view_requires_grad(MTTensorObject *o)
+{
+    MTTensorObject *b = (MTTensorObject *)o->base;
+    return (b->requires_grad || b->grad_fn != NULL) &&
+           (mt_dtype_is_floating(o->impl->dtype) || mt_dtype_is_complex(o->impl->dtype));
+}
+
+/* Whether the tensor object requires grad (a leaf flag, a grad_fn, or a view's base). */
 static inline int
 mt__tensor_requires_grad(PyObject *t)
 {
     MTTensorObject *o = (MTTensorObject *)t;
-    return o->requires_grad || o->grad_fn != NULL;
+    return o->requires_grad || o->grad_fn != NULL ||
+           (o->base != NULL && mt__view_requires_grad(o));
 }
 
 /* Updates the tensor's count in mt__ag_live after its requires_grad/grad_fn changed. */
@@ -107,14 +169,26 @@ int mt__ag_intercept(const char *key, PyObject *self, PyObject *const *args, Py_
 int mt__ag_intercept_tuple(const char *key, PyObject *self, PyObject *args, PyObject *kwargs,
                            PyObject **result);
 
-/* In-place writes: bump the version of the tensor's storage (no-op for non-tensors). */
-static inline void
+/* torch's error for an in-place write to an inference tensor outside inference mode (Note
+ * [Inference storages] in c10_lite/storage.h).  Returns -1. */
+int mt__inference_inplace_error(void);
+/* torch's error for an inference tensor that a recorded op would save.  Returns -1. */
+int mt__inference_saved_error(void);
+
+/* In-place writes: bump the version of the tensor's storage (no-op for non-tensors).  As
+ * torch's, the bump (after the write) is where a write to an inference tensor outside
+ * inference mode fails: 0, or -1 with the exception set. */
+static inline int
 mt__bump_version(PyObject *t)
 {
     if (t != NULL && mt__tensor_check(t)) {
-        atomic_fetch_add_explicit(&((MTTensorObject *)t)->impl->storage->version, 1,
-                                  memory_order_relaxed);
+        mt_storage *s = ((MTTensorObject *)t)->impl->storage;
+        if (mt_inference_live > 0 && s->inference && !mt_inference_mode) {
+            return mt__inference_inplace_error();
+        }
+        atomic_fetch_add_explicit(mt_storage_version(s), 1, memory_order_relaxed);
     }
+    return 0;
 }
 /* After an op-table entry point `key` ran and returned `result` (borrowed): bumps self's
  * version for in-place methods ("m.<name>_") and out='s for a call that passed out=, and
@@ -210,8 +284,8 @@ PyObject *mt__drecord_end(mt_drecord *rec, PyObject *r);
             return r;                                                                             \
         }                                                                                         \
         r = fn(self, args);                                                                       \
-        if (r != NULL && MT__AG_INPLACE(key)) {                                                   \
-            mt__bump_version(MT__AG_SELF(key, self));                                             \
+        if (r != NULL && MT__AG_INPLACE(key) && mt__bump_version(MT__AG_SELF(key, self)) < 0) {   \
+            Py_CLEAR(r);                                                                          \
         }                                                                                         \
         return r;                                                                                 \
     }
@@ -246,6 +320,9 @@ typedef struct {
     int n_inputs;
     uint64_t seq;        /* creation order: later nodes run first */
     char released;
+    char python_only;    /* a declared node whose saved tensors went through hooks registered
+                          * on them (autograd/_saved_variables.py): it runs its Python form,
+                          * which finds them in ctx (a dict) */
 } MTNodeObject;
 
 extern PyTypeObject *mt__Node_Type;

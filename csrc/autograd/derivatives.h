@@ -197,6 +197,9 @@ typedef struct mt_derivative {
     const mt_djoint *joints;   /* formulas of several parameters at once */
     int njoints;
     PyObject *node_type;       /* the Node subclass (made on first use; owned) */
+    signed char number_edge;   /* 1: a number for `other` still gets an edge (to no node), as
+                                * torch's wrapped numbers of add/sub/mul/div do; -1: no; 0: not
+                                * known yet (set with node_type) */
     PyObject *defaults[MT_DMAXPARAMS]; /* the defaults as objects (made on first use; owned) */
 } mt_derivative;
 

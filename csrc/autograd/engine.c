@@ -74,6 +74,12 @@ static const char mt__second_time[] =
 static _Thread_local PyObject *mt__callbacks;
 /* how many nodes the last pass of this thread ran without the GIL (_last_backward_c_nodes) */
 static _Thread_local Py_ssize_t mt__c_nodes;
+/* the pass this thread runs (the innermost, in reentrant passes) and the node of it that runs
+ * with the GIL, for the introspection functions (_current_autograd_node, ...); else NULL */
+static _Thread_local mt__graph *mt__current_graph;
+/* autograd.function.FunctionCtx (set at import; owned) */
+static PyTypeObject *mt__function_ctx_type;
+static _Thread_local MTNodeObject *mt__current_node;
 
 static void
 mt__gil_drop(mt__graph *g)
@@ -515,11 +521,13 @@ mt__run_node_pre_hook(PyObject *hook, PyObject **grads, int n)
 
 /* Runs a list of pre-hooks on the gradients grads[0..n).  An entry (nr, hook) is a tensor's
  * hook: hook(grads[nr]), a non-None result replaces that gradient.  In a node's list
- * (only_nr < 0) another entry is a node pre-hook, run when `node_hooks`: hook(all gradients,
- * None where none arrived), a non-None result (a sequence of n) replaces them all.  In a
- * leaf's list (only_nr >= 0) every entry is a hook of gradient only_nr.  0 or -1. */
+ * (only_nr < 0) another entry is a node pre-hook: hook(all gradients, None where none
+ * arrived), a non-None result (a sequence of n) replaces them all.  `which` says which run:
+ * MT__TENSOR_HOOKS, MT__NODE_HOOKS or both.  In a leaf's list (only_nr >= 0) every entry is a
+ * hook of gradient only_nr.  0 or -1. */
+enum { MT__TENSOR_HOOKS = 1, MT__NODE_HOOKS = 2 };
 static int
-mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int node_hooks)
+mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int which)
 {
     if (hooks == NULL) {
         return 0;
@@ -533,11 +541,14 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int nod
         PyObject *item = PyList_GET_ITEM(copy, i), *hook = item;
         int nr = only_nr;
         if (PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 2) {
+            if (!(which & MT__TENSOR_HOOKS)) {
+                continue;
+            }
             nr = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
             hook = PyTuple_GET_ITEM(item, 1);
         }
         else if (only_nr < 0) {
-            if (node_hooks && mt__run_node_pre_hook(hook, grads, n) < 0) {
+            if ((which & MT__NODE_HOOKS) && mt__run_node_pre_hook(hook, grads, n) < 0) {
                 goto done;
             }
             continue;
@@ -559,6 +570,55 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int nod
     rc = 0;
 done:
     Py_DECREF(copy);
+    return rc;
+}
+
+/* A node's post hooks: hook(grad_inputs, grad_outputs) each in turn (gin, gout: tuples,
+ * borrowed); a hook's non-None result, a sequence of as many gradients, replaces grad_inputs
+ * for the hooks after it and, when `result` is given, for the node's edges (*result then a
+ * new reference to the final grad_inputs tuple, which it replaces).  0 or -1. */
+static int
+mt__run_post_hooks(MTNodeObject *node, PyObject *gin, PyObject *gout, PyObject **result)
+{
+    PyObject *copy = PySequence_List(node->hooks); /* hooks may remove themselves */
+    if (copy == NULL) {
+        return -1;
+    }
+    Py_INCREF(gin);
+    int rc = 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(copy); k++) {
+        PyObject *hr = PyObject_CallFunctionObjArgs(PyList_GET_ITEM(copy, k), gin, gout, NULL);
+        if (hr == NULL) {
+            rc = -1;
+            break;
+        }
+        if (hr != Py_None && result != NULL) {
+            PyObject *t = PySequence_Tuple(hr);
+            Py_DECREF(hr);
+            if (t == NULL) {
+                rc = -1;
+                break;
+            }
+            if (PyTuple_GET_SIZE(t) != PyTuple_GET_SIZE(gin)) {
+                PyErr_Format(PyExc_RuntimeError, "hook returned %zd gradients, expected %zd",
+                             PyTuple_GET_SIZE(t), PyTuple_GET_SIZE(gin));
+                Py_DECREF(t);
+                rc = -1;
+                break;
+            }
+            Py_SETREF(gin, t);
+        }
+        else {
+            Py_DECREF(hr);
+        }
+    }
+    Py_DECREF(copy);
+    if (rc == 0 && result != NULL) {
+        Py_SETREF(*result, gin);
+    }
+    else {
+        Py_DECREF(gin);
+    }
     return rc;
 }
 
@@ -608,6 +668,13 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
             PyObject *r = PyObject_CallOneArg(PyList_GET_ITEM(copy, i), node->variable);
             if (r == NULL) {
                 Py_DECREF(copy);
+                return -1;
+            }
+            if (r != Py_None) {
+                Py_DECREF(r);
+                Py_DECREF(copy);
+                PyErr_SetString(PyExc_RuntimeError,
+                                "Tensor post accumulate grad hooks should return None.");
                 return -1;
             }
             Py_DECREF(r);
@@ -668,7 +735,7 @@ mt__runs_in_c(mt__graph *g, Py_ssize_t ix)
 {
     MTNodeObject *node = g->info[ix].node;
     return !g->py && !mt__anomaly_enabled && !mt__ag_watchers && node->dstate != NULL &&
-           node->variable == NULL &&
+           node->variable == NULL && !node->python_only &&
            !g->info[ix].capture &&
            (node->pre_hooks == NULL || PyList_GET_SIZE(node->pre_hooks) == 0) &&
            (node->hooks == NULL || PyList_GET_SIZE(node->hooks) == 0);
@@ -774,7 +841,7 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
     PyObject **grads = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(PyObject *));
     PyObject *outs = NULL, *tuple = NULL;
     void **given = NULL;
-    int rc = -1;
+    int rc = -1, had_post_hooks = 0;
     if (grads == NULL) {
         PyErr_NoMemory();
         mt__grads_free(g, in->buffer, n);
@@ -792,19 +859,25 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             }
         }
     }
-    /* a capture point of autograd.grad runs (its formula, its node hooks) only to reach
-     * another input */
+    /* a capture point runs its formula only to reach another input; its node hooks run when
+     * the formula does, or when the pass accumulates (backward(inputs=)), as torch's; an
+     * AccumulateGrad's when it accumulates */
     int leads_on = !in->capture;
     for (int e = 0; e < node->n_edges && !leads_on; e++) {
         leads_on = in->child[e] >= 0 && g->info[in->child[e]].needed;
     }
+    int accumulates = node->variable != NULL && g->accumulate &&
+                      (g->capture_at == NULL || in->target);
+    int node_hooks = node->variable != NULL ? accumulates : leads_on || g->accumulate;
     /* a leaf's own hooks first, then its AccumulateGrad's pre-hooks (Note [Hook order] in
-     * minitorch/autograd/graph.py) */
+     * minitorch/autograd/graph.py); a capture sees the gradient after the tensor hooks and
+     * before the node's pre-hooks */
     if (node->variable != NULL && n > 0 && grads[0] != NULL &&
-        mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[0], 1, 0, 0) < 0) {
+        mt__run_pre_hooks(((MTTensorObject *)node->variable)->hooks, &grads[0], 1, 0,
+                          MT__TENSOR_HOOKS) < 0) {
         goto done;
     }
-    if (mt__run_pre_hooks(node->pre_hooks, grads, n, -1, leads_on || node->variable != NULL) < 0) {
+    if (mt__run_pre_hooks(node->pre_hooks, grads, n, -1, MT__TENSOR_HOOKS) < 0) {
         goto done;
     }
     if (in->capture) {
@@ -822,9 +895,18 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             }
         }
     }
+    if (node_hooks && mt__run_pre_hooks(node->pre_hooks, grads, n, -1, MT__NODE_HOOKS) < 0) {
+        goto done;
+    }
     if (node->variable != NULL) {
-        if (g->accumulate && (g->capture_at == NULL || in->target) && grads[0] != NULL) {
-            PyObject *grad = grads[0];
+        if (accumulates && grads[0] != NULL) {
+            PyObject *grad = grads[0], *seen = NULL;
+            MTTensorObject *v = (MTTensorObject *)node->variable;
+            int hooked = node->hooks != NULL && PyList_GET_SIZE(node->hooks) > 0;
+            int fresh = v->grad == NULL || v->grad == Py_None;
+            if (hooked && !fresh) {
+                seen = Py_NewRef(grad);
+            }
             grads[0] = NULL;
             if (mt__node_event_hook != NULL) { /* Note [Node events] */
                 PyObject *given_grads = PyTuple_Pack(1, grad);
@@ -832,6 +914,7 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
                 Py_XDECREF(given_grads); /* before accumulating: a shared grad is copied */
                 if (hrc < 0) {
                     Py_DECREF(grad);
+                    Py_XDECREF(seen);
                     goto done;
                 }
             }
@@ -840,7 +923,24 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
                 arc = mt__node_event((PyObject *)node, 2, NULL) < 0 ? -1 : arc;
             }
             if (arc < 0) {
+                Py_XDECREF(seen);
                 goto done;
+            }
+            if (hooked) {
+                /* its post hooks: hook((), (grad,)), after the post-accumulate-grad hooks; a
+                 * first gradient is the .grad it became */
+                if (seen == NULL) {
+                    seen = Py_NewRef(v->grad != NULL ? v->grad : Py_None);
+                }
+                PyObject *gout = PyTuple_Pack(1, seen), *gin = PyTuple_New(0);
+                Py_DECREF(seen);
+                int bad = gout == NULL || gin == NULL ||
+                          mt__run_post_hooks(node, gin, gout, NULL) < 0;
+                Py_XDECREF(gout);
+                Py_XDECREF(gin);
+                if (bad) {
+                    goto done;
+                }
             }
         }
         rc = mt__deliver(g, ix, NULL);
@@ -849,6 +949,12 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
     int any = 0;
     for (int i = 0; i < n; i++) {
         any |= grads[i] != NULL;
+    }
+    /* a custom Function's backward runs also when no gradient arrived (it gets zeros, or None
+     * with materialize_grads off), as torch's */
+    if (!any && node->ctx != NULL && mt__function_ctx_type != NULL &&
+        PyObject_TypeCheck(node->ctx, mt__function_ctx_type)) {
+        any = 1;
     }
     if (any && leads_on) {
         if (node->released || node->fn == NULL) {
@@ -865,6 +971,9 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
         if (mt__node_event_hook != NULL && mt__node_event((PyObject *)node, 1, tuple) < 0) {
             goto done;
         }
+        /* post hooks registered while the node runs (by an unpack hook) get no grad_outputs,
+         * as torch's, which keeps them only for hooks it knew of */
+        had_post_hooks = node->hooks != NULL && PyList_GET_SIZE(node->hooks) > 0;
         PyObject *r = PyObject_CallFunctionObjArgs(node->fn, (PyObject *)node, tuple, NULL);
         if (mt__node_event_hook != NULL && mt__node_event((PyObject *)node, 2, NULL) < 0) {
             Py_XDECREF(r);
@@ -894,29 +1003,45 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             }
             Py_DECREF(cr);
         }
-        if (!g->keep_graph && (node->dstate == NULL || mt__dstate_saves(node->dstate))) {
+        if (!g->keep_graph && node->ctx != NULL && mt__function_ctx_type != NULL &&
+            PyObject_TypeCheck(node->ctx, mt__function_ctx_type)) {
+            /* a custom Function keeps its ctx: only what it saved goes (ctx._release() says
+             * whether something did), so that a Function that saved nothing runs again */
+            PyObject *rel = PyObject_CallMethod(node->ctx, "_release", NULL);
+            if (rel == NULL) {
+                goto done;
+            }
+            node->released = (char)PyObject_IsTrue(rel);
+            Py_DECREF(rel);
+        }
+        else if (!g->keep_graph && (node->dstate == NULL || mt__dstate_saves(node->dstate) ||
+                                    node->ctx != NULL)) {
             Py_CLEAR(node->ctx);
             mt__dstate_free(node->dstate);
             node->dstate = NULL;
             node->released = 1;
         }
         if (node->hooks != NULL && PyList_GET_SIZE(node->hooks) > 0) {
-            PyObject *gin = PySequence_Tuple(outs);
-            PyObject *copy = gin ? PySequence_List(node->hooks) : NULL;
-            for (Py_ssize_t k = 0; copy != NULL && k < PyList_GET_SIZE(copy); k++) {
-                PyObject *hr = PyObject_CallFunctionObjArgs(PyList_GET_ITEM(copy, k), gin, tuple,
-                                                            NULL);
-                if (hr == NULL) {
-                    Py_CLEAR(copy);
-                    break;
+            PyObject *gin = PySequence_Tuple(outs), *gout = tuple;
+            if (gin != NULL && !had_post_hooks) {
+                gout = PyTuple_New(n);
+                for (int i = 0; gout != NULL && i < n; i++) {
+                    PyTuple_SET_ITEM(gout, i, Py_NewRef(Py_None));
                 }
-                Py_DECREF(hr);
+            }
+            else {
+                Py_XINCREF(gout);
+            }
+            int bad = gin == NULL || gout == NULL || mt__run_post_hooks(node, gin, gout, &gin) < 0;
+            Py_XDECREF(gout);
+            if (!bad) {
+                Py_SETREF(outs, PySequence_Fast(gin, "post hooks give a sequence"));
+                bad = outs == NULL;
             }
             Py_XDECREF(gin);
-            if (copy == NULL) {
+            if (bad) {
                 goto done;
             }
-            Py_DECREF(copy);
         }
         /* the results in the pass's form: tensor objects, or impls */
         given = calloc((size_t)(node->n_edges > 0 ? node->n_edges : 1), sizeof(void *));
@@ -978,6 +1103,32 @@ mt__run_callbacks(void)
     return 0;
 }
 
+/* The edge of a root or an input: a tensor's (mt__grad_edge), or a GradientEdge, a pair
+ * (node, output_nr, ...) as autograd.graph.GradientEdge makes (edge->node a new reference).  0,
+ * 1 when o is neither (nothing set), or -1 with an exception. */
+static int
+mt__edge_of(PyObject *o, mt_edge *edge)
+{
+    if (mt__tensor_check(o)) {
+        return mt__grad_edge(o, edge);
+    }
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) < 2 || !mt__node_check(PyTuple_GET_ITEM(o, 0))) {
+        return 1;
+    }
+    PyObject *node = PyTuple_GET_ITEM(o, 0);
+    long nr = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    if (nr == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (nr < 0 || nr >= ((MTNodeObject *)node)->n_inputs) {
+        PyErr_SetString(PyExc_RuntimeError, "GradientEdge: output_nr out of range for its node");
+        return -1;
+    }
+    edge->node = Py_NewRef(node);
+    edge->input_nr = (int)nr;
+    return 0;
+}
+
 /* The roots: each tensor's edge (a new reference in edges[i].node).  0, or -1 with the
  * references taken so far dropped. */
 static int
@@ -985,11 +1136,9 @@ mt__graph_roots(PyObject *tensors, Py_ssize_t n, mt_edge *edges)
 {
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *t = PySequence_GetItem(tensors, i);
-        int bad = t == NULL || !mt__tensor_check(t);
-        if (!bad && mt__grad_edge(t, &edges[i]) < 0) {
-            bad = 1;
-        }
-        else if (!bad && edges[i].node == NULL) {
+        int rc = t == NULL ? -1 : mt__edge_of(t, &edges[i]);
+        int bad = rc != 0;
+        if (!bad && edges[i].node == NULL) {
             PyErr_Format(PyExc_RuntimeError,
                          "element %zd of tensors does not require grad and does not have a grad_fn",
                          i);
@@ -998,7 +1147,8 @@ mt__graph_roots(PyObject *tensors, Py_ssize_t n, mt_edge *edges)
         Py_XDECREF(t);
         if (bad) {
             if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_TypeError, "backward(): tensors must be Tensors");
+                PyErr_SetString(PyExc_TypeError,
+                                "backward(): tensors must be Tensors or GradientEdges");
             }
             for (Py_ssize_t k = 0; k < i; k++) {
                 Py_CLEAR(edges[k].node);
@@ -1030,14 +1180,15 @@ mt__graph_inputs(PyObject *inputs, PyObject **capture_at, PyObject **targets,
         PyList_SET_ITEM(*captures, i, Py_NewRef(Py_None));
         PyObject *t = PySequence_GetItem(inputs, i);
         mt_edge e = {0};
-        if (t == NULL || !mt__tensor_check(t)) {
+        int erc = t == NULL ? -1 : mt__edge_of(t, &e);
+        if (erc > 0) {
+            PyErr_SetString(PyExc_TypeError, "inputs must be Tensors or GradientEdges");
+            erc = -1;
+        }
+        if (erc < 0) {
             Py_XDECREF(t);
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_TypeError, "inputs must be Tensors");
-            }
             return -1;
         }
-        int erc = mt__grad_edge(t, &e);
         if (erc == 0 && e.node == NULL) {
             PyErr_SetString(PyExc_RuntimeError,
                             "One of the differentiated Tensors does not require grad");
@@ -1161,6 +1312,8 @@ mt__graph_run(mt__graph *g, int create_graph)
         else {
             mt__gil_take(g);
             PyObject *node = (PyObject *)g->info[ix].node;
+            MTNodeObject *outer = mt__current_node;
+            mt__current_node = g->info[ix].node;
             int rc = 0;
             if (mt__node_event_hook != NULL) { /* Note [Node events] */
                 rc = mt__node_event(node, 0, NULL);
@@ -1171,6 +1324,7 @@ mt__graph_run(mt__graph *g, int create_graph)
                     rc = -1;
                 }
             }
+            mt__current_node = outer;
             if (rc < 0) {
                 if (mt__anomaly_enabled) {
                     mt__anomaly_failed((PyObject *)g->info[ix].node);
@@ -1267,9 +1421,18 @@ mt_py_run_backward(PyObject *module, PyObject *args)
     g.captures = captures; /* borrowed */
     g.capture_at = capture_at;
     mt__grad_off = !create_graph;
+    mt__graph *outer_graph = mt__current_graph;
+    MTNodeObject *outer_node = mt__current_node;
+    mt__current_graph = &g;
+    mt__current_node = NULL;
     int failed = mt__graph_run(&g, create_graph);
+    if (!failed) {
+        failed = mt__run_callbacks() < 0;
+    }
+    mt__current_graph = outer_graph;
+    mt__current_node = outer_node;
     mt__grad_off = saved_mode;
-    if (failed || mt__run_callbacks() < 0) {
+    if (failed) {
         goto done;
     }
     result = captures != NULL ? Py_NewRef(captures) : Py_NewRef(Py_None);
@@ -1305,6 +1468,74 @@ mt_py_queue_callback(PyObject *module, PyObject *fn)
 }
 
 static PyObject *
+mt_py_set_function_ctx_class(PyObject *module, PyObject *cls)
+{
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "_set_function_ctx_class() expects a class");
+        return NULL;
+    }
+    Py_XSETREF(mt__function_ctx_type, (PyTypeObject *)Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
+/* _current_autograd_node() -> the node the engine runs on this thread now (its Python part:
+ * hooks, formulas, unpacking), or None */
+static PyObject *
+mt_py_current_autograd_node(PyObject *module, PyObject *unused)
+{
+    return Py_NewRef(mt__current_node ? (PyObject *)mt__current_node : Py_None);
+}
+
+/* _current_graph_task_keep_graph() -> whether the pass this thread runs keeps its graph */
+static PyObject *
+mt_py_current_graph_task_keep_graph(PyObject *module, PyObject *unused)
+{
+    if (mt__current_graph == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "_get_current_graph_task_keep_graph() can only be called during the "
+                        "backward pass");
+        return NULL;
+    }
+    return PyBool_FromLong(mt__current_graph->keep_graph);
+}
+
+/* _will_engine_execute_node(node) -> whether the pass this thread runs will run node (its
+ * gradient is needed and has not all arrived yet, or it is about to run) */
+static PyObject *
+mt_py_will_engine_execute_node(PyObject *module, PyObject *node)
+{
+    mt__graph *g = mt__current_graph;
+    if (!mt__node_check(node)) {
+        PyErr_Format(PyExc_RuntimeError, "_will_engine_execute_node expects an grad_fn, but got %s",
+                     mt__tensor_check(node) ? "Tensor" : Py_TYPE(node)->tp_name);
+        return NULL;
+    }
+    if (g == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "_get_should_execute_nodes should only be called during the backward "
+                        "pass");
+        return NULL;
+    }
+    Py_ssize_t ix = mt__graph_find(g, node);
+    if (ix < 0) {
+        Py_RETURN_FALSE;
+    }
+    mt__info *in = &g->info[ix];
+    if (in->node->variable != NULL && !g->accumulate) {
+        /* autograd.grad captures at a leaf's accumulator and never runs it */
+        if (in->capture) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "A leaf node was passed to _will_engine_execute_node but we are "
+                            "currently running autograd.grad(). This is currently not "
+                            "supported.");
+            return NULL;
+        }
+        Py_RETURN_FALSE;
+    }
+    return PyBool_FromLong(in->needed);
+}
+
+static PyObject *
 mt_py_last_backward_c_nodes(PyObject *module, PyObject *unused)
 {
     return PyLong_FromSsize_t(mt__c_nodes);
@@ -1314,6 +1545,10 @@ static PyMethodDef mt_engine_functions[] = {
     {"_last_backward_c_nodes", mt_py_last_backward_c_nodes, METH_NOARGS, NULL},
     {"_run_backward", mt_py_run_backward, METH_VARARGS, NULL},
     {"_queue_callback", mt_py_queue_callback, METH_O, NULL},
+    {"_current_autograd_node", mt_py_current_autograd_node, METH_NOARGS, NULL},
+    {"_set_function_ctx_class", mt_py_set_function_ctx_class, METH_O, NULL},
+    {"_current_graph_task_keep_graph", mt_py_current_graph_task_keep_graph, METH_NOARGS, NULL},
+    {"_will_engine_execute_node", mt_py_will_engine_execute_node, METH_O, NULL},
     {NULL},
 };
 

@@ -306,6 +306,9 @@ mt__grad_edge(PyObject *tensor, mt_edge *edge)
     MTTensorObject *t = (MTTensorObject *)tensor;
     edge->node = NULL;
     edge->input_nr = 0;
+    if (t->base != NULL && mt__view_refresh(tensor) < 0) { /* Note [Lazy view history] */
+        return -1;
+    }
     if (t->grad_fn != NULL) {
         edge->node = Py_NewRef(t->grad_fn);
         edge->input_nr = t->output_nr;
@@ -374,6 +377,10 @@ mt_py_set_history(PyObject *module, PyObject *args)
     MTTensorObject *o = (MTTensorObject *)t;
     Py_XSETREF(o->grad_fn, node == Py_None ? NULL : Py_NewRef(node));
     o->output_nr = node == Py_None ? 0 : nr;
+    if (o->base != NULL) { /* a view's history is current (Note [Lazy view history]) */
+        o->view_version = atomic_load_explicit(mt_storage_version(o->impl->storage),
+                                               memory_order_relaxed);
+    }
     if (node != Py_None) {
         o->requires_grad = 0;
         Py_CLEAR(o->grad_acc);

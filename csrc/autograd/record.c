@@ -165,7 +165,7 @@ mt__dsaved_check(const mt_dsaved *s, const char *node_name, int output_nr)
     if (s->t == NULL) {
         return 0;
     }
-    uint64_t now = atomic_load_explicit(&s->t->storage->version, memory_order_relaxed);
+    uint64_t now = atomic_load_explicit(mt_storage_version(s->t->storage), memory_order_relaxed);
     if (now == s->version) {
         return 0;
     }
@@ -466,7 +466,7 @@ mt__drecord_begin(mt_drecord *rec, const mt_derivative *decl, PyObject *self,
     }
     Py_XDECREF(varargs);
     rec->prev_grad_off = mt__grad_off;
-    mt__grad_off = 1;
+    mt__grad_off = MT__GRAD_OFF_RECORDING;
     return 1;
 }
 
@@ -481,6 +481,13 @@ mt__dnode_type(mt_derivative *d)
             return NULL;
         }
         d->node_type = PyObject_CallFunction(mt__node_class_factory, "s", d->node_name);
+        static const char *const wrapped[] = {"add", "sub", "mul", "div", NULL};
+        d->number_edge = -1;
+        for (int i = 0; wrapped[i] != NULL; i++) {
+            if (strcmp(d->op, wrapped[i]) == 0 && d->nparams >= 2) {
+                d->number_edge = 1;
+            }
+        }
         if (d->node_type != NULL && (!PyType_Check(d->node_type) ||
                                      !PyType_IsSubtype((PyTypeObject *)d->node_type,
                                                        mt__Node_Type))) {
@@ -491,14 +498,30 @@ mt__dnode_type(mt_derivative *d)
     return d->node_type;
 }
 
+/* Whether a result gets a history: a floating or complex tensor that is not an inference
+ * tensor (a view of one: Note [Inference storages]). */
 static bool
 mt__differentiable(PyObject *o)
 {
     if (!mt__tensor_check(o)) {
         return false;
     }
-    mt_dtype dt = mt__tensor_impl(o)->dtype;
-    return mt_dtype_is_floating(dt) || mt_dtype_is_complex(dt);
+    mt_tensor *t = mt__tensor_impl(o);
+    if (mt_inference_live > 0 && t->storage->inference) {
+        return false;
+    }
+    return mt_dtype_is_floating(t->dtype) || mt_dtype_is_complex(t->dtype);
+}
+
+int
+mt__inference_saved_error(void)
+{
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                    "created in inference mode in computation tracked by autograd. To work around "
+                    "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                    "use `torch.no_grad()` instead of `torch.inference_mode()`.");
+    return -1;
 }
 
 /* A callable that registers a view's history for in-place rebasing (autograd._record's
@@ -562,7 +585,8 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
     node->seq = mt__node_next_seq();
     node->fn = Py_XNewRef(mt__dnode_apply);
     node->dstate = st;
-    /* the edges: one per differentiable tensor argument, in parameter order */
+    /* the edges: one per differentiable tensor argument, in parameter order (and one to no
+     * node for a number `other` of add, sub, mul and div: torch's wrapped number) */
     int ne = 0;
     for (int k = 0; k < d->nparams; k++) {
         if (d->params[k].kind == MT_DV_TENSOR && (d->params[k].flags & MT_DP_DIFF) &&
@@ -570,6 +594,9 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             ne++;
         }
     }
+    bool number_edge = d->number_edge > 0 && st->v[0].present && st->v[0].u.t.is_tensor &&
+                       st->v[1].present && !st->v[1].u.t.is_tensor;
+    ne += number_edge;
     if (ne > 0) {
         node->edges = PyMem_Calloc((size_t)ne, sizeof(mt_edge));
         if (node->edges == NULL) {
@@ -591,11 +618,18 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             node->n_edges++;
         }
         if (d->params[k].reads & rec->requires) {
+            if (mt_inference_live > 0 && mt__tensor_impl(o)->storage->inference) {
+                mt__inference_saved_error();
+                goto fail;
+            }
             v->u.t.saved.t = mt__tensor_impl_ref(o);
-            v->u.t.saved.version =
-                atomic_load_explicit(&v->u.t.saved.t->storage->version, memory_order_relaxed);
+            v->u.t.saved.version = atomic_load_explicit(
+                mt_storage_version(v->u.t.saved.t->storage), memory_order_relaxed);
             v->u.t.saved.obj = Py_NewRef(o);
         }
+    }
+    if (number_edge) {
+        node->edges[node->n_edges++] = (mt_edge){.node = NULL, .input_nr = 0};
     }
     st->n_edges = node->n_edges;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -611,7 +645,7 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             (d->result_outs & (1u << i))) {
             st->results[i].t = mt__tensor_impl_ref(outs[i]);
             st->results[i].version =
-                atomic_load_explicit(&t->storage->version, memory_order_relaxed);
+                atomic_load_explicit(mt_storage_version(t->storage), memory_order_relaxed);
         }
     }
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -932,6 +966,79 @@ fail:
     return NULL;
 }
 
+/* _dnode_hook_saved(node, which) -> dict: a hook pair is registered on a saved tensor of a
+ * declared node (parameter `which`, or result -which-1): the node forgets the tensor (its
+ * packed form lives in the returned dict, the node's ctx, made on first use; released with
+ * it) and runs its Python form from now on (python_only). */
+static PyObject *
+mt_py_dnode_hook_saved(PyObject *module, PyObject *args)
+{
+    PyObject *arg;
+    int which;
+    if (!PyArg_ParseTuple(args, "Oi:_dnode_hook_saved", &arg, &which)) {
+        return NULL;
+    }
+    if (!mt__node_check(arg) || ((MTNodeObject *)arg)->dstate == NULL) {
+        PyErr_SetString(PyExc_TypeError, "_dnode_hook_saved() expects a node of a declared op");
+        return NULL;
+    }
+    MTNodeObject *node = (MTNodeObject *)arg;
+    mt_dstate *st = node->dstate;
+    if (which >= 0) {
+        if (which >= st->decl->nparams || st->decl->params[which].kind != MT_DV_TENSOR) {
+            PyErr_SetString(PyExc_ValueError, "_dnode_hook_saved(): not a tensor parameter");
+            return NULL;
+        }
+        mt__dsaved_drop_impl(&st->v[which].u.t.saved);
+        Py_CLEAR(st->v[which].u.t.saved.obj);
+    }
+    else {
+        if (-which - 1 >= st->n_outputs) {
+            PyErr_SetString(PyExc_ValueError, "_dnode_hook_saved(): no such result");
+            return NULL;
+        }
+        mt__dsaved_drop_impl(&st->results[-which - 1]);
+    }
+    if (node->ctx == NULL && (node->ctx = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    node->python_only = 1;
+    return Py_NewRef(node->ctx);
+}
+
+/* _dnode_out_meta(node) -> ((shape, dtype) or None per output of the op) of a declared node
+ * (None once its state is released) */
+static PyObject *
+mt_py_dnode_out_meta(PyObject *module, PyObject *arg)
+{
+    if (!mt__node_check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "_dnode_out_meta() expects a node");
+        return NULL;
+    }
+    mt_dstate *st = ((MTNodeObject *)arg)->dstate;
+    if (st == NULL) {
+        Py_RETURN_NONE;
+    }
+    PyObject *r = PyTuple_New(st->n_outputs);
+    for (int i = 0; r != NULL && i < st->n_outputs; i++) {
+        PyObject *m = Py_None;
+        if (st->out_meta[i].sizes != NULL) {
+            PyObject *shape = mt__dlist_tuple(st->out_meta[i].ndim, st->out_meta[i].sizes);
+            m = shape ? Py_BuildValue("(NO)", shape, mt__dtype_object(st->out_meta[i].dtype))
+                      : NULL;
+            if (m == NULL) {
+                Py_CLEAR(r);
+                break;
+            }
+        }
+        else {
+            Py_INCREF(m);
+        }
+        PyTuple_SET_ITEM(r, i, m);
+    }
+    return r;
+}
+
 static PyObject *
 mt_py_set_declared_hooks(PyObject *module, PyObject *args)
 {
@@ -964,6 +1071,8 @@ mt_py_declared_ops(PyObject *module, PyObject *unused)
 
 static PyMethodDef mt_record_functions[] = {
     {"_dvalues", mt_py_dvalues, METH_O, NULL},
+    {"_dnode_hook_saved", mt_py_dnode_hook_saved, METH_VARARGS, NULL},
+    {"_dnode_out_meta", mt_py_dnode_out_meta, METH_O, NULL},
     {"_set_declared_hooks", mt_py_set_declared_hooks, METH_VARARGS, NULL},
     {"_declared_ops", mt_py_declared_ops, METH_NOARGS,
      "The ops whose derivative is declared and recorded in C."},

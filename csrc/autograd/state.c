@@ -37,6 +37,137 @@ mt__node_created(PyObject *node)
 
 /* minitorch.autograd._record(key, self, args, kwargs), set at import; owned */
 static PyObject *mt__recorder;
+/* autograd._record.regenerate_view(view): Note [Lazy view history]; set at import; owned */
+static PyObject *mt__view_regenerator;
+
+int
+mt__inference_inplace_error(void)
+{
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Inplace update to inference tensor outside InferenceMode is not allowed.You "
+                    "can make a clone to get a normal tensor before doing inplace update.See "
+                    "https://github.com/pytorch/rfcs/pull/17 for more details.");
+    return -1;
+}
+
+/* The name torch's view errors give a node: its class name without "Backward<n>"
+ * (MulBackward0: Mul).  New reference or NULL. */
+static PyObject *
+mt__node_short_name(PyObject *node)
+{
+    PyObject *name = PyType_GetName(Py_TYPE(node));
+    if (name == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    while (n > 0 && Py_UNICODE_ISDIGIT(PyUnicode_READ_CHAR(name, n - 1))) {
+        n--;
+    }
+    if (n >= 8) {
+        PyObject *tail = PyUnicode_Substring(name, n - 8, n);
+        if (tail == NULL) {
+            Py_DECREF(name);
+            return NULL;
+        }
+        if (PyUnicode_CompareWithASCIIString(tail, "Backward") == 0) {
+            n -= 8;
+        }
+        else {
+            n = PyUnicode_GET_LENGTH(name);
+        }
+        Py_DECREF(tail);
+    }
+    else {
+        n = PyUnicode_GET_LENGTH(name);
+    }
+    Py_SETREF(name, PyUnicode_Substring(name, 0, n));
+    return name;
+}
+
+int
+mt__view_rebase_error(PyObject *t, int indirect)
+{
+    MTTensorObject *o = (MTTensorObject *)t;
+    int meta = o->view_meta;
+    PyObject *fn = o->grad_fn, *name = NULL;
+    const char *modified = indirect ? "its base or another view of its base has been" : "is being";
+    const char *tail = "";
+    switch (meta) {
+    case MT_VIEW_MULTI_OUTPUT:
+        tail = " This view is the output of a function that returns multiple views. Such "
+               "functions do not allow the output views to be modified inplace. You should "
+               "replace the inplace operation by an out-of-place one.";
+        break;
+    case MT_VIEW_NO_GRAD:
+        tail = " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+               "clarify your code by moving both the view and the inplace either both inside the "
+               "no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+               "you want the inplace to be tracked).";
+        break;
+    case MT_VIEW_INFERENCE:
+        tail = " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+               "clarify your code by moving both the view and the inplace either both inside the "
+               "inference_mode block (if you don't want the inplace to be tracked) or both "
+               "outside (if you want the inplace to be tracked).";
+        break;
+    case MT_VIEW_IN_CUSTOM_FUNCTION:
+        tail = " This view was created inside a custom Function (or because an input was "
+               "returned as-is) and the autograd logic to handle view+inplace would override the "
+               "custom backward associated with the custom Function, leading to incorrect "
+               "gradients. This behavior is forbidden. You can fix this by cloning the output of "
+               "the custom Function.";
+        break;
+    default:
+        break;
+    }
+    if (fn != NULL && (name = mt__node_short_name(fn)) == NULL) {
+        return -1;
+    }
+    if (meta == MT_VIEW_INFERENCE || meta == MT_VIEW_NO_GRAD || fn == NULL) {
+        const char *mode = meta == MT_VIEW_INFERENCE ? "inference mode" : "no_grad mode";
+        const char *how = meta == MT_VIEW_INFERENCE ? "in normal mode." : "with grad mode enabled.";
+        if (fn != NULL) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Output %d of %U is a view of a view which was created in %s and %s "
+                         "modified inplace %s%s",
+                         o->output_nr, name, mode, modified, how, tail);
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError, "A view was created in %s and %s modified inplace %s%s",
+                         mode, modified, how, tail);
+        }
+    }
+    else {
+        PyErr_Format(PyExc_RuntimeError, "Output %d of %U is a view and %s modified inplace.%s",
+                     o->output_nr, name, modified, tail);
+    }
+    Py_XDECREF(name);
+    return -1;
+}
+
+int
+mt__view_refresh(PyObject *t)
+{
+    MTTensorObject *o = (MTTensorObject *)t;
+    if (o->base == NULL ||
+        atomic_load_explicit(mt_storage_version(o->impl->storage), memory_order_relaxed) ==
+            o->view_version ||
+        !mt__view_requires_grad(o)) {
+        return 0;
+    }
+    if (o->view_meta != MT_VIEW_DEFAULT) {
+        return mt__view_rebase_error(t, 1);
+    }
+    if (mt__view_regenerator == NULL) {
+        return 0;
+    }
+    PyObject *r = PyObject_CallOneArg(mt__view_regenerator, t);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
+}
 
 void
 mt__ag_retrack(PyObject *tensor)
@@ -154,10 +285,13 @@ mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssi
                   PyObject *kwnames, PyObject *result)
 {
     size_t n = strlen(key);
-    /* requires_grad_ and detach_ change autograd state, not values: no new version (as torch) */
+    /* requires_grad_ and detach_ change autograd state, not values: no new version (as torch);
+     * resize_ and resize_as_ bump it themselves, when the shape changes; set_ writes nothing
+     * (the counter it would bump is now the source storage's, which torch leaves alone) */
     if (key[0] == 'm' && key[n - 1] == '_' && strcmp(key, "m.requires_grad_") != 0 &&
-        strcmp(key, "m.detach_") != 0) {
-        mt__bump_version(self);
+        strcmp(key, "m.detach_") != 0 && strncmp(key, "m.resize_", 9) != 0 &&
+        strcmp(key, "m.set_") != 0 && mt__bump_version(self) < 0) {
+        return -1;
     }
     if (kwnames != NULL) {
         Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
@@ -174,11 +308,13 @@ mt__ag_after_call(const char *key, PyObject *self, PyObject *const *args, Py_ssi
                 PyObject *out = args[nargs + i];
                 if (PyTuple_Check(out)) {
                     for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(out); j++) {
-                        mt__bump_version(PyTuple_GET_ITEM(out, j));
+                        if (mt__bump_version(PyTuple_GET_ITEM(out, j)) < 0) {
+                            return -1;
+                        }
                     }
                 }
-                else {
-                    mt__bump_version(out);
+                else if (mt__bump_version(out) < 0) {
+                    return -1;
                 }
             }
         }
@@ -222,7 +358,7 @@ pyop_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *
         }
         if (op->mode == MT__PYOP_NONDIFF && !mt__ag_watching()) {
             int prev = mt__grad_off;
-            mt__grad_off = 1;
+            mt__grad_off = MT__GRAD_OFF_RECORDING;
             PyObject *r = PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
             mt__grad_off = prev;
             return r;
@@ -355,6 +491,132 @@ static PyType_Spec pyop_spec = {
 
 /* ---- minitorch._C functions ---- */
 
+/* _set_inference_mode(flag) -> the previous flag of this thread (Note [Inference storages]);
+ * grad mode is the caller's (inference_mode sets both) */
+static PyObject *
+mt_py_set_inference_mode(PyObject *module, PyObject *arg)
+{
+    int truth = PyObject_IsTrue(arg);
+    if (truth < 0) {
+        return NULL;
+    }
+    int was = mt_inference_mode;
+    mt_inference_mode = truth;
+    return PyBool_FromLong(was);
+}
+
+static PyObject *
+mt_py_is_inference_mode_enabled(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(mt_inference_mode);
+}
+
+/* is_inference(input): whether input is an inference tensor (its storage was made in
+ * inference mode) */
+static PyObject *
+mt_py_is_inference(PyObject *module, PyObject *arg)
+{
+    if (!mt__tensor_check(arg)) {
+        PyErr_Format(PyExc_TypeError,
+                     "is_inference(): argument 'input' (position 1) must be Tensor, not %s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    return PyBool_FromLong(mt__tensor_impl(arg)->storage->inference);
+}
+
+/* _grad_off_recording() -> the previous raw grad mode: grad mode off while a recorder runs an
+ * op (MT__GRAD_OFF_RECORDING); _set_grad_mode(raw) restores it */
+static PyObject *
+mt_py_grad_off_recording(PyObject *module, PyObject *unused)
+{
+    int was = mt__grad_off;
+    mt__grad_off = MT__GRAD_OFF_RECORDING;
+    return PyLong_FromLong(was);
+}
+
+static PyObject *
+mt_py_set_grad_mode(PyObject *module, PyObject *arg)
+{
+    long v = PyLong_AsLong(arg);
+    if (v == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (v < 0 || v > MT__GRAD_OFF_RECORDING) {
+        PyErr_SetString(PyExc_ValueError, "_set_grad_mode(): a value of _grad_off_recording()");
+        return NULL;
+    }
+    mt__grad_off = (int)v;
+    Py_RETURN_NONE;
+}
+
+/* _check_view_inplace(t): torch's error for an in-place op recorded on the view t when its
+ * creation meta forbids it (Note [Creation meta of views]); None otherwise */
+static PyObject *
+mt_py_check_view_inplace(PyObject *module, PyObject *t)
+{
+    if (!mt__tensor_check(t)) {
+        PyErr_SetString(PyExc_TypeError, "_check_view_inplace() expects a Tensor");
+        return NULL;
+    }
+    MTTensorObject *o = (MTTensorObject *)t;
+    if (o->base != NULL && o->view_meta != MT_VIEW_DEFAULT) {
+        mt__view_rebase_error(t, 0);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* _mark_views(seq, meta): the views in seq made by one op get its creation meta (unbind and
+ * split: MT_VIEW_MULTI_OUTPUT; a custom Function's outputs: MT_VIEW_IN_CUSTOM_FUNCTION), as the
+ * thread's mode allows (Note [Creation meta of views]) */
+static PyObject *
+mt_py_mark_views(PyObject *module, PyObject *args)
+{
+    PyObject *seq;
+    int meta;
+    if (!PyArg_ParseTuple(args, "Oi:_mark_views", &seq, &meta)) {
+        return NULL;
+    }
+    if (meta < MT_VIEW_DEFAULT || meta > MT_VIEW_INFERENCE) {
+        PyErr_SetString(PyExc_ValueError, "_mark_views(): not a creation meta");
+        return NULL;
+    }
+    PyObject *fast = PySequence_Fast(seq, "_mark_views() expects a sequence");
+    if (fast == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(fast, i);
+        if (!mt__tensor_check(t) || ((MTTensorObject *)t)->base == NULL) {
+            continue;
+        }
+        MTTensorObject *o = (MTTensorObject *)t;
+        if (meta == MT_VIEW_IN_CUSTOM_FUNCTION) {
+            o->view_meta = (char)meta; /* (torch sets it whatever the mode) */
+        }
+        else if (!mt_inference_mode && mt__grad_off != 1 && o->view_meta != MT_VIEW_INFERENCE) {
+            o->view_meta = (char)meta;
+        }
+    }
+    Py_DECREF(fast);
+    Py_RETURN_NONE;
+}
+
+/* _inference_live() -> whether any inference tensor exists (Note [Inference storages]) */
+static PyObject *
+mt_py_inference_live(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(atomic_load(&mt_inference_live) > 0);
+}
+
+static PyObject *
+mt_py_set_view_regenerator(PyObject *module, PyObject *fn)
+{
+    Py_XSETREF(mt__view_regenerator, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 mt_py_set_grad_enabled(PyObject *module, PyObject *arg)
 {
@@ -386,6 +648,7 @@ mt_py_ag_live(PyObject *module, PyObject *unused)
     return PyLong_FromSsize_t(mt__ag_live);
 }
 
+/* _bump_version(t): autograd.graph.increment_version (inference tensors have no counter) */
 static PyObject *
 mt_py_bump_version(PyObject *module, PyObject *t)
 {
@@ -393,7 +656,33 @@ mt_py_bump_version(PyObject *module, PyObject *t)
         PyErr_SetString(PyExc_TypeError, "_bump_version() expects a Tensor");
         return NULL;
     }
-    mt__bump_version(t);
+    mt_storage *s = mt__tensor_impl(t)->storage;
+    if (!s->inference) {
+        atomic_fetch_add_explicit(mt_storage_version(s), 1, memory_order_relaxed);
+    }
+    Py_RETURN_NONE;
+}
+
+/* _set_version(t, version): torch._C._autograd._unsafe_set_version_counter for one tensor */
+static PyObject *
+mt_py_set_version(PyObject *module, PyObject *args)
+{
+    PyObject *t;
+    long long v;
+    if (!PyArg_ParseTuple(args, "O!L:_set_version", mt__TensorBase_Type, &t, &v)) {
+        return NULL;
+    }
+    if (v < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Cannot set a version_counter to a value below 0: %lld",
+                     v);
+        return NULL;
+    }
+    mt_storage *s = mt__tensor_impl(t)->storage;
+    if (s->inference) {
+        PyErr_SetString(PyExc_RuntimeError, "Inference tensors do not track version counter.");
+        return NULL;
+    }
+    atomic_store_explicit(mt_storage_version(s), (uint64_t)v, memory_order_relaxed);
     Py_RETURN_NONE;
 }
 
@@ -538,6 +827,20 @@ static PyMethodDef mt_autograd_functions[] = {
     {"_ag_live", mt_py_ag_live, METH_NOARGS,
      "How many tensors require grad or have a grad_fn (0: autograd costs nothing)."},
     {"_bump_version", mt_py_bump_version, METH_O, NULL},
+    {"_set_version", mt_py_set_version, METH_VARARGS, NULL},
+    {"_set_inference_mode", mt_py_set_inference_mode, METH_O,
+     "_set_inference_mode(flag) -> bool: sets this thread's inference mode (tensors made while "
+     "it is on are inference tensors), returns the previous one."},
+    {"_is_inference_mode_enabled", mt_py_is_inference_mode_enabled, METH_NOARGS, NULL},
+    {"is_inference", mt_py_is_inference, METH_O,
+     "is_inference(input) -> bool: whether input is an inference tensor (made in inference "
+     "mode, or a view of one)."},
+    {"_grad_off_recording", mt_py_grad_off_recording, METH_NOARGS, NULL},
+    {"_set_grad_mode", mt_py_set_grad_mode, METH_O, NULL},
+    {"_check_view_inplace", mt_py_check_view_inplace, METH_O, NULL},
+    {"_mark_views", mt_py_mark_views, METH_VARARGS, NULL},
+    {"_set_view_regenerator", mt_py_set_view_regenerator, METH_O, NULL},
+    {"_inference_live", mt_py_inference_live, METH_NOARGS, NULL},
     {NULL},
 };
 

@@ -150,3 +150,5 @@ from .autograd.anomaly_mode import (is_anomaly_enabled, is_anomaly_check_nan_ena
 # the profiler's ops), loaded on first use ----
 _LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"profiler"})
 _LAZY_ATTRIBUTES["ops"] = ("_op_namespaces", "ops")
+# ---- autograd: inference tensors (torch.is_inference; Note [Inference storages] in c10_lite) --
+is_inference = _C.is_inference

@@ -13,21 +13,31 @@ def _recorded(name):
     return getattr(sys.modules["minitorch"], name)
 
 
+# the creation meta of the views of one op that returns several (Note [Creation meta of views]
+# in csrc/autograd/autograd.h): in-place ops on them are errors where autograd records them
+_MULTI_OUTPUT = 2
+
+
+def _multi_views(pieces):
+    _C._mark_views(pieces, _MULTI_OUTPUT)
+    return pieces
+
+
 def unbind(input, dim=0):
     """The slices of input along dim, as views."""
     n = input.size(dim)
     _check_count_fits(n, _VIEW_BYTES, "unbind")
-    return tuple(input.select(dim, i) for i in range(n))
+    return _multi_views(tuple(input.select(dim, i) for i in range(n)))
 
 
 def _split(input, split_size, dim=0):
     """Pieces of split_size along dim (the last one shorter), as views."""
     length = input.size(dim)
     if length == 0:
-        return (input.narrow(dim, 0, 0),)
+        return _multi_views((input.narrow(dim, 0, 0),))
     _check_count_fits(-(-length // split_size), _VIEW_BYTES, "split")
-    return tuple(input.narrow(dim, s, min(split_size, length - s))
-                 for s in range(0, length, split_size))
+    return _multi_views(tuple(input.narrow(dim, s, min(split_size, length - s))
+                              for s in range(0, length, split_size)))
 
 
 def split(input, split_size_or_sections, dim=0):
@@ -83,7 +93,7 @@ def split_with_sizes(input, split_sizes, dim=0):
     for n in sizes:
         out.append(input.narrow(dim, start, n))
         start += n
-    return tuple(out)
+    return _multi_views(tuple(out))
 
 
 def unsafe_split(input, split_size, dim=0):

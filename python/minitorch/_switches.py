@@ -89,3 +89,21 @@ def _allow_tf32():
 def _set_allow_tf32(flag):
     global _precision
     _precision = "high" if flag else "highest"
+
+
+# ---- warn-always (torch.set_warn_always): warnings torch gives once per process (autograd's
+# create_graph warning, ...) are given every time while it is on ----
+__all__ += ["set_warn_always", "is_warn_always_enabled"]
+_warn_always = False
+
+
+def set_warn_always(b):
+    """While True, warnings given once per process are given every time."""
+    global _warn_always
+    if not isinstance(b, bool):
+        raise RuntimeError(f"setWarnOnlyOnce expects a bool, but got {_type_name(b)}")
+    _warn_always = b
+
+
+def is_warn_always_enabled():
+    return _warn_always

@@ -237,6 +237,23 @@ class Tensor(_TensorOps, _C.TensorBase):
     def retains_grad(self):
         return self._retains_grad
 
+    @property
+    def _backward_hooks(self):
+        """The tensor hooks of a leaf, as torch's (an ordered dict, None when there are none)."""
+        hooks = self._backward_hooks_list
+        if not hooks:
+            return None
+        import collections
+        return collections.OrderedDict(enumerate(hooks))
+
+    @_backward_hooks.deleter
+    def _backward_hooks(self):
+        raise RuntimeError("cannot delete _backward_hooks")
+
+    def is_inference(self):
+        """Whether this is an inference tensor (made in inference mode, or a view of one)."""
+        return _C.is_inference(self)
+
     # ---- splitting (views; split and unbind are op-table rows, _splitting.py) ----
     def chunk(self, chunks, dim=0):
         if isinstance(chunks, (bool, float)) or not hasattr(chunks, "__index__"):
@@ -279,6 +296,30 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         return _C.tensor(data, requires_grad=requires_grad, **self._new_opts(dtype, device))
+
+    def new(self, *args, device=None):
+        """The legacy constructor, in this tensor's dtype: new() is empty, new(*sizes) (or a
+        Size) uninitialised, new(sequence) the data, new(tensor) that tensor (of this dtype)."""
+        opts = self._new_opts(None, device)
+        if not args:
+            return _C.empty((0,), **opts)
+        if len(args) == 1 and isinstance(args[0], _C.TensorBase):
+            other = args[0]
+            if other.dtype != self.dtype:
+                raise TypeError(f"expected {self.dtype} (got {other.dtype})")
+            return other.detach()
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return _C.empty(args, **opts)
+        if len(args) == 1:
+            data = args[0]
+            from ._size import Size
+            if isinstance(data, Size):
+                return _C.empty(tuple(data), **opts)
+            if isinstance(data, (list, tuple)) or hasattr(data, "__array__"):
+                return _C.tensor(data, **opts)
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in args)})")
 
     # ---- memory ----
     def is_shared(self):

@@ -224,8 +224,14 @@ def _str_impl(t):
         if t.dtype not in (default, default_complex, minitorch.int64, minitorch.bool):
             suffixes.append("dtype=" + str(t.dtype))
         body = _tensor_str(t, indent)
-    if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
-    elif t.requires_grad:
+    try:
+        grad_fn = t.grad_fn
+    except RuntimeError:
+        # a view whose history cannot be made (Note [Creation meta of views]), as torch prints it
+        grad_fn = None
+        suffixes.append("grad_fn=<Invalid>")
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{grad_fn.name()}>")
+    elif t.requires_grad and not suffixes[-1:] == ["grad_fn=<Invalid>"]:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

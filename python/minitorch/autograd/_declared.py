@@ -310,6 +310,9 @@ def node_apply(node, grads):
     if len(grads) > 1:
         grads = tuple(g if g is not None or m is None else _C.zeros(m[0], dtype=m[1])
                       for g, m in zip(grads, outmetas))
+    if node._ctx is not None:            # saved tensors with hooks (Note [Saved variables])
+        from . import _saved_variables
+        results = _saved_variables.node_apply_values(node, env, c, results)
     env["grads"], env["grad"] = grads, grads[0]
     env["results"], env["result"] = results, results[0]
     nexts = node.next_functions

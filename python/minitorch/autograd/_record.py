@@ -32,7 +32,36 @@ def _is_float(t):
 
 
 def _grad_off():
-    return _C._set_grad_enabled(False)
+    """Grad mode off while the recorder runs an op (the previous raw mode, for
+    _C._set_grad_mode): views made meanwhile are not views made in no_grad mode (Note
+    [Creation meta of views] in csrc/autograd/autograd.h)."""
+    return _C._grad_off_recording()
+
+
+_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
+class _Call:
+    """The parts of a Ctx that say which tensors a formula reads, for a call not made yet."""
+    __slots__ = ("formula", "_args", "kwargs", "slots")
+
+
+def _check_inference_saved(formula, args, kwargs, slots, skip=None):
+    """torch's error when the formula would save (read) an inference tensor (Note [Inference
+    storages] in c10_lite/storage.h); `skip`: a tensor the recorder saves a copy of."""
+    if not _C._inference_live() or formula is None or formula == "nondiff":
+        return
+    call = _Call()
+    call.formula, call._args, call.kwargs = formula, args, kwargs
+    call.slots = [(p, s, t.shape, t.dtype, t.requires_grad) for p, s, t in slots]
+    ids, _ = _saved._read_by_formula(call, None)
+    for _, _, t in slots:
+        if t is not skip and id(t) in ids and _C.is_inference(t):
+            raise RuntimeError(_INFERENCE_SAVED)
 
 
 class Ctx:
@@ -107,8 +136,9 @@ _OPERATORS = {
     "inplace_rshift": operator.irshift, "setitem": operator.setitem,
 }
 
-# ops whose outputs are several views of their input: in-place ops on them are errors, as torch
-_MULTI_VIEW_OPS = frozenset({"_split", "split_with_sizes", "unbind"})
+# the in-place forms of view ops: on a view they give it another place in its base
+_INPLACE_VIEW_OPS = frozenset({"as_strided_", "transpose_", "t_", "squeeze_", "unsqueeze_",
+                               "swapdims_", "swapaxes_"})
 
 # methods that change or read autograd state rather than compute: never recorded
 _UNRECORDED = frozenset({"requires_grad_", "detach", "detach_"})
@@ -222,7 +252,7 @@ def _record(key, self, args, kwargs):
             fn = getattr(_C.TensorBase, name) if kind == "m" else getattr(_C, name)
             return fn(self, *args, **kwargs) if kind == "m" else fn(*args, **kwargs)
         finally:
-            _C._set_grad_enabled(prev)
+            _C._set_grad_mode(prev)
     fn = _entry(kind, name)
     if kind == "m":
         args = (self,) + args
@@ -239,13 +269,13 @@ def _record(key, self, args, kwargs):
                     "differentiation, but one of the arguments requires grad.")
             return fn(*args, **kwargs)
         finally:
-            _C._set_grad_enabled(prev)
+            _C._set_grad_mode(prev)
     if name in ("requires_grad_", "detach", "detach_"):
         prev = _grad_off()               # not ops: they set or drop the history themselves
         try:
             return fn(*args, **kwargs)
         finally:
-            _C._set_grad_enabled(prev)
+            _C._set_grad_mode(prev)
     if inplace:
         return _record_inplace(kind, name, fn, args, kwargs)
     opname = _FORMULA_NAMES.get(name, name) if kind == "o" else name
@@ -253,14 +283,16 @@ def _record(key, self, args, kwargs):
     try:
         out = fn(*args, **kwargs)
     finally:
-        _C._set_grad_enabled(prev)
+        _C._set_grad_mode(prev)
     return _attach(opname, args, kwargs, out)
 
 
 def _attach(opname, args, kwargs, out):
     multi = isinstance(out, tuple)
     outs = out if multi else (out,)
-    diff = [isinstance(o, _C.TensorBase) and _is_float(o) for o in outs]
+    # (views of inference tensors get no history: Note [Inference storages])
+    diff = [isinstance(o, _C.TensorBase) and _is_float(o) and not _C.is_inference(o)
+            for o in outs]
     if not any(diff):
         return out
     if not multi and len(args) and out is args[0]:
@@ -271,6 +303,7 @@ def _attach(opname, args, kwargs, out):
     if formula is None:
         raise NotImplementedError(f"the derivative for '{opname}' is not implemented")
     slots = _slots(args, kwargs)
+    _check_inference_saved(formula, args, kwargs, slots)
     ctx = Ctx()
     ctx.name = node_name(opname)
     ctx._args, ctx.kwargs, ctx.multi, ctx.formula = args, kwargs, multi, formula
@@ -283,10 +316,7 @@ def _attach(opname, args, kwargs, out):
     ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], len(outs))
     hooks = _saved.top() if _saved.active else None  # Note [Saved-tensor hooks]
-    views = opname in _MULTI_VIEW_OPS
     for k, (o, d) in enumerate(zip(outs, diff)):
-        if views:
-            o._multi_view = (ctx.name, k)
         if d:
             _C._set_history(o, node, k)
             base = o._base
@@ -300,7 +330,7 @@ def _attach(opname, args, kwargs, out):
 def _rehistory(t, node, nr):
     """An in-place op gives t the history (node, nr); its retain_grad hook follows it (Note
     [Hook order] in graph.py)."""
-    old = t.grad_fn
+    old = t._grad_fn                     # (as it is: a stale view's is not made again)
     moved = t._retains_grad and old is not None and old._take_retain_grad(t)
     _C._set_history(t, node, nr)
     if moved:
@@ -310,24 +340,32 @@ def _rehistory(t, node, nr):
 def _record_inplace(kind, name, fn, args, kwargs):
     """An in-place op on a tensor: it becomes the op's output, its old history the op's input."""
     self = args[0]
+    base = self._base
+    if base is not None:
+        # a view made in no_grad or inference mode, one of several views of one op, a custom
+        # Function's: torch's error (Note [Creation meta of views] in csrc/autograd/autograd.h)
+        _C._check_view_inplace(self)
+        if self.requires_grad and base.is_leaf:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
     if self.requires_grad and self.is_leaf:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
-    multi = getattr(self, "_multi_view", None)  # an output of unbind/split (_MULTI_VIEW_OPS)
-    if multi is not None:
-        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified "
-                           "inplace. This view is the output of a function that returns "
-                           "multiple views. Such functions do not allow the output views to be "
-                           "modified inplace. You should replace the inplace operation by an "
-                           "out-of-place one.")
-    base = self._base
     slots = _slots(args, kwargs)
     on_view = base is not None and (base.requires_grad or any(t.requires_grad for _, _, t in slots))
+    if on_view and name in _INPLACE_VIEW_OPS:
+        # the view takes another place in its base: its history is that place of the base's
+        # (as torch's as_strided history of a view), its values are unchanged
+        prev = _grad_off()
+        try:
+            out = fn(*args, **kwargs)
+        finally:
+            _C._set_grad_mode(prev)
+        if base.requires_grad and _is_float(self):
+            _rehistory(self, _view_node(_Layout(base), _geometry(self, base), base), 0)
+        return out
     if on_view:
-        if base.requires_grad and base.is_leaf:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
-                               "in-place operation.")
-        if name in ("resize_", "resize_as_", "set_", "as_strided_"):
+        if name in ("resize_", "resize_as_", "set_"):
             raise RuntimeError(f"{name}(): cannot change the layout of a view of a tensor that "
                                "requires grad")
     if name in ("resize_", "resize_as_") and self.requires_grad:
@@ -347,13 +385,14 @@ def _record_inplace(kind, name, fn, args, kwargs):
     formula = _lookup(opname)
     if formula is None:
         raise NotImplementedError(f"the derivative for '{opname}' is not implemented")
+    _check_inference_saved(formula, args, kwargs, slots, skip=self)
     shape, dtype = self.shape, self.dtype
     prev = _grad_off()
     try:
         old = self.clone() if formula != "nondiff" else None  # self's values, for the formula
         out = fn(*args, **kwargs)
     finally:
-        _C._set_grad_enabled(prev)
+        _C._set_grad_mode(prev)
     if not _is_float(self):
         return out
     if formula == "nondiff":
@@ -463,6 +502,43 @@ def _rebase_view(view, base, opname, formula, old, args, kwargs, slots, out):
         if other is not None and other is not view and other.requires_grad:
             _rehistory(other, _view_node(layout, _geometry(other, base), base), 0)
     return out
+
+
+def rebase_function_view(view, fn_node, k, inputs, apply):
+    """A custom Function marked its input k, the view `view`, dirty: as for an op's in-place
+    write to a view (Note [In-place ops on views]), the base's history becomes a CopySlices
+    whose backward runs the Function's (apply(fn_node, grads)) on the view's part of the base's
+    gradient, and the view's history its place in it.  inputs: the Function's tensor inputs
+    (None for the others)."""
+    base = view._base
+    layout, geom = _Layout(base), _geometry(view, base)
+    others = [i for i, t in enumerate(inputs) if t is not None and i != k]
+
+    def copy_slices(node, grads):
+        g = grads[0]
+        if g is None:
+            return [None] * (1 + len(others))
+        gb = _like(g, layout)
+        region = gb.as_strided(*geom)
+        per = apply(fn_node, (region.clone(),))
+        if per[k] is None:
+            region.zero_()
+        else:
+            region.copy_(per[k])
+        return [gb] + [per[i] for i in others]
+
+    node = graph.node_class("CopySlices")(copy_slices, Ctx(), [base] + [inputs[i] for i in others],
+                                          1)
+    _rehistory(base, node, 0)
+    _rehistory(view, _view_node(layout, geom, base), 0)
+
+
+def regenerate_view(view):
+    """The history of a view whose base (or another view of it) was written in place since the
+    view's history was set: its place in the base's current history (Note [Lazy view history]
+    in csrc/autograd/autograd.h)."""
+    base = view._base
+    _C._set_history(view, _view_node(_Layout(base), _geometry(view, base), base), 0)
 
 
 def _view_node(layout, geom, base):
@@ -580,4 +656,5 @@ def _apply_formula(ctx, grads):
 
 
 _C._set_recorder(record)
+_C._set_view_regenerator(regenerate_view)
 _C._set_declared_hooks(graph.node_class, _declared.node_apply, _register_view)

@@ -59,6 +59,27 @@ def pop():
     _C._set_python_recording(bool(s))
 
 
+def snapshot():
+    """This thread's stack of hooks (a copy), for restore()."""
+    return list(getattr(_tls, "stack", None) or ())
+
+
+def restore(saved):
+    """Sets this thread's stack back to a snapshot(): a backward pass runs with the hooks of
+    its caller, and hooks its nodes push or pop last only as long as the pass (torch restores
+    its thread-local state likewise)."""
+    global active
+    s = _stack()
+    if s == saved:
+        return
+    was = bool(s)
+    s[:] = saved
+    if was != bool(s):
+        with _lock:
+            active += 1 if s else -1
+    _C._set_python_recording(bool(s))
+
+
 def top():
     """The innermost (pack, unpack) pair of this thread, or None."""
     if not active:
@@ -166,6 +187,17 @@ def _read_by_formula(ctx, outs):
     return ids, bool(read & {"result", "results"})
 
 
+def _pack_one(a, hooks, ids, output_nr=None):
+    """An argument (or output output_nr) of a recorded op as its node keeps it: packed when the
+    formula reads it (each saved place once, as torch), a list of them likewise."""
+    if isinstance(a, _C.TensorBase) and (output_nr is not None or id(a) in ids):
+        return pack(a, hooks, output_nr)
+    if type(a) in (list, tuple) and output_nr is None and \
+            any(isinstance(x, _C.TensorBase) and id(x) in ids for x in a):
+        return type(a)(_pack_one(x, hooks, ids) for x in a)
+    return a
+
+
 def pack_ctx(ctx, hooks, outs):
     """Packs the tensors a recorded op's formula reads (Note [Saved-tensor hooks]); `outs` are
     the op's results, with their history (None: the results are kept as they are, for a node
@@ -175,20 +207,12 @@ def pack_ctx(ctx, hooks, outs):
         return
     ids, reads_out = _read_by_formula(ctx, outs)
     reads_out = reads_out and outs is not None
-
-    def one(a, output_nr=None):
-        if isinstance(a, _C.TensorBase) and (output_nr is not None or id(a) in ids):
-            return pack(a, hooks, output_nr)  # each saved place once, as torch
-        if type(a) in (list, tuple) and output_nr is None and \
-                any(isinstance(x, _C.TensorBase) and id(x) in ids for x in a):
-            return type(a)(one(x) for x in a)
-        return a
-
-    args = tuple(one(a) for a in ctx._args)
-    kwargs = {k: one(v) for k, v in ctx.kwargs.items()}
+    args = tuple(_pack_one(a, hooks, ids) for a in ctx._args)
+    kwargs = {k: _pack_one(v, hooks, ids) for k, v in ctx.kwargs.items()}
     out = ctx._out
     if reads_out:
-        po = tuple(one(o, k) if isinstance(o, _C.TensorBase) and o.requires_grad else d
+        po = tuple(_pack_one(o, hooks, ids, k) if isinstance(o, _C.TensorBase) and o.requires_grad
+                   else d
                    for k, (o, d) in enumerate(zip(outs, ctx._out if ctx.multi else (ctx._out,))))
         out = po if ctx.multi else po[0]
         ctx._out_refs = [None] * len(ctx._out_refs)

@@ -1,8 +1,12 @@
 """minitorch.autograd.Function: ops whose forward and backward the user writes."""
+import warnings
+import weakref
+
 from .. import _C
 from . import graph
 from . import _saved_tensors as _saved
 from . import _profiler_collection as _profiling
+from . import _record
 from ._record import _fit, _rehistory
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
@@ -19,8 +23,13 @@ class FunctionCtx:
         self.materialize_grads = True
         self.needs_input_grad = ()
         self._released = False
-        self._packed = None  # the saved tensors packed by hooks (Note [Saved-tensor hooks])
+        self._packed = None  # per saved tensor, its packed form when it went through hooks
+                             # (Note [Saved-tensor hooks]), or None
         self._node = None    # weak reference to the node, for unpacking outputs
+        self._saved_output_nrs = ()  # per saved tensor, which output it is (or None)
+        self._clear_on_access = False  # the Function's clear_saved_tensors_on_access
+        self._cleared = False
+        self._materialize_non_diff_grads = True
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -28,10 +37,25 @@ class FunctionCtx:
                 raise TypeError("save_for_backward can only save variables, but argument "
                                 f"{tensors.index(t)} is of type {type(t).__name__}")
         self._saved = tensors
-        self._versions = tuple(t._version if t is not None else None for t in tensors)
+        # (inference tensors have no version: apply refuses them when it records)
+        self._versions = tuple(t._version if t is not None and not _C.is_inference(t) else None
+                               for t in tensors)
 
     @property
     def saved_tensors(self):
+        if self._cleared:
+            raise RuntimeError(
+                "saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
+                "is set on the autograd.Function. Either access saved_tensors only once, or set "
+                "clear_saved_tensors_on_access=False.")
+        if self._clear_on_access and self._saved is not None:
+            out = self._saved_tensors()
+            self._saved, self._packed, self._versions = (), None, ()
+            self._cleared = True
+            return out
+        return self._saved_tensors()
+
+    def _saved_tensors(self):
         if self._released:
             raise RuntimeError(
                 "Trying to backward through the graph a second time (or directly access saved "
@@ -41,16 +65,42 @@ class FunctionCtx:
                 "if you need to access saved tensors after calling backward.")
         if self._saved is None:
             return ()
-        if self._packed is not None:
-            node = self._node() if self._node is not None else None
-            return tuple(p.unpacked(node) if p is not None else None for p in self._packed)
-        for t, v in zip(self._saved, self._versions):
-            if t is not None and t._version != v:
+        node = self._node() if self._node is not None else None
+        packed = self._packed or (None,) * len(self._saved)
+        out = []
+        for t, v, p in zip(self._saved, self._versions or (None,) * len(self._saved), packed):
+            if p is not None:
+                out.append(p.unpacked(node))
+                continue
+            if v is not None and t._version != v:
                 raise RuntimeError(
                     "one of the variables needed for gradient computation has been modified by "
                     f"an inplace operation: [{t.type()} {list(t.shape)}], is at version "
                     f"{t._version}; expected version {v} instead.")
-        return self._saved
+            out.append(t)
+        nrs = self._saved_output_nrs
+        if node is not None and any(nr is not None for nr in nrs) and self._packed is None:
+            for i, nr in enumerate(nrs):     # outputs, with the node as their history again
+                if nr is not None and out[i] is not None:
+                    out[i] = out[i].detach()
+                    _C._set_history(out[i], node, nr)
+        return tuple(out)
+
+    @property
+    def saved_variables(self):
+        """The deprecated name of saved_tensors."""
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning,
+                      stacklevel=2)
+        return self.saved_tensors
+
+    def _release(self):
+        """The engine's release after the node ran without retain_graph: the saved tensors go
+        (later reads raise torch's error); whether there were any."""
+        had = self._saved is not None and len(self._saved) > 0
+        if had:
+            self._saved, self._packed, self._versions = (), None, ()
+            self._released = True
+        return had
 
     def mark_dirty(self, *tensors):
         self._dirty = tensors
@@ -62,10 +112,15 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
 
+# torch's name for the class of a custom Function's ctx (which is its node there)
+BackwardCFunction = FunctionCtx
+
+
 class _FunctionMeta(type):
     def __init__(cls, name, bases, attrs):
         super().__init__(name, bases, attrs)
         cls._backward_cls = graph.node_class(name + "Backward")
+        cls._backward_cls._function_node = True
 
 
 class Function(metaclass=_FunctionMeta):
@@ -97,6 +152,8 @@ class Function(metaclass=_FunctionMeta):
     def setup_context(ctx, inputs, output):
         raise NotImplementedError
 
+    clear_saved_tensors_on_access = False
+
     @classmethod
     def apply(cls, *args, **kwargs):
         if _profiling.active() is None:
@@ -111,43 +168,142 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def _run_apply(cls, args, kwargs):
         ctx = FunctionCtx()
+        ctx._clear_on_access = bool(cls.clear_saved_tensors_on_access)
         tensors = [a if isinstance(a, _C.TensorBase) else None for a in args]
         ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
-        record = _C.is_grad_enabled() and any(ctx.needs_input_grad)
+        grad_on = _C.is_grad_enabled()
+        record = grad_on and any(ctx.needs_input_grad)
         prev = _C._set_grad_enabled(False)
         try:
             if cls.setup_context is not Function.setup_context:
                 out = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, out)
+                cls.setup_context(ctx, _with_defaults(cls.forward, args, kwargs), out)
             else:
                 out = cls.forward(ctx, *args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
-        if not record:
-            return out
         multi = isinstance(out, tuple)
         outs = list(out) if multi else [out]
+        _check_dirty(ctx, tensors, outs)
         for k, o in enumerate(outs):
             if isinstance(o, _C.TensorBase) and any(o is t for t in tensors if t is not None) \
                     and not any(o is d for d in ctx._dirty):
-                outs[k] = o.detach()      # an input returned as is: a new tensor with history
+                # an input returned as is: a new tensor (a view of it with grad mode on, so
+                # that it can have its own history), as torch's
+                outs[k] = _view_of(o) if grad_on else o.detach()
+        # the views among the outputs cannot be written in place where autograd records it
+        # (Note [Creation meta of views] in csrc/autograd/autograd.h)
+        _C._mark_views([o for o in outs if not any(o is d for d in ctx._dirty)],
+                       _IN_CUSTOM_FUNCTION)
+        if not record:
+            return tuple(outs) if multi else outs[0]
+        if ctx._saved and _C._inference_live() and any(
+                t is not None and _C.is_inference(t) for t in ctx._saved):
+            raise RuntimeError(_record._INFERENCE_SAVED)
         ctx._inputs_meta = [(t.shape, t.dtype) if t is not None else None for t in tensors]
         ctx._out_meta = [(o.shape, o.dtype) if isinstance(o, _C.TensorBase) else None
                          for o in outs]
+        ctx._nondiff_outputs = frozenset(k for k, o in enumerate(outs)
+                                         if any(o is n for n in ctx._non_differentiable))
         ctx._fn = cls
-        for d in ctx._dirty:
-            if d.requires_grad and d.is_leaf:
-                raise RuntimeError("a leaf Variable that requires grad is being used in an "
-                                   "in-place operation.")
         node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
+        if ctx._saved:
+            ctx._saved_output_nrs = tuple(
+                next((k for k, o in enumerate(outs) if o is t), None) if t is not None else None
+                for t in ctx._saved)
         hooks = _saved.top() if _saved.active else None
+        ctx._node = weakref.ref(node)
         for k, o in enumerate(outs):
             if isinstance(o, _C.TensorBase) and (o.dtype.is_floating_point or o.dtype.is_complex) \
                     and not any(o is n for n in ctx._non_differentiable):
-                _rehistory(o, node, k)  # a dirty input keeps its retain_grad hook
+                dirty = next((i for i, t in enumerate(tensors)
+                              if t is o and any(o is d for d in ctx._dirty)), None)
+                if dirty is not None and o._base is not None:
+                    # an input view written in place: its base's history changes too
+                    _record.rebase_function_view(o, node, dirty, tensors, _apply_function)
+                else:
+                    _rehistory(o, node, k)  # a dirty input keeps its retain_grad hook
+        # (the ctx is kept by the graph: it must not keep the outputs it marked)
+        ctx._dirty = ctx._non_differentiable = ()
         if hooks is not None and ctx._saved:
             _pack_saved(ctx, hooks, outs, node)
+        elif ctx._saved:
+            # an output is kept without its history (no cycle through this node) and gets it
+            # back when read (saved_tensors), as torch's saved outputs
+            ctx._saved = tuple(t.detach() if nr is not None else t
+                               for t, nr in zip(ctx._saved, ctx._saved_output_nrs))
         return tuple(outs) if multi else outs[0]
+
+
+_IN_CUSTOM_FUNCTION = 1  # (the creation meta of a custom Function's view outputs)
+
+
+def _with_defaults(forward, args, kwargs):
+    """The inputs setup_context sees: forward's arguments, with the defaults of those not
+    given, in order (as torch binds them)."""
+    import inspect
+    try:
+        sig = inspect.signature(forward)
+        bound = sig.bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args
+    bound.apply_defaults()
+    out = []
+    for name, p in sig.parameters.items():
+        if p.kind in (p.VAR_POSITIONAL,):
+            out.extend(bound.arguments.get(name, ()))
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            out.append(bound.arguments[name])
+    return tuple(out)
+
+
+def _view_of(t):
+    """A view of t made without history (the recorder's grad mode)."""
+    prev = _C._grad_off_recording()
+    try:
+        return t.view_as(t)
+    finally:
+        _C._set_grad_mode(prev)
+
+
+def _check_dirty(ctx, tensors, outs):
+    """torch's checks of the tensors forward gave mark_dirty: inputs it returns, modified in
+    place as autograd allows (not leaves that require grad, not views it forbids)."""
+    if not ctx._dirty:
+        return
+    for d in ctx._dirty:
+        if not any(d is t for t in tensors if t is not None):
+            msg = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors "
+                   "that have been mutated should be passed to ctx.mark_dirty().")
+            if d._base is not None:
+                raise RuntimeError(msg)
+            warnings.warn(msg, stacklevel=3)
+            continue
+        if not any(d is o for o in outs):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                               "returned as output. The inputs that are modified inplace must "
+                               "all be outputs of the Function.")
+        if not _C.is_grad_enabled():
+            continue
+        if d._base is not None and (d.requires_grad or any(
+                t is not None and t.requires_grad for t in tensors)):
+            _C._check_view_inplace(d)
+            if d.requires_grad and d._base.is_leaf:
+                raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                                   "an in-place operation.")
+            if sum(isinstance(o, _C.TensorBase) for o in outs) > 1:
+                raise RuntimeError(
+                    "If your Function modifies inplace an input that is a view of another Tensor, "
+                    "your Function cannot return more than one Tensor. This is not supported by "
+                    "the current autograd engine. You should either make sure the input is not a "
+                    "view (using .clone() for example) or make your Function only return one "
+                    "Tensor (potentially splitting it into two Functions: one doing the inplace "
+                    "that returns a single Tensor and a second one that does the other "
+                    "operations). You can ask on the forum https://discuss.pytorch.org/ if you "
+                    "need help to do this change.")
+        if d.requires_grad and d._grad_fn is None and d._base is None:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                               "operation.")
 
 
 def _pack_saved(ctx, hooks, outs, node):
@@ -163,16 +319,18 @@ def _pack_saved(ctx, hooks, outs, node):
         packed.append(_saved.pack(t, hooks, nr))
     ctx._packed = tuple(packed)
     ctx._node = weakref.ref(node)
-    ctx._saved = (None,) * len(packed)  # (not None: saved_tensors unpacks)
+    ctx._saved = (None,) * len(packed)  # (only the packed forms are kept)
     ctx._versions = ()
 
 
 def _apply_function(node, grads):
     ctx = node._ctx
     if ctx.materialize_grads:
-        grads = tuple(g if g is not None else
+        # (the outputs marked non-differentiable keep None with _materialize_non_diff_grads off)
+        nondiff = ctx._nondiff_outputs if not ctx._materialize_non_diff_grads else ()
+        grads = tuple(g if g is not None or k in nondiff else
                       (_C.zeros(m[0], dtype=m[1]) if m is not None else None)
-                      for g, m in zip(grads, ctx._out_meta))
+                      for k, (g, m) in enumerate(zip(grads, ctx._out_meta)))
     cls = ctx._fn
     if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
         raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
@@ -243,3 +401,6 @@ class _DelayedError(Function):
     def backward(ctx, *grads):
         raise RuntimeError("trying to differentiate twice a function that was marked with "
                            "@once_differentiable")
+
+
+_C._set_function_ctx_class(FunctionCtx)

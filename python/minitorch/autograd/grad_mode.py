@@ -1,6 +1,7 @@
 """Grad mode: no_grad, enable_grad, set_grad_enabled, inference_mode (per thread, as torch)."""
 import functools
 import inspect
+import warnings
 
 from .. import _C
 
@@ -23,6 +24,14 @@ class _Mode:
         return False
 
     def __call__(self, fn):
+        if inspect.isclass(fn):
+            # as torch: the class's construction runs in the mode, with a deprecation warning
+            warnings.warn("Decorating classes is deprecated and will be disabled in future "
+                          "versions. You should only decorate functions or methods. To preserve "
+                          "the current behavior of class decoration, you can directly decorate "
+                          "the `__init__` method and nothing else.", FutureWarning, stacklevel=2)
+            cls, mode = fn, self
+            return lambda *args, **kwargs: mode._call_in_mode(cls, args, kwargs)
         if inspect.isgeneratorfunction(fn):
             return self._wrap_generator(fn)
 
@@ -55,20 +64,30 @@ class _Mode:
                     value, step = e, gen.throw
         return wrapper
 
+    def _call_in_mode(self, fn, args, kwargs):
+        with self.clone():
+            return fn(*args, **kwargs)
+
     def clone(self):
         return type(self)()
 
 
-class no_grad(_Mode):
+class _NoParamMode(_Mode):
+    """A mode that takes no argument, so that it also decorates without parentheses:
+    `@no_grad` and `no_grad(fn)` are `no_grad()(fn)`, as torch's."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamMode):
     """Ops inside record nothing: results do not require grad."""
     _enabled = False
 
-    def __init__(self, orig_func=None):
-        if orig_func is not None and not callable(orig_func):
-            raise TypeError(f"no_grad() takes no positional arguments, got {orig_func!r}")
 
-
-class enable_grad(_Mode):
+class enable_grad(_NoParamMode):
     """Ops inside are recorded again (inside a no_grad block)."""
     _enabled = True
 
@@ -79,10 +98,15 @@ class set_grad_enabled(_Mode):
 
     def __init__(self, mode):
         if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not "
+            raise TypeError(f"set_grad_enabled(): argument 'mode' (position 1) must be bool, not "
                             f"{type(mode).__name__}")
         self._enabled = mode
         self._prev = _C._set_grad_enabled(mode)
+
+    def __call__(self, fn):
+        # used as a decorator, the call made at construction is undone (as torch's)
+        _C._set_grad_enabled(self._prev)
+        return super().__call__(fn)
 
     def __enter__(self):
         return self
@@ -91,31 +115,35 @@ class set_grad_enabled(_Mode):
         return set_grad_enabled(self._enabled)
 
 
-_inference = [False]
-
-
 class inference_mode(_Mode):
-    """inference_mode(mode=True): like no_grad (minitorch keeps no separate inference tensors)."""
+    """inference_mode(mode=True): no op inside is recorded (as no_grad), and the tensors made
+    inside are inference tensors (is_inference(): no version counter, not usable where
+    autograd would save them; Note [Inference storages] in c10_lite/storage.h).  Per thread."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)              # @inference_mode, inference_mode(fn)
 
     def __init__(self, mode=True):
+        if not isinstance(mode, bool):
+            return                      # (made by __new__ with the default mode)
         self._enabled = not mode
-        self._mode = mode
+        self.mode = mode
 
     def __enter__(self):
-        self._prev_inf = _inference[0]
-        _inference[0] = self._mode
+        self._prev_inf = _C._set_inference_mode(self.mode)
         return super().__enter__()
 
     def __exit__(self, *exc):
-        _inference[0] = self._prev_inf
+        _C._set_inference_mode(self._prev_inf)
         return super().__exit__(*exc)
 
     def clone(self):
-        return inference_mode(self._mode)
+        return inference_mode(self.mode)
 
 
-def is_inference_mode_enabled():
-    return _inference[0]
+is_inference_mode_enabled = _C._is_inference_mode_enabled
 
 
 class _force_original_view_tracking:
@@ -150,3 +178,38 @@ def is_view_replay_enabled():
     """Whether views modified in place replay their view op (never: see
     _force_original_view_tracking)."""
     return False
+
+
+class set_multithreading_enabled(_Mode):
+    """set_multithreading_enabled(mode): as a context manager or a decorator, whether backward
+    passes may run on threads of their own (recorded: minitorch's engine runs every pass on the
+    calling thread, in one order)."""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_multithreading_enabled(): argument 'mode' (position 1) must "
+                            f"be bool, not {type(mode).__name__}")
+        self.mode = mode
+        self._prev_mt = _multithreading[0]
+        _multithreading[0] = mode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _multithreading[0] = self._prev_mt
+        return False
+
+    def __call__(self, fn):
+        _multithreading[0] = self._prev_mt    # (as a decorator: the call above is undone)
+        return super().__call__(fn)
+
+    def clone(self):
+        return set_multithreading_enabled(self.mode)
+
+
+_multithreading = [True]
+
+
+def _is_multithreading_enabled():
+    return _multithreading[0]

@@ -1,12 +1,15 @@
 """The autograd graph as Python sees it: Node (grad_fn objects), AccumulateGrad, hook handles,
 and the hooks of saved tensors (saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks)."""
+import abc
 import contextlib
+from typing import NamedTuple, Optional
 
 from .. import _C
 from . import _saved_tensors
 
 __all__ = ["Node", "AccumulateGrad", "RemovableHandle", "saved_tensors_hooks", "save_on_cpu",
-           "disable_saved_tensors_hooks"]
+           "disable_saved_tensors_hooks", "GradientEdge", "get_gradient_edge",
+           "increment_version", "register_multi_grad_hook"]
 
 
 class RemovableHandle:
@@ -29,7 +32,21 @@ class RemovableHandle:
         self.remove()
 
 
-class Node(_C._Node):
+class Node(abc.ABC):
+    """A node of the autograd graph (a tensor's grad_fn, a leaf's AccumulateGrad).  As torch's,
+    an abstract class that the graph's node types are virtual subclasses of: isinstance(node,
+    Node) holds, Node is not in their mro (they derive from _NodeBase)."""
+
+    @classmethod
+    def __subclasshook__(cls, C):
+        if cls is Node:
+            from .function import FunctionCtx  # (a custom Function's ctx is its node, as torch)
+            if issubclass(C, (_C._Node, FunctionCtx)):
+                return True
+        return NotImplemented
+
+
+class _NodeBase(_C._Node):
     """A recorded op (a tensor's grad_fn).  Per op name there is one subclass, named like
     torch's (AddBackward0, MulBackward0, ...)."""
 
@@ -107,6 +124,16 @@ class Node(_C._Node):
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
+    def __getattr__(self, name):
+        # what the node saved, as torch names it (Note [Saved variables] in _saved_variables.py)
+        from . import _saved_variables
+        if name in ("saved_tensors", "_raw_saved_tensors", "saved_variables") and \
+                _is_function_node(self):
+            return _saved_variables.function_saved(self, name == "_raw_saved_tensors")
+        if name.startswith(("_saved_", "_raw_saved_")):
+            return _saved_variables.saved_attr(self, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
 
 # Note [Hook order]
 # The gradient of a non-leaf goes through, in this order: the hooks registered on the tensor
@@ -149,10 +176,10 @@ _SECOND_TIME = (
 def _is_function_node(node):
     """Whether node is the backward of a user autograd.Function (torch's are not callable)."""
     from .function import FunctionCtx
-    return isinstance(node._ctx, FunctionCtx)
+    return getattr(type(node), "_function_node", False) or isinstance(node._ctx, FunctionCtx)
 
 
-class AccumulateGrad(Node):
+class AccumulateGrad(_NodeBase):
     """Adds the gradient that reaches a leaf into its .grad."""
 
 
@@ -165,7 +192,8 @@ def node_class(name):
     """The Node subclass for op `name` (made once)."""
     cls = _node_classes.get(name)
     if cls is None:
-        cls = _node_classes[name] = type(name, (Node,), {"__module__": "minitorch.autograd.graph"})
+        cls = _node_classes[name] = type(name, (_NodeBase,),
+                                         {"__module__": "minitorch.autograd.graph"})
     return cls
 
 
@@ -256,3 +284,131 @@ def disable_saved_tensors_hooks(error_message):
             _saved_tensors.enable()
         else:
             _saved_tensors.disable(prev)
+
+
+# ---- gradient edges, grouped hooks, version counters (torch.autograd.graph's helpers) ---------
+
+class GradientEdge(NamedTuple):
+    """Where a gradient enters the graph: output output_nr of node.  autograd.grad and
+    backward take them as outputs and as inputs, as they take tensors (the engine reads the
+    pair); ownership_token keeps what the edge needs alive."""
+    node: Node
+    output_nr: int
+    ownership_token: Optional[object] = None
+
+
+def get_gradient_edge(tensor):
+    """The GradientEdge of a tensor's gradient: its grad_fn's output, or a leaf's
+    AccumulateGrad."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    grad_fn = tensor.grad_fn
+    if grad_fn is None:
+        return GradientEdge(_C._grad_accumulator(tensor), 0)
+    return GradientEdge(grad_fn, tensor.output_nr, tensor if _is_function_node(grad_fn) else None)
+
+
+class _InputMetadata:
+    """The shape, dtype and device of one of a node's inputs (its op's outputs)."""
+    __slots__ = ("shape", "dtype", "device")
+    is_nested_tensor = False
+    is_cpp_nested_tensor = False
+
+    def __init__(self, shape, dtype):
+        from .._size import Size
+        self.shape, self.dtype, self.device = Size(shape), dtype, _C.device("cpu")
+
+    def __repr__(self):
+        return f"_InputMetadata(shape={list(self.shape)}, dtype={self.dtype})"
+
+
+def _edge_metas(node):
+    """(shape, dtype) or None per input of node (its op's outputs), from what the node keeps."""
+    variable = getattr(node, "variable", None) if node._fn is None else None
+    if variable is not None:
+        return [(variable.shape, variable.dtype)]
+    if node._cformula is not None:
+        return list(_C._dnode_out_meta(node))
+    ctx = node._ctx
+    metas = getattr(ctx, "_out_meta", None) if ctx is not None else None
+    if metas is None and ctx is not None:
+        metas = getattr(ctx, "shapes", None)
+    if metas is None:
+        return [None] * node._n_inputs
+    return list(metas)
+
+
+def _input_metadata(node):
+    return [_InputMetadata(*m) if m is not None else None for m in _edge_metas(node)]
+
+
+_NodeBase._input_metadata = property(_input_metadata)
+
+
+def increment_version(tensor):
+    """Bumps the version counter of tensor (or of each tensor of an iterable), as an in-place
+    write would; inference tensors, which have none, are left as they are."""
+    if isinstance(tensor, _C.TensorBase):
+        tensor = (tensor,)
+    for t in tensor:
+        _C._bump_version(t)
+
+
+class _MultiHandle(RemovableHandle):
+    """The handle of register_multi_grad_hook: remove() takes out every tensor hook."""
+
+    def __init__(self, handles):
+        self._handles = tuple(handles)
+
+    def remove(self):
+        for h in self._handles:
+            h.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """fn runs once per backward pass over tensors' gradients: mode "all", after the gradients
+    of all those tensors the pass computes (fn(grads), None for the others); mode "any", at the
+    first of them (fn(grad))."""
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    import threading
+    from . import _current_graph_task_id
+    lock = threading.Lock()
+    tensors = tuple(tensors)
+    if mode == "any":
+        seen = set()
+
+        def wrapped(grad):
+            task = _current_graph_task_id()
+            with lock:
+                if task in seen:
+                    return None
+                seen.add(task)
+            return fn(grad)
+        return _MultiHandle(t.register_hook(wrapped) for t in tensors if t.requires_grad)
+
+    nodes = [(t.grad_fn or _C._grad_accumulator(t)) if t.requires_grad else None
+             for t in tensors]
+    state = {}                           # pass id -> [count expected, count seen, grads]
+
+    def inner(i):
+        def hook(grad):
+            task = _current_graph_task_id()
+            with lock:
+                entry = state.get(task)
+                if entry is None:
+                    expected = sum(1 for n in nodes
+                                   if n is not None and _C._will_engine_execute_node(n))
+                    entry = state[task] = [expected, 0, [None] * len(tensors)]
+                entry[1] += 1
+                entry[2][i] = grad
+                done = entry[1] == entry[0]
+                if done:
+                    del state[task]
+            if done:
+                fn(entry[2])
+            return None
+        return hook
+    return _MultiHandle(t.register_hook(inner(i)) for i, t in enumerate(tensors)
+                        if t.requires_grad)
