@@ -57,7 +57,9 @@ def _recorded(fn, name):
 
 def _without_grad(fn, name):
     """fn run with grad mode off when some tensor requires grad: the outputs of a 'nondiff'
-    row never require grad, whatever recorded ops its Python implementation uses."""
+    row never require grad, whatever recorded ops its Python implementation uses.  While op
+    watchers are active the call goes to the recorder too, which runs PY_IMPLS[name]."""
+    PY_IMPLS[name] = fn
     return functools.update_wrapper(_C._PyOp(fn, "p." + name, True), fn)
 
 

@@ -199,12 +199,18 @@ def _add_suffixes(s, suffixes, indent):
 
 def _str(t):
     import minitorch
+    from .autograd import _forward
 
+    tangent = _forward.tangent(t)
+    if tangent is not None or _forward.active():
+        # a dual tensor (forward-mode AD): its values, then its tangent, as torch prints them
+        with minitorch.no_grad(), _forward.disabled():
+            return _str_impl(t, tangent)
     with minitorch.no_grad():
         return _str_impl(t)
 
 
-def _str_impl(t):
+def _str_impl(t, tangent=None):
     import minitorch
 
     prefix = "tensor("
@@ -224,6 +230,8 @@ def _str_impl(t):
         if t.dtype not in (default, default_complex, minitorch.int64, minitorch.bool):
             suffixes.append("dtype=" + str(t.dtype))
         body = _tensor_str(t, indent)
+    if tangent is not None:
+        suffixes.append("tangent=" + _str_impl(tangent))
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:

@@ -20,7 +20,8 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "gradcheck", "gradgradcheck", "Variable",
-           "graph", "once_differentiable", "detect_anomaly", "set_detect_anomaly", "functional"]
+           "graph", "once_differentiable", "detect_anomaly", "set_detect_anomaly", "functional",
+           "forward_ad"]
 
 
 def _as_tuple(x):
@@ -196,3 +197,4 @@ def Variable(data, requires_grad=False):
 
 
 from . import functional  # noqa: E402,F401  (uses grad above)
+from . import forward_ad  # noqa: E402,F401

@@ -6,9 +6,12 @@ A watcher is a callable w(key, self, args, kwargs, proceed) -> result: key is th
 function; o: an operator; p: a Python form), and proceed(args, kwargs) runs the call (the
 next watcher, or the op itself with autograd recording as usual).  Watchers run innermost
 last: the first added sees the call first."""
+import threading
+
 from .. import _C
 
 _watchers = []
+_tls = threading.local()    # .off: this thread's calls are not watched (mirrors _C's flag)
 
 
 def add(watcher):
@@ -23,7 +26,10 @@ def remove(watcher):
 
 
 def active():
-    return bool(_watchers)
+    """Whether a call reaching the recorder goes to the watchers: some are active and this
+    thread is not inside unwatched (an op that requires grad reaches the recorder also
+    there)."""
+    return bool(_watchers) and not getattr(_tls, "off", False)
 
 
 class unwatched:
@@ -31,10 +37,13 @@ class unwatched:
 
     def __enter__(self):
         self._prev = _C._set_ag_unwatched(True)
+        self._prev_off = getattr(_tls, "off", False)
+        _tls.off = True
         return self
 
     def __exit__(self, *exc):
         _C._set_ag_unwatched(self._prev)
+        _tls.off = self._prev_off
         return False
 
 

@@ -1,6 +1,7 @@
 """minitorch.autograd.Function: ops whose forward and backward the user writes."""
 from .. import _C
 from . import graph
+from . import _forward
 from . import _saved_tensors as _saved
 from ._record import _fit, _rehistory
 
@@ -20,6 +21,8 @@ class FunctionCtx:
         self._released = False
         self._packed = None  # the saved tensors packed by hooks (Note [Saved-tensor hooks])
         self._node = None    # weak reference to the node, for unpacking outputs
+        self._saved_fw = ()  # save_for_forward's tensors: saved_tensors while jvp runs
+        self._in_jvp = False
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -29,8 +32,18 @@ class FunctionCtx:
         self._saved = tensors
         self._versions = tuple(t._version if t is not None else None for t in tensors)
 
+    def save_for_forward(self, *tensors):
+        """Tensors that jvp reads through ctx.saved_tensors (forward-mode AD)."""
+        for t in tensors:
+            if t is not None and not isinstance(t, _C.TensorBase):
+                raise ValueError("save_for_forward expects all arguments to be tensors; you "
+                                 "should save non-tensors as attributes on ctx.")
+        self._saved_fw = tensors
+
     @property
     def saved_tensors(self):
+        if self._in_jvp:
+            return tuple(self._saved_fw)
         if self._released:
             raise RuntimeError(
                 "Trying to backward through the graph a second time (or directly access saved "
@@ -93,6 +106,11 @@ class Function(metaclass=_FunctionMeta):
     vjp = backward
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError
 
@@ -102,7 +120,11 @@ class Function(metaclass=_FunctionMeta):
         tensors = [a if isinstance(a, _C.TensorBase) else None for a in args]
         ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
         record = _C.is_grad_enabled() and any(ctx.needs_input_grad)
+        # forward-mode AD: the arguments' tangents when one is dual (forward and jvp then run
+        # with forward grad mode off; Note [Forward AD] in _forward.py)
+        fw = _forward.function_tangents(args)
         prev = _C._set_grad_enabled(False)
+        fw_prev = _forward.set_enabled(False) if fw is not None else None
         try:
             if cls.setup_context is not Function.setup_context:
                 out = cls.forward(*args, **kwargs)
@@ -111,14 +133,26 @@ class Function(metaclass=_FunctionMeta):
                 out = cls.forward(ctx, *args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
-        if not record:
+            if fw is not None:
+                _forward.set_enabled(fw_prev)
+        if not record and fw is None:
             return out
         multi = isinstance(out, tuple)
         outs = list(out) if multi else [out]
+        viewed = [None] * len(outs)     # the argument each output is a view of (or is)
         for k, o in enumerate(outs):
-            if isinstance(o, _C.TensorBase) and any(o is t for t in tensors if t is not None) \
-                    and not any(o is d for d in ctx._dirty):
+            if not isinstance(o, _C.TensorBase):
+                continue
+            i = next((i for i, t in enumerate(tensors) if t is not None and
+                      (o is t or (o._base is not None and (t is o._base or t._base is o._base)))),
+                     None)
+            viewed[k] = i
+            if i is not None and o is tensors[i] and not any(o is d for d in ctx._dirty):
                 outs[k] = o.detach()      # an input returned as is: a new tensor with history
+        if fw is not None:
+            _forward.function_jvp(cls, ctx, args, fw, outs, viewed)
+        if not record:
+            return tuple(outs) if multi else outs[0]
         ctx._inputs_meta = [(t.shape, t.dtype) if t is not None else None for t in tensors]
         ctx._out_meta = [(o.shape, o.dtype) if isinstance(o, _C.TensorBase) else None
                          for o in outs]
