@@ -19,7 +19,7 @@ Note [Derivative declarations]) in one of three ways:
     (broadcast to the output) is that input's share of the output's tangent;
   - every other row, by the double-vjp trick: the formula's vector-Jacobian product
     u -> J^T u is linear in u, so s(u) = sum over the dual inputs of Re<J^T u, t> has gradient
-    J t with respect to u.  The formula runs once over a zero u that requires grad, and one
+    J t with respect to u.  The formula runs once over a u that requires grad, and one
     backward pass through it gives the tangents of all the outputs.  This holds for complex
     dtypes too (the vector-Jacobian product torch defines is the adjoint of the Jacobian-vector
     product for the real inner product Re<a, b>), and needs only the row's reverse-mode
@@ -568,7 +568,7 @@ def _double_vjp(opname, formula, full, kwargs, outs, diff, tmap):
         ctx._args = full
         ctx._out_refs = [weakref.ref(o) if d else None for o, d in zip(outs, diff)]
     else:
-        ctx._args = _detached(full)
+        ctx._args = _detached(full, tmap)
         ctx._out_refs = [None] * len(outs)
     ctx.kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     outs_d = tuple(o.detach() if isinstance(o, _C.TensorBase) else o for o in outs)
@@ -579,7 +579,9 @@ def _double_vjp(opname, formula, full, kwargs, outs, diff, tmap):
     ctx.shapes = [(o.shape, o.dtype) if d else None for o, d in zip(outs, diff)]
     ctx._arg_versions = []
     ctx._out_versions = []
-    vs = [_C.zeros(tuple(o.shape), dtype=o.dtype).requires_grad_() if d else None
+    # (u = ones: the derivative of a linear map is the same everywhere, and a formula written
+    # with log|u| (logcumsumexp) is smooth there, not at 0)
+    vs = [_C.ones(tuple(o.shape), dtype=o.dtype).requires_grad_() if d else None
           for o, d in zip(outs, diff)]
     prev = _C._set_grad_enabled(True)
     try:
@@ -590,13 +592,17 @@ def _double_vjp(opname, formula, full, kwargs, outs, diff, tmap):
                 continue
             term = _inner(gi, tg)
             s = term if s is None else s + term
+        wanted = [v for v in vs if v is not None]
+        if s is None or not s.requires_grad:
+            res = [None] * len(wanted)
+        else:
+            _C._set_grad_enabled(prev)
+            res = list(_grad(s, wanted, allow_unused=True, create_graph=create))
+    except NotImplementedError as e:
+        # the formula is not differentiable (CTC's): no Jacobian-vector product either
+        raise NotImplementedError(_no_fw_msg(opname)) from e
     finally:
         _C._set_grad_enabled(prev)
-    wanted = [v for v in vs if v is not None]
-    if s is None or not s.requires_grad:
-        res = [None] * len(wanted)
-    else:
-        res = list(_grad(s, wanted, allow_unused=True, create_graph=create))
     out, k = [], 0
     for o, d in zip(outs, diff):
         if not d:
@@ -608,9 +614,13 @@ def _double_vjp(opname, formula, full, kwargs, outs, diff, tmap):
     return out
 
 
-def _detached(full):
+def _detached(full, tmap):
+    """The arguments without their history; the dual ones require grad (as the arguments of a
+    recorded op would: a formula may differentiate a recomputation, lstm_layer's)."""
     def det(a):
         if isinstance(a, _C.TensorBase):
+            if id(a) in tmap:
+                return a.detach().requires_grad_(True)
             return a.detach() if a.requires_grad else a
         if type(a) in (list, tuple) and any(isinstance(t, _C.TensorBase) for t in a):
             return type(a)(det(t) for t in a)
@@ -645,7 +655,11 @@ def _inplace(kind, name, full, args, kwargs, duals, proceed):
     if not duals:
         return proceed(args, kwargs)
     if name in _RESIZE:
-        raise NotImplementedError(_no_fw_msg(name))
+        if name != "set_" and _tangent(self) is not None:
+            raise RuntimeError("cannot resize variables that has a forward grad")
+        if name == "set_":
+            raise NotImplementedError(_no_fw_msg(name))
+        return proceed(args, kwargs)
     if not isinstance(self, _C.TensorBase) or not _is_float(self):
         return proceed(args, kwargs)
     opname = _inplace_opname(name)
