@@ -198,3 +198,4 @@ def Variable(data, requires_grad=False):
 
 from . import functional  # noqa: E402,F401  (uses grad above)
 from . import forward_ad  # noqa: E402,F401
+from . import _weak_tensor_ref  # noqa: E402,F401

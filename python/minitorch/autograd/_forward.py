@@ -767,7 +767,7 @@ def function_jvp(cls, ctx, args, in_tangents, outs, viewed):
     for a, tg in zip(args, in_tangents):
         if tg is None and isinstance(a, _C.TensorBase) and _is_float(a) and \
                 ctx.materialize_grads:
-            tg = _C.zeros_like(a)
+            tg = _C.zeros(tuple(a.shape), dtype=a.dtype)
         given.append(tg)
     versions = [t._version if isinstance(t, _C.TensorBase) else None for t in given]
     ctx._in_jvp = True
