@@ -236,8 +236,10 @@ def _check_size(tensor, tg):
 
 
 def primal(tensor, level):
-    """A view of tensor without its tangent (torch's _fw_primal)."""
-    _check_level(level, "_fw_primal")
+    """A view of tensor without its tangent (torch's _fw_primal; a level other than the open
+    one is an error only for a dual tensor, as torch's)."""
+    if level != _level and tangent(tensor) is not None:
+        _check_level(level, "_fw_primal")
     with _watch.unwatched():
         p = _alias(tensor)
     p.__dict__["_fw_base"] = None
@@ -247,7 +249,7 @@ def primal(tensor, level):
 def unpack(tensor, level):
     """(a view of tensor without tangent, tensor's tangent or None)."""
     p = primal(tensor, level)
-    return p, tangent(tensor)
+    return p, (tangent(tensor) if level == _level else None)
 
 
 # ---- the watcher -----------------------------------------------------------------------------
@@ -431,14 +433,177 @@ def _call_on_tangents(kind, name, full, kwargs, duals):
 
 # ---- Jacobian-vector products ------------------------------------------------------------------
 
+_fast = True   # False: every op by the double-vjp trick (tests compare the two)
+
+
 def _jvp(opname, formula, full, kwargs, outs, diff, tmap):
     """The tangents of outs (None where not differentiable) given the tangents tmap (id of an
     argument -> its tangent) of the op's arguments `full`."""
-    if len(outs) == 1:
-        r = _pointwise(opname, formula, full, kwargs, outs[0], tmap)
-        if r is not None:
-            return (r,)
+    if _fast:
+        rule = _RULES.get(opname)
+        if rule is not None:
+            r = rule(full, kwargs, outs, tmap)
+            if r is not None:
+                return r
+        if opname in _LINEAR and kwargs.get("out") is None:
+            return _linear(opname, full, kwargs, outs, tmap)
+        if len(outs) == 1:
+            r = _pointwise(opname, formula, full, kwargs, outs[0], tmap)
+            if r is not None:
+                return (r,)
     return _double_vjp(opname, formula, full, kwargs, outs, diff, tmap)
+
+
+# ---- Jacobian-vector products written out (Note [Forward AD]): cheaper than the double-vjp
+# trick for the ops models use most, and numerically better for logcumsumexp
+
+# rows linear in their floating tensor arguments together, whose other arguments only say
+# where elements go (dims, indices, sizes): the op applied to the tangents (zeros for the
+# arguments without one) is the tangent
+_LINEAR = frozenset({"sum", "mean", "cumsum", "flip", "fliplr", "flipud", "rot90", "tril",
+                     "triu", "diag", "diag_embed", "cat", "index_select", "gather", "take",
+                     "index_add", "scatter_add", "index_copy", "neg", "conj_physical"})
+
+
+def _linear(opname, full, kwargs, outs, tmap):
+    from .._op_forms import FORMS
+
+    def sub(a):
+        if isinstance(a, _C.TensorBase) and _is_float(a):
+            tg = tmap.get(id(a))
+            return tg.to(a.dtype) if tg is not None else _C.zeros(tuple(a.shape), dtype=a.dtype)
+        if type(a) in (list, tuple):
+            return type(a)(sub(t) for t in a)
+        return a
+
+    fn = FORMS.get(opname)
+    args = tuple(sub(a) for a in full)
+    kw = {k: sub(v) for k, v in kwargs.items() if k != "out"}
+    if fn is None:
+        fn = getattr(_C, opname, None)
+        if fn is None:
+            return getattr(args[0], opname)(*args[1:], **kw),
+    r = fn(*args, **kw)
+    return r if isinstance(r, tuple) else (r,)
+
+
+def _tg(tmap, a, like=None):
+    """The tangent of argument a (in a's dtype), or None."""
+    if not isinstance(a, _C.TensorBase):
+        return None
+    tg = tmap.get(id(a))
+    if tg is not None and tg.dtype != a.dtype:
+        tg = tg.to(a.dtype)
+    return tg
+
+
+def _plus(a, b):
+    return b if a is None else (a if b is None else a + b)
+
+
+def _bilinear(method):
+    """Products linear in each operand: d(a b) = da b + a db."""
+    def rule(full, kwargs, outs, tmap):
+        if len(full) != 2 or any(k != "out" for k in kwargs):
+            return None
+        a, b = full
+        ta, tb = _tg(tmap, a), _tg(tmap, b)
+        r = None
+        if ta is not None:
+            r = getattr(ta, method)(b)
+        if tb is not None:
+            r = _plus(r, getattr(a, method)(tb))
+        return (r,)
+    return rule
+
+
+def _linear_rule(full, kwargs, outs, tmap):
+    """linear(x, W, b) = x W^T + b."""
+    names = ("input", "weight", "bias")
+    args = list(full) + [None] * (3 - len(full))
+    for i, n in enumerate(names):
+        if n in kwargs:
+            args[i] = kwargs[n]
+    x, w, b = args
+    tx, tw, tb = _tg(tmap, x), _tg(tmap, w), _tg(tmap, b)
+    r = None
+    if tx is not None:
+        r = tx.matmul(w.mT)
+    if tw is not None:
+        r = _plus(r, x.matmul(tw.mT))
+    if tb is not None:
+        r = _plus(r, tb)
+    return (r.expand(tuple(outs[0].shape)),)
+
+
+def _addmm_like(product):
+    """addmm / addmv / baddbmm: beta self + alpha product(m1, m2)."""
+    def rule(full, kwargs, outs, tmap):
+        if len(full) != 3 or any(k not in ("beta", "alpha") for k in kwargs):
+            return None
+        s, m1, m2 = full
+        beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+        ts, t1, t2 = _tg(tmap, s), _tg(tmap, m1), _tg(tmap, m2)
+        r = None
+        if t1 is not None:
+            r = getattr(t1, product)(m2)
+        if t2 is not None:
+            r = _plus(r, getattr(m1, product)(t2))
+        if r is not None and alpha != 1:
+            r = r * alpha
+        if ts is not None:
+            r = _plus(r, ts * beta if beta != 1 else ts)
+        return (r.expand(tuple(outs[0].shape)),)
+    return rule
+
+
+def _softmax_dim(full, kwargs):
+    dim = full[1] if len(full) > 1 else kwargs.get("dim")
+    return dim if isinstance(dim, int) else None
+
+
+def _softmax_rule(full, kwargs, outs, tmap):
+    """softmax: y (t - sum(y t))."""
+    dim, y = _softmax_dim(full, kwargs), outs[0]
+    t = _tg(tmap, full[0])
+    if dim is None or t is None or y.dtype.is_complex:
+        return None
+    t = t.to(y.dtype)
+    return (y * (t - (y * t).sum(dim, keepdim=True)),)
+
+
+def _log_softmax_rule(full, kwargs, outs, tmap):
+    """log_softmax: t - sum(softmax t)."""
+    dim, y = _softmax_dim(full, kwargs), outs[0]
+    t = _tg(tmap, full[0])
+    if dim is None or t is None or y.dtype.is_complex:
+        return None
+    t = t.to(y.dtype)
+    return (t - (y.exp() * t).sum(dim, keepdim=True),)
+
+
+def _logcumsumexp_rule(full, kwargs, outs, tmap):
+    """out_t[j] = sum over i <= j of exp(x_i - out_j) t_i, the positive and negative parts of t
+    summed in log space; zero where out is -inf (no element contributes)."""
+    x, y = full[0], outs[0]
+    dim = full[1] if len(full) > 1 else kwargs.get("dim")
+    t = _tg(tmap, x)
+    if t is None or y.dtype.is_complex or not isinstance(dim, int):
+        return None
+    pos = (x + t.clamp_min(0).log()).logcumsumexp(dim) - y
+    neg = (x + (-t).clamp_min(0).log()).logcumsumexp(dim) - y
+    r = pos.exp() - neg.exp()
+    return (r.masked_fill(y == float("-inf"), 0),)
+
+
+_RULES = {
+    "mm": _bilinear("mm"), "bmm": _bilinear("bmm"), "matmul": _bilinear("matmul"),
+    "mv": _bilinear("mv"), "dot": _bilinear("dot"),
+    "linear": _linear_rule,
+    "addmm": _addmm_like("mm"), "addmv": _addmm_like("mv"), "baddbmm": _addmm_like("bmm"),
+    "softmax": _softmax_rule, "log_softmax": _log_softmax_rule,
+    "logcumsumexp": _logcumsumexp_rule,
+}
 
 
 _linear_params = {}   # op -> the parameters whose declared formula is grad times a factor
@@ -479,9 +644,16 @@ def _is_scaled_grad(node):
                     all(_is_scaled_grad(x) or _zero_const(x) for x in a[1:])
             if f.id in ("conj", "zeros_like") and len(a) == 1:
                 return _is_scaled_grad(a[0])
+            if f.id in _SCALING_HELPERS and a:    # elementwise: grad times a factor
+                return _is_scaled_grad(a[0]) and not any(_mentions_grad(x) for x in a[1:])
         if isinstance(f, ast.Attribute) and f.attr == "masked_fill" and len(a) == 2:
             return _is_scaled_grad(f.value) and not _mentions_grad(a[0]) and _zero_const(a[1])
     return False
+
+
+# vocabulary functions that multiply their first argument (the gradient) elementwise by a
+# factor of the others
+_SCALING_HELPERS = frozenset({"gelu_backward"})
 
 
 def _scaled_params(opname, c):
@@ -687,7 +859,12 @@ def _inplace(kind, name, full, args, kwargs, duals, proceed):
         return out
     with _watch.unwatched():
         old = self.clone()             # self's values before the op, for its formula
+    records = _C.is_grad_enabled() and any(t.requires_grad for t in _tensor_args(full, kwargs))
+    if records:
+        before = (self.grad_fn, self._base.grad_fn if self._base is not None else None)
     out = proceed(args, kwargs)
+    if records and tmap.get(id(self)) is not None:
+        _tangent_for_saved_self(self, before, tmap[id(self)])
     t_self = tmap.pop(id(self), None)
     if t_self is not None:
         tmap[id(old)] = t_self
@@ -696,6 +873,29 @@ def _inplace(kind, name, full, args, kwargs, duals, proceed):
         nt = _jvp(opname, formula, sub, kwargs, (self,), [True], tmap)[0]
     _write(self, nt)
     return out
+
+
+def _tensor_args(full, kwargs):
+    for a in list(full) + list(kwargs.values()):
+        if isinstance(a, _C.TensorBase):
+            yield a
+        elif type(a) in (list, tuple):
+            yield from (t for t in a if isinstance(t, _C.TensorBase))
+
+
+def _tangent_for_saved_self(self, before, t_old):
+    """The recorder keeps a copy of self's old values for the in-place op's formula: with the
+    old tangent, the formula's results carry the right tangents in a backward pass run inside
+    the level (forward over reverse)."""
+    nodes = (self.grad_fn, self._base.grad_fn if self._base is not None else None)
+    for node, prev in zip(nodes, before):
+        ctx = getattr(node, "_ctx", None) if node is not prev else None
+        saved = getattr(ctx, "_args", None) if ctx is not None else None
+        if saved and isinstance(saved[0], _C.TensorBase) and saved[0] is not self and \
+                saved[0].__dict__.get("_fw_tangent") is None:
+            with _watch.unwatched():
+                _attach(saved[0], t_old.clone())
+            return
 
 
 def _ensure_tangent(t):
