@@ -760,6 +760,21 @@ def test_gradcheck_catches_a_wrong_jvp():
     assert gradcheck(lambda a, b: (a * b.sin(), b.exp()), (z, x), check_forward_ad=True)
 
 
+def test_private_entry_points():
+    with fwAD.dual_level() as level:
+        d = torch._make_dual(_x(1.0, 2.0), _x(3.0, 4.0), level)
+        p, t = torch._unpack_dual(d, level)
+        assert t.tolist() == [3.0, 4.0] and fwAD.unpack_dual(p).tangent is None
+        q = d._fw_primal(level)
+        assert q._is_view() and fwAD.unpack_dual(q).tangent is None and q.tolist() == [1.0, 2.0]
+        assert torch._C._is_fwd_grad_enabled()
+        torch._C._set_fwd_grad_enabled(False)
+        try:
+            assert fwAD.unpack_dual(d * 2).tangent is None
+        finally:
+            torch._C._set_fwd_grad_enabled(True)
+
+
 def test_watcher_only_while_a_level_is_open():
     from minitorch.autograd import _watch
     assert not _watch.active()

@@ -146,3 +146,5 @@ from . import special  # noqa: E402,F401
 # ---- autograd: anomaly mode switches (torch.is_anomaly_enabled, ...; autograd/anomaly_mode.py) --
 from .autograd.anomaly_mode import (is_anomaly_enabled, is_anomaly_check_nan_enabled,  # noqa: E402,F401,E501
                                     set_anomaly_enabled)
+# ---- forward-mode AD: torch's private entry points (torch._make_dual, torch._unpack_dual) ----
+from .autograd.forward_ad import _make_dual, _unpack_dual  # noqa: E402,F401

@@ -85,6 +85,11 @@ class Tensor(_TensorOps, _C.TensorBase):
     def _set_imag(self, value):
         _C._imag(self).copy_(value)
 
+    def _fw_primal(self, level):
+        """This tensor without its forward-mode AD tangent at `level` (a view)."""
+        from .autograd import _forward
+        return _forward.primal(self, level)
+
     def _get_real(self):
         from .autograd import _watch
         if _C._ag_live() or _watch._watchers:

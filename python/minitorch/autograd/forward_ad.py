@@ -100,6 +100,16 @@ class dual_level:
         return wrapper
 
 
+def _make_dual(primal, tangent, level):
+    """torch._make_dual: make_dual at an explicit level, without the dtype checks."""
+    return _forward.make_dual(primal, tangent, level)
+
+
+def _unpack_dual(dual, level):
+    """torch._unpack_dual: (a view of dual without tangent, its tangent at level or None)."""
+    return UnpackedDualTensor(*_forward.unpack(dual, level))
+
+
 _is_fwd_grad_enabled = _forward.is_enabled
 
 
