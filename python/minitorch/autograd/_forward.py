@@ -462,7 +462,8 @@ def _jvp(opname, formula, full, kwargs, outs, diff, tmap):
 # arguments without one) is the tangent
 _LINEAR = frozenset({"sum", "mean", "cumsum", "flip", "fliplr", "flipud", "rot90", "tril",
                      "triu", "diag", "diag_embed", "cat", "index_select", "gather", "take",
-                     "index_add", "scatter_add", "index_copy", "neg", "conj_physical"})
+                     "index_add", "scatter_add", "index_copy", "neg", "conj_physical",
+                     "to", "type_as", "half", "bfloat16", "cpu"})
 
 
 def _linear(opname, full, kwargs, outs, tmap):
