@@ -467,7 +467,7 @@ _LINEAR = frozenset({"sum", "mean", "cumsum", "flip", "fliplr", "flipud", "rot90
 
 
 def _linear(opname, full, kwargs, outs, tmap):
-    from .._op_forms import FORMS
+    import sys
 
     def sub(a):
         if isinstance(a, _C.TensorBase) and _is_float(a):
@@ -477,14 +477,12 @@ def _linear(opname, full, kwargs, outs, tmap):
             return type(a)(sub(t) for t in a)
         return a
 
-    fn = FORMS.get(opname)
     args = tuple(sub(a) for a in full)
     kw = {k: sub(v) for k, v in kwargs.items() if k != "out"}
-    if fn is None:
-        fn = getattr(_C, opname, None)
-        if fn is None:
-            return getattr(args[0], opname)(*args[1:], **kw),
-    r = fn(*args, **kw)
+    if args and isinstance(args[0], _C.TensorBase) and hasattr(args[0], opname):
+        r = getattr(args[0], opname)(*args[1:], **kw)
+    else:
+        r = getattr(sys.modules["minitorch"], opname)(*args, **kw)
     return r if isinstance(r, tuple) else (r,)
 
 
