@@ -9,10 +9,14 @@ object (attribute `_fw_tangent`), and the level keeps a weak reference to every 
 one, to take it away from those still alive when the level exits.  For an op with a dual
 argument the watcher runs the op as usual (`proceed`, which also records it for reverse mode)
 and computes the tangents of its outputs from the op's derivative (the op table's `grad` slot,
-Note [Derivative declarations]) in one of three ways:
+Note [Derivative declarations]) in one of these ways:
   - views (an output that shares an input's storage): the same op applied to the input's
     tangent, so that the tangent of a view is that view of the tangent (Note [Forward AD
     views]);
+  - the Jacobian-vector products written out below (_RULES: products by the product rule,
+    linear, softmax, log_softmax, logcumsumexp) and the rows linear in their tensors (_LINEAR:
+    sum, cat, gather, conversions, ...: the op applied to the tangents), cheaper than the
+    general way for the ops models use most;
   - rows whose declared formula for a parameter is the gradient times a factor (grad * cos(self),
     where(c, grad, 0), grad.masked_fill(m, 0), ...), with real dtypes and an output of the
     inputs' broadcast shape: the Jacobian is diagonal, so the formula applied to the tangent

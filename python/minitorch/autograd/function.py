@@ -139,16 +139,15 @@ class Function(metaclass=_FunctionMeta):
             return out
         multi = isinstance(out, tuple)
         outs = list(out) if multi else [out]
-        viewed = [None] * len(outs)     # the argument each output is a view of (or is)
+        viewed = [None] * len(outs)     # the argument each output is (or is a view of)
         for k, o in enumerate(outs):
-            if not isinstance(o, _C.TensorBase):
-                continue
-            i = next((i for i, t in enumerate(tensors) if t is not None and
-                      (o is t or (o._base is not None and (t is o._base or t._base is o._base)))),
-                     None)
-            viewed[k] = i
-            if i is not None and o is tensors[i] and not any(o is d for d in ctx._dirty):
-                outs[k] = o.detach()      # an input returned as is: a new tensor with history
+            if isinstance(o, _C.TensorBase) and any(o is t for t in tensors if t is not None):
+                viewed[k] = next(i for i, t in enumerate(tensors) if o is t)
+                if not any(o is d for d in ctx._dirty):
+                    outs[k] = o.detach()  # an input returned as is: a new tensor with history
+            elif fw is not None and isinstance(o, _C.TensorBase) and o._base is not None:
+                viewed[k] = next((i for i, t in enumerate(tensors) if t is not None and
+                                  (t is o._base or t._base is o._base)), None)
         if fw is not None:
             _forward.function_jvp(cls, ctx, args, fw, outs, viewed)
         if not record:
