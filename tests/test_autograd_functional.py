@@ -203,13 +203,29 @@ def test_every_case_has_a_reference():
 
 # ---- what torch cannot tell: forward mode, batched vjp, second derivatives ------------------
 
-def test_forward_mode_is_not_implemented():
-    x = torch.tensor([0.5, 1.0], dtype=torch.float64)
-    with pytest.raises(NotImplementedError, match="forward-mode AD"):
-        F.jacobian(lambda a: a.sin(), x, strategy="forward-mode", vectorize=True)
-    with pytest.raises(NotImplementedError, match="forward-mode AD"):
-        F.hessian(lambda a: (a ** 3).sum(), x, outer_jacobian_strategy="forward-mode",
-                  vectorize=True)
+def test_forward_mode_equals_reverse_mode():
+    x = torch.tensor([[0.5, -1.2, 0.1], [0.3, 2.0, -0.7]], dtype=torch.float64)
+    y = torch.tensor([0.7, -0.4, 0.2], dtype=torch.float64)
+
+    def f(a, b):
+        return (a @ b).exp(), (a * b).cumsum(1), a.sum() * b
+
+    fwd = F.jacobian(f, (x, y), strategy="forward-mode", vectorize=True)
+    rev = F.jacobian(f, (x, y))
+    for rf, rr in zip(fwd, rev):
+        for a, b in zip(rf, rr):
+            assert a.shape == b.shape and torch.allclose(a, b)
+    one = F.jacobian(lambda a: a.sin(), y, strategy="forward-mode", vectorize=True)
+    assert torch.allclose(one, torch.diag(y.cos()))
+
+    def g(a, b):
+        return ((a @ b) ** 3).sum() + (a.sin() * b).sum()
+
+    hf = F.hessian(g, (x, y), outer_jacobian_strategy="forward-mode", vectorize=True)
+    hr = F.hessian(g, (x, y))
+    for rf, rr in zip(hf, hr):
+        for a, b in zip(rf, rr):
+            assert a.shape == b.shape and torch.allclose(a, b)
 
 
 def test_jacobian_vectorized_equals_row_by_row():

@@ -152,3 +152,5 @@ _LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"profiler"})
 _LAZY_ATTRIBUTES["ops"] = ("_op_namespaces", "ops")
 # ---- autograd: inference tensors (torch.is_inference; Note [Inference storages] in c10_lite) --
 is_inference = _C.is_inference
+# ---- forward-mode AD: torch's private entry points (torch._make_dual, torch._unpack_dual) ----
+from .autograd.forward_ad import _make_dual, _unpack_dual  # noqa: E402,F401

@@ -22,8 +22,13 @@ def _no_grad():
 
 
 def _needs_grad(*ts):
-    return _C.is_grad_enabled() and any(isinstance(t, _C.TensorBase) and t.requires_grad
-                                        for t in ts)
+    """Whether the differentiable path is needed: an argument requires grad (grad mode on), or
+    has a tangent (forward-mode AD)."""
+    if _C.is_grad_enabled() and any(isinstance(t, _C.TensorBase) and t.requires_grad
+                                    for t in ts):
+        return True
+    from .autograd import _forward
+    return _forward.active() and any(_forward.tangent(t) is not None for t in ts)
 
 
 qr_ret = la.return_type("linalg_qr", ["Q", "R"])

@@ -85,13 +85,24 @@ class Tensor(_TensorOps, _C.TensorBase):
     def _set_imag(self, value):
         _C._imag(self).copy_(value)
 
+    def _fw_primal(self, level):
+        """This tensor without its forward-mode AD tangent at `level` (a view)."""
+        from .autograd import _forward
+        return _forward.primal(self, level)
+
     def _get_real(self):
-        return _C._real(self) if not _C._ag_live() else _op_forms.FORMS["real"](self)
+        from .autograd import _watch
+        if _C._ag_live() or _watch._watchers:
+            return _op_forms.FORMS["real"](self)
+        return _C._real(self)
 
     def _get_imag(self):
-        return _C._imag(self) if not _C._ag_live() else _op_forms.FORMS["imag"](self)
+        from .autograd import _watch
+        if _C._ag_live() or _watch._watchers:
+            return _op_forms.FORMS["imag"](self)
+        return _C._imag(self)
 
-    # recorded as minitorch.real/imag when something requires grad
+    # recorded as minitorch.real/imag when something requires grad or op watchers are active
     real = property(_get_real, _set_real, doc="The real part, as a view.")
     imag = property(_get_imag, _set_imag, doc="The imaginary part, as a view (complex only).")
 

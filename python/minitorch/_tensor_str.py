@@ -199,12 +199,18 @@ def _add_suffixes(s, suffixes, indent):
 
 def _str(t):
     import minitorch
+    from .autograd import _forward
 
+    tangent = _forward.tangent(t)
+    if tangent is not None or _forward.active():
+        # a dual tensor (forward-mode AD): its values, then its tangent, as torch prints them
+        with minitorch.no_grad(), _forward.disabled():
+            return _str_impl(t, tangent)
     with minitorch.no_grad():
         return _str_impl(t)
 
 
-def _str_impl(t):
+def _str_impl(t, tangent=None):
     import minitorch
 
     prefix = "tensor("
@@ -230,8 +236,10 @@ def _str_impl(t):
         # a view whose history cannot be made (Note [Creation meta of views]), as torch prints it
         grad_fn = None
         suffixes.append("grad_fn=<Invalid>")
+    if tangent is not None:
+        suffixes.append("tangent=" + _str_impl(tangent))
     if grad_fn is not None:
         suffixes.append(f"grad_fn=<{grad_fn.name()}>")
-    elif t.requires_grad and not suffixes[-1:] == ["grad_fn=<Invalid>"]:
+    elif t.requires_grad and "grad_fn=<Invalid>" not in suffixes:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

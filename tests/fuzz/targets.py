@@ -174,3 +174,21 @@ def all_targets():  # noqa: F811
 # ---- the profiler: the functions of minitorch.profiler (constructors, schedules and trace
 # handlers: a call starts no profiling) ----
 NAMESPACES.append("profiler")
+# ---- forward-mode AD (autograd.forward_ad) ----------------------------------------------------
+EXCLUDED.update({
+    "autograd.forward_ad.enter_dual_level": "opens a level that stays open: every later op of "
+                                            "the worker is watched and further levels refuse "
+                                            "to open",
+    "autograd.forward_ad.exit_dual_level": "closes the level enter_dual_level left open "
+                                           "(excluded with it)",
+})
+FORWARD_AD = ["autograd.forward_ad.make_dual", "autograd.forward_ad.unpack_dual",
+              "autograd.forward_ad.dual_level", "autograd.forward_ad.enter_dual_level",
+              "autograd.forward_ad.exit_dual_level"]
+_targets_without_forward_ad = all_targets
+
+
+def all_targets():  # noqa: F811
+    """all_targets plus the functions of autograd.forward_ad."""
+    return sorted(_targets_without_forward_ad() +
+                  [(n, "function") for n in FORWARD_AD if n not in EXCLUDED])

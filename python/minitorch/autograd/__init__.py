@@ -23,7 +23,8 @@ from . import _c_modules  # noqa: F401  (_C._autograd, _C._functions)
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "gradcheck", "gradgradcheck", "Variable",
-           "graph", "once_differentiable", "detect_anomaly", "set_detect_anomaly", "functional"]
+           "graph", "once_differentiable", "detect_anomaly", "set_detect_anomaly", "functional",
+           "forward_ad"]
 
 
 def _as_tuple(x):
@@ -381,3 +382,5 @@ def _calculate_shape(output, grad, is_grads_batched):
             raise RuntimeError("Batched grads are not supported with GradientEdge")
         return _EdgeOutput(output).shape, grad.shape
     return output.shape, (grad.shape if not is_grads_batched else grad.shape[1:])
+from . import forward_ad  # noqa: E402,F401
+from . import _weak_tensor_ref  # noqa: E402,F401

@@ -219,7 +219,7 @@ class Compiled:
         """The parameters' values from a call's positional and keyword arguments (None when the
         call does not fit the signature)."""
         params = self.decl.params
-        values, i = {}, 0
+        values, i, by_keyword = {}, 0, None
         for p in params:
             if p.kwonly:
                 break
@@ -227,7 +227,11 @@ class Compiled:
                 rest = args[i:]
                 if len(rest) == 1 and isinstance(rest[0], (list, tuple)):
                     rest = rest[0]
-                values[p.name] = tuple(rest) if rest or p.name not in kwargs else kwargs[p.name]
+                if rest or p.name not in kwargs:
+                    values[p.name] = tuple(rest)
+                else:
+                    values[p.name] = kwargs[p.name]      # x.permute(dims=(1, 0))
+                    by_keyword = p.name
                 i = len(args)
                 continue
             if i < len(args):
@@ -236,7 +240,7 @@ class Compiled:
         if i < len(args):
             return None
         for k, v in kwargs.items():
-            if k == "out":
+            if k == "out" or k == by_keyword:
                 continue
             if k == "input" and params and params[0].name == "self":
                 k = "self"            # the function forms name the first tensor `input`

@@ -4,6 +4,7 @@ import weakref
 
 from .. import _C
 from . import graph
+from . import _forward
 from . import _saved_tensors as _saved
 from . import _profiler_collection as _profiling
 from . import _record
@@ -30,6 +31,8 @@ class FunctionCtx:
         self._clear_on_access = False  # the Function's clear_saved_tensors_on_access
         self._cleared = False
         self._materialize_non_diff_grads = True
+        self._saved_fw = ()  # save_for_forward's tensors: saved_tensors while jvp runs
+        self._in_jvp = False
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -41,8 +44,18 @@ class FunctionCtx:
         self._versions = tuple(t._version if t is not None and not _C.is_inference(t) else None
                                for t in tensors)
 
+    def save_for_forward(self, *tensors):
+        """Tensors that jvp reads through ctx.saved_tensors (forward-mode AD)."""
+        for t in tensors:
+            if t is not None and not isinstance(t, _C.TensorBase):
+                raise ValueError("save_for_forward expects all arguments to be tensors; you "
+                                 "should save non-tensors as attributes on ctx.")
+        self._saved_fw = tensors
+
     @property
     def saved_tensors(self):
+        if self._in_jvp:
+            return tuple(self._saved_fw)
         if self._cleared:
             raise RuntimeError(
                 "saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
@@ -149,6 +162,11 @@ class Function(metaclass=_FunctionMeta):
     vjp = backward
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError
 
@@ -173,7 +191,11 @@ class Function(metaclass=_FunctionMeta):
         ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
         grad_on = _C.is_grad_enabled()
         record = grad_on and any(ctx.needs_input_grad)
+        # forward-mode AD: the arguments' tangents when one is dual (forward and jvp then run
+        # with forward grad mode off; Note [Forward AD] in _forward.py)
+        fw = _forward.function_tangents(args)
         prev = _C._set_grad_enabled(False)
+        fw_prev = _forward.set_enabled(False) if fw is not None else None
         try:
             if cls.setup_context is not Function.setup_context:
                 out = cls.forward(*args, **kwargs)
@@ -182,19 +204,28 @@ class Function(metaclass=_FunctionMeta):
                 out = cls.forward(ctx, *args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
+            if fw is not None:
+                _forward.set_enabled(fw_prev)
         multi = isinstance(out, tuple)
         outs = list(out) if multi else [out]
         _check_dirty(ctx, tensors, outs)
+        viewed = [None] * len(outs)     # the argument each output is (or is a view of)
         for k, o in enumerate(outs):
-            if isinstance(o, _C.TensorBase) and any(o is t for t in tensors if t is not None) \
-                    and not any(o is d for d in ctx._dirty):
-                # an input returned as is: a new tensor (a view of it with grad mode on, so
-                # that it can have its own history), as torch's
-                outs[k] = _view_of(o) if grad_on else o.detach()
+            if isinstance(o, _C.TensorBase) and any(o is t for t in tensors if t is not None):
+                viewed[k] = next(i for i, t in enumerate(tensors) if o is t)
+                if not any(o is d for d in ctx._dirty):
+                    # an input returned as is: a new tensor (a view of it with grad mode on, so
+                    # that it can have its own history), as torch's
+                    outs[k] = _view_of(o) if grad_on else o.detach()
+            elif fw is not None and isinstance(o, _C.TensorBase) and o._base is not None:
+                viewed[k] = next((i for i, t in enumerate(tensors) if t is not None and
+                                  (t is o._base or t._base is o._base)), None)
         # the views among the outputs cannot be written in place where autograd records it
         # (Note [Creation meta of views] in csrc/autograd/autograd.h)
         _C._mark_views([o for o in outs if not any(o is d for d in ctx._dirty)],
                        _IN_CUSTOM_FUNCTION)
+        if fw is not None:
+            _forward.function_jvp(cls, ctx, args, fw, outs, viewed)
         if not record:
             return tuple(outs) if multi else outs[0]
         if ctx._saved and _C._inference_live() and any(

@@ -5,8 +5,9 @@ Each takes a function of tensors and the point (a tensor or a tuple of tensors) 
 results shaped like torch's: a tensor where the function's inputs/outputs were a tensor, a tuple
 where they were a tuple, nested for jacobian (outputs outside, inputs inside).  Everything is
 reverse mode: jvp and hvp use the double-vjp trick (the vjp is linear in its vector, so the vjp
-of the vjp with respect to that vector is the jvp), as torch does.  Forward-mode AD is not
-implemented, so strategy="forward-mode" raises NotImplementedError.
+of the vjp with respect to that vector is the jvp), as torch does.  jacobian(strategy=
+"forward-mode") and hessian(outer_jacobian_strategy="forward-mode") use forward-mode AD
+(autograd.forward_ad), one pass per input element.
 
 strict=True turns an output that does not depend on an input (whose derivative is therefore
 all zeros) into an error; create_graph=True keeps the graph of the results so that they can be
@@ -240,7 +241,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """The Jacobian of func at inputs: J[i][j] of shape outputs[i].shape + inputs[j].shape
     (unwrapped where outputs/inputs were single tensors).  vectorize=True computes all rows in
-    one batched vjp; strategy="forward-mode" needs forward-mode AD (not implemented)."""
+    one batched vjp; strategy="forward-mode" (with vectorize=True, as torch) computes it with
+    forward-mode AD, one pass per input element."""
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
                              "Hint: If your function has more outputs than inputs, "
@@ -261,9 +263,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         if not vectorize:
             raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-"
                                       "reverse Hessian isonly implemented for `vectorize=True`.")
-        raise NotImplementedError("jacobian: strategy='forward-mode' needs forward-mode AD, "
-                                  "which minitorch does not implement; use "
-                                  "strategy='reverse-mode'")
+        return _jacobian_forward(func, inputs)
     with enable_grad():
         in_tuple, inputs = _tuple_of_tensors(inputs, "inputs", "jacobian")
         inputs = _prepare(inputs, create_graph, need_graph=True)
@@ -280,6 +280,42 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         else:
             jac = _jacobian_rows(outputs, inputs, create_graph, strict)
         return _unpack2(_finish(jac, create_graph), out_tuple, in_tuple)
+
+
+def _jacobian_forward(func, inputs):
+    """The Jacobian by forward-mode AD: one pass per input element, all inputs dual with the
+    columns of the identity as tangents (torch runs these passes batched under vmap)."""
+    from . import forward_ad as fwAD
+    in_tuple, inputs = _tuple_of_tensors(inputs, "inputs", "jacobian")
+    numels = tuple(x.numel() for x in inputs)
+    basis = _basis(inputs, numels)
+    columns, outputs, out_tuple = [], None, False
+    for k in range(sum(numels)):
+        with fwAD.dual_level():
+            duals = tuple(fwAD.make_dual(x, b[k].view_as(x)) for x, b in zip(inputs, basis))
+            out_tuple, outs = _tuple_of_tensors(func(*duals), "outputs", "jacobian")
+            col, prim = [], []
+            for o in outs:
+                p, t = fwAD.unpack_dual(o)
+                prim.append(p)
+                col.append(t if t is not None else _zeros_like(p))
+            columns.append(col)
+            outputs = prim
+    if not columns:                      # inputs without elements: one call for the outputs
+        out_tuple, outputs = _tuple_of_tensors(func(*inputs), "outputs", "jacobian")
+    jac = []
+    for i, o in enumerate(outputs):
+        if columns:
+            stacked = _stack_rows([c[i] for c in columns], o)
+            stacked = stacked.permute(*range(1, stacked.dim()), 0)   # the inputs' axis last
+        else:
+            stacked = o.new_zeros(tuple(o.shape) + (0,))
+        row, start = [], 0
+        for x, n in zip(inputs, numels):
+            row.append(stacked.narrow(-1, start, n).reshape(tuple(o.shape) + tuple(x.shape)))
+            start += n
+        jac.append(tuple(row))
+    return _unpack2(tuple(jac), out_tuple, in_tuple)
 
 
 def _jacobian_rows(outputs, inputs, create_graph, strict):

@@ -13,8 +13,12 @@ dtypes and shapes, undefined (None) grad_outputs must give undefined or zero gra
 (check_undefined_grad), and batched vector-Jacobian products must match one-by-one ones
 (check_batched_grad).  Finite differences move the inputs' values in place and restore them,
 without changing their version counters (as torch's writes through .data), so functions that
-read the inputs through closures see the moves too.  Forward-mode AD does not exist in minitorch:
-check_forward_ad=True raises NotImplementedError."""
+read the inputs through closures see the moves too.  check_forward_ad=True compares the Jacobian
+computed by forward-mode AD (autograd.forward_ad: one forward pass per input element, or J u in
+fast mode) with the numerical one, complex inputs through their real and imaginary parts (as
+torch), and checks that a zero tangent and no tangent give the same tangents
+(check_undefined_grad).  check_batched_forward_grad checks, without vmap, that the tangents are
+linear in the input's tangent."""
 import warnings
 
 from .. import _C
@@ -158,12 +162,12 @@ def _central(fn, inputs, set_to, delta, norm, idx, eps):
     return out
 
 
-def _numerical_jacobians(fn, inputs, eps):
+def _numerical_jacobians(fn, inputs, eps, forward=False):
     """{(input i, output o): J} with J of shape (numel of input i, numel of output o), over the
     inputs that require grad and the float outputs (each input element moved in place and
-    restored)."""
+    restored).  Complex outputs only for the forward-mode check (forward=True)."""
     base = [o for o in _outputs(fn, inputs) if _is_float_or_complex(o)]
-    if any(o.dtype.is_complex for o in base):
+    if not forward and any(o.dtype.is_complex for o in base):
         raise ValueError("Expected output to be non-complex. get_numerical_jacobian no longer "
                          "supports functions that return complex outputs.")
     jac = {}
@@ -258,12 +262,14 @@ def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes, v=None)
     return first
 
 
-def _mismatch_msg(a, n, o, i, complex_indices, test_imag):
+def _mismatch_msg(a, n, o, i, complex_indices, test_imag, forward=False):
     prefix = ""
-    if complex_indices and o in complex_indices:
+    if complex_indices and (i if forward else o) in complex_indices:
         part = "imaginary" if test_imag else "real"
-        prefix = f"While considering the {part} part of complex outputs only, "
-    return (prefix + f"Jacobian mismatch for output {o:d} with respect to input {i:d},\n"
+        prefix = (f"While considering the {part} part of complex "
+                  f"{'inputs' if forward else 'outputs'} only, ")
+    mode = "computed with forward mode " if forward else ""
+    return (prefix + f"Jacobian {mode}mismatch for output {o:d} with respect to input {i:d},\n"
             f"numerical:{n}\nanalytical:{a}\n")
 
 
@@ -534,8 +540,242 @@ def _check_undefined_grad(func, outputs, inputs):
     return all(check(outs) for outs in to_check)
 
 
-_NO_FORWARD_AD = ("gradcheck: check_forward_ad=True needs forward-mode AD, which minitorch does "
-                  "not implement")
+# ---- forward mode -----------------------------------------------------------------------------
+
+def _forward_ad_jacobians(func, inputs, check_grad_dtypes, all_u=None):
+    """Per input that requires grad (real: complex inputs are checked through their real and
+    imaginary parts), per float output: its Jacobian computed with forward-mode AD, of shape
+    (numel of the input, numel of the output), one forward pass per input element; with all_u
+    (a vector per input) J u instead, of shape (1, numel of the output)."""
+    from . import forward_ad as fwAD
+    mt = _mt()
+    diff = _diff_indices(inputs)
+    if any(inputs[i].dtype.is_complex for i in diff):
+        raise ValueError("Expected inputs to be non-complex for _get_analytical_jacobian_forward_ad.")
+    jac = []
+    with fwAD.dual_level():
+        duals, fw_grads = list(inputs), []
+        for i in diff:
+            d = fwAD.make_dual(inputs[i].detach(), mt.zeros_like(inputs[i]))
+            fw_grads.append(fwAD.unpack_dual(d).tangent)  # (a copy when laid out otherwise)
+            duals[i] = d
+
+        def tangents():
+            cols = []
+            for o in _as_tuple(func(*duals)):
+                if not _is_float_or_complex(o):
+                    continue
+                val, res = fwAD.unpack_dual(o)
+                if check_grad_dtypes and res is not None and \
+                        val.dtype.is_complex != res.dtype.is_complex:
+                    raise GradcheckError("Forward AD gradient has dtype mismatch.")
+                cols.append(res.reshape(-1).to(val.dtype).clone() if res is not None else
+                            _C.zeros(val.numel(), dtype=val.dtype))
+            return cols
+
+        for k, (i, tg) in enumerate(zip(diff, fw_grads)):
+            if all_u is not None:
+                tg.copy_(all_u[k].reshape(tg.shape))
+                jac.append([c.reshape(1, -1) for c in tangents()])
+                tg.zero_()
+                continue
+            per_elem = []
+            for lin in range(tg.numel()):
+                idx = _unravel(lin, tuple(tg.shape))
+                tg[idx] = 1
+                per_elem.append(tangents())
+                tg[idx] = 0
+            if per_elem:
+                jac.append([_stack(list(c), 0) for c in zip(*per_elem)])
+            else:
+                outs = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+                jac.append([_C.zeros((0, o.numel()), dtype=o.dtype) for o in outs])
+    return jac
+
+
+def _slow_forward_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+                        nondet_tol, complex_indices=None, test_imag=False):
+    func_out = _as_tuple(func_out)
+    if not outputs:
+        return _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+                           nondet_tol)
+    num = _numerical_jacobians(func, inputs, eps, forward=True)
+    float_outs = [o for o in func_out if _is_float_or_complex(o)]
+    rows = [o for o, out in enumerate(float_outs) if out.requires_grad]
+    analytical = _forward_ad_jacobians(func, inputs, check_grad_dtypes)
+    for k, o_idx in enumerate(rows):
+        for j, i in enumerate(_diff_indices(inputs)):
+            a, n = analytical[j][o_idx], num[i, o_idx]
+            if not _allclose_promoted(a, n, rtol, atol):
+                raise GradcheckError(_mismatch_msg(a, n, k, j, complex_indices, test_imag,
+                                                   forward=True))
+    return True
+
+
+def _fast_forward_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+                        nondet_tol, complex_indices=None, test_imag=False):
+    """J u for a random unit vector u per input, by forward-mode AD and by one directional
+    difference, compared output by output."""
+    mt = _mt()
+    func_out = _as_tuple(func_out)
+    if not outputs:
+        return _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+                           nondet_tol)
+    gen = mt.Generator()
+    diff = _diff_indices(inputs)
+    all_u = [_unit_vector(inputs[i], gen, real=True) for i in diff]
+    analytical = _forward_ad_jacobians(func, inputs, check_grad_dtypes, all_u=all_u)
+    for j, (i, u) in enumerate(zip(diff, all_u)):
+        x = inputs[i]
+        vals = _Values(x)
+        orig = vals.snapshot()
+
+        def set_to(d, vals=vals, orig=orig, u=u, x=x):
+            vals.set_all(orig, u.to(x.dtype).reshape(x.shape) * d if d != 0 else 0)
+
+        ju = _central(func, inputs, set_to, eps, eps, None, eps)
+        tol = abs(atol * u.sum().item())
+        for o, n in enumerate(ju):
+            a = analytical[j][o].reshape(-1)
+            if not _allclose_promoted(a, n, rtol, tol):
+                raise GradcheckError(_mismatch_msg(a, n, o, j, complex_indices, test_imag,
+                                                   forward=True) +
+                                     _slow_forward_report(func, inputs, i, o, rtol, atol, eps))
+    return True
+
+
+def _slow_forward_report(func, inputs, input_idx, output_idx, rtol, atol, eps):
+    """What the slow mode finds for the failing pair, appended to a fast-mode failure."""
+    def one(x):
+        args = list(inputs)
+        args[input_idx] = x
+        return [o for o in _as_tuple(func(*args)) if _is_float_or_complex(o)][output_idx]
+
+    x = inputs[input_idx]
+    n = _numerical_jacobians(one, (x,), eps, forward=True)[0, 0]
+    a = _forward_ad_jacobians(one, (x,), False)[0][0]
+    diff_max = (n - a.to(n.dtype)).abs().max().item() if n.numel() else 0.0
+    msg = ("\nThe above quantities relating the numerical and analytical jacobians are computed "
+           "\nin fast mode. Below, we recompute numerical and analytical jacobians in slow "
+           f"mode:\n\nNumerical:\n {n}\nAnalytical:\n{a}\n\nThe max per-element difference "
+           f"(slow mode) is: {diff_max}.\n")
+    if _allclose_promoted(a, n, rtol, atol):
+        msg += ("\nFast gradcheck failed but element-wise differences are small. This means "
+                "that the\ntest might've passed in slow_mode! Call gradcheck/gradgradcheck with "
+                "`fast_mode=False` then.")
+    return msg
+
+
+def _real_and_imag_input(fn, complex_indices, inputs):
+    """fn as a function of the real parts of its complex inputs (imaginary parts fixed), and
+    as one of their imaginary parts (real parts fixed)."""
+    def part(make):
+        def wrapped(*xs):
+            xs = list(xs)
+            for i in complex_indices:
+                xs[i] = make(xs[i], inputs[i])
+            return _as_tuple(fn(*xs))
+        return wrapped
+    return part(lambda x, orig: x + orig.imag * 1j), part(lambda x, orig: orig.real + x * 1j)
+
+
+def _check_forward(check, func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+                   nondet_tol, check_undefined_grad):
+    """The forward-mode check, a complex input through its real and imaginary parts (as
+    torch)."""
+    complex_indices = [i for i, x in enumerate(inputs) if _is_t(x) and x.dtype.is_complex]
+    if not complex_indices:
+        check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
+        if check_undefined_grad:
+            _check_undefined_forward(func, inputs)
+        return
+    real_fn, imag_fn = _real_and_imag_input(func, complex_indices, inputs)
+    imag_inputs = tuple(x.imag if _is_t(x) and x.dtype.is_complex else x for x in inputs)
+    imag_out = imag_fn(*imag_inputs)
+    check(imag_fn, imag_out, imag_inputs, _differentiable_outputs(imag_out), eps, rtol, atol,
+          check_grad_dtypes, nondet_tol, complex_indices=complex_indices, test_imag=True)
+    real_inputs = tuple(x.real if _is_t(x) and x.dtype.is_complex else x for x in inputs)
+    real_out = real_fn(*real_inputs)
+    check(real_fn, real_out, real_inputs, _differentiable_outputs(real_out), eps, rtol, atol,
+          check_grad_dtypes, nondet_tol, complex_indices=complex_indices)
+    if check_undefined_grad:
+        _check_undefined_forward(imag_fn, imag_inputs)
+        _check_undefined_forward(real_fn, real_inputs)
+
+
+def _check_undefined_forward(func, inputs):
+    """An input whose tangent is zero must give the tangents that an input without one (a
+    plain tensor) gives."""
+    from . import forward_ad as fwAD
+    mt = _mt()
+    gen = mt.Generator()
+    with fwAD.dual_level():
+        duals, tensor_idx = list(inputs), []
+        for i, x in enumerate(inputs):
+            if _is_t(x) and x.requires_grad:
+                d = fwAD.make_dual(x.detach(), mt.zeros_like(x))
+                fwAD.unpack_dual(d).tangent.copy_(_unit_vector(x, gen).reshape(x.shape))
+                duals[i] = d
+                tensor_idx.append(i)
+        for i in tensor_idx:
+            keep = duals[i]
+            duals[i] = fwAD.make_dual(inputs[i].detach(), mt.zeros_like(inputs[i]))
+            outs1 = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+            duals[i] = inputs[i].detach()
+            outs2 = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+            duals[i] = keep
+            for k, (o1, o2) in enumerate(zip(outs1, outs2)):
+                r1, r2 = fwAD.unpack_dual(o1).tangent, fwAD.unpack_dual(o2).tangent
+                if r1 is not None and r2 is not None and not bool(mt.allclose(r1, r2)):
+                    raise GradcheckError(f"Mismatch in tangent values for output with index: {k} "
+                                         f"when input: {inputs[i]} has an undefined tangent "
+                                         f"value.  Got: {r1} but expected: {r2}")
+    return True
+
+
+def _check_batched_forward_grad(func, inputs):
+    """torch checks that tangents batched by vmap give the tangents of each; minitorch has no
+    vmap, so this checks what that relies on: the tangents are linear in the input's tangent
+    (those of t1 + 2 t2 against those of t1 and t2, for random t1, t2)."""
+    from . import forward_ad as fwAD
+    mt = _mt()
+    for idx, x in enumerate(inputs):
+        if not (_is_t(x) and x.requires_grad and _is_float_or_complex(x)):
+            continue
+
+        def jvp(tangent, idx=idx, x=x):
+            with fwAD.dual_level():
+                dual = fwAD.make_dual(x.detach(), tangent)
+                args = tuple(dual if k == idx else (a.detach() if _is_t(a) else a)
+                             for k, a in enumerate(inputs))
+                ret = []
+                for o in _as_tuple(func(*args)):
+                    if o is None:
+                        continue
+                    p, t = fwAD.unpack_dual(o)
+                    ret.append(t if t is not None else
+                               _C.zeros((), dtype=p.dtype).expand(tuple(p.shape)))
+                return tuple(ret)
+
+        t1, t2 = mt.randn_like(x), mt.randn_like(x)
+        e1, e2 = jvp(t1), jvp(t2)
+        try:
+            got = jvp(t1 + 2 * t2)
+        except RuntimeError as ex:
+            raise GradcheckError(f"While computing batched gradients, got: {ex}\n\ngradcheck "
+                                 "failed while testing batched forward gradients; call it with "
+                                 "`check_batched_forward_grad=False` to skip this check.") from ex
+        for k, (res, a, b) in enumerate(zip(got, e1, e2)):
+            if not _is_float_or_complex(res):
+                continue
+            exp = a + 2 * b
+            if not bool(mt.allclose(res, exp)):
+                raise GradcheckError(f"For output {k} and input {idx}:\n\ngradcheck failed while "
+                                     "testing batched forward gradients (the tangents are not "
+                                     "linear in the input's tangent); call it with "
+                                     "`check_batched_forward_grad=False` to skip this check.\n\n"
+                                     f"Got:\n{res}\n\nExpected:\n{exp}")
+    return True
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
@@ -556,8 +796,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                              "to be True")
     try:
         return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                          check_grad_dtypes, check_batched_grad, check_forward_ad,
-                          check_backward_ad, fast_mode, masked)
+                          check_grad_dtypes, check_batched_grad, check_batched_forward_grad,
+                          check_forward_ad, check_backward_ad, fast_mode, masked)
     except GradcheckError:
         if raise_exception:
             raise
@@ -565,8 +805,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-               check_grad_dtypes, check_batched_grad, check_forward_ad, check_backward_ad,
-               fast_mode, masked):
+               check_grad_dtypes, check_batched_grad, check_batched_forward_grad,
+               check_forward_ad, check_backward_ad, fast_mode, masked):
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
     func_out = func(*inputs)
@@ -576,7 +816,11 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
         _check_real_imag(check, func, func_out, inputs, outputs, eps, rtol, atol,
                          check_grad_dtypes, nondet_tol)
     if check_forward_ad:
-        raise NotImplementedError(_NO_FORWARD_AD)
+        _check_forward(_fast_forward_check if fast_mode else _slow_forward_check, func,
+                       func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+                       nondet_tol, check_undefined_grad)
+    if check_batched_forward_grad:
+        _check_batched_forward_grad(func, inputs)
     if not check_backward_ad:
         return True
     for i, o in enumerate(outputs):
