@@ -94,33 +94,30 @@ typedef double _Complex mt_complex128;
     X(MT_COMPLEX64, complex64, mt_complex64, mt_complex64)      \
     X(MT_COMPLEX128, complex128, mt_complex128, mt_complex128)
 
-/* IEEE binary16 <-> binary32, round to nearest even, NaN/Inf preserved. */
+/* IEEE binary16 <-> binary32, round to nearest even, NaN/Inf preserved.
+ * Note [Branch-free half conversions]
+ * Both directions compute every case (normal, subnormal, Inf/NaN) and select, so that the cast
+ * loops vectorise: a subnormal is converted by one float addition or subtraction of a "magic"
+ * power of two that aligns its bits (exact in round-to-nearest, the mode kernels run in). */
 static inline float
 mt_half_to_float(mt_half h)
 {
-    uint32_t sign = (uint32_t)(h.bits & 0x8000u) << 16;
-    uint32_t exp = (h.bits >> 10) & 0x1fu;
-    uint32_t man = h.bits & 0x3ffu;
-    uint32_t bits;
-    if (exp == 0x1f) {
-        bits = sign | 0x7f800000u | (man << 13);
-    }
-    else if (exp != 0) {
-        bits = sign | ((exp + 112u) << 23) | (man << 13);
-    }
-    else if (man == 0) {
-        bits = sign;
-    }
-    else { /* subnormal: normalise */
-        exp = 113;
-        while ((man & 0x400u) == 0) {
-            man <<= 1;
-            exp--;
-        }
-        bits = sign | (exp << 23) | ((man & 0x3ffu) << 13);
-    }
+    const uint32_t shifted_exp = 0x7c00u << 13;   /* the half exponent field, in float place */
+    uint32_t o = (uint32_t)(h.bits & 0x7fffu) << 13;
+    uint32_t exp = o & shifted_exp;
+    o += (uint32_t)(127 - 15) << 23;               /* rebias */
+    uint32_t inf_nan = o + ((uint32_t)(128 - 16) << 23);
+    /* subnormal: 2^-14 * (m / 2^10) = (as float: exponent 113, mantissa m) - 2^-14 */
+    uint32_t sub_bits = o + (1u << 23);
+    float sub, magic = 6.103515625e-05f;           /* 2^-14 */
+    memcpy(&sub, &sub_bits, sizeof(sub));
+    sub -= magic;
+    uint32_t sub_out;
+    memcpy(&sub_out, &sub, sizeof(sub_out));
+    o = exp == shifted_exp ? inf_nan : exp == 0 ? sub_out : o;
+    o |= (uint32_t)(h.bits & 0x8000u) << 16;
     float f;
-    memcpy(&f, &bits, sizeof(f));
+    memcpy(&f, &o, sizeof(f));
     return f;
 }
 
@@ -131,39 +128,22 @@ mt_float_to_half(float f)
     memcpy(&x, &f, sizeof(x));
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t absx = x & 0x7fffffffu;
+    /* >= 65536 (as float bits 0x47800000): Inf, or a quiet NaN */
+    uint32_t big = absx > 0x7f800000u ? 0x7e00u : 0x7c00u;
+    /* below 2^-14 (a half subnormal or zero): adding 0.5 aligns the value's bits to the half
+     * mantissa's last place, the addition rounding to nearest even */
+    float fa, denorm_magic = 0.5f;
+    memcpy(&fa, &absx, sizeof(fa));
+    fa += denorm_magic;
+    uint32_t fa_bits;
+    memcpy(&fa_bits, &fa, sizeof(fa_bits));
+    uint32_t sub = fa_bits - 0x3f000000u;
+    /* normal: rebias 127 -> 15 and round the 13 dropped bits to nearest even (a carry into the
+     * exponent, up to Inf, is the right result) */
+    uint32_t norm = (absx + ((uint32_t)(15 - 127) << 23) + 0xfffu + ((absx >> 13) & 1u)) >> 13;
+    uint32_t bits = absx >= 0x47800000u ? big : absx < 0x38800000u ? sub : norm;
     mt_half h;
-    if (absx >= 0x7f800000u) { /* Inf or NaN */
-        h.bits = (uint16_t)(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
-        return h;
-    }
-    if (absx >= 0x477ff000u) { /* rounds to >= 65520 -> Inf */
-        h.bits = (uint16_t)(sign | 0x7c00u);
-        return h;
-    }
-    if (absx < 0x38800000u) { /* result is subnormal or zero */
-        if (absx < 0x33000000u) { /* < 2^-25: rounds to zero */
-            h.bits = (uint16_t)sign;
-            return h;
-        }
-        uint32_t e = absx >> 23;
-        uint32_t m = (absx & 0x7fffffu) | 0x800000u;
-        uint32_t shift = 126u - e; /* 14..24 */
-        uint32_t q = m >> shift;
-        uint32_t rem = m & ((1u << shift) - 1u);
-        uint32_t half = 1u << (shift - 1u);
-        if (rem > half || (rem == half && (q & 1u))) {
-            q++;
-        }
-        h.bits = (uint16_t)(sign | q);
-        return h;
-    }
-    uint32_t r = absx - 0x38000000u; /* rebias exponent 127 -> 15 */
-    uint32_t q = r >> 13;
-    uint32_t rem = r & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (q & 1u))) {
-        q++;
-    }
-    h.bits = (uint16_t)(sign | q);
+    h.bits = (uint16_t)(bits | sign);
     return h;
 }
 

@@ -141,7 +141,7 @@ MT__FLOAT_HELPERS(double, )
 #define MT__FLIB(fn, a, b) _Generic((a), float: fn##f, default: fn)(a, b)
 
 /* alpha of add/sub in the acc type of `a` */
-#define MT__ALPHA(a) ((__typeof__(a))_Generic((a), float: c->alpha_f, double: c->alpha_f, default: c->alpha_i))
+#define MT__ALPHA(a) ((__typeof__(a))_Generic((a), float: alpha_f, double: alpha_f, default: c->alpha_i))
 
 /* ---- complex helpers ---- */
 #define MT__CLIB(fn, a, b) _Generic((a), mt_complex64: fn##f, default: fn)(a, b)
@@ -233,7 +233,7 @@ MT_L_FLOAT(MT_GEN_BINARY_SAME, xlogy, MT__FCALL(mt__xlogy, a, b))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, relu_backward, b <= 0 ? 0 : a)
 /* a where b > 0, else alpha a: leaky_relu(x) with a = b = x (alpha: the slope), and its
  * gradient with a = grad, b = x; not a public op */
-MT_L_FLOAT(MT_GEN_BINARY_SAME, leaky_scale, b > 0 ? a : a * (__typeof__(a))c->alpha_f)
+MT_L_FLOAT(MT_GEN_BINARY_SAME, leaky_scale, b > 0 ? a : a * (__typeof__(a))alpha_f)
 MT_L_ALL(MT_GEN_BINARY_BOOL, eq, a == b)
 MT_L_BAREBONES(MT_GEN_BINARY_BOOL, eq, a == b)
 MT_L_ALL(MT_GEN_BINARY_BOOL, ne, a != b)

@@ -17,8 +17,9 @@
  * (see Note [Complex dtypes]). */
 
 #define MT__CAST_LOOP(dn, dct, sn, sct)                                                   \
-    static void mt__cast_##sn##_to_##dn(char **data, const int64_t *n, const int64_t *st, \
-                                         void *ctx)                                       \
+    MT_SIMD_CLONES static void mt__cast_##sn##_to_##dn(char **data, const int64_t *n,    \
+                                                        const int64_t *st,               \
+                                                        void *ctx)                       \
     {                                                                                     \
         (void)ctx;                                                                        \
         char *d = data[0];                                                                \
@@ -314,6 +315,11 @@ mt_scalar_load(const void *src, mt_dtype dt)
 /* ---- where: by item size ---- */
 /* where's loops: the contiguous case (and a value broadcast into either branch, as masked_fill
  * gives) as branch-free selects the compiler vectorises, any strides otherwise */
+#define MT__WHERE_SELECT(A, B)                                                              \
+    for (int64_t i = 0; i < n[0]; i++) {                                                    \
+        W m = (W)0 - (W)(cv[i] != 0);                                                       \
+        ov[i] = (W)(((A) & m) | ((B) & (W)~m));                                             \
+    }
 #define MT__WHERE_LOOP(bits)                                                                \
     MT_SIMD_CLONES static void mt__where_##bits(char **data, const int64_t *n,              \
                                                 const int64_t *st, void *ctx)               \
@@ -326,12 +332,23 @@ mt_scalar_load(const void *src, mt_dtype dt)
         if (st[0] == w && st[1] == 1 && (st[2] == w || st[2] == 0) &&                       \
             (st[3] == w || st[3] == 0)) {                                                   \
             W *restrict ov = (W *)o;                                                        \
-            const bool *restrict cv = (const bool *)c;                                      \
+            const uint8_t *restrict cv = (const uint8_t *)c;                                \
             const W *restrict xv = (const W *)x, *restrict yv = (const W *)y;               \
-            int64_t xs = st[2] / w, ys = st[3] / w;                                         \
-            for (int64_t i = 0; i < n[0]; i++) {                                            \
-                W a = xv[i * xs], b = yv[i * ys];                                           \
-                ov[i] = cv[i] ? a : b;                                                      \
+            /* one loop per stride pair, selects by masks: no branch the data decides */    \
+            if (st[2] == w && st[3] == w) {                                                 \
+                MT__WHERE_SELECT(xv[i], yv[i]);                                             \
+            }                                                                               \
+            else if (st[2] == w) {                                                          \
+                const W b = yv[0];                                                          \
+                MT__WHERE_SELECT(xv[i], b);                                                 \
+            }                                                                               \
+            else if (st[3] == w) {                                                          \
+                const W a = xv[0];                                                          \
+                MT__WHERE_SELECT(a, yv[i]);                                                 \
+            }                                                                               \
+            else {                                                                          \
+                const W a = xv[0], b = yv[0];                                               \
+                MT__WHERE_SELECT(a, b);                                                     \
             }                                                                               \
             return;                                                                         \
         }                                                                                   \

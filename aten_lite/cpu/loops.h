@@ -61,7 +61,11 @@
     MT_SIMD_CLONES static void fname(char **data, const int64_t *np, const int64_t *st, void *vctx)        \
     {                                                                                       \
         mt_binary_ctx *c = (mt_binary_ctx *)vctx;                                           \
+        /* the float alpha as a local: the build's -fno-strict-aliasing would otherwise reload \
+         * it after every store and keep the loop from being vectorised */                  \
+        const double alpha_f = c != NULL ? c->alpha_f : 0.0;                                \
         (void)c;                                                                            \
+        (void)alpha_f;                                                                      \
         const int64_t n = np[0], so = st[0], sa = st[1], sb = st[2];                        \
         char *po = data[0];                                                                 \
         const char *pa = data[1], *pb = data[2];                                            \

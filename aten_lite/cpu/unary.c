@@ -9,40 +9,115 @@
 /* mt__expf_core: Note [Vectorisable expf] (aten_lite/cpu/expf.h) */
 
 
-MT_SIMD_CLONES static void
-mt__exp_float32_fast(char **data, const int64_t *np, const int64_t *st, void *ctx)
+/* e^x - 1 for float32, branch-free: below 0.5 in magnitude its Taylor polynomial to x^9 (no
+ * cancellation near 0; truncation < 3e-10), above mt__expf_core(x) - 1; within a few ulp of
+ * expm1f; the loop redoes the lanes outside [-87, 88] with libm as exp's does. */
+static inline float
+mt__expm1f_core(float x)
 {
-    (void)ctx;
-    const int64_t n = np[0];
-    if (st[0] != (int64_t)sizeof(float) || st[1] != (int64_t)sizeof(float)) {
-        for (int64_t i = 0; i < n; i++) {
-            *(float *)(data[0] + i * st[0]) = expf(*(const float *)(data[1] + i * st[1]));
-        }
-        return;
-    }
-    float *out = (float *)data[0];
-    const float *in = (const float *)data[1];
-    float saved[256]; /* inputs of the block, when computing in place */
-    for (int64_t b = 0; b < n; b += 256) {
-        int64_t m = n - b < 256 ? n - b : 256;
-        float *o = out + b;
-        const float *x = in + b;
-        if ((const float *)o == x) {
-            memcpy(saved, x, (size_t)m * sizeof(float));
-            x = saved;
-        }
-        int tiny = 0;
-        for (int64_t i = 0; i < m; i++) {
-            tiny |= (x[i] < MT__EXPF_SUBNORMAL) | (x[i] > MT__EXPF_LARGE);
-            o[i] = mt__expf_core(x[i]);
-        }
-        for (int64_t i = 0; tiny && i < m; i++) {
-            if (x[i] < MT__EXPF_SUBNORMAL || x[i] > MT__EXPF_LARGE) {
-                o[i] = expf(x[i]);
-            }
-        }
-    }
+    float p = 1.0f / 362880.0f;
+    p = p * x + 1.0f / 40320.0f;
+    p = p * x + 1.0f / 5040.0f;
+    p = p * x + 1.0f / 720.0f;
+    p = p * x + 1.0f / 120.0f;
+    p = p * x + 1.0f / 24.0f;
+    p = p * x + 1.0f / 6.0f;
+    p = p * x + 0.5f;
+    p = (p * x) * x + x;
+    float e = mt__expf_core(x) - 1.0f;
+    float y = fabsf(x) < 0.5f ? p : e;
+    return x != x ? x : y;
 }
+
+/* A float32 loop over CORE (vectorised) whose rare lanes (RARE(x), branch-free: for exp, those
+ * outside [-87, 88]) are redone with LIBFN (Note [Vectorisable expf]). */
+#define MT__EXPLIKE_LOOP(name, CORE, LIBFN, RARE)                                           \
+    MT_SIMD_CLONES static void name(char **data, const int64_t *np, const int64_t *st,      \
+                                    void *ctx)                                              \
+    {                                                                                       \
+        (void)ctx;                                                                          \
+        const int64_t n = np[0];                                                            \
+        if (st[0] != (int64_t)sizeof(float) || st[1] != (int64_t)sizeof(float)) {          \
+            for (int64_t i = 0; i < n; i++) {                                               \
+                *(float *)(data[0] + i * st[0]) = LIBFN(*(const float *)(data[1] + i * st[1])); \
+            }                                                                               \
+            return;                                                                         \
+        }                                                                                   \
+        float *out = (float *)data[0];                                                      \
+        const float *in = (const float *)data[1];                                           \
+        float saved[256]; /* inputs of the block, when computing in place */                \
+        for (int64_t b = 0; b < n; b += 256) {                                              \
+            int64_t m = n - b < 256 ? n - b : 256;                                          \
+            float *o = out + b;                                                             \
+            const float *x = in + b;                                                        \
+            if ((const float *)o == x) {                                                    \
+                memcpy(saved, x, (size_t)m * sizeof(float));                                \
+                x = saved;                                                                  \
+            }                                                                               \
+            int tiny = 0;                                                                   \
+            for (int64_t i = 0; i < m; i++) {                                               \
+                tiny |= RARE(x[i]);                                                         \
+                o[i] = CORE(x[i]);                                                          \
+            }                                                                               \
+            for (int64_t i = 0; tiny && i < m; i++) {                                       \
+                if (RARE(x[i])) {                                                           \
+                    o[i] = LIBFN(x[i]);                                                     \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+    }
+/* Note [Vectorisable logf]
+ * libm's logf and log1pf are calls the loops cannot vectorise.  mt__logf_core is branch-free
+ * for positive normal finite x (Cephes' logf: x = m 2^e with m in [sqrt(1/2), sqrt(2)) from
+ * the bits, a degree-9 polynomial in m - 1, e ln2 added in two parts; < 2 ulp); the loops redo
+ * every other lane (zero, negative, subnormal, inf, NaN) with libm.  log1p(x) is
+ * log(u) * x / (u - 1) with u = 1 + x rounded (u - 1 is exact, and the quotient corrects the
+ * rounding of u: Goldberg's identity), x itself where u rounds to 1; lanes below -0.5 or above
+ * 1e30 go to libm. */
+static inline float
+mt__logf_core(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof(bits));
+    float e = (float)((int32_t)(bits >> 23) - 126);
+    bits = (bits & 0x007fffffu) | 0x3f000000u; /* m in [0.5, 1) */
+    float m;
+    memcpy(&m, &bits, sizeof(m));
+    int small = m < 0.707106781186547524f;
+    e = small ? e - 1.0f : e;
+    m = small ? m + m - 1.0f : m - 1.0f;
+    float z = m * m;
+    float y = 7.0376836292e-2f;
+    y = y * m - 1.1514610310e-1f;
+    y = y * m + 1.1676998740e-1f;
+    y = y * m - 1.2420140846e-1f;
+    y = y * m + 1.4249322787e-1f;
+    y = y * m - 1.6668057665e-1f;
+    y = y * m + 2.0000714765e-1f;
+    y = y * m - 2.4999993993e-1f;
+    y = y * m + 3.3333331174e-1f;
+    y = y * m * z;
+    y += -2.12194440e-4f * e;
+    y += -0.5f * z;
+    return (m + y) + 0.693359375f * e;
+}
+
+static inline float
+mt__log1pf_core(float x)
+{
+    float u = 1.0f + x;
+    float d = u - 1.0f;
+    float r = mt__logf_core(u) * (x / (d == 0.0f ? 1.0f : d));
+    return d == 0.0f ? x : r;
+}
+
+#define MT__EXP_RARE(x) (((x) < MT__EXPF_SUBNORMAL) | ((x) > MT__EXPF_LARGE))
+#define MT__LOG_RARE(x) (((x) < 1.17549435e-38f) | ((x) > 3.40282347e38f) | ((x) != (x)))
+#define MT__LOG1P_RARE(x) (((x) < -0.5f) | ((x) > 1e30f) | ((x) != (x)))
+MT__EXPLIKE_LOOP(mt__exp_float32_fast, mt__expf_core, expf, MT__EXP_RARE)
+MT__EXPLIKE_LOOP(mt__expm1_float32_fast, mt__expm1f_core, expm1f, MT__EXP_RARE)
+MT__EXPLIKE_LOOP(mt__log_float32_fast, mt__logf_core, logf, MT__LOG_RARE)
+MT__EXPLIKE_LOOP(mt__log1p_float32_fast, mt__log1pf_core, log1pf, MT__LOG1P_RARE)
 
 static inline float
 mt__sigmoidf(float a)
@@ -279,8 +354,11 @@ mt__cpu_unary_register(void)
     MT_L_FLOAT(MT_GEN_REGISTER, exp, MT_OP_EXP)
     mt_dispatch[MT_CPU][MT_OP_EXP][MT_FLOAT32] = mt__exp_float32_fast;
     MT_L_FLOAT(MT_GEN_REGISTER, expm1, MT_OP_EXPM1)
+    mt_dispatch[MT_CPU][MT_OP_EXPM1][MT_FLOAT32] = mt__expm1_float32_fast;
     MT_L_FLOAT(MT_GEN_REGISTER, log, MT_OP_LOG)
+    mt_dispatch[MT_CPU][MT_OP_LOG][MT_FLOAT32] = mt__log_float32_fast;
     MT_L_FLOAT(MT_GEN_REGISTER, log1p, MT_OP_LOG1P)
+    mt_dispatch[MT_CPU][MT_OP_LOG1P][MT_FLOAT32] = mt__log1p_float32_fast;
     MT_L_FLOAT(MT_GEN_REGISTER, log2, MT_OP_LOG2)
     MT_L_FLOAT(MT_GEN_REGISTER, log10, MT_OP_LOG10)
     MT_L_FLOAT(MT_GEN_REGISTER, sqrt, MT_OP_SQRT)

@@ -356,7 +356,7 @@ def recorder_formula(op, spec):
         read = set().union(*(c.reads[p.name] for p in wanted)) if wanted else set()
         for n in read:
             if n in ("result", "results"):
-                r = ctx.out
+                r = ctx.out_reading(c.decl.result_outputs())
                 env["results"] = r if ctx.multi else (r,)
                 env["result"] = env["results"][0]
             elif _is_t(values.get(n)):

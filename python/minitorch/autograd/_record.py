@@ -81,6 +81,17 @@ class Ctx:
         result itself while it lives, so that a formula reading it is differentiated through
         it too (exp, sigmoid, ...)."""
         self._check(self._out_versions)
+        return self._result()
+
+    def out_reading(self, which):
+        """`out`, checking the versions of only the outputs in `which` (the indices of those a
+        formula reads: an output it does not read may have been written in place since)."""
+        outs = self._out if self.multi else (self._out,)
+        read = [outs[i] for i in which if i < len(outs)]
+        self._check([(t, v) for t, v in self._out_versions if any(t is r for r in read)])
+        return self._result()
+
+    def _result(self):
         if _C.is_grad_enabled():
             outs = tuple(r() if r is not None else d for r, d in
                          zip(self._out_refs, self._out if self.multi else (self._out,)))
