@@ -146,3 +146,8 @@ from . import special  # noqa: E402,F401
 # ---- autograd: anomaly mode switches (torch.is_anomaly_enabled, ...; autograd/anomaly_mode.py) --
 from .autograd.anomaly_mode import (is_anomaly_enabled, is_anomaly_check_nan_enabled,  # noqa: E402,F401,E501
                                     set_anomaly_enabled)
+# ---- data loading: torch's legacy typed storage names (DoubleStorage, FloatStorage ...;
+# _storage.py) --------------------------------------------------------------------------------
+from ._storage import (BFloat16Storage, BoolStorage, ByteStorage, CharStorage,  # noqa: E402,F401
+                       ComplexDoubleStorage, ComplexFloatStorage, DoubleStorage, FloatStorage,
+                       HalfStorage, IntStorage, LongStorage, ShortStorage)
