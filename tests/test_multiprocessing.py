@@ -272,3 +272,44 @@ def test_fds_to_keep_data_arrives(tmp_path):
         assert p.exitcode == 0
     for r in range(3):
         np.testing.assert_array_equal(np.load(out / f"{r}.npy"), split[r].numpy() + r)
+
+
+# ---- requires_grad across processes (as torch) ---------------------------------------------------
+def test_leaf_keeps_requires_grad_through_a_queue_pickle():
+    from multiprocessing.reduction import ForkingPickler
+    t = torch.arange(3.0).requires_grad_()
+    back = pickle.loads(ForkingPickler.dumps(t))
+    assert back.requires_grad and back.is_leaf and back.grad_fn is None
+    assert not pickle.loads(ForkingPickler.dumps(torch.ones(2))).requires_grad
+    p = torch.nn.Parameter(torch.tensor(0), requires_grad=False)
+    q = pickle.loads(ForkingPickler.dumps(p))
+    assert type(q) is torch.nn.Parameter and not q.requires_grad
+
+
+def test_non_leaf_requiring_grad_is_refused():
+    t = torch.arange(3.0).requires_grad_() * 2
+    q = mp.SimpleQueue()
+    with pytest.raises(RuntimeError, match=r"^Cowardly refusing to serialize non-leaf tensor which "
+                                           r"requires_grad, since autograd does not support crossing "
+                                           r"process boundaries\.  If you just want to transfer the "
+                                           r"data, call detach\(\) on the tensor before serializing "
+                                           r"\(e\.g\., putting it on the queue\)\.$"):
+        q.put(t)
+    q.put(t.detach())
+    assert q.get().tolist() == [0.0, 2.0, 4.0]
+
+
+def _report_requires_grad(queue, out):
+    out.put(queue.get().requires_grad)
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_requires_grad_arrives_in_a_child(method):
+    ctx = mp.get_context(method)
+    queue, out = ctx.Queue(), ctx.Queue()
+    p = ctx.Process(target=_report_requires_grad, args=(queue, out), daemon=True)
+    p.start()
+    queue.put(torch.ones(2, 2).requires_grad_())
+    assert out.get(timeout=60) is True
+    p.join(60)
+    assert p.exitcode == 0
