@@ -313,3 +313,41 @@ def test_requires_grad_arrives_in_a_child(method):
     assert out.get(timeout=60) is True
     p.join(60)
     assert p.exitcode == 0
+
+
+def _check_shared_variable(queue, ready, modified, is_parameter):
+    var = queue.get()
+    ready.set()
+    modified.wait()
+    expected = torch.arange(1.0, 26).view(5, 5)
+    expected[0, 0] = 1000
+    ok = var.data.equal(expected) and var.grad is None and not var._backward_hooks
+    ok = ok and type(var) is (torch.nn.Parameter if is_parameter else torch.Tensor)
+    var.data[:] = torch.ones(5, 5)
+    var._grad = torch.ones(5, 5)                   # the child's own .grad
+    queue.put(ok)
+
+
+@pytest.mark.parametrize("is_parameter", [False, True])
+def test_shared_variable_keeps_type_and_data_not_grad_or_hooks(is_parameter):
+    var = torch.arange(1.0, 26).view(5, 5).requires_grad_()
+    if is_parameter:
+        var = torch.nn.Parameter(var.detach())
+    var.register_hook(lambda g: g)
+    assert list(var._backward_hooks) == [0]
+    var._grad = torch.zeros(5, 5)
+    assert var.grad is var._grad
+    ctx = mp.get_context("fork")
+    queue, ready, modified = ctx.Queue(), ctx.Event(), ctx.Event()
+    p = ctx.Process(target=_check_shared_variable, args=(queue, ready, modified, is_parameter),
+                    daemon=True)
+    p.start()
+    queue.put(var)
+    assert ready.wait(60)
+    var.data[0, 0] = 1000
+    var.grad.data[:] = 4
+    modified.set()
+    assert queue.get(timeout=60) is True
+    assert var.data.equal(torch.ones(5, 5)) and var.grad.equal(torch.full((5, 5), 4.0))
+    p.join(60)
+    assert p.exitcode == 0

@@ -215,6 +215,15 @@ class Tensor(_TensorOps, _C.TensorBase):
         return self.grad_fn._register_tensor_hook(self.output_nr, hook)
 
     @property
+    def _grad(self):
+        """torch's other name of .grad (code that shares tensors between processes sets it)."""
+        return self.grad
+
+    @_grad.setter
+    def _grad(self, value):
+        self.grad = value
+
+    @property
     def _backward_hooks(self):
         """The hooks register_hook added to this tensor, by number (None when there are none),
         as torch's attribute of that name."""
