@@ -351,3 +351,28 @@ def test_shared_variable_keeps_type_and_data_not_grad_or_hooks(is_parameter):
     assert var.data.equal(torch.ones(5, 5)) and var.grad.equal(torch.full((5, 5), 4.0))
     p.join(60)
     assert p.exitcode == 0
+
+
+def test_views_through_a_queue_keep_one_storage():
+    x = torch.randn(5, 5)
+    data = [x.storage(), x, x[2], x[:, 1]]
+    q = mp.Queue()
+    q.put(data)
+    back = q.get(timeout=60)
+    assert back[0]._cdata == data[0]._cdata
+    assert all(t.storage()._cdata == data[0]._cdata for t in back[1:])
+    assert back[1].equal(x) and back[3].equal(x[:, 1])
+
+
+def _name_thread(out):
+    mp._set_thread_name("loader thread x")
+    out.append(mp._get_thread_name())
+
+
+def test_thread_names():
+    import threading
+    out = []
+    t = threading.Thread(target=_name_thread, args=(out,))
+    t.start()
+    t.join()
+    assert out == ["loader thread x"]

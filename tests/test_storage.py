@@ -218,3 +218,9 @@ def test_legacy_storage_from_a_sequence_and_isinstance_by_dtype():
     assert not isinstance(torch.FloatStorage(2), torch.DoubleStorage)
     assert not isinstance(torch.ones(2), torch.FloatStorage)
     assert issubclass(torch.DoubleStorage, torch.TypedStorage)
+
+
+def test_cdata_identifies_the_storage():
+    x = torch.randn(4, 3)
+    assert x.storage()._cdata == x[1].storage()._cdata == x.untyped_storage()._cdata
+    assert x.storage()._cdata != x.clone().storage()._cdata
