@@ -537,7 +537,7 @@ def test_too_many_workers_warns():
         DataLoader(Squares(), num_workers=1)
 
 
-class Counting(IterableDataset):
+class CountingWithLen(IterableDataset):
     def __init__(self, n, length):
         self.n, self.length = n, length
 
@@ -550,7 +550,7 @@ class Counting(IterableDataset):
 
 @pytest.mark.parametrize("workers", [0, 2])
 def test_iterable_dataset_longer_than_its_len_warns_after_len(workers):
-    loader = DataLoader(Counting(6, 4), num_workers=workers)
+    loader = DataLoader(CountingWithLen(6, 4), num_workers=workers)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert len(list(loader)) == 6 * max(workers, 1)     # len() not asked yet: no warning
