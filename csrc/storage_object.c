@@ -218,6 +218,14 @@ storage_refcount(MTStorageObject *self, PyObject *unused)
     return PyLong_FromLongLong(mt_storage_refcount(self->storage));
 }
 
+/* _cdata: the address of the C storage, the same for every Python object over it
+ * (torch's identity of a storage). */
+static PyObject *
+storage_get_cdata(MTStorageObject *self, void *unused)
+{
+    return PyLong_FromVoidPtr(self->storage);
+}
+
 static PyObject *
 storage_set_classes(PyObject *unused, PyObject *args)
 {
@@ -249,6 +257,7 @@ static PyMethodDef storage_methods[] = {
 static PyGetSetDef storage_getset[] = {
     {"device", (getter)storage_get_device, NULL, NULL, NULL},
     {"dtype", (getter)storage_get_dtype, NULL, NULL, NULL},
+    {"_cdata", (getter)storage_get_cdata, NULL, "Address of the C storage.", NULL},
     {NULL},
 };
 

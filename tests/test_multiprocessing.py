@@ -272,3 +272,107 @@ def test_fds_to_keep_data_arrives(tmp_path):
         assert p.exitcode == 0
     for r in range(3):
         np.testing.assert_array_equal(np.load(out / f"{r}.npy"), split[r].numpy() + r)
+
+
+# ---- requires_grad across processes (as torch) ---------------------------------------------------
+def test_leaf_keeps_requires_grad_through_a_queue_pickle():
+    from multiprocessing.reduction import ForkingPickler
+    t = torch.arange(3.0).requires_grad_()
+    back = pickle.loads(ForkingPickler.dumps(t))
+    assert back.requires_grad and back.is_leaf and back.grad_fn is None
+    assert not pickle.loads(ForkingPickler.dumps(torch.ones(2))).requires_grad
+    p = torch.nn.Parameter(torch.tensor(0), requires_grad=False)
+    q = pickle.loads(ForkingPickler.dumps(p))
+    assert type(q) is torch.nn.Parameter and not q.requires_grad
+
+
+def test_non_leaf_requiring_grad_is_refused():
+    t = torch.arange(3.0).requires_grad_() * 2
+    q = mp.SimpleQueue()
+    with pytest.raises(RuntimeError, match=r"^Cowardly refusing to serialize non-leaf tensor which "
+                                           r"requires_grad, since autograd does not support crossing "
+                                           r"process boundaries\.  If you just want to transfer the "
+                                           r"data, call detach\(\) on the tensor before serializing "
+                                           r"\(e\.g\., putting it on the queue\)\.$"):
+        q.put(t)
+    q.put(t.detach())
+    assert q.get().tolist() == [0.0, 2.0, 4.0]
+
+
+def _report_requires_grad(queue, out):
+    out.put(queue.get().requires_grad)
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_requires_grad_arrives_in_a_child(method):
+    ctx = mp.get_context(method)
+    queue, out = ctx.Queue(), ctx.Queue()
+    p = ctx.Process(target=_report_requires_grad, args=(queue, out), daemon=True)
+    p.start()
+    queue.put(torch.ones(2, 2).requires_grad_())
+    assert out.get(timeout=60) is True
+    p.join(60)
+    assert p.exitcode == 0
+
+
+def _check_shared_variable(queue, ready, modified, is_parameter):
+    var = queue.get()
+    ready.set()
+    modified.wait()
+    expected = torch.arange(1.0, 26).view(5, 5)
+    expected[0, 0] = 1000
+    ok = var.data.equal(expected) and var.grad is None and not var._backward_hooks
+    ok = ok and type(var) is (torch.nn.Parameter if is_parameter else torch.Tensor)
+    var.data[:] = torch.ones(5, 5)
+    var._grad = torch.ones(5, 5)                   # the child's own .grad
+    queue.put(ok)
+
+
+@pytest.mark.parametrize("is_parameter", [False, True])
+def test_shared_variable_keeps_type_and_data_not_grad_or_hooks(is_parameter):
+    var = torch.arange(1.0, 26).view(5, 5).requires_grad_()
+    if is_parameter:
+        var = torch.nn.Parameter(var.detach())
+    var.register_hook(lambda g: g)
+    assert list(var._backward_hooks) == [0]
+    var._grad = torch.zeros(5, 5)
+    assert var.grad is var._grad
+    ctx = mp.get_context("fork")
+    queue, ready, modified = ctx.Queue(), ctx.Event(), ctx.Event()
+    p = ctx.Process(target=_check_shared_variable, args=(queue, ready, modified, is_parameter),
+                    daemon=True)
+    p.start()
+    queue.put(var)
+    assert ready.wait(60)
+    var.data[0, 0] = 1000
+    var.grad.data[:] = 4
+    modified.set()
+    assert queue.get(timeout=60) is True
+    assert var.data.equal(torch.ones(5, 5)) and var.grad.equal(torch.full((5, 5), 4.0))
+    p.join(60)
+    assert p.exitcode == 0
+
+
+def test_views_through_a_queue_keep_one_storage():
+    x = torch.randn(5, 5)
+    data = [x.storage(), x, x[2], x[:, 1]]
+    q = mp.Queue()
+    q.put(data)
+    back = q.get(timeout=60)
+    assert back[0]._cdata == data[0]._cdata
+    assert all(t.storage()._cdata == data[0]._cdata for t in back[1:])
+    assert back[1].equal(x) and back[3].equal(x[:, 1])
+
+
+def _name_thread(out):
+    mp._set_thread_name("loader thread x")
+    out.append(mp._get_thread_name())
+
+
+def test_thread_names():
+    import threading
+    out = []
+    t = threading.Thread(target=_name_thread, args=(out,))
+    t.start()
+    t.join()
+    assert out == ["loader thread x"]

@@ -599,3 +599,20 @@ def test_small_model_trains():
             for p in model.parameters():
                 p -= 0.2 * p.grad
     assert loss.item() < 0.5 * first
+
+
+def test_hook_handles_are_utils_hooks_removable_handles():
+    from minitorch.utils.hooks import RemovableHandle, unserializable_hook
+    m = torch.nn.Linear(2, 2)
+    h = m.register_forward_hook(lambda *a: None)
+    assert type(h) is RemovableHandle and len(m._forward_hooks) == 1
+    h.remove()
+    assert len(m._forward_hooks) == 0
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+    with opt.register_step_pre_hook(lambda *a: None) as h2:
+        assert type(h2) is RemovableHandle and len(opt._optimizer_step_pre_hooks) == 1
+    assert len(opt._optimizer_step_pre_hooks) == 0
+
+    def hook(*args):
+        pass
+    assert unserializable_hook(hook) is hook and hook.__torch_unserializable__

@@ -192,3 +192,35 @@ def test_bad_untyped_storage_arguments(args, kwargs, exc):
 def test_bad_typed_storage_dtype():
     with pytest.raises(TypeError, match="dtype"):
         torch.TypedStorage(2, dtype="float32")
+
+
+# ---- legacy typed storage names (torch.DoubleStorage, ...) ---------------------------------------
+@pytest.mark.parametrize("name,dtype", [("DoubleStorage", torch.float64), ("FloatStorage", torch.float32),
+                                        ("LongStorage", torch.int64), ("IntStorage", torch.int32),
+                                        ("ByteStorage", torch.uint8), ("BoolStorage", torch.bool),
+                                        ("HalfStorage", torch.float16), ("CharStorage", torch.int8),
+                                        ("ShortStorage", torch.int16), ("BFloat16Storage", torch.bfloat16),
+                                        ("ComplexFloatStorage", torch.complex64),
+                                        ("ComplexDoubleStorage", torch.complex128)])
+def test_legacy_storage_names(name, dtype):
+    cls = getattr(torch, name)
+    assert cls.dtype == dtype
+    s = cls(3)
+    assert type(s) is torch.TypedStorage and s.dtype == dtype and len(s) == 3
+    assert isinstance(s, cls) and isinstance(s, torch.TypedStorage)
+    assert isinstance(torch.zeros(2, dtype=dtype).storage(), cls)
+    assert len(cls()) == 0
+
+
+def test_legacy_storage_from_a_sequence_and_isinstance_by_dtype():
+    assert torch.DoubleStorage([1, 2.5]).tolist() == [1.0, 2.5]
+    assert torch.LongStorage([3, 4]).dtype == torch.int64
+    assert not isinstance(torch.FloatStorage(2), torch.DoubleStorage)
+    assert not isinstance(torch.ones(2), torch.FloatStorage)
+    assert issubclass(torch.DoubleStorage, torch.TypedStorage)
+
+
+def test_cdata_identifies_the_storage():
+    x = torch.randn(4, 3)
+    assert x.storage()._cdata == x[1].storage()._cdata == x.untyped_storage()._cdata
+    assert x.storage()._cdata != x.clone().storage()._cdata

@@ -154,3 +154,8 @@ _LAZY_ATTRIBUTES["ops"] = ("_op_namespaces", "ops")
 is_inference = _C.is_inference
 # ---- forward-mode AD: torch's private entry points (torch._make_dual, torch._unpack_dual) ----
 from .autograd.forward_ad import _make_dual, _unpack_dual  # noqa: E402,F401
+# ---- data loading: torch's legacy typed storage names (DoubleStorage, FloatStorage ...;
+# _storage.py) --------------------------------------------------------------------------------
+from ._storage import (BFloat16Storage, BoolStorage, ByteStorage, CharStorage,  # noqa: E402,F401
+                       ComplexDoubleStorage, ComplexFloatStorage, DoubleStorage, FloatStorage,
+                       HalfStorage, IntStorage, LongStorage, ShortStorage)

@@ -48,3 +48,49 @@ class TypedStorage(_Sharing, _C.StorageBase):
 
 
 _C._set_storage_classes(UntypedStorage, TypedStorage)
+
+
+class _LegacyStorageMeta(type):
+    """Note [Legacy typed storages]: torch.DoubleStorage, torch.FloatStorage ... are not types
+    of their own objects: calling one makes a TypedStorage of its dtype, and isinstance()
+    accepts any TypedStorage of that dtype (as torch's legacy storage classes)."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, TypedStorage) and obj.dtype == cls.dtype
+
+
+class _LegacyStorage(TypedStorage, metaclass=_LegacyStorageMeta):
+    """Base of the legacy storage names (see Note [Legacy typed storages])."""
+
+    dtype = None
+
+    def __new__(cls, *args, device=None):
+        """cls(n): n uninitialised elements; cls(sequence): the elements of the sequence;
+        cls(): empty."""
+        if len(args) > 1:
+            raise TypeError(f"{cls.__name__}(): expected at most 1 argument, got {len(args)}")
+        arg = args[0] if args else 0
+        if isinstance(arg, int) and not isinstance(arg, bool):
+            return TypedStorage(arg, dtype=cls.dtype, device=device)
+        from . import tensor
+        return tensor(list(arg), dtype=cls.dtype, device=device).storage()
+
+
+def _legacy_storage_classes():
+    from . import _C as C
+    names = {"DoubleStorage": C.float64, "FloatStorage": C.float32, "HalfStorage": C.float16,
+             "BFloat16Storage": C.bfloat16, "LongStorage": C.int64, "IntStorage": C.int32,
+             "ShortStorage": C.int16, "CharStorage": C.int8, "ByteStorage": C.uint8,
+             "BoolStorage": C.bool, "ComplexDoubleStorage": C.complex128,
+             "ComplexFloatStorage": C.complex64}
+    out = {}
+    for name, dtype in names.items():
+        cls = _LegacyStorageMeta(name, (_LegacyStorage,), {"dtype": dtype, "__module__": "minitorch",
+                                                           "__doc__": f"TypedStorage of {dtype}."})
+        out[name] = cls
+    return out
+
+
+_LEGACY = _legacy_storage_classes()
+__all__ = ["TypedStorage", "UntypedStorage", *_LEGACY]
+globals().update(_LEGACY)

@@ -225,6 +225,29 @@ class Tensor(_TensorOps, _C.TensorBase):
             return RemovableHandle(hooks, hook)
         return self.grad_fn._register_tensor_hook(self.output_nr, hook)
 
+    @property
+    def _grad(self):
+        """torch's other name of .grad (code that shares tensors between processes sets it)."""
+        return self.grad
+
+    @_grad.setter
+    def _grad(self, value):
+        self.grad = value
+
+    @property
+    def _backward_hooks(self):
+        """The hooks register_hook added to this tensor, by number (None when there are none),
+        as torch's attribute of that name."""
+        if self.grad_fn is None:
+            hooks = list(self._backward_hooks_list)
+        else:
+            hooks = [e[1] for e in self.grad_fn._pre_hooks
+                     if isinstance(e, tuple) and len(e) == 2 and e[0] == self.output_nr and callable(e[1])]
+        if not hooks:
+            return None
+        import collections
+        return collections.OrderedDict(enumerate(hooks))
+
     def register_post_accumulate_grad_hook(self, hook):
         """hook(tensor) runs after this leaf's .grad was accumulated."""
         from .autograd.graph import RemovableHandle

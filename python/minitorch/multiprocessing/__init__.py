@@ -309,6 +309,33 @@ def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
     return start_processes(fn, args, nprocs, join, daemon, start_method)
 
 
+# ------------------------------------------------------------------ thread names (Linux)
+
+_PR_SET_NAME, _PR_GET_NAME = 15, 16
+
+
+def _prctl_name(option, buf):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(option, buf, 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+
+
+def _set_thread_name(name):
+    """Names the calling OS thread (what ps / top / a debugger show; at most 15 bytes kept)."""
+    import ctypes
+    _prctl_name(_PR_SET_NAME, ctypes.create_string_buffer(name.encode()[:15]))
+
+
+def _get_thread_name():
+    """The calling OS thread's name."""
+    import ctypes
+    buf = ctypes.create_string_buffer(16)
+    _prctl_name(_PR_GET_NAME, buf)
+    return buf.value.decode(errors="replace")
+
+
 from .reductions import init_reductions as _init_reductions  # noqa: E402
 
 _init_reductions()

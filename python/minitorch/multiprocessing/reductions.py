@@ -74,15 +74,27 @@ def reduce_storage(storage):
     return rebuild_storage, (_handle(storage.untyped()), dtype)
 
 
-def rebuild_tensor(cls, handle, dtype, offset, size, stride):
+def rebuild_tensor(cls, handle, dtype, offset, size, stride, requires_grad=False):
     from .._tensor import Tensor
     t = _C.empty(0, dtype=dtype).set_(_storage_from_handle(handle), offset, size, stride)
-    return t if cls is Tensor else t.as_subclass(cls)
+    if cls is not Tensor:
+        t = t.as_subclass(cls)
+    if t.requires_grad != requires_grad:
+        t.requires_grad_(requires_grad)
+    return t
 
 
 def reduce_tensor(tensor):
+    """A leaf keeps requires_grad on the other side (a new leaf there); a non-leaf that
+    requires grad is refused, as autograd graphs do not cross processes (torch's error)."""
+    if tensor.requires_grad and not tensor.is_leaf:
+        raise RuntimeError("Cowardly refusing to serialize non-leaf tensor which requires_grad, "
+                           "since autograd does not support crossing process boundaries.  If you "
+                           "just want to transfer the data, call detach() on the tensor before "
+                           "serializing (e.g., putting it on the queue).")
     return rebuild_tensor, (type(tensor), _handle(tensor.untyped_storage()), tensor.dtype,
-                            tensor.storage_offset(), tuple(tensor.shape), tensor.stride())
+                            tensor.storage_offset(), tuple(tensor.shape), tensor.stride(),
+                            tensor.requires_grad)
 
 
 def register(cls):

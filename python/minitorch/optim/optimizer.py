@@ -15,6 +15,7 @@ import minitorch
 from minitorch import Tensor
 from minitorch.autograd import _profiler_collection as _profiling
 from minitorch.autograd.profiler import record_function as _record_function
+from minitorch.utils.hooks import RemovableHandle
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
@@ -33,30 +34,6 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
-
-
-class RemovableHandle:
-    """What the ``register_*_hook`` methods return: ``handle.remove()`` takes the hook out again
-    (also usable as a context manager)."""
-
-    _next_id = 0
-
-    def __init__(self, hooks_dict):
-        import weakref
-        self._hooks_ref = weakref.ref(hooks_dict)
-        self.id = RemovableHandle._next_id
-        RemovableHandle._next_id += 1
-
-    def remove(self):
-        hooks_dict = self._hooks_ref()
-        if hooks_dict is not None and self.id in hooks_dict:
-            del hooks_dict[self.id]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 _global_step_pre_hooks = OrderedDict()

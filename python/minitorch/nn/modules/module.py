@@ -17,6 +17,7 @@ import minitorch as _mt
 from ... import _C
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
 
 __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",
@@ -56,46 +57,6 @@ def _addindent(text, spaces):
         return text
     pad = " " * spaces
     return "\n".join([lines[0]] + [pad + line if line.strip() else "" for line in lines[1:]])
-
-
-class RemovableHandle:
-    """Returned by the register_*_hook methods: ``remove()`` unregisters the hook (also as a
-    context manager, on exit)."""
-
-    _next_id = itertools.count()
-
-    def __init__(self, hooks_dict, *, extra_dict=None):
-        self.id = next(RemovableHandle._next_id)
-        self.hooks_dict_ref = weakref.ref(hooks_dict)
-        if extra_dict is None:
-            extra_dict = ()
-        elif isinstance(extra_dict, dict):
-            extra_dict = (extra_dict,)
-        self.extra_dict_ref = tuple(weakref.ref(d) for d in extra_dict)
-
-    def remove(self):
-        hooks = self.hooks_dict_ref()
-        if hooks is not None:
-            hooks.pop(self.id, None)
-        for ref in self.extra_dict_ref:
-            d = ref()
-            if d is not None:
-                d.pop(self.id, None)
-
-    def __getstate__(self):
-        return (self.hooks_dict_ref(), self.id, tuple(r() for r in self.extra_dict_ref))
-
-    def __setstate__(self, state):
-        hooks, self.id, extras = state
-        self.hooks_dict_ref = weakref.ref(OrderedDict() if hooks is None else hooks)
-        self.extra_dict_ref = tuple(weakref.ref(d) for d in extras if d is not None)
-        RemovableHandle._next_id = itertools.count(max(self.id + 1, next(RemovableHandle._next_id)))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 # hooks every module runs (register_module_forward_hook & co.)

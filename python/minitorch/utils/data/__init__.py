@@ -2,13 +2,15 @@
 
 Files: dataset.py (Dataset and its combinators, random_split), sampler.py (index samplers),
 distributed.py (DistributedSampler, weighted_mean), _collate.py (default_collate,
-default_convert), _worker_info.py (get_worker_info), dataloader.py (DataLoader and its worker
+default_convert), _utils/ (torch's private module layout: _utils.worker.get_worker_info,
+_utils.collate ...), dataloader.py (DataLoader and its worker
 pool), _worker.py (the worker loop), _fetch.py (loading batches), _slabs.py (batches in shared
 memory), shared.py (SharedList)."""
 from ._collate import default_collate, default_convert
 from .dataloader import DataLoader
 from .shared import SharedList
-from ._worker_info import get_worker_info
+from ._utils.worker import get_worker_info
+from . import _utils  # noqa: F401  (torch.utils.data._utils)
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset,
                       TensorDataset, random_split)
 from .distributed import DistributedSampler

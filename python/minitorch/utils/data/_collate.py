@@ -22,6 +22,8 @@ straight into shared memory:
 * ``default_collate`` passes the module-level variable ``_collate_out_alloc`` of THIS module
   (``minitorch.utils.data._collate._collate_out_alloc``), read at each call. It is None (plain
   stack) except in a DataLoader worker process, whose worker loop sets it once at start-up.
+  Where it is None but ``get_worker_info()`` says this is a worker, the batch is stacked into
+  shared memory, as torch's default_collate does in workers.
 """
 import collections.abc
 import copy
@@ -30,13 +32,14 @@ import re
 import numpy as np
 
 import minitorch as _mt
+from ._utils import worker as _worker
 
 __all__ = ["collate", "collate_tensors", "default_collate", "default_collate_fn_map", "default_convert"]
 
 _collate_out_alloc = None  # see Note [Collate output allocator]
 
 # NumPy dtype kinds that cannot become tensors: bytes, str, object
-_np_str_obj_array_pattern = re.compile(r"[SaUO]")
+np_str_obj_array_pattern = re.compile(r"[SaUO]")
 
 default_collate_err_msg_format = ("default_collate: batch must contain tensors, numpy arrays, numbers, "
                                   "dicts or lists; found {}")
@@ -108,13 +111,20 @@ def collate(batch, *, collate_fn_map=None):
 
 
 # ---- the functions of default_collate_fn_map -----------------------------------------------------
+def _shared_alloc(shape, dtype):
+    return _mt.empty(shape, dtype=dtype).share_memory_()
+
+
 def collate_tensor_fn(batch, *, collate_fn_map=None):
-    return collate_tensors(batch, _collate_out_alloc)
+    alloc = _collate_out_alloc
+    if alloc is None and _worker.get_worker_info() is not None:
+        alloc = _shared_alloc
+    return collate_tensors(batch, alloc)
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):
     elem = batch[0]
-    if _np_str_obj_array_pattern.search(elem.dtype.str) is not None:
+    if np_str_obj_array_pattern.search(elem.dtype.str) is not None:
         raise TypeError(default_collate_err_msg_format.format(elem.dtype))
     return collate([_mt.as_tensor(b) for b in batch], collate_fn_map=collate_fn_map)
 
@@ -161,7 +171,7 @@ def default_convert(data):
     if isinstance(data, _mt.Tensor):
         return data
     if data_type.__module__ == "numpy" and data_type.__name__ not in ("str_", "string_"):
-        if data_type.__name__ == "ndarray" and _np_str_obj_array_pattern.search(data.dtype.str) is not None:
+        if data_type.__name__ == "ndarray" and np_str_obj_array_pattern.search(data.dtype.str) is not None:
             return data
         return _mt.as_tensor(data)
     if isinstance(data, collections.abc.Mapping):

@@ -1,40 +1,14 @@
 """Turning indices into batches, the same in the main process and in workers: the fetchers of
-map-style and iterable datasets, per-sample seeding, and the wrapper that carries a worker's
-exception (with its traceback and the sample it was loading) to the main process."""
+map-style and iterable datasets and per-sample seeding.  A worker's exception travels to the
+main process in an ExceptionWrapper (minitorch._utils, as torch's), with its traceback and the
+sample it was loading."""
 import hashlib
 import random
-import sys
-import traceback
 
 import numpy as np
 
 import minitorch as _mt
-
-
-class ExceptionWrapper:
-    """An exception raised while loading, pickled to the main process and raised there again
-    as the same type, its message holding the original traceback."""
-
-    def __init__(self, exc_info=None, where="in background"):
-        exc_type, exc, tb = exc_info if exc_info is not None else sys.exc_info()
-        self.exc_type = exc_type
-        self.exc_msg = "".join(traceback.format_exception(exc_type, exc, tb))
-        self.where = where
-
-    def reraise(self):
-        msg = f"Caught {self.exc_type.__name__} {self.where}.\nOriginal {self.exc_msg}"
-        if self.exc_type is KeyError:
-            msg = _KeyErrorMessage(msg)         # KeyError would print the message's repr
-        try:
-            exc = self.exc_type(msg)
-        except Exception:                       # noqa: BLE001 - a type that takes no message
-            raise RuntimeError(msg) from None
-        raise exc
-
-
-class _KeyErrorMessage(str):
-    def __repr__(self):
-        return self
+from minitorch._utils import ExceptionWrapper  # noqa: F401  (used by the worker loop)
 
 
 def seed_everything(seed):
@@ -91,9 +65,10 @@ class MapFetcher:
 class IterableFetcher:
     """Batches of an iterable dataset: the next `batch_size` items of its iterator (one item
     without auto-collation); StopIteration once it is exhausted (or, with drop_last, when only
-    a short batch is left)."""
+    a short batch is left).  Without `batch_size` a batch is as long as the index list it is
+    fetched for (torch's _IterableDatasetFetcher)."""
 
-    def __init__(self, dataset, auto_collation, collate_fn, drop_last, batch_size):
+    def __init__(self, dataset, auto_collation, collate_fn, drop_last, batch_size=None):
         self.it = iter(dataset)
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
@@ -109,13 +84,14 @@ class IterableFetcher:
             self.current = "the next item"
             return self.collate_fn(next(self.it))
         data = []
-        for _ in range(self.batch_size):
+        batch_size = len(index) if self.batch_size is None else self.batch_size
+        for _ in range(batch_size):
             self.current = "the next item"
             try:
                 data.append(next(self.it))
             except StopIteration:
                 self.ended = True
                 break
-        if not data or (self.drop_last and len(data) < self.batch_size):
+        if not data or (self.drop_last and len(data) < batch_size):
             raise StopIteration
         return self.collate_fn(data)

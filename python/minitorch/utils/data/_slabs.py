@@ -88,6 +88,8 @@ class SlabRing:
         for n in shape:
             numel *= n
         nbytes = numel * dtype.itemsize
+        if nbytes == 0:        # no bytes to share: it travels by value (no region names it)
+            return _mt.empty(shape, dtype=dtype)
         slab = self.batch[-1] if self.batch else None
         if slab is None or slab.used + nbytes > _HEADER + slab.capacity:
             slab = self._take(nbytes)

@@ -7,14 +7,17 @@ Messages in: None (exit), _Resume (a new epoch of persistent workers), (idx, ind
 Messages out (one pickled message per batch): the batch, an ExceptionWrapper, or
 _IterableEnd once an iterable dataset's copy in this worker is exhausted.  A worker exits on
 None, when its parent is gone, or when its pipe breaks."""
+import errno
 import os
 import queue
 import signal
+import sys
 
 import numpy as np
 
 import minitorch as _mt
-from . import _collate, _worker_info
+from . import _collate
+from ._utils import worker as _worker_info
 from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher, seed_everything
 from ._slabs import SlabRing
 
@@ -33,11 +36,6 @@ class _Resume:
 
     def __init__(self, base_seed):
         self.base_seed = base_seed
-
-
-def numpy_seed(base_seed, worker_id):
-    """NumPy's global seed in a worker: 32 bits mixed from the base seed and the worker id."""
-    return int(np.random.SeedSequence([worker_id, base_seed & 0xFFFFFFFFFFFFFFFF]).generate_state(1)[0])
 
 
 def _make_fetcher(spec, base_seed):
@@ -70,7 +68,7 @@ def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, n
     _mt.manual_seed(seed)
     import random
     random.seed(seed)
-    np.random.seed(numpy_seed(base_seed, worker_id))
+    np.random.seed(_worker_info._generate_state(base_seed, worker_id))
     dataset = spec[1]
     _worker_info._worker_info = _worker_info.WorkerInfo(id=worker_id, num_workers=num_workers,
                                                         seed=seed, dataset=dataset)
@@ -118,11 +116,32 @@ def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, n
                 where = f"in DataLoader worker process {worker_id}"
                 if fetcher is not None and fetcher.current is not None:
                     where += f" while loading sample {fetcher.current!r}"
-                data = ExceptionWrapper(where=where)
+                data = _wrap_error(where)
         regions = ring.end_batch()
         if not _send(result_conn, ring, (idx, data), regions):
             return
         del data
+
+
+TOO_MANY_OPEN_FILES = (
+    "Too many open files. Communication with the workers is no longer possible. Please increase "
+    "the limit using `ulimit -n` in the shell or change the sharing strategy by calling "
+    "`minitorch.multiprocessing.set_sharing_strategy('file_system')` at the beginning of your code")
+
+
+def _out_of_descriptors(exc):
+    return (isinstance(exc, OSError) and exc.errno == errno.EMFILE) or \
+        "Too many open files" in str(exc)
+
+
+def _wrap_error(where):
+    """The ExceptionWrapper of the exception being handled; running out of descriptors becomes
+    torch's RuntimeError naming `ulimit -n` and set_sharing_strategy."""
+    exc = sys.exc_info()[1]
+    if _out_of_descriptors(exc):
+        err = RuntimeError(TOO_MANY_OPEN_FILES)
+        return ExceptionWrapper((RuntimeError, err, None), where=where)
+    return ExceptionWrapper(where=where)
 
 
 def _alive(pid):
@@ -144,7 +163,7 @@ def _send(conn, ring, item, regions):
         return False
     except Exception:                            # noqa: BLE001 - an unpicklable batch
         ring.abandon(regions)
-        err = ExceptionWrapper(where=f"while sending batch {idx} from a DataLoader worker")
+        err = _wrap_error(f"while sending batch {idx} from a DataLoader worker")
         try:
             conn.send_bytes(ring.encode(idx, err, []))
         except OSError:

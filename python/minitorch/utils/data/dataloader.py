@@ -29,6 +29,7 @@ import multiprocessing as _pymp
 import os
 import threading
 import time
+import typing
 import warnings
 import weakref
 from multiprocessing import connection as _connection
@@ -40,14 +41,15 @@ from minitorch.autograd.profiler import record_function as _record_function
 from . import _collate
 from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher
 from ._slabs import SlabMapper
-from ._worker import _IterableEnd, _Resume, worker_loop
+from ._utils import signal_handling
+from ._worker import TOO_MANY_OPEN_FILES, _IterableEnd, _Resume, _out_of_descriptors, worker_loop
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
 from ._collate import default_collate, default_convert  # noqa: E402
-from ._worker_info import get_worker_info  # noqa: E402
+from ._utils.worker import get_worker_info  # noqa: E402
 
 _SHUTDOWN_GRACE_S = 5.0
 _SLOW_LOAD_MIN_BATCHES = 20
@@ -63,7 +65,20 @@ class _InfiniteConstantSampler:
             yield None
 
 
-class DataLoader:
+_T_co = typing.TypeVar("_T_co", covariant=True)
+
+
+def _cpu_count():
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        try:
+            return len(os.sched_getaffinity(0))
+        except OSError:
+            pass
+    return os.cpu_count()
+
+
+class DataLoader(typing.Generic[_T_co]):
     """Batches of `dataset`: see torch.utils.data.DataLoader (same arguments), and the notes
     above for the worker pool and minitorch's additions (`per_sample_seed`)."""
 
@@ -144,7 +159,27 @@ class DataLoader:
         self.multiprocessing_context = multiprocessing_context
         self._iterator = None
         self._slow_warned = False
+        self._IterableDataset_len_called = None   # len(dataset) once len(loader) was asked
         self.__initialized = True
+        self.check_worker_number_rationality()
+
+    def check_worker_number_rationality(self):
+        """Warns (as torch) when num_workers exceeds the CPUs this process may use."""
+        if not self.num_workers:
+            return
+        cpus = _cpu_count()
+        if cpus is not None and self.num_workers <= cpus:
+            return
+        if cpus is None:
+            suggested = "DataLoader is not able to compute a suggested max number of worker in current system."
+        else:
+            cpuset = "" if hasattr(os, "sched_getaffinity") else " (`cpuset` is not taken into account)"
+            suggested = (f"Our suggested max number of worker in current system is {cpus}{cpuset}, which "
+                         "is smaller than what this DataLoader is going to create.")
+        warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in total. "
+                      f"{suggested} Please be aware that excessive worker creation might get DataLoader "
+                      "running slow or even freeze, lower the worker number to avoid potential "
+                      "slowness/freeze if necessary.", stacklevel=2)
 
     # ---- torch's attribute rules
     @property
@@ -186,11 +221,9 @@ class DataLoader:
 
     def __len__(self):
         if self._dataset_kind == "iterable":
-            n = len(self.dataset)
-            if self.batch_size is not None:
-                n = n // self.batch_size if self.drop_last else -(-n // self.batch_size)
-            return n
-        return len(self._index_sampler)
+            self._IterableDataset_len_called = len(self.dataset)
+        return _num_batches(self._dataset_kind, self.dataset, self._index_sampler, self.batch_size,
+                            self.drop_last)
 
     def _base_seed(self):
         return int(_mt.empty((), dtype=_mt.int64).random_(generator=self.generator).item())
@@ -198,6 +231,7 @@ class DataLoader:
     def __iter__(self):
         if self.num_workers == 0:
             return _SingleProcessIter(self)
+        self.check_worker_number_rationality()
         if self.persistent_workers:
             if self._iterator is None:
                 self._iterator = _MultiProcessIter(self)
@@ -207,9 +241,25 @@ class DataLoader:
         return _MultiProcessIter(self)
 
 
+def _num_batches(kind, dataset, index_sampler, batch_size, drop_last):
+    """len() of a loader and of its iterators."""
+    if kind == "iterable":
+        n = len(dataset)
+        if batch_size is not None:
+            n = n // batch_size if drop_last else -(-n // batch_size)
+        return n
+    return len(index_sampler)
+
+
 class _BaseIter:
+    """Note [Iterators do not hold their loader]: a loader with persistent workers keeps its
+    iterator (loader._iterator); were the iterator to keep the loader, the two would outlive
+    `del` until the cycle collector runs, and so would the workers.  The iterator keeps a weak
+    reference and copies what it needs; torch's workers exit at once too."""
+
     def __init__(self, loader, base_seed=None):
-        self._loader = loader
+        self._loader_ref = weakref.ref(loader)
+        self._num_workers = loader.num_workers
         self._dataset = loader.dataset
         self._kind = loader._dataset_kind
         self._auto_collation = loader._auto_collation
@@ -227,12 +277,30 @@ class _BaseIter:
         self._sampler_iter = iter(self._index_sampler)
         self._base_seed = base_seed
         self._num_yielded = 0
+        self._batch_size = loader.batch_size
+        self._IterableDataset_len_called = loader._IterableDataset_len_called
+
+    def _count_yielded(self):
+        """One more batch delivered; warns (as torch) once an iterable dataset has given more
+        than the length len(loader) reported for it."""
+        self._num_yielded += 1
+        reported = self._IterableDataset_len_called
+        if self._kind == "iterable" and reported is not None and self._num_yielded > reported:
+            msg = (f"Length of IterableDataset {self._dataset} was reported to be {reported}(when "
+                   f"accessing len(dataloader)), but {self._num_yielded} samples have been fetched. ")
+            if self._num_workers > 0:
+                msg += ("For multiprocessing data-loading, this could be caused by not properly "
+                        "configuring the IterableDataset replica at each worker. Please see "
+                        "https://pytorch.org/docs/stable/data.html#torch.utils.data.IterableDataset "
+                        "for examples.")
+            warnings.warn(msg, stacklevel=3)
 
     def __iter__(self):
         return self
 
     def __len__(self):
-        return len(self._loader)
+        return _num_batches(self._kind, self._dataset, self._index_sampler, self._batch_size,
+                            self._drop_last)
 
     def __next__(self):
         if _profiling.active() is not None:     # the profiler shows each batch, as torch's
@@ -264,14 +332,14 @@ class _SingleProcessIter(_BaseIter):
         index = self._next_index()
         data = self._fetcher.fetch(index)
         self._loading_s += time.perf_counter() - t
-        self._num_yielded += 1
+        self._count_yielded()
         self._check_slow()
         return data
 
     def _check_slow(self):
         """Note [The worker pool]: one warning when loading dominates the loop."""
-        loader = self._loader
-        if loader._slow_warned or self._num_yielded < _SLOW_LOAD_MIN_BATCHES:
+        loader = self._loader_ref()
+        if loader is None or loader._slow_warned or self._num_yielded < _SLOW_LOAD_MIN_BATCHES:
             return
         elapsed = time.perf_counter() - self._t0
         if elapsed >= _SLOW_LOAD_MIN_S and self._loading_s > _SLOW_LOAD_SHARE * elapsed:
@@ -317,8 +385,9 @@ class _MultiProcessIter(_BaseIter):
         except BaseException:
             _shutdown_workers(self._workers, self._index_queues, self._conns)
             raise
+        signal_handling._set_worker_pids(id(self), [p.pid for p in self._workers])
         self._finalizer = weakref.finalize(self, _shutdown_workers, self._workers,
-                                           self._index_queues, self._conns)
+                                           self._index_queues, self._conns, id(self))
         super().__init__(loader, self._first_seed)
         self._fill()
 
@@ -388,6 +457,11 @@ class _MultiProcessIter(_BaseIter):
                     worker_id = conns[obj]
                     try:
                         return worker_id, self._slabs.decode(worker_id, message)
+                    except OSError as e:
+                        if _out_of_descriptors(e):
+                            self._shutdown_now()
+                            raise RuntimeError(TOO_MANY_OPEN_FILES) from None
+                        raise
                     except RuntimeError:
                         # a new slab is lent by its worker: when that worker is dying, the
                         # batch is lost and its death is the error to report (below)
@@ -396,10 +470,9 @@ class _MultiProcessIter(_BaseIter):
                             raise
             dead = [p for p in self._workers if not p.is_alive()]
             if dead:
-                pids = ", ".join(str(p.pid) for p in dead)
-                codes = ", ".join(_exit_text(p.exitcode) for p in dead)
+                msg = signal_handling.worker_failure_message(dead[0].pid, dead[0].exitcode)
                 self._shutdown_now()
-                raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly ({codes})")
+                raise RuntimeError(msg)
             if deadline is not None and time.monotonic() >= deadline:
                 self._shutdown_now()
                 raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
@@ -443,7 +516,7 @@ class _MultiProcessIter(_BaseIter):
 
     def _deliver(self, data):
         self._put_index()
-        self._num_yielded += 1
+        self._count_yielded()
         if isinstance(data, ExceptionWrapper):
             data.reraise()
         return data
@@ -460,19 +533,7 @@ class _MultiProcessIter(_BaseIter):
             pass
 
 
-def _exit_text(code):
-    if code is None:
-        return "running"
-    if code < 0:
-        try:
-            import signal
-            return f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit code {code}"
-
-
-def _shutdown_workers(workers, index_queues, conns):
+def _shutdown_workers(workers, index_queues, conns, key=None):
     """Asks every worker to exit, waits up to a grace period, then terminates / kills the rest;
     closes the queues and pipes.  Safe to call twice and at interpreter exit."""
     for iq in index_queues:
@@ -497,3 +558,5 @@ def _shutdown_workers(workers, index_queues, conns):
     index_queues.clear()
     conns.clear()
     workers.clear()
+    if key is not None:
+        signal_handling._worker_pids.pop(key, None)

@@ -1,0 +1,52 @@
+"""Which data-loading worker (if any) the current process is, ``get_worker_info()``, and the
+NumPy seed of a worker, as ``torch.utils.data._utils.worker``.
+
+Contract with the worker loop (../_worker.py): the module-level variable ``_worker_info`` of
+THIS module (``minitorch.utils.data._utils.worker._worker_info``) is ``None`` in every process
+except a DataLoader worker.  A worker process sets it once, before it calls ``worker_init_fn``
+or touches the dataset, to ``WorkerInfo(id=..., num_workers=..., seed=..., dataset=...)``
+describing itself, and never changes it afterwards.  ``get_worker_info()`` only reads it, and
+so does default_collate (a batch built in a worker goes to shared memory).
+"""
+import numpy as np
+
+from . import MP_STATUS_CHECK_INTERVAL  # noqa: F401  (torch's name here too)
+
+__all__ = ["WorkerInfo", "get_worker_info"]
+
+
+class WorkerInfo:
+    """Read-only description of a data-loading worker: its ``id`` (0 to ``num_workers - 1``),
+    ``num_workers``, the ``seed`` its random generators were seeded with, and ``dataset``, this
+    process's own copy of the dataset."""
+
+    __slots__ = ("id", "num_workers", "seed", "dataset")
+
+    def __init__(self, *, id, num_workers, seed, dataset):  # noqa: A002 - torch's field name
+        for name, value in (("id", id), ("num_workers", num_workers), ("seed", seed),
+                            ("dataset", dataset)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise RuntimeError(f"Cannot assign attributes to {type(self).__name__} objects")
+
+    def __delattr__(self, name):
+        raise RuntimeError(f"Cannot assign attributes to {type(self).__name__} objects")
+
+    def __repr__(self):
+        fields = ", ".join(f"{k}={getattr(self, k)}" for k in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+_worker_info = None  # a WorkerInfo in a worker process; see the module docstring
+
+
+def get_worker_info():
+    """The WorkerInfo of the current DataLoader worker process, or None outside workers."""
+    return _worker_info
+
+
+def _generate_state(base_seed, worker_id):
+    """The NumPy seed of worker `worker_id` for the epoch's `base_seed`: four 32-bit words of
+    NumPy's SeedSequence over (worker_id, base_seed), the words torch seeds NumPy with."""
+    return [int(w) for w in np.random.SeedSequence([worker_id, base_seed]).generate_state(4)]
