@@ -30,7 +30,7 @@ mt__stack_scalar_init(mt__stack_scalar *h, mt_scalar s, mt_dtype dt)
     h->storage.device = MT_DEVICE_CPU;
     h->storage.deleter = NULL;
     h->storage.deleter_ctx = NULL;
-    atomic_init(&h->storage.fixed, true);
+    atomic_init(&h->storage.resizable, false);
     atomic_init(&h->tensor.refcount, 1);
     h->tensor.storage = &h->storage;
     h->tensor.offset = 0;

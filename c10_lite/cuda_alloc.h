@@ -24,7 +24,7 @@
  *    request is retried once; then it fails with torch's "CUDA out of memory" message.
  *  - memory_allocated counts the blocks in use (rounded sizes), memory_reserved every block
  *    the allocator holds from the driver; both keep a peak, reset by reset_peak.
- * The driver calls go through a backend (cuda_backend.c: the CUDA runtime), so the caching
+ * The driver calls go through a backend (cuda_hooks.c: the CUDA runtime), so the caching
  * logic is plain C, tested without a GPU against a host-memory backend.  One mutex guards an
  * allocator: any thread may allocate and free. */
 

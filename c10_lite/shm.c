@@ -427,6 +427,7 @@ mt_storage_share_(mt_storage *s, mt_shm_kind kind)
     s->data = data;
     s->deleter = mt__shm_deleter;
     s->deleter_ctx = m;
+    atomic_store(&s->resizable, false); /* the bytes are now the segment's */
     if (old_deleter != NULL) {
         old_deleter(old_ctx, old);
     }

@@ -1,79 +1,13 @@
-/* c10_lite/storage.c - refcounted buffers and the CPU allocator. */
+/* c10_lite/storage.c - refcounted buffers over the allocator registry (Note [Allocator registry]). */
 #include "c10_lite/storage.h"
 
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <string.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "c10_lite/error.h"
 
 _Thread_local bool mt_inference_mode;
 _Atomic int64_t mt_inference_live;
-
-#define MT__CPU_ALIGN 64
-/* Note [Huge pages]
- * Buffers of 32 MiB and more are 2 MiB aligned and marked MADV_HUGEPAGE:
- * glibc maps (and unmaps on free) every block above its largest mmap
- * threshold, so each new 64 MiB result would otherwise take 16384 page
- * faults, which dominate elementwise ops on big tensors.  Smaller blocks come
- * from malloc's reused heap, where huge pages only add compaction stalls. */
-#define MT__HUGE_THRESHOLD (32u << 20)
-#define MT__HUGE_ALIGN (2u << 20)
-
-void *
-mt_cpu_alloc(size_t nbytes)
-{
-    size_t align = nbytes >= MT__HUGE_THRESHOLD ? MT__HUGE_ALIGN : MT__CPU_ALIGN;
-    size_t rounded = (nbytes + align - 1) & ~(size_t)(align - 1);
-    if (rounded < nbytes) {
-        mt_error_set(MT_ENOMEM, "CPU allocation of %zu bytes overflows", nbytes);
-        return NULL;
-    }
-    void *p = aligned_alloc(align, rounded ? rounded : MT__CPU_ALIGN);
-#ifdef MADV_HUGEPAGE
-    if (p != NULL && align == MT__HUGE_ALIGN) {
-        madvise(p, rounded, MADV_HUGEPAGE); /* a hint: failure is harmless */
-    }
-#endif
-    if (p == NULL) {
-        mt_error_set(MT_ENOMEM,
-                     "DefaultCPUAllocator: not enough memory: you tried to allocate %zu bytes.",
-                     nbytes);
-    }
-    return p;
-}
-
-void
-mt_cpu_free(void *p)
-{
-    free(p);
-}
-
-/* Note [Heap reuse]
- * glibc serves blocks above its mmap threshold (128 KiB at first, raised as big blocks are
- * freed) by mmap and gives them back on free, and trims the heap's top once more than twice
- * that is free.  A training step frees and reallocates the same activation- and
- * gradient-sized blocks (a few hundred KiB to tens of MiB) every iteration, so each would be
- * mapped anew and fault in page by page: that was a third of a small MLP's step.  Below the
- * huge-page size (Note [Huge pages]) blocks therefore come from the heap and stay there once
- * freed, up to 256 MiB of free heap top.  Bigger blocks are still mapped and unmapped, so
- * freeing a big tensor still returns its memory.  MALLOC_MMAP_THRESHOLD_ /
- * MALLOC_TRIM_THRESHOLD_ in the environment keep the user's choice. */
-void
-mt_cpu_allocator_init(void)
-{
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
-    if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) {
-        mallopt(M_MMAP_THRESHOLD, (int)MT__HUGE_THRESHOLD);
-    }
-    if (getenv("MALLOC_TRIM_THRESHOLD_") == NULL) {
-        mallopt(M_TRIM_THRESHOLD, (int)(8 * MT__HUGE_THRESHOLD));
-    }
-#endif
-}
 
 /* Note [CPU memory counter]
  * Each thread counts the bytes of the CPU storages it allocated minus those it freed (a
@@ -89,11 +23,12 @@ mt_storage_cpu_net_bytes(void)
     return mt__cpu_net_bytes;
 }
 
+/* The deleter of memory from mt_storage_new: ctx is the allocator that made it. */
 static void
-mt__cpu_deleter(void *ctx, void *data)
+mt__allocator_deleter(void *ctx, void *data)
 {
-    (void)ctx;
-    mt_cpu_free(data);
+    const mt_allocator *a = ctx;
+    a->free(a->ctx, data);
 }
 
 mt_storage *
@@ -114,7 +49,7 @@ mt_storage_from_blob(void *data, size_t nbytes, mt_device device, mt_deleter_fn 
     }
     s->deleter = deleter;
     s->deleter_ctx = deleter_ctx;
-    atomic_init(&s->fixed, false);
+    atomic_init(&s->resizable, false);
     atomic_init(&s->version, 0);
     s->shared = NULL;
     s->inference = mt_inference_mode;
@@ -136,9 +71,10 @@ mt_storage_resizable(const mt_storage *s)
 {
     if (s->deleter == mt__alias_deleter) {
         /* growing copies into a new storage: as fine as for the target itself */
-        return !atomic_load(&s->fixed) && mt_storage_resizable(s->deleter_ctx);
+        return atomic_load_explicit(&s->resizable, memory_order_relaxed) &&
+               mt_storage_resizable(s->deleter_ctx);
     }
-    return s->deleter == mt__cpu_deleter && !atomic_load(&s->fixed);
+    return atomic_load_explicit(&s->resizable, memory_order_relaxed);
 }
 
 static void
@@ -178,6 +114,7 @@ mt_storage_alias(mt_storage *target, mt_storage *counter_of)
         return NULL;
     }
     mt_storage_incref(target);
+    atomic_store_explicit(&s->resizable, true, memory_order_relaxed); /* as its target */
     if (s->inference != target->inference) {
         atomic_fetch_add_explicit(&mt_inference_live, target->inference ? 1 : -1,
                                   memory_order_relaxed);
@@ -190,42 +127,82 @@ mt_storage_alias(mt_storage *target, mt_storage *counter_of)
     return s;
 }
 
+
 void
 mt_storage_fix(mt_storage *s)
 {
-    atomic_store(&s->fixed, true);
+    atomic_store(&s->resizable, false);
+}
+
+/* New storage from the device type's allocator; *out_a = that allocator (borrowed). */
+static mt_storage *
+mt__storage_alloc(size_t nbytes, mt_device device, const mt_allocator **out_a)
+{
+    const mt_allocator *a = mt_allocator_get(device.type);
+    if (a == NULL) {
+        return NULL;
+    }
+    if (a->resolve_device(a->ctx, device.index, &device.index) < 0) {
+        return NULL;
+    }
+    void *data = NULL;
+    if (a->alloc(a->ctx, device.index, a->current_stream(a->ctx, device.index), nbytes, &data) <
+        0) {
+        return NULL;
+    }
+    mt_storage *s = mt_storage_from_blob(data, nbytes, device, mt__allocator_deleter, (void *)a);
+    if (s == NULL) {
+        a->free(a->ctx, data);
+        return NULL;
+    }
+    atomic_store_explicit(&s->resizable, true, memory_order_relaxed);
+    if (s->device.type == MT_CPU) {
+        mt__cpu_net_bytes += (int64_t)nbytes; /* Note [CPU memory counter] */
+    }
+    *out_a = a;
+    return s;
 }
 
 mt_storage *
 mt_storage_new(size_t nbytes, mt_device device)
 {
-    if (device.type != MT_CPU) {
-        mt_error_set(MT_ENOTIMPL,
-                     "storage on device type '%s' is not implemented yet (only cpu tensors are)",
-                     mt_device_type_name(device.type));
-        return NULL;
-    }
-    void *data = mt_cpu_alloc(nbytes);
-    if (data == NULL) {
-        return NULL;
-    }
-    mt_storage *s = mt_storage_from_blob(data, nbytes, device, mt__cpu_deleter, NULL);
-    if (s == NULL) {
-        mt_cpu_free(data);
-        return NULL;
-    }
-    mt__cpu_net_bytes += (int64_t)nbytes; /* Note [CPU memory counter] */
-    return s;
+    const mt_allocator *a;
+    return mt__storage_alloc(nbytes, device, &a);
 }
 
 mt_storage *
 mt_storage_new_zeroed(size_t nbytes, mt_device device)
 {
-    mt_storage *s = mt_storage_new(nbytes, device);
-    if (s != NULL) {
-        memset(s->data, 0, nbytes);
+    const mt_allocator *a;
+    mt_storage *s = mt__storage_alloc(nbytes, device, &a);
+    if (s != NULL && nbytes != 0) {
+        static const unsigned char zero = 0;
+        int index = s->device.index;
+        if (a->fill(a->ctx, index, s->data, nbytes, &zero, 1, a->current_stream(a->ctx, index),
+                    true) < 0) {
+            mt_storage_decref(s);
+            return NULL;
+        }
     }
     return s;
+}
+
+int
+mt_storage_copy_bytes(mt_storage *dst, size_t dst_offset, const mt_storage *src,
+                      size_t src_offset, size_t nbytes)
+{
+    if (dst_offset > dst->nbytes || nbytes > dst->nbytes - dst_offset ||
+        src_offset > src->nbytes || nbytes > src->nbytes - src_offset) {
+        return mt_error_set(MT_EINVAL,
+                            "storage copy of %zu bytes out of bounds (from byte %zu of %zu to "
+                            "byte %zu of %zu)",
+                            nbytes, src_offset, src->nbytes, dst_offset, dst->nbytes);
+    }
+    if (nbytes == 0) {
+        return 0;
+    }
+    return mt_bytes_copy((char *)dst->data + dst_offset, dst->device,
+                         (const char *)src->data + src_offset, src->device, nbytes, false);
 }
 
 void
@@ -235,7 +212,7 @@ mt_storage_decref(mt_storage *s)
         return;
     }
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
-        if (s->deleter == mt__cpu_deleter) {
+        if (s->deleter == mt__allocator_deleter && s->device.type == MT_CPU) {
             mt__cpu_net_bytes -= (int64_t)s->nbytes; /* Note [CPU memory counter] */
         }
         if (s->deleter != NULL) {

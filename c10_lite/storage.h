@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "c10_lite/allocator.h"
 #include "c10_lite/device.h"
 
 /* Called exactly once, when the last reference goes away, to give the bytes
@@ -16,9 +17,11 @@ typedef void (*mt_deleter_fn)(void *ctx, void *data);
 
 /* Note [Storage ownership]
  * A storage owns one reference to its bytes, expressed as (deleter, ctx):
- *   - memory from mt_storage_new: the CPU allocator's free;
+ *   - memory from mt_storage_new: the free of its device type's allocator, the one
+ *     that made it (Note [Allocator registry]); such a storage is resizable;
  *   - borrowed memory (a NumPy array, shared memory, another library's buffer):
- *     the deleter releases the lender (e.g. Py_DECREF of the ndarray).
+ *     the deleter releases the lender (e.g. Py_DECREF of the ndarray); never
+ *     resizable, as the bytes are also someone else's.
  * Tensors hold one storage reference each; the storage dies with the last one.
  * `nbytes` never changes after construction; `data` (with the deleter) changes
  * only when mt_storage_share_ moves the bytes into shared memory, in place, as
@@ -28,10 +31,12 @@ typedef struct mt_storage {
     _Atomic int64_t refcount;
     void *data;
     size_t nbytes;
-    mt_device device;
+    mt_device device; /* resolved: a CUDA storage names its device; the CPU's index is -1 */
     mt_deleter_fn deleter; /* NULL: nothing to free (static or zero-size) */
     void *deleter_ctx;
-    _Atomic bool fixed; /* set once its bytes are shared outside (a NumPy array): never resized */
+    /* the bytes came from mt_storage_new and were never handed to another owner (a NumPy
+     * array, shared memory): a tensor that grows may replace them by a larger copy */
+    _Atomic bool resizable;
     /* in-place writes through any tensor of this storage (autograd's version counter: a
      * tensor saved for backward remembers it, see Note [Saved tensors] in autograd/); read and
      * bumped through mt_storage_version, as `shared` may replace it (Note [Version counters]) */
@@ -77,25 +82,35 @@ mt_storage *mt_storage_alias(mt_storage *target, mt_storage *counter_of);
  * MT_ENOMEM (nothing changed). */
 int mt_storage_share_version(mt_storage *to, mt_storage *from);
 
-/* New storage of `nbytes` uninitialised bytes from the device's allocator (64-byte
- * aligned on the CPU).  Caller owns the returned reference; NULL + MT_ENOMEM
- * or MT_ENOTIMPL (device without an allocator) on failure. */
+/* New resizable storage of `nbytes` uninitialised bytes from the allocator of the
+ * device's type (64-byte aligned on the CPU), on the device the index names (a CUDA
+ * index of -1: the calling thread's current device), for work on that device's
+ * current stream.  Caller owns the returned reference.  NULL on failure with
+ * MT_ENOMEM, MT_ENOTIMPL (a device type without an allocator) or MT_ERUNTIME
+ * (no such device, or none at all: torch's messages). */
 mt_storage *mt_storage_new(size_t nbytes, mt_device device);
-/* Like mt_storage_new but zero-filled. */
+/* Like mt_storage_new but zero-filled (on a device: queued on its current stream). */
 mt_storage *mt_storage_new_zeroed(size_t nbytes, mt_device device);
-/* Wraps memory owned by someone else; `deleter(ctx, data)` runs when the
- * storage dies.  Caller owns the returned reference.  On failure (NULL) the
- * deleter is NOT called: the caller still owns the memory. */
+/* Wraps memory owned by someone else (not resizable); `deleter(ctx, data)` runs
+ * when the storage dies.  `device` must be resolved (a CUDA index >= 0).  Caller
+ * owns the returned reference.  On failure (NULL) the deleter is NOT called: the
+ * caller still owns the memory. */
 mt_storage *mt_storage_from_blob(void *data, size_t nbytes, mt_device device,
                                  mt_deleter_fn deleter, void *deleter_ctx);
 
 /* Whether the storage's bytes come from mt_storage_new (ours to replace by a
  * larger copy when a tensor grows), not borrowed from another owner, and were
- * not handed out to one (mt_storage_fix). */
+ * not handed out to one (mt_storage_fix, mt_storage_share_). */
 bool mt_storage_resizable(const mt_storage *s);
 /* Marks s as never resizable (its bytes are now also another owner's view, as a
  * NumPy array made by Tensor.numpy()); cannot fail. */
 void mt_storage_fix(mt_storage *s);
+/* Copies nbytes from src's byte src_offset to dst's byte dst_offset, whatever
+ * their devices (Note [Allocator registry]: synchronous, on the current stream
+ * of the device involved).  The ranges must lie inside the storages.  0, or a
+ * negative code with dst unchanged. */
+int mt_storage_copy_bytes(mt_storage *dst, size_t dst_offset, const mt_storage *src,
+                          size_t src_offset, size_t nbytes);
 
 static inline void
 mt_storage_incref(mt_storage *s)
@@ -112,14 +127,8 @@ mt_storage_refcount(const mt_storage *s)
     return atomic_load_explicit(&s->refcount, memory_order_relaxed);
 }
 
-/* CPU allocator used by mt_storage_new; exposed for scratch buffers.
- * mt_cpu_alloc returns NULL (+ MT_ENOMEM message) on failure; size 0 is fine. */
-void *mt_cpu_alloc(size_t nbytes);
-void mt_cpu_free(void *p);
 /* Bytes of CPU storages this thread allocated minus those it freed (Note [CPU memory
  * counter]). */
 int64_t mt_storage_cpu_net_bytes(void);
-/* Sets the C heap's policy for tensor-sized blocks (see Note [Heap reuse]); once, at start. */
-void mt_cpu_allocator_init(void);
 
 #endif /* C10_LITE_STORAGE_H */

@@ -288,7 +288,10 @@ mt_tensor_resized(const mt_tensor *t, int ndim, const int64_t *sizes)
     if (grown == NULL) {
         return NULL;
     }
-    memcpy(grown->data, st->data, st->nbytes);
+    if (mt_storage_copy_bytes(grown, 0, st, 0, st->nbytes) < 0) {
+        mt_storage_decref(grown);
+        return NULL;
+    }
     /* the tensor's writes so far still count (autograd's version counter), and it stays an
      * inference tensor or a normal one (Note [Inference storages]) */
     if (st->shared != NULL) {

@@ -9,6 +9,7 @@
 
 #include "aten_lite/ops.h"
 #include "c10_lite/cuda_hooks.h"
+#include "c10_lite/cuda_state.h"
 #include "c10_lite/device.h"
 #include "c10_lite/dtype.h"
 #include "c10_lite/error.h"

@@ -1,5 +1,7 @@
-/* csrc/cuda_binding.c - minitorch.cuda's view of the CUDA runtime: the caching allocator's
- * statistics and cache (Note [Caching allocator] in c10_lite/cuda_alloc.h). */
+/* csrc/cuda_binding.c - minitorch.cuda's view of the CUDA runtime: the per-thread current device
+ * and streams (Note [Current device and stream] in c10_lite/cuda_state.h), pooled streams and
+ * events (Note [CUDA streams] in c10_lite/cuda_hooks.h), the caching allocator's statistics and
+ * cache (Note [Caching allocator] in c10_lite/cuda_alloc.h). */
 #include "csrc/common.h"
 
 /* the device argument: an int index (the Python side resolves None and devices) */
@@ -19,6 +21,371 @@ mt__cuda_index(PyObject *o, int *device)
     *device = (int)v;
     return 0;
 }
+
+/* ---- current device and streams ------------------------------------------------------------- */
+
+/* a device argument of the functions below: an int, where a negative one (or None) means the
+ * calling thread's current device; 0, or -1 with the exception set (no device: torch's words) */
+static int
+mt__cuda_device_or_current(PyObject *o, int *device)
+{
+    long v = -1;
+    if (o != Py_None) {
+        v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    if (v < 0) {
+        return mt_cuda_current_device(device) < 0 ? mt__raise_int(0) : 0;
+    }
+    int n = mt_cuda_device_count();
+    if (n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, mt_cuda_unavailable_message());
+        return -1;
+    }
+    if (v >= n) {
+        PyErr_Format(PyExc_RuntimeError, "CUDA error: invalid device ordinal (device %ld; %d %s)",
+                     v, n, n == 1 ? "device is visible" : "devices are visible");
+        return -1;
+    }
+    *device = (int)v;
+    return 0;
+}
+
+/* 1 when a fastcall function got n arguments, else 0 with TypeError set */
+static int
+mt__nargs(const char *name, Py_ssize_t nargs, Py_ssize_t n)
+{
+    if (nargs != n) {
+        PyErr_Format(PyExc_TypeError, "%s expected %zd arguments, got %zd", name, n, nargs);
+        return 0;
+    }
+    return 1;
+}
+
+/* a stream handle: an int (0: the default stream) */
+static int
+mt__cuda_stream_arg(PyObject *o, void **stream)
+{
+    void *p = PyLong_AsVoidPtr(o);
+    if (p == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    *stream = p;
+    return 0;
+}
+
+/* _cuda_getDevice() -> the calling thread's current device */
+static PyObject *
+mt_py_cuda_get_device(PyObject *m, PyObject *unused)
+{
+    int device;
+    if (mt_cuda_current_device(&device) < 0) {
+        return mt__raise(0);
+    }
+    return PyLong_FromLong(device);
+}
+
+/* _cuda_setDevice(index) */
+static PyObject *
+mt_py_cuda_set_device(PyObject *m, PyObject *arg)
+{
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (overflow || v < INT_MIN || v > INT_MAX) {
+        v = INT_MAX; /* out of range either way */
+    }
+    if (mt_cuda_set_device((int)v) < 0) {
+        return mt__raise(0);
+    }
+    Py_RETURN_NONE;
+}
+
+/* _cuda_getCurrentStream(device) -> (stream handle, device) */
+static PyObject *
+mt_py_cuda_get_current_stream(PyObject *m, PyObject *arg)
+{
+    int device;
+    if (mt__cuda_device_or_current(arg, &device) < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(Ni)", PyLong_FromVoidPtr(mt_cuda_current_stream(device)), device);
+}
+
+/* _cuda_getDefaultStream(device) -> (0, device) */
+static PyObject *
+mt_py_cuda_get_default_stream(PyObject *m, PyObject *arg)
+{
+    int device;
+    if (mt__cuda_device_or_current(arg, &device) < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(ii)", 0, device);
+}
+
+/* _cuda_setStream(stream, device) */
+static PyObject *
+mt_py_cuda_set_stream(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *stream;
+    int device;
+    if (!mt__nargs("_cuda_setStream", nargs, 2) ||
+        mt__cuda_stream_arg(args[0], &stream) < 0 ||
+        mt__cuda_device_or_current(args[1], &device) < 0) {
+        return NULL;
+    }
+    if (mt_cuda_set_stream(device, stream) < 0) {
+        return mt__raise(0);
+    }
+    Py_RETURN_NONE;
+}
+
+/* _cuda_streamAcquire(device, priority) -> a stream handle from the device's pool */
+static PyObject *
+mt_py_cuda_stream_acquire(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    int device;
+    if (!mt__nargs("_cuda_streamAcquire", nargs, 2) ||
+        mt__cuda_device_or_current(args[0], &device) < 0) {
+        return NULL;
+    }
+    long priority = PyLong_AsLong(args[1]);
+    if (priority == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    void *stream;
+    if (mt_cuda_stream_acquire(device, priority < 0 ? -1 : 0, &stream) < 0) {
+        return mt__raise(0);
+    }
+    return PyLong_FromVoidPtr(stream);
+}
+
+/* _cuda_streamPriorityRange() -> (least, greatest) */
+static PyObject *
+mt_py_cuda_stream_priority_range(PyObject *m, PyObject *unused)
+{
+    int least, greatest;
+    if (mt_cuda_stream_priority_range(&least, &greatest) < 0) {
+        return mt__raise(0);
+    }
+    return Py_BuildValue("(ii)", least, greatest);
+}
+
+/* the (stream, device) arguments of the stream calls */
+static int
+mt__cuda_stream_args(const char *name, PyObject *const *args, Py_ssize_t nargs, void **stream,
+                     int *device)
+{
+    if (!mt__nargs(name, nargs, 2) || mt__cuda_stream_arg(args[0], stream) < 0 ||
+        mt__cuda_device_or_current(args[1], device) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* _cuda_streamPriority(stream, device) -> int */
+static PyObject *
+mt_py_cuda_stream_priority(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *stream;
+    int device, priority;
+    if (mt__cuda_stream_args("_cuda_streamPriority", args, nargs, &stream, &device) < 0) {
+        return NULL;
+    }
+    if (mt_cuda_stream_priority(stream, device, &priority) < 0) {
+        return mt__raise(0);
+    }
+    return PyLong_FromLong(priority);
+}
+
+/* _cuda_streamQuery(stream, device) -> bool */
+static PyObject *
+mt_py_cuda_stream_query(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *stream;
+    int device;
+    if (mt__cuda_stream_args("_cuda_streamQuery", args, nargs, &stream, &device) < 0) {
+        return NULL;
+    }
+    int rc = mt_cuda_stream_query(stream, device);
+    return rc < 0 ? mt__raise(0) : PyBool_FromLong(rc);
+}
+
+/* _cuda_streamSynchronize(stream, device) */
+static PyObject *
+mt_py_cuda_stream_synchronize(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *stream;
+    int device, rc;
+    if (mt__cuda_stream_args("_cuda_streamSynchronize", args, nargs, &stream, &device) < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_cuda_stream_synchronize(stream, device);
+    Py_END_ALLOW_THREADS
+    return rc < 0 ? mt__raise(0) : Py_NewRef(Py_None);
+}
+
+/* _cuda_synchronize(device): waits for all the device's work */
+static PyObject *
+mt_py_cuda_synchronize(PyObject *m, PyObject *arg)
+{
+    int device, rc;
+    if (mt__cuda_device_or_current(arg, &device) < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_cuda_device_synchronize(device);
+    Py_END_ALLOW_THREADS
+    return rc < 0 ? mt__raise(0) : Py_NewRef(Py_None);
+}
+
+/* ---- events: capsules that destroy their event ------------------------------------------------- */
+
+#define MT__EVENT_CAPSULE "minitorch._C.cuda_event"
+
+static void
+mt__event_capsule_free(PyObject *cap)
+{
+    void *ev = PyCapsule_GetPointer(cap, MT__EVENT_CAPSULE);
+    int device = (int)(intptr_t)PyCapsule_GetContext(cap) - 1;
+    mt_cuda_event_destroy(ev, device);
+}
+
+/* *event and *device of an event capsule */
+static int
+mt__event_arg(PyObject *cap, void **event, int *device)
+{
+    void *ev = PyCapsule_GetPointer(cap, MT__EVENT_CAPSULE);
+    if (ev == NULL) {
+        return -1;
+    }
+    *event = ev;
+    *device = (int)(intptr_t)PyCapsule_GetContext(cap) - 1;
+    return 0;
+}
+
+/* _cuda_eventNew(device, flags) -> an event capsule on the device */
+static PyObject *
+mt_py_cuda_event_new(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    int device;
+    if (!mt__nargs("_cuda_eventNew", nargs, 2) ||
+        mt__cuda_device_or_current(args[0], &device) < 0) {
+        return NULL;
+    }
+    long flags = PyLong_AsLong(args[1]);
+    if (flags == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    void *ev;
+    if (mt_cuda_event_create(device, (unsigned)flags, &ev) < 0) {
+        return mt__raise(0);
+    }
+    PyObject *cap = PyCapsule_New(ev, MT__EVENT_CAPSULE, mt__event_capsule_free);
+    if (cap == NULL || PyCapsule_SetContext(cap, (void *)(intptr_t)(device + 1)) < 0) {
+        if (cap == NULL) {
+            mt_cuda_event_destroy(ev, device);
+        }
+        Py_XDECREF(cap);
+        return NULL;
+    }
+    return cap;
+}
+
+/* _cuda_eventRecord(event, stream): the stream of the event's device */
+static PyObject *
+mt_py_cuda_event_record(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *ev, *stream;
+    int device;
+    if (!mt__nargs("_cuda_eventRecord", nargs, 2) ||
+        mt__event_arg(args[0], &ev, &device) < 0 || mt__cuda_stream_arg(args[1], &stream) < 0) {
+        return NULL;
+    }
+    if (mt_cuda_event_record(ev, stream, device) < 0) {
+        return mt__raise(0);
+    }
+    Py_RETURN_NONE;
+}
+
+/* _cuda_eventWait(event, stream, stream_device) */
+static PyObject *
+mt_py_cuda_event_wait(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *ev, *stream;
+    int event_device, device;
+    if (!mt__nargs("_cuda_eventWait", nargs, 3) ||
+        mt__event_arg(args[0], &ev, &event_device) < 0 ||
+        mt__cuda_stream_arg(args[1], &stream) < 0 ||
+        mt__cuda_device_or_current(args[2], &device) < 0) {
+        return NULL;
+    }
+    if (mt_cuda_stream_wait_event(stream, device, ev) < 0) {
+        return mt__raise(0);
+    }
+    Py_RETURN_NONE;
+}
+
+/* _cuda_eventQuery(event) -> bool */
+static PyObject *
+mt_py_cuda_event_query(PyObject *m, PyObject *arg)
+{
+    void *ev;
+    int device;
+    if (mt__event_arg(arg, &ev, &device) < 0) {
+        return NULL;
+    }
+    int rc = mt_cuda_event_query(ev, device);
+    return rc < 0 ? mt__raise(0) : PyBool_FromLong(rc);
+}
+
+/* _cuda_eventSynchronize(event) */
+static PyObject *
+mt_py_cuda_event_synchronize(PyObject *m, PyObject *arg)
+{
+    void *ev;
+    int device, rc;
+    if (mt__event_arg(arg, &ev, &device) < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_cuda_event_synchronize(ev, device);
+    Py_END_ALLOW_THREADS
+    return rc < 0 ? mt__raise(0) : Py_NewRef(Py_None);
+}
+
+/* _cuda_eventElapsedTime(start, end) -> milliseconds */
+static PyObject *
+mt_py_cuda_event_elapsed(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *start, *end;
+    int device, end_device;
+    float ms;
+    if (!mt__nargs("_cuda_eventElapsedTime", nargs, 2) ||
+        mt__event_arg(args[0], &start, &device) < 0 ||
+        mt__event_arg(args[1], &end, &end_device) < 0) {
+        return NULL;
+    }
+    if (mt_cuda_event_elapsed_ms(start, end, device, &ms) < 0) {
+        return mt__raise(0);
+    }
+    return PyFloat_FromDouble(ms);
+}
+
+/* _cuda_unavailableMessage() -> why there is no device (None when there are some) */
+static PyObject *
+mt_py_cuda_unavailable_message(PyObject *m, PyObject *unused)
+{
+    const char *why = mt_cuda_unavailable_message();
+    return why == NULL ? Py_NewRef(Py_None) : PyUnicode_FromString(why);
+}
+
+/* ---- the caching allocator ------------------------------------------------------------------- */
 
 /* _cuda_memory_stats(device) -> dict: {} before CUDA memory was first used, as torch */
 static PyObject *
@@ -71,6 +438,30 @@ mt_py_cuda_reset_peak_memory_stats(PyObject *m, PyObject *arg)
 }
 
 static PyMethodDef mt_cuda_functions[] = {
+    {"_cuda_getDevice", mt_py_cuda_get_device, METH_NOARGS, NULL},
+    {"_cuda_setDevice", mt_py_cuda_set_device, METH_O, NULL},
+    {"_cuda_getCurrentStream", mt_py_cuda_get_current_stream, METH_O, NULL},
+    {"_cuda_getDefaultStream", mt_py_cuda_get_default_stream, METH_O, NULL},
+    {"_cuda_setStream", (PyCFunction)(void (*)(void))mt_py_cuda_set_stream, METH_FASTCALL, NULL},
+    {"_cuda_streamAcquire", (PyCFunction)(void (*)(void))mt_py_cuda_stream_acquire, METH_FASTCALL,
+     NULL},
+    {"_cuda_streamPriorityRange", mt_py_cuda_stream_priority_range, METH_NOARGS, NULL},
+    {"_cuda_streamPriority", (PyCFunction)(void (*)(void))mt_py_cuda_stream_priority,
+     METH_FASTCALL, NULL},
+    {"_cuda_streamQuery", (PyCFunction)(void (*)(void))mt_py_cuda_stream_query, METH_FASTCALL,
+     NULL},
+    {"_cuda_streamSynchronize", (PyCFunction)(void (*)(void))mt_py_cuda_stream_synchronize,
+     METH_FASTCALL, NULL},
+    {"_cuda_synchronize", mt_py_cuda_synchronize, METH_O, NULL},
+    {"_cuda_eventNew", (PyCFunction)(void (*)(void))mt_py_cuda_event_new, METH_FASTCALL, NULL},
+    {"_cuda_eventRecord", (PyCFunction)(void (*)(void))mt_py_cuda_event_record, METH_FASTCALL,
+     NULL},
+    {"_cuda_eventWait", (PyCFunction)(void (*)(void))mt_py_cuda_event_wait, METH_FASTCALL, NULL},
+    {"_cuda_eventQuery", mt_py_cuda_event_query, METH_O, NULL},
+    {"_cuda_eventSynchronize", mt_py_cuda_event_synchronize, METH_O, NULL},
+    {"_cuda_eventElapsedTime", (PyCFunction)(void (*)(void))mt_py_cuda_event_elapsed,
+     METH_FASTCALL, NULL},
+    {"_cuda_unavailableMessage", mt_py_cuda_unavailable_message, METH_NOARGS, NULL},
     {"_cuda_memory_stats", mt_py_cuda_memory_stats, METH_O, NULL},
     {"_cuda_empty_cache", mt_py_cuda_empty_cache, METH_NOARGS, NULL},
     {"_cuda_reset_peak_memory_stats", mt_py_cuda_reset_peak_memory_stats, METH_O, NULL},

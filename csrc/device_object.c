@@ -76,9 +76,7 @@ mt__check_device_usable(mt_device d)
         return 0;
     }
     if (mt_cuda_device_count() == 0) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "Found no NVIDIA driver on your system or no CUDA device is available "
-                        "(minitorch.cuda.is_available() is False)");
+        PyErr_SetString(PyExc_RuntimeError, mt_cuda_unavailable_message());
         return -1;
     }
     PyErr_SetString(PyExc_NotImplementedError,

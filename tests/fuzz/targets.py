@@ -192,3 +192,11 @@ def all_targets():  # noqa: F811
     """all_targets plus the functions of autograd.forward_ad."""
     return sorted(_targets_without_forward_ad() +
                   [(n, "function") for n in FORWARD_AD if n not in EXCLUDED])
+# ---- minitorch.cuda: device and stream state, streams, events, memory statistics -----------------
+NAMESPACES.append("cuda")
+EXCLUDED.update({
+    "cuda.set_device": "changes the worker's current CUDA device (where there are devices)",
+    "cuda.set_stream": "changes the worker's current CUDA stream (where there are devices)",
+    "cuda.Stream": "wraps whatever handle stream_id names, as torch's: calls on a made-up one "
+                   "reach the driver",
+})
