@@ -2,6 +2,8 @@
 #include "aten_lite/softmax.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "aten_lite/cpu/expf.h"
 #include "aten_lite/cpu/loops.h"
@@ -42,8 +44,106 @@ mt__exp_shift_f64(double *restrict e, const double *restrict x, double m, int64_
 
 #define MT__SOFTMAX_BLOCK 256
 
-/* The rows [begin, end) of one element type T (EXPS its exp_shift, LOG its log). */
-#define MT__SOFTMAX_ROWS(T, EXPS, LOG, NAME)                                                      \
+/* Note [Row max and sum in 8 lanes]
+ * A row's max (NaN if any element is NaN) and the sum of its exps are 8-lane reductions: lane k
+ * takes the elements at k mod 8, and the lanes are combined as ((0+1)+(2+3))+((4+5)+(6+7)).
+ * The compiler does not vectorise them written with arrays (a select chain with a NaN flag), so
+ * for float32 they are written with vector types (GCC/Clang vector extensions, lowered to
+ * whatever width the clone has); float64 keeps the plain form.  Both give the same results. */
+typedef float mt__v8sf __attribute__((vector_size(32)));
+typedef int32_t mt__v8si __attribute__((vector_size(32)));
+
+MT_SIMD_CLONES static float
+mt__rowmax_f32(const float *x, int64_t n)
+{
+    const float ninf = -INFINITY;
+    mt__v8sf m = {ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf};
+    mt__v8si bad = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        mt__v8sf v;
+        memcpy(&v, x + i, sizeof(v));
+        mt__v8si gt = v > m;
+        m = (mt__v8sf)(((mt__v8si)v & gt) | ((mt__v8si)m & ~gt));
+        bad |= v != v;
+    }
+    float r = m[0];
+    int nan = bad[0] != 0;
+    for (int k = 1; k < 8; k++) {
+        r = m[k] > r ? m[k] : r;
+        nan |= bad[k] != 0;
+    }
+    for (; i < n; i++) {
+        r = x[i] > r ? x[i] : r;
+        nan |= x[i] != x[i];
+    }
+    return nan ? NAN : r;
+}
+
+/* adds e[0..w) into the lanes s (element q into lane q mod 8) */
+MT_SIMD_CLONES static void
+mt__lanesum_f32(float *s, const float *e, int64_t w)
+{
+    mt__v8sf acc;
+    memcpy(&acc, s, sizeof(acc));
+    int64_t q = 0;
+    for (; q + 8 <= w; q += 8) {
+        mt__v8sf v;
+        memcpy(&v, e + q, sizeof(v));
+        acc += v;
+    }
+    memcpy(s, &acc, sizeof(acc));
+    for (; q < w; q++) {
+        s[q & 7] += e[q];
+    }
+}
+
+static double
+mt__rowmax_f64(const double *x, int64_t n)
+{
+    double m8[8];
+    int nan8[8] = {0};
+    for (int k = 0; k < 8; k++) {
+        m8[k] = -INFINITY;
+    }
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int k = 0; k < 8; k++) {
+            double v = x[i + k];
+            m8[k] = v > m8[k] ? v : m8[k];
+            nan8[k] |= v != v;
+        }
+    }
+    double m = m8[0];
+    int nan = nan8[0];
+    for (int k = 1; k < 8; k++) {
+        m = m8[k] > m ? m8[k] : m;
+        nan |= nan8[k];
+    }
+    for (; i < n; i++) {
+        m = x[i] > m ? x[i] : m;
+        nan |= x[i] != x[i];
+    }
+    return nan ? NAN : m;
+}
+
+static void
+mt__lanesum_f64(double *s, const double *e, int64_t w)
+{
+    int64_t q = 0;
+    for (; q + 8 <= w; q += 8) {
+        for (int k = 0; k < 8; k++) {
+            s[k] += e[q + k];
+        }
+    }
+    for (; q < w; q++) {
+        s[q & 7] += e[q];
+    }
+}
+
+/* The rows [begin, end) of one element type T (EXPS its exp_shift, LOG its log, ROWMAX and
+ * LANESUM: Note [Row max and sum in 8 lanes]). */
+#define MT__SOFTMAX_ROWS(T, EXPS, LOG, ROWMAX, LANESUM, NAME)                                     \
     MT_SIMD_CLONES static void NAME(void *ctx, int64_t begin, int64_t end)                        \
     {                                                                                             \
         const mt__softmax_job *j = ctx;                                                           \
@@ -52,66 +152,33 @@ mt__exp_shift_f64(double *restrict e, const double *restrict x, double m, int64_
         for (int64_t r = begin; r < end; r++) {                                                   \
             const T *restrict x = (const T *)j->x + r * n;                                        \
             T *restrict y = (T *)j->out + r * n;                                                  \
-            /* the max: 8 lanes of selects the compiler vectorises, NaN tracked aside */          \
-            T m8[8];                                                                              \
-            int nan8[8] = {0};                                                                    \
-            for (int k = 0; k < 8; k++) {                                                         \
-                m8[k] = -INFINITY;                                                                \
-            }                                                                                     \
-            int64_t i = 0;                                                                        \
-            for (; i + 8 <= n; i += 8) {                                                          \
-                for (int k = 0; k < 8; k++) {                                                     \
-                    T v = x[i + k];                                                               \
-                    m8[k] = v > m8[k] ? v : m8[k];                                                \
-                    nan8[k] |= v != v;                                                            \
-                }                                                                                 \
-            }                                                                                     \
-            T m = m8[0];                                                                          \
-            int nan = nan8[0];                                                                    \
-            for (int k = 1; k < 8; k++) {                                                         \
-                m = m8[k] > m ? m8[k] : m;                                                        \
-                nan |= nan8[k];                                                                   \
-            }                                                                                     \
-            for (; i < n; i++) {                                                                  \
-                m = x[i] > m ? x[i] : m;                                                          \
-                nan |= x[i] != x[i];                                                              \
-            }                                                                                     \
-            if (nan) {                                                                            \
-                m = (T)NAN;                                                                       \
-            }                                                                                     \
+            T m = ROWMAX(x, n);                                                                   \
             /* exp(x - max) block by block (into y for softmax), summed in 8 lanes */            \
-            T s8[8] = {0};                                                                        \
+            _Alignas(32) T s8[8] = {0};                                                           \
             for (int64_t b = 0; b < n; b += MT__SOFTMAX_BLOCK) {                                  \
                 int64_t w = n - b < MT__SOFTMAX_BLOCK ? n - b : MT__SOFTMAX_BLOCK;                \
                 T *e = j->log ? tmp : y + b;                                                      \
                 EXPS(e, x + b, m, w);                                                             \
-                int64_t q = 0;                                                                    \
-                for (; q + 8 <= w; q += 8) {                                                      \
-                    for (int k = 0; k < 8; k++) {                                                 \
-                        s8[k] += e[q + k];                                                        \
-                    }                                                                             \
-                }                                                                                 \
-                for (; q < w; q++) {                                                              \
-                    s8[q & 7] += e[q];                                                            \
-                }                                                                                 \
+                LANESUM(s8, e, w);                                                                \
             }                                                                                     \
             T s = ((s8[0] + s8[1]) + (s8[2] + s8[3])) + ((s8[4] + s8[5]) + (s8[6] + s8[7]));     \
             if (j->log) {                                                                         \
                 T ls = LOG(s);                                                                    \
-                for (i = 0; i < n; i++) {                                                         \
+                for (int64_t i = 0; i < n; i++) {                                                 \
                     y[i] = (x[i] - m) - ls;                                                       \
                 }                                                                                 \
             }                                                                                     \
             else {                                                                                \
-                for (i = 0; i < n; i++) {                                                         \
+                for (int64_t i = 0; i < n; i++) {                                                 \
                     y[i] = y[i] / s;                                                              \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
     }
 
-MT__SOFTMAX_ROWS(float, mt_exp_shift_f32, logf, mt__softmax_rows_f32)
-MT__SOFTMAX_ROWS(double, mt__exp_shift_f64, log, mt__softmax_rows_f64)
+MT__SOFTMAX_ROWS(float, mt_exp_shift_f32, logf, mt__rowmax_f32, mt__lanesum_f32, mt__softmax_rows_f32)
+MT__SOFTMAX_ROWS(double, mt__exp_shift_f64, log, mt__rowmax_f64, mt__lanesum_f64,
+                 mt__softmax_rows_f64)
 
 mt_tensor *
 mt_softmax_lastdim(const mt_tensor *x, bool log)
