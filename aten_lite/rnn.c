@@ -13,12 +13,8 @@
 
 /* the per-step products and the gates' loops are compute-bound: also compiled for x86-64-v4
  * and v3, the products' multiply-adds fused (Note [Wide clones] in cpu/activation.c) */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    !defined(MT_NO_SIMD_CLONES)
 #undef MT_SIMD_CLONES
-#define MT_SIMD_CLONES \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#endif
+#define MT_SIMD_CLONES MT_WIDE_CLONES
 #define MT__FMA(T, a, b, c) _Generic((T)0, float: fmaf, default: fma)(a, b, c)
 
 /* ---- the gates' functions: branch-free float32 forms the compiler vectorises ----------------- */

@@ -18,7 +18,7 @@ typedef struct {
     bool log;
 } mt__softmax_job;
 
-MT_SIMD_CLONES void
+MT_WIDE_CLONES void
 mt_exp_shift_f32(float *e, const float *x, float m, int64_t n)
 {
     int tiny = 0;

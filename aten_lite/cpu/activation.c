@@ -11,12 +11,8 @@
  * the lanes) and their AVX2 clone for x86-64-v3 (AVX2 with FMA).  The polynomial of
  * Note [Vectorisable erf] is written with fmaf, so every clone rounds alike (the baseline
  * clone calls libm's fmaf, exact as the instruction). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    !defined(MT_NO_SIMD_CLONES)
 #undef MT_SIMD_CLONES
-#define MT_SIMD_CLONES \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#endif
+#define MT_SIMD_CLONES MT_WIDE_CLONES
 
 /* Note [Vectorisable erf]
  * libm's erff is a call the compiler cannot vectorise (GELU over a transformer's activations

@@ -51,10 +51,17 @@
  * (GNU ifunc).  Other compilers/architectures get one portable version. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
     !defined(MT_NO_SIMD_CLONES)
-#define MT_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#define MT_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+/* compute-bound loops also for x86-64-v4 (AVX-512) and v3 (AVX2 + FMA): Note [Wide clones] in
+ * cpu/activation.c */
+#define MT_WIDE_CLONES \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
-#define MT_SIMD_CLONES
+#define MT_AVX2_CLONES
+#define MT_WIDE_CLONES
 #endif
+/* what the loops below use (a file of compute-bound loops may redefine it as MT_WIDE_CLONES) */
+#define MT_SIMD_CLONES MT_AVX2_CLONES
 
 /* Binary loop: out[i] = OSTORE(EXPR) with `a`, `b` (acctype) and `c` (ctx). */
 #define MT_BINARY_LOOP(fname, tn, ct, acc, ot, OSTORE, ...)                                 \

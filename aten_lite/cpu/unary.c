@@ -32,7 +32,7 @@ mt__expm1f_core(float x)
 /* A float32 loop over CORE (vectorised) whose rare lanes (RARE(x), branch-free: for exp, those
  * outside [-87, 88]) are redone with LIBFN (Note [Vectorisable expf]). */
 #define MT__EXPLIKE_LOOP(name, CORE, LIBFN, RARE)                                           \
-    MT_SIMD_CLONES static void name(char **data, const int64_t *np, const int64_t *st,      \
+    MT_WIDE_CLONES static void name(char **data, const int64_t *np, const int64_t *st,      \
                                     void *ctx)                                              \
     {                                                                                       \
         (void)ctx;                                                                          \
@@ -171,8 +171,13 @@ MT_L_FLOAT(MT_GEN_UNARY_SAME, rsqrt, 1 / MT__LIB(sqrt, a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, sin, MT__LIB(sin, a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, cos, MT__LIB(cos, a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, tan, MT__LIB(tan, a))
+/* (compute-bound: the wide clones too) */
+#undef MT_SIMD_CLONES
+#define MT_SIMD_CLONES MT_WIDE_CLONES
 MT_L_FLOAT(MT_GEN_UNARY_SAME, tanh, _Generic((a), float: mt__tanhf, default: tanh)(a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, sigmoid, _Generic((a), float: mt__sigmoidf, default: mt__sigmoid)(a))
+#undef MT_SIMD_CLONES
+#define MT_SIMD_CLONES MT_AVX2_CLONES
 MT_L_NUMERIC(MT_GEN_UNARY_SAME, relu, (a != a || a > 0) ? a : 0)
 MT_L_FLOAT(MT_GEN_UNARY_SAME, erf, MT__LIB(erf, a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, floor, MT__LIB(floor, a))
