@@ -1,0 +1,38 @@
+/* aten_lite/cuda/emu/include/cuda_runtime.h - the emulator's <cuda_runtime.h>: the runtime API
+ * (C and C++) and, for C++ (kernel sources), the execution model of ../kernel.h. */
+#ifndef ATEN_LITE_CUDA_EMU_INCLUDE_CUDA_RUNTIME_H
+#define ATEN_LITE_CUDA_EMU_INCLUDE_CUDA_RUNTIME_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+/* the C++ conveniences of the real header: typed pointers */
+template <class T>
+static inline cudaError_t
+cudaMalloc(T **devPtr, size_t size)
+{
+    return cudaMalloc(reinterpret_cast<void **>(devPtr), size);
+}
+template <class T>
+static inline cudaError_t
+cudaMallocHost(T **ptr, size_t size)
+{
+    return cudaMallocHost(reinterpret_cast<void **>(ptr), size);
+}
+template <class T>
+static inline cudaError_t
+cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
+{
+    return cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
+}
+template <class T>
+static inline cudaError_t
+cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
+{
+    return cudaFuncSetAttribute(reinterpret_cast<const void *>(entry), attr, value);
+}
+
+#include "../kernel.h"
+#endif
+
+#endif /* ATEN_LITE_CUDA_EMU_INCLUDE_CUDA_RUNTIME_H */
