@@ -18,6 +18,7 @@
 
 extern "C" {
 #include "aten_lite/blas.h"
+#include "c10_lite/cuda_hooks.h"
 }
 
 static int g_passed, g_failed;
@@ -738,6 +739,63 @@ test_errors()
     cudaFree(d);
 }
 
+#ifdef MT_WITH_CUDA
+/* the process's caching allocator (c10_lite/cuda_alloc.c) over this runtime */
+static void
+test_caching_allocator()
+{
+    mt_cuda_alloc *a = mt_cuda_allocator();
+    if (a == nullptr) {
+        CHECK(false, "no allocator");
+        return;
+    }
+    int dev = 0;
+    cudaGetDeviceCount(&dev);
+    dev -= 1; /* the last device */
+    cudaStream_t s;
+    CHECK_CUDA(cudaSetDevice(dev));
+    CHECK_CUDA(cudaStreamCreate(&s));
+    mt_cuda_alloc_stats st0, st1;
+    mt_cuda_alloc_get_stats(a, dev, &st0);
+    float *p = nullptr;
+    CHECK(mt_cuda_alloc_malloc(a, dev, s, 3000 * sizeof(float), (void **)&p) == 0, "malloc");
+    struct cudaPointerAttributes at;
+    CHECK_CUDA(cudaPointerGetAttributes(&at, p));
+    CHECK(at.type == cudaMemoryTypeDevice && at.device == dev, "%d %d", (int)at.type, at.device);
+    MT_CUDA_LAUNCH(fill, (3000 + 255) / 256, 256, 0, s, p, 4.0f, 3000);
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    float back = 0.0f;
+    CHECK_CUDA(cudaMemcpy(&back, p + 2999, sizeof(float), cudaMemcpyDeviceToHost));
+    CHECK(back == 4.0f, "%g", (double)back);
+    /* a block also used on another stream is not reused before that stream's work is done */
+    cudaStream_t side;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    Gate g;
+    CHECK_CUDA(cudaLaunchHostFunc(side, gate_wait, &g));
+    MT_CUDA_LAUNCH(add_one, (3000 + 255) / 256, 256, 0, side, p, 3000);
+    CHECK(mt_cuda_alloc_record_stream(a, p, side) == 0, "record_stream");
+    CHECK(mt_cuda_alloc_free(a, p) == 0, "free");
+    float *q = nullptr;
+    CHECK(mt_cuda_alloc_malloc(a, dev, s, 3000 * sizeof(float), (void **)&q) == 0, "malloc");
+    CHECK(q != p, "a block still in use on another stream was handed out");
+    g.open = 1;
+    CHECK_CUDA(cudaStreamSynchronize(side));
+    float *r = nullptr;
+    CHECK(mt_cuda_alloc_malloc(a, dev, s, 3000 * sizeof(float), (void **)&r) == 0, "malloc");
+    CHECK(r == p, "the block is reused once the other stream's work is done");
+    mt_cuda_alloc_get_stats(a, dev, &st1);
+    CHECK(st1.driver_mallocs - st0.driver_mallocs == 2 && st1.cache_hits - st0.cache_hits == 1,
+          "%lld driver mallocs, %lld hits", (long long)(st1.driver_mallocs - st0.driver_mallocs),
+          (long long)(st1.cache_hits - st0.cache_hits));
+    mt_cuda_alloc_free(a, q);
+    mt_cuda_alloc_free(a, r);
+    mt_cuda_alloc_empty_cache(a);
+    cudaStreamDestroy(side);
+    cudaStreamDestroy(s);
+    CHECK_CUDA(cudaSetDevice(0));
+}
+#endif
+
 /* ---- cuBLAS ---- */
 
 /* column-major reference: C = alpha op(A) op(B) + beta C */
@@ -953,6 +1011,9 @@ main()
     test_kernel_failures();
 #endif
     test_errors();
+#ifdef MT_WITH_CUDA
+    test_caching_allocator();
+#endif
     test_cublas(); /* on the fallback loops */
     if (g_emulated && blas != nullptr && *blas != '\0') {
         CHECK(mt_blas_load(blas) == 0, "loading %s", blas);
