@@ -234,8 +234,18 @@ test_devices()
         int other = -1;
         std::thread([&] { cudaGetDevice(&other); }).join();
         CHECK(other == 0, "a new thread starts on device %d", other);
-        CHECK_CUDA(cudaFree(p1));
+        /* a kernel goes to a stream of the current device; a copy may go to any */
+        cudaStream_t s1;
+        CHECK_CUDA(cudaStreamCreate(&s1));
         CHECK_CUDA(cudaSetDevice(0));
+        MT_CUDA_LAUNCH(fill, 1, 32, 0, s1, (float *)p1, 1.0f, 32);
+        CHECK(cudaGetLastError() == cudaErrorInvalidResourceHandle, "launch to another device");
+        float ones[4] = {1.0f, 2.0f, 3.0f, 4.0f}, back[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        CHECK_CUDA(cudaMemcpyAsync(p1, ones, sizeof(ones), cudaMemcpyHostToDevice, s1));
+        CHECK_CUDA(cudaMemcpyAsync(back, p1, sizeof(back), cudaMemcpyDeviceToHost, s1));
+        CHECK(back[3] == 4.0f, "%g", (double)back[3]);
+        CHECK_CUDA(cudaStreamDestroy(s1));
+        CHECK_CUDA(cudaFree(p1));
     }
 }
 

@@ -53,8 +53,8 @@
  *    reach every barrier (the early-`return`-then-barrier pattern is an error here);
  *  - a warp operation whose mask holds an exited lane or not the calling lane, lanes of one
  *    warp in different warp operations or masks at once, a width that is not a power of two.
- * Fibers switch by a few instructions on x86-64 (callee-saved registers, MXCSR and the x87
- * control word), by swapcontext elsewhere; under ASan each switch is announced with
+ * Fibers switch by a few instructions on x86-64 (the callee-saved registers: the fibers of a
+ * block share the floating-point environment of their OS thread), by swapcontext elsewhere; under ASan each switch is announced with
  * __sanitizer_start/finish_switch_fiber, and a reused stack is unpoisoned first.  Blocks of a
  * launch are taken in order by the launching stream's thread and the pool's threads
  * (MINITORCH_EMULATOR_THREADS, default: the number of CPUs), so blocks do run in parallel and
@@ -78,14 +78,8 @@ __asm__(".pushsection .text\n"
         "    pushq %r13\n"
         "    pushq %r14\n"
         "    pushq %r15\n"
-        "    subq $8, %rsp\n"
-        "    stmxcsr (%rsp)\n"
-        "    fnstcw 4(%rsp)\n"
         "    movq %rsp, (%rdi)\n"
         "    movq %rsi, %rsp\n"
-        "    ldmxcsr (%rsp)\n"
-        "    fldcw 4(%rsp)\n"
-        "    addq $8, %rsp\n"
         "    popq %r15\n"
         "    popq %r14\n"
         "    popq %r13\n"
@@ -168,6 +162,9 @@ struct Worker {
     ~Worker()
     {
         if (region != nullptr) {
+#ifdef MT_EMU_ASAN
+            ASAN_UNPOISON_MEMORY_REGION(region, region_bytes);
+#endif
             munmap(region, region_bytes);
         }
         std::free(shared);
@@ -212,13 +209,16 @@ ctx_switch(Ctx *save, Ctx *load)
 void
 ctx_init(Fiber *f, Worker *w)
 {
-    char *top = f->stack + kStackSize;
+    /* stack tops 64 bytes apart modulo a page, or every fiber's frames would fall into the
+     * same cache sets */
+    char *top = f->stack + kStackSize - (f->linear % 64) * 64;
 #ifdef MT_EMU_ASAN
-    if (f->dirty_lo != nullptr && f->dirty_lo < top) {
-        ASAN_UNPOISON_MEMORY_REGION(f->dirty_lo, (size_t)(top - f->dirty_lo));
+    char *end = f->stack + kStackSize;
+    if (f->dirty_lo != nullptr && f->dirty_lo < end) {
+        ASAN_UNPOISON_MEMORY_REGION(f->dirty_lo, (size_t)(end - f->dirty_lo));
     }
 #endif
-    f->dirty_lo = top;
+    f->dirty_lo = f->stack + kStackSize;
     f->asan_fake = nullptr;
 #ifdef MT_EMU_ASM_SWITCH
     (void)w;
@@ -230,7 +230,6 @@ ctx_init(Fiber *f, Worker *w)
     *--sp = (uint64_t)(uintptr_t)&fiber_entry;      /* r13: the function */
     *--sp = 0;                                      /* r14 */
     *--sp = 0;                                      /* r15 */
-    *--sp = 0x037F00001F80ull;                      /* MXCSR and x87 control word defaults */
     f->ctx.sp = sp;
 #else
     getcontext(&f->ctx.uc);
@@ -364,6 +363,9 @@ ensure_stacks(Worker *w, size_t n)
         want *= 2;
     }
     if (w->region != nullptr) {
+#ifdef MT_EMU_ASAN
+        ASAN_UNPOISON_MEMORY_REGION(w->region, w->region_bytes); /* the next mapping may land here */
+#endif
         munmap(w->region, w->region_bytes);
     }
     size_t page = (size_t)sysconf(_SC_PAGESIZE);

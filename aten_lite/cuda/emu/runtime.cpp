@@ -46,7 +46,10 @@
  *    before the call returns and to pageable host memory (or host to host) the call waits for
  *    the copy; cudaMemset is queued on the legacy stream.
  *  - Events record a point of a stream's queue (and its time when reached); cudaStreamWaitEvent
- *    makes a stream's later work wait for it, on any device.
+ *    makes a stream's later work wait for it, on any device.  As the programming guide has it
+ *    for several devices: a kernel launch to a stream of another device than the current one
+ *    fails (cudaErrorInvalidResourceHandle), a copy does not; an event is recorded only on a
+ *    stream of its own device, and elapsed time is only measured between events of one device.
  *  - Errors: the runtime's cudaError_t values and texts; the calling thread's last error
  *    (cudaGetLastError/cudaPeekAtLastError).  A kernel that fails (deadlock, device-side
  *    assertion, __trap, bad pointer argument) prints why on stderr, and the device's next
@@ -592,6 +595,10 @@ launch_kernel(const void *func, dim3 grid, dim3 block, size_t shmem, cudaStream_
     std::shared_ptr<Stream> s = resolve(stream, &e);
     if (!s) {
         fail(e);
+        return;
+    }
+    if (s->device != tls_device) {
+        fail(cudaErrorInvalidResourceHandle); /* a kernel goes to a stream of the current device */
         return;
     }
     int dev = s->device;
@@ -1466,7 +1473,7 @@ cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
     if (!a || !b) {
         return fail(cudaErrorInvalidResourceHandle);
     }
-    if ((a->flags | b->flags) & cudaEventDisableTiming) {
+    if (((a->flags | b->flags) & cudaEventDisableTiming) || a->device != b->device) {
         return fail(cudaErrorInvalidResourceHandle);
     }
     bool ra, rb;
