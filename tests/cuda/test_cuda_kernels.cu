@@ -110,6 +110,26 @@ warp_ops(const float *x, float *sum_down, float *sum_xor, int *scan, unsigned in
     }
 }
 
+/* sm_80 warp reductions and matching: per warp, the sum/min/max of lane ids and the lanes
+ * holding the same value (lane % 4) */
+__global__ void
+warp_reduce_match(unsigned int *out)
+{
+    unsigned int lane = threadIdx.x % 32;
+    unsigned int sum = __reduce_add_sync(0xffffffffu, lane);
+    int mn = __reduce_min_sync(0xffffffffu, (int)lane - 5);
+    unsigned int mx = __reduce_max_sync(0xffffffffu, lane * 3);
+    unsigned int match = __match_any_sync(0xffffffffu, lane % 4);
+    unsigned int active = __ballot_sync(0xffffffffu, 1);
+    if (lane < 4) {
+        out[lane * 5 + 0] = sum;
+        out[lane * 5 + 1] = (unsigned int)mn;
+        out[lane * 5 + 2] = mx;
+        out[lane * 5 + 3] = match;
+        out[lane * 5 + 4] = active;
+    }
+}
+
 /* a partial warp: blockDim 48 -> the second warp has 16 lanes */
 __global__ void
 partial_warp(unsigned int *out)
@@ -380,6 +400,63 @@ test_warp_ops()
     cudaFree(dvotes);
     cudaFree(dbal);
     cudaFree(dpart);
+}
+
+static void
+test_warp_reduce_match()
+{
+    unsigned int *d;
+    CHECK_CUDA(cudaMalloc(&d, 20 * sizeof(unsigned int)));
+    MT_CUDA_LAUNCH(warp_reduce_match, 1, 32, 0, 0, d);
+    unsigned int h[20];
+    CHECK_CUDA(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (unsigned int l = 0; l < 4; l++) {
+        bad += h[l * 5 + 0] != 496u || (int)h[l * 5 + 1] != -5 || h[l * 5 + 2] != 93u;
+        bad += h[l * 5 + 3] != (0x11111111u << l) || h[l * 5 + 4] != 0xffffffffu;
+    }
+    CHECK(bad == 0, "%d wrong: sum %u min %d max %u match %x active %x", bad, h[0], (int)h[1],
+          h[2], h[3], h[4]);
+    cudaFree(d);
+}
+
+static unsigned int
+bits16(const void *p)
+{
+    unsigned short b;
+    std::memcpy(&b, p, 2);
+    return b;
+}
+
+/* float -> half/bfloat16 rounds to nearest even; back is exact */
+static void
+test_half_types()
+{
+    struct {
+        float f;
+        unsigned int half, bf16;
+    } cases[] = {
+        {1.0f, 0x3C00, 0x3F80},           {1.0f / 3.0f, 0x3555, 0x3EAB}, {-2.5f, 0xC100, 0xC020},
+        {65504.0f, 0x7BFF, 0x4780},       {65520.0f, 0x7C00, 0x4780},    {1e-7f, 0x0002, 0x33D7},
+        {5.9604645e-8f, 0x0001, 0x3380}, {0.0f, 0x0000, 0x0000},
+    };
+    int bad = 0;
+    for (const auto &c : cases) {
+        __half h = __float2half(c.f);
+        __nv_bfloat16 b = __float2bfloat16(c.f);
+        if (bits16(&h) != c.half || bits16(&b) != c.bf16) {
+            bad++;
+            std::fprintf(stderr, "%g: half %04x (want %04x) bf16 %04x (want %04x)\n", (double)c.f,
+                         bits16(&h), c.half, bits16(&b), c.bf16);
+        }
+        if (c.half != 0x7C00 && __half2float(h) != (float)h) {
+            bad++;
+        }
+    }
+    CHECK(__half2float(__float2half(0.5f)) == 0.5f &&
+              __bfloat162float(__float2bfloat16(-3.0f)) == -3.0f,
+          "round trip");
+    CHECK(bad == 0, "%d wrong conversions", bad);
 }
 
 static void
@@ -903,7 +980,8 @@ test_cublas()
                 ref_gemm(ta, tb, m, n, k, 1.5, Ab, lda, Bb, ldb, -0.5, Cb, ldc);
                 std::copy(Cb.begin(), Cb.end(), want.begin() + b * sc);
             }
-            cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+            cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+            cublasOperation_t ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
             float *dA = to_device<float>(A), *dB = to_device<float>(B), *dC = to_device<float>(C);
             float alpha = 1.5f, beta = -0.5f;
             CHECK(cublasSgemmStridedBatched(h, oa, ob, m, n, k, &alpha, dA, lda, sa, dB, ldb, sb,
@@ -932,7 +1010,8 @@ test_cublas()
             }
             CHECK(e1 < 1e-4, "sgemm ta=%d tb=%d err %g", ta, tb, e1);
             /* double */
-            double *eA = to_device<double>(A), *eB = to_device<double>(B), *eC = to_device<double>(C);
+            double *eA = to_device<double>(A), *eB = to_device<double>(B);
+            double *eC = to_device<double>(C);
             double da = 1.5, db = -0.5;
             CHECK(cublasDgemmStridedBatched(h, oa, ob, m, n, k, &da, eA, lda, sa, eB, ldb, sb, &db,
                                             eC, ldc, sc, batch) == CUBLAS_STATUS_SUCCESS,
@@ -1012,6 +1091,8 @@ main()
     test_vector_add();
     test_block_reduction();
     test_warp_ops();
+    test_warp_reduce_match();
+    test_half_types();
     test_atomics();
     test_dynamic_shared_and_3d();
     test_streams_events();

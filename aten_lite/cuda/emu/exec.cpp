@@ -53,12 +53,16 @@
  *    reach every barrier (the early-`return`-then-barrier pattern is an error here);
  *  - a warp operation whose mask holds an exited lane or not the calling lane, lanes of one
  *    warp in different warp operations or masks at once, a width that is not a power of two.
+ * Divergence within a warp is not modelled: __activemask() answers the lanes of the warp that
+ * have not exited (some of which may have run ahead to their end), so a mask taken from it in
+ * a divergent branch waits for lanes that never come, and is reported as a deadlock.
  * Fibers switch by a few instructions on x86-64 (the callee-saved registers: the fibers of a
- * block share the floating-point environment of their OS thread), by swapcontext elsewhere; under ASan each switch is announced with
- * __sanitizer_start/finish_switch_fiber, and a reused stack is unpoisoned first.  Blocks of a
- * launch are taken in order by the launching stream's thread and the pool's threads
- * (MINITORCH_EMULATOR_THREADS, default: the number of CPUs), so blocks do run in parallel and
- * in no fixed order; after a failure the remaining blocks are skipped. */
+ * block share the floating-point environment of their OS thread), by swapcontext elsewhere;
+ * under ASan each switch is announced with __sanitizer_start/finish_switch_fiber, and a reused
+ * stack is unpoisoned first.  Blocks of a launch are taken in order by the launching stream's
+ * thread and the pool's threads (MINITORCH_EMULATOR_THREADS, default: the number of CPUs), so
+ * blocks do run in parallel and in no fixed order; after a failure the remaining blocks are
+ * skipped. */
 
 #ifdef MT_EMU_ASM_SWITCH
 extern "C" void mt_emu_ctx_swap(void **save_sp, void *load_sp);
@@ -364,7 +368,8 @@ ensure_stacks(Worker *w, size_t n)
     }
     if (w->region != nullptr) {
 #ifdef MT_EMU_ASAN
-        ASAN_UNPOISON_MEMORY_REGION(w->region, w->region_bytes); /* the next mapping may land here */
+        /* the next mapping may land here */
+        ASAN_UNPOISON_MEMORY_REGION(w->region, w->region_bytes);
 #endif
         munmap(w->region, w->region_bytes);
     }

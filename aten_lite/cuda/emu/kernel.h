@@ -150,7 +150,8 @@ template <class... P, class... A>
 inline void
 launch(void (*func)(P...), dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, A &&...args)
 {
-    static_assert(sizeof...(P) == sizeof...(A), "kernel launched with the wrong number of arguments");
+    static_assert(sizeof...(P) == sizeof...(A),
+                  "kernel launched with the wrong number of arguments");
     using Tuple = std::tuple<std::decay_t<P>...>;
     KernelBase *k = new Kernel<void (*)(P...), Tuple>(func, Tuple(std::forward<A>(args)...));
     launch_kernel(reinterpret_cast<const void *>(func), grid, block, shmem, stream, k);
@@ -358,7 +359,8 @@ inline unsigned int atomicInc(unsigned int *a, unsigned int v)
 }
 inline unsigned int atomicDec(unsigned int *a, unsigned int v)
 {
-    return ::mt_emu::atomic_cas_loop(a, [v](unsigned int o) { return (o == 0 || o > v) ? v : o - 1; });
+    return ::mt_emu::atomic_cas_loop(a,
+                                     [v](unsigned int o) { return (o == 0 || o > v) ? v : o - 1; });
 }
 
 /* ---- loads, bit tricks, math intrinsics (as the host's) ---- */
@@ -404,7 +406,10 @@ inline float __frsqrt_rn(float a) { return 1.0f / std::sqrt(a); }
 inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
 inline float __fmul_rn(float a, float b) { return a * b; }
 inline float __fadd_rn(float a, float b) { return a + b; }
-inline float __saturatef(float a) { return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : (a == a ? a : 0.0f)); }
+inline float __saturatef(float a)
+{
+    return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : (a == a ? a : 0.0f));
+}
 inline float rsqrtf(float a) { return 1.0f / std::sqrt(a); }
 inline double rsqrt(double a) { return 1.0 / std::sqrt(a); }
 inline float rcbrtf(float a) { return 1.0f / std::cbrt(a); }

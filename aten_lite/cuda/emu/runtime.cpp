@@ -18,9 +18,9 @@
 
 /* Note [CUDA emulator]
  * The build variant MINITORCH_CUDA=EMULATE compiles the CUDA sources (the .cu files of
- * aten_lite/cuda) as C++ against this emulator instead of nvcc + cudart, so the CUDA code paths run, and are
- * tested, on machines without a GPU.  It is a test build, never the default: its devices say
- * "emulated" in their name, and timings mean nothing.  What it is:
+ * aten_lite/cuda) as C++ against this emulator instead of nvcc + cudart, so the CUDA code
+ * paths run, and are tested, on machines without a GPU.  It is a test build, never the
+ * default: its devices say "emulated" in their name, and timings mean nothing.  What it is:
  *  - Devices: MINITORCH_EMULATED_DEVICES of them (default 2; 0 gives "no CUDA-capable device"),
  *    compute capability 8.0, MINITORCH_EMULATED_MEMORY bytes each (default 16G; K/M/G
  *    suffixes), beyond which cudaMalloc fails with cudaErrorMemoryAllocation.  The current

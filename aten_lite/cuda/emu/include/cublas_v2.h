@@ -60,7 +60,8 @@ cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode);
 cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode);
 cublasStatus_t cublasSetPointerMode(cublasHandle_t handle, cublasPointerMode_t mode);
 cublasStatus_t cublasGetPointerMode(cublasHandle_t handle, cublasPointerMode_t *mode);
-cublasStatus_t cublasSetWorkspace(cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes);
+cublasStatus_t cublasSetWorkspace(cublasHandle_t handle, void *workspace,
+                                  size_t workspaceSizeInBytes);
 const char *cublasGetStatusString(cublasStatus_t status);
 const char *cublasGetStatusName(cublasStatus_t status);
 

@@ -68,11 +68,14 @@ struct dim3 {
 };
 typedef struct dim3 dim3;
 
-#define MT__EMU_VEC2(T, name) struct __attribute__((aligned(2 * sizeof(T)))) name { T x, y; };          \
+#define MT__EMU_VEC2(T, name)                                                                      \
+    struct __attribute__((aligned(2 * sizeof(T)))) name { T x, y; };                              \
     typedef struct name name;                                                                     \
     static inline name make_##name(T x, T y) { name v; v.x = x; v.y = y; return v; }
-#define MT__EMU_VEC4(T, name) struct __attribute__((aligned(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))) \
-    name { T x, y, z, w; };                                                                       \
+#define MT__EMU_VEC4(T, name)                                                                      \
+    struct __attribute__((aligned(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))) name {              \
+        T x, y, z, w;                                                                             \
+    };                                                                                            \
     typedef struct name name;                                                                     \
     static inline name make_##name(T x, T y, T z, T w)                                            \
     { name v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
