@@ -207,6 +207,18 @@ copy_kernel(const float *src, float *dst, int n)
     }
 }
 
+__constant__ float poly[3];
+
+/* y = poly[0] + poly[1] x + poly[2] x^2 with the coefficients in constant memory */
+__global__ void
+eval_poly(const float *x, float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[i] = poly[0] + x[i] * (poly[1] + x[i] * poly[2]);
+    }
+}
+
 /* ---- helpers ---- */
 
 /* a host function that holds its stream until the test opens the gate */
@@ -457,6 +469,34 @@ test_half_types()
               __bfloat162float(__float2bfloat16(-3.0f)) == -3.0f,
           "round trip");
     CHECK(bad == 0, "%d wrong conversions", bad);
+}
+
+static void
+test_constant_memory()
+{
+    const float coeffs[3] = {1.0f, -2.0f, 0.5f};
+    CHECK_CUDA(cudaMemcpyToSymbol(poly, coeffs, sizeof(coeffs)));
+    float back[3] = {0.0f, 0.0f, 0.0f};
+    CHECK_CUDA(cudaMemcpyFromSymbol(back, poly, sizeof(back)));
+    CHECK(back[1] == -2.0f, "%g", (double)back[1]);
+    const int n = 100;
+    float hx[n], hy[n];
+    for (int i = 0; i < n; i++) {
+        hx[i] = (float)i / 10.0f;
+    }
+    float *dx, *dy;
+    CHECK_CUDA(cudaMalloc(&dx, sizeof(hx)));
+    CHECK_CUDA(cudaMalloc(&dy, sizeof(hy)));
+    CHECK_CUDA(cudaMemcpy(dx, hx, sizeof(hx), cudaMemcpyHostToDevice));
+    MT_CUDA_LAUNCH(eval_poly, 1, 128, 0, 0, dx, dy, n);
+    CHECK_CUDA(cudaMemcpy(hy, dy, sizeof(hy), cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        bad += std::fabs(hy[i] - (1.0f + hx[i] * (-2.0f + hx[i] * 0.5f))) > 1e-5f;
+    }
+    CHECK(bad == 0, "%d wrong", bad);
+    cudaFree(dx);
+    cudaFree(dy);
 }
 
 static void
@@ -1093,6 +1133,7 @@ main()
     test_warp_ops();
     test_warp_reduce_match();
     test_half_types();
+    test_constant_memory();
     test_atomics();
     test_dynamic_shared_and_3d();
     test_streams_events();

@@ -1510,6 +1510,17 @@ cudaEventDestroy(cudaEvent_t event)
     return cudaSuccess;
 }
 
+cudaError_t
+mtEmuMemcpySymbol(void *dst, const void *src, size_t count)
+{
+    MT__NEED_DEVICE();
+    if (count > 0) {
+        std::shared_ptr<Stream> s = rt()->devs[(size_t)tls_device]->legacy;
+        wait_ticket(s, enqueue(s, [=] { std::memcpy(dst, src, count); }));
+    }
+    return cudaSuccess;
+}
+
 /* ---- kernels ---- */
 
 cudaError_t

@@ -31,6 +31,35 @@ cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
 {
     return cudaFuncSetAttribute(reinterpret_cast<const void *>(entry), attr, value);
 }
+/* __constant__ and __device__ variables are host globals: the symbol is the variable */
+template <class T>
+static inline cudaError_t
+cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                   enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault) {
+        return cudaErrorInvalidMemcpyDirection;
+    }
+    if (offset > sizeof(T) || count > sizeof(T) - offset) {
+        return cudaErrorInvalidValue;
+    }
+    return mtEmuMemcpySymbol((char *)&symbol + offset, src, count);
+}
+template <class T>
+static inline cudaError_t
+cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                     enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault) {
+        return cudaErrorInvalidMemcpyDirection;
+    }
+    if (offset > sizeof(T) || count > sizeof(T) - offset) {
+        return cudaErrorInvalidValue;
+    }
+    return mtEmuMemcpySymbol(dst, (const char *)&symbol + offset, count);
+}
 
 #include "../kernel.h"
 #endif

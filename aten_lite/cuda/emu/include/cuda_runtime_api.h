@@ -291,6 +291,9 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
  * emulator printed when it failed: deadlock, device-side assert, bad argument); "" if none.
  * Borrowed, valid until the next call from this thread. */
 const char *mtEmuLastKernelError(void);
+/* The copy behind cudaMemcpyToSymbol/FromSymbol (cuda_runtime.h): count bytes, in order on the
+ * current device's legacy default stream, returning when done. */
+cudaError_t mtEmuMemcpySymbol(void *dst, const void *src, size_t count);
 
 #ifdef __cplusplus
 } /* extern "C" */
