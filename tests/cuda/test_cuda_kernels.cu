@@ -2,6 +2,9 @@
  * use them: grids, shared memory, barriers, warp operations, atomics, streams and events,
  * copies, errors, cuBLAS.  Built by nvcc in the real build (runs on a GPU) and against the host
  * emulator otherwise (Note [CUDA emulator]); prints "N passed, M failed". */
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -812,6 +815,18 @@ test_kernel_failures()
     /* the device still works: the error is not sticky */
     test_vector_add();
     cudaFree(d);
+    /* a child forked after the runtime started work cannot use it (its threads are gone) */
+    pid_t pid = fork();
+    if (pid == 0) {
+        void *p = nullptr;
+        int n = 5;
+        bool ok = cudaMalloc(&p, 16) == cudaErrorInitializationError &&
+                  cudaGetDeviceCount(&n) == cudaErrorInitializationError && n == 0;
+        _exit(ok ? 0 : 1);
+    }
+    int status = -1;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "forked child: status %d", status);
 }
 #endif
 

@@ -1,6 +1,9 @@
 /* aten_lite/cuda/emu/runtime.cpp - the CUDA runtime API of the host emulator: devices, memory,
  * streams with their own threads, events, errors, and the kernel launch. */
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -59,7 +62,9 @@
  *  - Kernels: see Note [Emulated kernels] in kernel.h and Note [Block scheduler] in exec.cpp.
  * Not emulated: graphs and stream capture, unified/managed memory, cudaMemcpy2D/3D, arrays
  * and textures, cooperative launches, IPC handles, the driver API, timing-faithful anything.
- * Streams and events must not be used across fork() (nor may real CUDA's). */
+ * A child forked after the runtime started work (a stream thread, an allocation) cannot use
+ * it - its threads did not survive the fork - and gets cudaErrorInitializationError from every
+ * call that needs a device, as with real CUDA. */
 
 namespace mt_emu {
 
@@ -145,6 +150,17 @@ namespace {
 constexpr size_t kDefaultSharedLimit = 48 * 1024;
 constexpr size_t kOptinSharedLimit = 163 * 1024;
 
+/* set in a child forked after the runtime started threads or allocated: it is unusable there */
+std::atomic<bool> g_active{false}, g_forked{false};
+
+void
+on_fork_child()
+{
+    if (g_active.load()) {
+        g_forked = true;
+    }
+}
+
 size_t
 parse_size(const char *s, size_t dflt)
 {
@@ -183,6 +199,7 @@ rt()
         }
         x->ndev = n;
         x->capacity = parse_size(std::getenv("MINITORCH_EMULATED_MEMORY"), (size_t)16 << 30);
+        pthread_atfork(nullptr, nullptr, on_fork_child);
         for (int i = 0; i < n; i++) {
             Device *d = new Device;
             d->legacy = std::make_shared<Stream>();
@@ -212,6 +229,9 @@ fail(cudaError_t e)
 cudaError_t
 check_devices()
 {
+    if (g_forked.load(std::memory_order_relaxed)) {
+        return cudaErrorInitializationError;
+    }
     return rt()->ndev > 0 ? cudaSuccess : cudaErrorNoDevice;
 }
 
@@ -315,6 +335,7 @@ enqueue(const std::shared_ptr<Stream> &s, std::function<void()> fn, std::vector<
     s->q.push_back(std::move(op));
     if (!s->started) {
         s->started = true;
+        g_active = true;
         std::thread(stream_main, s).detach();
     }
     s->cv.notify_all();
@@ -471,6 +492,7 @@ host_alloc(void **p, size_t size, MemKind kind)
     if (q == nullptr) {
         return cudaErrorMemoryAllocation;
     }
+    g_active = true;
     if (kind == MEM_DEVICE) {
         std::memset(q, 0xFF, charged);
         d->used += charged;
@@ -665,8 +687,9 @@ event_done(Event &ev, bool *recorded)
 
 #define MT__NEED_DEVICE()                                                                          \
     do {                                                                                           \
-        if (check_devices() != cudaSuccess) {                                                      \
-            return fail(cudaErrorNoDevice);                                                        \
+        cudaError_t e_ = check_devices();                                                          \
+        if (e_ != cudaSuccess) {                                                                   \
+            return fail(e_);                                                                       \
         }                                                                                          \
     } while (0)
 
@@ -727,8 +750,9 @@ cudaGetDeviceCount(int *count)
     if (count == nullptr) {
         return fail(cudaErrorInvalidValue);
     }
-    *count = rt()->ndev;
-    return rt()->ndev > 0 ? cudaSuccess : fail(cudaErrorNoDevice);
+    cudaError_t e = check_devices();
+    *count = e == cudaSuccess ? rt()->ndev : 0;
+    return fail(e);
 }
 
 cudaError_t
