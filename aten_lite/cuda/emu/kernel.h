@@ -24,7 +24,8 @@
  *  - __shared__ is `static thread_local`: a block runs from start to end on one OS thread
  *    (its fibers never migrate) and an OS thread runs one block at a time, so a thread-local
  *    static is exactly one copy per running block.  It is not cleared between blocks (nor is
- *    shared memory on a GPU).  Dynamic shared memory (`extern __shared__ T x[]` on a GPU) is
+ *    shared memory on a GPU).  The price: every OS thread that touches the extension's
+ *    thread-locals holds a copy of all kernels' static shared arrays (a test build's cost).  Dynamic shared memory (`extern __shared__ T x[]` on a GPU) is
  *    written MT_DYNAMIC_SHARED(T, x) (aten_lite/cuda/cuda_compat.h), since `extern` cannot be
  *    rewritten by a macro.
  *  - __syncthreads() and the warp operations switch to the next fiber until every thread
