@@ -743,6 +743,33 @@ test_async_copies()
     CHECK_CUDA(cudaMemsetAsync(d, 0, n * sizeof(float), s));
     CHECK_CUDA(cudaMemcpyAsync(pageable.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost, s));
     CHECK(pageable[0] == 0.0f && pageable[(size_t)n - 1] == 0.0f, "memset");
+    /* a 2-d copy: a 5 x 3 window of a 5 x 8 host matrix into a device matrix of pitch 4 */
+    {
+        float host2d[5][8], back2d[5][3];
+        for (int r = 0; r < 5; r++) {
+            for (int c = 0; c < 8; c++) {
+                host2d[r][c] = (float)(r * 10 + c);
+            }
+        }
+        float *d2;
+        CHECK_CUDA(cudaMalloc(&d2, 5 * 4 * sizeof(float)));
+        CHECK_CUDA(cudaMemcpy2DAsync(d2, 4 * sizeof(float), &host2d[0][2], 8 * sizeof(float),
+                                     3 * sizeof(float), 5, cudaMemcpyHostToDevice, s));
+        CHECK_CUDA(cudaMemcpy2D(back2d, 3 * sizeof(float), d2, 4 * sizeof(float),
+                                3 * sizeof(float), 5, cudaMemcpyDeviceToHost));
+        bad = 0;
+        for (int r = 0; r < 5; r++) {
+            for (int c = 0; c < 3; c++) {
+                bad += back2d[r][c] != (float)(r * 10 + c + 2);
+            }
+        }
+        CHECK(bad == 0, "%d wrong after 2-d copies", bad);
+        CHECK(cudaMemcpy2D(d2, 2 * sizeof(float), host2d, 8 * sizeof(float), 3 * sizeof(float), 5,
+                           cudaMemcpyHostToDevice) == cudaErrorInvalidPitchValue,
+              "width above the pitch");
+        (void)cudaGetLastError();
+        cudaFree(d2);
+    }
     /* a registered host buffer is pinned memory */
     std::vector<float> reg((size_t)n, 1.0f);
     CHECK_CUDA(cudaHostRegister(reg.data(), n * sizeof(float), cudaHostRegisterDefault));
@@ -872,6 +899,9 @@ test_errors()
     CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration, "grid.y 70000");
     MT_CUDA_LAUNCH(reverse_dynamic, 1, 32, 100 * 1024, 0, d, d);
     CHECK(cudaGetLastError() != cudaSuccess, "100 KiB of dynamic shared memory by default");
+    int blocks_per_sm = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fill, 256, 0));
+    CHECK(blocks_per_sm >= 1 && blocks_per_sm <= 32, "%d blocks per SM", blocks_per_sm);
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, 0x10) == cudaErrorInvalidValue, "bad stream flags");
     cudaEvent_t e;

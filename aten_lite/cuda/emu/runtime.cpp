@@ -57,8 +57,10 @@
  *    (cudaGetLastError/cudaPeekAtLastError).  A kernel that fails (deadlock, device-side
  *    assertion, __trap, bad pointer argument) prints why on stderr, and the device's next
  *    synchronising call (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize,
- *    cudaMemcpy) or cudaGetLastError returns its error once: errors are not sticky, and the
- *    device stays usable (a departure).  mtEmuLastKernelError() gives the message.
+ *    cudaMemcpy, cudaMemcpy2D) returns its error once, which also makes it that thread's last
+ *    error: errors are not sticky, and the device stays usable (a departure; so that whether
+ *    cudaGetLastError sees a failure does not depend on how fast the kernel ran, only the
+ *    synchronising calls report it).  mtEmuLastKernelError() gives the message.
  *  - Kernels: see Note [Emulated kernels] in kernel.h and Note [Block scheduler] in exec.cpp.
  * Not emulated: graphs and stream capture, unified/managed memory, cudaMemcpy2D/3D, arrays
  * and textures, cooperative launches, IPC handles, the driver API, timing-faithful anything.
@@ -256,7 +258,7 @@ set_async_error(int dev, cudaError_t e, const std::string &msg)
 }
 
 cudaError_t
-take_async_error(int dev, bool clear)
+take_async_error(int dev)
 {
     if (!valid_device(dev)) {
         return cudaSuccess;
@@ -264,9 +266,7 @@ take_async_error(int dev, bool clear)
     Device *d = rt()->devs[(size_t)dev];
     std::lock_guard<std::mutex> g(d->err_m);
     cudaError_t e = d->async_error;
-    if (clear) {
-        d->async_error = cudaSuccess;
-    }
+    d->async_error = cudaSuccess;
     return e;
 }
 
@@ -542,6 +542,7 @@ error_text(cudaError_t e, bool name)
         MT__E(cudaErrorInitializationError, "initialization error")
         MT__E(cudaErrorCudartUnloading, "driver shutting down")
         MT__E(cudaErrorInvalidConfiguration, "invalid configuration argument")
+        MT__E(cudaErrorInvalidPitchValue, "invalid pitch argument")
         MT__E(cudaErrorInvalidSymbol, "invalid device symbol")
         MT__E(cudaErrorInvalidHostPointer, "invalid host pointer")
         MT__E(cudaErrorInvalidDevicePointer, "invalid device pointer")
@@ -702,20 +703,13 @@ cudaGetLastError(void)
 {
     cudaError_t e = tls_last;
     tls_last = cudaSuccess;
-    if (e == cudaSuccess && rt()->ndev > 0) {
-        e = take_async_error(tls_device, true);
-    }
     return e;
 }
 
 cudaError_t
 cudaPeekAtLastError(void)
 {
-    cudaError_t e = tls_last;
-    if (e == cudaSuccess && rt()->ndev > 0) {
-        e = take_async_error(tls_device, false);
-    }
-    return e;
+    return tls_last;
 }
 
 const char *
@@ -872,7 +866,7 @@ cudaDeviceSynchronize(void)
 {
     MT__NEED_DEVICE();
     device_sync(tls_device);
-    return fail(take_async_error(tls_device, true));
+    return fail(take_async_error(tls_device));
 }
 
 cudaError_t
@@ -880,7 +874,7 @@ cudaDeviceReset(void)
 {
     MT__NEED_DEVICE();
     device_sync(tls_device);
-    (void)take_async_error(tls_device, true);
+    (void)take_async_error(tls_device);
     return cudaSuccess;
 }
 
@@ -1145,7 +1139,7 @@ cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
         uint64_t t = enqueue(s, [=] { std::memcpy(dst, src, count); });
         wait_ticket(s, t);
     }
-    return fail(take_async_error(tls_device, true));
+    return fail(take_async_error(tls_device));
 }
 
 cudaError_t
@@ -1199,6 +1193,62 @@ cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, si
         return fail(cudaErrorInvalidDevice);
     }
     return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
+}
+
+cudaError_t
+cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                  size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    cudaError_t e;
+    std::shared_ptr<Stream> s = resolve(stream, &e);
+    if (!s) {
+        return fail(e);
+    }
+    if (width > dpitch || width > spitch) {
+        return fail(cudaErrorInvalidPitchValue);
+    }
+    if (width == 0 || height == 0) {
+        return cudaSuccess;
+    }
+    /* the spans from the first row's start to the last row's end, checked as one copy each */
+    size_t dspan = dpitch * (height - 1) + width, sspan = spitch * (height - 1) + width;
+    Side ds, ss;
+    int ddev, sdev;
+    if ((e = check_copy(dst, src, 1, kind, &ds, &ss, &ddev, &sdev)) != cudaSuccess ||
+        (e = classify(dst, dspan, &ds, &ddev)) != cudaSuccess ||
+        (e = classify(src, sspan, &ss, &sdev)) != cudaSuccess) {
+        return fail(e);
+    }
+    auto rows = [=](const unsigned char *from) {
+        for (size_t r = 0; r < height; r++) {
+            std::memcpy((unsigned char *)dst + r * dpitch, from + r * spitch, width);
+        }
+    };
+    if (ss == SIDE_PAGEABLE && ds == SIDE_DEVICE) {
+        auto staged = std::make_shared<std::vector<unsigned char>>(
+            (const unsigned char *)src, (const unsigned char *)src + sspan);
+        enqueue(s, [rows, staged] { rows(staged->data()); });
+        return cudaSuccess;
+    }
+    uint64_t t = enqueue(s, [rows, src] { rows((const unsigned char *)src); });
+    if (ds == SIDE_PAGEABLE || (ds != SIDE_DEVICE && ss != SIDE_DEVICE)) {
+        wait_ticket(s, t);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t
+cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+             enum cudaMemcpyKind kind)
+{
+    MT__NEED_DEVICE();
+    cudaError_t e = cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, nullptr);
+    if (e != cudaSuccess) {
+        return e;
+    }
+    std::shared_ptr<Stream> s = rt()->devs[(size_t)tls_device]->legacy;
+    wait_ticket(s, enqueue(s, nullptr));
+    return fail(take_async_error(tls_device));
 }
 
 cudaError_t
@@ -1309,7 +1359,7 @@ cudaStreamSynchronize(cudaStream_t stream)
         }
         wait_ticket(s, t);
     }
-    return fail(take_async_error(s->device, true));
+    return fail(take_async_error(s->device));
 }
 
 cudaError_t
@@ -1484,7 +1534,7 @@ cudaEventSynchronize(cudaEvent_t event)
     if (s) {
         wait_ticket(s, t);
     }
-    return fail(take_async_error(ev->device, true));
+    return fail(take_async_error(ev->device));
 }
 
 cudaError_t
@@ -1531,6 +1581,26 @@ cudaEventDestroy(cudaEvent_t event)
         }
     }
     delete event; /* queued records hold only their time slot */
+    return cudaSuccess;
+}
+
+cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+                                              size_t dynamicSMemSize)
+{
+    if (numBlocks == nullptr || blockSize <= 0 || blockSize > 1024) {
+        return fail(cudaErrorInvalidValue);
+    }
+    if (func == nullptr) {
+        return fail(cudaErrorInvalidDeviceFunction);
+    }
+    /* as an sm_80 would with no register or static shared memory pressure */
+    int warps = (blockSize + 31) / 32;
+    int n = std::min(32, 64 / warps);
+    if (dynamicSMemSize > 0) {
+        n = std::min(n, (int)((kOptinSharedLimit + 1024) / dynamicSMemSize));
+    }
+    *numBlocks = n;
     return cudaSuccess;
 }
 

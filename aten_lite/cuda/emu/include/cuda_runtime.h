@@ -31,6 +31,15 @@ cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
 {
     return cudaFuncSetAttribute(reinterpret_cast<const void *>(entry), attr, value);
 }
+template <class T>
+static inline cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T *func, int blockSize,
+                                              size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        numBlocks, reinterpret_cast<const void *>(func), blockSize, dynamicSMemSize);
+}
+
 /* __constant__ and __device__ variables are host globals: the symbol is the variable */
 template <class T>
 static inline cudaError_t
