@@ -22,7 +22,8 @@ class CMakeExtension(Extension):
 class CMakeBuild(build_ext):
     """Configures and builds the CMake project, placing _C next to the package.
 
-    Environment knobs: MINITORCH_CUDA=ON|OFF|AUTO, MINITORCH_ASAN=1, MINITORCH_UBSAN=1,
+    Environment knobs: MINITORCH_CUDA=ON|OFF|AUTO|EMULATE (EMULATE: the CUDA code built against
+    the host emulator of the CUDA runtime, a test build), MINITORCH_ASAN=1, MINITORCH_UBSAN=1,
     MINITORCH_BUILD_TYPE=Release|Debug|RelWithDebInfo, MINITORCH_BUILD_DIR."""
 
     def build_extension(self, ext):
