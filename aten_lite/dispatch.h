@@ -5,12 +5,39 @@
 #include "aten_lite/iter.h"
 #include "c10_lite/device.h"
 
+/* Note [Kernel stubs]
+ * Every op is split in two, as torch's DispatchStub splits ATen:
+ *  - device-neutral op code (elementwise.c, reduce.c, copy.c, ...): argument and shape
+ *    checks, type promotion, out= handling, allocation of results on the inputs' device,
+ *    and the one device check (mt_check_same_device, torch's "Expected all tensors to be
+ *    on the same device" error).  It never reads or writes tensor memory;
+ *  - kernels, one table per kernel FAMILY and device type: a struct of function pointers
+ *    (mt_elementwise_kernels, mt_reduce_kernels, ... in aten_lite/kernel_stubs.h), and
+ *    the family's stub mt_<family>_stub[MT_NUM_DEVICE_TYPES] of pointers to such structs.
+ *    The kernels are the only code that touches memory (host memory for the cpu entry,
+ *    device memory for the cuda one).
+ * The three verbs:
+ *    MT_DECLARE_STUB(family, kernels_type);   in a header: the stub exists
+ *    MT_DEFINE_STUB(family, kernels_type);    in one .c file: its storage (all NULL)
+ *    MT_REGISTER_STUB(family, MT_CPU, &tbl);  from a device's init: the device's kernels
+ *    fn = MT_STUB(family, member, dev, "op"); in op code: the kernel, or NULL with the error
+ * A device may register a table with some members NULL (kernels not written yet): a NULL
+ * table or member is the one missing-kernel error, mt_kernel_missing(), which names the
+ * op and the device as torch's dispatcher does ("Could not run 'aten::sum' with arguments
+ * from the 'CUDA' backend.") and raises NotImplementedError.  CPU kernels register from
+ * mt_aten_init() (aten_lite/cpu/, each file its mt__cpu_..._register()); CUDA kernels
+ * (aten_lite/cuda/) register the cuda entries the same way from their own init.
+ * Copies take two device types (mt_copy_stub[dst][src]: host<->device transfers are the
+ * device's kernels).  The elementwise family additionally keeps the inner-loop table of
+ * Note [Dispatch table] for the cpu entry (its run kernel looks loops up there).
+ * Looking a kernel up costs two loads and a branch per call. */
+
 /* Note [Dispatch table]
- * Elementwise ops are looked up once per call in mt_dispatch[device][op][dtype],
- * where dtype is the dtype the op computes in (its inputs after promotion).
- * A NULL entry means "not implemented for that dtype" and turns into torch's
- * message ("\"bitwise_and_cpu\" not implemented for 'Float'").  CPU kernels
- * register themselves from mt_aten_init(); CUDA kernels fill the cuda row. */
+ * The cpu elementwise kernel (see Note [Kernel stubs]) looks its inner loop up once per
+ * call in mt_dispatch[device][op][dtype], where dtype is the dtype the op computes in (its
+ * inputs after promotion).  A NULL entry means "not implemented for that dtype" and turns
+ * into torch's message ("\"bitwise_and_cpu\" not implemented for 'Float'").  CPU loops
+ * register themselves from mt_aten_init(). */
 
 /* X(ENUM, name): binary ops (operands: out, a, b) */
 #define MT_FORALL_BINARY_OPS(X)          \
@@ -165,11 +192,16 @@
     X(MT_OP_FREXP_MANTISSA, frexp)                                         \
     X(MT_OP_FREXP_EXPONENT, frexp_exponent)
 
+/* X(ENUM, name): ternary kernels (operands: out, a, b, c): where's (out, cond, x, y) */
+#define MT_FORALL_KERNEL_TERNARY_OPS(X) \
+    X(MT_OP_WHERE, where)
+
 typedef enum mt_op {
 #define MT__OP_ENUM(e, n) e,
     MT_FORALL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_UNARY_OPS(MT__OP_ENUM)
     MT_FORALL_KERNEL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_KERNEL_UNARY_OPS(MT__OP_ENUM)
     MT_FORALL_SPECIAL_BINARY_OPS(MT__OP_ENUM) MT_FORALL_SPECIAL_UNARY_OPS(MT__OP_ENUM)
+    MT_FORALL_KERNEL_TERNARY_OPS(MT__OP_ENUM)
 #undef MT__OP_ENUM
     MT_NUM_OPS
 } mt_op;
@@ -195,6 +227,50 @@ typedef struct mt_binary_ctx {
     int zero_division; /* set by integer division loops, read after the op */
     mt_complex128 alpha_z; /* alpha for complex add/sub */
 } mt_binary_ctx;
+
+/* ---- kernel stubs (see Note [Kernel stubs]) ---- */
+#define MT_DECLARE_STUB(family, kernels_type) \
+    extern const kernels_type *mt_##family##_stub[MT_NUM_DEVICE_TYPES]
+#define MT_DEFINE_STUB(family, kernels_type) \
+    const kernels_type *mt_##family##_stub[MT_NUM_DEVICE_TYPES]
+#define MT_REGISTER_STUB(family, dev, kernels) ((void)(mt_##family##_stub[(dev)] = (kernels)))
+/* Kernel `member` of `family` for device type dev (an lvalue-free expression of the
+ * member's function-pointer type), or NULL with mt_kernel_missing(op, dev) raised. */
+#define MT_STUB(family, member, dev, op)                                                   \
+    (mt_kernel_present(mt_##family##_stub[(dev)] != NULL &&                                \
+                           mt_##family##_stub[(dev)]->member != NULL,                      \
+                       (op), (dev))                                                        \
+         ? mt_##family##_stub[(dev)]->member                                               \
+         : NULL)
+/* Copy kernels are per (destination, source) device pair. */
+#define MT_STUB2(family, member, dst, src, op)                                             \
+    (mt_kernel_present(mt_##family##_stub[(dst)][(src)] != NULL &&                         \
+                           mt_##family##_stub[(dst)][(src)]->member != NULL,               \
+                       (op), (dst) != MT_CPU ? (dst) : (src))                              \
+         ? mt_##family##_stub[(dst)][(src)]->member                                        \
+         : NULL)
+
+/* The one error for an op without a kernel on a device: MT_ENOTIMPL (NotImplementedError)
+ * with "Could not run 'aten::<op>' with arguments from the '<Device>' backend. ...".
+ * Returns MT_ENOTIMPL. */
+int mt_kernel_missing(const char *op, mt_device_type dev);
+/* `present`, after raising mt_kernel_missing(op, dev) when it is false (MT_STUB's helper). */
+static inline bool
+mt_kernel_present(bool present, const char *op, mt_device_type dev)
+{
+    if (!present) {
+        mt_kernel_missing(op, dev);
+    }
+    return present;
+}
+/* The device check of device-neutral op code: MT_OK when the n tensors (NULL entries
+ * skipped) are on one device, else MT_ERUNTIME with torch's "Expected all tensors to be on
+ * the same device, but found at least two devices, cuda:0 and cpu!", the first non-cpu
+ * device first, as torch).
+ * *dev (may be NULL) receives their device type (MT_CPU when every entry is NULL). */
+int mt_check_same_device(int n, const mt_tensor *const *ts, mt_device_type *dev);
+/* The same for two tensors, the common case (a, b may be NULL). */
+int mt_check_same_device2(const mt_tensor *a, const mt_tensor *b, mt_device_type *dev);
 
 /* Registration functions of the CPU kernel files. */
 void mt__cpu_binary_register(void);

@@ -1,0 +1,83 @@
+/* aten_lite/kernel_stubs.h - the kernel families: one table of kernels per family and device. */
+#ifndef ATEN_LITE_KERNEL_STUBS_H
+#define ATEN_LITE_KERNEL_STUBS_H
+
+#include "aten_lite/dispatch.h"
+#include "aten_lite/ops.h"
+
+/* See Note [Kernel stubs] in dispatch.h for the protocol (MT_DECLARE_STUB, MT_REGISTER_STUB,
+ * MT_STUB).  Each family below is the contract between the device-neutral op code and a
+ * device's kernels: what the op code has checked and prepared before it calls, and what the
+ * kernel must do.  Unless a member says otherwise, kernels return MT_OK or a negative code
+ * with the message set, take borrowed tensors, and are only called with tensors on their
+ * own device (the op code checked; copies are the exception).  Outputs are allocated by the
+ * op code (mt_tensor_empty on the device), so kernels never allocate results. */
+
+/* ---- elementwise (aten_lite/elementwise.c) ----
+ * One call of a kernel of the mt_op list (dispatch.h) over a built iterator: outputs first,
+ * allocated and shape-checked; inputs are tensors on the device, or 0-d cpu tensors (a
+ * scalar operand: Note [Scalar operands]; a device kernel reads its value from host memory
+ * before launching, as torch passes a cpu scalar to a CUDA kernel). */
+typedef struct mt_elementwise_call {
+    mt_op op;                /* the kernel */
+    mt_dtype dtype;          /* the dtype it computes in (inputs after promotion) */
+    void *ctx;               /* the op's context: mt_binary_ctx for binary ops, or NULL */
+    const mt_dtype *compute; /* per input, the dtype the kernel sees it in (a conversion on
+                              * the fly when it has another); NULL: inputs already have it */
+} mt_elementwise_call;
+
+typedef struct mt_elementwise_kernels {
+    /* MT_OK when the device has kernel op for dtype dt, else MT_ENOTIMPL with torch's
+     * "\"<op>_<device>\" not implemented for '<Dtype>'".  Called before any allocation. */
+    int (*check)(mt_op op, mt_dtype dt);
+    /* Runs call over it (the op code checked the kernel exists). */
+    int (*run)(const mt_iter *it, const mt_elementwise_call *call);
+} mt_elementwise_kernels;
+MT_DECLARE_STUB(elementwise, mt_elementwise_kernels);
+
+/* ---- copy / cast (aten_lite/copy.c), per (destination, source) device pair ----
+ * it: built over (dst, src), src already broadcast to dst's shape and never overlapping
+ * dst.  The kernel converts src's dtype to dst's while copying.  mt_copy_stub[dst][src]. */
+typedef struct mt_copy_kernels {
+    int (*copy)(const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype);
+} mt_copy_kernels;
+extern const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
+
+/* ---- fill (aten_lite/copy.c) ----
+ * it: built over (t) alone; elem: the value, already stored in t's dtype (host memory,
+ * 16 bytes, complex128 included). */
+typedef struct mt_fill_kernels {
+    int (*fill)(const mt_iter *it, mt_dtype dt, const void *elem);
+} mt_fill_kernels;
+MT_DECLARE_STUB(fill, mt_fill_kernels);
+
+/* ---- reduce (aten_lite/reduce.c) ----
+ * The op code sees the input as (kept dims..., one reduced range of R elements with
+ * element stride sr): kept dims listed in order with their input and output element
+ * strides; res is allocated (its numel > 0), in the output dtype of mt_reduce_out_dtype.
+ * R == 0 means every output is the reduction's identity (never for max/min/arg ops: the op
+ * code raised torch's IndexError).  Argmax/argmin index the reduced range row-major. */
+typedef struct mt_reduce_geometry {
+    int64_t R;                 /* reduced elements per output */
+    int64_t sr;                /* element stride of the reduced range in src */
+    int nk;                    /* kept dims */
+    int64_t ksz[MT_MAX_DIMS];  /* their sizes */
+    int64_t kin[MT_MAX_DIMS];  /* their element strides in src */
+    int64_t kout[MT_MAX_DIMS]; /* their element strides in res */
+} mt_reduce_geometry;
+
+typedef struct mt_reduce_kernels {
+    /* MT_OK when the device reduces dtype dt with op, else the error torch raises
+     * (barebones unsigned dtypes, complex max/min/argmax/argmin).  Before allocation. */
+    int (*check)(mt_reduce_op op, mt_dtype dt);
+    int (*reduce)(mt_reduce_op op, mt_tensor *res, const mt_tensor *src,
+                  const mt_reduce_geometry *g);
+} mt_reduce_kernels;
+MT_DECLARE_STUB(reduce, mt_reduce_kernels);
+
+/* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
+void mt__cpu_elementwise_register(void);
+void mt__cpu_copy_register(void);
+void mt__cpu_reduce_register(void);
+
+#endif /* ATEN_LITE_KERNEL_STUBS_H */
