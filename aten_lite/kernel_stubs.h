@@ -4,6 +4,7 @@
 
 #include "aten_lite/dispatch.h"
 #include "aten_lite/ops.h"
+#include "aten_lite/random.h"
 
 /* See Note [Kernel stubs] in dispatch.h for the protocol (MT_DECLARE_STUB, MT_REGISTER_STUB,
  * MT_STUB).  Each family below is the contract between the device-neutral op code and a
@@ -75,9 +76,29 @@ typedef struct mt_reduce_kernels {
 } mt_reduce_kernels;
 MT_DECLARE_STUB(reduce, mt_reduce_kernels);
 
+/* ---- random (aten_lite/random.c) ----
+ * Every draw is a function of (key, counter) (Note [Counter-based random numbers] in
+ * random.h), so a device that computes the same functions gives the same numbers as the
+ * cpu for one seed.  The op code reserves the generator's blocks and checks dtypes; kernels
+ * that read values (probabilities, rates, weights) check them with torch's messages. */
+typedef struct mt_random_kernels {
+    /* t: contiguous, numel > 0, on the device; element i <- draw i of job. */
+    int (*fill)(mt_tensor *t, const mt_random_job *job);
+    /* t[i] = 1 with probability p[i] (p floating, broadcastable to t, values in [0, 1]). */
+    int (*bernoulli_tensor)(mt_tensor *t, mt_generator *g, const mt_tensor *p);
+    /* Draws of the floating rates (values >= 0 and finite); caller owns. */
+    mt_tensor *(*poisson)(const mt_tensor *rates, mt_generator *g);
+    /* probs: floating, 1-d or 2-d with `rows` rows of ncat weights (values checked here);
+     * n draws per row, shape and counts checked.  Caller owns. */
+    mt_tensor *(*multinomial)(const mt_tensor *probs, int64_t ncat, int64_t rows, int64_t n,
+                              bool replacement, mt_generator *g);
+} mt_random_kernels;
+MT_DECLARE_STUB(random, mt_random_kernels);
+
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);
 void mt__cpu_copy_register(void);
 void mt__cpu_reduce_register(void);
+void mt__cpu_random_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
