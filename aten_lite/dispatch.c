@@ -11,6 +11,7 @@ MT_DEFINE_STUB(elementwise, mt_elementwise_kernels);
 MT_DEFINE_STUB(fill, mt_fill_kernels);
 MT_DEFINE_STUB(reduce, mt_reduce_kernels);
 MT_DEFINE_STUB(random, mt_random_kernels);
+MT_DEFINE_STUB(scan, mt_scan_kernels);
 const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
 
 static const char *const mt__op_names[MT_NUM_OPS] = {
@@ -125,4 +126,5 @@ mt_aten_init(void)
     mt__cpu_copy_register();
     mt__cpu_reduce_register();
     mt__cpu_random_register();
+    mt__cpu_scan_register();
 }

@@ -95,10 +95,21 @@ typedef struct mt_random_kernels {
 } mt_random_kernels;
 MT_DECLARE_STUB(random, mt_random_kernels);
 
+/* ---- scan (aten_lite/scan.c) ----
+ * Cumulative op along dim d of t into res (t's shape, allocated, numel > 0) and, for
+ * cummax/cummin, the running extreme's index into ix (int64, res's layout; else NULL). */
+typedef struct mt_scan_kernels {
+    /* MT_OK when the device scans dtype dt with op, else torch's "not implemented for". */
+    int (*check)(mt_scan_op op, mt_dtype dt);
+    int (*scan)(mt_scan_op op, mt_tensor *res, mt_tensor *ix, const mt_tensor *t, int d);
+} mt_scan_kernels;
+MT_DECLARE_STUB(scan, mt_scan_kernels);
+
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);
 void mt__cpu_copy_register(void);
 void mt__cpu_reduce_register(void);
 void mt__cpu_random_register(void);
+void mt__cpu_scan_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
