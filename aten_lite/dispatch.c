@@ -12,6 +12,7 @@ MT_DEFINE_STUB(fill, mt_fill_kernels);
 MT_DEFINE_STUB(reduce, mt_reduce_kernels);
 MT_DEFINE_STUB(random, mt_random_kernels);
 MT_DEFINE_STUB(scan, mt_scan_kernels);
+MT_DEFINE_STUB(norm, mt_norm_kernels);
 const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
 
 static const char *const mt__op_names[MT_NUM_OPS] = {
@@ -127,4 +128,5 @@ mt_aten_init(void)
     mt__cpu_reduce_register();
     mt__cpu_random_register();
     mt__cpu_scan_register();
+    mt__cpu_norm_register();
 }

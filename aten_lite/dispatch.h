@@ -242,6 +242,10 @@ typedef struct mt_binary_ctx {
                        (op), (dev))                                                        \
          ? mt_##family##_stub[(dev)]->member                                               \
          : NULL)
+/* The same without an error: NULL when missing.  Only for fast paths that have a composite
+ * fallback (the fused softmax and layer norm), whose callers then compute the op otherwise. */
+#define MT_STUB_TRY(family, member, dev)                                                   \
+    (mt_##family##_stub[(dev)] != NULL ? mt_##family##_stub[(dev)]->member : NULL)
 /* Copy kernels are per (destination, source) device pair. */
 #define MT_STUB2(family, member, dst, src, op)                                             \
     (mt_kernel_present(mt_##family##_stub[(dst)][(src)] != NULL &&                         \

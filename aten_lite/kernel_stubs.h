@@ -105,11 +105,40 @@ typedef struct mt_scan_kernels {
 } mt_scan_kernels;
 MT_DECLARE_STUB(scan, mt_scan_kernels);
 
+/* ---- softmax / normalisation (aten_lite/softmax.c, aten_lite/layer_norm.c) ----
+ * The fused one-pass-per-row kernels.  They are fast paths: on a device without them the
+ * op code reports MT_EINVAL and the callers compute the op from elementwise and reduce ops
+ * (MT_STUB_TRY, no missing-kernel error).  Operands are contiguous float32/float64 tensors
+ * of one dtype and device with rows of len > 0 elements; results allocated by the op code. */
+typedef struct mt_norm_kernels {
+    /* out <- softmax (log_softmax when log) of x along its last dim; numel > 0. */
+    int (*softmax_lastdim)(const mt_tensor *x, mt_tensor *out, bool log);
+    /* out <- the gradient of softmax (log_softmax) given its output y and grad; numel > 0. */
+    int (*softmax_backward_lastdim)(const mt_tensor *grad, const mt_tensor *y, mt_tensor *out,
+                                    bool log);
+    /* Note [Fused layer norm]: per row of len elements of x (numel > 0), out, mean, rstd;
+     * w, b: len elements or NULL. */
+    int (*layer_norm)(const mt_tensor *x, const mt_tensor *w, const mt_tensor *b, double eps,
+                      int64_t len, mt_tensor *out, mt_tensor *mean, mt_tensor *rstd);
+    /* dx, dw, db (each NULL when not wanted) from g (x's shape), gm, gr (mean's shape, or
+     * NULL: no gradient arrived), the forward's x, mean, rstd and w (or NULL). */
+    int (*layer_norm_backward)(const mt_tensor *g, const mt_tensor *gm, const mt_tensor *gr,
+                               const mt_tensor *x, const mt_tensor *mean, const mt_tensor *rstd,
+                               const mt_tensor *w, int64_t len, mt_tensor *dx, mt_tensor *dw,
+                               mt_tensor *db);
+} mt_norm_kernels;
+MT_DECLARE_STUB(norm, mt_norm_kernels);
+/* the cpu softmax kernels (softmax.c), in the cpu table of layer_norm.c */
+int mt__cpu_softmax_lastdim(const mt_tensor *x, mt_tensor *out, bool log);
+int mt__cpu_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, mt_tensor *out,
+                                     bool log);
+
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);
 void mt__cpu_copy_register(void);
 void mt__cpu_reduce_register(void);
 void mt__cpu_random_register(void);
 void mt__cpu_scan_register(void);
+void mt__cpu_norm_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
