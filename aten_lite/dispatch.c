@@ -13,6 +13,7 @@ MT_DEFINE_STUB(reduce, mt_reduce_kernels);
 MT_DEFINE_STUB(random, mt_random_kernels);
 MT_DEFINE_STUB(scan, mt_scan_kernels);
 MT_DEFINE_STUB(norm, mt_norm_kernels);
+MT_DEFINE_STUB(index, mt_index_kernels);
 const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
 
 static const char *const mt__op_names[MT_NUM_OPS] = {
@@ -129,4 +130,5 @@ mt_aten_init(void)
     mt__cpu_random_register();
     mt__cpu_scan_register();
     mt__cpu_norm_register();
+    mt__cpu_index_register();
 }

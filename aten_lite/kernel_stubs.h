@@ -133,6 +133,35 @@ int mt__cpu_softmax_lastdim(const mt_tensor *x, mt_tensor *out, bool log);
 int mt__cpu_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, mt_tensor *out,
                                      bool log);
 
+/* ---- index / gather / scatter (aten_lite/index_ops.c) ----
+ * Shapes, dtypes and devices are checked by the op code; index VALUES are the kernel's to
+ * check (torch's IndexError / RuntimeError messages), before anything is written.  Index
+ * tensors of advanced indexing may be cpu tensors with v on another device (torch's rule).
+ * Note [Index kernels] describes the cpu walks. */
+typedef struct mt_index_kernels {
+    /* out (allocated: bshape + v's dims after k) <- v[idx[0], ..., idx[k-1]], the k index
+     * tensors broadcast to bshape (bnd dims). */
+    int (*index_get)(const mt_tensor *v, int k, mt_tensor *const *idx, int bnd,
+                     const int64_t *bshape, mt_tensor *out);
+    /* out (allocated: self's shape with index->numel at dim d) <- self.index_select(d, index);
+     * index 0-d or 1-d int32/int64, values in [0, size) (with wrap: [-size, size)). */
+    int (*index_select)(const mt_tensor *self, int d, const mt_tensor *index, bool wrap,
+                        mt_tensor *out);
+    /* v[idx...] = values (or += when accumulate); values: contiguous, v's dtype, the
+     * indexed shape, not in v's storage. */
+    int (*index_put)(mt_tensor *v, int k, mt_tensor *const *idx, int bnd, const int64_t *bshape,
+                     const mt_tensor *values, bool accumulate);
+    /* The (count, ndim) int64 coordinates of the true elements of b (contiguous bool, of
+     * shape `sizes`), row-major; the kernel allocates it (its size is known only after
+     * counting).  Caller owns. */
+    mt_tensor *(*nonzero)(const mt_tensor *b, int ndim, const int64_t *sizes);
+    /* mode -1: other (gather's out, index's shape) <- self gathered along dim; mode >= 0
+     * (an mt_scatter_reduce): self scattered from other (a 0-stride tensor for a value). */
+    int (*gather_scatter)(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *other,
+                          int mode);
+} mt_index_kernels;
+MT_DECLARE_STUB(index, mt_index_kernels);
+
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);
 void mt__cpu_copy_register(void);
@@ -140,5 +169,6 @@ void mt__cpu_reduce_register(void);
 void mt__cpu_random_register(void);
 void mt__cpu_scan_register(void);
 void mt__cpu_norm_register(void);
+void mt__cpu_index_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
