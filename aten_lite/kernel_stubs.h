@@ -162,6 +162,20 @@ typedef struct mt_index_kernels {
 } mt_index_kernels;
 MT_DECLARE_STUB(index, mt_index_kernels);
 
+/* ---- sort (aten_lite/sort.c) ---- */
+typedef struct mt_sort_kernels {
+    /* Every line of t along dim d sorted (stable; NaN largest; descending flips the order)
+     * and its first k entries written to v and ix (int64 positions in the line); v, ix
+     * allocated with k entries along d; t->numel > 0, k > 0; no complex dtypes. */
+    int (*sort)(const mt_tensor *t, int d, bool descending, int64_t k, mt_tensor *v,
+                mt_tensor *ix);
+    /* Note [Searchsorted]: o (int64, values' shape) <- positions of the values vc in the
+     * last-dim lines of bc (sorter sc or NULL); all contiguous, checked, numel > 0. */
+    int (*searchsorted)(const mt_tensor *bc, const mt_tensor *vc, const mt_tensor *sc,
+                        bool right, mt_tensor *o);
+} mt_sort_kernels;
+MT_DECLARE_STUB(sort, mt_sort_kernels);
+
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);
 void mt__cpu_copy_register(void);
@@ -170,5 +184,6 @@ void mt__cpu_random_register(void);
 void mt__cpu_scan_register(void);
 void mt__cpu_norm_register(void);
 void mt__cpu_index_register(void);
+void mt__cpu_sort_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
