@@ -176,6 +176,15 @@ typedef struct mt_sort_kernels {
 } mt_sort_kernels;
 MT_DECLARE_STUB(sort, mt_sort_kernels);
 
+/* ---- GEMM (aten_lite/linalg.c) ----
+ * c = alpha * a @ b + beta * c over a batch: a (batch, m, k), b (batch, k, n), c (batch,
+ * m, n), any strides, one dtype (not bool), c->numel > 0; beta 0 means c is not read.
+ * Every matrix product (mm, bmm, mv, dot, addmm, matmul, linear) comes here. */
+typedef struct mt_gemm_kernels {
+    int (*gemm)(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scalar beta);
+} mt_gemm_kernels;
+MT_DECLARE_STUB(gemm, mt_gemm_kernels);
+
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);
 void mt__cpu_copy_register(void);
@@ -185,5 +194,6 @@ void mt__cpu_scan_register(void);
 void mt__cpu_norm_register(void);
 void mt__cpu_index_register(void);
 void mt__cpu_sort_register(void);
+void mt__cpu_gemm_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
