@@ -2,8 +2,10 @@
 #ifndef ATEN_LITE_KERNEL_STUBS_H
 #define ATEN_LITE_KERNEL_STUBS_H
 
+#include "aten_lite/conv_geom.h"
 #include "aten_lite/dispatch.h"
 #include "aten_lite/ops.h"
+#include "aten_lite/pool_geom.h"
 #include "aten_lite/random.h"
 
 /* See Note [Kernel stubs] in dispatch.h for the protocol (MT_DECLARE_STUB, MT_REGISTER_STUB,
@@ -185,6 +187,45 @@ typedef struct mt_gemm_kernels {
 } mt_gemm_kernels;
 MT_DECLARE_STUB(gemm, mt_gemm_kernels);
 
+/* ---- convolution and pooling (aten_lite/conv.c, aten_lite/pool.c) ----
+ * The geometries (conv_geom.h, pool_geom.h) are derived and checked by the op code; tensors
+ * are contiguous float32/float64 (float16/bfloat16 computed in float32 by the op code, as
+ * mt_float_operand), results allocated by it. */
+typedef struct mt_conv_kernels {
+    /* y (n, cout, out) = x (n, c, in) convolved with w, plus bias b (cout values or NULL). */
+    int (*forward)(const mt__conv_geom *g, mt_tensor *x, mt_tensor *w, mt_tensor *b,
+                   mt_tensor *y);
+    /* gx (n, c, in) = the input gradient for gy (n, cout, out), plus bias b (c values or
+     * NULL): also the transposed convolution's forward (Note [Transposed convolution]). */
+    int (*grad_input)(const mt__conv_geom *g, mt_tensor *gy, mt_tensor *w, mt_tensor *b,
+                      mt_tensor *gx);
+    /* gw (w's shape) and gb (cout values), each NULL when not wanted, from x and gy. */
+    int (*grad_weight)(const mt__conv_geom *g, mt_tensor *x, mt_tensor *gy, mt_tensor *gw,
+                       mt_tensor *gb);
+    /* res[ch] = the sum of t's (n, nch, plane) elements of channel ch. */
+    int (*channel_sums)(mt_tensor *t, int64_t n, int64_t nch, int64_t plane, mt_tensor *res);
+    /* y, ix (int64 index in the input plane, -1 for an empty window) over the windows of g;
+     * x: any real dtype but bool (float16/bfloat16 widened by the op code); adaptive: the
+     * windows of adaptive_max_pool (float only). */
+    int (*max_pool)(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y, mt_tensor *ix,
+                    bool adaptive);
+    /* gx (zeroed here) += gy at the indices ix; an index outside its plane is MT_EINDEX. */
+    int (*max_pool_backward)(const mt__pool_geom *g, const mt_tensor *gy, const mt_tensor *ix,
+                             mt_tensor *gx);
+    /* y = the window means (divisor per g); numel > 0. */
+    int (*avg_pool)(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y);
+    /* gx = the average pooling's input gradient for gy; numel > 0. */
+    int (*avg_pool_backward)(const mt__pool_geom *g, const mt_tensor *gy, mt_tensor *gx);
+} mt_conv_kernels;
+MT_DECLARE_STUB(conv, mt_conv_kernels);
+/* the cpu pooling kernels (pool.c), in the cpu table of conv.c */
+int mt__cpu_max_pool(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y, mt_tensor *ix,
+                     bool adaptive);
+int mt__cpu_max_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, const mt_tensor *ix,
+                              mt_tensor *gx);
+int mt__cpu_avg_pool(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y);
+int mt__cpu_avg_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, mt_tensor *gx);
+
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);
 void mt__cpu_copy_register(void);
@@ -195,5 +236,6 @@ void mt__cpu_norm_register(void);
 void mt__cpu_index_register(void);
 void mt__cpu_sort_register(void);
 void mt__cpu_gemm_register(void);
+void mt__cpu_conv_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
