@@ -17,6 +17,7 @@ MT_DEFINE_STUB(index, mt_index_kernels);
 MT_DEFINE_STUB(sort, mt_sort_kernels);
 MT_DEFINE_STUB(gemm, mt_gemm_kernels);
 MT_DEFINE_STUB(conv, mt_conv_kernels);
+MT_DEFINE_STUB(optim, mt_optim_kernels);
 const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
 
 static const char *const mt__op_names[MT_NUM_OPS] = {
@@ -137,4 +138,5 @@ mt_aten_init(void)
     mt__cpu_sort_register();
     mt__cpu_gemm_register();
     mt__cpu_conv_register();
+    mt__cpu_optim_register();
 }

@@ -5,6 +5,7 @@
 #include "aten_lite/conv_geom.h"
 #include "aten_lite/dispatch.h"
 #include "aten_lite/ops.h"
+#include "aten_lite/optim.h"
 #include "aten_lite/pool_geom.h"
 #include "aten_lite/random.h"
 
@@ -226,6 +227,16 @@ int mt__cpu_max_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, const
 int mt__cpu_avg_pool(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y);
 int mt__cpu_avg_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, mt_tensor *gx);
 
+/* ---- optimizer steps (aten_lite/optim.c) ----
+ * Fused updates, fast paths like the norm family's: without a kernel the op code reports
+ * MT_EINVAL and the optimizer runs its op-by-op update (MT_STUB_TRY). */
+typedef struct mt_optim_kernels {
+    /* Note [Fused Adam]: one step over the iterator built on (param, exp_avg, exp_avg_sq
+     * [, max_exp_avg_sq] | grad), float32 or float64, one dtype, shape and device. */
+    int (*adam_step)(mt_iter *it, const mt_adam_hyper *h);
+} mt_optim_kernels;
+MT_DECLARE_STUB(optim, mt_optim_kernels);
+
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);
 void mt__cpu_copy_register(void);
@@ -237,5 +248,6 @@ void mt__cpu_index_register(void);
 void mt__cpu_sort_register(void);
 void mt__cpu_gemm_register(void);
 void mt__cpu_conv_register(void);
+void mt__cpu_optim_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
