@@ -50,8 +50,25 @@ extern const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TY
 /* ---- fill (aten_lite/copy.c) ----
  * it: built over (t) alone; elem: the value, already stored in t's dtype (host memory,
  * 16 bytes, complex128 included). */
+/* A sequence of arange / linspace / logspace: element i of a contiguous 1-d tensor. */
+typedef enum {
+    MT_SEQ_ARANGE_INT64, /* start_i + i * step_i, exactly */
+    MT_SEQ_ARANGE,       /* start + i * step in double, converted */
+    MT_SEQ_LINSPACE,     /* symmetric: start + i * step for the first half, end - ... after */
+    MT_SEQ_LOGSPACE,     /* base ** linspace */
+} mt_sequence_kind;
+typedef struct mt_sequence {
+    mt_sequence_kind kind;
+    double start, step, end;
+    int64_t steps;
+    double base;
+    int64_t start_i, step_i;
+} mt_sequence;
+
 typedef struct mt_fill_kernels {
     int (*fill)(const mt_iter *it, mt_dtype dt, const void *elem);
+    /* t: contiguous 1-d, numel > 0; element i <- seq's element i in t's dtype. */
+    int (*sequence)(mt_tensor *t, const mt_sequence *seq);
 } mt_fill_kernels;
 MT_DECLARE_STUB(fill, mt_fill_kernels);
 
@@ -236,6 +253,9 @@ typedef struct mt_optim_kernels {
     int (*adam_step)(mt_iter *it, const mt_adam_hyper *h);
 } mt_optim_kernels;
 MT_DECLARE_STUB(optim, mt_optim_kernels);
+
+/* the cpu sequence kernel (factory.c), in the cpu fill table of cpu/copy.c */
+int mt__cpu_sequence(mt_tensor *t, const mt_sequence *seq);
 
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);

@@ -390,7 +390,8 @@ mt__cpu_fill(const mt_iter *it, mt_dtype dt, const void *elem)
 }
 
 static const mt_copy_kernels mt__cpu_copy_kernels = {.copy = mt__cpu_copy};
-static const mt_fill_kernels mt__cpu_fill_kernels = {.fill = mt__cpu_fill};
+static const mt_fill_kernels mt__cpu_fill_kernels = {.fill = mt__cpu_fill,
+                                                     .sequence = mt__cpu_sequence};
 
 void
 mt__cpu_copy_register(void)
