@@ -1014,6 +1014,7 @@ static const mt_conv_kernels mt__cpu_conv_kernels = {
     .max_pool_backward = mt__cpu_max_pool_backward,
     .avg_pool = mt__cpu_avg_pool,
     .avg_pool_backward = mt__cpu_avg_pool_backward,
+    .resample = mt__cpu_resample,
 };
 
 void

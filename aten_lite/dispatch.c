@@ -18,6 +18,7 @@ MT_DEFINE_STUB(sort, mt_sort_kernels);
 MT_DEFINE_STUB(gemm, mt_gemm_kernels);
 MT_DEFINE_STUB(conv, mt_conv_kernels);
 MT_DEFINE_STUB(optim, mt_optim_kernels);
+MT_DEFINE_STUB(loss, mt_loss_kernels);
 const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
 
 static const char *const mt__op_names[MT_NUM_OPS] = {
@@ -139,4 +140,5 @@ mt_aten_init(void)
     mt__cpu_gemm_register();
     mt__cpu_conv_register();
     mt__cpu_optim_register();
+    mt__cpu_loss_register();
 }

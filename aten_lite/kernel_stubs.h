@@ -7,6 +7,7 @@
 #include "aten_lite/ops.h"
 #include "aten_lite/optim.h"
 #include "aten_lite/pool_geom.h"
+#include "aten_lite/upsample.h"
 #include "aten_lite/random.h"
 
 /* See Note [Kernel stubs] in dispatch.h for the protocol (MT_DECLARE_STUB, MT_REGISTER_STUB,
@@ -234,6 +235,10 @@ typedef struct mt_conv_kernels {
     int (*avg_pool)(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y);
     /* gx = the average pooling's input gradient for gy; numel > 0. */
     int (*avg_pool_backward)(const mt__pool_geom *g, const mt_tensor *gy, mt_tensor *gx);
+    /* interpolate / upsample (Note [Separable resampling] in upsample.c): y (N, C, p->out) resampled
+     * from x; transposed: the backward, x is the gradient of the output, y of the input. */
+    int (*resample)(const mt_upsample_params *p, const mt_tensor *x, mt_tensor *y,
+                    bool transposed);
 } mt_conv_kernels;
 MT_DECLARE_STUB(conv, mt_conv_kernels);
 /* the cpu pooling kernels (pool.c), in the cpu table of conv.c */
@@ -243,6 +248,9 @@ int mt__cpu_max_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, const
                               mt_tensor *gx);
 int mt__cpu_avg_pool(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y);
 int mt__cpu_avg_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, mt_tensor *gx);
+/* the cpu resampling (upsample.c), in the cpu table of conv.c */
+int mt__cpu_resample(const mt_upsample_params *p, const mt_tensor *x, mt_tensor *y,
+                     bool transposed);
 
 /* ---- optimizer steps (aten_lite/optim.c) ----
  * Fused updates, fast paths like the norm family's: without a kernel the op code reports
@@ -253,6 +261,24 @@ typedef struct mt_optim_kernels {
     int (*adam_step)(mt_iter *it, const mt_adam_hyper *h);
 } mt_optim_kernels;
 MT_DECLARE_STUB(optim, mt_optim_kernels);
+
+/* ---- losses with their own kernels (aten_lite/ctc.c) ----
+ * After the device check, the whole op: CTC reads the lengths and targets' values, which
+ * the kernel checks (torch's messages). */
+typedef struct mt_loss_kernels {
+    /* mt_ctc_loss (ctc.h) on the device. */
+    int (*ctc_loss)(const mt_tensor *log_probs, const mt_tensor *targets,
+                    const mt_tensor *input_lengths, const mt_tensor *target_lengths,
+                    int64_t blank, mt_tensor **neg_log_likelihood, mt_tensor **log_alpha);
+    /* mt_ctc_loss_backward (ctc.h) on the device. */
+    mt_tensor *(*ctc_loss_backward)(const mt_tensor *grad, const mt_tensor *log_probs,
+                                    const mt_tensor *targets, const mt_tensor *input_lengths,
+                                    const mt_tensor *target_lengths,
+                                    const mt_tensor *neg_log_likelihood,
+                                    const mt_tensor *log_alpha, int64_t blank,
+                                    bool zero_infinity);
+} mt_loss_kernels;
+MT_DECLARE_STUB(loss, mt_loss_kernels);
 
 /* the cpu sequence kernel (factory.c), in the cpu fill table of cpu/copy.c */
 int mt__cpu_sequence(mt_tensor *t, const mt_sequence *seq);
@@ -269,5 +295,6 @@ void mt__cpu_sort_register(void);
 void mt__cpu_gemm_register(void);
 void mt__cpu_conv_register(void);
 void mt__cpu_optim_register(void);
+void mt__cpu_loss_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */
