@@ -1031,6 +1031,9 @@ mt_gather(mt_tensor *self, int64_t dim, const mt_tensor *index)
     if (d < 0) {
         return NULL;
     }
+    if (MT_STUB(index, gather_scatter, mt_tensor_device(self).type, "gather") == NULL) {
+        return NULL; /* before allocating on a device without the kernel */
+    }
     mt_tensor *out = mt_tensor_empty(self->dtype, index->ndim, index->sizes, mt_tensor_device(self));
     if (out != NULL && mt__gather_scatter(self, d, index, out, -1, false) < 0) {
         mt_tensor_decref(out);

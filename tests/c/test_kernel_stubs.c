@@ -4,11 +4,16 @@
  * with that device (mt_storage_from_blob), which is all the op code looks at. */
 #include <string.h>
 
+#include "aten_lite/conv.h"
+#include "aten_lite/ctc.h"
 #include "aten_lite/kernel_stubs.h"
+#include "aten_lite/linalg.h"
 #include "aten_lite/ops.h"
+#include "aten_lite/optim.h"
+#include "aten_lite/softmax.h"
 #include "test_c10d_util.h"
 
-static float fake_mem[4][8];
+static float fake_mem[6][16];
 
 /* A float32 tensor of n elements, labelled with device d, over fake_mem[slot]. */
 static mt_tensor *
@@ -62,6 +67,98 @@ test_missing_kernels_raise_one_error(void)
     mt_tensor_decref(c);
     mt_tensor_decref(a);
     mt_tensor_decref(b);
+}
+
+/* A tensor of the given shape and dtype over fake_mem[slot] (contiguous), labelled d. */
+static mt_tensor *
+labelled_nd(int slot, mt_dtype dt, int ndim, const int64_t *sizes, mt_device d)
+{
+    int64_t strides[MT_MAX_DIMS], s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= sizes[i];
+    }
+    mt_storage *st = mt_storage_from_blob(fake_mem[slot], sizeof(fake_mem[slot]), d, NULL, NULL);
+    mt_tensor *t = st ? mt_tensor_new(st, dt, ndim, sizes, strides, 0) : NULL;
+    mt_storage_decref(st);
+    return t;
+}
+
+/* Every kernel family raises the missing-kernel error naming the op (or, for the fused fast
+ * paths, reports MT_EINVAL so that the caller computes the op otherwise). */
+static void
+test_every_family_reaches_its_stub(void)
+{
+    int64_t s22[2] = {2, 2}, s4[1] = {4}, s1114[4] = {1, 1, 1, 4}, s113[3] = {1, 1, 3};
+    mt_tensor *m = labelled_nd(0, MT_FLOAT32, 2, s22, CUDA0);
+    mt_tensor *n = labelled_nd(1, MT_FLOAT32, 2, s22, CUDA0);
+    mt_tensor *ix = labelled_nd(2, MT_INT64, 1, s4, CUDA0);
+    mt_tensor *img = labelled_nd(3, MT_FLOAT32, 4, s1114, CUDA0);
+    mt_tensor *cpu_m = labelled_nd(4, MT_FLOAT32, 2, s22, MT_DEVICE_CPU);
+    REQUIRE(m && n && ix && img && cpu_m, "labelled tensors");
+    memset(fake_mem[2], 0, sizeof(fake_mem[2]));
+    mt_tensor *r = NULL, *r2 = NULL;
+
+    mt_generator g;
+    mt_generator_manual_seed(&g, 1);
+    CHECK(mt_random_fill_(m, &g, MT_RAND_NORMAL, 0.0, 1.0) == MT_ENOTIMPL && missing("normal_"),
+          "normal_: %s", mt_error_message());
+    CHECK(mt_random_int_(m, &g, 0, 10) == MT_ENOTIMPL && missing("random_"), "random_: %s",
+          mt_error_message());
+    CHECK(mt_multinomial(m, 1, true, &g) == NULL && missing("multinomial"), "multinomial: %s",
+          mt_error_message());
+    CHECK(mt_poisson(m, &g) == NULL && missing("poisson"), "poisson: %s", mt_error_message());
+
+    CHECK(mt_cumulative(m, 0, MT_SCAN_SUM, NULL) == NULL && missing("cumsum"), "cumsum: %s",
+          mt_error_message());
+    CHECK(mt_index_select(m, 0, ix, false) == NULL && missing("index_select"), "index_select: %s",
+          mt_error_message());
+    mt_tensor *ix2 = labelled_nd(2, MT_INT64, 2, s22, CUDA0);
+    CHECK(mt_gather(m, 0, ix2) == NULL && missing("gather"), "gather: %s", mt_error_message());
+    mt_tensor_decref(ix2);
+    CHECK(mt_nonzero(m) == NULL && missing("nonzero"), "nonzero: %s", mt_error_message());
+    mt_tensor *idx[1] = {ix};
+    CHECK(mt_index_get(m, 1, idx) == NULL && missing("index"), "index: %s", mt_error_message());
+    CHECK(mt_sort(m, 0, false, &r, &r2) == MT_ENOTIMPL && missing("sort"), "sort: %s",
+          mt_error_message());
+    CHECK(mt_topk(m, 1, 0, true, &r, &r2) == MT_ENOTIMPL && missing("topk"), "topk: %s",
+          mt_error_message());
+    CHECK(mt_mm(m, n) == NULL && missing("mm"), "mm: %s", mt_error_message());
+    CHECK(mt_mm(cpu_m, n) == NULL && strstr(mt_error_message(), "cuda:0 and cpu!") != NULL,
+          "mm(cpu, cuda): %s", mt_error_message());
+    CHECK(mt_arange(mt_scalar_int(0), mt_scalar_int(4), mt_scalar_int(1), MT_INT64, CUDA0) == NULL &&
+              missing("arange"),
+          "arange: %s", mt_error_message());
+    mt_tensor *w = labelled_nd(4, MT_FLOAT32, 4, (int64_t[]){1, 1, 1, 1}, CUDA0);
+    mt_conv_params cp = {.nsp = 2, .stride = {1, 1}, .dilation = {1, 1}, .groups = 1};
+    CHECK(mt_convolution(img, w, NULL, &cp) == NULL && missing("convolution"), "conv2d: %s",
+          mt_error_message());
+    mt_tensor_decref(w);
+    mt_conv_params cp_cpu = cp;
+    CHECK(mt_convolution(img, cpu_m, NULL, &cp_cpu) == NULL && mt_error_code() == MT_ERUNTIME,
+          "conv2d with a cpu weight: %s", mt_error_message());
+    /* the fused fast paths: no kernel, the caller computes the op from other ops */
+    mt_error_clear();
+    CHECK(mt_softmax_lastdim(m, false) == NULL && mt_error_code() == MT_EINVAL,
+          "softmax fast path: %s", mt_error_message());
+    mt_adam_hyper h = {.beta1 = 0.9, .beta2 = 0.999, .lr = 1e-3, .eps = 1e-8, .step_size = 1e-3,
+                       .bc2_sqrt = 1.0};
+    CHECK(mt_adam_step_(m, n, m, n, NULL, &h) == MT_EINVAL, "adam fast path: %s",
+          mt_error_message());
+    mt_tensor *lp = labelled_nd(5, MT_FLOAT32, 3, s113, CUDA0);
+    mt_tensor *tl = labelled_nd(2, MT_INT64, 1, (int64_t[]){1}, CUDA0);
+    mt_tensor *tg = labelled_nd(2, MT_INT64, 2, (int64_t[]){1, 1}, CUDA0);
+    mt_tensor *nll = NULL, *alpha = NULL;
+    CHECK(mt_ctc_loss(lp, tg, tl, tl, 0, &nll, &alpha) == MT_ENOTIMPL && missing("_ctc_loss"),
+          "ctc_loss: %s", mt_error_message());
+    mt_tensor_decref(lp);
+    mt_tensor_decref(tl);
+    mt_tensor_decref(tg);
+    mt_tensor_decref(m);
+    mt_tensor_decref(n);
+    mt_tensor_decref(ix);
+    mt_tensor_decref(img);
+    mt_tensor_decref(cpu_m);
 }
 
 static void
@@ -163,6 +260,7 @@ main(void)
     mt_aten_init();
     test_missing_kernels_raise_one_error();
     test_mixed_devices();
+    test_every_family_reaches_its_stub();
     test_registered_device_kernels_are_called();
     return mt_test_report();
 }
