@@ -20,6 +20,7 @@ MT_DEFINE_STUB(conv, mt_conv_kernels);
 MT_DEFINE_STUB(optim, mt_optim_kernels);
 MT_DEFINE_STUB(loss, mt_loss_kernels);
 const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
+const mt_copy_kernels mt__copy_none;
 
 static const char *const mt__op_names[MT_NUM_OPS] = {
 #define MT__OP_NAME(e, n) [e] = #n,

@@ -210,8 +210,16 @@ typedef enum mt_op {
 
 extern mt_loop_fn mt_dispatch[MT_NUM_DEVICE_TYPES][MT_NUM_OPS][MT_NUM_DTYPES];
 
+/* GCC's `pure`: the op-name functions only read their argument, so an MT_STUB whose op name
+ * is a call costs nothing when the kernel is there (the call is never made). */
+#if defined(__GNUC__)
+#define MT_PURE __attribute__((pure))
+#else
+#define MT_PURE
+#endif
+
 /* torch-style op name ("add", "bitwise_and"). */
-const char *mt_op_name(mt_op op);
+const char *mt_op_name(mt_op op) MT_PURE;
 /* The loop, or NULL with "\"<op>_cpu\" not implemented for '<Dtype>'" set. */
 mt_loop_fn mt_dispatch_lookup(mt_device_type dev, mt_op op, mt_dtype dt);
 /* MT_ENOTIMPL with torch's '"<kernel>" not implemented for <dtype>' when dt is a barebones
@@ -229,44 +237,35 @@ typedef struct mt_binary_ctx {
 } mt_binary_ctx;
 
 /* ---- kernel stubs (see Note [Kernel stubs]) ---- */
-#define MT_DECLARE_STUB(family, kernels_type) \
-    extern const kernels_type *mt_##family##_stub[MT_NUM_DEVICE_TYPES]
-#define MT_DEFINE_STUB(family, kernels_type) \
-    const kernels_type *mt_##family##_stub[MT_NUM_DEVICE_TYPES]
+#define MT_DECLARE_STUB(family, kernels_type)                                              \
+    extern const kernels_type *mt_##family##_stub[MT_NUM_DEVICE_TYPES];                    \
+    extern const kernels_type mt__##family##_none /* every member NULL: MT_STUB's miss */
+#define MT_DEFINE_STUB(family, kernels_type)                                               \
+    const kernels_type *mt_##family##_stub[MT_NUM_DEVICE_TYPES];                           \
+    const kernels_type mt__##family##_none
 #define MT_REGISTER_STUB(family, dev, kernels) ((void)(mt_##family##_stub[(dev)] = (kernels)))
-/* Kernel `member` of `family` for device type dev (an lvalue-free expression of the
- * member's function-pointer type), or NULL with mt_kernel_missing(op, dev) raised. */
+/* Kernel `member` of `family` for device type dev (an expression of the member's
+ * function-pointer type), or NULL after mt_kernel_missing(op, dev); `op` is evaluated only
+ * then, so it may be a call (mt_op_name(op)) at no cost to the hit. */
 #define MT_STUB(family, member, dev, op)                                                   \
-    (mt_kernel_present(mt_##family##_stub[(dev)] != NULL &&                                \
-                           mt_##family##_stub[(dev)]->member != NULL,                      \
-                       (op), (dev))                                                        \
+    (mt_##family##_stub[(dev)] != NULL && mt_##family##_stub[(dev)]->member != NULL        \
          ? mt_##family##_stub[(dev)]->member                                               \
-         : NULL)
+         : ((void)mt_kernel_missing((op), (dev)), mt__##family##_none.member))
 /* The same without an error: NULL when missing.  Only for fast paths that have a composite
  * fallback (the fused softmax and layer norm), whose callers then compute the op otherwise. */
 #define MT_STUB_TRY(family, member, dev)                                                   \
     (mt_##family##_stub[(dev)] != NULL ? mt_##family##_stub[(dev)]->member : NULL)
-/* Copy kernels are per (destination, source) device pair. */
+/* Copy kernels are per (destination, source) device pair: mt_copy_stub[dst][src]. */
 #define MT_STUB2(family, member, dst, src, op)                                             \
-    (mt_kernel_present(mt_##family##_stub[(dst)][(src)] != NULL &&                         \
-                           mt_##family##_stub[(dst)][(src)]->member != NULL,               \
-                       (op), (dst) != MT_CPU ? (dst) : (src))                              \
+    (mt_##family##_stub[(dst)][(src)] != NULL && mt_##family##_stub[(dst)][(src)]->member != NULL \
          ? mt_##family##_stub[(dst)][(src)]->member                                        \
-         : NULL)
+         : ((void)mt_kernel_missing((op), (dst) != MT_CPU ? (dst) : (src)),                \
+            mt__##family##_none.member))
 
 /* The one error for an op without a kernel on a device: MT_ENOTIMPL (NotImplementedError)
  * with "Could not run 'aten::<op>' with arguments from the '<Device>' backend. ...".
  * Returns MT_ENOTIMPL. */
 int mt_kernel_missing(const char *op, mt_device_type dev);
-/* `present`, after raising mt_kernel_missing(op, dev) when it is false (MT_STUB's helper). */
-static inline bool
-mt_kernel_present(bool present, const char *op, mt_device_type dev)
-{
-    if (!present) {
-        mt_kernel_missing(op, dev);
-    }
-    return present;
-}
 /* The device check of device-neutral op code: MT_OK when the n tensors (NULL entries
  * skipped) are on one device, else MT_ERUNTIME with torch's "Expected all tensors to be on
  * the same device, but found at least two devices, cuda:0 and cpu!", the first non-cpu

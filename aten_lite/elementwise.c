@@ -212,6 +212,16 @@ static int
 mt__elementwise_device(const mt_tensor *out, int ninputs, mt_tensor *const *inputs,
                        mt_device_type *dev)
 {
+    bool cpu = out == NULL || mt_tensor_device(out).type == MT_CPU;
+    for (int i = 0; cpu && i < ninputs; i++) {
+        cpu = inputs[i] == NULL || mt_tensor_device(inputs[i]).type == MT_CPU;
+    }
+    if (cpu) { /* the common case, without the general check's loops */
+        if (dev != NULL) {
+            *dev = MT_CPU;
+        }
+        return MT_OK;
+    }
     const mt_tensor *ts[1 + MT_ITER_MAX_OPERANDS];
     int n = 0;
     ts[n++] = out;
@@ -404,12 +414,13 @@ mt__reduced_scalar_binary(mt_device_type dev, mt_op op, mt_tensor *t, double s,
     return out;
 }
 
-int
-mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor *out,
-                 mt_dtype *compute_dtype, mt_dtype *result_dtype)
+/* mt_binary_dtypes, also giving the device the op runs on. */
+static int
+mt__binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor *out,
+                  mt_dtype *compute_dtype, mt_dtype *result_dtype, mt_device_type *dev)
 {
     mt_tensor *ins[2] = {a.t, b.t};
-    if (mt__elementwise_device(out, 2, ins, NULL) < 0) {
+    if (mt__elementwise_device(out, 2, ins, dev) < 0) {
         return MT_ERUNTIME;
     }
     mt_dtype common = mt_result_type2(a, b);
@@ -479,6 +490,14 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
     return MT_OK;
 }
 
+int
+mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor *out,
+                 mt_dtype *compute_dtype, mt_dtype *result_dtype)
+{
+    mt_device_type dev;
+    return mt__binary_dtypes(op, a, b, alpha, out, compute_dtype, result_dtype, &dev);
+}
+
 /* Note [Powers by a scalar]
  * x ** e for the exponents whose power is a cheaper op, as torch computes them: 2 -> x * x,
  * 3 -> (x * x) * x, 0.5 -> sqrt(x), -0.5 -> rsqrt(x), -1 -> 1 / x, -2 -> 1 / (x * x).  The
@@ -526,12 +545,10 @@ mt_tensor *
 mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
 {
     mt_dtype compute, out_dtype;
-    if (mt_binary_dtypes(op, a, b, alpha, out, &compute, &out_dtype) < 0) {
+    mt_device_type dev;
+    if (mt__binary_dtypes(op, a, b, alpha, out, &compute, &out_dtype, &dev) < 0) {
         return NULL;
     }
-    mt_tensor *ins[2] = {a.t, b.t};
-    mt_device_type dev;
-    (void)mt__elementwise_device(out, 2, ins, &dev); /* checked by mt_binary_dtypes */
     double sv;
     if ((compute == MT_FLOAT16 || compute == MT_BFLOAT16) &&
         (op == MT_OP_MUL || op == MT_OP_DIV || op == MT_OP_DIV_TRUNC || op == MT_OP_DIV_FLOOR)) {

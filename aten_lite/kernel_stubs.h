@@ -47,6 +47,7 @@ typedef struct mt_copy_kernels {
     int (*copy)(const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype);
 } mt_copy_kernels;
 extern const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
+extern const mt_copy_kernels mt__copy_none;
 
 /* ---- fill (aten_lite/copy.c) ----
  * it: built over (t) alone; elem: the value, already stored in t's dtype (host memory,

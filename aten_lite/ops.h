@@ -124,7 +124,7 @@ mt_tensor *mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out);
  * Wraps negative dims; repeated dims are an error. */
 int mt_reduce_dims_mask(const mt_tensor *t, int ndims, const int64_t *dims, bool *mask);
 /* torch's name of a reduction ("sum", "argmax"). */
-const char *mt_reduce_op_name(mt_reduce_op op);
+const char *mt_reduce_op_name(mt_reduce_op op) MT_PURE;
 /* Reduces t over the dims set in mask (length max(ndim, 1)).  Output dtype:
  * sum/prod of bool/integers -> int64, all/any -> bool (uint8 for uint8 input, as torch), argmax/argmin ->
  * int64 (flat row-major index when several dims), else t's dtype.

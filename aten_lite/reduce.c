@@ -93,7 +93,10 @@ mt_reduce(mt_reduce_op op, mt_tensor *t, const bool *mask, bool keepdim)
     if (res == NULL || res->numel == 0) {
         return res;
     }
-    mt_reduce_geometry g = {.R = R, .sr = 1, .nk = nk};
+    mt_reduce_geometry g; /* no aggregate initialiser: its arrays are MT_MAX_DIMS long */
+    g.R = R;
+    g.sr = 1;
+    g.nk = nk;
     if (R == 0) {
         if (reduce(op, res, t, &g) < 0) {
             mt_tensor_decref(res);

@@ -7,7 +7,10 @@
 static int
 mt__cpu_elementwise_check(mt_op op, mt_dtype dt)
 {
-    return mt_dispatch_lookup(MT_CPU, op, dt) != NULL ? MT_OK : MT_ENOTIMPL;
+    if (mt_dispatch[MT_CPU][op][dt] != NULL) {
+        return MT_OK;
+    }
+    return mt_dispatch_lookup(MT_CPU, op, dt) != NULL ? MT_OK : MT_ENOTIMPL; /* the message */
 }
 
 /* The inner loop of Note [Dispatch table], wrapped to convert inputs of other dtypes block
@@ -15,9 +18,9 @@ mt__cpu_elementwise_check(mt_op op, mt_dtype dt)
 static int
 mt__cpu_elementwise_run(const mt_iter *it, const mt_elementwise_call *call)
 {
-    mt_loop_fn loop = mt_dispatch_lookup(MT_CPU, call->op, call->dtype);
-    if (loop == NULL) {
-        return MT_ENOTIMPL;
+    mt_loop_fn loop = mt_dispatch[MT_CPU][call->op][call->dtype];
+    if (loop == NULL) { /* the op code checks first: only for callers that did not */
+        return mt_dispatch_lookup(MT_CPU, call->op, call->dtype) ? MT_OK : MT_ENOTIMPL;
     }
     mt_cast_ctx cast;
     mt_dtype have[MT_CAST_MAX_OPERANDS], want[MT_CAST_MAX_OPERANDS];

@@ -146,8 +146,18 @@ mt__cpu_reduce(mt_reduce_op op, mt_tensor *res, const mt_tensor *src, const mt_r
     bool arg = op == MT_REDUCE_ARGMAX || op == MT_REDUCE_ARGMIN;
     int64_t isz = (int64_t)mt_tensor_itemsize(src);
     int nk = g->nk;
-    mt__red r = {.k = k, .mode = MT__INNER, .R = g->R, .sr = g->sr * isz, .nk = nk, .kc = -1,
-                 .W = 1, .in = mt_tensor_data(src), .out = mt_tensor_data(res)};
+    mt__red r; /* no aggregate initialiser: its arrays are MT_MAX_DIMS long */
+    r.k = k;
+    r.mode = MT__INNER;
+    r.R = g->R;
+    r.sr = g->sr * isz;
+    r.nk = nk;
+    r.kc = -1;
+    r.W = 1;
+    r.colsz = 0;
+    r.in = mt_tensor_data(src);
+    r.out = mt_tensor_data(res);
+    r.partials = NULL;
     int64_t ngroups = 1;
     for (int i = 0; i < nk; i++) {
         r.ksz[i] = g->ksz[i];
