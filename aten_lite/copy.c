@@ -131,6 +131,30 @@ mt_fill_(mt_tensor *t, mt_scalar value)
     return rc;
 }
 
+int
+mt_item(const mt_tensor *t, mt_scalar *out)
+{
+    if (t->numel != 1) {
+        return mt_error_set(MT_ERUNTIME, "a Tensor with %lld elements cannot be converted to "
+                            "Scalar", (long long)t->numel);
+    }
+    if (mt_tensor_device(t).type == MT_CPU) {
+        *out = mt_scalar_load(mt_tensor_data(t), t->dtype);
+        return MT_OK;
+    }
+    /* another device's memory: one element to the host through the copy kernels */
+    const int64_t none = 0;
+    mt_tensor *v = mt_tensor_view_of(t, 0, &none, &none, t->offset);
+    mt_tensor *h = v ? mt_tensor_empty(t->dtype, 0, NULL, MT_DEVICE_CPU) : NULL;
+    int rc = h == NULL ? mt_error_code() : mt_copy_(h, v);
+    if (rc == MT_OK) {
+        *out = mt_scalar_load(mt_tensor_data(h), h->dtype);
+    }
+    mt_tensor_decref(h);
+    mt_tensor_decref(v);
+    return rc;
+}
+
 mt_tensor *
 mt_empty_like(const mt_tensor *t, mt_dtype dt)
 {

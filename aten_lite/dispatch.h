@@ -1,4 +1,4 @@
-/* aten_lite/dispatch.h - the kernel table [device][op][dtype] -> inner loop. */
+/* aten_lite/dispatch.h - kernel stubs per family and device, and the elementwise loop table. */
 #ifndef ATEN_LITE_DISPATCH_H
 #define ATEN_LITE_DISPATCH_H
 
@@ -7,30 +7,35 @@
 
 /* Note [Kernel stubs]
  * Every op is split in two, as torch's DispatchStub splits ATen:
- *  - device-neutral op code (elementwise.c, reduce.c, copy.c, ...): argument and shape
- *    checks, type promotion, out= handling, allocation of results on the inputs' device,
- *    and the one device check (mt_check_same_device, torch's "Expected all tensors to be
- *    on the same device" error).  It never reads or writes tensor memory;
+ *  - device-neutral op code (elementwise.c, reduce.c, copy.c, index_ops.c, ...): argument
+ *    and shape checks, type promotion, out= handling, allocation of results on the inputs'
+ *    device, and the one device check (mt_check_same_device: torch's "Expected all tensors
+ *    to be on the same device, but found at least two devices, cuda:0 and cpu!").  It
+ *    never reads or writes tensor memory (a value it needs goes through mt_item);
  *  - kernels, one table per kernel FAMILY and device type: a struct of function pointers
- *    (mt_elementwise_kernels, mt_reduce_kernels, ... in aten_lite/kernel_stubs.h), and
- *    the family's stub mt_<family>_stub[MT_NUM_DEVICE_TYPES] of pointers to such structs.
- *    The kernels are the only code that touches memory (host memory for the cpu entry,
- *    device memory for the cuda one).
- * The three verbs:
+ *    (mt_elementwise_kernels, mt_reduce_kernels, ...: aten_lite/kernel_stubs.h, which
+ *    states each member's contract), and the family's stub
+ *    mt_<family>_stub[MT_NUM_DEVICE_TYPES] of pointers to such structs.  Kernels are the
+ *    only code that touches tensor memory: host memory for the cpu entry, device memory
+ *    for the cuda one.
+ * The verbs:
  *    MT_DECLARE_STUB(family, kernels_type);   in a header: the stub exists
- *    MT_DEFINE_STUB(family, kernels_type);    in one .c file: its storage (all NULL)
- *    MT_REGISTER_STUB(family, MT_CPU, &tbl);  from a device's init: the device's kernels
+ *    MT_DEFINE_STUB(family, kernels_type);    in dispatch.c: its storage (all NULL)
+ *    MT_REGISTER_STUB(family, MT_CPU, &tbl);  from a device's init: that device's table
  *    fn = MT_STUB(family, member, dev, "op"); in op code: the kernel, or NULL with the error
- * A device may register a table with some members NULL (kernels not written yet): a NULL
- * table or member is the one missing-kernel error, mt_kernel_missing(), which names the
- * op and the device as torch's dispatcher does ("Could not run 'aten::sum' with arguments
- * from the 'CUDA' backend.") and raises NotImplementedError.  CPU kernels register from
- * mt_aten_init() (aten_lite/cpu/, each file its mt__cpu_..._register()); CUDA kernels
- * (aten_lite/cuda/) register the cuda entries the same way from their own init.
- * Copies take two device types (mt_copy_stub[dst][src]: host<->device transfers are the
- * device's kernels).  The elementwise family additionally keeps the inner-loop table of
- * Note [Dispatch table] for the cpu entry (its run kernel looks loops up there).
- * Looking a kernel up costs two loads and a branch per call. */
+ *    fn = MT_STUB_TRY(family, member, dev);   a fast path with a composite fallback: NULL
+ * A device may register a table with members still NULL (kernels not written yet): a NULL
+ * table or member is the one missing-kernel error, mt_kernel_missing(), which names the op
+ * and the device as torch's dispatcher does ("Could not run 'aten::sum' with arguments
+ * from the 'CUDA' backend.") and raises NotImplementedError.  CPU tables register from
+ * mt_aten_init() (each file its mt__cpu_<family>_register()); CUDA kernels (aten_lite/cuda/)
+ * register the cuda entries the same way from their own init.  Copies take two device
+ * types (mt_copy_stub[dst][src], MT_STUB2: host<->device transfers are a device's kernels).
+ * The elementwise family's cpu entry looks its inner loops up in the table of Note
+ * [Dispatch table].  A lookup is two loads and a branch; the op name is evaluated only
+ * on a miss.
+ * Two device rules follow torch: a 0-d cpu tensor is a scalar operand of an elementwise
+ * op on any device, and the index tensors of advanced indexing may be cpu tensors. */
 
 /* Note [Dispatch table]
  * The cpu elementwise kernel (see Note [Kernel stubs]) looks its inner loop up once per

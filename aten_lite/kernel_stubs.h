@@ -204,6 +204,10 @@ MT_DECLARE_STUB(sort, mt_sort_kernels);
  * Every matrix product (mm, bmm, mv, dot, addmm, matmul, linear) comes here. */
 typedef struct mt_gemm_kernels {
     int (*gemm)(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scalar beta);
+    /* cdist's direct kernel (Note [cdist kernel] in distance.c): out (B, P, R) <- p-norm
+     * distances between the rows of a (B, P, M) and b (B, R, M), contiguous, one float
+     * dtype; out->numel > 0. */
+    int (*cdist)(const mt_tensor *a, const mt_tensor *b, double p, mt_tensor *out);
 } mt_gemm_kernels;
 MT_DECLARE_STUB(gemm, mt_gemm_kernels);
 
@@ -283,6 +287,9 @@ MT_DECLARE_STUB(loss, mt_loss_kernels);
 
 /* the cpu sequence kernel (factory.c), in the cpu fill table of cpu/copy.c */
 int mt__cpu_sequence(mt_tensor *t, const mt_sequence *seq);
+
+/* the cpu cdist (distance.c), in the cpu table of linalg.c */
+int mt__cpu_cdist(const mt_tensor *a, const mt_tensor *b, double p, mt_tensor *out);
 
 /* Registration of the CPU tables (aten_lite/cpu/), from mt_aten_init(). */
 void mt__cpu_elementwise_register(void);

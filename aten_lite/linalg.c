@@ -597,7 +597,8 @@ mt__cpu_gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scala
     return rc;
 }
 
-static const mt_gemm_kernels mt__cpu_gemm_kernels = {.gemm = mt__cpu_gemm};
+static const mt_gemm_kernels mt__cpu_gemm_kernels = {.gemm = mt__cpu_gemm,
+                                                     .cdist = mt__cpu_cdist};
 
 void
 mt__cpu_gemm_register(void)

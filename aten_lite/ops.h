@@ -28,6 +28,9 @@ mt_tensor *mt_contiguous(mt_tensor *t);
 /* New memory with t's values; keeps t's strides when t is dense and
  * non-overlapping (torch.preserve_format), else contiguous. */
 mt_tensor *mt_clone(const mt_tensor *t);
+/* The value of the one-element tensor t, on any device (another device's element comes to
+ * the host through the copy kernels).  0, or MT_ERUNTIME for other sizes (torch's message). */
+int mt_item(const mt_tensor *t, mt_scalar *out);
 /* Uninitialised tensor like t (layout preserved as mt_clone) with dtype dt. */
 mt_tensor *mt_empty_like(const mt_tensor *t, mt_dtype dt);
 /* t (new reference) when t->dtype == dt and !copy, else a converted copy. */

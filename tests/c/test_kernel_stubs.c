@@ -6,6 +6,7 @@
 
 #include "aten_lite/conv.h"
 #include "aten_lite/ctc.h"
+#include "aten_lite/distance.h"
 #include "aten_lite/kernel_stubs.h"
 #include "aten_lite/linalg.h"
 #include "aten_lite/ops.h"
@@ -124,6 +125,17 @@ test_every_family_reaches_its_stub(void)
     CHECK(mt_topk(m, 1, 0, true, &r, &r2) == MT_ENOTIMPL && missing("topk"), "topk: %s",
           mt_error_message());
     CHECK(mt_mm(m, n) == NULL && missing("mm"), "mm: %s", mt_error_message());
+    CHECK(mt_cdist(img, img, 2.0) == NULL && mt_error_code() == MT_ERUNTIME, "cdist shapes: %s",
+          mt_error_message());
+    mt_tensor *rows = labelled_nd(3, MT_FLOAT32, 3, s113, CUDA0);
+    CHECK(mt_cdist(rows, rows, 2.0) == NULL && missing("_cdist_forward"), "cdist: %s",
+          mt_error_message());
+    mt_tensor_decref(rows);
+    mt_scalar item;
+    mt_tensor *one = labelled_nd(3, MT_FLOAT32, 0, s4, CUDA0);
+    CHECK(mt_item(one, &item) == MT_ENOTIMPL && missing("copy_"), "item of a cuda tensor: %s",
+          mt_error_message());
+    mt_tensor_decref(one);
     CHECK(mt_mm(cpu_m, n) == NULL && strstr(mt_error_message(), "cuda:0 and cpu!") != NULL,
           "mm(cpu, cuda): %s", mt_error_message());
     CHECK(mt_arange(mt_scalar_int(0), mt_scalar_int(4), mt_scalar_int(1), MT_INT64, CUDA0) == NULL &&
