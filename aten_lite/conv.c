@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/linalg.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
@@ -207,10 +208,9 @@ mt__conv_check(const mt_tensor *input, const mt_tensor *weight, const mt_tensor 
         return mt_error_set(MT_ERUNTIME, "Input type (%s) and bias type (%s) should be the same",
                             mt__meta_name(input->dtype), mt__meta_name(bias->dtype));
     }
-    if (mt_tensor_device(input).type != MT_CPU ||
-        mt_tensor_device(weight).type != MT_CPU ||
-        (bias != NULL && mt_tensor_device(bias).type != MT_CPU)) {
-        return mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", name);
+    const mt_tensor *ts[3] = {input, weight, bias};
+    if (mt_check_same_device(3, ts, NULL) < 0) {
+        return MT_ERUNTIME;
     }
     int64_t xb[5]; /* the input's sizes as a batch (N, C, *spatial), what torch prints */
     bool batched = input->ndim == nsp + 2;
@@ -906,7 +906,7 @@ mt__conv_grad_input_run(const mt__conv_geom *g, mt_tensor *gy, mt_tensor *w, mt_
 
 /* res[ch] = the sum of channel ch of t (n x nch x plane) over images and
  * positions (the same for any thread count). */
-static void
+static int
 mt__conv_channel_sums(mt_tensor *t, int64_t n, int64_t nch, int64_t plane, mt_tensor *res)
 {
     int64_t work = n * plane > 0 ? n * plane : 1;
@@ -922,6 +922,7 @@ mt__conv_channel_sums(mt_tensor *t, int64_t n, int64_t nch, int64_t plane, mt_te
                                            .n = n, .nch = nch, .plane = plane};
         mt_parallel_for(0, nch, MT_GRAIN_SIZE / work + 1, mt__channel_sums_float32, &a);
     }
+    return MT_OK;
 }
 
 /* gw (the weight's shape) and/or gb (cout) from x and gy: the weight and
@@ -1004,11 +1005,37 @@ mt__conv_result_sizes(const mt__conv_geom *g, const mt_conv_params *p, int ndim,
     }
 }
 
+static const mt_conv_kernels mt__cpu_conv_kernels = {
+    .forward = mt__conv_forward_run,
+    .grad_input = mt__conv_grad_input_run,
+    .grad_weight = mt__conv_grad_weight_run,
+    .channel_sums = mt__conv_channel_sums,
+    .max_pool = mt__cpu_max_pool,
+    .max_pool_backward = mt__cpu_max_pool_backward,
+    .avg_pool = mt__cpu_avg_pool,
+    .avg_pool_backward = mt__cpu_avg_pool_backward,
+    .resample = mt__cpu_resample,
+};
+
+void
+mt__cpu_conv_register(void)
+{
+    MT_REGISTER_STUB(conv, MT_CPU, &mt__cpu_conv_kernels);
+}
+
 mt_tensor *
 mt_convolution(mt_tensor *input, mt_tensor *weight, mt_tensor *bias, const mt_conv_params *p)
 {
     mt__conv_geom g;
     if (mt__conv_check(input, weight, bias, p, &g) < 0) {
+        return NULL;
+    }
+    mt_device_type dev = mt_tensor_device(input).type;
+    /* Note [Transposed convolution]: its forward is the plain convolution's grad_input */
+    int (*run)(const mt__conv_geom *, mt_tensor *, mt_tensor *, mt_tensor *, mt_tensor *) =
+        p->transposed ? MT_STUB(conv, grad_input, dev, "convolution")
+                      : MT_STUB(conv, forward, dev, "convolution");
+    if (run == NULL) {
         return NULL;
     }
     mt_tensor *x = mt_float_operand(input), *w = x ? mt_float_operand(weight) : NULL;
@@ -1022,8 +1049,7 @@ mt_convolution(mt_tensor *input, mt_tensor *weight, mt_tensor *bias, const mt_co
     if (y == NULL) {
         goto done;
     }
-    int rc = p->transposed ? mt__conv_grad_input_run(&g, x, w, b, y)
-                           : mt__conv_forward_run(&g, x, w, b, y);
+    int rc = run(&g, x, w, b, y);
     if (rc < 0) {
         mt_tensor_decref(y);
         y = NULL;
@@ -1054,9 +1080,15 @@ mt_convolution_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *wei
                             "but got %s", mt_format_sizes(a, sizeof(a), nd, ysz),
                             mt_format_sizes(b, sizeof(b), grad_output->ndim, grad_output->sizes));
     }
-    if (mt_tensor_device(grad_output).type != MT_CPU) {
-        return mt_error_set(MT_ENOTIMPL, "convolution is implemented for CPU tensors only");
+    mt_device_type dev = mt_tensor_device(input).type;
+    if (mt_check_same_device2(grad_output, input, NULL) < 0 ||
+        MT_STUB(conv, forward, dev, "convolution_backward") == NULL ||
+        MT_STUB(conv, grad_input, dev, "convolution_backward") == NULL ||
+        MT_STUB(conv, grad_weight, dev, "convolution_backward") == NULL ||
+        MT_STUB(conv, channel_sums, dev, "convolution_backward") == NULL) {
+        return mt_error_code();
     }
+    const mt_conv_kernels *k = mt_conv_stub[dev];
     if (grad_output->dtype != input->dtype) {
         return mt_error_set(MT_ERUNTIME, "convolution backward: expected grad_output of dtype %s, "
                             "but got %s", mt_dtype_name(input->dtype),
@@ -1085,18 +1117,18 @@ mt_convolution_backward(mt_tensor *grad_output, mt_tensor *input, mt_tensor *wei
         }
     }
     if (!p->transposed) {
-        rc = res[0] ? mt__conv_grad_input_run(&g, gy, w, NULL, res[0]) : 0;
+        rc = res[0] ? k->grad_input(&g, gy, w, NULL, res[0]) : 0;
         if (rc == 0) {
-            rc = mt__conv_grad_weight_run(&g, x, gy, res[1], res[2]);
+            rc = k->grad_weight(&g, x, gy, res[1], res[2]);
         }
     }
     else { /* Note [Transposed convolution]: the plain convolution's input is grad_output */
-        rc = res[0] ? mt__conv_forward_run(&g, gy, w, NULL, res[0]) : 0;
+        rc = res[0] ? k->forward(&g, gy, w, NULL, res[0]) : 0;
         if (rc == 0) {
-            rc = mt__conv_grad_weight_run(&g, gy, x, res[1], NULL);
+            rc = k->grad_weight(&g, gy, x, res[1], NULL);
         }
         if (rc == 0 && res[2] != NULL) {
-            mt__conv_channel_sums(gy, g.n, g.c, g.inplane, res[2]);
+            rc = k->channel_sums(gy, g.n, g.c, g.inplane, res[2]);
         }
     }
 done:

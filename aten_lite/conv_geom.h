@@ -1,4 +1,4 @@
-/* aten_lite/conv_geom.h - a convolution's geometry, shared by conv.c and conv_grad_input.c (private to them). */
+/* aten_lite/conv_geom.h - a convolution's geometry: what conv.c hands to a device's convolution kernels. */
 #ifndef ATEN_LITE_CONV_GEOM_H
 #define ATEN_LITE_CONV_GEOM_H
 

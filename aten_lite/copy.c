@@ -1,19 +1,10 @@
 /* aten_lite/copy.c - copy_, fill_, clone, contiguous, dtype conversion. */
 #include <string.h>
 
-#include "aten_lite/cpu/kernels.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/memory_format.h"
 #include "aten_lite/ops.h"
 #include "c10_lite/error.h"
-
-static int
-mt__require_cpu(const mt_tensor *t, const char *op)
-{
-    if (mt_tensor_device(t).type != MT_CPU) {
-        return mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far", op);
-    }
-    return MT_OK;
-}
 
 int
 mt_check_no_internal_overlap(const mt_tensor *t)
@@ -67,7 +58,10 @@ mt_tensors_overlap(const mt_tensor *a, const mt_tensor *b)
 int
 mt_copy_(mt_tensor *dst, const mt_tensor *src)
 {
-    if (mt__require_cpu(dst, "copy_") < 0 || mt__require_cpu(src, "copy_") < 0) {
+    /* across devices too: the kernel of the (dst, src) pair moves the bytes */
+    int (*copy)(const mt_iter *, mt_dtype, mt_dtype) =
+        MT_STUB2(copy, copy, mt_tensor_device(dst).type, mt_tensor_device(src).type, "copy_");
+    if (copy == NULL) {
         return MT_ENOTIMPL;
     }
     if (dst == src || dst->numel == 0) {
@@ -109,17 +103,19 @@ mt_copy_(mt_tensor *dst, const mt_tensor *src)
         mt_tensor_decref(tmp);
         return rc;
     }
-    mt_iter_for_each(&it, mt_cpu_cast_loop(dst->dtype, src->dtype), NULL);
+    rc = copy(&it, dst->dtype, src->dtype);
     mt_iter_release(&it);
     mt_tensor_decref(expanded);
     mt_tensor_decref(tmp);
-    return MT_OK;
+    return rc;
 }
 
 int
 mt_fill_(mt_tensor *t, mt_scalar value)
 {
-    if (mt__require_cpu(t, "fill_") < 0 || mt_check_no_internal_overlap(t) < 0 ||
+    int (*fill)(const mt_iter *, mt_dtype, const void *) =
+        MT_STUB(fill, fill, mt_tensor_device(t).type, "fill_");
+    if (fill == NULL || mt_check_no_internal_overlap(t) < 0 ||
         mt_scalar_check_range(value, t->dtype) < 0) {
         return mt_error_code();
     }
@@ -130,9 +126,33 @@ mt_fill_(mt_tensor *t, mt_scalar value)
     if (rc < 0) {
         return rc;
     }
-    mt_iter_for_each(&it, mt_cpu_fill_loop(t->dtype), elem);
+    rc = fill(&it, t->dtype, elem);
     mt_iter_release(&it);
-    return MT_OK;
+    return rc;
+}
+
+int
+mt_item(const mt_tensor *t, mt_scalar *out)
+{
+    if (t->numel != 1) {
+        return mt_error_set(MT_ERUNTIME, "a Tensor with %lld elements cannot be converted to "
+                            "Scalar", (long long)t->numel);
+    }
+    if (mt_tensor_device(t).type == MT_CPU) {
+        *out = mt_scalar_load(mt_tensor_data(t), t->dtype);
+        return MT_OK;
+    }
+    /* another device's memory: one element to the host through the copy kernels */
+    const int64_t none = 0;
+    mt_tensor *v = mt_tensor_view_of(t, 0, &none, &none, t->offset);
+    mt_tensor *h = v ? mt_tensor_empty(t->dtype, 0, NULL, MT_DEVICE_CPU) : NULL;
+    int rc = h == NULL ? mt_error_code() : mt_copy_(h, v);
+    if (rc == MT_OK) {
+        *out = mt_scalar_load(mt_tensor_data(h), h->dtype);
+    }
+    mt_tensor_decref(h);
+    mt_tensor_decref(v);
+    return rc;
 }
 
 mt_tensor *

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/checked.h"
@@ -216,11 +217,6 @@ mt__ctc_prepare(const mt_tensor *log_probs, const mt_tensor *targets,
         return mt_error_set(MT_ERUNTIME, "ctc_loss: targets and lengths must be int64 tensors "
                                          "(targets 1-d or 2-d, lengths 1-d)");
     }
-    if (mt_tensor_device(log_probs).type != MT_CPU || mt_tensor_device(targets).type != MT_CPU ||
-        mt_tensor_device(input_lengths).type != MT_CPU ||
-        mt_tensor_device(target_lengths).type != MT_CPU) {
-        return mt_error_set(MT_ERUNTIME, "ctc_loss: only CPU tensors are supported");
-    }
     int64_t T = log_probs->sizes[0], N = log_probs->sizes[1], C = log_probs->sizes[2];
     if (blank < 0 || blank >= C) {
         return mt_error_set(MT_ERUNTIME, "blank must be in label range");
@@ -299,10 +295,10 @@ mt__ctc_job_of(const mt__ctc_args *a, int64_t blank)
     };
 }
 
-int
-mt_ctc_loss(const mt_tensor *log_probs, const mt_tensor *targets,
-            const mt_tensor *input_lengths, const mt_tensor *target_lengths, int64_t blank,
-            mt_tensor **neg_log_likelihood, mt_tensor **log_alpha)
+static int
+mt__cpu_ctc_loss(const mt_tensor *log_probs, const mt_tensor *targets,
+                 const mt_tensor *input_lengths, const mt_tensor *target_lengths, int64_t blank,
+                 mt_tensor **neg_log_likelihood, mt_tensor **log_alpha)
 {
     mt__ctc_args a;
     int rc = mt__ctc_prepare(log_probs, targets, input_lengths, target_lengths, blank, &a);
@@ -330,11 +326,11 @@ mt_ctc_loss(const mt_tensor *log_probs, const mt_tensor *targets,
     return MT_OK;
 }
 
-mt_tensor *
-mt_ctc_loss_backward(const mt_tensor *grad, const mt_tensor *log_probs,
-                     const mt_tensor *targets, const mt_tensor *input_lengths,
-                     const mt_tensor *target_lengths, const mt_tensor *neg_log_likelihood,
-                     const mt_tensor *log_alpha, int64_t blank, bool zero_infinity)
+static mt_tensor *
+mt__cpu_ctc_loss_backward(const mt_tensor *grad, const mt_tensor *log_probs,
+                          const mt_tensor *targets, const mt_tensor *input_lengths,
+                          const mt_tensor *target_lengths, const mt_tensor *neg_log_likelihood,
+                          const mt_tensor *log_alpha, int64_t blank, bool zero_infinity)
 {
     mt__ctc_args a;
     if (mt__ctc_prepare(log_probs, targets, input_lengths, target_lengths, blank, &a) < 0) {
@@ -346,9 +342,7 @@ mt_ctc_loss_backward(const mt_tensor *grad, const mt_tensor *log_probs,
     if (grad->dtype != dt || neg_log_likelihood->dtype != dt || log_alpha->dtype != dt ||
         grad->ndim > 1 || grad->numel != j.N || neg_log_likelihood->numel != j.N ||
         log_alpha->ndim != 3 || log_alpha->sizes[0] != j.N || log_alpha->sizes[1] != j.T ||
-        log_alpha->sizes[2] != j.width || mt_tensor_device(grad).type != MT_CPU ||
-        mt_tensor_device(neg_log_likelihood).type != MT_CPU ||
-        mt_tensor_device(log_alpha).type != MT_CPU) {
+        log_alpha->sizes[2] != j.width) {
         mt_error_set(MT_ERUNTIME, "_ctc_loss_backward: grad, neg_log_likelihood and log_alpha must "
                      "be those of the forward call (dtype %s, %lld items)", mt_dtype_name(dt),
                      (long long)j.N);
@@ -379,4 +373,55 @@ done:
     mt_tensor_decref(alpha);
     mt__ctc_release(&a);
     return out;
+}
+
+/* ---- the device-neutral entry points and the cpu table (see Note [Kernel stubs]) ---- */
+
+static const mt_loss_kernels mt__cpu_loss_kernels = {
+    .ctc_loss = mt__cpu_ctc_loss,
+    .ctc_loss_backward = mt__cpu_ctc_loss_backward,
+};
+
+void
+mt__cpu_loss_register(void)
+{
+    MT_REGISTER_STUB(loss, MT_CPU, &mt__cpu_loss_kernels);
+}
+
+int
+mt_ctc_loss(const mt_tensor *log_probs, const mt_tensor *targets,
+            const mt_tensor *input_lengths, const mt_tensor *target_lengths, int64_t blank,
+            mt_tensor **neg_log_likelihood, mt_tensor **log_alpha)
+{
+    const mt_tensor *ts[4] = {log_probs, targets, input_lengths, target_lengths};
+    mt_device_type dev;
+    if (mt_check_same_device(4, ts, &dev) < 0) {
+        return MT_ERUNTIME;
+    }
+    int (*kernel)(const mt_tensor *, const mt_tensor *, const mt_tensor *, const mt_tensor *,
+                  int64_t, mt_tensor **, mt_tensor **) = MT_STUB(loss, ctc_loss, dev, "_ctc_loss");
+    return kernel == NULL ? MT_ENOTIMPL
+                          : kernel(log_probs, targets, input_lengths, target_lengths, blank,
+                                   neg_log_likelihood, log_alpha);
+}
+
+mt_tensor *
+mt_ctc_loss_backward(const mt_tensor *grad, const mt_tensor *log_probs,
+                     const mt_tensor *targets, const mt_tensor *input_lengths,
+                     const mt_tensor *target_lengths, const mt_tensor *neg_log_likelihood,
+                     const mt_tensor *log_alpha, int64_t blank, bool zero_infinity)
+{
+    const mt_tensor *ts[7] = {grad, log_probs, targets, input_lengths, target_lengths,
+                              neg_log_likelihood, log_alpha};
+    mt_device_type dev;
+    if (mt_check_same_device(7, ts, &dev) < 0) {
+        return NULL;
+    }
+    mt_tensor *(*kernel)(const mt_tensor *, const mt_tensor *, const mt_tensor *,
+                         const mt_tensor *, const mt_tensor *, const mt_tensor *,
+                         const mt_tensor *, int64_t, bool) =
+        MT_STUB(loss, ctc_loss_backward, dev, "_ctc_loss_backward");
+    return kernel == NULL ? NULL
+                          : kernel(grad, log_probs, targets, input_lengths, target_lengths,
+                                   neg_log_likelihood, log_alpha, blank, zero_infinity);
 }

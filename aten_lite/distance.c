@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -77,6 +78,28 @@ typedef struct {
 MT__CDIST_RANGE(float, powf, sqrtf, fabsf)
 MT__CDIST_RANGE(double, pow, sqrt, fabs)
 
+/* The cpu cdist (Note [cdist kernel]): a, b contiguous (B, P, M) and (B, R, M). */
+int
+mt__cpu_cdist(const mt_tensor *a, const mt_tensor *b, double p, mt_tensor *out)
+{
+    mt__cdist_job job = {
+        .x1 = mt_tensor_data(a),
+        .x2 = mt_tensor_data(b),
+        .out = mt_tensor_data(out),
+        .n1 = a->sizes[1],
+        .n2 = b->sizes[1],
+        .m = a->sizes[2],
+        .p = p,
+        .kind = p == 0 ? MT__CD_ZERO : p == 1 ? MT__CD_ONE : p == 2 ? MT__CD_TWO
+              : isinf(p) ? MT__CD_INF : MT__CD_P,
+    };
+    const int64_t work = job.n2 * (job.m > 0 ? job.m : 1);
+    const int64_t grain = MT_GRAIN_SIZE / (work > 0 ? work : 1) + 1;
+    mt_parallel_for(0, a->sizes[0] * a->sizes[1], grain,
+                    a->dtype == MT_FLOAT32 ? mt__cdist_range_float : mt__cdist_range_double, &job);
+    return MT_OK;
+}
+
 mt_tensor *
 mt_cdist(mt_tensor *x1, mt_tensor *x2, double p)
 {
@@ -93,27 +116,20 @@ mt_cdist(mt_tensor *x1, mt_tensor *x2, double p)
         mt_error_set(MT_ERUNTIME, "cdist only supports non-negative p values");
         return NULL;
     }
+    mt_device_type dev;
+    int (*kernel)(const mt_tensor *, const mt_tensor *, double, mt_tensor *) =
+        mt_check_same_device2(x1, x2, &dev) == MT_OK ? MT_STUB(gemm, cdist, dev, "_cdist_forward")
+                                                      : NULL;
+    if (kernel == NULL) {
+        return NULL;
+    }
     mt_tensor *a = mt_contiguous(x1);
     mt_tensor *b = a != NULL ? mt_contiguous(x2) : NULL;
     const int64_t sizes[3] = {x1->sizes[0], x1->sizes[1], x2->sizes[1]};
-    mt_tensor *out = b != NULL ? mt_tensor_empty(x1->dtype, 3, sizes, MT_DEVICE_CPU) : NULL;
-    if (out != NULL && out->numel > 0) {
-        mt__cdist_job job = {
-            .x1 = mt_tensor_data(a),
-            .x2 = mt_tensor_data(b),
-            .out = mt_tensor_data(out),
-            .n1 = sizes[1],
-            .n2 = sizes[2],
-            .m = x1->sizes[2],
-            .p = p,
-            .kind = p == 0 ? MT__CD_ZERO : p == 1 ? MT__CD_ONE : p == 2 ? MT__CD_TWO
-                  : isinf(p) ? MT__CD_INF : MT__CD_P,
-        };
-        const int64_t work = sizes[2] * (job.m > 0 ? job.m : 1);
-        const int64_t grain = MT_GRAIN_SIZE / (work > 0 ? work : 1) + 1;
-        mt_parallel_for(0, sizes[0] * sizes[1], grain,
-                        x1->dtype == MT_FLOAT32 ? mt__cdist_range_float : mt__cdist_range_double,
-                        &job);
+    mt_tensor *out = b != NULL ? mt_tensor_empty(x1->dtype, 3, sizes, mt_tensor_device(x1)) : NULL;
+    if (out != NULL && out->numel > 0 && kernel(a, b, p, out) < 0) {
+        mt_tensor_decref(out);
+        out = NULL;
     }
     mt_tensor_decref(a);
     mt_tensor_decref(b);

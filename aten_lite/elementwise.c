@@ -1,9 +1,7 @@
 /* aten_lite/elementwise.c - binary/unary/ternary elementwise ops: promotion, output, dispatch. */
 #include <string.h>
 
-#include "aten_lite/cast_loop.h"
-#include "aten_lite/cpu/kernels.h"
-#include "aten_lite/dispatch.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "c10_lite/error.h"
 
@@ -207,15 +205,57 @@ mt__dense(const mt_tensor *t)
  * first, so the result is always as if the inputs were read before any
  * write. */
 
-/* Runs `loop` over (out, inputs...); input i is seen by the loop in dtype compute[i]
- * (converted block by block when it has another, see Note [Casting in blocks]; compute
- * NULL: the inputs already have the loop's dtypes).  `out` may be NULL (allocated with
- * out_dtype) or a tensor of any dtype (a temporary of out_dtype is used and copied in
- * when the dtypes differ).  Returns the result (new reference) or NULL. */
-static mt_tensor *
-mt__run_elementwise(mt_loop_fn loop, void *ctx, int ninputs, mt_tensor **inputs,
-                    const mt_dtype *compute, mt_tensor *out, mt_dtype out_dtype)
+/* The device an elementwise op runs on: its tensors' (out's and the inputs'), where an input
+ * that is a 0-d cpu tensor is a scalar operand and may go with tensors of any device (as in
+ * torch: `cuda_tensor * torch.tensor(2.)`).  MT_ERUNTIME when the others disagree. */
+static int
+mt__elementwise_device(const mt_tensor *out, int ninputs, mt_tensor *const *inputs,
+                       mt_device_type *dev)
 {
+    bool cpu = out == NULL || mt_tensor_device(out).type == MT_CPU;
+    for (int i = 0; cpu && i < ninputs; i++) {
+        cpu = inputs[i] == NULL || mt_tensor_device(inputs[i]).type == MT_CPU;
+    }
+    if (cpu) { /* the common case, without the general check's loops */
+        if (dev != NULL) {
+            *dev = MT_CPU;
+        }
+        return MT_OK;
+    }
+    const mt_tensor *ts[1 + MT_ITER_MAX_OPERANDS];
+    int n = 0;
+    ts[n++] = out;
+    for (int i = 0; i < ninputs; i++) {
+        const mt_tensor *t = inputs[i];
+        if (t != NULL && !(t->ndim == 0 && mt_tensor_device(t).type == MT_CPU)) {
+            ts[n++] = t;
+        }
+    }
+    return mt_check_same_device(n, ts, dev);
+}
+
+/* MT_OK when device type dev has elementwise kernel op for dtype dt, else its error. */
+static int
+mt__check_kernel(mt_device_type dev, mt_op op, mt_dtype dt)
+{
+    int (*check)(mt_op, mt_dtype) = MT_STUB(elementwise, check, dev, mt_op_name(op));
+    return check == NULL ? MT_ENOTIMPL : check(op, dt);
+}
+
+/* Runs call's kernel on the device `dev` over (out, inputs...); input i is seen by the
+ * kernel in dtype call->compute[i] (see mt_elementwise_call).  `out` may be NULL (allocated
+ * with out_dtype on the inputs' device) or a tensor of any dtype (a temporary of out_dtype
+ * is used and copied in when the dtypes differ).  Returns the result (new reference) or
+ * NULL. */
+static mt_tensor *
+mt__run_elementwise(mt_device_type dev, const mt_elementwise_call *call, int ninputs,
+                    mt_tensor **inputs, mt_tensor *out, mt_dtype out_dtype)
+{
+    int (*run)(const mt_iter *, const mt_elementwise_call *) =
+        MT_STUB(elementwise, run, dev, mt_op_name(call->op));
+    if (run == NULL) {
+        return NULL;
+    }
     mt_tensor *target = out;
     if (out != NULL) {
         if (mt_check_no_internal_overlap(out) < 0) {
@@ -267,20 +307,9 @@ mt__run_elementwise(mt_loop_fn loop, void *ctx, int ninputs, mt_tensor **inputs,
             goto error;
         }
     }
-    mt_cast_ctx cast;
-    mt_dtype have[MT_CAST_MAX_OPERANDS], want[MT_CAST_MAX_OPERANDS];
-    bool mixed = false;
-    have[0] = want[0] = out_dtype;
-    for (int i = 0; compute != NULL && i < ninputs; i++) {
-        have[1 + i] = ops[1 + i]->dtype;
-        want[1 + i] = compute[i];
-        mixed |= have[1 + i] != want[1 + i];
-    }
-    if (mixed && mt_cast_ctx_init(&cast, loop, ctx, 1, 1 + ninputs, have, want)) {
-        mt_iter_for_each(&it, mt_cast_loop, &cast);
-    }
-    else {
-        mt_iter_for_each(&it, loop, ctx);
+    if (run(&it, call) < 0) {
+        mt_iter_release(&it);
+        goto error;
     }
     mt_tensor *res = mt_iter_output(&it, 0);
     mt_iter_release(&it);
@@ -331,7 +360,7 @@ mt__scalar_value(mt_arg x, double *v)
         *v = mt_scalar_to_double(x.s);
         return true;
     }
-    if (x.t->ndim == 0) {
+    if (x.t->ndim == 0 && mt_tensor_device(x.t).type == MT_CPU) {
         *v = mt_scalar_to_double(mt_scalar_load(mt_tensor_data(x.t), x.t->dtype));
         return true;
     }
@@ -342,8 +371,8 @@ mt__scalar_value(mt_arg x, double *v)
  * see Note [Reduced-precision scalars].  Same out/return conventions as
  * mt_binary. */
 static mt_tensor *
-mt__reduced_scalar_binary(mt_op op, mt_tensor *t, double s, bool scalar_first, mt_dtype dt,
-                          mt_tensor *out)
+mt__reduced_scalar_binary(mt_device_type dev, mt_op op, mt_tensor *t, double s,
+                          bool scalar_first, mt_dtype dt, mt_tensor *out)
 {
     mt_tensor *tc = mt_to_dtype(t, dt, false); /* the tensor operand rounds to dt first */
     mt_tensor *tf = tc ? mt_to_dtype(tc, MT_FLOAT32, true) : NULL;
@@ -355,8 +384,10 @@ mt__reduced_scalar_binary(mt_op op, mt_tensor *t, double s, bool scalar_first, m
     mt_tensor *st = mt__stack_scalar_init(&hs, mt_scalar_float(s), MT_FLOAT32);
     mt_tensor *inputs[2] = {scalar_first ? st : tf, scalar_first ? tf : st};
     mt_binary_ctx ctx = {.alpha_f = 1.0, .alpha_i = 1, .zero_division = 0};
-    mt_tensor *rf = mt__run_elementwise(mt_dispatch_lookup(MT_CPU, op, MT_FLOAT32), &ctx, 2, inputs,
-                                        NULL, NULL, MT_FLOAT32);
+    const mt_elementwise_call call = {.op = op, .dtype = MT_FLOAT32, .ctx = &ctx};
+    mt_tensor *rf = mt__check_kernel(dev, op, MT_FLOAT32) < 0
+                        ? NULL
+                        : mt__run_elementwise(dev, &call, 2, inputs, NULL, MT_FLOAT32);
     mt_tensor_decref(tf);
     mt_tensor *r = rf ? mt_to_dtype(rf, dt, false) : NULL;
     mt_tensor_decref(rf);
@@ -383,13 +414,14 @@ mt__reduced_scalar_binary(mt_op op, mt_tensor *t, double s, bool scalar_first, m
     return out;
 }
 
-int
-mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor *out,
-                 mt_dtype *compute_dtype, mt_dtype *result_dtype)
+/* mt_binary_dtypes, also giving the device the op runs on. */
+static int
+mt__binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor *out,
+                  mt_dtype *compute_dtype, mt_dtype *result_dtype, mt_device_type *dev)
 {
-    if ((a.t && mt_tensor_device(a.t).type != MT_CPU) || (b.t && mt_tensor_device(b.t).type != MT_CPU)) {
-        return mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far",
-                            mt_op_name(op));
+    mt_tensor *ins[2] = {a.t, b.t};
+    if (mt__elementwise_device(out, 2, ins, dev) < 0) {
+        return MT_ERUNTIME;
     }
     mt_dtype common = mt_result_type2(a, b);
     if (common == MT_DTYPE_UNDEFINED) {
@@ -458,6 +490,14 @@ mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor 
     return MT_OK;
 }
 
+int
+mt_binary_dtypes(mt_op op, mt_arg a, mt_arg b, mt_scalar alpha, const mt_tensor *out,
+                 mt_dtype *compute_dtype, mt_dtype *result_dtype)
+{
+    mt_device_type dev;
+    return mt__binary_dtypes(op, a, b, alpha, out, compute_dtype, result_dtype, &dev);
+}
+
 /* Note [Powers by a scalar]
  * x ** e for the exponents whose power is a cheaper op, as torch computes them: 2 -> x * x,
  * 3 -> (x * x) * x, 0.5 -> sqrt(x), -0.5 -> rsqrt(x), -1 -> 1 / x, -2 -> 1 / (x * x).  The
@@ -504,19 +544,19 @@ mt__pow_by_scalar(mt_tensor *a, double e, mt_tensor *out)
 mt_tensor *
 mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
 {
-    mt_device_type dev = a.t ? mt_tensor_device(a.t).type : mt_tensor_device(b.t).type;
     mt_dtype compute, out_dtype;
-    if (mt_binary_dtypes(op, a, b, alpha, out, &compute, &out_dtype) < 0) {
+    mt_device_type dev;
+    if (mt__binary_dtypes(op, a, b, alpha, out, &compute, &out_dtype, &dev) < 0) {
         return NULL;
     }
     double sv;
     if ((compute == MT_FLOAT16 || compute == MT_BFLOAT16) &&
         (op == MT_OP_MUL || op == MT_OP_DIV || op == MT_OP_DIV_TRUNC || op == MT_OP_DIV_FLOOR)) {
         if (a.t != NULL && mt__scalar_value(b, &sv)) {
-            return mt__reduced_scalar_binary(op, a.t, sv, false, compute, out);
+            return mt__reduced_scalar_binary(dev, op, a.t, sv, false, compute, out);
         }
         if (op == MT_OP_MUL && a.t == NULL && mt__scalar_value(a, &sv)) {
-            return mt__reduced_scalar_binary(op, b.t, sv, true, compute, out);
+            return mt__reduced_scalar_binary(dev, op, b.t, sv, true, compute, out);
         }
     }
     if (op == MT_OP_POW && a.t != NULL && b.t == NULL && a.t->dtype == compute &&
@@ -524,8 +564,7 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
         mt__pow_is_cheap(mt_scalar_to_double(b.s))) {
         return mt__pow_by_scalar(a.t, mt_scalar_to_double(b.s), out);
     }
-    mt_loop_fn loop = mt_dispatch_lookup(dev, op, compute);
-    if (loop == NULL) {
+    if (mt__check_kernel(dev, op, compute) < 0) {
         return NULL;
     }
     mt__stack_scalar ha, hb;
@@ -537,7 +576,8 @@ mt_binary(mt_op op, mt_arg a, mt_arg b, mt_tensor *out, mt_scalar alpha)
         .zero_division = 0,
         .alpha_z = mt_scalar_to_complex(alpha),
     };
-    mt_tensor *res = mt__run_elementwise(loop, &ctx, 2, inputs, dts, out, out_dtype);
+    const mt_elementwise_call call = {.op = op, .dtype = compute, .ctx = &ctx, .compute = dts};
+    mt_tensor *res = mt__run_elementwise(dev, &call, 2, inputs, out, out_dtype);
     if (res != NULL && ctx.zero_division) {
         mt_tensor_decref(res);
         res = NULL;
@@ -572,9 +612,8 @@ int
 mt_unary_dtypes(mt_op op, const mt_tensor *a, const mt_tensor *out, mt_dtype *compute_dtype,
                 mt_dtype *result_dtype)
 {
-    if (mt_tensor_device(a).type != MT_CPU) {
-        return mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far",
-                            mt_op_name(op));
+    if (mt__elementwise_device(out, 1, (mt_tensor *const *)&a, NULL) < 0) {
+        return MT_ERUNTIME;
     }
     mt_dtype compute = a->dtype;
     if (op == MT_OP_NEG && compute == MT_BOOL) {
@@ -659,11 +698,12 @@ mt_unary(mt_op op, mt_tensor *a, mt_tensor *out)
         }
         return r;
     }
-    mt_loop_fn loop = mt_dispatch_lookup(MT_CPU, op, compute);
-    if (loop == NULL) {
+    mt_device_type dev = mt_tensor_device(a).type;
+    if (mt__check_kernel(dev, op, compute) < 0) {
         return NULL;
     }
-    return mt__run_elementwise(loop, NULL, 1, &a, &compute, out, out_dtype);
+    const mt_elementwise_call call = {.op = op, .dtype = compute, .compute = &compute};
+    return mt__run_elementwise(dev, &call, 1, &a, out, out_dtype);
 }
 
 int
@@ -694,6 +734,11 @@ mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out)
     }
     mt__stack_scalar hx, hy;
     mt_tensor *inputs[3] = {(mt_tensor *)cond, mt__as_compute(x, dt, &hx), mt__as_compute(y, dt, &hy)};
+    mt_device_type dev;
+    if (mt__elementwise_device(out, 3, inputs, &dev) < 0 || mt__check_kernel(dev, MT_OP_WHERE, dt) < 0) {
+        return NULL;
+    }
     const mt_dtype dts[3] = {MT_BOOL, dt, dt};
-    return mt__run_elementwise(mt_cpu_where_loop(dt), NULL, 3, inputs, dts, out, dt);
+    const mt_elementwise_call call = {.op = MT_OP_WHERE, .dtype = dt, .compute = dts};
+    return mt__run_elementwise(dev, &call, 3, inputs, out, dt);
 }

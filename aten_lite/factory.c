@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "aten_lite/cpu/kernels.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "c10_lite/error.h"
 
@@ -28,23 +29,18 @@ mt__fill_seq(mt_tensor *t, mt__seq_fn gen, const void *ctx)
     }
 }
 
-typedef struct {
-    double start, step, end;
-    int64_t steps;
-    double base;
-} mt__seq_ctx;
 
 static double
 mt__arange_at(const void *p, int64_t i)
 {
-    const mt__seq_ctx *c = p;
+    const mt_sequence *c = p;
     return c->start + (double)i * c->step;
 }
 
 static double
 mt__linspace_at(const void *p, int64_t i)
 {
-    const mt__seq_ctx *c = p;
+    const mt_sequence *c = p;
     /* symmetric, as torch: exact at both ends (one step gives start) */
     if (i < c->steps / 2 || c->steps == 1) {
         return c->start + (double)i * c->step;
@@ -55,8 +51,38 @@ mt__linspace_at(const void *p, int64_t i)
 static double
 mt__logspace_at(const void *p, int64_t i)
 {
-    const mt__seq_ctx *c = p;
+    const mt_sequence *c = p;
     return pow(c->base, mt__linspace_at(p, i));
+}
+
+/* t (stolen) after the device's kernel wrote seq into it, or NULL. */
+static mt_tensor *
+mt__run_sequence(int (*kernel)(mt_tensor *, const mt_sequence *), mt_tensor *t,
+                 const mt_sequence *seq)
+{
+    if (t->numel > 0 && kernel(t, seq) < 0) {
+        mt_tensor_decref(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The cpu sequence kernel: int64 aranges exactly, the rest computed in double. */
+int
+mt__cpu_sequence(mt_tensor *t, const mt_sequence *seq)
+{
+    if (seq->kind == MT_SEQ_ARANGE_INT64) {
+        int64_t *p = (int64_t *)mt_tensor_data(t);
+        for (int64_t i = 0; i < t->numel; i++) {
+            p[i] = seq->start_i + i * seq->step_i;
+        }
+        return MT_OK;
+    }
+    mt__fill_seq(t, seq->kind == MT_SEQ_ARANGE     ? mt__arange_at
+                    : seq->kind == MT_SEQ_LINSPACE ? mt__linspace_at
+                                                   : mt__logspace_at,
+                 seq);
+    return MT_OK;
 }
 
 mt_tensor *
@@ -93,17 +119,15 @@ mt_arange(mt_scalar start, mt_scalar end, mt_scalar step, mt_dtype dt, mt_device
     if (n < 0) {
         n = 0;
     }
-    mt_tensor *t = mt_tensor_empty(dt, 1, &n, dev);
+    int (*kernel)(mt_tensor *, const mt_sequence *) = MT_STUB(fill, sequence, dev.type, "arange");
+    mt_tensor *t = kernel ? mt_tensor_empty(dt, 1, &n, dev) : NULL;
     if (t == NULL) {
         return NULL;
     }
     if (ints && dt == MT_INT64) {
-        int64_t a = mt_scalar_to_int64(start), c = mt_scalar_to_int64(step);
-        int64_t *p = (int64_t *)mt_tensor_data(t);
-        for (int64_t i = 0; i < n; i++) {
-            p[i] = a + i * c;
-        }
-        return t;
+        mt_sequence seq = {.kind = MT_SEQ_ARANGE_INT64, .start_i = mt_scalar_to_int64(start),
+                           .step_i = mt_scalar_to_int64(step)};
+        return mt__run_sequence(kernel, t, &seq);
     }
     if (mt_dtype_is_integral(dt, false)) {
         /* as torch: the length comes from the values as given, the elements from start and
@@ -112,9 +136,8 @@ mt_arange(mt_scalar start, mt_scalar end, mt_scalar step, mt_dtype dt, mt_device
         s = trunc(s);
         st = trunc(st);
     }
-    mt__seq_ctx ctx = {.start = s, .step = st};
-    mt__fill_seq(t, mt__arange_at, &ctx);
-    return t;
+    mt_sequence seq = {.kind = MT_SEQ_ARANGE, .start = s, .step = st};
+    return mt__run_sequence(kernel, t, &seq);
 }
 
 mt_tensor *
@@ -125,19 +148,21 @@ mt_linspace(double start, double end, int64_t steps, double base, bool log, mt_d
         mt_error_set(MT_ERUNTIME, "number of steps must be non-negative");
         return NULL;
     }
-    mt_tensor *t = mt_tensor_empty(dt, 1, &steps, dev);
+    int (*kernel)(mt_tensor *, const mt_sequence *) =
+        MT_STUB(fill, sequence, dev.type, log ? "logspace" : "linspace");
+    mt_tensor *t = kernel ? mt_tensor_empty(dt, 1, &steps, dev) : NULL;
     if (t == NULL) {
         return NULL;
     }
-    mt__seq_ctx ctx = {
+    mt_sequence seq = {
+        .kind = log ? MT_SEQ_LOGSPACE : MT_SEQ_LINSPACE,
         .start = start,
         .end = end,
         .steps = steps,
         .step = steps > 1 ? (end - start) / (double)(steps - 1) : 0.0,
         .base = base,
     };
-    mt__fill_seq(t, log ? mt__logspace_at : mt__linspace_at, &ctx);
-    return t;
+    return mt__run_sequence(kernel, t, &seq);
 }
 
 mt_tensor *

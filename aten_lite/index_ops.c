@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -363,6 +364,22 @@ mt__broadcast_indices(int k, mt_tensor *const *idx, int *bnd, int64_t *bshape, c
     return MT_OK;
 }
 
+/* The device rule of advanced indexing (as torch): index tensors on the cpu or on v's device. */
+static int
+mt__check_indices(const mt_tensor *v, int k, mt_tensor *const *idx)
+{
+    mt_device dv = mt_tensor_device(v);
+    for (int q = 0; q < k; q++) {
+        mt_device d = mt_tensor_device(idx[q]);
+        if (d.type != MT_CPU && !mt_device_eq(d, dv)) {
+            char s[32];
+            return mt_error_set(MT_ERUNTIME, "indices should be either on cpu or on the same device "
+                                "as the indexed tensor (%s)", mt_device_str(dv, s, sizeof(s)));
+        }
+    }
+    return MT_OK;
+}
+
 int
 mt_index_broadcast_shape(int k, mt_tensor *const *idx, int *nb, int64_t *bshape)
 {
@@ -386,23 +403,42 @@ mt_index_get(const mt_tensor *v, int k, mt_tensor *const *idx)
         mt_error_set(MT_EINDEX, "too many dimensions in the indexing result");
         return NULL;
     }
-    int64_t npos, nrest;
-    int64_t *offs = mt__advanced_offsets(v, k, idx, bnd, bshape, &npos);
-    if (offs == NULL) {
-        return NULL;
-    }
-    int64_t isz = (int64_t)mt_tensor_itemsize(v);
-    bool contig = mt__rest_contiguous(rest, v->sizes + k, v->strides + k, &nrest);
-    int64_t *rtab = contig ? NULL : mt__offset_table(rest, v->sizes + k, v->strides + k, isz, &nrest);
-    if (!contig && rtab == NULL) {
-        free(offs);
+    int (*kernel)(const mt_tensor *, int, mt_tensor *const *, int, const int64_t *, mt_tensor *) =
+        mt__check_indices(v, k, idx) == MT_OK
+            ? MT_STUB(index, index_get, mt_tensor_device(v).type, "index")
+            : NULL;
+    if (kernel == NULL) {
         return NULL;
     }
     int64_t osz[MT_MAX_DIMS];
     memcpy(osz, bshape, sizeof(int64_t) * (size_t)bnd);
     memcpy(osz + bnd, v->sizes + k, sizeof(int64_t) * (size_t)rest);
     mt_tensor *out = mt_tensor_empty(v->dtype, bnd + rest, osz, mt_tensor_device(v));
-    if (out != NULL && nrest > 0) {
+    if (out != NULL && kernel(v, k, idx, bnd, bshape, out) < 0) {
+        mt_tensor_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+static int
+mt__cpu_index_get(const mt_tensor *v, int k, mt_tensor *const *idx, int bnd,
+                  const int64_t *bshape, mt_tensor *out)
+{
+    int rest = v->ndim - k;
+    int64_t npos, nrest;
+    int64_t *offs = mt__advanced_offsets(v, k, idx, bnd, bshape, &npos);
+    if (offs == NULL) {
+        return mt_error_code();
+    }
+    int64_t isz = (int64_t)mt_tensor_itemsize(v);
+    bool contig = mt__rest_contiguous(rest, v->sizes + k, v->strides + k, &nrest);
+    int64_t *rtab = contig ? NULL : mt__offset_table(rest, v->sizes + k, v->strides + k, isz, &nrest);
+    if (!contig && rtab == NULL) {
+        free(offs);
+        return mt_error_code();
+    }
+    if (nrest > 0) {
         mt__get_job job = {.offs = offs, .rtab = rtab, .nrest = nrest, .isz = isz,
                            .rest_contig = contig, .src = mt_tensor_data(v),
                            .out = mt_tensor_data(out)};
@@ -411,7 +447,7 @@ mt_index_get(const mt_tensor *v, int k, mt_tensor *const *idx)
     }
     free(offs);
     free(rtab);
-    return out;
+    return MT_OK;
 }
 
 /* Reads (and range-checks) index_select's indices as int64, wrapped. */
@@ -454,6 +490,29 @@ mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *index, bool
         mt_error_set(MT_EINVAL, "index_select: a 0-d input is handled by the caller");
         return NULL;
     }
+    mt_device_type dev;
+    int (*kernel)(const mt_tensor *, int, const mt_tensor *, bool, mt_tensor *) =
+        mt_check_same_device2(self, index, &dev) == MT_OK
+            ? MT_STUB(index, index_select, dev, "index_select")
+            : NULL;
+    if (kernel == NULL) {
+        return NULL;
+    }
+    int64_t osz[MT_MAX_DIMS];
+    memcpy(osz, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    osz[d] = index->numel;
+    mt_tensor *out = mt_tensor_empty(self->dtype, self->ndim, osz, mt_tensor_device(self));
+    if (out != NULL && kernel(self, d, index, wrap, out) < 0) {
+        mt_tensor_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+static int
+mt__cpu_index_select(const mt_tensor *self, int d, const mt_tensor *index, bool wrap,
+                     mt_tensor *out)
+{
     int64_t n = index->numel, size = self->sizes[d];
     int64_t isz = (int64_t)mt_tensor_itemsize(self);
     mt__sel_job sj = {.ip = mt_tensor_data(index),
@@ -462,7 +521,7 @@ mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *index, bool
                       .i64 = index->dtype == MT_INT64, .size = size, .wrap = wrap};
     sj.iv = mt_malloc_array(n, sizeof(int64_t));
     if (sj.iv == NULL) {
-        return NULL;
+        return mt_error_code();
     }
     mt_parallel_for(0, n, MT_GRAIN_SIZE, mt__sel_read, &sj);
     if (sj.bad) {
@@ -481,15 +540,11 @@ mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *index, bool
             }
         }
         free(sj.iv);
-        return NULL;
+        return MT_EINDEX;
     }
     int64_t *iv = sj.iv;
-    int64_t osz[MT_MAX_DIMS];
-    memcpy(osz, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
-    osz[d] = n;
-    mt_tensor *out = mt_tensor_empty(self->dtype, self->ndim, osz, mt_tensor_device(self));
     int64_t nouter, ninner;
-    int64_t *otab = out ? mt__offset_table(d, self->sizes, self->strides, isz, &nouter) : NULL;
+    int64_t *otab = mt__offset_table(d, self->sizes, self->strides, isz, &nouter);
     bool contig = mt__rest_contiguous(self->ndim - d - 1, self->sizes + d + 1,
                                       self->strides + d + 1, &ninner);
     int64_t *rtab = otab && !contig ? mt__offset_table(self->ndim - d - 1, self->sizes + d + 1,
@@ -499,8 +554,7 @@ mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *index, bool
         free(iv);
         free(otab);
         free(rtab);
-        mt_tensor_decref(out);
-        return NULL;
+        return mt_error_code();
     }
     if (ninner > 0) {
         mt__get_job job = {.rtab = rtab, .nrest = ninner, .isz = isz, .rest_contig = contig,
@@ -512,7 +566,7 @@ mt_index_select(const mt_tensor *self, int64_t dim, const mt_tensor *index, bool
     free(iv);
     free(otab);
     free(rtab);
-    return out;
+    return MT_OK;
 }
 
 int
@@ -528,6 +582,12 @@ mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *value
     }
     if (mt__broadcast_indices(k, idx, &bnd, bshape, "index_put_") < 0) {
         return MT_EINDEX;
+    }
+    int (*kernel)(mt_tensor *, int, mt_tensor *const *, int, const int64_t *, const mt_tensor *,
+                  bool) = NULL;
+    if (mt__check_indices(v, k, idx) < 0 || mt_check_same_device2(v, values, NULL) < 0 ||
+        (kernel = MT_STUB(index, index_put, mt_tensor_device(v).type, "index_put_")) == NULL) {
+        return mt_error_code();
     }
     int rest = v->ndim - k;
     int64_t tshape[MT_MAX_DIMS];
@@ -554,13 +614,23 @@ mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *value
     if (vc == NULL) {
         return mt_error_code();
     }
+    int rc = kernel(v, k, idx, bnd, bshape, vc, accumulate);
+    mt_tensor_decref(vc);
+    return rc;
+}
+
+/* values vc: contiguous, v's dtype, of the indexed shape (bshape + v's rest dims) */
+static int
+mt__cpu_index_put(mt_tensor *v, int k, mt_tensor *const *idx, int bnd, const int64_t *bshape,
+                  const mt_tensor *vc, bool accumulate)
+{
+    int rest = v->ndim - k;
     int64_t npos, nrest;
     int64_t *offs = mt__advanced_offsets(v, k, idx, bnd, bshape, &npos);
     int64_t isz = (int64_t)mt_tensor_itemsize(v);
     int64_t *rtab = offs ? mt__offset_table(rest, v->sizes + k, v->strides + k, isz, &nrest) : NULL;
     if (rtab == NULL) {
         free(offs);
-        mt_tensor_decref(vc);
         return mt_error_code();
     }
     const char *s = mt_tensor_data(vc);
@@ -578,7 +648,6 @@ mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *value
     }
     free(offs);
     free(rtab);
-    mt_tensor_decref(vc);
     return MT_OK;
 }
 
@@ -663,19 +732,31 @@ mt__nz_write(void *ctx, int64_t c, int64_t c_end)
 mt_tensor *
 mt_nonzero(const mt_tensor *t)
 {
+    mt_tensor *(*kernel)(const mt_tensor *, int, const int64_t *) =
+        MT_STUB(index, nonzero, mt_tensor_device(t).type, "nonzero");
+    if (kernel == NULL) {
+        return NULL;
+    }
     mt_tensor *c = mt_contiguous((mt_tensor *)t);
     mt_tensor *b = c ? mt_to_dtype(c, MT_BOOL, false) : NULL;
     mt_tensor_decref(c);
     if (b == NULL) {
         return NULL;
     }
+    mt_tensor *out = kernel(b, t->ndim, t->sizes);
+    mt_tensor_decref(b);
+    return out;
+}
+
+static mt_tensor *
+mt__cpu_nonzero(const mt_tensor *b, int ndim, const int64_t *sizes)
+{
     int64_t nchunks = b->numel / 65536 + 1;
     nchunks = nchunks > 256 ? 256 : nchunks;
     mt__nz_job j = {.m = (const bool *)mt_tensor_data(b), .numel = b->numel, .nchunks = nchunks,
-                    .ndim = t->ndim, .sizes = t->sizes};
+                    .ndim = ndim, .sizes = sizes};
     j.counts = malloc(sizeof(int64_t) * (size_t)nchunks);
     if (j.counts == NULL) {
-        mt_tensor_decref(b);
         mt_error_set(MT_ENOMEM, "out of memory in nonzero");
         return NULL;
     }
@@ -686,14 +767,13 @@ mt_nonzero(const mt_tensor *t)
         j.counts[k] = total;
         total += n;
     }
-    int64_t osz[2] = {total, t->ndim};
+    int64_t osz[2] = {total, ndim};
     mt_tensor *out = mt_tensor_empty(MT_INT64, 2, osz, MT_DEVICE_CPU);
-    if (out != NULL && total > 0 && t->ndim > 0) {
+    if (out != NULL && total > 0 && ndim > 0) {
         j.out = (int64_t *)mt_tensor_data(out);
         mt_parallel_chunks(nchunks, mt__nz_write, &j);
     }
     free(j.counts);
-    mt_tensor_decref(b);
     return out;
 }
 
@@ -870,8 +950,15 @@ mt__gather_scatter(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *
         return mt_error_set(MT_ERUNTIME, "Index tensor must have the same number of dimensions as "
                                          "src tensor");
     }
-    mt__gs_job j = {.nd = nd, .dim = dim, .mode = mode, .dt = self->dtype,
-                    .isz = mt_tensor_itemsize(self)};
+    const mt_tensor *ts[3] = {self, index, src_is_tensor || mode < 0 ? other : NULL};
+    mt_device_type dev;
+    int (*kernel)(mt_tensor *, int, const mt_tensor *, mt_tensor *, int) =
+        mt_check_same_device(3, ts, &dev) == MT_OK ? MT_STUB(index, gather_scatter, dev, what)
+                                                    : NULL;
+    if (kernel == NULL) {
+        return mt_error_code();
+    }
+    mt__gs_job j;
     int64_t ssz[MT_MAX_DIMS], osz[MT_MAX_DIMS];
     mt__nonempty(index, j.sizes, j.istr);
     mt__nonempty(self, ssz, j.sstr);
@@ -890,6 +977,20 @@ mt__gather_scatter(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *
             return mt__gs_shape_error("Expected", index, self, dim, other);
         }
     }
+    return kernel(self, dim, index, other, mode);
+}
+
+/* The cpu gather / scatter (shapes checked): every index value first, then the walk. */
+static int
+mt__cpu_gather_scatter(mt_tensor *self, int dim, const mt_tensor *index, mt_tensor *other, int mode)
+{
+    int nd = index->ndim ? index->ndim : 1;
+    mt__gs_job j = {.nd = nd, .dim = dim, .mode = mode, .dt = self->dtype,
+                    .isz = mt_tensor_itemsize(self)};
+    int64_t ssz[MT_MAX_DIMS], osz[MT_MAX_DIMS];
+    mt__nonempty(index, j.sizes, j.istr);
+    mt__nonempty(self, ssz, j.sstr);
+    mt__nonempty(other, osz, j.ostr);
     int64_t dimsize = ssz[dim];
     const char *idata = mt_tensor_data(index);
     /* every index value first: nothing is written on error */
@@ -929,6 +1030,9 @@ mt_gather(mt_tensor *self, int64_t dim, const mt_tensor *index)
     int d = mt_wrap_dim(dim, self->ndim);
     if (d < 0) {
         return NULL;
+    }
+    if (MT_STUB(index, gather_scatter, mt_tensor_device(self).type, "gather") == NULL) {
+        return NULL; /* before allocating on a device without the kernel */
     }
     mt_tensor *out = mt_tensor_empty(self->dtype, index->ndim, index->sizes, mt_tensor_device(self));
     if (out != NULL && mt__gather_scatter(self, d, index, out, -1, false) < 0) {
@@ -997,6 +1101,9 @@ mt_cat(mt_tensor *const *ts, int n, int64_t dim)
 {
     if (n == 0) {
         mt_error_set(MT_ERUNTIME, "torch.cat(): expected a non-empty list of Tensors");
+        return NULL;
+    }
+    if (mt_check_same_device(n, (const mt_tensor *const *)ts, NULL) < 0) {
         return NULL;
     }
     /* legacy rule: 1-d empty tensors are skipped */
@@ -1097,4 +1204,20 @@ mt_flip(const mt_tensor *t, int n, const int64_t *dims)
     }
     mt_tensor_decref(v);
     return r;
+}
+
+/* ---- the cpu index kernels (see Note [Kernel stubs]) ---- */
+
+static const mt_index_kernels mt__cpu_index_kernels = {
+    .index_get = mt__cpu_index_get,
+    .index_select = mt__cpu_index_select,
+    .index_put = mt__cpu_index_put,
+    .nonzero = mt__cpu_nonzero,
+    .gather_scatter = mt__cpu_gather_scatter,
+};
+
+void
+mt__cpu_index_register(void)
+{
+    MT_REGISTER_STUB(index, MT_CPU, &mt__cpu_index_kernels);
 }

@@ -131,9 +131,12 @@ mt__apply(mt_index_plan *p, int64_t *dim, const mt_index_item *it, int skip)
         const mt_tensor *t = it->tensor;
         if (t->dtype == MT_BOOL || t->dtype == MT_UINT8) {
             if (t->ndim == 0) { /* a 0-d mask is True or False */
-                const mt_index_item b = {.kind = MT_INDEX_BOOL,
-                                         .value = mt_scalar_to_double(mt_scalar_load(
-                                                      mt_tensor_data(t), t->dtype)) != 0};
+                mt_scalar v;
+                int rc = mt_item(t, &v);
+                if (rc < 0) {
+                    return rc;
+                }
+                const mt_index_item b = {.kind = MT_INDEX_BOOL, .value = mt_scalar_to_double(v) != 0};
                 return mt__apply(p, dim, &b, skip);
             }
             int rc = mt__bind_mask(p, *dim, t);
@@ -141,8 +144,12 @@ mt__apply(mt_index_plan *p, int64_t *dim, const mt_index_item *it, int skip)
             return rc;
         }
         if (t->ndim == 0) { /* a 0-d integer tensor (any integer dtype) selects, as an int */
-            const int64_t i = mt_scalar_to_int64(mt_scalar_load(mt_tensor_data(t), t->dtype));
-            return mt__advance(&p->view, mt_select(p->view, *dim, i));
+            mt_scalar v;
+            int rc = mt_item(t, &v);
+            if (rc < 0) {
+                return rc;
+            }
+            return mt__advance(&p->view, mt_select(p->view, *dim, mt_scalar_to_int64(v)));
         }
         if (t->dtype != MT_INT64 && t->dtype != MT_INT32) {
             return mt__bad_index_dtype();

@@ -143,11 +143,16 @@ mt_iter_build(mt_iter *it, int noutputs, int ninputs, mt_tensor **operands, mt_d
             strides[perm[k]] = s;
             s *= shape[perm[k]] > 1 ? shape[perm[k]] : 1;
         }
+        /* on the inputs' device: the first input's that is not a 0-d cpu tensor (a scalar
+         * operand of an op on another device, see Note [Kernel stubs]) */
         mt_device dev = MT_DEVICE_CPU;
         for (int i = noutputs; i < nops; i++) {
             if (operands[i] != NULL) {
-                dev = mt_tensor_device(operands[i]);
-                break;
+                mt_device d = mt_tensor_device(operands[i]);
+                if (d.type != MT_CPU || operands[i]->ndim != 0) {
+                    dev = d;
+                    break;
+                }
             }
         }
         mt_storage *st = mt_storage_new((size_t)it->numel * mt_dtype_itemsize(out_dtype), dev);

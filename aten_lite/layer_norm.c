@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -82,7 +83,7 @@ static bool
 mt__ln_operand(const mt_tensor *t, const mt_tensor *x, int64_t numel)
 {
     return t == NULL || (t->dtype == x->dtype && t->contiguous && t->numel == numel &&
-                         mt_tensor_device(t).type == MT_CPU);
+                         mt_device_eq(mt_tensor_device(t), mt_tensor_device(x)));
 }
 
 /* x's sizes with the last nd set to 1 */
@@ -110,9 +111,9 @@ static int
 mt__ln_check(const mt_tensor *x, int nd)
 {
     if ((x->dtype != MT_FLOAT32 && x->dtype != MT_FLOAT64) || !x->contiguous || nd < 1 ||
-        nd > x->ndim || mt_tensor_device(x).type != MT_CPU) {
-        return mt_error_set(MT_EINVAL, "fused layer norm: a contiguous float32/float64 CPU "
-                            "tensor");
+        nd > x->ndim || mt_norm_stub[mt_tensor_device(x).type] == NULL) {
+        return mt_error_set(MT_EINVAL, "fused layer norm: a contiguous float32/float64 "
+                            "tensor on a device with the kernels");
     }
     return 0;
 }
@@ -126,8 +127,11 @@ mt_layer_norm(const mt_tensor *x, int nd, const mt_tensor *w, const mt_tensor *b
     if (rc < 0) {
         return rc;
     }
+    int (*kernel)(const mt_tensor *, const mt_tensor *, const mt_tensor *, double, int64_t,
+                  mt_tensor *, mt_tensor *, mt_tensor *) =
+        MT_STUB_TRY(norm, layer_norm, mt_tensor_device(x).type);
     int64_t len = mt__ln_len(x, nd);
-    if (len == 0 || !mt__ln_operand(w, x, len) || !mt__ln_operand(b, x, len)) {
+    if (len == 0 || !mt__ln_operand(w, x, len) || !mt__ln_operand(b, x, len) || kernel == NULL) {
         return mt_error_set(MT_EINVAL, "fused layer norm: rows of at least one element, weight "
                             "and bias contiguous of the row's length and the input's dtype");
     }
@@ -139,18 +143,29 @@ mt_layer_norm(const mt_tensor *x, int nd, const mt_tensor *w, const mt_tensor *b
         mt_tensor_decref(r);
         return mt_error_code();
     }
-    if (x->numel > 0) {
-        mt__ln_job j = {.x = mt_tensor_data(x), .w = w ? mt_tensor_data(w) : NULL,
-                        .b = b ? mt_tensor_data(b) : NULL, .out = mt_tensor_data(o),
-                        .mean = mt_tensor_data(m), .rstd = mt_tensor_data(r), .len = len,
-                        .eps = eps};
-        mt_parallel_for(0, x->numel / len, MT_GRAIN_SIZE / len + 1,
-                        x->dtype == MT_FLOAT32 ? mt__ln_rows_f32 : mt__ln_rows_f64, &j);
+    if (x->numel > 0 && (rc = kernel(x, w, b, eps, len, o, m, r)) < 0) {
+        mt_tensor_decref(o);
+        mt_tensor_decref(m);
+        mt_tensor_decref(r);
+        return rc;
     }
     *out = o;
     *mean = m;
     *rstd = r;
     return 0;
+}
+
+static int
+mt__cpu_layer_norm(const mt_tensor *x, const mt_tensor *w, const mt_tensor *b, double eps,
+                   int64_t len, mt_tensor *o, mt_tensor *m, mt_tensor *r)
+{
+    mt__ln_job j = {.x = mt_tensor_data(x), .w = w ? mt_tensor_data(w) : NULL,
+                    .b = b ? mt_tensor_data(b) : NULL, .out = mt_tensor_data(o),
+                    .mean = mt_tensor_data(m), .rstd = mt_tensor_data(r), .len = len,
+                    .eps = eps};
+    mt_parallel_for(0, x->numel / len, MT_GRAIN_SIZE / len + 1,
+                    x->dtype == MT_FLOAT32 ? mt__ln_rows_f32 : mt__ln_rows_f64, &j);
+    return MT_OK;
 }
 
 /* ---- the backward ---------------------------------------------------------------------------- */
@@ -242,54 +257,29 @@ static bool
 mt__ln_stat_ok(const mt_tensor *s, const mt_tensor *x, int64_t rows)
 {
     return s == NULL || (s->dtype == x->dtype && s->contiguous && s->numel == rows &&
-                         mt_tensor_device(s).type == MT_CPU);
+                         mt_device_eq(mt_tensor_device(s), mt_tensor_device(x)));
 }
 
-int
-mt_layer_norm_backward(const mt_tensor *g, const mt_tensor *gm, const mt_tensor *gr,
-                       const mt_tensor *x, const mt_tensor *mean, const mt_tensor *rstd,
-                       const mt_tensor *w, int nd, const bool want[3], mt_tensor **dx,
-                       mt_tensor **dw, mt_tensor **db)
+/* The cpu backward: blocks of rows in parallel, the weight and bias gradients from the
+ * blocks' partial sums added in block order. */
+static int
+mt__cpu_layer_norm_backward(const mt_tensor *g, const mt_tensor *gm, const mt_tensor *gr,
+                            const mt_tensor *x, const mt_tensor *mean, const mt_tensor *rstd,
+                            const mt_tensor *w, int64_t len, mt_tensor *ox, mt_tensor *ow,
+                            mt_tensor *ob)
 {
-    *dx = *dw = *db = NULL;
-    int rc = mt__ln_check(x, nd);
-    if (rc < 0) {
-        return rc;
-    }
-    int64_t len = mt__ln_len(x, nd);
-    int64_t rows = len ? x->numel / len : 0;
-    if (len == 0 || !mt__ln_operand(g, x, x->numel) || !mt__ln_operand(w, x, len) ||
-        !mt__ln_stat_ok(mean, x, rows) || !mt__ln_stat_ok(rstd, x, rows) || mean == NULL ||
-        rstd == NULL || !mt__ln_stat_ok(gm, x, rows) || !mt__ln_stat_ok(gr, x, rows) ||
-        g->ndim != x->ndim || (want[1] && w == NULL)) {
-        return mt_error_set(MT_EINVAL, "fused layer norm backward: operands of the forward's "
-                            "shapes and dtype, contiguous");
-    }
-    for (int d = 0; d < x->ndim; d++) {
-        if (g->sizes[d] != x->sizes[d]) {
-            return mt_error_set(MT_EINVAL, "fused layer norm backward: the gradient's shape "
-                                "differs");
-        }
-    }
+    int64_t rows = x->numel / len;
     size_t es = x->dtype == MT_FLOAT32 ? sizeof(float) : sizeof(double);
     /* blocks of rows: their number depends on the shape only (results independent of the
      * thread count), at most 256 */
     int64_t block = rows / 256 + 1 > 64 ? rows / 256 + 1 : 64;
     int64_t nblocks = rows ? (rows + block - 1) / block : 0;
-    int64_t wsizes[MT_MAX_DIMS];
-    for (int d = 0; d < nd; d++) {
-        wsizes[d] = x->sizes[x->ndim - nd + d];
-    }
-    mt_tensor *ox = want[0] ? mt_empty_like(x, x->dtype) : NULL;
-    mt_tensor *ow = want[1] ? mt_tensor_empty(x->dtype, nd, wsizes, mt_tensor_device(x)) : NULL;
-    mt_tensor *ob = want[2] ? mt_tensor_empty(x->dtype, nd, wsizes, mt_tensor_device(x)) : NULL;
-    char *pw = want[1] && nblocks ? malloc((size_t)(nblocks * len) * es) : NULL;
-    char *pb = want[2] && nblocks ? malloc((size_t)(nblocks * len) * es) : NULL;
-    if ((want[0] && ox == NULL) || (want[1] && ow == NULL) || (want[2] && ob == NULL) ||
-        (want[1] && nblocks && pw == NULL) || (want[2] && nblocks && pb == NULL)) {
-        rc = mt_error_code() < 0 ? mt_error_code()
-                                 : mt_error_set(MT_ENOMEM, "layer norm backward: out of memory");
-        goto fail;
+    char *pw = ow != NULL && nblocks ? malloc((size_t)(nblocks * len) * es) : NULL;
+    char *pb = ob != NULL && nblocks ? malloc((size_t)(nblocks * len) * es) : NULL;
+    if ((ow != NULL && nblocks && pw == NULL) || (ob != NULL && nblocks && pb == NULL)) {
+        free(pw);
+        free(pb);
+        return mt_error_set(MT_ENOMEM, "layer norm backward: out of memory");
     }
     if (nblocks > 0) {
         mt__ln_bw_job j = {.g = mt_tensor_data(g), .gm = gm ? mt_tensor_data(gm) : NULL,
@@ -321,15 +311,69 @@ mt_layer_norm_backward(const mt_tensor *g, const mt_tensor *gm, const mt_tensor 
     }
     free(pw);
     free(pb);
+    return MT_OK;
+}
+
+static const mt_norm_kernels mt__cpu_norm_kernels = {
+    .softmax_lastdim = mt__cpu_softmax_lastdim,
+    .softmax_backward_lastdim = mt__cpu_softmax_backward_lastdim,
+    .layer_norm = mt__cpu_layer_norm,
+    .layer_norm_backward = mt__cpu_layer_norm_backward,
+};
+
+void
+mt__cpu_norm_register(void)
+{
+    MT_REGISTER_STUB(norm, MT_CPU, &mt__cpu_norm_kernels);
+}
+
+int
+mt_layer_norm_backward(const mt_tensor *g, const mt_tensor *gm, const mt_tensor *gr,
+                       const mt_tensor *x, const mt_tensor *mean, const mt_tensor *rstd,
+                       const mt_tensor *w, int nd, const bool want[3], mt_tensor **dx,
+                       mt_tensor **dw, mt_tensor **db)
+{
+    *dx = *dw = *db = NULL;
+    int rc = mt__ln_check(x, nd);
+    if (rc < 0) {
+        return rc;
+    }
+    int (*kernel)(const mt_tensor *, const mt_tensor *, const mt_tensor *, const mt_tensor *,
+                  const mt_tensor *, const mt_tensor *, const mt_tensor *, int64_t, mt_tensor *,
+                  mt_tensor *, mt_tensor *) =
+        MT_STUB_TRY(norm, layer_norm_backward, mt_tensor_device(x).type);
+    int64_t len = mt__ln_len(x, nd);
+    int64_t rows = len ? x->numel / len : 0;
+    if (len == 0 || !mt__ln_operand(g, x, x->numel) || !mt__ln_operand(w, x, len) ||
+        !mt__ln_stat_ok(mean, x, rows) || !mt__ln_stat_ok(rstd, x, rows) || mean == NULL ||
+        rstd == NULL || !mt__ln_stat_ok(gm, x, rows) || !mt__ln_stat_ok(gr, x, rows) ||
+        g->ndim != x->ndim || (want[1] && w == NULL) || kernel == NULL) {
+        return mt_error_set(MT_EINVAL, "fused layer norm backward: operands of the forward's "
+                            "shapes and dtype, contiguous");
+    }
+    for (int d = 0; d < x->ndim; d++) {
+        if (g->sizes[d] != x->sizes[d]) {
+            return mt_error_set(MT_EINVAL, "fused layer norm backward: the gradient's shape "
+                                "differs");
+        }
+    }
+    int64_t wsizes[MT_MAX_DIMS];
+    for (int d = 0; d < nd; d++) {
+        wsizes[d] = x->sizes[x->ndim - nd + d];
+    }
+    mt_tensor *ox = want[0] ? mt_empty_like(x, x->dtype) : NULL;
+    mt_tensor *ow = want[1] ? mt_tensor_empty(x->dtype, nd, wsizes, mt_tensor_device(x)) : NULL;
+    mt_tensor *ob = want[2] ? mt_tensor_empty(x->dtype, nd, wsizes, mt_tensor_device(x)) : NULL;
+    if ((want[0] && ox == NULL) || (want[1] && ow == NULL) || (want[2] && ob == NULL) ||
+        (rc = kernel(g, gm, gr, x, mean, rstd, w, len, ox, ow, ob)) < 0) {
+        rc = mt_error_code();
+        mt_tensor_decref(ox);
+        mt_tensor_decref(ow);
+        mt_tensor_decref(ob);
+        return rc;
+    }
     *dx = ox;
     *dw = ow;
     *db = ob;
     return 0;
-fail:
-    free(pw);
-    free(pb);
-    mt_tensor_decref(ox);
-    mt_tensor_decref(ow);
-    mt_tensor_decref(ob);
-    return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "aten_lite/blas.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -549,8 +550,10 @@ mt__gemm_blas_complex(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_
 
 /* See Note [One GEMM core].  a (batch, m, k), b (batch, k, n) and c (batch,
  * m, n, contiguous) share one dtype; c's values are read only when beta != 0. */
+/* The cpu GEMM: BLAS for float32/float64 and complex when one is loaded, else (and for
+ * int64) the portable kernel; float16/bfloat16 in float32, narrow integers in int64. */
 static int
-mt__gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scalar beta)
+mt__cpu_gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scalar beta)
 {
     if (c->numel == 0) {
         return 0;
@@ -584,7 +587,7 @@ mt__gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scalar be
         cw = mt__scalar_is_zero(beta) ? mt_tensor_empty(wide, 3, c->sizes, mt_tensor_device(c))
                                       : mt_to_dtype(c, wide, true);
     }
-    int rc = cw == NULL ? mt_error_code() : mt__gemm(aw, bw, cw, alpha, beta);
+    int rc = cw == NULL ? mt_error_code() : mt__cpu_gemm(aw, bw, cw, alpha, beta);
     if (rc == 0) {
         rc = mt_copy_(c, cw);
     }
@@ -592,6 +595,15 @@ mt__gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scalar be
     mt_tensor_decref(bw);
     mt_tensor_decref(cw);
     return rc;
+}
+
+static const mt_gemm_kernels mt__cpu_gemm_kernels = {.gemm = mt__cpu_gemm,
+                                                     .cdist = mt__cpu_cdist};
+
+void
+mt__cpu_gemm_register(void)
+{
+    MT_REGISTER_STUB(gemm, MT_CPU, &mt__cpu_gemm_kernels);
 }
 
 static int
@@ -618,6 +630,13 @@ mt__run(mt_tensor *a3, mt_tensor *b3, int ndim, const int64_t *sizes, mt_tensor 
     if (a3 == NULL || b3 == NULL) {
         goto done;
     }
+    const mt_tensor *ts[3] = {a3, b3, init};
+    mt_device_type dev;
+    int (*gemm)(mt_tensor *, mt_tensor *, mt_tensor *, mt_scalar, mt_scalar) =
+        mt_check_same_device(3, ts, &dev) == MT_OK ? MT_STUB(gemm, gemm, dev, "mm") : NULL;
+    if (gemm == NULL) {
+        goto done;
+    }
     r = mt_tensor_empty(a3->dtype, ndim, sizes, mt_tensor_device(a3));
     if (r == NULL) {
         goto done;
@@ -636,7 +655,7 @@ mt__run(mt_tensor *a3, mt_tensor *b3, int ndim, const int64_t *sizes, mt_tensor 
             goto fail;
         }
     }
-    if (mt__gemm(a3, b3, c3, alpha, init == NULL ? mt_scalar_int(0) : beta) < 0) {
+    if (c3->numel > 0 && gemm(a3, b3, c3, alpha, init == NULL ? mt_scalar_int(0) : beta) < 0) {
         goto fail;
     }
     goto done;

@@ -28,6 +28,9 @@ mt_tensor *mt_contiguous(mt_tensor *t);
 /* New memory with t's values; keeps t's strides when t is dense and
  * non-overlapping (torch.preserve_format), else contiguous. */
 mt_tensor *mt_clone(const mt_tensor *t);
+/* The value of the one-element tensor t, on any device (another device's element comes to
+ * the host through the copy kernels).  0, or MT_ERUNTIME for other sizes (torch's message). */
+int mt_item(const mt_tensor *t, mt_scalar *out);
 /* Uninitialised tensor like t (layout preserved as mt_clone) with dtype dt. */
 mt_tensor *mt_empty_like(const mt_tensor *t, mt_dtype dt);
 /* t (new reference) when t->dtype == dt and !copy, else a converted copy. */
@@ -123,6 +126,8 @@ mt_tensor *mt_where(const mt_tensor *cond, mt_arg x, mt_arg y, mt_tensor *out);
 /* mask[d] = whether dim d is reduced; dims == NULL reduces every dim.
  * Wraps negative dims; repeated dims are an error. */
 int mt_reduce_dims_mask(const mt_tensor *t, int ndims, const int64_t *dims, bool *mask);
+/* torch's name of a reduction ("sum", "argmax"). */
+const char *mt_reduce_op_name(mt_reduce_op op) MT_PURE;
 /* Reduces t over the dims set in mask (length max(ndim, 1)).  Output dtype:
  * sum/prod of bool/integers -> int64, all/any -> bool (uint8 for uint8 input, as torch), argmax/argmin ->
  * int64 (flat row-major index when several dims), else t's dtype.

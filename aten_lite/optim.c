@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "aten_lite/iter.h"
+#include "aten_lite/kernel_stubs.h"
 #include "c10_lite/error.h"
 
 /* The hyper-parameters in the element type T, as the op-by-op update takes them. */
@@ -115,6 +116,27 @@
 MT__ADAM_LOOP(float, __builtin_sqrtf, mt__adam_f32)
 MT__ADAM_LOOP(double, __builtin_sqrt, mt__adam_f64)
 
+/* The cpu Adam step: the iterator's runs through the loops above. */
+static int
+mt__cpu_adam_step(mt_iter *it, const mt_adam_hyper *h)
+{
+    if (it->tensors[0]->dtype == MT_FLOAT32) {
+        mt__adam_f32_run(it, h);
+    }
+    else {
+        mt__adam_f64_run(it, h);
+    }
+    return MT_OK;
+}
+
+static const mt_optim_kernels mt__cpu_optim_kernels = {.adam_step = mt__cpu_adam_step};
+
+void
+mt__cpu_optim_register(void)
+{
+    MT_REGISTER_STUB(optim, MT_CPU, &mt__cpu_optim_kernels);
+}
+
 int
 mt_adam_step_(mt_tensor *param, const mt_tensor *grad, mt_tensor *exp_avg,
               mt_tensor *exp_avg_sq, mt_tensor *max_exp_avg_sq, const mt_adam_hyper *h)
@@ -122,6 +144,11 @@ mt_adam_step_(mt_tensor *param, const mt_tensor *grad, mt_tensor *exp_avg,
     mt_dtype dt = param->dtype;
     if (dt != MT_FLOAT32 && dt != MT_FLOAT64) {
         return mt_error_set(MT_EINVAL, "fused Adam step: float32 or float64 parameters only");
+    }
+    int (*kernel)(mt_iter *, const mt_adam_hyper *) =
+        MT_STUB_TRY(optim, adam_step, mt_tensor_device(param).type);
+    if (kernel == NULL) {
+        return mt_error_set(MT_EINVAL, "fused Adam step: no kernel for the parameter's device");
     }
     const mt_tensor *all[] = {grad, exp_avg, exp_avg_sq, max_exp_avg_sq};
     int nall = h->amsgrad ? 4 : 3;
@@ -153,12 +180,7 @@ mt_adam_step_(mt_tensor *param, const mt_tensor *grad, mt_tensor *exp_avg,
     if (rc < 0) {
         return rc;
     }
-    if (dt == MT_FLOAT32) {
-        mt__adam_f32_run(&it, h);
-    }
-    else {
-        mt__adam_f64_run(&it, h);
-    }
+    rc = kernel(&it, h);
     mt_iter_release(&it);
-    return 0;
+    return rc;
 }

@@ -1,5 +1,6 @@
 /* aten_lite/pool.c - max and average pooling over 1 to 3 spatial dims from per-axis window tables, forward and backward. */
 #include "aten_lite/pool.h"
+#include "aten_lite/pool_geom.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -31,21 +33,6 @@
  * gets -inf (the lowest value for integers) and the index -1, which the
  * backward skips. */
 
-typedef struct mt__axis {
-    int64_t *lo, *hi, *cnt; /* per output position; cnt only for averages */
-} mt__axis;
-
-typedef struct mt__pool_geom {
-    int nsp;                  /* the op's spatial dims (2 or 3), for messages */
-    int64_t planes;
-    int64_t in[3], out[3];    /* depth, height, width (depth 1 for 2-D) */
-    int64_t dil[3];           /* steps inside a window (dilation; 1 for averages) */
-    int64_t kw, sw, pw;       /* max pooling: the column window's size, stride and padding */
-    int64_t full_lo, full_hi; /* max pooling: the output columns whose windows lie inside */
-    mt__axis ax[3];
-    int64_t *tables;          /* the block the axes point into */
-    int64_t divisor;          /* averages: a fixed divisor, or 0 for the counts' product */
-} mt__pool_geom;
 
 static void
 mt__pool_geom_free(mt__pool_geom *g)
@@ -192,9 +179,6 @@ mt__pool_check(const mt_tensor *input, const mt_pool_params *p, bool avg, mt__po
         return mt_error_set(MT_ERUNTIME,
                             "non-empty %dD or %dD (batch mode) tensor expected for input",
                             nsp + 1, nsp + 2);
-    }
-    if (mt_tensor_device(input).type != MT_CPU) {
-        return mt_error_set(MT_ENOTIMPL, "pooling is implemented for CPU tensors only");
     }
     int64_t s5[5], out[3];
     mt__pool_sizes5(input, nsp, s5);
@@ -686,18 +670,21 @@ mt__pool_check_grad(const char *fname, const mt_tensor *grad_output, const mt_te
     if (!mt__pool_float(input->dtype)) {
         return mt__pool_not_implemented(fname, input->dtype);
     }
-    if (mt_tensor_device(grad_output).type != MT_CPU) {
-        return mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", fname);
-    }
-    return 0;
+    return mt_check_same_device2(grad_output, input, NULL);
 }
 
 /* Runs the max-pooling kernel fn over the windows of g: values and int64 plane indices of
  * input's dtype and shape.  0 or a negative status (nothing is returned then). */
 static int
-mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, mt_parallel_fn fn, mt_tensor **values,
+mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, bool adaptive, mt_tensor **values,
                  mt_tensor **indices)
 {
+    int (*kernel)(const mt__pool_geom *, const mt_tensor *, mt_tensor *, mt_tensor *, bool) =
+        MT_STUB(conv, max_pool, mt_tensor_device(input).type, adaptive ? "adaptive_max_pool2d"
+                                                                       : "max_pool2d");
+    if (kernel == NULL) {
+        return MT_ENOTIMPL;
+    }
     int rc = 0;
     mt_tensor *x = mt_float_operand(input), *y = NULL, *ix = NULL;
     if (x != NULL) {
@@ -707,10 +694,7 @@ mt__max_pool_run(mt__pool_geom *g, mt_tensor *input, mt_parallel_fn fn, mt_tenso
     if (ix == NULL) {
         rc = mt_error_code();
     }
-    else {
-        mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y),
-                          .idx_out = (int64_t *)mt_tensor_data(ix)};
-        mt__pool_run(&j, fn);
+    else if ((rc = kernel(g, x, y, ix, adaptive)) == MT_OK) {
         y = mt_float_result(y, input->dtype);
         if (y == NULL) {
             rc = mt_error_code();
@@ -737,32 +721,8 @@ mt_max_pool(mt_tensor *input, const mt_pool_params *p, mt_tensor **values, mt_te
         return mt_error_code();
     }
     snprintf(fname, sizeof(fname), "max_pool%dd", p->nsp);
-    mt_parallel_fn fn;
-    switch (input->dtype) {
-    case MT_UINT8:
-        fn = mt__max_pool_uint8;
-        break;
-    case MT_INT8:
-        fn = mt__max_pool_int8;
-        break;
-    case MT_INT16:
-        fn = mt__max_pool_int16;
-        break;
-    case MT_INT32:
-        fn = mt__max_pool_int32;
-        break;
-    case MT_INT64:
-        fn = mt__max_pool_int64;
-        break;
-    case MT_FLOAT32:
-    case MT_FLOAT16:
-    case MT_BFLOAT16:
-        fn = mt__max_pool_float32;
-        break;
-    case MT_FLOAT64:
-        fn = mt__max_pool_float64;
-        break;
-    default:
+    if (input->dtype == MT_BOOL || mt_dtype_is_complex(input->dtype) ||
+        mt_dtype_is_barebones_unsigned(input->dtype)) {
         return mt__pool_not_implemented(fname, input->dtype);
     }
     if (mt__pool_tables(&g) < 0) {
@@ -784,7 +744,7 @@ mt_max_pool(mt_tensor *input, const mt_pool_params *p, mt_tensor **values, mt_te
             g.full_hi = ow + 1;
         }
     }
-    int rc = mt__max_pool_run(&g, input, fn, values, indices);
+    int rc = mt__max_pool_run(&g, input, false, values, indices);
     mt__pool_geom_free(&g);
     return rc;
 }
@@ -808,8 +768,11 @@ mt__max_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input,
                      mt_format_sizes(b, sizeof(b), indices->ndim, indices->sizes));
         return NULL;
     }
-    if (mt_tensor_device(indices).type != MT_CPU) {
-        mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", fname);
+    int (*kernel)(const mt__pool_geom *, const mt_tensor *, const mt_tensor *, mt_tensor *) =
+        mt_check_same_device2(indices, input, NULL) == MT_OK
+            ? MT_STUB(conv, max_pool_backward, mt_tensor_device(input).type, fname)
+            : NULL;
+    if (kernel == NULL) {
         return NULL;
     }
     mt_tensor *gy = mt_float_operand(grad_output);
@@ -818,15 +781,8 @@ mt__max_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input,
                                          mt_tensor_device(input))
                        : NULL;
     if (gx != NULL) {
-        mt__pool_job j = {.g = g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx),
-                          .idx_in = (const int64_t *)mt_tensor_data(ix)};
-        mt__pool_run(&j, gy->dtype == MT_FLOAT64 ? mt__max_pool_backward_float64
-                                                 : mt__max_pool_backward_float32);
-        if (atomic_load(&j.bad_index)) {
-            mt_error_set(MT_EINDEX,
-                         "%s: an index is outside its plane of %lld elements (indices must come "
-                         "from the forward call)", fname,
-                         (long long)(g->in[0] * g->in[1] * g->in[2]));
+        if (kernel(g, gy, ix, gx) < 0) {
+            mt_error_prefix(mt_error_code(), "%s", fname);
             mt_tensor_decref(gx);
             gx = NULL;
         }
@@ -935,9 +891,6 @@ mt__adaptive_geom(bool max, int nsp, const mt_tensor *input, const int64_t *osiz
         }
         return mt__pool_not_implemented(fname, input->dtype);
     }
-    if (mt_tensor_device(input).type != MT_CPU) {
-        return mt_error_set(MT_ENOTIMPL, "%s is implemented for CPU tensors only", fname);
-    }
     int64_t n = 0;
     for (int i = 0; i < nsp; i++) {
         if (mt_ckd_mul(&t, osize[i] + 1, s5[2 + 3 - nsp + i]) || mt_ckd_add(&n, n, 3 * osize[i])) {
@@ -965,11 +918,13 @@ mt__adaptive_geom(bool max, int nsp, const mt_tensor *input, const int64_t *osiz
 static mt_tensor *
 mt__avg_forward(mt_tensor *input, mt__pool_geom *g)
 {
-    mt_tensor *x = mt_float_operand(input);
+    int (*kernel)(const mt__pool_geom *, const mt_tensor *, mt_tensor *) =
+        MT_STUB(conv, avg_pool, mt_tensor_device(input).type, "avg_pool2d");
+    mt_tensor *x = kernel ? mt_float_operand(input) : NULL;
     mt_tensor *y = x ? mt__pool_output(x, g, x->dtype) : NULL;
-    if (y != NULL && y->numel > 0) {
-        mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y)};
-        mt__pool_run(&j, x->dtype == MT_FLOAT64 ? mt__avg_pool_float64 : mt__avg_pool_float32);
+    if (y != NULL && y->numel > 0 && kernel(g, x, y) < 0) {
+        mt_tensor_decref(y);
+        y = NULL;
     }
     mt__pool_geom_free(g);
     mt_tensor_decref(x);
@@ -984,12 +939,13 @@ mt__avg_backward(const char *fname, mt_tensor *grad_output, mt_tensor *input, mt
     if (mt__pool_check_grad(fname, grad_output, input, g) < 0) {
         goto done;
     }
-    gy = mt_float_operand(grad_output);
+    int (*kernel)(const mt__pool_geom *, const mt_tensor *, mt_tensor *) =
+        MT_STUB(conv, avg_pool_backward, mt_tensor_device(input).type, fname);
+    gy = kernel ? mt_float_operand(grad_output) : NULL;
     gx = gy ? mt_tensor_empty(gy->dtype, input->ndim, input->sizes, mt_tensor_device(input)) : NULL;
-    if (gx != NULL && gx->numel > 0) {
-        mt__pool_job j = {.g = g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx)};
-        mt__pool_run(&j, gy->dtype == MT_FLOAT64 ? mt__avg_pool_backward_float64
-                                                 : mt__avg_pool_backward_float32);
+    if (gx != NULL && gx->numel > 0 && kernel(g, gy, gx) < 0) {
+        mt_tensor_decref(gx);
+        gx = NULL;
     }
     gx = mt_float_result(gx, input->dtype);
 done:
@@ -1074,9 +1030,7 @@ mt_adaptive_max_pool(mt_tensor *input, int nsp, const int64_t *osize, mt_tensor 
     if (mt__adaptive_geom(true, nsp, input, osize, &g) < 0) {
         return mt_error_code();
     }
-    int rc = mt__max_pool_run(&g, input, input->dtype == MT_FLOAT64 ? mt__max_windows_float64
-                                                                : mt__max_windows_float32,
-                              values, indices);
+    int rc = mt__max_pool_run(&g, input, true, values, indices);
     mt__pool_geom_free(&g);
     return rc;
 }
@@ -1099,4 +1053,79 @@ mt_adaptive_max_pool_backward(mt_tensor *grad_output, mt_tensor *input, const mt
     mt_tensor *r = mt__max_backward(fname, grad_output, input, indices, &g);
     mt__pool_geom_free(&g);
     return r;
+}
+
+/* ---- the cpu pooling kernels (see Note [Kernel stubs]; the conv family's table is in
+ * conv.c) ---- */
+
+int
+mt__cpu_max_pool(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y, mt_tensor *ix,
+                 bool adaptive)
+{
+    mt_parallel_fn fn;
+    switch (x->dtype) {
+    case MT_UINT8:
+        fn = mt__max_pool_uint8;
+        break;
+    case MT_INT8:
+        fn = mt__max_pool_int8;
+        break;
+    case MT_INT16:
+        fn = mt__max_pool_int16;
+        break;
+    case MT_INT32:
+        fn = mt__max_pool_int32;
+        break;
+    case MT_INT64:
+        fn = mt__max_pool_int64;
+        break;
+    case MT_FLOAT32:
+        fn = mt__max_pool_float32;
+        break;
+    case MT_FLOAT64:
+        fn = mt__max_pool_float64;
+        break;
+    default:
+        return mt__pool_not_implemented("max_pool", x->dtype);
+    }
+    if (adaptive) {
+        fn = x->dtype == MT_FLOAT64 ? mt__max_windows_float64 : mt__max_windows_float32;
+    }
+    mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y),
+                      .idx_out = (int64_t *)mt_tensor_data(ix)};
+    mt__pool_run(&j, fn);
+    return MT_OK;
+}
+
+int
+mt__cpu_max_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, const mt_tensor *ix,
+                          mt_tensor *gx)
+{
+    mt__pool_job j = {.g = g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx),
+                      .idx_in = (const int64_t *)mt_tensor_data(ix)};
+    mt__pool_run(&j, gy->dtype == MT_FLOAT64 ? mt__max_pool_backward_float64
+                                             : mt__max_pool_backward_float32);
+    if (atomic_load(&j.bad_index)) {
+        return mt_error_set(MT_EINDEX,
+                            "an index is outside its plane of %lld elements (indices must come "
+                            "from the forward call)", (long long)(g->in[0] * g->in[1] * g->in[2]));
+    }
+    return MT_OK;
+}
+
+int
+mt__cpu_avg_pool(const mt__pool_geom *g, const mt_tensor *x, mt_tensor *y)
+{
+    mt__pool_job j = {.g = g, .x = mt_tensor_data(x), .y = mt_tensor_data(y)};
+    mt__pool_run(&j, x->dtype == MT_FLOAT64 ? mt__avg_pool_float64 : mt__avg_pool_float32);
+    return MT_OK;
+}
+
+int
+mt__cpu_avg_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, mt_tensor *gx)
+{
+    mt__pool_job j = {.g = g, .gy = mt_tensor_data(gy), .gx = mt_tensor_data(gx)};
+    mt__pool_run(&j, gy->dtype == MT_FLOAT64 ? mt__avg_pool_backward_float64
+                                             : mt__avg_pool_backward_float32);
+    return MT_OK;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -198,26 +199,12 @@ MT__DEFINE_STORE(mt__store_ints, int64_t)
  * the pair words[e & ~1], words[e | 1] (cos for even e, sin for odd), a
  * double normal its whole block.  16-bit floats draw as many uniform mantissa
  * bits as they hold (11 and 8), so rand() stays below 1 in every dtype. */
-typedef struct {
-    mt_rand_dist dist;
-    mt_dtype dt;
-    bool integral;  /* dt is an integer type or bool */
-    bool wide;      /* 64-bit draws: 2 values per block, computed in double */
-    int mbits;      /* uniform mantissa bits for 32-bit draws */
-    uint64_t key;
-    uint64_t base;  /* first reserved block */
-    double a, b;
-    int64_t from;   /* mt_random_int_ */
-    uint64_t range;
-    const double *p; /* mt_bernoulli_tensor_: contiguous probabilities */
-    char *data;
-} mt__fill_job;
 
 #define MT__NARROW (4 * MT__LANES) /* values per batch */
 #define MT__WIDE (2 * MT__LANES)
 
 static void
-mt__narrow_values(const mt__fill_job *j, const uint32_t *w, float *v)
+mt__narrow_values(const mt_random_job *j, const uint32_t *w, float *v)
 {
     float scale = 1.0f / (float)(UINT32_C(1) << j->mbits);
     int shift = 32 - j->mbits;
@@ -265,7 +252,7 @@ mt__narrow_values(const mt__fill_job *j, const uint32_t *w, float *v)
 
 /* pb: the batch's probabilities (mt_bernoulli_tensor_) or NULL. */
 static void
-mt__wide_values(const mt__fill_job *j, const uint32_t *w, const double *pb, double *v)
+mt__wide_values(const mt_random_job *j, const uint32_t *w, const double *pb, double *v)
 {
     double a = j->a, b = j->b;
     switch (j->dist) {
@@ -322,7 +309,7 @@ mt__wide_values(const mt__fill_job *j, const uint32_t *w, const double *pb, doub
 static void
 mt__fill_chunk(void *ctx, int64_t begin, int64_t end)
 {
-    const mt__fill_job *j = ctx;
+    const mt_random_job *j = ctx;
     int per = j->wide ? MT__WIDE : MT__NARROW; /* values per batch */
     uint32_t w[4 * MT__LANES];
     float fv[MT__NARROW];
@@ -365,7 +352,7 @@ mt__fill_chunk(void *ctx, int64_t begin, int64_t end)
 static void
 mt__int_chunk(void *ctx, int64_t begin, int64_t end)
 {
-    const mt__fill_job *j = ctx;
+    const mt_random_job *j = ctx;
     uint32_t w[4 * MT__LANES];
     int64_t iv[MT__WIDE];
     for (int64_t b0 = begin / MT__WIDE * MT__WIDE; b0 < end; b0 += MT__WIDE) {
@@ -380,11 +367,29 @@ mt__int_chunk(void *ctx, int64_t begin, int64_t end)
     }
 }
 
+/* torch's name of the op a fill job serves ("normal_"), for the missing-kernel error. */
+static const char *
+mt__random_op_name(const mt_random_job *j)
+{
+    static const char *const names[] = {
+        [MT_RAND_UNIFORM] = "uniform_",         [MT_RAND_NORMAL] = "normal_",
+        [MT_RAND_BERNOULLI] = "bernoulli_",     [MT_RAND_EXPONENTIAL] = "exponential_",
+        [MT_RAND_GEOMETRIC] = "geometric_",     [MT_RAND_CAUCHY] = "cauchy_",
+        [MT_RAND_LOG_NORMAL] = "log_normal_",
+    };
+    return j->ints ? "random_" : names[j->dist];
+}
+
 /* Runs the job over t: directly when t is contiguous, else through a
  * contiguous buffer copied into t.  Reserves the generator's blocks first. */
 static int
-mt__run_fill(mt_tensor *t, mt_generator *g, mt__fill_job *j, mt_parallel_fn fn)
+mt__run_fill(mt_tensor *t, mt_generator *g, mt_random_job *j)
 {
+    int (*fill)(mt_tensor *, const mt_random_job *) =
+        MT_STUB(random, fill, mt_tensor_device(t).type, mt__random_op_name(j));
+    if (fill == NULL) {
+        return MT_ENOTIMPL;
+    }
     int rc = mt_check_no_internal_overlap(t);
     if (rc < 0) {
         return rc;
@@ -404,23 +409,16 @@ mt__run_fill(mt_tensor *t, mt_generator *g, mt__fill_job *j, mt_parallel_fn fn)
             return mt_error_code();
         }
     }
-    j->data = mt_tensor_data(buf);
-    mt_parallel_for(0, t->numel, MT_GRAIN_SIZE / 8, fn, j);
-    if (buf != t) {
+    rc = fill(buf, j);
+    if (rc == MT_OK && buf != t) {
         rc = mt_copy_(t, buf);
+    }
+    if (buf != t) {
         mt_tensor_decref(buf);
     }
     return rc;
 }
 
-static int
-mt__check_cpu(const mt_tensor *t)
-{
-    if (mt_tensor_device(t).type != MT_CPU) {
-        return mt_error_set(MT_ENOTIMPL, "random number generation is implemented for CPU tensors only");
-    }
-    return 0;
-}
 
 int
 mt_random_fill_(mt_tensor *t, mt_generator *g, mt_rand_dist dist, double a, double b)
@@ -430,43 +428,48 @@ mt_random_fill_(mt_tensor *t, mt_generator *g, mt_rand_dist dist, double a, doub
         [MT_RAND_EXPONENTIAL] = "exponential_cpu",  [MT_RAND_CAUCHY] = "cauchy_cpu",
         [MT_RAND_LOG_NORMAL] = "log_normal_cpu",
     };
-    int rc = mt__check_cpu(t);
-    if (rc < 0) {
-        return rc;
-    }
     bool needs_float = dist != MT_RAND_BERNOULLI && dist != MT_RAND_GEOMETRIC;
     if (needs_float && !mt_dtype_is_floating(t->dtype)) {
         return mt_error_set(MT_ENOTIMPL, "\"%s\" not implemented for '%s'", kernel[dist],
                             mt_dtype_scalar_name(t->dtype));
     }
-    mt__fill_job j = {.dist = dist, .a = a, .b = b};
+    mt_random_job j = {.dist = dist, .a = a, .b = b};
     j.wide = t->dtype == MT_FLOAT64 || !needs_float;
     j.mbits = t->dtype == MT_FLOAT16 ? 11 : t->dtype == MT_BFLOAT16 ? 8 : 24;
-    return mt__run_fill(t, g, &j, mt__fill_chunk);
+    return mt__run_fill(t, g, &j);
 }
 
 int
 mt_random_int_(mt_tensor *t, mt_generator *g, int64_t from, uint64_t range)
 {
-    int rc = mt__check_cpu(t);
-    if (rc < 0) {
-        return rc;
-    }
-    mt__fill_job j = {.wide = true, .from = from, .range = range};
-    return mt__run_fill(t, g, &j, mt__int_chunk);
+    mt_random_job j = {.wide = true, .ints = true, .from = from, .range = range};
+    return mt__run_fill(t, g, &j);
 }
 
 int
 mt_bernoulli_tensor_(mt_tensor *t, mt_generator *g, const mt_tensor *p)
 {
-    int rc = mt__check_cpu(t);
-    if (rc < 0) {
-        return rc;
+    mt_device_type dev;
+    if (mt_check_same_device2(t, p, &dev) < 0) {
+        return MT_ERUNTIME;
+    }
+    int (*bernoulli)(mt_tensor *, mt_generator *, const mt_tensor *) =
+        MT_STUB(random, bernoulli_tensor, dev, "bernoulli_");
+    if (bernoulli == NULL) {
+        return MT_ENOTIMPL;
     }
     if (!mt_dtype_is_floating(p->dtype)) {
         return mt_error_set(MT_ENOTIMPL, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
                             mt_dtype_scalar_name(p->dtype));
     }
+    return bernoulli(t, g, p);
+}
+
+/* The cpu bernoulli_(p): p's values checked, then one fill reading them. */
+static int
+mt__cpu_bernoulli_tensor(mt_tensor *t, mt_generator *g, const mt_tensor *p)
+{
+    int rc;
     mt_tensor *e = mt_expand(p, t->ndim, t->sizes);
     if (e == NULL) {
         return mt_error_code();
@@ -485,8 +488,8 @@ mt_bernoulli_tensor_(mt_tensor *t, mt_generator *g, const mt_tensor *p)
             return mt_error_set(MT_ERUNTIME, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.");
         }
     }
-    mt__fill_job j = {.dist = MT_RAND_BERNOULLI, .wide = true, .p = pv};
-    rc = mt__run_fill(t, g, &j, mt__fill_chunk);
+    mt_random_job j = {.dist = MT_RAND_BERNOULLI, .wide = true, .p = pv};
+    rc = mt__run_fill(t, g, &j);
     mt_tensor_decref(pc);
     return rc;
 }
@@ -683,7 +686,9 @@ mt__poisson_chunk(void *ctx, int64_t begin, int64_t end)
 mt_tensor *
 mt_poisson(const mt_tensor *rates, mt_generator *g)
 {
-    if (mt__check_cpu(rates) < 0) {
+    mt_tensor *(*poisson)(const mt_tensor *, mt_generator *) =
+        MT_STUB(random, poisson, mt_tensor_device(rates).type, "poisson");
+    if (poisson == NULL) {
         return NULL;
     }
     if (!mt_dtype_is_floating(rates->dtype)) {
@@ -691,6 +696,13 @@ mt_poisson(const mt_tensor *rates, mt_generator *g)
                      mt_dtype_scalar_name(rates->dtype));
         return NULL;
     }
+    return poisson(rates, g);
+}
+
+/* The cpu poisson: rates checked, one stream of blocks per element (Note [Poisson]). */
+static mt_tensor *
+mt__cpu_poisson(const mt_tensor *rates, mt_generator *g)
+{
     mt_tensor *rd = mt_to_dtype((mt_tensor *)rates, MT_FLOAT64, false);
     mt_tensor *rc = rd ? mt_contiguous(rd) : NULL;
     mt_tensor_decref(rd);
@@ -847,10 +859,15 @@ mt__mn_rows(void *ctx, int64_t begin, int64_t end)
     free(keys);
 }
 
+static mt_tensor *mt__cpu_multinomial(const mt_tensor *probs, int64_t ncat, int64_t rows,
+                                      int64_t n, bool replacement, mt_generator *g);
+
 mt_tensor *
 mt_multinomial(const mt_tensor *probs, int64_t n, bool replacement, mt_generator *g)
 {
-    if (mt__check_cpu(probs) < 0) {
+    mt_tensor *(*multinomial)(const mt_tensor *, int64_t, int64_t, int64_t, bool, mt_generator *) =
+        MT_STUB(random, multinomial, mt_tensor_device(probs).type, "multinomial");
+    if (multinomial == NULL) {
         return NULL;
     }
     if (probs->ndim != 1 && probs->ndim != 2) {
@@ -876,6 +893,14 @@ mt_multinomial(const mt_tensor *probs, int64_t n, bool replacement, mt_generator
         mt_error_set(MT_ERUNTIME, "number of categories cannot exceed 2^24");
         return NULL;
     }
+    return multinomial(probs, ncat, rows, n, replacement, g);
+}
+
+/* The cpu multinomial: weights checked row by row, then the rows drawn in parallel. */
+static mt_tensor *
+mt__cpu_multinomial(const mt_tensor *probs, int64_t ncat, int64_t rows, int64_t n,
+                    bool replacement, mt_generator *g)
+{
     mt_tensor *pd = mt_to_dtype((mt_tensor *)probs, MT_FLOAT64, false);
     mt_tensor *pc = pd ? mt_contiguous(pd) : NULL;
     mt_tensor_decref(pd);
@@ -928,4 +953,28 @@ mt_multinomial(const mt_tensor *probs, int64_t n, bool replacement, mt_generator
         return NULL;
     }
     return out;
+}
+
+/* ---- the cpu random kernels (see Note [Kernel stubs]) ---- */
+
+static int
+mt__cpu_random_fill(mt_tensor *t, const mt_random_job *job)
+{
+    mt_random_job j = *job;
+    j.data = mt_tensor_data(t);
+    mt_parallel_for(0, t->numel, MT_GRAIN_SIZE / 8, j.ints ? mt__int_chunk : mt__fill_chunk, &j);
+    return MT_OK;
+}
+
+static const mt_random_kernels mt__cpu_random_kernels = {
+    .fill = mt__cpu_random_fill,
+    .bernoulli_tensor = mt__cpu_bernoulli_tensor,
+    .poisson = mt__cpu_poisson,
+    .multinomial = mt__cpu_multinomial,
+};
+
+void
+mt__cpu_random_register(void)
+{
+    MT_REGISTER_STUB(random, MT_CPU, &mt__cpu_random_kernels);
 }

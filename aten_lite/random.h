@@ -63,6 +63,25 @@ typedef enum mt_rand_dist {
     MT_RAND_LOG_NORMAL,  /* exp(normal(a, b)) */
 } mt_rand_dist;
 
+/* One random fill, as the op code hands it to a device's kernel (see Note [Kernel stubs]):
+ * element i of the contiguous tensor receives draw i of the Philox stream (key, blocks
+ * from `base` on), as described in Note [Random fill kernels] (random.c). */
+typedef struct mt_random_job {
+    mt_rand_dist dist;
+    mt_dtype dt;
+    bool integral;   /* dt is an integer type or bool */
+    bool wide;       /* 64-bit draws: 2 values per block, computed in double */
+    bool ints;       /* uniform integers from + (r mod range) (mt_random_int_), not dist */
+    int mbits;       /* uniform mantissa bits for 32-bit draws */
+    uint64_t key;
+    uint64_t base;   /* first reserved block */
+    double a, b;
+    int64_t from;    /* ints */
+    uint64_t range;
+    const double *p; /* bernoulli with a tensor p: contiguous float64 probabilities */
+    char *data;      /* the kernel's: the tensor's first element */
+} mt_random_job;
+
 /* Fills t (borrowed; any layout, no internal overlap) with draws of `dist`
  * from g.  Uniform, normal, exponential, Cauchy and log-normal need a
  * floating t (MT_ERUNTIME naming the kernel otherwise, as torch); parameters

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -171,48 +172,26 @@ static const char *const mt__scan_names[] = {
     [MT_SCAN_MIN] = "cummin",        [MT_SCAN_LOGSUMEXP] = "logcumsumexp_out",
 };
 
-mt_tensor *
-mt_cumulative(const mt_tensor *t, int64_t dim, mt_scan_op op, mt_tensor **indices)
+static int
+mt__cpu_scan_check(mt_scan_op op, mt_dtype dt)
 {
-    int d = mt_wrap_dim(dim, t->ndim);
-    if (d < 0) {
-        return NULL;
+    if (mt__scan_fns[op][dt] == NULL) {
+        return mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", mt__scan_names[op],
+                            mt_dtype_scalar_name(dt));
     }
+    return MT_OK;
+}
+
+static int
+mt__cpu_scan(mt_scan_op op, mt_tensor *res, mt_tensor *ix, const mt_tensor *t, int d)
+{
     mt__scan_fn fn = mt__scan_fns[op][t->dtype];
-    /* as torch, cummax/cummin of a 0-d or empty tensor never reach a loop: any dtype */
-    bool trivial = (op == MT_SCAN_MAX || op == MT_SCAN_MIN) && (t->ndim == 0 || t->numel == 0);
-    if (fn == NULL && !trivial) {
-        mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", mt__scan_names[op],
-                     mt_dtype_scalar_name(t->dtype));
-        return NULL;
-    }
-    if (mt_tensor_device(t).type != MT_CPU) {
-        mt_error_set(MT_ENOTIMPL, "%s: only cpu tensors are supported so far", mt__scan_names[op]);
-        return NULL;
-    }
-    bool to_long = op <= MT_SCAN_PROD && !mt_dtype_is_floating(t->dtype) &&
-                   !mt_dtype_is_complex(t->dtype);
-    mt_dtype odt = to_long ? MT_INT64 : t->dtype;
-    mt_tensor *res = mt_tensor_empty(odt, t->ndim, t->sizes, MT_DEVICE_CPU), *ix = NULL;
-    if (res == NULL) {
-        return NULL;
-    }
-    if (indices != NULL) {
-        ix = mt_tensor_empty(MT_INT64, t->ndim, t->sizes, MT_DEVICE_CPU);
-        if (ix == NULL) {
-            mt_tensor_decref(res);
-            return NULL;
-        }
-        *indices = ix;
-    }
-    if (res->numel == 0) {
-        return res;
-    }
     if (fn == NULL) { /* a 0-d cummax/cummin: the element itself at index 0 */
         memcpy(mt_tensor_data(res), mt_tensor_data(t), mt_tensor_itemsize(t));
         *(int64_t *)mt_tensor_data(ix) = 0;
-        return res;
+        return MT_OK;
     }
+    mt_dtype odt = res->dtype;
     int64_t isz = (int64_t)mt_tensor_itemsize(t), osz = (int64_t)mt_dtype_itemsize(odt);
     mt__scan s = {.op = op, .in = mt_tensor_data(t), .out = mt_tensor_data(res), .dt = t->dtype};
     s.idx = ix != NULL ? mt_tensor_data(ix) : NULL;
@@ -234,5 +213,60 @@ mt_cumulative(const mt_tensor *t, int64_t dim, mt_scan_op op, mt_tensor **indice
     }
     int64_t grain = s.n >= MT_GRAIN_SIZE ? 1 : MT_GRAIN_SIZE / s.n;
     mt_parallel_for(0, lines, grain, mt__scan_lines, &s);
+    return MT_OK;
+}
+
+static const mt_scan_kernels mt__cpu_scan_kernels = {
+    .check = mt__cpu_scan_check,
+    .scan = mt__cpu_scan,
+};
+
+void
+mt__cpu_scan_register(void)
+{
+    MT_REGISTER_STUB(scan, MT_CPU, &mt__cpu_scan_kernels);
+}
+
+mt_tensor *
+mt_cumulative(const mt_tensor *t, int64_t dim, mt_scan_op op, mt_tensor **indices)
+{
+    int d = mt_wrap_dim(dim, t->ndim);
+    if (d < 0) {
+        return NULL;
+    }
+    mt_device dev = mt_tensor_device(t);
+    int (*check)(mt_scan_op, mt_dtype) = MT_STUB(scan, check, dev.type, mt__scan_names[op]);
+    int (*scan)(mt_scan_op, mt_tensor *, mt_tensor *, const mt_tensor *, int) =
+        check != NULL ? MT_STUB(scan, scan, dev.type, mt__scan_names[op]) : NULL;
+    if (scan == NULL) {
+        return NULL;
+    }
+    /* as torch, cummax/cummin of a 0-d or empty tensor never reach a loop: any dtype */
+    bool trivial = (op == MT_SCAN_MAX || op == MT_SCAN_MIN) && (t->ndim == 0 || t->numel == 0);
+    if (!trivial && check(op, t->dtype) < 0) {
+        return NULL;
+    }
+    bool to_long = op <= MT_SCAN_PROD && !mt_dtype_is_floating(t->dtype) &&
+                   !mt_dtype_is_complex(t->dtype);
+    mt_dtype odt = to_long ? MT_INT64 : t->dtype;
+    mt_tensor *res = mt_tensor_empty(odt, t->ndim, t->sizes, dev), *ix = NULL;
+    if (res == NULL) {
+        return NULL;
+    }
+    if (indices != NULL) {
+        ix = mt_tensor_empty(MT_INT64, t->ndim, t->sizes, dev);
+        if (ix == NULL) {
+            mt_tensor_decref(res);
+            return NULL;
+        }
+    }
+    if (res->numel != 0 && scan(op, res, ix, t, d) < 0) {
+        mt_tensor_decref(res);
+        mt_tensor_decref(ix);
+        return NULL;
+    }
+    if (indices != NULL) {
+        *indices = ix;
+    }
     return res;
 }

@@ -7,6 +7,7 @@
 
 #include "aten_lite/cpu/expf.h"
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -180,24 +181,33 @@ MT__SOFTMAX_ROWS(float, mt_exp_shift_f32, logf, mt__rowmax_f32, mt__lanesum_f32,
 MT__SOFTMAX_ROWS(double, mt__exp_shift_f64, log, mt__rowmax_f64, mt__lanesum_f64,
                  mt__softmax_rows_f64)
 
-mt_tensor *
-mt_softmax_lastdim(const mt_tensor *x, bool log)
+int
+mt__cpu_softmax_lastdim(const mt_tensor *x, mt_tensor *out, bool log)
 {
-    if ((x->dtype != MT_FLOAT32 && x->dtype != MT_FLOAT64) || !x->contiguous || x->ndim < 1 ||
-        x->sizes[x->ndim - 1] == 0 || mt_tensor_device(x).type != MT_CPU) {
-        mt_error_set(MT_EINVAL, "fused softmax: a contiguous float32/float64 CPU tensor with a "
-                     "non-empty last dimension");
-        return NULL;
-    }
-    mt_tensor *out = mt_empty_like(x, x->dtype);
-    if (out == NULL) {
-        return NULL;
-    }
     int64_t len = x->sizes[x->ndim - 1], rows = x->numel / len;
     mt__softmax_job j = {.x = mt_tensor_data(x), .out = mt_tensor_data(out), .len = len,
                          .log = log};
     mt_parallel_for(0, rows, MT_GRAIN_SIZE / len + 1,
                     x->dtype == MT_FLOAT32 ? mt__softmax_rows_f32 : mt__softmax_rows_f64, &j);
+    return MT_OK;
+}
+
+mt_tensor *
+mt_softmax_lastdim(const mt_tensor *x, bool log)
+{
+    int (*kernel)(const mt_tensor *, mt_tensor *, bool) =
+        MT_STUB_TRY(norm, softmax_lastdim, mt_tensor_device(x).type);
+    if ((x->dtype != MT_FLOAT32 && x->dtype != MT_FLOAT64) || !x->contiguous || x->ndim < 1 ||
+        x->sizes[x->ndim - 1] == 0 || kernel == NULL) {
+        mt_error_set(MT_EINVAL, "fused softmax: a contiguous float32/float64 tensor with a "
+                     "non-empty last dimension, on a device with the kernel");
+        return NULL;
+    }
+    mt_tensor *out = mt_empty_like(x, x->dtype);
+    if (out != NULL && kernel(x, out, log) < 0) {
+        mt_tensor_decref(out);
+        return NULL;
+    }
     return out;
 }
 
@@ -265,14 +275,32 @@ mt__expf_sb(float x)
 MT__SOFTMAX_BW_ROWS(float, mt__expf_sb, mt__softmax_bw_rows_f32)
 MT__SOFTMAX_BW_ROWS(double, exp, mt__softmax_bw_rows_f64)
 
+int
+mt__cpu_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, mt_tensor *out,
+                                 bool log)
+{
+    int64_t len = y->ndim ? y->sizes[y->ndim - 1] : 1;
+    int64_t rows = y->numel / len;
+    mt__softmax_bw_job j = {.g = mt_tensor_data(grad), .y = mt_tensor_data(y),
+                            .out = mt_tensor_data(out), .len = len, .log = log};
+    mt_parallel_for(0, rows, MT_GRAIN_SIZE / len + 1,
+                    y->dtype == MT_FLOAT32 ? mt__softmax_bw_rows_f32 : mt__softmax_bw_rows_f64, &j);
+    return MT_OK;
+}
+
 mt_tensor *
 mt_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, bool log)
 {
+    mt_device_type dev = MT_CPU;
+    int (*kernel)(const mt_tensor *, const mt_tensor *, mt_tensor *, bool) =
+        mt_check_same_device2(grad, y, &dev) == MT_OK
+            ? MT_STUB_TRY(norm, softmax_backward_lastdim, dev)
+            : NULL;
     if ((y->dtype != MT_FLOAT32 && y->dtype != MT_FLOAT64) || grad->dtype != y->dtype ||
         !y->contiguous || !grad->contiguous || y->ndim < 1 || grad->ndim != y->ndim ||
-        mt_tensor_device(y).type != MT_CPU || mt_tensor_device(grad).type != MT_CPU) {
-        mt_error_set(MT_EINVAL, "fused softmax backward: contiguous float32/float64 CPU tensors "
-                     "of one dtype");
+        kernel == NULL) {
+        mt_error_set(MT_EINVAL, "fused softmax backward: contiguous float32/float64 tensors "
+                     "of one dtype and device, a device with the kernel");
         return NULL;
     }
     for (int d = 0; d < y->ndim; d++) {
@@ -282,14 +310,12 @@ mt_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, bool log)
         }
     }
     mt_tensor *out = mt_empty_like(y, y->dtype);
-    int64_t len = y->ndim ? y->sizes[y->ndim - 1] : 1;
     if (out == NULL || y->numel == 0) {
         return out;
     }
-    int64_t rows = y->numel / len;
-    mt__softmax_bw_job j = {.g = mt_tensor_data(grad), .y = mt_tensor_data(y),
-                            .out = mt_tensor_data(out), .len = len, .log = log};
-    mt_parallel_for(0, rows, MT_GRAIN_SIZE / len + 1,
-                    y->dtype == MT_FLOAT32 ? mt__softmax_bw_rows_f32 : mt__softmax_bw_rows_f64, &j);
+    if (kernel(grad, y, out, log) < 0) {
+        mt_tensor_decref(out);
+        return NULL;
+    }
     return out;
 }

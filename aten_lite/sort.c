@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -262,6 +263,11 @@ static int
 mt__sort_keep(mt_tensor *t, int64_t dim, bool descending, int64_t k, mt_tensor **values,
               mt_tensor **indices)
 {
+    int (*kernel)(const mt_tensor *, int, bool, int64_t, mt_tensor *, mt_tensor *) =
+        MT_STUB(sort, sort, mt_tensor_device(t).type, k < 0 ? "sort" : "topk");
+    if (kernel == NULL) {
+        return MT_ENOTIMPL;
+    }
     if (mt_dtype_is_complex(t->dtype)) { /* complex numbers have no order */
         return mt_error_set(MT_ENOTIMPL, "\"%s_cpu\" not implemented for '%s'", k < 0 ? "sort" : "topk",
                             mt_dtype_scalar_name(t->dtype));
@@ -282,8 +288,8 @@ mt__sort_keep(mt_tensor *t, int64_t dim, bool descending, int64_t k, mt_tensor *
     if (t->ndim) {
         osz[d] = k;
     }
-    mt_tensor *v = mt_tensor_empty(t->dtype, t->ndim, osz, MT_DEVICE_CPU);
-    mt_tensor *ix = v ? mt_tensor_empty(MT_INT64, t->ndim, osz, MT_DEVICE_CPU) : NULL;
+    mt_tensor *v = mt_tensor_empty(t->dtype, t->ndim, osz, mt_tensor_device(t));
+    mt_tensor *ix = v ? mt_tensor_empty(MT_INT64, t->ndim, osz, mt_tensor_device(t)) : NULL;
     if (ix == NULL) {
         mt_tensor_decref(v);
         return mt_error_code();
@@ -292,17 +298,30 @@ mt__sort_keep(mt_tensor *t, int64_t dim, bool descending, int64_t k, mt_tensor *
         k = 1; /* a 0-d input gives itself (and index 0) for k = 0 too, as torch */
     }
     if (t->numel > 0 && k > 0) {
-        mt__sort_job job = {.in = t, .vals = v, .idx = ix, .dim = d, .desc = descending, .k = k};
-        int64_t lines = t->numel / n;
-        mt_parallel_for(0, lines, n >= 4096 ? 1 : 4096 / n + 1, mt__sort_lines, &job);
-        if (job.failed) {
+        int rc = kernel(t, d, descending, k, v, ix);
+        if (rc < 0) {
             mt_tensor_decref(v);
             mt_tensor_decref(ix);
-            return mt_error_set(MT_ENOMEM, "out of memory in sort");
+            return rc;
         }
     }
     *values = v;
     *indices = ix;
+    return MT_OK;
+}
+
+/* The cpu sort: lines in parallel, each sorted (or selected: Note [Topk]) into its first k
+ * entries of v and ix. */
+static int
+mt__cpu_sort(const mt_tensor *t, int d, bool descending, int64_t k, mt_tensor *v, mt_tensor *ix)
+{
+    int64_t n = t->ndim ? t->sizes[d] : 1;
+    mt__sort_job job = {.in = t, .vals = v, .idx = ix, .dim = d, .desc = descending, .k = k};
+    int64_t lines = t->numel / n;
+    mt_parallel_for(0, lines, n >= 4096 ? 1 : 4096 / n + 1, mt__sort_lines, &job);
+    if (job.failed) {
+        return mt_error_set(MT_ENOMEM, "out of memory in sort");
+    }
     return MT_OK;
 }
 
@@ -386,6 +405,14 @@ mt_tensor *
 mt_searchsorted(const mt_tensor *boundaries, const mt_tensor *values, const mt_tensor *sorter,
                 bool right, bool out_int32)
 {
+    const mt_tensor *ts[3] = {boundaries, values, sorter};
+    mt_device_type dev;
+    int (*kernel)(const mt_tensor *, const mt_tensor *, const mt_tensor *, bool, mt_tensor *) =
+        mt_check_same_device(3, ts, &dev) == MT_OK ? MT_STUB(sort, searchsorted, dev, "searchsorted")
+                                                    : NULL;
+    if (kernel == NULL) {
+        return NULL;
+    }
     if (mt_dtype_is_complex(values->dtype) || mt_dtype_is_barebones_unsigned(values->dtype)) {
         mt_error_set(MT_ENOTIMPL, "\"searchsorted_cpu\" not implemented for '%s'",
                      mt_dtype_scalar_name(values->dtype));
@@ -412,22 +439,12 @@ mt_searchsorted(const mt_tensor *boundaries, const mt_tensor *values, const mt_t
     mt_tensor *vc = bc ? mt_contiguous((mt_tensor *)values) : NULL;
     mt_tensor *sc = vc && sorter ? mt_contiguous((mt_tensor *)sorter) : NULL;
     mt_tensor *o = vc && (sorter == NULL || sc != NULL)
-                       ? mt_tensor_empty(MT_INT64, values->ndim, values->sizes, MT_DEVICE_CPU)
+                       ? mt_tensor_empty(MT_INT64, values->ndim, values->sizes,
+                                         mt_tensor_device(values))
                        : NULL;
-    if (o != NULL && values->numel > 0) {
-        mt__search_job job = {
-            .fn = mt__search_fns[values->dtype],
-            .bd = mt_tensor_data(bc),
-            .vals = mt_tensor_data(vc),
-            .sorter = sc ? (const int64_t *)mt_tensor_data(sc) : NULL,
-            .n = boundaries->sizes[boundaries->ndim - 1],
-            .vlast = values->ndim ? values->sizes[values->ndim - 1] : 1,
-            .isz = (int64_t)mt_tensor_itemsize(values),
-            .per_line = per_line,
-            .right = right,
-            .out = (int64_t *)mt_tensor_data(o),
-        };
-        mt_parallel_for(0, values->numel, 2048, mt__search_range, &job);
+    if (o != NULL && values->numel > 0 && kernel(bc, vc, sc, right, o) < 0) {
+        mt_tensor_decref(o);
+        o = NULL;
     }
     mt_tensor_decref(bc);
     mt_tensor_decref(vc);
@@ -438,4 +455,36 @@ mt_searchsorted(const mt_tensor *boundaries, const mt_tensor *values, const mt_t
         o = o32;
     }
     return o;
+}
+
+/* The cpu searchsorted (Note [Searchsorted]): bc, vc, sc contiguous, checked; o int64. */
+static int
+mt__cpu_searchsorted(const mt_tensor *bc, const mt_tensor *vc, const mt_tensor *sc, bool right,
+                     mt_tensor *o)
+{
+    mt__search_job job = {
+        .fn = mt__search_fns[vc->dtype],
+        .bd = mt_tensor_data(bc),
+        .vals = mt_tensor_data(vc),
+        .sorter = sc ? (const int64_t *)mt_tensor_data(sc) : NULL,
+        .n = bc->sizes[bc->ndim - 1],
+        .vlast = vc->ndim ? vc->sizes[vc->ndim - 1] : 1,
+        .isz = (int64_t)mt_tensor_itemsize(vc),
+        .per_line = bc->ndim > 1,
+        .right = right,
+        .out = (int64_t *)mt_tensor_data(o),
+    };
+    mt_parallel_for(0, vc->numel, 2048, mt__search_range, &job);
+    return MT_OK;
+}
+
+static const mt_sort_kernels mt__cpu_sort_kernels = {
+    .sort = mt__cpu_sort,
+    .searchsorted = mt__cpu_searchsorted,
+};
+
+void
+mt__cpu_sort_register(void)
+{
+    MT_REGISTER_STUB(sort, MT_CPU, &mt__cpu_sort_kernels);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
 #include "c10_lite/error.h"
@@ -585,8 +586,8 @@ mt__run_maps(const mt_upsample_params *p, const mt__map *maps, const int *order,
 
 /* The resampling of x (contiguous, n, c, *from) to y (n, c, *to) by the
  * maps of p, forward or transposed.  0 or an error. */
-static int
-mt__resample(const mt_upsample_params *p, const mt_tensor *x, mt_tensor *y, bool transposed)
+int
+mt__cpu_resample(const mt_upsample_params *p, const mt_tensor *x, mt_tensor *y, bool transposed)
 {
     int nsp = p->nsp;
     mt__map maps[MT_UPSAMPLE_MAX_SPATIAL];
@@ -612,8 +613,9 @@ mt_upsample(mt_tensor *input, const mt_upsample_params *p)
     if (mt__upsample_check(input->ndim, input->sizes, input->dtype, p, false) < 0) {
         return NULL;
     }
-    if (mt_tensor_device(input).type != MT_CPU) {
-        mt_error_set(MT_ENOTIMPL, "upsample is implemented for CPU tensors only");
+    int (*resample)(const mt_upsample_params *, const mt_tensor *, mt_tensor *, bool) =
+        MT_STUB(conv, resample, mt_tensor_device(input).type, "upsample");
+    if (resample == NULL) {
         return NULL;
     }
     int64_t sz[MT_UPSAMPLE_MAX_SPATIAL + 2] = {input->sizes[0], input->sizes[1]};
@@ -621,7 +623,7 @@ mt_upsample(mt_tensor *input, const mt_upsample_params *p)
     bool nearest = p->mode == MT_UPSAMPLE_NEAREST || p->mode == MT_UPSAMPLE_NEAREST_EXACT;
     mt_tensor *x = nearest ? mt_contiguous(input) : mt_float_operand(input);
     mt_tensor *y = x ? mt_tensor_empty(x->dtype, input->ndim, sz, mt_tensor_device(x)) : NULL;
-    if (y != NULL && y->numel > 0 && mt__resample(p, x, y, false) < 0) {
+    if (y != NULL && y->numel > 0 && resample(p, x, y, false) < 0) {
         mt_tensor_decref(y);
         y = NULL;
     }
@@ -646,13 +648,14 @@ mt_upsample_backward(mt_tensor *grad_output, int ndim, const int64_t *input_size
                      mt_format_sizes(b, sizeof(b), grad_output->ndim, grad_output->sizes));
         return NULL;
     }
-    if (mt_tensor_device(grad_output).type != MT_CPU) {
-        mt_error_set(MT_ENOTIMPL, "upsample is implemented for CPU tensors only");
+    int (*resample)(const mt_upsample_params *, const mt_tensor *, mt_tensor *, bool) =
+        MT_STUB(conv, resample, mt_tensor_device(grad_output).type, "upsample_backward");
+    if (resample == NULL) {
         return NULL;
     }
     mt_tensor *gy = mt_float_operand(grad_output);
     mt_tensor *gx = gy ? mt_tensor_empty(gy->dtype, ndim, input_sizes, mt_tensor_device(gy)) : NULL;
-    if (gx != NULL && gx->numel > 0 && mt__resample(p, gy, gx, true) < 0) {
+    if (gx != NULL && gx->numel > 0 && resample(p, gy, gx, true) < 0) {
         mt_tensor_decref(gx);
         gx = NULL;
     }

@@ -4,137 +4,7 @@
 #include <stdatomic.h>
 
 #include "aten_lite/cpu/loops.h"
-
-/* ---- integer helpers: Python/torch semantics, no traps, no UB ---- */
-
-static inline void
-mt__flag_zero_division(mt_binary_ctx *c)
-{
-    __atomic_store_n(&c->zero_division, 1, __ATOMIC_RELAXED);
-}
-
-static inline int64_t
-mt__idiv_trunc(int64_t a, int64_t b, mt_binary_ctx *c)
-{
-    if (b == 0) {
-        mt__flag_zero_division(c);
-        return 0;
-    }
-    return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
-}
-
-static inline int64_t
-mt__idiv_floor(int64_t a, int64_t b, mt_binary_ctx *c)
-{
-    if (b == 0) {
-        mt__flag_zero_division(c);
-        return 0;
-    }
-    if (b == -1) {
-        return (int64_t)(0 - (uint64_t)a);
-    }
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-static inline int64_t
-mt__iremainder(int64_t a, int64_t b, mt_binary_ctx *c)
-{
-    if (b == 0) {
-        mt__flag_zero_division(c);
-        return 0;
-    }
-    if (b == -1) {
-        return 0;
-    }
-    int64_t r = a % b;
-    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
-static inline int64_t
-mt__ifmod(int64_t a, int64_t b, mt_binary_ctx *c)
-{
-    if (b == 0) {
-        mt__flag_zero_division(c);
-        return 0;
-    }
-    return b == -1 ? 0 : a % b;
-}
-
-static inline int64_t
-mt__ipow(int64_t a, int64_t b)
-{
-    if (b < 0) {
-        return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
-    }
-    uint64_t r = 1, base = (uint64_t)a;
-    while (b) {
-        if (b & 1) {
-            r *= base;
-        }
-        base *= base;
-        b >>= 1;
-    }
-    return (int64_t)r;
-}
-
-static inline int64_t
-mt__ishl(int64_t a, int64_t b, int bits)
-{
-    return (b < 0 || b >= bits) ? 0 : (int64_t)((uint64_t)a << b);
-}
-
-static inline int64_t
-mt__ishr(int64_t a, int64_t b, int bits)
-{
-    if (b < 0 || b >= bits) {
-        return a < 0 ? -1 : 0;
-    }
-    return a >> b;
-}
-
-/* ---- floating helpers (NumPy/torch's divmod algorithm) ---- */
-#define MT__FLOAT_HELPERS(T, SFX)                                                      \
-    static inline T mt__fdiv_floor_##SFX(T a, T b)                                      \
-    {                                                                                   \
-        if (b == 0) {                                                                   \
-            return a / b;                                                               \
-        }                                                                               \
-        T mod = fmod##SFX(a, b);                                                        \
-        T div = (a - mod) / b;                                                          \
-        if (mod != 0 && ((b < 0) != (mod < 0))) {                                       \
-            div -= 1;                                                                   \
-        }                                                                               \
-        T fl;                                                                           \
-        if (div != 0) {                                                                 \
-            fl = floor##SFX(div);                                                       \
-            if (div - fl > (T)0.5) {                                                    \
-                fl += 1;                                                                \
-            }                                                                           \
-        }                                                                               \
-        else {                                                                          \
-            fl = copysign##SFX((T)0, a / b);                                            \
-        }                                                                               \
-        return fl;                                                                      \
-    }                                                                                   \
-    static inline T mt__fremainder_##SFX(T a, T b)                                      \
-    {                                                                                   \
-        T mod = fmod##SFX(a, b);                                                        \
-        if (mod != 0 && ((b < 0) != (mod < 0))) {                                       \
-            mod += b;                                                                   \
-        }                                                                               \
-        return mod;                                                                     \
-    }                                                                                   \
-    static inline T mt__fmax_nan_##SFX(T a, T b)                                        \
-    {                                                                                   \
-        return (a != a || b != b) ? (T)NAN : (a > b ? a : b);                           \
-    }                                                                                   \
-    static inline T mt__fmin_nan_##SFX(T a, T b)                                        \
-    {                                                                                   \
-        return (a != a || b != b) ? (T)NAN : (a < b ? a : b);                           \
-    }
-MT__FLOAT_HELPERS(float, f)
-MT__FLOAT_HELPERS(double, )
+#include "aten_lite/op_math.h"
 
 /* Picks the float or double helper from the acc type of `a`. */
 #define MT__F(fn, a, b) _Generic((a), float: fn##_f, default: fn##_)(a, b)
@@ -145,24 +15,6 @@ MT__FLOAT_HELPERS(double, )
 
 /* ---- complex helpers ---- */
 #define MT__CLIB(fn, a, b) _Generic((a), mt_complex64: fn##f, default: fn)(a, b)
-/* x ** y with torch's special cases: anything to the 0 is 1, 0 to a
- * positive real power is 0; squares multiply out exactly */
-#define MT__CPOW(T, SFX)                                                  \
-    static inline T mt__cpow_##SFX(T a, T b)                              \
-    {                                                                     \
-        if (b == 0) {                                                     \
-            return 1;                                                     \
-        }                                                                 \
-        if (b == 2) {                                                     \
-            return a * a;                                                 \
-        }                                                                 \
-        if (a == 0 && cimag(b) == 0 && creal(b) > 0) {                    \
-            return 0;                                                     \
-        }                                                                 \
-        return cpow##SFX(a, b);                                           \
-    }
-MT__CPOW(mt_complex64, f)
-MT__CPOW(mt_complex128, )
 #define MT__CALPHA(a) ((__typeof__(a))c->alpha_z)
 
 /* ---- the ops ---- */
@@ -175,51 +27,27 @@ MT_L_NUMERIC(MT_GEN_BINARY_SAME, sub_alpha, a - MT__ALPHA(a) * b)
 MT_L_NUMERIC(MT_GEN_BINARY_SAME, mul, a * b)
 MT_L_BOOL(MT_GEN_BINARY_SAME, mul, a && b)
 MT_L_FLOAT(MT_GEN_BINARY_SAME, div, a / b)
-MT_L_INT(MT_GEN_BINARY_SAME, div_trunc, mt__idiv_trunc(a, b, c))
+MT_L_INT(MT_GEN_BINARY_SAME, div_trunc, mt_math_idiv_trunc(a, b, &c->zero_division))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, div_trunc, _Generic((a), float: truncf, default: trunc)(a / b))
-MT_L_INT(MT_GEN_BINARY_SAME, div_floor, mt__idiv_floor(a, b, c))
-MT_L_FLOAT(MT_GEN_BINARY_SAME, div_floor, MT__F(mt__fdiv_floor, a, b))
-MT_L_INT(MT_GEN_BINARY_SAME, remainder, mt__iremainder(a, b, c))
-MT_L_FLOAT(MT_GEN_BINARY_SAME, remainder, MT__F(mt__fremainder, a, b))
-MT_L_INT(MT_GEN_BINARY_SAME, fmod, mt__ifmod(a, b, c))
+MT_L_INT(MT_GEN_BINARY_SAME, div_floor, mt_math_idiv_floor(a, b, &c->zero_division))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, div_floor, MT__F(mt_math_fdiv_floor, a, b))
+MT_L_INT(MT_GEN_BINARY_SAME, remainder, mt_math_iremainder(a, b, &c->zero_division))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, remainder, MT__F(mt_math_fremainder, a, b))
+MT_L_INT(MT_GEN_BINARY_SAME, fmod, mt_math_ifmod(a, b, &c->zero_division))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, fmod, MT__FLIB(fmod, a, b))
-MT_L_INT(MT_GEN_BINARY_SAME, pow, mt__ipow(a, b))
+MT_L_INT(MT_GEN_BINARY_SAME, pow, mt_math_ipow(a, b))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, pow, MT__FLIB(pow, a, b))
 MT_L_BOOL(MT_GEN_BINARY_SAME, pow, a || !b) /* x ** True = x, x ** False = True */
 MT_L_INTBOOL(MT_GEN_BINARY_SAME, maximum, a > b ? a : b)
-MT_L_FLOAT(MT_GEN_BINARY_SAME, maximum, MT__F(mt__fmax_nan, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, maximum, MT__F(mt_math_fmax_nan, a, b))
 MT_L_INTBOOL(MT_GEN_BINARY_SAME, minimum, a < b ? a : b)
-MT_L_FLOAT(MT_GEN_BINARY_SAME, minimum, MT__F(mt__fmin_nan, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, minimum, MT__F(mt_math_fmin_nan, a, b))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, atan2, MT__FLIB(atan2, a, b))
 
-/* log(e^a + e^b) without overflow: max + log1p(e^-|a - b|) (base 2: log2 and 2^);
- * equal infinities stay as they are, NaN propagates */
-#define MT__LOGADDEXP_FNS(T, SFX)                                                  \
-    static inline T mt__logaddexp##SFX(T a, T b)                                   \
-    {                                                                              \
-        if (a == b && isinf(a)) {                                                  \
-            return a;                                                              \
-        }                                                                          \
-        return (a > b ? a : b) + log1p##SFX(exp##SFX(-fabs##SFX(a - b)));          \
-    }                                                                              \
-    static inline T mt__logaddexp2##SFX(T a, T b)                                  \
-    {                                                                              \
-        if (a == b && isinf(a)) {                                                  \
-            return a;                                                              \
-        }                                                                          \
-        return (a > b ? a : b) + log1p##SFX(exp2##SFX(-fabs##SFX(a - b))) / (T)M_LN2; \
-    }                                                                              \
-    /* x * log(y), 0 where x is 0 (unless y is NaN) */                             \
-    static inline T mt__xlogy##SFX(T x, T y)                                       \
-    {                                                                              \
-        return y != y ? y : x == 0 ? (T)0 : x * log##SFX(y);                       \
-    }
-MT__LOGADDEXP_FNS(double, )
-MT__LOGADDEXP_FNS(float, f)
 #define MT__FCALL(fn, a, b) _Generic((a), float: fn##f, default: fn)(a, b)
 MT_L_FLOAT(MT_GEN_BINARY_SAME, hypot, MT__FLIB(hypot, a, b))
-MT_L_FLOAT(MT_GEN_BINARY_SAME, logaddexp, MT__FCALL(mt__logaddexp, a, b))
-MT_L_FLOAT(MT_GEN_BINARY_SAME, logaddexp2, MT__FCALL(mt__logaddexp2, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, logaddexp, MT__FCALL(mt_math_logaddexp, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, logaddexp2, MT__FCALL(mt_math_logaddexp2, a, b))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, fmax, MT__FLIB(fmax, a, b))
 MT_L_FLOAT(MT_GEN_BINARY_SAME, fmin, MT__FLIB(fmin, a, b))
 MT_L_INT(MT_GEN_BINARY_SAME, fmax, a > b ? a : b)
@@ -227,7 +55,7 @@ MT_L_INT(MT_GEN_BINARY_SAME, fmin, a < b ? a : b)
 MT_L_BOOL(MT_GEN_BINARY_SAME, fmax, a || b)
 MT_L_BOOL(MT_GEN_BINARY_SAME, fmin, a && b)
 MT_L_FLOAT(MT_GEN_BINARY_SAME, copysign, MT__FLIB(copysign, a, b))
-MT_L_FLOAT(MT_GEN_BINARY_SAME, xlogy, MT__FCALL(mt__xlogy, a, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, xlogy, MT__FCALL(mt_math_xlogy, a, b))
 /* relu's gradient: the gradient a where relu's result b is not <= 0, else 0 (a NaN result
  * passes the gradient, as torch's threshold_backward); autograd's C formula, not a public op */
 MT_L_FLOAT(MT_GEN_BINARY_SAME, relu_backward, b <= 0 ? 0 : a)
@@ -252,15 +80,15 @@ MT_L_ALL(MT_GEN_BINARY_BOOL, logical_xor, (a != 0) != (b != 0))
 MT_L_INTBOOL(MT_GEN_BINARY_SAME, bitwise_and, a & b)
 MT_L_INTBOOL(MT_GEN_BINARY_SAME, bitwise_or, a | b)
 MT_L_INTBOOL(MT_GEN_BINARY_SAME, bitwise_xor, a ^ b)
-MT_L_INT(MT_GEN_BINARY_SAME, lshift, mt__ishl(a, b, (int)sizeof(a) * 8))
-MT_L_INT(MT_GEN_BINARY_SAME, rshift, mt__ishr(a, b, (int)sizeof(a) * 8))
+MT_L_INT(MT_GEN_BINARY_SAME, lshift, mt_math_ishl(a, b, (int)sizeof(a) * 8))
+MT_L_INT(MT_GEN_BINARY_SAME, rshift, mt_math_ishr(a, b, (int)sizeof(a) * 8))
 MT_L_COMPLEX(MT_GEN_BINARY_SAME, add, a + b)
 MT_L_COMPLEX(MT_GEN_BINARY_SAME, add_alpha, a + MT__CALPHA(a) * b)
 MT_L_COMPLEX(MT_GEN_BINARY_SAME, sub, a - b)
 MT_L_COMPLEX(MT_GEN_BINARY_SAME, sub_alpha, a - MT__CALPHA(a) * b)
 MT_L_COMPLEX(MT_GEN_BINARY_SAME, mul, a * b)
 MT_L_COMPLEX(MT_GEN_BINARY_SAME, div, a / b)
-MT_L_COMPLEX(MT_GEN_BINARY_SAME, pow, _Generic((a), mt_complex64: mt__cpow_f, default: mt__cpow_)(a, b))
+MT_L_COMPLEX(MT_GEN_BINARY_SAME, pow, _Generic((a), mt_complex64: mt_math_cpow_f, default: mt_math_cpow_)(a, b))
 MT_L_COMPLEX(MT_GEN_BINARY_BOOL, eq, a == b)
 MT_L_COMPLEX(MT_GEN_BINARY_BOOL, ne, a != b)
 MT_L_COMPLEX(MT_GEN_BINARY_BOOL, logical_and, (a != 0) && (b != 0))

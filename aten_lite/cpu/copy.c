@@ -6,6 +6,7 @@
 
 #include "aten_lite/cpu/kernels.h"
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/kernel_stubs.h"
 #include "aten_lite/scalar.h"
 
 /* Note [Cast loops]
@@ -387,4 +388,31 @@ mt_cpu_where_loop(mt_dtype dt)
     default:
         return mt__where_64;
     }
+}
+
+/* ---- the cpu copy and fill kernels (see Note [Kernel stubs]) ---- */
+
+static int
+mt__cpu_copy(const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype)
+{
+    mt_iter_for_each(it, mt_cpu_cast_loop(dst_dtype, src_dtype), NULL);
+    return MT_OK;
+}
+
+static int
+mt__cpu_fill(const mt_iter *it, mt_dtype dt, const void *elem)
+{
+    mt_iter_for_each(it, mt_cpu_fill_loop(dt), (void *)elem);
+    return MT_OK;
+}
+
+static const mt_copy_kernels mt__cpu_copy_kernels = {.copy = mt__cpu_copy};
+static const mt_fill_kernels mt__cpu_fill_kernels = {.fill = mt__cpu_fill,
+                                                     .sequence = mt__cpu_sequence};
+
+void
+mt__cpu_copy_register(void)
+{
+    mt_copy_stub[MT_CPU][MT_CPU] = &mt__cpu_copy_kernels;
+    MT_REGISTER_STUB(fill, MT_CPU, &mt__cpu_fill_kernels);
 }
