@@ -445,6 +445,42 @@ mt_cuda_stream_wait_event(void *stream, int device, void *event)
 }
 
 int
+mt_cuda_device_properties(int device, mt_cuda_device_props *out)
+{
+    int rc = mt__check(device);
+    if (rc < 0) {
+        return rc;
+    }
+    struct cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, device);
+    if (e != cudaSuccess) {
+        return mt__cuda_error(e, "cudaGetDeviceProperties");
+    }
+    mt_cuda_device_props r;
+    memset(&r, 0, sizeof(r));
+    snprintf(r.name, sizeof(r.name), "%s", p.name);
+    r.major = p.major;
+    r.minor = p.minor;
+    r.total_memory = (int64_t)p.totalGlobalMem;
+    r.multi_processor_count = p.multiProcessorCount;
+    r.max_threads_per_multi_processor = p.maxThreadsPerMultiProcessor;
+    r.regs_per_multiprocessor = p.regsPerMultiprocessor;
+    r.warp_size = p.warpSize;
+    r.l2_cache_size = p.l2CacheSize;
+    r.shared_memory_per_block = (int64_t)p.sharedMemPerBlock;
+    r.shared_memory_per_block_optin = (int64_t)p.sharedMemPerBlockOptin;
+    r.shared_memory_per_multiprocessor = (int64_t)p.sharedMemPerMultiprocessor;
+    r.is_integrated = p.integrated;
+    r.is_multi_gpu_board = p.isMultiGpuBoard;
+    r.pci_bus_id = p.pciBusID;
+    r.pci_device_id = p.pciDeviceID;
+    r.pci_domain_id = p.pciDomainID;
+    memcpy(r.uuid, &p.uuid, sizeof(r.uuid));
+    *out = r;
+    return 0;
+}
+
+int
 mt_cuda_device_synchronize(int device)
 {
     int rc = mt__check(device);
@@ -653,6 +689,14 @@ mt_cuda_stream_synchronize(void *stream, int device)
 int
 mt_cuda_stream_wait_event(void *stream, int device, void *event)
 {
+    return mt__unavailable();
+}
+
+int
+mt_cuda_device_properties(int device, mt_cuda_device_props *out)
+{
+    (void)device;
+    (void)out;
     return mt__unavailable();
 }
 

@@ -6,6 +6,8 @@
 #include <stddef.h>
 
 #include "c10_lite/allocator.h"
+#include <stdint.h>
+
 #include "c10_lite/cuda_alloc.h"
 
 /* Number of usable CUDA devices, asked of the runtime once; 0 when CUDA is not built in, there
@@ -54,6 +56,25 @@ int mt_cuda_stream_synchronize(void *stream, int device);
 int mt_cuda_stream_wait_event(void *stream, int device, void *event);
 /* Waits for all work on device. */
 int mt_cuda_device_synchronize(int device);
+
+/* What torch.cuda.get_device_properties reports of a device. */
+typedef struct mt_cuda_device_props {
+    char name[256];
+    int major, minor;                 /* compute capability */
+    int64_t total_memory;             /* bytes */
+    int multi_processor_count;
+    int max_threads_per_multi_processor;
+    int regs_per_multiprocessor;
+    int warp_size;
+    int64_t l2_cache_size;            /* bytes */
+    int64_t shared_memory_per_block, shared_memory_per_block_optin,
+        shared_memory_per_multiprocessor;
+    int is_integrated, is_multi_gpu_board;
+    int pci_bus_id, pci_device_id, pci_domain_id;
+    unsigned char uuid[16];
+} mt_cuda_device_props;
+/* Fills *out for device (0 .. count - 1); on error (a bad index, no device) nothing is written. */
+int mt_cuda_device_properties(int device, mt_cuda_device_props *out);
 
 enum { MT_CUDA_EVENT_TIMING = 1, MT_CUDA_EVENT_BLOCKING = 2, MT_CUDA_EVENT_INTERPROCESS = 4 };
 /* A new event on device with MT_CUDA_EVENT_* flags; *event owned by the caller

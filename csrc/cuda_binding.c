@@ -437,7 +437,51 @@ mt_py_cuda_reset_peak_memory_stats(PyObject *m, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* _cuda_getDeviceProperties(index) -> dict of what torch's _CudaDeviceProperties reports */
+static PyObject *
+mt_py_cuda_get_device_properties(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (overflow || v < INT_MIN || v > INT_MAX) {
+        v = INT_MAX; /* out of range either way */
+    }
+    mt_cuda_device_props p;
+    if (mt_cuda_device_properties((int)v, &p) < 0) {
+        return mt__raise(0);
+    }
+    char uuid[37];
+    static const int groups[] = {4, 2, 2, 2, 6};
+    int k = 0, pos = 0;
+    for (int g = 0; g < 5; g++) {
+        for (int b = 0; b < groups[g]; b++, k++) {
+            pos += snprintf(uuid + pos, sizeof(uuid) - (size_t)pos, "%02x", p.uuid[k]);
+        }
+        if (g < 4) {
+            uuid[pos++] = '-';
+        }
+    }
+    uuid[pos] = '\0';
+    return Py_BuildValue(
+        "{s:s,s:i,s:i,s:L,s:i,s:i,s:i,s:i,s:L,s:L,s:L,s:L,s:N,s:N,s:i,s:i,s:i,s:s}", "name",
+        p.name, "major", p.major, "minor", p.minor, "total_memory", (long long)p.total_memory,
+        "multi_processor_count", p.multi_processor_count, "max_threads_per_multi_processor",
+        p.max_threads_per_multi_processor, "regs_per_multiprocessor", p.regs_per_multiprocessor,
+        "warp_size", p.warp_size, "L2_cache_size", (long long)p.l2_cache_size,
+        "shared_memory_per_block", (long long)p.shared_memory_per_block,
+        "shared_memory_per_block_optin", (long long)p.shared_memory_per_block_optin,
+        "shared_memory_per_multiprocessor", (long long)p.shared_memory_per_multiprocessor,
+        "is_integrated", PyBool_FromLong(p.is_integrated), "is_multi_gpu_board",
+        PyBool_FromLong(p.is_multi_gpu_board), "pci_bus_id", p.pci_bus_id, "pci_device_id",
+        p.pci_device_id, "pci_domain_id", p.pci_domain_id, "uuid", uuid);
+}
+
 static PyMethodDef mt_cuda_functions[] = {
+    {"_cuda_getDeviceProperties", mt_py_cuda_get_device_properties, METH_O, NULL},
     {"_cuda_getDevice", mt_py_cuda_get_device, METH_NOARGS, NULL},
     {"_cuda_setDevice", mt_py_cuda_set_device, METH_O, NULL},
     {"_cuda_getCurrentStream", mt_py_cuda_get_current_stream, METH_O, NULL},

@@ -263,3 +263,36 @@ def test_events():
     torch.cuda.current_stream().wait_event(e)
     e.synchronize()
     assert e.query() is True and e.device == torch.device("cuda", 0)
+
+
+# ---- device properties ------------------------------------------------------------------------
+
+@without_device
+@pytest.mark.parametrize("fn", ["get_device_name", "get_device_properties",
+                                "get_device_capability"])
+def test_device_properties_without_a_device(fn):
+    with pytest.raises(RuntimeError, match=_unavailable()):
+        getattr(torch.cuda, fn)()
+
+
+@needs_device
+def test_device_properties():
+    n = torch.cuda.device_count()
+    for i in range(n):
+        p = torch.cuda.get_device_properties(i)
+        assert isinstance(p.name, str) and p.name
+        assert torch.cuda.get_device_name(i) == p.name
+        assert torch.cuda.get_device_name(f"cuda:{i}") == p.name
+        assert torch.cuda.get_device_capability(torch.device("cuda", i)) == (p.major, p.minor)
+        assert p.major >= 1 and p.total_memory > 0 and p.multi_processor_count > 0
+        assert p.warp_size == 32 and p.L2_cache_size >= 0
+        assert isinstance(p.is_integrated, bool) and isinstance(p.is_multi_gpu_board, bool)
+        assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", p.uuid)
+        assert repr(p).startswith(f"_CudaDeviceProperties(name='{p.name}', major={p.major}, ")
+    if "emulated" in torch.cuda.get_device_name(0):
+        assert "emulated" in torch.cuda.get_device_name(n - 1)
+    with torch.cuda.device(n - 1):
+        assert torch.cuda.get_device_name() == torch.cuda.get_device_name(n - 1)
+    for bad in (n, -1):
+        with pytest.raises(AssertionError, match="Invalid device id"):
+            torch.cuda.get_device_properties(bad)

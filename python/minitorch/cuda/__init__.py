@@ -369,6 +369,46 @@ def seed_all():
     """Seeds every CUDA device's generator randomly: a no-op without CUDA."""
 
 
+# ---- device properties ----------------------------------------------------------------------
+
+class _CudaDeviceProperties:
+    """What get_device_properties reports of a device (torch's attribute names)."""
+
+    def __init__(self, props):
+        self.__dict__.update(props)
+
+    def __repr__(self):
+        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, "
+                f"minor={self.minor}, total_memory={self.total_memory // (1024 * 1024)}MB, "
+                f"multi_processor_count={self.multi_processor_count}, uuid={self.uuid}, "
+                f"pci_bus_id={self.pci_bus_id}, pci_device_id={self.pci_device_id}, "
+                f"pci_domain_id={self.pci_domain_id}, "
+                f"L2_cache_size={self.L2_cache_size // (1024 * 1024)}MB)")
+
+
+def get_device_properties(device=None):
+    """The properties of a CUDA device (None: the current one)."""
+    if device_count() == 0:
+        raise _unavailable()
+    idx = _get_device_index(device, optional=True)
+    if idx == -1 and (device is None or not isinstance(device, int)):
+        idx = current_device()
+    if idx < 0 or idx >= device_count():
+        raise AssertionError("Invalid device id")
+    return _CudaDeviceProperties(_C._cuda_getDeviceProperties(idx))
+
+
+def get_device_name(device=None):
+    """The name of a CUDA device (None: the current one)."""
+    return get_device_properties(device).name
+
+
+def get_device_capability(device=None):
+    """The (major, minor) compute capability of a CUDA device (None: the current one)."""
+    prop = get_device_properties(device)
+    return prop.major, prop.minor
+
+
 def is_bf16_supported(including_emulation=True):
     """Whether CUDA bfloat16 tensors can be used: False without CUDA."""
     return False
