@@ -1,5 +1,6 @@
 /* aten_lite/cpu/reduce_kernels.c - per (op, dtype) reduction kernels: vector, columns, combine, store. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "aten_lite/cpu/reduce_kernels.h"
@@ -201,7 +202,63 @@ MT__GEN_MAXMIN(MT_INT32, int32, int32_t, int32_t, MT__IMAX, MT__IMIN, INT32_MIN,
 MT__GEN_MAXMIN(MT_INT64, int64, int64_t, int64_t, MT__IMAX, MT__IMIN, INT64_MIN, INT64_MAX)
 MT__GEN_MAXMIN(MT_FLOAT16, float16, mt_half, float, MT__FMAX, MT__FMIN, -INFINITY, INFINITY)
 MT__GEN_MAXMIN(MT_BFLOAT16, bfloat16, mt_bfloat16, float, MT__FMAX, MT__FMIN, -INFINITY, INFINITY)
-MT__GEN_MAXMIN(MT_FLOAT32, float32, float, float, MT__FMAX, MT__FMIN, -INFINITY, INFINITY)
+MT__DEF_KERNEL(mt__max_float32_g, float, float32, float, -INFINITY, MT__FMAX, float, MT_STORE_float32)
+MT__DEF_KERNEL(mt__min_float32_g, float, float32, float, INFINITY, MT__FMIN, float, MT_STORE_float32)
+
+/* Note [Vectorised float max]
+ * The compiler does not vectorise the NaN-propagating select of MT__FMAX (nor its 8-lane form):
+ * a contiguous float32 max/min therefore runs in vector types (GCC/Clang vector extensions),
+ * keeping per lane the extreme and whether a NaN was seen; NaN if any lane saw one.  Max and
+ * min are exact, so only the sign of a zero extreme may differ from the pairwise order. */
+typedef float mt__rv8sf __attribute__((vector_size(32)));
+typedef int32_t mt__rv8si __attribute__((vector_size(32)));
+#define MT__DEF_VEC_EXTREME(name, OP, INIT_V)                                                  \
+    MT_SIMD_CLONES static float name(const float *x, int64_t n)                                \
+    {                                                                                          \
+        const float init = INIT_V;                                                             \
+        mt__rv8sf m = {init, init, init, init, init, init, init, init};                        \
+        mt__rv8si bad = {0, 0, 0, 0, 0, 0, 0, 0};                                              \
+        int64_t i = 0;                                                                         \
+        for (; i + 8 <= n; i += 8) {                                                           \
+            mt__rv8sf v;                                                                       \
+            memcpy(&v, x + i, sizeof(v));                                                      \
+            mt__rv8si keep = m OP v;                                                           \
+            m = (mt__rv8sf)(((mt__rv8si)m & keep) | ((mt__rv8si)v & ~keep));                  \
+            bad |= v != v;                                                                     \
+        }                                                                                      \
+        float r = init;                                                                        \
+        int nan = 0;                                                                           \
+        for (int k = 0; k < 8; k++) {                                                          \
+            r = r OP m[k] ? r : m[k];                                                          \
+            nan |= bad[k] != 0;                                                                \
+        }                                                                                      \
+        for (; i < n; i++) {                                                                   \
+            r = r OP x[i] ? r : x[i];                                                          \
+            nan |= x[i] != x[i];                                                               \
+        }                                                                                      \
+        return nan ? NAN : r;                                                                  \
+    }
+MT__DEF_VEC_EXTREME(mt__vmax_f32, >, -INFINITY)
+MT__DEF_VEC_EXTREME(mt__vmin_f32, <, INFINITY)
+
+#define MT__DEF_FLOAT_EXTREME_KERNEL(kname, gname, VEC)                                        \
+    static void kname##_vec(void *a, const char *p, int64_t n, int64_t s, int64_t base)        \
+    {                                                                                          \
+        if (s != (int64_t)sizeof(float)) {                                                     \
+            gname.vec(a, p, n, s, base); /* the pairwise kernel, any stride */                \
+            return;                                                                            \
+        }                                                                                      \
+        *(float *)a = VEC((const float *)p, n);                                                \
+    }                                                                                          \
+    static const mt_reduce_kernel kname = {                                                    \
+        .init = gname##_init,                                                                  \
+        .vec = kname##_vec,                                                                    \
+        .cols = gname##_cols,                                                                  \
+        .combine = gname##_combine,                                                            \
+        .store = gname##_store,                                                                \
+    };
+MT__DEF_FLOAT_EXTREME_KERNEL(mt__max_float32, mt__max_float32_g, mt__vmax_f32)
+MT__DEF_FLOAT_EXTREME_KERNEL(mt__min_float32, mt__min_float32_g, mt__vmin_f32)
 MT__GEN_MAXMIN(MT_FLOAT64, float64, double, double, MT__FMAX, MT__FMIN, -INFINITY, INFINITY)
 
 /* ---- all / any: bool out ---- */
