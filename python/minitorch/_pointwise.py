@@ -110,9 +110,10 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     info = finfo(input.dtype)
     hi = info.max if posinf is None else posinf
     lo = info.min if neginf is None else neginf
-    r = _C._where(_C.isnan(input), _C.full(input.shape, nan, dtype=input.dtype), input)
-    r = _C._where(_C.eq(r, math.inf), _C.full(input.shape, hi, dtype=input.dtype), r)
-    r = _C._where(_C.eq(r, -math.inf), _C.full(input.shape, lo, dtype=input.dtype), r)
+    # (the replacements as 0-d tensors, broadcast by where: no full-size buffers)
+    r = _C._where(_C.isnan(input), _C.full((), nan, dtype=input.dtype), input)
+    r = _C._where(_C.eq(r, math.inf), _C.full((), hi, dtype=input.dtype), r)
+    r = _C._where(_C.eq(r, -math.inf), _C.full((), lo, dtype=input.dtype), r)
     return _out(out, r, "nan_to_num")
 
 
