@@ -239,3 +239,51 @@ def test_dtype_without_kernel():
     c = torch.ones(3, dtype=torch.int64, device="cuda")
     with pytest.raises(NotImplementedError, match="add_cuda.*Long"):
         c + c
+
+
+# ---- modules, pickling, save/load ---------------------------------------------------------------
+
+def test_module_cuda_and_to():
+    m = torch.nn.Linear(3, 2)
+    m.register_buffer("steps", torch.arange(4))
+    w = m.weight.detach().clone()
+    assert m.cuda() is m
+    assert all(p.is_cuda for p in m.parameters()) and m.steps.is_cuda
+    assert isinstance(m.weight, torch.nn.Parameter) and m.weight.requires_grad
+    assert torch.equal(m.weight.cpu(), w)
+    m.to("cpu")
+    assert not m.weight.is_cuda and not m.steps.is_cuda
+    m.to("cuda", torch.float64)
+    assert m.weight.dtype == torch.float64 and m.weight.is_cuda and m.steps.dtype == torch.int64
+    if torch.cuda.device_count() > 1:
+        m.to(1)
+        assert m.weight.get_device() == 1 and m.bias.get_device() == 1 and m.steps.get_device() == 1
+
+
+def test_pickle_keeps_device():
+    import pickle
+    c = torch.arange(6.0).reshape(2, 3).cuda().t()
+    r = pickle.loads(pickle.dumps(c))
+    assert r.device == c.device and r.tolist() == c.tolist()
+
+
+def test_save_load_map_location(tmp_path):
+    last = torch.cuda.device_count() - 1
+    a = torch.arange(6.0).reshape(2, 3).to(last)
+    path = tmp_path / "ckpt.pt"
+    torch.save({"a": a, "col": a[:, 1], "h": torch.ones(2)}, path)
+    cases = [(None, f"cuda:{last}", "cpu"), ("cpu", "cpu", "cpu"),
+             ("cuda:0", "cuda:0", "cuda:0"), (torch.device("cuda:0"), "cuda:0", "cuda:0"),
+             ({f"cuda:{last}": "cuda:0"}, "cuda:0", "cpu"),
+             (lambda s, loc: s, "cpu", "cpu")]
+    for ml, dev, hdev in cases:
+        r = torch.load(path, map_location=ml)
+        assert str(r["a"].device) == dev and str(r["col"].device) == dev
+        assert str(r["h"].device) == hdev
+        assert r["a"].tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+        assert r["col"].tolist() == [1.0, 4.0]
+        # the view still shares its base's storage
+        assert r["col"].untyped_storage().data_ptr() == r["a"].untyped_storage().data_ptr()
+    n = torch.cuda.device_count()
+    with pytest.raises(RuntimeError, match=f"on CUDA device {n} but .*device_count\\(\\) is {n}"):
+        torch.load(path, map_location=f"cuda:{n}")
