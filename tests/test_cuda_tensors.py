@@ -287,3 +287,15 @@ def test_save_load_map_location(tmp_path):
     n = torch.cuda.device_count()
     with pytest.raises(RuntimeError, match=f"on CUDA device {n} but .*device_count\\(\\) is {n}"):
         torch.load(path, map_location=f"cuda:{n}")
+
+
+def test_mixed_float_dtypes_and_reciprocal():
+    x, y = _pair(torch.float32)
+    yd = y.double()
+    r = x.cuda() + yd.cuda()
+    assert r.dtype == torch.float64 and torch.equal(r.cpu(), x + yd)
+    assert torch.equal((yd.cuda() * x.cuda()[:, :1]).cpu(), yd * x[:, :1])
+    assert torch.equal((2.0 / y.cuda()).cpu(), 2.0 / y)
+    assert torch.equal(torch.reciprocal(yd.cuda()).cpu(), torch.reciprocal(yd))
+    with pytest.raises(NotImplementedError, match="add_cuda"):
+        x.cuda() + torch.ones(5, 7, dtype=torch.int32, device="cuda")

@@ -36,6 +36,7 @@ typedef enum {
     MT_CUDA_NEG,
     MT_CUDA_EXP,
     MT_CUDA_RELU,
+    MT_CUDA_RECIPROCAL,
 } mt_cuda_op;
 
 /* Each launcher runs on `device` (the runtime's current device is restored after), queued on
@@ -48,10 +49,12 @@ int mt_cuda_strided_copy(int device, void *stream, const mt_cuda_geom *g, char *
 /* dst (operand 0) <- pattern (itemsize bytes, host memory read before the call returns). */
 int mt_cuda_strided_fill(int device, void *stream, const mt_cuda_geom *g, char *dst,
                          const void *pattern, int itemsize);
-/* out (operand 0) <- op(in1[, in2]) in float32 (dtype_is_double 0) or float64; data[i] NULL
- * means input i is the host scalar scalar[i]. */
+/* out (operand 0) <- op(in1[, in2]) computed in float32 (dtype_is_double 0) or float64; data[i]
+ * NULL means input i is the host scalar scalar[i]; input_is_double[i]: operand i holds float64
+ * (else float32), converted on the fly to the computing dtype. */
 int mt_cuda_elementwise(int device, void *stream, const mt_cuda_geom *g, mt_cuda_op op,
-                        int dtype_is_double, char *const *data, const double *scalar);
+                        int dtype_is_double, char *const *data, const double *scalar,
+                        const int *input_is_double);
 
 #ifdef __cplusplus
 }

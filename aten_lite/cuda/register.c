@@ -46,7 +46,7 @@ mt__index(const mt_tensor *t)
     return mt_tensor_device(t).index;
 }
 
-/* ---- copies (Note [CUDA copies]) ----
+/* Note [CUDA copies]
  * The copy kernels of the pairs (cuda, cpu), (cpu, cuda), (cuda, cuda), over the iterator
  * of mt_copy_ (dst, src broadcast to dst's shape):
  *  - one dtype, both dense in the same order: one runtime copy of the bytes
@@ -206,6 +206,9 @@ mt__cuda_op(mt_op op, mt_cuda_op *out)
     case MT_OP_RELU:
         *out = MT_CUDA_RELU;
         return true;
+    case MT_OP_RECIPROCAL:
+        *out = MT_CUDA_RECIPROCAL;
+        return true;
     default:
         return false;
     }
@@ -231,6 +234,7 @@ mt__cuda_ew_run(const mt_iter *it, const mt_elementwise_call *call)
     }
     char *data[MT_CUDA_MAX_OPERANDS] = {NULL};
     double scalar[MT_CUDA_MAX_OPERANDS] = {0};
+    int is_double[MT_CUDA_MAX_OPERANDS] = {0};
     data[0] = it->data[0];
     int device = mt__index(it->tensors[0]);
     for (int i = 1; i < it->noperands; i++) {
@@ -240,19 +244,21 @@ mt__cuda_ew_run(const mt_iter *it, const mt_elementwise_call *call)
             /* a 0-d cpu operand: its value, read on the host, travels with the launch */
             scalar[i] = mt_scalar_to_double(mt_scalar_load(it->data[i], t->dtype));
         }
-        else if (t->dtype != want || want != call->dtype) {
+        else if ((t->dtype != MT_FLOAT32 && t->dtype != MT_FLOAT64) || want != call->dtype) {
+            /* float32/float64 operands convert on the fly; other dtypes not yet */
             return mt_error_set(MT_ENOTIMPL, "\"%s_cuda\": inputs of dtype %s computed in %s "
                                 "are not implemented yet", mt_op_name(call->op),
                                 mt_dtype_name(t->dtype), mt_dtype_name(call->dtype));
         }
         else {
             data[i] = it->data[i];
+            is_double[i] = t->dtype == MT_FLOAT64;
         }
     }
     mt_cuda_geom g;
     mt__geom(it, it->noperands, &g);
     return mt_cuda_elementwise(device, mt_cuda_current_stream(device), &g, k,
-                               call->dtype == MT_FLOAT64, data, scalar);
+                               call->dtype == MT_FLOAT64, data, scalar, is_double);
 }
 
 static const mt_elementwise_kernels mt__cuda_elementwise_kernels = {

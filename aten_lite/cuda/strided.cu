@@ -78,6 +78,8 @@ apply(mt_cuda_op op, T a, T b)
         return -a;
     case MT_CUDA_EXP:
         return exp(a);
+    case MT_CUDA_RECIPROCAL:
+        return T(1) / a;
     case MT_CUDA_RELU:
         /* NaN stays NaN, as the cpu's relu */
         return a > T(0) || a != a ? a : T(0);
@@ -85,22 +87,26 @@ apply(mt_cuda_op op, T a, T b)
     return a;
 }
 
-/* operand k of element i: the host scalar when its pointer is NULL */
-template <typename T>
-__device__ __forceinline__ T
-load(const mt_cuda_geom &g, char *const *data, const T *scalar, int k, int64_t i)
-{
-    if (data[k] == nullptr) {
-        return scalar[k];
-    }
-    const int64_t off = g.contiguous ? i * g.strides[0][k] : offset_of(g, i, k);
-    return *reinterpret_cast<const T *>(data[k] + off);
-}
-
 template <typename T> struct ew_args {
     char *data[MT_CUDA_MAX_OPERANDS];
     T scalar[MT_CUDA_MAX_OPERANDS];
+    int is_double[MT_CUDA_MAX_OPERANDS]; /* the operand holds float64, else float32 */
 };
+
+/* operand k of element i in T: the host scalar when its pointer is NULL */
+template <typename T>
+__device__ __forceinline__ T
+load(const mt_cuda_geom &g, const ew_args<T> &a, int k, int64_t i)
+{
+    if (a.data[k] == nullptr) {
+        return a.scalar[k];
+    }
+    const int64_t off = g.contiguous ? i * g.strides[0][k] : offset_of(g, i, k);
+    if (a.is_double[k]) {
+        return (T) * reinterpret_cast<const double *>(a.data[k] + off);
+    }
+    return (T) * reinterpret_cast<const float *>(a.data[k] + off);
+}
 
 template <typename T>
 __global__ void
@@ -108,8 +114,8 @@ elementwise_kernel(mt_cuda_geom g, mt_cuda_op op, ew_args<T> a)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < g.numel;
          i += (int64_t)blockDim.x * gridDim.x) {
-        const T x = load<T>(g, a.data, a.scalar, 1, i);
-        const T y = g.noperands > 2 ? load<T>(g, a.data, a.scalar, 2, i) : x;
+        const T x = load<T>(g, a, 1, i);
+        const T y = g.noperands > 2 ? load<T>(g, a, 2, i) : x;
         const int64_t off = g.contiguous ? i * g.strides[0][0] : offset_of(g, i, 0);
         *reinterpret_cast<T *>(a.data[0] + off) = apply<T>(op, x, y);
     }
@@ -163,12 +169,13 @@ fill_as(int device, void *stream, const mt_cuda_geom *g, char *dst, const void *
 template <typename T>
 int
 elementwise_as(int device, void *stream, const mt_cuda_geom *g, mt_cuda_op op,
-               char *const *data, const double *scalar)
+               char *const *data, const double *scalar, const int *input_is_double)
 {
     ew_args<T> a;
     for (int k = 0; k < MT_CUDA_MAX_OPERANDS; k++) {
         a.data[k] = k < g->noperands ? data[k] : nullptr;
         a.scalar[k] = k < g->noperands ? (T)scalar[k] : T(0);
+        a.is_double[k] = k < g->noperands ? input_is_double[k] : 0;
     }
     return on_device(device, [&] {
         MT_CUDA_LAUNCH(elementwise_kernel<T>, blocks_for(g->numel), kThreads, 0,
@@ -218,8 +225,10 @@ mt_cuda_strided_fill(int device, void *stream, const mt_cuda_geom *g, char *dst,
 
 extern "C" int
 mt_cuda_elementwise(int device, void *stream, const mt_cuda_geom *g, mt_cuda_op op,
-                    int dtype_is_double, char *const *data, const double *scalar)
+                    int dtype_is_double, char *const *data, const double *scalar,
+                    const int *input_is_double)
 {
-    return dtype_is_double ? elementwise_as<double>(device, stream, g, op, data, scalar)
-                           : elementwise_as<float>(device, stream, g, op, data, scalar);
+    return dtype_is_double
+               ? elementwise_as<double>(device, stream, g, op, data, scalar, input_is_double)
+               : elementwise_as<float>(device, stream, g, op, data, scalar, input_is_double);
 }
