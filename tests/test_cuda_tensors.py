@@ -299,3 +299,27 @@ def test_mixed_float_dtypes_and_reciprocal():
     assert torch.equal(torch.reciprocal(yd.cuda()).cpu(), torch.reciprocal(yd))
     with pytest.raises(NotImplementedError, match="add_cuda"):
         x.cuda() + torch.ones(5, 7, dtype=torch.int32, device="cuda")
+
+
+def test_tensor_from_data_on_device():
+    c = torch.tensor([[1, 2], [3, 4]], dtype=torch.float32, device="cuda")
+    assert c.is_cuda and c.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    n = torch.tensor(np.arange(3), device="cuda")
+    assert n.is_cuda and n.dtype == torch.int64 and n.tolist() == [0, 1, 2]
+    with pytest.warns(UserWarning, match="clone"):
+        t = torch.tensor(torch.ones(2), device="cuda")
+    assert t.is_cuda and t.tolist() == [1.0, 1.0]
+    assert torch.as_tensor([1.5], device="cuda").is_cuda
+
+
+def test_device_values_as_arguments():
+    """Values a binding reads from a device tensor (an int, a scalar, sizes, an index) are
+    copied to the host first."""
+    x = torch.arange(6.0).reshape(2, 3).cuda()
+    i = torch.tensor(1, device="cuda")
+    assert x[i].tolist() == [3.0, 4.0, 5.0]
+    assert x.view(torch.tensor([3, 2], device="cuda")).shape == (3, 2)
+    assert x.fill_(torch.tensor(2.5, device="cuda")).tolist() == [[2.5] * 3] * 2
+    assert torch.full((2,), torch.tensor(4, device="cuda")).tolist() == [4, 4]
+    with pytest.raises(TypeError, match="ByteTensor"):
+        torch.default_generator.set_state(torch.default_generator.get_state().cuda())

@@ -9,6 +9,7 @@
 #include "aten_lite/ops.h"
 #include "aten_lite/scalar.h"
 #include "c10_lite/allocator.h"
+#include "c10_lite/cuda_hooks.h"
 #include "c10_lite/cuda_state.h"
 #include "c10_lite/error.h"
 
@@ -90,11 +91,35 @@ mt__contiguous_on(const mt_tensor *t, mt_dtype dt, mt_device device)
     return r;
 }
 
+/* Between two devices the transfer runs on the source's current stream: it must first wait for
+ * the work queued on the destination's current stream (the destination may still be being
+ * written there, e.g. by the fill of torch.zeros), as torch orders its peer copies. */
+static int
+mt__wait_for_destination(mt_device dd, mt_device sd)
+{
+    void *ev = NULL;
+    int rc = mt_cuda_event_create(dd.index, 0, &ev);
+    if (rc == MT_OK) {
+        rc = mt_cuda_event_record(ev, mt_cuda_current_stream(dd.index), dd.index);
+    }
+    if (rc == MT_OK) {
+        rc = mt_cuda_stream_wait_event(mt_cuda_current_stream(sd.index), sd.index, ev);
+    }
+    mt_cuda_event_destroy(ev, dd.index);
+    return rc;
+}
+
 static int
 mt__cuda_copy(const mt_iter *it, mt_dtype ddt, mt_dtype sdt)
 {
     mt_tensor *dst = it->tensors[0], *src = it->tensors[1];
     const mt_device dd = mt_tensor_device(dst), sd = mt_tensor_device(src);
+    if (dd.type == MT_CUDA && sd.type == MT_CUDA && dd.index != sd.index) {
+        int rc = mt__wait_for_destination(dd, sd);
+        if (rc < 0) {
+            return rc;
+        }
+    }
     const size_t nbytes = (size_t)it->numel * mt_dtype_itemsize(ddt);
     if (mt__plain_bytes(it, ddt, sdt)) {
         /* one device to itself need not wait for the host */
