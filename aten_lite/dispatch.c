@@ -142,4 +142,7 @@ mt_aten_init(void)
     mt__cpu_conv_register();
     mt__cpu_optim_register();
     mt__cpu_loss_register();
+#ifdef MT_WITH_CUDA
+    mt_cuda_kernels_register();
+#endif
 }

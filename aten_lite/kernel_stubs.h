@@ -304,5 +304,8 @@ void mt__cpu_gemm_register(void);
 void mt__cpu_conv_register(void);
 void mt__cpu_optim_register(void);
 void mt__cpu_loss_register(void);
+/* Registration of the CUDA tables (aten_lite/cuda/register.c), from mt_aten_init() in builds
+ * with CUDA (MT_WITH_CUDA: real or emulated). */
+void mt_cuda_kernels_register(void);
 
 #endif /* ATEN_LITE_KERNEL_STUBS_H */

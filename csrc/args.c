@@ -83,7 +83,12 @@ mt__int64_from_py(PyObject *o, int64_t *out, const char *fname, const char *what
                          fname, what, (long long)t->numel, mt_dtype_name(t->dtype));
             return -1;
         }
-        *out = mt_scalar_to_int64(mt_scalar_load(mt_tensor_data(t), t->dtype));
+        mt_scalar v; /* through mt_item: a device tensor's element is copied to the host */
+        if (mt_item(t, &v) < 0) {
+            mt__raise(0);
+            return -1;
+        }
+        *out = mt_scalar_to_int64(v);
         return 0;
     }
     PyObject *idx = PyNumber_Index(o);
@@ -119,10 +124,23 @@ mt__sizes_from_seq(PyObject *seq, int64_t *out, const char *fname, const char *w
                          MT_MAX_DIMS);
             return -1;
         }
-        int64_t isz = (int64_t)mt_tensor_itemsize(t);
-        for (int64_t i = 0; i < t->numel; i++) {
+        /* a device tensor's values are read from a host copy */
+        mt_tensor *h = t;
+        if (mt_tensor_device(t).type != MT_CPU) {
+            h = mt_tensor_empty(t->dtype, t->ndim, t->sizes, MT_DEVICE_CPU);
+            if (h == NULL || mt_copy_(h, t) < 0) {
+                mt_tensor_decref(h);
+                mt__raise(0);
+                return -1;
+            }
+        }
+        int64_t isz = (int64_t)mt_tensor_itemsize(h);
+        for (int64_t i = 0; i < h->numel; i++) {
             out[i] = mt_scalar_to_int64(
-                mt_scalar_load(mt_tensor_data(t) + i * t->strides[0] * isz, t->dtype));
+                mt_scalar_load(mt_tensor_data(h) + i * h->strides[0] * isz, h->dtype));
+        }
+        if (h != t) {
+            mt_tensor_decref(h);
         }
         return (int)t->numel;
     }
@@ -237,7 +255,10 @@ mt__scalar_from_py(PyObject *o, mt_scalar *out, const char *fname)
                          (long long)t->numel);
             return -1;
         }
-        *out = mt_scalar_load(mt_tensor_data(t), t->dtype);
+        if (mt_item(t, out) < 0) { /* a device tensor's element: copied to the host */
+            mt__raise(0);
+            return -1;
+        }
         return 0;
     }
     int nd = mt__is_numpy_scalar(o) ? mt__numpy_dtype_of(o) : -1;

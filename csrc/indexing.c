@@ -79,7 +79,12 @@ mt__parse_data(mt__key *k, mt_index_item *out, PyObject *item)
     if (impl->ndim == 0 && mt_dtype_is_integral(impl->dtype, false)) {
         /* a 0-d integer array indexes like an int (a uint8 one too) */
         out->kind = MT_INDEX_INT;
-        out->index = mt_scalar_to_int64(mt_scalar_load(mt_tensor_data(impl), impl->dtype));
+        mt_scalar v; /* through mt_item: a device tensor's element is copied to the host */
+        if (mt_item(impl, &v) < 0) {
+            mt__raise(0);
+            return -1;
+        }
+        out->index = mt_scalar_to_int64(v);
         return 0;
     }
     out->kind = MT_INDEX_TENSOR;

@@ -230,9 +230,11 @@ mt__tensor_to_numpy(PyObject *self)
     }
     mt_tensor *t = mt__tensor_impl(self);
     if (mt_tensor_device(t).type != MT_CPU) {
-        PyErr_SetString(PyExc_TypeError,
-                        "can't convert cuda tensor to numpy. Use Tensor.cpu() to copy the tensor "
-                        "to host memory first.");
+        char name[32];
+        mt_device_str(mt_tensor_device(t), name, sizeof(name));
+        PyErr_Format(PyExc_TypeError,
+                     "can't convert %s device type tensor to numpy. Use Tensor.cpu() to copy the "
+                     "tensor to host memory first.", name);
         return NULL;
     }
     int npy = mt__npy_types[t->dtype];

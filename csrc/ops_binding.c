@@ -541,8 +541,11 @@ mt__masked_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
     /* the value takes self's dtype, as torch */
     mt_scalar sv;
     if (v.t != NULL) {
-        sv = mt_scalar_load(mt_tensor_data(v.t), v.t->dtype);
+        int rc = mt_item(v.t, &sv); /* a device tensor's element is copied to the host */
         mt__arg_release(&v);
+        if (rc < 0) {
+            return mt__raise(0);
+        }
     }
     else {
         sv = v.s;

@@ -176,6 +176,10 @@ generator_set_state(PyObject *self, PyObject *state)
                      mt_dtype_name(t->dtype));
         return NULL;
     }
+    if (mt_tensor_device(t).type != MT_CPU) {
+        PyErr_SetString(PyExc_TypeError, "RNG state must be a torch.ByteTensor");
+        return NULL;
+    }
     mt_tensor *c = mt_contiguous(t);
     if (c == NULL) {
         return mt__raise(0);

@@ -845,15 +845,21 @@ static PyObject *
 mt__convert_format(PyObject *self, mt_dtype dt, mt_device dev, int copy, mt_memory_format f)
 {
     mt_tensor *t = IMPL(self);
-    if (!mt_device_eq(dev, mt_tensor_device(t)) && !(dev.type == MT_CPU && mt_tensor_device(t).type == MT_CPU)) {
+    mt_device from = mt_tensor_device(t);
+    if (dev.type != from.type || (dev.type != MT_CPU && dev.index != from.index)) {
+        /* "cuda" is the current device: a tensor already there stays */
         if (mt__check_device_usable(dev) < 0) {
             return NULL;
+        }
+        if (mt_device_resolve(&dev) < 0) {
+            return mt__raise(0);
         }
     }
     if (mt_memory_format_check(f, t->ndim) < 0) {
         return mt__raise(0);
     }
-    if (t->dtype == dt && !copy && (f == MT_MF_PRESERVE || mt_is_contiguous_format(t, f))) {
+    bool moves = dev.type != from.type || (dev.type != MT_CPU && dev.index != from.index);
+    if (!moves && t->dtype == dt && !copy && (f == MT_MF_PRESERVE || mt_is_contiguous_format(t, f))) {
         return Py_NewRef(self);
     }
     if (mt__warn_complex_to_real(t->dtype, dt) < 0) {
@@ -862,7 +868,19 @@ mt__convert_format(PyObject *self, mt_dtype dt, mt_device dev, int copy, mt_memo
     mt_tensor *r;
     mt_tensor_incref(t);
     Py_BEGIN_ALLOW_THREADS
-    r = mt_to_format(t, dt, f, true);
+    if (!moves) {
+        r = mt_to_format(t, dt, f, true);
+    }
+    else {
+        /* to another device: a dense copy there (channels_last kept as such), filled by the
+         * copy kernels of the (destination, source) pair */
+        mt_memory_format g = f == MT_MF_PRESERVE ? mt_suggest_memory_format(t) : f;
+        r = mt_empty_in_format(dt, t->ndim, t->sizes, dev, g);
+        if (r != NULL && mt_copy_(r, t) < 0) {
+            mt_tensor_decref(r);
+            r = NULL;
+        }
+    }
     Py_END_ALLOW_THREADS
     mt_tensor_decref(t);
     return mt__tensor_wrap(r);
@@ -953,7 +971,7 @@ mt_m_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     if (mt__memory_format_parse(a[0], "cpu", MT_MF_PRESERVE, &f) < 0) {
         return NULL;
     }
-    return mt__convert_format(self, IMPL(self)->dtype, mt_tensor_device(IMPL(self)), 0, f);
+    return mt__convert_format(self, IMPL(self)->dtype, MT_DEVICE_CPU, 0, f);
 }
 
 static PyObject *

@@ -239,13 +239,48 @@ mt__walk(mt__fill_state *st, PyObject *o, int dim)
     return 0;
 }
 
+static PyObject *mt__tensor_from_data_host(PyObject *data, int has_dtype, mt_dtype dtype,
+                                           mt_device device, int copy_numpy);
+
+/* Note [Tensors from data on a device]
+ * torch.tensor(data, device='cuda') builds the values in host memory (the Python walk writes
+ * elements one by one) and copies them to the device in one transfer: the host never writes
+ * device memory. */
 PyObject *
 mt__tensor_from_data(PyObject *data, int has_dtype, mt_dtype dtype, mt_device device,
                      int copy_numpy)
 {
-    if (device.type != MT_CPU && mt__check_device_usable(device) < 0) {
+    if (device.type == MT_CPU) {
+        return mt__tensor_from_data_host(data, has_dtype, dtype, device, copy_numpy);
+    }
+    if (mt__check_device_usable(device) < 0) {
         return NULL;
     }
+    PyObject *h = mt__tensor_from_data_host(data, has_dtype, dtype, MT_DEVICE_CPU, copy_numpy);
+    if (h == NULL) {
+        return NULL;
+    }
+    mt_tensor *t = mt__tensor_impl(h);
+    if (mt_device_resolve(&device) < 0) {
+        Py_DECREF(h);
+        return mt__raise(0);
+    }
+    if (mt_device_eq(mt_tensor_device(t), device)) {
+        return h; /* a tensor already there */
+    }
+    mt_tensor *r = mt_tensor_empty(t->dtype, t->ndim, t->sizes, device);
+    if (r != NULL && mt_copy_(r, t) < 0) {
+        mt_tensor_decref(r);
+        r = NULL;
+    }
+    Py_DECREF(h);
+    return mt__tensor_wrap(r);
+}
+
+static PyObject *
+mt__tensor_from_data_host(PyObject *data, int has_dtype, mt_dtype dtype, mt_device device,
+                          int copy_numpy)
+{
     PyObject *src = NULL;
     if (mt__tensor_check(data)) {
         mt_tensor *t = mt__tensor_impl(data);

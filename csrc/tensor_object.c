@@ -716,13 +716,33 @@ tensor_untyped_storage(PyObject *self, PyObject *unused)
     return mt__storage_wrap(IMPL(self)->storage, MT_UINT8, 0);
 }
 
+/* Note [Host copies of device tensors]
+ * Reading elements from Python (item, tolist, bool, int, float: also printing, which goes
+ * through tolist) never dereferences device memory: a tensor on another device is first
+ * copied to a contiguous cpu tensor through the copy kernels (synchronously), as torch's
+ * item() does.  *host = a new reference to t itself (cpu) or to that copy; 0, or -1 with an
+ * exception. */
 static int
-mt__require_cpu_data(mt_tensor *t, const char *what)
+mt__host_tensor(mt_tensor *t, mt_tensor **host)
 {
-    if (mt_tensor_device(t).type != MT_CPU) {
-        PyErr_Format(PyExc_NotImplementedError, "%s is only supported for cpu tensors", what);
+    if (mt_tensor_device(t).type == MT_CPU) {
+        mt_tensor_incref(t);
+        *host = t;
+        return 0;
+    }
+    mt_tensor *h = mt_tensor_empty(t->dtype, t->ndim, t->sizes, MT_DEVICE_CPU);
+    int rc = h == NULL ? mt_error_code() : MT_OK;
+    if (rc == MT_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = mt_copy_(h, t);
+        Py_END_ALLOW_THREADS
+    }
+    if (rc < 0) {
+        mt_tensor_decref(h);
+        mt__raise(0);
         return -1;
     }
+    *host = h;
     return 0;
 }
 
@@ -736,10 +756,13 @@ tensor_item(PyObject *self, PyObject *unused)
                      (long long)t->numel);
         return NULL;
     }
-    if (mt__require_cpu_data(t, "item()") < 0) {
+    mt_tensor *h;
+    if (mt__host_tensor(t, &h) < 0) {
         return NULL;
     }
-    return mt__element_to_py(mt_tensor_data(t), t->dtype);
+    PyObject *r = mt__element_to_py(mt_tensor_data(h), h->dtype);
+    mt_tensor_decref(h);
+    return r;
 }
 
 static PyObject *
@@ -765,10 +788,21 @@ mt__tolist_rec(mt_tensor *t, int dim, const char *p)
 static PyObject *
 tensor_tolist(PyObject *self, PyObject *unused)
 {
-    if (mt__require_cpu_data(IMPL(self), "tolist()") < 0) {
+    mt_tensor *h;
+    if (mt__host_tensor(IMPL(self), &h) < 0) {
         return NULL;
     }
-    return mt__tolist_rec(IMPL(self), 0, mt_tensor_data(IMPL(self)));
+    PyObject *r = mt__tolist_rec(h, 0, mt_tensor_data(h));
+    mt_tensor_decref(h);
+    return r;
+}
+
+/* get_device(): the CUDA device index, -1 for a cpu tensor (as torch). */
+static PyObject *
+tensor_get_device_index(PyObject *self, PyObject *unused)
+{
+    mt_device d = mt_tensor_device(IMPL(self));
+    return PyLong_FromLong(d.type == MT_CPU ? -1 : (long)d.index);
 }
 
 /* ------------------------------------------------------------------ */
@@ -783,10 +817,12 @@ tensor_bool(PyObject *self)
                      t->numel == 0 ? "no values" : "more than one value");
         return -1;
     }
-    if (mt__require_cpu_data(t, "bool()") < 0) {
+    mt_tensor *h;
+    if (mt__host_tensor(t, &h) < 0) {
         return -1;
     }
-    mt_scalar s = mt_scalar_load(mt_tensor_data(t), t->dtype);
+    mt_scalar s = mt_scalar_load(mt_tensor_data(h), h->dtype);
+    mt_tensor_decref(h);
     if (s.kind == MT_SCALAR_COMPLEX) {
         return s.v.z != 0;
     }
@@ -800,10 +836,12 @@ mt__one_element(mt_tensor *t, mt_scalar *s)
         PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
         return -1;
     }
-    if (mt__require_cpu_data(t, "conversion to a Python number") < 0) {
+    mt_tensor *h;
+    if (mt__host_tensor(t, &h) < 0) {
         return -1;
     }
-    *s = mt_scalar_load(mt_tensor_data(t), t->dtype);
+    *s = mt_scalar_load(mt_tensor_data(h), h->dtype);
+    mt_tensor_decref(h);
     return 0;
 }
 
@@ -1092,6 +1130,8 @@ static PyMethodDef tensor_base_methods[] = {
     {"untyped_storage", tensor_untyped_storage, METH_NOARGS, "The storage as bytes."},
     {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor as a Python number."},
     {"tolist", tensor_tolist, METH_NOARGS, "Nested lists of Python numbers."},
+    {"get_device", tensor_get_device_index, METH_NOARGS,
+     "The CUDA device index of the tensor, -1 on the cpu."},
     {"_is_view", tensor_is_view, METH_NOARGS, "Whether this tensor is a view (has a _base)."},
     {NULL},
 };

@@ -16,7 +16,7 @@ PKG = pathlib.Path(minitorch.__file__).parent
 OBJECT_METHODS = {
     "size", "stride", "storage_offset", "dim", "ndimension", "numel", "nelement", "element_size",
     "is_contiguous", "is_floating_point", "data_ptr", "storage", "untyped_storage", "item",
-    "tolist", "_type",
+    "tolist", "_type", "get_device",
 }
 
 

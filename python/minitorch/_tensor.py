@@ -18,12 +18,14 @@ def _int_dtype_of_size(itemsize):
     return {1: _C.uint8, 2: _C.int16, 4: _C.int32, 8: _C.int64}[itemsize]
 
 
-def _rebuild_tensor(data, dtype, shape, requires_grad=False):
+def _rebuild_tensor(data, dtype, shape, requires_grad=False, device=None):
     """Unpickles a tensor saved by Tensor.__reduce_ex__ (a copy of its values, a leaf that
-    requires grad when the tensor did, as torch)."""
+    requires grad when the tensor did, as torch; on its device, a string, when not the cpu)."""
     t = _C.empty(shape, dtype=dtype)
     if t.numel():
         memoryview(t.view(_int_dtype_of_size(dtype.itemsize))).cast("B")[:] = data
+    if device is not None:
+        t = t.to(device)
     return t.requires_grad_() if requires_grad else t
 
 
@@ -172,9 +174,12 @@ class Tensor(_TensorOps, _C.TensorBase):
         return a
 
     def __reduce_ex__(self, protocol):
-        c = self.detach().contiguous()
+        # a device tensor's values are copied to the host first (never read there)
+        c = self.detach().cpu().contiguous()
         data = bytes(memoryview(c.view(_int_dtype_of_size(c.element_size()))).cast("B")) if c.numel() else b""
         args = (data, self.dtype, tuple(self.shape))
+        if self.device.type != "cpu":
+            return (_rebuild_tensor, args + (self.requires_grad, str(self.device)))
         return (_rebuild_tensor, args + (True,) if self.requires_grad else args)
 
     # torch has no in-place @: `a @= b` rebinds a to a new tensor (no __imatmul__).

@@ -762,8 +762,13 @@ def _bytes_of(storage):
     """The bytes of an UntypedStorage as a writable 1-d memoryview (no copy)."""
     from . import empty
     n = storage.nbytes()
-    return memoryview(empty((0,), dtype=_C.uint8).set_(storage, 0, (n,), (1,))) if n else \
-        memoryview(bytearray())
+    if not n:
+        return memoryview(bytearray())
+    if storage.device.type != "cpu":
+        # device memory is never read by the host: a host copy of its bytes (for saving)
+        view = empty((0,), dtype=_C.uint8, device=storage.device).set_(storage, 0, (n,), (1,))
+        return memoryview(view.cpu())
+    return memoryview(empty((0,), dtype=_C.uint8).set_(storage, 0, (n,), (1,)))
 
 
 class _Pickler(pickle._Pickler):
@@ -940,9 +945,17 @@ def _default_restore(storage, location):
     if device is not None and device.type == "cpu":
         return storage
     if device is not None and device.type == "cuda":
-        if not minitorch.cuda.is_available():
+        if minitorch.cuda.device_count() == 0:
             raise _cuda_unavailable()
-        raise RuntimeError(f"minitorch cannot place storages on {location} yet")
+        if device.index is not None and device.index >= minitorch.cuda.device_count():
+            raise RuntimeError(f"Attempting to deserialize object on CUDA device {device.index} "
+                               f"but minitorch.cuda.device_count() is "
+                               f"{minitorch.cuda.device_count()}. Please use minitorch.load "
+                               "with map_location to map your storages to an existing device.")
+        # the host bytes read from the checkpoint, copied to the device
+        n = storage.nbytes()
+        host = minitorch.empty((0,), dtype=minitorch.uint8).set_(storage, 0, (n,), (1,))
+        return host.to(device).untyped_storage()
     raise RuntimeError("don't know how to restore data location of minitorch.UntypedStorage "
                        f"(tagged with {location!r})")
 
