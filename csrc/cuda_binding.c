@@ -87,19 +87,29 @@ mt_py_cuda_get_device(PyObject *m, PyObject *unused)
     return PyLong_FromLong(device);
 }
 
-/* _cuda_setDevice(index) */
-static PyObject *
-mt_py_cuda_set_device(PyObject *m, PyObject *arg)
+/* *out = the device index `arg` (an int; one beyond int's range becomes INT_MAX, out of range
+ * either way).  0, or -1 with the Python error set. */
+static int
+mt__device_index_arg(PyObject *arg, int *out)
 {
     int overflow;
     long v = PyLong_AsLongAndOverflow(arg, &overflow);
     if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = overflow || v < INT_MIN || v > INT_MAX ? INT_MAX : (int)v;
+    return 0;
+}
+
+/* _cuda_setDevice(index) */
+static PyObject *
+mt_py_cuda_set_device(PyObject *m, PyObject *arg)
+{
+    int v;
+    if (mt__device_index_arg(arg, &v) < 0) {
         return NULL;
     }
-    if (overflow || v < INT_MIN || v > INT_MAX) {
-        v = INT_MAX; /* out of range either way */
-    }
-    if (mt_cuda_set_device((int)v) < 0) {
+    if (mt_cuda_set_device(v) < 0) {
         return mt__raise(0);
     }
     Py_RETURN_NONE;
@@ -442,16 +452,12 @@ static PyObject *
 mt_py_cuda_get_device_properties(PyObject *m, PyObject *arg)
 {
     (void)m;
-    int overflow;
-    long v = PyLong_AsLongAndOverflow(arg, &overflow);
-    if (v == -1 && PyErr_Occurred()) {
+    int v;
+    if (mt__device_index_arg(arg, &v) < 0) {
         return NULL;
     }
-    if (overflow || v < INT_MIN || v > INT_MAX) {
-        v = INT_MAX; /* out of range either way */
-    }
     mt_cuda_device_props p;
-    if (mt_cuda_device_properties((int)v, &p) < 0) {
+    if (mt_cuda_device_properties(v, &p) < 0) {
         return mt__raise(0);
     }
     char uuid[37];
