@@ -435,9 +435,12 @@ class record_function:
         return fut.then(end)
 
 
-class emit_itt:
-    """Emits an ITT range for every op (for Intel VTune).  minitorch has no ITT: entering it
-    raises, as torch's ITT functions in a build without ITT (enabled=False: nothing)."""
+class _EmitRanges:
+    """A context emitting a range per op to an external profiler that minitorch does not have:
+    entering it raises torch's error for a build without that profiler (enabled=False:
+    nothing)."""
+    _KIND = ""        # the annotation kind in torch's messages
+    _MISSING = ""     # torch's message when the library is missing
 
     def __init__(self, enabled=True, record_shapes=False):
         self.enabled = enabled
@@ -448,32 +451,24 @@ class emit_itt:
         if not self.enabled:
             return None
         if self.entered:
-            raise RuntimeError("ITT annotation context manager is not reentrant")
-        raise RuntimeError("ITT functions not installed. Are you sure you have a ITT build?")
+            raise RuntimeError(f"{self._KIND} annotation context manager is not reentrant")
+        raise RuntimeError(self._MISSING)
 
     def __exit__(self, exc_type, exc_val, exc_tb):
         return False
 
 
-class emit_nvtx:
-    """Emits an NVTX range for every op (for NVIDIA's profilers).  NVTX needs CUDA, which
-    minitorch does not run: entering it raises, as torch's NVTX functions in a build without
-    CUDA (enabled=False: nothing)."""
+class emit_itt(_EmitRanges):
+    """Emits an ITT range for every op (for Intel VTune); minitorch has no ITT."""
+    _KIND = "ITT"
+    _MISSING = "ITT functions not installed. Are you sure you have a ITT build?"
 
-    def __init__(self, enabled=True, record_shapes=False):
-        self.enabled = enabled
-        self.entered = False
-        self.record_shapes = record_shapes
 
-    def __enter__(self):
-        if not self.enabled:
-            return None
-        if self.entered:
-            raise RuntimeError("NVTX annotation context manager is not reentrant")
-        raise RuntimeError("NVTX functions not installed. Are you sure you have a CUDA build?")
-
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        return False
+class emit_nvtx(_EmitRanges):
+    """Emits an NVTX range for every op (for NVIDIA's profilers); minitorch's profiler does not
+    emit NVTX ranges."""
+    _KIND = "NVTX"
+    _MISSING = "NVTX functions not installed. Are you sure you have a CUDA build?"
 
 
 # ---- nvprof traces (deprecated in torch) -----------------------------------------------------
