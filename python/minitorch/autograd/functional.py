@@ -410,23 +410,31 @@ def _scalar_output(outputs, out_tuple, fn):
                            "single element")
 
 
+def _gradient_of_scalar(func, inputs, v, create_graph, strict, fn):
+    """What vhp and hvp (named fn) share, under enable_grad: the checked inputs and vector v,
+    func's single-element output and its gradient with a graph.  Returns (in_tuple, inputs, v,
+    out_tuple, outputs, jac)."""
+    in_tuple, inputs = _tuple_of_tensors(inputs, "inputs", fn)
+    inputs = _prepare(inputs, create_graph, need_graph=True)
+    if v is not None:
+        v = _vector(v, inputs, in_tuple, create_graph, fn)
+    elif len(inputs) != 1 or inputs[0].numel() != 1:
+        raise RuntimeError("The vector v can only be None if the input to the user-provided "
+                           "function is a single Tensor with a single element.")
+    outputs = func(*inputs)
+    out_tuple, outputs = _tuple_of_tensors(outputs, "outputs of the user-provided function", fn)
+    _require_grads(outputs, "outputs", strict)
+    _scalar_output(outputs, out_tuple, fn)
+    jac = _vjp_of(outputs, inputs, create_graph=True)
+    _require_grads(jac, "jacobian", strict)
+    return in_tuple, inputs, v, out_tuple, outputs, jac
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H) for a function of one single-element output."""
     with enable_grad():
-        in_tuple, inputs = _tuple_of_tensors(inputs, "inputs", "vhp")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        if v is not None:
-            v = _vector(v, inputs, in_tuple, create_graph, "vhp")
-        elif len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the user-provided "
-                               "function is a single Tensor with a single element.")
-        outputs = func(*inputs)
-        out_tuple, outputs = _tuple_of_tensors(outputs, "outputs of the user-provided function",
-                                               "vhp")
-        _require_grads(outputs, "outputs", strict)
-        _scalar_output(outputs, out_tuple, "vhp")
-        jac = _vjp_of(outputs, inputs, create_graph=True)
-        _require_grads(jac, "jacobian", strict)
+        in_tuple, inputs, v, out_tuple, outputs, jac = _gradient_of_scalar(
+            func, inputs, v, create_graph, strict, "vhp")
     with set_grad_enabled(True if create_graph else _C.is_grad_enabled()):
         res = _vjp_of(jac, inputs, v, create_graph=create_graph)
         res = _zeros_for_none(res, inputs, strict, create_graph, "double_back")
@@ -438,20 +446,8 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v) for a function of one single-element output (by the double-vjp
     trick; equal to vhp for a symmetric Hessian)."""
     with enable_grad():
-        in_tuple, inputs = _tuple_of_tensors(inputs, "inputs", "hvp")
-        inputs = _prepare(inputs, create_graph, need_graph=True)
-        if v is not None:
-            v = _vector(v, inputs, in_tuple, create_graph, "hvp")
-        elif len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the user-provided "
-                               "function is a single Tensor with a single element.")
-        outputs = func(*inputs)
-        out_tuple, outputs = _tuple_of_tensors(outputs, "outputs of the user-provided function",
-                                               "hvp")
-        _require_grads(outputs, "outputs", strict)
-        _scalar_output(outputs, out_tuple, "hvp")
-        jac = _vjp_of(outputs, inputs, create_graph=True)
-        _require_grads(jac, "jacobian", strict)
+        in_tuple, inputs, v, out_tuple, outputs, jac = _gradient_of_scalar(
+            func, inputs, v, create_graph, strict, "hvp")
         dummy = tuple(_zeros_like(x).requires_grad_() for x in inputs)
         u_h = _vjp_of(jac, inputs, dummy, create_graph=True)
         _require_grads(jac, "hessian", strict)
