@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/expf.h"
+#include "aten_lite/cpu/reduce_kernels.h"
 #include "aten_lite/cpu/loops.h"
 #include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
@@ -46,40 +47,13 @@ mt__exp_shift_f64(double *restrict e, const double *restrict x, double m, int64_
 #define MT__SOFTMAX_BLOCK 256
 
 /* Note [Row max and sum in 8 lanes]
- * A row's max (NaN if any element is NaN) and the sum of its exps are 8-lane reductions: lane k
+ * A row's max (NaN if any element is NaN; for float32 the reduction's mt_cpu_max_f32, Note
+ * [Vectorised float max]) and the sum of its exps are 8-lane reductions: lane k
  * takes the elements at k mod 8, and the lanes are combined as ((0+1)+(2+3))+((4+5)+(6+7)).
  * The compiler does not vectorise them written with arrays (a select chain with a NaN flag), so
  * for float32 they are written with vector types (GCC/Clang vector extensions, lowered to
  * whatever width the clone has); float64 keeps the plain form.  Both give the same results. */
 typedef float mt__v8sf __attribute__((vector_size(32)));
-typedef int32_t mt__v8si __attribute__((vector_size(32)));
-
-MT_SIMD_CLONES static float
-mt__rowmax_f32(const float *x, int64_t n)
-{
-    const float ninf = -INFINITY;
-    mt__v8sf m = {ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf};
-    mt__v8si bad = {0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        mt__v8sf v;
-        memcpy(&v, x + i, sizeof(v));
-        mt__v8si gt = v > m;
-        m = (mt__v8sf)(((mt__v8si)v & gt) | ((mt__v8si)m & ~gt));
-        bad |= v != v;
-    }
-    float r = m[0];
-    int nan = bad[0] != 0;
-    for (int k = 1; k < 8; k++) {
-        r = m[k] > r ? m[k] : r;
-        nan |= bad[k] != 0;
-    }
-    for (; i < n; i++) {
-        r = x[i] > r ? x[i] : r;
-        nan |= x[i] != x[i];
-    }
-    return nan ? NAN : r;
-}
 
 /* adds e[0..w) into the lanes s (element q into lane q mod 8) */
 MT_SIMD_CLONES static void
@@ -177,7 +151,8 @@ mt__lanesum_f64(double *s, const double *e, int64_t w)
         }                                                                                         \
     }
 
-MT__SOFTMAX_ROWS(float, mt_exp_shift_f32, logf, mt__rowmax_f32, mt__lanesum_f32, mt__softmax_rows_f32)
+MT__SOFTMAX_ROWS(float, mt_exp_shift_f32, logf, mt_cpu_max_f32, mt__lanesum_f32,
+                 mt__softmax_rows_f32)
 MT__SOFTMAX_ROWS(double, mt__exp_shift_f64, log, mt__rowmax_f64, mt__lanesum_f64,
                  mt__softmax_rows_f64)
 

@@ -208,12 +208,13 @@ MT__DEF_KERNEL(mt__min_float32_g, float, float32, float, INFINITY, MT__FMIN, flo
 /* Note [Vectorised float max]
  * The compiler does not vectorise the NaN-propagating select of MT__FMAX (nor its 8-lane form):
  * a contiguous float32 max/min therefore runs in vector types (GCC/Clang vector extensions),
- * keeping per lane the extreme and whether a NaN was seen; NaN if any lane saw one.  Max and
+ * keeping per lane the extreme and whether a NaN was seen; NaN if any lane saw one (softmax's
+ * row max is mt_cpu_max_f32 too).  Max and
  * min are exact, so only the sign of a zero extreme may differ from the pairwise order. */
 typedef float mt__rv8sf __attribute__((vector_size(32)));
 typedef int32_t mt__rv8si __attribute__((vector_size(32)));
-#define MT__DEF_VEC_EXTREME(name, OP, INIT_V)                                                  \
-    MT_SIMD_CLONES static float name(const float *x, int64_t n)                                \
+#define MT__DEF_VEC_EXTREME(LINKAGE, name, OP, INIT_V)                                         \
+    MT_SIMD_CLONES LINKAGE float name(const float *x, int64_t n)                               \
     {                                                                                          \
         const float init = INIT_V;                                                             \
         mt__rv8sf m = {init, init, init, init, init, init, init, init};                        \
@@ -238,8 +239,8 @@ typedef int32_t mt__rv8si __attribute__((vector_size(32)));
         }                                                                                      \
         return nan ? NAN : r;                                                                  \
     }
-MT__DEF_VEC_EXTREME(mt__vmax_f32, >, -INFINITY)
-MT__DEF_VEC_EXTREME(mt__vmin_f32, <, INFINITY)
+MT__DEF_VEC_EXTREME(, mt_cpu_max_f32, >, -INFINITY)
+MT__DEF_VEC_EXTREME(static, mt__vmin_f32, <, INFINITY)
 
 #define MT__DEF_FLOAT_EXTREME_KERNEL(kname, gname, VEC)                                        \
     static void kname##_vec(void *a, const char *p, int64_t n, int64_t s, int64_t base)        \
@@ -257,7 +258,7 @@ MT__DEF_VEC_EXTREME(mt__vmin_f32, <, INFINITY)
         .combine = gname##_combine,                                                            \
         .store = gname##_store,                                                                \
     };
-MT__DEF_FLOAT_EXTREME_KERNEL(mt__max_float32, mt__max_float32_g, mt__vmax_f32)
+MT__DEF_FLOAT_EXTREME_KERNEL(mt__max_float32, mt__max_float32_g, mt_cpu_max_f32)
 MT__DEF_FLOAT_EXTREME_KERNEL(mt__min_float32, mt__min_float32_g, mt__vmin_f32)
 MT__GEN_MAXMIN(MT_FLOAT64, float64, double, double, MT__FMAX, MT__FMIN, -INFINITY, INFINITY)
 

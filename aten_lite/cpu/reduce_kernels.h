@@ -39,6 +39,9 @@ typedef struct mt_reduce_kernel {
 } mt_reduce_kernel;
 
 const mt_reduce_kernel *mt_cpu_reduce_kernel(mt_reduce_op op, mt_dtype dt);
+/* The max of x[0..n) (contiguous float32, n >= 0; -inf for n = 0), NaN if any element is NaN
+ * (Note [Vectorised float max]). */
+float mt_cpu_max_f32(const float *x, int64_t n);
 mt_dtype mt_reduce_out_dtype(mt_reduce_op op, mt_dtype in);
 
 #endif /* ATEN_LITE_CPU_REDUCE_KERNELS_H */
