@@ -186,6 +186,8 @@ SAMPLES = {
     'cos': lambda: [S(A(2, 3))],
     'cosh': lambda: [S(A(2, 3))],
     'cpu': lambda: [S(A(2, 3))],
+    # a copy to the device and back through the gradient (a device build only)
+    'cuda': lambda: [S(A(2, 3))] if torch.cuda.device_count() else [],
     'cummax': lambda: [S(A(2, 3), 1), S(A(2, 3), dim=-2), S(A(), 0)],
     'cummin': lambda: [S(A(2, 3), 1), S(A(2, 3), dim=-2)],
     'cumprod': lambda: [S(A(2, 3), 1), S(A(2, 3), dim=0), S(A(), 0),
@@ -694,7 +696,6 @@ NONDIFF = {
     'cauchy_': lambda x: (x * 1).cauchy_(),
     'char': lambda x: x.char(),
     'count_nonzero': lambda x: torch.count_nonzero(x),
-    'cuda': lambda x: x.cuda() if torch.cuda.is_available() else None,
     'detach': lambda x: x.detach(),
     'detach_copy': lambda x: torch.detach_copy(x),
     'empty': lambda x: torch.empty(2),

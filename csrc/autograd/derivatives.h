@@ -77,10 +77,11 @@ mt_dlist_prod(mt_dlist l)
     return p;
 }
 
-/* A shape and dtype (of a tensor argument, or of an output). */
+/* A shape, dtype and device (of a tensor argument, or of an output). */
 typedef struct {
     int ndim;
     mt_dtype dtype;
+    mt_device device; /* a gradient on another device is moved to it (.cuda(), .to(), .cpu()) */
     int64_t *sizes; /* inline_ or owned (malloc) for more than MT_DINLINE dims */
     int64_t inline_[MT_DINLINE];
 } mt_dmeta;

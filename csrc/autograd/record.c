@@ -67,10 +67,13 @@ mt__ag_begin(const char *key, const struct mt_derivative **cache, PyObject *self
 /* ---- states ------------------------------------------------------------------------------- */
 
 static int
-mt__dmeta_set(mt_dmeta *m, int ndim, const int64_t *sizes, mt_dtype dtype)
+mt__dmeta_set(mt_dmeta *m, const mt_tensor *t)
 {
+    const int ndim = t->ndim;
+    const int64_t *sizes = t->sizes;
     m->ndim = ndim;
-    m->dtype = dtype;
+    m->dtype = t->dtype;
+    m->device = mt_tensor_device(t);
     m->sizes = ndim <= MT_DINLINE ? m->inline_ : malloc((size_t)ndim * sizeof(int64_t));
     if (m->sizes == NULL) {
         return mt_error_set(MT_ENOMEM, "autograd: out of memory");
@@ -241,7 +244,7 @@ mt__dconvert(const mt_dparam *p, PyObject *o, mt_dval *v)
         if (mt__tensor_check(o)) {
             mt_tensor *t = mt__tensor_impl(o);
             v->u.t.is_tensor = true;
-            return mt__dmeta_set(&v->u.t.meta, t->ndim, t->sizes, t->dtype) < 0 ? mt__raise_int(0)
+            return mt__dmeta_set(&v->u.t.meta, t) < 0 ? mt__raise_int(0)
                                                                                  : 0;
         }
         if (p->flags & MT_DP_NUMBER) {
@@ -637,7 +640,7 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             continue;
         }
         mt_tensor *t = mt__tensor_impl(outs[i]);
-        if (mt__dmeta_set(&st->out_meta[i], t->ndim, t->sizes, t->dtype) < 0) {
+        if (mt__dmeta_set(&st->out_meta[i], t) < 0) {
             mt__raise(0);
             goto fail;
         }
@@ -685,7 +688,8 @@ fail:
 /* ---- running a declared node -------------------------------------------------------------- */
 
 /* g (stolen) summed to the shape and cast to the dtype of m (a real input takes the real part
- * of a complex gradient).  New reference or NULL. */
+ * of a complex gradient), on m's device (the input of a copy to another device gets its
+ * gradient back where it lives, as torch's ToCopyBackward).  New reference or NULL. */
 static mt_tensor *
 mt__dfit(mt_tensor *g, const mt_dmeta *m)
 {
@@ -707,6 +711,15 @@ mt__dfit(mt_tensor *g, const mt_dmeta *m)
             r = re;
         }
         mt_tensor *c = mt_to_dtype(r, m->dtype, false);
+        mt_tensor_decref(r);
+        r = c;
+    }
+    if (r != NULL && !mt_device_eq(mt_tensor_device(r), m->device)) {
+        mt_tensor *c = mt_tensor_empty(r->dtype, r->ndim, r->sizes, m->device);
+        if (c != NULL && mt_copy_(c, r) < 0) {
+            mt_tensor_decref(c);
+            c = NULL;
+        }
         mt_tensor_decref(r);
         r = c;
     }
@@ -736,7 +749,7 @@ mt__dnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs, mt
             }
             else if (st->out_diff & (1u << i)) {
                 const mt_dmeta *m = &st->out_meta[i];
-                filled[i] = mt_tensor_empty(m->dtype, m->ndim, m->sizes, MT_DEVICE_CPU);
+                filled[i] = mt_tensor_empty(m->dtype, m->ndim, m->sizes, m->device);
                 if (filled[i] == NULL || mt_fill_(filled[i], mt_scalar_int(0)) < 0) {
                     rc = mt_d_err();
                     goto done;
@@ -825,7 +838,7 @@ mt__dlist_tuple(int n, const int64_t *v)
 }
 
 /* A parameter's value as the Python form reads it: a tensor argument's object when it was
- * saved, else (shape, dtype); numbers, ints, tuples, dtypes, strings; None. */
+ * saved, else (shape, dtype, device); numbers, ints, tuples, dtypes, strings; None. */
 static PyObject *
 mt__dval_to_py(const mt_dparam *p, const mt_dval *v)
 {
@@ -847,7 +860,8 @@ mt__dval_to_py(const mt_dparam *p, const mt_dval *v)
             if (shape == NULL) {
                 return NULL;
             }
-            return Py_BuildValue("(NO)", shape, mt__dtype_object(v->u.t.meta.dtype));
+            return Py_BuildValue("(NON)", shape, mt__dtype_object(v->u.t.meta.dtype),
+                                 mt__device_object(v->u.t.meta.device));
         }
     case MT_DV_SCALAR:
         return mt__scalar_to_py(v->u.s);
@@ -868,7 +882,7 @@ mt__dval_to_py(const mt_dparam *p, const mt_dval *v)
 /* _dvalues(node) -> (op, values, results, edges, metas, outmetas): the parameters' values
  * (see mt__dval_to_py), the results the formulas read (tensor objects whose history is this
  * node; None where not kept), each parameter's edge (-1: none), each tensor argument's
- * (shape, dtype) and each differentiable output's (None for the others). */
+ * (shape, dtype, device) and each differentiable output's (None for the others). */
 static PyObject *
 mt_py_dvalues(PyObject *module, PyObject *arg)
 {
@@ -915,7 +929,9 @@ mt_py_dvalues(PyObject *module, PyObject *arg)
         PyObject *m = Py_None;
         if (e >= 0) {
             PyObject *shape = mt__dlist_tuple(v->u.t.meta.ndim, v->u.t.meta.sizes);
-            m = shape ? Py_BuildValue("(NO)", shape, mt__dtype_object(v->u.t.meta.dtype)) : NULL;
+            m = shape ? Py_BuildValue("(NON)", shape, mt__dtype_object(v->u.t.meta.dtype),
+                                      mt__device_object(v->u.t.meta.device))
+                      : NULL;
             if (m == NULL) {
                 goto fail;
             }
@@ -945,7 +961,8 @@ mt_py_dvalues(PyObject *module, PyObject *arg)
         PyObject *m = Py_None;
         if (st->out_diff & (1u << i)) {
             PyObject *shape = mt__dlist_tuple(st->out_meta[i].ndim, st->out_meta[i].sizes);
-            m = shape ? Py_BuildValue("(NO)", shape, mt__dtype_object(st->out_meta[i].dtype))
+            m = shape ? Py_BuildValue("(NON)", shape, mt__dtype_object(st->out_meta[i].dtype),
+                                      mt__device_object(st->out_meta[i].device))
                       : NULL;
             if (m == NULL) {
                 goto fail;

@@ -143,7 +143,7 @@ op('cos',                 'C:ops',                   'fmio', grad=d(_UNARY, self
 op('cosh',                'C:ops',                   'fmio', grad=d(_UNARY, self='grad * conj(self.sinh())'))
 op('count_nonzero',       'py:_reductions',          'fm', grad='nondiff')
 op('cpu',                 'C:tensor',                'm', grad=d('Tensor self, *, Any memory_format=None', node='ToCopyBackward0', self='grad'))
-op('cuda',                'C:tensor',                'm', grad='nondiff')
+op('cuda',                'C:tensor',                'm', grad=d('Tensor self, Any device=None, Any non_blocking=False, *, Any memory_format=None', node='ToCopyBackward0', self='grad'))
 op('cummax',              'py:_reductions',          'fmo', grad='cummax')
 op('cummin',              'py:_reductions',          'fmo', grad='cummin')
 op('cumprod',             'C:reduce',                'fmio', inplace='generic', grad='cumprod')

@@ -168,11 +168,11 @@ METHODS = _dsl.VOCAB_NAMES - set(VOCAB)
 
 
 class _Meta:
-    """The shape and dtype of a tensor parameter whose values the node did not keep."""
-    __slots__ = ("shape", "dtype")
+    """The shape, dtype and device of a tensor parameter whose values the node did not keep."""
+    __slots__ = ("shape", "dtype", "device")
 
-    def __init__(self, shape, dtype):
-        self.shape, self.dtype = shape, dtype
+    def __init__(self, shape, dtype, device):
+        self.shape, self.dtype, self.device = shape, dtype, device
 
     @property
     def ndim(self):
@@ -280,19 +280,21 @@ def compiled(op, spec=None):
     return c
 
 
-def _fit(g, shape, dtype):
-    """A formula's gradient for an input of this shape and dtype: summed to the shape
-    (broadcasting), in the dtype (a real input takes the real part)."""
+def _fit(g, shape, dtype, device):
+    """A formula's gradient for an input of this shape, dtype and device: summed to the shape
+    (broadcasting), in the dtype (a real input takes the real part), on the device."""
     if g is None:
         return None
     if not _is_t(g):
-        g = _C.full(shape, g, dtype=dtype)
+        g = _C.full(shape, g, dtype=dtype, device=device)
     if tuple(g.shape) != tuple(shape):
         g = _sum_to(g, shape)
     if g.dtype != dtype:
         if g.dtype.is_complex and not dtype.is_complex:
             g = g.real
         g = g.to(dtype)
+    if g.device != device:
+        g = g.to(device)
     return g
 
 
@@ -312,7 +314,8 @@ def node_apply(node, grads):
         return [None] * len(node.next_functions)
     env["has_grad"] = lambda i: given[i]
     if len(grads) > 1:
-        grads = tuple(g if g is not None or m is None else _C.zeros(m[0], dtype=m[1])
+        grads = tuple(g if g is not None or m is None
+                      else _C.zeros(m[0], dtype=m[1], device=m[2])
                       for g, m in zip(grads, outmetas))
     if node._ctx is not None:            # saved tensors with hooks (Note [Saved variables])
         from . import _saved_variables
@@ -325,7 +328,7 @@ def node_apply(node, grads):
     grads = c.gradients(wanted, env)
     for p, e, m in zip(c.decl.params, edges, metas):
         if e >= 0 and grads.get(p.name) is not None:
-            out[e] = _fit(grads[p.name], m[0], m[1])
+            out[e] = _fit(grads[p.name], *m)
     return out
 
 
