@@ -58,8 +58,14 @@ mt_tensors_overlap(const mt_tensor *a, const mt_tensor *b)
 int
 mt_copy_(mt_tensor *dst, const mt_tensor *src)
 {
+    return mt_copy_nb_(dst, src, false);
+}
+
+int
+mt_copy_nb_(mt_tensor *dst, const mt_tensor *src, bool non_blocking)
+{
     /* across devices too: the kernel of the (dst, src) pair moves the bytes */
-    int (*copy)(const mt_iter *, mt_dtype, mt_dtype) =
+    int (*copy)(const mt_iter *, mt_dtype, mt_dtype, bool) =
         MT_STUB2(copy, copy, mt_tensor_device(dst).type, mt_tensor_device(src).type, "copy_");
     if (copy == NULL) {
         return MT_ENOTIMPL;
@@ -103,7 +109,7 @@ mt_copy_(mt_tensor *dst, const mt_tensor *src)
         mt_tensor_decref(tmp);
         return rc;
     }
-    rc = copy(&it, dst->dtype, src->dtype);
+    rc = copy(&it, dst->dtype, src->dtype, non_blocking);
     mt_iter_release(&it);
     mt_tensor_decref(expanded);
     mt_tensor_decref(tmp);

@@ -44,7 +44,9 @@ MT_DECLARE_STUB(elementwise, mt_elementwise_kernels);
  * it: built over (dst, src), src already broadcast to dst's shape and never overlapping
  * dst.  The kernel converts src's dtype to dst's while copying.  mt_copy_stub[dst][src]. */
 typedef struct mt_copy_kernels {
-    int (*copy)(const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype);
+    /* non_blocking: the copy may return before it is done when that is safe (a transfer
+     * between a device and pinned host memory, Note [Pinned host memory]); else ignored. */
+    int (*copy)(const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype, bool non_blocking);
 } mt_copy_kernels;
 extern const mt_copy_kernels *mt_copy_stub[MT_NUM_DEVICE_TYPES][MT_NUM_DEVICE_TYPES];
 extern const mt_copy_kernels mt__copy_none;

@@ -22,6 +22,10 @@ void mt_aten_init(void);
 /* Copies src into dst: broadcasting src to dst's shape, converting dtype.
  * Overlapping src/dst memory is handled (src is cloned first). */
 int mt_copy_(mt_tensor *dst, const mt_tensor *src);
+/* mt_copy_ that may return before a transfer between a device and pinned host memory is done
+ * (copy_(non_blocking=True), .to(non_blocking=True)): the caller orders later work by the
+ * device's stream, as torch's. */
+int mt_copy_nb_(mt_tensor *dst, const mt_tensor *src, bool non_blocking);
 int mt_fill_(mt_tensor *t, mt_scalar value);
 /* t itself (new reference) when already contiguous, else a contiguous copy. */
 mt_tensor *mt_contiguous(mt_tensor *t);

@@ -584,6 +584,46 @@ mt_cuda_event_elapsed_ms(void *start, void *end, int device, float *ms)
     return e == cudaSuccess ? 0 : mt__cuda_error(e, "cudaEventElapsedTime");
 }
 
+/* ---- page-locked host memory (the backend of cuda_host_alloc.c) ---- */
+
+int
+mt_cuda_host_malloc(size_t nbytes, void **out)
+{
+    int rc = mt__check(0); /* any device: the error without one */
+    if (rc < 0) {
+        return rc;
+    }
+    void *p = NULL;
+    cudaError_t e = cudaHostAlloc(&p, nbytes, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+        return mt__cuda_error(e, "cudaHostAlloc");
+    }
+    *out = p;
+    return 0;
+}
+
+void
+mt_cuda_host_release(void *ptr)
+{
+    if (ptr != NULL && cudaFreeHost(ptr) != cudaSuccess) {
+        (void)cudaGetLastError(); /* nothing to report to: the block is gone either way */
+    }
+}
+
+bool
+mt_cuda_host_is_pinned(const void *ptr)
+{
+    if (ptr == NULL || mt_cuda_device_count() == 0) {
+        return false;
+    }
+    struct cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
 #else /* no CUDA built in: no device, and every request says so */
 
 int
@@ -739,6 +779,22 @@ int
 mt_cuda_event_elapsed_ms(void *start, void *end, int device, float *ms)
 {
     return mt__unavailable();
+}
+int
+mt_cuda_host_malloc(size_t nbytes, void **out)
+{
+    return mt__unavailable();
+}
+
+void
+mt_cuda_host_release(void *ptr)
+{
+}
+
+bool
+mt_cuda_host_is_pinned(const void *ptr)
+{
+    return false;
 }
 #endif
 

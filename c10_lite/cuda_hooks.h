@@ -90,4 +90,15 @@ int mt_cuda_event_synchronize(void *event, int device);
 /* *ms = milliseconds between two recorded timing events. */
 int mt_cuda_event_elapsed_ms(void *start, void *end, int device, float *ms);
 
+/* ---- page-locked ("pinned") host memory: the runtime's side of cuda_host_alloc.h ---- */
+/* nbytes of page-locked host memory (cudaHostAlloc): 0 with *out owned by the caller (give it
+ * back with mt_cuda_host_release), or a negative code (no device: torch's message). */
+int mt_cuda_host_malloc(size_t nbytes, void **out);
+/* Gives back a block of mt_cuda_host_malloc (NULL: nothing); waits for the devices' work, as
+ * cudaFreeHost does.  Cannot fail. */
+void mt_cuda_host_release(void *ptr);
+/* Whether ptr lies in page-locked host memory the runtime knows (cudaPointerGetAttributes);
+ * false without a device.  Never an error. */
+bool mt_cuda_host_is_pinned(const void *ptr);
+
 #endif /* C10_LITE_CUDA_HOOKS_H */

@@ -4,6 +4,8 @@
  * cache (Note [Caching allocator] in c10_lite/cuda_alloc.h). */
 #include "csrc/common.h"
 
+#include "c10_lite/cuda_host_alloc.h"
+
 /* the device argument: an int index (the Python side resolves None and devices) */
 static int
 mt__cuda_index(PyObject *o, int *device)
@@ -447,6 +449,102 @@ mt_py_cuda_reset_peak_memory_stats(PyObject *m, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* ---- pinned host memory (Note [Pinned host memory]) and stream uses of device memory ---- */
+
+/* _cuda_pin(t) -> a contiguous copy of the cpu tensor t in pinned memory */
+static PyObject *
+mt_py_cuda_pin(PyObject *m, PyObject *arg)
+{
+    if (!mt__tensor_check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "_cuda_pin() expects a tensor");
+        return NULL;
+    }
+    mt_tensor *t = mt__tensor_impl(arg);
+    if (mt_tensor_device(t).type != MT_CPU) {
+        PyErr_SetString(PyExc_RuntimeError, "only dense CPU tensors can be pinned");
+        return NULL;
+    }
+    const size_t nbytes = (size_t)t->numel * mt_dtype_itemsize(t->dtype);
+    mt_storage *s = mt_storage_new_pinned(nbytes);
+    if (s == NULL) {
+        return mt__raise(0);
+    }
+    mt_tensor *r = mt_tensor_new(s, t->dtype, t->ndim, t->sizes, NULL, 0);
+    mt_storage_decref(s);
+    if (r == NULL) {
+        return mt__raise(0);
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_copy_(r, t);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        mt_tensor_decref(r);
+        return mt__raise(0);
+    }
+    return mt__tensor_wrap(r);
+}
+
+/* _cuda_is_pinned(t) -> whether t's bytes are in pinned host memory */
+static PyObject *
+mt_py_cuda_is_pinned(PyObject *m, PyObject *arg)
+{
+    if (!mt__tensor_check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "_cuda_is_pinned() expects a tensor");
+        return NULL;
+    }
+    mt_tensor *t = mt__tensor_impl(arg);
+    return PyBool_FromLong(mt_tensor_device(t).type == MT_CPU && t->storage->nbytes > 0 &&
+                           mt_cuda_host_is_pinned_ptr(t->storage->data));
+}
+
+/* _cuda_host_empty_cache() */
+static PyObject *
+mt_py_cuda_host_empty_cache(PyObject *m, PyObject *unused)
+{
+    Py_BEGIN_ALLOW_THREADS
+    mt_cuda_host_empty_cache();
+    Py_END_ALLOW_THREADS
+    Py_RETURN_NONE;
+}
+
+/* _cuda_host_memory_stats() -> (reserved, allocated) bytes of pinned blocks */
+static PyObject *
+mt_py_cuda_host_memory_stats(PyObject *m, PyObject *unused)
+{
+    size_t reserved, allocated;
+    mt_cuda_host_stats(&reserved, &allocated);
+    return Py_BuildValue("(nn)", (Py_ssize_t)reserved, (Py_ssize_t)allocated);
+}
+
+/* _cuda_record_stream(t, stream) -> None: t's block is not reused before the work queued on
+ * stream so far has completed (Note [Caching allocator]) */
+static PyObject *
+mt_py_cuda_record_stream(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *stream;
+    if (!mt__nargs("_cuda_record_stream", nargs, 2) || mt__cuda_stream_arg(args[1], &stream) < 0) {
+        return NULL;
+    }
+    if (!mt__tensor_check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "record_stream() expects a tensor");
+        return NULL;
+    }
+    mt_tensor *t = mt__tensor_impl(args[0]);
+    if (mt_tensor_device(t).type != MT_CUDA) {
+        PyErr_SetString(PyExc_RuntimeError, "unknown parameter type");
+        return NULL;
+    }
+    if (t->storage->nbytes == 0) {
+        Py_RETURN_NONE;
+    }
+    mt_cuda_alloc *a = mt_cuda_allocator();
+    if (a == NULL || mt_cuda_alloc_record_stream(a, t->storage->data, stream) < 0) {
+        return mt__raise(0);
+    }
+    Py_RETURN_NONE;
+}
+
 /* _cuda_getDeviceProperties(index) -> dict of what torch's _CudaDeviceProperties reports */
 static PyObject *
 mt_py_cuda_get_device_properties(PyObject *m, PyObject *arg)
@@ -514,6 +612,12 @@ static PyMethodDef mt_cuda_functions[] = {
     {"_cuda_unavailableMessage", mt_py_cuda_unavailable_message, METH_NOARGS, NULL},
     {"_cuda_memory_stats", mt_py_cuda_memory_stats, METH_O, NULL},
     {"_cuda_empty_cache", mt_py_cuda_empty_cache, METH_NOARGS, NULL},
+    {"_cuda_pin", mt_py_cuda_pin, METH_O, NULL},
+    {"_cuda_is_pinned", mt_py_cuda_is_pinned, METH_O, NULL},
+    {"_cuda_host_empty_cache", mt_py_cuda_host_empty_cache, METH_NOARGS, NULL},
+    {"_cuda_host_memory_stats", mt_py_cuda_host_memory_stats, METH_NOARGS, NULL},
+    {"_cuda_record_stream", (PyCFunction)(void (*)(void))mt_py_cuda_record_stream, METH_FASTCALL,
+     NULL},
     {"_cuda_reset_peak_memory_stats", mt_py_cuda_reset_peak_memory_stats, METH_O, NULL},
     {NULL},
 };

@@ -840,9 +840,11 @@ mt__warn_complex_to_real(mt_dtype src, mt_dtype dst)
 }
 
 /* Converts self to (dtype, device) laid out in memory format f (Note
- * [Memory formats]); returns self itself when nothing changes and !copy. */
+ * [Memory formats]); returns self itself when nothing changes and !copy.  non_blocking: a
+ * transfer from or to pinned host memory may return before it is done (mt_copy_nb_). */
 static PyObject *
-mt__convert_format(PyObject *self, mt_dtype dt, mt_device dev, int copy, mt_memory_format f)
+mt__convert_format_nb(PyObject *self, mt_dtype dt, mt_device dev, int copy, mt_memory_format f,
+                      bool non_blocking)
 {
     mt_tensor *t = IMPL(self);
     mt_device from = mt_tensor_device(t);
@@ -876,7 +878,7 @@ mt__convert_format(PyObject *self, mt_dtype dt, mt_device dev, int copy, mt_memo
          * copy kernels of the (destination, source) pair */
         mt_memory_format g = f == MT_MF_PRESERVE ? mt_suggest_memory_format(t) : f;
         r = mt_empty_in_format(dt, t->ndim, t->sizes, dev, g);
-        if (r != NULL && mt_copy_(r, t) < 0) {
+        if (r != NULL && mt_copy_nb_(r, t, non_blocking) < 0) {
             mt_tensor_decref(r);
             r = NULL;
         }
@@ -884,6 +886,21 @@ mt__convert_format(PyObject *self, mt_dtype dt, mt_device dev, int copy, mt_memo
     Py_END_ALLOW_THREADS
     mt_tensor_decref(t);
     return mt__tensor_wrap(r);
+}
+
+static PyObject *
+mt__convert_format(PyObject *self, mt_dtype dt, mt_device dev, int copy, mt_memory_format f)
+{
+    return mt__convert_format_nb(self, dt, dev, copy, f, false);
+}
+
+/* a non_blocking argument (absent or None: false); 0, or -1 with the exception set */
+static int
+mt__non_blocking_arg(PyObject *o, bool *out)
+{
+    int v = o == NULL || o == Py_None ? 0 : PyObject_IsTrue(o);
+    *out = v > 0;
+    return v < 0 ? -1 : 0;
 }
 
 /* mt__convert_format keeping the layout (preserve_format). */
@@ -909,11 +926,13 @@ mt_m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     if (a[3] != NULL && (copy = PyObject_IsTrue(a[3])) < 0) {
         return NULL;
     }
+    PyObject *nb = a[2];
     /* to(dtype, non_blocking, copy): shift the positional meaning */
     if (nargs >= 1 && first != NULL && (mt__dtype_check(first) || PyType_Check(first))) {
         if (nargs >= 3 && (copy = PyObject_IsTrue(args[2])) < 0) {
             return NULL;
         }
+        nb = nargs >= 2 ? args[1] : nb;
         second = first;
         first = NULL;
     }
@@ -924,7 +943,12 @@ mt_m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         if (nargs >= 3 && (copy = PyObject_IsTrue(args[2])) < 0) {
             return NULL;
         }
+        nb = nargs >= 2 ? args[1] : nb;
         second = NULL;
+    }
+    bool non_blocking;
+    if (mt__non_blocking_arg(nb, &non_blocking) < 0) {
+        return NULL;
     }
     if (first != NULL && first != Py_None && mt__device_from_py(first, &dev) < 0) {
         return NULL;
@@ -932,7 +956,7 @@ mt_m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     if (second != NULL && second != Py_None && mt__dtype_from_py(second, &dt, "to(): dtype") < 0) {
         return NULL;
     }
-    return mt__convert_format(self, dt, dev, copy, f);
+    return mt__convert_format_nb(self, dt, dev, copy, f, non_blocking);
 }
 
 static PyObject *
@@ -990,7 +1014,11 @@ mt_m_cuda(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
         PyErr_SetString(PyExc_RuntimeError, "Invalid device, must be cuda device");
         return NULL;
     }
-    return mt__convert_format(self, IMPL(self)->dtype, dev, 0, f);
+    bool non_blocking;
+    if (mt__non_blocking_arg(a[1], &non_blocking) < 0) {
+        return NULL;
+    }
+    return mt__convert_format_nb(self, IMPL(self)->dtype, dev, 0, f, non_blocking);
 }
 
 /* The legacy type names, e.g. minitorch.FloatTensor. */
@@ -1058,12 +1086,14 @@ mt_m_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         return NULL;
     }
     int rc;
-    if (mt__warn_complex_to_real(IMPL(src)->dtype, IMPL(self)->dtype) < 0) {
+    bool non_blocking;
+    if (mt__non_blocking_arg(a[1], &non_blocking) < 0 ||
+        mt__warn_complex_to_real(IMPL(src)->dtype, IMPL(self)->dtype) < 0) {
         return NULL;
     }
     mt_tensor *d = mt__tensor_impl_ref(self), *s = mt__tensor_impl_ref(src);
     Py_BEGIN_ALLOW_THREADS
-    rc = mt_copy_(d, s);
+    rc = mt_copy_nb_(d, s, non_blocking);
     Py_END_ALLOW_THREADS
     mt_tensor_decref(d);
     mt_tensor_decref(s);

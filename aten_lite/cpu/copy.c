@@ -393,8 +393,9 @@ mt_cpu_where_loop(mt_dtype dt)
 /* ---- the cpu copy and fill kernels (see Note [Kernel stubs]) ---- */
 
 static int
-mt__cpu_copy(const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype)
+mt__cpu_copy(const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype, bool non_blocking)
 {
+    (void)non_blocking;
     mt_iter_for_each(it, mt_cpu_cast_loop(dst_dtype, src_dtype), NULL);
     return MT_OK;
 }

@@ -10,6 +10,7 @@
 #include "aten_lite/scalar.h"
 #include "c10_lite/allocator.h"
 #include "c10_lite/cuda_hooks.h"
+#include "c10_lite/cuda_host_alloc.h"
 #include "c10_lite/cuda_state.h"
 #include "c10_lite/error.h"
 
@@ -109,8 +110,29 @@ mt__wait_for_destination(mt_device dd, mt_device sd)
     return rc;
 }
 
+/* A transfer between a device and the host returns before it is done only from or to pinned
+ * memory (the runtime would stage pageable memory anyway; Note [Pinned host memory]); the
+ * pinned block then remembers the stream, so it is not handed out again before the copy ran. */
 static int
-mt__cuda_copy(const mt_iter *it, mt_dtype ddt, mt_dtype sdt)
+mt__transfer(const mt_iter *it, mt_device dd, mt_device sd, size_t nbytes, bool non_blocking)
+{
+    const bool same = dd.type == MT_CUDA && mt_device_eq(dd, sd);
+    if (same || (dd.type == MT_CUDA && sd.type == MT_CUDA)) {
+        return mt_bytes_copy(it->data[0], dd, it->data[1], sd, nbytes, same || non_blocking);
+    }
+    const void *host = dd.type == MT_CPU ? (const void *)it->data[0] : (const void *)it->data[1];
+    const int device = dd.type == MT_CUDA ? dd.index : sd.index;
+    const bool async = non_blocking && mt_cuda_host_is_pinned_ptr(host);
+    int rc = mt_bytes_copy(it->data[0], dd, it->data[1], sd, nbytes, async);
+    if (rc == MT_OK && async &&
+        mt_cuda_host_record_use(host, mt_cuda_current_stream(device), device) < 0) {
+        rc = mt_cuda_stream_synchronize(mt_cuda_current_stream(device), device);
+    }
+    return rc;
+}
+
+static int
+mt__cuda_copy(const mt_iter *it, mt_dtype ddt, mt_dtype sdt, bool non_blocking)
 {
     mt_tensor *dst = it->tensors[0], *src = it->tensors[1];
     const mt_device dd = mt_tensor_device(dst), sd = mt_tensor_device(src);
@@ -122,9 +144,7 @@ mt__cuda_copy(const mt_iter *it, mt_dtype ddt, mt_dtype sdt)
     }
     const size_t nbytes = (size_t)it->numel * mt_dtype_itemsize(ddt);
     if (mt__plain_bytes(it, ddt, sdt)) {
-        /* one device to itself need not wait for the host */
-        const bool same = dd.type == MT_CUDA && mt_device_eq(dd, sd);
-        return mt_bytes_copy(it->data[0], dd, it->data[1], sd, nbytes, same);
+        return mt__transfer(it, dd, sd, nbytes, non_blocking);
     }
     if (dd.type == MT_CUDA && mt_device_eq(dd, sd) && ddt == sdt) {
         mt_cuda_geom g;

@@ -365,11 +365,24 @@ class Tensor(_TensorOps, _C.TensorBase):
         """Whether the storage is in shared memory (share_memory_ or sent to another process)."""
         return self.untyped_storage().is_shared()
 
-    def is_pinned(self):
-        return False
+    def is_pinned(self, device=None):
+        """Whether the bytes are in page-locked host memory (Note [Pinned host memory])."""
+        return _C._cuda_is_pinned(self)
 
-    def pin_memory(self):
-        raise NotImplementedError("pinned memory needs CUDA tensors, which are not implemented yet")
+    def pin_memory(self, device=None):
+        """A copy in page-locked host memory (self when it is there already), from which
+        copies to a CUDA device with non_blocking=True run without the host."""
+        if self.device.type != "cpu":
+            raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+        if _C._cuda_is_pinned(self):
+            return self
+        return _C._cuda_pin(self)
+
+    def record_stream(self, stream):
+        """Marks this CUDA tensor's memory as used by `stream`: the caching allocator does not
+        hand it out again, after the tensor is freed, before the work queued on `stream` so far
+        has completed."""
+        _C._cuda_record_stream(self, stream.cuda_stream)
 
     def share_memory_(self):
         """Moves the storage into shared memory, in place (every view sees it), under the
