@@ -451,12 +451,13 @@ mt_py_cuda_reset_peak_memory_stats(PyObject *m, PyObject *arg)
 
 /* ---- pinned host memory (Note [Pinned host memory]) and stream uses of device memory ---- */
 
-/* _cuda_pin(t) -> a contiguous copy of the cpu tensor t in pinned memory */
+/* _cuda_pinned_empty(t) -> an uninitialised contiguous tensor of the cpu tensor t's shape and
+ * dtype in pinned memory (Tensor.pin_memory fills it with a recorded copy_) */
 static PyObject *
-mt_py_cuda_pin(PyObject *m, PyObject *arg)
+mt_py_cuda_pinned_empty(PyObject *m, PyObject *arg)
 {
     if (!mt__tensor_check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "_cuda_pin() expects a tensor");
+        PyErr_SetString(PyExc_TypeError, "_cuda_pinned_empty() expects a tensor");
         return NULL;
     }
     mt_tensor *t = mt__tensor_impl(arg);
@@ -464,25 +465,13 @@ mt_py_cuda_pin(PyObject *m, PyObject *arg)
         PyErr_SetString(PyExc_RuntimeError, "only dense CPU tensors can be pinned");
         return NULL;
     }
-    const size_t nbytes = (size_t)t->numel * mt_dtype_itemsize(t->dtype);
-    mt_storage *s = mt_storage_new_pinned(nbytes);
+    mt_storage *s = mt_storage_new_pinned((size_t)t->numel * mt_dtype_itemsize(t->dtype));
     if (s == NULL) {
         return mt__raise(0);
     }
     mt_tensor *r = mt_tensor_new(s, t->dtype, t->ndim, t->sizes, NULL, 0);
     mt_storage_decref(s);
-    if (r == NULL) {
-        return mt__raise(0);
-    }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = mt_copy_(r, t);
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
-        mt_tensor_decref(r);
-        return mt__raise(0);
-    }
-    return mt__tensor_wrap(r);
+    return r == NULL ? mt__raise(0) : mt__tensor_wrap(r);
 }
 
 /* _cuda_is_pinned(t) -> whether t's bytes are in pinned host memory */
@@ -612,7 +601,7 @@ static PyMethodDef mt_cuda_functions[] = {
     {"_cuda_unavailableMessage", mt_py_cuda_unavailable_message, METH_NOARGS, NULL},
     {"_cuda_memory_stats", mt_py_cuda_memory_stats, METH_O, NULL},
     {"_cuda_empty_cache", mt_py_cuda_empty_cache, METH_NOARGS, NULL},
-    {"_cuda_pin", mt_py_cuda_pin, METH_O, NULL},
+    {"_cuda_pinned_empty", mt_py_cuda_pinned_empty, METH_O, NULL},
     {"_cuda_is_pinned", mt_py_cuda_is_pinned, METH_O, NULL},
     {"_cuda_host_empty_cache", mt_py_cuda_host_empty_cache, METH_NOARGS, NULL},
     {"_cuda_host_memory_stats", mt_py_cuda_host_memory_stats, METH_NOARGS, NULL},

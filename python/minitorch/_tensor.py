@@ -376,7 +376,7 @@ class Tensor(_TensorOps, _C.TensorBase):
             raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
         if _C._cuda_is_pinned(self):
             return self
-        return _C._cuda_pin(self)
+        return _C._cuda_pinned_empty(self).copy_(self)   # recorded: the gradient flows back
 
     def record_stream(self, stream):
         """Marks this CUDA tensor's memory as used by `stream`: the caching allocator does not
