@@ -65,11 +65,17 @@ else
     failed=1
 fi
 
-step pytest_cuda 180 env PYTHONPATH=python "$py" -m pytest -q -p no:cacheprovider -x \
-    tests/test_cuda_runtime.py tests/test_storage.py || failed=1
+step pytest_cuda 240 env PYTHONPATH=python "$py" -m pytest -q -p no:cacheprovider \
+    tests/test_cuda*.py tests/test_storage.py || failed=1
+# the kernels of a few pytest files under memcheck (the Python side is not instrumented)
+if [ -n "${cs:-}" ]; then
+    step memcheck_pytest 150 env PYTHONPATH=python "$cs" --tool memcheck --error-exitcode 9 \
+        "$py" -m pytest -q -p no:cacheprovider -x tests/test_cuda_tensors.py \
+        tests/test_cuda_pinned.py || failed=1
+fi
 
 if [ -f bench/cuda_ops.py ]; then
-    step bench_cuda_ops 120 env PYTHONPATH=python "$py" bench/cuda_ops.py || failed=1
+    step bench_cuda_ops 180 env PYTHONPATH=python "$py" bench/cuda_ops.py || failed=1
 else
     SUMMARY+=("bench_cuda_ops     skipped: bench/cuda_ops.py does not exist yet")
 fi
