@@ -5,38 +5,14 @@
 
 #include "aten_lite/iter.h"
 #include "aten_lite/kernel_stubs.h"
+#include "aten_lite/optim_math.h"
 #include "c10_lite/error.h"
-
-/* The hyper-parameters in the element type T, as the op-by-op update takes them. */
-/* One element of the update (Note [Fused Adam]); K the loop's constants.  maximize and
- * decoupled weight decay are exact multiplications (by -1 or 1, by the decay or 1); the L2
- * term, lerp's branch and amsgrad are the compile-time L2, LOW and AMS, so that every loop
- * has a body without branches, which the compiler vectorises (an L2 term is added only when
- * there is one: 0 * inf would be NaN). */
-#define MT__ADAM_ELEM(T, SQRT, K, p, m, v, x, g, L2, LOW, AMS)                                   \
-    do {                                                                                          \
-        g = g * (K)->sign;                                                                        \
-        p = p * (K)->decay;                                                                       \
-        if (L2) {                                                                                 \
-            g = g + (K)->wd * p;                                                                  \
-        }                                                                                         \
-        m = (LOW) ? m + (K)->w1 * (g - m) : g - (g - m) * (K)->one_m_w1;                          \
-        v = v * (K)->beta2;                                                                       \
-        v = v + (g * g) * (K)->one_m_beta2;                                                       \
-        T s_ = v;                                                                                 \
-        if (AMS) {                                                                                \
-            T hi_ = x > v ? x : v;                                                                \
-            x = x != x ? x : hi_; /* torch.maximum: NaN wins (v's NaN: x > v is false) */         \
-            s_ = x;                                                                               \
-        }                                                                                         \
-        p = p + (m / (SQRT(s_) / (K)->bc2_sqrt + (K)->eps)) * (K)->neg_step;                     \
-    } while (0)
 
 /* A contiguous loop (X: amsgrad's maximum, unused without AMS). */
 #define MT__ADAM_DENSE(T, SQRT, K, L2, LOW, AMS)                                                 \
     for (int64_t i = 0; i < n; i++) {                                                             \
         T p = P[i], m = M[i], v = V[i], x = (AMS) ? X[i] : 0, g = G[i];                           \
-        MT__ADAM_ELEM(T, SQRT, K, p, m, v, x, g, L2, LOW, AMS);                                   \
+        MT_ADAM_ELEM(T, SQRT, K, p, m, v, x, g, L2, LOW, AMS);                                   \
         P[i] = p;                                                                                 \
         M[i] = m;                                                                                 \
         V[i] = v;                                                                                 \
@@ -48,8 +24,7 @@
 /* The loops of one element type: eight contiguous ones (L2 x LOW x AMS) and a strided one. */
 #define MT__ADAM_LOOP(T, SQRT, NAME)                                                              \
     typedef struct {                                                                              \
-        T beta2, w1, one_m_w1, one_m_beta2, wd, decay, eps, neg_step, bc2_sqrt, sign;             \
-        bool l2, amsgrad, lerp_low;                                                               \
+        MT_ADAM_CONSTANTS_FIELDS(T)                                                               \
     } NAME##_k;                                                                                   \
     static void NAME##_dense(const NAME##_k *kp, int64_t n, T *restrict P, T *restrict M,         \
                              T *restrict V, T *restrict X, const T *restrict G)                   \
@@ -84,7 +59,7 @@
         for (int64_t i = 0; i < n[0]; i++) {                                                      \
             T p = *(T *)pp, m = *(T *)pm, v = *(T *)pv, g = *(const T *)pg;                       \
             T x = px != NULL ? *(T *)px : 0;                                                      \
-            MT__ADAM_ELEM(T, SQRT, k, p, m, v, x, g, k->l2, k->lerp_low, px != NULL);             \
+            MT_ADAM_ELEM(T, SQRT, k, p, m, v, x, g, k->l2, k->lerp_low, px != NULL);             \
             *(T *)pp = p;                                                                         \
             *(T *)pm = m;                                                                         \
             *(T *)pv = v;                                                                         \
@@ -100,16 +75,8 @@
     }                                                                                             \
     static void NAME##_run(mt_iter *it, const mt_adam_hyper *h)                                   \
     {                                                                                             \
-        double w1 = 1.0 - h->beta1;                                                               \
-        bool decoupled = h->decoupled && h->weight_decay != 0.0;                                  \
-        NAME##_k k = {                                                                            \
-            .beta2 = (T)h->beta2, .w1 = (T)w1, .one_m_w1 = (T)(1.0 - w1),                         \
-            .one_m_beta2 = (T)(1.0 - h->beta2), .wd = (T)h->weight_decay,                         \
-            .decay = decoupled ? (T)(1.0 - h->lr * h->weight_decay) : (T)1,                       \
-            .eps = (T)h->eps, .neg_step = (T)(-h->step_size), .bc2_sqrt = (T)h->bc2_sqrt,         \
-            .sign = h->maximize ? (T)-1 : (T)1, .amsgrad = h->amsgrad,                            \
-            .lerp_low = fabs(w1) < 0.5, .l2 = !h->decoupled && h->weight_decay != 0.0,            \
-        };                                                                                        \
+        NAME##_k k;                                                                               \
+        MT_ADAM_CONSTANTS_SET(T, &k, h);                                                          \
         mt_iter_for_each(it, NAME##_loop, &k);                                                    \
     }
 

@@ -4,15 +4,8 @@
 
 #include <stdbool.h>
 
+#include "aten_lite/optim_math.h" /* mt_adam_hyper */
 #include "c10_lite/tensor_impl.h"
-
-/* The scalars of one Adam/AdamW step (the optimizer computes the bias corrections). */
-typedef struct mt_adam_hyper {
-    double beta1, beta2, lr, weight_decay, eps;
-    double step_size;     /* lr / (1 - beta1^step) */
-    double bc2_sqrt;      /* sqrt(1 - beta2^step) */
-    bool maximize, decoupled, amsgrad;
-} mt_adam_hyper;
 
 /* Note [Fused Adam]
  * One Adam (AdamW: decoupled weight decay) step of one parameter in one pass: param,
