@@ -7,23 +7,17 @@ rank's traceback.  Every run is bounded in time.
 """
 import multiprocessing as mp
 import os
-import socket
 import tempfile
 import traceback
 
 import pytest
+from helpers import free_port
 
 __all__ = ["run_ranks", "free_port", "init_file", "RankFailed"]
 
 
 class RankFailed(AssertionError):
     pass
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _child(fn, rank, world_size, init_method, args, q, env):

@@ -5,13 +5,14 @@ import re
 import subprocess
 import sys
 
-from test_seeds import ROOT, _env, _free_port
+from helpers import free_port
+from test_seeds import ROOT, _env
 
 TIMEOUT = 180
 
 
 def _run(tmp_path, args, **extra):
-    env = _env({"DEMO_PORT": str(_free_port()), "DEMO_DIR": str(tmp_path), **extra})
+    env = _env({"DEMO_PORT": str(free_port()), "DEMO_DIR": str(tmp_path), **extra})
     proc = subprocess.run([sys.executable, *args], capture_output=True, text=True,
                           timeout=TIMEOUT, env=env, cwd=tmp_path)
     assert proc.returncode == 0, f"exit status {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
@@ -39,7 +40,7 @@ def test_average_gradients_loop_trains(tmp_path):
 
 def test_launch_style_distributed_sampler_program(tmp_path):
     out = _run(tmp_path, ["-m", "minitorch.distributed.launch", "--nproc_per_node=2",
-                          f"--master_port={_free_port()}", "--use_env",
+                          f"--master_port={free_port()}", "--use_env",
                           str(ROOT / "examples" / "ddp_launch.py")])
     # the ranks share one pipe: take each report wherever it starts
     reports = sorted(re.findall(r"Model \d, input size: minitorch\.Size\(\[\d+, 5\]\), output size: "

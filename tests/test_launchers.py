@@ -6,7 +6,6 @@ scripts without process groups (the seeds' distributed scripts are in test_seeds
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -19,6 +18,7 @@ import minitorch
 
 from minitorch.distributed import launch as legacy
 from minitorch.distributed import run as torchrun
+from helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 # where this process imports minitorch from (the source tree or an installed copy):
@@ -51,12 +51,6 @@ WORKER = textwrap.dedent('''
         time.sleep(60)
     sys.stdout.write(f"worker {rank} done\\n")  # one write: workers run unbuffered
 ''') % ENV_KEYS
-
-
-def _free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -103,7 +97,7 @@ def _pid_alive(pid):
 
 
 def test_torchrun_environment_and_args(job):
-    port = _free_port()
+    port = free_port()
     p = job("run", "--nproc_per_node=3", "--master_addr=127.0.0.1", f"--master_port={port}",
             "worker.py", "--lr", "0.5", "x")
     assert p.returncode == 0, p.stderr
@@ -180,7 +174,7 @@ def test_exit_status_and_restarts(job):
 
 
 def test_legacy_launch_local_rank_and_use_env(job):
-    port = _free_port()
+    port = free_port()
     p = job("launch", "--nproc_per_node=2", f"--master_port={port}", "worker.py", "--epochs", "2")
     assert p.returncode == 0, p.stderr
     assert "FutureWarning" in p.stderr and "deprecated" in p.stderr and BANNER in p.stderr
@@ -281,7 +275,7 @@ def test_sigterm_to_the_launcher_stops_the_workers(job):
 
 def test_c10d_rendezvous_assigns_node_ranks(job):
     # two launchers (two "nodes" on this machine) without --node_rank meet at the endpoint
-    port = _free_port()
+    port = free_port()
     e = dict(os.environ)
     e.pop("OMP_NUM_THREADS", None)
     e["PYTHONPATH"] = PACKAGE_DIR

@@ -5,7 +5,6 @@ import os
 import pickle
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import pytest
 
 import minitorch as torch
 import minitorch.multiprocessing as mp
+from helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 # where this process imports minitorch from (the source tree or an installed copy):
@@ -27,12 +27,6 @@ def _env():
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([PACKAGE_DIR, env.get("PYTHONPATH", "")])
     return env
-
-
-def _free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # ---------------------------------------------------------------- child functions
@@ -246,7 +240,7 @@ def test_fds_to_keep_program(tmp_path):
     script = tmp_path / "fds_to_keep.py"
     program = (FDS_TO_KEEP_PROGRAM.replace("import torch, os", "import minitorch as torch, os")
                .replace("import torch.", "import minitorch.")
-               .replace("'29500'", f"'{_free_port()}'"))
+               .replace("'29500'", f"'{free_port()}'"))
     script.write_text(program)
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=90, env=_env(), cwd=tmp_path)

@@ -10,7 +10,6 @@ own Python process, started as the users start it: ``python prog.py`` (ranks fro
 Process or multiprocessing.spawn) or through the two launchers."""
 import os
 import re
-import socket
 import subprocess
 import sys
 import textwrap
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import minitorch
+from helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 # where this process imports minitorch from (the source tree or an installed copy):
@@ -26,12 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 # every program starts several interpreters; under AddressSanitizer each is several times slower
 TIMEOUT = 180 if "libasan" in os.environ.get("LD_PRELOAD", "") else 60
-
-
-def _free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def as_minitorch(source, port):
@@ -59,7 +53,7 @@ def _env(extra=None):
 
 def run_program(tmp_path, source, *, launcher=None, launcher_args=(), script_args=(), name="prog.py",
                 port=None):
-    port = port or _free_port()
+    port = port or free_port()
     script = tmp_path / name
     script.write_text(as_minitorch(source, port))
     if launcher is None:
@@ -344,7 +338,7 @@ def test_launch_style_script(tmp_path, launcher):
 def test_launch_two_nodes(tmp_path, rendezvous):
     # the notes' two-node command, both nodes on this machine: --nnodes=2 --node_rank=0/1;
     # or torchrun's c10d rendezvous handing out the node ranks
-    port = _free_port()
+    port = free_port()
     script = tmp_path / "MNIST.py"
     script.write_text(as_minitorch(LAUNCH_SCRIPT, port))
 

@@ -15,6 +15,7 @@ import pytest
 
 import minitorch as torch
 import minitorch.distributed as dist
+from helpers import free_port
 
 MAX_VALUE = 1 << 20          # the servers here run with MINITORCH_STORE_MAX_VALUE_BYTES=1 MiB
 LIMIT = MAX_VALUE + 65536    # the largest request frame
@@ -222,12 +223,6 @@ REINIT = textwrap.dedent("""
         dist.destroy_process_group()
     print("ok")
 """)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.mark.parametrize("world_size,rounds", [(1, 100), (2, 60), (3, 30)])
