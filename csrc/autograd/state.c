@@ -786,6 +786,13 @@ mt_py_set_ag_unwatched(PyObject *module, PyObject *arg)
     return PyBool_FromLong(was);
 }
 
+/* _ag_unwatched() -> this thread's flag (Note [Op watchers]) */
+static PyObject *
+mt_py_ag_unwatched(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(mt__ag_unwatched);
+}
+
 /* _set_python_recording(flag) -> the previous flag of this thread */
 static PyObject *
 mt_py_set_python_recording(PyObject *module, PyObject *arg)
@@ -813,6 +820,8 @@ static PyMethodDef mt_autograd_functions[] = {
     {"_set_ag_watchers", mt_py_set_ag_watchers, METH_O,
      "_set_ag_watchers(n): while n > 0, every op call goes to the Python recorder "
      "(Note [Op watchers])."},
+    {"_ag_unwatched", mt_py_ag_unwatched, METH_NOARGS,
+     "_ag_unwatched() -> bool: whether this thread's calls are not watched"},
     {"_set_ag_unwatched", mt_py_set_ag_unwatched, METH_O,
      "_set_ag_unwatched(flag) -> bool: while set, this thread's calls are not watched; returns "
      "the previous flag."},

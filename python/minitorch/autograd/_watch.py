@@ -20,7 +20,7 @@ from .. import _C
 _watchers = []
 _inside = []                # the watchers that see inside ops
 _tls = threading.local()    # .depth: Python forms running on this thread (Note [Watching inside
-                            # ops]); .off: this thread's calls are not watched (mirrors _C's flag)
+                            # ops]); whether its calls are watched is _C's flag (_ag_unwatched)
 
 
 def add(watcher):
@@ -42,7 +42,7 @@ def active():
     """Whether a call reaching the recorder goes to the watchers: some are active and this
     thread is not inside unwatched (an op that requires grad reaches the recorder also
     there)."""
-    return bool(_watchers) and not getattr(_tls, "off", False)
+    return bool(_watchers) and not _C._ag_unwatched()
 
 
 class unwatched:
@@ -50,13 +50,10 @@ class unwatched:
 
     def __enter__(self):
         self._prev = _C._set_ag_unwatched(True)
-        self._prev_off = getattr(_tls, "off", False)
-        _tls.off = True
         return self
 
     def __exit__(self, *exc):
         _C._set_ag_unwatched(self._prev)
-        _tls.off = self._prev_off
         return False
 
 
@@ -75,14 +72,11 @@ class inside:
         if self._on:
             _tls.depth = getattr(_tls, "depth", 0) + 1
             self._prev = _C._set_ag_unwatched(False)
-            self._prev_off = getattr(_tls, "off", False)
-            _tls.off = False
         return self
 
     def __exit__(self, *exc):
         if self._on:
             _C._set_ag_unwatched(self._prev)
-            _tls.off = self._prev_off
             _tls.depth -= 1
         return False
 
