@@ -18,11 +18,13 @@
 #include "mt_op_table.h" /* generated, see Note [The op table] */
 
 /* Note [Type objects]
- * Types are heap types created from PyType_Spec in the module's exec slot
- * and also kept in module state.  The hot paths (is this a Tensor?, make a
- * Tensor) read the file-level pointers below instead of looking the module
- * state up on every call; the module refuses a second initialisation in the
- * same process (like NumPy, sub-interpreters are not supported). */
+ * Types are heap types created from PyType_Spec in the module's exec slot.
+ * Each is owned twice: by the file-level pointer below (one reference, kept
+ * for the life of the process) and by the module, as an attribute
+ * (PyModule_AddObjectRef).  The module has no per-module state (m_size 0):
+ * the hot paths (is this a Tensor?, make a Tensor) read the pointers
+ * directly, and the module refuses a second initialisation in the same
+ * process (like NumPy, sub-interpreters are not supported). */
 extern PyTypeObject *mt__TensorBase_Type;  /* minitorch._C.TensorBase */
 extern PyTypeObject *mt__tensor_class;     /* minitorch.Tensor (a Python subclass), set at import */
 extern PyTypeObject *mt__size_class;       /* minitorch.Size (tuple subclass), set at import */
