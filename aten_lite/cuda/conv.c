@@ -313,16 +313,20 @@ mt__cuda_max_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, const mt
     if (gy->numel == 0) {
         return mt_fill_(gx, mt_scalar_int(0)) < 0 ? mt_error_code() : MT_OK;
     }
-    mt_cuda_pool_geom dg;
-    mt_tensor *tables;
-    int rc = mt__pool_to_device(g, gx, &dg, &tables);
-    if (rc < 0) {
-        return rc;
+    /* the backward's geometry has no tables: sizes and planes only */
+    mt_cuda_pool_geom dg = {.planes = g->planes};
+    for (int i = 0; i < 3; i++) {
+        dg.in[i] = g->in[i];
+        dg.out[i] = g->out[i];
+        dg.dil[i] = g->dil[i];
     }
     const int64_t one = 1;
     mt_tensor *flag = mt_tensor_empty(MT_INT32, 1, &one, mt_tensor_device(gx));
     int bad = 0;
-    rc = flag == NULL ? mt_error_code() : mt_fill_(flag, mt_scalar_int(0));
+    int rc = flag == NULL ? mt_error_code() : mt_fill_(flag, mt_scalar_int(0));
+    if (rc == MT_OK && mt_fill_(gx, mt_scalar_int(0)) < 0) {
+        rc = mt_error_code();
+    }
     if (rc == MT_OK) {
         rc = mt_cuda_max_pool_backward(dev, mt_cuda_current_stream(dev), gx->dtype == MT_FLOAT64,
                                        &dg, mt_tensor_data(gy),
@@ -334,7 +338,6 @@ mt__cuda_max_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, const mt
                            sizeof(int), false);
     }
     mt_tensor_decref(flag);
-    mt_tensor_decref(tables);
     if (rc == MT_OK && bad) {
         return mt_error_set(MT_EINDEX,
                             "an index is outside its plane of %lld elements (indices must come "

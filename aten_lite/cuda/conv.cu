@@ -243,32 +243,23 @@ max_pool_kernel(mt_cuda_pool_geom g, const T *x, T *y, int64_t *ix)
     for (int64_t o = 0; o < g.out[a] && g.lo[a][o] < (i) + g.dil[a]; o++)                      \
         if ((i) >= g.lo[a][o] && (i) < g.hi[a][o] && ((i) - g.lo[a][o]) % g.dil[a] == 0)
 
+/* one thread per plane: gx (zeroed by the caller) += gy at the indices, in output order as the
+ * cpu adds them (a parallel scatter would add coinciding indices in a varying order) */
 template <typename T>
 __global__ void
-max_pool_backward_kernel(mt_cuda_pool_geom g, const T *gy, const int64_t *ix, T *gx)
+max_pool_backward_kernel(int64_t planes, int64_t plane, int64_t oplane, const T *gy,
+                         const int64_t *ix, T *gx)
 {
-    const int64_t oplane = g.out[0] * g.out[1] * g.out[2];
-    const int64_t plane = g.in[0] * g.in[1] * g.in[2];
-    MT__GRID_LOOP(e, g.planes * plane)
+    MT__GRID_LOOP(pl, planes)
     {
-        const int64_t q = e % plane;
-        const int64_t iw = q % g.in[2], ih = (q / g.in[2]) % g.in[1], id = q / (g.in[2] * g.in[1]);
-        const int64_t base = (e / plane) * oplane;
-        T s = T(0);
-        MT__AXIS_LOOP(od, 0, id)
-        {
-            MT__AXIS_LOOP(oh, 1, ih)
-            {
-                MT__AXIS_LOOP(ow, 2, iw)
-                {
-                    const int64_t o = base + (od * g.out[1] + oh) * g.out[2] + ow;
-                    if (ix[o] == q) {
-                        s += gy[o];
-                    }
-                }
+        const T *g = gy + pl * oplane;
+        const int64_t *i = ix + pl * oplane;
+        T *x = gx + pl * plane;
+        for (int64_t o = 0; o < oplane; o++) {
+            if (i[o] >= 0 && i[o] < plane) {
+                x[i[o]] += g[o];
             }
         }
-        gx[e] = s;
     }
 }
 
@@ -449,16 +440,16 @@ mt_cuda_max_pool_backward(int device, void *stream, int dbl, const mt_cuda_pool_
 {
     const int64_t plane = g->in[0] * g->in[1] * g->in[2];
     const int64_t no = g->planes * g->out[0] * g->out[1] * g->out[2];
-    const int64_t ni = g->planes * plane;
     cudaStream_t s = (cudaStream_t)stream;
     return on_device(device, [&] {
         MT_CUDA_LAUNCH(check_indices_kernel, blocks_for(no), kThreads, 0, s, no, plane, ix, bad);
+        const int64_t oplane = no / g->planes;
         if (dbl) {
-            MT_CUDA_LAUNCH(max_pool_backward_kernel<double>, blocks_for(ni), kThreads, 0, s, *g,
-                           (const double *)gy, ix, (double *)gx);
+            MT_CUDA_LAUNCH(max_pool_backward_kernel<double>, blocks_for(g->planes), kThreads, 0,
+                           s, g->planes, plane, oplane, (const double *)gy, ix, (double *)gx);
         } else {
-            MT_CUDA_LAUNCH(max_pool_backward_kernel<float>, blocks_for(ni), kThreads, 0, s, *g,
-                           (const float *)gy, ix, (float *)gx);
+            MT_CUDA_LAUNCH(max_pool_backward_kernel<float>, blocks_for(g->planes), kThreads, 0,
+                           s, g->planes, plane, oplane, (const float *)gy, ix, (float *)gx);
         }
     });
 }

@@ -41,10 +41,10 @@ int mt_cuda_channel_sums(int device, void *stream, int dbl, const void *t, void 
 /* Note [CUDA pooling windows]
  * The windows of Note [Pooling windows] (pool.c): per axis, for output position o, the input
  * range [lo, hi) (stepping by dil) and the count cnt an average divides by; the tables are
- * copied to the device (lo, hi, cnt point there).  The backward kernels gather: input element
- * i sums over the outputs whose windows hold it, found per axis by a scan from 0 that stops
- * at the first window starting at or past i + dil (window starts increase with o), in output
- * order, as the cpu adds them. */
+ * copied to the device (lo, hi, cnt point there).  The average's backward gathers: input
+ * element i sums over the outputs whose windows hold it, found per axis by a scan from 0 that
+ * stops at the first window starting at or past i + dil (window starts increase with o), in
+ * output order, as the cpu adds them. */
 typedef struct mt_cuda_pool_geom {
     int64_t planes;
     int64_t in[3], out[3], dil[3];
@@ -66,9 +66,10 @@ typedef enum {
 /* y, ix (int64 index in the plane; -1 and the lowest value for an empty window). */
 int mt_cuda_max_pool(int device, void *stream, mt_cuda_pool_type t, const mt_cuda_pool_geom *g,
                      const void *x, void *y, int64_t *ix);
-/* gx (every element written) <- the sum of gy over the outputs whose index is that element;
- * *bad (device memory, an int set to 0 by the caller) <- 1 when an index is outside its
- * plane (and not -1). */
+/* gx (zeroed by the caller) += gy at the indices ix, one thread per plane walking its outputs
+ * in order (deterministic sums; g's tables are not used: the backward has none); *bad (device
+ * memory, an int set to 0 by the caller) <- 1 when an index is outside its plane (and not -1),
+ * such indices being skipped. */
 int mt_cuda_max_pool_backward(int device, void *stream, int dbl, const mt_cuda_pool_geom *g,
                               const void *gy, const int64_t *ix, void *gx, int *bad);
 int mt_cuda_avg_pool(int device, void *stream, int dbl, const mt_cuda_pool_geom *g, const void *x,
