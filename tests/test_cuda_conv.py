@@ -246,3 +246,31 @@ def test_pool_many_blocks():
     x = _rand(8, 16, 20, 20)
     _check(F.max_pool2d, x, 2, return_indices=True)
     _check(F.avg_pool2d, x, 3, 1, 1)
+
+
+# ---- resampling (interpolate) ------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("kw", [dict(scale_factor=2, mode="nearest"),
+                                dict(size=(5, 11), mode="nearest-exact"),
+                                dict(scale_factor=(1.5, 0.75), mode="bilinear"),
+                                dict(size=(4, 13), mode="bilinear", align_corners=True),
+                                dict(size=(7, 5), mode="bicubic"),
+                                dict(size=(3, 4), mode="bilinear", antialias=True),
+                                dict(size=(6, 8), mode="area")])
+def test_interpolate_2d(dtype, kw):
+    x = _rand(2, 3, 6, 8, dtype=dtype)
+    _check(F.interpolate, x, **kw)
+    _check_grads(lambda t: F.interpolate(t, **kw), x)
+
+
+def test_interpolate_1d_3d_and_dtypes():
+    _check(F.interpolate, _rand(2, 3, 7), size=12, mode="linear")
+    _check(F.interpolate, _rand(1, 2, 3, 4, 5), scale_factor=2, mode="trilinear")
+    _check(F.interpolate, _rand(1, 2, 3, 4, 5), size=(2, 6, 5), mode="nearest")
+    xi = torch.from_numpy(np.random.default_rng(2).integers(0, 255, (1, 3, 5, 6))).to(torch.uint8)
+    _check(F.interpolate, xi, scale_factor=3, mode="nearest")
+    _check(F.interpolate, _rand(1, 2, 5, 6, dtype=torch.float16), scale_factor=2, mode="nearest")
+    _check(F.interpolate, _rand(1, 2, 5, 6, dtype=torch.bfloat16), size=(9, 4), mode="bilinear")
+    _check(F.interpolate, _rand(1, 2, 5, 6), size=(5, 6), mode="bilinear")  # identity
+    _check_grads(lambda t: F.interpolate(t, scale_factor=2, mode="trilinear"), _rand(1, 2, 3, 2, 3))

@@ -5,6 +5,7 @@
 #include "aten_lite/cuda/gemm.h"
 #include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
+#include "aten_lite/upsample_map.h"
 #include "c10_lite/allocator.h"
 #include "c10_lite/cuda_state.h"
 #include "c10_lite/error.h"
@@ -376,6 +377,121 @@ mt__cuda_avg_pool_backward(const mt__pool_geom *g, const mt_tensor *gy, mt_tenso
     return rc;
 }
 
+/* ---- resampling ---- */
+
+/* One pass of map mp from x to y on the device: the map's rows and weights uploaded first. */
+static int
+mt__cuda_resample_pass(const mt__map *mp, const mt_tensor *like, int kind, int64_t outer,
+                       int64_t inner, const void *x, void *y)
+{
+    const int64_t nnz = mp->off[mp->m], nidx = mp->m + 1 + nnz;
+    const bool dbl = kind == MT_CUDA_RESAMPLE_FLOAT64;
+    const mt_device dev = mt_tensor_device(like);
+    mt_tensor *idx = mt_tensor_empty(MT_INT64, 1, &nidx, dev);
+    mt_tensor *w = idx ? mt_tensor_empty(dbl ? MT_FLOAT64 : MT_FLOAT32, 1, &nnz, dev) : NULL;
+    int rc = w == NULL ? mt_error_code() : MT_OK;
+    int64_t *didx = rc == MT_OK ? (int64_t *)mt_tensor_data(idx) : NULL;
+    if (rc == MT_OK) {
+        rc = mt_bytes_copy(didx, dev, mp->off, MT_DEVICE_CPU,
+                           (size_t)(mp->m + 1) * sizeof(int64_t), false);
+    }
+    if (rc == MT_OK && nnz > 0) {
+        rc = mt_bytes_copy(didx + mp->m + 1, dev, mp->src, MT_DEVICE_CPU,
+                           (size_t)nnz * sizeof(int64_t), false);
+    }
+    if (rc == MT_OK && nnz > 0) {
+        rc = mt_bytes_copy(mt_tensor_data(w), dev, dbl ? (const void *)mp->w : (const void *)mp->wf,
+                           MT_DEVICE_CPU, (size_t)nnz * (dbl ? sizeof(double) : sizeof(float)),
+                           false);
+    }
+    if (rc == MT_OK) {
+        rc = mt_cuda_resample_pass(dev.index, mt_cuda_current_stream(dev.index), kind, outer, mp->n,
+                                   mp->m, inner, didx, didx + mp->m + 1, mt_tensor_data(w), x, y);
+    }
+    mt_tensor_decref(idx);
+    mt_tensor_decref(w);
+    return rc;
+}
+
+/* The passes of Note [Separable resampling] on the device, through scratch tensors. */
+static int
+mt__cuda_resample(const mt_upsample_params *p, const mt_tensor *x, mt_tensor *y, bool transposed)
+{
+    const int nsp = p->nsp;
+    mt__map maps[MT_UPSAMPLE_MAX_SPATIAL];
+    int order[MT_UPSAMPLE_MAX_SPATIAL];
+    const int64_t *from = x->sizes + 2, *to = y->sizes + 2;
+    const bool copy = !transposed && (p->mode == MT_UPSAMPLE_NEAREST ||
+                                      p->mode == MT_UPSAMPLE_NEAREST_EXACT);
+    const size_t es = mt_tensor_itemsize(x);
+    int kind;
+    if (copy) {
+        kind = es == 1 ? MT_CUDA_RESAMPLE_COPY1 : es == 2 ? MT_CUDA_RESAMPLE_COPY2
+             : es == 4 ? MT_CUDA_RESAMPLE_COPY4 : MT_CUDA_RESAMPLE_COPY8;
+    }
+    else if (x->dtype == MT_FLOAT32 || x->dtype == MT_FLOAT64) {
+        kind = x->dtype == MT_FLOAT64 ? MT_CUDA_RESAMPLE_FLOAT64 : MT_CUDA_RESAMPLE_FLOAT32;
+    }
+    else {
+        return mt_error_set(MT_ENOTIMPL, "\"upsample_cuda\" not implemented for '%s'",
+                            mt_dtype_scalar_name(x->dtype));
+    }
+    if (mt__build_maps(p, from, to, transposed, x->dtype != MT_FLOAT64, maps, order) < 0) {
+        return mt_error_code();
+    }
+    int last = -1;
+    for (int k = 0; k < nsp; k++) {
+        if (!maps[k].identity) {
+            last = k;
+        }
+    }
+    int64_t cur[MT_UPSAMPLE_MAX_SPATIAL];
+    for (int i = 0; i < nsp; i++) {
+        cur[i] = from[i];
+    }
+    int rc = MT_OK;
+    const void *src = mt_tensor_data(x);
+    mt_tensor *owned = NULL;
+    for (int k = 0; k <= last && rc == MT_OK; k++) {
+        const mt__map *mp = &maps[k];
+        const int ax = order[k];
+        if (mp->identity) {
+            continue;
+        }
+        int64_t outer = x->sizes[0] * x->sizes[1], inner = 1;
+        for (int i = 0; i < ax; i++) {
+            outer *= cur[i];
+        }
+        for (int i = ax + 1; i < nsp; i++) {
+            inner *= cur[i];
+        }
+        mt_tensor *scratch = NULL;
+        void *dst = mt_tensor_data(y);
+        if (k != last) {
+            scratch = mt__scratch(x, outer * mp->m * inner);
+            if (scratch == NULL) {
+                rc = mt_error_code();
+                break;
+            }
+            dst = mt_tensor_data(scratch);
+        }
+        rc = mt__cuda_resample_pass(mp, x, kind, outer, inner, src, dst);
+        mt_tensor_decref(owned);
+        owned = scratch;
+        src = dst;
+        cur[ax] = mp->m;
+    }
+    mt_tensor_decref(owned);
+    if (rc == MT_OK && last < 0) { /* every axis the identity */
+        rc = mt_bytes_copy(mt_tensor_data(y), mt_tensor_device(y), mt_tensor_data(x),
+                           mt_tensor_device(x), (size_t)x->numel * es, true);
+    }
+    for (int k = 0; k < nsp; k++) {
+        mt__map_free(&maps[k]);
+    }
+    return rc;
+}
+
 static const mt_conv_kernels mt__cuda_conv_kernels = {
     .forward = mt__cuda_conv_forward,
     .grad_input = mt__cuda_conv_grad_input,
@@ -385,6 +501,7 @@ static const mt_conv_kernels mt__cuda_conv_kernels = {
     .max_pool_backward = mt__cuda_max_pool_backward,
     .avg_pool = mt__cuda_avg_pool,
     .avg_pool_backward = mt__cuda_avg_pool_backward,
+    .resample = mt__cuda_resample,
 };
 
 void

@@ -335,9 +335,88 @@ avg_pool_backward_kernel(mt_cuda_pool_geom g, const T *gy, T *gx)
     }
 }
 
+/* ---- resampling: one pass of a per-axis map (Note [Separable resampling]) ---- */
+
+/* y (outer x m x inner) = the map applied to x (outer x n x inner), one thread per element,
+ * the terms summed in the map's order */
+template <typename T>
+__global__ void
+resample_pass_kernel(int64_t outer, int64_t n, int64_t m, int64_t inner, const int64_t *off,
+                     const int64_t *src, const T *w, const T *x, T *y)
+{
+    MT__GRID_LOOP(e, outer * m * inner)
+    {
+        const int64_t i = e % inner, task = e / inner;
+        const int64_t r = task / m, o = task % m;
+        const T *xr = x + r * n * inner + i;
+        const int64_t k0 = off[o], k1 = off[o + 1];
+        if (k0 == k1) {
+            y[e] = T(0);
+            continue;
+        }
+        T s = w[k0] * xr[src[k0] * inner];
+        for (int64_t k = k0 + 1; k < k1; k++) {
+            s += w[k] * xr[src[k] * inner];
+        }
+        y[e] = s;
+    }
+}
+
+/* a nearest pass: each result row a copy of its one source row (elements of E's size) */
+template <typename E>
+__global__ void
+resample_copy_kernel(int64_t outer, int64_t n, int64_t m, int64_t inner, const int64_t *off,
+                     const int64_t *src, const E *x, E *y)
+{
+    MT__GRID_LOOP(e, outer * m * inner)
+    {
+        const int64_t i = e % inner, task = e / inner;
+        const int64_t r = task / m, o = task % m;
+        y[e] = x[(r * n + src[off[o]]) * inner + i];
+    }
+}
+
 } /* namespace */
 
 extern "C" {
+
+int
+mt_cuda_resample_pass(int device, void *stream, int kind, int64_t outer, int64_t n, int64_t m,
+                      int64_t inner, const int64_t *off, const int64_t *src, const void *w,
+                      const void *x, void *y)
+{
+    const int64_t total = outer * m * inner;
+    cudaStream_t s = (cudaStream_t)stream;
+    return on_device(device, [&] {
+        switch (kind) {
+        case MT_CUDA_RESAMPLE_FLOAT32:
+            MT_CUDA_LAUNCH(resample_pass_kernel<float>, blocks_for(total), kThreads, 0, s, outer,
+                           n, m, inner, off, src, (const float *)w, (const float *)x, (float *)y);
+            break;
+        case MT_CUDA_RESAMPLE_FLOAT64:
+            MT_CUDA_LAUNCH(resample_pass_kernel<double>, blocks_for(total), kThreads, 0, s,
+                           outer, n, m, inner, off, src, (const double *)w, (const double *)x,
+                           (double *)y);
+            break;
+        case MT_CUDA_RESAMPLE_COPY1:
+            MT_CUDA_LAUNCH(resample_copy_kernel<uint8_t>, blocks_for(total), kThreads, 0, s,
+                           outer, n, m, inner, off, src, (const uint8_t *)x, (uint8_t *)y);
+            break;
+        case MT_CUDA_RESAMPLE_COPY2:
+            MT_CUDA_LAUNCH(resample_copy_kernel<uint16_t>, blocks_for(total), kThreads, 0, s,
+                           outer, n, m, inner, off, src, (const uint16_t *)x, (uint16_t *)y);
+            break;
+        case MT_CUDA_RESAMPLE_COPY4:
+            MT_CUDA_LAUNCH(resample_copy_kernel<uint32_t>, blocks_for(total), kThreads, 0, s,
+                           outer, n, m, inner, off, src, (const uint32_t *)x, (uint32_t *)y);
+            break;
+        default:
+            MT_CUDA_LAUNCH(resample_copy_kernel<uint64_t>, blocks_for(total), kThreads, 0, s,
+                           outer, n, m, inner, off, src, (const uint64_t *)x, (uint64_t *)y);
+            break;
+        }
+    });
+}
 
 int
 mt_cuda_im2col(int device, void *stream, int dbl, const mt_cuda_conv_geom *g, const void *x,

@@ -77,6 +77,21 @@ int mt_cuda_avg_pool(int device, void *stream, int dbl, const mt_cuda_pool_geom 
 int mt_cuda_avg_pool_backward(int device, void *stream, int dbl, const mt_cuda_pool_geom *g,
                               const void *gy, void *gx);
 
+/* One pass of a resampling (Note [Separable resampling] in upsample.c): y (outer x m x inner)
+ * = the map (off: m + 1 row starts, src and w: its entries; device memory) applied to x
+ * (outer x n x inner); the copy kinds (nearest) copy each row's one source, by element size. */
+enum {
+    MT_CUDA_RESAMPLE_FLOAT32,
+    MT_CUDA_RESAMPLE_FLOAT64,
+    MT_CUDA_RESAMPLE_COPY1,
+    MT_CUDA_RESAMPLE_COPY2,
+    MT_CUDA_RESAMPLE_COPY4,
+    MT_CUDA_RESAMPLE_COPY8,
+};
+int mt_cuda_resample_pass(int device, void *stream, int kind, int64_t outer, int64_t n, int64_t m,
+                          int64_t inner, const int64_t *off, const int64_t *src, const void *w,
+                          const void *x, void *y);
+
 #ifdef __cplusplus
 }
 #endif
