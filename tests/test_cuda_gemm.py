@@ -269,3 +269,14 @@ def test_linear_gradients_without_bias():
     torch.nn.functional.linear(x, w).backward(g)
     _same(xc.grad, x.grad)
     _same(wc.grad, w.grad)
+
+
+# ---- cdist -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.5, float("inf")])
+def test_cdist(dtype, p):
+    a, b = _rand(2, 5, 3, dtype=dtype), _rand(2, 4, 3, dtype=dtype, seed=1)
+    b[0, 1] = a[0, 2]  # a zero distance (counted by p = 0)
+    _same(torch.cdist(a.cuda(), b.cuda(), p=p), torch.cdist(a, b, p=p))
+    _same(torch.cdist(a[0].cuda(), b[0].cuda(), p=p), torch.cdist(a[0], b[0], p=p))

@@ -1,6 +1,7 @@
 /* aten_lite/cuda/gemm.c - the CUDA entry of the GEMM family (kernel_stubs.h): row-major strided
  * operands mapped onto cuBLAS's column-major calls (aten_lite/cuda/gemm.cu). */
 #include <limits.h>
+#include <math.h>
 
 #include "aten_lite/cuda/gemm.h"
 #include "aten_lite/kernel_stubs.h"
@@ -168,7 +169,22 @@ done:
     return rc;
 }
 
-static const mt_gemm_kernels mt__cuda_gemm_kernels = {.gemm = mt__cuda_gemm};
+static int
+mt__cuda_cdist(const mt_tensor *a, const mt_tensor *b, double p, mt_tensor *out)
+{
+    const int dev = mt_tensor_device(out).index;
+    const int kind = p == 0   ? MT_CUDA_CDIST_ZERO
+                     : p == 1 ? MT_CUDA_CDIST_ONE
+                     : p == 2 ? MT_CUDA_CDIST_TWO
+                     : isinf(p) ? MT_CUDA_CDIST_INF
+                                : MT_CUDA_CDIST_P;
+    return mt_cuda_cdist(dev, mt_cuda_current_stream(dev), a->dtype == MT_FLOAT64,
+                         mt_tensor_data(a), mt_tensor_data(b), mt_tensor_data(out), a->sizes[0],
+                         a->sizes[1], b->sizes[1], a->sizes[2], p, kind);
+}
+
+static const mt_gemm_kernels mt__cuda_gemm_kernels = {.gemm = mt__cuda_gemm,
+                                                      .cdist = mt__cuda_cdist};
 
 void
 mt__cuda_gemm_register(void)

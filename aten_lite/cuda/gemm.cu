@@ -1,5 +1,6 @@
 /* aten_lite/cuda/gemm.cu - matrix products on CUDA: cuBLAS (opened on first use) for the float
  * types, a plain kernel for integers and empty inner dimensions (Note [CUDA GEMM descriptor]). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,7 +365,96 @@ run_cublas(int device, cudaStream_t stream, const mt_cuda_gemm_desc &d)
                                            "compute_type, CUBLAS_GEMM_DEFAULT)");
 }
 
+/* ---- cdist (Note [cdist kernel] in distance.c): one thread per distance ---- */
+
+__device__ __forceinline__ float
+pow_of(float a, float b)
+{
+    return powf(a, b);
+}
+__device__ __forceinline__ double
+pow_of(double a, double b)
+{
+    return pow(a, b);
+}
+
+template <typename T>
+__global__ void
+cdist_kernel(const T *x1, const T *x2, T *out, int64_t total, int64_t n1, int64_t n2, int64_t m,
+             double pd, int kind)
+{
+    const T p = (T)pd, inv = (T)(1.0 / pd);
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total;
+         e += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t c = e % n2, r = e / n2, b = r / n1;
+        const T *a = x1 + r * m, *v = x2 + (b * n2 + c) * m;
+        T acc = T(0);
+        switch (kind) {
+        case MT_CUDA_CDIST_ZERO:
+            for (int64_t k = 0; k < m; k++) {
+                acc += a[k] != v[k] ? T(1) : T(0);
+            }
+            break;
+        case MT_CUDA_CDIST_ONE:
+            for (int64_t k = 0; k < m; k++) {
+                acc += fabs(a[k] - v[k]);
+            }
+            break;
+        case MT_CUDA_CDIST_TWO:
+            for (int64_t k = 0; k < m; k++) {
+                const T d = a[k] - v[k];
+                acc += d * d;
+            }
+            acc = sqrt(acc);
+            break;
+        case MT_CUDA_CDIST_INF:
+            for (int64_t k = 0; k < m; k++) {
+                const T d = fabs(a[k] - v[k]);
+                acc = (d > acc || d != d) ? d : acc;
+            }
+            break;
+        default:
+            for (int64_t k = 0; k < m; k++) {
+                acc += pow_of(fabs(a[k] - v[k]), p);
+            }
+            acc = pow_of(acc, inv);
+            break;
+        }
+        out[e] = acc;
+    }
+}
+
 } /* namespace */
+
+extern "C" int
+mt_cuda_cdist(int device, void *stream, int dbl, const void *x1, const void *x2, void *out,
+              int64_t batch, int64_t n1, int64_t n2, int64_t m, double p, int kind)
+{
+    int prev = 0;
+    cudaError_t e = cudaGetDevice(&prev);
+    if (e == cudaSuccess && prev != device) {
+        e = cudaSetDevice(device);
+    }
+    const int64_t total = batch * n1 * n2;
+    if (e == cudaSuccess) {
+        cudaStream_t s = (cudaStream_t)stream;
+        if (dbl) {
+            MT_CUDA_LAUNCH(cdist_kernel<double>, blocks_for(total), kThreads, 0, s,
+                           (const double *)x1, (const double *)x2, (double *)out, total, n1, n2,
+                           m, p, kind);
+        } else {
+            MT_CUDA_LAUNCH(cdist_kernel<float>, blocks_for(total), kThreads, 0, s,
+                           (const float *)x1, (const float *)x2, (float *)out, total, n1, n2, m,
+                           p, kind);
+        }
+        e = cudaGetLastError();
+    }
+    if (prev != device) {
+        cudaSetDevice(prev);
+    }
+    return e == cudaSuccess ? MT_OK
+                            : mt_error_set(MT_ERUNTIME, "CUDA error: %s", cudaGetErrorString(e));
+}
 
 extern "C" int
 mt_cuda_gemm(int device, void *stream, const mt_cuda_gemm_desc *d)

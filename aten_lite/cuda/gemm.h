@@ -47,6 +47,13 @@ typedef struct mt_cuda_gemm_desc {
  * "CUDA error: ..." (a launch or cuBLAS failure, or cuBLAS could not be loaded). */
 int mt_cuda_gemm(int device, void *stream, const mt_cuda_gemm_desc *d);
 
+/* cdist's kernel (Note [cdist kernel] in distance.c): out (batch, n1, n2) <- the p-norm
+ * distances between the rows of x1 (batch, n1, m) and x2 (batch, n2, m), contiguous float32
+ * (dbl 0) or float64; kind picks the norm's form. */
+enum { MT_CUDA_CDIST_ZERO, MT_CUDA_CDIST_ONE, MT_CUDA_CDIST_TWO, MT_CUDA_CDIST_INF, MT_CUDA_CDIST_P };
+int mt_cuda_cdist(int device, void *stream, int dbl, const void *x1, const void *x2, void *out,
+                  int64_t batch, int64_t n1, int64_t n2, int64_t m, double p, int kind);
+
 /* A batched product in row-major terms, for kernels that lay their operands out themselves
  * (convolution): C[b] (m x n) = alpha A[b] (m x k) @ B[b] (k x n) + beta C[b], element
  * strides (row, column) per matrix and between batch entries, pointers on the device. */
