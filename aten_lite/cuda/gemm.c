@@ -48,6 +48,14 @@ mt__colmajor(int64_t r, int64_t c, int64_t s0, int64_t s1, int *trans, int64_t *
     return false;
 }
 
+/* a contiguous operand that still cannot be given to cuBLAS (a leading dimension past int) */
+static int
+mt__unexpressible(void)
+{
+    return mt_error_set(MT_ENOTIMPL, "matrix products on CUDA with a leading dimension above "
+                        "2^31 - 1 are not supported");
+}
+
 static bool
 mt__gemm_type(mt_dtype dt, mt_cuda_gemm_type *t)
 {
@@ -84,8 +92,7 @@ mt__cuda_gemm_rowmajor(const mt_cuda_rm_gemm *r, int device)
     if (!mt__colmajor(r->k, r->n, r->b0, r->b1, &d.ta, &d.lda) ||
         !mt__colmajor(r->m, r->k, r->a0, r->a1, &d.tb, &d.ldb) ||
         !mt__colmajor(r->m, r->n, r->c0, r->c1, &ct, &d.ldc) || ct != 0) {
-        return mt_error_set(MT_EINVAL, "a CUDA product's operand strides cannot be given to "
-                            "cuBLAS");
+        return mt__unexpressible();
     }
     d.tf32 = r->type == MT_CUDA_GEMM_FLOAT32 && r->tf32;
     return mt_cuda_gemm(device, mt_cuda_current_stream(device), &d);
@@ -120,7 +127,10 @@ mt__cuda_gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scal
             goto done;
         }
         b = bc;
-        mt__colmajor(k, n, b->strides[1], b->strides[2], &d.ta, &d.lda);
+        if (!mt__colmajor(k, n, b->strides[1], b->strides[2], &d.ta, &d.lda)) {
+            rc = mt__unexpressible();
+            goto done;
+        }
     }
     if (!mt__colmajor(m, k, a->strides[1], a->strides[2], &d.tb, &d.ldb)) {
         ac = mt_contiguous(a);
@@ -129,7 +139,10 @@ mt__cuda_gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scal
             goto done;
         }
         a = ac;
-        mt__colmajor(m, k, a->strides[1], a->strides[2], &d.tb, &d.ldb);
+        if (!mt__colmajor(m, k, a->strides[1], a->strides[2], &d.tb, &d.ldb)) {
+            rc = mt__unexpressible();
+            goto done;
+        }
     }
     int ct;
     mt_tensor *out = c;
@@ -142,7 +155,10 @@ mt__cuda_gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scal
             goto done;
         }
         out = cc;
-        mt__colmajor(m, n, out->strides[1], out->strides[2], &ct, &d.ldc);
+        if (!mt__colmajor(m, n, out->strides[1], out->strides[2], &ct, &d.ldc) || ct != 0) {
+            rc = mt__unexpressible();
+            goto done;
+        }
     }
     d.a = mt_tensor_data(b);
     d.b = mt_tensor_data(a);

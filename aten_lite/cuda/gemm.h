@@ -68,7 +68,7 @@ typedef struct mt_cuda_rm_gemm {
 } mt_cuda_rm_gemm;
 
 /* The C side (aten_lite/cuda/gemm.c), on the device's current stream, by Note [Row-major
- * products on cuBLAS]: MT_EINVAL when an operand's strides cannot be said to cuBLAS. */
+ * products on cuBLAS]: MT_ENOTIMPL when an operand's strides cannot be said to cuBLAS. */
 int mt__cuda_gemm_rowmajor(const mt_cuda_rm_gemm *r, int device);
 
 #ifdef __cplusplus
