@@ -85,9 +85,12 @@ mt__cuda_gemm_rowmajor(const mt_cuda_rm_gemm *r, int device)
     }
     mt_cuda_gemm_desc d = {.type = r->type, .m = r->n, .n = r->m, .k = r->k, .batch = r->batch,
                            .a = r->b, .b = r->a, .c = r->c, .alpha = r->alpha, .beta = r->beta,
-                           .alpha_i = (int64_t)r->alpha, .beta_i = (int64_t)r->beta,
                            .sa = r->batch > 1 ? r->sb : 0, .sb = r->batch > 1 ? r->sa : 0,
                            .sc = r->batch > 1 ? r->sc : 0};
+    if (r->type >= MT_CUDA_GEMM_INT8) {
+        d.alpha_i = (int64_t)r->alpha;
+        d.beta_i = (int64_t)r->beta;
+    }
     int ct;
     if (!mt__colmajor(r->k, r->n, r->b0, r->b1, &d.ta, &d.lda) ||
         !mt__colmajor(r->m, r->k, r->a0, r->a1, &d.tb, &d.ldb) ||
@@ -168,8 +171,10 @@ mt__cuda_gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scal
     d.sc = batch > 1 ? out->strides[0] : 0;
     d.alpha = mt_scalar_to_double(alpha);
     d.beta = mt_scalar_to_double(beta);
-    d.alpha_i = mt_scalar_to_int64(alpha);
-    d.beta_i = mt_scalar_to_int64(beta);
+    if (type >= MT_CUDA_GEMM_INT8) { /* integer operands: integer scalars (torch's rule) */
+        d.alpha_i = mt_scalar_to_int64(alpha);
+        d.beta_i = mt_scalar_to_int64(beta);
+    }
     d.tf32 = type == MT_CUDA_GEMM_FLOAT32 && mt_matmul_allow_tf32();
     {
         const int dev = mt_tensor_device(c).index;
