@@ -1017,3 +1017,18 @@ mt_addmv(mt_tensor *input, const mt_tensor *mat, const mt_tensor *vec, mt_scalar
     }
     return mt__mv(input, mat, vec, beta, alpha);
 }
+
+/* ---- TF32 switch (linalg.h) ---- */
+static atomic_bool mt__allow_tf32;
+
+void
+mt_set_matmul_allow_tf32(bool allow)
+{
+    atomic_store_explicit(&mt__allow_tf32, allow, memory_order_relaxed);
+}
+
+bool
+mt_matmul_allow_tf32(void)
+{
+    return atomic_load_explicit(&mt__allow_tf32, memory_order_relaxed);
+}

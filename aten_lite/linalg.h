@@ -45,4 +45,9 @@ mt_tensor *mt_addmv(mt_tensor *input, const mt_tensor *mat, const mt_tensor *vec
 int mt_gemm_raw(mt_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha,
                 const void *a, int64_t lda, const void *b, int64_t ldb, double beta, void *c);
 
+/* ---- TF32 for float32 products on CUDA (torch.backends.cuda.matmul.allow_tf32, i.e.
+ * set_float32_matmul_precision other than "highest"): set from Python, read by the CUDA GEMM. */
+void mt_set_matmul_allow_tf32(bool allow);
+bool mt_matmul_allow_tf32(void);
+
 #endif /* ATEN_LITE_LINALG_H */

@@ -1,5 +1,6 @@
 /* aten_lite/upsample.c - resampling as one sparse linear map per spatial axis, applied axis by axis; the backward applies the transposed maps. */
 #include "aten_lite/upsample.h"
+#include "aten_lite/upsample_map.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -35,16 +36,7 @@
  * the backward is the forward again (what makes the derivatives of every
  * order of a resampling recorded ops, see autograd/formulas.py). */
 
-typedef struct mt__map {
-    int64_t n, m;  /* source and result extents */
-    int64_t *off;  /* m + 1 row starts */
-    int64_t *src;  /* off[m] source positions */
-    double *w;     /* off[m] weights */
-    float *wf;     /* the weights as float32 (exact: computed in float for float32) */
-    bool identity; /* skip the axis */
-} mt__map;
-
-static void
+void
 mt__map_free(mt__map *mp)
 {
     free(mp->off);
@@ -481,10 +473,8 @@ mt__upsample_check(int ndim, const int64_t *in, mt_dtype dt, const mt_upsample_p
     return 0;
 }
 
-/* The axes' maps, sources `from` and results `to` (nsp sizes each), in the
- * order the passes run: the axes that shrink most first.  maps[i] is axis
- * order[i]'s.  0 or an error (nothing to free then). */
-static int
+/* The axes' maps (upsample_map.h). */
+int
 mt__build_maps(const mt_upsample_params *p, const int64_t *from, const int64_t *to,
                bool transposed, bool single, mt__map *maps, int *order)
 {

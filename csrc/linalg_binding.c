@@ -211,6 +211,19 @@ mt_py_blas_set_enabled(PyObject *m, PyObject *on)
     Py_RETURN_NONE;
 }
 
+/* _set_matmul_allow_tf32(flag): float32 products on CUDA may use TF32 (the float32 matmul
+ * precision of minitorch._switches, mirrored here for the C GEMM) */
+static PyObject *
+mt_py_set_matmul_allow_tf32(PyObject *m, PyObject *on)
+{
+    int v = PyObject_IsTrue(on);
+    if (v < 0) {
+        return NULL;
+    }
+    mt_set_matmul_allow_tf32(v);
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 mt_py_blas_info(PyObject *m, PyObject *unused)
 {
@@ -238,6 +251,8 @@ static PyMethodDef mt_linalg_functions[] = {
      "_blas_set_enabled(on): turn the loaded BLAS off (portable fallback) or back on."},
     {"_blas_info", mt_py_blas_info, METH_NOARGS,
      "_blas_info() -> (path, config) of the BLAS in use, or None."},
+    {"_set_matmul_allow_tf32", mt_py_set_matmul_allow_tf32, METH_O,
+     "_set_matmul_allow_tf32(flag): float32 products on CUDA may use TF32."},
     {NULL},
 };
 

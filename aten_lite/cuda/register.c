@@ -314,6 +314,8 @@ static const mt_elementwise_kernels mt__cuda_elementwise_kernels = {
 void mt__cuda_norm_register(void);
 void mt__cuda_optim_register(void);
 
+void mt__cuda_gemm_register(void);
+void mt__cuda_conv_register(void);
 void
 mt_cuda_kernels_register(void)
 {
@@ -324,4 +326,6 @@ mt_cuda_kernels_register(void)
     MT_REGISTER_STUB(elementwise, MT_CUDA, &mt__cuda_elementwise_kernels);
     mt__cuda_norm_register();
     mt__cuda_optim_register();
+    mt__cuda_gemm_register();
+    mt__cuda_conv_register();
 }

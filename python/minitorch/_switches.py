@@ -4,8 +4,8 @@ their getters; torch.backends.cuda.matmul.allow_tf32 reads and writes the same p
 
 Every minitorch kernel is deterministic (its reductions use a fixed order whatever the
 thread count; see README), so the deterministic mode changes nothing and is only recorded;
-no float32 product runs in reduced precision on the CPU, so the precision is recorded
-likewise."""
+no float32 product runs in reduced precision on the CPU, so there the precision is only
+recorded; CUDA's float32 products use TF32 unless it is "highest" (mirrored into C)."""
 
 __all__ = ["use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "is_deterministic_algorithms_warn_only_enabled", "set_deterministic_debug_mode",
@@ -64,8 +64,9 @@ def get_deterministic_debug_mode():
 
 
 def set_float32_matmul_precision(precision):
-    """"highest", "high" or "medium" (recorded: minitorch's float32 products are always full
-    precision); another string warns and changes nothing, as torch."""
+    """"highest", "high" or "medium" (on the cpu only recorded: its float32 products are always
+    full precision; on CUDA anything but "highest" allows TF32); another string warns and changes
+    nothing, as torch."""
     global _precision
     if not isinstance(precision, str):
         raise RuntimeError("set_float32_matmul_precision expects a str, but got "
@@ -76,6 +77,7 @@ def set_float32_matmul_precision(precision):
                       "setFloat32MatmulPrecision call has no effect.", stacklevel=2)
         return
     _precision = precision
+    _mirror_tf32()
 
 
 def get_float32_matmul_precision():
@@ -89,6 +91,13 @@ def _allow_tf32():
 def _set_allow_tf32(flag):
     global _precision
     _precision = "high" if flag else "highest"
+    _mirror_tf32()
+
+
+def _mirror_tf32():
+    """The CUDA GEMM reads the precision from C (TF32 for float32 products unless "highest")."""
+    from minitorch import _C
+    _C._set_matmul_allow_tf32(_precision != "highest")
 
 
 # ---- warn-always (torch.set_warn_always): warnings torch gives once per process (autograd's

@@ -1145,6 +1145,46 @@ test_cublas()
         cudaFree(hB);
         cudaFree(hC);
     }
+#ifdef MT_CUDA_EMULATED
+    /* TF32 (emulated: operands rounded to 10 mantissa bits, ties to even; a GPU may keep small
+     * products off the tensor cores): 1 + 2^-12 rounds to 1, 1 + 3 * 2^-11 up to 1 + 2^-9 */
+    {
+        const float a[2] = {1.0f + 0x1p-12f, 1.0f + 3 * 0x1p-11f};
+        float *dA, *dB, *dC;
+        CHECK_CUDA(cudaMalloc((void **)&dA, sizeof(a)));
+        CHECK_CUDA(cudaMalloc((void **)&dB, sizeof(float)));
+        CHECK_CUDA(cudaMalloc((void **)&dC, 2 * sizeof(float)));
+        const float unit = 1.0f, none = 0.0f;
+        CHECK_CUDA(cudaMemcpy(dA, a, sizeof(a), cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(dB, &unit, sizeof(float), cudaMemcpyHostToDevice));
+        float c[2];
+        for (int mode = 0; mode < 3; mode++) {
+            /* 0: float32; 1: TF32 math mode with Sgemm; 2: the TF32 compute type */
+            CHECK(cublasSetMathMode(h, mode == 1 ? CUBLAS_TF32_TENSOR_OP_MATH
+                                                 : CUBLAS_DEFAULT_MATH) == CUBLAS_STATUS_SUCCESS,
+                  "math");
+            cublasStatus_t st =
+                mode < 2 ? cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 1, 1, &unit, dA, 2, dB, 1,
+                                       &none, dC, 2)
+                         : cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 1, 1, &unit, dA,
+                                        CUDA_R_32F, 2, dB, CUDA_R_32F, 1, &none, dC, CUDA_R_32F,
+                                        2, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+            CHECK(st == CUBLAS_STATUS_SUCCESS, "tf32 gemm mode %d", mode);
+            CHECK_CUDA(cudaStreamSynchronize(s));
+            CHECK_CUDA(cudaMemcpy(c, dC, sizeof(c), cudaMemcpyDeviceToHost));
+            if (mode == 0) {
+                CHECK(c[0] == a[0] && c[1] == a[1], "float32 gemm %a %a", c[0], c[1]);
+            } else {
+                CHECK(c[0] == 1.0f && c[1] == 1.0f + 0x1p-9f, "tf32 mode %d: %a %a", mode, c[0],
+                      c[1]);
+            }
+        }
+        CHECK(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH) == CUBLAS_STATUS_SUCCESS, "math");
+        cudaFree(dA);
+        cudaFree(dB);
+        cudaFree(dC);
+    }
+#endif
     /* bad arguments */
     float one = 1.0f;
     CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, nullptr, 3, nullptr, 4, &one,

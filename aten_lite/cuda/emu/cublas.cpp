@@ -4,6 +4,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -25,8 +26,10 @@ extern "C" {
  * kernels and copies queued there; alpha and beta are read when the call is made (pointer mode
  * host) or when the work runs (pointer mode device).  Types: float and double; __half and
  * __nv_bfloat16 operands (cublasGemmEx) are widened to float, multiplied in float, and the
- * result rounded to C's type.  The math mode is recorded but TF32 and reduced-precision
- * reductions are not emulated: results are those of float32 arithmetic. */
+ * result rounded to C's type.  TF32 (compute type CUBLAS_COMPUTE_32F_FAST_TF32, or float32
+ * operands under the math mode CUBLAS_TF32_TENSOR_OP_MATH) rounds each float32 operand to 10
+ * mantissa bits (nearest, ties to even) before the float32 product, as tensor cores read them;
+ * reduced-precision reductions are not emulated. */
 
 struct cublasContext {
     cudaStream_t stream = nullptr;
@@ -48,6 +51,7 @@ struct Gemm {
     long long sa, sb, sc;
     int batch;
     bool dbl;   /* computed in double */
+    bool tf32;  /* float32 operands rounded to TF32 */
     bool half_scalars; /* alpha/beta are __half (CUBLAS_COMPUTE_16F) */
 };
 
@@ -133,6 +137,29 @@ widen(const void *p, cudaDataType t, int rows, int cols, int ld)
     return out;
 }
 
+/* x rounded to TF32's 10 mantissa bits (nearest, ties to even); inf and NaN kept */
+float
+to_tf32(float x)
+{
+    uint32_t b;
+    std::memcpy(&b, &x, 4);
+    if ((b & 0x7F800000u) != 0x7F800000u) {
+        b += 0xFFFu + ((b >> 13) & 1u);
+        b &= ~0x1FFFu;
+    }
+    std::memcpy(&x, &b, 4);
+    return x;
+}
+
+template <class T>
+void
+round_tf32(std::vector<T> &v)
+{
+    for (T &x : v) {
+        x = (T)to_tf32((float)x);
+    }
+}
+
 template <class T>
 void
 run_typed(const Gemm &g)
@@ -144,13 +171,17 @@ run_typed(const Gemm &g)
         const char *A = (const char *)g.A + (size_t)(b * g.sa) * type_size(g.at);
         const char *B = (const char *)g.B + (size_t)(b * g.sb) * type_size(g.bt);
         char *C = (char *)g.C + (size_t)(b * g.sc) * type_size(g.ct);
-        if (g.at == native && g.bt == native && g.ct == native) {
+        if (g.at == native && g.bt == native && g.ct == native && !g.tf32) {
             gemm_colmajor<T>(g.ta, g.tb, g.m, g.n, g.k, g.alpha, (const T *)A, g.lda,
                              (const T *)B, g.ldb, g.beta, (T *)C, g.ldc);
             continue;
         }
         std::vector<T> a = widen<T>(A, g.at, arows, acols, g.lda);
         std::vector<T> bb = widen<T>(B, g.bt, brows, bcols, g.ldb);
+        if (g.tf32) {
+            round_tf32(a);
+            round_tf32(bb);
+        }
         std::vector<T> c = g.beta == 0.0 ? std::vector<T>((size_t)g.ldc * (g.n - 1) + g.m, T(0))
                                          : widen<T>(C, g.ct, g.m, g.n, g.ldc);
         gemm_colmajor<T>(g.ta, g.tb, g.m, g.n, g.k, g.alpha, a.data(), g.lda, bb.data(), g.ldb,
@@ -244,6 +275,10 @@ submit(cublasHandle_t h, int ta, int tb, int m, int n, int k, const void *alpha,
     g.batch = batch;
     g.dbl = dbl;
     g.half_scalars = half;
+    g.tf32 = at == CUDA_R_32F && bt == CUDA_R_32F &&
+             (compute == CUBLAS_COMPUTE_32F_FAST_TF32 ||
+              (compute == CUBLAS_COMPUTE_32F &&
+               ((unsigned int)h->math & 15u) == (unsigned int)CUBLAS_TF32_TENSOR_OP_MATH));
     bool device_scalars = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     g.alpha_p = device_scalars ? alpha : nullptr;
     g.beta_p = device_scalars ? beta : nullptr;
