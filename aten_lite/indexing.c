@@ -279,8 +279,9 @@ mt_index_plan_get(const mt_index_plan *plan)
     if (plan->nadv == 0) {
         return mt_alias(v);
     }
-    if (plan->nadv == 1 && plan->index[0]->ndim == 1 && v->ndim > 0) {
-        /* one vector index: gathered in place along its dim */
+    if (plan->nadv == 1 && plan->index[0]->ndim == 1 && v->ndim > 0 &&
+        mt_device_eq(mt_tensor_device(plan->index[0]), mt_tensor_device(v))) {
+        /* one vector index (on v's device): gathered in place along its dim */
         return mt_index_select(v, plan->dims[0], plan->index[0], true);
     }
     mt_tensor *front = mt__indexed_first(plan);

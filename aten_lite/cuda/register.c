@@ -291,6 +291,8 @@ static const mt_elementwise_kernels mt__cuda_elementwise_kernels = {
     .run = mt__cuda_ew_run,
 };
 
+void mt__cuda_index_register(void);
+void mt__cuda_sort_register(void);
 void
 mt_cuda_kernels_register(void)
 {
@@ -299,4 +301,6 @@ mt_cuda_kernels_register(void)
     mt_copy_stub[MT_CUDA][MT_CUDA] = &mt__cuda_copy_kernels;
     MT_REGISTER_STUB(fill, MT_CUDA, &mt__cuda_fill_kernels);
     MT_REGISTER_STUB(elementwise, MT_CUDA, &mt__cuda_elementwise_kernels);
+    mt__cuda_index_register();
+    mt__cuda_sort_register();
 }
