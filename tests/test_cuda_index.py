@@ -173,6 +173,9 @@ def test_setitem_forms():
     x[e] = 1.0
     xc[e.cuda()] = 1.0
     _same(xc, x)
+    r = _values((5,), seed=23)
+    _same(xc.index_put_((), r.cuda(), accumulate=True), x.index_put_((), r, accumulate=True))
+    _same(xc.index_put_((), torch.tensor(0.5)), x.index_put_((), torch.tensor(0.5)))
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.int32,

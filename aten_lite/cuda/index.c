@@ -75,6 +75,10 @@ mt__cuda_advanced_offsets(const mt_tensor *v, int k, mt_tensor *const *idx, int 
     mt_tensor *offs = mt_tensor_empty(MT_INT64, 1, &npos, dv);
     mt_tensor *slot = offs ? mt__ix_bad_slot(dv) : NULL;
     int rc = slot ? MT_OK : mt_error_code();
+    if (rc == MT_OK && k == 0) { /* no index tensor: the one position is v's first element */
+        const int64_t zero = 0;
+        rc = mt_bytes_fill(dv, mt_tensor_data(offs), sizeof(zero), &zero, sizeof(zero));
+    }
     for (int q = 0; q < k && rc == MT_OK; q++) {
         moved[q] = mt__ix_on_device(idx[q], dv);
         if (moved[q] == NULL) {
