@@ -489,3 +489,7 @@ def test_shape_ops_dtypes_and_devices():
           torch.cat([torch.tensor([]), _values((2, 3))]))
     with pytest.raises(RuntimeError, match="same device"):
         torch.cat([_values((2, 3)).cuda(), _values((2, 3))])
+    a, b = _values((2, 3)), _values((1, 2), torch.float32, seed=24)
+    _same(torch.block_diag(a.cuda(), b.cuda()), torch.block_diag(a, b))
+    _same(torch.tril_indices(4, 3, -1, device="cuda"), torch.tril_indices(4, 3, -1))
+    _same(torch.triu_indices(3, 5, 1, device="cuda"), torch.triu_indices(3, 5, 1))
