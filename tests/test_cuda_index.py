@@ -493,3 +493,21 @@ def test_shape_ops_dtypes_and_devices():
     _same(torch.block_diag(a.cuda(), b.cuda()), torch.block_diag(a, b))
     _same(torch.tril_indices(4, 3, -1, device="cuda"), torch.tril_indices(4, 3, -1))
     _same(torch.triu_indices(3, 5, 1, device="cuda"), torch.triu_indices(3, 5, 1))
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
+def test_second_device():
+    x = _values((5, 4))
+    xc = x.to("cuda:1")
+    i = torch.tensor([4, 0, 4])
+    _same(xc[i], x[i])                                      # cpu index moved to cuda:1
+    got = xc[i.to("cuda:1")]
+    assert got.device == torch.device("cuda:1")
+    _same(got, x[i])
+    _same(xc.index_put_((i.to("cuda:1"),), torch.ones(3, 4).to("cuda:1"), accumulate=True),
+          x.clone().index_put_((i,), torch.ones(3, 4), accumulate=True))
+    m = x > 0
+    _same(torch.nonzero(m.to("cuda:1")), torch.nonzero(m))
+    _raises_like(lambda: x[torch.tensor([5])], lambda: xc[torch.tensor([5]).to("cuda:1")])
+    with pytest.raises(RuntimeError, match="indices should be either on cpu or on the same device"):
+        xc[i.cuda()]

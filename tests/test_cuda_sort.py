@@ -194,3 +194,15 @@ def test_sort_errors():
         with pytest.raises(RuntimeError, match=r"^torch.searchsorted\(\): sorter index out of range$"):
             call()
     _same(torch.searchsorted(b.cuda(), 2.5), torch.searchsorted(b, 2.5))
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
+def test_second_device():
+    x = _values((3, 2000), torch.float32, seed=15)
+    v, i = torch.sort(x.to("cuda:1"), 1, True)
+    assert v.device == torch.device("cuda:1") and i.device == torch.device("cuda:1")
+    wv, wi = torch.sort(x, 1, True)
+    _same(v, wv)
+    _same(i, wi)
+    b = torch.sort(x[0]).values
+    _same(torch.searchsorted(b.to("cuda:1"), x.to("cuda:1")), torch.searchsorted(b, x))
