@@ -511,3 +511,36 @@ def test_second_device():
     _raises_like(lambda: x[torch.tensor([5])], lambda: xc[torch.tensor([5]).to("cuda:1")])
     with pytest.raises(RuntimeError, match="indices should be either on cpu or on the same device"):
         xc[i.cuda()]
+
+
+BACKWARD = {
+    "getitem": lambda t, d: t[torch.tensor([3, 0, 3]).to(d)],
+    "getitem_pair": lambda t, d: t[torch.tensor([3, 0, 3]).to(d), torch.tensor([1, 2, 1]).to(d)],
+    "getitem_cpu_index": lambda t, d: t[torch.tensor([[1], [1]]), 2:5],
+    "mask": lambda t, d: t[(torch.arange(24).reshape(4, 6) % 3 == 0).to(d)],
+    "masked_select": lambda t, d: torch.masked_select(t, (torch.arange(6) % 2 == 0).to(d)),
+    "index_select": lambda t, d: t.index_select(1, torch.tensor([5, 0, 5]).to(d)),
+    "gather": lambda t, d: t.gather(1, torch.tensor([[0, 0], [1, 5], [2, 2], [3, 4]]).to(d)),
+    "scatter": lambda t, d: t.scatter(1, torch.tensor([[0, 1]]).to(d), torch.zeros(1, 2, dtype=torch.float64).to(d)),
+    "index_put": lambda t, d: t.index_put((torch.tensor([2, 0]).to(d),), torch.zeros(6, dtype=torch.float64).to(d)),
+    "embedding": lambda t, d: torch.nn.functional.embedding(torch.tensor([3, 0, 3]).to(d), t),
+    "cat": lambda t, d: torch.cat([t, t[1:]], 0),
+    "flip": lambda t, d: t.flip([0, 1]),
+    "roll": lambda t, d: t.roll(1, 0),
+    "tril": lambda t, d: t.tril(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BACKWARD))
+def test_backward(name):
+    f = BACKWARD[name]
+    x = _values((4, 6), torch.float64, seed=25)
+
+    def grad(dev):
+        xx = x.clone().to(dev).requires_grad_()
+        y = f(xx, dev)
+        g = torch.arange(1, y.numel() + 1, dtype=torch.float64).reshape(y.shape).to(dev)
+        y.backward(g)
+        return xx.grad
+
+    _same(grad("cuda"), grad("cpu"))

@@ -206,3 +206,18 @@ def test_second_device():
     _same(i, wi)
     b = torch.sort(x[0]).values
     _same(torch.searchsorted(b.to("cuda:1"), x.to("cuda:1")), torch.searchsorted(b, x))
+
+
+@pytest.mark.parametrize("op", ["sort", "topk", "kthvalue", "msort"])
+def test_backward(op):
+    x = _values((5, 30), torch.float64, seed=16)
+    f = {"sort": lambda t: t.sort(1, descending=True)[0], "topk": lambda t: t.topk(4, 1)[0],
+         "kthvalue": lambda t: t.kthvalue(3, 1)[0], "msort": lambda t: t.msort()}[op]
+
+    def grad(dev):
+        xx = x.clone().to(dev).requires_grad_()
+        y = f(xx)
+        y.backward(torch.arange(1, y.numel() + 1, dtype=torch.float64).reshape(y.shape).to(dev))
+        return xx.grad
+
+    _same(grad("cuda"), grad("cpu"))
