@@ -254,6 +254,10 @@ def test_take_and_take_along_dim():
     _raises_like(lambda: torch.take(x, bad), lambda: torch.take(x.cuda(), bad.cuda()))
     bad = torch.tensor([-21])
     _raises_like(lambda: torch.take(x, bad), lambda: torch.take(x.cuda(), bad.cuda()))
+    e = torch.empty(0, 2)
+    _raises_like(lambda: torch.take(e, torch.tensor([0])), lambda: torch.take(e.cuda(), torch.tensor([0]).cuda()))
+    _same(torch.take(e.cuda(), torch.empty(0, dtype=torch.int64).cuda()),
+          torch.take(e, torch.empty(0, dtype=torch.int64)))
     j = torch.tensor([[0, 4], [1, 1], [3, 2], [0, 0]])
     _same(torch.take_along_dim(x.cuda(), j.cuda(), 1), torch.take_along_dim(x, j, 1))
 
@@ -271,6 +275,9 @@ def test_index_add_copy_fill():
                  lambda: x.cuda().index_add_(0, torch.tensor([6]).cuda(), src[:1].cuda()))
     _raises_like(lambda: x.clone().index_add_(0, torch.tensor([-1]), src[:1]),
                  lambda: x.cuda().index_add_(0, torch.tensor([-1]).cuda(), src[:1].cuda()))
+    s = torch.tensor(1.5)
+    _same(s.cuda().index_add_(0, torch.tensor([0, 0]).cuda(), torch.tensor([1.0, 2.0]).cuda()),
+          s.clone().index_add_(0, torch.tensor([0, 0]), torch.tensor([1.0, 2.0])))
     u = torch.tensor([5, 0, 2])
     _same(x.cuda().index_copy_(0, u.cuda(), src[:3].cuda()), x.clone().index_copy_(0, u, src[:3]))
     src2 = _values((6, 2), seed=10)
