@@ -221,3 +221,15 @@ def test_backward(op):
         return xx.grad
 
     _same(grad("cuda"), grad("cpu"))
+
+
+def test_median_integer():
+    """The integer median is the sort's middle entry (float medians also count NaNs, on the
+    elementwise kernels)."""
+    x = _values((5, 31), torch.int64, seed=17)
+    _same(torch.median(x.cuda()), torch.median(x))
+    for d in (0, 1):
+        v, i = torch.median(x.cuda(), d, keepdim=d == 1)
+        wv, wi = torch.median(x, d, keepdim=d == 1)
+        _same(v, wv)
+        _same(i, wi)
