@@ -196,6 +196,17 @@ def test_index_put_accumulate_duplicates(dtype):
         _same(got, want)
 
 
+def test_index_put_bool_mask_and_int32():
+    x = _values((4, 5))
+    m = _values((4, 5), seed=26) > 0
+    v = _values((int(m.sum()),), seed=27)
+    _same(x.cuda().index_put_((m.cuda(),), v.cuda()), x.clone().index_put_((m,), v))
+    i = torch.tensor([3, 1, 3], dtype=torch.int32)
+    w = _values((3, 5), seed=28)
+    _close(x.cuda().index_put_((i.cuda(),), w.cuda(), accumulate=True),
+           x.clone().index_put_((i,), w, accumulate=True))
+
+
 def test_index_put_accumulate_many():
     rng = np.random.default_rng(8)
     i = torch.from_numpy(rng.integers(0, 50, size=(20000,)))
@@ -395,6 +406,8 @@ def test_scatter_legacy_reduce_and_bool():
 def test_gather_scatter_out_of_range_writes_nothing():
     x = _values((3, 4))
     xc = x.cuda()
+    i32 = torch.tensor([[0, 1]], dtype=torch.int32)
+    _raises_like(lambda: x.gather(1, i32), lambda: xc.gather(1, i32.cuda()))
     for bad in ([[0, 4]], [[-1, 0]]):
         b = torch.tensor(bad)
         _raises_like(lambda: x.gather(1, b), lambda: xc.gather(1, b.cuda()))
