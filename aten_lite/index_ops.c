@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/indexing.h"
 #include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
@@ -569,6 +570,9 @@ mt__cpu_index_select(const mt_tensor *self, int d, const mt_tensor *index, bool 
     return MT_OK;
 }
 
+static int mt__index_put_checked(mt_tensor *v, int k, mt_tensor *const *idx, int bnd,
+                                 const int64_t *bshape, const mt_tensor *values, bool accumulate);
+
 int
 mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *values, bool accumulate)
 {
@@ -583,6 +587,38 @@ mt_index_put_(mt_tensor *v, int k, mt_tensor *const *idx, const mt_tensor *value
     if (mt__broadcast_indices(k, idx, &bnd, bshape, "index_put_") < 0) {
         return MT_EINDEX;
     }
+    if (mt_tensor_device(v).type == MT_CPU) {
+        return mt__index_put_checked(v, k, idx, bnd, bshape, values, accumulate);
+    }
+    mt_tensor *vals = mt_index_put_values_on(values, mt_tensor_device(v));
+    if (vals == NULL) {
+        return mt_error_code();
+    }
+    int rc = mt__index_put_checked(v, k, idx, bnd, bshape, vals, accumulate);
+    mt_tensor_decref(vals);
+    return rc;
+}
+
+mt_tensor *
+mt_index_put_values_on(const mt_tensor *values, mt_device d)
+{
+    if (values->ndim != 0 || mt_tensor_device(values).type != MT_CPU || d.type == MT_CPU) {
+        mt_tensor_incref((mt_tensor *)values);
+        return (mt_tensor *)values;
+    }
+    mt_tensor *moved = mt_tensor_empty(values->dtype, 0, NULL, d);
+    if (moved != NULL && mt_copy_(moved, values) < 0) {
+        mt_tensor_decref(moved);
+        return NULL;
+    }
+    return moved;
+}
+
+/* mt_index_put_ once the index tensors' dtypes and shapes are checked */
+static int
+mt__index_put_checked(mt_tensor *v, int k, mt_tensor *const *idx, int bnd, const int64_t *bshape,
+                      const mt_tensor *values, bool accumulate)
+{
     int (*kernel)(mt_tensor *, int, mt_tensor *const *, int, const int64_t *, const mt_tensor *,
                   bool) = NULL;
     if (mt__check_indices(v, k, idx) < 0 || mt_check_same_device2(v, values, NULL) < 0 ||

@@ -279,8 +279,9 @@ mt_index_plan_get(const mt_index_plan *plan)
     if (plan->nadv == 0) {
         return mt_alias(v);
     }
-    if (plan->nadv == 1 && plan->index[0]->ndim == 1 && v->ndim > 0) {
-        /* one vector index: gathered in place along its dim */
+    if (plan->nadv == 1 && plan->index[0]->ndim == 1 && v->ndim > 0 &&
+        mt_device_eq(mt_tensor_device(plan->index[0]), mt_tensor_device(v))) {
+        /* one vector index (on v's device): gathered in place along its dim */
         return mt_index_select(v, plan->dims[0], plan->index[0], true);
     }
     mt_tensor *front = mt__indexed_first(plan);
@@ -318,6 +319,8 @@ mt__strip_leading_ones(const mt_tensor *values, int ndim)
     return mt_squeeze(values, n, lead);
 }
 
+static int mt__plan_put(const mt_index_plan *plan, const mt_tensor *values);
+
 int
 mt_index_plan_put(const mt_index_plan *plan, const mt_tensor *values)
 {
@@ -336,6 +339,23 @@ mt_index_plan_put(const mt_index_plan *plan, const mt_tensor *values)
         mt_tensor_decref(e);
         return rc;
     }
+    if (mt_tensor_device(v).type == MT_CPU) {
+        return mt__plan_put(plan, values);
+    }
+    mt_tensor *moved = mt_index_put_values_on(values, mt_tensor_device(v));
+    if (moved == NULL) {
+        return mt_error_code();
+    }
+    int rc = mt__plan_put(plan, moved);
+    mt_tensor_decref(moved);
+    return rc;
+}
+
+/* mt_index_plan_put with advanced indices, values on v's device or a cpu tensor with v there */
+static int
+mt__plan_put(const mt_index_plan *plan, const mt_tensor *values)
+{
+    mt_tensor *v = plan->view;
     if (values->dtype != v->dtype && !(plan->one_mask && values->numel == 1)) {
         return mt_error_set(MT_ERUNTIME, "Index put requires the source and destination dtypes match, "
                                          "got %s for the destination and %s for the source.",

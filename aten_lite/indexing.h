@@ -57,5 +57,8 @@ mt_tensor *mt_index_plan_get(const mt_index_plan *plan);
  * dims dropped, then expanded to the indexed shape), converted to self's
  * dtype.  Nothing is written on error. */
 int mt_index_plan_put(const mt_index_plan *plan, const mt_tensor *values);
+/* The values of a put into a tensor on device d (new reference, or NULL): values itself, or a
+ * copy on d of a 0-d cpu tensor (a scalar value, as torch allows on any device). */
+mt_tensor *mt_index_put_values_on(const mt_tensor *values, mt_device d);
 
 #endif /* ATEN_LITE_INDEXING_H */

@@ -316,6 +316,8 @@ void mt__cuda_optim_register(void);
 
 void mt__cuda_gemm_register(void);
 void mt__cuda_conv_register(void);
+void mt__cuda_index_register(void);
+void mt__cuda_sort_register(void);
 void
 mt_cuda_kernels_register(void)
 {
@@ -328,4 +330,6 @@ mt_cuda_kernels_register(void)
     mt__cuda_optim_register();
     mt__cuda_gemm_register();
     mt__cuda_conv_register();
+    mt__cuda_index_register();
+    mt__cuda_sort_register();
 }

@@ -3,6 +3,7 @@ take_along_dim, nonzero/argwhere, where, masked_select/masked_scatter, one_hot, 
 Tensor indexing itself (t[key], t[key] = v) is planned and run in C: csrc/indexing.c,
 aten_lite/indexing.c."""
 import builtins
+import re as _re
 
 from . import _C
 from ._broadcasting import _broadcast_shapes
@@ -63,8 +64,8 @@ def _scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
         r.scatter_(dim, index, ident)
     _C._scatter_reduce_(r, dim, index, src, _REDUCE_MODES[reduce])
     if reduce == "mean" and index.numel():
-        counts = _C.full(r.shape, 1 if include_self else 0, dtype=_C.int64)
-        counts.scatter_add_(dim, index, _C.ones(index.shape, dtype=_C.int64))
+        counts = _C.full(r.shape, 1 if include_self else 0, dtype=_C.int64, device=r.device)
+        counts.scatter_add_(dim, index, _C.ones(index.shape, dtype=_C.int64, device=r.device))
         counts = _C._where(_C.eq(counts, 0), 1, counts)
         if self.dtype.is_floating_point:
             r = _C.div(r, counts).to(self.dtype)
@@ -98,14 +99,26 @@ def _index_add_(self, dim, index, source, *, alpha=1):
     if source.dim() > 0 and index.numel() != source.size(d):
         raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal to "
                            f"source.size(dim) ({source.size(d)})")
-    if index.numel() and not (0 <= int(index.amin()) and int(index.amax()) < builtins.max(self.dim() and self.size(d), 1)):
-        raise IndexError("index out of range in self")
+    _check_in_range(index, builtins.max(self.dim() and self.size(d), 1))
     src = source if alpha == 1 else _C.mul(source, alpha).to(self.dtype)
     if self.dim() == 0:
         _C._index_put_(self.view(1), [index.reshape(-1)], src.reshape(-1), True)
         return self
     _C._index_put_(movedim(self, d, 0), [index.reshape(-1)], movedim(src, d, 0) if src.dim() else src, True)
     return self
+
+
+def _check_in_range(index, size):
+    """IndexError "index out of range in self" unless every value of index lies in [0, size)."""
+    if not index.numel():
+        return
+    if index.device.type == "cpu":
+        if not (0 <= int(index.amin()) and int(index.amax()) < size):
+            raise IndexError("index out of range in self")
+        return
+    # on a device, the check of index_select's kernel, over a stride-0 row of size entries
+    _C._index_select(_C.zeros(1, dtype=_C.uint8, device=index.device).expand(size), 0,
+                     index.reshape(-1))
 
 
 def _along(self, d):
@@ -168,14 +181,21 @@ def take(input, index):
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_legacy_name(index.dtype)}")
     n = input.numel()
     flat = index.reshape(-1)
-    if flat.numel():
+    if flat.numel() and index.device.type == "cpu":
         lo, hi = int(flat.amin()), int(flat.amax())
         bad = lo if lo < -n else hi if hi >= n else None
         if bad is not None:
             raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
-    if n == 0:
-        return _C.empty(index.shape, dtype=input.dtype)
-    return _C._index_select(input.reshape(-1), 0, flat, True).reshape(index.shape)
+    if n == 0 and not flat.numel():
+        return _C.empty(index.shape, dtype=input.dtype, device=input.device)
+    try:
+        return _C._index_select(input.reshape(-1), 0, flat, True).reshape(index.shape)
+    except IndexError as e:  # on a device the kernel checked the values: take's message
+        m = _re.match(r"index (-?\d+) is out of bounds", str(e))
+        if m is None:
+            raise
+        raise IndexError(f"out of range: tried to access index {m.group(1)} on a tensor of {n} "
+                         "elements.") from None
 
 
 def take_along_dim(input, indices, dim=None, *, out=None):
@@ -211,7 +231,7 @@ def nonzero(input, *, as_tuple=False):
     if not as_tuple:
         return nz
     if input.dim() == 0:
-        return (_C.zeros(nz.size(0), dtype=_C.int64),)
+        return (_C.zeros(nz.size(0), dtype=_C.int64, device=input.device),)
     return tuple(nz.select(1, i).contiguous() for i in range(input.dim()))
 
 
@@ -273,7 +293,7 @@ def one_hot(tensor, num_classes=-1):
         num_classes = int(tensor.amax()) + 1
     elif tensor.numel() and int(tensor.amax()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    r = _C.zeros(*tensor.shape, num_classes, dtype=_C.int64)
+    r = _C.zeros(*tensor.shape, num_classes, dtype=_C.int64, device=tensor.device)
     return r.scatter_(-1, tensor.unsqueeze(-1), 1)
 
 

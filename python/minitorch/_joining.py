@@ -209,25 +209,26 @@ def cartesian_prod(*tensors):
     return stack([g.reshape(-1) for g in meshgrid(*tensors, indexing="ij")], 1)
 
 
-def _tri_indices(row, col, offset, dtype, upper, fname):
+def _tri_indices(row, col, offset, dtype, upper, fname, device):
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
         raise RuntimeError(f"col must be non-negative, got{col}")
     keep = _tri(_C.ones(row, col, dtype=_C.bool), offset, upper, fname)
-    return _C._nonzero(keep).t().to(dtype).contiguous()
+    r = _C._nonzero(keep).t().to(dtype).contiguous()
+    return r if device is None else r.to(device)
 
 
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     """(2, N) coordinates of the lower triangle of a row x col matrix, row by row."""
     _C._check_tensor_options("tril_indices", layout, None)
-    return _tri_indices(row, col, offset, dtype or _C.int64, False, "tril")
+    return _tri_indices(row, col, offset, dtype or _C.int64, False, "tril", device)
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     """(2, N) coordinates of the upper triangle of a row x col matrix, row by row."""
     _C._check_tensor_options("triu_indices", layout, None)
-    return _tri_indices(row, col, offset, dtype or _C.int64, True, "triu")
+    return _tri_indices(row, col, offset, dtype or _C.int64, True, "triu", device)
 
 
 def block_diag(*tensors):
@@ -242,7 +243,8 @@ def block_diag(*tensors):
     dt = blocks[0].dtype if blocks else _C.float32
     for b in blocks[1:]:
         dt = _C.promote_types(dt, b.dtype)
-    r = _C.zeros(builtins.sum(b.size(0) for b in blocks), builtins.sum(b.size(1) for b in blocks), dtype=dt)
+    r = _C.zeros(builtins.sum(b.size(0) for b in blocks), builtins.sum(b.size(1) for b in blocks), dtype=dt,
+                 device=blocks[0].device if blocks else None)
     i = j = 0
     for b in blocks:
         r[i:i + b.size(0), j:j + b.size(1)] = b

@@ -158,8 +158,15 @@ def _tri(input, diagonal, upper, fname):
         raise RuntimeError(f"{fname}: input tensor must have at least 2 dimensions")
     rows, cols = input.shape[-2], input.shape[-1]
     off = _C.sub(_C.arange(cols).unsqueeze(0), _C.arange(rows).unsqueeze(1))
-    keep = _C.ge(off, diagonal) if upper else _C.le(off, diagonal)
-    return _C._where(keep, input, _C.zeros((), dtype=input.dtype))
+    keep = _C.ge(off, diagonal) if upper else _C.le(off, diagonal)   # (rows, cols), on the cpu
+    if input.device.type == "cpu":
+        return _C._where(keep, input, _C.zeros((), dtype=input.dtype))
+    # on a device: a copy with the other triangle's entries zeroed by an index put
+    r = input.clone()
+    drop = _C._nonzero(_C.logical_not(keep))
+    if drop.size(0) and r.numel():
+        r[..., drop.select(1, 0), drop.select(1, 1)] = _C.zeros((), dtype=input.dtype)
+    return r
 
 
 def tril(input, diagonal=0, *, out=None):
@@ -194,7 +201,7 @@ def diag(input, diagonal=0):
     _check(input, "diag")
     if input.dim() == 1:
         n = input.size(0) + abs(diagonal)
-        r = _C.zeros(n, n, dtype=input.dtype)
+        r = _C.zeros(n, n, dtype=input.dtype, device=input.device)
         globals()["diagonal"](r, diagonal).copy_(input)
         return r
     if input.dim() == 2:
@@ -218,7 +225,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     n = input.size(-1) + abs(offset) if input.dim() else 1 + abs(offset)
     batch = iter(input.shape[:-1])
     shape = [n if d in (d1, d2) else next(batch) for d in range(nd)]
-    r = _C.zeros(*shape, dtype=input.dtype)
+    r = _C.zeros(*shape, dtype=input.dtype, device=input.device)
     diagonal(r, offset, d1, d2).copy_(input)
     return r
 
@@ -273,6 +280,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
                            f"sum of repeats {idx.numel()}")
     if input.dim() == 0:
         input = input.reshape(1)
+    if idx.device != input.device:
+        idx = idx.to(input.device)
     return input.index_select(d, idx)          # the method: recorded when input requires grad
 
 

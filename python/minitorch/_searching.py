@@ -24,7 +24,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         dt = _C.result_type(bd, values)
     elif isinstance(input, (bool, int, float)):
         dt = _C.result_type(bd, input)
-        values = _C.full((), input, dtype=dt)
+        values = _C.full((), input, dtype=dt, device=bd.device)
     else:
         raise TypeError(f"searchsorted(): argument 'input' must be Tensor or Number, not {type(input).__name__}")
     if bd.dim() == 0:
@@ -46,8 +46,11 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         if sorter.dtype != _C.int64:
             raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
                                f"{_legacy_name(sorter.dtype)}")
-        if sorter.numel() and (int(sorter.amax()) >= bd.size(-1) or int(sorter.amin()) < 0):
-            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+        from ._gather_scatter import _check_in_range   # (imports this module)
+        try:
+            _check_in_range(sorter, bd.size(-1))
+        except IndexError:
+            raise RuntimeError("torch.searchsorted(): sorter index out of range") from None
     if out is not None and out.dtype != (_C.int32 if out_int32 else _C.int64):
         raise RuntimeError("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
                            "Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "

@@ -77,7 +77,7 @@ def _median(input, dim, keepdim, ignore_nan, fname):
         if n == 0:
             if not input.dtype.is_floating_point:
                 raise RuntimeError(f"{fname}() input tensor cannot be empty")
-            return _C.full((), float("nan"), dtype=input.dtype)
+            return _C.full((), float("nan"), dtype=input.dtype, device=input.device)
         s = _C._sort(input.reshape(-1), 0, False)[0]
         if input.dtype.is_floating_point:
             nans = int(s.isnan().sum())
@@ -133,7 +133,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
     if scalar_q:
         if not 0 <= q <= 1:
             raise RuntimeError(f"{fname}() q must be in the range [0, 1] but got {q}")
-        qs = _C.full((1,), q, dtype=input.dtype)
+        qs = _C.full((1,), q, dtype=input.dtype, device=input.device)
     else:
         if q.dim() > 1:
             raise RuntimeError(f"{fname}() q must be a scalar or 1D tensor")
@@ -159,7 +159,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
     s = x.sort(-1).values                             # (..., n), NaN last (recorded)
     n = s.size(-1)
     nan_count = s.isnan().sum(-1, keepdim=True)
-    cnt = _C.sub(n, nan_count) if ignore_nan else _C.full(nan_count.shape, n, dtype=_C.int64)
+    cnt = _C.sub(n, nan_count) if ignore_nan else _C.full(nan_count.shape, n, dtype=_C.int64, device=input.device)
     last = _clamp(_C.sub(cnt, 1), min=0).to(input.dtype)
     res = []
     for j in range(qs.numel()):
@@ -180,7 +180,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out, fname):
         bad = _C.eq(cnt, 0) if ignore_nan else _C.gt(nan_count, 0)
         r = r.masked_fill(bad, float("nan"))
         res.append(r.reshape(out_shape))
-    r = res[0] if scalar_q or q.dim() == 0 else stack(res) if res else _C.empty([0] + out_shape, dtype=input.dtype)
+    r = res[0] if scalar_q or q.dim() == 0 else stack(res) if res else _C.empty([0] + out_shape, dtype=input.dtype, device=input.device)
     return _C._store_out(out, r, fname) if out is not None else r
 
 
@@ -197,11 +197,12 @@ def mode(input, dim=-1, keepdim=False):
     if n == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
     v, i = _C._sort(x, -1, False)
-    first = _C.ones(v.shape, dtype=_C.bool)
+    first = _C.ones(v.shape, dtype=_C.bool, device=v.device)
     if n > 1:
         first[..., 1:] = _C.ne(v[..., 1:], v[..., :-1])
     run = _C.sub(_C.cumsum(first, -1), 1)                       # run number of each entry
-    counts = _C.zeros(v.shape, dtype=_C.int64).scatter_add_(-1, run, _C.ones(v.shape, dtype=_C.int64))
+    counts = _C.zeros(v.shape, dtype=_C.int64, device=v.device).scatter_add_(
+        -1, run, _C.ones(v.shape, dtype=_C.int64, device=v.device))
     best = _C.argmax(counts, -1, keepdim=True)                  # the first (smallest) longest run
     end = _C.sub(_C._gather(_C.cumsum(counts, -1), -1, best), 1)  # its last entry, sorted stably
     vals, idx = _C._gather(v, -1, end).squeeze(-1), _C._gather(i, -1, end).squeeze(-1)
@@ -226,11 +227,12 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     if not isinstance(elements, _C.TensorBase) and not isinstance(test_elements, _C.TensorBase):
         raise TypeError("isin(): at least one of 'elements' and 'test_elements' must be a Tensor")
     dt = _C.result_type(elements, test_elements)
-    e = elements.to(dt) if isinstance(elements, _C.TensorBase) else _C.full((), elements, dtype=dt)
-    t = test_elements.to(dt) if isinstance(test_elements, _C.TensorBase) else _C.full((1,), test_elements, dtype=dt)
+    dev = elements.device if isinstance(elements, _C.TensorBase) else test_elements.device
+    e = elements.to(dt) if isinstance(elements, _C.TensorBase) else _C.full((), elements, dtype=dt, device=dev)
+    t = test_elements.to(dt) if isinstance(test_elements, _C.TensorBase) else _C.full((1,), test_elements, dtype=dt, device=dev)
     s = _C._sort(t.reshape(-1), 0, False)[0]
     if s.numel() == 0:
-        found = _C.zeros(e.shape, dtype=_C.bool)
+        found = _C.zeros(e.shape, dtype=_C.bool, device=e.device)
     else:
         pos = _clamp(_C._searchsorted(s, e, None, False, False), max=s.numel() - 1)
         found = _C.eq(s[pos.reshape(-1)].reshape(e.shape), e)
@@ -257,11 +259,11 @@ def _unique_impl(input, return_inverse, return_counts, dim, consecutive, fname):
     if consecutive:
         order, s = None, x
     else:  # lexicographic order of the rows: stable sorts from the last column to the first
-        order = _C.arange(n)
+        order = _C.arange(n).to(x.device)
         for c in range(m - 1, -1, -1):
             order = order[_C._sort(x.select(1, c)[order], 0, False)[1]]
         s = x[order]
-    first = _C.ones(n, dtype=_C.bool)
+    first = _C.ones(n, dtype=_C.bool, device=x.device)
     if n > 1:
         first[1:] = _C.ne(s[1:], s[:-1]).any(1)
     values = s[first]
@@ -277,12 +279,12 @@ def _unique_impl(input, return_inverse, return_counts, dim, consecutive, fname):
         if order is None:
             inverse = group
         else:
-            inverse = _C.empty(n, dtype=_C.int64)
+            inverse = _C.empty(n, dtype=_C.int64, device=x.device)
             _C._index_put_(inverse, [order], group, False)
         out.append(inverse.reshape(input.shape) if d is None else inverse)
     if return_counts:
         starts = _C._nonzero(first).reshape(-1)
-        ends = _C.cat([starts[1:], _C.full((1,), n, dtype=_C.int64)])
+        ends = _C.cat([starts[1:], _C.full((1,), n, dtype=_C.int64, device=x.device)])
         out.append(_C.sub(ends, starts))
     return out[0] if len(out) == 1 else tuple(out)
 

@@ -589,7 +589,7 @@ def getitem(ctx, g):
         gi[key] = g
         return (gi,)
     # advanced indexing may pick an element twice: add through the flat positions picked
-    return (_scatter_flat(g, x.shape, _positions(x.shape)[key]),)
+    return (_scatter_flat(g, x.shape, _positions(x.shape).to(g.device)[key]),)
 
 
 def setitem(ctx, g):
