@@ -69,7 +69,9 @@ class IterableFetcher:
     fetched for (torch's _IterableDatasetFetcher)."""
 
     def __init__(self, dataset, auto_collation, collate_fn, drop_last, batch_size=None):
+        self.dataset = dataset
         self.it = iter(dataset)
+        self.items = 0                          # items taken from the iterator
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
         self.drop_last = drop_last
@@ -82,13 +84,16 @@ class IterableFetcher:
             raise StopIteration
         if not self.auto_collation:
             self.current = "the next item"
-            return self.collate_fn(next(self.it))
+            item = next(self.it)
+            self.items += 1
+            return self.collate_fn(item)
         data = []
         batch_size = len(index) if self.batch_size is None else self.batch_size
         for _ in range(batch_size):
             self.current = "the next item"
             try:
                 data.append(next(self.it))
+                self.items += 1
             except StopIteration:
                 self.ended = True
                 break
