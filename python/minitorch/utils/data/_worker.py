@@ -20,6 +20,8 @@ from . import _collate
 from ._utils import worker as _worker_info
 from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher, seed_everything
 from ._slabs import SlabRing
+from . import _resume
+from .sampler import _stateful
 
 POLL_S = 1.0          # how often an idle worker checks that its parent still runs
 
@@ -32,10 +34,42 @@ class _IterableEnd:
 
 
 class _Resume:
-    """Sent to persistent workers at the start of a new epoch; they answer with it."""
+    """Sent to persistent workers at the start of a new epoch (with the worker's dataset
+    state when the epoch resumes a saved one, Note [Loader state]); they answer with it."""
 
-    def __init__(self, base_seed):
+    def __init__(self, base_seed, state=None):
         self.base_seed = base_seed
+        self.state = state
+
+
+class _WithState:
+    """A batch with the worker's dataset state after it (Note [Loader state])."""
+
+    __slots__ = ("data", "state")
+
+    def __init__(self, data, state):
+        self.data = data
+        self.state = state
+
+    def __reduce__(self):
+        return _WithState, (self.data, self.state)
+
+
+def _fetch_with_state(fetcher, spec, index, resume):
+    """fetcher.fetch(index), with the dataset's state when it has one (Note [Loader state])."""
+    data = fetcher.fetch(index)
+    kind, dataset = spec[0], spec[1]
+    if _stateful(dataset) or (kind == "iterable" and _stateful(fetcher.it)):
+        return _WithState(data, _resume.fetcher_state(fetcher, kind, dataset))
+    return data
+
+
+def _new_fetcher(spec, base_seed, resume):
+    """A fetcher for a new epoch, at the position `resume` (a worker's state) records."""
+    _resume.load_dataset_state(spec[1], resume)
+    fetcher = _make_fetcher(spec, base_seed)
+    _resume.restore_fetcher(fetcher, spec[0], spec[1], resume)
+    return fetcher
 
 
 def _make_fetcher(spec, base_seed):
@@ -59,7 +93,7 @@ def _die_with_parent():
 
 
 def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, num_workers,
-                parent_pid, tie_to_parent):
+                parent_pid, tie_to_parent, resume=None):
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the main process's to handle
     if tie_to_parent:
         _die_with_parent()
@@ -95,6 +129,7 @@ def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, n
             return
         if isinstance(msg, _Resume):
             fetcher, exhausted = None, False
+            resume = msg.state
             if spec[6]:
                 base_seed = msg.base_seed
             _send(result_conn, ring, (None, msg), [])
@@ -108,8 +143,8 @@ def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, n
         else:
             try:
                 if fetcher is None:
-                    fetcher = _make_fetcher(spec, base_seed)
-                data = fetcher.fetch(index)
+                    fetcher, resume = _new_fetcher(spec, base_seed, resume), None
+                data = _fetch_with_state(fetcher, spec, index, resume)
             except StopIteration:
                 data, exhausted = _IterableEnd(worker_id), True
             except Exception:                    # noqa: BLE001 - sent to the main process
