@@ -2,6 +2,7 @@
 alternating the libraries.
 
     python bench/dataloader.py [--batches N] [--rounds R] [--list-mb MB] [--skip-rss]
+                               [--only throughput|overhead|rss|resume|threads ...]
 
 (a) 3x224x224 uint8 samples (each __getitem__ returns a fresh tensor), batch 64, num_workers
     0/1/2: batches/s, MB/s, time to the first batch (best of the rounds);
@@ -11,6 +12,13 @@ alternating the libraries.
     workers' private memory (Private_Clean + Private_Dirty of /proc/PID/smaps_rollup, summed,
     peak over the epoch) for torch with the list, minitorch with the list, and minitorch with
     the list in a SharedList.
+(d) resuming mid-epoch: a shuffled 10**7-sample epoch, batch 64, saved at sample 10**6:
+    time of state_dict(), and of load_state_dict() + iter() + the first batch of a new loader
+    (minitorch computes the sampler's position; torchdata's StatefulDataLoader, when
+    installed, replays its sampler), num_workers 0 and 2;
+(e) thread workers: a dataset whose per-sample work (~1 ms) is a GIL-releasing transform,
+    batch 32, 2 workers: minitorch's thread and process workers and torch's process workers,
+    alternating: batches/s and time to the first batch.
 Ratios are minitorch / torch for times (< 1: minitorch faster) and torch / minitorch for
 throughput (> 1: minitorch faster).
 """
@@ -28,6 +36,10 @@ try:
     import torch.utils.data as tdata
 except ImportError:
     torch = tdata = None
+try:
+    from torchdata.stateful_dataloader import StatefulDataLoader as TorchdataLoader
+except ImportError:
+    TorchdataLoader = None
 
 SHAPE = (3, 224, 224)
 BATCH = 64
@@ -186,19 +198,67 @@ def bench_rss(args):
         print(f"  {name:<24} {peak_private_mb(make()):8.0f} MB")
 
 
+class IndexDataset:
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return i
+
+
+def bench_resume(args):
+    n, pos, bs = 10 ** 7, 10 ** 6, 64
+    print(f"(d) resume a shuffled epoch of {n} samples at sample {pos} (batch {bs}): "
+          f"state_dict() and load_state_dict() + iter() + first batch, best of {args.rounds}")
+    rows = [("minitorch", lambda **kw: mdata.DataLoader(IndexDataset(n), **kw))]
+    if TorchdataLoader is not None:
+        rows.append(("torchdata", lambda **kw: TorchdataLoader(IndexDataset(n), **kw)))
+    else:
+        print("  (torchdata is not installed: minitorch only)")
+    print(f"{'':>10} {'workers':>7} {'state_dict ms':>14} {'resume ms':>10}")
+    for workers in (0, 2):
+        for name, make in rows:
+            best_sd = best_res = 1e9
+            for _ in range(args.rounds):
+                loader = make(batch_size=bs, shuffle=True, num_workers=workers)
+                it = iter(loader)
+                for _ in range(pos // bs):
+                    next(it)
+                t0 = time.perf_counter()
+                state = loader.state_dict()
+                best_sd = min(best_sd, time.perf_counter() - t0)
+                del it, loader
+                gc.collect()
+                fresh = make(batch_size=bs, shuffle=True, num_workers=workers)
+                t0 = time.perf_counter()
+                fresh.load_state_dict(state)
+                it = iter(fresh)
+                next(it)
+                best_res = min(best_res, time.perf_counter() - t0)
+                del it, fresh
+                gc.collect()
+            print(f"{name:>10} {workers:>7} {best_sd * 1e3:>14.2f} {best_res * 1e3:>10.1f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batches", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--list-mb", type=int, default=1000)
     ap.add_argument("--skip-rss", action="store_true")
+    ap.add_argument("--only", action="append",
+                    choices=["throughput", "overhead", "rss", "resume", "threads"])
     args = ap.parse_args()
     print(f"minitorch {minitorch.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
           f"{platform.machine()}, {os.cpu_count()} cores")
-    bench_throughput(args)
-    bench_overhead(args)
-    if not args.skip_rss:
-        bench_rss(args)
+    modes = args.only or ["throughput", "overhead", "rss", "resume", "threads"]
+    if args.skip_rss and "rss" in modes:
+        modes.remove("rss")
+    for mode in modes:
+        globals()["bench_" + mode](args)
 
 
 if __name__ == "__main__":

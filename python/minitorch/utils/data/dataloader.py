@@ -26,11 +26,23 @@ Beyond torch, `state_dict()` / `load_state_dict()` save and resume an epoch mid-
 torchdata's StatefulDataLoader (Note [Loader state] in _resume.py; `StatefulDataLoader` is
 another name of this class).
 
+Note [Thread workers]
+Beyond torch, `worker_mode="thread"` runs the same worker pool (whole batches, sampler order,
+prefetch bound, errors with the worker's traceback and sample, timeouts, get_worker_info(),
+per-sample seeds, resuming) with threads of this process: no pickling, no shared memory, the
+batch a worker built is the one the loop gets.  It suits datasets whose work releases the GIL
+(minitorch's ops and NumPy's do) and free-threaded Python.  Each worker thread draws from a
+default generator of its own (Note [Thread default generators] in csrc/random_binding.c),
+seeded as a worker process's and, with per_sample_seed, per sample; Python's `random` and
+NumPy's global generator belong to the process and are not seeded by thread workers.  Deleting
+the iterator (or an error) asks the threads to stop and joins them.
+
 Beyond torch too, with num_workers=0 the loader warns once when loading takes most of the time
 of the loop (and suggests num_workers)."""
 import itertools
 import multiprocessing as _pymp
 import os
+import queue
 import threading
 import time
 import typing
@@ -47,8 +59,8 @@ from . import _resume
 from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher
 from ._slabs import SlabMapper
 from ._utils import signal_handling
-from ._worker import (TOO_MANY_OPEN_FILES, _IterableEnd, _Resume, _WithState, _out_of_descriptors,
-                      worker_loop)
+from ._worker import (TOO_MANY_OPEN_FILES, _IterableEnd, _Resume, _ThreadDied, _WithState,
+                      _out_of_descriptors, thread_worker_loop, worker_loop)
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
@@ -95,7 +107,7 @@ class DataLoader(typing.Generic[_T_co]):
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
                  worker_init_fn=None, multiprocessing_context=None, generator=None, *,
                  prefetch_factor=None, persistent_workers=False, pin_memory_device="",
-                 in_order=True, per_sample_seed=False):
+                 in_order=True, per_sample_seed=False, worker_mode="process"):
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
                              "disable multiprocessing.")
@@ -111,6 +123,12 @@ class DataLoader(typing.Generic[_T_co]):
             raise ValueError("prefetch_factor option should be non-negative")
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
+        if worker_mode not in ("process", "thread"):
+            raise ValueError("worker_mode option should be 'process' or 'thread', but got "
+                             f"worker_mode={worker_mode!r}")
+        if worker_mode == "thread" and multiprocessing_context is not None:
+            raise ValueError("multiprocessing_context option needs worker_mode='process'")
+        self.worker_mode = worker_mode
         self.dataset = dataset
         self.num_workers = num_workers
         self.prefetch_factor = prefetch_factor
@@ -244,13 +262,14 @@ class DataLoader(typing.Generic[_T_co]):
         if self.num_workers == 0:
             return _SingleProcessIter(self, state=state)
         self.check_worker_number_rationality()
+        cls = _ThreadIter if self.worker_mode == "thread" else _MultiProcessIter
         if self.persistent_workers:
             if self._iterator is None:
-                self._iterator = _MultiProcessIter(self, state)
+                self._iterator = cls(self, state)
             else:
                 self._iterator._reset(self, state)
             return self._iterator
-        return _MultiProcessIter(self, state)
+        return cls(self, state)
 
     # ---- resumable loading (Note [Loader state] in _resume.py)
     def state_dict(self):
@@ -639,6 +658,77 @@ class _MultiProcessIter(_BaseIter):
             self._shutdown_now()
         except Exception:                 # noqa: BLE001 - interpreter shutdown
             pass
+
+
+class _ThreadIter(_MultiProcessIter):
+    """The worker pool with threads (Note [Thread workers]): the protocol and bookkeeping of
+    _MultiProcessIter; messages go through in-process queues, batches by reference."""
+
+    _profile_name = "enumerate(DataLoader)#_ThreadDataLoaderIter.__next__"
+
+    def __init__(self, loader, state=None):
+        self._num_workers = loader.num_workers
+        self._prefetch = loader.prefetch_factor
+        self._in_order = loader.in_order
+        self._persistent = loader.persistent_workers
+        spec = (loader._dataset_kind, loader.dataset, loader._auto_collation, loader.collate_fn,
+                loader.drop_last, loader.batch_size, loader.per_sample_seed)
+        self._shutdown = False
+        self._first_seed = _state_seed(state)
+        if self._first_seed is None:
+            self._first_seed = loader._base_seed()
+        self._results = queue.SimpleQueue()
+        self._index_queues = [queue.SimpleQueue() for _ in range(self._num_workers)]
+        self._threads = [
+            threading.Thread(target=thread_worker_loop, daemon=True,
+                             name=f"DataLoader worker {i}",
+                             args=(spec, self._index_queues[i], self._results, self._first_seed,
+                                   loader.worker_init_fn, i, self._num_workers,
+                                   _worker_snapshot(state, i)))
+            for i in range(self._num_workers)]
+        # the threads hold neither this iterator nor its loader: deleting it stops them
+        self._finalizer = weakref.finalize(self, _stop_threads, self._threads, self._index_queues)
+        for t in self._threads:
+            t.start()
+        _BaseIter.__init__(self, loader, self._first_seed, state)
+        self._fill()
+
+    def _get_data(self):
+        deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
+        while True:
+            wait_s = _THREAD_POLL_S if deadline is None else \
+                min(_THREAD_POLL_S, max(0.0, deadline - time.monotonic()))
+            try:
+                worker_id, (idx, data) = self._results.get(timeout=wait_s)
+            except queue.Empty:
+                if deadline is not None and time.monotonic() >= deadline:
+                    self._shutdown_now()
+                    raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds") from None
+                dead = [i for i, t in enumerate(self._threads) if not t.is_alive()]
+                if dead:
+                    self._shutdown_now()
+                    raise RuntimeError(f"DataLoader worker thread {dead[0]} exited unexpectedly") from None
+                continue
+            if isinstance(data, _ThreadDied):
+                self._shutdown_now()
+                data.error.reraise()
+            return worker_id, (idx, data)
+
+
+_THREAD_POLL_S = 1.0       # how often a waiting loop checks that its worker threads still run
+
+
+def _stop_threads(threads, index_queues):
+    """Asks every worker thread to stop after its current batch and joins it (up to a grace
+    period; a thread stuck in the dataset is a daemon and goes with the process)."""
+    for q in index_queues:
+        q.put(None)
+    deadline = time.monotonic() + _SHUTDOWN_GRACE_S
+    me = threading.current_thread()
+    for t in threads:
+        if t is not me and t.ident is not None:
+            t.join(max(0.0, deadline - time.monotonic()))
+    threads.clear()
 
 
 def _state_seed(state):
