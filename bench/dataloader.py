@@ -71,7 +71,8 @@ def busy_dataset(lib, base, n, ms):
 
 def run_loader(loader_cls, dataset, workers, batches, **kw):
     """(first batch s, batches/s after it) over `batches` batches."""
-    kwargs = dict(batch_size=BATCH, num_workers=workers, **kw)
+    kwargs = dict(batch_size=BATCH, num_workers=workers)
+    kwargs.update(kw)
     if workers:
         kwargs["prefetch_factor"] = 2
     loader = loader_cls(dataset, **kwargs)
@@ -241,6 +242,79 @@ def bench_resume(args):
                 del it, fresh
                 gc.collect()
             print(f"{name:>10} {workers:>7} {best_sd * 1e3:>14.2f} {best_res * 1e3:>10.1f}")
+
+
+class Transform:
+    """~1 ms of GIL-releasing NumPy work per sample (ufuncs over a float32 image, which release
+    the GIL), returning a 3x64x64 float32 tensor of `lib`."""
+
+    def __init__(self, lib, n, reps):
+        import numpy as np
+        self.np = np
+        self.lib, self.n, self.reps = lib, n, reps
+        self.base = np.linspace(0.0, 1.0, 3 * 256 * 256, dtype=np.float32).reshape(3, 256, 256)
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        np = self.np
+        x = self.base + np.float32(i % 7)
+        for _ in range(self.reps):
+            np.sqrt(x, out=x)
+            np.multiply(x, np.float32(1.5), out=x)
+        return self.lib.from_numpy(np.ascontiguousarray(x[:, ::4, ::4]))
+
+
+class Trivial:
+    def __init__(self, lib):
+        self.lib = lib
+
+    def __len__(self):
+        return 1 << 20
+
+    def __getitem__(self, i):
+        return self.lib.full((3, 64, 64), float(i % 7))
+
+
+def calibrate_reps(target_s=1e-3):
+    """Rounds of the transform that take ~target_s, and the time they take (best of 5)."""
+    def per_sample(reps):
+        t = Transform(minitorch, 1, reps)
+        best = 1e9
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for i in range(10):
+                t[i]
+            best = min(best, (time.perf_counter() - t0) / 10)
+        return best
+    reps = max(1, round(4 * target_s / per_sample(4)))
+    return reps, per_sample(reps)
+
+
+def bench_threads(args):
+    bs, workers, nb = 32, 2, args.batches // 4 or 10
+    reps, per = calibrate_reps()
+    print(f"(e) {workers} workers, batch {bs}, a GIL-releasing NumPy transform of {per * 1e3:.2f} ms per "
+          f"sample ({reps} rounds of sqrt/multiply over 3x256x256 float32), {nb} batches, best of "
+          f"{args.rounds}, alternating: batches/s (ideal {workers / (bs * per):.1f}), first batch ms "
+          "(its own work is one batch's), start ms (first batch of trivial samples)")
+    rows = [("minitorch thread", mdata.DataLoader, minitorch, {"worker_mode": "thread"}),
+            ("minitorch process", mdata.DataLoader, minitorch, {})]
+    if torch is not None:
+        rows.append(("torch process", tdata.DataLoader, torch, {}))
+    best = {name: [0.0, 1e9, 1e9] for name, *_ in rows}
+    for _ in range(args.rounds):
+        for name, cls, lib, kw in rows:
+            first, rate = run_loader(cls, Transform(lib, (nb + 2) * bs, reps), workers, nb,
+                                     batch_size=bs, **kw)
+            start = min(run_loader(cls, Trivial(lib), workers, 1, batch_size=bs, **kw)[0]
+                        for _ in range(3))
+            b = best[name]
+            best[name] = [max(b[0], rate), min(b[1], first), min(b[2], start)]
+    print(f"{'':>18} {'batches/s':>10} {'first ms':>9} {'start ms':>9}")
+    for name, (rate, first, start) in best.items():
+        print(f"{name:>18} {rate:>10.1f} {first * 1e3:>9.1f} {start * 1e3:>9.1f}")
 
 
 def main():
