@@ -40,6 +40,18 @@ def sampler_snapshot(index_sampler, sampler_iter):
             sampler_iter.state_dict() if _stateful(sampler_iter) else None)
 
 
+def snapshot_fn(index_sampler, sampler_iter):
+    """A function returning sampler_snapshot(index_sampler, sampler_iter), the protocol
+    checks done once."""
+    a = index_sampler.state_dict if _stateful(index_sampler) else None
+    b = sampler_iter.state_dict if _stateful(sampler_iter) else None
+    if a is None:
+        return lambda: (None, b())
+    if b is None:
+        return lambda: (a(), None)
+    return lambda: (a(), b())
+
+
 def snapshots_needed(index_sampler, sampler_iter):
     return _stateful(index_sampler) or _stateful(sampler_iter)
 

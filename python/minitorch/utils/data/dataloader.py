@@ -511,6 +511,7 @@ class _MultiProcessIter(_BaseIter):
         self._worker_cycle = itertools.cycle(order)
         self._snapshots = {}              # batch number -> sampler state after drawing it
         self._snapshotting = _resume.snapshots_needed(self._index_sampler, self._sampler_iter)
+        self._snapshot = _resume.snapshot_fn(self._index_sampler, self._sampler_iter)
         self._send_idx = 0
         self._rcvd_idx = 0
         self._tasks = {}                  # batch number -> [worker id] or [worker id, data]
@@ -549,8 +550,7 @@ class _MultiProcessIter(_BaseIter):
             self._sampler_done = True
             return
         if self._snapshotting:
-            self._snapshots[self._send_idx] = _resume.sampler_snapshot(self._index_sampler,
-                                                                       self._sampler_iter)
+            self._snapshots[self._send_idx] = self._snapshot()
         self._index_queues[w].put((self._send_idx, index))
         self._tasks[self._send_idx] = [w]
         self._outstanding[w] += 1

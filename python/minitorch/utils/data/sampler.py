@@ -302,6 +302,8 @@ class _BatchIter:
         take = getattr(it, "_take", None)
         self._take = take if take is not None else \
             (lambda k, it=it: list(itertools.islice(it, k)))
+        self._sampler_state = self.sampler.state_dict if _stateful(self.sampler) else None
+        self._iter_state = it.state_dict if _stateful(it) else None
 
     def __iter__(self):
         return self
@@ -315,10 +317,10 @@ class _BatchIter:
 
     def state_dict(self):
         sd = {"samples_yielded": self.samples_yielded}
-        if _stateful(self.sampler):
-            sd["sampler_state"] = self.sampler.state_dict()
-        if _stateful(self.sampler_iter):
-            sd["sampler_iter_state"] = self.sampler_iter.state_dict()
+        if self._sampler_state is not None:
+            sd["sampler_state"] = self._sampler_state()
+        if self._iter_state is not None:
+            sd["sampler_iter_state"] = self._iter_state()
         return sd
 
     def load_state_dict(self, state_dict):
