@@ -57,6 +57,7 @@ from minitorch.autograd.profiler import record_function as _record_function
 from . import _collate
 from . import _resume
 from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher
+from ._shared_spec import SharedSpec
 from ._slabs import SlabMapper
 from ._utils import signal_handling
 from ._worker import (TOO_MANY_OPEN_FILES, _IterableEnd, _Resume, _ThreadDied, _WithState,
@@ -465,15 +466,17 @@ class _MultiProcessIter(_BaseIter):
         if self._first_seed is None:
             self._first_seed = loader._base_seed()
         # a worker started by another thread must not die with that thread (Note in _worker.py)
-        tie = (threading.current_thread() is threading.main_thread() or
-               ctx.get_start_method() == "forkserver")
+        method = ctx.get_start_method()
+        tie = threading.current_thread() is threading.main_thread() or method == "forkserver"
         try:
+            # spawned workers share one pickle of the dataset (Note [One pickle for all workers])
+            worker_spec = SharedSpec(spec) if method in ("spawn", "forkserver") else spec
             for i in range(self._num_workers):
                 iq = ctx.Queue()
                 iq.cancel_join_thread()       # never wait on a queue a dead worker will not drain
                 r, w = ctx.Pipe(duplex=False)
                 p = ctx.Process(target=worker_loop, daemon=True,
-                                args=(spec, iq, w, self._first_seed, loader.worker_init_fn, i,
+                                args=(worker_spec, iq, w, self._first_seed, loader.worker_init_fn, i,
                                       self._num_workers, os.getpid(), tie,
                                       _worker_snapshot(state, i)))
                 p.start()
