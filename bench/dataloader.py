@@ -2,7 +2,8 @@
 alternating the libraries.
 
     python bench/dataloader.py [--batches N] [--rounds R] [--list-mb MB] [--skip-rss]
-                               [--only throughput|overhead|rss|resume|threads ...]
+                               [--only throughput|overhead|rss|resume|threads|startup ...]
+                               [--startup-mb MB] [--startup-workers N]
 
 (a) 3x224x224 uint8 samples (each __getitem__ returns a fresh tensor), batch 64, num_workers
     0/1/2: batches/s, MB/s, time to the first batch (best of the rounds);
@@ -18,7 +19,10 @@ alternating the libraries.
     installed, replays its sampler), num_workers 0 and 2;
 (e) thread workers: a dataset whose per-sample work (~1 ms) is a GIL-releasing transform,
     batch 32, 2 workers: minitorch's thread and process workers and torch's process workers,
-    alternating: batches/s and time to the first batch.
+    alternating: batches/s and time to the first batch;
+(f) start-up under spawn: --startup-workers (16) workers over a dataset object whose pickle is
+    --startup-mb (100) MB (a list of strings): time to the first batch, minitorch (one pickle
+    in shared memory for all workers) and torch (one pickle per worker).
 Ratios are minitorch / torch for times (< 1: minitorch faster) and torch / minitorch for
 throughput (> 1: minitorch faster).
 """
@@ -317,6 +321,43 @@ def bench_threads(args):
         print(f"{name:>18} {rate:>10.1f} {first * 1e3:>9.1f} {start * 1e3:>9.1f}")
 
 
+class BigObject:
+    """A dataset whose pickle is about `mb` MB: a list of 100-byte strings."""
+
+    def __init__(self, mb):
+        self.rows = [f"{i:0100d}" for i in range(int(mb * 1e6 / 100))]
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        return len(self.rows[i])
+
+
+def bench_startup(args):
+    import pickle
+    ds = BigObject(args.startup_mb)
+    mb = len(pickle.dumps(ds, pickle.HIGHEST_PROTOCOL)) / 1e6
+    w = args.startup_workers
+    print(f"(f) spawn, {w} workers, a dataset whose pickle is {mb:.0f} MB: first batch s "
+          f"(best of {args.rounds}, alternating)")
+    rows = [("minitorch", mdata.DataLoader)]
+    if torch is not None:
+        rows.append(("torch", tdata.DataLoader))
+    best = {}
+    for _ in range(args.rounds):
+        for name, cls in rows:
+            loader = cls(ds, batch_size=8, num_workers=w, multiprocessing_context="spawn")
+            t0 = time.perf_counter()
+            it = iter(loader)
+            next(it)
+            best[name] = min(best.get(name, 1e9), time.perf_counter() - t0)
+            del it, loader
+            gc.collect()
+    for name, t in best.items():
+        print(f"  {name:<10} {t:8.2f} s")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batches", type=int, default=200)
@@ -324,11 +365,13 @@ def main():
     ap.add_argument("--list-mb", type=int, default=1000)
     ap.add_argument("--skip-rss", action="store_true")
     ap.add_argument("--only", action="append",
-                    choices=["throughput", "overhead", "rss", "resume", "threads"])
+                    choices=["throughput", "overhead", "rss", "resume", "threads", "startup"])
+    ap.add_argument("--startup-mb", type=int, default=100)
+    ap.add_argument("--startup-workers", type=int, default=16)
     args = ap.parse_args()
     print(f"minitorch {minitorch.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
           f"{platform.machine()}, {os.cpu_count()} cores")
-    modes = args.only or ["throughput", "overhead", "rss", "resume", "threads"]
+    modes = args.only or ["throughput", "overhead", "rss", "resume", "threads", "startup"]
     if args.skip_rss and "rss" in modes:
         modes.remove("rss")
     for mode in modes:
