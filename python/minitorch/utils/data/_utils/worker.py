@@ -6,7 +6,9 @@ THIS module (``minitorch.utils.data._utils.worker._worker_info``) is ``None`` in
 except a DataLoader worker.  A worker process sets it once, before it calls ``worker_init_fn``
 or touches the dataset, to ``WorkerInfo(id=..., num_workers=..., seed=..., dataset=...)``
 describing itself, and never changes it afterwards.  ``get_worker_info()`` only reads it, and
-so does default_collate (a batch built in a worker goes to shared memory).
+so does default_collate (a batch built in a worker process goes to shared memory).  A worker
+thread (``DataLoader(worker_mode="thread")``) sets ``_thread_state.info`` instead, for its own
+thread only, while it runs; ``get_worker_info()`` prefers it.
 """
 import threading
 
