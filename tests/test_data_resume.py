@@ -264,6 +264,9 @@ def test_state_before_iterating_end_of_epoch_and_empty_state():
     with pytest.raises(ValueError, match="not a DataLoader state"):
         loader.load_state_dict({"x": 1})
     assert StatefulDataLoader is DataLoader
+    assert StatefulDataLoader(Squares(4), snapshot_every_n_steps=5).snapshot_every_n_steps == 5
+    with pytest.raises(ValueError, match="snapshot_every_n_steps should be a positive integer"):
+        StatefulDataLoader(Squares(4), snapshot_every_n_steps=0)
 
 
 @pytest.mark.parametrize("workers", WORKERS)

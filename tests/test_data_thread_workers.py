@@ -221,6 +221,44 @@ def test_resume_with_thread_workers():
     assert head + batches(resumed) == full
 
 
+class Position(IterableDataset):
+    """Keeps its position on the dataset object (torchdata's README pattern): each worker
+    thread needs an object of its own, as each worker process has."""
+
+    def __init__(self, n):
+        self.n = n
+        self.i = 0
+
+    def __iter__(self):
+        info = get_worker_info()
+        mine = list(range(info.id, self.n, info.num_workers)) if info else list(range(self.n))
+        while self.i < len(mine):
+            self.i += 1
+            yield mine[self.i - 1]
+        self.i = 0
+
+    def state_dict(self):
+        return {"i": self.i}
+
+    def load_state_dict(self, state):
+        self.i = state["i"]
+
+
+def test_each_thread_has_its_own_dataset_object_and_state():
+    want = batches(DataLoader(Position(22), batch_size=3, num_workers=2))
+    assert batches(thread_loader(Position(22), batch_size=3)) == want
+    loader = thread_loader(Position(22), batch_size=3)
+    it = iter(loader)
+    head = [next(it).tolist() for _ in range(3)]
+    state = loader.state_dict()
+    del it
+    assert {w: s["dataset_state"] for w, s in state["_worker_snapshots"].items()} == \
+        {0: {"i": 6}, 1: {"i": 3}}
+    resumed = thread_loader(Position(22), batch_size=3)
+    resumed.load_state_dict(state)
+    assert head + batches(resumed) == want
+
+
 def test_shutdown_on_del_break_and_error():
     it = iter(thread_loader(Squares(), batch_size=2))
     next(it)

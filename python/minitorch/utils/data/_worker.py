@@ -7,6 +7,7 @@ Messages in: None (exit), _Resume (a new epoch of persistent workers), (idx, ind
 Messages out (one pickled message per batch): the batch, an ExceptionWrapper, or
 _IterableEnd once an iterable dataset's copy in this worker is exhausted.  A worker exits on
 None, when its parent is gone, or when its pipe breaks."""
+import copy
 import errno
 import os
 import queue
@@ -202,14 +203,21 @@ def thread_worker_loop(spec, index_queue, results, base_seed, init_fn, worker_id
                        resume):
     """The loop of a worker thread (worker_mode="thread", Note [Thread workers] in
     dataloader.py): the protocol of worker_loop, with batches put on the shared `results`
-    queue by reference.  The thread draws from a default generator of its own, seeded as a
+    queue by reference.  The thread works on a shallow copy of the dataset (attributes of its
+    own, as a worker process's copy; the data they refer to is shared) and draws from a
+    default generator of its own, seeded as a
     worker process's; Python's `random` and NumPy's global generator are the process's and
     are left alone."""
     from minitorch import _C
     seed = base_seed + worker_id
     _C._set_thread_generator(_mt.Generator().manual_seed(seed))
+    try:
+        dataset = copy.copy(spec[1])   # its own object, as a process's copy (data shared)
+    except Exception:                  # noqa: BLE001 - an uncopyable dataset is shared
+        dataset = spec[1]
+    spec = spec[:1] + (dataset,) + spec[2:]
     _worker_info._thread_state.info = _worker_info.WorkerInfo(
-        id=worker_id, num_workers=num_workers, seed=seed, dataset=spec[1])
+        id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
     try:
         maker = _BatchMaker(spec, base_seed, worker_id, f"in DataLoader worker thread {worker_id}",
                             resume, _mt.manual_seed)
@@ -223,7 +231,11 @@ def thread_worker_loop(spec, index_queue, results, base_seed, init_fn, worker_id
                 results.put((worker_id, (None, msg)))
                 continue
             idx, index = msg
-            results.put((worker_id, (idx, maker.make(index))))
+            data = maker.make(index)
+            if type(data) is _WithState:         # a snapshot, as a process's pickle is
+                data.state = copy.deepcopy(data.state)
+            results.put((worker_id, (idx, data)))
+            del data
     except BaseException:                        # noqa: BLE001 - reported to the main thread
         results.put((worker_id, (None, _ThreadDied(
             ExceptionWrapper(where=f"in DataLoader worker thread {worker_id}")))))

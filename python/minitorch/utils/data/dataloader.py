@@ -30,7 +30,9 @@ Note [Thread workers]
 Beyond torch, `worker_mode="thread"` runs the same worker pool (whole batches, sampler order,
 prefetch bound, errors with the worker's traceback and sample, timeouts, get_worker_info(),
 per-sample seeds, resuming) with threads of this process: no pickling, no shared memory, the
-batch a worker built is the one the loop gets.  It suits datasets whose work releases the GIL
+batch a worker built is the one the loop gets.  Each thread works on a shallow copy of the
+dataset (its attributes its own, as a worker process's copy; the data they refer to shared),
+which get_worker_info().dataset is.  It suits datasets whose work releases the GIL
 (minitorch's ops and NumPy's do) and free-threaded Python.  Each worker thread draws from a
 default generator of its own (Note [Thread default generators] in csrc/random_binding.c),
 seeded as a worker process's and, with per_sample_seed, per sample; Python's `random` and
@@ -108,7 +110,8 @@ class DataLoader(typing.Generic[_T_co]):
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
                  worker_init_fn=None, multiprocessing_context=None, generator=None, *,
                  prefetch_factor=None, persistent_workers=False, pin_memory_device="",
-                 in_order=True, per_sample_seed=False, worker_mode="process"):
+                 in_order=True, per_sample_seed=False, worker_mode="process",
+                 snapshot_every_n_steps=1):
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
                              "disable multiprocessing.")
@@ -130,6 +133,13 @@ class DataLoader(typing.Generic[_T_co]):
         if worker_mode == "thread" and multiprocessing_context is not None:
             raise ValueError("multiprocessing_context option needs worker_mode='process'")
         self.worker_mode = worker_mode
+        # torchdata's argument, accepted for its code: workers send their dataset state with
+        # every batch that needs one, so a state is always exact
+        if snapshot_every_n_steps is not None and (
+                not isinstance(snapshot_every_n_steps, int) or snapshot_every_n_steps < 1):
+            raise ValueError("snapshot_every_n_steps should be a positive integer, but got "
+                             f"snapshot_every_n_steps={snapshot_every_n_steps}")
+        self.snapshot_every_n_steps = snapshot_every_n_steps
         self.dataset = dataset
         self.num_workers = num_workers
         self.prefetch_factor = prefetch_factor
@@ -278,6 +288,10 @@ class DataLoader(typing.Generic[_T_co]):
         there was none): `load_state_dict` of it makes the next iterator go on from there."""
         if self._next_iter_state is not None:
             return dict(self._next_iter_state)
+        if self.num_workers > 0 and not self.in_order:
+            warnings.warn("DataLoader.state_dict() with in_order=False: batches are delivered "
+                          "as they come, so the state may skip or repeat batches in flight",
+                          stacklevel=2)
         if self._progress is None:
             return _resume.Progress(self._dataset_kind, self.num_workers, self._index_sampler,
                                     self.dataset, None,
