@@ -16,7 +16,8 @@ alternating the libraries.
 (d) resuming mid-epoch: a shuffled 10**7-sample epoch, batch 64, saved at sample 10**6:
     time of state_dict(), and of load_state_dict() + iter() + the first batch of a new loader
     (minitorch computes the sampler's position; torchdata's StatefulDataLoader, when
-    installed, replays its sampler), num_workers 0 and 2;
+    installed, replays its sampler), num_workers 0 and 2; next to it the first batch of a
+    fresh loader (worker start-up included, as in the resume);
 (e) thread workers: a dataset whose per-sample work (~1 ms) is a GIL-releasing transform,
     batch 32, 2 workers: minitorch's thread and process workers and torch's process workers,
     alternating: batches/s and time to the first batch;
@@ -223,11 +224,17 @@ def bench_resume(args):
         rows.append(("torchdata", lambda **kw: TorchdataLoader(IndexDataset(n), **kw)))
     else:
         print("  (torchdata is not installed: minitorch only)")
-    print(f"{'':>10} {'workers':>7} {'state_dict ms':>14} {'resume ms':>10}")
+    print(f"{'':>10} {'workers':>7} {'state_dict ms':>14} {'resume ms':>10} {'fresh start ms':>15}")
     for workers in (0, 2):
         for name, make in rows:
-            best_sd = best_res = 1e9
+            best_sd = best_res = best_fresh = 1e9
             for _ in range(args.rounds):
+                fresh = make(batch_size=bs, shuffle=True, num_workers=workers)
+                t0 = time.perf_counter()
+                it = iter(fresh)
+                next(it)
+                best_fresh = min(best_fresh, time.perf_counter() - t0)
+                del it, fresh
                 loader = make(batch_size=bs, shuffle=True, num_workers=workers)
                 it = iter(loader)
                 for _ in range(pos // bs):
@@ -245,7 +252,8 @@ def bench_resume(args):
                 best_res = min(best_res, time.perf_counter() - t0)
                 del it, fresh
                 gc.collect()
-            print(f"{name:>10} {workers:>7} {best_sd * 1e3:>14.2f} {best_res * 1e3:>10.1f}")
+            print(f"{name:>10} {workers:>7} {best_sd * 1e3:>14.2f} {best_res * 1e3:>10.1f} "
+                  f"{best_fresh * 1e3:>15.1f}")
 
 
 class Transform:
