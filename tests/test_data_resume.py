@@ -414,3 +414,38 @@ def test_distributed_loaders_resume_on_another_world_size():
         dl.load_state_dict(state)
         rest += [i for b in dl for i in b[:, 0].tolist()]
     assert sorted(seen + rest) == list(range(n))
+
+
+@pytest.mark.parametrize("workers", WORKERS)
+def test_state_right_after_a_resume_is_the_resumed_one(workers):
+    full = epoch(DataLoader(Squares(30), batch_size=4, shuffle=True, generator=gen(8)))
+    loader = DataLoader(Squares(30), batch_size=4, shuffle=True, generator=gen(8), num_workers=workers)
+    it = iter(loader)
+    head = [next(it).tolist() for _ in range(2)]
+    del it
+    again = DataLoader(Squares(30), batch_size=4, shuffle=True, num_workers=workers)
+    again.load_state_dict(loader.state_dict())
+    it = iter(again)                                         # nothing delivered yet
+    state = again.state_dict()
+    del it
+    third = DataLoader(Squares(30), batch_size=4, shuffle=True, num_workers=workers)
+    third.load_state_dict(state)
+    assert head + epoch(third) == full
+
+
+def test_iterable_state_right_after_a_resume_keeps_the_workers_states():
+    full = epoch(DataLoader(Stream(23), batch_size=3, num_workers=2))
+    loader = DataLoader(Stream(23), batch_size=3, num_workers=2)
+    it = iter(loader)
+    head = [next(it).tolist() for _ in range(3)]
+    del it
+    again = DataLoader(Stream(23), batch_size=3, num_workers=2)
+    again.load_state_dict(loader.state_dict())
+    it = iter(again)
+    state = again.state_dict()
+    del it
+    assert {w: s["dataset_state"] for w, s in state["_worker_snapshots"].items()} == \
+        {0: {"i": 6}, 1: {"i": 3}}
+    third = DataLoader(Stream(23), batch_size=3, num_workers=2)
+    third.load_state_dict(state)
+    assert head + epoch(third) == full

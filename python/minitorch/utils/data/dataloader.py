@@ -519,6 +519,7 @@ class _MultiProcessIter(_BaseIter):
             last = state.get("_last_yielded_worker_id")
             first = 0 if last is None else (last + 1) % self._num_workers
             progress = self._progress
+            progress.last_worker = last
             for w in range(self._num_workers):
                 fs = (_worker_snapshot(state, w) or {}).get("fetcher_state") or {}
                 progress.worker_items[w] = fs.get("items", 0)
@@ -529,6 +530,15 @@ class _MultiProcessIter(_BaseIter):
         self._snapshots = {}              # batch number -> sampler state after drawing it
         self._snapshotting = _resume.snapshots_needed(self._index_sampler, self._sampler_iter)
         self._snapshot = _resume.snapshot_fn(self._index_sampler, self._sampler_iter)
+        if self._snapshotting:            # the state before any batch: the epoch's start
+            self._progress.snapshot = self._snapshot()
+        if state is not None:             # the workers' states until they send new ones
+            for w in range(self._num_workers):
+                snap = _worker_snapshot(state, w)
+                if snap is not None and (snap.get("dataset_state") is not None or
+                                         (snap.get("fetcher_state") or {}).get("dataset_iter_state")
+                                         is not None):
+                    self._progress.worker_states[w] = snap
         self._send_idx = 0
         self._rcvd_idx = 0
         self._tasks = {}                  # batch number -> [worker id] or [worker id, data]
