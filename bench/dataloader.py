@@ -2,6 +2,8 @@
 alternating the libraries.
 
     python bench/dataloader.py [--batches N] [--rounds R] [--list-mb MB] [--skip-rss]
+                               [--only throughput|overhead|rss|resume|threads|startup ...]
+                               [--startup-mb MB] [--startup-workers N]
 
 (a) 3x224x224 uint8 samples (each __getitem__ returns a fresh tensor), batch 64, num_workers
     0/1/2: batches/s, MB/s, time to the first batch (best of the rounds);
@@ -11,6 +13,17 @@ alternating the libraries.
     workers' private memory (Private_Clean + Private_Dirty of /proc/PID/smaps_rollup, summed,
     peak over the epoch) for torch with the list, minitorch with the list, and minitorch with
     the list in a SharedList.
+(d) resuming mid-epoch: a shuffled 10**7-sample epoch, batch 64, saved at sample 10**6:
+    time of state_dict(), and of load_state_dict() + iter() + the first batch of a new loader
+    (minitorch computes the sampler's position; torchdata's StatefulDataLoader, when
+    installed, replays its sampler), num_workers 0 and 2; next to it the first batch of a
+    fresh loader (worker start-up included, as in the resume);
+(e) thread workers: a dataset whose per-sample work (~1 ms) is a GIL-releasing transform,
+    batch 32, 2 workers: minitorch's thread and process workers and torch's process workers,
+    alternating: batches/s and time to the first batch;
+(f) start-up under spawn: --startup-workers (16) workers over a dataset object whose pickle is
+    --startup-mb (100) MB (a list of strings): time to the first batch, minitorch (one pickle
+    in shared memory for all workers) and torch (one pickle per worker).
 Ratios are minitorch / torch for times (< 1: minitorch faster) and torch / minitorch for
 throughput (> 1: minitorch faster).
 """
@@ -28,6 +41,10 @@ try:
     import torch.utils.data as tdata
 except ImportError:
     torch = tdata = None
+try:
+    from torchdata.stateful_dataloader import StatefulDataLoader as TorchdataLoader
+except ImportError:
+    TorchdataLoader = None
 
 SHAPE = (3, 224, 224)
 BATCH = 64
@@ -59,7 +76,8 @@ def busy_dataset(lib, base, n, ms):
 
 def run_loader(loader_cls, dataset, workers, batches, **kw):
     """(first batch s, batches/s after it) over `batches` batches."""
-    kwargs = dict(batch_size=BATCH, num_workers=workers, **kw)
+    kwargs = dict(batch_size=BATCH, num_workers=workers)
+    kwargs.update(kw)
     if workers:
         kwargs["prefetch_factor"] = 2
     loader = loader_cls(dataset, **kwargs)
@@ -186,19 +204,186 @@ def bench_rss(args):
         print(f"  {name:<24} {peak_private_mb(make()):8.0f} MB")
 
 
+class IndexDataset:
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return i
+
+
+def bench_resume(args):
+    n, pos, bs = 10 ** 7, 10 ** 6, 64
+    print(f"(d) resume a shuffled epoch of {n} samples at sample {pos} (batch {bs}): "
+          f"state_dict() and load_state_dict() + iter() + first batch, best of {args.rounds}")
+    rows = [("minitorch", lambda **kw: mdata.DataLoader(IndexDataset(n), **kw))]
+    if TorchdataLoader is not None:
+        rows.append(("torchdata", lambda **kw: TorchdataLoader(IndexDataset(n), **kw)))
+    else:
+        print("  (torchdata is not installed: minitorch only)")
+    print(f"{'':>10} {'workers':>7} {'state_dict ms':>14} {'resume ms':>10} {'fresh start ms':>15}")
+    for workers in (0, 2):
+        for name, make in rows:
+            best_sd = best_res = best_fresh = 1e9
+            for _ in range(args.rounds):
+                fresh = make(batch_size=bs, shuffle=True, num_workers=workers)
+                t0 = time.perf_counter()
+                it = iter(fresh)
+                next(it)
+                best_fresh = min(best_fresh, time.perf_counter() - t0)
+                del it, fresh
+                loader = make(batch_size=bs, shuffle=True, num_workers=workers)
+                it = iter(loader)
+                for _ in range(pos // bs):
+                    next(it)
+                t0 = time.perf_counter()
+                state = loader.state_dict()
+                best_sd = min(best_sd, time.perf_counter() - t0)
+                del it, loader
+                gc.collect()
+                fresh = make(batch_size=bs, shuffle=True, num_workers=workers)
+                t0 = time.perf_counter()
+                fresh.load_state_dict(state)
+                it = iter(fresh)
+                next(it)
+                best_res = min(best_res, time.perf_counter() - t0)
+                del it, fresh
+                gc.collect()
+            print(f"{name:>10} {workers:>7} {best_sd * 1e3:>14.2f} {best_res * 1e3:>10.1f} "
+                  f"{best_fresh * 1e3:>15.1f}")
+
+
+class Transform:
+    """~1 ms of GIL-releasing NumPy work per sample (ufuncs over a float32 image, which release
+    the GIL), returning a 3x64x64 float32 tensor of `lib`."""
+
+    def __init__(self, lib, n, reps):
+        import numpy as np
+        self.np = np
+        self.lib, self.n, self.reps = lib, n, reps
+        self.base = np.linspace(0.0, 1.0, 3 * 256 * 256, dtype=np.float32).reshape(3, 256, 256)
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        np = self.np
+        x = self.base + np.float32(i % 7)
+        for _ in range(self.reps):
+            np.sqrt(x, out=x)
+            np.multiply(x, np.float32(1.5), out=x)
+        return self.lib.from_numpy(np.ascontiguousarray(x[:, ::4, ::4]))
+
+
+class Trivial:
+    def __init__(self, lib):
+        self.lib = lib
+
+    def __len__(self):
+        return 1 << 20
+
+    def __getitem__(self, i):
+        return self.lib.full((3, 64, 64), float(i % 7))
+
+
+def calibrate_reps(target_s=1e-3):
+    """Rounds of the transform that take ~target_s, and the time they take (best of 5)."""
+    def per_sample(reps):
+        t = Transform(minitorch, 1, reps)
+        best = 1e9
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for i in range(10):
+                t[i]
+            best = min(best, (time.perf_counter() - t0) / 10)
+        return best
+    reps = max(1, round(4 * target_s / per_sample(4)))
+    return reps, per_sample(reps)
+
+
+def bench_threads(args):
+    bs, workers, nb = 32, 2, args.batches // 4 or 10
+    reps, per = calibrate_reps()
+    print(f"(e) {workers} workers, batch {bs}, a GIL-releasing NumPy transform of {per * 1e3:.2f} ms per "
+          f"sample ({reps} rounds of sqrt/multiply over 3x256x256 float32), {nb} batches, best of "
+          f"{args.rounds}, alternating: batches/s (ideal {workers / (bs * per):.1f}), first batch ms "
+          "(its own work is one batch's), start ms (first batch of trivial samples)")
+    rows = [("minitorch thread", mdata.DataLoader, minitorch, {"worker_mode": "thread"}),
+            ("minitorch process", mdata.DataLoader, minitorch, {})]
+    if torch is not None:
+        rows.append(("torch process", tdata.DataLoader, torch, {}))
+    best = {name: [0.0, 1e9, 1e9] for name, *_ in rows}
+    for _ in range(args.rounds):
+        for name, cls, lib, kw in rows:
+            first, rate = run_loader(cls, Transform(lib, (nb + 2) * bs, reps), workers, nb,
+                                     batch_size=bs, **kw)
+            start = min(run_loader(cls, Trivial(lib), workers, 1, batch_size=bs, **kw)[0]
+                        for _ in range(3))
+            b = best[name]
+            best[name] = [max(b[0], rate), min(b[1], first), min(b[2], start)]
+    print(f"{'':>18} {'batches/s':>10} {'first ms':>9} {'start ms':>9}")
+    for name, (rate, first, start) in best.items():
+        print(f"{name:>18} {rate:>10.1f} {first * 1e3:>9.1f} {start * 1e3:>9.1f}")
+
+
+class BigObject:
+    """A dataset whose pickle is about `mb` MB: a list of 100-byte strings."""
+
+    def __init__(self, mb):
+        self.rows = [f"{i:0100d}" for i in range(int(mb * 1e6 / 100))]
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        return len(self.rows[i])
+
+
+def bench_startup(args):
+    import pickle
+    ds = BigObject(args.startup_mb)
+    mb = len(pickle.dumps(ds, pickle.HIGHEST_PROTOCOL)) / 1e6
+    w = args.startup_workers
+    print(f"(f) spawn, {w} workers, a dataset whose pickle is {mb:.0f} MB: first batch s "
+          f"(best of {args.rounds}, alternating)")
+    rows = [("minitorch", mdata.DataLoader)]
+    if torch is not None:
+        rows.append(("torch", tdata.DataLoader))
+    best = {}
+    for _ in range(args.rounds):
+        for name, cls in rows:
+            loader = cls(ds, batch_size=8, num_workers=w, multiprocessing_context="spawn")
+            t0 = time.perf_counter()
+            it = iter(loader)
+            next(it)
+            best[name] = min(best.get(name, 1e9), time.perf_counter() - t0)
+            del it, loader
+            gc.collect()
+    for name, t in best.items():
+        print(f"  {name:<10} {t:8.2f} s")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batches", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--list-mb", type=int, default=1000)
     ap.add_argument("--skip-rss", action="store_true")
+    ap.add_argument("--only", action="append",
+                    choices=["throughput", "overhead", "rss", "resume", "threads", "startup"])
+    ap.add_argument("--startup-mb", type=int, default=100)
+    ap.add_argument("--startup-workers", type=int, default=16)
     args = ap.parse_args()
     print(f"minitorch {minitorch.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
           f"{platform.machine()}, {os.cpu_count()} cores")
-    bench_throughput(args)
-    bench_overhead(args)
-    if not args.skip_rss:
-        bench_rss(args)
+    modes = args.only or ["throughput", "overhead", "rss", "resume", "threads", "startup"]
+    if args.skip_rss and "rss" in modes:
+        modes.remove("rss")
+    for mode in modes:
+        globals()["bench_" + mode](args)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,14 @@ typedef struct {
 static PyTypeObject *mt__Generator_Type;
 static PyObject *mt__default_generator; /* strong reference, also a module attribute */
 
+/* Note [Thread default generators]
+ * A thread may have a default generator of its own (DataLoader thread workers do, so that the
+ * per-sample seeding of one worker does not reseed the generator the main thread and the
+ * other workers draw from).  It replaces mt__default_generator for every `generator=None` of
+ * this OS thread while set; _set_thread_generator(g) installs it (a strong reference, owned
+ * by the thread: the thread sets None before it ends) and _thread_generator() reads it. */
+static _Thread_local PyObject *mt__thread_generator;
+
 #define MT__RANDOM_NOGIL_MIN 16384
 
 static void
@@ -246,7 +254,8 @@ static MTGeneratorObject *
 mt__generator_arg(PyObject *o, const char *fname)
 {
     if (o == NULL || o == Py_None) {
-        return (MTGeneratorObject *)mt__default_generator;
+        return (MTGeneratorObject *)(mt__thread_generator != NULL ? mt__thread_generator
+                                                                   : mt__default_generator);
     }
     if (!PyObject_TypeCheck(o, mt__Generator_Type)) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'generator' must be torch.Generator, not %s",
@@ -475,7 +484,37 @@ mt_py_multinomial(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
 
 #define FAST(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL
 
+/* _set_thread_generator(g or None): see Note [Thread default generators]. */
+static PyObject *
+mt_py_set_thread_generator(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (arg != Py_None && !PyObject_TypeCheck(arg, mt__Generator_Type)) {
+        PyErr_Format(PyExc_TypeError, "_set_thread_generator(): expected a Generator or None, not %s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    PyObject *old = mt__thread_generator;
+    mt__thread_generator = arg == Py_None ? NULL : Py_NewRef(arg);
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
+}
+
+/* _thread_generator(): the calling thread's default generator (the process's when it has
+ * none of its own); a new reference. */
+static PyObject *
+mt_py_thread_generator(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return Py_NewRef(mt__thread_generator != NULL ? mt__thread_generator : mt__default_generator);
+}
+
 static PyMethodDef mt_random_functions[] = {
+    {"_set_thread_generator", mt_py_set_thread_generator, METH_O,
+     "_set_thread_generator(g): the default generator of the calling thread (None: the process's)."},
+    {"_thread_generator", mt_py_thread_generator, METH_NOARGS,
+     "_thread_generator() -> the calling thread's default generator."},
     {"_random_fill_", FAST(mt_py_random_fill_),
      "_random_fill_(self, dist, a, b, generator): fills self in place (see aten_lite/random.h)."},
     {"_random_int_", FAST(mt_py_random_int_),

@@ -60,7 +60,9 @@ def test_attributes_and_defaults():
 
 def test_shuffle_is_one_permutation_shared_by_the_ranks():
     parts = shards(10, 3, seed=4)
-    perm = torch.randperm(10, generator=torch.Generator().manual_seed(4)).tolist()
+    # the epoch's permutation is what a single replica sees
+    perm = list(DistributedSampler(range(10), num_replicas=1, rank=0, seed=4))
+    assert sorted(perm) == list(range(10))
     padded = perm + perm[:2]
     assert parts == [padded[r::3] for r in range(3)]
     assert sorted(i for p in parts for i in p) == sorted(list(range(10)) + perm[:2])

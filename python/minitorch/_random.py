@@ -52,29 +52,34 @@ copyreg.pickle(Generator, _reduce_generator)
 
 
 # ---- seeding ---------------------------------------------------------------------------
+# The default generator is the calling thread's when it has one (DataLoader thread workers,
+# Note [Thread default generators] in csrc/random_binding.c), else default_generator.
+_thread_generator = _C._thread_generator
+
+
 def manual_seed(seed):
     """Seeds the default generator; returns it."""
-    return default_generator.manual_seed(int(seed))
+    return _thread_generator().manual_seed(int(seed))
 
 
 def seed():
     """Seeds the default generator with a non-deterministic number; returns that seed."""
-    return default_generator.seed()
+    return _thread_generator().seed()
 
 
 def initial_seed():
     """The seed the default generator was last seeded with."""
-    return default_generator.initial_seed()
+    return _thread_generator().initial_seed()
 
 
 def get_rng_state():
     """The default generator's state as a uint8 tensor."""
-    return default_generator.get_state()
+    return _thread_generator().get_state()
 
 
 def set_rng_state(new_state):
     """Restores the default generator's state from get_rng_state()."""
-    default_generator.set_state(new_state)
+    _thread_generator().set_state(new_state)
 
 
 # ---- helpers -----------------------------------------------------------------------------

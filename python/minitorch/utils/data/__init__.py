@@ -1,13 +1,15 @@
 """``minitorch.utils.data``: datasets, samplers and batch collation, as ``torch.utils.data``.
 
-Files: dataset.py (Dataset and its combinators, random_split), sampler.py (index samplers),
-distributed.py (DistributedSampler, weighted_mean), _collate.py (default_collate,
-default_convert), _utils/ (torch's private module layout: _utils.worker.get_worker_info,
-_utils.collate ...), dataloader.py (DataLoader and its worker
-pool), _worker.py (the worker loop), _fetch.py (loading batches), _slabs.py (batches in shared
-memory), shared.py (SharedList)."""
+Files: dataset.py (Dataset and its combinators, random_split), sampler.py (index samplers,
+resumable), distributed.py (DistributedSampler, weighted_mean), _perm.py (random-access
+permutations of the samplers), _collate.py (default_collate, default_convert), _utils/ (torch's
+private module layout: _utils.worker.get_worker_info, _utils.collate ...), dataloader.py
+(DataLoader and its worker pool of processes or threads), _resume.py (the loader's state for
+state_dict / load_state_dict), _worker.py (the worker loops), _fetch.py (loading batches),
+_slabs.py (batches in shared memory), _shared_spec.py (one pickle of the dataset for spawned
+workers), shared.py (SharedList)."""
 from ._collate import default_collate, default_convert
-from .dataloader import DataLoader
+from .dataloader import DataLoader, StatefulDataLoader
 from .shared import SharedList
 from ._utils.worker import get_worker_info
 from . import _utils  # noqa: F401  (torch.utils.data._utils)
@@ -30,6 +32,7 @@ __all__ = [
     "SequentialSampler",
     "SharedList",
     "StackDataset",
+    "StatefulDataLoader",
     "Subset",
     "SubsetRandomSampler",
     "TensorDataset",

@@ -22,7 +22,7 @@ straight into shared memory:
 * ``default_collate`` passes the module-level variable ``_collate_out_alloc`` of THIS module
   (``minitorch.utils.data._collate._collate_out_alloc``), read at each call. It is None (plain
   stack) except in a DataLoader worker process, whose worker loop sets it once at start-up.
-  Where it is None but ``get_worker_info()`` says this is a worker, the batch is stacked into
+  Where it is None but this is a worker process (``_worker_info``), the batch is stacked into
   shared memory, as torch's default_collate does in workers.
 """
 import collections.abc
@@ -117,7 +117,7 @@ def _shared_alloc(shape, dtype):
 
 def collate_tensor_fn(batch, *, collate_fn_map=None):
     alloc = _collate_out_alloc
-    if alloc is None and _worker.get_worker_info() is not None:
+    if alloc is None and _worker._worker_info is not None:     # a worker process
         alloc = _shared_alloc
     return collate_tensors(batch, alloc)
 

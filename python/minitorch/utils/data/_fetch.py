@@ -36,8 +36,10 @@ class MapFetcher:
     """Batches of a map-style dataset: `fetch(indices)` loads every index (or the one index,
     without auto-collation) and collates.  `current` is the index being loaded (for errors)."""
 
-    def __init__(self, dataset, auto_collation, collate_fn, drop_last, base_seed=None):
+    def __init__(self, dataset, auto_collation, collate_fn, drop_last, base_seed=None,
+                 seed_fn=None):
         self.dataset = dataset
+        self.seed_fn = seed_everything if seed_fn is None else seed_fn
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
         self.base_seed = base_seed                 # set: seed every sample (per_sample_seed)
@@ -48,7 +50,7 @@ class MapFetcher:
     def _load(self, i):
         self.current = i
         if self.base_seed is not None:
-            seed_everything(sample_seed(self.base_seed, i))
+            self.seed_fn(sample_seed(self.base_seed, i))
         return self.dataset[i]
 
     def fetch(self, index):
@@ -69,7 +71,9 @@ class IterableFetcher:
     fetched for (torch's _IterableDatasetFetcher)."""
 
     def __init__(self, dataset, auto_collation, collate_fn, drop_last, batch_size=None):
+        self.dataset = dataset
         self.it = iter(dataset)
+        self.items = 0                          # items taken from the iterator
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
         self.drop_last = drop_last
@@ -82,13 +86,16 @@ class IterableFetcher:
             raise StopIteration
         if not self.auto_collation:
             self.current = "the next item"
-            return self.collate_fn(next(self.it))
+            item = next(self.it)
+            self.items += 1
+            return self.collate_fn(item)
         data = []
         batch_size = len(index) if self.batch_size is None else self.batch_size
         for _ in range(batch_size):
             self.current = "the next item"
             try:
                 data.append(next(self.it))
+                self.items += 1
             except StopIteration:
                 self.ended = True
                 break

@@ -22,11 +22,29 @@ Beyond torch, `per_sample_seed=True` seeds minitorch, `random` and NumPy before 
 from (the epoch's base seed, the sample's index), so random augmentation gives the same
 results whatever num_workers is and whichever worker loads the sample.
 
+Beyond torch, `state_dict()` / `load_state_dict()` save and resume an epoch mid-way, as
+torchdata's StatefulDataLoader (Note [Loader state] in _resume.py; `StatefulDataLoader` is
+another name of this class).
+
+Note [Thread workers]
+Beyond torch, `worker_mode="thread"` runs the same worker pool (whole batches, sampler order,
+prefetch bound, errors with the worker's traceback and sample, timeouts, get_worker_info(),
+per-sample seeds, resuming) with threads of this process: no pickling, no shared memory, the
+batch a worker built is the one the loop gets.  Each thread works on a shallow copy of the
+dataset (its attributes its own, as a worker process's copy; the data they refer to shared),
+which get_worker_info().dataset is.  It suits datasets whose work releases the GIL
+(minitorch's ops and NumPy's do) and free-threaded Python.  Each worker thread draws from a
+default generator of its own (Note [Thread default generators] in csrc/random_binding.c),
+seeded as a worker process's and, with per_sample_seed, per sample; Python's `random` and
+NumPy's global generator belong to the process and are not seeded by thread workers.  Deleting
+the iterator (or an error) asks the threads to stop and joins them.
+
 Beyond torch too, with num_workers=0 the loader warns once when loading takes most of the time
 of the loop (and suggests num_workers)."""
 import itertools
 import multiprocessing as _pymp
 import os
+import queue
 import threading
 import time
 import typing
@@ -39,14 +57,18 @@ import minitorch.multiprocessing as _mp
 from minitorch.autograd import _profiler_collection as _profiling
 from minitorch.autograd.profiler import record_function as _record_function
 from . import _collate
+from . import _resume
 from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher
+from ._shared_spec import SharedSpec
 from ._slabs import SlabMapper
 from ._utils import signal_handling
-from ._worker import TOO_MANY_OPEN_FILES, _IterableEnd, _Resume, _out_of_descriptors, worker_loop
+from ._worker import (TOO_MANY_OPEN_FILES, _IterableEnd, _Resume, _ThreadDied, _WithState,
+                      _out_of_descriptors, thread_worker_loop, worker_loop)
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
-__all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
+__all__ = ["DataLoader", "StatefulDataLoader", "default_collate", "default_convert",
+           "get_worker_info"]
 
 from ._collate import default_collate, default_convert  # noqa: E402
 from ._utils.worker import get_worker_info  # noqa: E402
@@ -88,7 +110,8 @@ class DataLoader(typing.Generic[_T_co]):
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
                  worker_init_fn=None, multiprocessing_context=None, generator=None, *,
                  prefetch_factor=None, persistent_workers=False, pin_memory_device="",
-                 in_order=True, per_sample_seed=False):
+                 in_order=True, per_sample_seed=False, worker_mode="process",
+                 snapshot_every_n_steps=1):
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
                              "disable multiprocessing.")
@@ -104,6 +127,19 @@ class DataLoader(typing.Generic[_T_co]):
             raise ValueError("prefetch_factor option should be non-negative")
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
+        if worker_mode not in ("process", "thread"):
+            raise ValueError("worker_mode option should be 'process' or 'thread', but got "
+                             f"worker_mode={worker_mode!r}")
+        if worker_mode == "thread" and multiprocessing_context is not None:
+            raise ValueError("multiprocessing_context option needs worker_mode='process'")
+        self.worker_mode = worker_mode
+        # torchdata's argument, accepted for its code: workers send their dataset state with
+        # every batch that needs one, so a state is always exact
+        if snapshot_every_n_steps is not None and (
+                not isinstance(snapshot_every_n_steps, int) or snapshot_every_n_steps < 1):
+            raise ValueError("snapshot_every_n_steps should be a positive integer, but got "
+                             f"snapshot_every_n_steps={snapshot_every_n_steps}")
+        self.snapshot_every_n_steps = snapshot_every_n_steps
         self.dataset = dataset
         self.num_workers = num_workers
         self.prefetch_factor = prefetch_factor
@@ -160,6 +196,8 @@ class DataLoader(typing.Generic[_T_co]):
         self._iterator = None
         self._slow_warned = False
         self._IterableDataset_len_called = None   # len(dataset) once len(loader) was asked
+        self._next_iter_state = None   # load_state_dict's state, for the next iterator
+        self._progress = None          # the latest iterator's _resume.Progress
         self.__initialized = True
         self.check_worker_number_rationality()
 
@@ -229,16 +267,56 @@ class DataLoader(typing.Generic[_T_co]):
         return int(_mt.empty((), dtype=_mt.int64).random_(generator=self.generator).item())
 
     def __iter__(self):
+        state, self._next_iter_state = self._next_iter_state, None
+        if state is not None and state.get("_iterator_finished"):
+            state = None                  # saved at the end of an epoch: a new one
         if self.num_workers == 0:
-            return _SingleProcessIter(self)
+            return _SingleProcessIter(self, state=state)
         self.check_worker_number_rationality()
+        cls = _ThreadIter if self.worker_mode == "thread" else _MultiProcessIter
         if self.persistent_workers:
             if self._iterator is None:
-                self._iterator = _MultiProcessIter(self)
+                self._iterator = cls(self, state)
             else:
-                self._iterator._reset(self)
+                self._iterator._reset(self, state)
             return self._iterator
-        return _MultiProcessIter(self)
+        return cls(self, state)
+
+    # ---- resumable loading (Note [Loader state] in _resume.py)
+    def state_dict(self):
+        """The state of the latest iterator after the batches it delivered (a new epoch's when
+        there was none): `load_state_dict` of it makes the next iterator go on from there."""
+        if self._next_iter_state is not None:
+            return dict(self._next_iter_state)
+        if self.num_workers > 0 and not self.in_order:
+            warnings.warn("DataLoader.state_dict() with in_order=False: batches are delivered "
+                          "as they come, so the state may skip or repeat batches in flight",
+                          stacklevel=2)
+        if self._progress is None:
+            return _resume.Progress(self._dataset_kind, self.num_workers, self._index_sampler,
+                                    self.dataset, None,
+                                    self._IterableDataset_len_called).state_dict()
+        return self._progress.state_dict()
+
+    def load_state_dict(self, state_dict):
+        """The next `iter(self)` resumes from `state_dict` (one of `state_dict()`); `{}` starts
+        afresh."""
+        if not state_dict:
+            self._next_iter_state = None
+            return
+        if "_num_yielded" not in state_dict:
+            raise ValueError("DataLoader.load_state_dict: not a DataLoader state (it has no "
+                             "'_num_yielded')")
+        saved = state_dict.get("_num_workers", 0)
+        if (self._dataset_kind == "iterable" and saved != self.num_workers and
+                state_dict["_num_yielded"] and not state_dict.get("_iterator_finished")):
+            raise ValueError(
+                f"DataLoader.load_state_dict: the state of an IterableDataset was saved with "
+                f"num_workers={saved}, and this loader has num_workers={self.num_workers}; each "
+                "worker iterates its own copy of the dataset, so the state needs the same "
+                "num_workers")
+        self._next_iter_state = state_dict
+        self._progress = None
 
 
 def _num_batches(kind, dataset, index_sampler, batch_size, drop_last):
@@ -257,7 +335,7 @@ class _BaseIter:
     `del` until the cycle collector runs, and so would the workers.  The iterator keeps a weak
     reference and copies what it needs; torch's workers exit at once too."""
 
-    def __init__(self, loader, base_seed=None):
+    def __init__(self, loader, base_seed=None, state=None):
         self._loader_ref = weakref.ref(loader)
         self._num_workers = loader.num_workers
         self._dataset = loader.dataset
@@ -270,20 +348,36 @@ class _BaseIter:
         if loader.pin_memory:
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
                           "device pinned memory won't be used.", stacklevel=3)
-        self._start(loader, loader._base_seed() if base_seed is None else base_seed)
+        if base_seed is None:
+            base_seed = _state_seed(state)
+        self._start(loader, loader._base_seed() if base_seed is None else base_seed, state)
 
-    def _start(self, loader, base_seed):
-        """A new epoch: the sampler starts over; base_seed seeds workers / samples."""
-        self._sampler_iter = iter(self._index_sampler)
+    def _start(self, loader, base_seed, state=None):
+        """A new epoch: the sampler starts over (or where `state` says, Note [Loader state]);
+        base_seed seeds workers / samples."""
+        if state is None:
+            self._sampler_iter = iter(self._index_sampler)
+        else:
+            self._sampler_iter = _resume.restore_sampler(self._index_sampler, state,
+                                                         self._kind == "iterable")
         self._base_seed = base_seed
-        self._num_yielded = 0
+        self._num_yielded = state["_num_yielded"] if state else 0
         self._batch_size = loader.batch_size
         self._IterableDataset_len_called = loader._IterableDataset_len_called
+        if state is not None and state.get("_IterableDataset_len_called") is not None:
+            self._IterableDataset_len_called = state["_IterableDataset_len_called"]
+        progress = _resume.Progress(self._kind, self._num_workers, self._index_sampler,
+                                    self._dataset, base_seed, self._IterableDataset_len_called)
+        progress.num_yielded = self._num_yielded
+        progress.sampler_iter_yielded = self._yielded0 = \
+            state.get("_sampler_iter_yielded", 0) if state else 0
+        self._progress = loader._progress = progress
 
     def _count_yielded(self):
         """One more batch delivered; warns (as torch) once an iterable dataset has given more
         than the length len(loader) reported for it."""
         self._num_yielded += 1
+        self._progress.num_yielded = self._num_yielded
         reported = self._IterableDataset_len_called
         if self._kind == "iterable" and reported is not None and self._num_yielded > reported:
             msg = (f"Length of IterableDataset {self._dataset} was reported to be {reported}(when "
@@ -303,10 +397,18 @@ class _BaseIter:
                             self._drop_last)
 
     def __next__(self):
-        if _profiling.active() is not None:     # the profiler shows each batch, as torch's
-            with _record_function(self._profile_name):
-                return self._next_batch()
-        return self._next_batch()
+        try:
+            if _profiling.active() is not None:  # the profiler shows each batch, as torch's
+                with _record_function(self._profile_name):
+                    return self._next_batch()
+            return self._next_batch()
+        except StopIteration:
+            self._progress.finished = True
+            raise
+
+    def state_dict(self):
+        """This iterator's state (Note [Loader state])."""
+        return self._progress.state_dict()
 
     def _next_index(self):
         return next(self._sampler_iter)
@@ -315,8 +417,13 @@ class _BaseIter:
 class _SingleProcessIter(_BaseIter):
     _profile_name = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
 
-    def _start(self, loader, base_seed):
-        super()._start(loader, base_seed)
+    def _start(self, loader, base_seed, state=None):
+        super()._start(loader, base_seed, state)
+        ds_state = None
+        if state is not None:
+            ds_state = {"dataset_state": state.get("_dataset_state"),
+                        "fetcher_state": state.get("_fetcher_state")}
+            _resume.load_dataset_state(self._dataset, ds_state)
         if self._kind == "map":
             self._fetcher = MapFetcher(self._dataset, self._auto_collation, self._collate_fn,
                                        self._drop_last,
@@ -324,12 +431,16 @@ class _SingleProcessIter(_BaseIter):
         else:
             self._fetcher = IterableFetcher(self._dataset, self._auto_collation, self._collate_fn,
                                             self._drop_last, loader.batch_size)
+            _resume.restore_fetcher(self._fetcher, self._kind, self._dataset, ds_state)
+        self._progress.sampler_iter = self._sampler_iter
+        self._progress.fetcher = self._fetcher
         self._loading_s = 0.0
         self._t0 = time.perf_counter()
 
     def _next_batch(self):
         t = time.perf_counter()
         index = self._next_index()
+        self._progress.sampler_iter_yielded += 1
         data = self._fetcher.fetch(index)
         self._loading_s += time.perf_counter() - t
         self._count_yielded()
@@ -354,7 +465,7 @@ class _SingleProcessIter(_BaseIter):
 class _MultiProcessIter(_BaseIter):
     _profile_name = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"
 
-    def __init__(self, loader):
+    def __init__(self, loader, state=None):
         self._num_workers = loader.num_workers
         self._prefetch = loader.prefetch_factor
         self._in_order = loader.in_order
@@ -365,18 +476,23 @@ class _MultiProcessIter(_BaseIter):
         self._slabs = SlabMapper()
         self._workers, self._index_queues, self._conns = [], [], []
         self._shutdown = False
-        self._first_seed = loader._base_seed()
+        self._first_seed = _state_seed(state)
+        if self._first_seed is None:
+            self._first_seed = loader._base_seed()
         # a worker started by another thread must not die with that thread (Note in _worker.py)
-        tie = (threading.current_thread() is threading.main_thread() or
-               ctx.get_start_method() == "forkserver")
+        method = ctx.get_start_method()
+        tie = threading.current_thread() is threading.main_thread() or method == "forkserver"
         try:
+            # spawned workers share one pickle of the dataset (Note [One pickle for all workers])
+            worker_spec = SharedSpec(spec) if method in ("spawn", "forkserver") else spec
             for i in range(self._num_workers):
                 iq = ctx.Queue()
                 iq.cancel_join_thread()       # never wait on a queue a dead worker will not drain
                 r, w = ctx.Pipe(duplex=False)
                 p = ctx.Process(target=worker_loop, daemon=True,
-                                args=(spec, iq, w, self._first_seed, loader.worker_init_fn, i,
-                                      self._num_workers, os.getpid(), tie))
+                                args=(worker_spec, iq, w, self._first_seed, loader.worker_init_fn, i,
+                                      self._num_workers, os.getpid(), tie,
+                                      _worker_snapshot(state, i)))
                 p.start()
                 w.close()
                 self._workers.append(p)
@@ -388,16 +504,41 @@ class _MultiProcessIter(_BaseIter):
         signal_handling._set_worker_pids(id(self), [p.pid for p in self._workers])
         self._finalizer = weakref.finalize(self, _shutdown_workers, self._workers,
                                            self._index_queues, self._conns, id(self))
-        super().__init__(loader, self._first_seed)
+        super().__init__(loader, self._first_seed, state)
         self._fill()
 
-    def _start(self, loader, base_seed):
+    def _start(self, loader, base_seed, state=None):
         # the workers were seeded with the first epoch's seed; as torch, persistent workers keep
         # theirs (per-sample seeds follow each epoch's, Note [Per-sample seeds])
-        super()._start(loader, base_seed if loader.per_sample_seed else self._first_seed)
+        super()._start(loader, base_seed if loader.per_sample_seed else self._first_seed, state)
         self._active = [True] * self._num_workers     # False once an iterable copy is exhausted
         self._outstanding = [0] * self._num_workers
-        self._worker_cycle = itertools.cycle(range(self._num_workers))
+        first = 0
+        if state is not None and self._kind == "iterable":
+            # the worker after the one that delivered last goes on (as the epoch would have)
+            last = state.get("_last_yielded_worker_id")
+            first = 0 if last is None else (last + 1) % self._num_workers
+            progress = self._progress
+            progress.last_worker = last
+            for w in range(self._num_workers):
+                fs = (_worker_snapshot(state, w) or {}).get("fetcher_state") or {}
+                progress.worker_items[w] = fs.get("items", 0)
+                if fs.get("fetcher_ended"):
+                    progress.worker_ended.add(w)
+        order = list(range(first, self._num_workers)) + list(range(first))
+        self._worker_cycle = itertools.cycle(order)
+        self._snapshots = {}              # batch number -> sampler state after drawing it
+        self._snapshotting = _resume.snapshots_needed(self._index_sampler, self._sampler_iter)
+        self._snapshot = _resume.snapshot_fn(self._index_sampler, self._sampler_iter)
+        if self._snapshotting:            # the state before any batch: the epoch's start
+            self._progress.snapshot = self._snapshot()
+        if state is not None:             # the workers' states until they send new ones
+            for w in range(self._num_workers):
+                snap = _worker_snapshot(state, w)
+                if snap is not None and (snap.get("dataset_state") is not None or
+                                         (snap.get("fetcher_state") or {}).get("dataset_iter_state")
+                                         is not None):
+                    self._progress.worker_states[w] = snap
         self._send_idx = 0
         self._rcvd_idx = 0
         self._tasks = {}                  # batch number -> [worker id] or [worker id, data]
@@ -407,13 +548,14 @@ class _MultiProcessIter(_BaseIter):
         for _ in range(self._prefetch * self._num_workers):
             self._put_index()
 
-    def _reset(self, loader):
+    def _reset(self, loader, state=None):
         """A new epoch of persistent workers: every worker resumes (and acknowledges), then
         the pipeline is refilled."""
-        self._start(loader, loader._base_seed())
+        seed = _state_seed(state)
+        self._start(loader, loader._base_seed() if seed is None else seed, state)
         waiting = set(range(self._num_workers))
-        for iq in self._index_queues:
-            iq.put(_Resume(self._base_seed))
+        for i, iq in enumerate(self._index_queues):
+            iq.put(_Resume(self._base_seed, _worker_snapshot(state, i)))
         while waiting:
             worker_id, (idx, data) = self._get_data()
             if idx is None and isinstance(data, _Resume):
@@ -434,6 +576,8 @@ class _MultiProcessIter(_BaseIter):
         except StopIteration:
             self._sampler_done = True
             return
+        if self._snapshotting:
+            self._snapshots[self._send_idx] = self._snapshot()
         self._index_queues[w].put((self._send_idx, index))
         self._tasks[self._send_idx] = [w]
         self._outstanding[w] += 1
@@ -495,13 +639,14 @@ class _MultiProcessIter(_BaseIter):
             if len(task) == 2:
                 del self._tasks[self._rcvd_idx]
                 self._rcvd_idx += 1
-                return self._deliver(task[1])
+                return self._deliver(task[1], self._rcvd_idx - 1, task[0])
             worker_id, (idx, data) = self._get_data()
             if idx is None:
                 continue                       # a late answer to a resume
             self._outstanding[worker_id] -= 1
             if isinstance(data, _IterableEnd):
                 self._active[data.worker_id] = False   # its tasks are skipped above
+                self._progress.worker_ended.add(data.worker_id)
                 self._put_index()
                 continue
             if idx != self._rcvd_idx:
@@ -509,12 +654,21 @@ class _MultiProcessIter(_BaseIter):
                     self._tasks[idx].append(data)
                     continue
                 del self._tasks[idx]
-                return self._deliver(data)
+                return self._deliver(data, idx, worker_id)
             del self._tasks[idx]
             self._rcvd_idx += 1
-            return self._deliver(data)
+            return self._deliver(data, idx, worker_id)
 
-    def _deliver(self, data):
+    def _deliver(self, data, idx, worker_id):
+        progress = self._progress
+        if self._snapshotting:
+            progress.snapshot = self._snapshots.pop(idx, progress.snapshot)
+        progress.sampler_iter_yielded = self._yielded0 + idx + 1
+        progress.last_worker = worker_id
+        progress.worker_items[worker_id] += self._batch_size or 1
+        if type(data) is _WithState:
+            progress.worker_states[worker_id] = data.state
+            data = data.data
         self._put_index()
         self._count_yielded()
         if isinstance(data, ExceptionWrapper):
@@ -531,6 +685,93 @@ class _MultiProcessIter(_BaseIter):
             self._shutdown_now()
         except Exception:                 # noqa: BLE001 - interpreter shutdown
             pass
+
+
+class _ThreadIter(_MultiProcessIter):
+    """The worker pool with threads (Note [Thread workers]): the protocol and bookkeeping of
+    _MultiProcessIter; messages go through in-process queues, batches by reference."""
+
+    _profile_name = "enumerate(DataLoader)#_ThreadDataLoaderIter.__next__"
+
+    def __init__(self, loader, state=None):
+        self._num_workers = loader.num_workers
+        self._prefetch = loader.prefetch_factor
+        self._in_order = loader.in_order
+        self._persistent = loader.persistent_workers
+        spec = (loader._dataset_kind, loader.dataset, loader._auto_collation, loader.collate_fn,
+                loader.drop_last, loader.batch_size, loader.per_sample_seed)
+        self._shutdown = False
+        self._first_seed = _state_seed(state)
+        if self._first_seed is None:
+            self._first_seed = loader._base_seed()
+        self._results = queue.SimpleQueue()
+        self._index_queues = [queue.SimpleQueue() for _ in range(self._num_workers)]
+        self._threads = [
+            threading.Thread(target=thread_worker_loop, daemon=True,
+                             name=f"DataLoader worker {i}",
+                             args=(spec, self._index_queues[i], self._results, self._first_seed,
+                                   loader.worker_init_fn, i, self._num_workers,
+                                   _worker_snapshot(state, i)))
+            for i in range(self._num_workers)]
+        # the threads hold neither this iterator nor its loader: deleting it stops them
+        self._finalizer = weakref.finalize(self, _stop_threads, self._threads, self._index_queues)
+        for t in self._threads:
+            t.start()
+        _BaseIter.__init__(self, loader, self._first_seed, state)
+        self._fill()
+
+    def _get_data(self):
+        deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
+        while True:
+            wait_s = _THREAD_POLL_S if deadline is None else \
+                min(_THREAD_POLL_S, max(0.0, deadline - time.monotonic()))
+            try:
+                worker_id, (idx, data) = self._results.get(timeout=wait_s)
+            except queue.Empty:
+                if deadline is not None and time.monotonic() >= deadline:
+                    self._shutdown_now()
+                    raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds") from None
+                dead = [i for i, t in enumerate(self._threads) if not t.is_alive()]
+                if dead:
+                    self._shutdown_now()
+                    raise RuntimeError(f"DataLoader worker thread {dead[0]} exited unexpectedly") from None
+                continue
+            if isinstance(data, _ThreadDied):
+                self._shutdown_now()
+                data.error.reraise()
+            return worker_id, (idx, data)
+
+
+_THREAD_POLL_S = 1.0       # how often a waiting loop checks that its worker threads still run
+
+
+def _stop_threads(threads, index_queues):
+    """Asks every worker thread to stop after its current batch and joins it (up to a grace
+    period; a thread stuck in the dataset is a daemon and goes with the process)."""
+    for q in index_queues:
+        q.put(None)
+    deadline = time.monotonic() + _SHUTDOWN_GRACE_S
+    me = threading.current_thread()
+    for t in threads:
+        if t is not me and t.ident is not None:
+            t.join(max(0.0, deadline - time.monotonic()))
+    threads.clear()
+
+
+def _state_seed(state):
+    """The base seed a loader state records (None: draw one)."""
+    return None if state is None else state.get("_base_seed")
+
+
+def _worker_snapshot(state, worker_id):
+    """Worker `worker_id`'s dataset state in a loader state (None: none)."""
+    if state is None:
+        return None
+    snaps = state.get("_worker_snapshots") or {}
+    return snaps.get(worker_id, snaps.get(str(worker_id)))
+
+
+StatefulDataLoader = DataLoader
 
 
 def _shutdown_workers(workers, index_queues, conns, key=None):

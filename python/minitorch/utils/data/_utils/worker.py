@@ -6,8 +6,12 @@ THIS module (``minitorch.utils.data._utils.worker._worker_info``) is ``None`` in
 except a DataLoader worker.  A worker process sets it once, before it calls ``worker_init_fn``
 or touches the dataset, to ``WorkerInfo(id=..., num_workers=..., seed=..., dataset=...)``
 describing itself, and never changes it afterwards.  ``get_worker_info()`` only reads it, and
-so does default_collate (a batch built in a worker goes to shared memory).
+so does default_collate (a batch built in a worker process goes to shared memory).  A worker
+thread (``DataLoader(worker_mode="thread")``) sets ``_thread_state.info`` instead, for its own
+thread only, while it runs; ``get_worker_info()`` prefers it.
 """
+import threading
+
 import numpy as np
 
 from . import MP_STATUS_CHECK_INTERVAL  # noqa: F401  (torch's name here too)
@@ -39,11 +43,15 @@ class WorkerInfo:
 
 
 _worker_info = None  # a WorkerInfo in a worker process; see the module docstring
+# a DataLoader worker thread (worker_mode="thread") has its WorkerInfo here (`info`) while it runs
+_thread_state = threading.local()
 
 
 def get_worker_info():
-    """The WorkerInfo of the current DataLoader worker process, or None outside workers."""
-    return _worker_info
+    """The WorkerInfo of the current DataLoader worker process or thread, or None outside
+    workers."""
+    info = getattr(_thread_state, "info", None)
+    return _worker_info if info is None else info
 
 
 def _generate_state(base_seed, worker_id):
