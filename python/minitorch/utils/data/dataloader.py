@@ -345,9 +345,17 @@ class _BaseIter:
         self._index_sampler = loader._index_sampler
         self._collate_fn = loader.collate_fn
         self._timeout = loader.timeout
+        # batches are pinned as they are delivered when there is a device to copy them to
+        # (Note [Pinned host memory] in c10_lite/cuda_host_alloc.h); without one, torch's warning
+        self._pin = False
         if loader.pin_memory:
-            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
-                          "device pinned memory won't be used.", stacklevel=3)
+            from ... import cuda
+            if cuda.device_count() > 0:
+                self._pin = True
+                self._pin_device = loader.pin_memory_device or None
+            else:
+                warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                              "then device pinned memory won't be used.", stacklevel=3)
         if base_seed is None:
             base_seed = _state_seed(state)
         self._start(loader, loader._base_seed() if base_seed is None else base_seed, state)
@@ -400,11 +408,16 @@ class _BaseIter:
         try:
             if _profiling.active() is not None:  # the profiler shows each batch, as torch's
                 with _record_function(self._profile_name):
-                    return self._next_batch()
-            return self._next_batch()
+                    batch = self._next_batch()
+            else:
+                batch = self._next_batch()
         except StopIteration:
             self._progress.finished = True
             raise
+        if self._pin:
+            from ._utils.pin_memory import pin_memory
+            batch = pin_memory(batch, self._pin_device)
+        return batch
 
     def state_dict(self):
         """This iterator's state (Note [Loader state])."""
