@@ -570,6 +570,8 @@ def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_na
     pg = ProcessGroup(pstore, group_rank, size)
     made = {}  # backend name -> backend: one backend serves all of its devices
     for device, bname in devices.items():
+        if bname == Backend.GLOO and device != "cpu":
+            continue  # minitorch's CPU backend serves CPU tensors only
         b = made.get(bname)
         if b is None:
             bstore = PrefixStore(f"{device}/", pstore)
@@ -580,8 +582,6 @@ def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_na
                     pg = b
                     break
             elif bname == Backend.GLOO:
-                if device != "cpu":
-                    continue  # minitorch's CPU backend serves CPU tensors only
                 o = _GlooOptions()
                 o._timeout = timeout
                 o.group_name = group_name
