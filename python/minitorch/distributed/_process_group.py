@@ -283,8 +283,7 @@ class ProcessGroup:
 
 def _operation(method):
     def op(self, *args, **kwargs):
-        fn = self._backend_of(method, (args, kwargs.get("tensors"), kwargs.get("output_tensors"),
-                                       kwargs.get("input_tensors")))
+        fn = self._backend_of(method, (args, tuple(kwargs.values())))
         w = fn(*args, **kwargs)
         self._seq += 1
         return w

@@ -45,7 +45,7 @@ from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_leve
 from ._process_group import _OPERATIONS, ProcessGroup, _Backend
 from ._process_group_gloo import ProcessGroupGloo, _GlooOptions, _check_timeout
 from ._reduce_op import _OP_EXTRA, _SUM, ReduceOp, _RedOpType, _op_value, reduce_op
-from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore, _timeout_ms
+from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
 from ._work import Work
 
 __all__ = [
