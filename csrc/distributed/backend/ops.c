@@ -7,7 +7,6 @@
 #include "csrc/distributed/algorithms/algorithms.h"
 #include "csrc/distributed/backend/backend.h"
 #include "csrc/distributed/backend/pg_private.h"
-#include "csrc/distributed/common/net.h"
 
 size_t
 mt__pg_nbytes(const mt_tensor *t)

@@ -10,8 +10,9 @@
 #include "csrc/distributed/rendezvous/store.h"
 
 /* Note [Process group execution]
- * mt_pg_new builds the TCP mesh (blocking, bounded by the timeout) and starts
- * one worker thread.  Every operation (mt_pg_allreduce, ...) validates its
+ * mt_pg_new builds the mesh of its CPU backend (blocking, bounded by the
+ * timeout) and starts one worker thread; the backend runs each operation
+ * (Note [Backend vtable] in backend.h), the group does the rest.  Every operation (mt_pg_allreduce, ...) validates its
  * arguments on the calling thread (errors: NULL + message, nothing queued),
  * takes a reference to every tensor it touches, and appends a work item to
  * the group's queue (or runs it at once, Note [Issuing an operation]); items

@@ -433,14 +433,15 @@ def _nccl_unavailable():
     not built yet."""
     from ..cuda import nccl, device_count
     why = nccl._unavailable_reason()
-    gloo = "; use backend='gloo' for CPU tensors"
+    gloo = " (NCCL process groups are not built yet in minitorch either); use backend='gloo' " \
+        "for CPU tensors"
     if why is not None:
         return RuntimeError(f"Distributed package doesn't have NCCL available: {why}{gloo}")
     if device_count() == 0:
         return RuntimeError("the NCCL backend needs a CUDA device per rank, and none is "
                             "available (no GPU, or no NVIDIA driver)" + gloo)
     return NotImplementedError("NCCL process groups are not built yet in minitorch: no backend "
-                               "serves CUDA tensors" + gloo)
+                               "serves CUDA tensors; use backend='gloo' for CPU tensors")
 
 
 # Note [Backends not built]
