@@ -21,7 +21,8 @@ def _shm_entries():
 def _job_transport(rank, ws, init_method):
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
     sub = dist.new_group(list(range(ws)))
-    names = (dist.distributed_c10d._get_default_group()._cpg.transport(), sub._cpg.transport())
+    names = tuple(g._get_backend("cpu")._cgroup.transport()
+                  for g in (dist.distributed_c10d._get_default_group(), sub))
     t = torch.ones(3)
     dist.all_reduce(t, group=sub)
     return names, t.tolist()
@@ -153,8 +154,9 @@ def _job_on_hosts(rank, ws, init_method, hosts, job):
     # different hosts as far as the transport choice goes
     os.environ["MINITORCH_HOST_ID"] = hosts[rank]
     out = job(rank, ws, init_method)
-    name = dist.distributed_c10d._get_default_group()._cpg.transport() if dist.is_initialized() \
-        else None
+    name = None
+    if dist.is_initialized():
+        name = dist.distributed_c10d._get_default_group()._get_backend("cpu")._cgroup.transport()
     return name, out
 
 
@@ -304,18 +306,18 @@ def test_all_reduce_common_call_and_its_fallbacks(tmp_path):
             dist.all_reduce(5)
         # the C entry: a bare tensor or a list; now=True runs it and returns None, otherwise a
         # Work; a fourth argument is the operation's own time limit
-        assert pg._cpg.allreduce(x, 0, True) is None
-        assert pg._cpg.allreduce([x, x], 0, True, 5000) is None
-        assert pg._cpg.allreduce(x, 0).wait()
-        assert pg._cpg.barrier(True, 1000) is None
+        assert pg._get_backend("cpu")._cgroup.allreduce(x, 0, True) is None
+        assert pg._get_backend("cpu")._cgroup.allreduce([x, x], 0, True, 5000) is None
+        assert pg._get_backend("cpu")._cgroup.allreduce(x, 0).wait()
+        assert pg._get_backend("cpu")._cgroup.barrier(True, 1000) is None
         with pytest.raises(TypeError, match="takes 2 to 4 arguments"):
-            pg._cpg.allreduce(x, 0, True, 0, 0)
+            pg._get_backend("cpu")._cgroup.allreduce(x, 0, True, 0, 0)
         with pytest.raises(RuntimeError, match="does not fit in int64"):
-            pg._cpg.allreduce(x, 0, True, 1 << 70)
+            pg._get_backend("cpu")._cgroup.allreduce(x, 0, True, 1 << 70)
         with pytest.raises(TypeError, match="must be a list of Tensors"):
-            pg._cpg.allreduce(5, 0, True)
+            pg._get_backend("cpu")._cgroup.allreduce(5, 0, True)
         with pytest.raises(ValueError, match="must be contiguous"):
-            pg._cpg.allreduce(t, 0, True)
+            pg._get_backend("cpu")._cgroup.allreduce(t, 0, True)
     finally:
         dist.destroy_process_group()
     with pytest.raises(ValueError, match="not been initialized"):
@@ -347,7 +349,7 @@ def _job_no_room(rank, ws, init_method):
         return "error", str(e)
     t = torch.ones(3)
     dist.all_reduce(t)
-    return dist.distributed_c10d._get_default_group()._cpg.transport(), t.tolist()
+    return dist.distributed_c10d._get_default_group()._get_backend("cpu")._cgroup.transport(), t.tolist()
 
 
 def test_no_room_for_shared_memory_falls_back_to_tcp():

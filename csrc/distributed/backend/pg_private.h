@@ -6,8 +6,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "csrc/distributed/backend/backend.h"
 #include "csrc/distributed/backend/work.h"
-#include "csrc/distributed/transport/transport.h"
 
 #define MT__COLL_TAG_BIT 0x80000000u
 
@@ -15,7 +15,7 @@ struct mt_pg {
     int rank, size;
     _Atomic int64_t timeout_ms; /* each operation's, unless it has its own (mt_pg_set_timeout) */
     mt_store *store;     /* owned reference */
-    mt_transport *tp;    /* owned */
+    mt_pg_backend *backend; /* owned: runs the operations (Note [Backend vtable]) */
     pthread_t worker;
     pthread_mutex_t mu;  /* guards everything below */
     pthread_cond_t cv;   /* work queued / queue drained / stop */
@@ -32,11 +32,12 @@ struct mt_pg {
  * collective gets the group's next tag.  (process_group.c) */
 mt_work *mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective);
 
-/* Runs one queued collective on the caller's thread (the worker, or a
- * caller running it inline); 0 or MT_E* with the message set.  (ops.c) */
-int mt__pg_run_op(mt_pg *pg, mt_work *w);
+/* The group of `backend` (stolen, also on failure): keeps a reference to
+ * `store` (borrowed), starts the worker.  Caller owns the result; NULL +
+ * message on failure.  (process_group.c) */
+mt_pg *mt__pg_new_with_backend(mt_pg_backend *backend, mt_store *store, int64_t timeout_ms);
 
-/* The time limit of w: its own, else the group's.  (ops.c) */
+/* The time limit of w: its own, else the group's.  (process_group.c) */
 int64_t mt__pg_timeout_of(mt_pg *pg, const mt_work *w);
 
 /* Bytes of a contiguous tensor.  (ops.c) */

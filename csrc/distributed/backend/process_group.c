@@ -1,4 +1,4 @@
-/* csrc/distributed/backend/process_group.c - the process group: its queue, worker thread and life cycle (the operations are in ops.c). */
+/* csrc/distributed/backend/process_group.c - the process group: its queue, worker thread and life cycle (the operations' checks are in ops.c; its backend runs them, Note [Backend vtable]). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -8,7 +8,6 @@
 #include "c10_lite/error.h"
 #include "csrc/distributed/backend/pg_private.h"
 #include "csrc/distributed/common/net.h"
-#include "csrc/distributed/transport/transport.h"
 
 /* See Note [Process group execution]. */
 
@@ -32,47 +31,34 @@
 
 #define MT__MAX_BATCH 64
 
-/* Runs the sends and receives of works[0..n) in one exchange (the worker
- * batches sends only, see Note [Lone receives]). */
-static int
-mt__run_p2p_batch(mt_pg *pg, mt_work **works, int n)
+/* The time w may take: its own, or the group's. */
+int64_t
+mt__pg_timeout_of(mt_pg *pg, const mt_work *w)
 {
-    mt_xfer *x = calloc((size_t)n, sizeof(*x));
-    if (x == NULL) {
-        return mt_error_set(MT_ENOMEM, "out of memory running point-to-point operations");
-    }
-    int ns = 0, nr = n;
-    for (int i = 0; i < n; i++) { /* sends from the front, receives from the back */
-        mt_work *w = works[i];
-        mt_xfer *xi = w->kind == MT__OP_SEND ? &x[ns++] : &x[--nr];
-        xi->peer = w->root;
-        xi->tag = w->tag;
-        xi->buf = mt_tensor_data(w->tensors[0]);
-        xi->len = mt__pg_nbytes(w->tensors[0]);
-    }
-    /* the receives were filled back to front: restore issue order, so two
-     * receives from one peer with one tag match that peer's messages in order */
-    for (int i = ns, j = n - 1; i < j; i++, j--) {
-        mt_xfer t = x[i];
-        x[i] = x[j];
-        x[j] = t;
-    }
+    return w->timeout_ms > 0 ? w->timeout_ms : atomic_load(&pg->timeout_ms);
+}
+
+static bool
+mt__is_p2p(const mt_work *w)
+{
+    return w->kind == MT__OP_SEND || w->kind == MT__OP_RECV;
+}
+
+/* Runs works[0..n) through the backend (Note [Backend vtable]): one collective, or
+ * point-to-point items together, within the longest of their time limits. */
+static int
+mt__run(mt_pg *pg, mt_work **works, int n)
+{
     int64_t tmo = 0;
-    for (int i = 0; i < n; i++) { /* the batch may run as long as its longest member */
+    for (int i = 0; i < n; i++) {
         int64_t t = mt__pg_timeout_of(pg, works[i]);
         tmo = t > tmo ? t : tmo;
     }
-    int rc = mt_transport_exchange(pg->tp, x, ns, x + ns, n - ns, mt__deadline_after(tmo));
-    if (rc == 0) {
-        int r = ns;
-        for (int i = 0; i < n; i++) {
-            if (works[i]->kind == MT__OP_RECV) {
-                works[i]->src_rank = x[r++].src;
-            }
-        }
+    int64_t deadline = mt__deadline_after(tmo);
+    if (mt__is_p2p(works[0])) {
+        return pg->backend->ops->p2p(pg->backend, works, n, deadline);
     }
-    free(x);
-    return rc;
+    return works[0]->run(pg->backend, works[0], deadline);
 }
 
 /* Runs works[0..n) (one item, or a batch of sends), which the
@@ -92,7 +78,7 @@ mt__execute(mt_pg *pg, mt_work **works, int n, bool broken)
     }
     else {
         mt_error_clear();
-        rc = n == 1 ? mt__pg_run_op(pg, works[0]) : mt__run_p2p_batch(pg, works, n);
+        rc = mt__run(pg, works, n);
         if (rc == MT_ETIMEOUT) {
             /* "rank R: " + torch's words, then what timed out (its own "rank R: " dropped) */
             char who[32];
@@ -126,12 +112,6 @@ mt__execute(mt_pg *pg, mt_work **works, int n, bool broken)
         mt__work_complete(works[i], rc, rc < 0 ? msg : NULL);
         mt_work_decref(works[i]); /* the queue's reference */
     }
-}
-
-static bool
-mt__is_p2p(const mt_work *w)
-{
-    return w->kind == MT__OP_SEND || w->kind == MT__OP_RECV;
 }
 
 /* Whether the worker may start the head of the queue (Note [Lone
@@ -270,19 +250,23 @@ mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms)
         mt_error_set(MT_EINVAL, "timeout must be positive, got %lld ms", (long long)timeout_ms);
         return NULL;
     }
+    mt_pg_backend *b = mt__cpu_backend_new(store, rank, size, timeout_ms);
+    return b == NULL ? NULL : mt__pg_new_with_backend(b, store, timeout_ms);
+}
+
+mt_pg *
+mt__pg_new_with_backend(mt_pg_backend *backend, mt_store *store, int64_t timeout_ms)
+{
     mt_pg *pg = calloc(1, sizeof(*pg));
     if (pg == NULL) {
+        backend->ops->destroy(backend);
         mt_error_set(MT_ENOMEM, "out of memory creating a process group");
         return NULL;
     }
-    pg->rank = rank;
-    pg->size = size;
+    pg->rank = backend->rank;
+    pg->size = backend->size;
     pg->timeout_ms = timeout_ms;
-    pg->tp = mt_transport_new(store, rank, size, timeout_ms);
-    if (pg->tp == NULL) {
-        free(pg);
-        return NULL;
-    }
+    pg->backend = backend;
     mt_store_incref(store);
     pg->store = store;
     pthread_mutex_init(&pg->mu, NULL);
@@ -291,7 +275,7 @@ mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms)
     if (rc != 0) {
         mt_error_set(MT_ERUNTIME, "cannot start the process group's worker thread: %s",
                      strerror(rc));
-        mt_transport_close(pg->tp);
+        backend->ops->destroy(backend);
         mt_store_decref(pg->store);
         pthread_cond_destroy(&pg->cv);
         pthread_mutex_destroy(&pg->mu);
@@ -304,7 +288,7 @@ mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms)
 const char *
 mt_pg_transport_name(const mt_pg *pg)
 {
-    return mt_transport_name(pg->tp);
+    return pg->backend->ops->transport_name(pg->backend);
 }
 
 int
@@ -356,7 +340,7 @@ mt__pg_shutdown(mt_pg *pg, bool abort)
             mt_work_decref(w);
             w = next;
         }
-        mt_transport_abort(pg->tp);
+        pg->backend->ops->abort(pg->backend);
         pthread_mutex_lock(&pg->mu);
     }
     pg->stop = true;
@@ -366,7 +350,7 @@ mt__pg_shutdown(mt_pg *pg, bool abort)
     }
     pthread_mutex_unlock(&pg->mu);
     pthread_join(pg->worker, NULL);
-    mt_transport_close(pg->tp);
+    pg->backend->ops->destroy(pg->backend);
     mt_store_decref(pg->store);
     pthread_cond_destroy(&pg->cv);
     pthread_mutex_destroy(&pg->mu);

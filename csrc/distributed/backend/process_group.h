@@ -1,4 +1,4 @@
-/* csrc/distributed/backend/process_group.h - the TCP ("gloo") process group: a worker thread running queued collectives. */
+/* csrc/distributed/backend/process_group.h - the process group: a worker thread running queued operations through a backend (the CPU backend, "gloo", today). */
 #ifndef CSRC_DISTRIBUTED_BACKEND_PROCESS_GROUP_H
 #define CSRC_DISTRIBUTED_BACKEND_PROCESS_GROUP_H
 
@@ -10,8 +10,9 @@
 #include "csrc/distributed/rendezvous/store.h"
 
 /* Note [Process group execution]
- * mt_pg_new builds the TCP mesh (blocking, bounded by the timeout) and starts
- * one worker thread.  Every operation (mt_pg_allreduce, ...) validates its
+ * mt_pg_new builds the mesh of its CPU backend (blocking, bounded by the
+ * timeout) and starts one worker thread; the backend runs each operation
+ * (Note [Backend vtable] in backend.h), the group does the rest.  Every operation (mt_pg_allreduce, ...) validates its
  * arguments on the calling thread (errors: NULL + message, nothing queued),
  * takes a reference to every tensor it touches, and appends a work item to
  * the group's queue (or runs it at once, Note [Issuing an operation]); items
@@ -26,15 +27,17 @@
  * The worker copies its thread-local error message into the work item;
  * mt_work_wait re-raises it on the waiting thread.
  *
- * Tensors must be CPU and contiguous here (the binding copies others).  The
+ * Tensors must be contiguous and on the backend's device here (the binding
+ * copies others).  The
  * work item keeps its tensors alive until it completes; the caller must not
  * free the bytes, but may drop its own references. */
 
 typedef struct mt_pg mt_pg;
 typedef struct mt_work mt_work;
 
-/* Joins the group: builds the mesh through `store` (borrowed; the group takes
- * a reference: give each group its own PrefixStore), starts the worker.
+/* Joins the group over the CPU backend (Note [Backend vtable] in backend.h):
+ * builds the mesh through `store` (borrowed; the group takes a reference:
+ * give each group its own PrefixStore), starts the worker.
  * Caller owns the result (mt_pg_destroy).  NULL + message on failure
  * (MT_EINVAL bad rank/size/timeout, MT_ETIMEOUT/MT_ECONN from the mesh). */
 mt_pg *mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms);

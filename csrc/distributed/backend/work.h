@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "csrc/distributed/backend/backend.h"
 #include "csrc/distributed/backend/process_group.h"
 
 typedef enum mt__op_kind {
@@ -31,6 +32,7 @@ struct mt_work {
     int src_rank;
     /* the operation */
     mt__op_kind kind;
+    mt_pg_run_fn run;    /* the backend's entry that runs it (NULL: send/recv, run by p2p) */
     mt_dist_op op;
     int root;     /* root, peer of send/recv */
     int64_t timeout_ms; /* its own time limit (0: the group's), see mt_pg_call */

@@ -1,4 +1,4 @@
-"""minitorch.distributed: torch.distributed on the CPU over TCP ("gloo").
+"""minitorch.distributed: torch.distributed; CPU tensors over minitorch's "gloo" backend.
 
 ``import minitorch.distributed as dist``; ``dist.init_process_group("gloo", ...)``
 then the collectives of torch (see distributed_c10d.py).

@@ -2,10 +2,12 @@
 backend plugins found through entry points, BackendConfig ("cpu:gloo,cuda:nccl") and
 is_backend_available.
 
-minitorch builds one backend, "gloo" (its TCP backend, see csrc/distributed); the other names
-torch knows (nccl, xccl, ucc, mpi) are known here and reported unavailable.  A user-defined
-backend is registered with Backend.register_backend(name, creator) and made by
-init_process_group(backend=name) (Note [User-defined backends] in distributed_c10d.py).
+minitorch builds one backend, "gloo" (its CPU backend, _process_group_gloo.py over
+csrc/distributed); the other names torch knows (nccl, xccl, ucc, mpi) are known here and
+reported unavailable.  A user-defined backend is registered with
+Backend.register_backend(name, creator, devices=...) and made by init_process_group(backend=name)
+or as one device's backend ("cpu:name"); see Note [User-defined backends] in
+distributed_c10d.py.
 """
 import enum
 import warnings
@@ -147,6 +149,19 @@ class Backend(str):
             for d in device_list:
                 cls.default_device_backend_map.setdefault(d, normalized)
         cls._plugins[normalized.upper()] = cls._BackendPlugin(func, bool(extended_api))
+
+
+class _DistributedBackendOptions:
+    """What an extended-API backend creator gets (torch's _DistributedBackendOptions)."""
+
+    def __init__(self, store=None, group_rank=0, group_size=1, timeout=None, group_id="",
+                 global_ranks_in_group=None):
+        self.store = store
+        self.group_rank = group_rank
+        self.group_size = group_size
+        self.timeout = timeout
+        self.group_id = group_id
+        self.global_ranks_in_group = list(global_ranks_in_group or [])
 
 
 def _accelerator_available():

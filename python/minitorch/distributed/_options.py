@@ -2,6 +2,8 @@
 ProcessGroup methods (``pg.allreduce(tensors, opts)``)."""
 from datetime import timedelta
 
+from ._reduce_op import ReduceOp
+
 __all__ = ["AllreduceOptions", "AllreduceCoalescedOptions", "BroadcastOptions", "AllgatherOptions",
            "GatherOptions", "ScatterOptions", "ReduceOptions", "ReduceScatterOptions",
            "AllToAllOptions", "BarrierOptions"]
@@ -14,7 +16,6 @@ class _Options:
     _fields = {}
 
     def __init__(self):
-        from .distributed_c10d import ReduceOp
         self.asyncOp = True
         self.timeout = _UNSET_TIMEOUT
         for name, default in self._fields.items():

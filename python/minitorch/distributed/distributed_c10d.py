@@ -1,10 +1,12 @@
-"""torch.distributed's process-group API on the C TCP backend ("gloo").
+"""torch.distributed's module functions: init_process_group, new_group, the collectives,
+point to point, the object collectives (pickle), and the registry of this process's groups.
 
-Process groups, collectives and point-to-point operations are queued on a
-worker thread in C (``csrc/distributed/backend``); this module checks
-arguments the way torch does, maps global ranks to group ranks, stages
-non-contiguous tensors through contiguous copies (copied back when the work
-completes) and implements the object collectives with pickle.
+Each collective checks its arguments once, the way torch's module functions do, maps global
+ranks to group ranks and calls the group's method with torch's option objects (Note [One path
+for every group]); the group hands it to the backend serving the tensors' device (Note [One
+backend per device type] in _process_group.py): minitorch's CPU backend (ProcessGroupGloo,
+_process_group_gloo.py, over csrc/distributed), or a user backend registered with
+Backend.register_backend (_backend.py).
 
 Differences from torch's gloo backend: ``ReduceOp.AVG`` is supported for
 floating dtypes (gloo rejects it).  Operations of one group run in issue
@@ -15,7 +17,6 @@ work, but a receive issued before a collective runs before it: the peer must
 send that message before entering the same collective.
 """
 import difflib
-import enum
 import functools
 import hashlib
 import inspect
@@ -23,7 +24,6 @@ import io
 import logging
 import os
 import pickle
-import threading
 import time
 import warnings
 from datetime import timedelta
@@ -31,20 +31,22 @@ from datetime import timedelta
 import numpy as _np
 
 import minitorch as _mt
-from minitorch import futures as _futures
 from minitorch import Tensor as _Tensor
 
 from .._C import _c10d
 from . import _debug
+from . import _monitored_barrier
 from . import _options
 from ._options import *  # noqa: F401,F403
-from . import _pg_methods
-from ._pg_methods import _PGMethods
-from ._backend import (Backend, BackendConfig, BackendType, _parse_backend_string,
-                       is_backend_available, is_gloo_available, is_mpi_available, is_nccl_available,
-                       is_ucc_available, is_xccl_available)
+from ._backend import (Backend, BackendConfig, BackendType, _DistributedBackendOptions,
+                       _parse_backend_string, is_backend_available, is_gloo_available,
+                       is_mpi_available, is_nccl_available, is_ucc_available, is_xccl_available)
 from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_level_from_env
-from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore, _timeout_ms
+from ._process_group import _OPERATIONS, ProcessGroup, _Backend
+from ._process_group_gloo import ProcessGroupGloo, _GlooOptions, _check_timeout
+from ._reduce_op import _OP_EXTRA, _SUM, ReduceOp, _RedOpType, _op_value, reduce_op
+from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
+from ._work import Work
 
 __all__ = [
     "Backend", "ReduceOp", "reduce_op", "GroupMember", "group", "Work", "P2POp",
@@ -97,357 +99,7 @@ def get_node_local_rank(fallback_rank=None):
                        "multi-device context and want the code to run locally instead.")
 
 
-class _DistributedBackendOptions:
-    """What an extended-API backend creator gets (torch's _DistributedBackendOptions)."""
-
-    def __init__(self, store=None, group_rank=0, group_size=1, timeout=None, group_id="",
-                 global_ranks_in_group=None):
-        self.store = store
-        self.group_rank = group_rank
-        self.group_size = group_size
-        self.timeout = timeout
-        self.group_id = group_id
-        self.global_ranks_in_group = list(global_ranks_in_group or [])
-
-
-def _make_user_group(backend, store, rank, world_size, timeout, pg_options, group_id="default_pg",
-                     global_ranks=None):
-    func, extended = Backend._plugins[backend.upper()]
-    ranks = list(range(world_size)) if global_ranks is None else list(global_ranks)
-    if extended:
-        pg = func(_DistributedBackendOptions(store, rank, world_size, timeout, group_id, ranks),
-                  pg_options)
-    else:
-        pg = func(store, rank, world_size, timeout)
-    if not isinstance(pg, ProcessGroup):
-        raise TypeError(f"the creator of backend {backend!r} must return a ProcessGroup, not "
-                        f"{type(pg).__name__}")
-    pg._backend = backend
-    pg._store = store
-    pg._ranks = ranks
-    pg._group_rank = {g: i for i, g in enumerate(ranks)}
-    return pg
-
-
-class _RedOpType(enum.IntEnum):
-    SUM = 0
-    AVG = 1
-    PRODUCT = 2
-    MIN = 3
-    MAX = 4
-    BAND = 5
-    BOR = 6
-    BXOR = 7
-    PREMUL_SUM = 8
-
-    def __repr__(self):
-        return f"<RedOpType.{self.name}: {int(self)}>"
-
-    def __str__(self):
-        return f"RedOpType.{self.name}"
-
-    # As torch's enum: equal to its int, not to a ReduceOp object wrapping it (the ReduceOp
-    # compares equal to the RedOpType, from its side).
-    def __eq__(self, other):
-        if type.__instancecheck__(ReduceOp, other):
-            return False
-        return int.__eq__(self, other)
-
-    def __ne__(self, other):
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
-    __hash__ = enum.IntEnum.__hash__
-
-
-_SUM = _RedOpType.SUM  # the common op, compared by identity on the hot path
-_OP_EXTRA = tuple(f"op={o.name}" for o in _RedOpType)  # a reduction's log words, by value
-
-
-class _ReduceOpMeta(type):
-    def __instancecheck__(cls, obj):
-        # ReduceOp.SUM is a RedOpType member, and an instance of ReduceOp, as in torch
-        return isinstance(obj, _RedOpType) or type.__instancecheck__(cls, obj)
-
-
-class ReduceOp(metaclass=_ReduceOpMeta):
-    """Reduction operations (``ReduceOp.SUM`` ... ``ReduceOp.BXOR``, ``AVG``).
-
-    ``AVG`` works on floating dtypes here (torch's gloo backend rejects it).
-    """
-
-    RedOpType = _RedOpType
-    SUM = _RedOpType.SUM
-    AVG = _RedOpType.AVG
-    PRODUCT = _RedOpType.PRODUCT
-    MIN = _RedOpType.MIN
-    MAX = _RedOpType.MAX
-    BAND = _RedOpType.BAND
-    BOR = _RedOpType.BOR
-    BXOR = _RedOpType.BXOR
-    PREMUL_SUM = _RedOpType.PREMUL_SUM
-
-    def __init__(self, op=_RedOpType.SUM):
-        self.op = _op_value(op)
-
-    def __eq__(self, other):
-        try:
-            return self.op == _op_value(other)
-        except (TypeError, ValueError):
-            return NotImplemented
-
-    def __hash__(self):
-        return hash(self.op)
-
-    def __int__(self):
-        return int(self.op)
-
-    def __repr__(self):
-        return f"<ReduceOp.{_RedOpType(self.op).name}>"
-
-
-class _ReduceOpAlias:
-    """The deprecated ``reduce_op`` (use ReduceOp)."""
-
-    def __getattr__(self, name):
-        if name in ("SUM", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR"):
-            warnings.warn("torch.distributed.reduce_op is deprecated, please use "
-                          "torch.distributed.ReduceOp instead", FutureWarning, stacklevel=2)
-            return getattr(ReduceOp, name)
-        raise AttributeError(name)
-
-
-reduce_op = _ReduceOpAlias()
-
-
-def _op_value(op):
-    if op is _SUM:
-        return op
-    if isinstance(op, _RedOpType):
-        v = op
-    elif type.__instancecheck__(ReduceOp, op):
-        return op.op
-    elif isinstance(op, int) and not isinstance(op, bool):
-        try:
-            v = _RedOpType(op)
-        except ValueError:
-            raise ValueError(f"Invalid reduce op {op!r}") from None
-    else:
-        raise TypeError(f"op must be a torch.distributed.ReduceOp, not {type(op).__name__}")
-    if v is _RedOpType.PREMUL_SUM:  # enum members are singletons (and == is a Python call)
-        raise NotImplementedError("ReduceOp.PREMUL_SUM is not supported by the gloo backend")
-    return v
-
-
-# ---------------------------------------------------------------------------
-# groups
-
-
-class ProcessGroup(_PGMethods):
-    """A group of ranks sharing a TCP mesh (``new_group`` / the default group)."""
-
-    BackendType = BackendType
-
-    def __init__(self, *args, **kwargs):
-        if len(args) + len(kwargs) == 2:
-            self._init_user(*args, **kwargs)
-        else:
-            self._init_tcp(*args, **kwargs)
-
-    def _init_user(self, rank, size):
-        """ProcessGroup(rank, size): the base of a user-defined backend (see Note [User-defined
-        backends]); its subclass implements the collectives as methods."""
-        for v, what in ((rank, "rank"), (size, "size")):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise TypeError(f"ProcessGroup(): {what} must be an int, not {type(v).__name__}")
-        if size < 1 or not 0 <= rank < size:
-            raise ValueError(f"ProcessGroup(): invalid rank {rank} for size {size}")
-        self._user = True
-        self._cpg = None
-        self._store = None
-        self._ranks = list(range(size))
-        self._group_rank = {g: g for g in self._ranks}
-        self._backend = "custom"
-        self._name = f"pg_{id(self):x}"
-        self._timeout = default_pg_timeout
-        self._mb_seq = 0
-        self._user_rank = rank
-        self._seq = 0
-        self._pending = []
-
-    def _init_tcp(self, cpg, store, ranks, backend, name, timeout, global_ranks=()):
-        self._user = False
-        self._cpg = cpg
-        self._store = store
-        self._ranks = list(ranks)
-        self._group_rank = {g: i for i, g in enumerate(self._ranks)}
-        self._backend = backend
-        self._name = name
-        self._timeout = timeout
-        self._mb_seq = 0
-        self._seq = 0          # collectives issued (_get_sequence_number_for_group)
-        self._pending = []     # works with local steps left (see _pg_methods.py)
-        self._options = ProcessGroupGloo._Options()
-        self._options._timeout = timeout
-        self._options.group_name = name
-        self._options.global_ranks_in_group = list(global_ranks)
-
-    def rank(self):
-        return self._user_rank if self._user else self._cpg.rank()
-
-    def size(self):
-        return len(self._ranks)
-
-    def name(self):
-        """The name of the group's backend (torch's ProcessGroup.name())."""
-        return self.getBackendName()
-
-    def getBackendName(self):
-        """"gloo" for the groups of minitorch's TCP backend; a user-defined group's class may
-        name its backend by overriding this ("custom" otherwise)."""
-        return "custom" if self._user else str(self._backend)
-
-    @property
-    def bound_device_id(self):
-        return None
-
-    @property
-    def _device_types(self):
-        return [_mt.device("cpu")]
-
-    def _get_backend(self, device):
-        """The backend serving `device`: a minitorch group is its own backend."""
-        return self
-
-    def get_backend(self, device):
-        return self._get_backend(device)
-
-    @property
-    def group_name(self):
-        return self._name
-
-    @property
-    def group_desc(self):
-        """A description given at creation (new_group's group_desc; "default_pg")."""
-        return getattr(self, "_desc", "undefined")
-
-    def _alive(self):
-        """False once aborted (_abort_process_group)."""
-        return self._cpg.is_alive() if self._cpg is not None else not getattr(self, "_destroyed", False)
-
-    def _unregister(self):
-        """destroy_process_group's part on one group (Note [Destroyed groups])."""
-        if self._cpg is None:
-            shutdown = getattr(self, "shutdown", None)
-            if callable(shutdown):
-                shutdown()
-
-    def __repr__(self):
-        return f"<ProcessGroup {self._name!r} backend={self._backend} ranks={self._ranks}>"
-
-class _GlooOptions:
-    """ProcessGroupGloo._Options: the group's timeout (a timedelta; seconds as a number are
-    accepted), devices, worker threads, name and global ranks."""
-
-    def __init__(self):
-        self._t = default_pg_timeout
-        self._devices = []
-        self._threads = 2
-        self.group_name = ""
-        self.global_ranks_in_group = []
-        self.backend = "gloo"
-        self.enable_reconfigure = False
-
-    @property
-    def _timeout(self):
-        return self._t
-
-    @_timeout.setter
-    def _timeout(self, value):
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            value = timedelta(seconds=value)
-        if not isinstance(value, timedelta):
-            raise TypeError(f"_timeout must be a timedelta or seconds, not {type(value).__name__}")
-        self._t = value
-
-    def __repr__(self):
-        return (f"ProcessGroupGloo._Options(timeout={self._t}, group_name={self.group_name!r}, "
-                f"global_ranks_in_group={self.global_ranks_in_group})")
-
-
-class _GlooDevice:
-    """ProcessGroupGloo.Device (what create_device returns): the TCP backend picks its interface
-    from MINITORCH_SOCKET_IFNAME / GLOO_SOCKET_IFNAME; a device only records the request."""
-
-    def __init__(self, hostname="", interface="", lazy_init=None):
-        self.hostname = hostname
-        self.interface = interface
-        self.lazy_init = bool(lazy_init)
-
-    def __repr__(self):
-        return f"Device(hostname={self.hostname!r}, interface={self.interface!r})"
-
-
-class ProcessGroupGloo(ProcessGroup):
-    """``ProcessGroupGloo(store, rank, size, timeout_or_options=timedelta(minutes=30))``: a group
-    of `size` ranks built over `store` (minitorch's TCP backend), outside the default group."""
-
-    _Options = _GlooOptions
-    Options = _GlooOptions
-    Device = _GlooDevice
-
-    @staticmethod
-    def create_device(hostname="", interface="", lazy_init=None):
-        return _GlooDevice(hostname, interface, lazy_init)
-
-    @staticmethod
-    def create_default_device(lazy_init=None):
-        return _GlooDevice("", "", lazy_init)
-
-    def __init__(self, store, rank, size, timeout=None):
-        opts = timeout if isinstance(timeout, _GlooOptions) else None
-        if opts is not None:
-            timeout = opts._timeout
-        timeout = _check_timeout(timeout)
-        if not isinstance(store, _c10d.Store):
-            raise TypeError(f"ProcessGroupGloo: store must be a Store, not {type(store).__name__}")
-        for v, what in ((rank, "rank"), (size, "size")):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise TypeError(f"ProcessGroupGloo: {what} must be an int, not {type(v).__name__}")
-        if size < 1 or not 0 <= rank < size:
-            raise ValueError(f"ProcessGroupGloo: invalid rank {rank} for size {size}")
-        cpg = _c10d._new_process_group(store, rank, size, _timeout_ms(timeout))
-        try:
-            cpg.barrier().wait()
-        except BaseException:
-            cpg.abort()
-            raise
-        _world.gloo_count += 1
-        name = (opts.group_name if opts is not None and opts.group_name else
-                f"gloo_{_world.gloo_count}")
-        global_ranks = list(opts.global_ranks_in_group) if opts is not None else []
-        super().__init__(cpg, store, range(size), Backend.GLOO, name, timeout, global_ranks)
-        if opts is not None:
-            self._options._devices = list(opts._devices)
-            self._options._threads = opts._threads
-        _world.groups.append(self)
-
-    def split(self, store, ranks, opts=None):
-        """A group of the members `ranks` (ranks of this group) over `store`; None for the others.
-        Every member calls it with the same ranks."""
-        ranks = [int(r) for r in ranks]
-        me = self.rank()
-        if me not in ranks:
-            return None
-        o = _GlooOptions()
-        if opts is not None:
-            o._timeout = opts._timeout
-            o.group_name = opts.group_name
-            o._devices = list(opts._devices)
-        else:
-            o._timeout = self._timeout
-        o.global_ranks_in_group = [self._ranks[r] for r in ranks]
-        return ProcessGroupGloo(store, ranks.index(me), len(ranks), o)
+_Work = Work  # torch's name of the base class user-defined backends subclass
 
 
 class _NonGroupMember:
@@ -483,7 +135,6 @@ class _World:
         self.group_count = 0  # new_group calls since init
         self.init_count = 0   # default groups this process has made (Note [Re-initialising])
         self.pg_options = None
-        self.gloo_count = 0   # ProcessGroupGloo objects made (their default names)
         self.hashed_names = {}  # Note [Locally synchronized groups]
 
 
@@ -630,8 +281,7 @@ def _get_process_group_name(pg):
 def get_backend_config(group=None):
     """The device:backend pairs of `group`, as torch's BackendConfig string."""
     pg = _resolve(group)
-    b = str(pg._backend)
-    return f"cpu:{b},cuda:{b}" if b == Backend.GLOO else f"cpu:{b}"
+    return ",".join(f"{d}:{b}" for d, b in pg._config.items()) or f"cpu:{pg._backend}"
 
 
 def _get_pg_config(group=None):
@@ -695,7 +345,8 @@ def _canonicalize_group_rank(group, global_rank=None, group_rank=None, return_gl
 
 def get_backend_impl(group=None, device=None):
     """The backend implementation of `group` (a ProcessGroup, its name, or None for the default
-    group) for `device`: the group itself for minitorch's groups and user-defined ones."""
+    group) for `device`; a ProcessGroup subclass a user-defined backend made, serving itself,
+    is its own."""
     if isinstance(group, str):
         pg = next((g for g in _world.groups if g._name == group), None)
         if pg is None:
@@ -704,6 +355,8 @@ def get_backend_impl(group=None, device=None):
         if group is GroupMember.NON_GROUP_MEMBER:
             raise ValueError("Invalid process group specified")
         pg = _resolve(group)
+    if not pg._backends:
+        return pg
     return pg._get_backend(device if device is not None else _mt.device("cpu"))
 
 
@@ -732,26 +385,37 @@ _BACKEND_NAMES = ("gloo", "nccl", "ucc", "mpi")
 
 
 def _parse_backend(backend):
+    """(the group's backend name, {device type: backend name}) of init_process_group's or
+    new_group's `backend`: a name ("gloo", a registered backend) for the devices it serves, or
+    "device:name,..." pairs ("cpu:gloo,cuda:nccl"); the name is the CPU device's (else the
+    first pair's).  A bare "nccl" is refused here; "cuda:nccl" in pairs gives the group a CUDA
+    backend that refuses every call (Note [Backends not built])."""
     if backend is None:
-        return Backend.GLOO
+        backend = Backend.GLOO
     if not isinstance(backend, str):
         raise TypeError(f"backend must be a str, not {type(backend).__name__}")
-    name = backend.lower().strip()
-    if ":" in name:  # "cpu:gloo,cuda:nccl"
+    spec = backend.lower().strip()
+    if ":" in spec:
         pairs = {}
-        for part in name.split(","):
+        for part in spec.split(","):
             dev, _, b = part.partition(":")
-            pairs[dev.strip()] = b.strip()
-        if "cpu" not in pairs:
-            name = next(iter(pairs.values()))
-        else:
-            name = pairs["cpu"]
-    if name == "gloo":
+            pairs[dev.strip()] = _backend_name(b.strip(), backend, paired=True)
+        return pairs.get("cpu", next(iter(pairs.values()))), pairs
+    name = _backend_name(spec, backend, paired=False)
+    return name, dict.fromkeys(Backend.backend_capability.get(name, ["cpu"]), name)
+
+
+def _backend_name(name, backend, paired):
+    """The backend `name` checked: built (gloo), registered (a plugin may register it now), or
+    nccl in a device pair; errors say why not."""
+    if name == Backend.GLOO:
         return Backend.GLOO
     Backend._ensure_backend_registered(name)  # a plugin may offer it (entry points)
     if name.upper() in Backend._plugins:
         return name
-    if name == "nccl":
+    if name == Backend.NCCL:
+        if paired:
+            return name
         raise _nccl_unavailable()
     if name in ("mpi", "ucc"):
         raise RuntimeError(f"Distributed package doesn't have {name.upper()} built in; use "
@@ -764,30 +428,51 @@ def _parse_backend(backend):
 
 
 def _nccl_unavailable():
-    """The error of init_process_group("nccl"), naming the reason: no NCCL in the build, no
-    loadable library, no GPU or driver, or (with all of them) the process group itself, which
-    needs CUDA tensors minitorch does not have yet."""
+    """The error of a call that needs NCCL, naming the reason: no NCCL in the build, no loadable
+    library, no GPU or driver, or (with all of them) the NCCL process group itself, which is
+    not built yet."""
     from ..cuda import nccl, device_count
     why = nccl._unavailable_reason()
-    gloo = "; use backend='gloo' for CPU tensors"
+    gloo = " (NCCL process groups are not built yet in minitorch either); use backend='gloo' " \
+        "for CPU tensors"
     if why is not None:
         return RuntimeError(f"Distributed package doesn't have NCCL available: {why}{gloo}")
     if device_count() == 0:
         return RuntimeError("the NCCL backend needs a CUDA device per rank, and none is "
                             "available (no GPU, or no NVIDIA driver)" + gloo)
-    return NotImplementedError("the NCCL process group is not implemented yet: minitorch has "
-                               "no CUDA tensors for it to communicate" + gloo)
+    return NotImplementedError("NCCL process groups are not built yet in minitorch: no backend "
+                               "serves CUDA tensors; use backend='gloo' for CPU tensors")
 
 
-def _check_timeout(timeout):
-    if timeout is None:
-        return default_pg_timeout
-    if not isinstance(timeout, timedelta):
-        raise TypeError("Expected timeout argument to be of type datetime.timedelta, got "
-                        f"{type(timeout).__name__}")
-    if timeout.total_seconds() <= 0:
-        raise ValueError(f"timeout must be positive, got {timeout}")
-    return timeout
+# Note [Backends not built]
+# "cpu:gloo,cuda:nccl" is a common backend string (and torch's default where CUDA is present).
+# Its CPU tensors go to the CPU backend; its CUDA device gets a backend standing in for NCCL,
+# which is not built yet: every operation given CUDA tensors raises the NCCL error (why NCCL is
+# unavailable here, or that its process group is not built), where a group without a CUDA
+# backend would raise torch's "No backend type associated with device type cuda".
+class _UnbuiltBackend(_Backend):
+    def __init__(self, name, rank, size, error):
+        super().__init__(rank, size)
+        self._name = name
+        self._error = error
+
+    def getBackendName(self):
+        return self._name
+
+    def set_timeout(self, timeout):
+        pass
+
+
+def _refuse(method):
+    def refuse(self, *args, **kwargs):
+        raise self._error()
+    refuse.__name__ = method
+    return refuse
+
+
+for _name in _OPERATIONS + ("monitored_barrier",):
+    setattr(_UnbuiltBackend, _name, _refuse(_name))
+del _name
 
 
 def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1,
@@ -837,15 +522,11 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
 # timeout, reaching the new server.
 def _make_default_group(store, rank, world_size, backend, group_name, timeout):
     store.set_timeout(timeout)
-    if backend.upper() in Backend._plugins:
-        pstore = PrefixStore(f"default_pg/{_world.init_count}", store)
-        pg = _make_user_group(backend, pstore, rank, world_size, timeout, _world.pg_options)
-        pg._name = group_name or "default_pg"
-        _world.groups.append(pg)
-    else:
-        # torch's options of the default group name no global ranks
-        pg = _make_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
-                         backend, group_name or "default_pg", timeout, global_ranks=[])
+    name, devices = backend
+    # torch's options of the default group name no global ranks (a creator gets them all)
+    pg = _new_process_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
+                            name, devices, group_name or "default_pg", timeout, [],
+                            _world.pg_options)
     pg._desc = "default_pg"
     return pg
 
@@ -872,21 +553,68 @@ def _connection_lost(e):
                                    "closed the connection", "eof"))
 
 
-def _make_group(store, prefix, group_rank, ranks, backend, name, timeout, global_ranks=None):
+# Note [User-defined backends]
+# Backend.register_backend(name, creator, devices=...) makes a group whose backend string names
+# it call the creator, with torch's two calling conventions (store, rank, size, timeout), or
+# with extended_api (_DistributedBackendOptions, pg_options); the store is the group's, under
+# "<device>/".  What the creator returns serves its devices, as minitorch's CPU backend does;
+# a ProcessGroup subclass (torch's older user-defined groups, whose methods do the work) is
+# instead the group itself.
+def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_name, timeout,
+                       global_ranks=None, pg_options=None):
+    """The group of `ranks` (global ranks; this process is `group_rank` among them) whose keys
+    live under `prefix` in `store`, with one backend per device type of `devices` ({device
+    type: backend name}, see _parse_backend); registered in this process's groups."""
+    ranks = list(ranks)
+    size = len(ranks)
     pstore = PrefixStore(prefix, store)
-    cpg = _c10d._new_process_group(pstore, group_rank, len(ranks), _timeout_ms(timeout))
-    try:
-        # Every member has finished building its mesh (and is done with the
-        # store's address keys) before any returns: a master that returns and
-        # exits at once cannot strand a peer that is still connecting.
-        cpg.barrier().wait()
-    except BaseException:
-        cpg.abort()
-        raise
-    pg = ProcessGroup(cpg, pstore, ranks, backend, name, timeout,
-                      list(ranks) if global_ranks is None else global_ranks)
+    pg = ProcessGroup(pstore, group_rank, size)
+    made = {}  # backend name -> backend: one backend serves all of its devices
+    for device, bname in devices.items():
+        if bname == Backend.GLOO and device != "cpu":
+            continue  # minitorch's CPU backend serves CPU tensors only
+        b = made.get(bname)
+        if b is None:
+            bstore = PrefixStore(f"{device}/", pstore)
+            if bname.upper() in Backend._plugins:
+                b = _make_plugin_backend(bname, bstore, group_rank, size, timeout, group_name,
+                                         ranks, pg_options)
+                if isinstance(b, ProcessGroup):
+                    pg = b
+                    break
+            elif bname == Backend.GLOO:
+                o = _GlooOptions()
+                o._timeout = timeout
+                o.group_name = group_name
+                o.global_ranks_in_group = list(ranks if global_ranks is None else global_ranks)
+                b = ProcessGroupGloo(bstore, group_rank, size, o)
+            else:
+                b = _UnbuiltBackend(bname, group_rank, size, _nccl_unavailable)
+            made[bname] = b
+        pg._register_backend(device, Backend.backend_type_map.get(bname, BackendType.CUSTOM), b)
+    if type(pg) is ProcessGroup and name in made:
+        pg._set_default_backend(Backend.backend_type_map.get(name, BackendType.CUSTOM))
+    pg._store = pstore
+    pg._ranks = ranks
+    pg._group_rank = {g: i for i, g in enumerate(ranks)}
+    pg._backend = name
+    pg._config = dict(devices)
+    pg._name = group_name
+    pg._timeout = timeout
     _world.groups.append(pg)
     return pg
+
+
+def _make_plugin_backend(name, store, group_rank, size, timeout, group_name, ranks, pg_options):
+    func, extended = Backend._plugins[name.upper()]
+    if extended:
+        b = func(_DistributedBackendOptions(store, group_rank, size, timeout, group_name, ranks),
+                 pg_options)
+    else:
+        b = func(store, group_rank, size, timeout)
+    if b is None:
+        raise TypeError(f"the creator of backend {name!r} returned None, not a backend")
+    return b
 
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
@@ -900,7 +628,7 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
     world = default.size()
     timeout = _check_timeout(timeout) if timeout is not None else default._timeout
     requested = Backend(backend) if backend else Backend(str(default._backend))
-    backend = _parse_backend(backend) if backend else default._backend
+    bname, devices = _parse_backend(backend) if backend else (default._backend, default._config)
     if ranks is None:
         ranks = list(range(world))
     else:
@@ -934,12 +662,13 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
         _world.group_count += 1
         name = str(_world.group_count)
     delegate = getattr(default, "new_group", None)
-    if default._user and callable(delegate):
+    if callable(delegate):
         pg = delegate(ranks, timeout=timeout, backend=requested, pg_options=pg_options,
                       group_name=name, group_desc=group_desc)
         if pg is None or pg is GroupMember.NON_GROUP_MEMBER:
             return GroupMember.NON_GROUP_MEMBER
-        pg._backend = getattr(pg, "_backend", None) or backend
+        if getattr(pg, "_backend", "undefined") == "undefined":
+            pg._backend = bname
         pg._ranks = list(ranks)
         pg._group_rank = {g: i for i, g in enumerate(ranks)}
         pg._name = name
@@ -948,8 +677,8 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
         return pg
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
-    pg = _make_group(_world.default_store, f"group_{name}", ranks.index(me), ranks, backend,
-                     name, timeout)
+    pg = _new_process_group(_world.default_store, f"group_{name}", ranks.index(me), ranks, bname,
+                            devices, name, timeout, pg_options=pg_options)
     pg._desc = group_desc if group_desc is not None else "undefined"
     _debug.log_event("new_group", pg, f"ranks {ranks}")
     return pg
@@ -967,13 +696,8 @@ def _abort_process_group(group=None):
         raise ValueError("Default process group has not been initialized, please make sure to "
                          "call init_process_group.")
     for pg in reversed(targets):
-        if pg._cpg is not None:
-            pg._cpg.abort()
-        else:
-            abort = getattr(pg, "abort", None)
-            if callable(abort):
-                abort()
-            pg._destroyed = True
+        pg.abort()
+        pg._destroyed = True
         if pg in _world.groups:
             _world.groups.remove(pg)
     if group is None or group is _world.default_pg:
@@ -1010,29 +734,11 @@ def _store_based_barrier(rank, store, group_name, rendezvous_count, timeout,
                     f"timeout={timeout} error={e})") from None
 
 
-def _split_group(parent, ranks, timeout, opts, group_name, group_desc):
-    """parent.split_group: a group of `ranks` over the parent's store (see _PGMethods)."""
-    ranks = [int(r) for r in ranks]
-    me = _world.default_pg.rank() if _world.default_pg is not None else parent.rank()
-    if me not in ranks:
-        return None
-    if timeout is None and opts is not None:
-        timeout = opts._timeout
-    timeout = _check_timeout(timeout) if timeout is not None else parent._timeout
-    name = group_name or "split_" + hashlib.sha1(",".join(map(str, ranks)).encode()).hexdigest()
-    pg = _make_group(parent._store, f"split/{name}", ranks.index(me), ranks, parent._backend,
-                     name, timeout)
-    pg._desc = group_desc if group_desc is not None else "undefined"
-    return pg
-
-
 def set_timeout(timeout, group=None):
     """The time each later operation of `group` (None: the default group) may take."""
     if group is GroupMember.NON_GROUP_MEMBER:
         raise ValueError("Invalid process group specified")
     pg = _resolve(group)
-    if pg._user:
-        raise NotImplementedError(f"{type(pg).__name__} does not support set_timeout")
     pg.set_timeout(_check_timeout(timeout))
 
 
@@ -1045,8 +751,9 @@ def _set_pg_timeout(timeout, group=None):
 
 def _broadcast_coalesced(process_group, tensors, buffer_size, src=0):
     """Broadcasts `tensors` from group rank `src` in messages of at most buffer_size bytes, each
-    holding consecutive tensors of one dtype."""
-    pg = _resolve(process_group)
+    holding consecutive tensors of one dtype.  `process_group` is a group (None: the default
+    one) or a backend (a ProcessGroupGloo), whose broadcast method it calls."""
+    pg = process_group if isinstance(process_group, _Backend) else _resolve(process_group)
     tensors = list(tensors)
     i = 0
     while i < len(tensors):
@@ -1059,7 +766,7 @@ def _broadcast_coalesced(process_group, tensors, buffer_size, src=0):
         bucket = tensors[i:j]
         flat = _mt.cat([t.reshape(-1) for t in bucket]) if pg.rank() == src else \
             _mt.empty(sum(t.numel() for t in bucket), dtype=dt)
-        broadcast(flat, group=pg, group_src=src)
+        pg.broadcast([flat], _opts(_options.BroadcastOptions, False, rootRank=src)).wait()
         if pg.rank() != src:
             off = 0
             for t in bucket:
@@ -1085,7 +792,7 @@ def destroy_process_group(group=None):
             raise ValueError("Default process group has not been initialized, please make sure "
                              "to call init_process_group.")
         for pg in reversed(_world.groups):
-            pg._unregister()
+            pg.shutdown()
         _world.groups = []
         _world.default_pg = None
         _world.default_store = None
@@ -1096,251 +803,59 @@ def destroy_process_group(group=None):
         raise TypeError(f"group must be a ProcessGroup, not {type(group).__name__}")
     if group not in _world.groups:
         raise ValueError("Invalid process group specified")
-    group._unregister()
+    group.shutdown()
     _world.groups.remove(group)
 
 
-# ---------------------------------------------------------------------------
-# work
-
-
-class _DoneCWork:
-    """The C work of a Work that has no operation: done, successful."""
-
-    def wait(self, ms=-1):
-        return True
-
-    def is_completed(self):
-        return True
-
-    def is_success(self):
-        return True
-
-    def error(self):
-        return None
-
-    def source_rank(self):
-        return -1
-
-    def op_name(self):
-        return "none"
-
-
-class Work:
-    """An operation in flight: ``wait(timeout=None)``, ``is_completed()``,
-    ``is_success()``, ``exception()``, ``result()``."""
-
-    def __init__(self, cwork=None, pg=None, outputs=(), copies=(), post=None, info=None):
-        # Work() with no operation (torch's base class, subclassed by user-defined backends)
-        # is a completed, successful one
-        self._w = cwork if cwork is not None else _DoneCWork()
-        self._pg = pg
-        self._outputs = outputs
-        self._copies = list(copies)  # (original, contiguous staging tensor)
-        self._post = post
-        self._info = info
-        self._finished = False
-        self._lock = threading.Lock()  # wait() and a get_future() thread may finish together
-        self._future = None
-
-    def _finish(self):
-        with self._lock:
-            if self._finished:
-                return
-            self._finished = True
-        copies, post, self._copies, self._post = self._copies, self._post, [], None
-        pending = getattr(self._pg, "_pending", None)
-        if pending and self in pending:
-            pending.remove(self)
-        _complete(copies, post, self._info)
-
-    def wait(self, timeout=None):
-        ms = -1 if timeout is None else _timeout_ms(timeout)
-        self._w.wait(ms)
-        self._finish()
-        return True
-
-    def is_completed(self):
-        done = self._w.is_completed()
-        if done and self._w.is_success():
-            self._finish()
-        return done
-
-    def is_success(self):
-        return self._w.is_success()
-
-    def exception(self):
-        err = self._w.error()
-        return None if err is None else DistBackendError(err[1])
-
-    def source_rank(self):
-        """The sender of a completed receive from any source, a rank of the work's group (as
-        torch's; dist.recv translates it to a global rank)."""
-        src = self._w.source_rank()
-        if src < 0:
-            raise RuntimeError("source_rank() is only available for a completed recv")
-        return src
-
-    _source_rank = source_rank
-
-    def result(self):
-        return list(self._outputs)
-
-    def synchronize(self):
-        pass
-
-    def get_future(self):
-        """A ``minitorch.futures.Future`` completed with ``result()`` (the output tensors) when
-        the operation finishes, or with its error. A daemon thread waits for it, the GIL
-        released; callbacks added with ``then`` run in that thread."""
-        with self._lock:
-            if self._future is not None:
-                return self._future
-            fut = self._future = _futures.Future()
-
-        def waiter():
-            try:
-                self.wait()
-            except BaseException as e:  # noqa: B036 -- handed to the future's waiters
-                fut.set_exception(e)
-            else:
-                fut.set_result(self.result())
-        threading.Thread(target=waiter, name="minitorch-work-future", daemon=True).start()
-        return fut
-
-    def __repr__(self):
-        return f"<Work {self._w.op_name()} completed={self._w.is_completed()}>"
-
-
-_Work = Work  # torch's name of the base class user-defined backends subclass
-
-
-class _WorkList(Work):
-    """The Work of several operations issued as one (the *_coalesced forms): done when all are."""
-
-    def __init__(self, works, outputs):
-        super().__init__(None, works[0]._pg if works else None, outputs)
-        self._parts = works
-
-    def wait(self, timeout=None):
-        for w in self._parts:
-            w.wait(timeout)
-        return True
-
-    def is_completed(self):
-        return all(w.is_completed() for w in self._parts)
-
-    def is_success(self):
-        return all(w.is_success() for w in self._parts)
-
-    def exception(self):
-        for w in self._parts:
-            e = w.exception()
-            if e is not None:
-                return e
-        return None
-
-
 def _check_single_tensor(t, name):
-    if type(t) is _Tensor and t.is_cpu:  # the common case, in two reads
+    if type(t) is _Tensor:  # the common case, in one read
         return
     if not isinstance(t, _mt.Tensor):
         raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
                         f"torch.Tensor but got {type(t)} instead.")
-    _check_device(t)
 
 
 def _check_tensor_list(ts, name):
     if not isinstance(ts, (list, tuple)) or not all(isinstance(t, _mt.Tensor) for t in ts):
         raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
                         f"List[torch.Tensor] but got {type(ts)} instead.")
-    for t in ts:
-        _check_device(t)
-
-
-def _check_device(t):
-    if not t.is_cpu:
-        raise RuntimeError(f"No backend type associated with device type {t.device.type}: the "
-                           "gloo backend of minitorch supports CPU tensors only")
-
-
-class _Stage:
-    """Contiguous stand-ins for non-contiguous tensors (outputs copied back)."""
-
-    def __init__(self):
-        self.copies = []
-
-    def input(self, t):
-        return t if t.is_contiguous() else t.contiguous()
-
-    def output(self, t):
-        if t.is_contiguous():
-            return t
-        c = t.contiguous()
-        self.copies.append((t, c))
-        return c
-
-    def inputs(self, ts):
-        return [self.input(t) for t in ts]
-
-    def outputs(self, ts):
-        return [self.output(t) for t in ts]
-
-
-def _complete(copies, post, info):
-    """What follows a finished operation: staged outputs copied back, the post step, the log."""
-    for orig, staged in copies:
-        orig.copy_(staged)
-    if post is not None:
-        post()
-    if info is not None:
-        _debug.log_done(info)
-
-
-def _run(pg, cwork, async_op, outputs=(), stage=None, post=None, info=None):
-    """The result of an operation issued with now=not async_op: its Work, or None once done."""
-    copies = stage.copies if stage is not None else ()
-    if async_op:
-        return Work(cwork, pg, outputs, copies, post, info)
-    _complete(copies, post, info)  # blocking: the call already ran it (Note [Issuing an operation])
-    return None
 
 
 def _enter(op_name, group_, tensors, extra=""):
     """Common entry: resolve the group, DETAIL fingerprint check, INFO log.  `extra` (the call's
     arguments for the log) may be a function, called only when a debug level is set."""
-    pg = _world.default_pg if group_ is None else None
-    cpg = pg._cpg if pg is not None else None
-    if cpg is None or not cpg.is_alive():  # not the live default group of the TCP backend
-        pg = _resolve(group_)
-        if pg._user:
-            return pg, None
-    pg._seq += 1
+    pg = _resolve(group_)
     if _debug._level == "OFF":
         return pg, None
     return pg, _debug.before(op_name, pg, tensors, extra)
 
 
-# Note [User-defined backends]
-# Backend.register_backend(name, creator) makes init_process_group(backend=name) call the
-# creator (torch's two calling conventions, see _make_user_group); the group it returns is a
-# ProcessGroup subclass built with ProcessGroup(rank, size) whose methods (allreduce(tensors,
-# opts), broadcast, ...) do the work.  The module's collectives, given such a group, call its
-# method with torch's option objects, and wait for the returned Work unless async_op.
-def _user_call(pg, method, async_op, *args):
-    w = getattr(pg, method)(*args)
-    if async_op:
-        return w
-    if w is not None:
-        w.wait()
-    return None
-
-
-def _opts(cls, **fields):
+def _opts(cls, async_op, **fields):
+    """torch's options object of a call: its fields, and asyncOp (a blocking call runs before
+    the group's method returns, Note [ProcessGroup methods] in _process_group_gloo.py)."""
     o = cls()
+    o.asyncOp = bool(async_op)
     for k, v in fields.items():
         setattr(o, k, v)
     return o
+
+
+# Note [One path for every group]
+# Each collective checks its arguments once (torch's words), resolves the group and calls the
+# group's method with torch's option objects: the group hands it to the backend of the tensors'
+# device (Note [One backend per device type] in _process_group.py), or, for a ProcessGroup
+# subclass that a user-defined backend's creator returned, the subclass's own method runs.  The
+# returned Work is waited for unless async_op (a blocking call was told so through
+# opts.asyncOp, so that minitorch's backend has already run it).
+def _issue(work, async_op, info):
+    if work is None:
+        return None
+    if info is not None:
+        work._info = info
+    if async_op:
+        return work
+    work.wait()
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -1352,12 +867,8 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     _check_single_tensor(tensor, "tensor")
     pg, info = _enter("broadcast", group, [tensor], lambda: f"src={src}")
     root = _root(pg, src, group_src, "src")
-    if pg._user:
-        return _user_call(pg, "broadcast", async_op, [tensor],
-                          _opts(_options.BroadcastOptions, rootRank=root))
-    st = _Stage()
-    t = st.output(tensor)
-    return _run(pg, pg._cpg.broadcast([t], root, not async_op), async_op, [tensor], st, info=info)
+    return _issue(pg.broadcast([tensor], _opts(_options.BroadcastOptions, async_op, rootRank=root)),
+                  async_op, info)
 
 
 def _root(pg, r, group_r, what, required=False):
@@ -1386,17 +897,19 @@ def _check_complex_op(name, tensors, opv):
 
 
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
-    # The commonest call (the default group of the TCP backend, SUM, a contiguous CPU tensor,
-    # blocking, no debug level) goes straight to the C entry: every check of the general path
-    # holds for it, and at a few bytes per message these Python lines are most of the latency.
+    # Note [The all_reduce fast path]
+    # The commonest call (the default group, SUM, a contiguous CPU tensor, blocking, no debug
+    # level) goes straight to the C entry of the group's CPU backend when that is minitorch's
+    # (ProcessGroup._cpu_cgroup): every check of the general path holds for it, and at a few
+    # bytes per message these Python lines are most of the latency.
     pg = _world.default_pg
     if group is None and op is _SUM and async_op is False and type(tensor) is _Tensor \
             and pg is not None and _debug._level == "OFF" and tensor.is_cpu \
             and tensor.is_contiguous():
-        cpg = pg._cpg
-        if cpg is not None and cpg.is_alive():
+        cgroup = pg._cpu_cgroup
+        if cgroup is not None and cgroup.is_alive():
             pg._seq += 1
-            cpg.allreduce(tensor, 0, True)
+            cgroup.allreduce(tensor, 0, True)
             return None
     return _all_reduce(tensor, op, group, async_op)
 
@@ -1408,12 +921,8 @@ def _all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     if opv is not _SUM:
         _check_complex_op("all_reduce", [tensor], opv)
     pg, info = _enter("all_reduce", group, [tensor], _OP_EXTRA[opv])
-    if pg._user:
-        return _user_call(pg, "allreduce", async_op, [tensor],
-                          _opts(_options.AllreduceOptions, reduceOp=ReduceOp(opv)))
-    st = _Stage()
-    t = st.output(tensor)
-    return _run(pg, pg._cpg.allreduce([t], opv, not async_op), async_op, [tensor], st, info=info)
+    o = _opts(_options.AllreduceOptions, async_op, reduceOp=ReduceOp(opv))
+    return _issue(pg.allreduce([tensor], o), async_op, info)
 
 
 @_non_member_skips("reduce")
@@ -1423,12 +932,8 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     _check_complex_op("reduce", [tensor], opv)
     pg, info = _enter("reduce", group, [tensor], lambda: f"op={opv.name} dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
-    if pg._user:
-        return _user_call(pg, "reduce", async_op, [tensor],
-                          _opts(_options.ReduceOptions, rootRank=root, reduceOp=ReduceOp(opv)))
-    st = _Stage()
-    t = st.output(tensor)
-    return _run(pg, pg._cpg.reduce(t, root, int(opv), not async_op), async_op, [tensor], st, info=info)
+    o = _opts(_options.ReduceOptions, async_op, rootRank=root, reduceOp=ReduceOp(opv))
+    return _issue(pg.reduce([tensor], o), async_op, info)
 
 
 @_non_member_skips("all_gather")
@@ -1437,19 +942,25 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
     pg, info = _enter("all_gather", group, [tensor])
     _check_list_len(tensor_list, pg, "tensor_list")
-    if pg._user:
-        return _user_call(pg, "allgather", async_op, [list(tensor_list)], [tensor],
-                          _options.AllgatherOptions())
-    st = _Stage()
-    inp = st.input(tensor)
-    outs = st.outputs(tensor_list)
-    return _run(pg, pg._cpg.allgather(outs, inp, not async_op), async_op, list(tensor_list), st, info=info)
+    _check_like(tensor_list, tensor, "all_gather", "tensor_list")
+    return _issue(pg.allgather([list(tensor_list)], [tensor],
+                               _opts(_options.AllgatherOptions, async_op)), async_op, info)
 
 
 def _check_list_len(ts, pg, name):
     if len(ts) != pg.size():
         raise ValueError(f"{name} must contain {pg.size()} tensors (the group size), got "
                          f"{len(ts)}")
+
+
+def _check_like(ts, ref, op, what):
+    """Each of `ts` has `ref`'s dtype (TypeError) and number of elements (ValueError)."""
+    for i, t in enumerate(ts):
+        if t.dtype != ref.dtype:
+            raise TypeError(f"{op}: {what}[{i}] has dtype {t.dtype}, expected {ref.dtype}")
+        if t.numel() != ref.numel():
+            raise ValueError(f"{op}: {what}[{i}] has {t.numel()} elements, expected "
+                             f"{ref.numel()}")
 
 
 def _check_same_dtype(a, b, op):
@@ -1469,14 +980,8 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
         raise ValueError(f"all_gather_into_tensor: output tensor size {output_tensor.numel()} "
                          f"must equal world size ({n}) times input tensor size "
                          f"{input_tensor.numel()}")
-    st = _Stage()
-    inp = st.input(input_tensor)
-    out = st.output(output_tensor)
-    flat = out.view(-1)
-    k = input_tensor.numel()
-    outs = [flat[i * k:(i + 1) * k] for i in range(n)]
-    return _run(pg, pg._cpg.allgather(outs, inp.reshape(-1), not async_op), async_op, [output_tensor], st,
-                info=info)
+    return _issue(pg.all_gather_single(output_tensor, input_tensor,
+                                       _opts(_options.AllgatherOptions, async_op)), async_op, info)
 
 
 def _ensure_same_dtype(tensors):
@@ -1493,21 +998,16 @@ def _ensure_same_dtype(tensors):
         last = dt
 
 
-def _as_reals(t):
-    return _mt.view_as_real(t) if t.is_complex() else t
-
-
-def _coalesced(pg, cwork_of, async_op, tensors, flat_out, info):
-    """Runs one collective over a flat buffer and copies its slices back into `tensors` (the
-    copies of a _Stage); async: the Work's future, as torch returns for the coalesced forms."""
-    st = _Stage()
-    off = 0
-    for t in tensors:
-        r = _as_reals(t)
-        st.copies.append((r, flat_out[off:off + r.numel()].view(r.shape)))
-        off += r.numel()
-    w = _run(pg, cwork_of(), async_op, list(tensors), st, info=info)
-    return w.get_future() if async_op else None
+def _future_or_none(work, async_op, info):
+    """The coalesced forms' result: the Work's future when async_op, as torch's."""
+    if work is None:
+        return None
+    if info is not None:
+        work._info = info
+    if async_op:
+        return work.get_future()
+    work.wait()
+    return None
 
 
 @_non_member_skips("all_reduce_coalesced")
@@ -1520,9 +1020,8 @@ def all_reduce_coalesced(tensors, op=ReduceOp.SUM, group=None, async_op=False):
     opv = _op_value(op)
     _check_complex_op("all_reduce", tensors, opv)
     pg, info = _enter("all_reduce_coalesced", group, list(tensors), lambda: f"op={opv.name}")
-    flat = _mt.cat([_as_reals(t).reshape(-1) for t in tensors]) if tensors else _mt.empty(0)
-    return _coalesced(pg, lambda: pg._cpg.allreduce([flat], int(opv), not async_op), async_op,
-                      tensors, flat, info)
+    o = _opts(_options.AllreduceCoalescedOptions, async_op, reduceOp=ReduceOp(opv))
+    return _future_or_none(pg.allreduce_coalesced(list(tensors), o), async_op, info)
 
 
 @_non_member_skips("all_gather_coalesced")
@@ -1536,16 +1035,10 @@ def all_gather_coalesced(output_tensor_lists, input_tensor_list, group=None, asy
         _check_tensor_list(lst, "output_tensor_lists")
         _ensure_same_dtype(lst)
     pg, info = _enter("all_gather_coalesced", group, list(input_tensor_list))
-    if pg._user:
-        w = _user_call(pg, "allgather_coalesced", True, output_tensor_lists, list(input_tensor_list))
-    else:
-        # the group's own checks (gloo's words) and run, see _pg_methods.py
-        w = pg.allgather_coalesced(output_tensor_lists, list(input_tensor_list))
-        w._info = info
-    if async_op:
-        return w.get_future()
-    w.wait()
-    return None
+    # the backend checks the lists' lengths and sizes (gloo's words)
+    w = pg.allgather_coalesced(output_tensor_lists, list(input_tensor_list),
+                               _opts(_options.AllgatherOptions, async_op))
+    return _future_or_none(w, async_op, info)
 
 
 def _root_list(pg, root, lst, name, role):
@@ -1568,15 +1061,12 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
         _check_tensor_list(gather_list, "gather_list")
     pg, info = _enter("gather", group, [tensor], lambda: f"dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
-    if pg._user:
-        return _user_call(pg, "gather", async_op, [list(gather_list or [])], [tensor],
-                          _opts(_options.GatherOptions, rootRank=root))
-    st = _Stage()
-    outs = st.outputs(gather_list) if _root_list(pg, root, gather_list, "gather_list",
-                                                 "destination") else None
-    inp = st.input(tensor)
-    return _run(pg, pg._cpg.gather(outs, inp, root, not async_op), async_op,
-                list(gather_list or []), st, info=info)
+    outs = []
+    if _root_list(pg, root, gather_list, "gather_list", "destination"):
+        _check_like(gather_list, tensor, "gather", "gather_list")
+        outs = [list(gather_list)]
+    return _issue(pg.gather(outs, [tensor], _opts(_options.GatherOptions, async_op, rootRank=root)),
+                  async_op, info)
 
 
 @_non_member_skips("scatter")
@@ -1586,14 +1076,12 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
         _check_tensor_list(scatter_list, "scatter_list")
     pg, info = _enter("scatter", group, [tensor], lambda: f"src={src}")
     root = _root(pg, src, group_src, "src")
-    if pg._user:
-        return _user_call(pg, "scatter", async_op, [tensor], [list(scatter_list or [])],
-                          _opts(_options.ScatterOptions, rootRank=root))
-    st = _Stage()
-    ins = st.inputs(scatter_list) if _root_list(pg, root, scatter_list, "scatter_list",
-                                                "source") else None
-    out = st.output(tensor)
-    return _run(pg, pg._cpg.scatter(out, ins, root, not async_op), async_op, [tensor], st, info=info)
+    ins = []
+    if _root_list(pg, root, scatter_list, "scatter_list", "source"):
+        _check_like(scatter_list, tensor, "scatter", "scatter_list")
+        ins = [list(scatter_list)]
+    return _issue(pg.scatter([tensor], ins, _opts(_options.ScatterOptions, async_op, rootRank=root)),
+                  async_op, info)
 
 
 @_non_member_skips("reduce_scatter")
@@ -1604,14 +1092,9 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     _check_complex_op("reduce_scatter", [output] + list(input_list), opv)
     pg, info = _enter("reduce_scatter", group, [output], lambda: f"op={opv.name}")
     _check_list_len(input_list, pg, "input_list")
-    if pg._user:
-        return _user_call(pg, "reduce_scatter", async_op, [output], [list(input_list)],
-                          _opts(_options.ReduceScatterOptions, reduceOp=ReduceOp(opv)))
-    st = _Stage()
-    ins = st.inputs(input_list)
-    out = st.output(output)
-    return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv), not async_op), async_op, [output], st,
-                info=info)
+    _check_like(input_list, output, "reduce_scatter", "input_list")
+    o = _opts(_options.ReduceScatterOptions, async_op, reduceOp=ReduceOp(opv))
+    return _issue(pg.reduce_scatter([output], [list(input_list)], o), async_op, info)
 
 
 @_non_member_skips("reduce_scatter_tensor")
@@ -1626,13 +1109,8 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     if input.numel() != n * output.numel():
         raise ValueError(f"reduce_scatter_tensor: input tensor size {input.numel()} must equal "
                          f"world size ({n}) times output tensor size {output.numel()}")
-    st = _Stage()
-    flat = st.input(input).reshape(-1)
-    k = output.numel()
-    ins = [flat[i * k:(i + 1) * k] for i in range(n)]
-    out = st.output(output)
-    return _run(pg, pg._cpg.reduce_scatter(out, ins, int(opv), not async_op), async_op, [output], st,
-                info=info)
+    o = _opts(_options.ReduceScatterOptions, async_op, reduceOp=ReduceOp(opv))
+    return _issue(pg.reduce_scatter_single(output, input, o), async_op, info)
 
 
 def reduce_scatter_single(output, input, op=ReduceOp.SUM, group=None, async_op=False):
@@ -1652,11 +1130,8 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
     pg, info = _enter("all_to_all", group, list(input_tensor_list))
     _check_list_len(output_tensor_list, pg, "output_tensor_list")
     _check_list_len(input_tensor_list, pg, "input_tensor_list")
-    st = _Stage()
-    ins = st.inputs(input_tensor_list)
-    outs = st.outputs(output_tensor_list)
-    return _run(pg, pg._cpg.alltoall(outs, ins, not async_op), async_op, list(output_tensor_list), st,
-                info=info)
+    return _issue(pg.alltoall(list(output_tensor_list), list(input_tensor_list),
+                              _opts(_options.AllToAllOptions, async_op)), async_op, info)
 
 
 @_non_member_skips("all_to_all_single")
@@ -1665,101 +1140,31 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     _check_single_tensor(output, "output")
     _check_single_tensor(input, "input")
     pg, info = _enter("all_to_all_single", group, [input])
-    if pg._user:
-        return _user_call(pg, "alltoall_base", async_op, output, input,
-                          list(output_split_sizes or []), list(input_split_sizes or []),
-                          _options.AllToAllOptions())
-    _pg_methods._check_alltoall_input(input)
-    st = _Stage()
-    inp = st.input(input)
-    out = st.output(output)
-    osz = None if output_split_sizes is None else [int(s) for s in output_split_sizes]
-    isz = None if input_split_sizes is None else [int(s) for s in input_split_sizes]
-    return _run(pg, pg._cpg.alltoall_single(out, inp, osz, isz, not async_op), async_op, [output], st,
-                info=info)
+    return _issue(pg.alltoall_base(output, input, list(output_split_sizes or []),
+                                   list(input_split_sizes or []),
+                                   _opts(_options.AllToAllOptions, async_op)), async_op, info)
 
 
 @_non_member_skips("barrier")
 def barrier(group=None, async_op=False, device_ids=None):
     pg, info = _enter("barrier", group, [])
-    if pg._user:
-        return _user_call(pg, "barrier", async_op, _options.BarrierOptions())
-    return _run(pg, pg._cpg.barrier(not async_op), async_op, info=info)
+    o = _opts(_options.BarrierOptions, async_op)
+    if device_ids is not None:
+        o.device_ids = list(device_ids)
+    return _issue(pg.barrier(o), async_op, info)
 
 
 @_non_member_skips("monitored_barrier")
-# Note [monitored_barrier]
-# As gloo's: every other rank reports to group rank 0, which alone enforces `timeout` and names
-# the ranks that did not arrive; then it releases them.  Here the reports and the release go
-# through the group's store.  Rank 0's waits share the one `timeout` (with wait_all_ranks each
-# rank gets all of it, so that every late rank can be named); it raises "[Rank 0]: Rank r failed
-# to pass monitoredBarrier in N ms" (the first late rank; wait_all_ranks: "Ranks a, b").  The
-# others wait for rank 0's verdict within the group's timeout, as gloo's do, and when rank 0
-# failed raise "Rank r successfully reached monitoredBarrier, but received errors ..." with
-# rank 0's error - at once, as rank 0 posts it, where gloo's learn of it from a timeout or a
-# closed connection.  Ranks are the group's.
 def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     """A barrier that names the ranks that did not reach it within `timeout` (default: the
-    group's timeout); see Note [monitored_barrier]."""
+    group's timeout), through the group's store (Note [monitored_barrier] in
+    _monitored_barrier.py: a protocol over the store, not an operation of a backend)."""
     pg = _resolve(group)
-    if isinstance(timeout, (int, float)) and not isinstance(timeout, bool):
-        warnings.warn("Please specify timeout arg as a timedelta. Converting current value of "
-                      f"{timeout} assuming it represents seconds", stacklevel=2)
-        timeout = timedelta(seconds=timeout)
-    if timeout is None:
-        timeout = pg._timeout
-    elif not isinstance(timeout, timedelta):
-        raise TypeError("Expected timeout argument to be of type datetime.timedelta, got "
-                        f"{type(timeout).__name__}")
-    ms = int(timeout.total_seconds() * 1000)
+    timeout = _monitored_barrier.timeout_arg(timeout, pg._timeout)
     seq = pg._mb_seq
     pg._mb_seq += 1
-    store = pg._store
-    base = f"monitored_barrier/{seq}"
-    me = pg.rank()
-    if me != 0:
-        store.set(f"{base}/arrived/{me}", b"1")
-        try:
-            store.wait([f"{base}/done"], pg._timeout)
-            val = store.get(f"{base}/done")
-            if val != b"ok":
-                raise DistBackendError(val.decode(errors="replace"))
-        except DistError as e:
-            raise DistBackendError(
-                f"Rank {me} successfully reached monitoredBarrier, but received errors while "
-                "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
-                f" Original exception: \n{e}") from None
-        return None
-    start = time.monotonic()
-    arrived, late = [], []
-    for r in range(1, pg.size()):
-        key = f"{base}/arrived/{r}"
-        try:
-            if wait_all_ranks:
-                left = timeout.total_seconds()
-            else:
-                left = timeout.total_seconds() - (time.monotonic() - start)
-                if left <= 0:
-                    done = (f"Successfully processed ranks: {', '.join(map(str, arrived))}"
-                            if arrived else "No ranks successfully processed in monitoredBarrier.")
-                    raise DistBackendError(f"Rank {me} timed out in monitoredBarrier after {ms} "
-                                           f"ms.\n{done}")
-            store.wait([key], timedelta(seconds=left))
-            arrived.append(r)
-        except DistError as e:
-            if wait_all_ranks:
-                late.append(r)
-                continue
-            msg = f"[Rank 0]: Rank {r} failed to pass monitoredBarrier in {ms} ms"
-            store.set(f"{base}/done", msg.encode())
-            raise DistBackendError(f"{msg}\n Original exception: \n{e}") from None
-    if late:
-        msg = (f"[Rank 0]: Ranks {', '.join(map(str, late))} failed to pass monitoredBarrier in "
-               f"{ms} ms")
-        store.set(f"{base}/done", msg.encode())
-        raise DistBackendError(msg)
-    store.set(f"{base}/done", b"ok")
-    return None
+    _monitored_barrier.run(pg._store, pg.rank(), pg.size(), seq, timeout, pg._timeout,
+                           wait_all_ranks)
 
 
 # ---------------------------------------------------------------------------
@@ -1785,41 +1190,27 @@ def _isend(tensor, dst, group, tag, group_dst, now):
     if now and peer == pg.rank():  # torch checks the blocking send only
         raise ValueError("Invalid destination rank: destination rank should not be the same as "
                          "the rank of the current process.")
-    if pg._user:
-        return _user_call(pg, "send", not now, [tensor], peer, tag)
     info = _debug.before("send", pg, [tensor], f"dst={peer}", collective=False)
-    t = tensor if tensor.is_contiguous() else tensor.contiguous()
-    return _run(pg, pg._cpg.send(t, peer, tag, now), not now, [tensor], info=info)
+    return _issue(pg.send([tensor], peer, tag), not now, info)
 
 
 @_non_member_skips("irecv")
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):
-    return _irecv(tensor, src, group, tag, group_src, False)
+    return _irecv(tensor, src, group, tag, group_src)
 
 
-def _irecv(tensor, src, group, tag, group_src, now):
-    """The Work of a receive; with `now` (dist.recv) the receive is done before it returns the
-    sender's group rank (a user-defined group: its finished Work)."""
+def _irecv(tensor, src, group, tag, group_src):
+    """The Work of a receive (from any source when neither src nor group_src is given)."""
     _p2p_check(tensor, tag, "irecv")
     pg = _resolve(group)
-    if src is None and group_src is None:
-        peer = _c10d.ANY_SOURCE
-    else:
-        peer = _root(pg, src, group_src, "src")
-    if pg._user:
-        w = pg.recv_anysource([tensor], tag) if peer == _c10d.ANY_SOURCE else \
-            pg.recv([tensor], peer, tag)
-        if now:
-            w.wait()
-        return w
     info = _debug.before("recv", pg, [tensor], f"src={src}", collective=False)
-    st = _Stage()
-    t = st.output(tensor)
-    r = pg._cpg.recv(t, peer, tag, now)
-    if now:
-        _complete(st.copies, None, info)
-        return r
-    return Work(r, pg, [tensor], st.copies, info=info)
+    if src is None and group_src is None:
+        w = pg.recv_anysource([tensor], tag)
+    else:
+        w = pg.recv([tensor], _root(pg, src, group_src, "src"), tag)
+    if info is not None and w is not None:
+        w._info = info
+    return w
 
 
 @_non_member_skips("send")
@@ -1831,13 +1222,13 @@ def send(tensor, dst=None, group=None, tag=0, group_dst=None):
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
     """Receives into `tensor`; returns the sender's rank."""
     pg = _resolve(group)
-    sender = _irecv(tensor, src, group, tag, group_src, True)
+    w = _irecv(tensor, src, group, tag, group_src)
+    if w is not None:
+        w.wait()
     if src is not None:
         return src
     if group_src is None:
-        if pg._user:  # a user-defined group's Work says the rank itself
-            return sender.source_rank()
-        group_src = sender
+        group_src = w.source_rank()
         if group_src == pg.rank():
             raise ValueError("Invalid source rank: source rank should not be the same as the rank "
                              "of the current process.")

@@ -1,4 +1,5 @@
-"""torch's per-group (backend) API of minitorch's TCP ("gloo") process groups.
+"""ProcessGroupGloo, minitorch's CPU backend (torch's "gloo"): a backend over the C process group
+of csrc/distributed (a TCP or shared-memory mesh and a worker thread), with torch's per-group API.
 
 Note [ProcessGroup methods]
 Each method takes the group's own ranks and torch's option objects (AllreduceOptions, ...) or
@@ -10,21 +11,30 @@ returns a Work at once: the operation runs on the group's worker thread.  As glo
     allgather with n inputs fills each output list with every rank's n inputs in rank order;
   - the future of a Work (get_future) completes with the outputs (allgather/gather: the one
     output list, or the list of lists);
-  - opts.timeout (when set) bounds that operation instead of the group's timeout.
+  - opts.timeout (when set) bounds that operation instead of the group's timeout;
+  - opts.asyncOp False (what the module functions pass for a blocking call) runs the operation
+    before the method returns, on the calling thread when nothing else is queued (Note
+    [Issuing an operation] in csrc/distributed/backend/process_group.h); the Work it returns
+    is complete, its local steps left to wait().
 Local steps (reducing the list before, copying into the other tensors after) run in the caller's
 thread and when the Work finishes (wait, is_completed, get_future, or a later barrier).
 """
-import functools
+import hashlib
 from datetime import timedelta
 
 import minitorch as _mt
 
+from .._C import _c10d
+from . import _monitored_barrier
 from . import _options
+from ._process_group import _Backend
+from ._reduce_op import ReduceOp, _RedOpType, _op_value
+from ._store import PrefixStore, _timeout_ms
+from ._work import Work, _DoneCWork, _MultiCWork, _WorkList
 
+__all__ = ["ProcessGroupGloo"]
 
-def _c():
-    from . import distributed_c10d
-    return distributed_c10d
+default_pg_timeout = timedelta(minutes=30)
 
 
 def _err(msg):
@@ -41,7 +51,7 @@ def _tensors(x, what="tensors"):
     if not isinstance(x, (list, tuple)) or not all(isinstance(t, _mt.Tensor) for t in x):
         raise TypeError(f"{what} must be a Tensor or a list of Tensors, not {type(x).__name__}")
     for t in x:
-        _c()._check_device(t)
+        _check_device(t)
     return list(x)
 
 
@@ -81,16 +91,49 @@ def _opts(opts, cls, **plain):
     return o
 
 
-def _timeout_ms(opts):
+def _op_timeout_ms(opts):
     t = getattr(opts, "timeout", None)
     if isinstance(t, timedelta) and t.total_seconds() > 0:
         return max(1, int(t.total_seconds() * 1000))
     return 0
 
 
+def _check_device(t):
+    if not t.is_cpu:
+        raise RuntimeError(f"No backend type associated with device type {t.device.type}: the "
+                           "gloo backend of minitorch supports CPU tensors only")
+
+
+def _as_reals(t):
+    return _mt.view_as_real(t) if t.is_complex() else t
+
+
+class _Stage:
+    """Contiguous stand-ins for non-contiguous tensors (outputs copied back)."""
+
+    def __init__(self):
+        self.copies = []
+
+    def input(self, t):
+        return t if t.is_contiguous() else t.contiguous()
+
+    def output(self, t):
+        if t.is_contiguous():
+            return t
+        c = t.contiguous()
+        self.copies.append((t, c))
+        return c
+
+    def inputs(self, ts):
+        return [self.input(t) for t in ts]
+
+    def outputs(self, ts):
+        return [self.output(t) for t in ts]
+
+
 def _local_reduce(tensors, opv):
     """The elementwise reduction of same-shaped tensors (a new tensor)."""
-    R = _c()._RedOpType
+    R = _RedOpType
     fns = {R.SUM: _mt.add, R.AVG: _mt.add, R.PRODUCT: _mt.mul, R.MIN: _mt.minimum,
            R.MAX: _mt.maximum, R.BAND: _mt.bitwise_and, R.BOR: _mt.bitwise_or,
            R.BXOR: _mt.bitwise_xor}
@@ -100,85 +143,165 @@ def _local_reduce(tensors, opv):
     return out.contiguous()
 
 
-class _MultiCWork:
-    """Several C works as one (the parts of one operation, queued back to back)."""
+class _GlooOptions:
+    """ProcessGroupGloo._Options: the group's timeout (a timedelta; seconds as a number are
+    accepted), devices, worker threads, name and global ranks."""
 
-    def __init__(self, works):
-        self._works = works
+    def __init__(self):
+        self._t = default_pg_timeout
+        self._devices = []
+        self._threads = 2
+        self.group_name = ""
+        self.global_ranks_in_group = []
+        self.backend = "gloo"
+        self.enable_reconfigure = False
 
-    def wait(self, ms=-1):
-        for w in self._works:
-            w.wait(ms)
-        return True
+    @property
+    def _timeout(self):
+        return self._t
 
-    def is_completed(self):
-        return all(w.is_completed() for w in self._works)
+    @_timeout.setter
+    def _timeout(self, value):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = timedelta(seconds=value)
+        if not isinstance(value, timedelta):
+            raise TypeError(f"_timeout must be a timedelta or seconds, not {type(value).__name__}")
+        self._t = value
 
-    def is_success(self):
-        return all(w.is_success() for w in self._works)
+    def __repr__(self):
+        return (f"ProcessGroupGloo._Options(timeout={self._t}, group_name={self.group_name!r}, "
+                f"global_ranks_in_group={self.global_ranks_in_group})")
 
-    def error(self):
-        for w in self._works:
-            e = w.error()
-            if e is not None:
-                return e
-        return None
 
-    def source_rank(self):
-        return self._works[-1].source_rank()
+class _GlooDevice:
+    """ProcessGroupGloo.Device (what create_device returns): the TCP backend picks its interface
+    from MINITORCH_SOCKET_IFNAME / GLOO_SOCKET_IFNAME; a device only records the request."""
 
-    def op_name(self):
-        return self._works[0].op_name() if self._works else "none"
+    def __init__(self, hostname="", interface="", lazy_init=None):
+        self.hostname = hostname
+        self.interface = interface
+        self.lazy_init = bool(lazy_init)
+
+    def __repr__(self):
+        return f"Device(hostname={self.hostname!r}, interface={self.interface!r})"
 
 
 class _Call:
-    """Enqueues the parts of one operation with its timeout; the Work."""
+    """Issues the parts of one operation on the C group with its timeout, queued or (opts.asyncOp
+    False) run before the call returns; the Work."""
 
-    def __init__(self, pg, opts=None):
-        if pg._cpg is None:
-            raise NotImplementedError(f"{type(pg).__name__} does not implement this operation (a "
-                                      "user-defined group implements the methods it supports)")
-        self.pg = pg
-        self.ms = _timeout_ms(opts) if opts is not None else 0
+    def __init__(self, backend, opts=None):
+        self.backend = backend
+        self.ms = _op_timeout_ms(opts) if opts is not None else 0
+        self.now = opts is not None and getattr(opts, "asyncOp", True) is False
         self.works = []
-        self.stage = _c()._Stage()
+        self.stage = _Stage()
 
     def __call__(self, method, *args):
-        self.works.append(getattr(self.pg._cpg, method)(*args, False, self.ms))
+        # now=True: the C method runs the operation and returns None (recv: the sender's rank)
+        r = getattr(self.backend._cgroup, method)(*args, self.now, self.ms)
+        self.works.append(_DoneCWork(r if isinstance(r, int) else -1) if self.now else r)
 
-    def work(self, outputs, post=None, future_value=None):
-        c = _c()
+    def work(self, outputs, post=None):
+        self.backend._seq += 1
         cw = self.works[0] if len(self.works) == 1 else _MultiCWork(self.works)
-        w = c.Work(cw, self.pg, outputs, self.stage.copies, post)
-        if future_value is not None:
-            w._future_value = future_value
+        pending = self.backend._pending
+        w = Work(cw, pending, outputs, self.stage.copies, post)
         if self.stage.copies or post is not None:
-            self.pg._pending.append(w)
+            pending.append(w)
         return w
 
 
-class _PGMethods:
-    """The per-group API of a TCP group (see Note [ProcessGroup methods])."""
+class ProcessGroupGloo(_Backend):
+    """``ProcessGroupGloo(store, rank, size, timeout_or_options=timedelta(minutes=30))``: the
+    CPU backend of `size` ranks built over `store` (see Note [ProcessGroup methods])."""
+
+    _Options = _GlooOptions
+    Options = _GlooOptions
+    Device = _GlooDevice
+    _count = 0  # groups made in this process (their default names)
+
+    @staticmethod
+    def create_device(hostname="", interface="", lazy_init=None):
+        return _GlooDevice(hostname, interface, lazy_init)
+
+    @staticmethod
+    def create_default_device(lazy_init=None):
+        return _GlooDevice("", "", lazy_init)
+
+    def __init__(self, store, rank, size, timeout=None):
+        opts = timeout if isinstance(timeout, _GlooOptions) else None
+        if opts is not None:
+            timeout = opts._timeout
+        timeout = _check_timeout(timeout)
+        if not isinstance(store, _c10d.Store):
+            raise TypeError(f"ProcessGroupGloo: store must be a Store, not {type(store).__name__}")
+        for v, what in ((rank, "rank"), (size, "size")):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"ProcessGroupGloo: {what} must be an int, not {type(v).__name__}")
+        if size < 1 or not 0 <= rank < size:
+            raise ValueError(f"ProcessGroupGloo: invalid rank {rank} for size {size}")
+        super().__init__(rank, size)
+        cgroup = _c10d._new_process_group(store, rank, size, _timeout_ms(timeout))
+        try:
+            # Every member has finished building its mesh (and is done with the store's
+            # address keys) before any returns: a master that returns and exits at once
+            # cannot strand a peer that is still connecting.
+            cgroup.barrier(True)
+        except BaseException:
+            cgroup.abort()
+            raise
+        ProcessGroupGloo._count += 1
+        self._cgroup = cgroup   # the C group (minitorch._C._c10d.ProcessGroupGloo)
+        self._store = store
+        self._timeout = timeout
+        self._pending = []      # works with local steps left
+        self._mb_seq = 0        # monitored barriers run
+        self._seq = 0           # operations issued (_get_sequence_number_for_group)
+        self._options = _GlooOptions()
+        self._options._timeout = timeout
+        if opts is not None:
+            self._options.group_name = opts.group_name
+            self._options.global_ranks_in_group = list(opts.global_ranks_in_group)
+            self._options._devices = list(opts._devices)
+            self._options._threads = opts._threads
+        if not self._options.group_name:
+            self._options.group_name = f"gloo_{ProcessGroupGloo._count}"
+
+    def getBackendName(self):
+        return "gloo"
+
+    def _get_sequence_number_for_group(self):
+        """The operations this backend has issued."""
+        return self._seq
+
+    def _alive(self):
+        return self._cgroup.is_alive()
+
+    def abort(self):
+        """Fails the queued operations and closes the connections at once."""
+        self._cgroup.abort()
+
+    def __repr__(self):
+        return f"<ProcessGroupGloo rank={self._rank} size={self._size}>"
 
     # -------------------------------------------------------------- reductions
 
     def allreduce(self, tensors, opts=None):
-        if self._user:
-            raise NotImplementedError("ProcessGroup.allreduce: a user-defined group implements it")
         op = opts if opts is not None and not isinstance(opts, _options.AllreduceOptions) else None
         o = _opts(opts if op is None else None, _options.AllreduceOptions,
-                  reduceOp=_c().ReduceOp(op) if op is not None else None)
+                  reduceOp=ReduceOp(op) if op is not None else None)
         ts = _tensors(tensors)
         if not ts:
             raise _err("ProcessGroupGloo::allreduce: requires non-empty tensor list")
         _check_type_size(ts, ts[0].dtype, ts[0].shape)
-        opv = _c()._op_value(o.reduceOp)
+        opv = _op_value(o.reduceOp)
         call = _Call(self, o)
         if len(ts) == 1:
             t = call.stage.output(ts[0])
             call("allreduce", [t], int(opv))
             return call.work(ts)
-        R = _c()._RedOpType
+        R = _RedOpType
         flat = _local_reduce(ts, R.SUM if opv == R.AVG else opv)
         call("allreduce", [flat], int(opv))
 
@@ -192,19 +315,19 @@ class _PGMethods:
         ts = _tensors(tensors)
         if not ts:
             raise _err("ProcessGroupGloo::allreduce_coalesced: requires non-empty tensor list")
-        for i, t in enumerate(ts):
-            if t.dtype != ts[0].dtype:
+        for i, t in enumerate(ts):  # a complex tensor reduces as its real parts
+            if _as_reals(t).dtype != _as_reals(ts[0]).dtype:
                 raise _err(f"ProcessGroupGloo::allreduce_coalesced: tensors must all have the same "
                            f"type (index {i}: {t.dtype}, index 0: {ts[0].dtype})")
-        opv = _c()._op_value(o.reduceOp)
-        flat = _mt.cat([_c()._as_reals(t).reshape(-1) for t in ts])
+        opv = _op_value(o.reduceOp)
+        flat = _mt.cat([_as_reals(t).reshape(-1) for t in ts])
         call = _Call(self, o)
         call("allreduce", [flat], int(opv))
 
         def post():
             off = 0
             for t in ts:
-                r = _c()._as_reals(t)
+                r = _as_reals(t)
                 r.copy_(flat[off:off + r.numel()].view(r.shape))
                 off += r.numel()
         return call.work(ts, post)
@@ -212,13 +335,13 @@ class _PGMethods:
     def reduce(self, tensors, opts=None, op=None):
         root = opts if isinstance(opts, int) and not isinstance(opts, bool) else None
         o = _opts(opts if root is None else None, _options.ReduceOptions, rootRank=root,
-                  reduceOp=_c().ReduceOp(op) if op is not None else None)
+                  reduceOp=ReduceOp(op) if op is not None else None)
         ts = _tensors(tensors)
         _check_root_rank(self, o.rootRank)
         _check_root_tensor(o.rootTensor, len(ts))
         if len(ts) != 1:
             raise _err("ProcessGroupGloo::reduce: requires a single-element tensor list")
-        opv = _c()._op_value(o.reduceOp)
+        opv = _op_value(o.reduceOp)
         call = _Call(self, o)
         t = call.stage.output(ts[0])
         call("reduce", t, o.rootRank, int(opv))
@@ -227,7 +350,7 @@ class _PGMethods:
     def reduce_scatter(self, output_tensors, input_tensors, opts=None):
         op = opts if opts is not None and not isinstance(opts, _options.ReduceScatterOptions) else None
         o = _opts(opts if op is None else None, _options.ReduceScatterOptions,
-                  reduceOp=_c().ReduceOp(op) if op is not None else None)
+                  reduceOp=ReduceOp(op) if op is not None else None)
         outs = _tensors(output_tensors)
         ins = [input_tensors] if input_tensors and isinstance(input_tensors[0], _mt.Tensor) \
             else _tensor_lists(input_tensors, "input_tensors")
@@ -238,7 +361,7 @@ class _PGMethods:
             raise _err(f"ProcessGroupGloo::reduce_scatter: input list size {len(ins[0])} does not "
                        f"match world size {self.size()}")
         _check_type_size(ins[0], outs[0].dtype, outs[0].shape)
-        opv = _c()._op_value(o.reduceOp)
+        opv = _op_value(o.reduceOp)
         call = _Call(self, o)
         out = call.stage.output(outs[0])
         call("reduce_scatter", out, call.stage.inputs(ins[0]), int(opv))
@@ -254,7 +377,7 @@ class _PGMethods:
             raise _err(f"ProcessGroupGloo::reduce_scatter_single: input tensor size "
                        f"{input.numel()} must be the world size ({n}) times the output's "
                        f"{output.numel()}")
-        opv = _c()._op_value(o.reduceOp)
+        opv = _op_value(o.reduceOp)
         call = _Call(self, o)
         flat = call.stage.input(input).reshape(-1)
         k = output.numel()
@@ -271,7 +394,7 @@ class _PGMethods:
             raise _err("ProcessGroupGloo::reduce_scatter_tensor_coalesced: requires as many "
                        "outputs as inputs")
         works = [self.reduce_scatter_single(out, inp, o) for out, inp in zip(outs, ins)]
-        return _c()._WorkList(works, outs)
+        return _WorkList(works, outs)
 
     reduce_scatter_single_coalesced = reduce_scatter_tensor_coalesced
 
@@ -348,8 +471,7 @@ class _PGMethods:
                                f"length {_sizes(i_.shape)}, got {_sizes(o_.shape)})")
                 if o_.dtype != i_.dtype:
                     raise _err(f"{name}: invalid tensor type at index {j}")
-        c = _c()
-        reals = [c._as_reals(t) for t in ins]
+        reals = [_as_reals(t) for t in ins]
         dt = reals[0].dtype
         flat_in = _mt.cat([t.reshape(-1) for t in reals])
         k = flat_in.numel()
@@ -361,7 +483,7 @@ class _PGMethods:
             for r, lst in enumerate(outs):
                 off = r * k
                 for t in lst:
-                    t_r = c._as_reals(t)
+                    t_r = _as_reals(t)
                     t_r.copy_(flat_out[off:off + t_r.numel()].view(t_r.shape))
                     off += t_r.numel()
         return call.work(outs, post)
@@ -390,7 +512,7 @@ class _PGMethods:
             raise _err("ProcessGroupGloo::allgather_into_tensor_coalesced: requires as many "
                        "outputs as inputs")
         works = [self.all_gather_single(out, inp, opts) for out, inp in zip(outs, ins)]
-        return _c()._WorkList(works, outs)
+        return _WorkList(works, outs)
 
     all_gather_single_coalesced = allgather_into_tensor_coalesced
 
@@ -460,12 +582,11 @@ class _PGMethods:
             raise _err(f"{name}: input tensor list size {len(ins)} does not match world size {n}")
         if len(outs) != n:
             raise _err(f"{name}: output tensor list size {len(outs)} does not match world size {n}")
-        _check_type_size(ins, ins[0].dtype, ins[0].shape)
-        _check_type_size(outs, outs[0].dtype, outs[0].shape)
-        if ins[0].dtype != outs[0].dtype:
-            raise _err(f"{name}: input and output tensors must have the same type")
-        if tuple(ins[0].shape) != tuple(outs[0].shape):
-            raise _err(f"{name}: input and output tensors must have the same size")
+        # one dtype; the sizes may differ from pair to pair (each pair of ranks must agree)
+        for i, t in enumerate(ins + outs):
+            if t.dtype != ins[0].dtype:
+                raise _err(f"{name}: invalid tensor type at index {i % n} (expected "
+                           f"{ins[0].dtype}, got {t.dtype})")
         call = _Call(self, opts)
         call("alltoall", call.stage.outputs(outs), call.stage.inputs(ins))
         return call.work(outs)
@@ -493,23 +614,34 @@ class _PGMethods:
         return call.work([], post if pending else None)
 
     def monitored_barrier(self, timeout=None, wait_all_ranks=False):
-        return _c().monitored_barrier(group=self, timeout=timeout, wait_all_ranks=wait_all_ranks)
+        """A barrier through the group's store that names the ranks that did not reach it
+        within `timeout` (Note [monitored_barrier] in _monitored_barrier.py)."""
+        seq = self._mb_seq
+        self._mb_seq += 1
+        _monitored_barrier.run(self._store, self.rank(), self.size(), seq,
+                               _monitored_barrier.timeout_arg(timeout, self._timeout),
+                               self._timeout, wait_all_ranks)
 
     def send(self, tensors, dstRank, tag=0):
-        return _c().isend(_single(tensors, "send"), group=self, tag=tag, group_dst=dstRank)
+        t = _single(tensors, "send")
+        call = _Call(self)
+        call("send", t if t.is_contiguous() else t.contiguous(), dstRank, tag)
+        return call.work([t])
 
     def recv(self, tensors, srcRank, tag=0):
-        return _c().irecv(_single(tensors, "recv"), group=self, tag=tag, group_src=srcRank)
+        t = _single(tensors, "recv")
+        call = _Call(self)
+        call("recv", call.stage.output(t), srcRank, tag)
+        return call.work([t])
 
     def recv_anysource(self, tensors, tag=0):
-        return _c().irecv(_single(tensors, "recv_anysource"), group=self, tag=tag)
+        return self.recv(tensors, _c10d.ANY_SOURCE, tag)
 
     # -------------------------------------------------------------- configuration
 
     def set_timeout(self, timeout):
         """The time each later operation may take (a timedelta)."""
-        ms = _c()._timeout_ms(timeout, "timeout")
-        self._cpg.set_timeout_ms(ms)
+        self._cgroup.set_timeout_ms(_timeout_ms(timeout, "timeout"))
         self._timeout = timeout
         self._options._timeout = timeout
 
@@ -519,18 +651,54 @@ class _PGMethods:
     def options(self):
         return self._options
 
-    @staticmethod
-    def create_device(hostname="", interface="", lazy_init=None):
-        return _c().ProcessGroupGloo.create_device(hostname, interface, lazy_init)
+    def split(self, store, ranks, opts=None):
+        """A group of the members `ranks` (ranks of this group) over `store`; None for the
+        others.  Every member calls it with the same ranks."""
+        ranks = [int(r) for r in ranks]
+        me = self.rank()
+        if me not in ranks:
+            return None
+        o = _GlooOptions()
+        if opts is not None:
+            o._timeout = opts._timeout
+            o.group_name = opts.group_name
+            o._devices = list(opts._devices)
+        else:
+            o._timeout = self._timeout
+        o.global_ranks_in_group = [self._options.global_ranks_in_group[r]
+                                   if r < len(self._options.global_ranks_in_group) else r
+                                   for r in ranks]
+        return ProcessGroupGloo(store, ranks.index(me), len(ranks), o)
 
     def split_group(self, ranks, timeout=None, opts=None, group_name=None, group_desc=None):
-        """A group of `ranks` (global ranks, this rank among them) over this group's store;
-        None when this rank is not in `ranks`.  The other members call it with the same ranks
-        and group_name."""
-        return _c()._split_group(self, ranks, timeout, opts, group_name, group_desc)
+        """A group of `ranks` (ranks of this group, this rank among them) over this group's
+        store; None when this rank is not in `ranks`.  The other members call it with the same
+        ranks and group_name."""
+        ranks = [int(r) for r in ranks]
+        if self.rank() not in ranks:
+            return None
+        if timeout is None and opts is not None:
+            timeout = opts._timeout
+        o = _GlooOptions()
+        o._timeout = _check_timeout(timeout) if timeout is not None else self._timeout
+        name = group_name or "split_" + _hashed(ranks)
+        o.group_name = name
+        return self.split(PrefixStore(f"split/{name}", self._store), ranks, o)
 
-    def _get_sequence_number_for_group(self):
-        return self._seq
+
+def _hashed(ranks):
+    return hashlib.sha1(",".join(map(str, ranks)).encode()).hexdigest()
+
+
+def _check_timeout(timeout):
+    if timeout is None:
+        return default_pg_timeout
+    if not isinstance(timeout, timedelta):
+        raise TypeError("Expected timeout argument to be of type datetime.timedelta, got "
+                        f"{type(timeout).__name__}")
+    if timeout.total_seconds() <= 0:
+        raise ValueError(f"timeout must be positive, got {timeout}")
+    return timeout
 
 
 def _check_alltoall_input(t):
@@ -547,17 +715,3 @@ def _single(tensors, what):
     return ts[0]
 
 
-def _counted(fn):
-    """Counts the collectives a group issues (_get_sequence_number_for_group)."""
-    @functools.wraps(fn)
-    def call(self, *args, **kwargs):
-        w = fn(self, *args, **kwargs)
-        self._seq += 1
-        return w
-    return call
-
-
-for _name in ("allreduce", "allreduce_coalesced", "reduce", "reduce_scatter", "broadcast",
-              "allgather", "allgather_coalesced", "gather", "scatter", "alltoall", "alltoall_base",
-              "barrier", "reduce_scatter_single", "all_gather_single"):
-    setattr(_PGMethods, _name, _counted(getattr(_PGMethods, _name)))
