@@ -97,16 +97,16 @@ def test_operations_go_to_the_backend_of_their_device():
     assert pg.name() == "other"
 
 
-def test_gloo_serves_cpu_tensors(tmp_path, clean):
+def test_gloo_serves_cpu_and_cuda_tensors(tmp_path, clean):
     dist.init_process_group("gloo", init_method=f"file://{tmp_path}/s", rank=0, world_size=1)
     pg = dist.distributed_c10d._get_default_group()
     b = pg._get_backend(torch.device("cpu"))
     assert isinstance(b, dist.ProcessGroupGloo) and not isinstance(b, dist.ProcessGroup)
     assert dist.distributed_c10d.get_backend_impl() is b and b.name() == "gloo"
-    assert pg._device_types == [torch.device("cpu")]
+    # as torch's: one gloo backend for both (CUDA tensors through host copies)
+    assert set(pg._device_types) == {torch.device("cpu"), torch.device("cuda")}
+    assert pg._get_backend("cuda") is b
     assert dist.get_backend_config() == "cpu:gloo,cuda:gloo" and dist.get_backend() == "gloo"
-    with pytest.raises(RuntimeError, match="No backend type associated with device type cuda"):
-        pg._get_backend("cuda")
     # the module functions and the group's methods share one path
     t = torch.arange(4.0).reshape(2, 2).t()
     seq = pg._get_sequence_number_for_group()

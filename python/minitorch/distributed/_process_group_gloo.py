@@ -99,9 +99,9 @@ def _op_timeout_ms(opts):
 
 
 def _check_device(t):
-    if not t.is_cpu:
+    if t.device.type not in ("cpu", "cuda"):
         raise RuntimeError(f"No backend type associated with device type {t.device.type}: the "
-                           "gloo backend of minitorch supports CPU tensors only")
+                           "gloo backend serves CPU and CUDA tensors")
 
 
 def _as_reals(t):
@@ -109,18 +109,22 @@ def _as_reals(t):
 
 
 class _Stage:
-    """Contiguous stand-ins for non-contiguous tensors (outputs copied back)."""
+    """Contiguous host stand-ins for non-contiguous tensors and for CUDA tensors (outputs copied
+    back when the operation completes): the C group moves host memory, so CUDA tensors travel
+    through host copies, as torch's gloo stages them."""
 
     def __init__(self):
         self.copies = []
 
     def input(self, t):
+        if not t.is_cpu:
+            return t.cpu().contiguous()
         return t if t.is_contiguous() else t.contiguous()
 
     def output(self, t):
-        if t.is_contiguous():
+        if t.is_cpu and t.is_contiguous():
             return t
-        c = t.contiguous()
+        c = t.cpu().contiguous() if not t.is_cpu else t.contiguous()
         self.copies.append((t, c))
         return c
 
@@ -303,7 +307,7 @@ class ProcessGroupGloo(_Backend):
             return call.work(ts)
         R = _RedOpType
         flat = _local_reduce(ts, R.SUM if opv == R.AVG else opv)
-        call("allreduce", [flat], int(opv))
+        call("allreduce", [call.stage.output(flat)], int(opv))
 
         def post():
             for t in ts:
@@ -322,7 +326,7 @@ class ProcessGroupGloo(_Backend):
         opv = _op_value(o.reduceOp)
         flat = _mt.cat([_as_reals(t).reshape(-1) for t in ts])
         call = _Call(self, o)
-        call("allreduce", [flat], int(opv))
+        call("allreduce", [call.stage.output(flat)], int(opv))
 
         def post():
             off = 0
@@ -477,7 +481,8 @@ class ProcessGroupGloo(_Backend):
         k = flat_in.numel()
         flat_out = _mt.empty(self.size() * k, dtype=dt)
         call = _Call(self, opts)
-        call("allgather", [flat_out[r * k:(r + 1) * k] for r in range(self.size())], flat_in)
+        call("allgather", [flat_out[r * k:(r + 1) * k] for r in range(self.size())],
+             call.stage.input(flat_in))
 
         def post():
             for r, lst in enumerate(outs):
@@ -625,7 +630,7 @@ class ProcessGroupGloo(_Backend):
     def send(self, tensors, dstRank, tag=0):
         t = _single(tensors, "send")
         call = _Call(self)
-        call("send", t if t.is_contiguous() else t.contiguous(), dstRank, tag)
+        call("send", call.stage.input(t), dstRank, tag)
         return call.work([t])
 
     def recv(self, tensors, srcRank, tag=0):

@@ -571,8 +571,8 @@ def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_na
     pg = ProcessGroup(pstore, group_rank, size)
     made = {}  # backend name -> backend: one backend serves all of its devices
     for device, bname in devices.items():
-        if bname == Backend.GLOO and device != "cpu":
-            continue  # minitorch's CPU backend serves CPU tensors only
+        if bname == Backend.GLOO and device not in ("cpu", "cuda"):
+            continue  # the CPU backend serves CPU tensors, and CUDA ones through host copies
         b = made.get(bname)
         if b is None:
             bstore = PrefixStore(f"{device}/", pstore)

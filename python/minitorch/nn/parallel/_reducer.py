@@ -70,7 +70,7 @@ class Reducer:
         buckets, current = [], {}
         limit = min(cap, _FIRST_BUCKET_BYTES)
         for p in reversed(self.params):
-            key = p.dtype
+            key = (p.dtype, p.device)      # a bucket's buffer lives on its parameters' device
             b = current.get(key)
             nbytes = p.numel() * p.element_size()
             if b is None or (b[1] + nbytes > limit and b[0]):
@@ -84,7 +84,7 @@ class Reducer:
             if b[0]:
                 buckets.append((key, b[0]))
         out = []
-        for i, (dtype, ps) in enumerate(buckets):
+        for i, ((dtype, device), ps) in enumerate(buckets):
             bk = _Bucket()
             bk.index = i
             bk.params = ps
@@ -92,7 +92,7 @@ class Reducer:
             for p in ps:
                 bk.offsets.append(n)
                 n += p.numel()
-            bk.buffer = _C.zeros((n,), dtype=dtype)
+            bk.buffer = _C.zeros((n,), dtype=dtype, device=device)
             out.append(bk)
         return out
 

@@ -1,6 +1,8 @@
 """DistributedDataParallel: data parallel training over minitorch.distributed."""
 import contextlib
 
+import minitorch as _mt
+
 from ... import _C
 from ...distributed import distributed_c10d as _c10d
 from ..modules.module import Module
@@ -29,8 +31,19 @@ class DistributedDataParallel(Module):
                                "any parameter that requires a gradient.")
         if device_ids is not None and len(device_ids) > 1:
             raise ValueError("device_ids can only be None or contain a single element.")
+        devices = {p.device for p in module.parameters()}
+        self.device_type = next(iter(devices)).type if devices else "cpu"
+        if device_ids is not None and (len(devices) > 1 or self.device_type == "cpu"):
+            raise ValueError(
+                "DistributedDataParallel device_ids and output_device arguments only work with "
+                "single-device/multiple-device GPU modules or CPU modules, but got device_ids "
+                f"{device_ids}, output_device {output_device}, and module parameters {devices}.")
         self.module = module
-        self.device_ids = list(device_ids) if device_ids is not None else None
+        self.device_ids = ([_device_index(d) for d in device_ids] if device_ids is not None
+                           else None)
+        # inputs are moved to the one device of device_ids before forward, as torch's
+        self.device = (_mt.device(self.device_type, self.device_ids[0]) if self.device_ids
+                       else (next(iter(devices)) if len(devices) == 1 else None))
         self.output_device = output_device
         self.dim = dim
         self.broadcast_buffers = broadcast_buffers
@@ -76,6 +89,8 @@ class DistributedDataParallel(Module):
             buffers = list(self.module.buffers())
             if buffers:
                 self._coalesced_broadcast(buffers)
+        if self.device_ids:
+            inputs, kwargs = _to_device(inputs, self.device), _to_device(kwargs, self.device)
         out = self.module(*inputs, **kwargs)
         if _C.is_grad_enabled() and self.require_backward_grad_sync:
             self.reducer.sync = True
@@ -124,6 +139,26 @@ class DistributedDataParallel(Module):
 
     def __getstate__(self):
         raise RuntimeError("DistributedDataParallel is not picklable: save .module instead")
+
+
+def _device_index(d):
+    """An entry of device_ids: an int, or a device (its index)."""
+    if isinstance(d, int):
+        return d
+    return _mt.device(d).index if not isinstance(d, _mt.device) else d.index
+
+
+def _to_device(obj, device):
+    """obj with every tensor in it (tuples, lists, dicts, namedtuples) moved to device."""
+    if isinstance(obj, _C.TensorBase):
+        return obj.to(device)
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*(_to_device(o, device) for o in obj))
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_to_device(o, device) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _to_device(v, device) for k, v in obj.items()}
+    return obj
 
 
 @contextlib.contextmanager
