@@ -5,6 +5,8 @@
 #include <time.h>
 
 #include "aten_lite/random.h"
+#include "c10_lite/allocator.h"
+#include "c10_lite/cuda_state.h"
 
 /* Note [Random bindings]
  * The Generator type lives here; the torch-shaped functions (rand, randn,
@@ -20,10 +22,21 @@ typedef struct {
     PyObject_HEAD
     mt_generator gen;
     uint64_t initial_seed;
+    mt_device device; /* the cpu, or a CUDA device (index resolved) */
 } MTGeneratorObject;
 
 static PyTypeObject *mt__Generator_Type;
 static PyObject *mt__default_generator; /* strong reference, also a module attribute */
+
+/* Note [CUDA generators]
+ * As torch, each CUDA device has its default generator, used by the random ops on its tensors
+ * when no generator= is given.  They are made on first use (no CUDA call: a generator is two
+ * numbers), seeded with the seed of the last manual_seed_all (torch.manual_seed seeds them
+ * too), or torch's default seed.  The draws are the cpu's functions of (seed, offset) (Note
+ * [One random stream on every device] in aten_lite/random_math.h), so after one seed, the
+ * same calls on the cpu and on a device give the same numbers. */
+static PyObject *mt__cuda_generators[MT_CUDA_MAX_DEVICES]; /* strong references, or NULL */
+static uint64_t mt__cuda_seed_all = MT_DEFAULT_SEED;
 
 #define MT__RANDOM_NOGIL_MIN 16384
 
@@ -42,21 +55,28 @@ generator_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Generator", kwlist, &dev)) {
         return NULL;
     }
+    mt_device d = MT_DEVICE_CPU;
     if (dev != NULL && dev != Py_None) {
-        mt_device d;
         if (mt__device_from_py(dev, &d) < 0) {
             return NULL;
         }
-        if (d.type != MT_CPU) {
-            PyErr_SetString(PyExc_NotImplementedError,
-                            "Generator: only CPU generators are implemented (device='cpu')");
+        if (d.type != MT_CPU && d.type != MT_CUDA) {
+            PyErr_Format(PyExc_NotImplementedError,
+                         "Generator: only CPU and CUDA generators are implemented");
             return NULL;
+        }
+        if (d.type == MT_CUDA) {
+            int rc = mt_device_resolve(&d);
+            if (rc < 0) {
+                return mt__raise(rc);
+            }
         }
     }
     MTGeneratorObject *self = (MTGeneratorObject *)type->tp_alloc(type, 0);
     if (self == NULL) {
         return NULL;
     }
+    self->device = d;
     mt__gen_seed(self, MT_DEFAULT_SEED);
     return (PyObject *)self;
 }
@@ -197,9 +217,9 @@ generator_set_state(PyObject *self, PyObject *state)
 }
 
 static PyObject *
-generator_get_device(PyObject *Py_UNUSED(self), void *Py_UNUSED(closure))
+generator_get_device(PyObject *self, void *Py_UNUSED(closure))
 {
-    return mt__device_object(MT_DEVICE_CPU);
+    return mt__device_object(((MTGeneratorObject *)self)->device);
 }
 
 static PyObject *
@@ -219,7 +239,7 @@ static PyMethodDef generator_methods[] = {
 };
 
 static PyGetSetDef generator_getset[] = {
-    {"device", generator_get_device, NULL, "The device of the generator (always cpu).", NULL},
+    {"device", generator_get_device, NULL, "The device of the generator (cpu or cuda:i).", NULL},
     {NULL},
 };
 
@@ -241,19 +261,55 @@ static PyType_Spec generator_spec = {
     .slots = generator_slots,
 };
 
-/* The generator of a `generator=` argument (borrowed): None -> the default. */
+/* The default generator of CUDA device `index` (borrowed), made on first use, or NULL with
+ * an exception (an index out of range). */
 static MTGeneratorObject *
-mt__generator_arg(PyObject *o, const char *fname)
+mt__cuda_generator(int index)
+{
+    if (index < 0 || index >= MT_CUDA_MAX_DEVICES) {
+        PyErr_Format(PyExc_RuntimeError, "CUDA error: invalid device ordinal");
+        return NULL;
+    }
+    if (mt__cuda_generators[index] == NULL) {
+        MTGeneratorObject *g = (MTGeneratorObject *)PyObject_CallNoArgs((PyObject *)mt__Generator_Type);
+        if (g == NULL) {
+            return NULL;
+        }
+        g->device = (mt_device){.type = MT_CUDA, .index = index};
+        mt__gen_seed(g, mt__cuda_seed_all);
+        mt__cuda_generators[index] = (PyObject *)g;
+    }
+    return (MTGeneratorObject *)mt__cuda_generators[index];
+}
+
+/* The generator of a `generator=` argument for a tensor on device d (borrowed): None -> the
+ * default generator of d; a generator of another device type is torch's RuntimeError. */
+static MTGeneratorObject *
+mt__generator_arg_on(PyObject *o, mt_device d, const char *fname)
 {
     if (o == NULL || o == Py_None) {
-        return (MTGeneratorObject *)mt__default_generator;
+        return d.type == MT_CUDA ? mt__cuda_generator(d.index)
+                                 : (MTGeneratorObject *)mt__default_generator;
     }
     if (!PyObject_TypeCheck(o, mt__Generator_Type)) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'generator' must be torch.Generator, not %s",
                      fname, Py_TYPE(o)->tp_name);
         return NULL;
     }
-    return (MTGeneratorObject *)o;
+    MTGeneratorObject *g = (MTGeneratorObject *)o;
+    if (g->device.type != d.type) {
+        PyErr_Format(PyExc_RuntimeError, "Expected a '%s' device type for generator but found '%s'",
+                     mt_device_type_name(d.type), mt_device_type_name(g->device.type));
+        return NULL;
+    }
+    return g;
+}
+
+/* The generator of a `generator=` argument for the cpu (borrowed): None -> the default. */
+static MTGeneratorObject *
+mt__generator_arg(PyObject *o, const char *fname)
+{
+    return mt__generator_arg_on(o, MT_DEVICE_CPU, fname);
 }
 
 /* A new reference to o's impl (taken after the other arguments are parsed,
@@ -293,10 +349,6 @@ mt_py_random_fill_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_TypeError, "_random_fill_(self, dist, a, b, generator)");
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[4], "_random_fill_");
-    if (g == NULL) {
-        return NULL;
-    }
     long dist = PyLong_AsLong(args[1]);
     double a = PyFloat_AsDouble(args[2]), b = PyFloat_AsDouble(args[3]);
     if (PyErr_Occurred()) {
@@ -308,6 +360,11 @@ mt_py_random_fill_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nar
     }
     mt_tensor *t = mt__tensor_arg(args[0], "_random_fill_", "self");
     if (t == NULL) {
+        return NULL;
+    }
+    MTGeneratorObject *g = mt__generator_arg_on(args[4], mt_tensor_device(t), "_random_fill_");
+    if (g == NULL) {
+        mt_tensor_decref(t);
         return NULL;
     }
     Py_INCREF(g);
@@ -328,10 +385,6 @@ mt_py_random_int_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "_random_int_(self, from, range, generator)");
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[3], "_random_int_");
-    if (g == NULL) {
-        return NULL;
-    }
     long long from = PyLong_AsLongLong(args[1]);
     if (from == -1 && PyErr_Occurred()) {
         return NULL;
@@ -342,6 +395,11 @@ mt_py_random_int_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
     }
     mt_tensor *t = mt__tensor_arg(args[0], "_random_int_", "self");
     if (t == NULL) {
+        return NULL;
+    }
+    MTGeneratorObject *g = mt__generator_arg_on(args[3], mt_tensor_device(t), "_random_int_");
+    if (g == NULL) {
+        mt_tensor_decref(t);
         return NULL;
     }
     Py_INCREF(g);
@@ -362,11 +420,12 @@ mt_py_bernoulli_tensor_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_TypeError, "_bernoulli_tensor_(self, p, generator)");
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[2], "bernoulli_");
-    mt_tensor *t = g ? mt__tensor_arg(args[0], "bernoulli_", "self") : NULL;
+    mt_tensor *t = mt__tensor_arg(args[0], "bernoulli_", "self");
     mt_tensor *p = t ? mt__tensor_arg(args[1], "bernoulli_", "p") : NULL;
-    if (p == NULL) {
+    MTGeneratorObject *g = p ? mt__generator_arg_on(args[2], mt_tensor_device(t), "bernoulli_") : NULL;
+    if (g == NULL) {
         mt_tensor_decref(t);
+        mt_tensor_decref(p);
         return NULL;
     }
     Py_INCREF(g);
@@ -420,9 +479,10 @@ mt_py_poisson(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "_poisson(rates, generator)");
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[1], "poisson");
-    mt_tensor *p = g ? mt__tensor_arg(args[0], "poisson", "input") : NULL;
-    if (p == NULL) {
+    mt_tensor *p = mt__tensor_arg(args[0], "poisson", "input");
+    MTGeneratorObject *g = p ? mt__generator_arg_on(args[1], mt_tensor_device(p), "poisson") : NULL;
+    if (g == NULL) {
+        mt_tensor_decref(p);
         return NULL;
     }
     Py_INCREF(g);
@@ -453,9 +513,10 @@ mt_py_multinomial(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
         return NULL;
     }
     int repl = PyObject_IsTrue(args[2]);
-    MTGeneratorObject *g = repl < 0 ? NULL : mt__generator_arg(args[3], "multinomial");
-    mt_tensor *p = g ? mt__tensor_arg(args[0], "multinomial", "input") : NULL;
-    if (p == NULL) {
+    mt_tensor *p = repl < 0 ? NULL : mt__tensor_arg(args[0], "multinomial", "input");
+    MTGeneratorObject *g = p ? mt__generator_arg_on(args[3], mt_tensor_device(p), "multinomial") : NULL;
+    if (g == NULL) {
+        mt_tensor_decref(p);
         return NULL;
     }
     Py_INCREF(g);
@@ -473,6 +534,35 @@ mt_py_multinomial(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
     return mt__tensor_wrap(r);
 }
 
+/* _cuda_default_generator(index) -> the default generator of CUDA device index */
+static PyObject *
+mt_py_cuda_default_generator(PyObject *Py_UNUSED(m), PyObject *index)
+{
+    long i = PyLong_AsLong(index);
+    if (i == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    MTGeneratorObject *g = mt__cuda_generator((int)i);
+    return g ? Py_NewRef((PyObject *)g) : NULL;
+}
+
+/* _cuda_manual_seed_all(seed): seeds every CUDA default generator, made or to be made */
+static PyObject *
+mt_py_cuda_manual_seed_all(PyObject *Py_UNUSED(m), PyObject *seed)
+{
+    uint64_t s;
+    if (mt__seed_from_py(seed, &s) < 0) {
+        return NULL;
+    }
+    mt__cuda_seed_all = s;
+    for (int i = 0; i < MT_CUDA_MAX_DEVICES; i++) {
+        if (mt__cuda_generators[i] != NULL) {
+            mt__gen_seed((MTGeneratorObject *)mt__cuda_generators[i], s);
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 #define FAST(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL
 
 static PyMethodDef mt_random_functions[] = {
@@ -486,6 +576,11 @@ static PyMethodDef mt_random_functions[] = {
     {"_poisson", FAST(mt_py_poisson), "_poisson(rates, generator) -> Tensor"},
     {"_multinomial", FAST(mt_py_multinomial),
      "_multinomial(probs, num_samples, replacement, generator) -> int64 Tensor"},
+    {"_cuda_default_generator", mt_py_cuda_default_generator, METH_O,
+     "_cuda_default_generator(index): the default generator of CUDA device index (Note [CUDA "
+     "generators])."},
+    {"_cuda_manual_seed_all", mt_py_cuda_manual_seed_all, METH_O,
+     "_cuda_manual_seed_all(seed): seeds the CUDA default generators, those made later too."},
     {NULL},
 };
 

@@ -202,7 +202,7 @@ mt__cuda_fill(const mt_iter *it, mt_dtype dt, const void *elem)
                                 it->data[0], elem, isz);
 }
 
-static const mt_fill_kernels mt__cuda_fill_kernels = {.fill = mt__cuda_fill};
+static const mt_fill_kernels mt__cuda_fill_kernels = {.fill = mt__cuda_fill, .sequence = mt__cuda_sequence};
 
 /* ---- elementwise ---- */
 
@@ -291,6 +291,10 @@ static const mt_elementwise_kernels mt__cuda_elementwise_kernels = {
     .run = mt__cuda_ew_run,
 };
 
+void mt__cuda_reduce_register(void);
+void mt__cuda_scan_register(void);
+void mt__cuda_random_register(void);
+
 void
 mt_cuda_kernels_register(void)
 {
@@ -299,4 +303,7 @@ mt_cuda_kernels_register(void)
     mt_copy_stub[MT_CUDA][MT_CUDA] = &mt__cuda_copy_kernels;
     MT_REGISTER_STUB(fill, MT_CUDA, &mt__cuda_fill_kernels);
     MT_REGISTER_STUB(elementwise, MT_CUDA, &mt__cuda_elementwise_kernels);
+    mt__cuda_reduce_register();
+    mt__cuda_scan_register();
+    mt__cuda_random_register();
 }

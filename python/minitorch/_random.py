@@ -53,13 +53,18 @@ copyreg.pickle(Generator, _reduce_generator)
 
 # ---- seeding ---------------------------------------------------------------------------
 def manual_seed(seed):
-    """Seeds the default generator; returns it."""
-    return default_generator.manual_seed(int(seed))
+    """Seeds the default generator and every CUDA device's (as torch); returns the default one."""
+    g = default_generator.manual_seed(int(seed))
+    _C._cuda_manual_seed_all(int(seed))
+    return g
 
 
 def seed():
-    """Seeds the default generator with a non-deterministic number; returns that seed."""
-    return default_generator.seed()
+    """Seeds the default generator (and the CUDA devices') with a non-deterministic number;
+    returns that seed."""
+    s = default_generator.seed()
+    _C._cuda_manual_seed_all(s)
+    return s
 
 
 def initial_seed():
