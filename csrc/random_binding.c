@@ -61,8 +61,12 @@ generator_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             return NULL;
         }
         if (d.type != MT_CPU && d.type != MT_CUDA) {
-            PyErr_Format(PyExc_NotImplementedError,
-                         "Generator: only CPU and CUDA generators are implemented");
+            char name[16] = {0};
+            const char *n = mt_device_type_name(d.type);
+            for (size_t i = 0; i + 1 < sizeof(name) && n[i] != '\0'; i++) {
+                name[i] = (char)(n[i] >= 'a' && n[i] <= 'z' ? n[i] - 'a' + 'A' : n[i]);
+            }
+            PyErr_Format(PyExc_RuntimeError, "%s device type not an accelerator.", name);
             return NULL;
         }
         if (d.type == MT_CUDA) {
@@ -453,7 +457,12 @@ mt_py_randperm(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
         mt__dtype_from_py(args[1], &dt, "dtype") < 0) {
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[2], "randperm");
+    /* any device's generator: the permutation is drawn on the cpu from its stream (the
+     * caller moves it to the generator's device) */
+    MTGeneratorObject *g =
+        args[2] != Py_None && PyObject_TypeCheck(args[2], mt__Generator_Type)
+            ? (MTGeneratorObject *)args[2]
+            : mt__generator_arg(args[2], "randperm");
     if (g == NULL) {
         return NULL;
     }

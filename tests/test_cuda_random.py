@@ -198,3 +198,12 @@ def test_missing_kernels_raise():
         torch.multinomial(r, 2)
     with pytest.raises(NotImplementedError):
         torch.empty(3, dtype=torch.int64, device="cuda").normal_()
+
+
+def test_randperm_on_device():
+    got, want = _both(lambda d: torch.randperm(1000, device=d))
+    assert torch.equal(got, want)
+    r = torch.randperm(10, device="cuda")
+    assert r.device.type == "cuda" and sorted(r.cpu().tolist()) == list(range(10))
+    with pytest.raises(RuntimeError, match="Expected a 'cuda' device type for generator"):
+        torch.randperm(5, device="cuda", generator=torch.Generator())

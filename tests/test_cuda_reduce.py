@@ -236,3 +236,8 @@ def test_barebones_unsigned():
     _check(lambda t: t.all(), x)
     with pytest.raises(NotImplementedError):
         x.cuda().amax()
+
+
+def test_bool_argmax_error_names_the_device():
+    with pytest.raises(NotImplementedError, match="\"argmax_cuda\" not implemented for 'Bool'"):
+        torch.ones(3, dtype=torch.bool, device="cuda").argmax()
