@@ -80,8 +80,9 @@ mt_philox4x32(uint64_t key, uint64_t counter, uint64_t counter_hi, uint32_t out[
 }
 
 /* Philox of MT__LANES consecutive counters at once, written lane-parallel so
- * the compiler can vectorise the 32x32->64 multiplies: mt_philox_block's rounds (the same
- * words, which tests/test_random.py checks).  words[4 * l + k] is word k of block ctr + l. */
+ * the compiler can vectorise the 32x32->64 multiplies: mt_philox_block's rounds, giving the
+ * same words as the CUDA kernels' one block at a time (tests/test_cuda_random.py compares the
+ * two).  words[4 * l + k] is word k of block ctr + l. */
 #define MT__LANES 8
 
 MT_SIMD_CLONES static void
