@@ -289,6 +289,8 @@ MT_DECLARE_STUB(loss, mt_loss_kernels);
 
 /* the cpu sequence kernel (factory.c), in the cpu fill table of cpu/copy.c */
 int mt__cpu_sequence(mt_tensor *t, const mt_sequence *seq);
+/* the CUDA sequence kernel (aten_lite/cuda/sequence.c), in the CUDA fill table */
+int mt__cuda_sequence(mt_tensor *t, const mt_sequence *seq);
 
 /* the cpu cdist (distance.c), in the cpu table of linalg.c */
 int mt__cpu_cdist(const mt_tensor *a, const mt_tensor *b, double p, mt_tensor *out);

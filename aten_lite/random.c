@@ -9,6 +9,7 @@
 #include "aten_lite/kernel_stubs.h"
 #include "aten_lite/ops.h"
 #include "aten_lite/parallel.h"
+#include "aten_lite/random_math.h"
 #include "c10_lite/error.h"
 
 /* See Note [Counter-based random numbers] in random.h. */
@@ -70,35 +71,18 @@ mt_generator_set_state(mt_generator *g, const uint8_t *state, int64_t nbytes)
     return 0;
 }
 
-/* ---- Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3") ---- */
+/* ---- Philox4x32-10: mt_philox_block (random_math.h) ---- */
 
 void
 mt_philox4x32(uint64_t key, uint64_t counter, uint64_t counter_hi, uint32_t out[4])
 {
-    uint32_t c0 = (uint32_t)counter, c1 = (uint32_t)(counter >> 32);
-    uint32_t c2 = (uint32_t)counter_hi, c3 = (uint32_t)(counter_hi >> 32);
-    uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
-    for (int r = 0; r < 10; r++) {
-        uint64_t p0 = (uint64_t)UINT32_C(0xD2511F53) * c0;
-        uint64_t p1 = (uint64_t)UINT32_C(0xCD9E8D57) * c2;
-        uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
-        uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
-        c1 = (uint32_t)p1;
-        c3 = (uint32_t)p0;
-        c0 = n0;
-        c2 = n2;
-        k0 += UINT32_C(0x9E3779B9);
-        k1 += UINT32_C(0xBB67AE85);
-    }
-    out[0] = c0;
-    out[1] = c1;
-    out[2] = c2;
-    out[3] = c3;
+    mt_philox_block(key, counter, counter_hi, out);
 }
 
 /* Philox of MT__LANES consecutive counters at once, written lane-parallel so
- * the compiler can vectorise the 32x32->64 multiplies.  words[4 * l + k] is
- * word k of block ctr + l. */
+ * the compiler can vectorise the 32x32->64 multiplies: mt_philox_block's rounds, giving the
+ * same words as the CUDA kernels' one block at a time (tests/test_cuda_random.py compares the
+ * two).  words[4 * l + k] is word k of block ctr + l. */
 #define MT__LANES 8
 
 MT_SIMD_CLONES static void
@@ -132,34 +116,6 @@ mt__philox_batch(uint64_t key, uint64_t ctr, uint32_t words[4 * MT__LANES])
         words[4 * l + 2] = c2[l];
         words[4 * l + 3] = c3[l];
     }
-}
-
-/* Uniform doubles in [0, 1) and (0, 1] from 53 bits of the 64-bit word (hi, lo). */
-static inline double
-mt__u53(uint32_t hi, uint32_t lo)
-{
-    return (double)((((uint64_t)hi << 32) | lo) >> 11) * 0x1.0p-53;
-}
-static inline double
-mt__u53_open0(uint32_t hi, uint32_t lo)
-{
-    return (double)(((((uint64_t)hi << 32) | lo) >> 11) + 1) * 0x1.0p-53;
-}
-
-/* ... and in (0, 1): the midpoints of the 2^-53 grid. */
-static inline double
-mt__u53_mid(uint32_t hi, uint32_t lo)
-{
-    return ((double)((((uint64_t)hi << 32) | lo) >> 11) + 0.5) * 0x1.0p-53;
-}
-
-/* floor(r * range / 2^64): r mod range's job without a division (Lemire); the
- * bias for a range that does not divide 2^64 is below range / 2^64. */
-static inline uint64_t
-mt__scale64(uint64_t r, uint64_t range)
-{
-    __extension__ typedef unsigned __int128 mt__u128;
-    return (uint64_t)(((mt__u128)r * range) >> 64);
 }
 
 /* mt__store_doubles / _floats / _ints: store v[0, n) into elements
@@ -203,45 +159,37 @@ MT__DEFINE_STORE(mt__store_ints, int64_t)
 #define MT__NARROW (4 * MT__LANES) /* values per batch */
 #define MT__WIDE (2 * MT__LANES)
 
+/* The values of one batch (random_math.h's draws, Note [One random stream on every device]). */
 static void
 mt__narrow_values(const mt_random_job *j, const uint32_t *w, float *v)
 {
     float scale = 1.0f / (float)(UINT32_C(1) << j->mbits);
     int shift = 32 - j->mbits;
     float a = (float)j->a, b = (float)j->b;
-    const float two_pi = 6.283185307179586f;
     switch (j->dist) {
     case MT_RAND_UNIFORM:
         for (int e = 0; e < MT__NARROW; e++) {
-            float x = a + (b - a) * ((float)(w[e] >> shift) * scale);
-            v[e] = x < b ? x : a; /* rounding reached `to` (possible only for wide ranges) */
+            v[e] = mt_rng_uniform_f(w[e], shift, scale, a, b);
         }
         break;
     case MT_RAND_EXPONENTIAL:
         for (int e = 0; e < MT__NARROW; e++) {
-            /* u in (0, 1) (midpoints of the 2^24 grid), so the draw is never 0 */
-            v[e] = -logf(((float)(w[e] >> 8) + 0.5f) * 0x1.0p-24f) / a;
+            v[e] = mt_rng_exponential_f(w[e], a);
         }
         break;
     case MT_RAND_CAUCHY:
         for (int e = 0; e < MT__NARROW; e++) {
-            v[e] = a + b * tanf((float)M_PI * ((float)(w[e] >> 8) * 0x1.0p-24f - 0.5f));
+            v[e] = mt_rng_cauchy_f(w[e], a, b);
         }
         break;
     case MT_RAND_NORMAL:
     case MT_RAND_LOG_NORMAL:
         for (int e = 0; e < MT__NARROW; e += 2) {
-            float u1 = (float)((w[e] >> 8) + 1) * 0x1.0p-24f; /* (0, 1] */
-            float u2 = (float)(w[e + 1] >> 8) * 0x1.0p-24f;
-            float r = sqrtf(-2.0f * logf(u1));
-            float s, c;
-            sincosf(two_pi * u2, &s, &c);
-            v[e] = a + b * r * c;
-            v[e + 1] = a + b * r * s;
+            mt_rng_normal2_f(w[e], w[e + 1], a, b, &v[e], &v[e + 1]);
         }
         if (j->dist == MT_RAND_LOG_NORMAL) {
             for (int e = 0; e < MT__NARROW; e++) {
-                v[e] = expf(v[e]);
+                v[e] = mt_rng_exp_f(v[e]);
             }
         }
         break;
@@ -258,49 +206,40 @@ mt__wide_values(const mt_random_job *j, const uint32_t *w, const double *pb, dou
     switch (j->dist) {
     case MT_RAND_UNIFORM:
         for (int e = 0; e < MT__WIDE; e++) {
-            double x = a + (b - a) * mt__u53(w[2 * e], w[2 * e + 1]);
-            v[e] = x < b ? x : a;
+            v[e] = mt_rng_uniform_d(w[2 * e], w[2 * e + 1], a, b);
         }
         break;
     case MT_RAND_EXPONENTIAL:
         for (int e = 0; e < MT__WIDE; e++) {
-            v[e] = -log(mt__u53_mid(w[2 * e], w[2 * e + 1])) / a; /* never 0 */
+            v[e] = mt_rng_exponential_d(w[2 * e], w[2 * e + 1], a);
         }
         break;
     case MT_RAND_CAUCHY:
         for (int e = 0; e < MT__WIDE; e++) {
-            v[e] = a + b * tan(M_PI * (mt__u53(w[2 * e], w[2 * e + 1]) - 0.5));
+            v[e] = mt_rng_cauchy_d(w[2 * e], w[2 * e + 1], a, b);
         }
         break;
     case MT_RAND_NORMAL:
     case MT_RAND_LOG_NORMAL:
         for (int e = 0; e < MT__WIDE; e += 2) {
-            double r = sqrt(-2.0 * log(mt__u53_open0(w[2 * e], w[2 * e + 1])));
-            double s, c;
-            sincos(2.0 * M_PI * mt__u53(w[2 * e + 2], w[2 * e + 3]), &s, &c);
-            v[e] = a + b * r * c;
-            v[e + 1] = a + b * r * s;
+            mt_rng_normal2_d(w + 2 * e, a, b, &v[e], &v[e + 1]);
         }
         if (j->dist == MT_RAND_LOG_NORMAL) {
             for (int e = 0; e < MT__WIDE; e++) {
-                v[e] = exp(v[e]);
+                v[e] = mt_rng_exp_d(v[e]);
             }
         }
         break;
     case MT_RAND_BERNOULLI:
         for (int e = 0; e < MT__WIDE; e++) {
-            double p = pb ? pb[e] : a;
-            v[e] = mt__u53(w[2 * e], w[2 * e + 1]) < p ? 1.0 : 0.0;
+            v[e] = mt_rng_bernoulli_d(w[2 * e], w[2 * e + 1], pb ? pb[e] : a);
         }
         break;
-    case MT_RAND_GEOMETRIC: {
-        double l = log1p(-a);
+    case MT_RAND_GEOMETRIC:
         for (int e = 0; e < MT__WIDE; e++) {
-            double x = ceil(log(mt__u53_open0(w[2 * e], w[2 * e + 1])) / l);
-            v[e] = x < 1.0 ? 1.0 : x > 0x1.0p62 ? 0x1.0p62 : x; /* stays an int64 */
+            v[e] = mt_rng_geometric_d(w[2 * e], w[2 * e + 1], j->log_q);
         }
         break;
-    }
     default:
         break;
     }
@@ -358,8 +297,7 @@ mt__int_chunk(void *ctx, int64_t begin, int64_t end)
     for (int64_t b0 = begin / MT__WIDE * MT__WIDE; b0 < end; b0 += MT__WIDE) {
         mt__philox_batch(j->key, j->base + (uint64_t)(b0 / MT__WIDE) * MT__LANES, w);
         for (int e = 0; e < MT__WIDE; e++) {
-            uint64_t r = ((uint64_t)w[2 * e] << 32) | w[2 * e + 1];
-            iv[e] = (int64_t)((uint64_t)j->from + (j->range ? mt__scale64(r, j->range) : r));
+            iv[e] = mt_rng_int(w[2 * e], w[2 * e + 1], j->from, j->range);
         }
         int64_t lo = b0 < begin ? begin : b0;
         int64_t hi = b0 + MT__WIDE < end ? b0 + MT__WIDE : end;
@@ -382,8 +320,8 @@ mt__random_op_name(const mt_random_job *j)
 
 /* Runs the job over t: directly when t is contiguous, else through a
  * contiguous buffer copied into t.  Reserves the generator's blocks first. */
-static int
-mt__run_fill(mt_tensor *t, mt_generator *g, mt_random_job *j)
+int
+mt_random_run_fill(mt_tensor *t, mt_generator *g, mt_random_job *j)
 {
     int (*fill)(mt_tensor *, const mt_random_job *) =
         MT_STUB(random, fill, mt_tensor_device(t).type, mt__random_op_name(j));
@@ -434,16 +372,17 @@ mt_random_fill_(mt_tensor *t, mt_generator *g, mt_rand_dist dist, double a, doub
                             mt_dtype_scalar_name(t->dtype));
     }
     mt_random_job j = {.dist = dist, .a = a, .b = b};
+    j.log_q = dist == MT_RAND_GEOMETRIC ? log1p(-a) : 0.0;
     j.wide = t->dtype == MT_FLOAT64 || !needs_float;
     j.mbits = t->dtype == MT_FLOAT16 ? 11 : t->dtype == MT_BFLOAT16 ? 8 : 24;
-    return mt__run_fill(t, g, &j);
+    return mt_random_run_fill(t, g, &j);
 }
 
 int
 mt_random_int_(mt_tensor *t, mt_generator *g, int64_t from, uint64_t range)
 {
     mt_random_job j = {.wide = true, .ints = true, .from = from, .range = range};
-    return mt__run_fill(t, g, &j);
+    return mt_random_run_fill(t, g, &j);
 }
 
 int
@@ -489,7 +428,7 @@ mt__cpu_bernoulli_tensor(mt_tensor *t, mt_generator *g, const mt_tensor *p)
         }
     }
     mt_random_job j = {.dist = MT_RAND_BERNOULLI, .wide = true, .p = pv};
-    rc = mt__run_fill(t, g, &j);
+    rc = mt_random_run_fill(t, g, &j);
     mt_tensor_decref(pc);
     return rc;
 }
@@ -533,7 +472,7 @@ mt__perm_draws(void *ctx, int64_t begin, int64_t end)
     uint64_t *w = (uint64_t *)(j->k + begin); /* same size: the draws are scaled in place */
     mt__words_range(j->key, j->base, begin, end, w);
     for (int64_t i = begin; i < end; i++) {
-        j->k[i] = (int64_t)mt__scale64(w[i - begin], (uint64_t)i + 1);
+        j->k[i] = (int64_t)mt_rng_scale64(w[i - begin], (uint64_t)i + 1);
     }
 }
 
@@ -620,7 +559,7 @@ mt__stream_u(mt__stream *s)
         s->used = 0;
     }
     int k = s->used++;
-    return mt__u53(s->w[2 * k], s->w[2 * k + 1]);
+    return mt_rng_u53(s->w[2 * k], s->w[2 * k + 1]);
 }
 
 static double

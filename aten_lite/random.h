@@ -76,12 +76,18 @@ typedef struct mt_random_job {
     uint64_t key;
     uint64_t base;   /* first reserved block */
     double a, b;
+    double log_q;    /* geometric: log1p(-a) */
     int64_t from;    /* ints */
     uint64_t range;
-    const double *p; /* bernoulli with a tensor p: contiguous float64 probabilities */
+    const double *p; /* bernoulli with a tensor p: contiguous float64 probabilities (on t's device) */
     char *data;      /* the kernel's: the tensor's first element */
 } mt_random_job;
 
+/* Runs job over t (any layout, no internal overlap) on t's device: sets the job's dtype,
+ * key and base (reserving the generator's blocks), then calls the device's fill kernel (on a
+ * contiguous buffer copied into t when t is not contiguous).  For the kernels of a device
+ * (bernoulli_tensor) that prepare a job themselves. */
+int mt_random_run_fill(mt_tensor *t, mt_generator *g, mt_random_job *job);
 /* Fills t (borrowed; any layout, no internal overlap) with draws of `dist`
  * from g.  Uniform, normal, exponential, Cauchy and log-normal need a
  * floating t (MT_ERUNTIME naming the kernel otherwise, as torch); parameters

@@ -5,6 +5,8 @@
 #include <time.h>
 
 #include "aten_lite/random.h"
+#include "c10_lite/allocator.h"
+#include "c10_lite/cuda_state.h"
 
 /* Note [Random bindings]
  * The Generator type lives here; the torch-shaped functions (rand, randn,
@@ -20,6 +22,7 @@ typedef struct {
     PyObject_HEAD
     mt_generator gen;
     uint64_t initial_seed;
+    mt_device device; /* the cpu, or a CUDA device (index resolved) */
 } MTGeneratorObject;
 
 static PyTypeObject *mt__Generator_Type;
@@ -32,6 +35,15 @@ static PyObject *mt__default_generator; /* strong reference, also a module attri
  * this OS thread while set; _set_thread_generator(g) installs it (a strong reference, owned
  * by the thread: the thread sets None before it ends) and _thread_generator() reads it. */
 static _Thread_local PyObject *mt__thread_generator;
+/* Note [CUDA generators]
+ * As torch, each CUDA device has its default generator, used by the random ops on its tensors
+ * when no generator= is given.  They are made on first use (no CUDA call: a generator is two
+ * numbers), seeded with the seed of the last manual_seed_all (torch.manual_seed seeds them
+ * too), or torch's default seed.  The draws are the cpu's functions of (seed, offset) (Note
+ * [One random stream on every device] in aten_lite/random_math.h), so after one seed, the
+ * same calls on the cpu and on a device give the same numbers. */
+static PyObject *mt__cuda_generators[MT_CUDA_MAX_DEVICES]; /* strong references, or NULL */
+static uint64_t mt__cuda_seed_all = MT_DEFAULT_SEED;
 
 #define MT__RANDOM_NOGIL_MIN 16384
 
@@ -50,21 +62,32 @@ generator_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Generator", kwlist, &dev)) {
         return NULL;
     }
+    mt_device d = MT_DEVICE_CPU;
     if (dev != NULL && dev != Py_None) {
-        mt_device d;
         if (mt__device_from_py(dev, &d) < 0) {
             return NULL;
         }
-        if (d.type != MT_CPU) {
-            PyErr_SetString(PyExc_NotImplementedError,
-                            "Generator: only CPU generators are implemented (device='cpu')");
+        if (d.type != MT_CPU && d.type != MT_CUDA) {
+            char name[16] = {0};
+            const char *n = mt_device_type_name(d.type);
+            for (size_t i = 0; i + 1 < sizeof(name) && n[i] != '\0'; i++) {
+                name[i] = (char)(n[i] >= 'a' && n[i] <= 'z' ? n[i] - 'a' + 'A' : n[i]);
+            }
+            PyErr_Format(PyExc_RuntimeError, "%s device type not an accelerator.", name);
             return NULL;
+        }
+        if (d.type == MT_CUDA) {
+            int rc = mt_device_resolve(&d);
+            if (rc < 0) {
+                return mt__raise(rc);
+            }
         }
     }
     MTGeneratorObject *self = (MTGeneratorObject *)type->tp_alloc(type, 0);
     if (self == NULL) {
         return NULL;
     }
+    self->device = d;
     mt__gen_seed(self, MT_DEFAULT_SEED);
     return (PyObject *)self;
 }
@@ -205,9 +228,9 @@ generator_set_state(PyObject *self, PyObject *state)
 }
 
 static PyObject *
-generator_get_device(PyObject *Py_UNUSED(self), void *Py_UNUSED(closure))
+generator_get_device(PyObject *self, void *Py_UNUSED(closure))
 {
-    return mt__device_object(MT_DEVICE_CPU);
+    return mt__device_object(((MTGeneratorObject *)self)->device);
 }
 
 static PyObject *
@@ -227,7 +250,7 @@ static PyMethodDef generator_methods[] = {
 };
 
 static PyGetSetDef generator_getset[] = {
-    {"device", generator_get_device, NULL, "The device of the generator (always cpu).", NULL},
+    {"device", generator_get_device, NULL, "The device of the generator (cpu or cuda:i).", NULL},
     {NULL},
 };
 
@@ -249,11 +272,36 @@ static PyType_Spec generator_spec = {
     .slots = generator_slots,
 };
 
-/* The generator of a `generator=` argument (borrowed): None -> the default. */
+/* The default generator of CUDA device `index` (borrowed), made on first use, or NULL with
+ * an exception (an index out of range). */
 static MTGeneratorObject *
-mt__generator_arg(PyObject *o, const char *fname)
+mt__cuda_generator(int index)
+{
+    if (index < 0 || index >= MT_CUDA_MAX_DEVICES) {
+        PyErr_Format(PyExc_RuntimeError, "CUDA error: invalid device ordinal");
+        return NULL;
+    }
+    if (mt__cuda_generators[index] == NULL) {
+        MTGeneratorObject *g = (MTGeneratorObject *)PyObject_CallNoArgs((PyObject *)mt__Generator_Type);
+        if (g == NULL) {
+            return NULL;
+        }
+        g->device = (mt_device){.type = MT_CUDA, .index = index};
+        mt__gen_seed(g, mt__cuda_seed_all);
+        mt__cuda_generators[index] = (PyObject *)g;
+    }
+    return (MTGeneratorObject *)mt__cuda_generators[index];
+}
+
+/* The generator of a `generator=` argument for a tensor on device d (borrowed): None -> the
+ * default generator of d; a generator of another device type is torch's RuntimeError. */
+static MTGeneratorObject *
+mt__generator_arg_on(PyObject *o, mt_device d, const char *fname)
 {
     if (o == NULL || o == Py_None) {
+        if (d.type == MT_CUDA) {
+            return mt__cuda_generator(d.index);
+        }
         return (MTGeneratorObject *)(mt__thread_generator != NULL ? mt__thread_generator
                                                                    : mt__default_generator);
     }
@@ -262,7 +310,20 @@ mt__generator_arg(PyObject *o, const char *fname)
                      fname, Py_TYPE(o)->tp_name);
         return NULL;
     }
-    return (MTGeneratorObject *)o;
+    MTGeneratorObject *g = (MTGeneratorObject *)o;
+    if (g->device.type != d.type) {
+        PyErr_Format(PyExc_RuntimeError, "Expected a '%s' device type for generator but found '%s'",
+                     mt_device_type_name(d.type), mt_device_type_name(g->device.type));
+        return NULL;
+    }
+    return g;
+}
+
+/* The generator of a `generator=` argument for the cpu (borrowed): None -> the default. */
+static MTGeneratorObject *
+mt__generator_arg(PyObject *o, const char *fname)
+{
+    return mt__generator_arg_on(o, MT_DEVICE_CPU, fname);
 }
 
 /* A new reference to o's impl (taken after the other arguments are parsed,
@@ -302,10 +363,6 @@ mt_py_random_fill_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_TypeError, "_random_fill_(self, dist, a, b, generator)");
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[4], "_random_fill_");
-    if (g == NULL) {
-        return NULL;
-    }
     long dist = PyLong_AsLong(args[1]);
     double a = PyFloat_AsDouble(args[2]), b = PyFloat_AsDouble(args[3]);
     if (PyErr_Occurred()) {
@@ -317,6 +374,11 @@ mt_py_random_fill_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nar
     }
     mt_tensor *t = mt__tensor_arg(args[0], "_random_fill_", "self");
     if (t == NULL) {
+        return NULL;
+    }
+    MTGeneratorObject *g = mt__generator_arg_on(args[4], mt_tensor_device(t), "_random_fill_");
+    if (g == NULL) {
+        mt_tensor_decref(t);
         return NULL;
     }
     Py_INCREF(g);
@@ -337,10 +399,6 @@ mt_py_random_int_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "_random_int_(self, from, range, generator)");
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[3], "_random_int_");
-    if (g == NULL) {
-        return NULL;
-    }
     long long from = PyLong_AsLongLong(args[1]);
     if (from == -1 && PyErr_Occurred()) {
         return NULL;
@@ -351,6 +409,11 @@ mt_py_random_int_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
     }
     mt_tensor *t = mt__tensor_arg(args[0], "_random_int_", "self");
     if (t == NULL) {
+        return NULL;
+    }
+    MTGeneratorObject *g = mt__generator_arg_on(args[3], mt_tensor_device(t), "_random_int_");
+    if (g == NULL) {
+        mt_tensor_decref(t);
         return NULL;
     }
     Py_INCREF(g);
@@ -371,11 +434,12 @@ mt_py_bernoulli_tensor_(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_TypeError, "_bernoulli_tensor_(self, p, generator)");
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[2], "bernoulli_");
-    mt_tensor *t = g ? mt__tensor_arg(args[0], "bernoulli_", "self") : NULL;
+    mt_tensor *t = mt__tensor_arg(args[0], "bernoulli_", "self");
     mt_tensor *p = t ? mt__tensor_arg(args[1], "bernoulli_", "p") : NULL;
-    if (p == NULL) {
+    MTGeneratorObject *g = p ? mt__generator_arg_on(args[2], mt_tensor_device(t), "bernoulli_") : NULL;
+    if (g == NULL) {
         mt_tensor_decref(t);
+        mt_tensor_decref(p);
         return NULL;
     }
     Py_INCREF(g);
@@ -403,7 +467,12 @@ mt_py_randperm(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
         mt__dtype_from_py(args[1], &dt, "dtype") < 0) {
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[2], "randperm");
+    /* any device's generator: the permutation is drawn on the cpu from its stream (the
+     * caller moves it to the generator's device) */
+    MTGeneratorObject *g =
+        args[2] != Py_None && PyObject_TypeCheck(args[2], mt__Generator_Type)
+            ? (MTGeneratorObject *)args[2]
+            : mt__generator_arg(args[2], "randperm");
     if (g == NULL) {
         return NULL;
     }
@@ -429,9 +498,10 @@ mt_py_poisson(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "_poisson(rates, generator)");
         return NULL;
     }
-    MTGeneratorObject *g = mt__generator_arg(args[1], "poisson");
-    mt_tensor *p = g ? mt__tensor_arg(args[0], "poisson", "input") : NULL;
-    if (p == NULL) {
+    mt_tensor *p = mt__tensor_arg(args[0], "poisson", "input");
+    MTGeneratorObject *g = p ? mt__generator_arg_on(args[1], mt_tensor_device(p), "poisson") : NULL;
+    if (g == NULL) {
+        mt_tensor_decref(p);
         return NULL;
     }
     Py_INCREF(g);
@@ -462,9 +532,10 @@ mt_py_multinomial(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
         return NULL;
     }
     int repl = PyObject_IsTrue(args[2]);
-    MTGeneratorObject *g = repl < 0 ? NULL : mt__generator_arg(args[3], "multinomial");
-    mt_tensor *p = g ? mt__tensor_arg(args[0], "multinomial", "input") : NULL;
-    if (p == NULL) {
+    mt_tensor *p = repl < 0 ? NULL : mt__tensor_arg(args[0], "multinomial", "input");
+    MTGeneratorObject *g = p ? mt__generator_arg_on(args[3], mt_tensor_device(p), "multinomial") : NULL;
+    if (g == NULL) {
+        mt_tensor_decref(p);
         return NULL;
     }
     Py_INCREF(g);
@@ -480,6 +551,35 @@ mt_py_multinomial(PyObject *Py_UNUSED(m), PyObject *const *args, Py_ssize_t narg
     mt_tensor_decref(p);
     Py_DECREF(g);
     return mt__tensor_wrap(r);
+}
+
+/* _cuda_default_generator(index) -> the default generator of CUDA device index */
+static PyObject *
+mt_py_cuda_default_generator(PyObject *Py_UNUSED(m), PyObject *index)
+{
+    long i = PyLong_AsLong(index);
+    if (i == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    MTGeneratorObject *g = mt__cuda_generator((int)i);
+    return g ? Py_NewRef((PyObject *)g) : NULL;
+}
+
+/* _cuda_manual_seed_all(seed): seeds every CUDA default generator, made or to be made */
+static PyObject *
+mt_py_cuda_manual_seed_all(PyObject *Py_UNUSED(m), PyObject *seed)
+{
+    uint64_t s;
+    if (mt__seed_from_py(seed, &s) < 0) {
+        return NULL;
+    }
+    mt__cuda_seed_all = s;
+    for (int i = 0; i < MT_CUDA_MAX_DEVICES; i++) {
+        if (mt__cuda_generators[i] != NULL) {
+            mt__gen_seed((MTGeneratorObject *)mt__cuda_generators[i], s);
+        }
+    }
+    Py_RETURN_NONE;
 }
 
 #define FAST(name) (PyCFunction)(void (*)(void))name, METH_FASTCALL
@@ -525,6 +625,11 @@ static PyMethodDef mt_random_functions[] = {
     {"_poisson", FAST(mt_py_poisson), "_poisson(rates, generator) -> Tensor"},
     {"_multinomial", FAST(mt_py_multinomial),
      "_multinomial(probs, num_samples, replacement, generator) -> int64 Tensor"},
+    {"_cuda_default_generator", mt_py_cuda_default_generator, METH_O,
+     "_cuda_default_generator(index): the default generator of CUDA device index (Note [CUDA "
+     "generators])."},
+    {"_cuda_manual_seed_all", mt_py_cuda_manual_seed_all, METH_O,
+     "_cuda_manual_seed_all(seed): seeds the CUDA default generators, those made later too."},
     {NULL},
 };
 

@@ -52,7 +52,8 @@ mt__reduce_held(mt_reduce_op op, const char *fname, mt_tensor *t, PyObject *cons
     bool arg_op = op == MT_REDUCE_ARGMAX || op == MT_REDUCE_ARGMIN;
     if (arg_op && t->dtype == MT_BOOL) {
         /* as torch (max/min with dim do support bool) */
-        PyErr_Format(PyExc_NotImplementedError, "\"%s_cpu\" not implemented for 'Bool'", fname);
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for 'Bool'", fname,
+                     mt_device_type_name(mt_tensor_device(t).type));
         return NULL;
     }
     if (arg_op && a[1] != NULL && a[1] != Py_None && !PyIndex_Check(a[1])) {

@@ -222,7 +222,7 @@ mt__cuda_fill(const mt_iter *it, mt_dtype dt, const void *elem)
                                 it->data[0], elem, isz);
 }
 
-static const mt_fill_kernels mt__cuda_fill_kernels = {.fill = mt__cuda_fill};
+static const mt_fill_kernels mt__cuda_fill_kernels = {.fill = mt__cuda_fill, .sequence = mt__cuda_sequence};
 
 /* ---- elementwise ---- */
 
@@ -318,6 +318,10 @@ void mt__cuda_gemm_register(void);
 void mt__cuda_conv_register(void);
 void mt__cuda_index_register(void);
 void mt__cuda_sort_register(void);
+void mt__cuda_reduce_register(void);
+void mt__cuda_scan_register(void);
+void mt__cuda_random_register(void);
+
 void
 mt_cuda_kernels_register(void)
 {
@@ -332,4 +336,7 @@ mt_cuda_kernels_register(void)
     mt__cuda_conv_register();
     mt__cuda_index_register();
     mt__cuda_sort_register();
+    mt__cuda_reduce_register();
+    mt__cuda_scan_register();
+    mt__cuda_random_register();
 }

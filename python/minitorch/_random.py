@@ -58,13 +58,22 @@ _thread_generator = _C._thread_generator
 
 
 def manual_seed(seed):
-    """Seeds the default generator; returns it."""
-    return _thread_generator().manual_seed(int(seed))
+    """Seeds the default generator and (the process's one, as torch) every CUDA device's;
+    returns the default one."""
+    g = _thread_generator().manual_seed(int(seed))
+    if g is default_generator:
+        _C._cuda_manual_seed_all(int(seed))
+    return g
 
 
 def seed():
-    """Seeds the default generator with a non-deterministic number; returns that seed."""
-    return _thread_generator().seed()
+    """Seeds the default generator (and, the process's one, the CUDA devices') with a
+    non-deterministic number; returns that seed."""
+    g = _thread_generator()
+    s = g.seed()
+    if g is default_generator:
+        _C._cuda_manual_seed_all(s)
+    return s
 
 
 def initial_seed():
@@ -364,9 +373,23 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     _C._check_tensor_options("randperm", layout, None)
     n = _int_arg(n, "randperm", "n")
     _check_grad(requires_grad)
+    dev = None
     if device is not None:
-        _C.empty((0,), device=device)  # rejects unusable devices as the factories do
-    r = _C._randperm(n, _C.int64 if dtype is None else dtype, generator)
+        dev = _C.empty((0,), device=device).device  # rejects unusable devices as the factories do
+    if dev is not None and dev.type == "cuda":
+        # drawn by the cpu kernel from the device's generator (the same stream), then moved
+        if generator is None:
+            generator = _C._cuda_default_generator(dev.index)
+        elif generator.device.type != "cuda":
+            raise RuntimeError(f"Expected a 'cuda' device type for generator but found "
+                               f"'{generator.device.type}'")
+        r = _C._randperm(n, _C.int64 if dtype is None else dtype, generator).to(dev)
+    else:
+        if generator is not None and isinstance(generator, Generator) and \
+                generator.device.type != "cpu":
+            raise RuntimeError(f"Expected a 'cpu' device type for generator but found "
+                               f"'{generator.device.type}'")
+        r = _C._randperm(n, _C.int64 if dtype is None else dtype, generator)
     if out is not None:
         _check_tensor(out, "randperm", "out")
         _C._store_out(out, r, "randperm")

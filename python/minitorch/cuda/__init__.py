@@ -346,27 +346,10 @@ def empty_cache():
     _C._cuda_empty_cache()
 
 
-# ---- random seeds, bfloat16 support, amp (what training scripts call unconditionally) -------
-# torch queues the seeding of CUDA generators until CUDA initialises, so without CUDA these
-# return silently; there are no CUDA generators yet (see README) to seed.
-
-def manual_seed(seed):
-    """Seeds the current CUDA device's generator: a no-op without CUDA (as torch's lazy
-    seeding); the argument must convert to int."""
-    int(seed)
-
-
-def manual_seed_all(seed):
-    """Seeds every CUDA device's generator: a no-op without CUDA."""
-    int(seed)
-
-
-def seed():
-    """Seeds the current CUDA device's generator randomly: a no-op without CUDA."""
-
-
-def seed_all():
-    """Seeds every CUDA device's generator randomly: a no-op without CUDA."""
+# ---- random seeds (cuda/random.py), bfloat16 support, amp (what training scripts call
+# unconditionally) -------
+from .random import (manual_seed, manual_seed_all, seed, seed_all, initial_seed,  # noqa: E402
+                     get_rng_state, get_rng_state_all, set_rng_state, set_rng_state_all)
 
 
 # ---- device properties ----------------------------------------------------------------------
