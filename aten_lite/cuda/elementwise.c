@@ -59,7 +59,8 @@ mt__cuda_ew_dispatch(const mt_cuda_ew_launch *l)
  * The CUDA kernels of an op are its functor's dtype classes (elementwise_*.cu) restricted to
  * the dtypes the cpu has a loop for (mt_dispatch[MT_CPU], registered by the cpu files from the
  * op list): the dtype sets are kept in one place, the cpu's, and a dtype the cpu refuses is
- * refused on CUDA with the same message (naming "<op>_cuda"). */
+ * refused on CUDA with the same message (naming "<op>_cuda"); a dtype the cpu has and CUDA
+ * not (the special functions, most complex math) is the missing-kernel error. */
 static int
 mt__cuda_ew_check(mt_op op, mt_dtype dt)
 {
@@ -68,11 +69,15 @@ mt__cuda_ew_check(mt_op op, mt_dtype dt)
     q.op = (int)op;
     q.dtype = (int)dt;
     q.query = 1;
-    if (mt_dispatch[MT_CPU][op][dt] != NULL && mt__cuda_ew_dispatch(&q) == 1) {
+    if (mt_dispatch[MT_CPU][op][dt] == NULL) { /* torch has no kernel either */
+        return mt_error_set(MT_ENOTIMPL, "\"%s_cuda\" not implemented for '%s'", mt_op_name(op),
+                            mt_dtype_scalar_name(dt));
+    }
+    if (mt__cuda_ew_dispatch(&q) == 1) {
         return MT_OK;
     }
-    return mt_error_set(MT_ENOTIMPL, "\"%s_cuda\" not implemented for '%s'", mt_op_name(op),
-                        mt_dtype_scalar_name(dt));
+    /* a kernel the cpu has and CUDA not yet: the one missing-kernel error */
+    return mt_kernel_missing(mt_op_name(op), MT_CUDA);
 }
 
 /* The value of the 0-d cpu tensor t (host memory at p) in the compute type of `want`
