@@ -284,6 +284,13 @@ def test_empty_and_many_blocks():
     _same(ac[::3] - 1, a[::3] - 1)
     _same(torch.maximum(ac.double(), bc), torch.maximum(a.double(), b))
     _same(ac > bc, a > b)
+    one = torch.tensor([2.0])  # a broadcast (stride 0) device operand beside contiguous ones
+    _same(ac + one.cuda(), a + one)
+    m = (a.long() % 3) == 0
+    _same(torch.where(m.cuda(), ac, bc), torch.where(m, a, b))
+    _same(torch.where(m.cuda(), ac, one.cuda()), torch.where(m, a, one))
+    i = torch.arange(n, dtype=torch.int64)
+    _same(i.cuda() // 7, i // 7)
 
 
 def test_promotion_across_dtypes():
