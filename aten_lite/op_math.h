@@ -19,11 +19,7 @@
  * values.  MT_HOST_DEVICE marks them for both sides: empty in C, __host__ __device__ under
  * nvcc.  Functions here touch no memory but their arguments (an integer division by zero
  * raises a flag through the pointer it is given, see MT_MATH_SET_FLAG). */
-#if defined(__CUDACC__)
-#define MT_HOST_DEVICE __host__ __device__
-#else
-#define MT_HOST_DEVICE
-#endif
+/* MT_HOST_DEVICE: c10_lite/dtype.h */
 
 /* *flag = 1 from any number of threads at once. */
 #if defined(__CUDA_ARCH__)
@@ -213,5 +209,109 @@ MT__MATH_CPOW(mt_complex128, )
 MT__MATH_LOGADDEXP_FNS(double, )
 MT__MATH_LOGADDEXP_FNS(float, f)
 #undef MT__MATH_LOGADDEXP_FNS
+
+/* ---- unary math (Note [Op math]): the ops whose loop is more than an operator ---- */
+/* sin(pi x) / (pi x), 1 at 0 (torch.sinc) */
+#define MT__MATH_UNARY_FNS(T, SFX)                                                          \
+    MT_HOST_DEVICE static inline T mt_math_sinc##SFX(T a)                                   \
+    {                                                                                       \
+        return a == 0 ? (T)1 : sin##SFX((T)M_PI * a) / ((T)M_PI * a);                        \
+    }                                                                                       \
+    /* the fractional part, with the sign of a */                                           \
+    MT_HOST_DEVICE static inline T mt_math_frac##SFX(T a)                                   \
+    {                                                                                       \
+        return a - trunc##SFX(a);                                                           \
+    }                                                                                       \
+    /* torch.angle of a real number: 0, or pi for negatives; NaN stays NaN */               \
+    MT_HOST_DEVICE static inline T mt_math_angle##SFX(T a)                                  \
+    {                                                                                       \
+        return a != a ? a : (a < 0 ? (T)M_PI : (T)0);                                       \
+    }                                                                                       \
+    MT_HOST_DEVICE static inline T mt_math_sigmoid##SFX(T a)                                \
+    {                                                                                       \
+        return (T)1 / ((T)1 + exp##SFX(-a));                                                \
+    }                                                                                       \
+    /* GELU, exact form: 0.5 x (1 + erf(x / sqrt 2)) */                                     \
+    MT_HOST_DEVICE static inline T mt_math_gelu##SFX(T x)                                   \
+    {                                                                                       \
+        return (T)0.5 * x * ((T)1 + erf##SFX(x * (T)MT_MATH_SQRT1_2));                      \
+    }                                                                                       \
+    /* d gelu / dx = cdf(x) + x pdf(x) */                                                   \
+    MT_HOST_DEVICE static inline T mt_math_gelu_grad##SFX(T x)                              \
+    {                                                                                       \
+        return (T)0.5 * ((T)1 + erf##SFX(x * (T)MT_MATH_SQRT1_2)) +                         \
+               x * (T)MT_MATH_INV_SQRT_2PI * exp##SFX((T)-0.5 * x * x);                     \
+    }                                                                                       \
+    /* the tanh form: 0.5 x (1 + tanh(k (x + c x^3))), k = sqrt(2 / pi) */                  \
+    MT_HOST_DEVICE static inline T mt_math_gelu_tanh##SFX(T x)                              \
+    {                                                                                       \
+        return (T)0.5 * x *                                                                 \
+               ((T)1 + tanh##SFX((T)MT_MATH_SQRT_2_PI * (x + (T)MT_MATH_GELU_C * x * x * x))); \
+    }                                                                                       \
+    /* d/dx: 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 c x^2) */                                \
+    MT_HOST_DEVICE static inline T mt_math_gelu_tanh_grad##SFX(T x)                         \
+    {                                                                                       \
+        T x2 = x * x;                                                                       \
+        T t = tanh##SFX((T)MT_MATH_SQRT_2_PI * (x + (T)MT_MATH_GELU_C * x2 * x));            \
+        return (T)0.5 * ((T)1 + t) + (T)0.5 * x * ((T)1 - t * t) * (T)MT_MATH_SQRT_2_PI *     \
+                                         ((T)1 + (T)3 * (T)MT_MATH_GELU_C * x2);            \
+    }
+#define MT_MATH_SQRT1_2 0.70710678118654752440
+#define MT_MATH_INV_SQRT_2PI 0.39894228040143267794
+#define MT_MATH_SQRT_2_PI 0.79788456080286535588 /* sqrt(2 / pi) */
+#define MT_MATH_GELU_C 0.044715
+MT__MATH_UNARY_FNS(double, )
+MT__MATH_UNARY_FNS(float, f)
+#undef MT__MATH_UNARY_FNS
+
+/* erfinv: Giles' approximation ("Approximating the erfinv function", GPU Gems
+ * 2012) as a start, then two Newton steps on erf(x) - y, which bring it to a
+ * few ulp in double; +-1 give +-inf, |y| > 1 and NaN give NaN.  float32 goes through it. */
+MT_HOST_DEVICE static inline double
+mt_math_erfinv(double y)
+{
+    if (!(y >= -1.0 && y <= 1.0)) {
+        return NAN;
+    }
+    if (y == 1.0 || y == -1.0) {
+        return y * INFINITY;
+    }
+    double w = -log((1.0 - y) * (1.0 + y)), p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    }
+    else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    double x = p * y;
+    for (int i = 0; i < 2; i++) {
+        x -= (erf(x) - y) / (1.1283791670955126 * exp(-x * x));
+    }
+    return x;
+}
+
+MT_HOST_DEVICE static inline float
+mt_math_erfinvf(float y)
+{
+    return (float)mt_math_erfinv(y);
+}
 
 #endif /* ATEN_LITE_OP_MATH_H */

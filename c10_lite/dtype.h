@@ -94,12 +94,19 @@ typedef double _Complex mt_complex128;
     X(MT_COMPLEX64, complex64, mt_complex64, mt_complex64)      \
     X(MT_COMPLEX128, complex128, mt_complex128, mt_complex128)
 
+/* Functions for both the host and CUDA kernels (Note [Op math] in aten_lite/op_math.h). */
+#if defined(__CUDACC__)
+#define MT_HOST_DEVICE __host__ __device__
+#else
+#define MT_HOST_DEVICE
+#endif
+
 /* IEEE binary16 <-> binary32, round to nearest even, NaN/Inf preserved.
  * Note [Branch-free half conversions]
  * Both directions compute every case (normal, subnormal, Inf/NaN) and select, so that the cast
  * loops vectorise: a subnormal is converted by one float addition or subtraction of a "magic"
  * power of two that aligns its bits (exact in round-to-nearest, the mode kernels run in). */
-static inline float
+MT_HOST_DEVICE static inline float
 mt_half_to_float(mt_half h)
 {
     const uint32_t shifted_exp = 0x7c00u << 13;   /* the half exponent field, in float place */
@@ -121,7 +128,7 @@ mt_half_to_float(mt_half h)
     return f;
 }
 
-static inline mt_half
+MT_HOST_DEVICE static inline mt_half
 mt_float_to_half(float f)
 {
     uint32_t x;
@@ -147,7 +154,7 @@ mt_float_to_half(float f)
     return h;
 }
 
-static inline float
+MT_HOST_DEVICE static inline float
 mt_bfloat16_to_float(mt_bfloat16 b)
 {
     uint32_t bits = (uint32_t)b.bits << 16;
@@ -156,7 +163,7 @@ mt_bfloat16_to_float(mt_bfloat16 b)
     return f;
 }
 
-static inline mt_bfloat16
+MT_HOST_DEVICE static inline mt_bfloat16
 mt_float_to_bfloat16(float f)
 {
     uint32_t x;

@@ -4,6 +4,7 @@
 
 #include "aten_lite/cpu/expf.h"
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/op_math.h"
 
 /* Note [Wide clones]
  * GELU's loops are compute-bound (a division, two polynomials and an exp per element), not
@@ -45,11 +46,6 @@ mt__gelu_f(float x)
 {
     return 0.5f * x * (1.0f + mt__erff_fast(x * (float)MT__SQRT1_2));
 }
-static inline double
-mt__gelu_d(double x)
-{
-    return 0.5 * x * (1.0 + erf(x * MT__SQRT1_2));
-}
 /* d gelu / dx = cdf(x) + x pdf(x) */
 static inline float
 mt__gelu_grad_f(float x)
@@ -57,11 +53,6 @@ mt__gelu_grad_f(float x)
     float cdf = 0.5f * (1.0f + mt__erff_fast(x * (float)MT__SQRT1_2));
     float pdf = (float)MT__INV_SQRT_2PI * mt__expf_core(-0.5f * x * x);
     return cdf + x * pdf;
-}
-static inline double
-mt__gelu_grad_d(double x)
-{
-    return 0.5 * (1.0 + erf(x * MT__SQRT1_2)) + x * MT__INV_SQRT_2PI * exp(-0.5 * x * x);
 }
 
 /* tanh(u) by exp, branch-free: u clamped to [-10, 10] (tanh(10) is 1 in float32) */
@@ -78,11 +69,6 @@ mt__gelu_tanh_f(float x)
     float t = mt__tanhf_fast((float)MT__SQRT_2_PI * (x + (float)MT__GELU_C * x * x * x));
     return 0.5f * x * (1.0f + t);
 }
-static inline double
-mt__gelu_tanh_d(double x)
-{
-    return 0.5 * x * (1.0 + tanh(MT__SQRT_2_PI * (x + MT__GELU_C * x * x * x)));
-}
 /* d/dx: 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 c x^2) */
 static inline float
 mt__gelu_tanh_grad_f(float x)
@@ -92,21 +78,14 @@ mt__gelu_tanh_grad_f(float x)
     return 0.5f * (1.0f + t) +
            0.5f * x * (1.0f - t * t) * (float)MT__SQRT_2_PI * (1.0f + 3.0f * (float)MT__GELU_C * x2);
 }
-static inline double
-mt__gelu_tanh_grad_d(double x)
-{
-    double x2 = x * x;
-    double t = tanh(MT__SQRT_2_PI * (x + MT__GELU_C * x2 * x));
-    return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * MT__SQRT_2_PI * (1.0 + 3.0 * MT__GELU_C * x2);
-}
 
-#define MT__F(name, a) _Generic((a), float: name##_f, default: name##_d)(a)
+#define MT__F(name, a) _Generic((a), float: mt__##name##_f, default: mt_math_##name)(a)
 
-MT_L_FLOAT(MT_GEN_UNARY_SAME, gelu, MT__F(mt__gelu, a))
-MT_L_FLOAT(MT_GEN_UNARY_SAME, gelu_tanh, MT__F(mt__gelu_tanh, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, gelu, MT__F(gelu, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, gelu_tanh, MT__F(gelu_tanh, a))
 /* (grad, x) -> grad * gelu'(x) */
-MT_L_FLOAT(MT_GEN_BINARY_SAME, gelu_backward, a * MT__F(mt__gelu_grad, b))
-MT_L_FLOAT(MT_GEN_BINARY_SAME, gelu_tanh_backward, a * MT__F(mt__gelu_tanh_grad, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, gelu_backward, a * MT__F(gelu_grad, b))
+MT_L_FLOAT(MT_GEN_BINARY_SAME, gelu_tanh_backward, a * MT__F(gelu_tanh_grad, b))
 
 void
 mt__cpu_activation_register(void)

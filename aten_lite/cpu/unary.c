@@ -5,6 +5,10 @@
 
 #include "aten_lite/cpu/expf.h"
 #include "aten_lite/cpu/loops.h"
+#include "aten_lite/op_math.h"
+
+/* the float or double function of op_math.h for the acc type of a */
+#define MT__MATH(fn, a) _Generic((a), float: fn##f, default: fn)(a)
 
 /* mt__expf_core: Note [Vectorisable expf] (aten_lite/cpu/expf.h) */
 
@@ -149,11 +153,6 @@ mt__tanhf(float x)
 #define MT__EXP(a) _Generic((a), float: expf, default: exp)(a)
 #define MT__LIB(fn, a) _Generic((a), float: fn##f, default: fn)(a)
 
-static inline double
-mt__sigmoid(double a)
-{
-    return 1.0 / (1.0 + exp(-a));
-}
 
 MT_L_NUMERIC(MT_GEN_UNARY_SAME, neg, -a)
 MT_L_INT(MT_GEN_UNARY_SAME, abs, a < 0 ? -a : a)
@@ -175,7 +174,7 @@ MT_L_FLOAT(MT_GEN_UNARY_SAME, tan, MT__LIB(tan, a))
 #undef MT_SIMD_CLONES
 #define MT_SIMD_CLONES MT_WIDE_CLONES
 MT_L_FLOAT(MT_GEN_UNARY_SAME, tanh, _Generic((a), float: mt__tanhf, default: tanh)(a))
-MT_L_FLOAT(MT_GEN_UNARY_SAME, sigmoid, _Generic((a), float: mt__sigmoidf, default: mt__sigmoid)(a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, sigmoid, _Generic((a), float: mt__sigmoidf, default: mt_math_sigmoid)(a))
 #undef MT_SIMD_CLONES
 #define MT_SIMD_CLONES MT_AVX2_CLONES
 MT_L_NUMERIC(MT_GEN_UNARY_SAME, relu, (a != a || a > 0) ? a : 0)
@@ -193,60 +192,10 @@ MT_L_INT(MT_GEN_UNARY_SAME, bitwise_not, ~a)
 MT_L_BOOL(MT_GEN_UNARY_SAME, bitwise_not, !a)
 MT_L_ALL(MT_GEN_UNARY_BOOL, logical_not, a == 0)
 
-/* torch.angle of a real number: 0, or pi for negatives; NaN stays NaN */
-MT_L_FLOAT(MT_GEN_UNARY_SAME, angle, a != a ? a : (a < 0 ? (__typeof__(a))M_PI : (__typeof__(a))0))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, angle, MT__MATH(mt_math_angle, a))
 MT_L_ALL(MT_GEN_UNARY_SAME, identity, a)
 
 /* ---- inverse and hyperbolic trigonometry, special functions ---- */
-/* erfinv: Giles' approximation ("Approximating the erfinv function", GPU Gems
- * 2012) as a start, then two Newton steps on erf(x) - y, which bring it to a
- * few ulp in double; +-1 give +-inf, |y| > 1 and NaN give NaN. */
-static inline double
-mt__erfinv(double y)
-{
-    if (!(y >= -1.0 && y <= 1.0)) {
-        return NAN;
-    }
-    if (y == 1.0 || y == -1.0) {
-        return y * INFINITY;
-    }
-    double w = -log((1.0 - y) * (1.0 + y)), p;
-    if (w < 5.0) {
-        w -= 2.5;
-        p = 2.81022636e-08;
-        p = 3.43273939e-07 + p * w;
-        p = -3.5233877e-06 + p * w;
-        p = -4.39150654e-06 + p * w;
-        p = 0.00021858087 + p * w;
-        p = -0.00125372503 + p * w;
-        p = -0.00417768164 + p * w;
-        p = 0.246640727 + p * w;
-        p = 1.50140941 + p * w;
-    }
-    else {
-        w = sqrt(w) - 3.0;
-        p = -0.000200214257;
-        p = 0.000100950558 + p * w;
-        p = 0.00134934322 + p * w;
-        p = -0.00367342844 + p * w;
-        p = 0.00573950773 + p * w;
-        p = -0.0076224613 + p * w;
-        p = 0.00943887047 + p * w;
-        p = 1.00167406 + p * w;
-        p = 2.83297682 + p * w;
-    }
-    double x = p * y;
-    for (int i = 0; i < 2; i++) {
-        x -= (erf(x) - y) / (1.1283791670955126 * exp(-x * x));
-    }
-    return x;
-}
-
-static inline float
-mt__erfinvf(float y)
-{
-    return (float)mt__erfinv(y);
-}
 
 /* lgamma_r: lgamma writes the global signgam, which threads would race on */
 static inline double
@@ -263,8 +212,6 @@ mt__lgammaf(float a)
     return lgammaf_r(a, &sign);
 }
 
-/* sin(pi x) / (pi x), 1 at 0 (torch.sinc) */
-#define MT__SINC(a) ((a) == 0 ? (__typeof__(a))1 : MT__LIB(sin, (__typeof__(a))M_PI * (a)) / ((__typeof__(a))M_PI * (a)))
 
 MT_L_FLOAT(MT_GEN_UNARY_SAME, asin, MT__LIB(asin, a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, acos, MT__LIB(acos, a))
@@ -276,12 +223,12 @@ MT_L_FLOAT(MT_GEN_UNARY_SAME, acosh, MT__LIB(acosh, a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, atanh, MT__LIB(atanh, a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, exp2, MT__LIB(exp2, a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, erfc, MT__LIB(erfc, a))
-MT_L_FLOAT(MT_GEN_UNARY_SAME, erfinv, _Generic((a), float: mt__erfinvf, default: mt__erfinv)(a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, erfinv, _Generic((a), float: mt_math_erfinvf, default: mt_math_erfinv)(a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, lgamma, _Generic((a), float: mt__lgammaf, default: mt__lgamma)(a))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, deg2rad, a * (__typeof__(a))(M_PI / 180))
 MT_L_FLOAT(MT_GEN_UNARY_SAME, rad2deg, a * (__typeof__(a))(180 / M_PI))
-MT_L_FLOAT(MT_GEN_UNARY_SAME, sinc, MT__SINC(a))
-MT_L_FLOAT(MT_GEN_UNARY_SAME, frac, a - MT__LIB(trunc, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, sinc, MT__MATH(mt_math_sinc, a))
+MT_L_FLOAT(MT_GEN_UNARY_SAME, frac, MT__MATH(mt_math_frac, a))
 /* the sign bit (so -0.0 and -NaN count), through copysign, which vectorises */
 MT_L_FLOAT(MT_GEN_UNARY_BOOL, signbit, _Generic((a), float: copysignf, default: copysign)(1, a) < 0)
 MT_L_INT(MT_GEN_UNARY_BOOL, signbit, a < 0)

@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-#define MT_CUDA_MAX_OPERANDS 3
+#define MT_CUDA_MAX_OPERANDS 4
 #define MT_CUDA_GEOM_DIMS 64 /* MT_MAX_DIMS */
 
 /* Note [Launch geometry]
@@ -27,18 +27,6 @@ typedef struct mt_cuda_geom {
     int64_t strides[MT_CUDA_GEOM_DIMS][MT_CUDA_MAX_OPERANDS];
 } mt_cuda_geom;
 
-/* The kernels' ops (the subset of mt_op with CUDA kernels). */
-typedef enum {
-    MT_CUDA_ADD,
-    MT_CUDA_SUB,
-    MT_CUDA_MUL,
-    MT_CUDA_DIV,
-    MT_CUDA_NEG,
-    MT_CUDA_EXP,
-    MT_CUDA_RELU,
-    MT_CUDA_RECIPROCAL,
-} mt_cuda_op;
-
 /* Each launcher runs on `device` (the runtime's current device is restored after), queued on
  * `stream` (NULL: the default stream), and returns 0 or MT_ERUNTIME with "CUDA error: ..."
  * (the launch failed: cudaGetLastError after it). */
@@ -49,13 +37,6 @@ int mt_cuda_strided_copy(int device, void *stream, const mt_cuda_geom *g, char *
 /* dst (operand 0) <- pattern (itemsize bytes, host memory read before the call returns). */
 int mt_cuda_strided_fill(int device, void *stream, const mt_cuda_geom *g, char *dst,
                          const void *pattern, int itemsize);
-/* out (operand 0) <- op(in1[, in2]) computed in float32 (dtype_is_double 0) or float64; data[i]
- * NULL means input i is the host scalar scalar[i]; input_is_double[i]: operand i holds float64
- * (else float32), converted on the fly to the computing dtype. */
-int mt_cuda_elementwise(int device, void *stream, const mt_cuda_geom *g, mt_cuda_op op,
-                        int dtype_is_double, char *const *data, const double *scalar,
-                        const int *input_is_double);
-
 #ifdef __cplusplus
 }
 #endif

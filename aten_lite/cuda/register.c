@@ -1,8 +1,10 @@
 /* aten_lite/cuda/register.c - the CUDA entries of the kernel stubs (Note [Kernel stubs]):
- * copies between the host and the devices, fills, and the first elementwise kernels, over
- * the launchers of aten_lite/cuda/ *.cu.  Built only with CUDA (real or emulated). */
+ * copies and casts between the host and the devices, and fills, over the launchers of
+ * aten_lite/cuda/ *.cu (the elementwise kernels register from elementwise.c).  Built only with
+ * CUDA (real or emulated). */
 #include <string.h>
 
+#include "aten_lite/cuda/elementwise.h"
 #include "aten_lite/cuda/kernels.h"
 #include "aten_lite/iter.h"
 #include "aten_lite/kernel_stubs.h"
@@ -13,34 +15,6 @@
 #include "c10_lite/cuda_host_alloc.h"
 #include "c10_lite/cuda_state.h"
 #include "c10_lite/error.h"
-
-_Static_assert(MT_CUDA_GEOM_DIMS >= MT_MAX_DIMS, "the launch geometry holds every dim");
-_Static_assert(MT_CUDA_MAX_OPERANDS <= MT_ITER_MAX_OPERANDS, "operands");
-
-/* The launch geometry of the first n operands of it (Note [Launch geometry]). */
-static void
-mt__geom(const mt_iter *it, int n, mt_cuda_geom *g)
-{
-    g->ndim = it->ndim;
-    g->noperands = n;
-    g->numel = it->numel;
-    g->contiguous = it->ndim <= 1;
-    for (int d = 0; d < it->ndim; d++) {
-        g->shape[d] = it->shape[d];
-        for (int k = 0; k < n; k++) {
-            g->strides[d][k] = it->strides[d][k];
-        }
-    }
-    if (it->ndim == 0) {
-        for (int k = 0; k < n; k++) {
-            g->strides[0][k] = 0;
-        }
-    }
-    for (int k = 0; k < n && g->contiguous && it->ndim == 1; k++) {
-        const int64_t s = it->strides[0][k];
-        g->contiguous = s == 0 || s == (int64_t)mt_tensor_itemsize(it->tensors[k]);
-    }
-}
 
 static int
 mt__index(const mt_tensor *t)
@@ -54,11 +28,13 @@ mt__index(const mt_tensor *t)
  *  - one dtype, both dense in the same order: one runtime copy of the bytes
  *    (cudaMemcpyAsync on the current stream of the device through the allocator registry,
  *    synchronised with the host for transfers, as torch's non_blocking=False);
- *  - one dtype, one device: the strided copy kernel;
- *  - otherwise, in this first version, staged: the strided or converting part is done on the
- *    side where a kernel exists (the cpu's cast loops; the device's strided copy) on a
- *    contiguous temporary, and the bytes move between them contiguously.  A cast between
- *    two dtypes on one device goes through the host (two transfers).
+ *  - one device: the strided copy kernel, or the converting one (Note [CUDA casts]) when the
+ *    dtypes differ, over the iterator's strides;
+ *  - a cast between devices: the cast runs on the side where the transfer is no larger (the
+ *    source casts when the destination's dtype is no wider, else the destination after the
+ *    transfer), on a contiguous temporary, and the bytes move in one dtype;
+ *  - one dtype between devices, not dense: staged, the strided part done on the side that
+ *    has it (the cpu's loops, the device's strided copy) on a contiguous temporary.
  * Device memory is never read by the host. */
 
 /* Both operands dense, same order, same dtype: one contiguous byte range each. */
@@ -146,28 +122,45 @@ mt__cuda_copy(const mt_iter *it, mt_dtype ddt, mt_dtype sdt, bool non_blocking)
     if (mt__plain_bytes(it, ddt, sdt)) {
         return mt__transfer(it, dd, sd, nbytes, non_blocking);
     }
-    if (dd.type == MT_CUDA && mt_device_eq(dd, sd) && ddt == sdt) {
+    if (dd.type == MT_CUDA && mt_device_eq(dd, sd)) {
         mt_cuda_geom g;
-        mt__geom(it, 2, &g);
-        return mt_cuda_strided_copy(dd.index, mt_cuda_current_stream(dd.index), &g, it->data[0],
-                                    it->data[1], (int)mt_dtype_itemsize(ddt));
+        mt__cuda_geom(it, 2, &g);
+        void *stream = mt_cuda_current_stream(dd.index);
+        if (ddt == sdt) {
+            return mt_cuda_strided_copy(dd.index, stream, &g, it->data[0], it->data[1],
+                                        (int)mt_dtype_itemsize(ddt));
+        }
+        return mt_cuda_cast(dd.index, stream, &g, it->data[0], (int)ddt, it->data[1], (int)sdt);
+    }
+    if (ddt != sdt) {
+        /* a cast between devices: on the side where the transfer is no larger */
+        const bool at_source = sd.type == MT_CPU || dd.type == MT_CUDA
+                                   ? mt_dtype_itemsize(ddt) <= mt_dtype_itemsize(sdt)
+                                   : mt_dtype_itemsize(ddt) < mt_dtype_itemsize(sdt);
+        mt_tensor *tmp = at_source ? mt__contiguous_on(src, ddt, sd) : mt__contiguous_on(src, sdt, dd);
+        if (tmp == NULL) {
+            return mt_error_code();
+        }
+        int rc = mt_copy_(dst, tmp);
+        mt_tensor_decref(tmp);
+        return rc;
     }
     /* staged: make the source a dense tensor of dst's dtype where that is cheap, move it */
     mt_tensor *stage = NULL;
     int rc;
     if (sd.type == MT_CPU) {
-        /* host -> device: cast and gather on the host, then one transfer (and a strided
-         * copy on the device when dst is not dense) */
+        /* host -> device: gather on the host, then one transfer (and a strided copy on the
+         * device when dst is not dense) */
         stage = mt__contiguous_on(src, ddt, MT_DEVICE_CPU);
     }
-    else if (sdt == ddt && dd.type == MT_CUDA) {
+    else if (dd.type == MT_CUDA) {
         /* device -> another device: dense on the source device, then one transfer */
         stage = src->contiguous ? (mt_tensor_incref(src), src)
                                 : mt__contiguous_on(src, sdt, sd);
     }
     else {
-        /* device -> host, or a cast: dense on the source device, to the host in src's
-         * dtype, the rest by the cpu copy (cast, strides) */
+        /* device -> host: dense on the source device, to the host, the rest by the cpu
+         * copy (strides) */
         mt_tensor *dense = src->contiguous ? (mt_tensor_incref(src), src)
                                            : mt__contiguous_on(src, sdt, sd);
         stage = dense == NULL ? NULL : mt_tensor_empty(sdt, src->ndim, src->sizes, MT_DEVICE_CPU);
@@ -182,18 +175,21 @@ mt__cuda_copy(const mt_iter *it, mt_dtype ddt, mt_dtype sdt, bool non_blocking)
     if (stage == NULL) {
         return mt_error_code();
     }
-    if (dd.type == MT_CPU || stage->dtype != ddt) {
-        rc = mt_copy_(dst, stage); /* the cpu's cast loops, or (device cast) host -> device */
+    if (dd.type == MT_CPU) {
+        rc = mt_copy_(dst, stage); /* the cpu's strided copy */
     }
-    else if (dst->contiguous) {
+    else if (dst->contiguous && stage->numel == it->numel) {
         rc = mt_bytes_copy(mt_tensor_data(dst), dd, mt_tensor_data(stage), mt_tensor_device(stage),
                            nbytes, false);
     }
     else {
-        mt_tensor *dense = mt_tensor_empty(ddt, dst->ndim, dst->sizes, dd);
+        /* dst not dense, or src broadcast to it: the stage's elements to the device, then the
+         * strided copy kernel */
+        mt_tensor *dense = mt_tensor_empty(ddt, stage->ndim, stage->sizes, dd);
         rc = dense == NULL ? mt_error_code()
                            : mt_bytes_copy(mt_tensor_data(dense), dd, mt_tensor_data(stage),
-                                           mt_tensor_device(stage), nbytes, false);
+                                           mt_tensor_device(stage),
+                                           (size_t)stage->numel * mt_dtype_itemsize(ddt), false);
         if (rc == MT_OK) {
             rc = mt_copy_(dst, dense); /* the strided copy kernel */
         }
@@ -213,7 +209,7 @@ mt__cuda_fill(const mt_iter *it, mt_dtype dt, const void *elem)
     mt_tensor *t = it->tensors[0];
     const int isz = (int)mt_dtype_itemsize(dt);
     mt_cuda_geom g;
-    mt__geom(it, 1, &g);
+    mt__cuda_geom(it, 1, &g);
     if (g.contiguous) {
         return mt_bytes_fill(mt_tensor_device(t), it->data[0], (size_t)it->numel * (size_t)isz,
                              elem, (size_t)isz);
@@ -224,96 +220,10 @@ mt__cuda_fill(const mt_iter *it, mt_dtype dt, const void *elem)
 
 static const mt_fill_kernels mt__cuda_fill_kernels = {.fill = mt__cuda_fill, .sequence = mt__cuda_sequence};
 
-/* ---- elementwise ---- */
-
-static bool
-mt__cuda_op(mt_op op, mt_cuda_op *out)
-{
-    switch (op) {
-    case MT_OP_ADD:
-        *out = MT_CUDA_ADD;
-        return true;
-    case MT_OP_SUB:
-        *out = MT_CUDA_SUB;
-        return true;
-    case MT_OP_MUL:
-        *out = MT_CUDA_MUL;
-        return true;
-    case MT_OP_DIV:
-        *out = MT_CUDA_DIV;
-        return true;
-    case MT_OP_NEG:
-        *out = MT_CUDA_NEG;
-        return true;
-    case MT_OP_EXP:
-        *out = MT_CUDA_EXP;
-        return true;
-    case MT_OP_RELU:
-        *out = MT_CUDA_RELU;
-        return true;
-    case MT_OP_RECIPROCAL:
-        *out = MT_CUDA_RECIPROCAL;
-        return true;
-    default:
-        return false;
-    }
-}
-
-static int
-mt__cuda_ew_check(mt_op op, mt_dtype dt)
-{
-    mt_cuda_op k;
-    if (!mt__cuda_op(op, &k) || (dt != MT_FLOAT32 && dt != MT_FLOAT64)) {
-        return mt_error_set(MT_ENOTIMPL, "\"%s_cuda\" not implemented for '%s'", mt_op_name(op),
-                            mt_dtype_scalar_name(dt));
-    }
-    return MT_OK;
-}
-
-static int
-mt__cuda_ew_run(const mt_iter *it, const mt_elementwise_call *call)
-{
-    mt_cuda_op k;
-    if (!mt__cuda_op(call->op, &k) || it->noperands > MT_CUDA_MAX_OPERANDS) {
-        return mt__cuda_ew_check(call->op, call->dtype);
-    }
-    char *data[MT_CUDA_MAX_OPERANDS] = {NULL};
-    double scalar[MT_CUDA_MAX_OPERANDS] = {0};
-    int is_double[MT_CUDA_MAX_OPERANDS] = {0};
-    data[0] = it->data[0];
-    int device = mt__index(it->tensors[0]);
-    for (int i = 1; i < it->noperands; i++) {
-        const mt_tensor *t = it->tensors[i];
-        const mt_dtype want = call->compute != NULL ? call->compute[i - 1] : call->dtype;
-        if (mt_tensor_device(t).type == MT_CPU) {
-            /* a 0-d cpu operand: its value, read on the host, travels with the launch */
-            scalar[i] = mt_scalar_to_double(mt_scalar_load(it->data[i], t->dtype));
-        }
-        else if ((t->dtype != MT_FLOAT32 && t->dtype != MT_FLOAT64) || want != call->dtype) {
-            /* float32/float64 operands convert on the fly; other dtypes not yet */
-            return mt_error_set(MT_ENOTIMPL, "\"%s_cuda\": inputs of dtype %s computed in %s "
-                                "are not implemented yet", mt_op_name(call->op),
-                                mt_dtype_name(t->dtype), mt_dtype_name(call->dtype));
-        }
-        else {
-            data[i] = it->data[i];
-            is_double[i] = t->dtype == MT_FLOAT64;
-        }
-    }
-    mt_cuda_geom g;
-    mt__geom(it, it->noperands, &g);
-    return mt_cuda_elementwise(device, mt_cuda_current_stream(device), &g, k,
-                               call->dtype == MT_FLOAT64, data, scalar, is_double);
-}
-
-static const mt_elementwise_kernels mt__cuda_elementwise_kernels = {
-    .check = mt__cuda_ew_check,
-    .run = mt__cuda_ew_run,
-};
-
+/* each kernel family's registration (aten_lite/cuda/<family>.c) */
+void mt__cuda_elementwise_register(void);
 void mt__cuda_norm_register(void);
 void mt__cuda_optim_register(void);
-
 void mt__cuda_gemm_register(void);
 void mt__cuda_conv_register(void);
 void mt__cuda_index_register(void);
@@ -329,7 +239,7 @@ mt_cuda_kernels_register(void)
     mt_copy_stub[MT_CPU][MT_CUDA] = &mt__cuda_copy_kernels;
     mt_copy_stub[MT_CUDA][MT_CUDA] = &mt__cuda_copy_kernels;
     MT_REGISTER_STUB(fill, MT_CUDA, &mt__cuda_fill_kernels);
-    MT_REGISTER_STUB(elementwise, MT_CUDA, &mt__cuda_elementwise_kernels);
+    mt__cuda_elementwise_register();
     mt__cuda_norm_register();
     mt__cuda_optim_register();
     mt__cuda_gemm_register();

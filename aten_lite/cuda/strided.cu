@@ -1,5 +1,5 @@
 /* aten_lite/cuda/strided.cu - the generic kernels over an iterator's geometry: strided copies,
- * fills and the float elementwise ops (Note [Launch geometry] in kernels.h). */
+ * and fills (Note [Launch geometry] in kernels.h). */
 #include <math.h>
 #include <stdint.h>
 
@@ -61,66 +61,6 @@ fill_kernel(mt_cuda_geom g, char *dst, E value)
     }
 }
 
-template <typename T>
-__device__ __forceinline__ T
-apply(mt_cuda_op op, T a, T b)
-{
-    switch (op) {
-    case MT_CUDA_ADD:
-        return a + b;
-    case MT_CUDA_SUB:
-        return a - b;
-    case MT_CUDA_MUL:
-        return a * b;
-    case MT_CUDA_DIV:
-        return a / b;
-    case MT_CUDA_NEG:
-        return -a;
-    case MT_CUDA_EXP:
-        return exp(a);
-    case MT_CUDA_RECIPROCAL:
-        return T(1) / a;
-    case MT_CUDA_RELU:
-        /* NaN stays NaN, as the cpu's relu */
-        return a > T(0) || a != a ? a : T(0);
-    }
-    return a;
-}
-
-template <typename T> struct ew_args {
-    char *data[MT_CUDA_MAX_OPERANDS];
-    T scalar[MT_CUDA_MAX_OPERANDS];
-    int is_double[MT_CUDA_MAX_OPERANDS]; /* the operand holds float64, else float32 */
-};
-
-/* operand k of element i in T: the host scalar when its pointer is NULL */
-template <typename T>
-__device__ __forceinline__ T
-load(const mt_cuda_geom &g, const ew_args<T> &a, int k, int64_t i)
-{
-    if (a.data[k] == nullptr) {
-        return a.scalar[k];
-    }
-    const int64_t off = g.contiguous ? i * g.strides[0][k] : offset_of(g, i, k);
-    if (a.is_double[k]) {
-        return (T) * reinterpret_cast<const double *>(a.data[k] + off);
-    }
-    return (T) * reinterpret_cast<const float *>(a.data[k] + off);
-}
-
-template <typename T>
-__global__ void
-elementwise_kernel(mt_cuda_geom g, mt_cuda_op op, ew_args<T> a)
-{
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < g.numel;
-         i += (int64_t)blockDim.x * gridDim.x) {
-        const T x = load<T>(g, a, 1, i);
-        const T y = g.noperands > 2 ? load<T>(g, a, 2, i) : x;
-        const int64_t off = g.contiguous ? i * g.strides[0][0] : offset_of(g, i, 0);
-        *reinterpret_cast<T *>(a.data[0] + off) = apply<T>(op, x, y);
-    }
-}
-
 /* Runs launch() on device, then reads the launch's error. */
 template <typename F>
 int
@@ -166,23 +106,6 @@ fill_as(int device, void *stream, const mt_cuda_geom *g, char *dst, const void *
     });
 }
 
-template <typename T>
-int
-elementwise_as(int device, void *stream, const mt_cuda_geom *g, mt_cuda_op op,
-               char *const *data, const double *scalar, const int *input_is_double)
-{
-    ew_args<T> a;
-    for (int k = 0; k < MT_CUDA_MAX_OPERANDS; k++) {
-        a.data[k] = k < g->noperands ? data[k] : nullptr;
-        a.scalar[k] = k < g->noperands ? (T)scalar[k] : T(0);
-        a.is_double[k] = k < g->noperands ? input_is_double[k] : 0;
-    }
-    return on_device(device, [&] {
-        MT_CUDA_LAUNCH(elementwise_kernel<T>, blocks_for(g->numel), kThreads, 0,
-                       (cudaStream_t)stream, *g, op, a);
-    });
-}
-
 } // namespace
 
 extern "C" int
@@ -221,14 +144,4 @@ mt_cuda_strided_fill(int device, void *stream, const mt_cuda_geom *g, char *dst,
         return fill_as<elem_bytes<16>>(device, stream, g, dst, pattern);
     }
     return mt_error_set(MT_EINVAL, "mt_cuda_strided_fill: bad element size %d", itemsize);
-}
-
-extern "C" int
-mt_cuda_elementwise(int device, void *stream, const mt_cuda_geom *g, mt_cuda_op op,
-                    int dtype_is_double, char *const *data, const double *scalar,
-                    const int *input_is_double)
-{
-    return dtype_is_double
-               ? elementwise_as<double>(device, stream, g, op, data, scalar, input_is_double)
-               : elementwise_as<float>(device, stream, g, op, data, scalar, input_is_double);
 }
