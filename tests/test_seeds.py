@@ -33,7 +33,7 @@ def as_minitorch(source, port):
     src = textwrap.dedent(source)
     src = re.sub(r"^(\s*)import torch$", r"\1import minitorch as torch", src, flags=re.M)
     src = re.sub(r"^(\s*)import torch\.(\w+) as (\w+)$", r"\1import minitorch.\2 as \3", src, flags=re.M)
-    src = re.sub(r"^(\s*)from torch\.(\w+) import ", r"\1from minitorch.\2 import ", src, flags=re.M)
+    src = re.sub(r"^(\s*)from torch\.([\w.]+) import ", r"\1from minitorch.\2 import ", src, flags=re.M)
     assert not re.search(r"^\s*(import|from) torch\b", src, flags=re.M), "unconverted import"
     for fixed in ("'29500'", "'12355'"):
         src = src.replace(fixed, f"'{port}'")

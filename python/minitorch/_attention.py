@@ -281,7 +281,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     else:
         _check_shapes(query.shape, key.shape, value.shape, attn_mask)
     flags, math_first = _backend_flags()
+    # the fused kernel is the CPU's (_scaled_dot_product_flash_attention_for_cpu); tensors on
+    # another device take the math form
     if flags["flash"] and not (math_first and flags["math"]) and dropout_p <= 0.0 and \
+            query.is_cpu and \
             (query.dtype == _C.float32 or query.dtype == _C.float64) and \
             query.size(-1) > 0 and value.size(-1) > 0 and \
             (attn_mask is None or not attn_mask.requires_grad):

@@ -1,7 +1,7 @@
 """minitorch.accelerator: torch.accelerator's device functions, over minitorch.cuda.  A build
 without CUDA support has no accelerator (current_accelerator() is None, device_count() 0, the
 calls that need a device raise torch's error); a build with it names CUDA, as torch's CUDA
-builds do, and is_available() stays False until CUDA tensors exist (see README)."""
+builds do, and is available when a device is visible."""
 from .. import _C
 
 __all__ = ["current_accelerator", "current_device_index", "current_device_idx", "device_count",
@@ -24,7 +24,7 @@ def _cuda():
 
 def current_accelerator(check_available=False):
     """The accelerator the build supports (device('cuda') with CUDA support, else None); with
-    check_available=True also None when it cannot be used (always, for now)."""
+    check_available=True also None when no device is visible."""
     if not _C._has_cuda:
         return None
     if check_available and not is_available():

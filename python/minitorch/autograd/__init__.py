@@ -68,11 +68,11 @@ def _make_grads(outputs, grads, is_grads_batched=False):
                 if not o.dtype.is_floating_point:
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {o.dtype}")
-                g = _C.ones(o.shape, dtype=o.dtype)
+                g = _C.ones(o.shape, dtype=o.dtype, device=getattr(o, "device", None))
             out.append(g)
             continue
         if not isinstance(g, _C.TensorBase):
-            g = _C.full(o.shape, g, dtype=o.dtype)
+            g = _C.full(o.shape, g, dtype=o.dtype, device=getattr(o, "device", None))
         if tuple(g.shape) != tuple(o.shape):
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{g.shape} and output[{i}] has a shape of {_size(o.shape)}.")
@@ -81,6 +81,10 @@ def _make_grads(outputs, grads, is_grads_batched=False):
                                "to have the same dtype. Mismatch in dtype: grad_output"
                                f"[{i}] has a dtype of {g.dtype} and output[{i}] has a dtype "
                                f"of {o.dtype}.")
+        device = getattr(o, "device", None)
+        if device is not None and g.device != device:
+            raise RuntimeError(f"invalid gradient at index {i} - expected device {device} but "
+                               f"got {g.device}")
         out.append(g)
     return out
 

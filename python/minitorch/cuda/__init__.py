@@ -10,9 +10,9 @@ def device_count():
 
 
 def is_available():
-    """Whether CUDA tensors can be used.  False until CUDA tensors are implemented, so
-    scripts written as ``device = 'cuda' if is_available() else 'cpu'`` run on the CPU."""
-    return False
+    """Whether CUDA tensors can be used: the build has CUDA (a GPU build, or the emulated test
+    build) and a device is visible."""
+    return device_count() > 0
 
 
 def is_compiled():
