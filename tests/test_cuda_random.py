@@ -190,12 +190,21 @@ def test_second_device_generator():
     assert torch.cuda.get_rng_state(1).tolist() == torch.cuda.get_rng_state(0).tolist()
 
 
+def test_poisson_and_multinomial_give_the_cpu_numbers():
+    rates = torch.tensor([0.5, 3.0, 40.0, 0.0] * 5)
+    probs = torch.tensor([[0.1, 0.2, 0.7, 0.0], [1.0, 1.0, 1.0, 1.0]])
+    torch.manual_seed(11)
+    ref = (torch.poisson(rates), torch.multinomial(probs, 3), torch.multinomial(probs, 6, True))
+    torch.manual_seed(11)
+    got = (torch.poisson(rates.cuda()), torch.multinomial(probs.cuda(), 3),
+           torch.multinomial(probs.cuda(), 6, True))
+    for g, r in zip(got, ref):
+        assert g.is_cuda and g.dtype == r.dtype and torch.equal(g.cpu(), r)
+    with pytest.raises(RuntimeError, match="element < 0"):
+        torch.multinomial(torch.tensor([-1.0, 2.0], device="cuda"), 1)
+
+
 def test_missing_kernels_raise():
-    r = torch.ones(4, device="cuda")
-    with pytest.raises(NotImplementedError, match="poisson.*CUDA"):
-        torch.poisson(r)
-    with pytest.raises(NotImplementedError, match="multinomial.*CUDA"):
-        torch.multinomial(r, 2)
     with pytest.raises(NotImplementedError):
         torch.empty(3, dtype=torch.int64, device="cuda").normal_()
 

@@ -1,6 +1,8 @@
 /* aten_lite/cuda/random.c - the CUDA entries of the random stub (Note [Kernel stubs]) over the
  * launchers of aten_lite/cuda/random.cu (Note [CUDA random fills]).  poisson and multinomial
- * have no CUDA kernel yet: the missing-kernel error. */
+ * are drawn by the cpu kernels on a host copy of their input, from the device's generator
+ * (the same numbers as the cpu's for one seed), and the result copied to the device: one
+ * synchronisation each, as randperm's. */
 #include <stdatomic.h>
 
 #include "aten_lite/cuda/random.h"
@@ -81,9 +83,64 @@ mt__cuda_bernoulli_tensor(mt_tensor *t, mt_generator *g, const mt_tensor *p)
     return rc;
 }
 
+/* t (on a device) copied to a new host tensor; NULL with the error set */
+static mt_tensor *
+mt__to_host(const mt_tensor *t)
+{
+    mt_tensor *h = mt_tensor_empty(t->dtype, t->ndim, t->sizes, MT_DEVICE_CPU);
+    if (h != NULL && mt_copy_(h, t) < 0) {
+        mt_tensor_decref(h);
+        return NULL;
+    }
+    return h;
+}
+
+/* h (a host result, stolen) copied to `device`; NULL with the error set */
+static mt_tensor *
+mt__to_device(mt_tensor *h, mt_device device)
+{
+    if (h == NULL) {
+        return NULL;
+    }
+    mt_tensor *d = mt_tensor_empty(h->dtype, h->ndim, h->sizes, device);
+    if (d != NULL && mt_copy_(d, h) < 0) {
+        mt_tensor_decref(d);
+        d = NULL;
+    }
+    mt_tensor_decref(h);
+    return d;
+}
+
+static mt_tensor *
+mt__cuda_poisson(const mt_tensor *rates, mt_generator *g)
+{
+    mt_tensor *h = mt__to_host(rates);
+    if (h == NULL) {
+        return NULL;
+    }
+    mt_tensor *r = mt_random_stub[MT_CPU]->poisson(h, g);
+    mt_tensor_decref(h);
+    return mt__to_device(r, mt_tensor_device(rates));
+}
+
+static mt_tensor *
+mt__cuda_multinomial(const mt_tensor *probs, int64_t ncat, int64_t rows, int64_t n,
+                     bool replacement, mt_generator *g)
+{
+    mt_tensor *h = mt__to_host(probs);
+    if (h == NULL) {
+        return NULL;
+    }
+    mt_tensor *r = mt_random_stub[MT_CPU]->multinomial(h, ncat, rows, n, replacement, g);
+    mt_tensor_decref(h);
+    return mt__to_device(r, mt_tensor_device(probs));
+}
+
 static const mt_random_kernels mt__cuda_random_kernels = {
     .fill = mt__cuda_random_fill,
     .bernoulli_tensor = mt__cuda_bernoulli_tensor,
+    .poisson = mt__cuda_poisson,
+    .multinomial = mt__cuda_multinomial,
 };
 
 void
