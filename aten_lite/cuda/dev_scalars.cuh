@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aten_lite/cuda/cuda_compat.h"
+#include "aten_lite/cuda/launch.cuh"
 #include "aten_lite/cuda/dev_dtype.h"
 
 extern "C" {
@@ -135,31 +136,11 @@ store_as<bf16_t, double>(double v)
     return float_to_bf16((float)v);
 }
 
-constexpr int kThreads = 256;
+using mt_cuda::blocks_for;
+using mt_cuda::kMaxBlocks;
+using mt_cuda::kThreads;
+using mt_cuda::on_device;
 
-/* Runs launch() on device (the runtime's current device restored after), then reads the
- * launch's error into the thread's message. */
-template <typename F>
-int
-on_device(int device, F launch)
-{
-    int prev = 0;
-    cudaError_t e = cudaGetDevice(&prev);
-    if (e == cudaSuccess && prev != device) {
-        e = cudaSetDevice(device);
-    }
-    if (e == cudaSuccess) {
-        launch();
-        e = cudaGetLastError();
-    }
-    if (prev != device) {
-        cudaSetDevice(prev);
-    }
-    if (e != cudaSuccess) {
-        return mt_error_set(MT_ERUNTIME, "CUDA error: %s", cudaGetErrorString(e));
-    }
-    return MT_OK;
-}
 
 } // namespace mt_dev
 

@@ -11,6 +11,7 @@
 #include <cublas_v2.h>
 
 #include "aten_lite/cuda/cuda_compat.h"
+#include "aten_lite/cuda/launch.cuh"
 #include "aten_lite/cuda/gemm.h"
 
 #ifndef MT_CUDA_EMULATED
@@ -40,8 +41,10 @@ extern "C" {
 
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
+using mt_cuda::blocks_for;
+using mt_cuda::kMaxBlocks;
+using mt_cuda::kThreads;
+using mt_cuda::on_device;
 constexpr int kMaxDevices = 64;
 
 struct cublas_api {
@@ -171,12 +174,6 @@ api()
 
 thread_local cublasHandle_t tls_handles[kMaxDevices];
 
-unsigned int
-blocks_for(int64_t n)
-{
-    int64_t b = (n + kThreads - 1) / kThreads;
-    return (unsigned int)(b < 1 ? 1 : (b > kMaxBlocks ? kMaxBlocks : b));
-}
 
 /* ---- the plain kernel: integers (wrapping, in uint64) and k == 0 ---- */
 

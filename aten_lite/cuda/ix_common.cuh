@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "aten_lite/cuda/cuda_compat.h"
+#include "aten_lite/cuda/launch.cuh"
 #include "aten_lite/cuda/index.h"
 
 extern "C" {
@@ -19,39 +20,12 @@ extern "C" {
 
 namespace mt_ix {
 
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
+using mt_cuda::blocks_for;
+using mt_cuda::kMaxBlocks;
+using mt_cuda::kThreads;
+using mt_cuda::on_device;
 
-/* grid for n elements, each thread striding over the rest */
-inline unsigned int
-blocks_for(int64_t n)
-{
-    int64_t b = (n + kThreads - 1) / kThreads;
-    return (unsigned int)(b < 1 ? 1 : (b > kMaxBlocks ? kMaxBlocks : b));
-}
 
-/* Runs launch() on device, then reads the launch's error. */
-template <typename F>
-int
-on_device(int device, F launch)
-{
-    int prev = 0;
-    cudaError_t e = cudaGetDevice(&prev);
-    if (e == cudaSuccess && prev != device) {
-        e = cudaSetDevice(device);
-    }
-    if (e == cudaSuccess) {
-        launch();
-        e = cudaGetLastError();
-    }
-    if (prev != device) {
-        cudaSetDevice(prev);
-    }
-    if (e != cudaSuccess) {
-        return mt_error_set(MT_ERUNTIME, "CUDA error: %s", cudaGetErrorString(e));
-    }
-    return MT_OK;
-}
 
 #define MT_IX_LOOP(i, n)                                                                           \
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < (n);                      \

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "aten_lite/cuda/cuda_compat.h"
+#include "aten_lite/cuda/launch.cuh"
 #include "aten_lite/cuda/kernels.h"
 
 extern "C" {
@@ -12,16 +13,11 @@ extern "C" {
 
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
+using mt_cuda::blocks_for;
+using mt_cuda::kMaxBlocks;
+using mt_cuda::kThreads;
+using mt_cuda::on_device;
 
-/* grid for n elements, each thread striding over the rest */
-unsigned int
-blocks_for(int64_t n)
-{
-    int64_t b = (n + kThreads - 1) / kThreads;
-    return (unsigned int)(b < 1 ? 1 : (b > kMaxBlocks ? kMaxBlocks : b));
-}
 
 /* byte offset of element i in operand op */
 __device__ __forceinline__ int64_t
@@ -61,28 +57,6 @@ fill_kernel(mt_cuda_geom g, char *dst, E value)
     }
 }
 
-/* Runs launch() on device, then reads the launch's error. */
-template <typename F>
-int
-on_device(int device, F launch)
-{
-    int prev = 0;
-    cudaError_t e = cudaGetDevice(&prev);
-    if (e == cudaSuccess && prev != device) {
-        e = cudaSetDevice(device);
-    }
-    if (e == cudaSuccess) {
-        launch();
-        e = cudaGetLastError();
-    }
-    if (prev != device) {
-        cudaSetDevice(prev);
-    }
-    if (e != cudaSuccess) {
-        return mt_error_set(MT_ERUNTIME, "CUDA error: %s", cudaGetErrorString(e));
-    }
-    return MT_OK;
-}
 
 template <typename E>
 int
