@@ -1,7 +1,8 @@
 """The notes' "Gloo backend + mp.spawn + checkpoint" DDP program (demo_basic and demo_checkpoint).
 
 Only the import lines and the device lines differ from the notes: the notes run on GPUs
-(`.to(rank)`); here the models and tensors stay on the CPU, so the program runs on any machine.
+(`.to(rank)`, `device_ids=[rank]`); here each rank uses its GPU when there are two, else the
+CPU (as torch, DDP takes device_ids only for GPU modules), so the program runs on any machine.
 
     python examples/ddp_demo.py
 """
@@ -16,7 +17,11 @@ import minitorch.multiprocessing as mp
 
 from minitorch.nn.parallel import DistributedDataParallel as DDP
 
-DEVICE = "cpu"
+GPUS = torch.cuda.device_count() >= 2
+
+
+def device_of(rank):
+    return rank if GPUS else "cpu"
 
 
 def setup(rank, world_size):
@@ -44,15 +49,15 @@ def demo_basic(rank, world_size):
     print(f"Running basic DDP example on rank {rank}.")
     setup(rank, world_size)
 
-    model = ToyModel().to(DEVICE)
-    ddp_model = DDP(model, device_ids=[rank])
+    model = ToyModel().to(device_of(rank))
+    ddp_model = DDP(model, device_ids=[rank] if GPUS else None)
 
     loss_fn = nn.MSELoss()
     optimizer = optim.SGD(ddp_model.parameters(), lr=0.001)
 
     optimizer.zero_grad()
     outputs = ddp_model(torch.randn(20, 10))
-    labels = torch.randn(20, 5).to(DEVICE)
+    labels = torch.randn(20, 5).to(device_of(rank))
     loss_fn(outputs, labels).backward()
     optimizer.step()
 
@@ -70,8 +75,8 @@ def demo_checkpoint(rank, world_size):
     print(f"Running DDP checkpoint example on rank {rank}.")
     setup(rank, world_size)
 
-    model = ToyModel().to(DEVICE)
-    ddp_model = DDP(model, device_ids=[rank])
+    model = ToyModel().to(device_of(rank))
+    ddp_model = DDP(model, device_ids=[rank] if GPUS else None)
 
     loss_fn = nn.MSELoss()
     optimizer = optim.SGD(ddp_model.parameters(), lr=0.001)
@@ -89,7 +94,7 @@ def demo_checkpoint(rank, world_size):
 
     optimizer.zero_grad()
     outputs = ddp_model(torch.randn(20, 10))
-    labels = torch.randn(20, 5).to(DEVICE)
+    labels = torch.randn(20, 5).to(device_of(rank))
     loss_fn = nn.MSELoss()
     loss_fn(outputs, labels).backward()
     optimizer.step()

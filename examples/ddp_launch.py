@@ -2,7 +2,8 @@
 launcher on the CPU backend.
 
 As in the notes except for: the imports; the backend ("gloo": the notes use "nccl" on GPUs); the
-device lines, which fall back to the CPU when no GPU is there; the model is wrapped in DDP
+device lines, which fall back to the CPU when no GPU is there (and DDP then gets no device_ids,
+as torch requires); the model is wrapped in DDP
 whatever the GPU count (the notes wrap it when there are 2 GPUs) and each batch's output is
 backpropagated, so the gradient all-reduce runs too; one thread per process instead of six;
 the process group is destroyed at the end.
@@ -62,7 +63,10 @@ model.to(device)
 
 if local_rank == 0:
     print("Let's use", torch.distributed.get_world_size(), "processes!")
-model = DDP(model, device_ids=[local_rank], output_device=local_rank)
+if device.type == "cuda":
+    model = DDP(model, device_ids=[local_rank], output_device=local_rank)
+else:  # torch's DDP takes device_ids only for GPU modules
+    model = DDP(model)
 
 for data in rand_loader:
     input_var = data.to(device)

@@ -541,7 +541,10 @@ def test_fast_paths_agree_with_double_vjp(name):
     """The written-out JVPs and the elementwise shortcut give the double-vjp trick's tangents."""
     from minitorch.autograd import _forward
     torch.manual_seed(0)
-    sample = ops.SAMPLES[name]()[0]
+    samples = ops.SAMPLES[name]()
+    if not samples:
+        pytest.skip(f"{name}: no sample on this build (it needs a CUDA device)")
+    sample = samples[0]
     label, fn = ops._forms(name, sample)[0]
     f, leaves = _substituted(sample, fn)
     tangents = [torch.randn(x.shape, dtype=x.dtype) for x in leaves]
