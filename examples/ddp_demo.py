@@ -66,7 +66,8 @@ def demo_basic(rank, world_size):
     gathered = [torch.empty_like(flat) for _ in range(world_size)]
     dist.all_gather(gathered, flat)
     assert all(torch.equal(g, gathered[0]) for g in gathered), "ranks disagree"
-    print(f"rank {rank}: loss {loss_fn(ddp_model(torch.ones(2, 10)), torch.zeros(2, 5)).item():.6f}"
+    zeros = torch.zeros(2, 5).to(device_of(rank))
+    print(f"rank {rank}: loss {loss_fn(ddp_model(torch.ones(2, 10)), zeros).item():.6f}"
           " (the same on every rank)")
     cleanup()
 
