@@ -128,3 +128,27 @@ def test_record_stream_errors():
     t.record_stream(torch.cuda.Stream())   # another stream: the block waits for it when freed
     del t
     torch.cuda.synchronize()
+
+
+def test_copy_on_a_side_stream_overlaps_a_kernel():
+    # a long chain of kernels on one stream, then a small copy from pinned memory on another:
+    # the copy completes while the kernels still run (the two streams overlap)
+    emulated = "emulated" in torch.cuda.get_device_name(0)
+    n, passes = (1 << 20, 8) if emulated else (1 << 26, 40)
+    busy_stream, copy_stream = torch.cuda.Stream(), torch.cuda.Stream()
+    src = torch.arange(1024, dtype=torch.float32).pin_memory()
+    with torch.cuda.stream(busy_stream):
+        x = torch.ones(n, device="cuda")
+        busy_stream.synchronize()
+        for _ in range(passes):
+            x = x * 1.0001
+        busy_done = torch.cuda.Event()
+        busy_done.record()
+    with torch.cuda.stream(copy_stream):
+        d = src.cuda(non_blocking=True)
+        copied = torch.cuda.Event()
+        copied.record()
+    copied.synchronize()
+    assert not busy_done.query(), "the copy waited for the other stream's kernels"
+    busy_done.synchronize()
+    assert d.cpu().tolist() == src.tolist()
