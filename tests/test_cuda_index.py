@@ -564,3 +564,13 @@ def test_backward(name):
         return xx.grad
 
     _same(grad("cuda"), grad("cpu"))
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_on_the_device(mode):
+    w = torch.randn(10, 3)
+    idx = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+    offs = torch.tensor([0, 4])
+    ref = torch.nn.functional.embedding_bag(idx, w, offs, mode=mode)
+    got = torch.nn.functional.embedding_bag(idx.cuda(), w.cuda(), offs.cuda(), mode=mode)
+    assert got.is_cuda and torch.allclose(got.cpu(), ref)

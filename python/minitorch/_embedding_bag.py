@@ -94,16 +94,16 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
                                f"valid range [0, {num_weights})")
     nb = max(nb, 0)
     if nb == 0:
-        empty = _C.zeros(0, dtype=_C.int64)
+        empty = _C.zeros(0, dtype=_C.int64, device=weight.device)
         return (weight.new_zeros((0, dim)) + weight.sum() * 0, empty, empty.clone(),
-                _C.zeros((0, dim) if mode == 2 else (offs.numel() if mode == 0 else 0,), dtype=_C.int64))
+                _C.zeros((0, dim) if mode == 2 else (offs.numel() if mode == 0 else 0,), dtype=_C.int64, device=weight.device))
     starts = offs[:nb]
     # Note [Bags]: each entry's bag, entries past the last offset in the last bag
-    marks = _C.zeros(n + 1, dtype=_C.int64).index_add_(0, starts, _C.ones(nb, dtype=_C.int64))
-    offset2bag = marks[:n].cumsum(0) - 1 if n else _C.zeros(0, dtype=_C.int64)
-    keep = _C.ones(n, dtype=_C.bool) if padding_idx is None else idx != padding_idx
-    bag_size = _C.zeros(nb, dtype=_C.int64).index_add_(0, offset2bag, keep.long()) \
-        if nb else _C.zeros(0, dtype=_C.int64)
+    marks = _C.zeros(n + 1, dtype=_C.int64, device=weight.device).index_add_(0, starts, _C.ones(nb, dtype=_C.int64, device=weight.device))
+    offset2bag = marks[:n].cumsum(0) - 1 if n else _C.zeros(0, dtype=_C.int64, device=weight.device)
+    keep = _C.ones(n, dtype=_C.bool, device=weight.device) if padding_idx is None else idx != padding_idx
+    bag_size = _C.zeros(nb, dtype=_C.int64, device=weight.device).index_add_(0, offset2bag, keep.long()) \
+        if nb else _C.zeros(0, dtype=_C.int64, device=weight.device)
     out_dtype = weight.dtype
     if mode == 2:
         output, max_indices = _bag_max(weight, idx, offset2bag, keep, nb, dim)
@@ -117,25 +117,25 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
         if per_sample_weights is not None:
             psw = per_sample_weights if pos is None else per_sample_weights.index_select(0, pos)
             rows = rows * psw.unsqueeze(1)
-        output = _C.zeros((nb, dim), dtype=out_dtype).index_add(0, sel_bag, rows)
+        output = _C.zeros((nb, dim), dtype=out_dtype, device=weight.device).index_add(0, sel_bag, rows)
         if mode == 1:
             output = output / bag_size.clamp_min(1).unsqueeze(1).to(out_dtype)
             max_indices = bag_size.clone()
         else:
-            max_indices = _C.zeros(nb, dtype=_C.int64)
+            max_indices = _C.zeros(nb, dtype=_C.int64, device=weight.device)
     if mode == 0:          # torch's sum kernel leaves these unused (one entry per offset)
-        bag_size = _C.zeros(offs.numel(), dtype=_C.int64)
-        max_indices = _C.zeros(offs.numel(), dtype=_C.int64)
+        bag_size = _C.zeros(offs.numel(), dtype=_C.int64, device=weight.device)
+        max_indices = _C.zeros(offs.numel(), dtype=_C.int64, device=weight.device)
         if padding_idx is None:
-            offset2bag = _C.zeros(0, dtype=_C.int64)
+            offset2bag = _C.zeros(0, dtype=_C.int64, device=weight.device)
     return output, offset2bag, bag_size, max_indices
 
 
 def _scaled_by_frequency(rows, idx, sel_idx, num_weights):
     """rows, with the gradient of each divided by how often its row occurs in idx (the values
     unchanged)."""
-    counts = _C.zeros(num_weights, dtype=rows.dtype).index_add_(
-        0, idx, _C.ones(idx.numel(), dtype=rows.dtype))
+    counts = _C.zeros(num_weights, dtype=rows.dtype, device=rows.device).index_add_(
+        0, idx, _C.ones(idx.numel(), dtype=rows.dtype, device=rows.device))
     scale = counts.index_select(0, sel_idx).reciprocal_().unsqueeze(1)
     fixed = rows.detach()
     return fixed + (rows - fixed) * scale
@@ -150,14 +150,14 @@ def _bag_max(weight, idx, offset2bag, keep, nb, dim):
     sel_bag = offset2bag if pos is None else offset2bag.index_select(0, pos)
     m = sel_idx.numel()
     if m == 0 or nb == 0:
-        return weight.new_zeros((nb, dim)) + weight.sum() * 0, _C.zeros((nb, dim), dtype=_C.int64)
+        return weight.new_zeros((nb, dim)) + weight.sum() * 0, _C.zeros((nb, dim), dtype=_C.int64, device=weight.device)
     rows = weight.detach().index_select(0, sel_idx)                       # (m, D)
     bags = sel_bag.unsqueeze(1).expand(m, dim)
-    best = _C.full((nb, dim), float("-inf"), dtype=weight.dtype).scatter_reduce(
+    best = _C.full((nb, dim), float("-inf"), dtype=weight.dtype, device=weight.device).scatter_reduce(
         0, bags, rows, "amax", include_self=False)
     hit = rows == best.index_select(0, sel_bag)
-    entry = mt.where(hit, _C.arange(m).unsqueeze(1), m)
-    first = _C.full((nb, dim), m, dtype=_C.int64).scatter_reduce(0, bags, entry, "amin")
+    entry = mt.where(hit, _C.arange(m, device=weight.device).unsqueeze(1), m)
+    first = _C.full((nb, dim), m, dtype=_C.int64, device=weight.device).scatter_reduce(0, bags, entry, "amin")
     empty = first == m
     max_indices = sel_idx.take(first.clamp_max(m - 1)).masked_fill(empty, 0)
     output = weight.gather(0, max_indices)
