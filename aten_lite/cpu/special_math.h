@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "aten_lite/op_math.h"
+
 /* Note [Special functions]
  * Each function here is the scalar math of one elementwise op, written once in double precision
  * as a small inline function, so that the CPU loops (aten_lite/cpu/special.c) and later CUDA
@@ -497,38 +499,11 @@ mt_sf_log_ndtr(double x)
     return log1p(-erfc(x * MT_SF_SQRT1_2) / 2);
 }
 
-/* Giles' single-precision approximation of erfinv(y) ("Approximating the erfinv function", GPU
- * Gems 2012; also erfinv's start in cpu/unary.c) given w = -log((1 - y)(1 + y)) <= 16: about
- * 1e-7 relative. */
+/* The start of erfinv's Newton steps (op_math.h). */
 MT_SF_FN double
 mt__sf_erfinv_guess(double y, double w)
 {
-    double p;
-    if (w < 5.0) {
-        w -= 2.5;
-        p = 2.81022636e-08;
-        p = 3.43273939e-07 + p * w;
-        p = -3.5233877e-06 + p * w;
-        p = -4.39150654e-06 + p * w;
-        p = 0.00021858087 + p * w;
-        p = -0.00125372503 + p * w;
-        p = -0.00417768164 + p * w;
-        p = 0.246640727 + p * w;
-        p = 1.50140941 + p * w;
-    }
-    else {
-        w = sqrt(w) - 3.0;
-        p = -0.000200214257;
-        p = 0.000100950558 + p * w;
-        p = 0.00134934322 + p * w;
-        p = -0.00367342844 + p * w;
-        p = 0.00573950773 + p * w;
-        p = -0.0076224613 + p * w;
-        p = 0.00943887047 + p * w;
-        p = 1.00167406 + p * w;
-        p = 2.83297682 + p * w;
-    }
-    return p * y;
+    return mt_math_erfinv_guess(y, w);
 }
 
 /* The inverse of ndtr.  A first guess: sqrt(2) erfinv(2p - 1) by Giles' approximation, with
