@@ -413,8 +413,11 @@ def test_ctrl_c_leaves_no_worker_behind(tmp_path):
     script = tmp_path / "ctrl_c.py"
     script.write_text(CTRL_C)
     env = dict(os.environ, PYTHONPATH=PACKAGE_DIR)
+    # SIGINT's default disposition in the child: a test run started in the background by a shell
+    # without job control inherits SIGINT ignored, and Python then keeps ignoring it
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, cwd=tmp_path)
+                            text=True, env=env, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     pids = [int(p) for p in proc.stdout.readline().split()]
     assert len(pids) == 2
     # a SIGINT that lands while a finalizer (__del__, a weakref callback) runs is swallowed
