@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "aten_lite/cuda/cuda_compat.h"
 
 extern "C" {
@@ -48,6 +50,24 @@ on_device(int device, F launch)
         return mt_error_set(MT_ERUNTIME, "CUDA error: %s", cudaGetErrorString(e));
     }
     return MT_OK;
+}
+
+/* a + b and a * b of integers that wrap around, as the cpu's integer sums and products do
+ * (signed overflow is undefined in C++: computed in the unsigned type) */
+template <typename A>
+__host__ __device__ __forceinline__ A
+wrap_add(A a, A b)
+{
+    typedef typename std::make_unsigned<A>::type U;
+    return (A)((U)a + (U)b);
+}
+
+template <typename A>
+__host__ __device__ __forceinline__ A
+wrap_mul(A a, A b)
+{
+    typedef typename std::make_unsigned<A>::type U;
+    return (A)((U)a * (U)b);
 }
 
 struct sum_op {

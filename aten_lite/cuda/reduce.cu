@@ -114,14 +114,30 @@ template <typename T> struct SumOp {
     typedef typename sum_acc<T>::type acc_t;
     __device__ static acc_t init() { return acc_t{}; }
     __device__ static acc_t load(T v, int64_t) { return to_acc<acc_t>(v); }
-    __device__ static acc_t combine(acc_t a, acc_t b) { return a + b; }
+    __device__ static acc_t combine(acc_t a, acc_t b)
+    {
+        if constexpr (std::is_integral<acc_t>::value && !std::is_same<acc_t, bool>::value) {
+            return mt_cuda::wrap_add(a, b);
+        }
+        else {
+            return a + b;
+        }
+    }
     __device__ static void store(char *p, acc_t a) { store_sum<T>(p, a); }
 };
 template <typename T> struct ProdOp {
     typedef typename sum_acc<T>::type acc_t;
     __device__ static acc_t init() { return one(acc_t{}); }
     __device__ static acc_t load(T v, int64_t) { return to_acc<acc_t>(v); }
-    __device__ static acc_t combine(acc_t a, acc_t b) { return a * b; }
+    __device__ static acc_t combine(acc_t a, acc_t b)
+    {
+        if constexpr (std::is_integral<acc_t>::value && !std::is_same<acc_t, bool>::value) {
+            return mt_cuda::wrap_mul(a, b);
+        }
+        else {
+            return a * b;
+        }
+    }
     __device__ static void store(char *p, acc_t a) { store_sum<T>(p, a); }
     template <typename A> __device__ static A one(A) { return (A)1; }
     template <typename R> __device__ static cplx<R> one(cplx<R>) { return cplx<R>{1, 0}; }

@@ -2,6 +2,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "aten_lite/cuda/dev_scalars.cuh"
 #include "aten_lite/cuda/scan.h"
 
@@ -95,7 +97,15 @@ template <typename T, bool PROD> struct SumProd {
     template <typename A> __device__ static A one(A) { return (A)(PROD ? 1 : 0); }
     __device__ static c128_t one(c128_t) { return c128_t{PROD ? 1.0 : 0.0, 0.0}; }
     __device__ static acc_t load(T v, int64_t) { return widen<acc_t>(v); }
-    template <typename A> __device__ static A comb(A a, A b) { return PROD ? a * b : a + b; }
+    template <typename A> __device__ static A comb(A a, A b)
+    {
+        if constexpr (std::is_integral<A>::value && !std::is_same<A, bool>::value) {
+            return PROD ? mt_cuda::wrap_mul(a, b) : mt_cuda::wrap_add(a, b);
+        }
+        else {
+            return PROD ? a * b : a + b;
+        }
+    }
     __device__ static c128_t comb(c128_t a, c128_t b) { return PROD ? cmul(a, b) : cadd(a, b); }
     __device__ static acc_t combine(acc_t a, acc_t b) { return comb(a, b); }
     __device__ static void store(char *out, int64_t *, int64_t k, acc_t a)
