@@ -175,6 +175,17 @@ def test_flip_roll_repeat_tile_random(seed):
         same(t.moveaxis(src[0], dst[0]), np.moveaxis(a, src[0], dst[0]))
 
 
+def test_flip_takes_dims_as_a_sequence_one_by_one_or_by_keyword():
+    t = torch.arange(6).view(2, 3)
+    both = [[5, 4, 3], [2, 1, 0]]
+    assert t.flip(0, 1).tolist() == both and t.flip((0, 1)).tolist() == both
+    assert t.flip(dims=[0, 1]).tolist() == both and torch.flip(t, dims=(1,)).tolist() == [[2, 1, 0], [5, 4, 3]]
+    with pytest.raises(TypeError, match="missing required argument 'dims'"):
+        t.flip()
+    with pytest.raises(TypeError, match="multiple values for argument 'dims'"):
+        t.flip(0, dims=[1])
+
+
 def test_flip_roll_results_are_copies_and_zero_dim():
     t = torch.arange(4)
     for r in [t.roll(0), t.roll(4), t.flip(()), t.repeat(1), t.tile((1,))]:

@@ -46,9 +46,15 @@ def index_select(input, dim, index, *, out=None):
     return _C._store_out(out, r, "index_select") if out is not None else r
 
 
-def flip(input, dims):
-    """A copy of input with the order of entries reversed along each of dims."""
+def flip(input, *args, dims=None):
+    """A copy of input with the order of entries reversed along each of dims (a sequence, or
+    the dims one by one as the method takes them: x.flip(0, 1))."""
     _check(input, "flip")
+    if (dims is None) == (not args):
+        raise TypeError("flip() missing required argument 'dims'" if dims is None else
+                        "flip() got multiple values for argument 'dims'")
+    if dims is None:
+        dims = args[0] if len(args) == 1 else args
     wrapped = [_wrap(d, input.dim()) for d in _dims_arg(dims)]
     for i, d in enumerate(wrapped):
         if d in wrapped[:i]:
