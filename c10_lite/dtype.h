@@ -3,6 +3,14 @@
 #define C10_LITE_DTYPE_H
 
 #include <complex.h>
+
+/* glibc's complex.h defines CMPLX/CMPLXF for GCC only; clang has the same builtin. */
+#ifndef CMPLX
+#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
+#endif
+#ifndef CMPLXF
+#define CMPLXF(x, y) __builtin_complex((float)(x), (float)(y))
+#endif
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

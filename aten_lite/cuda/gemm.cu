@@ -244,14 +244,16 @@ plain_gemm_kernel(mt_cuda_gemm_desc d, typename acc_of<T>::type alpha,
         const int64_t i = idx % d.m;
         const int64_t j = (idx / d.m) % d.n;
         const int64_t b = idx / (d.m * d.n);
-        const T *pa = (const T *)d.a + b * d.sa;
-        const T *pb = (const T *)d.b + b * d.sb;
         T *pc = (T *)d.c + b * d.sc + i + j * d.ldc;
         A s = A(0);
-        for (int64_t l = 0; l < d.k; l++) {
-            const A x = widen<T>(d.ta ? pa[l + i * d.lda] : pa[i + l * d.lda]);
-            const A y = widen<T>(d.tb ? pb[j + l * d.ldb] : pb[l + j * d.ldb]);
-            s += x * y;
+        if (d.k > 0) { /* (with k == 0, A and B may be empty: no address into them) */
+            const T *pa = (const T *)d.a + b * d.sa;
+            const T *pb = (const T *)d.b + b * d.sb;
+            for (int64_t l = 0; l < d.k; l++) {
+                const A x = widen<T>(d.ta ? pa[l + i * d.lda] : pa[i + l * d.lda]);
+                const A y = widen<T>(d.tb ? pb[j + l * d.ldb] : pb[l + j * d.ldb]);
+                s += x * y;
+            }
         }
         A r = alpha * s;
         if (beta != A(0)) {
