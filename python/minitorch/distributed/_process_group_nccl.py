@@ -96,6 +96,7 @@ class ProcessGroupNCCL(_Backend):
         self._seq = 0
         self._watchdog = _Watchdog(self)
         self._bound = None
+        self._aborted = False
         if device_id is not None:
             self._bound = _mt.device(device_id)
             self._comm(self._bound.index if self._bound.index is not None else
@@ -118,7 +119,9 @@ class ProcessGroupNCCL(_Backend):
         return self._seq
 
     def _alive(self):
-        return self._error is None
+        """False once abort() was called (a failed operation leaves the group to raise its
+        error on every later call instead)."""
+        return not self._aborted
 
     def set_timeout(self, timeout):
         self._timeout = timeout
@@ -177,6 +180,7 @@ class ProcessGroupNCCL(_Backend):
         self._watchdog.fail_all(self._error)
 
     def abort(self):
+        self._aborted = True
         self._fail(_c10d.DistBackendError(f"[Rank {self._rank}] the NCCL process group was "
                                           "aborted"))
 

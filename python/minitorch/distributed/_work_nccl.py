@@ -115,6 +115,14 @@ class _Watchdog:
                 self._thread.start()
 
     def finish(self, work):
+        """`work`'s event has passed: done, unless its communicator reported an error (an
+        aborted operation returns early, its stream moving on)."""
+        code = self._backend._async_error()
+        if code:
+            self._backend._fail(_c10d.DistBackendError(
+                f"[Rank {self._backend.rank()}] NCCL communicator encountered an error during "
+                f"{work._describe()}: {self._backend._error_string(code)}"))
+            return
         with self._lock:
             if work in self._pending:
                 self._pending.remove(work)
@@ -144,11 +152,8 @@ class _Watchdog:
                 if w._event.query():
                     self.finish(w)
                     continue
-                code = b._async_error()
-                if code:
-                    b._fail(_c10d.DistBackendError(
-                        f"[Rank {b.rank()}] NCCL communicator encountered an error during "
-                        f"{w._describe()}: {b._error_string(code)}"))
+                if b._async_error():
+                    self.finish(w)  # fails it
                     break
                 if now - w._start > w._timeout_s:
                     ran = int((now - w._start) * 1000)
