@@ -360,6 +360,11 @@ def _groups(rank, world_size, init_method):
         dist.all_reduce(t, group=sub)
         out["sub"] = t.cpu().tolist()
         out["sub_backend"] = dist.get_backend(sub)
+        out["split"] = sub.bound_device_id is not None  # split from the default communicator
+    late = dist.new_group([1, 2], use_local_synchronization=True) if rank else None
+    if late is not None:  # not split (only the members call it): through the store
+        dist.broadcast(t, group_src=1, group=late)
+        out["late"] = t.cpu().tolist()
     c = torch.full((2,), float(rank))  # a CPU tensor: the CPU backend of the same group
     dist.all_reduce(c)
     out["cpu"] = c.tolist()
@@ -377,9 +382,10 @@ def test_default_backend_groups_and_mixed_tensors():
         assert out["bound"] == f"cuda:{rank}"
         assert out["cpu"] == [3.0, 3.0] and out["cuda"] == [3.0, 3.0]
         if rank in (0, 2):
-            assert out["sub"] == [4.0] * 3 and out["sub_backend"] == "nccl"
+            assert out["sub"] == [4.0] * 3 and out["sub_backend"] == "nccl" and out["split"]
         else:
             assert "sub" not in out
+    assert res[1]["late"] == res[2]["late"] == [4.0] * 3
 
 
 # ---- DDP -----------------------------------------------------------------------------------

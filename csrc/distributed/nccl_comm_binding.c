@@ -359,7 +359,19 @@ mt_py_nccl_group(PyObject *m, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* _nccl_can_split() -> whether the loaded NCCL has ncclCommSplit */
+static PyObject *
+mt_py_nccl_can_split(PyObject *m, PyObject *unused)
+{
+    const mt_nccl_api *api = mt__api();
+    if (api == NULL) {
+        return NULL;
+    }
+    return PyBool_FromLong(api->CommSplit != NULL);
+}
+
 static PyMethodDef mt_nccl_comm_functions[] = {
+    {"_nccl_can_split", mt_py_nccl_can_split, METH_NOARGS, NULL},
     {"_nccl_comm_init", mt_py_nccl_comm_init, METH_VARARGS, NULL},
     {"_nccl_comm_split", mt_py_nccl_comm_split, METH_VARARGS, NULL},
     {"_nccl_comm_finish", mt_py_nccl_comm_finish, METH_VARARGS, NULL},

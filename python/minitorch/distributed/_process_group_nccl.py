@@ -6,7 +6,9 @@ Note [The NCCL backend]
 - Communicators: one per device of this process, made on the device's first operation (or at
   once for the device bound by init_process_group(device_id=...)): rank 0 of the group makes an
   ncclUniqueId and the store carries it (key "nccl_uid/<n>", n counting the backend's
-  communicators, the same on every rank).
+  communicators, the same on every rank).  new_group(backend="nccl") of a default group bound
+  to a device splits the default communicator instead (ncclCommSplit, where NCCL has it; every
+  rank takes part, the non-members with no colour), as torch does.
 - Streams: each operation runs on the backend's internal stream of the device, which first waits
   for the caller's current stream (so it reads what kernels queued before wrote); the Work's
   event follows it (Note [NCCL works and the watchdog] in _work_nccl.py).  Local steps of an
@@ -80,7 +82,7 @@ class ProcessGroupNCCL(_Backend):
     Options = _NCCLOptions
     _Options = _NCCLOptions
 
-    def __init__(self, store, rank, size, options=None, device_id=None):
+    def __init__(self, store, rank, size, options=None, device_id=None, comm=None):
         super().__init__(rank, size)
         if isinstance(options, timedelta):
             o = _NCCLOptions()
@@ -97,7 +99,10 @@ class ProcessGroupNCCL(_Backend):
         self._watchdog = _Watchdog(self)
         self._bound = None
         self._aborted = False
-        if device_id is not None:
+        if comm is not None:  # (device, communicator) split from a parent's (_split)
+            self._comms[comm[0]] = comm[1]
+            self._bound = _mt.device("cuda", comm[0])
+        elif device_id is not None:
             self._bound = _mt.device(device_id)
             self._comm(self._bound.index if self._bound.index is not None else
                        _mt.cuda.current_device())
@@ -145,6 +150,17 @@ class ProcessGroupNCCL(_Backend):
             uid = bytes(self._store.get(key))
         c = self._comms[device] = _c10d._nccl_comm_init(uid, self._size, self._rank, device)
         return c
+
+    def _split(self, color, key):
+        """ncclCommSplit of the bound device's communicator (every rank of this group calls it;
+        color -1: not a member): (device, communicator), or None for a non-member."""
+        device = self._bound.index
+        c = _c10d._nccl_comm_split(self._comm(device), color, key)
+        return None if c is None else (device, c)
+
+    def _can_split(self):
+        return self._bound is not None and self._error is None and \
+            _c10d._nccl_can_split()
 
     def _stream(self, device):
         s = self._streams.get(device)

@@ -568,7 +568,7 @@ def _connection_lost(e):
 # a ProcessGroup subclass (torch's older user-defined groups, whose methods do the work) is
 # instead the group itself.
 def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_name, timeout,
-                       global_ranks=None, pg_options=None, device_id=None):
+                       global_ranks=None, pg_options=None, device_id=None, nccl_comm=None):
     """The group of `ranks` (global ranks; this process is `group_rank` among them) whose keys
     live under `prefix` in `store`, with one backend per device type of `devices` ({device
     type: backend name}, see _parse_backend); registered in this process's groups."""
@@ -598,7 +598,7 @@ def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_na
             elif bname == Backend.NCCL and _nccl_runs():
                 b = _make_nccl_backend(bstore, group_rank, size, timeout, group_name,
                                        ranks if global_ranks is None else global_ranks,
-                                       pg_options, device_id)
+                                       pg_options, device_id, nccl_comm)
                 pg._bound_device_id = b.bound_device_id
             else:
                 b = _UnbuiltBackend(bname, group_rank, size, _nccl_unavailable)
@@ -618,7 +618,7 @@ def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_na
 
 
 def _make_nccl_backend(store, group_rank, size, timeout, group_name, ranks, pg_options,
-                       device_id):
+                       device_id, comm=None):
     o = pg_options if isinstance(pg_options, ProcessGroupNCCL.Options) else \
         ProcessGroupNCCL.Options()
     o._timeout = timeout
@@ -630,7 +630,7 @@ def _make_nccl_backend(store, group_rank, size, timeout, group_name, ranks, pg_o
     if device_id is not None and (device_id.type != "cuda" or device_id.index is None):
         raise ValueError(f"init_process_group: device_id must be a CUDA device with an index, "
                          f"got {device_id}")
-    return ProcessGroupNCCL(store, group_rank, size, o, device_id=device_id)
+    return ProcessGroupNCCL(store, group_rank, size, o, device_id=device_id, comm=comm)
 
 
 def _make_plugin_backend(name, store, group_rank, size, timeout, group_name, ranks, pg_options):
@@ -703,13 +703,26 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
         pg._store = PrefixStore(f"group_{name}", _world.default_store)
         _world.groups.append(pg)
         return pg
+    nccl_comm = _nccl_split(default, devices, ranks, me, use_local_synchronization)
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
     pg = _new_process_group(_world.default_store, f"group_{name}", ranks.index(me), ranks, bname,
-                            devices, name, timeout, pg_options=pg_options, device_id=device_id)
+                            devices, name, timeout, pg_options=pg_options, device_id=device_id,
+                            nccl_comm=nccl_comm)
     pg._desc = group_desc if group_desc is not None else "undefined"
     _debug.log_event("new_group", pg, f"ranks {ranks}")
     return pg
+
+
+def _nccl_split(default, devices, ranks, me, local):
+    """The new group's NCCL communicator split from the default group's (every rank calls
+    new_group; see Note [The NCCL backend]), or None to make it through the store."""
+    parent = default._backends.get("cuda") if isinstance(default, ProcessGroup) else None
+    if local or devices.get("cuda") != Backend.NCCL or not isinstance(parent, ProcessGroupNCCL) \
+            or not parent._can_split():
+        return None
+    member = me in ranks
+    return parent._split(0 if member else -1, ranks.index(me) if member else 0)
 
 
 def _abort_process_group(group=None):
