@@ -175,8 +175,9 @@ def _collectives(rank, world_size, init_method):
             same(f"gather [{i}]", gg[i], gw[i])
     sl = [torch.full((2,), float(i * 3 + 1)) for i in range(world_size)]
     sg, sw = torch.zeros(2, device=dev), torch.zeros(2)
-    dist.scatter(sg, [t.to(dev) for t in sl] if rank == 1 else None, src=1)
-    dist.scatter(sw, sl if rank == 1 else None, src=1)
+    src = world_size - 1
+    dist.scatter(sg, [t.to(dev) for t in sl] if rank == src else None, src=src)
+    dist.scatter(sw, sl if rank == src else None, src=src)
     same("scatter", sg, sw)
     # point to point: a ring, blocking and batched
     nxt, prv = (rank + 1) % world_size, (rank - 1) % world_size
