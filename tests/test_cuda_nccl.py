@@ -245,6 +245,15 @@ def _streams(rank, world_size, init_method):
     z = torch.full((n,), float(rank), device=dev)
     dist.all_reduce(z)
     got.append((z.add(1)[:1].cpu().tolist(), None))
+    # a future completes once the operation finished on the device
+    f = dist.all_reduce(torch.ones(3, device=dev), async_op=True).get_future()
+    got.append((f.wait()[0].cpu().tolist(), None))
+    # object collectives of a group without a CPU backend travel on the current device
+    objs = [None] * world_size
+    dist.all_gather_object(objs, {"rank": rank})
+    lst = [("hello", rank)] if rank == 0 else [None]
+    dist.broadcast_object_list(lst, src=0)
+    got.append((objs, lst))
     return got
 
 
@@ -256,6 +265,8 @@ def test_collectives_follow_the_current_stream(world_size):
         for xs, ys in got[:3]:
             assert xs == [want, want] and ys == [2 * want, 2 * want]
         assert got[3][0] == [world_size * (world_size - 1) / 2 + 1]
+        assert got[4][0] == [float(world_size)] * 3
+        assert got[5] == ([{"rank": r} for r in range(world_size)], [("hello", 0)])
 
 
 # ---- errors and timeouts ------------------------------------------------------------------

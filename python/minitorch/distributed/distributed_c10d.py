@@ -1345,19 +1345,28 @@ def _batch_p2p(p2p_op_list):
 # object collectives (pickle into uint8 tensors)
 
 
-def _obj_to_tensor(obj):
+def _obj_device(pg):
+    """Where the object collectives' tensors live, as torch: the CPU when the group serves CPU
+    tensors, else the current CUDA device (an NCCL-only group)."""
+    if isinstance(pg, ProcessGroup) and "cpu" not in pg._backends and "cuda" in pg._backends:
+        return _mt.device("cuda", _mt.cuda.current_device())
+    return _mt.device("cpu")
+
+
+def _obj_to_tensor(obj, dev=None):
     buf = io.BytesIO()
     pickle.Pickler(buf).dump(obj)
     data = _np.frombuffer(buf.getvalue(), dtype=_np.uint8).copy()
-    return _mt.from_numpy(data), data.size
+    t = _mt.from_numpy(data)
+    return (t if dev is None or dev.type == "cpu" else t.to(dev)), data.size
 
 
 def _tensor_to_obj(t, size):
-    return pickle.loads(t[:size].numpy().tobytes())
+    return pickle.loads(t[:size].cpu().numpy().tobytes())
 
 
-def _sizes_tensor(n):
-    return _mt.zeros(n, dtype=_mt.int64)
+def _sizes_tensor(n, dev=None):
+    return _mt.zeros(n, dtype=_mt.int64, device=dev)
 
 
 @_non_member_skips("all_gather_object")
@@ -1367,14 +1376,15 @@ def all_gather_object(object_list, obj, group=None):
     if not isinstance(object_list, list) or len(object_list) != n:
         raise ValueError(f"all_gather_object: object_list must be a list of {n} elements "
                          "(the group size)")
-    t, size = _obj_to_tensor(obj)
-    sizes = [_sizes_tensor(1) for _ in range(n)]
-    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64), group=group)
+    dev = _obj_device(pg)
+    t, size = _obj_to_tensor(obj, dev)
+    sizes = [_sizes_tensor(1, dev) for _ in range(n)]
+    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64, device=dev), group=group)
     sizes = [int(s.item()) for s in sizes]
     mx = max(sizes)
-    padded = _mt.zeros(mx, dtype=_mt.uint8)
+    padded = _mt.zeros(mx, dtype=_mt.uint8, device=dev)
     padded[:size] = t
-    outs = [_mt.empty(mx, dtype=_mt.uint8) for _ in range(n)]
+    outs = [_mt.empty(mx, dtype=_mt.uint8, device=dev) for _ in range(n)]
     all_gather(outs, padded, group=group)
     for i in range(n):
         object_list[i] = _tensor_to_obj(outs[i], sizes[i])
@@ -1392,14 +1402,15 @@ def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=
                              "on the destination rank")
     elif object_gather_list is not None:
         raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
-    t, size = _obj_to_tensor(obj)
-    sizes = [_sizes_tensor(1) for _ in range(n)]
-    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64), group=group)
+    dev = _obj_device(pg)
+    t, size = _obj_to_tensor(obj, dev)
+    sizes = [_sizes_tensor(1, dev) for _ in range(n)]
+    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64, device=dev), group=group)
     sizes = [int(s.item()) for s in sizes]
     mx = max(sizes)
-    padded = _mt.zeros(mx, dtype=_mt.uint8)
+    padded = _mt.zeros(mx, dtype=_mt.uint8, device=dev)
     padded[:size] = t
-    outs = [_mt.empty(mx, dtype=_mt.uint8) for _ in range(n)] if me == root else None
+    outs = [_mt.empty(mx, dtype=_mt.uint8, device=dev) for _ in range(n)] if me == root else None
     gather(padded, outs, group_dst=root, group=group)
     if me == root:
         for i in range(n):
@@ -1413,17 +1424,18 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
     pg = _resolve(group)
     root = _root(pg, src, group_src, "src")
     k = len(object_list)
+    dev = _mt.device(device) if device is not None else _obj_device(pg)
     if pg.rank() == root:
-        parts = [_obj_to_tensor(o) for o in object_list]
-        sizes = _mt.tensor([s for _, s in parts], dtype=_mt.int64)
+        parts = [_obj_to_tensor(o, dev) for o in object_list]
+        sizes = _mt.tensor([s for _, s in parts], dtype=_mt.int64, device=dev)
     else:
-        sizes = _sizes_tensor(k)
+        sizes = _sizes_tensor(k, dev)
     broadcast(sizes, group_src=root, group=group)
     total = int(sizes.sum().item()) if k else 0
     if pg.rank() == root:
-        buf = _mt.cat([t for t, _ in parts]) if k else _mt.empty(0, dtype=_mt.uint8)
+        buf = _mt.cat([t for t, _ in parts]) if k else _mt.empty(0, dtype=_mt.uint8, device=dev)
     else:
-        buf = _mt.empty(total, dtype=_mt.uint8)
+        buf = _mt.empty(total, dtype=_mt.uint8, device=dev)
     broadcast(buf, group_src=root, group=group)
     if pg.rank() != root:
         off = 0
@@ -1443,27 +1455,28 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list=No
     n = pg.size()
     root = _root(pg, src, group_src, "src")
     me = pg.rank()
+    dev = _obj_device(pg)
     if me == root:
         if not isinstance(scatter_object_input_list, list) or len(scatter_object_input_list) != n:
             raise ValueError(f"scatter_object_list: scatter_object_input_list must be a list of "
                              f"{n} elements on the source rank")
-        parts = [_obj_to_tensor(o) for o in scatter_object_input_list]
+        parts = [_obj_to_tensor(o, dev) for o in scatter_object_input_list]
         mx = max(s for _, s in parts)
-        maxt = _mt.tensor([mx], dtype=_mt.int64)
+        maxt = _mt.tensor([mx], dtype=_mt.int64, device=dev)
     else:
-        maxt = _sizes_tensor(1)
+        maxt = _sizes_tensor(1, dev)
     broadcast(maxt, group_src=root, group=group)
     mx = int(maxt.item())
     ins = sizes_in = None
     if me == root:
         ins = []
         for t, s in parts:
-            p = _mt.zeros(mx, dtype=_mt.uint8)
+            p = _mt.zeros(mx, dtype=_mt.uint8, device=dev)
             p[:s] = t
             ins.append(p)
-        sizes_in = [_mt.tensor([s], dtype=_mt.int64) for _, s in parts]
-    out = _mt.empty(mx, dtype=_mt.uint8)
-    size = _sizes_tensor(1)
+        sizes_in = [_mt.tensor([s], dtype=_mt.int64, device=dev) for _, s in parts]
+    out = _mt.empty(mx, dtype=_mt.uint8, device=dev)
+    size = _sizes_tensor(1, dev)
     scatter(out, ins, group_src=root, group=group)
     scatter(size, sizes_in, group_src=root, group=group)
     scatter_object_output_list[0] = _tensor_to_obj(out, int(size.item()))
