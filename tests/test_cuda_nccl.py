@@ -30,10 +30,11 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def nccl_library(tmp_path_factory):
     """The emulated build runs over the stand-in, built here into a temporary directory; the
-    ranks (spawned) inherit the environment.  A GPU build uses the real library."""
+    ranks (spawned) inherit the environment, set for this module's tests only.  A GPU build
+    uses the real library."""
     if not EMULATED:
         yield None
         return
@@ -207,6 +208,19 @@ def _collectives(rank, world_size, init_method):
     dist.all_reduce_coalesced(ts)
     for i in range(3):
         same(f"all_reduce_coalesced [{i}]", tg[i], ts[i])
+    pg = dist.group.WORLD  # the coalesced tensor forms, through the group's methods
+    xs = [_values(torch, rank, 2, torch.float32, shift=i) for i in range(2)]
+    og = [torch.zeros(2 * world_size, device=dev) for _ in xs]
+    ow = [torch.zeros(2 * world_size) for _ in xs]
+    pg.allgather_into_tensor_coalesced(og, [x.to(dev) for x in xs]).wait()
+    pg.allgather_into_tensor_coalesced(ow, xs).wait()
+    rg = [torch.zeros(2, device=dev) for _ in xs]
+    rw = [torch.zeros(2) for _ in xs]
+    pg.reduce_scatter_tensor_coalesced(rg, [o.clone() for o in og]).wait()
+    pg.reduce_scatter_tensor_coalesced(rw, [o.clone() for o in ow]).wait()
+    for i in range(2):
+        same(f"allgather_into_tensor_coalesced [{i}]", og[i], ow[i])
+        same(f"reduce_scatter_tensor_coalesced [{i}]", rg[i], rw[i])
     big = torch.ones(600000, device=dev) * (rank + 1)  # many stand-in chunks
     w = dist.all_reduce(big, async_op=True)
     assert w.wait() is True

@@ -336,6 +336,7 @@ class ProcessGroupNCCL(_Backend):
     def allgather_into_tensor_coalesced(self, outputs, inputs, opts=None):
         outs = [_contiguous_cuda(t, "allgather_into_tensor_coalesced") for t in outputs]
         ins = [_contiguous_cuda(t, "allgather_into_tensor_coalesced") for t in inputs]
+        self._check_pairs(outs, ins, self._size, 1, "allgather_into_tensor_coalesced")
         n = sum(t.numel() for t in ins)
         return self._run("COALESCED", ins[0].device.index,
                          [(_ALLGATHER, i, o, 0, 0) for i, o in zip(ins, outs)], ins + outs, outs,
@@ -374,6 +375,7 @@ class ProcessGroupNCCL(_Backend):
     def reduce_scatter_tensor_coalesced(self, outputs, inputs, opts=None):
         outs = [_contiguous_cuda(t, "reduce_scatter_tensor_coalesced") for t in outputs]
         ins = [_contiguous_cuda(t, "reduce_scatter_tensor_coalesced") for t in inputs]
+        self._check_pairs(outs, ins, 1, self._size, "reduce_scatter_tensor_coalesced")
         red = self._red(opts, outs[0])
         n = sum(t.numel() for t in outs)
         return self._run("COALESCED", outs[0].device.index,
@@ -491,6 +493,18 @@ class ProcessGroupNCCL(_Backend):
         w = self._run("COALESCED", keep[0].device.index, calls, keep, keep,
                       (sum(t.numel() for t in keep),) * 2)
         return [w] * len(ops)
+
+    @staticmethod
+    def _check_pairs(outs, ins, out_factor, in_factor, name):
+        """outs[i] holds out_factor / in_factor times ins[i]'s elements, of its dtype."""
+        if not outs or len(outs) != len(ins):
+            raise ValueError(f"ProcessGroupNCCL::{name}: expected as many outputs as inputs "
+                             f"(and at least one), got {len(outs)} and {len(ins)}")
+        for o, i in zip(outs, ins):
+            if o.dtype != i.dtype or o.numel() * in_factor != i.numel() * out_factor:
+                raise ValueError(f"ProcessGroupNCCL::{name}: an output of {o.numel()} elements "
+                                 f"({o.dtype}) does not match its input of {i.numel()} "
+                                 f"({i.dtype})")
 
     def _check_root(self, root):
         if not isinstance(root, int) or not 0 <= root < self._size:
