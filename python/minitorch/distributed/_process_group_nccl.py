@@ -26,6 +26,7 @@ from datetime import timedelta
 
 import minitorch as _mt
 
+from .. import _C
 from .._C import _c10d
 from ._process_group import _Backend
 from ._reduce_op import ReduceOp, _RedOpType, _op_value
@@ -93,6 +94,7 @@ class ProcessGroupNCCL(_Backend):
         self._timeout = self._options._timeout
         self._comms = {}     # device index -> communicator (a capsule)
         self._streams = {}   # device index -> internal cuda.Stream
+        self._sync_events = {}  # device index -> the event its stream waits on
         self._ncomms = 0     # communicators made (the store key of the next one)
         self._error = None   # set once the backend failed (aborted)
         self._seq = 0
@@ -167,6 +169,7 @@ class ProcessGroupNCCL(_Backend):
         if s is None:
             prio = -1 if self._options.is_high_priority_stream else 0
             s = self._streams[device] = _mt.cuda.Stream(device=device, priority=prio)
+            self._sync_events[device] = _C._cuda_eventNew(device, 2)  # no timing
         return s
 
     def _async_error(self):
@@ -220,11 +223,18 @@ class ProcessGroupNCCL(_Backend):
             raise self._error
         comm = self._comm(device)
         stream = self._stream(device)
-        current = _mt.cuda.current_stream(device)
-        stream.wait_stream(current)
+        handle = stream.cuda_stream
+        # the internal stream waits for the caller's current stream (one reusable event: a wait
+        # takes the event's state when it is queued)
+        sync = self._sync_events[device]
+        _C._cuda_eventRecord(sync, _C._cuda_getCurrentStream(device)[0])
+        _C._cuda_eventWait(sync, handle, device)
         for t in keep:
-            t.record_stream(stream)
-        with _mt.cuda.stream(stream):
+            _C._cuda_record_stream(t, handle)
+        ctx = _mt.cuda.stream(stream) if pre is not None or post is not None else None
+        if ctx is not None:
+            ctx.__enter__()
+        try:
             if pre is not None:
                 pre()
             try:
@@ -232,7 +242,7 @@ class ProcessGroupNCCL(_Backend):
                     _c10d._nccl_group(True)
                 try:
                     for kind, send, recv, red, root in calls:
-                        _c10d._nccl_op(comm, kind, send, recv, red, root, stream.cuda_stream)
+                        _c10d._nccl_op(comm, kind, send, recv, red, root, handle)
                 finally:
                     if len(calls) > 1:
                         _c10d._nccl_group(False)
@@ -240,8 +250,11 @@ class ProcessGroupNCCL(_Backend):
                 raise _c10d.DistBackendError(f"[Rank {self._rank}] {e}") from None
             if post is not None:
                 post()
-            event = _mt.cuda.Event()
-            event.record(stream)
+        finally:
+            if ctx is not None:
+                ctx.__exit__(None, None, None)
+        event = _mt.cuda.Event()
+        event.record(stream)
         self._seq += 1
         t = getattr(opts, "timeout", None) if opts is not None else None
         timeout = t if isinstance(t, timedelta) and t.total_seconds() > 0 else self._timeout
