@@ -391,6 +391,11 @@ def _groups(rank, world_size, init_method):
     if late is not None:  # not split (only the members call it): through the store
         dist.broadcast(t, group_src=1, group=late)
         out["late"] = t.cpu().tolist()
+    pair = dist.group.WORLD.split_group([0, 1], group_name="pair") if rank < 2 else None
+    if pair is not None:  # split_group: each backend split (NCCL: a communicator of its own)
+        u = torch.full((2,), float(rank + 5), device=dev)
+        dist.all_reduce(u, group=pair)
+        out["pair"] = u.cpu().tolist()
     c = torch.full((2,), float(rank))  # a CPU tensor: the CPU backend of the same group
     dist.all_reduce(c)
     out["cpu"] = c.tolist()
@@ -412,6 +417,7 @@ def test_default_backend_groups_and_mixed_tensors():
         else:
             assert "sub" not in out
     assert res[1]["late"] == res[2]["late"] == [4.0] * 3
+    assert res[0]["pair"] == res[1]["pair"] == [11.0, 11.0] and "pair" not in res[2]
 
 
 # ---- DDP -----------------------------------------------------------------------------------

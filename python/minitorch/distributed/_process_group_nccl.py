@@ -22,6 +22,7 @@ Note [The NCCL backend]
   tensors of this process's device; CPU tensors never reach it (the group has no CPU backend, or
   sends them to its CPU backend).
 """
+import hashlib
 from datetime import timedelta
 
 import minitorch as _mt
@@ -30,6 +31,7 @@ from .. import _C
 from .._C import _c10d
 from ._process_group import _Backend
 from ._reduce_op import ReduceOp, _RedOpType, _op_value
+from ._store import PrefixStore
 from ._work_nccl import WorkNCCL, _Watchdog
 
 __all__ = ["ProcessGroupNCCL"]
@@ -159,6 +161,19 @@ class ProcessGroupNCCL(_Backend):
         device = self._bound.index
         c = _c10d._nccl_comm_split(self._comm(device), color, key)
         return None if c is None else (device, c)
+
+    def split_group(self, ranks, timeout=None, opts=None, group_name=None, group_desc=None):
+        """A backend of `ranks` (ranks of this group, this rank among them; only they call it)
+        with communicators of its own, through this group's store; None for other ranks."""
+        ranks = [int(r) for r in ranks]
+        if self._rank not in ranks:
+            return None
+        o = _NCCLOptions(self._options.is_high_priority_stream)
+        o._timeout = timeout if timeout is not None else self._timeout
+        o.group_name = group_name or "split_" + hashlib.sha1(
+            ",".join(map(str, ranks)).encode()).hexdigest()
+        store = PrefixStore(f"split/{o.group_name}", self._store)
+        return ProcessGroupNCCL(store, ranks.index(self._rank), len(ranks), o)
 
     def _can_split(self):
         return self._bound is not None and self._error is None and \
@@ -493,7 +508,7 @@ class ProcessGroupNCCL(_Backend):
                          (t.numel(), t.numel()))
 
     def recv_anysource(self, tensors, tag=0):
-        raise RuntimeError("ProcessGroupNCCL does not support recv from any source (recvAnysource)")
+        raise RuntimeError("ProcessGroupNCCL does not support recvAnysource")
 
     def _batch_p2p(self, ops):
         """batch_isend_irecv's operations ((is_send, tensor, group peer), ...) as one NCCL
