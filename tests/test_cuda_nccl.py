@@ -1,7 +1,7 @@
 """The NCCL process group on CUDA tensors (Note [The NCCL backend] in
 minitorch/distributed/_process_group_nccl.py), run between processes over the NCCL stand-in
 (Note [The NCCL stand-in] in tools/nccl_standin/standin.h) on the emulated CUDA device: every
-collective at world sizes 2 and 3 against the CPU backend's results in the same group
+collective at world sizes 2 to 4 against the CPU backend's results in the same group
 ("cpu:gloo,cuda:nccl"), stream ordering, async_op, errors and timeouts, DDP, and the launch
 program.  On a GPU (tools/gpu_check.sh) the library is the real NCCL and the world size 1.
 Skipped without a CUDA device, without NCCL's header at build time, or when the stand-in cannot
@@ -47,7 +47,7 @@ def nccl_library(tmp_path_factory):
     saved = {k: os.environ.get(k) for k in ("MINITORCH_NCCL_LIBRARY", "MINITORCH_EMULATED_DEVICES",
                                             "MT_NCCL_STANDIN_TIMEOUT")}
     os.environ["MINITORCH_NCCL_LIBRARY"] = str(d / "libnccl.so.2")
-    os.environ["MINITORCH_EMULATED_DEVICES"] = "3"
+    os.environ["MINITORCH_EMULATED_DEVICES"] = "4"
     os.environ["MT_NCCL_STANDIN_TIMEOUT"] = "60"
     yield str(d / "libnccl.so.2")
     for k, v in saved.items():
@@ -58,7 +58,7 @@ def nccl_library(tmp_path_factory):
 
 
 def _worlds():
-    return [1] if not EMULATED else [2, 3]
+    return [1] if not EMULATED else [2, 3, 4]
 
 
 def _init(rank, world_size, init_method, backend="cpu:gloo,cuda:nccl", **kw):

@@ -29,7 +29,7 @@ si_segment_open(struct ncclComm *comm)
     }
     snprintf(comm->name, sizeof(comm->name), "/mt-nccl-%016llx", h);
     comm->slot_bytes = (size_t)1 << 20;
-    comm->ring_bytes = si_round(((size_t)4 << 20) / (size_t)n);
+    comm->ring_bytes = si_round(((size_t)1 << 20) / (size_t)n); /* 1 MiB per rank's rings */
     size_t hdr = si_round(sizeof(si_header));
     size_t slots = comm->slot_bytes * (size_t)n;
     size_t rings = (sizeof(si_ring) + comm->ring_bytes) * (size_t)n * (size_t)n;
@@ -38,10 +38,10 @@ si_segment_open(struct ncclComm *comm)
     if (fd < 0) {
         return ncclSystemError;
     }
-    struct stat st;
-    if (fstat(fd, &st) < 0 || ((size_t)st.st_size < comm->bytes &&
-                               ftruncate(fd, (off_t)comm->bytes) < 0)) {
+    /* reserved, not only sized: a full /dev/shm is an error here, not a SIGBUS later */
+    if (posix_fallocate(fd, 0, (off_t)comm->bytes) != 0) {
         close(fd);
+        shm_unlink(comm->name);
         return ncclSystemError;
     }
     void *base = mmap(NULL, comm->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
