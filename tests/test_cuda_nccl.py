@@ -268,6 +268,20 @@ def _streams(rank, world_size, init_method):
     lst = [("hello", rank)] if rank == 0 else [None]
     dist.broadcast_object_list(lst, src=0)
     got.append((objs, lst))
+    # DDP finding unused parameters: its map of used parameters travels on the device too
+    from minitorch.nn.parallel import DistributedDataParallel as DDP
+
+    class Two(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = torch.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+
+        def forward(self, x):
+            return self.a(x)
+
+    m = DDP(Two().to(dev), device_ids=[rank], find_unused_parameters=True)
+    m(torch.full((4, 3), float(rank + 1), device=dev)).sum().backward()
+    got.append((m.module.a.weight.grad.cpu().tolist(), m.module.b.weight.grad))
     return got
 
 
@@ -281,6 +295,8 @@ def test_collectives_follow_the_current_stream(world_size):
         assert got[3][0] == [world_size * (world_size - 1) / 2 + 1]
         assert got[4][0] == [float(world_size)] * 3
         assert got[5] == ([{"rank": r} for r in range(world_size)], [("hello", 0)])
+        mean = 4 * sum(range(1, world_size + 1)) / world_size  # 4 rows of rank + 1, averaged
+        assert got[6] == ([[mean] * 3] * 2, None)
 
 
 # ---- errors and timeouts ------------------------------------------------------------------
