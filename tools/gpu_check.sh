@@ -8,6 +8,8 @@
 #   2. runs it again under compute-sanitizer's memcheck,
 #   3. runs the CUDA pytest files (tests/test_cuda*.py) against the GPU build,
 #   4. runs bench/cuda_ops.py when it exists (figures side by side with torch),
+#   5. runs the NCCL tests with the real library at world size 1, the notes' launch program
+#      (examples/ddp_launch_nccl.py) at world size 1, then bench/nccl.py,
 # writing every log under $OUT (default: ./gpu_check_out) and printing a summary table last.
 # Each step's failure is recorded and the next step still runs; the exit status is 1 if any failed.
 set -uo pipefail
@@ -66,7 +68,7 @@ else
 fi
 
 step pytest_cuda 240 env PYTHONPATH=python "$py" -m pytest -q -p no:cacheprovider \
-    tests/test_cuda*.py tests/test_storage.py || failed=1
+    tests/test_cuda*.py tests/test_storage.py --ignore=tests/test_cuda_nccl.py || failed=1
 # the kernels of a few pytest files under memcheck (the Python side is not instrumented)
 if [ -n "${cs:-}" ]; then
     step memcheck_pytest 150 env PYTHONPATH=python "$cs" --tool memcheck --error-exitcode 9 \
@@ -79,6 +81,15 @@ if [ -f bench/cuda_ops.py ]; then
 else
     SUMMARY+=("bench_cuda_ops     skipped: bench/cuda_ops.py does not exist yet")
 fi
+
+# NCCL with the real library, one rank (one GPU: NCCL refuses two ranks on one device): its
+# tests, the notes' launch program, then all_reduce next to torch's NCCL backend
+step nccl_tests 180 env PYTHONPATH=python "$py" -m pytest -q -p no:cacheprovider \
+    tests/test_cuda_nccl.py tests/test_nccl_library.py || failed=1
+step nccl_launch 120 env PYTHONPATH=python "$py" -m minitorch.distributed.launch \
+    --nproc_per_node=1 --use_env examples/ddp_launch_nccl.py || failed=1
+step bench_nccl 240 env PYTHONPATH=python "$py" bench/nccl.py --world-size 1 --repeat 2 \
+    || failed=1
 
 printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/summary.txt"
 exit $failed

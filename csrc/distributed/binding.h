@@ -52,5 +52,6 @@ int mt__store_binding_init(PyObject *module);
 int mt__py_store_binding_init(PyObject *module);
 int mt__pg_binding_init(PyObject *module);
 int mt__nccl_binding_init(PyObject *module);
+int mt__nccl_comm_binding_init(PyObject *module);
 
 #endif /* CSRC_DISTRIBUTED_BINDING_H */

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "c10_lite/error.h"
+#ifdef MT_CUDA_EMULATED
+#include <mt_emu_runtime.h>
+#endif
 
 #ifndef MT_NCCL_DEFAULT_PATH
 #define MT_NCCL_DEFAULT_PATH ""
@@ -53,6 +56,34 @@ mt__nccl_resolve(void *h, const char *path)
     return 0;
 }
 
+#ifdef MT_CUDA_EMULATED
+/* The emulated build runs NCCL only over a library that takes the emulated runtime's entry
+ * points (Note [Libraries on the emulator]): the test stand-in.  0, or -1 with the reason. */
+static int
+mt__nccl_attach(void *h, const char *path)
+{
+    static const mt_emu_runtime rt = {MT_EMU_RUNTIME_VERSION, cudaLaunchHostFunc, cudaGetDevice,
+                                      cudaStreamSynchronize};
+    mt_emu_attach_fn attach;
+    *(void **)&attach = dlsym(h, MT_EMU_ATTACH_SYMBOL);
+    if (attach == NULL || attach(&rt) != 0) {
+        snprintf(mt__nccl_why, sizeof(mt__nccl_why),
+                 "the NCCL library %s cannot run on the emulated CUDA device (only the test "
+                 "stand-in built by tools/build_nccl_standin.sh can)", path);
+        return -1;
+    }
+    return 0;
+}
+#else
+static int
+mt__nccl_attach(void *h, const char *path)
+{
+    (void)h;
+    (void)path;
+    return 0;
+}
+#endif
+
 static void
 mt__nccl_open(void)
 {
@@ -83,7 +114,7 @@ mt__nccl_open(void)
         if (sym != NULL && dladdr(sym, &info) != 0 && info.dli_fname != NULL) {
             snprintf(path, sizeof(path), "%s", info.dli_fname);
         }
-        if (mt__nccl_resolve(h, path) < 0) {
+        if (mt__nccl_resolve(h, path) < 0 || mt__nccl_attach(h, path) < 0) {
             dlclose(h);
             return;
         }

@@ -2,9 +2,9 @@
 backend plugins found through entry points, BackendConfig ("cpu:gloo,cuda:nccl") and
 is_backend_available.
 
-minitorch builds one backend, "gloo" (its CPU backend, _process_group_gloo.py over
-csrc/distributed); the other names torch knows (nccl, xccl, ucc, mpi) are known here and
-reported unavailable.  A user-defined backend is registered with
+minitorch builds "gloo" (its CPU backend, _process_group_gloo.py over csrc/distributed) and
+"nccl" (_process_group_nccl.py, where NCCL's library loads); the other names torch knows (xccl,
+ucc, mpi) are known here and reported unavailable.  A user-defined backend is registered with
 Backend.register_backend(name, creator, devices=...) and made by init_process_group(backend=name)
 or as one device's backend ("cpu:name"); see Note [User-defined backends] in
 distributed_c10d.py.
@@ -40,7 +40,9 @@ def is_gloo_available():
 
 
 def is_nccl_available():
-    return False
+    """Whether NCCL's library loads (Note [Loading NCCL]), GPU or not, as torch's."""
+    from ..cuda import nccl
+    return nccl._unavailable_reason() is None
 
 
 def is_xccl_available():

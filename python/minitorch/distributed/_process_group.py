@@ -193,7 +193,8 @@ class ProcessGroup:
 
     @property
     def bound_device_id(self):
-        return None
+        """The device init_process_group(device_id=...) bound the group to, else None."""
+        return getattr(self, "_bound_device_id", None)
 
     @property
     def group_name(self):

@@ -44,6 +44,7 @@ from ._backend import (Backend, BackendConfig, BackendType, _DistributedBackendO
 from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_level_from_env
 from ._process_group import _OPERATIONS, ProcessGroup, _Backend
 from ._process_group_gloo import ProcessGroupGloo, _GlooOptions, _check_timeout
+from ._process_group_nccl import ProcessGroupNCCL
 from ._reduce_op import _OP_EXTRA, _SUM, ReduceOp, _RedOpType, _op_value, reduce_op
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
 from ._work import Work
@@ -66,7 +67,7 @@ __all__ = [
     "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
     "DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
     "all_reduce_coalesced", "all_gather_coalesced", "ProcessGroupGloo", "ProcessGroup",
-    "set_timeout", "reduce_scatter_single", "all_gather_single",
+    "set_timeout", "reduce_scatter_single", "all_gather_single", "ProcessGroupNCCL",
 ] + _options.__all__
 
 DistError = _c10d.DistError
@@ -391,7 +392,9 @@ def _parse_backend(backend):
     first pair's).  A bare "nccl" is refused here; "cuda:nccl" in pairs gives the group a CUDA
     backend that refuses every call (Note [Backends not built])."""
     if backend is None:
-        backend = Backend.GLOO
+        # torch's default: NCCL for CUDA tensors where it can run, the CPU backend for the rest
+        backend = "cpu:gloo,cuda:nccl" if _mt.cuda.is_available() and is_nccl_available() \
+            else Backend.GLOO
     if not isinstance(backend, str):
         raise TypeError(f"backend must be a str, not {type(backend).__name__}")
     spec = backend.lower().strip()
@@ -414,7 +417,7 @@ def _backend_name(name, backend, paired):
     if name.upper() in Backend._plugins:
         return name
     if name == Backend.NCCL:
-        if paired:
+        if paired or _nccl_runs():
             return name
         raise _nccl_unavailable()
     if name in ("mpi", "ucc"):
@@ -427,29 +430,30 @@ def _backend_name(name, backend, paired):
     raise ValueError(msg)
 
 
+def _nccl_runs():
+    """Whether NCCL process groups can be made here: the library loads and a device exists."""
+    return is_nccl_available() and _mt.cuda.device_count() > 0
+
+
 def _nccl_unavailable():
     """The error of a call that needs NCCL, naming the reason: no NCCL in the build, no loadable
-    library, no GPU or driver, or (with all of them) the NCCL process group itself, which is
-    not built yet."""
+    library, or no GPU or driver."""
     from ..cuda import nccl, device_count
     why = nccl._unavailable_reason()
-    gloo = " (NCCL process groups are not built yet in minitorch either); use backend='gloo' " \
-        "for CPU tensors"
+    gloo = "; use backend='gloo' for CPU tensors"
     if why is not None:
         return RuntimeError(f"Distributed package doesn't have NCCL available: {why}{gloo}")
-    if device_count() == 0:
-        return RuntimeError("the NCCL backend needs a CUDA device per rank, and none is "
-                            "available (no GPU, or no NVIDIA driver)" + gloo)
-    return NotImplementedError("NCCL process groups are not built yet in minitorch: no backend "
-                               "serves CUDA tensors; use backend='gloo' for CPU tensors")
+    return RuntimeError("the NCCL backend needs a CUDA device per rank, and none is "
+                        f"available (device_count() is {device_count()}: no GPU, or no NVIDIA "
+                        f"driver){gloo}")
 
 
 # Note [Backends not built]
 # "cpu:gloo,cuda:nccl" is a common backend string (and torch's default where CUDA is present).
-# Its CPU tensors go to the CPU backend; its CUDA device gets a backend standing in for NCCL,
-# which is not built yet: every operation given CUDA tensors raises the NCCL error (why NCCL is
-# unavailable here, or that its process group is not built), where a group without a CUDA
-# backend would raise torch's "No backend type associated with device type cuda".
+# Its CPU tensors go to the CPU backend; where NCCL cannot run (not built, no library, no
+# device), its CUDA device gets a backend that raises why for every operation, where a group
+# without a CUDA backend would raise torch's "No backend type associated with device type
+# cuda".
 class _UnbuiltBackend(_Backend):
     def __init__(self, name, rank, size, error):
         super().__init__(rank, size)
@@ -499,10 +503,11 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         if rank >= world_size:
             raise ValueError(f"rank {rank} is out of range for world_size {world_size} "
                              f"(expected 0 <= rank < world_size)")
-        pg = _make_default_group(store, rank, world_size, backend, group_name, timeout)
+        pg = _make_default_group(store, rank, world_size, backend, group_name, timeout,
+                                 device_id)
     else:
         pg, store = _rendezvous_default_group(init_method or "env://", rank, world_size,
-                                              backend, group_name, timeout)
+                                              backend, group_name, timeout, device_id)
         rank, world_size = pg.rank(), pg.size()
     _world.init_count += 1
     _world.default_pg = pg
@@ -520,18 +525,19 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
 # a rank never reads an earlier group's addresses; and a rank whose store connection is lost
 # while it joins (the old server going away under it) starts the rendezvous again until the
 # timeout, reaching the new server.
-def _make_default_group(store, rank, world_size, backend, group_name, timeout):
+def _make_default_group(store, rank, world_size, backend, group_name, timeout, device_id=None):
     store.set_timeout(timeout)
     name, devices = backend
     # torch's options of the default group name no global ranks (a creator gets them all)
     pg = _new_process_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
                             name, devices, group_name or "default_pg", timeout, [],
-                            _world.pg_options)
+                            _world.pg_options, device_id)
     pg._desc = "default_pg"
     return pg
 
 
-def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeout):
+def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeout,
+                              device_id=None):
     """(default group, store) through the rendezvous at url; see Note [Re-initialising]."""
     from .rendezvous import rendezvous
 
@@ -539,7 +545,8 @@ def _rendezvous_default_group(url, rank, world_size, backend, group_name, timeou
     while True:
         try:
             store, r, ws = next(rendezvous(url, rank, world_size, timeout=timeout))
-            return _make_default_group(store, r, ws, backend, group_name, timeout), store
+            return _make_default_group(store, r, ws, backend, group_name, timeout,
+                                       device_id), store
         except DistError as e:
             if time.monotonic() >= deadline or not _connection_lost(e):
                 raise
@@ -561,7 +568,7 @@ def _connection_lost(e):
 # a ProcessGroup subclass (torch's older user-defined groups, whose methods do the work) is
 # instead the group itself.
 def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_name, timeout,
-                       global_ranks=None, pg_options=None):
+                       global_ranks=None, pg_options=None, device_id=None, nccl_comm=None):
     """The group of `ranks` (global ranks; this process is `group_rank` among them) whose keys
     live under `prefix` in `store`, with one backend per device type of `devices` ({device
     type: backend name}, see _parse_backend); registered in this process's groups."""
@@ -588,6 +595,11 @@ def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_na
                 o.group_name = group_name
                 o.global_ranks_in_group = list(ranks if global_ranks is None else global_ranks)
                 b = ProcessGroupGloo(bstore, group_rank, size, o)
+            elif bname == Backend.NCCL and _nccl_runs():
+                b = _make_nccl_backend(bstore, group_rank, size, timeout, group_name,
+                                       ranks if global_ranks is None else global_ranks,
+                                       pg_options, device_id, nccl_comm)
+                pg._bound_device_id = b.bound_device_id
             else:
                 b = _UnbuiltBackend(bname, group_rank, size, _nccl_unavailable)
             made[bname] = b
@@ -603,6 +615,22 @@ def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_na
     pg._timeout = timeout
     _world.groups.append(pg)
     return pg
+
+
+def _make_nccl_backend(store, group_rank, size, timeout, group_name, ranks, pg_options,
+                       device_id, comm=None):
+    o = pg_options if isinstance(pg_options, ProcessGroupNCCL.Options) else \
+        ProcessGroupNCCL.Options()
+    o._timeout = timeout
+    o.group_name = group_name
+    o.global_ranks_in_group = list(ranks)
+    if device_id is not None and not isinstance(device_id, _mt.device):
+        device_id = _mt.device("cuda", int(device_id)) if isinstance(device_id, int) \
+            else _mt.device(device_id)
+    if device_id is not None and (device_id.type != "cuda" or device_id.index is None):
+        raise ValueError(f"init_process_group: device_id must be a CUDA device with an index, "
+                         f"got {device_id}")
+    return ProcessGroupNCCL(store, group_rank, size, o, device_id=device_id, comm=comm)
 
 
 def _make_plugin_backend(name, store, group_rank, size, timeout, group_name, ranks, pg_options):
@@ -675,13 +703,26 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
         pg._store = PrefixStore(f"group_{name}", _world.default_store)
         _world.groups.append(pg)
         return pg
+    nccl_comm = _nccl_split(default, devices, ranks, me, use_local_synchronization)
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
     pg = _new_process_group(_world.default_store, f"group_{name}", ranks.index(me), ranks, bname,
-                            devices, name, timeout, pg_options=pg_options)
+                            devices, name, timeout, pg_options=pg_options, device_id=device_id,
+                            nccl_comm=nccl_comm)
     pg._desc = group_desc if group_desc is not None else "undefined"
     _debug.log_event("new_group", pg, f"ranks {ranks}")
     return pg
+
+
+def _nccl_split(default, devices, ranks, me, local):
+    """The new group's NCCL communicator split from the default group's (every rank calls
+    new_group; see Note [The NCCL backend]), or None to make it through the store."""
+    parent = default._backends.get("cuda") if isinstance(default, ProcessGroup) else None
+    if local or devices.get("cuda") != Backend.NCCL or not isinstance(parent, ProcessGroupNCCL) \
+            or not parent._can_split():
+        return None
+    member = me in ranks
+    return parent._split(0 if member else -1, ranks.index(me) if member else 0)
 
 
 def _abort_process_group(group=None):
@@ -1265,6 +1306,9 @@ def batch_isend_irecv(p2p_op_list):
     groups = {id(p.group if p.group is not None else _world.default_pg) for p in p2p_op_list}
     if len(groups) != 1:
         raise ValueError("All ops need to use the same group.")
+    batched = _batch_p2p(p2p_op_list)
+    if batched is not None:
+        return batched
     works = [None] * len(p2p_op_list)
     order = sorted(range(len(p2p_op_list)), key=lambda i: p2p_op_list[i].op is irecv)
     for i in order:
@@ -1276,23 +1320,53 @@ def batch_isend_irecv(p2p_op_list):
     return works
 
 
+def _batch_p2p(p2p_op_list):
+    """The Works of a batch whose tensors' backend issues a batch as one (NCCL: one group of
+    sends and receives, as torch's), else None."""
+    if _rank_not_in_group(p2p_op_list[0].group):
+        return None
+    pg = _resolve(p2p_op_list[0].group)
+    b = pg._backends.get(p2p_op_list[0].tensor.device.type) if isinstance(pg, ProcessGroup) \
+        else None
+    fn = getattr(b, "_batch_p2p", None)
+    if fn is None:
+        return None
+    ops = []
+    for p in p2p_op_list:
+        _p2p_check(p.tensor, p.tag, "batch_isend_irecv")
+        what = "dst" if p.op is isend else "src"
+        ops.append((p.op is isend, p.tensor, _root(pg, p.peer, p.group_peer, what, required=True)))
+    works = fn(ops)
+    pg._seq += 1
+    return works
+
+
 # ---------------------------------------------------------------------------
 # object collectives (pickle into uint8 tensors)
 
 
-def _obj_to_tensor(obj):
+def _obj_device(pg):
+    """Where the object collectives' tensors live, as torch: the CPU when the group serves CPU
+    tensors, else the current CUDA device (an NCCL-only group)."""
+    if isinstance(pg, ProcessGroup) and "cpu" not in pg._backends and "cuda" in pg._backends:
+        return _mt.device("cuda", _mt.cuda.current_device())
+    return _mt.device("cpu")
+
+
+def _obj_to_tensor(obj, dev=None):
     buf = io.BytesIO()
     pickle.Pickler(buf).dump(obj)
     data = _np.frombuffer(buf.getvalue(), dtype=_np.uint8).copy()
-    return _mt.from_numpy(data), data.size
+    t = _mt.from_numpy(data)
+    return (t if dev is None or dev.type == "cpu" else t.to(dev)), data.size
 
 
 def _tensor_to_obj(t, size):
-    return pickle.loads(t[:size].numpy().tobytes())
+    return pickle.loads(t[:size].cpu().numpy().tobytes())
 
 
-def _sizes_tensor(n):
-    return _mt.zeros(n, dtype=_mt.int64)
+def _sizes_tensor(n, dev=None):
+    return _mt.zeros(n, dtype=_mt.int64, device=dev)
 
 
 @_non_member_skips("all_gather_object")
@@ -1302,14 +1376,15 @@ def all_gather_object(object_list, obj, group=None):
     if not isinstance(object_list, list) or len(object_list) != n:
         raise ValueError(f"all_gather_object: object_list must be a list of {n} elements "
                          "(the group size)")
-    t, size = _obj_to_tensor(obj)
-    sizes = [_sizes_tensor(1) for _ in range(n)]
-    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64), group=group)
+    dev = _obj_device(pg)
+    t, size = _obj_to_tensor(obj, dev)
+    sizes = [_sizes_tensor(1, dev) for _ in range(n)]
+    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64, device=dev), group=group)
     sizes = [int(s.item()) for s in sizes]
     mx = max(sizes)
-    padded = _mt.zeros(mx, dtype=_mt.uint8)
+    padded = _mt.zeros(mx, dtype=_mt.uint8, device=dev)
     padded[:size] = t
-    outs = [_mt.empty(mx, dtype=_mt.uint8) for _ in range(n)]
+    outs = [_mt.empty(mx, dtype=_mt.uint8, device=dev) for _ in range(n)]
     all_gather(outs, padded, group=group)
     for i in range(n):
         object_list[i] = _tensor_to_obj(outs[i], sizes[i])
@@ -1327,14 +1402,15 @@ def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=
                              "on the destination rank")
     elif object_gather_list is not None:
         raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
-    t, size = _obj_to_tensor(obj)
-    sizes = [_sizes_tensor(1) for _ in range(n)]
-    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64), group=group)
+    dev = _obj_device(pg)
+    t, size = _obj_to_tensor(obj, dev)
+    sizes = [_sizes_tensor(1, dev) for _ in range(n)]
+    all_gather(sizes, _mt.tensor([size], dtype=_mt.int64, device=dev), group=group)
     sizes = [int(s.item()) for s in sizes]
     mx = max(sizes)
-    padded = _mt.zeros(mx, dtype=_mt.uint8)
+    padded = _mt.zeros(mx, dtype=_mt.uint8, device=dev)
     padded[:size] = t
-    outs = [_mt.empty(mx, dtype=_mt.uint8) for _ in range(n)] if me == root else None
+    outs = [_mt.empty(mx, dtype=_mt.uint8, device=dev) for _ in range(n)] if me == root else None
     gather(padded, outs, group_dst=root, group=group)
     if me == root:
         for i in range(n):
@@ -1348,17 +1424,18 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
     pg = _resolve(group)
     root = _root(pg, src, group_src, "src")
     k = len(object_list)
+    dev = _mt.device(device) if device is not None else _obj_device(pg)
     if pg.rank() == root:
-        parts = [_obj_to_tensor(o) for o in object_list]
-        sizes = _mt.tensor([s for _, s in parts], dtype=_mt.int64)
+        parts = [_obj_to_tensor(o, dev) for o in object_list]
+        sizes = _mt.tensor([s for _, s in parts], dtype=_mt.int64, device=dev)
     else:
-        sizes = _sizes_tensor(k)
+        sizes = _sizes_tensor(k, dev)
     broadcast(sizes, group_src=root, group=group)
     total = int(sizes.sum().item()) if k else 0
     if pg.rank() == root:
-        buf = _mt.cat([t for t, _ in parts]) if k else _mt.empty(0, dtype=_mt.uint8)
+        buf = _mt.cat([t for t, _ in parts]) if k else _mt.empty(0, dtype=_mt.uint8, device=dev)
     else:
-        buf = _mt.empty(total, dtype=_mt.uint8)
+        buf = _mt.empty(total, dtype=_mt.uint8, device=dev)
     broadcast(buf, group_src=root, group=group)
     if pg.rank() != root:
         off = 0
@@ -1378,27 +1455,28 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list=No
     n = pg.size()
     root = _root(pg, src, group_src, "src")
     me = pg.rank()
+    dev = _obj_device(pg)
     if me == root:
         if not isinstance(scatter_object_input_list, list) or len(scatter_object_input_list) != n:
             raise ValueError(f"scatter_object_list: scatter_object_input_list must be a list of "
                              f"{n} elements on the source rank")
-        parts = [_obj_to_tensor(o) for o in scatter_object_input_list]
+        parts = [_obj_to_tensor(o, dev) for o in scatter_object_input_list]
         mx = max(s for _, s in parts)
-        maxt = _mt.tensor([mx], dtype=_mt.int64)
+        maxt = _mt.tensor([mx], dtype=_mt.int64, device=dev)
     else:
-        maxt = _sizes_tensor(1)
+        maxt = _sizes_tensor(1, dev)
     broadcast(maxt, group_src=root, group=group)
     mx = int(maxt.item())
     ins = sizes_in = None
     if me == root:
         ins = []
         for t, s in parts:
-            p = _mt.zeros(mx, dtype=_mt.uint8)
+            p = _mt.zeros(mx, dtype=_mt.uint8, device=dev)
             p[:s] = t
             ins.append(p)
-        sizes_in = [_mt.tensor([s], dtype=_mt.int64) for _, s in parts]
-    out = _mt.empty(mx, dtype=_mt.uint8)
-    size = _sizes_tensor(1)
+        sizes_in = [_mt.tensor([s], dtype=_mt.int64, device=dev) for _, s in parts]
+    out = _mt.empty(mx, dtype=_mt.uint8, device=dev)
+    size = _sizes_tensor(1, dev)
     scatter(out, ins, group_src=root, group=group)
     scatter(size, sizes_in, group_src=root, group=group)
     scatter_object_output_list[0] = _tensor_to_obj(out, int(size.item()))

@@ -188,7 +188,9 @@ class Reducer:
             return
         globally_used = None
         if self.unused:
-            bitmap = _C.tensor([0.0 if id(p) in self.unused else 1.0 for p in self.params])
+            # on the parameters' device: a group of CUDA tensors may have no CPU backend (NCCL)
+            bitmap = _C.tensor([0.0 if id(p) in self.unused else 1.0 for p in self.params],
+                               device=self.params[0].device)
             _c10d.all_reduce(bitmap, group=self.group)
             globally_used = bitmap.tolist()
         results = {}
