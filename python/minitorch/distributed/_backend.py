@@ -2,9 +2,9 @@
 backend plugins found through entry points, BackendConfig ("cpu:gloo,cuda:nccl") and
 is_backend_available.
 
-minitorch builds one backend, "gloo" (its CPU backend, _process_group_gloo.py over
-csrc/distributed); the other names torch knows (nccl, xccl, ucc, mpi) are known here and
-reported unavailable.  A user-defined backend is registered with
+minitorch builds "gloo" (its CPU backend, _process_group_gloo.py over csrc/distributed) and
+"mpi" (_process_group_mpi.py, available where an MPI library loads); the other names torch
+knows (nccl, xccl, ucc) are known here and reported unavailable.  A user-defined backend is registered with
 Backend.register_backend(name, creator, devices=...) and made by init_process_group(backend=name)
 or as one device's backend ("cpu:name"); see Note [User-defined backends] in
 distributed_c10d.py.
@@ -48,7 +48,10 @@ def is_xccl_available():
 
 
 def is_mpi_available():
-    return False
+    """Whether the MPI backend can be used here: an MPI library of a supported ABI (Open MPI)
+    loads (Note [Loading MPI]; MINITORCH_MPI_LIBRARY chooses it)."""
+    from ._process_group_mpi import unavailable_reason
+    return unavailable_reason() is None
 
 
 def is_ucc_available():
