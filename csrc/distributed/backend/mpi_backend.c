@@ -1,9 +1,13 @@
 /* csrc/distributed/backend/mpi_backend.c - the MPI backend ("mpi"): the process group's operations run by the MPI library opened at run time (Note [Backend vtable], Note [Loading MPI]). */
+#include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "c10_lite/error.h"
 #include "csrc/distributed/backend/backend.h"
@@ -13,18 +17,25 @@
 #include "csrc/distributed/transport/transport.h"
 
 /* Note [MPI operations]
- * Each operation is one of MPI-3's non-blocking calls (MPI_Iallreduce, MPI_Ibcast, ...,
- * MPI_Isend/MPI_Irecv) on the group's communicator, completed by polling MPI_Testall on the
- * thread that runs it (the group's worker, or the caller inline: Note [Issuing an
- * operation]).  Polling is what gives every operation its time limit and makes abort()
- * work: MPI's blocking calls cannot be interrupted.  The GIL is not held (the binding
- * releases it around inline runs; the worker never has it).
+ * The thread that runs an item (the group's worker, or the caller inline: Note [Issuing an
+ * operation]) describes it as a job (the MPI calls and their arguments) and runs it one of
+ * two ways (chosen per job, Note [MPI thread hand-over]):
+ *   - thread: the job is handed to the group's MPI thread, which makes MPI's blocking calls
+ *     (MPI_Allreduce, MPI_Bcast, ..., MPI_Isend/MPI_Irecv and MPI_Waitall), while the
+ *     handing thread waits for it until the operation's deadline or an abort;
+ *   - poll: the handing thread posts MPI-3's non-blocking calls (MPI_Iallreduce, ...) itself
+ *     and polls MPI_Testall until they complete, the deadline passes or the group is aborted.
+ * Either way every wait is bounded, which MPI's blocking calls alone cannot be (they cannot
+ * be interrupted).  The blocking calls are the fast ones: Open MPI runs its non-blocking
+ * collectives through another component (libnbc), several times slower than its blocking
+ * ones from a few KiB up; but a hand-over between threads costs wake-ups.  The GIL is not
+ * held (the binding releases it around inline runs; the worker never has it).
  *
- * An operation that times out or is aborted leaves its MPI requests pending, and MPI cannot
- * cancel a collective: the library may still write into its buffers later.  So its buffers
- * are stranded: the tensors keep an extra reference and scratch buffers are never freed (a
- * leak, bounded by the one operation that broke the group), and the communicators of a
- * group so left are not freed either.
+ * An operation that times out or is aborted leaves its job running in MPI, which may still
+ * write into its buffers later: they are stranded - the tensors keep an extra reference and
+ * scratch buffers are never freed (a leak, bounded by the one operation that broke the
+ * group) - and the MPI thread, stuck, is detached rather than joined when the group goes
+ * (its communicators are not freed either).
  *
  * Data: reductions use the MPI datatype of the tensor's dtype (bool as uint8 with SUM/AVG as
  * BOR and PRODUCT as BAND, which is what the CPU backend computes on 0/1 bytes); float16
@@ -35,14 +46,108 @@
  * one buffer (the views all_gather_into_tensor makes) are used in place; others go through
  * one packed scratch buffer. */
 
+typedef enum mt__jkind {
+    MT__J_ALLREDUCE,
+    MT__J_BCAST,
+    MT__J_REDUCE,
+    MT__J_ALLGATHER,
+    MT__J_GATHER,
+    MT__J_SCATTER,
+    MT__J_REDSCAT,
+    MT__J_ALLTOALLV,
+    MT__J_BARRIER,
+    MT__J_P2P,
+} mt__jkind;
+
+/* One MPI call of a job (allreduce and broadcast: one per tensor; p2p: one per send or
+ * receive). */
+typedef struct mt__part {
+    const void *s;
+    void *r;
+    int count;
+    mt_mpi_handle type, op;
+    bool send;        /* p2p */
+    int peer, tag;    /* p2p */
+    mt_mpi_status st; /* p2p: the receive's status */
+} mt__part;
+
+/* Job states (Note [MPI operations]): who frees it. */
+enum { MT__JOB_RUNNING, MT__JOB_DONE, MT__JOB_ABANDONED };
+
+typedef struct mt__job {
+    mt__jkind kind;
+    int root;
+    const int *sc, *sd, *rcnt, *rd; /* alltoallv */
+    int mpi_rc;                       /* MPI's code (set by the MPI thread) */
+    const char *fn;                   /* the MPI function that failed */
+    atomic_int state;
+    int n;
+    mt__part part[];
+} mt__job;
+
 typedef struct mt__mpi_backend {
     mt_pg_backend base;
     const mt_mpi_api *api;
     mt_mpi_handle comm; /* the operations' communicator (owned) */
     mt_mpi_handle mgmt; /* a duplicate that groups are split from (owned; Note [MPI threads]) */
     atomic_bool aborted;
-    atomic_bool stranded; /* Note [MPI operations] */
+    atomic_bool stuck; /* a job was abandoned: the MPI thread may never return */
+    pthread_t thread;  /* the MPI thread */
+    /* the hand-over (Note [MPI thread hand-over]) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;           /* a job arrived / stop */
+    pthread_cond_t done_cv;      /* a job finished / abort (CLOCK_MONOTONIC) */
+    _Atomic(mt__job *) job;      /* the job handed over, not yet taken */
+    atomic_bool thread_sleeps;   /* the MPI thread waits on cv */
+    atomic_bool waiter_sleeps;   /* the job's waiter waits on done_cv */
+    atomic_bool stop;
+    int progress;     /* 0: by size, 1: always "thread", -1: always "poll" (no MPI thread) */
+    bool thread_spins; /* Note [MPI thread hand-over] */
 } mt__mpi_backend;
+
+/* Note [MPI thread hand-over]
+ * A job crosses threads twice (to the MPI thread, and back as done); sleeping on a condition
+ * variable both ways costs two futex wake-ups and thread switches, tens of microseconds on a
+ * busy host, which would be most of a small operation.  So each side spins a while before
+ * it sleeps: the MPI thread for MT__THREAD_SPIN_US after each job (a program's next
+ * operation usually comes sooner), the waiter for MT__WAITER_SPIN_US (most operations end
+ * sooner), both yielding the CPU while they spin so that on a full host they cost little.
+ * Only a side that sleeps is signalled: each announces it (thread_sleeps, waiter_sleeps)
+ * under the mutex, then looks again at what it waits for, while the other side publishes
+ * its news before it reads the flag (sequentially consistent atomics): one of the two
+ * always sees the other, so no wake-up is lost.
+ * Even so a hand-over costs microseconds, and more where the host has fewer CPUs than its
+ * ranks have threads: so an operation moving less than MT__THREAD_MIN_BYTES runs the "poll"
+ * way (Note [MPI operations]) on the thread that issued it (Open MPI's non-blocking calls
+ * are about as fast as its blocking ones there), a larger one the "thread" way.  The MPI
+ * thread spins after a job only where each rank has a core for it and one for its waiter
+ * (CPUs >= twice Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE): elsewhere a spinning MPI thread
+ * would take the CPU from the next operation's issuer.  MINITORCH_MPI_PROGRESS=thread or
+ * =poll runs every operation one way. */
+#define MT__THREAD_MIN_BYTES (64 << 10)
+#define MT__THREAD_SPIN_US 200
+#define MT__WAITER_SPIN_US 5000
+
+static int64_t
+mt__now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void
+mt__relax(unsigned k)
+{
+    if ((k & 15) == 15) {
+        sched_yield();
+    }
+    else {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
 
 static const mt_pg_backend_ops mt__mpi_ops;
 
@@ -52,53 +157,395 @@ mt__mb(mt_pg_backend *b)
     return (mt__mpi_backend *)b;
 }
 
+/* A new job of n parts (NULL + MT_ENOMEM message). */
+static mt__job *
+mt__job_new(mt__jkind kind, int n)
+{
+    mt__job *j = calloc(1, sizeof(*j) + (size_t)(n > 0 ? n : 1) * sizeof(mt__part));
+    if (j == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory for an MPI operation");
+        return NULL;
+    }
+    j->kind = kind;
+    j->n = n;
+    atomic_init(&j->state, MT__JOB_RUNNING);
+    return j;
+}
+
+/* Runs j with MPI's blocking calls (the MPI thread); MPI's code, j->fn naming the call. */
+static int
+mt__job_exec(const mt_mpi_api *api, mt_mpi_handle comm, mt__job *j)
+{
+    int rc = MT_MPI_SUCCESS;
+    const void *in_place = (const void *)1; /* Open MPI's MPI_IN_PLACE */
+    mt__part *p = j->part;
+    switch (j->kind) {
+    case MT__J_ALLREDUCE:
+        j->fn = "MPI_Allreduce";
+        for (int i = 0; i < j->n && rc == MT_MPI_SUCCESS; i++) {
+            rc = api->Allreduce(in_place, p[i].r, p[i].count, p[i].type, p[i].op, comm);
+        }
+        return rc;
+    case MT__J_BCAST:
+        j->fn = "MPI_Bcast";
+        for (int i = 0; i < j->n && rc == MT_MPI_SUCCESS; i++) {
+            rc = api->Bcast(p[i].r, p[i].count, p[i].type, j->root, comm);
+        }
+        return rc;
+    case MT__J_REDUCE:
+        j->fn = "MPI_Reduce";
+        return api->Reduce(p->s, p->r, p->count, p->type, p->op, j->root, comm);
+    case MT__J_ALLGATHER:
+        j->fn = "MPI_Allgather";
+        return api->Allgather(p->s, p->count, p->type, p->r, p->count, p->type, comm);
+    case MT__J_GATHER:
+        j->fn = "MPI_Gather";
+        return api->Gather(p->s, p->count, p->type, p->r, p->count, p->type, j->root, comm);
+    case MT__J_SCATTER:
+        j->fn = "MPI_Scatter";
+        return api->Scatter(p->s, p->count, p->type, p->r, p->count, p->type, j->root, comm);
+    case MT__J_REDSCAT:
+        j->fn = "MPI_Reduce_scatter_block";
+        return api->Reduce_scatter_block(p->s, p->r, p->count, p->type, p->op, comm);
+    case MT__J_ALLTOALLV:
+        j->fn = "MPI_Alltoallv";
+        return api->Alltoallv(p->s, j->sc, j->sd, p->type, p->r, j->rcnt, j->rd, p->type, comm);
+    case MT__J_BARRIER:
+        j->fn = "MPI_Barrier";
+        return api->Barrier(comm);
+    case MT__J_P2P: {
+        mt_mpi_handle *reqs = malloc((size_t)j->n * sizeof(*reqs));
+        mt_mpi_status *st = malloc((size_t)j->n * sizeof(*st));
+        if (reqs == NULL || st == NULL) {
+            free(reqs);
+            free(st);
+            j->fn = "(out of memory)";
+            return -1;
+        }
+        int posted = 0;
+        for (int i = 0; i < j->n && rc == MT_MPI_SUCCESS; i++, posted++) {
+            if (p[i].send) {
+                j->fn = "MPI_Isend";
+                rc = api->Isend(p[i].s, p[i].count, p[i].type, p[i].peer, p[i].tag, comm, &reqs[i]);
+            }
+            else {
+                j->fn = "MPI_Irecv";
+                rc = api->Irecv(p[i].r, p[i].count, p[i].type, p[i].peer, p[i].tag, comm, &reqs[i]);
+            }
+        }
+        if (rc != MT_MPI_SUCCESS) {
+            posted--; /* the failed one posted nothing */
+        }
+        /* what was posted completes before the buffers may go */
+        int wrc = posted > 0 ? api->Waitall(posted, reqs, st) : MT_MPI_SUCCESS;
+        if (rc == MT_MPI_SUCCESS) {
+            j->fn = "MPI_Waitall";
+            rc = wrc;
+        }
+        for (int i = 0; i < posted; i++) {
+            p[i].st = st[i];
+        }
+        free(reqs);
+        free(st);
+        return rc;
+    }
+    }
+    return rc;
+}
+
+/* The next job (NULL: stop), spinning first (Note [MPI thread hand-over]). */
+static mt__job *
+mt__next_job(mt__mpi_backend *b)
+{
+    int64_t until = mt__now_us() + (b->thread_spins ? MT__THREAD_SPIN_US : 0);
+    for (unsigned k = 0;; k++) {
+        mt__job *j = atomic_exchange(&b->job, NULL);
+        if (j != NULL) {
+            return j;
+        }
+        if (atomic_load(&b->stop)) {
+            return NULL;
+        }
+        if ((k & 63) == 63 && mt__now_us() >= until) {
+            break;
+        }
+        mt__relax(k);
+    }
+    pthread_mutex_lock(&b->mu);
+    atomic_store(&b->thread_sleeps, true);
+    mt__job *j;
+    while ((j = atomic_exchange(&b->job, NULL)) == NULL && !atomic_load(&b->stop)) {
+        pthread_cond_wait(&b->cv, &b->mu);
+    }
+    atomic_store(&b->thread_sleeps, false);
+    pthread_mutex_unlock(&b->mu);
+    return j;
+}
+
+static void *
+mt__mpi_thread_main(void *arg)
+{
+    mt__mpi_backend *b = arg;
+    mt__job *j;
+    while ((j = mt__next_job(b)) != NULL) {
+        j->mpi_rc = mt__job_exec(b->api, b->comm, j);
+        int expect = MT__JOB_RUNNING;
+        if (!atomic_compare_exchange_strong(&j->state, &expect, MT__JOB_DONE)) {
+            free(j); /* abandoned: its waiter has gone; its buffers stay stranded */
+            continue;
+        }
+        if (atomic_load(&b->waiter_sleeps)) {
+            pthread_mutex_lock(&b->mu);
+            pthread_cond_broadcast(&b->done_cv);
+            pthread_mutex_unlock(&b->mu);
+        }
+    }
+    return NULL;
+}
+
 /* Keeps the buffers of works[0..n) alive for good (Note [MPI operations]). */
 static void
 mt__strand(mt__mpi_backend *b, mt_work *const *works, int n)
 {
-    atomic_store(&b->stranded, true);
+    atomic_store(&b->stuck, true);
     for (int i = 0; i < n; i++) {
-        for (int j = 0; j < works[i]->ntensors; j++) {
-            if (works[i]->tensors[j] != NULL) {
-                mt_tensor_incref(works[i]->tensors[j]);
+        for (int k = 0; k < works[i]->ntensors; k++) {
+            if (works[i]->tensors[k] != NULL) {
+                mt_tensor_incref(works[i]->tensors[k]);
             }
         }
     }
 }
 
-/* Polls reqs[0..n) until all complete (statuses into st when not NULL), the deadline passes
- * (MT_ETIMEOUT) or the group is aborted (MT_ECLOSED).  On failure the works' buffers are
- * stranded and *stranded is set: the caller must not free its scratch buffers. */
+/* Posts j's calls non-blocking into reqs (one per part for allreduce, broadcast and p2p, else
+ * one); returns how many were posted, MPI's code of a failure in *mpi_rc (j->fn naming the
+ * call). */
 static int
-mt__wait(mt__mpi_backend *b, mt_mpi_handle *reqs, int n, mt_mpi_status *st, int64_t deadline,
-         mt_work *const *works, int nworks, bool *stranded)
+mt__job_post(const mt_mpi_api *api, mt_mpi_handle comm, mt__job *j, mt_mpi_handle *reqs,
+             int *mpi_rc)
+{
+    const void *in_place = (const void *)1; /* Open MPI's MPI_IN_PLACE */
+    mt__part *p = j->part;
+    int rc = MT_MPI_SUCCESS, n = 0;
+    switch (j->kind) {
+    case MT__J_ALLREDUCE:
+        j->fn = "MPI_Iallreduce";
+        for (; n < j->n && rc == MT_MPI_SUCCESS; n++) {
+            rc = api->Iallreduce(in_place, p[n].r, p[n].count, p[n].type, p[n].op, comm, &reqs[n]);
+        }
+        break;
+    case MT__J_BCAST:
+        j->fn = "MPI_Ibcast";
+        for (; n < j->n && rc == MT_MPI_SUCCESS; n++) {
+            rc = api->Ibcast(p[n].r, p[n].count, p[n].type, j->root, comm, &reqs[n]);
+        }
+        break;
+    case MT__J_P2P:
+        for (; n < j->n && rc == MT_MPI_SUCCESS; n++) {
+            j->fn = p[n].send ? "MPI_Isend" : "MPI_Irecv";
+            rc = p[n].send ? api->Isend(p[n].s, p[n].count, p[n].type, p[n].peer, p[n].tag, comm,
+                                        &reqs[n])
+                           : api->Irecv(p[n].r, p[n].count, p[n].type, p[n].peer, p[n].tag, comm,
+                                        &reqs[n]);
+        }
+        break;
+    case MT__J_REDUCE:
+        j->fn = "MPI_Ireduce";
+        rc = api->Ireduce(p->s, p->r, p->count, p->type, p->op, j->root, comm, reqs);
+        n = 1;
+        break;
+    case MT__J_ALLGATHER:
+        j->fn = "MPI_Iallgather";
+        rc = api->Iallgather(p->s, p->count, p->type, p->r, p->count, p->type, comm, reqs);
+        n = 1;
+        break;
+    case MT__J_GATHER:
+        j->fn = "MPI_Igather";
+        rc = api->Igather(p->s, p->count, p->type, p->r, p->count, p->type, j->root, comm, reqs);
+        n = 1;
+        break;
+    case MT__J_SCATTER:
+        j->fn = "MPI_Iscatter";
+        rc = api->Iscatter(p->s, p->count, p->type, p->r, p->count, p->type, j->root, comm, reqs);
+        n = 1;
+        break;
+    case MT__J_REDSCAT:
+        j->fn = "MPI_Ireduce_scatter_block";
+        rc = api->Ireduce_scatter_block(p->s, p->r, p->count, p->type, p->op, comm, reqs);
+        n = 1;
+        break;
+    case MT__J_ALLTOALLV:
+        j->fn = "MPI_Ialltoallv";
+        rc = api->Ialltoallv(p->s, j->sc, j->sd, p->type, p->r, j->rcnt, j->rd, p->type, comm,
+                             reqs);
+        n = 1;
+        break;
+    case MT__J_BARRIER:
+        j->fn = "MPI_Ibarrier";
+        rc = api->Ibarrier(comm, reqs);
+        n = 1;
+        break;
+    }
+    *mpi_rc = rc;
+    return rc == MT_MPI_SUCCESS ? n : n - 1; /* the failed call posted nothing */
+}
+
+static void mt__strand(mt__mpi_backend *b, mt_work *const *works, int n);
+
+/* The "poll" way of mt__run_job (Note [MPI operations]); on a timeout or abort j is left
+ * (leaked) with the stranded buffers. */
+static int
+mt__run_polled(mt__mpi_backend *b, mt__job *j, int64_t deadline, mt_work *const *works,
+               int nworks, bool *stranded)
 {
     const mt_mpi_api *api = b->api;
-    const char *what = mt_work_op_name(works[0]);
-    *stranded = false;
-    for (unsigned spins = 1;; spins++) {
+    int nreq = j->n > 1 ? j->n : 1;
+    mt_mpi_handle small[4];
+    mt_mpi_status small_st[4];
+    mt_mpi_handle *reqs = nreq <= 4 ? small : malloc((size_t)nreq * sizeof(*reqs));
+    mt_mpi_status *st = nreq <= 4 ? small_st : malloc((size_t)nreq * sizeof(*st));
+    if (reqs == NULL || st == NULL) {
+        if (reqs != small) {
+            free(reqs);
+            free(st);
+        }
+        return mt_error_set(MT_ENOMEM, "out of memory for MPI requests");
+    }
+    int mpi_rc = MT_MPI_SUCCESS, rc = 0;
+    int posted = mt__job_post(api, b->comm, j, reqs, &mpi_rc);
+    for (unsigned spins = 1; posted > 0; spins++) {
         int flag = 0;
-        int e = api->Testall(n, reqs, &flag, st);
+        int e = api->Testall(posted, reqs, &flag, st);
         if (e != MT_MPI_SUCCESS) {
             mt__strand(b, works, nworks);
             *stranded = true;
-            return mt_mpi_error(api, e, what);
+            rc = mt_mpi_error(api, e, "MPI_Testall");
+            break;
         }
         if (flag) {
-            return 0;
+            for (int i = 0; j->kind == MT__J_P2P && i < posted; i++) {
+                j->part[i].st = st[i];
+            }
+            break;
         }
         if (atomic_load_explicit(&b->aborted, memory_order_relaxed)) {
             mt__strand(b, works, nworks);
             *stranded = true;
-            return mt_error_set(MT_ECLOSED, "%s: the process group was aborted", what);
+            rc = mt_error_set(MT_ECLOSED, "%s: the process group was aborted",
+                              mt_work_op_name(works[0]));
+            break;
         }
         if ((spins & 255) == 0 && mt__now_ms() >= deadline) {
             mt__strand(b, works, nworks);
             *stranded = true;
-            return mt_error_set(MT_ETIMEOUT, "MPI has not completed it (a peer has not "
-                                "joined the operation, or is gone)");
+            rc = mt_error_set(MT_ETIMEOUT, "MPI has not completed it (a peer has not joined "
+                              "the operation, or is gone)");
+            break;
         }
     }
+    if (rc == 0 && mpi_rc != MT_MPI_SUCCESS) {
+        rc = mt_mpi_error(api, mpi_rc, j->fn);
+    }
+    if (reqs != small) {
+        free(reqs);
+        free(st);
+    }
+    return rc;
+}
+
+/* Hands j (owned) to the MPI thread and waits for it until `deadline` (MT_ETIMEOUT) or an
+ * abort (MT_ECLOSED).  On success or MPI's error, j is freed and 0 / MT_ERUNTIME returned;
+ * on a timeout or abort the job is abandoned to the MPI thread, the works' buffers are
+ * stranded and *stranded set: the caller must not free its scratch buffers. */
+static int
+mt__run_job(mt__mpi_backend *b, mt__job *j, int64_t deadline, mt_work *const *works,
+            int nworks, bool *stranded)
+{
+    *stranded = false;
+    bool threaded = b->progress > 0;
+    if (b->progress == 0) { /* by the bytes it moves */
+        size_t bytes = 0;
+        for (int i = 0; i < nworks; i++) {
+            for (int k = 0; k < works[i]->ntensors; k++) {
+                bytes += works[i]->tensors[k] ? mt__pg_nbytes(works[i]->tensors[k]) : 0;
+            }
+        }
+        threaded = bytes >= MT__THREAD_MIN_BYTES;
+    }
+    if (!threaded) {
+        return mt__run_polled(b, j, deadline, works, nworks, stranded);
+    }
+    atomic_store(&b->job, j);
+    if (atomic_load(&b->thread_sleeps)) {
+        pthread_mutex_lock(&b->mu);
+        pthread_cond_signal(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+    }
+    /* spin first (Note [MPI thread hand-over]) */
+    int64_t until = mt__now_us() + MT__WAITER_SPIN_US;
+    for (unsigned k = 0; atomic_load(&j->state) == MT__JOB_RUNNING; k++) {
+        if ((k & 63) == 63 && (mt__now_us() >= until || atomic_load(&b->aborted) ||
+                               mt__now_ms() >= deadline)) {
+            break;
+        }
+        mt__relax(k);
+    }
+    int rc = 0;
+    if (atomic_load(&j->state) == MT__JOB_RUNNING) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        int64_t left = deadline - mt__now_ms();
+        left = left > 0 ? left : 0;
+        ts.tv_sec += left / 1000;
+        ts.tv_nsec += (left % 1000) * 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_mutex_lock(&b->mu);
+        atomic_store(&b->waiter_sleeps, true);
+        while (atomic_load(&j->state) == MT__JOB_RUNNING && rc == 0) {
+            if (atomic_load(&b->aborted)) {
+                rc = MT_ECLOSED;
+            }
+            else if (pthread_cond_timedwait(&b->done_cv, &b->mu, &ts) == ETIMEDOUT &&
+                     atomic_load(&j->state) == MT__JOB_RUNNING) {
+                rc = MT_ETIMEOUT;
+            }
+        }
+        atomic_store(&b->waiter_sleeps, false);
+        pthread_mutex_unlock(&b->mu);
+    }
+    if (rc < 0) {
+        int expect = MT__JOB_RUNNING;
+        if (atomic_compare_exchange_strong(&j->state, &expect, MT__JOB_ABANDONED)) {
+            mt__strand(b, works, nworks);
+            *stranded = true;
+            if (rc == MT_ETIMEOUT) {
+                return mt_error_set(MT_ETIMEOUT, "MPI has not completed it (a peer has not "
+                                    "joined the operation, or is gone)");
+            }
+            return mt_error_set(MT_ECLOSED, "%s: the process group was aborted",
+                                mt_work_op_name(works[0]));
+        }
+        rc = 0; /* it finished just now */
+    }
+    if (j->mpi_rc != MT_MPI_SUCCESS) {
+        rc = j->mpi_rc == -1 ? mt_error_set(MT_ENOMEM, "out of memory in an MPI operation")
+                             : mt_mpi_error(b->api, j->mpi_rc, j->fn);
+    }
+    return rc;
+}
+
+/* mt__run_job for one work; frees j unless stranded. */
+static int
+mt__run1(mt__mpi_backend *b, mt__job *j, int64_t deadline, mt_work *w, bool *stranded)
+{
+    int rc = mt__run_job(b, j, deadline, &w, 1, stranded);
+    if (!*stranded) {
+        free(j);
+    }
+    return rc;
 }
 
 /* The MPI type and count that move `len` bytes (a wider unsigned type when the byte count
@@ -166,9 +613,9 @@ mt__op(const mt_mpi_api *api, mt_dist_op op, mt_dtype dt)
 /* The reduction's view of a tensor's bytes: its own data, or (16-bit floats) a float32
  * copy made by mt__red_prepare. */
 typedef struct mt__red {
-    void *data;    /* what MPI reduces */
-    float *wide;   /* owned float32 copy (NULL: data is the tensor's) */
-    mt_dtype dt;   /* the tensor's dtype */
+    void *data;  /* what MPI reduces */
+    float *wide; /* owned float32 copy (NULL: data is the tensor's) */
+    mt_dtype dt; /* the tensor's dtype */
     mt_mpi_handle type;
     int count;
 } mt__red;
@@ -237,90 +684,34 @@ mt__red_finish(mt__red *r, mt_tensor *t, mt_dist_op op, int size)
     }
 }
 
-/* The requests of one operation (a few on the stack, more on the heap). */
-typedef struct mt__reqs {
-    mt_mpi_handle small[4];
-    mt_mpi_handle *r;
-    int n;
-} mt__reqs;
-
-static int
-mt__reqs_init(mt__reqs *q, const mt_mpi_api *api, int n)
-{
-    q->r = n <= 4 ? q->small : malloc((size_t)n * sizeof(*q->r));
-    if (q->r == NULL) {
-        return mt_error_set(MT_ENOMEM, "out of memory for MPI requests");
-    }
-    for (int i = 0; i < n; i++) {
-        q->r[i] = api->request_null;
-    }
-    q->n = n;
-    return 0;
-}
-
-static void
-mt__reqs_free(mt__reqs *q, bool stranded)
-{
-    if (q->r != q->small && !stranded) {
-        free(q->r);
-    }
-}
-
-/* Waits for the requests issued so far (the first `issued`): after an issue error, those
- * must still complete before anything is freed. */
-static int
-mt__finish(mt__mpi_backend *b, mt__reqs *q, int issued, int rc, int64_t deadline, mt_work *w,
-           bool *stranded)
-{
-    *stranded = false;
-    if (issued > 0) {
-        char keep[1024] = "";
-        int keep_code = rc;
-        if (rc < 0) {
-            snprintf(keep, sizeof(keep), "%s", mt_error_message());
-        }
-        int wrc = mt__wait(b, q->r, issued, NULL, deadline, &w, 1, stranded);
-        if (rc < 0) {
-            mt_error_set(keep_code, "%s", keep);
-            return rc;
-        }
-        return wrc;
-    }
-    return rc;
-}
-
 /* tensors[0..ntensors): each all-reduced separately. */
 static int
 mt__mpi_allreduce(mt_pg_backend *pb, mt_work *w, int64_t deadline)
 {
     mt__mpi_backend *b = mt__mb(pb);
     const mt_mpi_api *api = b->api;
-    int n = w->ntensors, issued = 0, rc = 0;
-    mt__reqs q;
+    int n = w->ntensors, rc = 0;
+    mt__job *j = mt__job_new(MT__J_ALLREDUCE, n);
     mt__red small[4];
     mt__red *reds = n <= 4 ? small : calloc((size_t)n, sizeof(*reds));
-    if (reds == NULL || mt__reqs_init(&q, api, n) < 0) {
-        if (reds != small) {
-            free(reds);
-        }
+    if (j == NULL || reds == NULL) {
+        free(j);
         return mt_error_set(MT_ENOMEM, "out of memory in allreduce");
     }
-    for (int i = 0; i < n; i++) {
-        memset(&reds[i], 0, sizeof(reds[i]));
-    }
+    memset(reds, 0, (size_t)n * sizeof(*reds));
     for (int i = 0; i < n && rc == 0; i++) {
         mt_tensor *t = w->tensors[i];
         rc = mt__red_prepare(api, t, &reds[i], true, "allreduce");
-        if (rc == 0) {
-            int e = api->Iallreduce((const void *)1 /* MPI_IN_PLACE */, reds[i].data,
-                                    reds[i].count, reds[i].type, mt__op(api, w->op, t->dtype),
-                                    b->comm, &q.r[i]);
-            rc = mt_mpi_error(api, e, "MPI_Iallreduce");
-            issued += rc == 0;
-        }
+        j->part[i] = (mt__part){.r = reds[i].data, .count = reds[i].count, .type = reds[i].type,
+                                .op = mt__op(api, w->op, t->dtype)};
     }
-    bool stranded;
-    rc = mt__finish(b, &q, issued, rc, deadline, w, &stranded);
+    bool stranded = false;
+    if (rc == 0) {
+        rc = mt__run1(b, j, deadline, w, &stranded);
+    }
+    else {
+        free(j);
+    }
     for (int i = 0; i < n; i++) {
         if (rc == 0) {
             mt__red_finish(&reds[i], w->tensors[i], w->op, pb->size);
@@ -332,7 +723,6 @@ mt__mpi_allreduce(mt_pg_backend *pb, mt_work *w, int64_t deadline)
     if (reds != small && !stranded) {
         free(reds);
     }
-    mt__reqs_free(&q, stranded);
     return rc;
 }
 
@@ -341,27 +731,21 @@ static int
 mt__mpi_broadcast(mt_pg_backend *pb, mt_work *w, int64_t deadline)
 {
     mt__mpi_backend *b = mt__mb(pb);
-    const mt_mpi_api *api = b->api;
-    int n = w->ntensors, issued = 0, rc = 0;
-    mt__reqs q;
-    if (mt__reqs_init(&q, api, n) < 0) {
+    mt__job *j = mt__job_new(MT__J_BCAST, w->ntensors);
+    if (j == NULL) {
         return MT_ENOMEM;
     }
-    for (int i = 0; i < n && rc == 0; i++) {
-        mt_mpi_handle type;
-        int count;
-        rc = mt__bytes(api, mt__pg_nbytes(w->tensors[i]), &type, &count, "broadcast");
-        if (rc == 0) {
-            rc = mt_mpi_error(api, api->Ibcast(mt_tensor_data(w->tensors[i]), count, type,
-                                               w->root, b->comm, &q.r[i]),
-                              "MPI_Ibcast");
-            issued += rc == 0;
+    j->root = w->root;
+    for (int i = 0; i < w->ntensors; i++) {
+        j->part[i].r = mt_tensor_data(w->tensors[i]);
+        if (mt__bytes(b->api, mt__pg_nbytes(w->tensors[i]), &j->part[i].type, &j->part[i].count,
+                      "broadcast") < 0) {
+            free(j);
+            return MT_EINVAL;
         }
     }
     bool stranded;
-    rc = mt__finish(b, &q, issued, rc, deadline, w, &stranded);
-    mt__reqs_free(&q, stranded);
-    return rc;
+    return mt__run1(b, j, deadline, w, &stranded);
 }
 
 /* tensors[0]: reduced into w->root's. */
@@ -374,16 +758,17 @@ mt__mpi_reduce(mt_pg_backend *pb, mt_work *w, int64_t deadline)
     bool root = pb->rank == w->root;
     mt__red r;
     int rc = mt__red_prepare(api, t, &r, true, "reduce");
-    if (rc < 0) {
-        return rc;
+    mt__job *j = rc < 0 ? NULL : mt__job_new(MT__J_REDUCE, 1);
+    if (j == NULL) {
+        free(r.wide);
+        return rc < 0 ? rc : MT_ENOMEM;
     }
-    mt__reqs q;
-    mt__reqs_init(&q, api, 1);
-    int e = api->Ireduce(root ? (const void *)1 /* MPI_IN_PLACE */ : r.data, root ? r.data : NULL,
-                         r.count, r.type, mt__op(api, w->op, t->dtype), w->root, b->comm, &q.r[0]);
-    rc = mt_mpi_error(api, e, "MPI_Ireduce");
+    j->root = w->root;
+    j->part[0] = (mt__part){.s = root ? (const void *)1 /* MPI_IN_PLACE */ : r.data,
+                            .r = root ? r.data : NULL, .count = r.count, .type = r.type,
+                            .op = mt__op(api, w->op, t->dtype)};
     bool stranded;
-    rc = mt__finish(b, &q, rc == 0, rc, deadline, w, &stranded);
+    rc = mt__run1(b, j, deadline, w, &stranded);
     if (rc == 0 && root) {
         mt__red_finish(&r, t, w->op, pb->size);
     }
@@ -396,12 +781,12 @@ mt__mpi_reduce(mt_pg_backend *pb, mt_work *w, int64_t deadline)
 static int
 mt__mpi_barrier(mt_pg_backend *pb, mt_work *w, int64_t deadline)
 {
-    mt__mpi_backend *b = mt__mb(pb);
-    mt__reqs q;
-    mt__reqs_init(&q, b->api, 1);
-    int rc = mt_mpi_error(b->api, b->api->Ibarrier(b->comm, &q.r[0]), "MPI_Ibarrier");
+    mt__job *j = mt__job_new(MT__J_BARRIER, 0);
+    if (j == NULL) {
+        return MT_ENOMEM;
+    }
     bool stranded;
-    return mt__finish(b, &q, rc == 0, rc, deadline, w, &stranded);
+    return mt__run1(mt__mb(pb), j, deadline, w, &stranded);
 }
 
 /* ---- lists of tensors: one buffer for MPI ---- */
@@ -444,24 +829,18 @@ mt__list_buffer(mt_work *w, int first, int size, size_t len, bool copy_in, char 
     return *scratch;
 }
 
-static void
-mt__list_unpack(mt_work *w, int first, int size, size_t len, const char *scratch)
-{
-    for (int r = 0; r < size; r++) {
-        memcpy(mt_tensor_data(w->tensors[first + r]), scratch + (size_t)r * len, len);
-    }
-}
-
-/* Runs one request made by `issue` (its rc), waits, then unpacks/frees the scratch. */
+/* Runs j (one part) for w, then unpacks the scratch list (unpack: the outputs are the list
+ * tensors[1..size]) and frees it. */
 static int
-mt__one(mt__mpi_backend *b, mt_work *w, mt__reqs *q, int e, const char *fn, int64_t deadline,
-        char *scratch, int unpack_first, size_t len)
+mt__run_list(mt__mpi_backend *b, mt__job *j, mt_work *w, int64_t deadline, char *scratch,
+             bool unpack, size_t len)
 {
-    int rc = mt_mpi_error(b->api, e, fn);
     bool stranded;
-    rc = mt__finish(b, q, rc == 0, rc, deadline, w, &stranded);
-    if (rc == 0 && scratch != NULL && unpack_first >= 0) {
-        mt__list_unpack(w, unpack_first, b->base.size, len, scratch);
+    int rc = mt__run1(b, j, deadline, w, &stranded);
+    if (rc == 0 && scratch != NULL && unpack) {
+        for (int r = 0; r < b->base.size; r++) {
+            memcpy(mt_tensor_data(w->tensors[1 + r]), scratch + (size_t)r * len, len);
+        }
     }
     if (!stranded) {
         free(scratch);
@@ -469,28 +848,41 @@ mt__one(mt__mpi_backend *b, mt_work *w, mt__reqs *q, int e, const char *fn, int6
     return rc;
 }
 
+/* A job of one part moving `len` bytes per rank (allgather, gather, scatter). */
+static mt__job *
+mt__list_job(mt__mpi_backend *b, mt__jkind kind, size_t len, int root, const char *what)
+{
+    mt__job *j = mt__job_new(kind, 1);
+    if (j == NULL) {
+        return NULL;
+    }
+    j->root = root;
+    if (mt__bytes(b->api, len, &j->part[0].type, &j->part[0].count, what) < 0) {
+        free(j);
+        return NULL;
+    }
+    return j;
+}
+
 /* (input, outputs[size]) */
 static int
 mt__mpi_allgather(mt_pg_backend *pb, mt_work *w, int64_t deadline)
 {
     mt__mpi_backend *b = mt__mb(pb);
-    const mt_mpi_api *api = b->api;
     size_t len = mt__pg_nbytes(w->tensors[0]);
-    mt_mpi_handle type;
-    int count;
-    if (mt__bytes(api, len, &type, &count, "allgather") < 0) {
-        return MT_EINVAL;
+    mt__job *j = mt__list_job(b, MT__J_ALLGATHER, len, 0, "allgather");
+    if (j == NULL) {
+        return mt_error_code();
     }
     char *scratch;
     char *out = mt__list_buffer(w, 1, pb->size, len, false, &scratch);
     if (out == NULL) {
+        free(j);
         return MT_ENOMEM;
     }
-    mt__reqs q;
-    mt__reqs_init(&q, api, 1);
-    int e = api->Iallgather(mt_tensor_data(w->tensors[0]), count, type, out, count, type,
-                            b->comm, &q.r[0]);
-    return mt__one(b, w, &q, e, "MPI_Iallgather", deadline, scratch, 1, len);
+    j->part[0].s = mt_tensor_data(w->tensors[0]);
+    j->part[0].r = out;
+    return mt__run_list(b, j, w, deadline, scratch, true, len);
 }
 
 /* (input, outputs[size] on the root, NULLs elsewhere) */
@@ -498,23 +890,20 @@ static int
 mt__mpi_gather(mt_pg_backend *pb, mt_work *w, int64_t deadline)
 {
     mt__mpi_backend *b = mt__mb(pb);
-    const mt_mpi_api *api = b->api;
-    bool root = pb->rank == w->root;
     size_t len = mt__pg_nbytes(w->tensors[0]);
-    mt_mpi_handle type;
-    int count;
-    if (mt__bytes(api, len, &type, &count, "gather") < 0) {
-        return MT_EINVAL;
+    mt__job *j = mt__list_job(b, MT__J_GATHER, len, w->root, "gather");
+    if (j == NULL) {
+        return mt_error_code();
     }
     char *scratch = NULL, *out = NULL;
+    bool root = pb->rank == w->root;
     if (root && (out = mt__list_buffer(w, 1, pb->size, len, false, &scratch)) == NULL) {
+        free(j);
         return MT_ENOMEM;
     }
-    mt__reqs q;
-    mt__reqs_init(&q, api, 1);
-    int e = api->Igather(mt_tensor_data(w->tensors[0]), count, type, out, count, type, w->root,
-                         b->comm, &q.r[0]);
-    return mt__one(b, w, &q, e, "MPI_Igather", deadline, scratch, 1, len);
+    j->part[0].s = mt_tensor_data(w->tensors[0]);
+    j->part[0].r = out;
+    return mt__run_list(b, j, w, deadline, scratch, root, len);
 }
 
 /* (output, inputs[size] on the root, NULLs elsewhere) */
@@ -522,23 +911,19 @@ static int
 mt__mpi_scatter(mt_pg_backend *pb, mt_work *w, int64_t deadline)
 {
     mt__mpi_backend *b = mt__mb(pb);
-    const mt_mpi_api *api = b->api;
-    bool root = pb->rank == w->root;
     size_t len = mt__pg_nbytes(w->tensors[0]);
-    mt_mpi_handle type;
-    int count;
-    if (mt__bytes(api, len, &type, &count, "scatter") < 0) {
-        return MT_EINVAL;
+    mt__job *j = mt__list_job(b, MT__J_SCATTER, len, w->root, "scatter");
+    if (j == NULL) {
+        return mt_error_code();
     }
     char *scratch = NULL, *in = NULL;
-    if (root && (in = mt__list_buffer(w, 1, pb->size, len, true, &scratch)) == NULL) {
+    if (pb->rank == w->root && (in = mt__list_buffer(w, 1, pb->size, len, true, &scratch)) == NULL) {
+        free(j);
         return MT_ENOMEM;
     }
-    mt__reqs q;
-    mt__reqs_init(&q, api, 1);
-    int e = api->Iscatter(in, count, type, mt_tensor_data(w->tensors[0]), count, type, w->root,
-                          b->comm, &q.r[0]);
-    return mt__one(b, w, &q, e, "MPI_Iscatter", deadline, scratch, -1, len);
+    j->part[0].s = in;
+    j->part[0].r = mt_tensor_data(w->tensors[0]);
+    return mt__run_list(b, j, w, deadline, scratch, false, len);
 }
 
 /* (output, inputs[size]) */
@@ -581,13 +966,16 @@ mt__mpi_reduce_scatter(mt_pg_backend *pb, mt_work *w, int64_t deadline)
     }
     mt__red r = {.data = wide ? (void *)wout : mt_tensor_data(o), .wide = wout, .dt = dt,
                  .type = api->types[wide ? MT_MPI_FLOAT : mt_mpi_type_of(dt)], .count = count};
-    mt__reqs q;
-    mt__reqs_init(&q, api, 1);
-    int e = api->Ireduce_scatter_block(in, r.data, count, r.type, mt__op(api, w->op, dt), b->comm,
-                                       &q.r[0]);
-    int rc = mt_mpi_error(api, e, "MPI_Ireduce_scatter_block");
+    mt__job *j = mt__job_new(MT__J_REDSCAT, 1);
+    if (j == NULL) {
+        free(scratch);
+        free(wout);
+        return MT_ENOMEM;
+    }
+    j->part[0] = (mt__part){.s = in, .r = r.data, .count = count, .type = r.type,
+                            .op = mt__op(api, w->op, dt)};
     bool stranded;
-    rc = mt__finish(b, &q, rc == 0, rc, deadline, w, &stranded);
+    int rc = mt__run1(b, j, deadline, w, &stranded);
     if (rc == 0) {
         mt__red_finish(&r, o, w->op, n);
     }
@@ -607,17 +995,21 @@ mt__mpi_alltoall(mt_pg_backend *pb, mt_work *w, int64_t deadline)
     const mt_mpi_api *api = b->api;
     int n = pb->size, rc = 0;
     int *iv = malloc(4 * (size_t)n * sizeof(int)); /* send counts, displs, recv counts, displs */
-    if (iv == NULL) {
+    mt__job *j = mt__job_new(MT__J_ALLTOALLV, 1);
+    if (iv == NULL || j == NULL) {
+        free(iv);
+        free(j);
         return mt_error_set(MT_ENOMEM, "out of memory in alltoall");
     }
     int *sc = iv, *sd = iv + n, *rcnt = iv + 2 * n, *rd = iv + 3 * n;
     size_t so = 0, ro = 0;
-    for (int r = 0; r < n && rc == 0; r++) {
+    for (int r = 0; r < n; r++) {
         if (w->lens[r] > (size_t)INT_MAX || w->lens[n + r] > (size_t)INT_MAX ||
             so > (size_t)INT_MAX || ro > (size_t)INT_MAX) {
-            rc = mt_error_set(MT_EINVAL, "alltoall: too many bytes for one MPI call (MPI "
-                              "counts are ints)");
-            break;
+            free(iv);
+            free(j);
+            return mt_error_set(MT_EINVAL, "alltoall: too many bytes for one MPI call (MPI "
+                                "counts are ints)");
         }
         sc[r] = (int)w->lens[r];
         sd[r] = (int)so;
@@ -625,10 +1017,6 @@ mt__mpi_alltoall(mt_pg_backend *pb, mt_work *w, int64_t deadline)
         rd[r] = (int)ro;
         so += w->lens[r];
         ro += w->lens[n + r];
-    }
-    if (rc < 0) {
-        free(iv);
-        return rc;
     }
     char *sbuf, *rbuf, *scratch = NULL;
     if (w->single) {
@@ -639,6 +1027,7 @@ mt__mpi_alltoall(mt_pg_backend *pb, mt_work *w, int64_t deadline)
         scratch = malloc(so + ro + 1);
         if (scratch == NULL) {
             free(iv);
+            free(j);
             return mt_error_set(MT_ENOMEM, "out of memory in alltoall");
         }
         sbuf = scratch;
@@ -647,13 +1036,13 @@ mt__mpi_alltoall(mt_pg_backend *pb, mt_work *w, int64_t deadline)
             memcpy(sbuf + sd[r], mt_tensor_data(w->tensors[n + r]), (size_t)sc[r]);
         }
     }
-    mt__reqs q;
-    mt__reqs_init(&q, api, 1);
-    mt_mpi_handle byte = api->types[MT_MPI_BYTE];
-    int e = api->Ialltoallv(sbuf, sc, sd, byte, rbuf, rcnt, rd, byte, b->comm, &q.r[0]);
-    rc = mt_mpi_error(api, e, "MPI_Ialltoallv");
+    j->sc = sc;
+    j->sd = sd;
+    j->rcnt = rcnt;
+    j->rd = rd;
+    j->part[0] = (mt__part){.s = sbuf, .r = rbuf, .type = api->types[MT_MPI_BYTE]};
     bool stranded;
-    rc = mt__finish(b, &q, rc == 0, rc, deadline, w, &stranded);
+    rc = mt__run1(b, j, deadline, w, &stranded);
     if (rc == 0 && !w->single) {
         for (int r = 0; r < n; r++) {
             memcpy(mt_tensor_data(w->tensors[r]), rbuf + rd[r], (size_t)rcnt[r]);
@@ -673,71 +1062,44 @@ mt__mpi_p2p(mt_pg_backend *pb, mt_work *const *works, int n, int64_t deadline)
 {
     mt__mpi_backend *b = mt__mb(pb);
     const mt_mpi_api *api = b->api;
-    mt__reqs q;
-    mt_mpi_status *st = calloc((size_t)n, sizeof(*st));
-    int *counts = calloc((size_t)n, sizeof(*counts));
-    mt_mpi_handle *types = calloc((size_t)n, sizeof(*types));
-    if (st == NULL || counts == NULL || types == NULL || mt__reqs_init(&q, api, n) < 0) {
-        free(st);
-        free(counts);
-        free(types);
-        return mt_error_set(MT_ENOMEM, "out of memory running point-to-point operations");
+    mt__job *j = mt__job_new(MT__J_P2P, n);
+    if (j == NULL) {
+        return MT_ENOMEM;
     }
-    int rc = 0, issued = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
+    for (int i = 0; i < n; i++) {
         mt_work *w = works[i];
-        const char *what = w->kind == MT__OP_SEND ? "send" : "recv";
-        rc = mt__bytes(api, mt__pg_nbytes(w->tensors[0]), &types[i], &counts[i], what);
-        if (rc < 0) {
-            break;
+        mt__part *p = &j->part[i];
+        p->send = w->kind == MT__OP_SEND;
+        if (mt__bytes(api, mt__pg_nbytes(w->tensors[0]), &p->type, &p->count,
+                      p->send ? "send" : "recv") < 0) {
+            free(j);
+            return MT_EINVAL;
         }
-        int e;
-        if (w->kind == MT__OP_SEND) {
-            e = api->Isend(mt_tensor_data(w->tensors[0]), counts[i], types[i], w->root,
-                           (int)w->tag, b->comm, &q.r[i]);
-        }
-        else {
-            e = api->Irecv(mt_tensor_data(w->tensors[0]), counts[i], types[i],
-                           w->root == MT_ANY_SOURCE ? MT_MPI_ANY_SOURCE : w->root, (int)w->tag,
-                           b->comm, &q.r[i]);
-        }
-        rc = mt_mpi_error(api, e, w->kind == MT__OP_SEND ? "MPI_Isend" : "MPI_Irecv");
-        issued += rc == 0;
+        p->s = p->r = mt_tensor_data(w->tensors[0]);
+        p->peer = !p->send && w->root == MT_ANY_SOURCE ? MT_MPI_ANY_SOURCE : w->root;
+        p->tag = (int)w->tag;
     }
-    bool stranded = false;
-    if (issued > 0) {
-        char keep[1024] = "";
-        if (rc < 0) {
-            snprintf(keep, sizeof(keep), "%s", mt_error_message());
-        }
-        int wrc = mt__wait(b, q.r, issued, st, deadline, works, n, &stranded);
-        if (rc < 0) {
-            mt_error_set(rc, "%s", keep);
-        }
-        else {
-            rc = wrc;
-        }
+    bool stranded;
+    int rc = mt__run_job(b, j, deadline, works, n, &stranded);
+    if (stranded) {
+        return rc;
     }
     for (int i = 0; i < n && rc == 0; i++) {
-        if (works[i]->kind != MT__OP_RECV) {
+        mt__part *p = &j->part[i];
+        if (p->send) {
             continue;
         }
         int got = -1;
-        api->Get_count(&st[i], types[i], &got);
-        if (got != counts[i]) {
+        api->Get_count(&p->st, p->type, &got);
+        if (got != p->count) {
             rc = mt_error_set(MT_EINVAL, "recv: the message from rank %d has a different size "
                               "than the receiving tensor (%d units of MPI data, expected %d)",
-                              st[i].source, got, counts[i]);
+                              p->st.source, got, p->count);
             break;
         }
-        works[i]->src_rank = st[i].source;
+        works[i]->src_rank = p->st.source;
     }
-    if (!stranded) {
-        free(st);
-        free(counts);
-        free(types);
-    }
-    mt__reqs_free(&q, stranded);
+    free(j);
     return rc;
 }
 
@@ -751,18 +1113,47 @@ mt__mpi_transport_name(const mt_pg_backend *b)
 static void
 mt__mpi_abort(mt_pg_backend *pb)
 {
-    atomic_store(&mt__mb(pb)->aborted, true);
+    mt__mpi_backend *b = mt__mb(pb);
+    atomic_store(&b->aborted, true);
+    if (b->progress >= 0) {
+        pthread_mutex_lock(&b->mu);
+        pthread_cond_broadcast(&b->done_cv);
+        pthread_mutex_unlock(&b->mu);
+    }
 }
 
 static void
 mt__mpi_destroy(mt_pg_backend *pb)
 {
     mt__mpi_backend *b = mt__mb(pb);
+    if (atomic_load(&b->stuck)) {
+        /* its MPI thread may never return from MPI (Note [MPI operations]): let it be */
+        if (b->progress >= 0) {
+            pthread_detach(b->thread);
+        }
+        return;
+    }
+    if (b->progress < 0) {
+        if (mt_mpi_active()) {
+            b->api->Comm_free(&b->comm);
+            b->api->Comm_free(&b->mgmt);
+        }
+        free(b);
+        return;
+    }
+    atomic_store(&b->stop, true);
+    pthread_mutex_lock(&b->mu);
+    pthread_cond_signal(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    pthread_join(b->thread, NULL);
     /* after MPI_Finalize (the exit hook ran first) nothing may be called */
-    if (!atomic_load(&b->stranded) && mt_mpi_active()) {
+    if (mt_mpi_active()) {
         b->api->Comm_free(&b->comm);
         b->api->Comm_free(&b->mgmt);
     }
+    pthread_cond_destroy(&b->cv);
+    pthread_cond_destroy(&b->done_cv);
+    pthread_mutex_destroy(&b->mu);
     free(b);
 }
 
@@ -787,6 +1178,28 @@ static const mt_pg_backend_ops mt__mpi_ops = {
 
 /* ---- construction ---- */
 
+/* MINITORCH_MPI_PROGRESS: 1 "thread", -1 "poll", 0 by size (Note [MPI thread hand-over]). */
+static int
+mt__progress_wanted(void)
+{
+    const char *e = getenv("MINITORCH_MPI_PROGRESS");
+    return e == NULL ? 0 : strcmp(e, "thread") == 0 ? 1 : strcmp(e, "poll") == 0 ? -1 : 0;
+}
+
+/* Whether the MPI thread spins after a job (Note [MPI thread hand-over]). */
+static bool
+mt__thread_spins(void)
+{
+    const char *l = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    long local = l != NULL ? strtol(l, NULL, 10) : 0;
+    if (local <= 0) {
+        return false; /* unknown: the safe choice */
+    }
+    cpu_set_t set;
+    long cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+    return cpus >= 2 * local;
+}
+
 /* The group over `comm` (owned, stolen also on failure): its duplicate for splits, the
  * error handler that returns codes, the worker. */
 static mt_pg *
@@ -805,6 +1218,8 @@ mt__mpi_group(const mt_mpi_api *api, mt_mpi_handle comm, int64_t timeout_ms)
     }
     b->api = api;
     b->comm = comm;
+    b->progress = mt__progress_wanted();
+    b->thread_spins = mt__thread_spins();
     int e = api->Comm_set_errhandler(comm, api->errors_return);
     int rc = mt_mpi_error(api, e, "MPI_Comm_set_errhandler");
     if (rc == 0) {
@@ -815,6 +1230,23 @@ mt__mpi_group(const mt_mpi_api *api, mt_mpi_handle comm, int64_t timeout_ms)
     }
     if (rc == 0) {
         rc = mt_mpi_error(api, api->Comm_size(comm, &b->base.size), "MPI_Comm_size");
+    }
+    if (rc == 0 && b->progress >= 0) {
+        pthread_mutex_init(&b->mu, NULL);
+        pthread_cond_init(&b->cv, NULL);
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&b->done_cv, &ca);
+        pthread_condattr_destroy(&ca);
+        int e2 = pthread_create(&b->thread, NULL, mt__mpi_thread_main, b);
+        if (e2 != 0) {
+            rc = mt_error_set(MT_ERUNTIME, "cannot start the MPI thread: %s", strerror(e2));
+            pthread_cond_destroy(&b->cv);
+            pthread_cond_destroy(&b->done_cv);
+            pthread_mutex_destroy(&b->mu);
+            api->Comm_free(&b->mgmt);
+        }
     }
     if (rc < 0) {
         api->Comm_free(&b->comm);

@@ -46,6 +46,18 @@ mt__mpi_resolve(void *h, const char *path)
     MT__SYM(Group_free, "MPI_Group_free");
     MT__SYM(Comm_create_group, "MPI_Comm_create_group");
     MT__SYM(Comm_set_errhandler, "MPI_Comm_set_errhandler");
+    MT__SYM(Allreduce, "MPI_Allreduce");
+    MT__SYM(Bcast, "MPI_Bcast");
+    MT__SYM(Reduce, "MPI_Reduce");
+    MT__SYM(Allgather, "MPI_Allgather");
+    MT__SYM(Gather, "MPI_Gather");
+    MT__SYM(Scatter, "MPI_Scatter");
+    MT__SYM(Reduce_scatter_block, "MPI_Reduce_scatter_block");
+    MT__SYM(Alltoallv, "MPI_Alltoallv");
+    MT__SYM(Barrier, "MPI_Barrier");
+    MT__SYM(Isend, "MPI_Isend");
+    MT__SYM(Irecv, "MPI_Irecv");
+    MT__SYM(Waitall, "MPI_Waitall");
     MT__SYM(Iallreduce, "MPI_Iallreduce");
     MT__SYM(Ibcast, "MPI_Ibcast");
     MT__SYM(Ireduce, "MPI_Ireduce");
@@ -55,8 +67,6 @@ mt__mpi_resolve(void *h, const char *path)
     MT__SYM(Ireduce_scatter_block, "MPI_Ireduce_scatter_block");
     MT__SYM(Ialltoallv, "MPI_Ialltoallv");
     MT__SYM(Ibarrier, "MPI_Ibarrier");
-    MT__SYM(Isend, "MPI_Isend");
-    MT__SYM(Irecv, "MPI_Irecv");
     MT__SYM(Testall, "MPI_Testall");
     MT__SYM(Get_count, "MPI_Get_count");
     /* Open MPI's predefined handles: the addresses of its globals */

@@ -28,7 +28,7 @@
  *     and refused with a clear error rather than called with the wrong ABI.
  * A handle is therefore a `void *` here and the table below uses Open MPI's signatures.
  * Every function the backend calls is resolved at load time, so a library lacking one (an
- * MPI older than MPI-3's non-blocking collectives) is reported then, with its name.
+ * MPI older than MPI-3) is reported then, with its name.
  * Loading happens once per process; its outcome (the table, or why it failed) is kept. */
 
 typedef void *mt_mpi_handle; /* MPI_Comm, MPI_Datatype, MPI_Op, MPI_Request, MPI_Group, ... */
@@ -101,6 +101,23 @@ typedef struct mt_mpi_api {
     int (*Group_free)(mt_mpi_handle *);
     int (*Comm_create_group)(mt_mpi_handle, mt_mpi_handle, int, mt_mpi_handle *);
     int (*Comm_set_errhandler)(mt_mpi_handle, mt_mpi_handle);
+    int (*Allreduce)(const void *, void *, int, mt_mpi_handle, mt_mpi_handle, mt_mpi_handle);
+    int (*Bcast)(void *, int, mt_mpi_handle, int, mt_mpi_handle);
+    int (*Reduce)(const void *, void *, int, mt_mpi_handle, mt_mpi_handle, int, mt_mpi_handle);
+    int (*Allgather)(const void *, int, mt_mpi_handle, void *, int, mt_mpi_handle, mt_mpi_handle);
+    int (*Gather)(const void *, int, mt_mpi_handle, void *, int, mt_mpi_handle, int,
+                  mt_mpi_handle);
+    int (*Scatter)(const void *, int, mt_mpi_handle, void *, int, mt_mpi_handle, int,
+                   mt_mpi_handle);
+    int (*Reduce_scatter_block)(const void *, void *, int, mt_mpi_handle, mt_mpi_handle,
+                                mt_mpi_handle);
+    int (*Alltoallv)(const void *, const int *, const int *, mt_mpi_handle, void *, const int *,
+                     const int *, mt_mpi_handle, mt_mpi_handle);
+    int (*Barrier)(mt_mpi_handle);
+    int (*Isend)(const void *, int, mt_mpi_handle, int, int, mt_mpi_handle, mt_mpi_handle *);
+    int (*Irecv)(void *, int, mt_mpi_handle, int, int, mt_mpi_handle, mt_mpi_handle *);
+    int (*Waitall)(int, mt_mpi_handle *, mt_mpi_status *);
+    /* MPI-3's non-blocking collectives (Note [MPI thread hand-over]) */
     int (*Iallreduce)(const void *, void *, int, mt_mpi_handle, mt_mpi_handle, mt_mpi_handle,
                       mt_mpi_handle *);
     int (*Ibcast)(void *, int, mt_mpi_handle, int, mt_mpi_handle, mt_mpi_handle *);
@@ -117,8 +134,6 @@ typedef struct mt_mpi_api {
     int (*Ialltoallv)(const void *, const int *, const int *, mt_mpi_handle, void *,
                       const int *, const int *, mt_mpi_handle, mt_mpi_handle, mt_mpi_handle *);
     int (*Ibarrier)(mt_mpi_handle, mt_mpi_handle *);
-    int (*Isend)(const void *, int, mt_mpi_handle, int, int, mt_mpi_handle, mt_mpi_handle *);
-    int (*Irecv)(void *, int, mt_mpi_handle, int, int, mt_mpi_handle, mt_mpi_handle *);
     int (*Testall)(int, mt_mpi_handle *, int *, mt_mpi_status *);
     int (*Get_count)(const mt_mpi_status *, mt_mpi_handle, int *);
 } mt_mpi_api;

@@ -90,10 +90,13 @@ def is_torchelastic_launched():
 
 
 def get_node_local_rank(fallback_rank=None):
-    """The rank of this process among those of its node: $LOCAL_RANK (set by the launchers),
-    else `fallback_rank`."""
-    if "LOCAL_RANK" in os.environ:
-        return int(os.environ["LOCAL_RANK"])
+    """The rank of this process among those of its node: $LOCAL_RANK (set by torchrun), else
+    mpirun's or srun's (Note [Launcher environments] in _launcher_env.py), else
+    `fallback_rank`."""
+    from . import _launcher_env
+    v, _ = _launcher_env.lookup("LOCAL_RANK")
+    if v is not None:
+        return int(v)
     if fallback_rank is not None:
         return int(fallback_rank)
     raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank to "
