@@ -101,6 +101,13 @@ typedef struct mt__mpi_backend {
     atomic_bool thread_sleeps;   /* the MPI thread waits on cv */
     atomic_bool waiter_sleeps;   /* the job's waiter waits on done_cv */
     atomic_bool stop;
+    /* sends in flight (Note [MPI sends]) */
+    pthread_mutex_t send_mu;
+    struct mt__pending *sends; /* owned array; guarded by send_mu */
+    int nsends_, cap_sends;
+    atomic_int nsends;          /* nsends_, read without the lock */
+    int send_rc;                /* the first failed send's MT_E* code (guarded by send_mu) */
+    char send_err[512];
     int progress;     /* 0: by size, 1: always "thread", -1: always "poll" (no MPI thread) */
     bool thread_spins; /* Note [MPI thread hand-over] */
 } mt__mpi_backend;
@@ -150,6 +157,26 @@ mt__relax(unsigned k)
 }
 
 static const mt_pg_backend_ops mt__mpi_ops;
+
+/* Note [MPI sends]
+ * The process group runs a rank's sends before its receives and completes a send without
+ * waiting for its receiver (Note [Lone receives]): two ranks that each isend then irecv must
+ * not wait on each other.  MPI completes a large send only once the receiver has posted its
+ * receive, so a send here copies its bytes, posts MPI_Isend from the copy and completes at
+ * once, as the CPU backend's transports buffer early messages.  The sends in flight are
+ * kept here and finished (their copies freed) by whoever calls MPI next for the group: each
+ * operation first, the MPI thread every millisecond while any is left, destroy last
+ * (bounded by MT__SEND_DRAIN_MS).  A send MPI fails fails the group's next operation. */
+#define MT__SEND_DRAIN_MS 30000
+
+typedef struct mt__pending {
+    mt_mpi_handle req;
+    void *copy; /* owned */
+} mt__pending;
+
+/* Finishes the sends in flight that MPI has completed; how many are left. */
+static int
+mt__reap_sends(struct mt__mpi_backend *b);
 
 static mt__mpi_backend *
 mt__mb(mt_pg_backend *b)
@@ -275,7 +302,22 @@ mt__next_job(mt__mpi_backend *b)
     atomic_store(&b->thread_sleeps, true);
     mt__job *j;
     while ((j = atomic_exchange(&b->job, NULL)) == NULL && !atomic_load(&b->stop)) {
-        pthread_cond_wait(&b->cv, &b->mu);
+        if (atomic_load(&b->nsends) == 0) {
+            pthread_cond_wait(&b->cv, &b->mu);
+            continue;
+        }
+        /* sends in flight: finish them every millisecond (Note [MPI sends]) */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&b->cv, &b->mu, &ts);
+        pthread_mutex_unlock(&b->mu);
+        mt__reap_sends(b);
+        pthread_mutex_lock(&b->mu);
     }
     atomic_store(&b->thread_sleeps, false);
     pthread_mutex_unlock(&b->mu);
@@ -315,6 +357,73 @@ mt__strand(mt__mpi_backend *b, mt_work *const *works, int n)
             }
         }
     }
+}
+
+static int
+mt__reap_sends(mt__mpi_backend *b)
+{
+    if (atomic_load(&b->nsends) == 0) {
+        return 0;
+    }
+    pthread_mutex_lock(&b->send_mu);
+    for (int i = 0; i < b->nsends_;) {
+        int flag = 0;
+        mt_mpi_status st;
+        int e = b->api->Testall(1, &b->sends[i].req, &flag, &st);
+        if (e != MT_MPI_SUCCESS || flag) {
+            if (e != MT_MPI_SUCCESS && b->send_rc == 0) {
+                b->send_rc = mt_mpi_error(b->api, e, "MPI_Isend");
+                snprintf(b->send_err, sizeof(b->send_err), "%s", mt_error_message());
+            }
+            if (e == MT_MPI_SUCCESS) {
+                free(b->sends[i].copy); /* (after an error MPI may still hold it: kept) */
+            }
+            b->sends[i] = b->sends[--b->nsends_];
+            continue;
+        }
+        i++;
+    }
+    int left = b->nsends_;
+    atomic_store(&b->nsends, left);
+    pthread_mutex_unlock(&b->send_mu);
+    return left;
+}
+
+/* Posts a send of a copy of (buf, count, type) bytes (len of them) to peer: Note [MPI
+ * sends]. */
+static int
+mt__post_send(mt__mpi_backend *b, const void *buf, size_t len, int count, mt_mpi_handle type,
+              int peer, int tag)
+{
+    void *copy = malloc(len ? len : 1);
+    if (copy == NULL) {
+        return mt_error_set(MT_ENOMEM, "out of memory copying a send");
+    }
+    memcpy(copy, buf, len);
+    pthread_mutex_lock(&b->send_mu);
+    if (b->nsends_ == b->cap_sends) {
+        int cap = b->cap_sends ? 2 * b->cap_sends : 16;
+        mt__pending *a = realloc(b->sends, (size_t)cap * sizeof(*a));
+        if (a == NULL) {
+            pthread_mutex_unlock(&b->send_mu);
+            free(copy);
+            return mt_error_set(MT_ENOMEM, "out of memory for a send");
+        }
+        b->sends = a;
+        b->cap_sends = cap;
+    }
+    mt_mpi_handle req;
+    int e = b->api->Isend(copy, count, type, peer, tag, b->comm, &req);
+    if (e == MT_MPI_SUCCESS) {
+        b->sends[b->nsends_++] = (mt__pending){req, copy};
+        atomic_store(&b->nsends, b->nsends_);
+    }
+    pthread_mutex_unlock(&b->send_mu);
+    if (e != MT_MPI_SUCCESS) {
+        free(copy);
+        return mt_mpi_error(b->api, e, "MPI_Isend");
+    }
+    return 0;
 }
 
 /* Posts j's calls non-blocking into reqs (one per part for allreduce, broadcast and p2p, else
@@ -462,6 +571,13 @@ mt__run_job(mt__mpi_backend *b, mt__job *j, int64_t deadline, mt_work *const *wo
             int nworks, bool *stranded)
 {
     *stranded = false;
+    if (mt__reap_sends(b) >= 0 && b->send_rc != 0) {
+        pthread_mutex_lock(&b->send_mu);
+        int code = mt_error_set(b->send_rc, "an earlier send failed: %s", b->send_err);
+        pthread_mutex_unlock(&b->send_mu);
+        free(j);
+        return code;
+    }
     bool threaded = b->progress > 0;
     if (b->progress == 0) { /* by the bytes it moves */
         size_t bytes = 0;
@@ -1062,33 +1178,51 @@ mt__mpi_p2p(mt_pg_backend *pb, mt_work *const *works, int n, int64_t deadline)
 {
     mt__mpi_backend *b = mt__mb(pb);
     const mt_mpi_api *api = b->api;
-    mt__job *j = mt__job_new(MT__J_P2P, n);
-    if (j == NULL) {
-        return MT_ENOMEM;
-    }
+    int nrecv = 0;
     for (int i = 0; i < n; i++) {
-        mt_work *w = works[i];
-        mt__part *p = &j->part[i];
-        p->send = w->kind == MT__OP_SEND;
-        if (mt__bytes(api, mt__pg_nbytes(w->tensors[0]), &p->type, &p->count,
-                      p->send ? "send" : "recv") < 0) {
-            free(j);
-            return MT_EINVAL;
-        }
-        p->s = p->r = mt_tensor_data(w->tensors[0]);
-        p->peer = !p->send && w->root == MT_ANY_SOURCE ? MT_MPI_ANY_SOURCE : w->root;
-        p->tag = (int)w->tag;
+        nrecv += works[i]->kind == MT__OP_RECV;
     }
-    bool stranded;
-    int rc = mt__run_job(b, j, deadline, works, n, &stranded);
-    if (stranded) {
-        return rc;
+    mt__job *j = nrecv > 0 ? mt__job_new(MT__J_P2P, nrecv) : NULL;
+    mt_work **rworks = nrecv > 0 ? malloc((size_t)nrecv * sizeof(*rworks)) : NULL;
+    if (nrecv > 0 && (j == NULL || rworks == NULL)) {
+        free(j);
+        free(rworks);
+        return mt_error_set(MT_ENOMEM, "out of memory running point-to-point operations");
     }
+    int rc = 0, k = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        mt__part *p = &j->part[i];
-        if (p->send) {
+        mt_work *w = works[i];
+        bool send = w->kind == MT__OP_SEND;
+        size_t len = mt__pg_nbytes(w->tensors[0]);
+        mt_mpi_handle type;
+        int count;
+        rc = mt__bytes(api, len, &type, &count, send ? "send" : "recv");
+        if (rc < 0) {
+            break;
+        }
+        if (send) { /* Note [MPI sends] */
+            rc = mt__post_send(b, mt_tensor_data(w->tensors[0]), len, count, type, w->root,
+                               (int)w->tag);
             continue;
         }
+        rworks[k] = w;
+        j->part[k++] = (mt__part){.r = mt_tensor_data(w->tensors[0]), .count = count,
+                                  .type = type, .tag = (int)w->tag,
+                                  .peer = w->root == MT_ANY_SOURCE ? MT_MPI_ANY_SOURCE : w->root};
+    }
+    if (rc < 0 || nrecv == 0) {
+        free(j);
+        free(rworks);
+        return rc;
+    }
+    bool stranded;
+    rc = mt__run_job(b, j, deadline, rworks, nrecv, &stranded);
+    if (stranded) {
+        free(rworks);
+        return rc;
+    }
+    for (int i = 0; i < nrecv && rc == 0; i++) {
+        mt__part *p = &j->part[i];
         int got = -1;
         api->Get_count(&p->st, p->type, &got);
         if (got != p->count) {
@@ -1097,9 +1231,10 @@ mt__mpi_p2p(mt_pg_backend *pb, mt_work *const *works, int n, int64_t deadline)
                               p->st.source, got, p->count);
             break;
         }
-        works[i]->src_rank = p->st.source;
+        rworks[i]->src_rank = p->st.source;
     }
     free(j);
+    free(rworks);
     return rc;
 }
 
@@ -1126,6 +1261,15 @@ static void
 mt__mpi_destroy(mt_pg_backend *pb)
 {
     mt__mpi_backend *b = mt__mb(pb);
+    /* the sends in flight complete first (Note [MPI sends]), within a bound */
+    int64_t until = mt__now_ms() + MT__SEND_DRAIN_MS;
+    while (!atomic_load(&b->stuck) && mt_mpi_active() && mt__reap_sends(b) > 0) {
+        if (mt__now_ms() >= until || atomic_load(&b->aborted)) {
+            atomic_store(&b->stuck, true); /* MPI may still read the copies: kept */
+            break;
+        }
+        sched_yield();
+    }
     if (atomic_load(&b->stuck)) {
         /* its MPI thread may never return from MPI (Note [MPI operations]): let it be */
         if (b->progress >= 0) {
@@ -1138,6 +1282,8 @@ mt__mpi_destroy(mt_pg_backend *pb)
             b->api->Comm_free(&b->comm);
             b->api->Comm_free(&b->mgmt);
         }
+        pthread_mutex_destroy(&b->send_mu);
+        free(b->sends);
         free(b);
         return;
     }
@@ -1154,6 +1300,8 @@ mt__mpi_destroy(mt_pg_backend *pb)
     pthread_cond_destroy(&b->cv);
     pthread_cond_destroy(&b->done_cv);
     pthread_mutex_destroy(&b->mu);
+    pthread_mutex_destroy(&b->send_mu);
+    free(b->sends);
     free(b);
 }
 
@@ -1219,6 +1367,7 @@ mt__mpi_group(const mt_mpi_api *api, mt_mpi_handle comm, int64_t timeout_ms)
     b->api = api;
     b->comm = comm;
     b->progress = mt__progress_wanted();
+    pthread_mutex_init(&b->send_mu, NULL);
     b->thread_spins = mt__thread_spins();
     int e = api->Comm_set_errhandler(comm, api->errors_return);
     int rc = mt_mpi_error(api, e, "MPI_Comm_set_errhandler");
