@@ -5,7 +5,8 @@ Each collective checks its arguments once, the way torch's module functions do, 
 ranks to group ranks and calls the group's method with torch's option objects (Note [One path
 for every group]); the group hands it to the backend serving the tensors' device (Note [One
 backend per device type] in _process_group.py): minitorch's CPU backend (ProcessGroupGloo,
-_process_group_gloo.py, over csrc/distributed), or a user backend registered with
+_process_group_gloo.py, over csrc/distributed), the MPI backend (ProcessGroupMPI,
+_process_group_mpi.py: Note [The MPI backend]), or a user backend registered with
 Backend.register_backend (_backend.py).
 
 Differences from torch's gloo backend: ``ReduceOp.AVG`` is supported for
