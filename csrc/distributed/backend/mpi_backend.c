@@ -109,7 +109,7 @@ typedef struct mt__mpi_backend {
     int send_rc;                /* the first failed send's MT_E* code (guarded by send_mu) */
     char send_err[512];
     int progress;     /* 0: by size, 1: always "thread", -1: always "poll" (no MPI thread) */
-    bool thread_spins; /* Note [MPI thread hand-over] */
+    bool crowded;      /* fewer CPUs than threads: spin yielding (Note [MPI thread hand-over]) */
 } mt__mpi_backend;
 
 /* Note [MPI thread hand-over]
@@ -126,11 +126,12 @@ typedef struct mt__mpi_backend {
  * Even so a hand-over costs microseconds, and more where the host has fewer CPUs than its
  * ranks have threads: so an operation moving less than MT__THREAD_MIN_BYTES runs the "poll"
  * way (Note [MPI operations]) on the thread that issued it (Open MPI's non-blocking calls
- * are about as fast as its blocking ones there), a larger one the "thread" way.  The MPI
- * thread spins after a job only where each rank has a core for it and one for its waiter
- * (CPUs >= twice Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE): elsewhere a spinning MPI thread
- * would take the CPU from the next operation's issuer.  MINITORCH_MPI_PROGRESS=thread or
- * =poll runs every operation one way. */
+ * are about as fast as its blocking ones there), a larger one the "thread" way.  On a
+ * crowded host (fewer CPUs than twice Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, or that count
+ * unknown) both sides still spin, but give the CPU away at every turn: a sleeping MPI
+ * thread would wait for the scheduler (up to a tick on a loaded host) at every operation,
+ * a spinning one that keeps its CPU would starve the other threads.
+ * MINITORCH_MPI_PROGRESS=thread or =poll runs every operation one way. */
 #define MT__THREAD_MIN_BYTES (64 << 10)
 #define MT__THREAD_SPIN_US 200
 #define MT__WAITER_SPIN_US 5000
@@ -143,10 +144,12 @@ mt__now_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+/* One turn of a spin: a pause, and every 16th turn (every turn on a crowded host) the CPU
+ * left to another thread. */
 static void
-mt__relax(unsigned k)
+mt__relax(unsigned k, bool crowded)
 {
-    if ((k & 15) == 15) {
+    if (crowded || (k & 15) == 15) {
         sched_yield();
     }
     else {
@@ -284,7 +287,7 @@ mt__job_exec(const mt_mpi_api *api, mt_mpi_handle comm, mt__job *j)
 static mt__job *
 mt__next_job(mt__mpi_backend *b)
 {
-    int64_t until = mt__now_us() + (b->thread_spins ? MT__THREAD_SPIN_US : 0);
+    int64_t until = mt__now_us() + MT__THREAD_SPIN_US;
     for (unsigned k = 0;; k++) {
         mt__job *j = atomic_exchange(&b->job, NULL);
         if (j != NULL) {
@@ -296,7 +299,7 @@ mt__next_job(mt__mpi_backend *b)
         if ((k & 63) == 63 && mt__now_us() >= until) {
             break;
         }
-        mt__relax(k);
+        mt__relax(k, b->crowded);
     }
     pthread_mutex_lock(&b->mu);
     atomic_store(&b->thread_sleeps, true);
@@ -604,7 +607,7 @@ mt__run_job(mt__mpi_backend *b, mt__job *j, int64_t deadline, mt_work *const *wo
                                mt__now_ms() >= deadline)) {
             break;
         }
-        mt__relax(k);
+        mt__relax(k, b->crowded);
     }
     int rc = 0;
     if (atomic_load(&j->state) == MT__JOB_RUNNING) {
@@ -1334,18 +1337,19 @@ mt__progress_wanted(void)
     return e == NULL ? 0 : strcmp(e, "thread") == 0 ? 1 : strcmp(e, "poll") == 0 ? -1 : 0;
 }
 
-/* Whether the MPI thread spins after a job (Note [MPI thread hand-over]). */
+/* Whether the host has fewer CPUs than this job's ranks on it have threads (Note [MPI
+ * thread hand-over]). */
 static bool
-mt__thread_spins(void)
+mt__crowded(void)
 {
     const char *l = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
     long local = l != NULL ? strtol(l, NULL, 10) : 0;
     if (local <= 0) {
-        return false; /* unknown: the safe choice */
+        return true; /* unknown: the safe choice */
     }
     cpu_set_t set;
     long cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-    return cpus >= 2 * local;
+    return cpus < 2 * local;
 }
 
 /* The group over `comm` (owned, stolen also on failure): its duplicate for splits, the
@@ -1368,7 +1372,7 @@ mt__mpi_group(const mt_mpi_api *api, mt_mpi_handle comm, int64_t timeout_ms)
     b->comm = comm;
     b->progress = mt__progress_wanted();
     pthread_mutex_init(&b->send_mu, NULL);
-    b->thread_spins = mt__thread_spins();
+    b->crowded = mt__crowded();
     int e = api->Comm_set_errhandler(comm, api->errors_return);
     int rc = mt_mpi_error(api, e, "MPI_Comm_set_errhandler");
     if (rc == 0) {
