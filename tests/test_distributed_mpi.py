@@ -31,7 +31,11 @@ def _skip_reason():
 
 
 _SKIP = _skip_reason()
-needs_mpi = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
+multiprocess = pytest.mark.multiprocess  # (tests/conftest.py) these start processes
+
+
+def needs_mpi(fn):
+    return multiprocess(pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")(fn))
 
 
 def _env(**extra):
@@ -334,6 +338,7 @@ except RuntimeError as e:
 '''
 
 
+@multiprocess
 def test_a_missing_library_is_a_clear_error_when_asked_for():
     p = _python(_NO_MPI, MINITORCH_MPI_LIBRARY="/nonexistent/libmpi.so.40")
     assert p.returncode == 0, p.stderr
@@ -343,6 +348,7 @@ def test_a_missing_library_is_a_clear_error_when_asked_for():
     assert "MINITORCH_MPI_LIBRARY=/nonexistent/libmpi.so.40 could not be opened" in err
 
 
+@multiprocess
 def test_a_library_that_is_not_mpi_is_refused():
     p = _python(_NO_MPI, MINITORCH_MPI_LIBRARY="libc.so.6")
     assert p.returncode == 0, p.stderr
