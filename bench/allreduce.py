@@ -12,6 +12,9 @@ busbw = algbw * 2 (n - 1) / n.  Columns, all from the same invocation:
   minitorch       the default transport (shared memory for ranks on one host)
   minitorch tcp   MINITORCH_TRANSPORT=tcp (loopback TCP)
   MPI             Open MPI's default (shared memory, vader) through mpi4py
+  minitorch mpi   minitorch's "mpi" backend on the same Open MPI, in the same processes as the
+                  MPI column, the two alternating at every size: the difference is minitorch's
+                  overhead (the "mpi/MPI" column: its time over mpi4py's; 1.00 = none)
   MPI tcp         Open MPI over loopback TCP (--mca btl tcp,self)
   gloo            torch.distributed's gloo backend, when torch is importable
 A library that is not installed shows n/a.  The last column is minitorch's busbw over
@@ -108,40 +111,63 @@ _MPI_SCRIPT = textwrap.dedent("""
     sizes = json.loads(sys.argv[1]); scale = float(sys.argv[2])
     comm = MPI.COMM_WORLD
     ROUNDS = int(sys.argv[3])
+    with_mt = sys.argv[4] == "1"
+    if with_mt:  # minitorch's mpi backend on the MPI mpi4py initialised
+        import minitorch as torch
+        import minitorch.distributed as dist
+        torch.set_num_threads(1)
+        dist.init_process_group("mpi")
     def iters(nbytes):
         return max(50, min(1000, int(scale * 1e9 / max(nbytes, 4096) / 10)))
-    out = []
+    out, out_mt = [], []
     for nbytes in sizes:
         buf = np.ones(max(1, nbytes // 4), dtype=np.float32)
+        t = torch.ones(max(1, nbytes // 4)) if with_mt else None
         it = iters(nbytes)
         for _ in range(max(2, it // 10)):
             comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
-        dt = float("inf")
-        for _ in range(ROUNDS):
+            if with_mt:
+                dist.all_reduce(t)
+        dt = dt_mt = float("inf")
+        for _ in range(ROUNDS):  # the two alternate: noise cannot hit only one of them
             comm.Barrier()
             t0 = time.perf_counter()
             for _ in range(it):
                 comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
             dt = min(dt, (time.perf_counter() - t0) / it)
+            if with_mt:
+                comm.Barrier()
+                t0 = time.perf_counter()
+                for _ in range(it):
+                    dist.all_reduce(t)
+                dt_mt = min(dt_mt, (time.perf_counter() - t0) / it)
         out.append(comm.allreduce(dt, op=MPI.MAX))
+        if with_mt:
+            out_mt.append(comm.allreduce(dt_mt, op=MPI.MAX))
+    if with_mt:
+        dist.destroy_process_group()
     if comm.rank == 0:
-        print("RESULT " + json.dumps(out))
+        print("RESULT " + json.dumps([out, out_mt if with_mt else None]))
 """)
 
 
 def run_mpi(ws, sizes, scale, python, tcp):
+    """(mpi4py's times, minitorch mpi's times or None), or (None, why)."""
     mpirun = shutil.which("mpirun")
     if mpirun is None:
         return None, "mpirun not found"
     if subprocess.run([python, "-c", "import mpi4py"], capture_output=True).returncode != 0:
         return None, f"mpi4py not importable by {python}"
+    with_mt = not tcp and subprocess.run(
+        [python, "-c", "import minitorch.distributed as d; assert d.is_mpi_available()"],
+        capture_output=True).returncode == 0
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(_MPI_SCRIPT)
         script = f.name
     cmd = [mpirun, "-np", str(ws), "--oversubscribe"]
     if tcp:
         cmd += ["--mca", "btl", "tcp,self", "--mca", "pml", "ob1", "--mca", "btl_tcp_if_include", "lo"]
-    cmd += [python, script, json.dumps(sizes), str(scale), str(ROUNDS)]
+    cmd += [python, script, json.dumps(sizes), str(scale), str(ROUNDS), "1" if with_mt else "0"]
     if os.geteuid() == 0:
         cmd.insert(1, "--allow-run-as-root")
     env = dict(os.environ)
@@ -163,6 +189,11 @@ def _run_script(cmd, env, script):
     errors = [ln for ln in p.stderr.splitlines() if "Error" in ln]  # a rank's exception first
     why = errors[0] if errors else p.stderr.strip()[-300:]
     return None, f"failed (rc {p.returncode}): {why}"
+
+
+def _first(result):
+    r, w = result
+    return (r[0] if r is not None else None), w
 
 
 def run_gloo(ws, sizes, scale):
@@ -203,20 +234,33 @@ def main(argv=None):
     if not args.no_tcp:
         libs.append(("minitorch tcp", lambda: (run_ranks(ws, sizes, args.scale, transport="tcp"), None)))
     if not args.no_mpi:
+        # one run gives two columns: mpi4py's and minitorch mpi's (None: not available)
         libs.append(("MPI", lambda: run_mpi(ws, sizes, args.scale, args.mpi_python, False)))
+        libs.append(("minitorch mpi", None))
         if not args.no_tcp:
-            libs.append(("MPI tcp", lambda: run_mpi(ws, sizes, args.scale, args.mpi_python, True)))
+            libs.append(("MPI tcp", lambda: _first(run_mpi(ws, sizes, args.scale,
+                                                           args.mpi_python, True))))
     libs.append(("gloo", lambda: run_gloo(ws, sizes, args.scale)))
     best, why = {}, {}
     for _ in range(max(1, args.repeat)):
         for name, run in libs:
-            if name in why:
+            if name in why or run is None:
                 continue
             r, w = run()
             if r is None:
                 why[name] = w
                 continue
-            best[name] = r if name not in best else [min(a, b) for a, b in zip(best[name], r)]
+            results = [(name, r)]
+            if name == "MPI":
+                r, r_mt = r
+                results = [(name, r)]
+                if r_mt is None:
+                    why["minitorch mpi"] = ("minitorch's mpi backend is not available to "
+                                            f"{args.mpi_python}")
+                else:
+                    results.append(("minitorch mpi", r_mt))
+            for n_, r_ in results:
+                best[n_] = r_ if n_ not in best else [min(a, b) for a, b in zip(best[n_], r_)]
     factor = 2 * (ws - 1) / ws if ws > 1 else 1.0
     print(f"all_reduce float32 SUM, world size {ws}, {os.cpu_count()} CPUs, one host")
     print("time = slowest rank's mean per call in us, best of "
@@ -228,6 +272,8 @@ def main(argv=None):
     hdr += f" | {'busbw GB/s':>10}"
     if "MPI" in best:
         hdr += f" {'MPI busbw':>10} {'ratio':>7}"
+    if "minitorch mpi" in best:
+        hdr += f" {'mpi/MPI':>8}"
     print(hdr)
     print("-" * len(hdr))
     for i, nbytes in enumerate(sizes):
@@ -237,6 +283,8 @@ def main(argv=None):
         if "MPI" in best:
             busm = nbytes / best["MPI"][i] / 1e9 * factor
             line += f" {busm:10.3f} {best['MPI'][i] / best['minitorch'][i]:6.2f}x"
+        if "minitorch mpi" in best:
+            line += f" {best['minitorch mpi'][i] / best['MPI'][i]:8.2f}"
         print(line)
     sys.stdout.flush()
 

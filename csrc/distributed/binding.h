@@ -48,10 +48,17 @@ mt_store *mt__store_from_py(PyObject *o, const char *fname);
  * NULL with TypeError when `o` is not a Store. */
 mt_store *mt__store_ref_from_py(PyObject *o, const char *fname);
 
+/* A new C ProcessGroup object owning pg (stolen; destroyed on failure). (pg_binding.c) */
+PyObject *mt__pg_wrap(mt_pg *pg);
+/* The group of a C ProcessGroup object; NULL with TypeError, or DistBackendError once it
+ * is destroyed. (pg_binding.c) */
+mt_pg *mt__pg_from_py(PyObject *o, const char *fname);
+
 int mt__store_binding_init(PyObject *module);
 int mt__py_store_binding_init(PyObject *module);
 int mt__pg_binding_init(PyObject *module);
 int mt__nccl_binding_init(PyObject *module);
 int mt__nccl_comm_binding_init(PyObject *module);
+int mt__mpi_binding_init(PyObject *module);
 
 #endif /* CSRC_DISTRIBUTED_BINDING_H */

@@ -35,7 +35,8 @@ mt__distributed_init(PyObject *module)
     if (PyModule_AddIntConstant(sub, "ANY_SOURCE", MT_ANY_SOURCE) < 0 ||
         mt__store_binding_init(sub) < 0 || mt__py_store_binding_init(sub) < 0 ||
         mt__pg_binding_init(sub) < 0 || mt__nccl_binding_init(sub) < 0 ||
-        mt__nccl_comm_binding_init(sub) < 0) {
+        mt__nccl_comm_binding_init(sub) < 0 ||
+        mt__mpi_binding_init(sub) < 0) {
         Py_DECREF(sub);
         return -1;
     }

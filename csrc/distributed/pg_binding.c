@@ -852,6 +852,31 @@ mt_py_new_process_group(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     return (PyObject *)o;
 }
 
+PyObject *
+mt__pg_wrap(mt_pg *pg)
+{
+    MTPGObject *o = PyObject_New(MTPGObject, mt__PG_Type);
+    if (o == NULL) {
+        Py_BEGIN_ALLOW_THREADS
+        mt_pg_destroy(pg);
+        Py_END_ALLOW_THREADS
+        return NULL;
+    }
+    o->pg = pg;
+    return (PyObject *)o;
+}
+
+mt_pg *
+mt__pg_from_py(PyObject *o, const char *fname)
+{
+    if (!PyObject_TypeCheck(o, mt__PG_Type)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a C process group, not %s", fname,
+                     Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    return mt__pg_of(o, fname);
+}
+
 static PyMethodDef mt_pg_functions[] = {
     {"_new_process_group", FASTKW(mt_py_new_process_group),
      "_new_process_group(store, rank, size, timeout_ms) -> ProcessGroupGloo"},

@@ -33,7 +33,7 @@ struct mt_pg {
 mt_work *mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective);
 
 /* The group of `backend` (stolen, also on failure): keeps a reference to
- * `store` (borrowed), starts the worker.  Caller owns the result; NULL +
+ * `store` (borrowed; NULL for a backend that needs none, MPI's), starts the worker.  Caller owns the result; NULL +
  * message on failure.  (process_group.c) */
 mt_pg *mt__pg_new_with_backend(mt_pg_backend *backend, mt_store *store, int64_t timeout_ms);
 

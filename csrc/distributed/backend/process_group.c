@@ -267,7 +267,9 @@ mt__pg_new_with_backend(mt_pg_backend *backend, mt_store *store, int64_t timeout
     pg->size = backend->size;
     pg->timeout_ms = timeout_ms;
     pg->backend = backend;
-    mt_store_incref(store);
+    if (store != NULL) { /* an MPI group has none */
+        mt_store_incref(store);
+    }
     pg->store = store;
     pthread_mutex_init(&pg->mu, NULL);
     pthread_cond_init(&pg->cv, NULL);

@@ -41,6 +41,20 @@ typedef struct mt_work mt_work;
  * Caller owns the result (mt_pg_destroy).  NULL + message on failure
  * (MT_EINVAL bad rank/size/timeout, MT_ETIMEOUT/MT_ECONN from the mesh). */
 mt_pg *mt_pg_new(mt_store *store, int rank, int size, int64_t timeout_ms);
+/* Note [MPI process groups]: the MPI backend (backend/mpi_backend.c, Note [Loading MPI] in
+ * mpi/mpi_lib.h) needs no store: MPI is its rendezvous.
+ * mt_pg_new_mpi: the group of every process of the MPI job (a duplicate of
+ * MPI_COMM_WORLD), initialising MPI first (Note [MPI threads]); rank and size are MPI's.
+ * mt_pg_mpi_split: MPI_Comm_split of `parent` (an MPI group): every member of the parent
+ * calls it; color < 0 is not a member (returns NULL with *member false, no error); key
+ * orders the new ranks.  mt_pg_mpi_create_group: the group of parent ranks[0..n) (in that
+ * order), which only they call (MPI_Comm_create_group with `tag`).
+ * Construction blocks in MPI (its communicator calls cannot be bounded); the operations
+ * are bounded by timeout_ms.  Caller owns the result; NULL + message on failure. */
+mt_pg *mt_pg_new_mpi(int64_t timeout_ms);
+mt_pg *mt_pg_mpi_split(mt_pg *parent, int color, int key, int64_t timeout_ms, bool *member);
+mt_pg *mt_pg_mpi_create_group(mt_pg *parent, const int *ranks, int n, int tag,
+                              int64_t timeout_ms);
 int mt_pg_rank(const mt_pg *pg);
 /* The name of the group's transport: "tcp" or "shm" (Note [Choosing a transport]). */
 const char *mt_pg_transport_name(const mt_pg *pg);

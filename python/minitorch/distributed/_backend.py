@@ -3,8 +3,9 @@ backend plugins found through entry points, BackendConfig ("cpu:gloo,cuda:nccl")
 is_backend_available.
 
 minitorch builds "gloo" (its CPU backend, _process_group_gloo.py over csrc/distributed) and
-"nccl" (_process_group_nccl.py, where NCCL's library loads); the other names torch knows (xccl,
-ucc, mpi) are known here and reported unavailable.  A user-defined backend is registered with
+"nccl" (_process_group_nccl.py, where NCCL's library loads), "mpi" (_process_group_mpi.py, where an
+MPI library loads); the other names torch knows (xccl, ucc) are known here and reported
+unavailable.  A user-defined backend is registered with
 Backend.register_backend(name, creator, devices=...) and made by init_process_group(backend=name)
 or as one device's backend ("cpu:name"); see Note [User-defined backends] in
 distributed_c10d.py.
@@ -50,7 +51,10 @@ def is_xccl_available():
 
 
 def is_mpi_available():
-    return False
+    """Whether the MPI backend can be used here: an MPI library of a supported ABI (Open MPI)
+    loads (Note [Loading MPI]; MINITORCH_MPI_LIBRARY chooses it)."""
+    from ._process_group_mpi import unavailable_reason
+    return unavailable_reason() is None
 
 
 def is_ucc_available():

@@ -4,7 +4,8 @@ base of what serves it.
 Note [One backend per device type]
 A ProcessGroup holds one backend per device type (``_register_backend(device, backend_type,
 backend)``): minitorch's CPU backend (ProcessGroupGloo, over csrc/distributed), a user backend
-made by a creator registered with Backend.register_backend, and in time NCCL and MPI.  Each
+made by a creator registered with Backend.register_backend, MPI's (ProcessGroupMPI), and in
+time NCCL.  Each
 operation method (allreduce, broadcast, ..., send, recv) finds the device of its tensors, hands
 the call, unchanged, to that device's backend, and counts it (_get_sequence_number_for_group);
 a device no backend serves raises torch's "No backend type associated with device type ...".

@@ -5,7 +5,8 @@ Each collective checks its arguments once, the way torch's module functions do, 
 ranks to group ranks and calls the group's method with torch's option objects (Note [One path
 for every group]); the group hands it to the backend serving the tensors' device (Note [One
 backend per device type] in _process_group.py): minitorch's CPU backend (ProcessGroupGloo,
-_process_group_gloo.py, over csrc/distributed), or a user backend registered with
+_process_group_gloo.py, over csrc/distributed), the MPI backend (ProcessGroupMPI,
+_process_group_mpi.py: Note [The MPI backend]), or a user backend registered with
 Backend.register_backend (_backend.py).
 
 Differences from torch's gloo backend: ``ReduceOp.AVG`` is supported for
@@ -45,6 +46,8 @@ from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_leve
 from ._process_group import _OPERATIONS, ProcessGroup, _Backend
 from ._process_group_gloo import ProcessGroupGloo, _GlooOptions, _check_timeout
 from ._process_group_nccl import ProcessGroupNCCL
+from ._process_group_mpi import ProcessGroupMPI
+from . import _process_group_mpi
 from ._reduce_op import _OP_EXTRA, _SUM, ReduceOp, _RedOpType, _op_value, reduce_op
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
 from ._work import Work
@@ -68,6 +71,7 @@ __all__ = [
     "DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
     "all_reduce_coalesced", "all_gather_coalesced", "ProcessGroupGloo", "ProcessGroup",
     "set_timeout", "reduce_scatter_single", "all_gather_single", "ProcessGroupNCCL",
+    "ProcessGroupMPI",
 ] + _options.__all__
 
 DistError = _c10d.DistError
@@ -89,10 +93,13 @@ def is_torchelastic_launched():
 
 
 def get_node_local_rank(fallback_rank=None):
-    """The rank of this process among those of its node: $LOCAL_RANK (set by the launchers),
-    else `fallback_rank`."""
-    if "LOCAL_RANK" in os.environ:
-        return int(os.environ["LOCAL_RANK"])
+    """The rank of this process among those of its node: $LOCAL_RANK (set by torchrun), else
+    mpirun's or srun's (Note [Launcher environments] in _launcher_env.py), else
+    `fallback_rank`."""
+    from . import _launcher_env
+    v, _ = _launcher_env.lookup("LOCAL_RANK")
+    if v is not None:
+        return int(v)
     if fallback_rank is not None:
         return int(fallback_rank)
     raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank to "
@@ -137,6 +144,7 @@ class _World:
         self.init_count = 0   # default groups this process has made (Note [Re-initialising])
         self.pg_options = None
         self.hashed_names = {}  # Note [Locally synchronized groups]
+        self.mpi_world = None   # the MPI backend new_group splits from (Note [The MPI backend])
 
 
 _world = _World()
@@ -420,10 +428,15 @@ def _backend_name(name, backend, paired):
         if paired or _nccl_runs():
             return name
         raise _nccl_unavailable()
-    if name in ("mpi", "ucc"):
+    if name == Backend.MPI:
+        if not is_mpi_available():
+            raise _process_group_mpi.unavailable_error()
+        return name
+    if name == "ucc":
         raise RuntimeError(f"Distributed package doesn't have {name.upper()} built in; use "
                            "backend='gloo'")
-    msg = f"Invalid backend: '{backend}'. Supported backends: gloo (nccl, mpi and ucc are not built)"
+    msg = (f"Invalid backend: '{backend}'. Supported backends: gloo, mpi (nccl and ucc are not "
+           "built)")
     close = difflib.get_close_matches(name, _BACKEND_NAMES, n=1, cutoff=0.5)
     if close:
         msg += f'; did you mean "{close[0]}"?'
@@ -505,6 +518,18 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
                              f"(expected 0 <= rank < world_size)")
         pg = _make_default_group(store, rank, world_size, backend, group_name, timeout,
                                  device_id)
+    elif all(b == Backend.MPI for b in backend[1].values()):
+        # Note [The MPI backend]: MPI is the rendezvous; rank and size are MPI's
+        world = ProcessGroupMPI._world(timeout)
+        if (world_size != -1 and world_size != world.size()) or (rank != -1 and rank != world.rank()):
+            warnings.warn(f"For MPI backend, world_size ({world_size}) and rank ({rank}) are "
+                          "ignored since they are assigned by the MPI runtime.", stacklevel=2)
+        rank, world_size = world.rank(), world.size()
+        _world.mpi_world = world
+        pg = _new_process_group(None, "", rank, range(world_size), backend[0], backend[1],
+                                group_name or "default_pg", timeout, [], _world.pg_options,
+                                mpi=world)
+        pg._desc = "default_pg"
     else:
         pg, store = _rendezvous_default_group(init_method or "env://", rank, world_size,
                                               backend, group_name, timeout, device_id)
@@ -528,10 +553,17 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
 def _make_default_group(store, rank, world_size, backend, group_name, timeout, device_id=None):
     store.set_timeout(timeout)
     name, devices = backend
+    mpi = None
+    if Backend.MPI in devices.values():  # MPI next to a backend that needs the store
+        mpi = ProcessGroupMPI._world(timeout)
+        if mpi.rank() != rank or mpi.size() != world_size:
+            raise ValueError(f"init_process_group: MPI gives this process rank {mpi.rank()} of "
+                             f"{mpi.size()}, the rendezvous rank {rank} of {world_size}")
+        _world.mpi_world = mpi
     # torch's options of the default group name no global ranks (a creator gets them all)
     pg = _new_process_group(store, f"default_pg/{_world.init_count}", rank, range(world_size),
                             name, devices, group_name or "default_pg", timeout, [],
-                            _world.pg_options, device_id)
+                            _world.pg_options, device_id, mpi=mpi)
     pg._desc = "default_pg"
     return pg
 
@@ -568,13 +600,16 @@ def _connection_lost(e):
 # a ProcessGroup subclass (torch's older user-defined groups, whose methods do the work) is
 # instead the group itself.
 def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_name, timeout,
-                       global_ranks=None, pg_options=None, device_id=None, nccl_comm=None):
+                       global_ranks=None, pg_options=None, device_id=None, nccl_comm=None,
+                       mpi=None):
     """The group of `ranks` (global ranks; this process is `group_rank` among them) whose keys
     live under `prefix` in `store`, with one backend per device type of `devices` ({device
-    type: backend name}, see _parse_backend); registered in this process's groups."""
+    type: backend name}, see _parse_backend); registered in this process's groups.  `mpi` is
+    its MPI backend, made beforehand (Note [The MPI backend]); a group of MPI alone has no
+    store."""
     ranks = list(ranks)
     size = len(ranks)
-    pstore = PrefixStore(prefix, store)
+    pstore = PrefixStore(prefix, store) if store is not None else None
     pg = ProcessGroup(pstore, group_rank, size)
     made = {}  # backend name -> backend: one backend serves all of its devices
     for device, bname in devices.items():
@@ -582,8 +617,13 @@ def _new_process_group(store, prefix, group_rank, ranks, name, devices, group_na
             continue  # the CPU backend serves CPU tensors, and CUDA ones through host copies
         b = made.get(bname)
         if b is None:
-            bstore = PrefixStore(f"{device}/", pstore)
-            if bname.upper() in Backend._plugins:
+            bstore = PrefixStore(f"{device}/", pstore) if pstore is not None else None
+            if bname == Backend.MPI and mpi is not None:
+                b = mpi
+            elif bstore is None:
+                raise ValueError(f"the {bname} backend needs a store, and this job's default "
+                                 "group (MPI) has none: use backend='mpi'")
+            elif bname.upper() in Backend._plugins:
                 b = _make_plugin_backend(bname, bstore, group_rank, size, timeout, group_name,
                                          ranks, pg_options)
                 if isinstance(b, ProcessGroup):
@@ -703,12 +743,21 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
         pg._store = PrefixStore(f"group_{name}", _world.default_store)
         _world.groups.append(pg)
         return pg
+    mpi = None
+    if Backend.MPI in devices.values():
+        # every rank takes part in the split (Note [The MPI backend]); use_local_synchronization:
+        # only the members, which reached here
+        world = _mpi_parent(default)
+        if use_local_synchronization:
+            mpi = world._create_members(ranks, timeout, name)
+        else:
+            mpi = world._split_members(ranks, timeout, name)
     nccl_comm = _nccl_split(default, devices, ranks, me, use_local_synchronization)
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
     pg = _new_process_group(_world.default_store, f"group_{name}", ranks.index(me), ranks, bname,
                             devices, name, timeout, pg_options=pg_options, device_id=device_id,
-                            nccl_comm=nccl_comm)
+                            nccl_comm=nccl_comm, mpi=mpi)
     pg._desc = group_desc if group_desc is not None else "undefined"
     _debug.log_event("new_group", pg, f"ranks {ranks}")
     return pg
@@ -723,6 +772,20 @@ def _nccl_split(default, devices, ranks, me, local):
         return None
     member = me in ranks
     return parent._split(0 if member else -1, ranks.index(me) if member else 0)
+
+
+def _mpi_parent(default):
+    """The MPI group of the whole job that new groups are split from: the default group's, or
+    one made now (every rank calls new_group) when the default group is of another backend."""
+    if _world.mpi_world is None:
+        world = ProcessGroupMPI._world(default._timeout)
+        if world.rank() != default.rank() or world.size() != default.size():
+            raise ValueError(f"new_group(backend='mpi'): MPI gives this process rank "
+                             f"{world.rank()} of {world.size()}, the default group rank "
+                             f"{default.rank()} of {default.size()}; start the job with mpirun "
+                             "so that they agree")
+        _world.mpi_world = world
+    return _world.mpi_world
 
 
 def _abort_process_group(group=None):
@@ -746,6 +809,7 @@ def _abort_process_group(group=None):
         _world.default_store = None
         _world.group_count = 0
         _world.hashed_names = {}
+        _world.mpi_world = None
 
 
 def _store_based_barrier(rank, store, group_name, rendezvous_count, timeout,
@@ -839,6 +903,7 @@ def destroy_process_group(group=None):
         _world.default_store = None
         _world.group_count = 0
         _world.hashed_names = {}
+        _world.mpi_world = None
         return
     if not isinstance(group, ProcessGroup):
         raise TypeError(f"group must be a ProcessGroup, not {type(group).__name__}")
@@ -1201,6 +1266,8 @@ def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     group's timeout), through the group's store (Note [monitored_barrier] in
     _monitored_barrier.py: a protocol over the store, not an operation of a backend)."""
     pg = _resolve(group)
+    if pg._store is None:  # an MPI group
+        raise ValueError("monitored_barrier is only implemented for GLOO backend.")
     timeout = _monitored_barrier.timeout_arg(timeout, pg._timeout)
     seq = pg._mb_seq
     pg._mb_seq += 1

@@ -5,13 +5,15 @@ query (both there already is an AssertionError), finds the handler of the URL's 
 a RuntimeError, at once) and returns handler(url, **kwargs), an iterator over (store, rank,
 world_size) whose first next() runs the rendezvous.  A handler is called as
 handler(url, timeout=...) and reads rank/world_size from the query (env:// falls back on
-RANK/WORLD_SIZE).
+RANK/WORLD_SIZE, then on mpirun's, srun's and PMI's variables: Note [Launcher environments] in
+_launcher_env.py).
 """
 import numbers
 import os
 from datetime import timedelta
 from urllib.parse import parse_qs, urlparse, urlunparse
 
+from . import _launcher_env
 from ._store import FileStore, TCPStore
 
 __all__ = ["rendezvous", "register_rendezvous_handler"]
@@ -41,10 +43,10 @@ def _merge(scheme, name, query, env_name=None):
     qv = query.get(name)
     v = _int_param(scheme, name, qv[-1]) if qv else None
     if v is None and env_name is not None:
-        ev = os.environ.get(env_name)
+        ev, var = _launcher_env.lookup(env_name)
         if ev is None:
             raise _error(scheme, f"environment variable {env_name} expected, but not set")
-        v = _int_param(scheme, env_name, ev)
+        v = _int_param(scheme, var, ev)
     if v is None:
         raise _error(scheme, f"{name} parameter missing")
     return v
@@ -76,7 +78,7 @@ def _env_handler(url, timeout=_DEFAULT_TIMEOUT, **kwargs):
     rank = _merge("env", "rank", q, "RANK")
     world_size = _merge("env", "world_size", q, "WORLD_SIZE")
     _check_ranks("env", rank, world_size)
-    host = os.environ.get("MASTER_ADDR")
+    host, _ = _launcher_env.lookup("MASTER_ADDR")
     if host is None:
         raise _error("env", "environment variable MASTER_ADDR expected, but not set")
     port_s = os.environ.get("MASTER_PORT")
