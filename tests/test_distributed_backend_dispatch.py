@@ -130,7 +130,6 @@ def test_nccl_pairs_build_a_cuda_backend_that_refuses(clean):
     dist.destroy_process_group()
     with pytest.raises((RuntimeError, NotImplementedError), match="NCCL"):
         dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
-    assert dist.is_nccl_available() is False
 
 
 @pytest.mark.parametrize("spec", ["rec", "cpu:rec"])

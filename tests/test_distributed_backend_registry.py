@@ -37,8 +37,9 @@ def test_builtin_names():
     assert dist.Backend.backend_type_map["gloo"] == dist.ProcessGroup.BackendType.GLOO
     from minitorch._C import _c10d
     mpi = _c10d._mpi_unavailable_reason() is None  # an Open MPI library loads here
+    nccl = dist.is_nccl_available()                 # (tests/test_nccl_library.py checks it)
     assert [dist.is_backend_available(b) for b in ("gloo", "nccl", "xccl", "ucc", "mpi")] == \
-        [True, False, False, False, mpi]
+        [True, nccl, False, False, mpi]
     with pytest.raises(ValueError, match="string-ish"):
         dist.Backend(3)
 
