@@ -24,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = "test_cuda_kernels"
-SANITIZED = "libasan" in os.environ.get("LD_PRELOAD", "")
+SANITIZED = "asan" in os.environ.get("LD_PRELOAD", "")
 BUILD_TIMEOUT = 600
 
 

@@ -524,7 +524,7 @@ def _job_rss(rank, ws, init_method):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm") or
-                    "libasan" in os.environ.get("LD_PRELOAD", ""),
+                    "asan" in os.environ.get("LD_PRELOAD", ""),
                     reason="needs /proc/self/statm; ASan's quarantine hides frees")
 def test_rss_stays_flat_over_many_operations():
     growth = run_ranks(_job_rss, 2, timeout=120)

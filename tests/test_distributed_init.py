@@ -453,7 +453,7 @@ def test_multigpu_collectives_say_what_to_use(name):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm") or
-                    "libasan" in os.environ.get("LD_PRELOAD", ""),
+                    "asan" in os.environ.get("LD_PRELOAD", ""),
                     reason="needs /proc/self/statm; ASan's quarantine hides frees")
 def test_store_calls_keep_rss_flat():
     def rss():

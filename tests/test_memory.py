@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="
 
 # AddressSanitizer keeps freed memory in a quarantine (256 MiB by default), so RSS says nothing
 # there; the reference-count checks still run.
-UNDER_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
+UNDER_ASAN = "asan" in os.environ.get("LD_PRELOAD", "")
 
 
 def rss():

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # the programs started here import the same one
 PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 # every program starts several interpreters; under AddressSanitizer each is several times slower
-TIMEOUT = 180 if "libasan" in os.environ.get("LD_PRELOAD", "") else 60
+TIMEOUT = 180 if "asan" in os.environ.get("LD_PRELOAD", "") else 60
 
 
 def as_minitorch(source, port):

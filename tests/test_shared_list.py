@@ -84,7 +84,7 @@ def _peak_private(dataset):
     return peak
 
 
-@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
                     reason="AddressSanitizer's shadow memory and quarantine swamp the measurement")
 def test_workers_do_not_copy_a_shared_list():
     items = [{"id": i, "path": f"/data/{i:09d}.jpg", "label": i % 10} for i in range(400_000)]

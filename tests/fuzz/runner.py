@@ -28,7 +28,7 @@ class Worker:
                               os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
         env = dict(os.environ, MINITORCH_FUZZ_CWD=cwd, OMP_NUM_THREADS="1",
                    PYTHONFAULTHANDLER="1", PYTHONPATH=os.pathsep.join(paths))
-        if "libasan" in env.get("LD_PRELOAD", ""):
+        if "asan" in env.get("LD_PRELOAD", ""):
             # RLIMIT_AS cannot bound a sanitized process (its shadow memory is reserved up
             # front), so the sanitizer bounds single allocations instead
             env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") +
@@ -80,7 +80,7 @@ def _signal_name(rc):
 def run(seed, calls, jobs=2, batch=200, timeout=10.0, progress=None):
     """Runs cases (seed, 0 .. calls-1).  Returns (outcome counts, [Failure]).  Under the
     sanitizers every case runs several times slower: the timeout is tripled there."""
-    if "libasan" in os.environ.get("LD_PRELOAD", ""):
+    if "asan" in os.environ.get("LD_PRELOAD", ""):
         timeout *= 3
     import targets
     tlist = targets.all_targets()

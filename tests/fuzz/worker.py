@@ -47,7 +47,7 @@ def run_case(tlist, seed, i):
 
 
 def main():
-    if "libasan" not in os.environ.get("LD_PRELOAD", ""):
+    if "asan" not in os.environ.get("LD_PRELOAD", ""):
         limit = int(os.environ.get("MINITORCH_FUZZ_MEMORY", 1 << 30))
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     warnings.simplefilter("ignore")
