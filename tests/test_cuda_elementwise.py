@@ -185,8 +185,6 @@ def test_unary_complex(dtype):
         _same(getattr(torch, op)(a.cuda()), getattr(torch, op)(a))
     for op in ["abs", "angle", "sgn", "reciprocal"]:
         _same(getattr(torch, op)(a.cuda()), getattr(torch, op)(a), exact=False)
-    with pytest.raises(NotImplementedError, match="Could not run|not implemented"):
-        torch.exp(a.cuda())
 
 
 def test_activations_and_backward_ops():

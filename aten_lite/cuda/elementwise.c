@@ -45,7 +45,8 @@ static int
 mt__cuda_ew_dispatch(const mt_cuda_ew_launch *l)
 {
     int (*const groups[])(const mt_cuda_ew_launch *) = {mt__cuda_ew_binary, mt__cuda_ew_compare,
-                                                        mt__cuda_ew_unary, mt__cuda_ew_special};
+                                                        mt__cuda_ew_unary, mt__cuda_ew_special,
+                                                        mt__cuda_ew_complex};
     for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
         const int rc = groups[i](l);
         if (l->query ? rc == 1 : rc != MT_CUDA_EW_NO_KERNEL) {
