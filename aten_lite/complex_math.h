@@ -82,7 +82,7 @@ typedef struct mt_cmd {
         if (isinf(x)) {                                                                            \
             if (x < 0) {                                                                           \
                 if (!isfinite(y)) {                                                                \
-                    return mt_cm_make##SFX(0, copysign##SFX(0, y));                                \
+                    return mt_cm_make##SFX(0, copysign##SFX((T)0, y));                                \
                 }                                                                                  \
                 return mt_cm_make##SFX(0 * cos##SFX(y), 0 * sin##SFX(y));                          \
             }                                                                                      \
@@ -141,7 +141,7 @@ typedef struct mt_cmd {
         }                                                                                          \
         if (isinf(x)) {                                                                            \
             if (x > 0) {                                                                           \
-                return mt_cm_make##SFX(x, isnan(y) ? y : copysign##SFX(0, y));                     \
+                return mt_cm_make##SFX(x, isnan(y) ? y : copysign##SFX((T)0, y));                     \
             }                                                                                      \
             return mt_cm_make##SFX(isnan(y) ? y : 0, copysign##SFX((T)INFINITY, y));               \
         }                                                                                          \
@@ -175,7 +175,7 @@ typedef struct mt_cmd {
     {                                                                                              \
         const T x = z.re, y = z.im;                                                                \
         if (y == 0) {                                                                              \
-            return mt_cm_make##SFX(cosh##SFX(x), copysign##SFX(0, x) * y);                         \
+            return mt_cm_make##SFX(cosh##SFX(x), copysign##SFX((T)0, x) * y);                         \
         }                                                                                          \
         if (!isfinite(y) && (x == 0 || isinf(x))) {                                                \
             /* NaN +- i0, +inf + i NaN */                                                          \
@@ -196,8 +196,8 @@ typedef struct mt_cmd {
     {                                                                                              \
         const T x = z.re, y = z.im;                                                                \
         if (isinf(x)) {                                                                            \
-            const T im = copysign##SFX(0, isfinite(y) ? sin##SFX(y) * cos##SFX(y) : y);            \
-            return mt_cm_make##SFX(copysign##SFX(1, x), im);                                       \
+            const T im = copysign##SFX((T)0, isfinite(y) ? sin##SFX(y) * cos##SFX(y) : y);            \
+            return mt_cm_make##SFX(copysign##SFX((T)1, x), im);                                       \
         }                                                                                          \
         if (y == 0) {                                                                              \
             return mt_cm_make##SFX(tanh##SFX(x), y);                                               \
@@ -208,7 +208,7 @@ typedef struct mt_cmd {
         if (fabs##SFX(x) > (T)22) {                                                                \
             /* 1 - 2 / (e^2|x| + 1) is 1; Im = 4 sin y cos y e^-2|x| */                            \
             const T e = exp##SFX(-2 * fabs##SFX(x));                                               \
-            return mt_cm_make##SFX(copysign##SFX(1, x), 4 * sin##SFX(y) * cos##SFX(y) * e);        \
+            return mt_cm_make##SFX(copysign##SFX((T)1, x), 4 * sin##SFX(y) * cos##SFX(y) * e);        \
         }                                                                                          \
         const T t = tan##SFX(y), b = 1 + t * t, s = sinh##SFX(x), r = sqrt##SFX(1 + s * s);        \
         const T d = 1 + b * s * s;                                                                 \

@@ -165,3 +165,72 @@ def test_gradients():
             (fn(t) * w.to(dev)).abs().sum().backward()
             grads.append(t.grad)
         _close(grads[1], grads[0], rtol=1e-10)
+
+
+# ---- matrix products ---------------------------------------------------------------------------
+
+def _c(g, *shape, dtype=torch.complex128):
+    return torch.tensor(g.standard_normal(shape) + 1j * g.standard_normal(shape)).to(dtype)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=str)
+@pytest.mark.parametrize("blas", [True, False], ids=["blas", "no-blas"])
+def test_matmul(dtype, blas):
+    g = np.random.default_rng(6)
+    a, b = _c(g, 5, 7, dtype=dtype), _c(g, 7, 3, dtype=dtype)
+    rtol = 1e-4 if dtype == torch.complex64 else 1e-12
+    cases = [
+        (torch.mm, (a, b)),
+        (torch.matmul, (a, b)),
+        (torch.bmm, (_c(g, 4, 5, 7, dtype=dtype), _c(g, 4, 7, 3, dtype=dtype))),
+        (lambda i, x, y: torch.addmm(i, x, y, beta=0.5 + 1j, alpha=2 - 1j),
+         (_c(g, 5, 3, dtype=dtype), a, b)),
+        (lambda i, x, y: torch.addmm(i, x, y, beta=0), (_c(g, 5, 3, dtype=dtype), a, b)),
+        (torch.nn.functional.linear, (_c(g, 6, 7, dtype=dtype), _c(g, 3, 7, dtype=dtype),
+                                      _c(g, 3, dtype=dtype))),
+        (torch.mv, (a, _c(g, 7, dtype=dtype))),
+        (torch.vdot, (_c(g, 7, dtype=dtype), _c(g, 7, dtype=dtype))),
+        (torch.matmul, (_c(g, 2, 1, 5, 7, dtype=dtype), _c(g, 3, 7, 2, dtype=dtype))),
+        (torch.matmul, (a.mT.contiguous().mT, b.t().contiguous().t())),  # column-major (op T)
+        (torch.matmul, (a[:, ::2], _c(g, 4, 3, dtype=dtype))),  # strided: copied first
+        (torch.mm, (_c(g, 3, 0, dtype=dtype), _c(g, 0, 4, dtype=dtype))),  # k == 0: zeros
+        (torch.mm, (_c(g, 0, 5, dtype=dtype), _c(g, 5, 4, dtype=dtype))),  # empty result
+        (torch.matmul, (_c(g, 70, 90, dtype=dtype), _c(g, 90, 40, dtype=dtype))),
+    ]
+    torch._C._blas_set_enabled(blas)
+    try:
+        for fn, args in cases:
+            expect = fn(*args)
+            got = fn(*[x.cuda() for x in args])
+            _close(got, expect, rtol=rtol)
+    finally:
+        torch._C._blas_set_enabled(True)
+    # out= with the C operand's beta reading a NaN-free result, and an in-place addmm_
+    o = torch.empty(5, 3, dtype=dtype, device="cuda")
+    torch.mm(a.cuda(), b.cuda(), out=o)
+    _close(o, torch.mm(a, b), rtol=rtol)
+    c = _c(g, 5, 3, dtype=dtype)
+    cc = c.cuda()
+    cc.addmm_(a.cuda(), b.cuda(), beta=1j)
+    _close(cc, c.addmm(a, b, beta=1j), rtol=rtol)
+
+
+def test_matmul_mixed_and_errors():
+    g = np.random.default_rng(7)
+    a = _c(g, 3, 4)
+    with pytest.raises(RuntimeError, match="expected m1 and m2 to have the same dtype|same dtype"):
+        torch.mm(a.cuda(), torch.ones(4, 2, device="cuda", dtype=torch.float64))
+    with pytest.raises(RuntimeError, match="same device"):
+        torch.mm(a.cuda(), _c(g, 4, 2))
+
+
+def test_matmul_gradients():
+    g = np.random.default_rng(8)
+    a, b, w = _c(g, 4, 6), _c(g, 6, 5), _c(g, 4, 5)
+    grads = []
+    for dev in ["cpu", "cuda"]:
+        x, y = a.to(dev).detach().requires_grad_(), b.to(dev).detach().requires_grad_()
+        ((x @ y) * w.to(dev)).abs().sum().backward()
+        grads.append((x.grad, y.grad))
+    _close(grads[1][0], grads[0][0], rtol=1e-10)
+    _close(grads[1][1], grads[0][1], rtol=1e-10)
