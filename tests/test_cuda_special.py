@@ -277,3 +277,18 @@ def test_second_derivatives():
             grads.append((d.detach(), dd))
         _close(grads[1][0], grads[0][0])
         _close(grads[1][1], grads[0][1])
+
+
+def test_composites():
+    g = np.random.default_rng(12)
+    x = torch.tensor(g.uniform(1.2, 4, (4, 5)))
+    for fn in [lambda t: S.multigammaln(t, 3), lambda t: torch.mvlgamma(t, 2),
+               lambda t: S.logit(t / 5, eps=1e-6), lambda t: S.logsumexp(t, 1),
+               lambda t: S.log_softmax(t, 0), lambda t: S.round(t * 3), S.expit, S.gammaln]:
+        _close(fn(x.cuda()), fn(x))
+    for fn in [lambda t: S.multigammaln(t, 3), lambda t: S.logit(t / 5)]:
+        grads = []
+        for t in [x.clone().requires_grad_(), x.cuda().requires_grad_()]:
+            fn(t).sum().backward()
+            grads.append(t.grad)
+        _close(grads[1], grads[0])

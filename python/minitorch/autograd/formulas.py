@@ -1167,7 +1167,7 @@ def polygamma(ctx, g):
 def mvlgamma(ctx, g):
     x = ctx.saved(0, "input")
     p = _arg(ctx, 1, "p")
-    shifts = _C.arange(p, dtype=x.dtype) * -0.5
+    shifts = _C.arange(p, dtype=x.dtype, device=x.device) * -0.5
     return (g * (x.unsqueeze(-1) + shifts).digamma().sum(-1),)
 
 
