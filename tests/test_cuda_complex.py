@@ -65,7 +65,7 @@ def _close(got, expect, rtol=None):
 @pytest.mark.parametrize("dtype", COMPLEX, ids=str)
 @pytest.mark.parametrize("op", UNARY)
 def test_unary(op, dtype):
-    x = torch.tensor(_plane(seed=hash(op) % 100)).to(dtype)
+    x = torch.tensor(_plane(seed=sum(map(ord, op)))).to(dtype)
     _close(getattr(torch, op)(x.cuda()), getattr(torch, op)(x))
 
 

@@ -39,14 +39,15 @@ def _x(dtype, n=400, seed=0, scale=6.0):
     return torch.tensor(v).to(dtype)
 
 
-def _close(got, expect):
-    """got (a CUDA result) against expect (the CPU's): dtype, shape, NaNs, values."""
+def _close(got, expect, atol64=1e-12):
+    """got (a CUDA result) against expect (the CPU's): dtype, shape, NaNs, values (atol64: the
+    absolute tolerance in float64, for functions a GPU's libm gives to an absolute error)."""
     assert got.is_cuda and got.dtype == expect.dtype and got.shape == expect.shape
     got = got.cpu()
     if not expect.dtype.is_floating_point:
         assert torch.equal(got, expect)
         return
-    rtol, atol = {torch.float64: (1e-9, 1e-12), torch.float32: (2e-6, 1e-7)}.get(
+    rtol, atol = {torch.float64: (1e-9, atol64), torch.float32: (2e-6, 1e-7)}.get(
         expect.dtype, (1e-2, 1e-3))
     a, b = got.double(), expect.double()
     assert torch.equal(a.isnan(), b.isnan())
@@ -74,10 +75,12 @@ def _both(fn, *args, **kwargs):
 @pytest.mark.parametrize("dtype", FLOATS, ids=str)
 @pytest.mark.parametrize("name", UNARY)
 def test_unary(name, dtype):
-    x = _x(dtype, seed=hash(name) % 1000)
+    x = _x(dtype, seed=sum(map(ord, name)))
     expect, got = _both(getattr(S, name), x)
     if expect is not None:
-        _close(got, expect)
+        # (CUDA's j0, j1, y0, y1 and lgamma are accurate to an absolute 5e-12 on a GPU)
+        _close(got, expect, atol64=1e-10 if name.startswith("bessel") or name == "gammaln"
+               else 1e-12)
 
 
 @pytest.mark.parametrize("dtype", FLOATS, ids=str)
