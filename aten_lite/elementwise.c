@@ -113,7 +113,7 @@ mt__op_is_float_only(mt_op op)
     case MT_OP_GELU_BACKWARD:
     case MT_OP_GELU_TANH_BACKWARD:
         return true;
-    /* the special functions (see Note [Special functions] in cpu/special_math.h) that take
+    /* the special functions (see Note [Special functions] in aten_lite/special_math.h) that take
      * integer inputs as the default dtype; igamma, nextafter, heaviside, gcd and lcm do not */
     case MT_OP_POLYGAMMA:
     case MT_OP_ZETA:

@@ -110,7 +110,7 @@
     X(MT_OP_GELU, gelu)               \
     X(MT_OP_GELU_TANH, gelu)
 /* X(ENUM, name): the special functions (aten_lite/cpu/special.c, Note [Special functions] in
- * cpu/special_math.h); binary ones (operands: out, a, b), then unary ones.  The names are
+ * aten_lite/special_math.h); binary ones (operands: out, a, b), then unary ones.  The names are
  * torch's kernel names (its "not implemented" messages).  polygamma's order n travels in
  * mt_binary_ctx.alpha_i (the operand b is that number, for the promotion). */
 #define MT_FORALL_SPECIAL_BINARY_OPS(X)                                    \

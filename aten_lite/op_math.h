@@ -269,7 +269,7 @@ MT__MATH_UNARY_FNS(float, f)
  * few ulp in double; +-1 give +-inf, |y| > 1 and NaN give NaN.  float32 goes through it. */
 /* Giles' single-precision approximation of erfinv(y) ("Approximating the erfinv function", GPU
  * Gems 2012) given w = -log((1 - y)(1 + y)) <= 16: about 1e-7 relative; the start of erfinv's
- * Newton steps (here and in cpu/special_math.h). */
+ * Newton steps (here and in special_math.h). */
 MT_HOST_DEVICE static inline double
 mt_math_erfinv_guess(double y, double w)
 {

@@ -584,7 +584,7 @@ SAMPLES = {
                                    False, False, 1e-8, 1)],
 }
 
-# the special functions (aten_lite/cpu/special_math.h) and the ops of _distance.py, _exponents.py,
+# the special functions (aten_lite/special_math.h) and the ops of _distance.py, _exponents.py,
 # _scatter_family.py, _calculus.py, _padding.py, _splitting.py, _dropout_ops.py,
 # _statistics.py, _renorm.py
 def _seeded(f):

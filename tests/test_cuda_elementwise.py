@@ -185,8 +185,6 @@ def test_unary_complex(dtype):
         _same(getattr(torch, op)(a.cuda()), getattr(torch, op)(a))
     for op in ["abs", "angle", "sgn", "reciprocal"]:
         _same(getattr(torch, op)(a.cuda()), getattr(torch, op)(a), exact=False)
-    with pytest.raises(NotImplementedError, match="Could not run|not implemented"):
-        torch.exp(a.cuda())
 
 
 def test_activations_and_backward_ops():
@@ -342,8 +340,6 @@ def test_errors():
     f = _values(torch.float32).cuda()
     with pytest.raises(NotImplementedError, match="bitwise_and_cuda.*Float"):
         f & f
-    with pytest.raises(NotImplementedError, match="Could not run|not implemented"):
-        torch.special.i0(f)
     with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
         f + _values(torch.float32)
     b = _values(torch.bool).cuda()

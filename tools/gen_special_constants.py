@@ -1,4 +1,4 @@
-"""Prints the constants of aten_lite/cpu/special_math.h (needs mpmath; not part of the build).
+"""Prints the constants of aten_lite/special_math.h (needs mpmath; not part of the build).
 
 usage: python tools/gen_special_constants.py
 
@@ -6,7 +6,8 @@ Each table is an exact mathematical value to 17 significant digits: Bernoulli nu
 factorials (Euler-Maclaurin summation of the Hurwitz zeta function), (-1)^k zeta(k) / k (the
 series of lgamma(1 + a)), Stirling's series, the Taylor coefficients of Temme's c0 and c1 at
 eta = 0 (incomplete gamma functions of large order), and Ai, Ai' on the grid -10, -9.5, ..., 2.5
-(the Airy function's Taylor series)."""
+(the Airy function's Taylor series), and the Chebyshev coefficients of e^x sqrt(x) K_nu(x) in
+t = 1/x on [1/18, 1/2], nu = 0, 1 (the modified Bessel functions of the second kind)."""
 import mpmath as mp
 
 mp.mp.dps = 40
@@ -52,6 +53,25 @@ def main():
     for k in range(26):
         x = -10 + mp.mpf(k) / 2
         print(f"    {{{f(mp.airyai(x))}, {f(mp.airyai(x, derivative=1))}}}, /* {float(x)} */")
+    print("Chebyshev coefficients of e^x sqrt(x) K_nu(x), t = 1/x in [1/18, 1/2], nu = 0, 1:")
+    for row in k_chebyshev():
+        print("    {" + ", ".join(f(c) for c in row) + "},")
+
+
+def k_chebyshev(lo=2, hi=18, n=20):
+    """The n-term Chebyshev expansions of e^x sqrt(x) K_nu(x) (nu = 0, 1) in t = 1/x over
+    [1/hi, 1/lo], from the values at the Chebyshev nodes."""
+    ta, tb = mp.mpf(1) / hi, mp.mpf(1) / lo
+    rows = []
+    for nu in (0, 1):
+        vals = []
+        for j in range(n):
+            th = mp.pi * (j + mp.mpf(1) / 2) / n
+            x = 2 / ((tb - ta) * mp.cos(th) + (ta + tb))
+            vals.append(mp.besselk(nu, x) * mp.exp(x) * mp.sqrt(x))
+        rows.append([2 * sum(vals[j] * mp.cos(k * mp.pi * (j + mp.mpf(1) / 2) / n) for j in range(n)) / n
+                     for k in range(n)])
+    return rows
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
-/* aten_lite/cpu/special.c - CPU loops of the special functions (math in cpu/special_math.h). */
+/* aten_lite/cpu/special.c - CPU loops of the special functions (math in aten_lite/special_math.h). */
 #include <math.h>
 #include <string.h>
 
 #include "aten_lite/cpu/loops.h"
-#include "aten_lite/cpu/special_math.h"
+#include "aten_lite/special_math.h"
 
 /* The double function fn at the acc-type value a (float or double), rounded back to a's type:
  * float32, float16 and bfloat16 compute through the double math (Note [Special functions]). */
@@ -31,111 +31,19 @@ MT__L_F32_F64(MT_GEN_UNARY_SAME, bessel_j0, MT__SF1(mt_sf_bessel_j0, a))
 MT__L_F32_F64(MT_GEN_UNARY_SAME, bessel_j1, MT__SF1(mt_sf_bessel_j1, a))
 MT__L_F32_F64(MT_GEN_UNARY_SAME, bessel_y0, MT__SF1(mt_sf_bessel_y0, a))
 MT__L_F32_F64(MT_GEN_UNARY_SAME, bessel_y1, MT__SF1(mt_sf_bessel_y1, a))
-/* Note [K_nu from a Chebyshev table]
- * Temme's continued fraction (mt__sf_k_cf2) takes 90 to 25 steps for 2 <= x <= 18, where the
- * modified Bessel functions of the second kind spend most of their time.  There the CPU loops
- * use instead a Chebyshev expansion of f_nu(t) = e^x sqrt(x) K_nu(x), t = 1/x (smooth: it tends
- * to sqrt(pi / 2)), whose coefficients are computed once, at registration, from the continued
- * fraction itself at the Chebyshev nodes: 20 terms, about 1e-15 relative. */
-#define MT__K_LO 2.0
-#define MT__K_HI 18.0
-#define MT__K_TERMS 20
-static double mt__k_cheb[2][MT__K_TERMS];
-
-static void
-mt__k_cheb_init(void)
-{
-    const double ta = 1 / MT__K_HI, tb = 1 / MT__K_LO;
-    double vals[2][MT__K_TERMS];
-    for (int j = 0; j < MT__K_TERMS; j++) {
-        const double th = MT_SF_PI * (j + 0.5) / MT__K_TERMS;
-        const double x = 2 / ((tb - ta) * cos(th) + (ta + tb));
-        double k0, k1;
-        mt__sf_k_cf2(0, x, &k0, &k1);
-        vals[0][j] = k0 * sqrt(x);
-        vals[1][j] = k1 * sqrt(x);
-    }
-    for (int nu = 0; nu < 2; nu++) {
-        for (int k = 0; k < MT__K_TERMS; k++) {
-            long double c = 0;
-            for (int j = 0; j < MT__K_TERMS; j++) {
-                c += (long double)vals[nu][j] * cosl(k * 3.14159265358979323846264338327950288L * (j + 0.5L) / MT__K_TERMS);
-            }
-            mt__k_cheb[nu][k] = (double)(2 * c / MT__K_TERMS);
-        }
-    }
-}
-
-/* K_nu(x) (nu = 0, 1), times e^x when scaled: the table on [2, 18], else special_math.h */
-static inline double
-mt__k(int nu, int scaled, double x)
-{
-    if (!(x >= MT__K_LO && x <= MT__K_HI)) {
-        return nu ? mt__sf_k1(x, scaled) : mt__sf_k0(x, scaled);
-    }
-    const double ta = 1 / MT__K_HI, tb = 1 / MT__K_LO;
-    const double u = (2 / x - (ta + tb)) / (tb - ta);
-    const double *c = mt__k_cheb[nu];
-    double b1 = 0, b2 = 0;
-    for (int k = MT__K_TERMS - 1; k > 0; k--) {
-        const double t = 2 * u * b1 - b2 + c[k];
-        b2 = b1;
-        b1 = t;
-    }
-    const double f = (u * b1 - b2 + 0.5 * c[0]) / sqrt(x);
-    return scaled ? f : f * exp(-x);
-}
-
-static inline double mt__k0(double x) { return mt__k(0, 0, x); }
-static inline double mt__k1(double x) { return mt__k(1, 0, x); }
-static inline double mt__k0e(double x) { return mt__k(0, 1, x); }
-static inline double mt__k1e(double x) { return mt__k(1, 1, x); }
-
-MT__L_F32_F64(MT_GEN_UNARY_SAME, k0, MT__SF1(mt__k0, a))
-MT__L_F32_F64(MT_GEN_UNARY_SAME, k1, MT__SF1(mt__k1, a))
-MT__L_F32_F64(MT_GEN_UNARY_SAME, k0e, MT__SF1(mt__k0e, a))
-MT__L_F32_F64(MT_GEN_UNARY_SAME, k1e, MT__SF1(mt__k1e, a))
+MT__L_F32_F64(MT_GEN_UNARY_SAME, k0, MT__SF1(mt_sf_k0, a))
+MT__L_F32_F64(MT_GEN_UNARY_SAME, k1, MT__SF1(mt_sf_k1, a))
+MT__L_F32_F64(MT_GEN_UNARY_SAME, k0e, MT__SF1(mt_sf_k0e, a))
+MT__L_F32_F64(MT_GEN_UNARY_SAME, k1e, MT__SF1(mt_sf_k1e, a))
 MT__L_F32_F64(MT_GEN_UNARY_SAME, spherical_bessel_j0, MT__SF1(mt_sf_spherical_bessel_j0, a))
-
-/* frexp: the mantissa in [0.5, 1) (x itself for 0, inf, NaN) and the exponent as int32; a half
- * or bfloat16 value is exactly a float, whose frexp is the same */
-static inline float
-mt__frexp_mantissa_f(float a)
-{
-    int e;
-    return frexpf(a, &e);
-}
-
-static inline double
-mt__frexp_mantissa_d(double a)
-{
-    int e;
-    return frexp(a, &e);
-}
-
-static inline int32_t
-mt__frexp_exponent_f(float a)
-{
-    int e = 0;
-    (void)frexpf(a, &e);
-    return isfinite(a) ? e : 0;
-}
-
-static inline int32_t
-mt__frexp_exponent_d(double a)
-{
-    int e = 0;
-    (void)frexp(a, &e);
-    return isfinite(a) ? e : 0;
-}
 
 #define MT__INT32_STORE(v) ((int32_t)(v))
 #define MT__GEN_UNARY_INT32(E, tn, ct, acc, op, ...) \
     MT_UNARY_LOOP(mt__##op##_##tn, tn, ct, acc, int32_t, MT__INT32_STORE, __VA_ARGS__)
 MT_L_FLOAT(MT_GEN_UNARY_SAME, frexp_mantissa,
-           _Generic((a), float: mt__frexp_mantissa_f, default: mt__frexp_mantissa_d)(a))
+           _Generic((a), float: mt_sf_frexp_mantissaf, default: mt_sf_frexp_mantissa)(a))
 MT_L_FLOAT(MT__GEN_UNARY_INT32, frexp_exponent,
-           _Generic((a), float: mt__frexp_exponent_f, default: mt__frexp_exponent_d)(a))
+           _Generic((a), float: mt_sf_frexp_exponentf, default: mt_sf_frexp_exponent)(a))
 
 /* ---- binary ---- */
 
@@ -168,25 +76,6 @@ MT__L_F32_F64(MT_GEN_BINARY_SAME, hermite_he, MT__PFN(mt_sf_hermite, a)(1, a, MT
 MT__L_F32_F64(MT_GEN_BINARY_SAME, laguerre_l, MT__PFN(mt_sf_laguerre, a)(a, MT__DEG(b)))
 MT__L_F32_F64(MT_GEN_BINARY_SAME, legendre_p, MT__PFN(mt_sf_legendre, a)(a, MT__DEG(b)))
 
-/* nextafter of float16 / bfloat16: one step of the 16-bit pattern towards b (a float's step
- * would round back to a).  Sign-magnitude patterns step away from 0 by +1, towards it by -1;
- * from +-0 to the smallest subnormal of b's sign. */
-static inline uint16_t
-mt__nextafter16(uint16_t ua, uint16_t ub, float a, float b)
-{
-    if (a != a || b != b) {
-        return (uint16_t)(a != a ? ua : ub) | 0x0040; /* a quiet NaN */
-    }
-    if (a == b) {
-        return ub;
-    }
-    if (a == 0) {
-        return (uint16_t)((ub & 0x8000) | 1);
-    }
-    const bool away = (a < b) == (a > 0);
-    return (uint16_t)(away ? ua + 1 : ua - 1);
-}
-
 #define MT__NEXTAFTER16_LOOP(tn, ct)                                                             \
     static void mt__nextafter_##tn(char **data, const int64_t *np, const int64_t *st, void *ctx)  \
     {                                                                                            \
@@ -194,7 +83,7 @@ mt__nextafter16(uint16_t ua, uint16_t ub, float a, float b)
         for (int64_t i = 0; i < np[0]; i++) {                                                    \
             const ct x = *(const ct *)(data[1] + i * st[1]), y = *(const ct *)(data[2] + i * st[2]); \
             ct *o = (ct *)(data[0] + i * st[0]);                                                 \
-            o->bits = mt__nextafter16(x.bits, y.bits, MT_LOAD_##tn(x), MT_LOAD_##tn(y));         \
+            o->bits = mt_sf_nextafter16(x.bits, y.bits, MT_LOAD_##tn(x), MT_LOAD_##tn(y));         \
         }                                                                                        \
     }
 MT__NEXTAFTER16_LOOP(float16, mt_half)
@@ -207,7 +96,6 @@ MT__NEXTAFTER16_LOOP(bfloat16, mt_bfloat16)
 void
 mt__cpu_special_register(void)
 {
-    mt__k_cheb_init();
     MT_L_FLOAT(MT_GEN_REGISTER, digamma, MT_OP_DIGAMMA)
     MT_L_FLOAT(MT_GEN_REGISTER, i0, MT_OP_I0)
     MT_L_FLOAT(MT_GEN_REGISTER, i0e, MT_OP_I0E)

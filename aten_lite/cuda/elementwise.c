@@ -45,7 +45,8 @@ static int
 mt__cuda_ew_dispatch(const mt_cuda_ew_launch *l)
 {
     int (*const groups[])(const mt_cuda_ew_launch *) = {mt__cuda_ew_binary, mt__cuda_ew_compare,
-                                                        mt__cuda_ew_unary};
+                                                        mt__cuda_ew_unary, mt__cuda_ew_special,
+                                                        mt__cuda_ew_complex};
     for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
         const int rc = groups[i](l);
         if (l->query ? rc == 1 : rc != MT_CUDA_EW_NO_KERNEL) {
@@ -60,7 +61,7 @@ mt__cuda_ew_dispatch(const mt_cuda_ew_launch *l)
  * the dtypes the cpu has a loop for (mt_dispatch[MT_CPU], registered by the cpu files from the
  * op list): the dtype sets are kept in one place, the cpu's, and a dtype the cpu refuses is
  * refused on CUDA with the same message (naming "<op>_cuda"); a dtype the cpu has and CUDA
- * not (the special functions, most complex math) is the missing-kernel error. */
+ * not is the missing-kernel error. */
 static int
 mt__cuda_ew_check(mt_op op, mt_dtype dt)
 {

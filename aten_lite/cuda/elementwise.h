@@ -52,6 +52,8 @@ typedef struct mt_cuda_ew_launch {
 int mt__cuda_ew_binary(const mt_cuda_ew_launch *l);  /* arithmetic binary ops */
 int mt__cuda_ew_compare(const mt_cuda_ew_launch *l); /* comparisons, logical, bitwise, where */
 int mt__cuda_ew_unary(const mt_cuda_ew_launch *l);   /* unary ops and activations */
+int mt__cuda_ew_special(const mt_cuda_ew_launch *l); /* the special functions */
+int mt__cuda_ew_complex(const mt_cuda_ew_launch *l); /* complex elementary functions */
 
 /* Note [CUDA casts]
  * dst (operand 0, dtype dst_dtype) <- src (operand 1, src_dtype) converted with the cpu cast

@@ -1,5 +1,6 @@
 /* aten_lite/cuda/gemm.c - the CUDA entry of the GEMM family (kernel_stubs.h): row-major strided
  * operands mapped onto cuBLAS's column-major calls (aten_lite/cuda/gemm.cu). */
+#include <complex.h>
 #include <limits.h>
 #include <math.h>
 
@@ -64,6 +65,8 @@ mt__gemm_type(mt_dtype dt, mt_cuda_gemm_type *t)
     case MT_FLOAT64: *t = MT_CUDA_GEMM_FLOAT64; return true;
     case MT_FLOAT16: *t = MT_CUDA_GEMM_FLOAT16; return true;
     case MT_BFLOAT16: *t = MT_CUDA_GEMM_BFLOAT16; return true;
+    case MT_COMPLEX64: *t = MT_CUDA_GEMM_COMPLEX64; return true;
+    case MT_COMPLEX128: *t = MT_CUDA_GEMM_COMPLEX128; return true;
     case MT_UINT8:
     case MT_INT8: *t = MT_CUDA_GEMM_INT8; return true;
     case MT_INT16:
@@ -151,8 +154,9 @@ mt__cuda_gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scal
     mt_tensor *out = c;
     if (!mt__colmajor(m, n, c->strides[1], c->strides[2], &ct, &d.ldc) || ct != 0 ||
         (batch > 1 && c->strides[0] == 0)) {
-        cc = mt_scalar_to_double(beta) == 0 && mt_scalar_to_int64(beta) == 0 ? mt_tensor_empty(c->dtype, 3, c->sizes, mt_tensor_device(c))
-                                      : mt_contiguous(c);
+        const bool beta0 = mt_scalar_to_double(beta) == 0 && mt_scalar_to_int64(beta) == 0 &&
+                           cimag(mt_scalar_to_complex(beta)) == 0;
+        cc = beta0 ? mt_tensor_empty(c->dtype, 3, c->sizes, mt_tensor_device(c)) : mt_contiguous(c);
         if (cc == NULL) {
             rc = mt_error_code();
             goto done;
@@ -171,6 +175,13 @@ mt__cuda_gemm(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha, mt_scal
     d.sc = batch > 1 ? out->strides[0] : 0;
     d.alpha = mt_scalar_to_double(alpha);
     d.beta = mt_scalar_to_double(beta);
+    if (type == MT_CUDA_GEMM_COMPLEX64 || type == MT_CUDA_GEMM_COMPLEX128) {
+        const mt_complex128 za = mt_scalar_to_complex(alpha), zb = mt_scalar_to_complex(beta);
+        d.alpha = creal(za);
+        d.alpha_im = cimag(za);
+        d.beta = creal(zb);
+        d.beta_im = cimag(zb);
+    }
     if (type >= MT_CUDA_GEMM_INT8) { /* integer operands: integer scalars (torch's rule) */
         d.alpha_i = mt_scalar_to_int64(alpha);
         d.beta_i = mt_scalar_to_int64(beta);

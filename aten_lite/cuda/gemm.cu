@@ -1,5 +1,6 @@
 /* aten_lite/cuda/gemm.cu - matrix products on CUDA: cuBLAS (opened on first use) for the float
- * types, a plain kernel for integers and empty inner dimensions (Note [CUDA GEMM descriptor]). */
+ * and complex types, a plain kernel for integers and empty inner dimensions (Note [CUDA GEMM
+ * descriptor]). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,6 +66,23 @@ struct cublas_api {
                                           int, int, int, const double *, const double *, int,
                                           long long, const double *, int, long long,
                                           const double *, double *, int, long long, int);
+    cublasStatus_t (*Cgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                            const cuComplex *, const cuComplex *, int, const cuComplex *, int,
+                            const cuComplex *, cuComplex *, int);
+    cublasStatus_t (*Zgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                            const cuDoubleComplex *, const cuDoubleComplex *, int,
+                            const cuDoubleComplex *, int, const cuDoubleComplex *,
+                            cuDoubleComplex *, int);
+    cublasStatus_t (*CgemmStridedBatched)(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                          int, int, int, const cuComplex *, const cuComplex *,
+                                          int, long long, const cuComplex *, int, long long,
+                                          const cuComplex *, cuComplex *, int, long long, int);
+    cublasStatus_t (*ZgemmStridedBatched)(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                          int, int, int, const cuDoubleComplex *,
+                                          const cuDoubleComplex *, int, long long,
+                                          const cuDoubleComplex *, int, long long,
+                                          const cuDoubleComplex *, cuDoubleComplex *, int,
+                                          long long, int);
     cublasStatus_t (*GemmEx)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                              const void *, const void *, cudaDataType, int, const void *,
                              cudaDataType, int, const void *, void *, cudaDataType, int,
@@ -93,6 +111,10 @@ load_api()
     g_api.Dgemm = cublasDgemm;
     g_api.SgemmStridedBatched = cublasSgemmStridedBatched;
     g_api.DgemmStridedBatched = cublasDgemmStridedBatched;
+    g_api.Cgemm = cublasCgemm;
+    g_api.Zgemm = cublasZgemm;
+    g_api.CgemmStridedBatched = cublasCgemmStridedBatched;
+    g_api.ZgemmStridedBatched = cublasZgemmStridedBatched;
     g_api.GemmEx = cublasGemmEx;
     g_api.GemmStridedBatchedEx = cublasGemmStridedBatchedEx;
     g_loaded = true;
@@ -123,6 +145,10 @@ resolve(void *h, const char *path)
     MT__SYM(Dgemm, "cublasDgemm_v2");
     MT__SYM(SgemmStridedBatched, "cublasSgemmStridedBatched");
     MT__SYM(DgemmStridedBatched, "cublasDgemmStridedBatched");
+    MT__SYM(Cgemm, "cublasCgemm_v2");
+    MT__SYM(Zgemm, "cublasZgemm_v2");
+    MT__SYM(CgemmStridedBatched, "cublasCgemmStridedBatched");
+    MT__SYM(ZgemmStridedBatched, "cublasZgemmStridedBatched");
     MT__SYM(GemmEx, "cublasGemmEx");
     MT__SYM(GemmStridedBatchedEx, "cublasGemmStridedBatchedEx");
 #undef MT__SYM
@@ -280,6 +306,46 @@ launch_plain(cudaStream_t stream, const mt_cuda_gemm_desc &d)
                    alpha, beta);
 }
 
+/* complex (R: float or double; elements are (re, im) pairs), one thread per element of C,
+ * summing over k in order: the products of an empty inner dimension (k == 0) */
+template <typename R>
+__global__ void
+plain_complex_gemm_kernel(mt_cuda_gemm_desc d, R ar, R ai, R br, R bi)
+{
+    const int64_t total = d.batch * d.m * d.n;
+    for (int64_t idx = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; idx < total;
+         idx += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t i = idx % d.m;
+        const int64_t j = (idx / d.m) % d.n;
+        const int64_t b = idx / (d.m * d.n);
+        const R *pa = (const R *)d.a + 2 * b * d.sa;
+        const R *pb = (const R *)d.b + 2 * b * d.sb;
+        R *pc = (R *)d.c + 2 * (b * d.sc + i + j * d.ldc);
+        R sr = 0, si = 0;
+        for (int64_t l = 0; l < d.k; l++) {
+            const R *x = pa + 2 * (d.ta ? l + i * d.lda : i + l * d.lda);
+            const R *y = pb + 2 * (d.tb ? j + l * d.ldb : l + j * d.ldb);
+            sr += x[0] * y[0] - x[1] * y[1];
+            si += x[0] * y[1] + x[1] * y[0];
+        }
+        R rr = ar * sr - ai * si, ri = ar * si + ai * sr;
+        if (br != 0 || bi != 0) {
+            rr += br * pc[0] - bi * pc[1];
+            ri += br * pc[1] + bi * pc[0];
+        }
+        pc[0] = rr;
+        pc[1] = ri;
+    }
+}
+
+template <typename R>
+void
+launch_plain_complex(cudaStream_t stream, const mt_cuda_gemm_desc &d)
+{
+    MT_CUDA_LAUNCH(plain_complex_gemm_kernel<R>, blocks_for(d.batch * d.m * d.n), kThreads, 0,
+                   stream, d, (R)d.alpha, (R)d.alpha_im, (R)d.beta, (R)d.beta_im);
+}
+
 int
 cublas_failed(const cublas_api *a, cublasStatus_t s, const char *call)
 {
@@ -324,6 +390,38 @@ run_cublas(int device, cudaStream_t stream, const mt_cuda_gemm_desc &d)
                    : cublas_failed(a, s, one ? "cublasDgemm( handle, opa, opb, m, n, k, &alpha, "
                                                "a, lda, b, ldb, &beta, c, ldc)"
                                              : "cublasDgemmStridedBatched( handle, opa, opb, m, "
+                                               "n, k, &alpha, a, lda, stridea, b, ldb, strideb, "
+                                               "&beta, c, ldc, stridec, num_batches)");
+    }
+    if (d.type == MT_CUDA_GEMM_COMPLEX128) {
+        const cuDoubleComplex alpha = make_cuDoubleComplex(d.alpha, d.alpha_im);
+        const cuDoubleComplex beta = make_cuDoubleComplex(d.beta, d.beta_im);
+        const cuDoubleComplex *pa = (const cuDoubleComplex *)d.a, *pb = (const cuDoubleComplex *)d.b;
+        cuDoubleComplex *pc = (cuDoubleComplex *)d.c;
+        s = one ? a->Zgemm(h, ta, tb, m, n, k, &alpha, pa, lda, pb, ldb, &beta, pc, ldc)
+                : a->ZgemmStridedBatched(h, ta, tb, m, n, k, &alpha, pa, lda, d.sa, pb, ldb, d.sb,
+                                         &beta, pc, ldc, d.sc, batch);
+        return s == CUBLAS_STATUS_SUCCESS
+                   ? MT_OK
+                   : cublas_failed(a, s, one ? "cublasZgemm( handle, opa, opb, m, n, k, &alpha, "
+                                               "a, lda, b, ldb, &beta, c, ldc)"
+                                             : "cublasZgemmStridedBatched( handle, opa, opb, m, "
+                                               "n, k, &alpha, a, lda, stridea, b, ldb, strideb, "
+                                               "&beta, c, ldc, stridec, num_batches)");
+    }
+    if (d.type == MT_CUDA_GEMM_COMPLEX64) {
+        const cuComplex alpha = make_cuComplex((float)d.alpha, (float)d.alpha_im);
+        const cuComplex beta = make_cuComplex((float)d.beta, (float)d.beta_im);
+        const cuComplex *pa = (const cuComplex *)d.a, *pb = (const cuComplex *)d.b;
+        cuComplex *pc = (cuComplex *)d.c;
+        s = one ? a->Cgemm(h, ta, tb, m, n, k, &alpha, pa, lda, pb, ldb, &beta, pc, ldc)
+                : a->CgemmStridedBatched(h, ta, tb, m, n, k, &alpha, pa, lda, d.sa, pb, ldb, d.sb,
+                                         &beta, pc, ldc, d.sc, batch);
+        return s == CUBLAS_STATUS_SUCCESS
+                   ? MT_OK
+                   : cublas_failed(a, s, one ? "cublasCgemm( handle, opa, opb, m, n, k, &alpha, "
+                                               "a, lda, b, ldb, &beta, c, ldc)"
+                                             : "cublasCgemmStridedBatched( handle, opa, opb, m, "
                                                "n, k, &alpha, a, lda, stridea, b, ldb, strideb, "
                                                "&beta, c, ldc, stridec, num_batches)");
     }
@@ -475,6 +573,8 @@ mt_cuda_gemm(int device, void *stream, const mt_cuda_gemm_desc *d)
             case MT_CUDA_GEMM_FLOAT64: launch_plain<double>(s, *d); break;
             case MT_CUDA_GEMM_FLOAT16: launch_plain<__half>(s, *d); break;
             case MT_CUDA_GEMM_BFLOAT16: launch_plain<__nv_bfloat16>(s, *d); break;
+            case MT_CUDA_GEMM_COMPLEX64: launch_plain_complex<float>(s, *d); break;
+            case MT_CUDA_GEMM_COMPLEX128: launch_plain_complex<double>(s, *d); break;
             case MT_CUDA_GEMM_INT8: launch_plain<uint8_t>(s, *d); break;
             case MT_CUDA_GEMM_INT16: launch_plain<uint16_t>(s, *d); break;
             case MT_CUDA_GEMM_INT32: launch_plain<uint32_t>(s, *d); break;

@@ -16,6 +16,8 @@ typedef enum {
     MT_CUDA_GEMM_FLOAT64,
     MT_CUDA_GEMM_FLOAT16,  /* computed in float32 */
     MT_CUDA_GEMM_BFLOAT16, /* computed in float32 */
+    MT_CUDA_GEMM_COMPLEX64,  /* (re, im) pairs of float: cuBLAS's cgemm */
+    MT_CUDA_GEMM_COMPLEX128, /* of double: zgemm */
     MT_CUDA_GEMM_INT8,     /* integers of 1, 2, 4 or 8 bytes, signed or not: products and sums */
     MT_CUDA_GEMM_INT16,    /* wrap around modulo 2^bits, as the cpu's (exact in that type) */
     MT_CUDA_GEMM_INT32,
@@ -27,8 +29,8 @@ typedef enum {
  * op(A) is m x k (A itself, lda >= max(1, m), when ta == 0; A^T, lda >= max(1, k), when 1),
  * op(B) k x n likewise, C m x n with ldc >= max(1, m); element strides between batch entries
  * (0: one matrix shared by all).  beta == 0: C is not read.  m, n > 0, k >= 0, batch > 0, all
- * within int.  Floats go to cuBLAS (TF32 for float32 when tf32), integers and k == 0 to a
- * plain kernel of ours. */
+ * within int.  Floats and complex go to cuBLAS (TF32 for float32 when tf32), integers and
+ * k == 0 to a plain kernel of ours.  The integer types come last in mt_cuda_gemm_type. */
 typedef struct mt_cuda_gemm_desc {
     mt_cuda_gemm_type type;
     int ta, tb;
@@ -37,7 +39,8 @@ typedef struct mt_cuda_gemm_desc {
     void *c;
     int64_t lda, ldb, ldc;
     int64_t sa, sb, sc;
-    double alpha, beta;       /* floats */
+    double alpha, beta;       /* floats; the real parts for complex */
+    double alpha_im, beta_im; /* complex: the imaginary parts */
     int64_t alpha_i, beta_i;  /* integers */
     int tf32;                 /* float32 products may use TF32 tensor cores */
 } mt_cuda_gemm_desc;

@@ -58,7 +58,7 @@ def mvlgamma(input, p, *, out=None):
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     x = input if input.dtype.is_floating_point else input.to(_C.get_default_dtype())
-    shifts = _C.arange(p, dtype=x.dtype) * -0.5
+    shifts = _C.arange(p, dtype=x.dtype, device=x.device) * -0.5
     r = (x.unsqueeze(-1) + shifts).lgamma().sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
     if out is not None:
         return out.resize_(r.shape).copy_(r)

@@ -1,5 +1,5 @@
 """minitorch.special: torch.special's functions.  The special functions themselves are C
-kernels (aten_lite/cpu/special_math.h, declared by the '_special_<name>' rows and the digamma,
+kernels (aten_lite/special_math.h, declared by the '_special_<name>' rows and the digamma,
 i0, polygamma, igamma, igammac rows of the op table); the others are the top-level ops under
 their special names (expit is sigmoid, gammaln is lgamma, psi is digamma, ...)."""
 from . import _C

@@ -4,6 +4,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -26,7 +27,10 @@ extern "C" {
  * kernels and copies queued there; alpha and beta are read when the call is made (pointer mode
  * host) or when the work runs (pointer mode device).  Types: float and double; __half and
  * __nv_bfloat16 operands (cublasGemmEx) are widened to float, multiplied in float, and the
- * result rounded to C's type.  TF32 (compute type CUBLAS_COMPUTE_32F_FAST_TF32, or float32
+ * result rounded to C's type.  Complex (cublasCgemm/Zgemm and their strided batches, ops N, T
+ * and C, the conjugate transpose) goes to the BLAS's cgemm/zgemm when neither operand is
+ * conjugated, else to a plain loop accumulating in complex double.  TF32 (compute type
+ * CUBLAS_COMPUTE_32F_FAST_TF32, or float32
  * operands under the math mode CUBLAS_TF32_TENSOR_OP_MATH) rounds each float32 operand to 10
  * mantissa bits (nearest, ties to even) before the float32 product, as tensor cores read them;
  * reduced-precision reductions are not emulated. */
@@ -298,9 +302,117 @@ submit(cublasHandle_t h, int ta, int tb, int m, int n, int k, const void *alpha,
     return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
+/* column-major C = alpha op(A) op(B) + beta C over std::complex<R> (op 0 N, 1 T, 2 C) */
+template <class R>
+void
+gemm_colmajor_complex(int ta, int tb, int m, int n, int k, std::complex<R> alpha,
+                      const std::complex<R> *A, int lda, const std::complex<R> *B, int ldb,
+                      std::complex<R> beta, std::complex<R> *C, int ldc)
+{
+    constexpr bool dbl = sizeof(R) == 8;
+    if (ta != CUBLAS_OP_C && tb != CUBLAS_OP_C &&
+        mt_blas_gemm_complex(dbl, tb != CUBLAS_OP_N, ta != CUBLAS_OP_N, n, m, k, &alpha, B, ldb,
+                             A, lda, &beta, C, ldc)) {
+        return;
+    }
+    using Z = std::complex<double>;
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < m; i++) {
+            Z acc = 0;
+            for (int l = 0; l < k; l++) {
+                Z a = ta == CUBLAS_OP_N ? Z(A[i + (size_t)l * lda]) : Z(A[l + (size_t)i * lda]);
+                Z b = tb == CUBLAS_OP_N ? Z(B[l + (size_t)j * ldb]) : Z(B[j + (size_t)l * ldb]);
+                acc += (ta == CUBLAS_OP_C ? std::conj(a) : a) * (tb == CUBLAS_OP_C ? std::conj(b) : b);
+            }
+            std::complex<R> &c = C[i + (size_t)j * ldc];
+            Z r = Z(alpha) * acc;
+            if (beta != std::complex<R>(0)) {
+                r += Z(beta) * Z(c);
+            }
+            c = std::complex<R>(r);
+        }
+    }
+}
+
+/* cublasCgemm / Zgemm (R float / double), batched with element strides */
+template <class R>
+cublasStatus_t
+submit_complex(cublasHandle_t h, int ta, int tb, int m, int n, int k, const void *alpha,
+               const void *A, int lda, long long sa, const void *B, int ldb, long long sb,
+               const void *beta, void *C, int ldc, long long sc, int batch)
+{
+    using Z = std::complex<R>;
+    if (h == nullptr) {
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    }
+    if (ta < 0 || ta > 2 || tb < 0 || tb > 2 || m < 0 || n < 0 || k < 0 || batch < 0 ||
+        lda < std::max(1, ta != CUBLAS_OP_N ? k : m) ||
+        ldb < std::max(1, tb != CUBLAS_OP_N ? n : k) || ldc < std::max(1, m) ||
+        alpha == nullptr || beta == nullptr) {
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
+    if (m == 0 || n == 0 || batch == 0) {
+        return CUBLAS_STATUS_SUCCESS;
+    }
+    const bool device_scalars = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    Z al = device_scalars ? Z(0) : *(const Z *)alpha, be = device_scalars ? Z(0) : *(const Z *)beta;
+    const Z *ap = device_scalars ? (const Z *)alpha : nullptr;
+    const Z *bp = device_scalars ? (const Z *)beta : nullptr;
+    cudaError_t e = mt_emu::enqueue_host(h->stream, [=]() {
+        const Z a = ap != nullptr ? *ap : al, b = bp != nullptr ? *bp : be;
+        for (int i = 0; i < batch; i++) {
+            gemm_colmajor_complex<R>(ta, tb, m, n, k, a, (const Z *)A + i * sa, lda,
+                                     (const Z *)B + i * sb, ldb, b, (Z *)C + i * sc, ldc);
+        }
+    });
+    return e == cudaSuccess ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+}
+
 } /* namespace */
 
 extern "C" {
+
+cublasStatus_t
+cublasCgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+            int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B,
+            int ldb, const cuComplex *beta, cuComplex *C, int ldc)
+{
+    return submit_complex<float>(handle, transa, transb, m, n, k, alpha, A, lda, 0, B, ldb, 0,
+                                 beta, C, ldc, 0, 1);
+}
+
+cublasStatus_t
+cublasZgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+            int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
+            const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C,
+            int ldc)
+{
+    return submit_complex<double>(handle, transa, transb, m, n, k, alpha, A, lda, 0, B, ldb, 0,
+                                  beta, C, ldc, 0, 1);
+}
+
+cublasStatus_t
+cublasCgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
+                          cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha,
+                          const cuComplex *A, int lda, long long int strideA, const cuComplex *B,
+                          int ldb, long long int strideB, const cuComplex *beta, cuComplex *C,
+                          int ldc, long long int strideC, int batchCount)
+{
+    return submit_complex<float>(handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb,
+                                 strideB, beta, C, ldc, strideC, batchCount);
+}
+
+cublasStatus_t
+cublasZgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
+                          cublasOperation_t transb, int m, int n, int k,
+                          const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
+                          long long int strideA, const cuDoubleComplex *B, int ldb,
+                          long long int strideB, const cuDoubleComplex *beta, cuDoubleComplex *C,
+                          int ldc, long long int strideC, int batchCount)
+{
+    return submit_complex<double>(handle, transa, transb, m, n, k, alpha, A, lda, strideA, B,
+                                  ldb, strideB, beta, C, ldc, strideC, batchCount);
+}
 
 cublasStatus_t
 cublasCreate(cublasHandle_t *handle)

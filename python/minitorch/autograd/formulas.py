@@ -1121,7 +1121,7 @@ def ctc_backward(ctx, g):
     # torch has no second derivative of the CTC loss either: its message (NotImplementedError
     # is a RuntimeError, which torch raises)
     raise NotImplementedError("derivative for aten::_ctc_loss_backward is not implemented")
-# ---- special functions (aten_lite/cpu/special_math.h, minitorch.special) ---------------------
+# ---- special functions (aten_lite/special_math.h, minitorch.special) ---------------------
 
 def _input_and_slot(ctx, names, tensor_first=True):
     """(tensor argument, its gradient's key) of an op called as f(n, input) or input.f(n):
@@ -1167,7 +1167,7 @@ def polygamma(ctx, g):
 def mvlgamma(ctx, g):
     x = ctx.saved(0, "input")
     p = _arg(ctx, 1, "p")
-    shifts = _C.arange(p, dtype=x.dtype) * -0.5
+    shifts = _C.arange(p, dtype=x.dtype, device=x.device) * -0.5
     return (g * (x.unsqueeze(-1) + shifts).digamma().sum(-1),)
 
 

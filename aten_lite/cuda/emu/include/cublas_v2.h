@@ -50,6 +50,14 @@ typedef enum {
     CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99
 } cublasGemmAlgo_t;
 
+/* cuComplex.h's types: (x, y) = (re, im) */
+typedef float2 cuFloatComplex;
+typedef cuFloatComplex cuComplex;
+typedef double2 cuDoubleComplex;
+static inline cuFloatComplex make_cuFloatComplex(float r, float i) { return make_float2(r, i); }
+static inline cuComplex make_cuComplex(float r, float i) { return make_float2(r, i); }
+static inline cuDoubleComplex make_cuDoubleComplex(double r, double i) { return make_double2(r, i); }
+
 typedef struct cublasContext *cublasHandle_t;
 
 cublasStatus_t cublasCreate(cublasHandle_t *handle);
@@ -85,6 +93,30 @@ cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t handle, cublasOperation_
                                          long long int strideA, const double *B, int ldb,
                                          long long int strideB, const double *beta, double *C,
                                          int ldc, long long int strideC, int batchCount);
+cublasStatus_t cublasCgemm(cublasHandle_t handle, cublasOperation_t transa,
+                           cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha,
+                           const cuComplex *A, int lda, const cuComplex *B, int ldb,
+                           const cuComplex *beta, cuComplex *C, int ldc);
+cublasStatus_t cublasZgemm(cublasHandle_t handle, cublasOperation_t transa,
+                           cublasOperation_t transb, int m, int n, int k,
+                           const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
+                           const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta,
+                           cuDoubleComplex *C, int ldc);
+cublasStatus_t cublasCgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                         cublasOperation_t transb, int m, int n, int k,
+                                         const cuComplex *alpha, const cuComplex *A, int lda,
+                                         long long int strideA, const cuComplex *B, int ldb,
+                                         long long int strideB, const cuComplex *beta,
+                                         cuComplex *C, int ldc, long long int strideC,
+                                         int batchCount);
+cublasStatus_t cublasZgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                         cublasOperation_t transb, int m, int n, int k,
+                                         const cuDoubleComplex *alpha, const cuDoubleComplex *A,
+                                         int lda, long long int strideA,
+                                         const cuDoubleComplex *B, int ldb,
+                                         long long int strideB, const cuDoubleComplex *beta,
+                                         cuDoubleComplex *C, int ldc, long long int strideC,
+                                         int batchCount);
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,
                             cublasOperation_t transb, int m, int n, int k, const void *alpha,
                             const void *A, cudaDataType Atype, int lda, const void *B,

@@ -217,6 +217,8 @@ typedef enum cudaDataType_t {
     CUDA_R_64F = 1,
     CUDA_R_16F = 2,
     CUDA_R_8I = 3,
+    CUDA_C_32F = 4,
+    CUDA_C_64F = 5,
     CUDA_R_32I = 10,
     CUDA_R_16BF = 14
 } cudaDataType_t;

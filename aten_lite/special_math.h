@@ -1,6 +1,6 @@
-/* aten_lite/cpu/special_math.h - scalar math of the special functions (digamma, zeta, Bessel, ...). */
-#ifndef ATEN_LITE_CPU_SPECIAL_MATH_H
-#define ATEN_LITE_CPU_SPECIAL_MATH_H
+/* aten_lite/special_math.h - scalar math of the special functions (digamma, zeta, Bessel, ...). */
+#ifndef ATEN_LITE_SPECIAL_MATH_H
+#define ATEN_LITE_SPECIAL_MATH_H
 
 #include <math.h>
 #include <stdint.h>
@@ -9,9 +9,11 @@
 
 /* Note [Special functions]
  * Each function here is the scalar math of one elementwise op, written once in double precision
- * as a small inline function, so that the CPU loops (aten_lite/cpu/special.c) and later CUDA
- * kernels share it (MT_SF_FN marks them host/device under nvcc); float32, float16 and bfloat16
- * compute through the double version and round once.  The methods are textbook ones, chosen for
+ * as a small inline function, so that the CPU loops (aten_lite/cpu/special.c) and the CUDA
+ * kernels (aten_lite/cuda/elementwise_special.cu) share it: MT_SF_FN marks them __host__
+ * __device__ under nvcc (MT_HOST_DEVICE, Note [Op math]), and they touch no memory but their
+ * arguments and constant tables; float32, float16 and bfloat16 compute through the double
+ * version and round once.  The methods are textbook ones, chosen for
  * accuracy over the whole range: power series where they converge without cancellation,
  * asymptotic expansions where their smallest term is below the rounding, Temme's continued
  * fraction for K_nu, Euler-Maclaurin summation for the Hurwitz zeta function, Temme's uniform
@@ -22,11 +24,7 @@
  * differs (a pole evaluated through sin(pi * n) != 0) the mathematically right value is taken
  * and README.md says so. */
 
-#if defined(__CUDACC__)
-#define MT_SF_FN static inline __host__ __device__
-#else
-#define MT_SF_FN static inline
-#endif
+#define MT_SF_FN MT_HOST_DEVICE static inline
 
 #define MT_SF_PI 3.14159265358979323846
 #define MT_SF_EULER 0.57721566490153286061
@@ -78,7 +76,7 @@ mt_sf_digamma(double x)
         return acc - 1 / x - MT_SF_EULER; /* psi(x) = -1/x - gamma + O(x) */
     }
     while (x < 10) {
-        const double q = 1 / x, r = fma(-q, x, 1) / x; /* 1/x = q + r */
+        const double q = 1 / x, r = fma(-q, x, 1.0) / x; /* 1/x = q + r */
         const double s = acc - q;                          /* TwoSum(acc, -q) */
         const double bb = s - acc;
         err += (acc - (s - bb)) + (-q - bb) - r;
@@ -237,8 +235,12 @@ mt__sf_lgamma1p_small(double a)
 MT_SF_FN double
 mt__sf_lgamma(double a)
 {
-    int sign;
+#if defined(__CUDA_ARCH__)
+    return lgamma(a); /* the device's has no global sign to race on */
+#else
+    int sign; /* (not lgamma: the global signgam is a data race between threads) */
     return lgamma_r(a, &sign);
+#endif
 }
 
 /* log(1 + d) - d, accurate for small d too. */
@@ -778,10 +780,54 @@ mt__sf_k1(double x, int scaled)
     return scaled ? k1 : k1 * exp(-x);
 }
 
-MT_SF_FN double mt_sf_k0(double x) { return mt__sf_k0(x, 0); }
-MT_SF_FN double mt_sf_k0e(double x) { return mt__sf_k0(x, 1); }
-MT_SF_FN double mt_sf_k1(double x) { return mt__sf_k1(x, 0); }
-MT_SF_FN double mt_sf_k1e(double x) { return mt__sf_k1(x, 1); }
+/* Note [K_nu from a Chebyshev table]
+ * Temme's continued fraction (mt__sf_k_cf2) takes 90 to 25 steps for 2 <= x <= 18, where the
+ * modified Bessel functions of the second kind spend most of their time.  There they use
+ * instead a Chebyshev expansion of f_nu(t) = e^x sqrt(x) K_nu(x), t = 1/x (smooth: it tends
+ * to sqrt(pi / 2)): 20 terms, about 1e-15 relative.  The coefficients are exact values
+ * (tools/gen_special_constants.py). */
+#define MT__SF_K_LO 2.0
+#define MT__SF_K_HI 18.0
+#define MT__SF_K_CHEB                                                                             \
+    {{2.4326776480215921, -2.7273800335093466e-2, 1.16632403427803e-3, -8.0801610574755241e-5,     \
+      7.3515875590057878e-6, -8.0221198622725062e-7, 9.9953226219460489e-8,                       \
+      -1.3796859884987753e-8, 2.0676610416090875e-9, -3.3166323181757194e-10,                     \
+      5.634519430438324e-11, -1.0056839826032662e-11, 1.8739926910495106e-12,                     \
+      -3.6272354648548175e-13, 7.2625310002148325e-14, -1.4990419116098324e-14,                   \
+      3.1805104333590721e-15, -6.918500860521122e-16, 1.5358342075534711e-16,                     \
+      -3.3108632020535021e-17},                                                                   \
+     {2.7448625741323794, 9.115734529200899e-2, -2.1463541553248893e-3, 1.2405213951625396e-4,     \
+      -1.0308528050111456e-5, 1.0644812854705e-6, -1.2775458844363078e-7, 1.7160021633013751e-8,  \
+      -2.5186496928290581e-9, 3.973914755439517e-10, -6.6610570208998322e-11,                     \
+      1.1756902254958276e-11, -2.1701404762312852e-12, 4.1664164504786534e-13,                    \
+      -8.2832623929463895e-14, 1.6991249526206409e-14, -3.5851864513852532e-15,                   \
+      7.760425030857517e-16, -1.7151636345939391e-16, 3.6839419945970872e-17}}
+
+/* K_nu(x) (nu = 0, 1), times e^x when scaled: the table on [2, 18], else mt__sf_k0 / k1. */
+MT_SF_FN double
+mt__sf_k(int nu, int scaled, double x)
+{
+    static const double cheb[2][20] = MT__SF_K_CHEB;
+    if (!(x >= MT__SF_K_LO && x <= MT__SF_K_HI)) {
+        return nu ? mt__sf_k1(x, scaled) : mt__sf_k0(x, scaled);
+    }
+    const double ta = 1 / MT__SF_K_HI, tb = 1 / MT__SF_K_LO;
+    const double u = (2 / x - (ta + tb)) / (tb - ta);
+    const double *c = cheb[nu];
+    double b1 = 0, b2 = 0;
+    for (int k = 19; k > 0; k--) {
+        const double t = 2 * u * b1 - b2 + c[k];
+        b2 = b1;
+        b1 = t;
+    }
+    const double f = (u * b1 - b2 + 0.5 * c[0]) / sqrt(x);
+    return scaled ? f : f * exp(-x);
+}
+
+MT_SF_FN double mt_sf_k0(double x) { return mt__sf_k(0, 0, x); }
+MT_SF_FN double mt_sf_k0e(double x) { return mt__sf_k(0, 1, x); }
+MT_SF_FN double mt_sf_k1(double x) { return mt__sf_k(1, 0, x); }
+MT_SF_FN double mt_sf_k1e(double x) { return mt__sf_k(1, 1, x); }
 
 /* Bessel functions of the first and second kind of order 0 and 1: the C library's (POSIX j0, j1,
  * y0, y1: accurate near their zeros too), with torch's values off the domain (Y: NaN below 0,
@@ -1131,4 +1177,57 @@ mt_sf_lcm(int64_t a, int64_t b, int bits)
     return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
 }
 
-#endif /* ATEN_LITE_CPU_SPECIAL_MATH_H */
+/* ---- floating-point representation ------------------------------------------------------ */
+
+/* frexp: the mantissa in [0.5, 1) (x itself for 0, inf, NaN) and the exponent as int32; a half
+ * or bfloat16 value is exactly a float, whose frexp is the same */
+MT_SF_FN float
+mt_sf_frexp_mantissaf(float a)
+{
+    int e;
+    return frexpf(a, &e);
+}
+
+MT_SF_FN double
+mt_sf_frexp_mantissa(double a)
+{
+    int e;
+    return frexp(a, &e);
+}
+
+MT_SF_FN int32_t
+mt_sf_frexp_exponentf(float a)
+{
+    int e = 0;
+    (void)frexpf(a, &e);
+    return isfinite(a) ? e : 0;
+}
+
+MT_SF_FN int32_t
+mt_sf_frexp_exponent(double a)
+{
+    int e = 0;
+    (void)frexp(a, &e);
+    return isfinite(a) ? e : 0;
+}
+
+/* nextafter of float16 / bfloat16: one step of the 16-bit pattern towards b (a float's step
+ * would round back to a).  Sign-magnitude patterns step away from 0 by +1, towards it by -1;
+ * from +-0 to the smallest subnormal of b's sign. */
+MT_SF_FN uint16_t
+mt_sf_nextafter16(uint16_t ua, uint16_t ub, float a, float b)
+{
+    if (a != a || b != b) {
+        return (uint16_t)(a != a ? ua : ub) | 0x0040; /* a quiet NaN */
+    }
+    if (a == b) {
+        return ub;
+    }
+    if (a == 0) {
+        return (uint16_t)((ub & 0x8000) | 1);
+    }
+    const bool away = (a < b) == (a > 0);
+    return (uint16_t)(away ? ua + 1 : ua - 1);
+}
+
+#endif /* ATEN_LITE_SPECIAL_MATH_H */
