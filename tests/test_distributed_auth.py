@@ -20,8 +20,8 @@ import minitorch.distributed as dist
 from helpers import free_port
 
 TOKEN = "job-token-3f9a"
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PYPATH = os.path.join(ROOT, "python")
+# the ranks import the minitorch this test runs (a sanitizer build too)
+PYPATH = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(dist.__file__))))
 
 
 def _frame(payload):
