@@ -169,6 +169,15 @@ def test_without_a_token_the_protocol_is_unchanged(no_env_token):
         dist.TCPStore("127.0.0.1", m.port, timeout=timedelta(seconds=5), token=TOKEN)
 
 
+def test_a_silent_client_is_dropped_and_others_are_served(master, capfd):
+    with _connect(master.port) as silent:
+        silent.sendall(b"MTAU" + os.urandom(10))  # a handshake begun and never finished
+        c = dist.TCPStore("127.0.0.1", master.port, timeout=timedelta(seconds=5), token=TOKEN)
+        assert c.get("key") == b"value"  # served meanwhile
+        assert _closed_without_answer(silent, timeout=30)  # the handshake's own timeout
+    assert "no authentication within the handshake's timeout" in capfd.readouterr().err
+
+
 def test_a_silent_server_times_the_handshake_out(no_env_token):
     with socket.socket() as ls:  # accepts (the kernel does) and never answers
         ls.bind(("127.0.0.1", 0))
