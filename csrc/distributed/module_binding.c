@@ -1,5 +1,6 @@
 /* csrc/distributed/module_binding.c - creates minitorch._C._c10d (Note [c10d binding]). */
 #include "csrc/distributed/binding.h"
+#include "csrc/distributed/common/auth.h"
 
 static PyObject *
 mt_py_reduce_op_name(PyObject *m, PyObject *arg)
@@ -11,8 +12,30 @@ mt_py_reduce_op_name(PyObject *m, PyObject *arg)
     return PyUnicode_FromString(mt_dist_op_name((mt_dist_op)v));
 }
 
+/* _set_job_token(bytes | None): the token of this process's groups' transports (None: back
+ * to MINITORCH_DIST_TOKEN).  Note [Job token] in common/auth.h. */
+static PyObject *
+mt_py_set_job_token(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    if (arg != Py_None && !PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "the job token must be str or bytes, not %s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    int rc = arg == Py_None ? mt_dist_set_token(NULL, 0)
+                            : mt_dist_set_token(PyBytes_AS_STRING(arg),
+                                                (size_t)PyBytes_GET_SIZE(arg));
+    if (rc < 0) {
+        PyErr_SetString(PyExc_ValueError, mt_error_message());
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef mt_c10d_functions[] = {
     {"_reduce_op_name", mt_py_reduce_op_name, METH_O, NULL},
+    {"_set_job_token", mt_py_set_job_token, METH_O, NULL},
     {NULL},
 };
 

@@ -137,16 +137,28 @@ mt__store_attach(PyObject *self, mt_store *s)
     Py_RETURN_NONE;
 }
 
-/* _init_tcp(host, port, world_size, is_master, timeout_ms, wait_for_workers, listen_fd=-1):
- * listen_fd >= 0 makes a master serving on that bound socket (it is then the store's) */
+/* _init_tcp(host, port, world_size, is_master, timeout_ms, wait_for_workers, listen_fd=-1,
+ * token=None): listen_fd >= 0 makes a master serving on that bound socket (it is then the
+ * store's); token (bytes) authenticates every connection (Note [Job token]) */
 static PyObject *
 mt_py_store_init_tcp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
     static const char *const names[] = {"host", "port", "world_size", "is_master", "timeout_ms",
-                                        "wait_for_workers", "listen_fd", NULL};
-    PyObject *a[7] = {NULL};
-    if (mt__parse_args("TCPStore", args, nargs, kw, names, 7, 6, a) < 0) {
+                                        "wait_for_workers", "listen_fd", "token", NULL};
+    PyObject *a[8] = {NULL};
+    if (mt__parse_args("TCPStore", args, nargs, kw, names, 8, 6, a) < 0) {
         return NULL;
+    }
+    const char *tok = NULL;
+    Py_ssize_t toklen = 0;
+    if (a[7] != NULL && a[7] != Py_None) {
+        if (!PyBytes_Check(a[7])) {
+            PyErr_Format(PyExc_TypeError, "TCPStore(): token must be str or bytes, not %s",
+                         Py_TYPE(a[7])->tp_name);
+            return NULL;
+        }
+        tok = PyBytes_AS_STRING(a[7]);
+        toklen = PyBytes_GET_SIZE(a[7]);
     }
     int64_t lfd = -1;
     if (a[6] != NULL && a[6] != Py_None && mt__int64_from_py(a[6], &lfd, "TCPStore", "master_listen_fd") < 0) {
@@ -186,8 +198,8 @@ mt_py_store_init_tcp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     }
     mt_store *s;
     Py_BEGIN_ALLOW_THREADS
-    s = lfd >= 0 ? mt_tcp_store_new_on_listener(host, (int)lfd, (int)ws, tmo, wait != 0)
-                 : mt_tcp_store_new(host, (int)port, (int)ws, master != 0, tmo, wait != 0);
+    s = mt_tcp_store_new_auth(host, lfd >= 0 ? 0 : (int)port, (int)lfd, (int)ws,
+                              lfd >= 0 || master != 0, tmo, wait != 0, tok, (size_t)toklen);
     Py_END_ALLOW_THREADS
     if (s == NULL) {
         int code = mt_error_code();

@@ -144,6 +144,12 @@ mt_store *mt_tcp_store_new(const char *host, int port, int world_size, bool is_m
  * (torch's master_listen_fd): steals the descriptor (closed on failure too). */
 mt_store *mt_tcp_store_new_on_listener(const char *host, int listen_fd, int world_size,
                                        int64_t timeout_ms, bool wait_for_workers);
+/* Either of the two above (listen_fd >= 0 needs is_master) with a job token: toklen > 0 makes
+ * the server refuse clients that do not prove they know it, and the client authenticate
+ * before its first request (Note [Job token] in common/auth.h); toklen 0 is the above. */
+mt_store *mt_tcp_store_new_auth(const char *host, int port, int listen_fd, int world_size,
+                                bool is_master, int64_t timeout_ms, bool wait_for_workers,
+                                const void *token, size_t toklen);
 /* The port the server listens on / the client connected to; -1 if `s` is not a TCPStore. */
 int mt_tcp_store_port(mt_store *s);
 const char *mt_tcp_store_host(mt_store *s); /* borrowed; NULL if not a TCPStore */

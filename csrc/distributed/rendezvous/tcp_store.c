@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "c10_lite/error.h"
+#include "csrc/distributed/common/auth.h"
 #include "csrc/distributed/rendezvous/kvmap.h"
 #include "csrc/distributed/common/net.h"
 #include "csrc/distributed/rendezvous/store.h"
@@ -384,8 +385,16 @@ static const mt_store_vtable mt__tcp_store_vt = {
 
 static mt_store *
 mt__tcp_store_create(const char *host, int port, int listen_fd, int world_size, bool is_master,
-                     int64_t timeout_ms, bool wait_for_workers)
+                     int64_t timeout_ms, bool wait_for_workers, const void *token, size_t toklen)
 {
+    if (toklen > MT_AUTH_TOKEN_MAX) {
+        if (listen_fd >= 0) {
+            close(listen_fd);
+        }
+        mt_error_set(MT_EINVAL, "TCPStore: the job token is %zu bytes; at most %d are allowed",
+                     toklen, MT_AUTH_TOKEN_MAX);
+        return NULL;
+    }
     if (host == NULL || host[0] == '\0') {
         if (listen_fd >= 0) {
             close(listen_fd);
@@ -422,7 +431,7 @@ mt__tcp_store_create(const char *host, int port, int listen_fd, int world_size, 
     t->host = h;
     t->fd = -1;
     if (is_master) {
-        t->server = mt__ts_server_start(host, port, listen_fd);
+        t->server = mt__ts_server_start(host, port, listen_fd, token, toklen);
         if (t->server == NULL) {
             mt_store_decref(&t->base);
             return NULL;
@@ -438,6 +447,14 @@ mt__tcp_store_create(const char *host, int port, int listen_fd, int world_size, 
         mt_store_decref(&t->base);
         return NULL;
     }
+    /* Note [Job token]: before any request; without a token the bytes are as they always were */
+    if (toklen > 0) {
+        rc = mt_auth_client(t->fd, token, toklen, deadline, t->peer);
+        if (rc < 0) {
+            mt_store_decref(&t->base);
+            return NULL;
+        }
+    }
     mt__buf req = {0};
     mt__buf_put_u8(&req, MT__TS_HELLO);
     mt__buf_put_u64(&req, MT__TS_MAGIC);
@@ -445,6 +462,12 @@ mt__tcp_store_create(const char *host, int port, int listen_fd, int world_size, 
     mt__rd r;
     rc = mt__tc_call(t, &req, timeout_ms, "connect", &rep, &r);
     if (rc < 0) {
+        if (rc == MT_ECONN && toklen == 0) {
+            char msg[600];
+            snprintf(msg, sizeof(msg), "%s", mt_error_message());
+            mt_error_set(rc, "%s (a server that requires a job token closes such connections: "
+                         "see MINITORCH_DIST_TOKEN)", msg);
+        }
         mt_store_decref(&t->base);
         return NULL;
     }
@@ -468,7 +491,7 @@ mt_tcp_store_new(const char *host, int port, int world_size, bool is_master, int
                  bool wait_for_workers)
 {
     return mt__tcp_store_create(host, port, -1, world_size, is_master, timeout_ms,
-                                wait_for_workers);
+                                wait_for_workers, NULL, 0);
 }
 
 mt_store *
@@ -480,7 +503,21 @@ mt_tcp_store_new_on_listener(const char *host, int listen_fd, int world_size, in
         return NULL;
     }
     return mt__tcp_store_create(host, 0, listen_fd, world_size, true, timeout_ms,
-                                wait_for_workers);
+                                wait_for_workers, NULL, 0);
+}
+
+mt_store *
+mt_tcp_store_new_auth(const char *host, int port, int listen_fd, int world_size, bool is_master,
+                      int64_t timeout_ms, bool wait_for_workers, const void *token,
+                      size_t toklen)
+{
+    if (listen_fd >= 0 && !is_master) {
+        close(listen_fd);
+        mt_error_set(MT_EINVAL, "TCPStore: a listening socket is for the master");
+        return NULL;
+    }
+    return mt__tcp_store_create(host, port, listen_fd, world_size, is_master, timeout_ms,
+                                wait_for_workers, token, toklen);
 }
 
 int

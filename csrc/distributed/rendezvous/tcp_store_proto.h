@@ -29,7 +29,10 @@
  * their deadline passes; clients never poll.  A client has at most one
  * request in flight.  The client waits for a reply for the request's own
  * timeout plus a grace period; past that, or on any socket error, it drops
- * the connection and the store reports the error on every later call. */
+ * the connection and the store reports the error on every later call.
+ * A server with a job token reads nothing from a connection but the
+ * handshake of Note [Job token] (common/auth.h) until it has passed it;
+ * without a token the first bytes are the first frame, as always. */
 
 enum {
     MT__TS_HELLO = 1,

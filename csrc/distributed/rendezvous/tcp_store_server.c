@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "c10_lite/error.h"
+#include "csrc/distributed/common/auth.h"
 #include "csrc/distributed/rendezvous/kvmap.h"
 #include "csrc/distributed/common/net.h"
 #include "csrc/distributed/rendezvous/tcp_store_proto.h"
@@ -24,6 +25,11 @@ typedef struct mt__ts_client {
     mt__buf out; /* reply bytes not yet sent */
     size_t out_off;
     bool hello;
+    /* Note [Job token]: with a token, 0 until the client's hello is read, 1 until its proof
+     * is, 2 when authenticated; nothing else is read before 2 */
+    int auth;
+    unsigned char auth_expect[MT_AUTH_PROOF_BYTES];
+    int64_t auth_deadline;
     /* A parked request (cmd != 0): its keys (for GET/WAIT) and deadline. */
     int wait_cmd;
     int nkeys;
@@ -46,6 +52,8 @@ struct mt__ts_server {
     mt__ts_client **clients;
     int nclients, capclients;
     int64_t accept_paused_until; /* EMFILE/ENFILE: see Note [Store limits] */
+    char *token; /* owned; NULL: no authentication (Note [Job token]) */
+    size_t toklen;
 };
 
 static void
@@ -337,11 +345,65 @@ mt__in_limit(void)
 
 /* Consumes complete frames from c->in while the client is not parked and has
  * read its earlier replies.  Returns false to drop the client. */
+static void
+mt__refuse(mt__ts_server *srv, mt__ts_client *c, const char *why)
+{
+    char who[64];
+    snprintf(who, sizeof(who), "TCPStore server on port %d", srv->port);
+    mt_auth_log_refused(c->fd, who, why);
+}
+
+/* Note [Job token]: the handshake's bytes, raw (not frames), before any request.  Returns
+ * false to drop the client (refused and logged); *off is past the bytes consumed. */
+static bool
+mt__authenticate(mt__ts_server *srv, mt__ts_client *c, size_t *off)
+{
+    if (c->auth == 0 && c->in.n >= 4) {
+        unsigned char m[4];
+        memcpy(m, c->in.p, 4);
+        if (((uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3]) !=
+            MT_AUTH_MAGIC) {
+            mt__refuse(srv, c, "it did not authenticate (no job token)");
+            return false;
+        }
+    }
+    if (c->auth == 0 && c->in.n >= MT_AUTH_HELLO_BYTES) {
+        unsigned char reply[MT_AUTH_REPLY_BYTES];
+        if (!mt_auth_server_reply(srv->token, srv->toklen, (const unsigned char *)c->in.p,
+                                  reply, c->auth_expect)) {
+            mt__refuse(srv, c, "no random nonce for the handshake");
+            return false;
+        }
+        mt__buf_put(&c->out, reply, sizeof(reply));
+        *off = MT_AUTH_HELLO_BYTES;
+        c->auth = 1;
+    }
+    if (c->auth == 1 && c->in.n - *off >= MT_AUTH_PROOF_BYTES) {
+        if (!mt_auth_proof_ok((const unsigned char *)c->in.p + *off, c->auth_expect)) {
+            mt__refuse(srv, c, "wrong job token");
+            return false;
+        }
+        *off += MT_AUTH_PROOF_BYTES;
+        c->auth = 2;
+    }
+    return !c->out.oom;
+}
+
 static bool
 mt__process_input(mt__ts_server *srv, mt__ts_client *c)
 {
     size_t off = 0;
     bool ok = true;
+    if (c->auth < 2) {
+        ok = mt__authenticate(srv, c, &off);
+    }
+    if (!ok || c->auth < 2) {
+        if (ok && off) {
+            memmove(c->in.p, c->in.p + off, c->in.n - off);
+            c->in.n -= off;
+        }
+        return ok;
+    }
     while (ok && !c->wait_cmd && c->out.n - c->out_off <= mt__in_limit() && c->in.n - off >= 8) {
         uint64_t len = mt__be64(c->in.p + off);
         if (len == 0 || len > mt__ts_max_request()) {
@@ -384,6 +446,11 @@ mt__read_client(mt__ts_server *srv, mt__ts_client *c)
             continue;
         }
         if (r == 0) {
+            if (c->auth == 1) {
+                /* a client that found the server's proof wrong gives up here */
+                mt__refuse(srv, c, "it closed the connection during the handshake (another "
+                                   "job token?)");
+            }
             return false;
         }
         if (errno == EINTR) {
@@ -456,6 +523,8 @@ mt__accept_clients(mt__ts_server *srv)
             return;
         }
         c->fd = fd;
+        c->auth = srv->token != NULL ? 0 : 2;
+        c->auth_deadline = mt__deadline_after(MT_AUTH_HANDSHAKE_MS);
         srv->clients[srv->nclients++] = c;
     }
 }
@@ -490,6 +559,9 @@ mt__server_main(void *arg)
             if (c->wait_cmd && c->deadline < next) {
                 next = c->deadline;
             }
+            if (c->auth < 2 && c->auth_deadline < next) {
+                next = c->auth_deadline;
+            }
         }
         int timeout = next == INT64_MAX ? -1 : mt__ms_left(next);
         int nclients = srv->nclients;
@@ -523,6 +595,11 @@ mt__server_main(void *arg)
         for (int i = srv->nclients - 1; i >= 0; i--) {
             mt__ts_client *c = srv->clients[i];
             bool ok = true;
+            if (c->auth < 2 && now >= c->auth_deadline) {
+                mt__refuse(srv, c, "no authentication within the handshake's timeout");
+                mt__drop_client(srv, i);
+                continue;
+            }
             if (c->wait_cmd && now >= c->deadline) {
                 mt__try_answer(srv, c, now);
             }
@@ -542,10 +619,21 @@ mt__server_main(void *arg)
 }
 
 mt__ts_server *
-mt__ts_server_start(const char *host, int port, int listen_fd)
+mt__ts_server_start(const char *host, int port, int listen_fd, const void *token, size_t toklen)
 {
     mt__ts_server *srv = calloc(1, sizeof(*srv));
+    if (srv != NULL && toklen > 0) {
+        srv->token = mt__memdup(token, toklen);
+        srv->toklen = toklen;
+        if (srv->token == NULL) {
+            free(srv);
+            srv = NULL;
+        }
+    }
     if (srv == NULL) {
+        if (listen_fd >= 0) {
+            close(listen_fd);
+        }
         mt_error_set(MT_ENOMEM, "out of memory starting the TCPStore server");
         return NULL;
     }
@@ -558,12 +646,14 @@ mt__ts_server_start(const char *host, int port, int listen_fd)
         if (strncmp(mt_error_message(), "The server socket", 17) != 0) {
             mt_error_prefix(rc, "TCPStore server for %s:%d", host, port);
         }
+        free(srv->token);
         free(srv);
         return NULL;
     }
     if (pipe2(srv->wake, O_CLOEXEC) < 0) {
         mt_error_set(MT_ERUNTIME, "TCPStore server: pipe failed: %s", strerror(errno));
         close(srv->lfd);
+        free(srv->token);
         free(srv);
         return NULL;
     }
@@ -573,6 +663,7 @@ mt__ts_server_start(const char *host, int port, int listen_fd)
         close(srv->lfd);
         close(srv->wake[0]);
         close(srv->wake[1]);
+        free(srv->token);
         free(srv);
         return NULL;
     }
@@ -603,5 +694,6 @@ mt__ts_server_stop(mt__ts_server *srv)
     close(srv->wake[0]);
     close(srv->wake[1]);
     mt__kvmap_clear(&srv->map);
+    free(srv->token);
     free(srv);
 }

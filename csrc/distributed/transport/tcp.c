@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "c10_lite/error.h"
+#include "csrc/distributed/common/auth.h"
 #include "csrc/distributed/common/net.h"
 #include "csrc/distributed/transport/matching.h"
 #include "csrc/distributed/transport/transport.h"
@@ -30,7 +31,9 @@
  * the kernel completes a connection into the listener's backlog before the
  * peer calls accept().  Each connection starts with a hello (magic, rank,
  * world size) so that accepted connections are put in the right slot and
- * stray connections are refused.
+ * stray connections are refused.  With a job token the hello is preceded by
+ * the challenge-response of Note [Job token] (common/auth.h): a connection
+ * that fails it is logged and closed, and the rank goes on accepting.
  *
  * The local address is, in order: the interface named by
  * MINITORCH_SOCKET_IFNAME (or GLOO_SOCKET_IFNAME), the address this host uses
@@ -584,7 +587,9 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
         return &t->base;
     }
     int64_t deadline = mt__deadline_after(timeout_ms);
-    char host[128];
+    char host[128], token[MT_AUTH_TOKEN_MAX], who[48];
+    size_t toklen = mt_dist_token(token);
+    snprintf(who, sizeof(who), "rank %d (TCP transport)", rank);
     int lfd = -1, port = 0;
     int rc = mt_tcp_transport_pick_host(store, host, sizeof(host));
     if (rc == 0) {
@@ -610,6 +615,9 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
         free(val);
         if (rc == 0) {
             rc = mt__sock_connect(phost, pport, deadline, &t->peers[p].fd);
+        }
+        if (rc == 0 && toklen > 0) {
+            rc = mt_auth_client(t->peers[p].fd, token, toklen, deadline, peer);
         }
         if (rc == 0) {
             unsigned char h[12];
@@ -637,6 +645,11 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
                          "(%d of %d higher ranks connected)", rank, missing,
                          size - 1 - rank - need, size - 1 - rank);
             break;
+        }
+        if (toklen > 0 && mt_auth_server(fd, token, toklen, deadline, who) < 0) {
+            close(fd); /* refused and logged */
+            rc = 0;
+            continue;
         }
         int peer = mt__read_hello(t, fd, deadline);
         if (peer < 0) {

@@ -11,6 +11,7 @@ import weakref
 from datetime import timedelta
 
 from .._C import _c10d
+from . import _auth
 
 __all__ = ["Store", "TCPStore", "FileStore", "HashStore", "PrefixStore", "QueueEmptyError"]
 
@@ -162,13 +163,17 @@ class TCPStore(Store):
 
     ``TCPStore(host_name, port, world_size=None, is_master=False,
     timeout=timedelta(seconds=300), wait_for_workers=True)``; ``port=0`` on the
-    master picks a free port (see ``.port``).
+    master picks a free port (see ``.port``).  minitorch adds ``token=`` (str or
+    bytes; default the job's, ``MINITORCH_DIST_TOKEN``): the server then refuses
+    every connection that does not prove it knows the token, and the client
+    authenticates first (see minitorch.distributed._auth).
     """
 
     def __init__(self, host_name, port, world_size=None, is_master=False,
                  timeout=_DEFAULT_STORE_TIMEOUT, wait_for_workers=True, multi_tenant=False,
-                 master_listen_fd=None, use_libuv=True):
+                 master_listen_fd=None, use_libuv=True, token=None):
         super().__init__()
+        token = _auth.resolve(token)
         if world_size == 0:
             raise ValueError("TCPStore world size cannot be 0")
         if world_size is not None and (not isinstance(world_size, int) or world_size < -1):
@@ -189,7 +194,8 @@ class TCPStore(Store):
             is_master = False
         self._init_tcp(host_name, port, -1 if world_size is None else world_size,
                        bool(is_master), _timeout_ms(timeout), bool(wait_for_workers),
-                       master_listen_fd)
+                       master_listen_fd, token)
+        self._job_token = token
         if multi_tenant and is_master:
             _tenants[self.port] = self
 
@@ -214,7 +220,8 @@ class TCPStore(Store):
 
     def clone(self):
         """A new client of the same server."""
-        return TCPStore(self.host, self.port, is_master=False, timeout=self.timeout)
+        return TCPStore(self.host, self.port, is_master=False, timeout=self.timeout,
+                        token=self._job_token)
 
 
 class FileStore(Store):

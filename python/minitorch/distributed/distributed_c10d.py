@@ -50,6 +50,7 @@ from ._process_group_mpi import ProcessGroupMPI
 from . import _process_group_mpi
 from ._reduce_op import _OP_EXTRA, _SUM, ReduceOp, _RedOpType, _op_value, reduce_op
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
+from . import _auth
 from ._work import Work
 
 __all__ = [
@@ -499,6 +500,12 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         raise _InitTwiceError("trying to initialize the default process group twice!")
     timeout = _check_timeout(timeout)
     _world.pg_options = pg_options
+    # Note [Job token] (csrc/distributed/common/auth.h): pg_options.token, else a given
+    # TCPStore's token, else MINITORCH_DIST_TOKEN serves the job's store and transports
+    token = getattr(pg_options, "token", None) if pg_options is not None else None
+    if token is None and store is not None:
+        token = _auth.store_token(store)
+    _auth.set_job_token(token)
     _debug.read_level()  # a bad MINITORCH_DISTRIBUTED_DEBUG fails before anything starts
     if store is not None and init_method is not None:
         raise ValueError("Cannot specify both init_method and store.")
@@ -904,6 +911,7 @@ def destroy_process_group(group=None):
         _world.group_count = 0
         _world.hashed_names = {}
         _world.mpi_world = None
+        _auth.set_job_token(None)
         return
     if not isinstance(group, ProcessGroup):
         raise TypeError(f"group must be a ProcessGroup, not {type(group).__name__}")
