@@ -610,6 +610,25 @@ mt_cuda_host_release(void *ptr)
     }
 }
 
+int
+mt_cuda_host_register(void *ptr, size_t nbytes)
+{
+    int rc = mt__check(0);
+    if (rc < 0) {
+        return rc;
+    }
+    cudaError_t e = cudaHostRegister(ptr, nbytes, cudaHostRegisterDefault);
+    return e == cudaSuccess ? 0 : mt__cuda_error(e, "cudaHostRegister");
+}
+
+void
+mt_cuda_host_unregister(void *ptr)
+{
+    if (ptr != NULL && cudaHostUnregister(ptr) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not registered (any more): nothing to undo */
+    }
+}
+
 bool
 mt_cuda_host_is_pinned(const void *ptr)
 {
@@ -788,6 +807,17 @@ mt_cuda_host_malloc(size_t nbytes, void **out)
 
 void
 mt_cuda_host_release(void *ptr)
+{
+}
+
+int
+mt_cuda_host_register(void *ptr, size_t nbytes)
+{
+    return mt__unavailable();
+}
+
+void
+mt_cuda_host_unregister(void *ptr)
 {
 }
 

@@ -100,5 +100,10 @@ void mt_cuda_host_release(void *ptr);
 /* Whether ptr lies in page-locked host memory the runtime knows (cudaPointerGetAttributes);
  * false without a device.  Never an error. */
 bool mt_cuda_host_is_pinned(const void *ptr);
+/* Page-locks [ptr, ptr + nbytes) of existing host memory (cudaHostRegister): 0, or a negative
+ * code (no device: torch's message; the runtime's refusal, e.g. RLIMIT_MEMLOCK). */
+int mt_cuda_host_register(void *ptr, size_t nbytes);
+/* Undoes mt_cuda_host_register (cudaHostUnregister).  Cannot fail. */
+void mt_cuda_host_unregister(void *ptr);
 
 #endif /* C10_LITE_CUDA_HOOKS_H */

@@ -17,6 +17,7 @@ typedef struct {
     char *ptr;
     size_t size;         /* the rounded size */
     bool in_use;
+    bool registered;     /* memory of someone else's, page-locked in place: never handed out */
     int nuses, cap;
     mt__host_use *uses;  /* owned: events of copies that may still touch the block */
 } mt__host_block;
@@ -64,6 +65,34 @@ mt__find(const void *ptr)
     return NULL;
 }
 
+/* Waits for and drops every event of b (mu held). */
+static void
+mt__drain(mt__host_block *b)
+{
+    for (int i = 0; i < b->nuses; i++) {
+        (void)mt_cuda_event_synchronize(b->uses[i].event, b->uses[i].device);
+        mt_cuda_event_destroy(b->uses[i].event, b->uses[i].device);
+    }
+    b->nuses = 0;
+}
+
+/* Room for one more block (mu held): 0 or MT_ENOMEM. */
+static int
+mt__reserve(void)
+{
+    if (mt__nblocks < mt__cap) {
+        return 0;
+    }
+    int cap = mt__cap ? 2 * mt__cap : 16;
+    mt__host_block *nb = realloc(mt__blocks, (size_t)cap * sizeof(*nb));
+    if (nb == NULL) {
+        return mt_error_set(MT_ENOMEM, "pinned memory: out of host memory");
+    }
+    mt__blocks = nb;
+    mt__cap = cap;
+    return 0;
+}
+
 static void
 mt__cuda_host_free(void *ctx, void *ptr)
 {
@@ -90,18 +119,11 @@ mt__cuda_host_alloc(size_t nbytes, void **out)
             return 0;
         }
     }
-    if (mt__nblocks == mt__cap) {
-        int cap = mt__cap ? 2 * mt__cap : 16;
-        mt__host_block *nb = realloc(mt__blocks, (size_t)cap * sizeof(*nb));
-        if (nb == NULL) {
-            pthread_mutex_unlock(&mt__host_mu);
-            return mt_error_set(MT_ENOMEM, "pinned memory: out of host memory");
-        }
-        mt__blocks = nb;
-        mt__cap = cap;
-    }
     void *p = NULL;
-    int rc = mt_cuda_host_malloc(size, &p);
+    int rc = mt__reserve();
+    if (rc == 0) {
+        rc = mt_cuda_host_malloc(size, &p);
+    }
     if (rc == 0) {
         mt__blocks[mt__nblocks++] = (mt__host_block){.ptr = p, .size = size, .in_use = true};
         *out = p;
@@ -170,6 +192,51 @@ mt_cuda_host_record_use(const void *ptr, void *stream, int device)
     return rc;
 }
 
+int
+mt_cuda_host_register_range(void *ptr, size_t nbytes)
+{
+    pthread_mutex_lock(&mt__host_mu);
+    int rc = 0;
+    mt__host_block *b = mt__find(ptr);
+    if (b == NULL || b->ptr != ptr) {
+        rc = mt__reserve();
+        if (rc == 0) {
+            rc = mt_cuda_host_register(ptr, nbytes);
+        }
+        if (rc == 0) {
+            mt__blocks[mt__nblocks++] = (mt__host_block){
+                .ptr = ptr, .size = nbytes, .in_use = true, .registered = true};
+        }
+    }
+    pthread_mutex_unlock(&mt__host_mu);
+    return rc;
+}
+
+void
+mt_cuda_host_unregister_range(void *ptr)
+{
+    pthread_mutex_lock(&mt__host_mu);
+    mt__host_block *b = mt__find(ptr);
+    if (b != NULL && b->registered && b->ptr == ptr) {
+        mt__drain(b);
+        mt_cuda_host_unregister(ptr);
+        free(b->uses);
+        *b = mt__blocks[--mt__nblocks];
+    }
+    pthread_mutex_unlock(&mt__host_mu);
+}
+
+void
+mt_cuda_host_wait_uses(const void *ptr)
+{
+    pthread_mutex_lock(&mt__host_mu);
+    mt__host_block *b = mt__nblocks ? mt__find(ptr) : NULL;
+    if (b != NULL) {
+        mt__drain(b);
+    }
+    pthread_mutex_unlock(&mt__host_mu);
+}
+
 void
 mt_cuda_host_empty_cache(void)
 {
@@ -194,6 +261,9 @@ mt_cuda_host_stats(size_t *reserved, size_t *allocated)
     size_t r = 0, a = 0;
     pthread_mutex_lock(&mt__host_mu);
     for (int i = 0; i < mt__nblocks; i++) {
+        if (mt__blocks[i].registered) {
+            continue;
+        }
         r += mt__blocks[i].size;
         a += mt__blocks[i].in_use ? mt__blocks[i].size : 0;
     }

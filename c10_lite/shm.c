@@ -15,6 +15,7 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include "c10_lite/cuda_host_alloc.h"
 #include "c10_lite/error.h"
 
 /* A segment as this process holds it: the public description and the storage
@@ -494,6 +495,9 @@ mt__region_deleter(void *ctx, void *data)
 {
     (void)data;
     mt__region *r = ctx;
+    /* a copy to a device may still read the region when its slab is page-locked (Note
+     * [Pinned host memory]): the writer may have it back only once that copy is done */
+    mt_cuda_host_wait_uses(data);
     atomic_store_explicit(r->flag, 0, memory_order_release);
     mt_storage_decref(r->segment);
     free(r);

@@ -487,6 +487,57 @@ mt_py_cuda_is_pinned(PyObject *m, PyObject *arg)
                            mt_cuda_host_is_pinned_ptr(t->storage->data));
 }
 
+/* The CPU mt_storage of storage object o (borrowed), or NULL with TypeError. */
+static mt_storage *
+mt__host_storage_arg(PyObject *o, const char *fname)
+{
+    mt_storage *s;
+    mt_dtype dt;
+    int typed;
+    if (mt__storage_parts(o, &s, &dt, &typed) < 0 || s->device.type != MT_CPU) {
+        PyErr_Format(PyExc_TypeError, "%s(): expected a CPU Storage, got %s", fname,
+                     Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    return s;
+}
+
+/* _cuda_host_register(storage): page-locks the storage's bytes in place (Note [Pinned host
+ * memory]); the caller unregisters them before the storage can die. */
+static PyObject *
+mt_py_cuda_host_register(PyObject *m, PyObject *arg)
+{
+    mt_storage *s = mt__host_storage_arg(arg, "_cuda_host_register");
+    if (s == NULL) {
+        return NULL;
+    }
+    if (s->nbytes == 0) {
+        Py_RETURN_NONE;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_cuda_host_register_range(s->data, s->nbytes);
+    Py_END_ALLOW_THREADS
+    return rc < 0 ? mt__raise(rc) : Py_NewRef(Py_None);
+}
+
+/* _cuda_host_unregister(storage): waits for the copies still reading or writing it, then
+ * undoes _cuda_host_register (nothing when it was not registered). */
+static PyObject *
+mt_py_cuda_host_unregister(PyObject *m, PyObject *arg)
+{
+    mt_storage *s = mt__host_storage_arg(arg, "_cuda_host_unregister");
+    if (s == NULL) {
+        return NULL;
+    }
+    if (s->nbytes > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        mt_cuda_host_unregister_range(s->data);
+        Py_END_ALLOW_THREADS
+    }
+    Py_RETURN_NONE;
+}
+
 /* _cuda_host_empty_cache() */
 static PyObject *
 mt_py_cuda_host_empty_cache(PyObject *m, PyObject *unused)
@@ -604,6 +655,8 @@ static PyMethodDef mt_cuda_functions[] = {
     {"_cuda_pinned_empty", mt_py_cuda_pinned_empty, METH_O, NULL},
     {"_cuda_is_pinned", mt_py_cuda_is_pinned, METH_O, NULL},
     {"_cuda_host_empty_cache", mt_py_cuda_host_empty_cache, METH_NOARGS, NULL},
+    {"_cuda_host_register", mt_py_cuda_host_register, METH_O, NULL},
+    {"_cuda_host_unregister", mt_py_cuda_host_unregister, METH_O, NULL},
     {"_cuda_host_memory_stats", mt_py_cuda_host_memory_stats, METH_NOARGS, NULL},
     {"_cuda_record_stream", (PyCFunction)(void (*)(void))mt_py_cuda_record_stream, METH_FASTCALL,
      NULL},

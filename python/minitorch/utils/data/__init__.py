@@ -11,6 +11,7 @@ workers), shared.py (SharedList)."""
 from ._collate import default_collate, default_convert
 from .dataloader import DataLoader, StatefulDataLoader
 from .shared import SharedList
+from .prefetch import prefetch_to
 from ._utils.worker import get_worker_info
 from . import _utils  # noqa: F401  (torch.utils.data._utils)
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset,
@@ -20,6 +21,7 @@ from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, S
                       WeightedRandomSampler)
 
 __all__ = [
+    "prefetch_to",
     "BatchSampler",
     "DataLoader",
     "ChainDataset",

@@ -12,11 +12,17 @@ slab's busy word (Note [Shared regions]); the batch's tensors are views of those
 a batch costs one copy (the stack), a small message, and no system call for shared memory;
 the worker reuses a slab once every tensor of the batch it held is gone, wherever that happens.
 A worker keeps as many slabs as the batches in flight and held by the user need, and drops
-idle ones beyond a few.  Tensors that are not in a slab (made by a custom collate_fn, say)
+idle ones beyond a few.  With pin_memory=True the main process page-locks each slab once, as it
+maps it (cudaHostRegister through Note [Pinned host memory]): the batch's tensors are pinned
+where they lie, so no pin-memory copy is made, and a region goes back to its worker only once
+the asynchronous copies from it have completed (the region's deleter waits for them); a slab
+is unregistered when it is retired or the loader's iterator goes.  Tensors that are not in a slab (made by a custom collate_fn, say)
 travel as any tensor sent to another process (Note [Tensors cross processes in shared memory])."""
 import io
 import pickle
 import struct
+import warnings
+import weakref
 
 import minitorch as _mt
 from minitorch import _C
@@ -161,6 +167,31 @@ class SlabMapper:
 
     def __init__(self):
         self.slabs = {}               # (worker id, slab id) -> the slab's storage here
+        self.pinned = None            # page-locked slabs' storages by key, once pinning is asked
+
+    def pin(self):
+        """Page-lock the slabs from now on (the DataLoader's pin_memory=True with a device)."""
+        if self.pinned is None:
+            self.pinned = {}
+            weakref.finalize(self, _unregister_all, self.pinned)
+
+    def _mapped(self, key, storage):
+        self.slabs[key] = storage
+        if self.pinned is not None:
+            try:
+                _C._cuda_host_register(storage)
+            except RuntimeError as e:   # e.g. the runtime's limit on locked memory
+                warnings.warn(f"DataLoader: batch slabs could not be page-locked ({e}); batches "
+                              "are copied to pinned memory instead", stacklevel=2)
+                _unregister_all(self.pinned)
+                self.pinned = None
+            else:
+                self.pinned[key] = storage
+
+    def _retired(self, key):
+        self.slabs.pop(key, None)
+        if self.pinned is not None and key in self.pinned:
+            _C._cuda_host_unregister(self.pinned.pop(key))
 
     def decode(self, worker_id, message):
         """(idx, data) of a worker's message.  A region whose batch never gets here (the loader
@@ -181,9 +212,9 @@ class _BatchUnpickler(pickle.Unpickler):
         idx, regions, new, retired = self.header
         slabs = self.mapper.slabs
         for sid, storage in new.items():
-            slabs[self.worker_id, sid] = storage
+            self.mapper._mapped((self.worker_id, sid), storage)
         for sid in retired:
-            slabs.pop((self.worker_id, sid), None)
+            self.mapper._retired((self.worker_id, sid))
         for sid, start, nbytes in regions:
             self.regions[sid] = (start, _C._shm_region(slabs[self.worker_id, sid], start, nbytes, 0))
         return idx, self.load()
@@ -192,3 +223,10 @@ class _BatchUnpickler(pickle.Unpickler):
         _, slab_id, offset, dtype, shape, stride = pid
         start, region = self.regions[slab_id]
         return _mt.empty(0, dtype=dtype).set_(region, (offset - start) // dtype.itemsize, shape, stride)
+
+
+def _unregister_all(pinned):
+    """Unregisters every page-locked slab (each after the copies still reading it)."""
+    for storage in pinned.values():
+        _C._cuda_host_unregister(storage)
+    pinned.clear()

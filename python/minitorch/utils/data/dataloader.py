@@ -518,6 +518,8 @@ class _MultiProcessIter(_BaseIter):
         self._finalizer = weakref.finalize(self, _shutdown_workers, self._workers,
                                            self._index_queues, self._conns, id(self))
         super().__init__(loader, self._first_seed, state)
+        if self._pin:
+            self._slabs.pin()          # Note [Batch slabs]: batches pinned where they lie
         self._fill()
 
     def _start(self, loader, base_seed, state=None):

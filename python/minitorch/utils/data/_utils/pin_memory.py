@@ -7,29 +7,36 @@ import minitorch as _mt
 __all__ = ["pin_memory"]
 
 
-def pin_memory(data, device=None):
-    """`data` with every tensor pinned (objects with a ``pin_memory()`` method too): mappings,
-    namedtuples, tuples and sequences keep their type where it can be rebuilt."""
+def map_batch(data, fn, other=None):
+    """`data` with fn(t) in place of every tensor t: mappings, namedtuples, tuples (which
+    become lists, as torch's pin_memory makes them) and sequences keep their type where it can
+    be rebuilt; any other object x becomes other(x) when `other` is given."""
     if isinstance(data, _mt.Tensor):
-        return data.pin_memory() if device is None else data.pin_memory(device)
+        return fn(data)
     if isinstance(data, (str, bytes)):
         return data
     if isinstance(data, collections.abc.Mapping):
-        items = {k: pin_memory(v, device) for k, v in data.items()}
+        items = {k: map_batch(v, fn, other) for k, v in data.items()}
         try:
             return type(data)(items)
         except TypeError:
             return items
     if isinstance(data, tuple) and hasattr(data, "_fields"):
-        return type(data)(*(pin_memory(v, device) for v in data))
+        return type(data)(*(map_batch(v, fn, other) for v in data))
     if isinstance(data, tuple):
-        return [pin_memory(v, device) for v in data]
+        return [map_batch(v, fn, other) for v in data]
     if isinstance(data, collections.abc.Sequence):
-        values = [pin_memory(v, device) for v in data]
+        values = [map_batch(v, fn, other) for v in data]
         try:
             return type(data)(values)
         except TypeError:
             return values
-    if hasattr(data, "pin_memory"):
-        return data.pin_memory()
-    return data
+    return data if other is None else other(data)
+
+
+def pin_memory(data, device=None):
+    """`data` with every tensor pinned (objects with a ``pin_memory()`` method too), the batch's
+    structure kept as map_batch keeps it."""
+    def pin(t):
+        return t.pin_memory() if device is None else t.pin_memory(device)
+    return map_batch(data, pin, lambda x: x.pin_memory() if hasattr(x, "pin_memory") else x)
