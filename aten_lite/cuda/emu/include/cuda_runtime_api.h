@@ -114,7 +114,13 @@ typedef void (*cudaHostFn_t)(void *userData);
 #define cudaHostRegisterIoMemory 0x04
 #define cudaHostRegisterReadOnly 0x08
 
+#ifdef __cplusplus
+/* an int underneath, so a caller's out-of-range kind is a value the runtime can refuse
+ * (cudaErrorInvalidMemcpyDirection), not an invalid enum load */
+enum cudaMemcpyKind : int {
+#else
 enum cudaMemcpyKind {
+#endif
     cudaMemcpyHostToHost = 0,
     cudaMemcpyHostToDevice = 1,
     cudaMemcpyDeviceToHost = 2,
