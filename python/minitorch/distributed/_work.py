@@ -158,13 +158,19 @@ class Work:
 
         def waiter():
             try:
-                self.wait()
+                self._finish_for_future()
             except BaseException as e:  # noqa: B036 -- handed to the future's waiters
                 fut.set_exception(e)
             else:
                 fut.set_result(self.result())
-        threading.Thread(target=waiter, name="minitorch-work-future", daemon=True).start()
+        threading.Thread(target=waiter, name=self._future_thread, daemon=True).start()
         return fut
+
+    _future_thread = "minitorch-work-future"
+
+    def _finish_for_future(self):
+        """Blocks until the operation has finished (get_future's thread), raising its error."""
+        self.wait()
 
     def __repr__(self):
         return f"<Work {self._w.op_name()} completed={self._w.is_completed()}>"

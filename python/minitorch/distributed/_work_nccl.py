@@ -20,7 +20,6 @@ import threading
 import time
 
 import minitorch as _mt
-from minitorch import futures as _futures
 
 from .._C import _c10d
 from ._work import Work
@@ -91,23 +90,11 @@ class WorkNCCL(Work):
         raise RuntimeError("source_rank() is only available for a completed recv from any "
                            "source, which the NCCL backend does not support")
 
-    def get_future(self):
-        """A Future completed with result() once the operation finished on the device (a thread
-        synchronizes), or with its error."""
-        with self._lock:
-            if self._future is not None:
-                return self._future
-            fut = self._future = _futures.Future()
+    _future_thread = "minitorch-nccl-future"
 
-        def waiter():
-            try:
-                self.synchronize()
-            except BaseException as e:  # noqa: B036 -- handed to the future's waiters
-                fut.set_exception(e)
-            else:
-                fut.set_result(self.result())
-        threading.Thread(target=waiter, name="minitorch-nccl-future", daemon=True).start()
-        return fut
+    def _finish_for_future(self):
+        """get_future's Future completes once the operation finished on the device."""
+        self.synchronize()
 
     def __repr__(self):
         return f"<{self._describe()} completed={self._done}>"
