@@ -385,6 +385,65 @@ def test_nccl_errors_become_exceptions_with_the_rank():
     assert r0[3] == r1[2] == "No backend type associated with device type cpu"
 
 
+# ---- PreMulSum (Note [PreMulSum operators]) ------------------------------------------------
+
+def _premul(rank, world_size, init_method):
+    torch, dist, dev = _init(rank, world_size, init_method, backend="nccl")
+    out = []
+    n = world_size
+    for dt in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
+        t = torch.full((5,), float(rank + 1), dtype=dt, device=dev)
+        # a float factor: (1 + ... + n) * 0.5 on every rank
+        dist.all_reduce(t, op=dist._make_nccl_premul_sum(0.5))
+        out.append((str(dt), t.cpu().float().tolist()))
+    # a tensor factor, read on the device when the collective runs, different on each rank:
+    # sum over r of (r + 1) * (r + 1)
+    f = torch.tensor([float(rank + 1)], device=dev)
+    t = torch.full((3,), float(rank + 1), device=dev)
+    dist.all_reduce(t, op=dist._make_nccl_premul_sum(f))
+    out.append(("tensor", t.cpu().tolist()))
+    # reduce_scatter_tensor and reduce with a factor; complex tensors as pairs of reals
+    src = torch.arange(2 * n, dtype=torch.float32, device=dev) + rank
+    dst = torch.empty(2, device=dev)
+    dist.reduce_scatter_tensor(dst, src, op=dist._make_nccl_premul_sum(2.0))
+    out.append(("reduce_scatter", dst.cpu().tolist()))
+    z = torch.full((2,), complex(rank, 1), dtype=torch.complex64, device=dev)
+    dist.reduce(z, dst=0, op=dist._make_nccl_premul_sum(3.0))
+    if rank == 0:
+        out.append(("complex", [(v.real, v.imag) for v in z.cpu().tolist()]))
+    # errors: the op without a factor, and integer tensors
+    for bad in (lambda: dist.all_reduce(t, op=dist.ReduceOp.PREMUL_SUM),
+                lambda: dist.all_reduce(torch.ones(2, dtype=torch.int64, device=dev),
+                                        op=dist._make_nccl_premul_sum(2.0))):
+        try:
+            bad()
+            out.append("no error")
+        except (RuntimeError, TypeError) as e:
+            out.append(f"{type(e).__name__}: {e}")
+    dist.barrier()
+    return out
+
+
+@pytest.mark.parametrize("world_size", [2, 3] if EMULATED else [1])
+def test_premul_sum(world_size):
+    res = run_ranks(_premul, world_size, timeout=120)
+    n = world_size
+    tri = n * (n + 1) / 2
+    for rank, out in enumerate(res):
+        for dt, got in out[:4]:
+            assert got == [tri * 0.5] * 5, (dt, got)
+        assert out[4] == ("tensor", [float(sum((r + 1) ** 2 for r in range(n)))] * 3)
+        want = [2.0 * sum(2 * rank + i + r for r in range(n)) for i in range(2)]
+        assert out[5] == ("reduce_scatter", want)
+        errs = out[-2:]
+        if rank == 0:
+            c = 3.0 * sum(range(n))
+            assert out[6] == ("complex", [(c, 3.0 * n)] * 2)
+        assert errs[0].startswith("RuntimeError: ReduceOp.PREMUL_SUM needs a factor"), errs
+        assert errs[1] == "TypeError: PreMulSum Data type must be half, float, bfloat16 or " \
+            "double", errs
+
+
 # ---- groups, mixed backends, initialisation ----------------------------------------------
 
 def _groups(rank, world_size, init_method):

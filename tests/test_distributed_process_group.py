@@ -107,3 +107,16 @@ def test_options_objects_and_bad_construction():
     with pytest.raises(TypeError):
         dist.ProcessGroupGloo(dist.HashStore(), 0, 1, timeout=5)
     assert "interface" in repr(dist.ProcessGroupGloo.create_device(interface="lo"))
+
+
+def test_premul_sum_is_refused_by_the_cpu_backend():
+    op = dist._make_nccl_premul_sum(2.0)
+    assert op == dist.ReduceOp.PREMUL_SUM
+    with pytest.raises(TypeError, match="float or a Tensor"):
+        dist._make_nccl_premul_sum("x")
+    store = dist.HashStore()
+    pg = dist.ProcessGroupGloo(store, 0, 1)
+    o = dist.AllreduceOptions()
+    o.reduceOp = op
+    with pytest.raises(RuntimeError, match="Cannot use ReduceOp.PREMUL_SUM with Gloo"):
+        pg.allreduce([torch.ones(2)], o)

@@ -359,6 +359,91 @@ mt_py_nccl_group(PyObject *m, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* Note [PreMulSum operators]
+ * ReduceOp.PREMUL_SUM (torch.distributed._make_nccl_premul_sum) is an NCCL reduction operator
+ * made per call: ncclRedOpCreatePreMulSum on the communicator with the factor, the collective,
+ * then ncclRedOpDestroy (allowed as soon as the call that used it has returned).  A float
+ * factor is a one-element CPU tensor of the data's type, read at creation
+ * (ncclScalarHostImmediate); a tensor factor is a one-element CUDA tensor read when the
+ * collective runs (ncclScalarDevice), kept alive by the caller until the work is done. */
+
+/* _nccl_premul_create(comm, scalar) -> int: a PreMulSum operator of comm whose factor is the
+ * one-element tensor `scalar` (a float type; CPU: read now, CUDA: read by the collective) */
+static PyObject *
+mt_py_nccl_premul_create(PyObject *m, PyObject *args)
+{
+    PyObject *cap, *obj;
+    if (!PyArg_ParseTuple(args, "OO", &cap, &obj)) {
+        return NULL;
+    }
+    const mt_nccl_api *api = mt__api();
+    mt__nccl_comm *c = api ? mt__comm_arg(cap) : NULL;
+    if (c == NULL) {
+        return NULL;
+    }
+    if (api->RedOpCreatePreMulSum == NULL || api->RedOpDestroy == NULL) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "ReduceOp.PREMUL_SUM needs NCCL 2.11 or later (the loaded library, %s, "
+                     "lacks ncclRedOpCreatePreMulSum)", api->path);
+        return NULL;
+    }
+    if (!mt__tensor_check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "_nccl_premul_create() takes a tensor");
+        return NULL;
+    }
+    mt_tensor *t = mt__tensor_impl(obj);
+    ncclDataType_t type;
+    size_t count;
+    if (mt__nccl_type(t, &type, &count) < 0) {
+        return NULL;
+    }
+    if (count != 1 || (type != ncclFloat16 && type != ncclBfloat16 && type != ncclFloat32 &&
+                       type != ncclFloat64) || mt_dtype_is_complex(t->dtype)) {
+        PyErr_SetString(PyExc_TypeError, "PreMulSum Data type must be half, float, bfloat16 "
+                                         "or double");
+        return NULL;
+    }
+    bool on_device = mt_tensor_device(t).type == MT_CUDA;
+    if (on_device && mt_tensor_device(t).index != c->device) {
+        PyErr_SetString(PyExc_ValueError, "the PreMulSum factor must be on the communicator's "
+                                          "device");
+        return NULL;
+    }
+    ncclRedOp_t op;
+    ncclResult_t rc = api->RedOpCreatePreMulSum(&op, mt_tensor_data(t), type,
+                                                on_device ? ncclScalarDevice
+                                                          : ncclScalarHostImmediate, c->comm);
+    if (rc != ncclSuccess) {
+        return mt__nccl_raise(api, rc, "ncclRedOpCreatePreMulSum");
+    }
+    return PyLong_FromLong((long)op);
+}
+
+/* _nccl_redop_destroy(comm, op): ncclRedOpDestroy */
+static PyObject *
+mt_py_nccl_redop_destroy(PyObject *m, PyObject *args)
+{
+    PyObject *cap;
+    int op;
+    if (!PyArg_ParseTuple(args, "Oi", &cap, &op)) {
+        return NULL;
+    }
+    const mt_nccl_api *api = mt__api();
+    mt__nccl_comm *c = api ? mt__comm_arg(cap) : NULL;
+    if (c == NULL) {
+        return NULL;
+    }
+    if (api->RedOpDestroy == NULL) {
+        PyErr_SetString(PyExc_NotImplementedError, "the loaded NCCL lacks ncclRedOpDestroy");
+        return NULL;
+    }
+    ncclResult_t rc = api->RedOpDestroy((ncclRedOp_t)op, c->comm);
+    if (rc != ncclSuccess) {
+        return mt__nccl_raise(api, rc, "ncclRedOpDestroy");
+    }
+    Py_RETURN_NONE;
+}
+
 /* _nccl_can_split() -> whether the loaded NCCL has ncclCommSplit */
 static PyObject *
 mt_py_nccl_can_split(PyObject *m, PyObject *unused)
@@ -378,6 +463,8 @@ static PyMethodDef mt_nccl_comm_functions[] = {
     {"_nccl_comm_async_error", mt_py_nccl_comm_async_error, METH_O, NULL},
     {"_nccl_op", (PyCFunction)(void (*)(void))mt_py_nccl_op, METH_FASTCALL, NULL},
     {"_nccl_group", mt_py_nccl_group, METH_O, NULL},
+    {"_nccl_premul_create", mt_py_nccl_premul_create, METH_VARARGS, NULL},
+    {"_nccl_redop_destroy", mt_py_nccl_redop_destroy, METH_VARARGS, NULL},
     {NULL},
 };
 #endif

@@ -201,14 +201,65 @@ static ncclResult_t
 si_op_issue(si_kind kind, const void *send, void *recv, size_t count, ncclDataType_t dtype,
             ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream)
 {
+    si_op o = {.kind = kind, .comm = comm, .send = send, .recv = recv, .count = count,
+               .dtype = dtype, .op = op, .root = root, .fault = SI_FAULT_NONE, .stream = stream};
+    if (comm != NULL && (int)op >= (int)ncclNumOps && (int)op < (int)ncclNumOps + SI_MAX_PREMUL &&
+        kind != SI_BROADCAST && kind != SI_ALLGATHER && kind != SI_SEND && kind != SI_RECV) {
+        const struct si_premul *pm = &comm->premul[(int)op - (int)ncclNumOps];
+        if (!pm->used || pm->dtype != dtype) {
+            return ncclInvalidArgument;
+        }
+        o.op = op = ncclSum;
+        o.premul = 1;
+        memcpy(o.scalar, pm->value, sizeof(o.scalar));
+        o.scalar_ptr = pm->residence == ncclScalarDevice ? pm->ptr : NULL;
+    }
     if (comm == NULL || si_dtype_size(dtype) == 0 || (int)op < 0 || (int)op > (int)ncclAvg ||
         root < 0 || root >= comm->nranks || (count > 0 && send == NULL && kind != SI_RECV &&
                                               !(kind == SI_BROADCAST && comm->rank != root)) ||
         (count > 0 && recv == NULL && kind != SI_SEND && !(kind == SI_REDUCE && comm->rank != root))) {
         return ncclInvalidArgument;
     }
-    si_op o = {kind, comm, send, recv, count, dtype, op, root, SI_FAULT_NONE, stream};
     return si_issue(&o);
+}
+
+/* Note [Stand-in PreMulSum] in reduce.c */
+ncclResult_t
+ncclRedOpCreatePreMulSum(ncclRedOp_t *op, void *scalar, ncclDataType_t datatype,
+                         ncclScalarResidence_t residence, ncclComm_t comm)
+{
+    if (op == NULL || scalar == NULL || comm == NULL ||
+        (residence != ncclScalarDevice && residence != ncclScalarHostImmediate) ||
+        (datatype != ncclFloat16 && datatype != ncclBfloat16 && datatype != ncclFloat32 &&
+         datatype != ncclFloat64)) {
+        return ncclInvalidArgument;
+    }
+    for (int i = 0; i < SI_MAX_PREMUL; i++) {
+        struct si_premul *pm = &comm->premul[i];
+        if (!pm->used) {
+            *pm = (struct si_premul){.used = 1, .dtype = datatype, .residence = residence};
+            if (residence == ncclScalarHostImmediate) {
+                memcpy(pm->value, scalar, si_dtype_size(datatype));
+            }
+            else {
+                pm->ptr = scalar;
+            }
+            *op = (ncclRedOp_t)((int)ncclNumOps + i);
+            return ncclSuccess;
+        }
+    }
+    return ncclInternalError; /* more live operators than the stand-in keeps */
+}
+
+ncclResult_t
+ncclRedOpDestroy(ncclRedOp_t op, ncclComm_t comm)
+{
+    int i = (int)op - (int)ncclNumOps;
+    if (comm == NULL || i < 0 || i >= SI_MAX_PREMUL || !comm->premul[i].used) {
+        return ncclInvalidArgument;
+    }
+    comm->premul[i].used = 0;
+    return ncclSuccess;
 }
 
 ncclResult_t

@@ -18,6 +18,18 @@ si_step(struct ncclComm *c)
     return si_barrier(c, c->hdr->coll, ++c->coll_seq);
 }
 
+/* This rank's k elements from src into its slot: scaled first for a PreMulSum. */
+static void
+si_contribute(const si_op *op, char *slot, const char *src, size_t k, const void *scalar)
+{
+    if (scalar != NULL) {
+        si_scale(slot, src, k, op->dtype, scalar);
+    }
+    else {
+        memcpy(slot, src, k * si_dtype_size(op->dtype));
+    }
+}
+
 ncclResult_t
 si_run_collective(const si_op *op)
 {
@@ -34,13 +46,15 @@ si_run_collective(const si_op *op)
     }
     size_t total = op->count;
     size_t off = 0;
+    /* a PreMulSum's scalar: read here, when the operation runs (Note [Stand-in PreMulSum]) */
+    const void *scalar = op->premul ? (op->scalar_ptr ? op->scalar_ptr : op->scalar) : NULL;
     do {
         size_t k = total - off < per ? total - off : per;
         size_t bytes = k * es;
         switch (op->kind) {
         case SI_ALLREDUCE:
         case SI_REDUCE:
-            memcpy(si_slot(c, me), send + off * es, bytes);
+            si_contribute(op, si_slot(c, me), send + off * es, k, scalar);
             if ((rc = si_step(c)) != ncclSuccess) {
                 return rc;
             }
@@ -73,8 +87,8 @@ si_run_collective(const si_op *op)
             break;
         case SI_REDUCESCATTER:
             for (int r = 0; r < n; r++) { /* block r of my input, for rank r */
-                memcpy(si_slot(c, me) + (size_t)r * bytes, send + ((size_t)r * total + off) * es,
-                       bytes);
+                si_contribute(op, si_slot(c, me) + (size_t)r * bytes,
+                              send + ((size_t)r * total + off) * es, k, scalar);
             }
             if ((rc = si_step(c)) != ncclSuccess) {
                 return rc;

@@ -128,3 +128,32 @@ si_reduce(void *dst, const void *const *srcs, int n, size_t count, ncclDataType_
     default: break;
     }
 }
+
+/* Note [Stand-in PreMulSum]
+ * ncclRedOpCreatePreMulSum's operator is a slot of the communicator (op = ncclNumOps + slot),
+ * holding the scalar (copied, ncclScalarHostImmediate) or where to read it (ncclScalarDevice,
+ * read when the collective runs on the stream, as NCCL does).  Issuing an operation copies
+ * that into the queued op and passes ncclSum on, so the operator may be destroyed as soon as
+ * the call returns.  Each rank scales its own contribution as it puts it in its slot (in the
+ * accumulation type, rounded to the element type), and the slots are then summed. */
+#define SI_SCALE_LOOP(T, A, LOAD, STORE)                                                      \
+    do {                                                                                     \
+        T *d = dst;                                                                          \
+        const T *s = src;                                                                    \
+        A k = LOAD(*(const T *)scalar);                                                      \
+        for (size_t i = 0; i < count; i++) {                                                 \
+            d[i] = STORE((A)(k * LOAD(s[i])));                                               \
+        }                                                                                    \
+    } while (0)
+
+void
+si_scale(void *dst, const void *src, size_t count, ncclDataType_t t, const void *scalar)
+{
+    switch (t) {
+    case ncclFloat16: SI_SCALE_LOOP(uint16_t, float, si_half_to_float, si_float_to_half); break;
+    case ncclBfloat16: SI_SCALE_LOOP(uint16_t, float, si_bf16_to_float, si_float_to_bf16); break;
+    case ncclFloat32: SI_SCALE_LOOP(float, float, SI_ID, SI_ID); break;
+    case ncclFloat64: SI_SCALE_LOOP(double, double, SI_ID, SI_ID); break;
+    default: break;
+    }
+}

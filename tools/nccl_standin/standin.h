@@ -36,6 +36,7 @@
 #define SI_MAX_RANKS 64
 #define SI_MAGIC "mt-nccl-standin"
 #define SI_LINE 64
+#define SI_MAX_PREMUL 16
 
 /* a counter alone in its cache line */
 typedef struct si_counter {
@@ -84,6 +85,15 @@ struct ncclComm {
     _Atomic int local_abort;
     _Atomic int async_error; /* an ncclResult_t */
     _Atomic int inflight;    /* queued tasks not finished */
+    /* ncclRedOpCreatePreMulSum's operators: op ncclNumOps + i is premul[i] (Note [Stand-in
+     * PreMulSum] in reduce.c); only the owner's thread creates and destroys them */
+    struct si_premul {
+        int used;
+        ncclDataType_t dtype;
+        ncclScalarResidence_t residence;
+        unsigned char value[8]; /* the scalar (host immediate) */
+        const void *ptr;        /* where it is (device residence) */
+    } premul[SI_MAX_PREMUL];
 };
 
 /* one queued operation */
@@ -100,6 +110,11 @@ typedef struct si_op {
     ncclDataType_t dtype;
     ncclRedOp_t op;
     int root;  /* root, or the peer of send/recv */
+    /* a PreMulSum operator (op is then ncclSum): the scalar, copied at the call, or read on
+     * the stream from `scalar_ptr` when that is set */
+    int premul;
+    unsigned char scalar[8];
+    const void *scalar_ptr;
     int fault; /* what the fault hook asked of this operation (SI_FAULT_*) */
     cudaStream_t stream;
 } si_op;
@@ -127,6 +142,8 @@ size_t si_dtype_size(ncclDataType_t t); /* 0 for a type the stand-in does not ha
 /* dst[i] = op over srcs[0..n)[i] (in that order), avg dividing by n, for count elements */
 void si_reduce(void *dst, const void *const *srcs, int n, size_t count, ncclDataType_t t,
                ncclRedOp_t op);
+/* dst[i] = scalar * src[i] (floating types; scalar one element of t) */
+void si_scale(void *dst, const void *src, size_t count, ncclDataType_t t, const void *scalar);
 
 /* ---- coll.c / p2p.c: an operation's work (on the stream) ---- */
 ncclResult_t si_run_collective(const si_op *op);

@@ -52,6 +52,8 @@ mt__nccl_resolve(void *h, const char *path)
     MT__SYM(GroupStart, "ncclGroupStart", 1);
     MT__SYM(GroupEnd, "ncclGroupEnd", 1);
     MT__SYM(CommSplit, "ncclCommSplit", 0);
+    MT__SYM(RedOpCreatePreMulSum, "ncclRedOpCreatePreMulSum", 0);
+    MT__SYM(RedOpDestroy, "ncclRedOpDestroy", 0);
 #undef MT__SYM
     return 0;
 }

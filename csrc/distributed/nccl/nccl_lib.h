@@ -43,6 +43,9 @@ typedef struct mt_nccl_api {
     ncclResult_t (*GroupEnd)(void);
     /* optional (NULL when the library lacks it) */
     ncclResult_t (*CommSplit)(ncclComm_t, int, int, ncclComm_t *, ncclConfig_t *);
+    ncclResult_t (*RedOpCreatePreMulSum)(ncclRedOp_t *, void *, ncclDataType_t,
+                                         ncclScalarResidence_t, ncclComm_t);
+    ncclResult_t (*RedOpDestroy)(ncclRedOp_t, ncclComm_t);
 } mt_nccl_api;
 
 /* The loaded library's table, or NULL with MT_ERUNTIME saying why (not found, where it

@@ -291,6 +291,14 @@ class ProcessGroupGloo(_Backend):
 
     # -------------------------------------------------------------- reductions
 
+    def _opv(self, o):
+        """The reduction of options `o`; torch's error for a PreMulSum, which only NCCL has."""
+        v = _op_value(o.reduceOp)
+        if v is _RedOpType.PREMUL_SUM:
+            name = "MPI" if self.name() == "mpi" else "Gloo"
+            raise RuntimeError(f"Cannot use ReduceOp.PREMUL_SUM with {name}")
+        return v
+
     def allreduce(self, tensors, opts=None):
         op = opts if opts is not None and not isinstance(opts, _options.AllreduceOptions) else None
         o = _opts(opts if op is None else None, _options.AllreduceOptions,
@@ -299,7 +307,7 @@ class ProcessGroupGloo(_Backend):
         if not ts:
             raise _err("ProcessGroupGloo::allreduce: requires non-empty tensor list")
         _check_type_size(ts, ts[0].dtype, ts[0].shape)
-        opv = _op_value(o.reduceOp)
+        opv = self._opv(o)
         call = _Call(self, o)
         if len(ts) == 1:
             t = call.stage.output(ts[0])
@@ -323,7 +331,7 @@ class ProcessGroupGloo(_Backend):
             if _as_reals(t).dtype != _as_reals(ts[0]).dtype:
                 raise _err(f"ProcessGroupGloo::allreduce_coalesced: tensors must all have the same "
                            f"type (index {i}: {t.dtype}, index 0: {ts[0].dtype})")
-        opv = _op_value(o.reduceOp)
+        opv = self._opv(o)
         flat = _mt.cat([_as_reals(t).reshape(-1) for t in ts])
         call = _Call(self, o)
         call("allreduce", [call.stage.output(flat)], int(opv))
@@ -345,7 +353,7 @@ class ProcessGroupGloo(_Backend):
         _check_root_tensor(o.rootTensor, len(ts))
         if len(ts) != 1:
             raise _err("ProcessGroupGloo::reduce: requires a single-element tensor list")
-        opv = _op_value(o.reduceOp)
+        opv = self._opv(o)
         call = _Call(self, o)
         t = call.stage.output(ts[0])
         call("reduce", t, o.rootRank, int(opv))
@@ -365,7 +373,7 @@ class ProcessGroupGloo(_Backend):
             raise _err(f"ProcessGroupGloo::reduce_scatter: input list size {len(ins[0])} does not "
                        f"match world size {self.size()}")
         _check_type_size(ins[0], outs[0].dtype, outs[0].shape)
-        opv = _op_value(o.reduceOp)
+        opv = self._opv(o)
         call = _Call(self, o)
         out = call.stage.output(outs[0])
         call("reduce_scatter", out, call.stage.inputs(ins[0]), int(opv))
@@ -381,7 +389,7 @@ class ProcessGroupGloo(_Backend):
             raise _err(f"ProcessGroupGloo::reduce_scatter_single: input tensor size "
                        f"{input.numel()} must be the world size ({n}) times the output's "
                        f"{output.numel()}")
-        opv = _op_value(o.reduceOp)
+        opv = self._opv(o)
         call = _Call(self, o)
         flat = call.stage.input(input).reshape(-1)
         k = output.numel()

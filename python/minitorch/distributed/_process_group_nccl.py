@@ -79,6 +79,23 @@ def _single(tensors, name):
     return _contiguous_cuda(ts[0], name)
 
 
+class _PreMul:
+    """A PreMulSum reduction for tensors like `t`: its factor as a one-element tensor of t's
+    (real) dtype, on the CPU for a float factor, on t's device for a tensor factor (Note
+    [PreMulSum operators] in csrc/distributed/nccl_comm_binding.c)."""
+    __slots__ = ("factor",)
+
+    def __init__(self, factor, t):
+        dt = t.dtype
+        dt = {_mt.complex64: _mt.float32, _mt.complex128: _mt.float64}.get(dt, dt)
+        if dt not in (_mt.float16, _mt.bfloat16, _mt.float32, _mt.float64):
+            raise TypeError("PreMulSum Data type must be half, float, bfloat16 or double")
+        if isinstance(factor, _mt.Tensor):
+            self.factor = factor.detach().reshape(1).to(device=t.device, dtype=dt)
+        else:
+            self.factor = _mt.tensor([factor], dtype=dt)
+
+
 class ProcessGroupNCCL(_Backend):
     """``ProcessGroupNCCL(store, rank, size, options=None)`` (see Note [The NCCL backend])."""
 
@@ -244,6 +261,9 @@ class ProcessGroupNCCL(_Backend):
         sync = self._sync_events[device]
         _C._cuda_eventRecord(sync, _C._cuda_getCurrentStream(device)[0])
         _C._cuda_eventWait(sync, handle, device)
+        factors = [c[3].factor for c in calls if type(c[3]) is _PreMul and c[3].factor.is_cuda]
+        if factors:  # a device factor is read by the collective: kept until it is done
+            keep = list(keep) + factors
         for t in keep:
             _C._cuda_record_stream(t, handle)
         ctx = _mt.cuda.stream(stream) if pre is not None or post is not None else None
@@ -255,12 +275,18 @@ class ProcessGroupNCCL(_Backend):
             try:
                 if len(calls) > 1:
                     _c10d._nccl_group(True)
+                made = []  # PreMulSum operators (Note [PreMulSum operators])
                 try:
                     for kind, send, recv, red, root in calls:
+                        if type(red) is _PreMul:
+                            made.append(_c10d._nccl_premul_create(comm, red.factor))
+                            red = made[-1]
                         _c10d._nccl_op(comm, kind, send, recv, red, root, handle)
                 finally:
                     if len(calls) > 1:
                         _c10d._nccl_group(False)
+                    for code in made:
+                        _c10d._nccl_redop_destroy(comm, code)
             except _c10d.DistBackendError as e:
                 raise _c10d.DistBackendError(f"[Rank {self._rank}] {e}") from None
             if post is not None:
@@ -282,8 +308,7 @@ class ProcessGroupNCCL(_Backend):
         op = getattr(opts, "reduceOp", default) if opts is not None else default
         opv = _op_value(op)
         if opv == _RedOpType.PREMUL_SUM:
-            raise NotImplementedError("ReduceOp.PREMUL_SUM is not supported by minitorch's NCCL "
-                                      "backend")
+            return _PreMul(op._factor, t)
         if t.dtype == _mt.bool:
             if opv == _RedOpType.AVG:
                 raise TypeError("Cannot use ReduceOp.AVG with boolean inputs")

@@ -68,6 +68,9 @@ class ReduceOp(metaclass=_ReduceOpMeta):
         self.op = _op_value(op)
 
     def __eq__(self, other):
+        if isinstance(other, _RedOpType) or type.__instancecheck__(ReduceOp, other):
+            return int(self.op) == int(other.op if type.__instancecheck__(ReduceOp, other)
+                                       else other)
         try:
             return self.op == _op_value(other)
         except (TypeError, ValueError):
@@ -112,5 +115,32 @@ def _op_value(op):
     else:
         raise TypeError(f"op must be a torch.distributed.ReduceOp, not {type(op).__name__}")
     if v is _RedOpType.PREMUL_SUM:  # enum members are singletons (and == is a Python call)
-        raise NotImplementedError("ReduceOp.PREMUL_SUM is not supported by the gloo backend")
+        # a PreMulSum needs its factor: only _make_nccl_premul_sum's ReduceOp has one
+        raise RuntimeError("ReduceOp.PREMUL_SUM needs a factor: use "
+                           "torch.distributed._make_nccl_premul_sum to create an instance of "
+                           "ReduceOp with PREMUL_SUM")
     return v
+
+
+def _as_reduce_op(op, opv):
+    """The ReduceOp an options object carries for the user's `op` (value opv): a PreMulSum
+    keeps its factor."""
+    return op if opv is _RedOpType.PREMUL_SUM else ReduceOp(opv)
+
+
+def _make_nccl_premul_sum(factor):
+    """ReduceOp.PREMUL_SUM with `factor` (a float, or a one-element tensor on the group's
+    device): each rank's input is multiplied by the factor before the sum.  NCCL only."""
+    from .._tensor import Tensor
+    if isinstance(factor, Tensor):
+        if factor.numel() != 1:
+            raise ValueError(f"the PreMulSum factor must have one element, not {factor.numel()}")
+    elif isinstance(factor, (int, float)) and not isinstance(factor, bool):
+        factor = float(factor)
+    else:
+        raise TypeError("_make_nccl_premul_sum(): incompatible function arguments: factor must "
+                        f"be a float or a Tensor, not {type(factor).__name__}")
+    r = object.__new__(ReduceOp)
+    r.op = _RedOpType.PREMUL_SUM
+    r._factor = factor
+    return r

@@ -48,7 +48,8 @@ from ._process_group_gloo import ProcessGroupGloo, _GlooOptions, _check_timeout
 from ._process_group_nccl import ProcessGroupNCCL
 from ._process_group_mpi import ProcessGroupMPI
 from . import _process_group_mpi
-from ._reduce_op import _OP_EXTRA, _SUM, ReduceOp, _RedOpType, _op_value, reduce_op
+from ._reduce_op import (_OP_EXTRA, _SUM, ReduceOp, _RedOpType, _as_reduce_op,
+                         _make_nccl_premul_sum, _op_value, reduce_op)
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
 from . import _auth
 from ._work import Work
@@ -1003,10 +1004,13 @@ def _root(pg, r, group_r, what, required=False):
     return _group_peer(pg, r, what)
 
 
+_COMPLEX_OPS = (_RedOpType.SUM, _RedOpType.AVG, _RedOpType.PREMUL_SUM)
+
+
 def _check_complex_op(name, tensors, opv):
-    """Complex tensors reduce as pairs of reals (SUM, AVG); the ordering and bitwise
+    """Complex tensors reduce as pairs of reals (SUM, AVG, PREMUL_SUM); the ordering and bitwise
     operations and PRODUCT are refused, as torch."""
-    if opv not in (_RedOpType.SUM, _RedOpType.AVG) and any(t.is_complex() for t in tensors):
+    if opv not in _COMPLEX_OPS and any(t.is_complex() for t in tensors):
         raise ValueError(f"{name} does not support RedOpType.{opv.name} on complex tensors")
 
 
@@ -1035,7 +1039,7 @@ def _all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     if opv is not _SUM:
         _check_complex_op("all_reduce", [tensor], opv)
     pg, info = _enter("all_reduce", group, [tensor], _OP_EXTRA[opv])
-    o = _opts(_options.AllreduceOptions, async_op, reduceOp=ReduceOp(opv))
+    o = _opts(_options.AllreduceOptions, async_op, reduceOp=_as_reduce_op(op, opv))
     return _issue(pg.allreduce([tensor], o), async_op, info)
 
 
@@ -1046,7 +1050,7 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     _check_complex_op("reduce", [tensor], opv)
     pg, info = _enter("reduce", group, [tensor], lambda: f"op={opv.name} dst={dst}")
     root = _root(pg, dst, group_dst, "dst")
-    o = _opts(_options.ReduceOptions, async_op, rootRank=root, reduceOp=ReduceOp(opv))
+    o = _opts(_options.ReduceOptions, async_op, rootRank=root, reduceOp=_as_reduce_op(op, opv))
     return _issue(pg.reduce([tensor], o), async_op, info)
 
 
@@ -1134,7 +1138,7 @@ def all_reduce_coalesced(tensors, op=ReduceOp.SUM, group=None, async_op=False):
     opv = _op_value(op)
     _check_complex_op("all_reduce", tensors, opv)
     pg, info = _enter("all_reduce_coalesced", group, list(tensors), lambda: f"op={opv.name}")
-    o = _opts(_options.AllreduceCoalescedOptions, async_op, reduceOp=ReduceOp(opv))
+    o = _opts(_options.AllreduceCoalescedOptions, async_op, reduceOp=_as_reduce_op(op, opv))
     return _future_or_none(pg.allreduce_coalesced(list(tensors), o), async_op, info)
 
 
@@ -1207,7 +1211,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     pg, info = _enter("reduce_scatter", group, [output], lambda: f"op={opv.name}")
     _check_list_len(input_list, pg, "input_list")
     _check_like(input_list, output, "reduce_scatter", "input_list")
-    o = _opts(_options.ReduceScatterOptions, async_op, reduceOp=ReduceOp(opv))
+    o = _opts(_options.ReduceScatterOptions, async_op, reduceOp=_as_reduce_op(op, opv))
     return _issue(pg.reduce_scatter([output], [list(input_list)], o), async_op, info)
 
 
@@ -1223,7 +1227,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     if input.numel() != n * output.numel():
         raise ValueError(f"reduce_scatter_tensor: input tensor size {input.numel()} must equal "
                          f"world size ({n}) times output tensor size {output.numel()}")
-    o = _opts(_options.ReduceScatterOptions, async_op, reduceOp=ReduceOp(opv))
+    o = _opts(_options.ReduceScatterOptions, async_op, reduceOp=_as_reduce_op(op, opv))
     return _issue(pg.reduce_scatter_single(output, input, o), async_op, info)
 
 
