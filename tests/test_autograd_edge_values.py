@@ -118,3 +118,28 @@ def test_complex_and_polar():
         torch.polar(torch.ones(1), torch.ones(1, dtype=torch.float64))
     with pytest.raises(TypeError, match="argument 'imag'"):
         torch.complex(torch.ones(1), 1.0)
+
+
+def test_complex_pow_gradients():
+    # conjugate Wirtinger gradients of |x ** e| (torch 2.15's values), and 0 ** e for real e >= 0
+    x = torch.tensor([1 + 2j, 0.5 - 1j, 0j], dtype=torch.complex128, requires_grad=True)
+    e = torch.tensor([2.5 + 0.5j, 1.5 - 0.25j, 2 + 0j], dtype=torch.complex128, requires_grad=True)
+    (x ** e).abs().sum().backward()
+    want_x = [3.008820338151203 + 3.868483291908689j, 0.7170762721391056 - 0.9859798741912703j, 0]
+    want_e = [3.4589353742309537 - 4.758873684938408j, 0.10000684120517173 + 0.9923875940742213j, 0]
+    for got, want in ((x.grad, want_x), (e.grad, want_e)):
+        for g, w in zip(got.tolist(), want):
+            assert g == pytest.approx(w, rel=1e-12, abs=1e-15)
+    x.grad = None
+    (x[:2] ** (1.5 + 0.5j)).abs().sum().backward()
+    want = [0.9611324011699988 + 0.961132401169999j, 0.41126977619302235 - 2.878888433351155j, 0]
+    for g, w in zip(x.grad.tolist(), want):
+        assert g == pytest.approx(w, rel=1e-12, abs=1e-15)
+    e.grad = None
+    (2.0 ** e).abs().sum().backward()
+    assert e.grad.tolist()[2] == pytest.approx(2.772588722239781)
+    xs = torch.tensor([1 + 2j, 0.5 - 1j], dtype=torch.complex128, requires_grad=True)
+    es = torch.tensor([2.5 + 0.5j, 1.5 - 0.25j], dtype=torch.complex128, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a, b: a ** b, (xs, es))
+    assert torch.autograd.gradgradcheck(lambda a, b: a ** b, (xs, es))
+    assert torch.autograd.gradgradcheck(lambda a: a ** 2.5, (xs,))

@@ -324,12 +324,14 @@ op('poisson',             'py:_random',              'f', grad='nondiff')
 op('positive',            'py:_pointwise',           'fm', grad='identity')
 op('polar',               'py:_complex',             'fo')
 op('pow',                 'C:ops',                   'fmio', grad=d(_BINARY.replace('other', 'exponent'),
-    self='(grad * exponent * self.pow(exponent - 1)).masked_fill((exponent == 0) & (self == 0), 0)'
-         ' if is_tensor(exponent) else (grad * 0 if exponent == 0 else '
-         'grad * exponent * self.pow(exponent - 1))',
-    exponent='(grad * conj(result * self.log())).masked_fill((self == 0) & (exponent >= 0), 0)'
-             ' if is_tensor(self) else ((grad * conj(result) * slog(self)).masked_fill('
-             'exponent >= 0, 0) if self == 0 else grad * conj(result) * slog(self))'))
+    self='(grad * conj(exponent * self.pow(exponent - 1))).masked_fill((exponent == 0) & '
+         '(self == 0), 0) if is_tensor(exponent) else (grad * 0 if exponent == 0 else '
+         'grad * conj(exponent * self.pow(exponent - 1)))',
+    # 0 ** e for a real e >= 0 has no slope in e (a complex e: its imaginary part 0)
+    exponent='(grad * conj(result * self.log())).masked_fill((self == 0) & (exponent.real >= 0)'
+             ' & (exponent == exponent.real), 0) if is_tensor(self) else ((grad * conj(result) '
+             '* slog(self)).masked_fill((exponent.real >= 0) & (exponent == exponent.real), 0) '
+             'if self == 0 else grad * conj(result) * slog(self))'))
 op('prod',                'C:reduce',                'fmo', grad='prod')
 op('promote_types',       'C:ops',                   'f', grad='nondiff')
 op('quantile',            'py:_sorting',           'fm')
