@@ -2,6 +2,7 @@
 #include "csrc/common.h"
 
 #include "aten_lite/lapack.h"
+#include "aten_lite/ops.h"
 
 /* The drivers (aten_lite/lapack.h) take operands the Python layer laid out (Note [Batched
  * column-major operands]); they check them, so a wrong call raises instead of writing out of
@@ -29,18 +30,76 @@ mt__la_optional(PyObject *o, void *out)
     return mt__la_tensor(o, out);
 }
 
-static void
+/* Note [LAPACK on device tensors]
+ * LAPACK runs on the host.  An operand on another device (a CUDA tensor: the linalg functions
+ * lay out their operands on the input's device) is staged: the driver gets a host twin with
+ * the same sizes and strides (Note [Batched column-major operands]), filled from the device
+ * operand, and the operands the driver writes are copied back to the device afterwards.  So
+ * linalg on CUDA tensors gives CUDA results, computed by the host's LAPACK (torch uses
+ * cuSOLVER/MAGMA there), through copies that follow the current stream. */
+
+/* A host tensor laid out as t (sizes, strides; offset 0) holding t's values; NULL with the
+ * error set. */
+static mt_tensor *
+mt__la_host_twin(mt_tensor *t)
+{
+    int64_t extent = t->numel > 0 ? 1 : 0;
+    for (int d = 0; d < t->ndim && t->numel > 0; d++) {
+        extent += (t->sizes[d] - 1) * (t->strides[d] < 0 ? -t->strides[d] : t->strides[d]);
+    }
+    mt_storage *st = mt_storage_new((size_t)extent * mt_dtype_itemsize(t->dtype), MT_DEVICE_CPU);
+    if (st == NULL) {
+        return NULL;
+    }
+    mt_tensor *h = mt_tensor_new(st, t->dtype, t->ndim, t->sizes, t->strides, 0);
+    mt_storage_decref(st);
+    if (h != NULL && mt_copy_(h, t) < 0) {
+        mt_tensor_decref(h);
+        return NULL;
+    }
+    return h;
+}
+
+/* ts[0..n): the impls the driver gets (new references; host twins of device operands, whose
+ * originals go to ts[n..2n), else NULL there).  -1 with the Python error set. */
+static int
 mt__la_refs(PyObject *const *objs, mt_tensor **ts, int n)
 {
     for (int i = 0; i < n; i++) {
         ts[i] = objs[i] != NULL ? mt__tensor_impl_ref(objs[i]) : NULL;
+        ts[n + i] = NULL;
     }
+    for (int i = 0; i < n; i++) {
+        if (ts[i] == NULL || mt_tensor_device(ts[i]).type == MT_CPU) {
+            continue;
+        }
+        mt_tensor *h;
+        Py_BEGIN_ALLOW_THREADS
+        h = mt__la_host_twin(ts[i]);
+        Py_END_ALLOW_THREADS
+        if (h == NULL) {
+            mt__impls_release(ts, 2 * n);
+            return mt__raise_int(mt_error_code());
+        }
+        ts[n + i] = ts[i];
+        ts[i] = h;
+    }
+    return 0;
 }
 
+/* After a driver returned rc: the staged operands in `written` (bit i: operand i) go back to
+ * their devices (when rc is 0), every reference is dropped; None or the error. */
 static PyObject *
-mt__la_done(int rc, mt_tensor **ts, int n)
+mt__la_done(int rc, mt_tensor **ts, int n, unsigned written)
 {
-    mt__impls_release(ts, n);
+    for (int i = 0; i < n && rc >= 0; i++) {
+        if (ts[n + i] != NULL && (written >> i) & 1u) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = mt_copy_(ts[n + i], ts[i]);
+            Py_END_ALLOW_THREADS
+        }
+    }
+    mt__impls_release(ts, 2 * n);
     if (rc < 0) {
         return mt__raise(rc);
     }
@@ -82,51 +141,57 @@ static PyObject *
 mt_py_lapack_getrf(PyObject *m, PyObject *args)
 {
     PyObject *o[3];
-    mt_tensor *t[3];
+    mt_tensor *t[2 * 3];
     int rc;
     if (!PyArg_ParseTuple(args, "O&O&O&:_lapack_getrf", mt__la_tensor, &o[0], mt__la_tensor,
                           &o[1], mt__la_tensor, &o[2])) {
         return NULL;
     }
-    mt__la_refs(o, t, 3);
+    if (mt__la_refs(o, t, 3) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lapack_getrf(t[0], t[1], t[2]);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 3);
+    return mt__la_done(rc, t, 3, 7u);
 }
 
 static PyObject *
 mt_py_lapack_getrs(PyObject *m, PyObject *args)
 {
     PyObject *o[3];
-    mt_tensor *t[3];
+    mt_tensor *t[2 * 3];
     int trans, rc;
     if (!PyArg_ParseTuple(args, "O&O&O&C:_lapack_getrs", mt__la_tensor, &o[0], mt__la_tensor,
                           &o[1], mt__la_tensor, &o[2], &trans)) {
         return NULL;
     }
-    mt__la_refs(o, t, 3);
+    if (mt__la_refs(o, t, 3) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lapack_getrs(t[0], t[1], t[2], (char)trans);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 3);
+    return mt__la_done(rc, t, 3, 4u);
 }
 
 static PyObject *
 mt__la_potrf_like(PyObject *args, bool inverse)
 {
     PyObject *o[2];
-    mt_tensor *t[2];
+    mt_tensor *t[2 * 2];
     int upper, rc;
     if (!PyArg_ParseTuple(args, "O&pO&:_lapack_potrf", mt__la_tensor, &o[0], &upper,
                           mt__la_tensor, &o[1])) {
         return NULL;
     }
-    mt__la_refs(o, t, 2);
+    if (mt__la_refs(o, t, 2) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = inverse ? mt_lapack_potri(t[0], upper, t[1]) : mt_lapack_potrf(t[0], upper, t[1]);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 2);
+    return mt__la_done(rc, t, 2, 3u);
 }
 
 static PyObject *
@@ -145,34 +210,38 @@ static PyObject *
 mt_py_lapack_trsm(PyObject *m, PyObject *args)
 {
     PyObject *o[2];
-    mt_tensor *t[2];
+    mt_tensor *t[2 * 2];
     int left, upper, trans, unit, rc;
     if (!PyArg_ParseTuple(args, "O&O&ppCp:_lapack_trsm", mt__la_tensor, &o[0], mt__la_tensor,
                           &o[1], &left, &upper, &trans, &unit)) {
         return NULL;
     }
-    mt__la_refs(o, t, 2);
+    if (mt__la_refs(o, t, 2) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lapack_trsm(t[0], t[1], left, upper, (char)trans, unit);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 2);
+    return mt__la_done(rc, t, 2, 2u);
 }
 
 static PyObject *
 mt__la_qr_like(PyObject *args, bool orgqr)
 {
     PyObject *o[2];
-    mt_tensor *t[2];
+    mt_tensor *t[2 * 2];
     int rc;
     if (!PyArg_ParseTuple(args, "O&O&:_lapack_geqrf", mt__la_tensor, &o[0], mt__la_tensor,
                           &o[1])) {
         return NULL;
     }
-    mt__la_refs(o, t, 2);
+    if (mt__la_refs(o, t, 2) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = orgqr ? mt_lapack_orgqr(t[0], t[1]) : mt_lapack_geqrf(t[0], t[1]);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 2);
+    return mt__la_done(rc, t, 2, orgqr ? 1u : 3u);
 }
 
 static PyObject *
@@ -191,59 +260,65 @@ static PyObject *
 mt_py_lapack_gesdd(PyObject *m, PyObject *args)
 {
     PyObject *o[5];
-    mt_tensor *t[5];
+    mt_tensor *t[2 * 5];
     int jobz, rc;
     if (!PyArg_ParseTuple(args, "O&O&O&O&CO&:_lapack_gesdd", mt__la_tensor, &o[0], mt__la_tensor,
                           &o[1], mt__la_optional, &o[2], mt__la_optional, &o[3], &jobz,
                           mt__la_tensor, &o[4])) {
         return NULL;
     }
-    mt__la_refs(o, t, 5);
+    if (mt__la_refs(o, t, 5) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lapack_gesdd(t[0], t[1], t[2], t[3], (char)jobz, t[4]);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 5);
+    return mt__la_done(rc, t, 5, 31u);
 }
 
 static PyObject *
 mt_py_lapack_syevd(PyObject *m, PyObject *args)
 {
     PyObject *o[3];
-    mt_tensor *t[3];
+    mt_tensor *t[2 * 3];
     int vectors, upper, rc;
     if (!PyArg_ParseTuple(args, "O&O&ppO&:_lapack_syevd", mt__la_tensor, &o[0], mt__la_tensor,
                           &o[1], &vectors, &upper, mt__la_tensor, &o[2])) {
         return NULL;
     }
-    mt__la_refs(o, t, 3);
+    if (mt__la_refs(o, t, 3) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lapack_syevd(t[0], t[1], vectors, upper, t[2]);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 3);
+    return mt__la_done(rc, t, 3, 7u);
 }
 
 static PyObject *
 mt_py_lapack_geev(PyObject *m, PyObject *args)
 {
     PyObject *o[4];
-    mt_tensor *t[4];
+    mt_tensor *t[2 * 4];
     int rc;
     if (!PyArg_ParseTuple(args, "O&O&O&O&:_lapack_geev", mt__la_tensor, &o[0], mt__la_tensor,
                           &o[1], mt__la_optional, &o[2], mt__la_tensor, &o[3])) {
         return NULL;
     }
-    mt__la_refs(o, t, 4);
+    if (mt__la_refs(o, t, 4) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lapack_geev(t[0], t[1], t[2], t[3]);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 4);
+    return mt__la_done(rc, t, 4, 15u);
 }
 
 static PyObject *
 mt_py_lapack_gels(PyObject *m, PyObject *args)
 {
     PyObject *o[5];
-    mt_tensor *t[5];
+    mt_tensor *t[2 * 5];
     int driver, rc;
     double rcond;
     if (!PyArg_ParseTuple(args, "O&O&CdO&O&O&:_lapack_gels", mt__la_tensor, &o[0], mt__la_tensor,
@@ -251,28 +326,32 @@ mt_py_lapack_gels(PyObject *m, PyObject *args)
                           mt__la_tensor, &o[4])) {
         return NULL;
     }
-    mt__la_refs(o, t, 5);
+    if (mt__la_refs(o, t, 5) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lapack_gels(t[0], t[1], (char)driver, rcond, t[2], t[3], t[4]);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 5);
+    return mt__la_done(rc, t, 5, 31u);
 }
 
 static PyObject *
 mt_py_lapack_permutation(PyObject *m, PyObject *args)
 {
     PyObject *o[2];
-    mt_tensor *t[2];
+    mt_tensor *t[2 * 2];
     int rc;
     if (!PyArg_ParseTuple(args, "O&O&:_lapack_permutation", mt__la_tensor, &o[0], mt__la_tensor,
                           &o[1])) {
         return NULL;
     }
-    mt__la_refs(o, t, 2);
+    if (mt__la_refs(o, t, 2) < 0) {
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lapack_permutation(t[0], t[1]);
     Py_END_ALLOW_THREADS
-    return mt__la_done(rc, t, 2);
+    return mt__la_done(rc, t, 2, 2u);
 }
 
 static PyMethodDef mt_lapack_functions[] = {

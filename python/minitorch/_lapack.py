@@ -108,15 +108,16 @@ def fortran(A, dtype=None):
     """A fresh batched column-major copy of A (converted to dtype): the drivers write into
     their operands."""
     s = tuple(A.shape)
-    buf = _C.empty(s[:-2] + (s[-1], s[-2]), dtype=dtype or A.dtype)
+    buf = _C.empty(s[:-2] + (s[-1], s[-2]), dtype=dtype or A.dtype, device=A.device)
     buf.copy_(A.mT)
     return buf.mT
 
 
-def fortran_empty(shape, dtype):
-    """An uninitialised batched column-major tensor of `shape`."""
+def fortran_empty(shape, dtype, device):
+    """An uninitialised batched column-major tensor of `shape` on `device` (a driver operand:
+    one on a device is staged through the host, Note [LAPACK on device tensors])."""
     s = tuple(shape)
-    return _C.empty(s[:-2] + (s[-1], s[-2]), dtype=dtype).mT
+    return _C.empty(s[:-2] + (s[-1], s[-2]), dtype=dtype, device=device).mT
 
 
 def fortran_readonly(A):
@@ -125,8 +126,8 @@ def fortran_readonly(A):
     return A if A.mT.is_contiguous() else fortran(A)
 
 
-def info_tensor(batch):
-    return _C.empty(tuple(batch), dtype=_C.int32)
+def info_tensor(batch, device):
+    return _C.empty(tuple(batch), dtype=_C.int32, device=device)
 
 
 def batch_shape(*ts):

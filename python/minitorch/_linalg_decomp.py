@@ -39,8 +39,8 @@ eig_ret = la.return_type("linalg_eig", ["eigenvalues", "eigenvectors"])
 lstsq_ret = la.return_type("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
 
 
-def _eye(batch, n, dtype):
-    I = _C.zeros(tuple(batch) + (n, n), dtype=dtype)
+def _eye(batch, n, dtype, device):
+    I = _C.zeros(tuple(batch) + (n, n), dtype=dtype, device=device)
     I.diagonal(dim1=-2, dim2=-1).fill_(1)
     return I
 
@@ -60,13 +60,13 @@ def linalg_qr(A, mode="reduced", *, out=None):
     k = min(m, n)
     batch = tuple(A.shape)[:-2]
     F = la.fortran(A)
-    tau = _C.empty(batch + (k,), dtype=A.dtype)
+    tau = _C.empty(batch + (k,), dtype=A.dtype, device=A.device)
     _C._lapack_geqrf(F, tau)
     R = la.fortran((F if mode == "complete" else F[..., :k, :]).triu())   # column-major, as torch
     if mode == "r":
-        Q = _C.empty(0, dtype=A.dtype)
+        Q = _C.empty(0, dtype=A.dtype, device=A.device)
     elif mode == "complete" and m > n:
-        Q = la.fortran_empty(batch + (m, m), A.dtype)
+        Q = la.fortran_empty(batch + (m, m), A.dtype, A.device)
         Q[..., :, :n] = F
         Q[..., :, n:] = 0
         _C._lapack_orgqr(Q, tau)
@@ -107,16 +107,16 @@ def _gesdd(A, jobz):
     k = min(m, n)
     batch = tuple(A.shape)[:-2]
     F = la.fortran(A)
-    S = _C.empty(batch + (k,), dtype=la.real_dtype(A.dtype))
+    S = _C.empty(batch + (k,), dtype=la.real_dtype(A.dtype), device=A.device)
     U = Vh = None
     if jobz != "N":
         full = jobz == "A"
-        U = la.fortran_empty(batch + (m, m if full else k), A.dtype)
-        Vh = la.fortran_empty(batch + (n if full else k, n), A.dtype)
+        U = la.fortran_empty(batch + (m, m if full else k), A.dtype, A.device)
+        Vh = la.fortran_empty(batch + (n if full else k, n), A.dtype, A.device)
         if k == 0 and full:
-            U.copy_(_eye(batch, m, A.dtype))
-            Vh.copy_(_eye(batch, n, A.dtype))
-    info = la.info_tensor(batch)
+            U.copy_(_eye(batch, m, A.dtype, A.device))
+            Vh.copy_(_eye(batch, n, A.dtype, A.device))
+    info = la.info_tensor(batch, A.device)
     _C._lapack_gesdd(F, S, U, Vh, jobz, info)
     la.raise_info(info, "linalg.svd", _svd_failed, A.dim() > 2)
     return U, S, Vh
@@ -163,8 +163,8 @@ def svd(input, some=True, compute_uv=True, *, out=None):
         S = linalg_svdvals(input)
         m, n = input.size(-2), input.size(-1)
         batch = tuple(input.shape)[:-2]
-        r = (_C.zeros(batch + (m, m), dtype=input.dtype), S,
-             _C.zeros(batch + (n, n), dtype=input.dtype))
+        r = (_C.zeros(batch + (m, m), dtype=input.dtype, device=input.device), S,
+             _C.zeros(batch + (n, n), dtype=input.dtype, device=input.device))
     if out is not None:
         return la.store_outs(out, r, "svd", svd_old_ret)
     return svd_old_ret(*r)
@@ -192,8 +192,8 @@ def _syevd(A, UPLO, vectors):
     n = A.size(-1)
     batch = tuple(A.shape)[:-2]
     F = la.fortran(A)
-    w = _C.empty(batch + (n,), dtype=la.real_dtype(A.dtype))
-    info = la.info_tensor(batch)
+    w = _C.empty(batch + (n,), dtype=la.real_dtype(A.dtype), device=A.device)
+    info = la.info_tensor(batch, A.device)
     _C._lapack_syevd(F, w, bool(vectors), UPLO.upper() == "U", info)
     la.raise_info(info, "linalg.eigh", _eig_failed, A.dim() > 2)
     # LAPACK's iterations do not see NaN: a non-finite input gives non-finite values or none
@@ -239,9 +239,9 @@ def _geev(A, vectors):
     batch = tuple(A.shape)[:-2]
     cdt = la.complex_dtype(A.dtype)
     F = la.fortran(A)
-    w = _C.empty(batch + (n,), dtype=cdt)
-    V = la.fortran_empty(batch + (n, n), cdt) if vectors else None
-    info = la.info_tensor(batch)
+    w = _C.empty(batch + (n,), dtype=cdt, device=A.device)
+    V = la.fortran_empty(batch + (n, n), cdt, A.device) if vectors else None
+    info = la.info_tensor(batch, A.device)
     _C._lapack_geev(F, w, V, info)
     la.raise_info(info, "linalg.eig", _eig_failed, A.dim() > 2)
     return w, V
@@ -312,28 +312,28 @@ def linalg_lstsq(A, B, rcond=None, *, driver=None):
     if rcond is None:
         rcond = la.eps(A.dtype) * mx
     F = la.fortran(A.expand(batch + (m, n)))
-    buf = la.fortran_empty(batch + (mx, k), A.dtype)
+    buf = la.fortran_empty(batch + (mx, k), A.dtype, A.device)
     buf[..., :m, :] = B2
     if mx > m:
         buf[..., m:, :] = 0
     ranked = driver != "gels"
-    rank = _C.empty(batch, dtype=_C.int64) if ranked else None
-    S = _C.empty(batch + (mn,), dtype=rdt) if driver in ("gelsd", "gelss") else None
-    info = la.info_tensor(batch)
+    rank = _C.empty(batch, dtype=_C.int64, device=A.device) if ranked else None
+    S = _C.empty(batch + (mn,), dtype=rdt, device=A.device) if driver in ("gelsd", "gelss") else None
+    info = la.info_tensor(batch, A.device)
     _C._lapack_gels(F, buf, _DRIVERS[driver], float(rcond), rank, S, info)
     la.raise_info(info, "torch.linalg.lstsq", lambda c: "The least squares solution could not be "
                   "computed because the input matrix does not have full rank (error code: "
                   f"{c}).", A.dim() > 2)
     X = buf[..., :n, :]
-    residuals = _C.empty(0, dtype=rdt)
+    residuals = _C.empty(0, dtype=rdt, device=A.device)
     if m > n and driver != "gelsy" and (rank is None or bool(rank.eq(n).all())):
         residuals = buf[..., n:, :].abs().square().sum(-2)
     if vector:
         X = X.squeeze(-1)
     if rank is None:
-        rank = _C.empty(0, dtype=_C.int64)
+        rank = _C.empty(0, dtype=_C.int64, device=A.device)
     if S is None:
-        S = _C.empty(0, dtype=rdt)
+        S = _C.empty(0, dtype=rdt, device=A.device)
     return lstsq_ret(X, residuals, rank, S)
 
 
@@ -349,17 +349,17 @@ def _tolerances(A, atol, rtol, pyname):
         if isinstance(x, _C.TensorBase):
             if x.dtype.is_complex:
                 raise RuntimeError(f"{pyname}: atol and rtol must be real tensors")
-            return x.to(rdt)
-        return _C.full((), float(x), dtype=rdt)
+            return x.to(device=A.device, dtype=rdt)
+        return _C.full((), float(x), dtype=rdt, device=A.device)
     at = as_t(atol) if atol is not None else None
     if rtol is not None:
         rt = as_t(rtol)
     elif at is not None:
         rt = _C._where(at.gt(0), 0.0, default)
     else:
-        rt = _C.full((), default, dtype=rdt)
+        rt = _C.full((), default, dtype=rdt, device=A.device)
     if at is None:
-        at = _C.zeros((), dtype=rdt)
+        at = _C.zeros((), dtype=rdt, device=A.device)
     return at, rt
 
 
@@ -494,7 +494,8 @@ def geqrf(input, *, out=None):
     check_dtype(input, "torch.geqrf")
     m, n = input.size(-2), input.size(-1)
     F = la.fortran(input)
-    tau = _C.empty(tuple(input.shape)[:-2] + (min(m, n),), dtype=input.dtype)
+    tau = _C.empty(tuple(input.shape)[:-2] + (min(m, n),), dtype=input.dtype,
+                   device=input.device)
     _C._lapack_geqrf(F, tau)
     if out is not None:
         return la.store_outs(out, (F, tau), "geqrf", geqrf_ret)
@@ -525,7 +526,7 @@ def _apply_reflectors(A, tau, X):
     """H_1 H_2 ... H_k X with H_i = I - tau_i v_i v_i^H, v_i column i of A below the
     diagonal with a 1 on it (recorded ops: the composite is differentiable)."""
     m, k = A.size(-2), tau.size(-1)
-    V = A[..., :, :k].tril(-1) + _eye((), m, A.dtype)[:, :k]
+    V = A[..., :, :k].tril(-1) + _eye((), m, A.dtype, A.device)[:, :k]
     for i in range(k - 1, -1, -1):
         v = V[..., :, i:i + 1]
         X = X - tau[..., i:i + 1].unsqueeze(-1) * (v @ (v.mH @ X))
@@ -542,7 +543,7 @@ def linalg_householder_product(A, tau, *, out=None):
     if out is not None:
         la.check_out_grad("linalg_householder_product", A, tau)
     if _needs_grad(A, tau):
-        Q = _apply_reflectors(A, tau, _eye((), m, A.dtype)[:, :n].expand(tuple(A.shape)))
+        Q = _apply_reflectors(A, tau, _eye((), m, A.dtype, A.device)[:, :n].expand(tuple(A.shape)))
     else:
         with _no_grad():
             Q = la.fortran(A)
@@ -571,9 +572,10 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
     if (other.size(-2) if left else other.size(-1)) != m:
         raise RuntimeError(f"torch.ormqr: other.shape[{-2 if left else -1}] must be equal to "
                            f"input.shape[-2]")
-    pad = _C.zeros(tuple(input.shape)[:-1] + (m - input.size(-1),), dtype=input.dtype)
+    pad = _C.zeros(tuple(input.shape)[:-1] + (m - input.size(-1),), dtype=input.dtype,
+                      device=input.device)
     Q = _apply_reflectors(_C.cat([input, pad], -1) if m > input.size(-1) else input, tau,
-                          _eye((), m, input.dtype).expand(tuple(input.shape)[:-2] + (m, m)))
+                          _eye((), m, input.dtype, input.device).expand(tuple(input.shape)[:-2] + (m, m)))
     Q = Q.mH if transpose else Q
     r = Q @ other if left else other @ Q
     return la.store_out(out, r, "ormqr") if out is not None else r

@@ -182,7 +182,7 @@ def linalg_cond(A, p=None, *, out=None):
         la.check_dtype(A, "linalg.svd")
         S = _op("linalg_svdvals")(A)
         if S.size(-1) == 0:
-            r = _C.zeros(tuple(A.shape)[:-2], dtype=S.dtype)
+            r = _C.zeros(tuple(A.shape)[:-2], dtype=S.dtype, device=A.device)
         elif p == -2:
             r = S[..., -1] / S[..., 0]
         else:
@@ -191,7 +191,7 @@ def linalg_cond(A, p=None, *, out=None):
         la.check_matrix(A, f"linalg.cond(ord={p})", square=True)
         la.check_dtype(A, "linalg.cond")
         if A.size(-1) == 0:
-            r = _C.zeros(tuple(A.shape)[:-2], dtype=la.real_dtype(A.dtype))
+            r = _C.zeros(tuple(A.shape)[:-2], dtype=la.real_dtype(A.dtype), device=A.device)
         else:
             inv, info = _op("linalg_inv_ex")(A)
             r = linalg_matrix_norm(A, p) * linalg_matrix_norm(inv, p)

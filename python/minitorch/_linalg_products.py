@@ -175,7 +175,7 @@ def linalg_matrix_power(A, n, *, out=None):
                             f"{type(n).__name__}") from None
     la.check_matrix(A, "linalg.matrix_power", square=True)
     if n == 0:
-        r = _C.zeros(tuple(A.shape), dtype=A.dtype)
+        r = _C.zeros(tuple(A.shape), dtype=A.dtype, device=A.device)
         r.diagonal(dim1=-2, dim2=-1).fill_(1)
     else:
         base = _op("linalg_inv")(A) if n < 0 else A
@@ -220,7 +220,7 @@ def _expm(A):
     s = _C.ceil(_C.log2(_C._where(ratio.gt(1), ratio, 1.0))).to(_C.int64)
     smax = int(s.amax()) if s.numel() else 0
     B = A / (2.0 ** s.to(la.real_dtype(A.dtype))).unsqueeze(-1).unsqueeze(-1).to(A.dtype)
-    I = _C.zeros((n, n), dtype=A.dtype)
+    I = _C.zeros((n, n), dtype=A.dtype, device=A.device)
     I.diagonal().fill_(1)
     B2 = B @ B
     B4 = B2 @ B2
@@ -322,5 +322,5 @@ def linalg_vander(x, *, N=None):
         N = x.size(-1)
     if N <= 1:
         raise RuntimeError("N must be greater than 1.")
-    ones = _C.ones(tuple(x.shape) + (1,), dtype=x.dtype)
+    ones = _C.ones(tuple(x.shape) + (1,), dtype=x.dtype, device=x.device)
     return _C.cat([ones, x.unsqueeze(-1).expand(tuple(x.shape) + (N - 1,))], -1).cumprod(-1)

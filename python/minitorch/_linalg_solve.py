@@ -53,8 +53,8 @@ def _getrf(A):
     LU = la.fortran(A)
     m, n = A.size(-2), A.size(-1)
     batch = tuple(A.shape)[:-2]
-    piv = _C.empty(batch + (min(m, n),), dtype=_C.int32)
-    info = la.info_tensor(batch)
+    piv = _C.empty(batch + (min(m, n),), dtype=_C.int32, device=A.device)
+    info = la.info_tensor(batch, A.device)
     _C._lapack_getrf(LU, piv, info)
     return LU, piv, info
 
@@ -94,12 +94,12 @@ def linalg_lu_factor(A, *, pivot=True, out=None):
 def _permutation(piv, m, dtype, fname_msg):
     """P (dtype, (*batch, m, m)) with A = P L U from getrf's pivots."""
     batch = tuple(piv.shape)[:-1]
-    perm = _C.empty(batch + (m,), dtype=_C.int64)
+    perm = _C.empty(batch + (m,), dtype=_C.int64, device=piv.device)
     try:
         _C._lapack_permutation(piv.contiguous(), perm)
     except IndexError:
         raise RuntimeError(fname_msg) from None
-    P = _C.zeros(batch + (m, m), dtype=dtype)
+    P = _C.zeros(batch + (m, m), dtype=dtype, device=piv.device)
     return P.scatter_(-2, perm.unsqueeze(-2), 1)
 
 
@@ -107,7 +107,7 @@ def _unpack(LU, piv, data=True, pivots=True, msg=None):
     """(P, L, U) from packed LU factors (empty tensors for the parts not asked for)."""
     m, n = LU.size(-2), LU.size(-1)
     k = min(m, n)
-    P = L = U = _C.empty(0, dtype=LU.dtype)
+    P = L = U = _C.empty(0, dtype=LU.dtype, device=LU.device)
     if data:
         L = LU[..., :, :k].tril(-1)
         L.diagonal(dim1=-2, dim2=-1).fill_(1)
@@ -244,8 +244,8 @@ def lu(A, pivot=True, get_infos=False, out=None):
 
 # ---- inverses and solves -------------------------------------------------------------------
 
-def _eye_like(batch, n, dtype):
-    I = _C.zeros(tuple(batch) + (n, n), dtype=dtype)
+def _eye_like(batch, n, dtype, device):
+    I = _C.zeros(tuple(batch) + (n, n), dtype=dtype, device=device)
     I.diagonal(dim1=-2, dim2=-1).fill_(1)
     return I
 
@@ -259,7 +259,7 @@ def linalg_inv_ex(A, *, check_errors=False, out=None):
     n = A.size(-1)
     batch = tuple(A.shape)[:-2]
     LU, piv, info = _getrf(A)
-    X = la.fortran(_eye_like((), n, A.dtype).expand(batch + (n, n)))
+    X = la.fortran(_eye_like((), n, A.dtype, A.device).expand(batch + (n, n)))
     _C._lapack_getrs(LU, piv, X, "N")
     if check_errors:
         la.raise_info(info, "linalg.inv_ex", _singular_inv, A.dim() > 2)
@@ -338,7 +338,7 @@ def _lu_parts(A):
     LU, piv, _ = _getrf(A)
     n = A.size(-1)
     diag = LU.diagonal(dim1=-2, dim2=-1)
-    swaps = piv.ne(_C.arange(1, n + 1, dtype=_C.int32)).sum(-1)
+    swaps = piv.ne(_C.arange(1, n + 1, dtype=_C.int32, device=piv.device)).sum(-1)
     parity = 1 - 2 * (swaps % 2)
     return diag, parity
 
@@ -404,7 +404,7 @@ def linalg_cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     check_matrix(A, "linalg.cholesky_ex", square=True)
     check_dtype(A, "linalg.cholesky_ex")
     L = la.fortran(A)
-    info = la.info_tensor(A.shape[:-2])
+    info = la.info_tensor(A.shape[:-2], A.device)
     _C._lapack_potrf(L, bool(upper), info)
     if check_errors:
         la.raise_info(info, "linalg.cholesky_ex", _not_pd, A.dim() > 2)
@@ -454,7 +454,7 @@ def cholesky_inverse(input, upper=False, *, out=None):
     check_matrix(input, "cholesky_inverse", square=True)
     check_dtype(input, "cholesky_inverse")
     n = input.size(-1)
-    I = _eye_like((), n, input.dtype).expand(tuple(input.shape)[:-2] + (n, n))
+    I = _eye_like((), n, input.dtype, input.device).expand(tuple(input.shape)[:-2] + (n, n))
     st = _op("linalg_solve_triangular")
     if upper:   # (U^H U)^{-1} = U^{-1} U^{-H}
         Ui = st(input, I, upper=True)
