@@ -87,3 +87,28 @@ def test_no_grad_copy_is_not_recorded():
     with torch.no_grad():
         y = x.cuda()
     assert not y.requires_grad and y.grad_fn is None
+
+
+def test_gradcheck_of_device_inputs():
+    # finite differences write into the device inputs without changing their versions, and the
+    # Jacobians live on the inputs' device
+    x = torch.randn(2, 3, dtype=torch.float64, device="cuda", requires_grad=True)
+    w = torch.randn(3, 3, dtype=torch.float64, device="cuda", requires_grad=True)
+    f = lambda a, b: (a * a).sin() @ b  # noqa: E731
+    assert torch.autograd.gradcheck(f, (x, w))
+    assert torch.autograd.gradcheck(f, (x, w), fast_mode=True)
+    assert torch.autograd.gradgradcheck(f, (x, w))
+    bad = _WrongGrad.apply
+    with pytest.raises(RuntimeError, match="Jacobian mismatch"):
+        torch.autograd.gradcheck(bad, (x,))
+
+
+class _WrongGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 3
+

@@ -65,9 +65,9 @@ def _scatter_flat(g, shape, positions):
     return g.new_zeros(_numel(shape)).index_add(0, positions.reshape(-1), g.reshape(-1)).reshape(shape)
 
 
-def _positions(shape):
-    """The flat position of each element of a contiguous tensor of `shape`."""
-    return _C.arange(_numel(shape)).reshape(shape)
+def _positions(shape, device=None):
+    """The flat position of each element of a contiguous tensor of `shape` (on `device`)."""
+    return _C.arange(_numel(shape), device=device).reshape(shape)
 
 
 def _to_src(gs, src):
@@ -481,7 +481,7 @@ def scatter_reduce(ctx, g):
     out = ctx.out
     if src.shape != index.shape:
         src = src[tuple(slice(0, n) for n in index.shape)]
-    hit = _C.zeros(x.shape, dtype=_C.bool).scatter_(dim, index, True)   # some index points here
+    hit = _C.zeros(x.shape, dtype=_C.bool, device=x.device).scatter_(dim, index, True)   # some index points here
     from_x = hit.logical_not() if not include_self else None      # where x contributes
 
     def only_x(t):
@@ -589,7 +589,7 @@ def getitem(ctx, g):
         gi[key] = g
         return (gi,)
     # advanced indexing may pick an element twice: add through the flat positions picked
-    return (_scatter_flat(g, x.shape, _positions(x.shape).to(g.device)[key]),)
+    return (_scatter_flat(g, x.shape, _positions(x.shape, g.device)[key]),)
 
 
 def setitem(ctx, g):
@@ -622,7 +622,7 @@ def unfold(ctx, g):
     dim, size, step = _arg(ctx, 1, "dimension"), _arg(ctx, 2, "size"), _arg(ctx, 3, "step")
     if x.dim() == 0:
         return (g.reshape(()),)
-    return (_scatter_flat(g, x.shape, _positions(x.shape).unfold(dim, size, step)),)
+    return (_scatter_flat(g, x.shape, _positions(x.shape, g.device).unfold(dim, size, step)),)
 
 
 def _extent(shape, stride, offset):
@@ -641,10 +641,10 @@ def as_strided(ctx, g):
     if offset is None:
         offset = x.storage_offset()
     n = builtins.max(_extent(x.shape, x.stride(), x.storage_offset()), _extent(size, stride, offset))
-    storage = _C.arange(n)
-    owner = _C.full((n,), -1, dtype=_C.int64)     # storage position -> input element
+    storage = _C.arange(n, device=g.device)
+    owner = _C.full((n,), -1, dtype=_C.int64, device=g.device)  # storage position -> input element
     owner[storage.as_strided(x.shape, x.stride(), x.storage_offset()).reshape(-1)] = \
-        _C.arange(x.numel())
+        _C.arange(x.numel(), device=g.device)
     src = owner[storage.as_strided(size, stride, offset).reshape(-1)]
     gflat = g.reshape(-1)
     inside = src >= 0
@@ -655,7 +655,7 @@ def as_strided(ctx, g):
 
 def _diagonal_back(g, shape, offset, dim1, dim2):
     """Zeros of `shape` with g on its offset diagonal of (dim1, dim2)."""
-    return _scatter_flat(g, shape, _positions(shape).diagonal(offset, dim1, dim2))
+    return _scatter_flat(g, shape, _positions(shape, g.device).diagonal(offset, dim1, dim2))
 
 
 def diag(ctx, g):
@@ -745,13 +745,13 @@ def _out(ctx, op):
 
 def _eye_as(t, n):
     """The identity of t's dtype, n x n."""
-    return _C.eye(n, dtype=t.dtype)
+    return _C.eye(n, dtype=t.dtype, device=t.device)
 
 
 def _offdiag_inverse(E):
     """1 / E off the diagonal, 0 on it (E: gaps between spectral values, batched)."""
     n = E.shape[-1]
-    mask = _C.eye(n, dtype=_C.bool)
+    mask = _C.eye(n, dtype=_C.bool, device=E.device)
     return (1 / E.masked_fill(mask, 1)).masked_fill(mask, 0)
 
 

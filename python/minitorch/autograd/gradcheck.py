@@ -96,8 +96,9 @@ def _check_inputs(inputs):
 
 class _Values:
     """Writes into an input's values as torch's finite differences write into .data: through a
-    NumPy view of its memory, which leaves the tensor's version counter alone (so graphs that
-    saved the input stay valid), or, for dtypes NumPy lacks, through the tensor itself."""
+    NumPy view of its memory, or, for dtypes NumPy lacks and device tensors, through the tensor
+    with its version counter put back after each write: either way the version is left alone
+    (so graphs that saved the input stay valid)."""
 
     def __init__(self, x):
         self.x = x
@@ -115,7 +116,9 @@ class _Values:
         if self.arr is not None:
             self.arr[idx] = value
         else:
+            v = self.t._version
             self.t[idx] = value
+            _C._set_version(self.t, v)
 
     def snapshot(self):
         return self.arr.copy() if self.arr is not None else self.t.clone()
@@ -127,7 +130,9 @@ class _Values:
             d = 0 if isinstance(delta, (int, float, complex)) else delta.numpy()
             np.copyto(self.arr, orig + d)
         else:
+            v = self.t._version
             self.t.copy_(orig + delta)
+            _C._set_version(self.t, v)
 
 
 def _outputs(fn, inputs):
@@ -194,7 +199,7 @@ def _numerical_jacobians(fn, inputs, eps, forward=False):
             if cols[o]:
                 jac[i, o] = _stack(cols[o], 0).to(dtype)
             else:
-                jac[i, o] = _C.zeros((0, out.numel()), dtype=dtype)
+                jac[i, o] = _C.zeros((0, out.numel()), dtype=dtype, device=out.device)
     return jac
 
 
@@ -223,7 +228,7 @@ def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes, v=None)
     else:
         grad_outputs = []
         for j in range(output.numel()):
-            g = _C.zeros(tuple(output.shape), dtype=output.dtype)
+            g = _C.zeros(tuple(output.shape), dtype=output.dtype, device=output.device)
             g.view(-1)[j] = 1
             grad_outputs.append(g)
 
@@ -233,14 +238,14 @@ def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes, v=None)
         for go in grad_outputs:
             for c, x, g in zip(cols, diff, _vjps(output, diff, go)):
                 if g is None:
-                    c.append(_C.zeros(x.numel(), dtype=x.dtype))
+                    c.append(_C.zeros(x.numel(), dtype=x.dtype, device=x.device))
                     continue
                 if g.shape != x.shape:
                     sizes_ok = False
                 elif g.dtype != x.dtype:
                     types_ok = False
                 c.append(g.reshape(-1).to(x.dtype))
-        jac = [_stack(c, 1) if c else _C.zeros((x.numel(), 0), dtype=x.dtype)
+        jac = [_stack(c, 1) if c else _C.zeros((x.numel(), 0), dtype=x.dtype, device=x.device)
                for c, x in zip(cols, diff)]
         return jac, sizes_ok, types_ok
 
@@ -301,7 +306,8 @@ def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
 def _unit_vector(x, generator, real=False):
     mt = _mt()
     dtype = _real_dtype(x.dtype) if real else x.dtype
-    vec = mt.rand(x.numel(), generator=generator, dtype=_real_dtype(dtype)).to(dtype)
+    vec = mt.rand(x.numel(), generator=generator, dtype=_real_dtype(dtype)).to(
+        device=x.device, dtype=dtype)
     norm = vec.norm()
     return vec / norm if norm.item() != 0 else vec
 
@@ -433,7 +439,7 @@ def _check_batched_grad(inputs, output, output_idx):
                    is_grads_batched=batched)
         shape = (v.shape[0],) if batched else ()
         return tuple(g if g is not None else
-                     _C.zeros((), dtype=x.dtype).expand(shape + tuple(x.shape))
+                     _C.zeros((), dtype=x.dtype, device=x.device).expand(shape + tuple(x.shape))
                      for g, x in zip(res, diff))
 
     vs = [mt.randn_like(output) for _ in range(2)]
@@ -459,7 +465,7 @@ def _check_mul_by_grad_output(outputs, inputs, masked):
     diff = [x for x in inputs if _is_t(x) and x.requires_grad]
     if not diff:
         raise GradcheckError("no Tensors requiring grad found in input")
-    zeros = [_C.zeros(tuple(o.shape), dtype=o.dtype) for o in outputs]
+    zeros = [_C.zeros(tuple(o.shape), dtype=o.dtype, device=o.device) for o in outputs]
     for gi, di in zip(grad(outputs, diff, zeros, allow_unused=True), diff):
         if gi is None:
             continue
@@ -513,7 +519,7 @@ def _check_undefined_grad(func, outputs, inputs):
                       "\"check_undefined_grad=False\" to disable the feature", stacklevel=3)
 
     def check(outs):
-        zeros = [_C.zeros(tuple(o.shape), dtype=o.dtype) for o in outs]
+        zeros = [_C.zeros(tuple(o.shape), dtype=o.dtype, device=o.device) for o in outs]
         try:
             got = grad(outs, diff, zeros, allow_unused=True)
         except RuntimeError as e:
@@ -570,7 +576,7 @@ def _forward_ad_jacobians(func, inputs, check_grad_dtypes, all_u=None):
                         val.dtype.is_complex != res.dtype.is_complex:
                     raise GradcheckError("Forward AD gradient has dtype mismatch.")
                 cols.append(res.reshape(-1).to(val.dtype).clone() if res is not None else
-                            _C.zeros(val.numel(), dtype=val.dtype))
+                            _C.zeros(val.numel(), dtype=val.dtype, device=val.device))
             return cols
 
         for k, (i, tg) in enumerate(zip(diff, fw_grads)):
@@ -589,7 +595,7 @@ def _forward_ad_jacobians(func, inputs, check_grad_dtypes, all_u=None):
                 jac.append([_stack(list(c), 0) for c in zip(*per_elem)])
             else:
                 outs = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
-                jac.append([_C.zeros((0, o.numel()), dtype=o.dtype) for o in outs])
+                jac.append([_C.zeros((0, o.numel()), dtype=o.dtype, device=o.device) for o in outs])
     return jac
 
 
@@ -754,7 +760,7 @@ def _check_batched_forward_grad(func, inputs):
                         continue
                     p, t = fwAD.unpack_dual(o)
                     ret.append(t if t is not None else
-                               _C.zeros((), dtype=p.dtype).expand(tuple(p.shape)))
+                               _C.zeros((), dtype=p.dtype, device=p.device).expand(tuple(p.shape)))
                 return tuple(ret)
 
         t1, t2 = mt.randn_like(x), mt.randn_like(x)
@@ -840,12 +846,12 @@ def _random_grad_output(x, noncontiguous):
     shape = tuple(x.shape)
     if noncontiguous and len(shape) and x.numel() > 1:
         big = mt.rand(shape[:-1] + (2 * shape[-1],), dtype=_real_dtype(dtype)) * 2 - 1
-        t = big.to(dtype)[..., ::2]
+        t = big.to(device=x.device, dtype=dtype)[..., ::2]
     else:
         t = (mt.rand(shape, dtype=_real_dtype(dtype)) * 2 - 1).to(dtype)
     if dtype.is_complex:
         t = t + 1j * (mt.rand(shape, dtype=_real_dtype(dtype)) * 2 - 1)
-    return t.detach().requires_grad_(True)
+    return t.to(x.device).detach().requires_grad_(True)
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
