@@ -28,7 +28,7 @@
  *                    (-fwrapv): since wrapping arithmetic is exact modulo
  *                    2^64, truncating to the narrow type gives what
  *                    accumulating in that type would, i.e. torch's results;
- *   bool             has no kernel, as torch ("addmm_impl_cpu_").
+ *   bool             has no kernel, as torch ("addmm_impl_cpu_", "addmm_cuda").
  *
  * Note [Complex GEMM]
  * complex64/complex128 go to cblas_cgemm/zgemm when the loaded BLAS has
@@ -614,7 +614,9 @@ mt__check_dtypes(const mt_tensor *a, const mt_tensor *b)
                             mt__meta_names[a->dtype], mt__meta_names[b->dtype]);
     }
     if (a->dtype == MT_BOOL) {
-        return mt_error_set(MT_ENOTIMPL, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+        bool cuda = mt_tensor_device(a).type == MT_CUDA;
+        return mt_error_set(MT_ENOTIMPL, "\"%s\" not implemented for 'Bool'",
+                            cuda ? "addmm_cuda" : "addmm_impl_cpu_");
     }
     return 0;
 }

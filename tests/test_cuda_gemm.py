@@ -198,7 +198,7 @@ def test_errors_as_on_the_cpu():
         torch.mm(a, _rand(3, 4).cuda())
     with pytest.raises(RuntimeError, match="same dtype"):
         torch.mm(a, _rand(4, 2, dtype=torch.float64).cuda())
-    with pytest.raises(NotImplementedError):  # (complex: tests/test_cuda_complex.py)
+    with pytest.raises(NotImplementedError, match="\"addmm_cuda\" not implemented for 'Bool'"):
         torch.mm(torch.ones(2, 2, dtype=torch.bool).cuda(), torch.ones(2, 2, dtype=torch.bool).cuda())
 
 

@@ -234,6 +234,10 @@ def test_op_without_kernel():
     n = torch.tensor([5, 5], device="cuda")
     with pytest.raises(NotImplementedError, match="CUDA|cuda"):
         torch.nn.functional.ctc_loss(lp, t, n, n - 3)
+    # lengths as lists or CPU tensors reach the same kernel (moved to the device, as torch)
+    for lengths in (([5, 5], [2, 2]), (torch.tensor([5, 5]), torch.tensor([2, 2]))):
+        with pytest.raises(NotImplementedError, match="CUDA|cuda"):
+            torch.nn.functional.ctc_loss(lp, t, *lengths)
 
 
 def test_dtype_without_kernel():

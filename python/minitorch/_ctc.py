@@ -8,12 +8,13 @@ from ._checks import _check, _legacy_name
 _WHERE = " (while checking arguments for ctc_loss_allocate_outputs)"
 
 
-def _lengths(x, what):
-    """Lengths given as a tensor or a sequence of ints, as an int64 tensor."""
+def _lengths(x, what, device):
+    """Lengths given as a tensor (on any device, as torch takes them) or a sequence of ints, as
+    an int64 tensor on `device` (the kernels take all their operands on one device)."""
     if isinstance(x, _C.TensorBase):
         if x.dtype.is_floating_point or x.dtype.is_complex or x.dtype == _C.bool:
             raise RuntimeError(f"{what} must be integral")
-        return x.reshape(-1).to(_C.int64)
+        return x.reshape(-1).to(device=device, dtype=_C.int64)
     if isinstance(x, (tuple, list)):
         vals = []
         for v in x:
@@ -21,7 +22,7 @@ def _lengths(x, what):
                 raise TypeError(f"ctc_loss(): argument '{what}' must be tuple of ints, but found "
                                 f"element of type {type(v).__name__}")
             vals.append(int(v))
-        return _C.tensor(vals, dtype=_C.int64)
+        return _C.tensor(vals, dtype=_C.int64, device=device)
     raise TypeError(f"ctc_loss(): argument '{what}' must be a Tensor or a tuple of ints, not "
                     f"{type(x).__name__}")
 
@@ -81,8 +82,8 @@ def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, zero_i
     if targets.dtype != _C.int64:
         raise RuntimeError(f"Expected tensor for argument #2 'targets' to have scalar type Long; but "
                            f"got {_legacy_name(targets.dtype)} instead{_WHERE}")
-    il = _lengths(input_lengths, "input_lengths")
-    tl = _lengths(target_lengths, "target_lengths")
+    il = _lengths(input_lengths, "input_lengths", log_probs.device)
+    tl = _lengths(target_lengths, "target_lengths", log_probs.device)
     _check_ctc(log_probs, targets, il, tl, int(blank))
     _check_float(log_probs)
     return _C._ctc_loss_kernel(log_probs, targets, il, tl, int(blank))
@@ -92,8 +93,8 @@ def _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths,
                        neg_log_likelihood, log_alpha, blank, zero_infinity=False):
     """The gradient of grad . neg_log_likelihood with respect to log_probs (torch's form: see
     Note [CTC gradient] in aten_lite/ctc.c)."""
-    il = _lengths(input_lengths, "input_lengths")
-    tl = _lengths(target_lengths, "target_lengths")
+    il = _lengths(input_lengths, "input_lengths", log_probs.device)
+    tl = _lengths(target_lengths, "target_lengths", log_probs.device)
     return _C._ctc_loss_backward_kernel(grad.to(log_probs.dtype), log_probs, targets, il, tl,
                                         neg_log_likelihood, log_alpha, int(blank),
                                         bool(zero_infinity))
@@ -112,11 +113,11 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         raise TypeError("ctc_loss(): input_lengths and target_lengths must be both Tensors or both "
                         f"tuples of ints, got {type(input_lengths).__name__} and "
                         f"{type(target_lengths).__name__}")
-    il = _lengths(input_lengths, "input_lengths")
-    tl = _lengths(target_lengths, "target_lengths")
+    il = _lengths(input_lengths, "input_lengths", log_probs.device)
+    tl = _lengths(target_lengths, "target_lengths", log_probs.device)
     batched = log_probs.dim() == 3
     lp = log_probs if batched else log_probs.unsqueeze(1)
-    tg = targets if targets.dtype == _C.int64 else targets.to(_C.int64)
+    tg = targets.to(device=lp.device, dtype=_C.int64)
     _check_ctc(lp, tg, il, tl, int(blank))
     _check_float(lp)
     import minitorch
