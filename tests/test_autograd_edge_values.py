@@ -143,3 +143,17 @@ def test_complex_pow_gradients():
     assert torch.autograd.gradcheck(lambda a, b: a ** b, (xs, es))
     assert torch.autograd.gradgradcheck(lambda a, b: a ** b, (xs, es))
     assert torch.autograd.gradgradcheck(lambda a: a ** 2.5, (xs,))
+
+
+def test_complex_logcumsumexp_gradient():
+    # torch 2.15's values: exp(reverse logcumsumexp(log(conj g) - out) + x), conjugated
+    x = torch.tensor([1 + 2j, 0.5 - 1j, -0.3 + 0.2j, 2 - 0.5j, 0.1 + 0.1j], dtype=torch.complex128,
+                     requires_grad=True)
+    torch.logcumsumexp(x, 0).abs().sum().backward()
+    want = [2.335611886612904 + 3.851637253598717j, -1.387027441995995 - 1.6140538962368107j,
+            -0.23535028391316037 + 0.29110116212829223j, 1.884154548365083 + 0.11694470002623591j,
+            0.11652271987509716 - 0.062288880152127274j]
+    for g, w in zip(x.grad.tolist(), want):
+        assert g == pytest.approx(w, rel=1e-12)
+    assert torch.autograd.gradcheck(lambda a: torch.logcumsumexp(a, 1),
+                                    (x.detach().reshape(1, 5).requires_grad_(),))

@@ -116,6 +116,24 @@ def test_complex_cumsum_cumprod(dtype):
           rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
+def test_complex_logcumsumexp(dtype):
+    # the cpu's rule (operands ordered by real part): short lines in order, long ones by tiles
+    x = _values((3, 40), dtype)
+    _same(x.cuda().logcumsumexp(1), x.logcumsumexp(1), False, rtol=1e-5, atol=1e-5)
+    y = _values((2000,), dtype)
+    _same(y.cuda().logcumsumexp(0), y.logcumsumexp(0), False, rtol=1e-5, atol=1e-5)
+    inf, nan = float("inf"), float("nan")
+    s = torch.tensor([complex(-inf, 0), complex(1, 2), complex(-inf, 1), complex(nan, 0), 1j],
+                     dtype=dtype)
+    _same(s.cuda().logcumsumexp(0), s.logcumsumexp(0), False, rtol=1e-6, atol=0)
+    g = x.to(torch.complex128).cuda().requires_grad_()
+    c = x.to(torch.complex128).requires_grad_()
+    for t in (g, c):
+        t.logcumsumexp(1).abs().sum().backward()
+    _same(g.grad, c.grad, False, rtol=1e-10, atol=1e-10)
+
+
 def test_non_contiguous_and_dtype_argument():
     base = _values((6, 8, 100), torch.float32)
     for v in (base.transpose(0, 2), base[:, ::2, 3:], base.permute(2, 0, 1)):

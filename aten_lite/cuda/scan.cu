@@ -4,6 +4,7 @@
 
 #include <type_traits>
 
+#include "aten_lite/complex_math.h"
 #include "aten_lite/cuda/dev_scalars.cuh"
 #include "aten_lite/cuda/scan.h"
 
@@ -19,7 +20,8 @@
  *    its 8 consecutive elements, the block scans the 256 thread totals (Hillis-Steele in shared
  *    memory), and the carry of the tiles before is combined in front.  Combining is
  *    associative (the extreme's rule is a maximum over (NaN, value, index)), so the values
- *    are the sequential ones up to the rounding of the sums' regrouping. */
+ *    are the sequential ones up to the rounding of the sums' regrouping (and, for complex
+ *    logcumsumexp, the imaginary part's multiple of 2 pi, which follows the grouping). */
 
 namespace {
 
@@ -169,6 +171,39 @@ template <typename T> struct LogSumExp {
     __device__ static void store(char *out, int64_t *, int64_t k, acc_t a)
     {
         reinterpret_cast<T *>(out)[k] = store_as<T>(a);
+    }
+};
+
+/* The complex form, as the cpu's (Note [Scans]): operands ordered by real part, a NaN anywhere
+ * NaN, two equal infinite real parts combined directly; hi + log1p(exp(lo - hi)) by
+ * complex_math.h's functions. */
+__device__ __forceinline__ c128_t
+log_add_exp_complex(c128_t a, c128_t v)
+{
+    if (a.re != a.re || a.im != a.im || v.re != v.re || v.im != v.im) {
+        return c128_t{NAN, NAN};
+    }
+    const c128_t lo = v.re < a.re ? v : a, hi = v.re < a.re ? a : v;
+    if (lo.re - lo.re != 0.0 && lo.re == hi.re) {
+        if (lo.re < 0) {
+            return lo;
+        }
+        const mt_cmd e1 = mt_cm_exp(mt_cm_make(lo.re, lo.im)), e2 = mt_cm_exp(mt_cm_make(hi.re, hi.im));
+        const mt_cmd r = mt_cm_log(mt_cm_make(e1.re + e2.re, e1.im + e2.im));
+        return c128_t{r.re, r.im};
+    }
+    const mt_cmd d = mt_cm_log1p(mt_cm_exp(mt_cm_make(lo.re - hi.re, lo.im - hi.im)));
+    return c128_t{hi.re + d.re, hi.im + d.im};
+}
+
+template <typename T> struct LogSumExpComplex {
+    typedef c128_t acc_t;
+    __device__ static acc_t identity() { return c128_t{-INFINITY, 0.0}; }
+    __device__ static acc_t load(T v, int64_t) { return widen<c128_t>(v); }
+    __device__ static acc_t combine(acc_t a, acc_t b) { return log_add_exp_complex(a, b); }
+    __device__ static void store(char *out, int64_t *, int64_t k, acc_t a)
+    {
+        reinterpret_cast<T *>(out)[k] = narrow<T>(a);
     }
 };
 
@@ -325,6 +360,14 @@ template <typename T, bool F> struct lse_ops {
 };
 template <typename T> struct lse_ops<T, false> {
     static int go(const scan_args &) { return 0; }
+};
+template <typename R> struct lse_ops<cplx<R>, false> {
+    static int go(const scan_args &a)
+    {
+        return a.probe ? 1
+                       : run<cplx<R>, LogSumExpComplex<cplx<R>>>(a.device, a.stream, a.g, a.src,
+                                                                 a.dst, a.idx);
+    }
 };
 
 /* 1 / 0 when probing, else the launch's code; 0 also when (op, T) has no kernel */

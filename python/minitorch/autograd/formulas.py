@@ -345,6 +345,8 @@ def logcumsumexp(ctx, g):
 
     def reverse_lcse(t):
         return t.flip([dim]).logcumsumexp(dim).flip([dim])
+    if g.is_complex():  # no sign split: the complex logarithm of the conjugate gradient
+        return ((reverse_lcse(_c(g).log() - out) + x).exp().conj(),)
     lg = g.abs().log() - out
     pos = reverse_lcse(lg.masked_fill(g <= 0, -math.inf))
     neg = reverse_lcse(lg.masked_fill(g >= 0, -math.inf))
