@@ -98,17 +98,6 @@ def test_gradcheck_of_device_inputs():
     assert torch.autograd.gradcheck(f, (x, w))
     assert torch.autograd.gradcheck(f, (x, w), fast_mode=True)
     assert torch.autograd.gradgradcheck(f, (x, w))
-    bad = _WrongGrad.apply
-    with pytest.raises(RuntimeError, match="Jacobian mismatch"):
-        torch.autograd.gradcheck(bad, (x,))
-
-
-class _WrongGrad(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a):
-        return a * 2
-
-    @staticmethod
-    def backward(ctx, g):
-        return g * 3
+    with pytest.raises(RuntimeError, match="Jacobian mismatch"):  # half of the slope is hidden
+        torch.autograd.gradcheck(lambda a: a * a.detach(), (x,))
 

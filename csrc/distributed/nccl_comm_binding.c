@@ -65,6 +65,15 @@ mt__comm_arg(PyObject *cap)
     return c;
 }
 
+/* The loaded library (into *api) and the live communicator of a capsule; NULL with the error
+ * set when either is missing. */
+static mt__nccl_comm *
+mt__api_comm(PyObject *cap, const mt_nccl_api **api)
+{
+    *api = mt__api();
+    return *api != NULL ? mt__comm_arg(cap) : NULL;
+}
+
 /* Runs with `device` as the calling thread's device (restored after). */
 static int
 mt__device_enter(int device, int *prev)
@@ -147,8 +156,8 @@ mt_py_nccl_comm_split(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oii:_nccl_comm_split", &cap, &color, &key)) {
         return NULL;
     }
-    const mt_nccl_api *api = mt__api();
-    mt__nccl_comm *c = api ? mt__comm_arg(cap) : NULL;
+    const mt_nccl_api *api;
+    mt__nccl_comm *c = mt__api_comm(cap, &api);
     if (c == NULL) {
         return NULL;
     }
@@ -209,8 +218,8 @@ mt_py_nccl_comm_finish(PyObject *m, PyObject *args)
 static PyObject *
 mt_py_nccl_comm_async_error(PyObject *m, PyObject *cap)
 {
-    const mt_nccl_api *api = mt__api();
-    mt__nccl_comm *c = api ? mt__comm_arg(cap) : NULL;
+    const mt_nccl_api *api;
+    mt__nccl_comm *c = mt__api_comm(cap, &api);
     if (c == NULL) {
         return NULL;
     }
@@ -284,8 +293,8 @@ mt_py_nccl_op(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "_nccl_op() takes 7 arguments");
         return NULL;
     }
-    const mt_nccl_api *api = mt__api();
-    mt__nccl_comm *c = api ? mt__comm_arg(args[0]) : NULL;
+    const mt_nccl_api *api;
+    mt__nccl_comm *c = mt__api_comm(args[0], &api);
     if (c == NULL) {
         return NULL;
     }
@@ -376,8 +385,8 @@ mt_py_nccl_premul_create(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO", &cap, &obj)) {
         return NULL;
     }
-    const mt_nccl_api *api = mt__api();
-    mt__nccl_comm *c = api ? mt__comm_arg(cap) : NULL;
+    const mt_nccl_api *api;
+    mt__nccl_comm *c = mt__api_comm(cap, &api);
     if (c == NULL) {
         return NULL;
     }
@@ -428,8 +437,8 @@ mt_py_nccl_redop_destroy(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oi", &cap, &op)) {
         return NULL;
     }
-    const mt_nccl_api *api = mt__api();
-    mt__nccl_comm *c = api ? mt__comm_arg(cap) : NULL;
+    const mt_nccl_api *api;
+    mt__nccl_comm *c = mt__api_comm(cap, &api);
     if (c == NULL) {
         return NULL;
     }
