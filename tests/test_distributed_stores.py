@@ -216,3 +216,32 @@ def test_queue_key_exists_only_while_items_wait():
     s.set_timeout(timedelta(milliseconds=50))
     with pytest.raises(dist.DistStoreError, match="timeout"):
         s.queue_pop("q")
+
+
+def test_tcp_store_multi_get_is_one_request_that_waits():
+    import threading
+    import time
+    ts = dist.TCPStore("127.0.0.1", 0, 1, True, timeout=timedelta(seconds=10))
+    client = dist.TCPStore("127.0.0.1", ts.port, 1, False, timeout=timedelta(seconds=10))
+    keys = [f"rank/{i}" for i in range(300)]
+    for i, k in enumerate(keys[:-1]):
+        client.set(k, bytes([i % 256]) * (i % 7))
+    late = threading.Timer(0.2, lambda: ts.set(keys[-1], b"\x00last"))
+    late.start()
+    t0 = time.monotonic()
+    vals = client.multi_get(keys)          # parked on the server until the last key is set
+    assert time.monotonic() - t0 >= 0.15
+    late.join()
+    assert vals[:-1] == [bytes([i % 256]) * (i % 7) for i in range(299)]
+    assert vals[-1] == b"\x00last"
+    assert client.multi_get([]) == []
+    # through a PrefixStore, and the torch words of a timeout (every key named)
+    p = dist.PrefixStore("pre", client)
+    p.set("x", "1")
+    assert p.multi_get(["x", "x"]) == [b"1", b"1"]
+    client.set_timeout(timedelta(milliseconds=150))
+    with pytest.raises(dist.DistStoreError, match=r"^wait timeout after 150ms, keys: /rank/0, /zz"):
+        client.multi_get(["rank/0", "zz"])
+    assert client.multi_get(["rank/1"]) == [b"\x01"]    # still usable
+    with pytest.raises(TypeError):
+        client.multi_get("rank/1")

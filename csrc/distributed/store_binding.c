@@ -477,6 +477,51 @@ mt_py_store_wait(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     Py_RETURN_NONE;
 }
 
+/* _multi_get(keys) -> [bytes]: every key's value, waited for (one request on a TCPStore) */
+static PyObject *
+mt_py_store_multi_get(PyObject *self, PyObject *arg)
+{
+    mt_store *s = mt__store_from_py(self, "multi_get");
+    const char **ptrs;
+    size_t *lens;
+    int n;
+    if (s == NULL || mt__keys_arg(arg, &ptrs, &lens, &n, "multi_get") < 0) {
+        return NULL;
+    }
+    char **vals = PyMem_Calloc((size_t)n + 1, sizeof(*vals));
+    size_t *vlens = PyMem_Calloc((size_t)n + 1, sizeof(*vlens));
+    PyObject *res = NULL;
+    if (vals == NULL || vlens == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mt_store_multi_get(s, n, ptrs, lens, -1, vals, vlens);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        mt__dist_raise(rc, mt__DistStoreError);
+        goto done;
+    }
+    res = PyList_New(n);
+    for (int i = 0; i < n; i++) {
+        PyObject *b = res != NULL ? PyBytes_FromStringAndSize(vals[i], (Py_ssize_t)vlens[i]) : NULL;
+        free(vals[i]);
+        if (res != NULL && b == NULL) {
+            Py_CLEAR(res);
+        }
+        if (res != NULL) {
+            PyList_SET_ITEM(res, i, b);
+        }
+    }
+done:
+    PyMem_Free(vals);
+    PyMem_Free(vlens);
+    PyMem_Free(ptrs);
+    PyMem_Free(lens);
+    return res;
+}
+
 static PyObject *
 mt_py_store_check(PyObject *self, PyObject *arg)
 {
@@ -655,6 +700,7 @@ static PyMethodDef mt_store_methods[] = {
     {"check", mt_py_store_check, METH_O, "check(keys) -> bool: whether every key exists."},
     {"delete_key", mt_py_store_delete_key, METH_O, "delete_key(key) -> bool"},
     {"num_keys", mt_py_store_num_keys, METH_NOARGS, "num_keys() -> int"},
+    {"_multi_get", mt_py_store_multi_get, METH_O, NULL},
     {"_compare_delete", FASTKW(mt_py_store_compare_delete), NULL},
     {"_set_timeout_ms", mt_py_store_set_timeout_ms, METH_O, NULL},
     {"_timeout_ms", mt_py_store_timeout_ms, METH_NOARGS, NULL},

@@ -142,6 +142,22 @@ mt__ps_wait(mt_store *s, int nkeys, const char *const *keys, const size_t *klens
 }
 
 static int
+mt__ps_multi_get(mt_store *s, int nkeys, const char *const *keys, const size_t *klens,
+                 int64_t timeout_ms, char **vals, size_t *vlens)
+{
+    char **ks;
+    size_t *ls;
+    int rc = mt__ps_keys(MT__PS(s), nkeys, keys, klens, &ks, &ls);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = mt_store_multi_get(MT__PS(s)->inner, nkeys, (const char *const *)ks, ls, timeout_ms,
+                            vals, vlens);
+    mt__ps_free_keys(nkeys, ks, ls);
+    return rc;
+}
+
+static int
 mt__ps_check(mt_store *s, int nkeys, const char *const *keys, const size_t *klens, int *out)
 {
     char **ks;
@@ -220,6 +236,7 @@ static const mt_store_vtable mt__prefix_store_vt = {
     .delete_key = mt__ps_delete_key,
     .compare_delete = mt__ps_compare_delete,
     .num_keys = mt__ps_num_keys,
+    .multi_get = mt__ps_multi_get,
     .local_addr = mt__ps_local_addr,
     .close = mt__ps_close,
     .free = mt__ps_free,

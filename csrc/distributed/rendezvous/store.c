@@ -1,6 +1,8 @@
 /* csrc/distributed/rendezvous/store.c - the store interface: refcounting, argument checks, dispatch. */
 #include "csrc/distributed/rendezvous/store.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 
 #include "c10_lite/error.h"
@@ -86,6 +88,30 @@ mt_store_wait(mt_store *s, int nkeys, const char *const *keys, const size_t *kle
         return rc;
     }
     return s->vt->wait(s, nkeys, keys, klens, mt__store_timeout(s, timeout_ms));
+}
+
+int
+mt_store_multi_get(mt_store *s, int nkeys, const char *const *keys, const size_t *klens,
+                   int64_t timeout_ms, char **vals, size_t *vlens)
+{
+    int rc = mt__check_keys(nkeys, keys, klens);
+    if (rc < 0) {
+        return rc;
+    }
+    timeout_ms = mt__store_timeout(s, timeout_ms);
+    if (s->vt->multi_get != NULL) {
+        return s->vt->multi_get(s, nkeys, keys, klens, timeout_ms, vals, vlens);
+    }
+    for (int i = 0; i < nkeys; i++) {
+        rc = s->vt->get(s, keys[i], klens[i], timeout_ms, &vals[i], &vlens[i]);
+        if (rc < 0) {
+            while (i-- > 0) {
+                free(vals[i]);
+            }
+            return rc;
+        }
+    }
+    return 0;
 }
 
 int

@@ -26,6 +26,7 @@
  *   compare_delete  remove a key if its value equals `expected`; whether it
  *                did (the queues need it: an emptied queue's key is gone)
  *   num_keys     number of keys
+ *   multi_get    the values of several keys, each waited for (one request on a TCPStore)
  * Timeouts are in milliseconds; a negative timeout means the store's default
  * (mt_store_timeout_ms).  Waiting never lasts longer than the timeout: a
  * timed out wait returns MT_ETIMEOUT naming the key(s).
@@ -55,6 +56,10 @@ typedef struct mt_store_vtable {
     int (*compare_delete)(mt_store *s, const char *key, size_t klen, const void *expected,
                           size_t elen, int *out);
     int (*num_keys)(mt_store *s, int64_t *out);
+    /* Optional (NULL: one get per key): the values of nkeys keys, each waited for; vals[i]
+     * malloc'd (caller frees each), NUL-terminated past vlens[i]. */
+    int (*multi_get)(mt_store *s, int nkeys, const char *const *keys, const size_t *klens,
+                     int64_t timeout_ms, char **vals, size_t *vlens);
     /* The local address a transport should bind to so that peers can reach
      * it (e.g. the address this host uses to reach a TCPStore server); NULL
      * when the store has no opinion.  Fills buf and returns 0, or returns
@@ -110,6 +115,11 @@ int mt_store_delete_key(mt_store *s, const char *key, size_t klen, int *out);
 int mt_store_compare_delete(mt_store *s, const char *key, size_t klen, const void *expected,
                             size_t elen, int *out);
 int mt_store_num_keys(mt_store *s, int64_t *out);
+/* The values of nkeys keys, waiting up to the timeout for every one (torch's multi_get): one
+ * request where the store has it (TCPStore), else one get per key.  vals[i] malloc'd (caller
+ * frees each); on failure nothing is left allocated. */
+int mt_store_multi_get(mt_store *s, int nkeys, const char *const *keys, const size_t *klens,
+                       int64_t timeout_ms, char **vals, size_t *vlens);
 /* See mt_store_vtable.local_addr. */
 int mt_store_local_addr(mt_store *s, char *buf, size_t cap);
 

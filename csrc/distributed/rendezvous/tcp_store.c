@@ -276,6 +276,46 @@ mt__tc_wait(mt_store *s, int nkeys, const char *const *keys, const size_t *klens
 }
 
 static int
+mt__tc_multi_get(mt_store *s, int nkeys, const char *const *keys, const size_t *klens,
+                 int64_t timeout_ms, char **vals, size_t *vlens)
+{
+    mt__tcp_store *t = MT__TS(s);
+    mt__buf req = {0};
+    mt__buf_put_u8(&req, MT__TS_MULTI_GET);
+    mt__tc_put_keys(&req, nkeys, keys, klens);
+    mt__buf_put_u64(&req, (uint64_t)timeout_ms);
+    char *rep;
+    mt__rd r;
+    int rc = mt__tc_call(t, &req, timeout_ms, "multi_get", &rep, &r);
+    if (rc < 0) {
+        return rc;
+    }
+    int got = 0;
+    for (; got < nkeys; got++) {
+        size_t vl;
+        const char *v = mt__rd_bytes(&r, &vl);
+        char *c = r.bad ? NULL : mt__memdup(v, vl);
+        if (c == NULL) {
+            break;
+        }
+        vals[got] = c;
+        vlens[got] = vl;
+    }
+    if (got < nkeys) {
+        while (got-- > 0) {
+            free(vals[got]);
+        }
+        if (r.bad) {
+            return mt__tc_bad_reply(t, rep);
+        }
+        free(rep);
+        return mt_error_set(MT_ENOMEM, "TCPStore: out of memory for multi_get's values");
+    }
+    free(rep);
+    return 0;
+}
+
+static int
 mt__tc_check(mt_store *s, int nkeys, const char *const *keys, const size_t *klens, int *out)
 {
     mt__tcp_store *t = MT__TS(s);
@@ -378,6 +418,7 @@ static const mt_store_vtable mt__tcp_store_vt = {
     .delete_key = mt__tc_delete_key,
     .compare_delete = mt__tc_compare_delete,
     .num_keys = mt__tc_num_keys,
+    .multi_get = mt__tc_multi_get,
     .local_addr = mt__tc_local_addr,
     .close = mt__tc_close,
     .free = mt__tc_free,

@@ -23,8 +23,9 @@
  *   NUM_KEYS                                     -> status, i64
  *   WAIT_WORKERS i64 count, i64 timeout_ms       -> status
  *   COMPARE_DELETE key, expected                 -> status, u8
+ *   MULTI_GET    u64 n, n keys, i64 timeout_ms   -> status, n values
  * A reply payload starts with a status byte; TIMEOUT and ERROR are followed
- * by a message.  GET, WAIT and WAIT_WORKERS that cannot be answered at once
+ * by a message.  GET, WAIT, MULTI_GET and WAIT_WORKERS that cannot be answered at once
  * park the client on the server ("waiter") until a write makes them true or
  * their deadline passes; clients never poll.  A client has at most one
  * request in flight.  The client waits for a reply for the request's own
@@ -46,6 +47,7 @@ enum {
     MT__TS_NUM_KEYS,
     MT__TS_WAIT_WORKERS,
     MT__TS_COMPARE_DELETE,
+    MT__TS_MULTI_GET,
 };
 
 enum { MT__TS_OK = 0, MT__TS_TIMEOUT = 1, MT__TS_ERROR = 2 };

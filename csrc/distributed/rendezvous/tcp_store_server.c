@@ -33,6 +33,8 @@ typedef struct mt__ts_client {
     /* A parked request (cmd != 0): its keys (for GET/WAIT) and deadline. */
     int wait_cmd;
     int nkeys;
+    int have; /* keys[0..have) were found (a waiter resumes from there, so that n waiters on
+               * n keys cost O(n) checks per write, not O(n^2)) */
     char **keys;
     size_t *klens;
     int64_t wait_count; /* WAIT_WORKERS */
@@ -67,6 +69,7 @@ mt__client_clear_wait(mt__ts_client *c)
     c->keys = NULL;
     c->klens = NULL;
     c->nkeys = 0;
+    c->have = 0;
     c->wait_cmd = 0;
 }
 
@@ -105,6 +108,24 @@ mt__reply_i64(mt__ts_client *c, int64_t v)
     mt__buf_put_u64(&c->out, (uint64_t)v);
 }
 
+/* MULTI_GET's answer: every key's value (a key found earlier and deleted since reads as
+ * empty, as a waiter that saw it counts it as there). */
+static void
+mt__reply_values(mt__ts_server *srv, mt__ts_client *c)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < c->nkeys; i++) {
+        mt__kv_entry *e = mt__kvmap_find(&srv->map, c->keys[i], c->klens[i]);
+        n += 8 + (e != NULL ? e->vlen : 0);
+    }
+    mt__buf_put_u64(&c->out, n);
+    mt__buf_put_u8(&c->out, MT__TS_OK);
+    for (int i = 0; i < c->nkeys; i++) {
+        mt__kv_entry *e = mt__kvmap_find(&srv->map, c->keys[i], c->klens[i]);
+        mt__buf_put_bytes(&c->out, e != NULL ? e->val : "", e != NULL ? e->vlen : 0);
+    }
+}
+
 /* Answers a parked client if its condition now holds (or its time is up when
  * `now` >= deadline).  Returns true when it was answered. */
 static bool
@@ -130,11 +151,12 @@ mt__try_answer(mt__ts_server *srv, mt__ts_client *c, int64_t now)
         return true;
     }
     int missing = -1;
-    for (int i = 0; i < c->nkeys && missing < 0; i++) {
+    for (int i = c->have; i < c->nkeys && missing < 0; i++) {
         if (mt__kvmap_find(&srv->map, c->keys[i], c->klens[i]) == NULL) {
             missing = i;
         }
     }
+    c->have = missing < 0 ? c->nkeys : missing;
     if (missing >= 0) {
         if (now < c->deadline) {
             return false;
@@ -152,6 +174,9 @@ mt__try_answer(mt__ts_server *srv, mt__ts_client *c, int64_t now)
     else if (c->wait_cmd == MT__TS_GET) {
         mt__kv_entry *e = mt__kvmap_find(&srv->map, c->keys[0], c->klens[0]);
         mt__reply_value(c, e->val, e->vlen);
+    }
+    else if (c->wait_cmd == MT__TS_MULTI_GET) {
+        mt__reply_values(srv, c);
     }
     else {
         mt__reply(c, MT__TS_OK, NULL, 0);
@@ -181,6 +206,7 @@ mt__park(mt__ts_client *c, int cmd, mt__rd *r, int nkeys)
         return false;
     }
     c->wait_cmd = cmd;
+    c->have = 0;
     for (int i = 0; i < nkeys; i++) {
         size_t kl;
         const char *k = mt__rd_bytes(r, &kl);
@@ -232,9 +258,10 @@ mt__handle(mt__ts_server *srv, mt__ts_client *c, const char *payload, size_t n)
         }
         break;
     case MT__TS_GET:
-    case MT__TS_WAIT: {
+    case MT__TS_WAIT:
+    case MT__TS_MULTI_GET: {
         int nk = 1;
-        if (cmd == MT__TS_WAIT) {
+        if (cmd != MT__TS_GET) {
             uint64_t n64 = mt__rd_u64(&r);
             if (r.bad || n64 > (1u << 20)) {
                 return false;

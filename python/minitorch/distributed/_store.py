@@ -63,9 +63,12 @@ class Store(_c10d.Store):
             cur = self.compare_set(key, cur, want)
 
     def multi_get(self, keys):
-        """The values of keys (each waited for), as a list of bytes."""
+        """The values of keys (each waited for), as a list of bytes: one request on a TCPStore
+        (and a PrefixStore over one), one get per key on stores written in Python."""
         if not isinstance(keys, (list, tuple)):
             raise TypeError(f"multi_get(): keys must be a list of str, not {type(keys).__name__}")
+        if self._is_initialised():
+            return self._multi_get(keys)
         return [self.get(k) for k in keys]
 
     def multi_set(self, keys, values):
