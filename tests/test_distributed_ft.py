@@ -48,7 +48,7 @@ def _state_bytes(model):
 class _Job:
     """One replica: model, optimizer, manager, sampler."""
 
-    def __init__(self, replica, port, expected, min_size=1, connect_timeout=5):
+    def __init__(self, replica, port, expected, min_size=1, connect_timeout=3):
         # replicas initialise differently: the first quorum sends position 0's state to all
         os.environ["FT_SEED_OFFSET"] = str(replica)
         self.model = _model()
@@ -97,7 +97,8 @@ class _Job:
     def result(self):
         return {"state": _state_bytes(self.model), "pid": os.getpid(), "log": self.log,
                 "failed": self.failed, "step": self.manager.current_step(),
-                "participants": self.manager.num_participants()}
+                "participants": self.manager.num_participants(),
+                "generation": self.manager.quorum_generation()}
 
 
 def _save_state(job, path):
@@ -123,8 +124,9 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
         if m.participating_rank() == 0:
             _save_state(job, save_path)     # the state the reference run starts from
         if kill_in_recovery is not None and rank == kill_in_recovery and not watch:
-            # dies as soon as it has registered for the round that follows the failure
-            key = f"minitorch_ft/q/{m.quorum_generation() + 1}/reg/{rank}"
+            # dies as soon as the round that follows the failure is decided (with it among
+            # the members): the others cannot build that round's group and form another
+            key = f"minitorch_ft/q/{m.quorum_generation() + 1}/decision"
             st = dist.TCPStore("127.0.0.1", port, is_master=False)
 
             def watcher():
@@ -274,6 +276,8 @@ def test_replica_killed_during_recovery(store, tmp_path):
     for r in res[:2]:
         assert r["same_pid"] and r["step"] == STEPS and r["participants"] == 2
         assert r["failed"] and r["failed"][0][0] == _KILL_STEP
+        # rounds: the first, the one whose group could not be built, the one without rank 2
+        assert r["generation"] == 3
         assert r["state"] == res[0]["state"]
     assert res[0]["state"] == _reference(save, 2)
 

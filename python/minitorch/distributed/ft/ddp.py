@@ -1,12 +1,16 @@
 """ft.DistributedDataParallel: a module whose gradients are averaged over the Manager's quorum.
 
-After backward (a callback queued on the engine when the first gradient is accumulated), the
-gradients of the parameters that require one are copied into one flat buffer per dtype (a
-parameter without a gradient contributes zeros and gets the average too), the first buffer
-carrying the commit vote as one more element (Note [Fault-tolerant steps] in manager.py), and
-the buffers are summed over the quorum and divided by the number of participants.  When the
-all-reduce fails (a peer died), the gradients are left as they are and the step does not
-commit (Optimizer.step skips the update); the next zero_grad re-forms the quorum.
+As nn.parallel's (Note [Gradient buckets] in nn/parallel/_reducer.py): the parameters are put
+in buckets (reverse registration order, by dtype, the first bucket up to 1 MiB, the others up
+to 25 MiB), each with one flat buffer; when autograd has accumulated a parameter's gradient it
+is copied into its bucket, and a full bucket's sum over the quorum is started
+(Manager.allreduce), in bucket order, while backward goes on.  The last bucket carries one
+more element, the commit vote (Note [Fault-tolerant steps] in manager.py).  When backward
+ends, the buckets not started yet (parameters that got no gradient contribute zeros) are
+started, all are waited for, divided by the number of participants and copied into .grad
+(every parameter that requires a gradient gets the average).  When an all-reduce fails (a
+peer died), the gradients are left as they are and the step does not commit (Optimizer.step
+skips the update); the next zero_grad re-forms the quorum.
 """
 import minitorch as _mt
 
@@ -14,6 +18,13 @@ from ... import _C
 from ...nn.modules.module import Module
 
 __all__ = ["DistributedDataParallel"]
+
+_FIRST_BUCKET_BYTES = 1 << 20
+_BUCKET_BYTES = 25 << 20
+
+
+class _Bucket:
+    __slots__ = ("params", "offsets", "buffer", "pending", "work", "index", "marked")
 
 
 class DistributedDataParallel(Module):
@@ -30,44 +41,67 @@ class DistributedDataParallel(Module):
                 "implemented here")
         self.module = module
         object.__setattr__(self, "_manager", manager)
-        self._ft_params = [p for p in module.parameters() if p.requires_grad]
-        if not self._ft_params:
+        params = [p for p in module.parameters() if p.requires_grad]
+        if not params:
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't "
                                "have any parameter that requires a gradient.")
+        object.__setattr__(self, "_ft_buckets", _make_buckets(params))
+        object.__setattr__(self, "_ft_where", {id(p): (b, i) for b in self._ft_buckets
+                                               for i, p in enumerate(b.params)})
         self._ft_queued = False
-        self._ft_handles = [p.register_post_accumulate_grad_hook(self._ft_hook)
-                            for p in self._ft_params]
+        self._ft_next = 0
+        self._ft_handles = [p.register_post_accumulate_grad_hook(self._ft_hook) for p in params]
 
     def forward(self, *args, **kwargs):
         return self.module(*args, **kwargs)
 
+    # ---- backward ---------------------------------------------------------------------
     def _ft_hook(self, p):
         if not self._ft_queued:
             self._ft_queued = True
-            _C._queue_callback(self._ft_reduce)
-
-    def _ft_reduce(self):
-        self._ft_queued = False
-        m = self._manager
-        by_dtype = {}
-        for p in self._ft_params:
-            by_dtype.setdefault(p.dtype, []).append(p)
+            self._ft_next = 0
+            for b in self._ft_buckets:
+                b.pending = len(b.params)
+                b.work = None
+                b.marked = [False] * len(b.params)
+            _C._queue_callback(self._ft_finish)
+        b, i = self._ft_where[id(p)]
+        if b.marked[i]:
+            return
         prev = _C._set_grad_enabled(False)
         try:
-            works = []
-            for i, (dtype, ps) in enumerate(by_dtype.items()):
-                parts = [p.grad.reshape(-1) if p.grad is not None
-                         else _mt.zeros(p.numel(), dtype=dtype) for p in ps]
-                if i == 0:
-                    parts.append(_mt.tensor([m._local_vote()], dtype=dtype))
-                flat = _C.cat(parts)
-                works.append(m.allreduce(flat, _on_done=self._ft_writer(ps, i == 0)))
-            for w in works:
-                w.wait()
+            b.buffer.narrow(0, b.offsets[i], p.numel()).copy_(p.grad.reshape(-1))
         finally:
             _C._set_grad_enabled(prev)
+        b.marked[i] = True
+        b.pending -= 1
+        self._ft_launch_ready()
 
-    def _ft_writer(self, ps, voted):
+    def _ft_launch_ready(self, force=False):
+        bs = self._ft_buckets
+        while self._ft_next < len(bs) and (force or bs[self._ft_next].pending == 0):
+            b = bs[self._ft_next]
+            if b.pending:
+                prev = _C._set_grad_enabled(False)
+                try:
+                    for i, p in enumerate(b.params):
+                        if not b.marked[i]:
+                            b.buffer.narrow(0, b.offsets[i], p.numel()).zero_()
+                finally:
+                    _C._set_grad_enabled(prev)
+            voted = b.index == len(bs) - 1
+            if voted:
+                b.buffer[-1] = self._manager._local_vote()
+            b.work = self._manager.allreduce(b.buffer, _on_done=self._ft_writer(b, voted))
+            self._ft_next += 1
+
+    def _ft_finish(self):
+        self._ft_queued = False
+        self._ft_launch_ready(force=True)
+        for b in self._ft_buckets:
+            b.work.wait()
+
+    def _ft_writer(self, b, voted):
         m = self._manager
 
         def write(flat):
@@ -77,18 +111,46 @@ class DistributedDataParallel(Module):
             prev = _C._set_grad_enabled(False)
             try:
                 flat.div_(n)
-                off = 0
-                for p in ps:
-                    k = p.numel()
-                    avg = flat.narrow(0, off, k).view(p.shape)
+                for p, off in zip(b.params, b.offsets):
+                    avg = flat.narrow(0, off, p.numel()).view(p.shape)
                     if p.grad is None:
                         p.grad = avg.clone()
                     else:
                         p.grad.copy_(avg)
-                    off += k
             finally:
                 _C._set_grad_enabled(prev)
         return write
 
     def __getstate__(self):
         raise RuntimeError("DistributedDataParallel is not picklable: save .module instead")
+
+
+def _make_buckets(params):
+    groups, current = [], {}
+    limit = _FIRST_BUCKET_BYTES
+    for p in reversed(params):
+        key = (p.dtype, p.device)
+        g = current.get(key)
+        nbytes = p.numel() * p.element_size()
+        if g is None or (g[1] + nbytes > limit and g[0]):
+            if g is not None and g[0]:
+                groups.append((key, g[0]))
+                limit = _BUCKET_BYTES
+            g = current[key] = [[], 0]
+        g[0].append(p)
+        g[1] += nbytes
+    for key, g in current.items():
+        if g[0]:
+            groups.append((key, g[0]))
+    out = []
+    for i, ((dtype, device), ps) in enumerate(groups):
+        b = _Bucket()
+        b.index, b.params, b.offsets, n = i, ps, [], 0
+        for p in ps:
+            b.offsets.append(n)
+            n += p.numel()
+        last = i == len(groups) - 1
+        b.buffer = _mt.zeros(n + (1 if last else 0), dtype=dtype, device=device)
+        b.pending, b.work, b.marked = len(ps), None, [False] * len(ps)
+        out.append(b)
+    return out
