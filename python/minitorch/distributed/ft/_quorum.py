@@ -117,6 +117,10 @@ class Quorum:
             except Exception:  # noqa: BLE001 - the store is gone: nothing to tell anybody
                 return
 
+    def who(self):
+        """This process, as a decision names its members' processes."""
+        return _who(self.me)
+
     def stop(self):
         self._stop.set()
 
@@ -193,7 +197,8 @@ class Quorum:
                 members = [e for e in expected if e in live]
                 members += sorted((r for r in live if r not in expected), key=_id_key)
                 prop = {"g": g, "members": members, "join": int(join),
-                        "steps": {r: int(regs[r]["step"]) for r in members}}
+                        "steps": {r: int(regs[r]["step"]) for r in members},
+                        "who": {r: _who(regs[r]) for r in members}}
                 mine = json.dumps(prop)
                 got = self.store.compare_set(f"q/{g}/decision", "", mine)
                 got = got.decode() if isinstance(got, bytes) else got
@@ -210,3 +215,7 @@ class Quorum:
 
 def _id_key(rid):
     return (0, int(rid), "") if rid.isdigit() else (1, 0, rid)
+
+
+def _who(ident):
+    return [ident["host"], int(ident["pid"]), int(ident["start"])]

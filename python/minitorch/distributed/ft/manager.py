@@ -330,12 +330,19 @@ class Manager:
         return mw
 
     def wrap_future(self, fut, default, timeout=None):
-        """`fut`'s value, or `default` when it failed (the failure fails the step)."""
-        try:
-            return fut.wait()
-        except Exception as e:  # noqa: BLE001
-            self.report_error(e)
-            return default
+        """A future of `fut`'s value, or of `default` when `fut` fails (the failure is
+        reported: the step will not commit)."""
+        from ...futures import Future
+        out = Future()
+
+        def done(f):
+            try:
+                out.set_result(f.value())
+            except Exception as e:  # noqa: BLE001
+                self.report_error(e)
+                out.set_result(default)
+        fut.add_done_callback(done)
+        return out
 
     def _local_vote(self):
         """1 when this replica is at position 0 and a replica asked to join, else 0."""
@@ -391,7 +398,10 @@ class Manager:
                 g = max(self._quorum.latest() + 1, self._next_round)
                 prev, newcomer = self._quorum.decision(g - 1), True
             d = self._quorum.form(g, prev, self._step, newcomer, deadline)
-            if self._replica_id not in d["members"]:
+            if self._replica_id not in d["members"] or d["who"][self._replica_id] != \
+                    self._quorum.who():
+                # left out, or the member of that name is an earlier process of this replica
+                # (restarted): a newcomer of the next round
                 self._decision = None
                 self._next_round = d["g"] + 1
                 continue
