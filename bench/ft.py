@@ -1,6 +1,6 @@
 """Fault-tolerant training (minitorch.distributed.ft): recovery time and steady-state cost.
 
-    python bench/ft.py [--ranks 4] [--steps 20] [--rounds 10]
+    python bench/ft.py [--ranks 4] [--steps 20] [--rounds 10] [--transport auto|shm|tcp]
 
 Runs --ranks processes on this host training the MLP of bench/train.py (784-512-512-10, ReLU,
 per-rank batch 128, SGD lr=0.01 momentum=0.9, cross-entropy, synthetic data, one intra-op
@@ -126,6 +126,8 @@ def main():
     ap.add_argument("--ranks", type=int, default=4)
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--transport", default="auto", choices=["auto", "shm", "tcp"],
+                    help="MINITORCH_TRANSPORT of the ranks (auto: shared memory on one host)")
     a = ap.parse_args()
     import minitorch.distributed as dist
     import socket
@@ -134,7 +136,7 @@ def main():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         pg_port = s.getsockname()[1]
-    env = dict(os.environ, OMP_NUM_THREADS="1")
+    env = dict(os.environ, OMP_NUM_THREADS="1", MINITORCH_TRANSPORT=a.transport)
     procs = [subprocess.Popen([sys.executable, __file__, "--worker", str(r), str(a.ranks),
                                str(store.port), str(pg_port), str(a.steps), str(a.rounds)],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -149,7 +151,8 @@ def main():
         res.append(json.loads(o.strip().splitlines()[-1]))
     plain, ftt = res[0]["plain"], res[0]["ft"]
     rec = max(r["recovery"] for r in res)
-    print(f"{a.ranks} ranks on {os.cpu_count()} cores, MLP 784-512-512-10, batch 128 per rank")
+    print(f"{a.ranks} ranks on {os.cpu_count()} cores ({a.transport} transport), MLP "
+          f"784-512-512-10, batch 128 per rank")
     print(f"step time: plain DDP {plain * 1e3:.1f} ms, ft {ftt * 1e3:.1f} ms (best of "
           f"{a.rounds} rounds of {a.steps} steps)")
     print(f"recovery per survivor: " + ", ".join(f"{r['recovery']:.3f} s" for r in res))

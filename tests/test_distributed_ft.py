@@ -48,7 +48,7 @@ def _state_bytes(model):
 class _Job:
     """One replica: model, optimizer, manager, sampler."""
 
-    def __init__(self, replica, port, expected, min_size=1, connect_timeout=3):
+    def __init__(self, replica, port, expected, min_size=1, connect_timeout=4):
         # replicas initialise differently: the first quorum sends position 0's state to all
         os.environ["FT_SEED_OFFSET"] = str(replica)
         self.model = _model()
