@@ -23,8 +23,10 @@ __all__ = ["DistributedSampler"]
 class DistributedSampler:
     """``DistributedSampler(dataset, manager, batch_size, shuffle=True, seed=0)`` (dataset: a
     sized object or the number of samples; batch_size: the global batch of a step).
-    ``indices()`` is this replica's share of the current step's batch; iterating yields it at
-    each step until the epoch of the step the iteration started in is committed."""
+    ``indices()`` is this replica's share of the current step's batch (call it after
+    Optimizer.zero_grad / Manager.start_quorum); iterating starts each step's quorum and
+    yields the share, step after step (a failed step again), until the epoch of the step the
+    iteration started in is committed."""
 
     def __init__(self, dataset, manager, batch_size, shuffle=True, seed=0):
         n = dataset if isinstance(dataset, int) and not isinstance(dataset, bool) else len(dataset)
@@ -89,4 +91,5 @@ class DistributedSampler:
     def __iter__(self):
         end = (self.epoch_of(self.manager.current_step()) + 1) * self.steps_per_epoch
         while self.manager.current_step() < end:
+            self.manager.start_quorum()     # the share depends on the quorum of this step
             yield self.shard()

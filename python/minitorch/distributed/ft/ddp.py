@@ -55,6 +55,11 @@ class DistributedDataParallel(Module):
     def forward(self, *args, **kwargs):
         return self.module(*args, **kwargs)
 
+    def no_sync(self):
+        raise NotImplementedError("ft.DistributedDataParallel.no_sync: gradient accumulation "
+                                  "across backward calls is not implemented (each backward "
+                                  "averages its gradients over the quorum)")
+
     # ---- backward ---------------------------------------------------------------------
     def _ft_hook(self, p):
         if not self._ft_queued:
