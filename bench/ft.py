@@ -5,10 +5,11 @@
 Runs --ranks processes on this host training the MLP of bench/train.py (784-512-512-10, ReLU,
 per-rank batch 128, SGD lr=0.01 momentum=0.9, cross-entropy, synthetic data, one intra-op
 thread per rank), the test process hosting the job's TCPStore (the store's host must survive).
-  - steady state: in the same processes, rounds alternating --steps steps of plain
-    nn.parallel.DistributedDataParallel (init_process_group "gloo") and --steps steps of
-    ft.DistributedDataParallel + ft.Optimizer + ft.Manager (the same model and data); each
-    figure is the best round's mean step time of the slowest rank; overhead = ft / plain - 1;
+  - steady state: in the same processes, steps of plain nn.parallel.DistributedDataParallel
+    (init_process_group "gloo") interleaved one by one with steps of
+    ft.DistributedDataParallel + ft.Optimizer + ft.Manager (the same model and data),
+    --steps x --rounds of each; each figure is the mean step time of the slowest rank;
+    overhead = ft / plain - 1;
   - recovery: then the last rank kills itself (SIGKILL) at the start of a step, after writing
     the time into the store; recovery is the time from the kill to the moment every survivor
     has completed (committed) its next step: detection, the new quorum, the new process group
@@ -80,23 +81,22 @@ def worker(rank, ws, store_port, pg_port, steps, rounds):
         loss_fn(model(x), y).backward()
         ftopt.step()
 
-    def timed(fn):
-        dist.barrier()
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            fn()
-        t = torch.tensor([(time.perf_counter() - t0) / steps])
-        dist.all_reduce(t, op=dist.ReduceOp.MAX)
-        return t.item()
-
-    for _ in range(2):
+    # steady state: plain and ft steps interleaved one by one, so that the load of the
+    # machine weighs on both alike; per rank the summed time of each kind, then the slowest rank
+    for _ in range(3):
         plain_step()
         ft_step()
-    best = {"plain": float("inf"), "ft": float("inf")}
-    for i in range(rounds):
-        order = ("plain", "ft") if i % 2 == 0 else ("ft", "plain")   # neither always first
-        for name in order:
-            best[name] = min(best[name], timed(plain_step if name == "plain" else ft_step))
+    dist.barrier()
+    total = {"plain": 0.0, "ft": 0.0}
+    for i in range(steps * rounds):
+        for name, fn in ((("plain", plain_step), ("ft", ft_step)) if i % 2 == 0
+                         else (("ft", ft_step), ("plain", plain_step))):
+            t0 = time.perf_counter()
+            fn()
+            total[name] += time.perf_counter() - t0
+    t = torch.tensor([total["plain"], total["ft"]]) / (steps * rounds)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    best = {"plain": t[0].item(), "ft": t[1].item()}
     dist.destroy_process_group()
 
     # recovery: the last rank dies at the start of a step
@@ -153,8 +153,8 @@ def main():
     rec = max(r["recovery"] for r in res)
     print(f"{a.ranks} ranks on {os.cpu_count()} cores ({a.transport} transport), MLP "
           f"784-512-512-10, batch 128 per rank")
-    print(f"step time: plain DDP {plain * 1e3:.1f} ms, ft {ftt * 1e3:.1f} ms (best of "
-          f"{a.rounds} rounds of {a.steps} steps)")
+    print(f"step time: plain DDP {plain * 1e3:.1f} ms, ft {ftt * 1e3:.1f} ms (mean of "
+          f"{a.rounds * a.steps} steps of each, interleaved)")
     print(f"recovery per survivor: " + ", ".join(f"{r['recovery']:.3f} s" for r in res))
     print(f"recovery {rec:.2f} s, steady-state overhead {(ftt / plain - 1) * 100:.1f} %")
 
