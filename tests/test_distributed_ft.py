@@ -48,7 +48,8 @@ def _state_bytes(model):
 class _Job:
     """One replica: model, optimizer, manager, sampler."""
 
-    def __init__(self, replica, port, expected, min_size=1, connect_timeout=4):
+    def __init__(self, replica, port, expected, min_size=1, connect_timeout=4,
+                 heartbeat_timeout=5):
         # replicas initialise differently: the first quorum sends position 0's state to all
         os.environ["FT_SEED_OFFSET"] = str(replica)
         self.model = _model()
@@ -67,7 +68,8 @@ class _Job:
                                   min_replica_size=min_size, timeout=timedelta(seconds=20),
                                   connect_timeout=timedelta(seconds=connect_timeout),
                                   store=self.store, replica_id=replica,
-                                  expected_replicas=expected)
+                                  expected_replicas=expected,
+                                  heartbeat_timeout=timedelta(seconds=heartbeat_timeout))
         self.ddp = ft.DistributedDataParallel(self.manager, self.model)
         self.ftopt = ft.Optimizer(self.manager, self.opt)
         self.sampler = ft.DistributedSampler(N, self.manager, B, shuffle=True, seed=7)
@@ -112,8 +114,13 @@ def _die(store):
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_recovery):
-    job = _Job(str(rank), port, ws)
+def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_recovery,
+              hosts=False):
+    if hosts:
+        # each replica on a "host" of its own: TCP between them, and a dead replica is known
+        # by its heartbeat (pids mean nothing across hosts)
+        os.environ["MINITORCH_HOST_ID"] = f"host{rank}"
+    job = _Job(str(rank), port, ws, heartbeat_timeout=1 if hosts else 5)
     start_pid = os.getpid()
     watch = []
 
@@ -210,10 +217,11 @@ def _check_epoch(results):
     assert len(seen) == STEPS * B and len(set(seen)) == STEPS * B, seen
 
 
-def _run_kill(store, tmp_path, env, victim=3, rejoin=False, kill_in_recovery=None):
+def _run_kill(store, tmp_path, env, victim=3, rejoin=False, kill_in_recovery=None,
+              hosts=False):
     save = str(tmp_path / "state_at_kill.pt")
     fail = {victim} | ({kill_in_recovery} if kill_in_recovery is not None else set())
-    res = run_ranks(_job_kill, 4, store.port, victim, save, rejoin, kill_in_recovery,
+    res = run_ranks(_job_kill, 4, store.port, victim, save, rejoin, kill_in_recovery, hosts,
                     expect_fail=fail, timeout=90, env=env)
     return save, res
 
@@ -241,6 +249,18 @@ def test_killed_replica_survivors_match_reference(store, tmp_path, transport, vi
     # before the kill each step had four shares, the survivors hold three of them
     for s, idx in per_step.items():
         assert len(idx) == (B * 3 // 4 if s < _KILL_STEP else B), (s, len(idx))
+
+
+def test_replicas_on_other_hosts(store, tmp_path):
+    # every replica a host of its own (MINITORCH_HOST_ID): the survivors cannot look at the
+    # dead one's process; its heartbeat stops and the quorum leaves it out after 1 s
+    save, res = _run_kill(store, tmp_path, {}, victim=1, hosts=True)
+    survivors = [res[r] for r in (0, 2, 3)]
+    for r in survivors:
+        assert r["same_pid"] and r["step"] == STEPS and r["participants"] == 3
+        assert [s for s, _ in r["failed"]] == [_KILL_STEP]
+    assert survivors[0]["state"] == survivors[1]["state"] == survivors[2]["state"]
+    assert survivors[0]["state"] == _reference(save, 3)
 
 
 def test_restarted_replica_rejoins_and_receives_state(store, tmp_path):

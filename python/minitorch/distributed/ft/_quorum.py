@@ -18,7 +18,8 @@ the join counter seen when it was made.  A participant of round g:
      the first proposal wins and every participant follows the same decision;
   3. a participant left out (it registered after the decision) takes part in round g+1 as a
      newcomer.
-Dead means: on this host (same host name, boot id and pid namespace), the process is gone,
+Dead means: on this host (same host name, boot id and pid namespace, or the same
+MINITORCH_HOST_ID), the process is gone,
 a zombie, or its pid now names another process (start time); on another host, its heartbeat
 has not moved for heartbeat_timeout as seen by the observer's own clock (no clock is
 compared across hosts).  A live participant is always waited for; only a dead one is left
@@ -46,7 +47,12 @@ def _read(path):
 
 
 def host_key():
-    """What identifies this host and pid namespace: pids compare only within one."""
+    """What identifies this host and pid namespace: pids compare only within one.
+    MINITORCH_HOST_ID, when set, stands for all of it (as for the transports, Note [Choosing a
+    transport]): replicas with different ids are on different hosts to each other."""
+    hid = os.environ.get("MINITORCH_HOST_ID")
+    if hid:
+        return f"id:{hid}"
     try:
         ns = os.readlink("/proc/self/ns/pid")
     except OSError:
