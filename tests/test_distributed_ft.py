@@ -76,6 +76,7 @@ class _Job:
         self.X, self.Y = _data()
         self.log = []       # (step, indices, participants) of committed steps
         self.failed = []    # (step, wall time when the failure was seen)
+        self.committed = []  # wall time of each commit
 
     def step(self, before=None):
         self.ftopt.zero_grad()
@@ -89,6 +90,7 @@ class _Job:
         self.ftopt.step()
         if self.manager.current_step() > s:
             self.log.append((s, idx, self.manager.num_participants()))
+            self.committed.append(time.time())
         else:
             self.failed.append((s, time.time()))
 
@@ -98,7 +100,7 @@ class _Job:
 
     def result(self):
         return {"state": _state_bytes(self.model), "pid": os.getpid(), "log": self.log,
-                "failed": self.failed, "step": self.manager.current_step(),
+                "failed": self.failed, "committed": self.committed, "step": self.manager.current_step(),
                 "participants": self.manager.num_participants(),
                 "generation": self.manager.quorum_generation()}
 
@@ -296,6 +298,9 @@ def test_replica_killed_during_recovery(store, tmp_path):
         assert r["failed"] and r["failed"][0][0] == _KILL_STEP
         # rounds: the first, the one whose group could not be built, the one without rank 2
         assert r["generation"] == 3
+        # the build of the second was given up when rank 2 died, not after the 4 s
+        # connect_timeout (Note [Building a round's group])
+        assert r["committed"][_KILL_STEP] - r["kill_time"] < 4
         assert r["state"] == res[0]["state"]
     assert res[0]["state"] == _reference(save, 2)
 

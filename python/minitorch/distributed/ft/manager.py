@@ -36,6 +36,7 @@ The store's host must survive: it holds the quorum (see _quorum.py).
 """
 import io
 import os
+import threading
 import time
 from datetime import timedelta
 from enum import Enum
@@ -53,6 +54,21 @@ from ._quorum import Quorum
 __all__ = ["Manager", "WorldSizeMode"]
 
 _PREFIX = "minitorch_ft"
+_BUILD_POLL_S = 0.01
+
+# Note [Building a round's group]
+# A round's ProcessGroupGloo is built on a thread of its own while the caller watches the
+# round's members (their processes on this host, their heartbeats elsewhere): when one dies
+# during the build, the others cannot finish it, so the caller gives it up at once and forms
+# the next round instead of waiting for connect_timeout; the abandoned build fails at its own
+# timeout, or, if it completes after all, its group is aborted.  The build talks to the store
+# through a connection of its own (Store.clone), so that an abandoned build's waits hold up
+# nobody else.
+
+
+def _ident(who):
+    host, pid, start = who
+    return {"host": host, "pid": pid, "start": start}
 
 
 class WorldSizeMode(Enum):
@@ -409,8 +425,7 @@ class Manager:
             rank = d["members"].index(self._replica_id)
             size = len(d["members"])
             try:
-                pg = ProcessGroupGloo(PrefixStore(f"{_PREFIX}/pg/{g}", self._raw_store),
-                                      rank, size, self._connect_timeout)
+                pg = self._build(d, rank, size)
             except Exception:  # noqa: BLE001 - a member died while building: next round
                 if time.monotonic() > deadline:
                     raise
@@ -427,6 +442,48 @@ class Manager:
             self._reform = False
             self._errored = None
             return
+
+    def _build(self, d, rank, size):
+        """The process group of round d (Note [Building a round's group])."""
+        g = d["g"]
+        box = {"abandoned": False}
+        lock = threading.Lock()
+
+        clone = getattr(self._raw_store, "clone", None)
+        # a connection of its own: an abandoned build's waits would hold up a shared one
+        store = clone() if callable(clone) else self._raw_store
+
+        def build():
+            try:
+                pg = ProcessGroupGloo(PrefixStore(f"{_PREFIX}/pg/{g}", store), rank, size,
+                                      self._connect_timeout)
+            except BaseException as e:  # noqa: BLE001 - handed to the caller
+                box["error"] = e
+                return
+            with lock:
+                if box["abandoned"]:
+                    pg.abort()
+                else:
+                    box["pg"] = pg
+
+        th = threading.Thread(target=build, name=f"ft-build-{g}", daemon=True)
+        th.start()
+        others = [m for m in d["members"] if m != self._replica_id]
+        while True:
+            th.join(_BUILD_POLL_S)
+            if not th.is_alive():
+                break
+            gone = [m for m in others if self._quorum.dead(m, _ident(d["who"][m]))]
+            if gone:
+                with lock:
+                    if "pg" not in box:
+                        box["abandoned"] = True
+                        raise RuntimeError(f"replica(s) {gone} of round {g} died while its "
+                                           "process group was being built")
+                break
+        if "error" in box:
+            raise box["error"]
+        return box["pg"]
 
     def _heal(self, pg, d, rank):
         steps = d["steps"]
