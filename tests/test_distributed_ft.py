@@ -305,6 +305,26 @@ def test_replica_killed_during_recovery(store, tmp_path):
     assert res[0]["state"] == _reference(save, 2)
 
 
+def _job_leave(rank, ws, init_method, port):
+    job = _Job(str(rank), port, ws)
+    job.train(3)
+    if rank == 1:
+        job.manager.shutdown()      # leaves at a step boundary, the process lives on
+        time.sleep(2)
+        return job.result()
+    job.train(6)
+    return job.result()
+
+
+def test_replica_that_leaves(store):
+    res = run_ranks(_job_leave, 3, store.port, timeout=60)
+    for r in (res[0], res[2]):
+        # the step after the departure fails (the group is aborted) and is redone by two,
+        # without waiting for the live process that left
+        assert [w for _, _, w in r["log"]] == [3, 3, 3, 2, 2, 2]
+        assert r["state"] == res[0]["state"]
+
+
 def test_sampler_rule_and_errors():
     class _M:
         def __init__(self, step, rank, world):

@@ -18,7 +18,7 @@ the join counter seen when it was made.  A participant of round g:
      the first proposal wins and every participant follows the same decision;
   3. a participant left out (it registered after the decision) takes part in round g+1 as a
      newcomer.
-Dead means: on this host (same host name, boot id and pid namespace, or the same
+Dead means: the process said it left (Manager.shutdown writes ``left/<id>``); on this host (same host name, boot id and pid namespace, or the same
 MINITORCH_HOST_ID), the process is gone,
 a zombie, or its pid now names another process (start time); on another host, its heartbeat
 has not moved for heartbeat_timeout as seen by the observer's own clock (no clock is
@@ -130,6 +130,11 @@ class Quorum:
     def stop(self):
         self._stop.set()
 
+    def leave(self):
+        """Tells the others that this process takes part in no more rounds."""
+        self.stop()
+        self.store.set(f"left/{self.rid}", json.dumps(self.who()))
+
     def _ident(self, rid, reg=None):
         if reg is not None:
             return reg
@@ -142,6 +147,9 @@ class Quorum:
 
     def dead(self, rid, reg=None):
         ident = self._ident(rid, reg)
+        if ident is not None and self.store.check([f"left/{rid}"]) and \
+                json.loads(self.store.get(f"left/{rid}")) == _who(ident):
+            return True     # that process left (Manager.shutdown)
         if ident is not None:
             alive = process_alive(ident, self.here)
             if alive is not None:

@@ -515,10 +515,17 @@ class Manager:
         self._step = top
 
     def shutdown(self, wait=True):
-        """Stops the heartbeat and drops the group."""
+        """Leaves the job: the others form their next round without this replica at once
+        (instead of waiting for it), and the group is aborted."""
+        if self._closed:
+            return
         self._closed = True
-        self._quorum.stop()
+        try:
+            self._quorum.leave()
+        except Exception:  # noqa: BLE001 - the store is gone: nobody to tell
+            self._quorum.stop()
         if self._pg is not None:
+            self._pg.abort()
             self._pg = None
 
     def __repr__(self):
