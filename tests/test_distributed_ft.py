@@ -369,5 +369,15 @@ def test_single_replica_commits():
         o.step()
         assert m.current_step() == 1 and m.num_participants() == 1
         assert torch.equal(model.weight.detach(), before - 0.1 * g)
+        # the sampler's iterator: the rest of the epoch (10 samples, global batch 4: 2 steps
+        # an epoch, step 1 left), the whole batch for the only replica
+        sampler = ft.DistributedSampler(10, m, 4, shuffle=False)
+        seen = []
+        for idx in sampler:
+            seen.append(idx)
+            o.zero_grad()
+            d(torch.ones(len(idx), 3)).sum().backward()
+            o.step()
+        assert seen == [[4, 5, 6, 7]] and m.current_step() == 2
     finally:
         m.shutdown()
