@@ -325,6 +325,37 @@ def test_replica_that_leaves(store):
         assert r["state"] == res[0]["state"]
 
 
+def _job_abort(rank, ws, init_method):
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws,
+                            timeout=timedelta(seconds=20))
+    dist.barrier()
+    if rank == 0:
+        time.sleep(0.3)
+        dist.distributed_c10d._get_default_group().abort()
+        time.sleep(3)       # alive, its group aborted
+        return None
+    if rank == 2:
+        time.sleep(3)       # alive, never joins the collective
+        return None
+    t0 = time.monotonic()
+    try:
+        dist.all_reduce(torch.ones(4))
+        return "no error", 0.0
+    except dist.DistBackendError as e:
+        return str(e), time.monotonic() - t0
+
+
+@pytest.mark.parametrize("transport", ["shm", "tcp"])
+def test_abort_fails_the_peers(transport):
+    # what Manager.report_error relies on: rank 1 waits for ranks 0 and 2; rank 2 lives on
+    # without joining; rank 0 aborts its group (which closes its transport: the shared-memory
+    # lock is released, the TCP connections are closed): rank 1 fails then, as if rank 0 had
+    # died, not when rank 2 exits nor at the 20 s timeout
+    res = run_ranks(_job_abort, 3, env={"MINITORCH_TRANSPORT": transport}, timeout=60)
+    msg, took = res[1]
+    assert "rank 0" in msg and took < 2.5, (msg, took)
+
+
 def test_sampler_rule_and_errors():
     class _M:
         def __init__(self, step, rank, world):

@@ -57,17 +57,6 @@
  * attaching rank that a segment named in the store belongs to a live group:
  * a stale name from an earlier job is refused.
  *
- * Note [Aborting tells the peers]
- * An aborted group (ProcessGroup.abort, a failed exchange of a routed group)
- * is of no more use to anybody, so its transport makes the peers fail at
- * once rather than at their deadlines: shared memory gives up the rank's lock
- * (peers waiting on it see it gone at their next 10 ms check), TCP shuts its
- * connections down (peers see them end).  A survivor that notices a dead
- * peer and aborts thereby fails the survivors that wait on it, and so on
- * down the chain: every rank of a collective learns of a death within a few
- * checks, not only the ones that waited on the dead rank (what
- * minitorch.distributed.ft relies on to re-form a job within a second).
- *
  * After the rings, each rank has two slots of 64 KiB (a 64-byte header with
  * the step's length and kind, then the data) for Note [Slots]
  * (transport.h), with two counters in its rank block: the last step whose
@@ -661,13 +650,6 @@ mt__shm_abort(mt_transport *base)
 {
     mt__shm *t = MT__SHM(base);
     atomic_store(&t->aborted, true);
-    /* Note [Aborting tells the peers]: give up this rank's lock, so that a peer waiting on it
-     * sees it gone at its next check (10 ms) as if it had died, not at its deadline. */
-    if (t->fd >= 0) {
-        struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET, .l_start = base->rank,
-                           .l_len = 1};
-        (void)fcntl(t->fd, F_OFD_SETLK, &fl);
-    }
     if (t->ranks != NULL) {
         mt__shm_rank *mine = &t->ranks[base->rank];
         atomic_fetch_add(&mine->doorbell, 1);

@@ -378,14 +378,6 @@ mt__tcp_abort(mt_transport *base)
 {
     mt__tcp *t = MT__TCP(base);
     atomic_store(&t->aborted, true);
-    /* Note [Aborting tells the peers]: the peers see the connections end now, as if this
-     * rank had died, instead of waiting for it until their deadline.  shutdown, not close:
-     * the descriptors stay valid for a thread still polling them (close frees them). */
-    for (int p = 0; t->peers != NULL && p < base->size; p++) {
-        if (t->peers[p].fd >= 0) {
-            shutdown(t->peers[p].fd, SHUT_RDWR);
-        }
-    }
     char b = 1;
     while (write(t->wake[1], &b, 1) < 0 && errno == EINTR) {
     }

@@ -12,9 +12,11 @@ which applies the optimizer only when the step's all-reduce succeeded everywhere
     they agree, without another message, to re-form at the next step boundary.
   - A failure (a peer died: shared memory sees its lock gone, TCP its connection end; or a
     timeout) makes the replica's collective raise.  The replica records the error and aborts
-    its process group at once, which fails its peers' pending and next operations within a
-    few milliseconds (Note [Aborting tells the peers] in csrc/distributed/transport/shm.c),
-    so every survivor learns of the death, not only those that waited on the dead rank.
+    its process group at once: ProcessGroup.abort interrupts the running operation and closes
+    the transport (the shared-memory lock is released, the TCP connections are closed), so
+    the peers waiting on this replica fail at their next check (10 ms) as if it had died, and
+    so on down the chain: every survivor learns of the death within milliseconds, not only
+    those that waited on the dead rank.
     should_commit returns False: the optimizer does not run, the step is not counted.
   - start_quorum then forms a new round among the survivors (Note [Quorum in the store],
     _quorum.py), builds a new process group for it (generation g: ProcessGroupGloo over
