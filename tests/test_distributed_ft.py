@@ -332,10 +332,10 @@ def _job_abort(rank, ws, init_method):
     if rank == 0:
         time.sleep(0.3)
         dist.distributed_c10d._get_default_group().abort()
-        time.sleep(3)       # alive, its group aborted
+        time.sleep(2.5)     # alive, its group aborted
         return None
     if rank == 2:
-        time.sleep(3)       # alive, never joins the collective
+        time.sleep(2.5)     # alive, never joins the collective
         return None
     t0 = time.monotonic()
     try:
@@ -345,15 +345,14 @@ def _job_abort(rank, ws, init_method):
         return str(e), time.monotonic() - t0
 
 
-@pytest.mark.parametrize("transport", ["shm", "tcp"])
-def test_abort_fails_the_peers(transport):
+def test_abort_fails_the_peers():
     # what Manager.report_error relies on: rank 1 waits for ranks 0 and 2; rank 2 lives on
     # without joining; rank 0 aborts its group (which closes its transport: the shared-memory
     # lock is released, the TCP connections are closed): rank 1 fails then, as if rank 0 had
     # died, not when rank 2 exits nor at the 20 s timeout
-    res = run_ranks(_job_abort, 3, env={"MINITORCH_TRANSPORT": transport}, timeout=60)
+    res = run_ranks(_job_abort, 3, env={"MINITORCH_TRANSPORT": "shm"}, timeout=60)
     msg, took = res[1]
-    assert "rank 0" in msg and took < 2.5, (msg, took)
+    assert "rank 0" in msg and took < 2, (msg, took)
 
 
 def test_sampler_rule_and_errors():
