@@ -18,11 +18,13 @@ the join counter seen when it was made.  A participant of round g:
      the first proposal wins and every participant follows the same decision;
   3. a participant left out (it registered after the decision) takes part in round g+1 as a
      newcomer.
-Dead means: the process said it left (Manager.shutdown writes ``left/<id>``); on this host (same host name, boot id and pid namespace, or the same
-MINITORCH_HOST_ID), the process is gone,
-a zombie, or its pid now names another process (start time); on another host, its heartbeat
-has not moved for heartbeat_timeout as seen by the observer's own clock (no clock is
-compared across hosts).  A live participant is always waited for; only a dead one is left
+A decision also names each member's process (host key, pid, start time): a restarted process
+of a replica that an earlier process registered is not that member (it joins as a newcomer).
+Dead means: the process said it left (Manager.shutdown writes ``left/<id>``); on this host
+(same host name, boot id and pid namespace, or the same MINITORCH_HOST_ID) the process is
+gone, a zombie, or its pid now names another process (start time); on another host, its
+heartbeat has not moved for heartbeat_timeout as seen by the observer's own clock (no clock
+is compared across hosts).  A live participant is always waited for; only a dead one is left
 out, so a slow survivor is never dropped by mistake.
 The store itself is the single point that must survive: the process hosting a TCPStore
 server (or the file system of a FileStore) must outlive the job; losing it ends the job.
