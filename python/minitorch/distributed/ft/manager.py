@@ -319,6 +319,12 @@ class Manager:
         self._vote = None
         self._pending = []
 
+    def wait_quorum(self):
+        """Returns at once: start_quorum forms the quorum before it returns (the steady state
+        costs nothing to overlap, Note [Fault-tolerant steps]); use_async_quorum changes
+        nothing."""
+        return None
+
     def report_error(self, e):
         """Marks the step failed and aborts the group, so that the peers fail fast too."""
         if self._errored is None:
