@@ -155,7 +155,7 @@ def main():
           f"784-512-512-10, batch 128 per rank")
     print(f"step time: plain DDP {plain * 1e3:.1f} ms, ft {ftt * 1e3:.1f} ms (mean of "
           f"{a.rounds * a.steps} steps of each, interleaved)")
-    print(f"recovery per survivor: " + ", ".join(f"{r['recovery']:.3f} s" for r in res))
+    print("recovery per survivor: " + ", ".join(f"{r['recovery']:.3f} s" for r in res))
     print(f"recovery {rec:.2f} s, steady-state overhead {(ftt / plain - 1) * 100:.1f} %")
 
 

@@ -14,7 +14,6 @@ import random
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from datetime import timedelta
@@ -24,7 +23,7 @@ import pytest
 import minitorch as torch
 import minitorch.distributed as dist
 from minitorch.distributed import ft
-from test_distributed_support import free_port, run_ranks
+from test_distributed_support import run_ranks
 
 N, B, STEPS = 96, 12, 8     # one epoch of 8 steps of a global batch of 12
 HERE = os.path.dirname(os.path.abspath(__file__))
