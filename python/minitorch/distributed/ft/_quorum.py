@@ -6,8 +6,8 @@ Every replica (one process, named by its replica id) publishes where it runs
 (``hb/<id>``) from a thread.  Membership changes by rounds numbered 1, 2, ...: round g's
 decision (``q/<g>/decision``) names its members in order, each member's committed step, and
 the join counter seen when it was made.  A participant of round g:
-  1. registers: ``add(q/<g>/n)`` gives it a slot i, ``q/<g>/r/<i>`` its id and
-     ``q/<g>/reg/<id>`` its step, pid and start time; a replica that wants in from outside
+  1. registers: ``q/<g>/reg/<id>`` its step, pid and start time, then appends its id to
+     ``q/<g>/who`` (one atomic operation); a replica that wants in from outside
      (a new or restarted process) then bumps ``join``, so that the members re-form at their
      next step boundary;
   2. polls (every 2 ms) until the round is decided, or decides it itself: the round is ready
@@ -182,10 +182,10 @@ class Quorum:
         d = self.decision(g)
         if d is not None:
             return d
-        i = self.store.add(f"q/{g}/n", 1)
         reg = dict(self.me, step=int(step))
         self.store.set(f"q/{g}/reg/{self.rid}", json.dumps(reg))
-        self.store.set(f"q/{g}/r/{i}", self.rid)
+        # one atomic append: a registrant that dies half-way leaves nothing half-written
+        self.store.append(f"q/{g}/who", f"{self.rid};")
         if newcomer and prev is not None:
             self.store.add("join", 1)
         expected = list(prev["members"]) if prev is not None else []
@@ -196,14 +196,10 @@ class Quorum:
             if d is not None:
                 return d
             join = self.store.add("join", 0)
-            n = self.store.add(f"q/{g}/n", 0)
-            while len(order) < n:
-                k = len(order) + 1
-                r = self.store.get(f"q/{g}/r/{k}").decode()
+            listed = self.store.get(f"q/{g}/who").decode().split(";")[:-1]
+            for r in listed[len(order):]:   # new registrations (a restarted one: again)
                 order.append(r)
-            for r in order:
-                if r not in regs:
-                    regs[r] = json.loads(self.store.get(f"q/{g}/reg/{r}"))
+                regs[r] = json.loads(self.store.get(f"q/{g}/reg/{r}"))
             live = [r for r in dict.fromkeys(order) if not self.dead(r, regs[r])]
             missing = [e for e in expected if e not in regs and not self.dead(e)]
             ready = not missing and len(live) >= self.min_size
