@@ -77,7 +77,7 @@ class _Job:
         self.failed = []    # (step, wall time when the failure was seen)
         self.committed = []  # wall time of each commit
 
-    def step(self, before=None):
+    def step(self, before=None, after_backward=None):
         self.ftopt.zero_grad()
         s = self.manager.current_step()
         if before is not None:
@@ -86,6 +86,8 @@ class _Job:
         ix = torch.tensor(idx)
         loss = torch.nn.functional.mse_loss(self.ddp(self.X[ix]), self.Y[ix])
         loss.backward()
+        if after_backward is not None:
+            after_backward(self, s)
         self.ftopt.step()
         if self.manager.current_step() > s:
             self.log.append((s, idx, self.manager.num_participants()))
@@ -93,9 +95,9 @@ class _Job:
         else:
             self.failed.append((s, time.time()))
 
-    def train(self, until=STEPS, before=None):
+    def train(self, until=STEPS, before=None, after_backward=None):
         while self.manager.current_step() < until:
-            self.step(before)
+            self.step(before, after_backward)
 
     def result(self):
         return {"state": _state_bytes(self.model), "pid": os.getpid(), "log": self.log,
@@ -302,6 +304,33 @@ def test_replica_killed_during_recovery(store, tmp_path):
         assert r["committed"][_KILL_STEP] - r["kill_time"] < 4
         assert r["state"] == res[0]["state"]
     assert res[0]["state"] == _reference(save, 2)
+
+
+def _job_error(rank, ws, init_method, port, error_rank):
+    job = _Job(str(rank), port, ws)
+    seen = []
+
+    def after_backward(job, s):
+        # the step's all-reduce has succeeded everywhere; this replica alone then fails it
+        if rank == error_rank and s == _KILL_STEP and not seen:
+            seen.append(s)
+            job.manager.report_error(RuntimeError("a local failure after the all-reduce"))
+    job.train(STEPS, after_backward=after_backward)
+    return job.result()
+
+
+def test_replica_behind_heals_from_a_peer(store):
+    # replica 1 does not commit a step that replica 0 commits: replica 0's next step fails
+    # (replica 1 aborted the group), the new quorum finds replica 1 one step behind and it
+    # receives the state from replica 0; both end bit-identical to an undisturbed run
+    res = run_ranks(_job_error, 2, store.port, 1, timeout=60)
+    ref_store = dist.TCPStore("127.0.0.1", 0, is_master=True, wait_for_workers=False)
+    ref = run_ranks(_job_error, 2, ref_store.port, None, timeout=60)
+    assert [s for s, _ in res[1]["failed"]] == [_KILL_STEP]
+    assert [s for s, _ in res[0]["failed"]] == [_KILL_STEP + 1]
+    assert res[0]["generation"] == res[1]["generation"] == 2
+    assert res[0]["state"] == res[1]["state"] == ref[0]["state"] == ref[1]["state"]
+    assert not ref[0]["failed"] and not ref[1]["failed"]
 
 
 def _job_leave(rank, ws, init_method, port):
