@@ -200,3 +200,13 @@ EXCLUDED.update({
     "cuda.Stream": "wraps whatever handle stream_id names, as torch's: calls on a made-up one "
                    "reach the driver",
 })
+# ---- minitorch.distributed.ft: its sampler (Manager and the wrappers built on it wait for
+# other replicas and run a heartbeat thread; tests/test_distributed_ft.py runs them) ----------
+import minitorch.distributed.ft  # noqa: E402,F401 (resolve() reaches it as distributed.ft)
+
+_targets_without_ft = all_targets
+
+
+def all_targets():  # noqa: F811
+    """all_targets plus ft.DistributedSampler."""
+    return sorted(_targets_without_ft() + [("distributed.ft.DistributedSampler", "function")])
