@@ -168,7 +168,11 @@ WORKER = textwrap.dedent('''
             xs, ys = x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
             ((ddp(xs) - ys) ** 2).mean().backward()
             opt.step()
-        report(transport=transport, weights=[p.detach().numpy().tolist() for p in model.parameters()],
+            flaky = os.path.join(out, "failed_once")
+            if step == 1 and rank == 1 and os.environ.get("TEST_FLAKY") and not os.path.exists(flaky):
+                open(flaky, "w").close()
+                os._exit(5)  # dies mid-training, once: every node's workers restart
+        report(transport=transport, restarts=os.environ["TORCHELASTIC_RESTART_COUNT"], weights=[p.detach().numpy().tolist() for p in model.parameters()],
                addr=os.environ["MASTER_ADDR"], group_rank=os.environ["GROUP_RANK"])
 
     elif scenario == "collectives":
@@ -232,12 +236,14 @@ WORKER = textwrap.dedent('''
         # all_reduce until a rank sees $TEST_OUT/stop (element 0 carries it, so that every
         # rank stops after the same collective); a failure is reported with its time
         t = torch.ones(256 * 1024)
-        n, error = 0, None
+        n, error, longest = 0, None, 0.0
         try:
             while True:
                 t.fill_(rank + 1)
                 t[0] = float(os.path.exists(os.path.join(out, "stop")))
+                start = time.monotonic()
                 dist.all_reduce(t)
+                longest = max(longest, time.monotonic() - start)
                 if not bool((t.numpy()[1:] == ws * (ws + 1) / 2).all()):
                     error = ["wrong", "wrong result", time.time()]
                     break
@@ -248,7 +254,15 @@ WORKER = textwrap.dedent('''
                     mark("running")
         except Exception as e:
             error = [type(e).__name__, str(e), time.time()]
-        report(transport=transport, n=n, error=error)
+        store_error = None
+        if error is not None and os.environ.get("TEST_STORE_AFTER"):
+            # the store may be gone with its host: a store operation must fail, not hang
+            try:
+                dist.distributed_c10d._get_default_store().set("after", "1")
+                dist.distributed_c10d._get_default_store().get("after")
+            except Exception as e:
+                store_error = [type(e).__name__, str(e), time.time()]
+        report(transport=transport, n=n, error=error, longest=longest, store_error=store_error)
         os._exit(0)  # the group may be broken: no teardown through the store
 ''')
 
@@ -264,7 +278,7 @@ def _env(tmp_path, **extra):
     return env
 
 
-def _launch(h, tmp_path, scenario, nproc=1, rdzv="static", env=None, hosts=None):
+def _launch(h, tmp_path, scenario, nproc=1, rdzv="static", env=None, hosts=None, extra=()):
     """Starts torchrun on each host; returns the launchers."""
     (tmp_path / "out").mkdir(exist_ok=True)
     (tmp_path / "worker.py").write_text(WORKER)
@@ -277,7 +291,7 @@ def _launch(h, tmp_path, scenario, nproc=1, rdzv="static", env=None, hosts=None)
         else:
             where = ["--rdzv-backend=c10d", f"--rdzv-endpoint={h.addr(0)}:{port}", "--rdzv-id=netns"]
         argv = [sys.executable, "-m", "minitorch.distributed.run", f"--nnodes={n}",
-                f"--nproc-per-node={nproc}", *where, "worker.py", scenario]
+                f"--nproc-per-node={nproc}", *where, *extra, "worker.py", scenario]
         procs.append(subprocess.Popen(h.cmd(i, argv), cwd=tmp_path, env=env or _env(tmp_path),
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     return procs
@@ -333,6 +347,24 @@ def test_torchrun_ddp_across_two_hosts(hosts, tmp_path, rdzv):
     assert res[0]["weights"] == res[1]["weights"]
 
 
+def test_a_failing_worker_restarts_every_host(hosts, tmp_path):
+    # c10d rendezvous, --max-restarts=1: rank 1 dies after two steps; rank 0 loses its peer,
+    # both hosts' workers start again in a new round and the training ends as in one process
+    h = hosts(2)
+    procs = _finish(_launch(h, tmp_path, "ddp", rdzv="c10d", env=_env(tmp_path, TEST_FLAKY="1"),
+                            extra=["--max-restarts=1"]))
+    for p in procs:
+        assert p.returncode == 0, p.err
+    assert (tmp_path / "out" / "failed_once").exists()
+    assert any("restarting the workers of every node (1/1)" in p.err for p in procs)
+    res = _results(tmp_path)
+    assert sorted(res) == [0, 1]
+    ref = _reference_weights()
+    for info in res.values():
+        for got, want in zip(info["weights"], ref):
+            np.testing.assert_allclose(np.array(got), want, rtol=1e-12, atol=1e-12)
+
+
 def test_three_hosts_shared_memory_inside_tcp_between(hosts, tmp_path):
     h = hosts(3)
     procs = _finish(_launch(h, tmp_path, "collectives", nproc=2))
@@ -375,11 +407,12 @@ def _wait_running(tmp_path, ranks, procs, timeout=60):
 
 
 TIMEOUT = 4  # seconds: the process groups' timeout in the fault tests
+STORE_GRACE = 10  # seconds a TCPStore client waits for a reply beyond the store's timeout
 
 
 def test_link_cut_mid_collective(hosts, tmp_path):
     h = hosts(2)
-    procs = _launch(h, tmp_path, "loop", env=_env(tmp_path, TEST_TIMEOUT=str(TIMEOUT)))
+    procs = _launch(h, tmp_path, "loop", env=_env(tmp_path, TEST_TIMEOUT=str(TIMEOUT), TEST_STORE_AFTER="1"))
     _wait_running(tmp_path, [0, 1], procs)
     cut = time.time()
     h.set_link(1, up=False)
@@ -391,20 +424,34 @@ def test_link_cut_mid_collective(hosts, tmp_path):
         assert kind == "DistBackendError", (r, info)
         assert f"rank {1 - r}" in msg, msg  # names the peer it waited for
         assert when - cut <= TIMEOUT + 5, (when - cut, msg)
+    # the store is on host 0: its own rank still reaches it, host 1's client times out (after
+    # the store's timeout and the client's grace for a slow server, STORE_GRACE)
+    assert res[0]["store_error"] is None
+    kind, msg, when = res[1]["store_error"]
+    assert kind in ("DistNetworkError", "DistStoreError") and "10.200.0.1" in msg, (kind, msg)
+    assert when - cut <= 2 * TIMEOUT + STORE_GRACE + 5
 
 
-def test_host_processes_killed(hosts, tmp_path):
+@pytest.mark.parametrize("victim", [1, 0], ids=["worker-host", "store-host"])
+def test_host_processes_killed(hosts, tmp_path, victim):
+    # host 0 also serves the store (rank 0 holds it): killing it leaves the other host's
+    # store client without a server, which must fail within its timeout too
     h = hosts(2)
-    procs = _launch(h, tmp_path, "loop", env=_env(tmp_path, TEST_TIMEOUT=str(TIMEOUT)))
+    procs = _launch(h, tmp_path, "loop", env=_env(tmp_path, TEST_TIMEOUT=str(TIMEOUT), TEST_STORE_AFTER="1"))
     _wait_running(tmp_path, [0, 1], procs)
     killed = time.time()
-    h.kill(1)
+    h.kill(victim)
     _finish(procs)
     res = _results(tmp_path)
-    assert 0 in res and 1 not in res
-    kind, msg, when = res[0]["error"]
-    assert kind == "DistBackendError" and "rank 1" in msg, msg
+    survivor = 1 - victim
+    assert sorted(res) == [survivor]
+    kind, msg, when = res[survivor]["error"]
+    assert kind == "DistBackendError" and f"rank {victim}" in msg, msg
     assert when - killed <= TIMEOUT + 5
+    if victim == 0:
+        kind, msg, when = res[survivor]["store_error"]
+        assert kind in ("DistNetworkError", "DistStoreError"), (kind, msg)
+        assert when - killed <= 2 * TIMEOUT + 5
 
 
 def test_link_cut_and_restored_before_the_timeout(hosts, tmp_path):
@@ -422,3 +469,4 @@ def test_link_cut_and_restored_before_the_timeout(hosts, tmp_path):
     for r, info in res.items():
         assert info["error"] is None, info
         assert info["n"] > 3
+        assert info["longest"] > 1.0  # a collective waited through the cut, then completed
