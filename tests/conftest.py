@@ -15,7 +15,8 @@ _MULTIPROCESS_FILES = {
     "test_distributed_run_elastic.py", "test_distributed_netns.py",
 }
 # files whose every test is long
-_SLOW_FILES = {"test_store_fuzz.py", "test_examples_training.py", "test_seeds.py"}
+_SLOW_FILES = {"test_store_fuzz.py", "test_examples_training.py", "test_seeds.py",
+               "test_distributed_netns.py"}
 
 
 def pytest_configure(config):

@@ -70,6 +70,10 @@ class Hosts:
                     _ip("-n", self.switch, "link", "set", port, "up")
                     _ip("-n", ns, "addr", "add", f"{NET[k]}.{i + 1}/24", "dev", f"eth{k}")
                     _ip("-n", ns, "link", "set", f"eth{k}", "up")
+            # `ip netns exec` needs to mount a /sys of the namespace: try it once
+            probe = subprocess.run(self.cmd(0, ["true"]), capture_output=True, text=True, timeout=30)
+            if probe.returncode != 0:
+                raise RuntimeError(f"ip netns exec: {probe.stderr.strip()}")
         except BaseException:
             self.remove()
             raise
@@ -168,11 +172,14 @@ WORKER = textwrap.dedent('''
             xs, ys = x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
             ((ddp(xs) - ys) ** 2).mean().backward()
             opt.step()
+            if os.environ.get("TEST_STEP_SLEEP") and ws > 1:
+                mark("running")
+                time.sleep(float(os.environ["TEST_STEP_SLEEP"]))
             flaky = os.path.join(out, "failed_once")
             if step == 1 and rank == 1 and os.environ.get("TEST_FLAKY") and not os.path.exists(flaky):
                 open(flaky, "w").close()
                 os._exit(5)  # dies mid-training, once: every node's workers restart
-        report(transport=transport, restarts=os.environ["TORCHELASTIC_RESTART_COUNT"], weights=[p.detach().numpy().tolist() for p in model.parameters()],
+        report(transport=transport, restarts=os.environ["TORCHELASTIC_RESTART_COUNT"], ws=ws, weights=[p.detach().numpy().tolist() for p in model.parameters()],
                addr=os.environ["MASTER_ADDR"], group_rank=os.environ["GROUP_RANK"])
 
     elif scenario == "collectives":
@@ -363,6 +370,23 @@ def test_a_failing_worker_restarts_every_host(hosts, tmp_path):
     for info in res.values():
         for got, want in zip(info["weights"], ref):
             np.testing.assert_allclose(np.array(got), want, rtol=1e-12, atol=1e-12)
+
+
+def test_elastic_job_goes_on_without_a_dead_host(hosts, tmp_path):
+    # --nnodes=1:2: host 1 dies mid-training; host 0's worker loses its peer, its launcher
+    # starts a new round, which closes with host 0 alone after the last call
+    h = hosts(2)
+    procs = _launch(h, tmp_path, "ddp", rdzv="c10d", env=_env(tmp_path, TEST_STEP_SLEEP="0.3"),
+                    extra=["--nnodes=1:2", "--max-restarts=1", "--rdzv-conf=last_call_timeout=1"])
+    _wait_running(tmp_path, [0, 1], procs)
+    h.kill(1)
+    _finish(procs)
+    assert procs[0].returncode == 0, procs[0].err
+    assert "round 1: node rank 0 of 1 nodes" in procs[0].err
+    res = _results(tmp_path)
+    assert res[0]["ws"] == 1 and res[0]["restarts"] == "1"
+    for got, want in zip(res[0]["weights"], _reference_weights()):
+        np.testing.assert_allclose(np.array(got), want, rtol=1e-12, atol=1e-12)
 
 
 def test_three_hosts_shared_memory_inside_tcp_between(hosts, tmp_path):

@@ -8,6 +8,9 @@ with the environment that ``init_process_group("gloo")`` (env://) reads::
     # two nodes: the same command on each, --node_rank=0 and --node_rank=1
     python -m minitorch.distributed.run --nnodes=2 --node_rank=0 --nproc_per_node=8 \\
         --master_addr=192.168.1.1 --master_port=12355 train.py
+    # one to four nodes, each started the same way, meeting at host1:29400
+    python -m minitorch.distributed.run --nnodes=1:4 --nproc_per_node=8 --max_restarts=3 \\
+        --rdzv_backend=c10d --rdzv_endpoint=host1:29400 --rdzv_id=job1 train.py
 
 Each worker gets RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK,
 ROLE_RANK, ROLE_WORLD_SIZE, ROLE_NAME, MASTER_ADDR, MASTER_PORT,
@@ -15,7 +18,8 @@ TORCHELASTIC_RESTART_COUNT, TORCHELASTIC_MAX_RESTARTS, TORCHELASTIC_RUN_ID and,
 unless already set, OMP_NUM_THREADS=1.  When a worker fails the others are
 terminated (SIGTERM, then SIGKILL after a grace period), the failing rank's
 error output is printed and the launcher exits with status 1 (after
-``--max_restarts`` restarts of the whole node's workers, if asked for).
+``--max_restarts`` restarts of the node's workers, if asked for: with the c10d
+rendezvous, of every node's workers).
 
 Node ranks come from ``--node_rank``, or, with ``--rdzv_backend=c10d
 --rdzv_endpoint=host:port`` and no ``--node_rank``, from a rendezvous of the
