@@ -401,10 +401,11 @@ def test_three_hosts_shared_memory_inside_tcp_between(hosts, tmp_path):
         assert info["transport"] == "shm+tcp" and info["group_rank"] == str(r // 2)
 
 
-def test_socket_ifname_picks_the_interface(hosts, tmp_path):
+@pytest.mark.parametrize("var", ["MINITORCH_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"])
+def test_socket_ifname_picks_the_interface(hosts, tmp_path, var):
     h = hosts(2, nets=2)
     # the store is reached on eth0; the ranks' connections go through eth1
-    procs = _finish(_launch(h, tmp_path, "ifname", env=_env(tmp_path, MINITORCH_SOCKET_IFNAME="eth1")))
+    procs = _finish(_launch(h, tmp_path, "ifname", env=_env(tmp_path, **{var: "eth1"})))
     for p in procs:
         assert p.returncode == 0, p.err
     res = _results(tmp_path)
@@ -413,11 +414,10 @@ def test_socket_ifname_picks_the_interface(hosts, tmp_path):
         assert info["delta"]["eth1"] > 4 * 1024 * 1024, info["delta"]
         assert info["delta"]["eth0"] < 256 * 1024, info["delta"]
     # an interface the host lacks is an error naming the ones it has
-    procs = _finish(_launch(h, tmp_path, "ifname", env=_env(tmp_path, MINITORCH_SOCKET_IFNAME="eth7",
-                                                             TEST_TIMEOUT="10")))
+    procs = _finish(_launch(h, tmp_path, "ifname", env=_env(tmp_path, TEST_TIMEOUT="10", **{var: "eth7"})))
     err = "".join(p.err for p in procs)
     assert all(p.returncode == 1 for p in procs)
-    assert "MINITORCH_SOCKET_IFNAME=eth7: no interface of that name" in err and "eth1" in err
+    assert f"{var}=eth7: no interface of that name" in err and "eth1" in err
 
 
 def _wait_running(tmp_path, ranks, procs, timeout=60):
