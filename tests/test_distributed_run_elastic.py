@@ -34,8 +34,15 @@ WORKER = textwrap.dedent('''
         "TORCHELASTIC_MAX_RESTARTS", "TORCHELASTIC_RUN_ID")}
     rank = env["RANK"]
     name = f"g{env['GROUP_WORLD_SIZE']}_c{env['TORCHELASTIC_RESTART_COUNT']}_{rank}_{os.getpid()}.json"
+    # "fail3" fails in the first attempt only: the marker names that attempt by its master
+    # port (new in each round of the c10d rendezvous) and restart count (new on this node)
+    attempt = env["MASTER_PORT"] + "/" + env["TORCHELASTIC_RESTART_COUNT"]
     marker = os.path.join(out, "failed_once")
-    first = not os.path.exists(marker)
+    if "fail3" in sys.argv and rank == "3" and not os.path.exists(marker):
+        with open(marker + ".tmp", "w") as f:
+            f.write(attempt)
+        os.rename(marker + ".tmp", marker)
+    first = not os.path.exists(marker) or open(marker).read() == attempt
     with open(os.path.join(out, name + ".tmp"), "w") as f:
         json.dump({"env": env, "pid": os.getpid()}, f)
     os.rename(os.path.join(out, name + ".tmp"), os.path.join(out, name))
@@ -43,8 +50,7 @@ WORKER = textwrap.dedent('''
         time.sleep(60)
     if "fail3" in sys.argv and first:
         if rank == "3":
-            time.sleep(1.5)
-            open(marker, "w").close()
+            time.sleep(0.5)
             sys.exit(3)
         time.sleep(60)
     if "failall" in sys.argv:
