@@ -224,6 +224,21 @@ def test_tee_redirects_log_dir_role(job):
     assert (run_dir / "attempt_1" / "3" / "stdout.log").read_text() == "out 3\n"
 
 
+def test_options_from_pet_variables(monkeypatch):
+    # torchrun's: PET_<OPTION> gives an option's default; the command line wins
+    for k, v in {"PET_NNODES": "1:3", "PET_RDZV_BACKEND": "c10d", "PET_RDZV_ENDPOINT": "h:9",
+                 "PET_MAX_RESTARTS": "4", "PET_TEE": "3", "PET_STANDALONE": "0",
+                 "PET_NPROC_PER_NODE": "2"}.items():
+        monkeypatch.setenv(k, v)
+    cfg = torchrun.config_from_args(torchrun.parse_args(["--max-restarts=1", "s.py"]))
+    assert (cfg.min_nodes, cfg.max_nodes, cfg.rdzv_endpoint) == (1, 3, ("h", 9))
+    assert (cfg.max_restarts, cfg.logs.tee, cfg.nproc_per_node) == (1, 3, 2)
+    monkeypatch.setenv("PET_STANDALONE", "1")
+    monkeypatch.setenv("PET_NNODES", "1")
+    cfg = torchrun.config_from_args(torchrun.parse_args(["s.py"]))
+    assert cfg.rdzv_endpoint is None and cfg.master_addr == "127.0.0.1"
+
+
 def test_options_parsing():
     parse = lambda *a: torchrun.config_from_args(torchrun.parse_args([*a, "s.py"]))
     cfg = parse("--nnodes=1:4", "--rdzv-backend=c10d", "--rdzv-endpoint=h:5", "--node-rank=3")

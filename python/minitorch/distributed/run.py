@@ -248,8 +248,26 @@ def _add_bool(parser, *names, help):
     parser.add_argument(*names, action="store_true", help=help)
 
 
+def _env_defaults(parser):
+    """As torchrun's: every option's default may come from PET_<OPTION> in the environment
+    (PET_NNODES, PET_NPROC_PER_NODE, PET_RDZV_ENDPOINT, ...; a flag from 0/1); an option on
+    the command line still wins."""
+    for action in parser._actions:
+        if not action.option_strings or action.dest == "help":
+            continue
+        value = os.environ.get(f"PET_{action.dest.upper()}")
+        if value is None:
+            continue
+        if isinstance(action, argparse._StoreTrueAction):
+            action.default = bool(int(value))
+        else:
+            action.default = value  # argparse converts a str default with the option's type
+            action.required = False
+
+
 def _add_common_args(parser):
-    """The options torchrun and the legacy launcher share (both spellings: _ and -)."""
+    """The options torchrun and the legacy launcher share (both spellings: _ and -); their
+    defaults may come from PET_* variables (_env_defaults)."""
     parser.add_argument("--nnodes", type=str, default="1",
                         help="number of nodes, or MIN:MAX (an elastic range, c10d rendezvous)")
     parser.add_argument("--nproc_per_node", "--nproc-per-node", type=str, default="1",
@@ -271,6 +289,7 @@ def _add_common_args(parser):
     parser.add_argument("training_script", type=str,
                         help="the script (or module with -m) each worker runs")
     parser.add_argument("training_script_args", nargs=argparse.REMAINDER)
+    _env_defaults(parser)
 
 
 def get_args_parser():
