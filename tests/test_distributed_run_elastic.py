@@ -69,16 +69,16 @@ def job(tmp_path):
     (tmp_path / "worker.py").write_text(WORKER)
     out = tmp_path / "out"
     out.mkdir()
-    env = dict(os.environ)
-    env.pop("OMP_NUM_THREADS", None)
-    env["PYTHONPATH"] = PACKAGE_DIR
-    env["TEST_OUT"] = str(out)
+    base_env = dict(os.environ)
+    base_env.pop("OMP_NUM_THREADS", None)
+    base_env["PYTHONPATH"] = PACKAGE_DIR
+    base_env["TEST_OUT"] = str(out)
     procs = []
 
-    def start(*args):
+    def start(*args, env=None):
         p = subprocess.Popen([sys.executable, "-m", "minitorch.distributed.run", *args],
-                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+                             cwd=tmp_path, env={**base_env, **(env or {})}, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
         procs.append(p)
         return p
 
@@ -222,6 +222,41 @@ def test_tee_redirects_log_dir_role(job):
     assert sorted(d.name for d in run_dir.iterdir()) == ["attempt_0", "attempt_1"]
     assert (run_dir / "attempt_0" / "3" / "stdout.log").read_text() == ""
     assert (run_dir / "attempt_1" / "3" / "stdout.log").read_text() == "out 3\n"
+
+
+RECORDED = textwrap.dedent('''
+    import os
+    from minitorch.distributed.elastic.multiprocessing.errors import record
+
+    @record
+    def main():
+        if os.environ["RANK"] == "1":
+            raise ValueError("bad batch in rank one")
+
+    main()
+''')
+
+
+def test_record_writes_the_error_file_the_report_shows(job):
+    (job.dir / "recorded.py").write_text(RECORDED)
+    logs = job.dir / "logs"
+    p = job.finish(job("--nproc_per_node=2", f"--log-dir={logs}", "recorded.py"))
+    assert p.returncode == 1
+    (error_file,) = logs.glob("*/attempt_0/1/error.json")
+    data = json.loads(error_file.read_text())["message"]
+    assert data["message"] == "ValueError: bad batch in rank one"
+    assert "Traceback" in data["extraInfo"]["py_callstack"] and int(data["extraInfo"]["timestamp"]) > 0
+    report = p.err[p.err.index("ChildFailedError"):]
+    assert f"error_file: {error_file}" in report
+    assert "traceback :" in report and "ValueError: bad batch in rank one" in report
+    assert not list(logs.glob("*/attempt_0/0/error.json"))
+    # without --log-dir the error files live in a scratch directory, removed at the end
+    scratch = job.dir / "tmp"
+    scratch.mkdir()
+    env = {"TMPDIR": str(scratch)}
+    p = job.finish(job("--nproc_per_node=2", "recorded.py", env=env))
+    assert p.returncode == 1 and "error_file: " + str(scratch) in p.err and "bad batch in rank one" in p.err
+    assert list(scratch.iterdir()) == []
 
 
 def test_options_from_pet_variables(monkeypatch):

@@ -15,8 +15,13 @@
 # each piped stream line by line in a thread, so a worker's lines are never interleaved
 # mid-line; the streams nobody asked about are inherited (stdout) or passed through
 # unchanged (stderr, whose tail is kept for the failure report).
+# Each worker is told TORCHELASTIC_ERROR_FILE: <rank dir>/error.json with a log directory,
+# else a file in a scratch directory of the launcher (removed when it exits).  A worker's
+# @record (minitorch.distributed.elastic.multiprocessing.errors) writes its exception
+# there, and the launcher's failure report shows that traceback.
 import os
 import re
+import shutil
 import tempfile
 
 __all__ = ["Std", "parse_std", "to_map", "LogsSpecs"]
@@ -67,6 +72,26 @@ class LogsSpecs:
         self.redirects, self.tee = redirects, tee
         self.local_ranks_filter = local_ranks_filter
         self.run_log_dir = None  # made on the first attempt that writes files
+        self._scratch = None  # error files when there is no log directory
+
+    def cleanup(self):
+        """Removes the launcher's scratch directory of error files."""
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
+    def _error_file(self, rank_dir, restart_count, local_rank):
+        if rank_dir is not None:
+            path = os.path.join(rank_dir, "error.json")
+        else:
+            if self._scratch is None:
+                self._scratch = tempfile.mkdtemp(prefix="minitorch_elastic_errors_")
+            path = os.path.join(self._scratch, f"attempt_{restart_count}_{local_rank}.json")
+        try:
+            os.unlink(path)  # from an earlier run of this attempt (a new round)
+        except FileNotFoundError:
+            pass
+        return path
 
     def wants_files(self, nprocs):
         r, t = to_map(self.redirects, nprocs), to_map(self.tee, nprocs)
@@ -90,6 +115,7 @@ class LogsSpecs:
                 rank_dir = os.path.join(attempt_dir, str(r))
                 os.makedirs(rank_dir, exist_ok=True)
             dests[r] = Dest(rank_dir, redirects[r] | tee[r], tee[r], redirects[r], shown)
+            dests[r].error_file = self._error_file(rank_dir, restart_count, r)
         return dests
 
 
@@ -99,6 +125,7 @@ class Dest:
 
     def __init__(self, rank_dir, to_file, teed, redirected, shown):
         self.rank_dir = rank_dir
+        self.error_file = None
         self.files = {}
         self.console = {}
         for bit, name in ((Std.OUT, "stdout"), (Std.ERR, "stderr")):

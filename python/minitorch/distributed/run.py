@@ -45,6 +45,7 @@ in _worker_logs.py).
 # a free port).
 
 import argparse
+import json
 import os
 import signal
 import socket
@@ -109,6 +110,18 @@ class _Failure:
         self.pid = worker.proc.pid
         self.time = datetime.now().strftime("%Y-%m-%d_%H:%M:%S")
         self.error = worker.stderr_tail()
+        # what the worker's @record wrote (Note [Worker logs]), if it did
+        self.error_file, self.traceback = worker.error_file, None
+        try:
+            with open(self.error_file) as f:
+                data = json.load(f)
+            message = data.get("message", {})
+            if isinstance(message, dict):
+                self.traceback = message.get("extraInfo", {}).get("py_callstack") or message.get("message")
+            else:
+                self.traceback = str(message)
+        except (OSError, TypeError, ValueError, AttributeError):
+            pass
 
     def describe(self, index):
         code = self.exitcode
@@ -124,7 +137,11 @@ class _Failure:
                  f"  host      : {socket.gethostname()}",
                  f"  rank      : {self.rank} (local_rank: {self.local_rank})",
                  f"  exitcode  : {code_text}"]
-        if self.error.strip():
+        if self.traceback:
+            lines.append(f"  error_file: {self.error_file}")
+            lines.append("  traceback :")
+            lines += ["    " + line for line in self.traceback.rstrip().splitlines()]
+        elif self.error.strip():
             lines.append("  error     :")
             lines += ["    " + line for line in self.error.rstrip().splitlines()]
         else:
@@ -478,6 +495,9 @@ class _Worker:
         self._tail_bytes = 0
         self._lock = threading.Lock()
         self._prefix = f"[{config.role}{local_rank}]:".encode()
+        self.error_file = dest.error_file if dest is not None else None
+        if self.error_file is not None:
+            env["TORCHELASTIC_ERROR_FILE"] = self.error_file
         # (console mode, file path) per stream; stdout is inherited when nothing is asked of it
         self._dest = dest
         out_pipe = dest is not None and dest.needs_pipe(1)
@@ -663,10 +683,13 @@ def launch_agent(config, rdzv=None):
         for sig in handled:
             previous[sig] = signal.signal(sig, on_signal)
     try:
-        if rdzv is None:
-            _run_static(config)
-        else:
-            _run_elastic(config, rdzv)
+        try:
+            if rdzv is None:
+                _run_static(config)
+            else:
+                _run_elastic(config, rdzv)
+        finally:
+            config.logs.cleanup()
     except _Interrupted as err:
         if rdzv is not None:
             _close_quietly(rdzv, f"the launcher of node {config.node_rank} got signal {int(err.sig)}")
