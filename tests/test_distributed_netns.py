@@ -217,6 +217,14 @@ WORKER = textwrap.dedent('''
             dist.gather(t, gl, dst=5)
             if rank == 5:
                 check(f"gather {n}", np.stack([x.numpy() for x in gl]), np.repeat(np.arange(ws, dtype=np.float32), n).reshape(ws, n))
+            t = torch.from_numpy(base * (rank + 1))
+            dist.reduce(t, dst=4)
+            if rank == 4:
+                check(f"reduce {n}", t.numpy(), base * (ws * (ws + 1) / 2))
+            sl = [torch.full((n,), float(10 * r)) for r in range(ws)] if rank == 2 else None
+            o = torch.empty(n)
+            dist.scatter(o, sl, src=2)
+            check(f"scatter {n}", o.numpy(), np.full(n, 10.0 * rank))
             t = torch.full((n,), float(rank))
             dist.send(t, (rank + 1) % ws) if rank % 2 == 0 else None
             r = torch.empty(n)
