@@ -11,9 +11,12 @@ _MULTIPROCESS_FILES = {
     "test_launchers.py", "test_multiprocessing.py", "test_seeds.py", "test_store_fuzz.py",
     "test_distributed_shm.py", "test_dataloader.py", "test_examples_training.py",
     "test_shared_memory.py", "test_shared_list.py", "test_c_programs.py", "test_cuda_emulator.py",
+    # launchers: elastic options; hosts in network namespaces
+    "test_distributed_run_elastic.py", "test_distributed_netns.py",
 }
 # files whose every test is long
-_SLOW_FILES = {"test_store_fuzz.py", "test_examples_training.py", "test_seeds.py"}
+_SLOW_FILES = {"test_store_fuzz.py", "test_examples_training.py", "test_seeds.py",
+               "test_distributed_netns.py"}
 
 
 def pytest_configure(config):

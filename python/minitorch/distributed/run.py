@@ -8,6 +8,9 @@ with the environment that ``init_process_group("gloo")`` (env://) reads::
     # two nodes: the same command on each, --node_rank=0 and --node_rank=1
     python -m minitorch.distributed.run --nnodes=2 --node_rank=0 --nproc_per_node=8 \\
         --master_addr=192.168.1.1 --master_port=12355 train.py
+    # one to four nodes, each started the same way, meeting at host1:29400
+    python -m minitorch.distributed.run --nnodes=1:4 --nproc_per_node=8 --max_restarts=3 \\
+        --rdzv_backend=c10d --rdzv_endpoint=host1:29400 --rdzv_id=job1 train.py
 
 Each worker gets RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK,
 ROLE_RANK, ROLE_WORLD_SIZE, ROLE_NAME, MASTER_ADDR, MASTER_PORT,
@@ -15,30 +18,34 @@ TORCHELASTIC_RESTART_COUNT, TORCHELASTIC_MAX_RESTARTS, TORCHELASTIC_RUN_ID and,
 unless already set, OMP_NUM_THREADS=1.  When a worker fails the others are
 terminated (SIGTERM, then SIGKILL after a grace period), the failing rank's
 error output is printed and the launcher exits with status 1 (after
-``--max_restarts`` restarts of the whole node's workers, if asked for).
+``--max_restarts`` restarts of the node's workers, if asked for: with the c10d
+rendezvous, of every node's workers).
 
 Node ranks come from ``--node_rank``, or, with ``--rdzv_backend=c10d
 --rdzv_endpoint=host:port`` and no ``--node_rank``, from a rendezvous of the
-launchers at the endpoint (see Note [Static rendezvous]).  Elastic ranges of
-nodes (``--nnodes=1:4``) are not supported.
+launchers at the endpoint.  An elastic range of nodes (``--nnodes=1:4``) needs the
+c10d rendezvous: the job starts with MIN to MAX nodes, grows when a node arrives
+later, and every node's workers restart together (a new round of the rendezvous)
+when one fails, up to ``--max_restarts`` times (Note [Elastic rendezvous] in
+_elastic_rendezvous.py).  ``--rdzv_conf join_timeout=600,last_call_timeout=30,
+close_timeout=30`` tunes it.  ``--redirects``, ``--tee``, ``--log_dir`` and
+``--local_ranks_filter`` choose where the workers' output goes (Note [Worker logs]
+in _worker_logs.py).
 """
 # Note [Static rendezvous]
 # torchrun's agents meet in a rendezvous (a store) that hands out node ranks and can
-# admit and drop nodes.  Here every node is told its rank (--node_rank) and the size
-# of the job (--nnodes x --nproc_per_node), so the launcher needs no store of its own:
-# the workers' init_process_group(env://) meets at MASTER_ADDR:MASTER_PORT, where
-# global rank 0 serves the TCPStore.  --rdzv_endpoint host:port is accepted as
-# another way to name that address.  --standalone picks a free local port.
-#
-# With --rdzv_backend=c10d, several nodes and no --node_rank, the launchers meet
-# first in a TCPStore at --rdzv_endpoint (served by the launcher on that host; when
-# several launchers run there, the first to bind the port): each takes the next node
-# rank from a counter, node 0 picks a free port on its host and publishes
-# MASTER_ADDR:MASTER_PORT (its address on the route to the endpoint), and every
-# launcher waits until all --nnodes have joined.  Ranks are handed out once:
-# nodes cannot join or leave a running job.
+# admit and drop nodes.  With a fixed --nnodes and --node_rank every node is told its
+# rank and the size of the job (--nnodes x --nproc_per_node), so the launcher needs no
+# store of its own: the workers' init_process_group(env://) meets at
+# MASTER_ADDR:MASTER_PORT, where global rank 0 serves the TCPStore.  --rdzv_endpoint
+# host:port is accepted as another way to name that address.  --standalone picks a
+# free local port.  With --rdzv_backend=c10d and no --node_rank (or an elastic range)
+# the launchers meet in the c10d rendezvous instead (Note [Elastic rendezvous]), which
+# hands out node ranks in join order and the workers' master address (node 0's host,
+# a free port).
 
 import argparse
+import json
 import os
 import signal
 import socket
@@ -49,6 +56,11 @@ import time
 import uuid
 from collections import deque
 from datetime import datetime
+
+from .distributed_c10d import DistError
+from ._elastic_rendezvous import (Rendezvous, RendezvousClosedError, RendezvousConfig,
+                                  RendezvousError, parse_rendezvous_config)
+from ._worker_logs import LogsSpecs, parse_ranks_filter, parse_std
 
 __all__ = ["main", "parse_args", "get_args_parser", "run", "LaunchConfig", "launch_agent",
            "ChildFailedError"]
@@ -98,6 +110,18 @@ class _Failure:
         self.pid = worker.proc.pid
         self.time = datetime.now().strftime("%Y-%m-%d_%H:%M:%S")
         self.error = worker.stderr_tail()
+        # what the worker's @record wrote (Note [Worker logs]), if it did
+        self.error_file, self.traceback = worker.error_file, None
+        try:
+            with open(self.error_file) as f:
+                data = json.load(f)
+            message = data.get("message", {})
+            if isinstance(message, dict):
+                self.traceback = message.get("extraInfo", {}).get("py_callstack") or message.get("message")
+            else:
+                self.traceback = str(message)
+        except (OSError, TypeError, ValueError, AttributeError):
+            pass
 
     def describe(self, index):
         code = self.exitcode
@@ -113,7 +137,11 @@ class _Failure:
                  f"  host      : {socket.gethostname()}",
                  f"  rank      : {self.rank} (local_rank: {self.local_rank})",
                  f"  exitcode  : {code_text}"]
-        if self.error.strip():
+        if self.traceback:
+            lines.append(f"  error_file: {self.error_file}")
+            lines.append("  traceback :")
+            lines += ["    " + line for line in self.traceback.rstrip().splitlines()]
+        elif self.error.strip():
             lines.append("  error     :")
             lines += ["    " + line for line in self.error.rstrip().splitlines()]
         else:
@@ -129,8 +157,14 @@ class LaunchConfig:
 
     def __init__(self, nnodes, nproc_per_node, node_rank, master_addr, master_port, cmd,
                  script_args=(), max_restarts=0, run_id="none", role="default", local_rank_arg=None,
-                 use_env=True, monitor_interval=0.1, name=None):
+                 use_env=True, monitor_interval=0.1, name=None, max_nodes=None, logs=None,
+                 rdzv_config=None):
         self.nnodes = nnodes
+        # an elastic range: nnodes is the minimum until a rendezvous round sets it
+        self.min_nodes = nnodes
+        self.max_nodes = max_nodes or nnodes
+        self.logs = logs if logs is not None else LogsSpecs()
+        self.rdzv_config = rdzv_config if rdzv_config is not None else RendezvousConfig()
         self.nproc_per_node = nproc_per_node
         self.node_rank = node_rank
         self.master_addr = master_addr
@@ -163,20 +197,27 @@ def _positive_int(name, value):
     return n
 
 
-def parse_nnodes(value):
-    """'N' or 'MIN:MAX' with MIN == MAX -> N; an elastic range raises NotImplementedError."""
+def parse_min_max_nnodes(value):
+    """'N' -> (N, N); 'MIN:MAX' -> (MIN, MAX)."""
     text = str(value)
     if ":" in text:
         lo, _, hi = text.partition(":")
         lo, hi = _positive_int("--nnodes", lo), _positive_int("--nnodes", hi)
         if lo > hi:
             raise ValueError(f"--nnodes={text}: the minimum is larger than the maximum")
-        if lo != hi:
-            raise NotImplementedError(
-                f"--nnodes={text}: elastic ranges of nodes are not supported; the rendezvous "
-                "is static, pass a fixed number of nodes")
-        return lo
-    return _positive_int("--nnodes", text)
+        return lo, hi
+    n = _positive_int("--nnodes", text)
+    return n, n
+
+
+def parse_nnodes(value):
+    """'N' or 'MIN:MAX' with MIN == MAX -> N (the legacy launcher: no elastic ranges)."""
+    lo, hi = parse_min_max_nnodes(value)
+    if lo != hi:
+        raise NotImplementedError(
+            f"--nnodes={value}: elastic ranges of nodes need minitorch.distributed.run with "
+            "--rdzv_backend=c10d")
+    return lo
 
 
 def parse_nproc_per_node(value):
@@ -224,10 +265,28 @@ def _add_bool(parser, *names, help):
     parser.add_argument(*names, action="store_true", help=help)
 
 
+def _env_defaults(parser):
+    """As torchrun's: every option's default may come from PET_<OPTION> in the environment
+    (PET_NNODES, PET_NPROC_PER_NODE, PET_RDZV_ENDPOINT, ...; a flag from 0/1); an option on
+    the command line still wins."""
+    for action in parser._actions:
+        if not action.option_strings or action.dest == "help":
+            continue
+        value = os.environ.get(f"PET_{action.dest.upper()}")
+        if value is None:
+            continue
+        if isinstance(action, argparse._StoreTrueAction):
+            action.default = bool(int(value))
+        else:
+            action.default = value  # argparse converts a str default with the option's type
+            action.required = False
+
+
 def _add_common_args(parser):
-    """The options torchrun and the legacy launcher share (both spellings: _ and -)."""
+    """The options torchrun and the legacy launcher share (both spellings: _ and -); their
+    defaults may come from PET_* variables (_env_defaults)."""
     parser.add_argument("--nnodes", type=str, default="1",
-                        help="number of nodes, or MIN:MAX with MIN == MAX")
+                        help="number of nodes, or MIN:MAX (an elastic range, c10d rendezvous)")
     parser.add_argument("--nproc_per_node", "--nproc-per-node", type=str, default="1",
                         help="number of workers per node (an integer, 'auto' or 'cpu')")
     parser.add_argument("--node_rank", "--node-rank", type=int, default=None,
@@ -237,7 +296,7 @@ def _add_common_args(parser):
     parser.add_argument("--master_port", "--master-port", type=int, default=29500,
                         help="free port on the master node for the rendezvous store")
     parser.add_argument("--max_restarts", "--max-restarts", type=int, default=0,
-                        help="restart this node's workers up to this many times when one fails")
+                        help="restart the workers of every node up to this many times when one fails")
     parser.add_argument("--monitor_interval", "--monitor-interval", type=float, default=0.1,
                         help="seconds between checks of the workers' states")
     _add_bool(parser, "-m", "--module",
@@ -247,11 +306,7 @@ def _add_common_args(parser):
     parser.add_argument("training_script", type=str,
                         help="the script (or module with -m) each worker runs")
     parser.add_argument("training_script_args", nargs=argparse.REMAINDER)
-
-
-# torchrun options with no counterpart here yet: given one, the launcher raises NotImplementedError
-_UNSUPPORTED = [("--log_dir", "--log-dir"), ("-r", "--redirects"), ("-t", "--tee"),
-                ("--local_ranks_filter", "--local-ranks-filter"), ("--rdzv_conf", "--rdzv-conf")]
+    _env_defaults(parser)
 
 
 def get_args_parser():
@@ -270,8 +325,20 @@ def get_args_parser():
     parser.add_argument("--start_method", "--start-method", type=str, default="spawn",
                         choices=["spawn", "fork", "forkserver"],
                         help="accepted for compatibility: workers are always new processes")
-    for names in _UNSUPPORTED:
-        parser.add_argument(*names, type=str, default=None, help="not supported (raises NotImplementedError)")
+    parser.add_argument("--rdzv_conf", "--rdzv-conf", type=str, default="",
+                        help="options of the c10d rendezvous: join_timeout=600,last_call_timeout=30,"
+                             "close_timeout=30 (seconds)")
+    parser.add_argument("--log_dir", "--log-dir", type=str, default=None,
+                        help="base directory of the workers' log files (a job directory per run "
+                             "under it, named after --rdzv_id)")
+    parser.add_argument("-r", "--redirects", type=str, default="0",
+                        help="send the workers' streams to log files only: 0 none, 1 stdout, "
+                             "2 stderr, 3 both, or per local rank (0:1,1:2)")
+    parser.add_argument("-t", "--tee", type=str, default="0",
+                        help="write the workers' streams to log files and to the console, "
+                             "prefixed with [<role><local rank>]: (values as --redirects)")
+    parser.add_argument("--local_ranks_filter", "--local-ranks-filter", type=str, default="",
+                        help="only these local ranks' output reaches the console (e.g. 0,1)")
     _add_common_args(parser)
     return parser
 
@@ -282,29 +349,34 @@ def parse_args(args):
 
 def config_from_args(args):
     """A LaunchConfig from torchrun's parsed arguments (raises ValueError on bad ones)."""
-    for names in _UNSUPPORTED:
-        if getattr(args, names[-1].lstrip("-").replace("-", "_")) is not None:
-            why = ("the static rendezvous takes no options" if names[-1] == "--rdzv-conf" else
-                   "the workers' output goes to the launcher's stdout and stderr")
-            raise NotImplementedError(f"{names[-1]} is not supported by minitorch.distributed.run: {why}")
-    nnodes = parse_nnodes(args.nnodes)
+    min_nodes, max_nodes = parse_min_max_nnodes(args.nnodes)
+    nnodes = min_nodes
+    rdzv_config = RendezvousConfig(parse_rendezvous_config(args.rdzv_conf))
+    logs = LogsSpecs(args.log_dir, parse_std(args.redirects, "--redirects"), parse_std(args.tee, "--tee"),
+                     parse_ranks_filter(args.local_ranks_filter))
     nproc = parse_nproc_per_node(args.nproc_per_node)
     master_addr, master_port = args.master_addr, args.master_port
     run_id = args.rdzv_id
     if args.rdzv_backend not in ("static", "c10d"):
         raise ValueError(f"--rdzv_backend={args.rdzv_backend!r} is not supported; use static or c10d")
     if args.standalone:
-        if nnodes != 1:
+        if max_nodes != 1:
             raise ValueError(f"--standalone runs a single node, but --nnodes={args.nnodes}")
         master_addr, master_port = "127.0.0.1", _free_port()
         run_id = str(uuid.uuid4())
     elif args.rdzv_endpoint:
         master_addr, master_port = _split_endpoint(args.rdzv_endpoint, master_port)
     node_rank = args.node_rank
-    dynamic = node_rank is None and args.rdzv_backend == "c10d" and nnodes > 1
+    elastic = min_nodes != max_nodes
+    if elastic and (args.rdzv_backend != "c10d" or not args.rdzv_endpoint):
+        raise ValueError(f"--nnodes={args.nnodes}: an elastic range of nodes needs the c10d rendezvous "
+                         "(--rdzv_backend=c10d --rdzv_endpoint=host:port)")
+    dynamic = args.rdzv_backend == "c10d" and (elastic or (node_rank is None and nnodes > 1))
     if dynamic and not args.rdzv_endpoint:
         raise ValueError("--rdzv_backend=c10d with several nodes needs --rdzv_endpoint=host:port "
                          "(or --node_rank for each node)")
+    if dynamic:
+        node_rank = None  # the rendezvous hands it out (as torch's c10d ignores --node_rank)
     if node_rank is None:
         node_rank = 0
     if not 0 <= node_rank < nnodes:
@@ -314,12 +386,15 @@ def config_from_args(args):
         raise ValueError(f"--master_port={master_port} is not a valid port")
     if args.max_restarts < 0:
         raise ValueError(f"--max_restarts must be non-negative, got {args.max_restarts}")
+    if not args.monitor_interval > 0:
+        raise ValueError(f"--monitor_interval must be positive, got {args.monitor_interval}")
     cmd, script_args = worker_command(args.no_python, args.module, args.training_script,
                                       args.training_script_args)
     config = LaunchConfig(nnodes, nproc, node_rank, master_addr, master_port,
                           cmd, script_args, max_restarts=args.max_restarts, run_id=run_id,
                           role=args.role, monitor_interval=args.monitor_interval,
-                          name=args.training_script)
+                          name=args.training_script, max_nodes=max_nodes, logs=logs,
+                          rdzv_config=rdzv_config)
     if dynamic:
         config.rdzv_endpoint = (master_addr, master_port)
     return config
@@ -327,7 +402,8 @@ def config_from_args(args):
 
 # ------------------------------------------------------------------ c10d rendezvous
 
-RDZV_TIMEOUT = 600.0  # seconds the launchers wait for all nodes to join
+# seconds a node whose workers succeeded waits for the other nodes (torch's exit barrier)
+EXIT_BARRIER_TIMEOUT = 300.0
 
 
 def _is_local_host(host):
@@ -350,59 +426,51 @@ def _is_local_host(host):
     return False
 
 
-def _address_towards(host, port):
-    """This node's address on the route to host:port (what other nodes can reach)."""
-    try:
-        family = socket.getaddrinfo(host, port)[0][0]
-        with socket.socket(family, socket.SOCK_DGRAM) as sock:
-            sock.connect((host, port))  # UDP: picks the route, sends nothing
-            return sock.getsockname()[0]
-    except OSError:
-        return socket.getfqdn()
-
-
-def c10d_rendezvous(config, timeout=RDZV_TIMEOUT):
-    """Assigns config.node_rank, master_addr and master_port through a TCPStore at the
-    rendezvous endpoint (Note [Static rendezvous]); returns the store, which must stay
-    alive while the job runs (it may be served by this process)."""
+def c10d_rendezvous(config):
+    """A Rendezvous of this launcher in the TCPStore at config.rdzv_endpoint (served here when
+    the endpoint is this host and no other launcher bound it first).  The store must stay
+    alive while the job runs: the Rendezvous keeps it."""
     from datetime import timedelta
 
     from . import DistNetworkError, TCPStore
 
     host, port = config.rdzv_endpoint
+    timeout = timedelta(seconds=max(config.rdzv_config.join_timeout, config.rdzv_config.store_timeout))
     store = None
     if _is_local_host(host):
         try:
-            store = TCPStore(host, port, is_master=True, wait_for_workers=False,
-                             timeout=timedelta(seconds=timeout))
+            store = TCPStore(host, port, is_master=True, wait_for_workers=False, timeout=timeout)
         except DistNetworkError:
             store = None  # another launcher on this host serves it
+    is_host = store is not None
     if store is None:
-        store = TCPStore(host, port, is_master=False, timeout=timedelta(seconds=timeout))
-    prefix = f"minitorch/rdzv/{config.run_id}/"
-    node_rank = store.add(prefix + "joined", 1) - 1
-    if node_rank >= config.nnodes:
-        raise RuntimeError(f"the rendezvous at {host}:{port} already has --nnodes={config.nnodes} "
-                           f"nodes; this launcher would be node {node_rank + 1}")
-    if node_rank == 0:
-        store.set(prefix + "master", f"{_address_towards(host, port)}:{_free_port()}")
-    deadline = time.monotonic() + timeout
-    while store.add(prefix + "joined", 0) < config.nnodes:
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the rendezvous at {host}:{port} timed out after {timeout:.0f} s: "
-                               f"{store.add(prefix + 'joined', 0)} of {config.nnodes} nodes joined")
-        time.sleep(0.05)
-    store.wait([prefix + "master"])
-    addr, _, master_port = store.get(prefix + "master").decode().rpartition(":")
-    config.node_rank, config.master_addr, config.master_port = node_rank, addr, int(master_port)
-    return store
+        store = TCPStore(host, port, is_master=False, timeout=timeout)
+    return Rendezvous(store, (host, port), config.run_id, config.min_nodes, config.max_nodes,
+                      config.rdzv_config, is_host=is_host)
 
 
 # ------------------------------------------------------------------ workers
 
+# one lock for the launcher's console, so that lines of different workers never mix
+_CONSOLE = threading.Lock()
+
+
+def _console_write(stream, data):
+    out = getattr(stream, "buffer", None)
+    with _CONSOLE:
+        try:
+            if out is not None:
+                out.write(data)
+                out.flush()
+            else:
+                stream.write(data.decode(errors="replace"))
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+
 
 class _Worker:
-    def __init__(self, config, local_rank, restart_count):
+    def __init__(self, config, local_rank, restart_count, dest=None):
         self.local_rank = local_rank
         self.rank = config.node_rank * config.nproc_per_node + local_rank
         env = dict(os.environ)
@@ -426,31 +494,56 @@ class _Worker:
         self._tail = deque()
         self._tail_bytes = 0
         self._lock = threading.Lock()
+        self._prefix = f"[{config.role}{local_rank}]:".encode()
+        self.error_file = dest.error_file if dest is not None else None
+        if self.error_file is not None:
+            env["TORCHELASTIC_ERROR_FILE"] = self.error_file
+        # (console mode, file path) per stream; stdout is inherited when nothing is asked of it
+        self._dest = dest
+        out_pipe = dest is not None and dest.needs_pipe(1)
         # a session of its own, so that stopping the worker also stops its children
-        self.proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, start_new_session=True)
-        self._reader = threading.Thread(target=self._forward_stderr, daemon=True)
-        self._reader.start()
+        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE if out_pipe else None,
+                                     stderr=subprocess.PIPE, start_new_session=True)
+        self._readers = []
+        if out_pipe:
+            self._readers.append(threading.Thread(target=self._forward, args=(1,), daemon=True))
+        self._readers.append(threading.Thread(target=self._forward, args=(2,), daemon=True))
+        for t in self._readers:
+            t.start()
 
-    def _forward_stderr(self):
-        # the worker's stderr goes on to ours; its last bytes are kept for the failure report
-        out = getattr(sys.stderr, "buffer", None)
-        for chunk in iter(lambda: self.proc.stderr.readline(), b""):
-            try:
-                if out is not None:
-                    out.write(chunk)
-                    out.flush()
-                else:
-                    sys.stderr.write(chunk.decode(errors="replace"))
-            except (OSError, ValueError):
-                pass
-            with self._lock:
-                self._tail.append(chunk)
-                self._tail_bytes += len(chunk)
-                while self._tail_bytes > _STDERR_TAIL and len(self._tail) > 1:
-                    self._tail_bytes -= len(self._tail.popleft())
+    def _forward(self, bit):
+        # one stream of the worker goes on to its file and/or our console; the last bytes
+        # of stderr are kept for the failure report
+        pipe = self.proc.stdout if bit == 1 else self.proc.stderr
+        console = sys.stdout if bit == 1 else sys.stderr
+        mode = self._dest.console[bit] if self._dest is not None else "plain"
+        path = self._dest.files[bit] if self._dest is not None else None
+        file = open(path, "ab") if path else None
+        try:
+            for chunk in iter(pipe.readline, b""):
+                if file is not None:
+                    try:
+                        file.write(chunk)
+                        file.flush()
+                    except OSError:
+                        pass
+                if mode == "plain":
+                    _console_write(console, chunk)
+                elif mode == "prefixed":
+                    _console_write(console, self._prefix + chunk)
+                if bit == 2:
+                    with self._lock:
+                        self._tail.append(chunk)
+                        self._tail_bytes += len(chunk)
+                        while self._tail_bytes > _STDERR_TAIL and len(self._tail) > 1:
+                            self._tail_bytes -= len(self._tail.popleft())
+        finally:
+            if file is not None:
+                file.close()
 
     def stderr_tail(self):
-        self._reader.join(timeout=2.0)
+        for t in self._readers:
+            t.join(timeout=2.0)
         with self._lock:
             return b"".join(self._tail).decode(errors="replace")
 
@@ -478,6 +571,8 @@ def _stop(workers, grace=TERMINATE_GRACE):
             w.proc.wait()
         else:
             w.signal(signal.SIGKILL)  # children the worker left behind
+    for w in workers:
+        w.stderr_tail()  # let the forwarding finish (files closed)
 
 
 class _Interrupted(Exception):
@@ -486,29 +581,96 @@ class _Interrupted(Exception):
         self.sig = sig
 
 
-def _run_once(config, restart_count):
-    """Runs the node's workers once; returns None on success or the failed ranks' reports."""
+# outcomes of one attempt of a node's workers
+_SUCCEEDED, _FAILED, _NEW_ROUND, _CLOSED = "succeeded", "failed", "new round", "closed"
+
+
+def _run_once(config, restart_count, rdzv=None):
+    """Runs the node's workers once.  Returns (outcome, failures): failures maps the failed
+    global ranks to their reports (_FAILED); with a rendezvous the workers are also stopped
+    when another node started a new round (_NEW_ROUND) or closed the job (_CLOSED)."""
     workers = []
     try:
+        dests = config.logs.destinations(config.run_id, restart_count, config.nproc_per_node)
         for local_rank in range(config.nproc_per_node):
-            workers.append(_Worker(config, local_rank, restart_count))
+            workers.append(_Worker(config, local_rank, restart_count, dests[local_rank]))
         while True:
             failed = [w for w in workers if w.proc.poll() not in (None, 0)]
             if failed:
                 _stop(workers)
-                return {w.rank: _Failure(w) for w in failed}
+                return _FAILED, {w.rank: _Failure(w) for w in failed}
             if all(w.proc.returncode == 0 for w in workers):
                 for w in workers:
                     w.stderr_tail()  # let the forwarding finish
-                return None
+                return _SUCCEEDED, None
+            if rdzv is not None:
+                if rdzv.closed_reason() is not None:
+                    _stop(workers)
+                    return _CLOSED, None
+                if rdzv.current_round() != rdzv.round:
+                    _stop(workers)
+                    return _NEW_ROUND, None
             time.sleep(config.monitor_interval)
     except BaseException:
         _stop(workers)
         raise
 
 
-def launch_agent(config):
-    """Runs the workers of config (with restarts); raises ChildFailedError when they fail."""
+def _note(text):
+    print(f"[minitorch.distributed.run] {text}", file=sys.stderr, flush=True)
+
+
+def _run_static(config):
+    restart = 0
+    while True:
+        outcome, failures = _run_once(config, restart)
+        if outcome == _SUCCEEDED:
+            return
+        if restart >= config.max_restarts:
+            raise ChildFailedError(config.name, failures)
+        restart += 1
+        _note(f"a worker failed; restarting the workers ({restart}/{config.max_restarts})")
+
+
+def _join(config, rdzv):
+    rdzv.join()
+    config.node_rank, config.nnodes = rdzv.node_rank, rdzv.nnodes
+    config.master_addr, config.master_port = rdzv.master_addr, rdzv.master_port
+
+
+def _run_elastic(config, rdzv):
+    """The agent of an elastic job: the workers of every admitted node run together; a
+    failure here restarts all of them (a new round) while restarts are left, and a new round
+    started elsewhere (a failure or a node joining) restarts ours uncounted, as torch's."""
+    restart = 0
+    _join(config, rdzv)
+    while True:
+        outcome, failures = _run_once(config, restart, rdzv)
+        if outcome == _SUCCEEDED:
+            rdzv.finish(EXIT_BARRIER_TIMEOUT)
+            return
+        if outcome == _CLOSED:
+            raise RendezvousClosedError(f"the job was stopped by another node: {rdzv.closed_reason()}")
+        if outcome == _FAILED:
+            if restart >= config.max_restarts:
+                ranks = ", ".join(str(r) for r in sorted(failures))
+                rdzv.close(f"worker(s) {ranks} of node {config.node_rank} failed after "
+                           f"{restart} restart(s)")
+                raise ChildFailedError(config.name, failures)
+            restart += 1
+            _note(f"a worker failed; restarting the workers of every node "
+                  f"({restart}/{config.max_restarts})")
+            rdzv.next_round()
+        else:
+            _note(f"the rendezvous moved to round {rdzv.current_round()} (a node failed, joined or "
+                  "left); restarting the workers")
+        _join(config, rdzv)
+        _note(f"round {rdzv.round}: node rank {config.node_rank} of {config.nnodes} nodes")
+
+
+def launch_agent(config, rdzv=None):
+    """Runs the workers of config (with restarts); raises ChildFailedError when they fail.
+    With a Rendezvous (c10d) the node ranks and sizes come from its rounds."""
     if "OMP_NUM_THREADS" not in os.environ and config.nproc_per_node > 1:
         print(OMP_BANNER.format(1), file=sys.stderr, flush=True)
 
@@ -521,16 +683,17 @@ def launch_agent(config):
         for sig in handled:
             previous[sig] = signal.signal(sig, on_signal)
     try:
-        restart = 0
-        while True:
-            failures = _run_once(config, restart)
-            if failures is None:
-                return
-            if restart >= config.max_restarts:
-                raise ChildFailedError(config.name, failures)
-            restart += 1
-            print(f"[minitorch.distributed.run] a worker failed; restarting the workers "
-                  f"({restart}/{config.max_restarts})", file=sys.stderr, flush=True)
+        try:
+            if rdzv is None:
+                _run_static(config)
+            else:
+                _run_elastic(config, rdzv)
+        finally:
+            config.logs.cleanup()
+    except _Interrupted as err:
+        if rdzv is not None:
+            _close_quietly(rdzv, f"the launcher of node {config.node_rank} got signal {int(err.sig)}")
+        raise
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -544,20 +707,41 @@ def _report_and_exit(err):
 def run(args):
     """Runs the job described by torchrun's parsed arguments; exits 1 when a worker fails."""
     config = config_from_args(args)
-    # the rendezvous store (served by this launcher, maybe) stays alive while the job runs
-    store = c10d_rendezvous(config) if config.rdzv_endpoint is not None else None  # noqa: F841
-    _agent_or_exit(config)
+    try:
+        rdzv = c10d_rendezvous(config) if config.rdzv_endpoint is not None else None
+    except Exception as err:  # the store could not be reached
+        print(f"minitorch.distributed.run: {type(err).__name__}: {err}", file=sys.stderr, flush=True)
+        sys.exit(1)
+    _agent_or_exit(config, rdzv)
 
 
-def _agent_or_exit(config):
+def _agent_or_exit(config, rdzv=None):
     """Runs the workers; a failed worker or a signal ends this process with its status."""
     try:
-        launch_agent(config)
+        try:
+            launch_agent(config, rdzv)
+        finally:
+            if rdzv is not None:
+                rdzv.leave()
     except ChildFailedError as err:
         _report_and_exit(err)
     except _Interrupted as err:
         print(str(err), file=sys.stderr, flush=True)
         sys.exit(128 + int(err.sig))
+    except RendezvousError as err:
+        print(f"minitorch.distributed.run.{type(err).__name__}: {err}", file=sys.stderr, flush=True)
+        sys.exit(1)
+    except DistError as err:  # the rendezvous store went away
+        print(f"minitorch.distributed.run: the rendezvous store failed: {type(err).__name__}: {err}",
+              file=sys.stderr, flush=True)
+        sys.exit(1)
+
+
+def _close_quietly(rdzv, reason):
+    try:
+        rdzv.close(reason)
+    except Exception:
+        pass
 
 
 def _cli(parser, args, check, runner):

@@ -1,0 +1,1 @@
+"""minitorch.distributed.elastic.multiprocessing: ``errors.record`` for workers."""
