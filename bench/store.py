@@ -15,6 +15,7 @@ last line reads `minitorch/torch time T, server peak RSS M MiB (torch N MiB)`.
 """
 import argparse
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -88,13 +89,40 @@ def _free_port():
         return s.getsockname()[1]
 
 
+class _TimedOut(Exception):
+    pass
+
+
+def _readline(p, deadline):
+    """The next line of p's output, or _TimedOut once `deadline` (time.monotonic) passed."""
+    left = deadline - time.monotonic()
+    if left <= 0 or not select.select([p.stdout], [], [], left)[0]:
+        raise _TimedOut
+    return p.stdout.readline().strip()
+
+
 def _one(impl, python, args):
-    """(seconds, idle RSS MiB, peak RSS MiB) of one run of `impl`."""
+    """(seconds, idle RSS MiB, peak RSS MiB) of one run of `impl`; None when it did not finish
+    within --deadline seconds (its processes are killed)."""
+    procs = []
+    try:
+        return _run(impl, python, args, procs, time.monotonic() + args.deadline)
+    except _TimedOut:
+        return None
+    finally:
+        for q in procs:
+            if q.poll() is None:
+                q.kill()
+                q.wait()
+
+
+def _run(impl, python, args, procs, deadline):
     port = _free_port()
     extra = [os.path.join(ROOT, "python")] if impl == "minitorch" else []
     server = subprocess.Popen([python, "-c", SERVER, impl, str(port)] + extra, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    word, idle = server.stdout.readline().split()
+    procs.append(server)
+    word, idle = _readline(server, deadline).split()
     assert word == "ready", word
     per = [args.clients // args.procs + (1 if p < args.clients % args.procs else 0)
            for p in range(args.procs)]
@@ -104,9 +132,10 @@ def _one(impl, python, args):
             [python, "-c", CLIENT, impl, str(port), str(first), str(n), str(args.clients),
              str(args.threads)] + extra, text=True, stdin=subprocess.PIPE,
             stdout=subprocess.PIPE))
+        procs.append(clients[-1])
         first += n
     for c in clients:
-        line = c.stdout.readline().strip()
+        line = _readline(c, deadline)
         if line != "connected":
             raise RuntimeError(f"{impl}: a client process failed to connect: {line!r}")
     t0 = time.perf_counter()
@@ -114,7 +143,7 @@ def _one(impl, python, args):
         c.stdin.write("go\n")
         c.stdin.flush()
     for c in clients:
-        line = c.stdout.readline().strip()
+        line = _readline(c, deadline)
         if line != "done":
             raise RuntimeError(f"{impl}: {line}")
     dt = time.perf_counter() - t0
@@ -123,7 +152,7 @@ def _one(impl, python, args):
         c.wait(60)
     server.stdin.write("stop\n")
     server.stdin.flush()
-    word, peak = server.stdout.readline().split()
+    word, peak = _readline(server, deadline).split()
     server.stdin.close()
     server.wait(60)
     return dt, int(idle), int(peak)
@@ -139,6 +168,8 @@ def main():
     p.add_argument("--procs", type=int, default=8)
     p.add_argument("--threads", type=int, default=8, help="threads per client process")
     p.add_argument("--repeat", type=int, default=2)
+    p.add_argument("--deadline", type=float, default=600,
+                   help="seconds one run may take (connections included)")
     p.add_argument("--torch-python", default=sys.executable,
                    help="the Python whose torch is the reference (default: this one)")
     args = p.parse_args()
@@ -153,12 +184,18 @@ def main():
     print(f"{'store':<10} {'run':>3} {'time s':>8} {'RSS idle MiB':>13} {'RSS peak MiB':>13}")
     for r in range(args.repeat):
         for impl, python in impls:
-            dt, idle, peak = _one(impl, python, args)
+            got = _one(impl, python, args)
+            if got is None:
+                print(f"{impl:<10} {r:>3} did not finish within {args.deadline:.0f} s", flush=True)
+                continue
+            dt, idle, peak = got
             print(f"{impl:<10} {r:>3} {dt:>8.2f} {idle:>13} {peak:>13}", flush=True)
             b = best.get(impl)
             best[impl] = (min(dt, b[0]) if b else dt, idle, max(peak, b[2]) if b else peak)
-    mt = best["minitorch"]
-    if "torch" in best:
+    mt = best.get("minitorch")
+    if mt is None:
+        print("minitorch did not finish")
+    elif "torch" in best:
         tt = best["torch"]
         print(f"minitorch/torch time {mt[0] / tt[0]:.2f}, server peak RSS {mt[2]} MiB "
               f"(torch {tt[2]} MiB)")

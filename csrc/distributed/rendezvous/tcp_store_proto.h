@@ -161,6 +161,16 @@ mt__buf_free(mt__buf *b)
     b->oom = false;
 }
 
+/* An empty buffer that grew past 64 KiB (a large request or reply) gives its memory back: a
+ * server with thousands of clients keeps only small buffers for idle ones. */
+static inline void
+mt__buf_trim(mt__buf *b)
+{
+    if (b->n == 0 && b->cap > ((size_t)64 << 10)) {
+        mt__buf_free(b);
+    }
+}
+
 static inline uint64_t
 mt__be64(const void *p)
 {

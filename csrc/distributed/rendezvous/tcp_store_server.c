@@ -33,6 +33,7 @@ typedef struct mt__ts_client {
     /* A parked request (cmd != 0): its keys (for GET/WAIT) and deadline. */
     int wait_cmd;
     int nkeys;
+    char *kblock; /* the keys' bytes, one block (keys[i] point into it) */
     int have; /* keys[0..have) were found (a waiter resumes from there, so that n waiters on
                * n keys cost O(n) checks per write, not O(n^2)) */
     char **keys;
@@ -61,11 +62,10 @@ struct mt__ts_server {
 static void
 mt__client_clear_wait(mt__ts_client *c)
 {
-    for (int i = 0; i < c->nkeys; i++) {
-        free(c->keys[i]);
-    }
+    free(c->kblock);
     free(c->keys);
     free(c->klens);
+    c->kblock = NULL;
     c->keys = NULL;
     c->klens = NULL;
     c->nkeys = 0;
@@ -207,16 +207,28 @@ mt__park(mt__ts_client *c, int cmd, mt__rd *r, int nkeys)
     }
     c->wait_cmd = cmd;
     c->have = 0;
-    for (int i = 0; i < nkeys; i++) {
-        size_t kl;
-        const char *k = mt__rd_bytes(r, &kl);
-        c->keys[i] = mt__memdup(k, kl);
-        c->klens[i] = kl;
-        c->nkeys = i + 1;
-        if (c->keys[i] == NULL) {
-            return false;
-        }
+    /* the keys in one block (keys[i] point into it): thousands of waiters on thousands of
+     * keys each would otherwise hold an allocation per key */
+    const char **at = (const char **)c->keys;
+    size_t total = 0;
+    for (int i = 0; i < nkeys && !r->bad; i++) {
+        at[i] = mt__rd_bytes(r, &c->klens[i]);
+        total += c->klens[i];
     }
+    if (r->bad) {
+        return false;
+    }
+    c->kblock = malloc(total + 1);
+    if (c->kblock == NULL) {
+        return false;
+    }
+    size_t off = 0;
+    for (int i = 0; i < nkeys; i++) {
+        memcpy(c->kblock + off, at[i], c->klens[i]);
+        c->keys[i] = c->kblock + off;
+        off += c->klens[i];
+    }
+    c->nkeys = nkeys;
     c->timeout_ms = (int64_t)mt__rd_u64(r);
     c->deadline = mt__deadline_after(c->timeout_ms);
     return !r->bad;
@@ -447,6 +459,7 @@ mt__process_input(mt__ts_server *srv, mt__ts_client *c)
         memmove(c->in.p, c->in.p + off, c->in.n - off);
         c->in.n -= off;
     }
+    mt__buf_trim(&c->in);
     return ok;
 }
 
@@ -510,6 +523,7 @@ mt__flush_client(mt__ts_client *c)
     }
     c->out.n = 0;
     c->out_off = 0;
+    mt__buf_trim(&c->out);
     return true;
 }
 
