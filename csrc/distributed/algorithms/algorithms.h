@@ -40,6 +40,19 @@ int mt_dist_op_check(mt_dtype dt, mt_dist_op op);
 /* dst[i] = dst[i] op src[i] for count elements (AVG combines like SUM).  The
  * pair (dt, op) must have passed mt_dist_op_check. */
 void mt_dist_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_dist_op op);
+/* out[i] = a[i] op b[i]; out may be a (not b). */
+void mt_dist_combine(void *out, const void *a, const void *b, size_t count, mt_dtype dt,
+                     mt_dist_op op);
+/* Whether (dt, op) combines by Note [Fixed reduction order] (floating SUM, AVG, PRODUCT,
+ * unless MINITORCH_REDUCTION_ORDER=any); other pairs give the same bits in any order. */
+bool mt_dist_order_matters(mt_dtype dt, mt_dist_op op);
+/* How many buffers of the leaves' size mt_dist_reduce_tree needs as scratch for n leaves. */
+int mt_dist_tree_scratch(int n);
+/* out = T(x[0], ..., x[n-1]) (Note [Fixed reduction order]), count elements each; out
+ * distinct from every x[r]; scratch holds mt_dist_tree_scratch(n) leaf-sized buffers.  AVG
+ * combines like SUM (no division). */
+void mt_dist_reduce_tree(void *out, const void *const *x, int n, size_t count, mt_dtype dt,
+                         mt_dist_op op, void *scratch);
 /* buf[i] /= n (floating dtypes only; AVG's last step). */
 void mt_dist_avg_finish(void *buf, size_t count, mt_dtype dt, int n);
 
@@ -56,8 +69,9 @@ typedef struct mt_algo_ctx {
 /* All algorithms return 0 or a negative MT_E* code with the message set.
  * Counts are in elements of `dt`, lengths in bytes. */
 
-/* In-place all-reduce of buf; picks recursive doubling for small buffers and
- * the pipelined ring for large ones. AVG finishes with the division. */
+/* In-place all-reduce of buf; picks slots, recursive doubling for small buffers and
+ * recursive halving (or, for order-agnostic ops, the pipelined ring) for large ones.
+ * AVG finishes with the division. */
 int mt_algo_allreduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
                       mt_dist_op op);
 int mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
@@ -70,6 +84,17 @@ int mt_algo_allreduce_rd(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype
  * all-reduce (shift 0) and reduce-scatter (shift -1). */
 int mt__ring_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
                             mt_dist_op op, int shift);
+
+/* Recursive-halving reduce-scatter (Note [Recursive halving]): chunk r of buf (counts as
+ * above) ends reduced by Note [Fixed reduction order] on rank r; other chunks are clobbered. */
+int mt__rh_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
+                          mt_dist_op op);
+/* Ring all-gather of the chunks of buf (counts as above): rank r holds chunk
+ * (r + shift) mod size complete, at the end every rank holds them all. */
+int mt__ring_allgather(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
+                       int shift);
+int mt_algo_allreduce_rh(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
+                         mt_dist_op op);
 
 /* root's len bytes to every rank. */
 int mt_algo_broadcast(const mt_algo_ctx *c, void *buf, size_t len, int root);

@@ -1,0 +1,146 @@
+"""Deterministic reductions (Note [Fixed reduction order], Note [Recursive halving],
+Note [Deterministic DDP]): every floating all_reduce / reduce_scatter / reduce combines the ranks'
+values by one pairwise tree over rank index whatever the message size, algorithm or transport
+(bit for bit equal to a NumPy evaluation of that tree), and DistributedDataParallel(...,
+deterministic=True) gives the same weights for W ranks x A accumulation steps whenever W * A is
+the same."""
+import numpy as np
+import pytest
+
+import minitorch as torch
+import minitorch.distributed as dist
+from test_distributed_support import run_ranks
+
+# Sizes in bytes of the buffer the algorithms see (16-bit floats travel as float32): on both
+# sides of the slot size (64 KiB less a header, shared memory only), and of the ring
+# threshold (256 KiB, recursive doubling below, recursive halving above), and a few pieces
+# (256 KiB) per chunk; element counts that are not multiples of the group size.
+_BYTES = [4, 100, 65472 - 8, 65472 + 8, 262144 - 8, 262144 + 8, 1200000]
+_DTYPES = {"float32": 4, "float64": 8, "bfloat16": 4}
+_RS_COUNTS = [1, 999, 70001]
+
+
+def _values(rank, n, salt):
+    # magnitudes over 12 decades and mixed signs: any change of order shows in the low bits
+    rng = np.random.default_rng(1000 * salt + rank)
+    return rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 6, n)
+
+
+def _tensor(x, dtype):
+    t = torch.tensor(x.astype(np.float64), dtype=torch.float64)
+    return t.to(getattr(torch, dtype))
+
+
+def _as_numpy(t):
+    # bfloat16 through float32 (exact); the bytes are compared, not the values
+    if t.dtype == torch.bfloat16:
+        return t.float().numpy().copy()
+    return t.numpy().copy()
+
+
+def _job_collectives(rank, ws, init_method, hosts):
+    import os
+    if hosts is not None:
+        os.environ["MINITORCH_HOST_ID"] = hosts[rank]
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    out = {"transport": dist.distributed_c10d._get_default_group()._get_backend("cpu")
+           ._cgroup.transport()}
+    salt = 0
+    for dtype, isz in _DTYPES.items():
+        for nbytes in _BYTES:
+            salt += 1
+            t = _tensor(_values(rank, max(1, nbytes // isz), salt), dtype)
+            dist.all_reduce(t)
+            out["ar", dtype, nbytes] = _as_numpy(t)
+        for m in _RS_COUNTS:
+            salt += 1
+            x = _tensor(_values(rank, ws * m, salt), dtype)
+            o = torch.empty(m, dtype=getattr(torch, dtype))
+            dist.reduce_scatter_tensor(o, x)
+            out["rs", dtype, m] = _as_numpy(o)
+    for nbytes in (100, 262144 + 8):
+        salt += 1
+        t = _tensor(_values(rank, nbytes // 4, salt), "float32")
+        dist.all_reduce(t, op=dist.ReduceOp.AVG)
+        out["avg", nbytes] = _as_numpy(t)
+        salt += 1
+        t = _tensor(_values(rank, nbytes // 4, salt), "float32")
+        dist.reduce(t, dst=ws - 1)
+        out["reduce", nbytes] = _as_numpy(t) if rank == ws - 1 else None
+    return out
+
+
+def _bf16_round(x):
+    """float32 -> bfloat16 (round to nearest even) -> float32, as the narrowing does."""
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) << 16
+    return u.astype(np.uint32).view(np.float32)
+
+
+def _tree(xs):
+    """Note [Fixed reduction order]: fold the first 2*rem ranks pairwise, then pairwise levels."""
+    n = len(xs)
+    p = 1 << (n.bit_length() - 1)
+    rem = n - p
+    ys = [xs[2 * v] + xs[2 * v + 1] for v in range(rem)] + list(xs[2 * rem:])
+    while len(ys) > 1:
+        ys = [ys[i] + ys[i + 1] for i in range(0, len(ys), 2)]
+    return ys[0]
+
+
+def _expected(ws, dtype, x_of_rank):
+    """The fixed rule evaluated in NumPy on every rank's input (16-bit floats in float32,
+    rounded once at the end)."""
+    if dtype == "bfloat16":
+        xs = [_bf16_round(x_of_rank(r).astype(np.float32)) for r in range(ws)]
+        return _bf16_round(_tree(xs))
+    npd = np.float32 if dtype == "float32" else np.float64
+    return _tree([x_of_rank(r).astype(npd) for r in range(ws)])
+
+
+def _check_against_numpy(ws, res):
+    salt = 0
+    for dtype, isz in _DTYPES.items():
+        for nbytes in _BYTES:
+            salt += 1
+            n = max(1, nbytes // isz)
+            want = _expected(ws, dtype, lambda r: _values(r, n, salt))
+            for out in res:
+                got = out["ar", dtype, nbytes]
+                assert got.tobytes() == want.tobytes(), (dtype, nbytes)
+        for m in _RS_COUNTS:
+            salt += 1
+            want = _expected(ws, dtype, lambda r: _values(r, ws * m, salt))
+            for r, out in enumerate(res):
+                assert out["rs", dtype, m].tobytes() == want[r * m:(r + 1) * m].tobytes(), \
+                    (dtype, m)
+    for nbytes in (100, 262144 + 8):
+        salt += 1
+        want = _expected(ws, "float32", lambda r: _values(r, nbytes // 4, salt)) / np.float32(ws)
+        for out in res:
+            assert out["avg", nbytes].tobytes() == want.tobytes(), nbytes
+        salt += 1
+        want = _expected(ws, "float32", lambda r: _values(r, nbytes // 4, salt))
+        assert res[ws - 1]["reduce", nbytes].tobytes() == want.tobytes(), nbytes
+
+
+_TRANSPORTS = {3: [("shm", None), ("tcp", None), ("shm+tcp", "aab")],
+               4: [("shm", None), ("tcp", None), ("shm+tcp", "abab")]}
+
+
+@pytest.mark.parametrize("ws", [3, 4])
+def test_reductions_follow_the_fixed_tree_on_every_transport(ws):
+    runs = {}
+    for want, hosts in _TRANSPORTS[ws]:
+        env = {"MINITORCH_TRANSPORT": want} if hosts is None else {}
+        res = run_ranks(_job_collectives, ws, hosts, env=env, timeout=120)
+        assert [out["transport"] for out in res] == [want] * ws
+        _check_against_numpy(ws, res)
+        runs[want] = res
+    # and therefore bit-identical across transports (checked directly too)
+    ref = runs["shm"]
+    for name, res in runs.items():
+        for r in range(ws):
+            for key, v in ref[r].items():
+                if isinstance(v, np.ndarray):
+                    assert res[r][key].tobytes() == v.tobytes(), (name, key)
