@@ -144,3 +144,71 @@ def test_reductions_follow_the_fixed_tree_on_every_transport(ws):
             for key, v in ref[r].items():
                 if isinstance(v, np.ndarray):
                     assert res[r][key].tobytes() == v.tobytes(), (name, key)
+
+
+# ---- DistributedDataParallel(deterministic=True) -------------------------------------------
+
+_MICRO = 4          # micro-batches per step (W * A)
+_MB = 8             # samples per micro-batch
+_STEPS = 50
+
+
+def _job_ddp(rank, ws, init_method, deterministic=True):
+    from minitorch import nn
+    from minitorch.nn.parallel import DistributedDataParallel as DDP
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(12, 32), nn.Tanh(), nn.Linear(32, 16), nn.ReLU(),
+                          nn.Linear(16, 3))
+    ddp = DDP(model, deterministic=deterministic, bucket_cap_mb=0.001)  # several buckets
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.05, momentum=0.9)
+    accum = _MICRO // ws
+    rng = np.random.default_rng(7)
+    for _ in range(_STEPS):
+        x = rng.standard_normal((_MICRO, _MB, 12)).astype(np.float32)
+        y = rng.integers(0, 3, (_MICRO, _MB))
+        opt.zero_grad()
+        for a in range(accum):
+            i = rank * accum + a            # this rank's micro-batches: rank*A .. rank*A + A-1
+            xb, yb = torch.tensor(x[i]), torch.tensor(y[i])
+            last = a == accum - 1
+            ctx = ddp.no_sync() if not last else _nullcontext()
+            with ctx:
+                # 1/A: a power of two, exact (Note [Deterministic DDP])
+                loss = nn.functional.cross_entropy(ddp(xb), yb) * (1.0 / accum)
+                loss.backward()
+        opt.step()
+    transport = dist.distributed_c10d._get_default_group()._get_backend("cpu")._cgroup.transport()
+    return transport, [p.detach().numpy().copy() for p in model.parameters()]
+
+
+def _nullcontext():
+    import contextlib
+    return contextlib.nullcontext()
+
+
+def test_ddp_deterministic_weights_do_not_depend_on_the_split_or_the_transport():
+    runs = {}
+    for mode in ("shm", "tcp"):
+        for ws in (1, 2, 4):
+            if ws == 1 and mode == "tcp":
+                continue
+            res = run_ranks(_job_ddp, ws, env={"MINITORCH_TRANSPORT": mode}, timeout=120)
+            if ws > 1:
+                assert [t for t, _ in res] == [mode] * ws
+            for _, weights in res[1:]:      # ranks agree
+                assert all(a.tobytes() == b.tobytes() for a, b in zip(weights, res[0][1]))
+            runs[ws, mode] = res[0][1]
+    ref = runs[1, "shm"]
+    assert all(np.isfinite(w).all() for w in ref)
+    for key, weights in runs.items():
+        assert all(a.tobytes() == b.tobytes() for a, b in zip(weights, ref)), key
+
+
+def test_ddp_without_deterministic_depends_on_the_split():
+    # the property above is not a coincidence of the model: autograd's sequential accumulation
+    # (1 rank x 4) and the all-reduce's tree (4 ranks x 1) round differently
+    one = run_ranks(_job_ddp, 1, False, timeout=120)[0][1]
+    four = run_ranks(_job_ddp, 4, False, timeout=120)[0][1]
+    assert any(a.tobytes() != b.tobytes() for a, b in zip(one, four))
+    assert all(np.allclose(a, b, rtol=1e-4, atol=1e-5) for a, b in zip(one, four))

@@ -20,7 +20,38 @@ to hook(state, GradBucket) instead of the AVG all-reduce: the bucket's buffer ho
 gradients, and the hook returns a Future whose value (a tensor, or a list of one, of the
 buffer's size) is what the gradients become; averaging is the hook's business, as in torch
 (default_hooks.allreduce_hook divides by the group size, then sums).  Hooks run in bucket order
-on every rank, while backward runs; the reducer waits for their futures when backward ends."""
+on every rank, while backward runs; the reducer waits for their futures when backward ends.
+
+Note [Deterministic DDP]
+DistributedDataParallel(..., deterministic=True) (beyond torch) makes the gradients of a step a
+function of the global batch and of how it is cut into micro-batches only, not of how the
+micro-batches are spread over ranks: W ranks x A accumulation steps (rank r holding micro-batches
+r*A .. r*A + A - 1, the ones before the last under no_sync()) give bit-identical gradients, hence
+weights, to W' x A' whenever W*A = W'*A', W, A, W', A' powers of two.  Every gradient element is
+the balanced pairwise tree over the micro-batch index i = r*A + a of the micro-batches'
+gradients g_i: inside a rank the tree over its A micro-batches, across ranks the all-reduce's
+tree over rank index (Note [Fixed reduction order] in csrc/distributed/algorithms/reduce_tree.c,
+a balanced tree when W is a power of two); the tree over W subtrees of A leaves is the tree over
+W*A leaves.
+- Inside a rank, autograd's own accumulation (.grad += g, a left fold) is not used: the forward
+  of each micro-batch after the first sets .grad to None, so backward produces g_i alone, and
+  the reducer pushes it on a binary-counter stack of flat per-bucket buffers (level j holds the
+  sum of 2^j consecutive micro-batches; pushing micro-batch k combines it with the levels of
+  k's trailing one bits, older + newer, like incrementing a counter).  The last micro-batch's
+  backward (outside no_sync) combines each gradient with the stack as it becomes ready and puts
+  the rank's sum in the bucket, whose all-reduce starts at once, as without determinism.  So
+  after a backward under no_sync, .grad holds that micro-batch's gradient, not the running sum.
+  A parameter a micro-batch did not reach contributes zeros.  With A not a power of two the
+  levels left on the stack are combined lowest first (still deterministic, but not the same
+  tree as another split).
+- Scaling: the all-reduce averages (divides the tree's sum by W); scale each micro-batch's
+  loss by 1/A (or any power of two) so that the step's gradient is the mean over the W*A
+  micro-batches.  Multiplying by a power of two is exact in binary floating point (barring
+  overflow or results below the smallest normal number), so it commutes with every rounding:
+  where the 1/A and 1/W are applied does not change a bit.  Other factors (1/3, a loss scaler's
+  non-power-of-two scale) break the equality across splits, not the determinism of one split.
+The cost: one flat copy per micro-batch and log2(A) adds per element per step; with A = 1 the
+path is plain DDP's."""
 from ...futures import Future as _Future
 from ... import _C
 from ...distributed import distributed_c10d as _c10d
@@ -29,7 +60,7 @@ _FIRST_BUCKET_BYTES = 1024 * 1024
 
 
 class _Bucket:
-    __slots__ = ("params", "offsets", "buffer", "pending", "work", "index")
+    __slots__ = ("params", "offsets", "buffer", "pending", "work", "index", "stack")
 
 
 def _hook_result(bucket, value):
@@ -47,8 +78,11 @@ def _hook_result(bucket, value):
 
 
 class Reducer:
-    def __init__(self, params, process_group, bucket_cap_bytes, find_unused):
+    def __init__(self, params, process_group, bucket_cap_bytes, find_unused, deterministic=False):
         self.params = list(params)
+        self.deterministic = deterministic  # Note [Deterministic DDP]
+        self.micro = 0                      # micro-batches on the stack
+        self.pushed = set()
         self.group = process_group
         self.find_unused = find_unused
         self.world = _c10d.get_world_size(process_group)
@@ -93,6 +127,7 @@ class Reducer:
                 bk.offsets.append(n)
                 n += p.numel()
             bk.buffer = _C.zeros((n,), dtype=dtype, device=device)
+            bk.stack = []                  # Note [Deterministic DDP]
             out.append(bk)
         return out
 
@@ -123,6 +158,9 @@ class Reducer:
         if self.error is not None:
             raise RuntimeError(self.error)
         self._reset()
+        if self.deterministic and self.micro:
+            for p in self.params:      # backward makes this micro-batch's gradient alone
+                p.grad = None
         self.expect_backward = True
         self.unused = set()
         if self.find_unused:
@@ -130,7 +168,14 @@ class Reducer:
             self.unused = {id(p) for p in self.params if p.requires_grad and id(p) not in reached}
 
     def _hook(self, p):
-        if not self.sync or not self.expect_backward:
+        if not self.expect_backward:
+            return
+        if not self.sync:
+            if self.deterministic:      # Note [Deterministic DDP]
+                if not self.queued:
+                    _C._queue_callback(self._finalize_local)
+                    self.queued = True
+                self._push(p, p.grad)
             return
         if not self.queued:
             _C._queue_callback(self._finalize)
@@ -141,10 +186,59 @@ class Reducer:
         self.used.add(id(p))
         self._mark(p, p.grad)
 
+    def _push(self, p, grad, final=False):
+        """Note [Deterministic DDP]: micro-batch self.micro's gradient of p (None: zeros) onto
+        the stack; with final, the rank's sum of every micro-batch into p's bucket slice."""
+        b, i = self.where[id(p)]
+        off, n, k = b.offsets[i], p.numel(), self.micro
+        cur = grad.detach().reshape(-1) if grad is not None else None
+        j = 0
+        while k >> j & 1:
+            s = b.stack[j].narrow(0, off, n)
+            if cur is not None:
+                s.add_(cur)
+            cur = s
+            j += 1
+        if final:
+            for jj in range(j + 1, k.bit_length()):  # left over when k + 1 is no power of two
+                if k >> jj & 1:
+                    s = b.stack[jj].narrow(0, off, n)
+                    if cur is not None:
+                        s.add_(cur)
+                    cur = s
+            return cur
+        while len(b.stack) <= j:
+            b.stack.append(_C.zeros((b.buffer.numel(),), dtype=b.buffer.dtype,
+                                    device=b.buffer.device))
+        dst = b.stack[j].narrow(0, off, n)
+        if cur is None:
+            dst.zero_()
+        else:
+            dst.copy_(cur)
+        self.pushed.add(id(p))
+        return None
+
+    def _finalize_local(self):
+        """End of a backward under no_sync (deterministic): parameters it did not reach push
+        zeros; one more micro-batch is on the stack."""
+        self.expect_backward = False
+        self.queued = False
+        prev = _C._set_grad_enabled(False)
+        try:
+            for p in self.params:
+                if id(p) not in self.pushed:
+                    self._push(p, None)
+        finally:
+            _C._set_grad_enabled(prev)
+        self.pushed = set()
+        self.micro += 1
+
     def _mark(self, p, grad):
         b, i = self.where[id(p)]
         n = p.numel()
         dst = b.buffer.narrow(0, b.offsets[i], n)
+        if self.deterministic and self.micro:
+            grad = self._push(p, grad, final=True)
         if grad is None:
             dst.zero_()
         else:
@@ -212,6 +306,7 @@ class Reducer:
                         p.grad = avg.clone()
         finally:
             _C._set_grad_enabled(prev)
+        self.micro = 0
         self._reset()
 
     def remove(self):
