@@ -17,6 +17,10 @@ busbw = algbw * 2 (n - 1) / n.  Columns, all from the same invocation:
                   overhead (the "mpi/MPI" column: its time over mpi4py's; 1.00 = none)
   MPI tcp         Open MPI over loopback TCP (--mca btl tcp,self)
   gloo            torch.distributed's gloo backend, when torch is importable
+  any order       with --any-order: minitorch with MINITORCH_REDUCTION_ORDER=any, the
+  any order tcp   order-agnostic algorithms (ring, left fold) instead of the fixed pairwise tree
+                  (Note [Fixed reduction order]); "fixed/any" is the default's time over it
+                  (1.00: determinism costs nothing; < 1: the fixed order is faster)
 A library that is not installed shows n/a.  The last column is minitorch's busbw over
 Open MPI's (shared memory against shared memory; > 1: minitorch faster).
 """
@@ -55,9 +59,11 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _rank(lib, transport, rank, ws, port, sizes, scale, q):
-    """One rank of minitorch (transport: MINITORCH_TRANSPORT) or of torch's gloo backend."""
+def _rank(lib, transport, rank, ws, port, sizes, scale, q, order="fixed"):
+    """One rank of minitorch (transport: MINITORCH_TRANSPORT, order:
+    MINITORCH_REDUCTION_ORDER) or of torch's gloo backend."""
     os.environ["MINITORCH_TRANSPORT"] = transport
+    os.environ["MINITORCH_REDUCTION_ORDER"] = order
     if lib == "torch":
         import torch
         import torch.distributed as dist
@@ -90,11 +96,11 @@ def _rank(lib, transport, rank, ws, port, sizes, scale, q):
         q.put(out)
 
 
-def run_ranks(ws, sizes, scale, lib="minitorch", transport="auto"):
+def run_ranks(ws, sizes, scale, lib="minitorch", transport="auto", order="fixed"):
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
     port = _free_port()
-    procs = [ctx.Process(target=_rank, args=(lib, transport, r, ws, port, sizes, scale, q))
+    procs = [ctx.Process(target=_rank, args=(lib, transport, r, ws, port, sizes, scale, q, order))
              for r in range(ws)]
     for p in procs:
         p.start()
@@ -221,6 +227,9 @@ def main(argv=None):
     ap.add_argument("--no-tcp", action="store_true", help="skip the TCP columns")
     ap.add_argument("--mpi-python", default=sys.executable,
                     help="the Python that runs mpi4py (default: this one)")
+    ap.add_argument("--any-order", action="store_true",
+                    help="add minitorch columns with MINITORCH_REDUCTION_ORDER=any (what the "
+                         "fixed reduction order costs)")
     ap.add_argument("--repeat", type=int, default=2,
                     help="alternate the libraries this many times and keep each one's best "
                          "(a burst of noise on the host then cannot hit only one of them)")
@@ -233,6 +242,11 @@ def main(argv=None):
     libs = [("minitorch", lambda: (run_ranks(ws, sizes, args.scale), None))]
     if not args.no_tcp:
         libs.append(("minitorch tcp", lambda: (run_ranks(ws, sizes, args.scale, transport="tcp"), None)))
+    if args.any_order:
+        libs.append(("any order", lambda: (run_ranks(ws, sizes, args.scale, order="any"), None)))
+        if not args.no_tcp:
+            libs.append(("any order tcp", lambda: (run_ranks(ws, sizes, args.scale,
+                                                             transport="tcp", order="any"), None)))
     if not args.no_mpi:
         # one run gives two columns: mpi4py's and minitorch mpi's (None: not available)
         libs.append(("MPI", lambda: run_mpi(ws, sizes, args.scale, args.mpi_python, False)))
@@ -274,6 +288,10 @@ def main(argv=None):
         hdr += f" {'MPI busbw':>10} {'ratio':>7}"
     if "minitorch mpi" in best:
         hdr += f" {'mpi/MPI':>8}"
+    orders = [(a, b) for a, b in (("minitorch", "any order"), ("minitorch tcp", "any order tcp"))
+              if a in best and b in best]
+    for a, _ in orders:
+        hdr += f" {'fixed/any' + (' tcp' if 'tcp' in a else ''):>13}"
     print(hdr)
     print("-" * len(hdr))
     for i, nbytes in enumerate(sizes):
@@ -285,6 +303,8 @@ def main(argv=None):
             line += f" {busm:10.3f} {best['MPI'][i] / best['minitorch'][i]:6.2f}x"
         if "minitorch mpi" in best:
             line += f" {best['minitorch mpi'][i] / best['MPI'][i]:8.2f}"
+        for a, b in orders:
+            line += f" {best[a][i] / best[b][i]:13.2f}"
         print(line)
     sys.stdout.flush()
 

@@ -24,6 +24,9 @@
  *    own, making level k + 1.  After log2 p rounds v holds block v reduced.
  * 3. The odd ranks of step 1 hand chunk 2v to rank 2v.
  *
+ * All-reduce then all-gathers the chunks: over the ring, or, when the size
+ * is a power of two, by step 2's rounds in reverse (mt__rd_allgather).
+ *
  * Each rank sends (p - 1) / p of the buffer in step 2, as in the ring's
  * reduce-scatter, in log2 p rounds instead of n - 1; a group whose size is
  * not a power of two pays one more whole buffer on its first 2 * rem ranks.
@@ -184,6 +187,44 @@ done:
     return rc;
 }
 
+/* All-gather after mt__rh_reduce_scatter when the group size is a power of
+ * two: the rounds in reverse (masks p/2 .. 1), each rank sending every block
+ * it holds to its partner, so log2 p exchanges instead of the ring's n - 1
+ * (same bytes). */
+static int
+mt__rd_allgather(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt)
+{
+    int p = c->size, v = c->rank, rc = 0;
+    size_t *off = malloc(((size_t)p + 1) * sizeof(*off));
+    mt__seg *ss = malloc((size_t)p * sizeof(*ss)), *rs = malloc((size_t)p * sizeof(*rs));
+    if (off == NULL || ss == NULL || rs == NULL) {
+        rc = mt_error_set(MT_ENOMEM, "out of memory in all-reduce");
+        goto done;
+    }
+    off[0] = 0;
+    for (int i = 0; i < p; i++) {
+        off[i + 1] = off[i] + counts[i];
+    }
+    for (int m = p / 2; m >= 1 && rc == 0; m >>= 1) {
+        int peer = v ^ m, nss = 0, nrs = 0;
+        for (int u = 0; u < p; u++) {
+            mt__seg g = {off[u], counts[u]};
+            if ((u & (2 * m - 1)) == (v & (2 * m - 1))) {
+                ss[nss++] = g;
+            }
+            else if ((u & (2 * m - 1)) == (peer & (2 * m - 1))) {
+                rs[nrs++] = g;
+            }
+        }
+        rc = mt__rh_move(c, buf, peer, ss, nss, peer, rs, nrs, NULL, false, dt, MT_DIST_SUM);
+    }
+done:
+    free(off);
+    free(ss);
+    free(rs);
+    return rc;
+}
+
 int
 mt_algo_allreduce_rh(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
                      mt_dist_op op)
@@ -201,7 +242,8 @@ mt_algo_allreduce_rh(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
     }
     int rc = mt__rh_reduce_scatter(c, buf, counts, dt, op);
     if (rc == 0) {
-        rc = mt__ring_allgather(c, buf, counts, dt, 0);
+        rc = (n & (n - 1)) == 0 ? mt__rd_allgather(c, buf, counts, dt)
+                                : mt__ring_allgather(c, buf, counts, dt, 0);
     }
     free(counts);
     if (rc == 0 && op == MT_DIST_AVG) {

@@ -52,13 +52,17 @@ mt_algo_allreduce_slots(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype 
     }
     if (mt_dist_order_matters(dt, op) && len) {
         /* Note [Fixed reduction order]; the scratch is small (slots are) */
-        char *scratch = malloc((size_t)mt_dist_tree_scratch(c->size) * len);
+        _Alignas(64) char local[8192];
+        size_t need = (size_t)mt_dist_tree_scratch(c->size) * len;
+        char *scratch = need <= sizeof(local) ? local : malloc(need);
         if (scratch == NULL) {
             c->tp->vt->slots_leave(c->tp, step);
             return mt_error_set(MT_ENOMEM, "out of memory in all-reduce (%zu bytes)", len);
         }
         mt_dist_reduce_tree(buf, all, c->size, count, dt, op, scratch);
-        free(scratch);
+        if (scratch != local) {
+            free(scratch);
+        }
     }
     else {
         if (len) {
