@@ -31,7 +31,9 @@ typedef enum mt_dist_op {
  * support it for floating dtypes and reject it for bool and integer dtypes
  * (integer division would silently truncate).  Every combine is
  * commutative, and every algorithm makes all ranks end with bit-identical
- * results (see each algorithm's note). */
+ * results (see each algorithm's note); floating SUM, AVG and PRODUCT, which
+ * are not associative, combine the ranks in one fixed order whatever the
+ * algorithm, size or transport (Note [Fixed reduction order]). */
 
 /* "SUM", "AVG", ... ("invalid" otherwise; static). */
 const char *mt_dist_op_name(mt_dist_op op);

@@ -13,7 +13,10 @@
  * around the ring once more, copied, not combined.  Each element is thus
  * reduced once, in one fixed order, then copied everywhere: every rank ends
  * with bit-identical bytes.  Each rank sends 2(n-1)/n of the buffer, which
- * is bandwidth-optimal.
+ * is bandwidth-optimal.  The order differs from chunk to chunk (each
+ * chunk's partial result starts on another rank), so the ring serves only
+ * reductions whose result does not depend on the order (Note [Fixed
+ * reduction order]).
  *
  * Chunks are moved in pieces of MT_ALGO_PIECE_BYTES, each one exchange: while
  * a rank combines piece k, its left neighbour's piece k+1 is already flowing
