@@ -45,8 +45,8 @@ void mt_dist_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, 
 /* out[i] = a[i] op b[i]; out may be a (not b). */
 void mt_dist_combine(void *out, const void *a, const void *b, size_t count, mt_dtype dt,
                      mt_dist_op op);
-/* Whether (dt, op) combines by Note [Fixed reduction order] (floating SUM, AVG, PRODUCT,
- * unless MINITORCH_REDUCTION_ORDER=any); other pairs give the same bits in any order. */
+/* Whether the result of (dt, op) depends on the order of the combines (floating SUM, AVG,
+ * PRODUCT); other pairs give the same bits in any order. */
 bool mt_dist_order_matters(mt_dtype dt, mt_dist_op op);
 /* How many buffers of the leaves' size mt_dist_reduce_tree needs as scratch for n leaves. */
 int mt_dist_tree_scratch(int n);
@@ -66,7 +66,15 @@ typedef struct mt_algo_ctx {
     int size;
     uint32_t tag;
     int64_t deadline;
+    bool any_order; /* the group opted out of Note [Fixed reduction order] */
 } mt_algo_ctx;
+
+/* Whether (dt, op) on this group combines by Note [Fixed reduction order]. */
+static inline bool
+mt_algo_fixed_order(const mt_algo_ctx *c, mt_dtype dt, mt_dist_op op)
+{
+    return !c->any_order && mt_dist_order_matters(dt, op);
+}
 
 /* All algorithms return 0 or a negative MT_E* code with the message set.
  * Counts are in elements of `dt`, lengths in bytes. */

@@ -91,7 +91,7 @@ mt_algo_reduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt_di
     if (root < 0 || root >= n) {
         return mt_error_set(MT_EINVAL, "reduce: invalid root rank %d (group size %d)", root, n);
     }
-    if (mt_dist_order_matters(dt, op)) {
+    if (mt_algo_fixed_order(c, dt, op)) {
         int rc = n > 1 ? mt__reduce_fixed(c, buf, count, dt, op, root) : 0;
         if (rc == 0 && c->rank == root && op == MT_DIST_AVG) {
             mt_dist_avg_finish(buf, count, dt, n);

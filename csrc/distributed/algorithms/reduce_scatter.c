@@ -27,7 +27,7 @@ mt_algo_reduce_scatter(const mt_algo_ctx *c, const void *in, const size_t *count
     memcpy(work, in, total * isz);
     int rc = 0;
     if (n > 1) { /* Note [Fixed reduction order] */
-        rc = mt_dist_order_matters(dt, op) ? mt__rh_reduce_scatter(c, work, counts, dt, op)
+        rc = mt_algo_fixed_order(c, dt, op) ? mt__rh_reduce_scatter(c, work, counts, dt, op)
                                            : mt__ring_reduce_scatter(c, work, counts, dt, op, -1);
     }
     if (rc == 0) {

@@ -1,6 +1,4 @@
 /* csrc/distributed/algorithms/reduce_tree.c - the one order in which every reduction combines the ranks' values (Note [Fixed reduction order]). */
-#include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "csrc/distributed/algorithms/algorithms.h"
@@ -43,26 +41,17 @@
  * Integer, bool, MIN/MAX and bitwise reductions give the same bits in any
  * order and keep the order-agnostic algorithms (ring, left fold).
  *
- * MINITORCH_REDUCTION_ORDER=any (read once) lets the floating reductions use
+ * MINITORCH_REDUCTION_ORDER=any, when a group is made (read by the CPU
+ * backend, mt_algo_ctx.any_order), lets that group's floating reductions use
  * the order-agnostic algorithms too; it exists to measure what the fixed
- * order costs, and results then depend on the message size, as in gloo. */
-
-static atomic_int mt__order = -1; /* -1 not read yet, 0 any, 1 fixed */
+ * order costs (bench/allreduce.py --any-order times both groups in the same
+ * processes), and results then depend on the message size, as in gloo. */
 
 bool
 mt_dist_order_matters(mt_dtype dt, mt_dist_op op)
 {
-    if (!(op == MT_DIST_SUM || op == MT_DIST_AVG || op == MT_DIST_PRODUCT) ||
-        !(mt_dtype_is_floating(dt) || mt_dtype_is_complex(dt))) {
-        return false;
-    }
-    int o = atomic_load_explicit(&mt__order, memory_order_relaxed);
-    if (o < 0) {
-        const char *v = getenv("MINITORCH_REDUCTION_ORDER");
-        o = v != NULL && strcmp(v, "any") == 0 ? 0 : 1;
-        atomic_store_explicit(&mt__order, o, memory_order_relaxed);
-    }
-    return o == 1;
+    return (op == MT_DIST_SUM || op == MT_DIST_AVG || op == MT_DIST_PRODUCT) &&
+           (mt_dtype_is_floating(dt) || mt_dtype_is_complex(dt));
 }
 
 int

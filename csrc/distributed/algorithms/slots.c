@@ -50,7 +50,7 @@ mt_algo_allreduce_slots(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype 
     if (rc < 0) {
         return rc;
     }
-    if (mt_dist_order_matters(dt, op) && len) {
+    if (mt_algo_fixed_order(c, dt, op) && len) {
         /* Note [Fixed reduction order]; the scratch is small (slots are) */
         _Alignas(64) char local[8192];
         size_t need = (size_t)mt_dist_tree_scratch(c->size) * len;
