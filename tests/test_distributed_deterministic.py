@@ -146,6 +146,39 @@ def test_reductions_follow_the_fixed_tree_on_every_transport(ws):
                     assert res[r][key].tobytes() == v.tobytes(), (name, key)
 
 
+def _job_any_order(rank, ws, init_method):
+    import os
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    os.environ["MINITORCH_REDUCTION_ORDER"] = "any"    # read when a group is made
+    loose = dist.new_group(list(range(ws)))
+    del os.environ["MINITORCH_REDUCTION_ORDER"]
+    out = []
+    for nbytes in (100, 262144 + 8):                    # slots' left fold, the ring
+        x = _values(rank, nbytes // 4, 99)
+        a, b = _tensor(x, "float32"), _tensor(x, "float32")
+        dist.all_reduce(a)
+        dist.all_reduce(b, group=loose)
+        out.append((a.numpy().copy(), b.numpy().copy()))
+    return out
+
+
+def test_a_group_made_with_any_order_uses_the_order_agnostic_algorithms():
+    # MINITORCH_REDUCTION_ORDER=any (for measurements) opts a group out: same sums up to
+    # rounding, other bits; the default group keeps the fixed tree
+    ws = 4
+    res = run_ranks(_job_any_order, ws, env={"MINITORCH_TRANSPORT": "shm"}, timeout=120)
+    for i, nbytes in enumerate((100, 262144 + 8)):
+        want = _expected(ws, "float32", lambda r: _values(r, nbytes // 4, 99))
+        # any order of ws - 1 float32 additions is within (ws - 1) eps of the sum of |x_r|
+        bound = (ws - 1) * 2.0 ** -23 * sum(np.abs(_values(r, nbytes // 4, 99).astype(np.float32)
+                                              .astype(np.float64)) for r in range(ws))
+        for out in res:
+            fixed, loose = out[i]
+            assert fixed.tobytes() == want.tobytes()
+            assert (np.abs(loose.astype(np.float64) - want) <= bound).all()
+        assert res[0][i][1].tobytes() != want.tobytes(), nbytes
+
+
 # ---- DistributedDataParallel(deterministic=True) -------------------------------------------
 
 _MICRO = 4          # micro-batches per step (W * A)
