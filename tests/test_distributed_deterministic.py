@@ -67,6 +67,10 @@ def _job_collectives(rank, ws, init_method, hosts):
         t = _tensor(_values(rank, nbytes // 4, salt), "float32")
         dist.reduce(t, dst=ws - 1)
         out["reduce", nbytes] = _as_numpy(t) if rank == ws - 1 else None
+    salt += 1
+    t = _tensor(_values(rank, 25, salt), "float64")
+    dist.reduce(t, dst=0)                      # at 3 ranks rank 0 folds into rank 1
+    out["reduce0"] = _as_numpy(t) if rank == 0 else None
     return out
 
 
@@ -122,6 +126,9 @@ def _check_against_numpy(ws, res):
         salt += 1
         want = _expected(ws, "float32", lambda r: _values(r, nbytes // 4, salt))
         assert res[ws - 1]["reduce", nbytes].tobytes() == want.tobytes(), nbytes
+    salt += 1
+    want = _expected(ws, "float64", lambda r: _values(r, 25, salt))
+    assert res[0]["reduce0"].tobytes() == want.tobytes()
 
 
 _TRANSPORTS = {3: [("shm", None), ("tcp", None), ("shm+tcp", "aab")],
