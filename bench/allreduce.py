@@ -17,12 +17,15 @@ busbw = algbw * 2 (n - 1) / n.  Columns, all from the same invocation:
                   overhead (the "mpi/MPI" column: its time over mpi4py's; 1.00 = none)
   MPI tcp         Open MPI over loopback TCP (--mca btl tcp,self)
   gloo            torch.distributed's gloo backend, when torch is importable
-  any order       with --any-order: a second group in the same processes as "minitorch" (and
-  any order tcp   "minitorch tcp"), made with MINITORCH_REDUCTION_ORDER=any: the
+  any order       with --any-order: "minitorch" (and "minitorch tcp") are then a new_group of
+  any order tcp   every rank, and "any order" another in the same processes, made with
+                  MINITORCH_REDUCTION_ORDER=any: the
                   order-agnostic algorithms (ring, left fold) instead of the fixed pairwise tree
                   (Note [Fixed reduction order]); the two groups alternate at every size, so
                   noise on the host hits both.  "fixed/any": the default's time over it (1.00:
-                  the fixed order costs nothing; < 1: it is faster)
+                  the fixed order costs nothing; < 1: it is faster).  Without --any-order,
+                  MINITORCH_REDUCTION_ORDER=any in the environment makes every minitorch
+                  column use the order-agnostic algorithms
 A library that is not installed shows n/a.  The last column is minitorch's busbw over
 Open MPI's (shared memory against shared memory; > 1: minitorch faster).
 """
@@ -66,7 +69,6 @@ def _rank(lib, transport, rank, ws, port, sizes, scale, q, any_order=False):
     any_order, also of a second group with MINITORCH_REDUCTION_ORDER=any (two lists of
     times)."""
     os.environ["MINITORCH_TRANSPORT"] = transport
-    os.environ.pop("MINITORCH_REDUCTION_ORDER", None)
     if lib == "torch":
         import torch
         import torch.distributed as dist
@@ -78,7 +80,9 @@ def _rank(lib, transport, rank, ws, port, sizes, scale, q, any_order=False):
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
                             world_size=ws)
     groups = [None]
-    if any_order:  # the order is chosen when a group is made
+    if any_order:  # the order is chosen when a group is made; both made alike (new_group)
+        os.environ.pop("MINITORCH_REDUCTION_ORDER", None)
+        groups = [dist.new_group(list(range(ws)))]
         os.environ["MINITORCH_REDUCTION_ORDER"] = "any"
         groups.append(dist.new_group(list(range(ws))))
         del os.environ["MINITORCH_REDUCTION_ORDER"]
@@ -91,8 +95,10 @@ def _rank(lib, transport, rank, ws, port, sizes, scale, q, any_order=False):
             for _ in range(max(2, it // 10)):
                 dist.all_reduce(t, group=g)
         dts = [float("inf")] * len(groups)
-        for _ in range(ROUNDS):  # best of ROUNDS: other processes' noise only adds time
-            for i, g in enumerate(groups):
+        for k in range(ROUNDS):  # best of ROUNDS: other processes' noise only adds time
+            # the groups take turns going first
+            for i, g in (list(enumerate(groups)) if k % 2 == 0 else
+                         list(enumerate(groups))[::-1]):
                 dist.barrier()
                 t0 = time.perf_counter()
                 for _ in range(it):
