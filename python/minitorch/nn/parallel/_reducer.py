@@ -35,9 +35,10 @@ a balanced tree when W is a power of two); the tree over W subtrees of A leaves 
 W*A leaves.
 - Inside a rank, autograd's own accumulation (.grad += g, a left fold) is not used: the forward
   of each micro-batch after the first sets .grad to None, so backward produces g_i alone, and
-  the reducer pushes it on a binary-counter stack of flat per-bucket buffers (level j holds the
-  sum of 2^j consecutive micro-batches; pushing micro-batch k combines it with the levels of
-  k's trailing one bits, older + newer, like incrementing a counter).  The last micro-batch's
+  the reducer pushes it on the parameter's binary-counter stack (level j holds the sum of 2^j
+  consecutive micro-batches; pushing micro-batch k combines it with the levels of k's trailing
+  one bits, older + newer, like incrementing a counter).  The stack holds the gradient tensors
+  themselves (no copy; sums are new tensors, never written into a gradient autograd made).  The last micro-batch's
   backward (outside no_sync) combines each gradient with the stack as it becomes ready and puts
   the rank's sum in the bucket, whose all-reduce starts at once, as without determinism.  So
   after a backward under no_sync, .grad holds that micro-batch's gradient, not the running sum.
@@ -50,8 +51,8 @@ W*A leaves.
   overflow or results below the smallest normal number), so it commutes with every rounding:
   where the 1/A and 1/W are applied does not change a bit.  Other factors (1/3, a loss scaler's
   non-power-of-two scale) break the equality across splits, not the determinism of one split.
-The cost: one flat copy per micro-batch and log2(A) adds per element per step; with A = 1 the
-path is plain DDP's."""
+The cost: A - 1 adds per element per step, as autograd's accumulation, and up to log2(A) + 1
+gradients held per parameter; with A = 1 the path is plain DDP's."""
 from ...futures import Future as _Future
 from ... import _C
 from ...distributed import distributed_c10d as _c10d
@@ -60,7 +61,7 @@ _FIRST_BUCKET_BYTES = 1024 * 1024
 
 
 class _Bucket:
-    __slots__ = ("params", "offsets", "buffer", "pending", "work", "index", "stack")
+    __slots__ = ("params", "offsets", "buffer", "pending", "work", "index")
 
 
 def _hook_result(bucket, value):
@@ -81,7 +82,8 @@ class Reducer:
     def __init__(self, params, process_group, bucket_cap_bytes, find_unused, deterministic=False):
         self.params = list(params)
         self.deterministic = deterministic  # Note [Deterministic DDP]
-        self.micro = 0                      # micro-batches on the stack
+        self.micro = 0                      # micro-batches on the stacks
+        self.stacks = {}                    # id(param) -> [partial sum of 2^j micro-batches or None]
         self.pushed = set()
         self.group = process_group
         self.find_unused = find_unused
@@ -127,7 +129,6 @@ class Reducer:
                 bk.offsets.append(n)
                 n += p.numel()
             bk.buffer = _C.zeros((n,), dtype=dtype, device=device)
-            bk.stack = []                  # Note [Deterministic DDP]
             out.append(bk)
         return out
 
@@ -188,33 +189,21 @@ class Reducer:
 
     def _push(self, p, grad, final=False):
         """Note [Deterministic DDP]: micro-batch self.micro's gradient of p (None: zeros) onto
-        the stack; with final, the rank's sum of every micro-batch into p's bucket slice."""
-        b, i = self.where[id(p)]
-        off, n, k = b.offsets[i], p.numel(), self.micro
-        cur = grad.detach().reshape(-1) if grad is not None else None
-        j = 0
-        while k >> j & 1:
-            s = b.stack[j].narrow(0, off, n)
-            if cur is not None:
-                s.add_(cur)
-            cur = s
+        p's stack; with final, returns the rank's sum of every micro-batch (None: zeros)."""
+        st = self.stacks.setdefault(id(p), [])
+        k, cur, j = self.micro, grad, 0
+        while k >> j & 1:               # carry: the older partial sum + the newer one
+            cur = _add(st[j], cur)
+            st[j] = None
             j += 1
         if final:
             for jj in range(j + 1, k.bit_length()):  # left over when k + 1 is no power of two
                 if k >> jj & 1:
-                    s = b.stack[jj].narrow(0, off, n)
-                    if cur is not None:
-                        s.add_(cur)
-                    cur = s
+                    cur = _add(st[jj], cur)
             return cur
-        while len(b.stack) <= j:
-            b.stack.append(_C.zeros((b.buffer.numel(),), dtype=b.buffer.dtype,
-                                    device=b.buffer.device))
-        dst = b.stack[j].narrow(0, off, n)
-        if cur is None:
-            dst.zero_()
-        else:
-            dst.copy_(cur)
+        while len(st) <= j:
+            st.append(None)
+        st[j] = cur                     # a reference: .grad is set to None before the next backward
         self.pushed.add(id(p))
         return None
 
@@ -307,11 +296,21 @@ class Reducer:
         finally:
             _C._set_grad_enabled(prev)
         self.micro = 0
+        self.stacks = {}
         self._reset()
 
     def remove(self):
         for h in self.handles:
             h.remove()
+
+
+def _add(older, newer):
+    """older + newer (None: zeros), a new tensor: the operands may be gradients autograd made."""
+    if older is None:
+        return newer
+    if newer is None:
+        return older
+    return older + newer
 
 
 def _reachable_leaves(outputs):
