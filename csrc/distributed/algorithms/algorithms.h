@@ -48,13 +48,11 @@ void mt_dist_combine(void *out, const void *a, const void *b, size_t count, mt_d
 /* Whether the result of (dt, op) depends on the order of the combines (floating SUM, AVG,
  * PRODUCT); other pairs give the same bits in any order. */
 bool mt_dist_order_matters(mt_dtype dt, mt_dist_op op);
-/* How many buffers of the leaves' size mt_dist_reduce_tree needs as scratch for n leaves. */
-int mt_dist_tree_scratch(int n);
 /* out = T(x[0], ..., x[n-1]) (Note [Fixed reduction order]), count elements each; out
- * distinct from every x[r]; scratch holds mt_dist_tree_scratch(n) leaf-sized buffers.  AVG
- * combines like SUM (no division). */
-void mt_dist_reduce_tree(void *out, const void *const *x, int n, size_t count, mt_dtype dt,
-                         mt_dist_op op, void *scratch);
+ * distinct from every x[r].  AVG combines like SUM (no division).  0, or MT_ENOMEM (more
+ * than 128 ranks only) with a message. */
+int mt_dist_reduce_tree(void *out, const void *const *x, int n, size_t count, mt_dtype dt,
+                        mt_dist_op op);
 /* buf[i] /= n (floating dtypes only; AVG's last step). */
 void mt_dist_avg_finish(void *buf, size_t count, mt_dtype dt, int n);
 

@@ -1,5 +1,8 @@
 /* csrc/distributed/algorithms/reduce_tree.c - the one order in which every reduction combines the ranks' values (Note [Fixed reduction order]). */
+#include <stdlib.h>
 #include <string.h>
+
+#include "c10_lite/error.h"
 
 #include "csrc/distributed/algorithms/algorithms.h"
 
@@ -54,34 +57,36 @@ mt_dist_order_matters(mt_dtype dt, mt_dist_op op)
            (mt_dtype_is_floating(dt) || mt_dtype_is_complex(dt));
 }
 
-int
-mt_dist_tree_scratch(int n)
-{
-    int levels = 0;
-    for (int p = 2; p <= n; p *= 2) {
-        levels++;
-    }
-    return levels > 0 ? levels : 1;
-}
+/* The tree is evaluated block by block, so that its scratch (one block per
+ * level) is small, on the stack for up to 2^7 ranks, and stays in cache. */
+#define MT__TREE_BLOCK_BYTES ((size_t)4096)
+#define MT__TREE_STACK_LEVELS 8
 
 typedef struct {
     const void *const *x;
+    size_t base; /* byte offset of the block in every buffer */
     int rem;
     size_t count, len;
     mt_dtype dt;
     mt_dist_op op;
-    char *scratch;
+    char *scratch; /* MT__TREE_BLOCK_BYTES per level */
 } mt__tree;
+
+static const char *
+mt__x(const mt__tree *t, int r)
+{
+    return (const char *)t->x[r] + t->base;
+}
 
 /* y_v into dst */
 static void
 mt__leaf(const mt__tree *t, int v, void *dst)
 {
     if (v < t->rem) {
-        mt_dist_combine(dst, t->x[2 * v], t->x[2 * v + 1], t->count, t->dt, t->op);
+        mt_dist_combine(dst, mt__x(t, 2 * v), mt__x(t, 2 * v + 1), t->count, t->dt, t->op);
     }
     else if (t->len) {
-        memcpy(dst, t->x[v + t->rem], t->len);
+        memcpy(dst, mt__x(t, v + t->rem), t->len);
     }
 }
 
@@ -96,28 +101,45 @@ mt__eval(const mt__tree *t, int lo, int hi, void *dst, int level)
     }
     int mid = lo + (hi - lo) / 2;
     if (hi - lo == 2 && lo >= t->rem) {
-        mt_dist_combine(dst, t->x[lo + t->rem], t->x[mid + t->rem], t->count, t->dt, t->op);
+        mt_dist_combine(dst, mt__x(t, lo + t->rem), mt__x(t, mid + t->rem), t->count, t->dt,
+                        t->op);
         return;
     }
     mt__eval(t, lo, mid, dst, level + 1);
     if (hi - mid == 1 && mid >= t->rem) {
-        mt_dist_combine(dst, dst, t->x[mid + t->rem], t->count, t->dt, t->op);
+        mt_dist_combine(dst, dst, mt__x(t, mid + t->rem), t->count, t->dt, t->op);
         return;
     }
-    char *tmp = t->scratch + (size_t)level * t->len;
+    char *tmp = t->scratch + (size_t)level * MT__TREE_BLOCK_BYTES;
     mt__eval(t, mid, hi, tmp, level + 1);
     mt_dist_combine(dst, dst, tmp, t->count, t->dt, t->op);
 }
 
-void
+int
 mt_dist_reduce_tree(void *out, const void *const *x, int n, size_t count, mt_dtype dt,
-                    mt_dist_op op, void *scratch)
+                    mt_dist_op op)
 {
-    int p = 1;
+    int p = 1, levels = 1;
     while (p * 2 <= n) {
         p *= 2;
+        levels++;
     }
-    mt__tree t = {.x = x, .rem = n - p, .count = count, .len = count * mt_dtype_itemsize(dt),
-                  .dt = dt, .op = op, .scratch = scratch};
-    mt__eval(&t, 0, p, out, 0);
+    _Alignas(64) char local[MT__TREE_STACK_LEVELS * MT__TREE_BLOCK_BYTES];
+    char *scratch = levels <= MT__TREE_STACK_LEVELS ? local
+                                                    : malloc((size_t)levels * MT__TREE_BLOCK_BYTES);
+    if (scratch == NULL) {
+        return mt_error_set(MT_ENOMEM, "out of memory in a reduction");
+    }
+    size_t isz = mt_dtype_itemsize(dt), block = MT__TREE_BLOCK_BYTES / isz;
+    mt__tree t = {.x = x, .rem = n - p, .dt = dt, .op = op, .scratch = scratch};
+    for (size_t b = 0; b < count; b += block) {
+        t.count = count - b < block ? count - b : block;
+        t.len = t.count * isz;
+        t.base = b * isz;
+        mt__eval(&t, 0, p, (char *)out + t.base, 0);
+    }
+    if (scratch != local) {
+        free(scratch);
+    }
+    return 0;
 }

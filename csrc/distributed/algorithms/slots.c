@@ -1,5 +1,4 @@
 /* csrc/distributed/algorithms/slots.c - small collectives in one round over a transport's shared slots (Note [Slots]). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "c10_lite/error.h"
@@ -51,17 +50,11 @@ mt_algo_allreduce_slots(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype 
         return rc;
     }
     if (mt_algo_fixed_order(c, dt, op) && len) {
-        /* Note [Fixed reduction order]; the scratch is small (slots are) */
-        _Alignas(64) char local[8192];
-        size_t need = (size_t)mt_dist_tree_scratch(c->size) * len;
-        char *scratch = need <= sizeof(local) ? local : malloc(need);
-        if (scratch == NULL) {
+        /* Note [Fixed reduction order] */
+        rc = mt_dist_reduce_tree(buf, all, c->size, count, dt, op);
+        if (rc < 0) {
             c->tp->vt->slots_leave(c->tp, step);
-            return mt_error_set(MT_ENOMEM, "out of memory in all-reduce (%zu bytes)", len);
-        }
-        mt_dist_reduce_tree(buf, all, c->size, count, dt, op, scratch);
-        if (scratch != local) {
-            free(scratch);
+            return rc;
         }
     }
     else {
