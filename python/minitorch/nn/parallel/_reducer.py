@@ -38,10 +38,11 @@ W*A leaves.
   the reducer pushes it on the parameter's binary-counter stack (level j holds the sum of 2^j
   consecutive micro-batches; pushing micro-batch k combines it with the levels of k's trailing
   one bits, older + newer, like incrementing a counter).  The stack holds the gradient tensors
-  themselves (no copy; sums are new tensors, never written into a gradient autograd made).  The last micro-batch's
-  backward (outside no_sync) combines each gradient with the stack as it becomes ready and puts
-  the rank's sum in the bucket, whose all-reduce starts at once, as without determinism.  So
-  after a backward under no_sync, .grad holds that micro-batch's gradient, not the running sum.
+  themselves (no copy; sums are new tensors, never written into a gradient autograd made).
+  The last micro-batch's backward (outside no_sync) combines each gradient with the stack as
+  it becomes ready and puts the rank's sum in the bucket, whose all-reduce starts at once, as
+  without determinism.  So after a backward under no_sync, .grad holds that micro-batch's
+  gradient, not the running sum.
   A parameter a micro-batch did not reach contributes zeros.  With A not a power of two the
   levels left on the stack are combined lowest first (still deterministic, but not the same
   tree as another split).
