@@ -84,7 +84,7 @@ class Reducer:
         self.params = list(params)
         self.deterministic = deterministic  # Note [Deterministic DDP]
         self.micro = 0                      # micro-batches on the stacks
-        self.stacks = {}                    # id(param) -> [partial sum of 2^j micro-batches or None]
+        self.stacks = {}                    # id(param) -> [sum of 2^j micro-batches, or None]
         self.pushed = set()
         self.group = process_group
         self.find_unused = find_unused
