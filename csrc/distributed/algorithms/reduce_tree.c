@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "c10_lite/error.h"
-
 #include "csrc/distributed/algorithms/algorithms.h"
 
 /* Note [Fixed reduction order]
