@@ -252,3 +252,55 @@ def test_ddp_without_deterministic_depends_on_the_split():
     four = run_ranks(_job_ddp, 4, False, timeout=120)[0][1]
     assert any(a.tobytes() != b.tobytes() for a, b in zip(one, four))
     assert all(np.allclose(a, b, rtol=1e-4, atol=1e-5) for a, b in zip(one, four))
+
+
+def _tree_of_stack(items):
+    """Note [Deterministic DDP]'s rule inside a rank: a binary-counter stack (older + newer),
+    the levels left at the end combined lowest first."""
+    st = {}
+    for k, g in enumerate(items):
+        j = 0
+        while k >> j & 1:
+            g = st.pop(j) + g
+            j += 1
+        st[j] = g
+    cur = None
+    for j in sorted(st):
+        cur = st[j] if cur is None else st[j] + cur
+    return cur
+
+
+def _job_accumulation(rank, ws, init_method):
+    from minitorch import nn
+    from minitorch.nn.parallel import DistributedDataParallel as DDP
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(5, 7), nn.Tanh(), nn.Linear(7, 2))
+    ddp = DDP(m, deterministic=True)
+    out = []
+    for accum in (1, 2, 3, 4, 5, 8):
+        xs = [torch.randn(4, 5) * 100 ** torch.rand(4, 5) for _ in range(accum)]
+        per_batch = []                  # each micro-batch's gradient on its own
+        for x in xs:
+            m.zero_grad()
+            m(x).pow(2).sum().backward()
+            per_batch.append([p.grad.clone() for p in m.parameters()])
+        want = [_tree_of_stack([g[i] for g in per_batch]) for i in range(len(per_batch[0]))]
+        m.zero_grad()
+        for a, x in enumerate(xs):
+            if a < accum - 1:
+                with ddp.no_sync():
+                    ddp(x).pow(2).sum().backward()
+                assert all(p.grad.numpy().tobytes() == g.numpy().tobytes()   # its own gradient
+                           for p, g in zip(m.parameters(), per_batch[a]))
+            else:
+                ddp(x).pow(2).sum().backward()
+        out.append(all(p.grad.numpy().tobytes() == w.numpy().tobytes()
+                       for p, w in zip(m.parameters(), want)))
+    return out
+
+
+def test_ddp_deterministic_accumulates_by_the_binary_counter_tree():
+    # one rank: .grad after the last backward is the stack's tree of the micro-batches'
+    # gradients, also when the count is no power of two
+    assert run_ranks(_job_accumulation, 1, timeout=60) == [[True] * 6]
