@@ -23,6 +23,9 @@ micro-batches of 128 per rank, the first A - 1 under no_sync()):
            algorithms instead of the fixed reduction order (minitorch only)
   ddp-det  DistributedDataParallel(..., deterministic=True) (minitorch only; Note
            [Deterministic DDP]); the last column is then its rate over plain ddp's
+  ddp-pair plain and deterministic DDP in the same processes, taking turns in blocks of steps
+           (minitorch only): on a busy host the fairest measure of what determinism costs;
+           prints both rates and deterministic / plain
 """
 import argparse
 import json
@@ -122,6 +125,30 @@ def ddp_rank(lib, kind, threads, steps, rank, port, ws=2, accum=1, det=False):
     return t.item()
 
 
+def ddp_pair_rank(kind, threads, steps, rank, port, ws, accum):
+    """Plain and deterministic DDP in the same processes, alternating blocks of steps: the
+    best rate of each (slowest rank's)."""
+    torch = _lib("minitorch")
+    import minitorch.distributed as dist
+    from minitorch.nn.parallel import DistributedDataParallel as DDP
+    torch.set_num_threads(threads)
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                            world_size=ws)
+    torch.manual_seed(rank)
+    models = [DDP(_model(torch, kind)), DDP(_model(torch, kind), deterministic=True)]
+    best = [0.0, 0.0]
+    block = max(2, steps // 4)
+    for turn in range(8):
+        for i in ((0, 1) if turn % 2 == 0 else (1, 0)):
+            dist.barrier()
+            r = _steps_per_s(torch, kind, models[i], block, warmup=1, accum=accum)
+            t = torch.tensor([r])
+            dist.all_reduce(t, op=dist.ReduceOp.MIN)
+            best[i] = max(best[i], t.item())
+    dist.destroy_process_group()
+    return best
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -172,6 +199,9 @@ def main():
         lib, mode, kind, threads, steps, rank, port = sys.argv[2:9]
         if mode == "single":
             r = single(lib, kind, int(threads), int(steps))
+        elif mode == "ddp-pair":
+            ws, accum = (int(v) for v in sys.argv[9:11])
+            r = ddp_pair_rank(kind, int(threads), int(steps), int(rank), int(port), ws, accum)
         else:
             ws, accum = (int(v) for v in sys.argv[9:11])
             r = ddp_rank(lib, kind, int(threads), int(steps), int(rank), int(port), ws, accum,
@@ -184,7 +214,7 @@ def main():
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--models", default="mlp,cnn,gpt")
     ap.add_argument("--modes", default="single,ddp",
-                    help="single, ddp, ddp-any, ddp-det (comma-separated)")
+                    help="single, ddp, ddp-any, ddp-det, ddp-pair (comma-separated)")
     ap.add_argument("--ddp-ranks", default="2", help="DDP group sizes, e.g. 2,4")
     ap.add_argument("--accum", type=int, default=1, help="micro-batches per DDP step")
     a = ap.parse_args()
@@ -205,6 +235,16 @@ def main():
             group = [m for m, w in rows if w == ws]
             cols = [(lib, m) for m in group for lib in libs
                     if lib == "minitorch" or m in ("single", "ddp")]
+            if "ddp-pair" in group:     # one run, two rates: printed on its own
+                cols.remove(("minitorch", "ddp-pair"))
+                pair = [0.0, 0.0]
+                for _ in range(a.repeat):
+                    r = measure("minitorch", "ddp-pair", kind, a.threads, a.steps, ws=ws,
+                                accum=a.accum)
+                    pair = [max(x, y) for x, y in zip(pair, r)]
+                print(f"{kind:6} {'pair x' + str(ws):10} {pair[0]:10.1f}/s (plain) "
+                      f"{pair[1]:10.1f}/s (deterministic) {pair[1] / pair[0]:6.2f}x", flush=True)
+                group = [m for m in group if m != "ddp-pair"]
             best = {c: 0.0 for c in cols}
             for _ in range(a.repeat):
                 for lib, m in cols:
