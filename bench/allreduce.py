@@ -17,6 +17,15 @@ busbw = algbw * 2 (n - 1) / n.  Columns, all from the same invocation:
                   overhead (the "mpi/MPI" column: its time over mpi4py's; 1.00 = none)
   MPI tcp         Open MPI over loopback TCP (--mca btl tcp,self)
   gloo            torch.distributed's gloo backend, when torch is importable
+  any order       with --any-order: "minitorch" (and "minitorch tcp") are then a new_group of
+  any order tcp   every rank, and "any order" another in the same processes, made with
+                  MINITORCH_REDUCTION_ORDER=any: the
+                  order-agnostic algorithms (ring, left fold) instead of the fixed pairwise tree
+                  (Note [Fixed reduction order]); the two groups alternate at every size, so
+                  noise on the host hits both.  "fixed/any": the default's time over it (1.00:
+                  the fixed order costs nothing; < 1: it is faster).  Without --any-order,
+                  MINITORCH_REDUCTION_ORDER=any in the environment makes every minitorch
+                  column use the order-agnostic algorithms
 A library that is not installed shows n/a.  The last column is minitorch's busbw over
 Open MPI's (shared memory against shared memory; > 1: minitorch faster).
 """
@@ -55,8 +64,10 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _rank(lib, transport, rank, ws, port, sizes, scale, q):
-    """One rank of minitorch (transport: MINITORCH_TRANSPORT) or of torch's gloo backend."""
+def _rank(lib, transport, rank, ws, port, sizes, scale, q, any_order=False):
+    """One rank of minitorch (transport: MINITORCH_TRANSPORT) or of torch's gloo backend; with
+    any_order, also of a second group with MINITORCH_REDUCTION_ORDER=any (two lists of
+    times)."""
     os.environ["MINITORCH_TRANSPORT"] = transport
     if lib == "torch":
         import torch
@@ -68,33 +79,46 @@ def _rank(lib, transport, rank, ws, port, sizes, scale, q):
     torch.set_num_threads(1)
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
                             world_size=ws)
-    out = []
+    groups = [None]
+    if any_order:  # the order is chosen when a group is made; both made alike (new_group)
+        os.environ.pop("MINITORCH_REDUCTION_ORDER", None)
+        groups = [dist.new_group(list(range(ws)))]
+        os.environ["MINITORCH_REDUCTION_ORDER"] = "any"
+        groups.append(dist.new_group(list(range(ws))))
+        del os.environ["MINITORCH_REDUCTION_ORDER"]
+    out = [[] for _ in groups]
     for nbytes in sizes:
         n = max(1, nbytes // 4)
         t = torch.ones(n)
         it = _iters(nbytes, scale)
-        for _ in range(max(2, it // 10)):
-            dist.all_reduce(t)
-        dt = float("inf")
-        for _ in range(ROUNDS):  # best of ROUNDS: other processes' noise only adds time
-            dist.barrier()
-            t0 = time.perf_counter()
-            for _ in range(it):
-                dist.all_reduce(t)
-            dt = min(dt, (time.perf_counter() - t0) / it)
-        m = torch.tensor([dt], dtype=torch.float64)
-        dist.all_reduce(m, op=dist.ReduceOp.MAX)
-        out.append(m.item())
+        for g in groups:
+            for _ in range(max(2, it // 10)):
+                dist.all_reduce(t, group=g)
+        dts = [float("inf")] * len(groups)
+        for k in range(ROUNDS):  # best of ROUNDS: other processes' noise only adds time
+            # the groups take turns going first
+            for i, g in (list(enumerate(groups)) if k % 2 == 0 else
+                         list(enumerate(groups))[::-1]):
+                dist.barrier()
+                t0 = time.perf_counter()
+                for _ in range(it):
+                    dist.all_reduce(t, group=g)
+                dts[i] = min(dts[i], (time.perf_counter() - t0) / it)
+        for i, dt in enumerate(dts):
+            m = torch.tensor([dt], dtype=torch.float64)
+            dist.all_reduce(m, op=dist.ReduceOp.MAX)
+            out[i].append(m.item())
     dist.destroy_process_group()
     if rank == 0:
-        q.put(out)
+        q.put(out if any_order else out[0])
 
 
-def run_ranks(ws, sizes, scale, lib="minitorch", transport="auto"):
+def run_ranks(ws, sizes, scale, lib="minitorch", transport="auto", any_order=False):
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
     port = _free_port()
-    procs = [ctx.Process(target=_rank, args=(lib, transport, r, ws, port, sizes, scale, q))
+    procs = [ctx.Process(target=_rank,
+                         args=(lib, transport, r, ws, port, sizes, scale, q, any_order))
              for r in range(ws)]
     for p in procs:
         p.start()
@@ -221,6 +245,9 @@ def main(argv=None):
     ap.add_argument("--no-tcp", action="store_true", help="skip the TCP columns")
     ap.add_argument("--mpi-python", default=sys.executable,
                     help="the Python that runs mpi4py (default: this one)")
+    ap.add_argument("--any-order", action="store_true",
+                    help="add columns for a group with MINITORCH_REDUCTION_ORDER=any in the "
+                         "same processes (what the fixed reduction order costs)")
     ap.add_argument("--repeat", type=int, default=2,
                     help="alternate the libraries this many times and keep each one's best "
                          "(a burst of noise on the host then cannot hit only one of them)")
@@ -230,9 +257,16 @@ def main(argv=None):
     ws = args.world_size
     if ws < 1 or not sizes:
         ap.error("need --world-size >= 1 and at least one size in range")
-    libs = [("minitorch", lambda: (run_ranks(ws, sizes, args.scale), None))]
+    ao = args.any_order
+    # with --any-order one run gives two columns: the default group's and the any-order one's
+    libs = [("minitorch", lambda: (run_ranks(ws, sizes, args.scale, any_order=ao), None))]
+    if ao:
+        libs.append(("any order", None))
     if not args.no_tcp:
-        libs.append(("minitorch tcp", lambda: (run_ranks(ws, sizes, args.scale, transport="tcp"), None)))
+        libs.append(("minitorch tcp", lambda: (run_ranks(ws, sizes, args.scale, transport="tcp",
+                                                         any_order=ao), None)))
+        if ao:
+            libs.append(("any order tcp", None))
     if not args.no_mpi:
         # one run gives two columns: mpi4py's and minitorch mpi's (None: not available)
         libs.append(("MPI", lambda: run_mpi(ws, sizes, args.scale, args.mpi_python, False)))
@@ -259,6 +293,8 @@ def main(argv=None):
                                             f"{args.mpi_python}")
                 else:
                     results.append(("minitorch mpi", r_mt))
+            if ao and name in ("minitorch", "minitorch tcp"):
+                results = [(name, r[0]), (name.replace("minitorch", "any order"), r[1])]
             for n_, r_ in results:
                 best[n_] = r_ if n_ not in best else [min(a, b) for a, b in zip(best[n_], r_)]
     factor = 2 * (ws - 1) / ws if ws > 1 else 1.0
@@ -274,6 +310,10 @@ def main(argv=None):
         hdr += f" {'MPI busbw':>10} {'ratio':>7}"
     if "minitorch mpi" in best:
         hdr += f" {'mpi/MPI':>8}"
+    orders = [(a, b) for a, b in (("minitorch", "any order"), ("minitorch tcp", "any order tcp"))
+              if a in best and b in best]
+    for a, _ in orders:
+        hdr += f" {'fixed/any' + (' tcp' if 'tcp' in a else ''):>13}"
     print(hdr)
     print("-" * len(hdr))
     for i, nbytes in enumerate(sizes):
@@ -285,6 +325,8 @@ def main(argv=None):
             line += f" {busm:10.3f} {best['MPI'][i] / best['minitorch'][i]:6.2f}x"
         if "minitorch mpi" in best:
             line += f" {best['minitorch mpi'][i] / best['MPI'][i]:8.2f}"
+        for a, b in orders:
+            line += f" {best[a][i] / best[b][i]:13.2f}"
         print(line)
     sys.stdout.flush()
 

@@ -31,7 +31,9 @@ typedef enum mt_dist_op {
  * support it for floating dtypes and reject it for bool and integer dtypes
  * (integer division would silently truncate).  Every combine is
  * commutative, and every algorithm makes all ranks end with bit-identical
- * results (see each algorithm's note). */
+ * results (see each algorithm's note); floating SUM, AVG and PRODUCT, which
+ * are not associative, combine the ranks in one fixed order whatever the
+ * algorithm, size or transport (Note [Fixed reduction order]). */
 
 /* "SUM", "AVG", ... ("invalid" otherwise; static). */
 const char *mt_dist_op_name(mt_dist_op op);
@@ -40,6 +42,17 @@ int mt_dist_op_check(mt_dtype dt, mt_dist_op op);
 /* dst[i] = dst[i] op src[i] for count elements (AVG combines like SUM).  The
  * pair (dt, op) must have passed mt_dist_op_check. */
 void mt_dist_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_dist_op op);
+/* out[i] = a[i] op b[i]; out may be a (not b). */
+void mt_dist_combine(void *out, const void *a, const void *b, size_t count, mt_dtype dt,
+                     mt_dist_op op);
+/* Whether the result of (dt, op) depends on the order of the combines (floating SUM, AVG,
+ * PRODUCT); other pairs give the same bits in any order. */
+bool mt_dist_order_matters(mt_dtype dt, mt_dist_op op);
+/* out = T(x[0], ..., x[n-1]) (Note [Fixed reduction order]), count elements each; out
+ * distinct from every x[r].  AVG combines like SUM (no division).  0, or MT_ENOMEM (more
+ * than 128 ranks only) with a message. */
+int mt_dist_reduce_tree(void *out, const void *const *x, int n, size_t count, mt_dtype dt,
+                        mt_dist_op op);
 /* buf[i] /= n (floating dtypes only; AVG's last step). */
 void mt_dist_avg_finish(void *buf, size_t count, mt_dtype dt, int n);
 
@@ -51,13 +64,22 @@ typedef struct mt_algo_ctx {
     int size;
     uint32_t tag;
     int64_t deadline;
+    bool any_order; /* the group opted out of Note [Fixed reduction order] */
 } mt_algo_ctx;
+
+/* Whether (dt, op) on this group combines by Note [Fixed reduction order]. */
+static inline bool
+mt_algo_fixed_order(const mt_algo_ctx *c, mt_dtype dt, mt_dist_op op)
+{
+    return !c->any_order && mt_dist_order_matters(dt, op);
+}
 
 /* All algorithms return 0 or a negative MT_E* code with the message set.
  * Counts are in elements of `dt`, lengths in bytes. */
 
-/* In-place all-reduce of buf; picks recursive doubling for small buffers and
- * the pipelined ring for large ones. AVG finishes with the division. */
+/* In-place all-reduce of buf; picks slots, recursive doubling for small buffers and
+ * recursive halving (or, for order-agnostic ops, the pipelined ring) for large ones.
+ * AVG finishes with the division. */
 int mt_algo_allreduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
                       mt_dist_op op);
 int mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
@@ -70,6 +92,17 @@ int mt_algo_allreduce_rd(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype
  * all-reduce (shift 0) and reduce-scatter (shift -1). */
 int mt__ring_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
                             mt_dist_op op, int shift);
+
+/* Recursive-halving reduce-scatter (Note [Recursive halving]): chunk r of buf (counts as
+ * above) ends reduced by Note [Fixed reduction order] on rank r; other chunks are clobbered. */
+int mt__rh_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
+                          mt_dist_op op);
+/* Ring all-gather of the chunks of buf (counts as above): rank r holds chunk
+ * (r + shift) mod size complete, at the end every rank holds them all. */
+int mt__ring_allgather(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
+                       int shift);
+int mt_algo_allreduce_rh(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
+                         mt_dist_op op);
 
 /* root's len bytes to every rank. */
 int mt_algo_broadcast(const mt_algo_ctx *c, void *buf, size_t len, int root);

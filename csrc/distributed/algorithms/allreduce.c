@@ -1,4 +1,4 @@
-/* csrc/distributed/algorithms/allreduce.c - all-reduce: choose slots, recursive doubling or the ring by size. */
+/* csrc/distributed/algorithms/allreduce.c - all-reduce: choose slots, recursive doubling, recursive halving or the ring by size. */
 #include "csrc/distributed/algorithms/algorithms.h"
 
 int
@@ -10,7 +10,9 @@ mt_algo_allreduce(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt, mt
     }
     /* The ring needs at least one element per rank to be worth its 2(n-1) steps. */
     if (len >= MT_ALGO_RING_THRESHOLD && count >= (size_t)c->size) {
-        return mt_algo_allreduce_ring(c, buf, count, dt, op);
+        /* Note [Fixed reduction order]: the ring combines each chunk in another order */
+        return mt_algo_fixed_order(c, dt, op) ? mt_algo_allreduce_rh(c, buf, count, dt, op)
+                                             : mt_algo_allreduce_ring(c, buf, count, dt, op);
     }
     return mt_algo_allreduce_rd(c, buf, count, dt, op);
 }

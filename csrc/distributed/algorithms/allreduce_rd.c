@@ -13,7 +13,9 @@
  * bit k and combines.  The combine is always computed as (lower id) op
  * (higher id), so both partners compute the same bytes, and at the end every
  * participant holds the same result, which the odd ranks hand back to their
- * even partners.  log2(p) + 2 latency steps: the choice for small buffers. */
+ * even partners.  log2(p) + 2 latency steps: the choice for small buffers.
+ * The pairing and the rounds are exactly the levels of Note [Fixed reduction
+ * order]'s tree T, so every rank's result is T whatever the op. */
 
 static int
 mt__rd_real(int newrank, int rem)

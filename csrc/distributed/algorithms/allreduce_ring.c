@@ -13,7 +13,10 @@
  * around the ring once more, copied, not combined.  Each element is thus
  * reduced once, in one fixed order, then copied everywhere: every rank ends
  * with bit-identical bytes.  Each rank sends 2(n-1)/n of the buffer, which
- * is bandwidth-optimal.
+ * is bandwidth-optimal.  The order differs from chunk to chunk (each
+ * chunk's partial result starts on another rank), so the ring serves only
+ * reductions whose result does not depend on the order (Note [Fixed
+ * reduction order]).
  *
  * Chunks are moved in pieces of MT_ALGO_PIECE_BYTES, each one exchange: while
  * a rank combines piece k, its left neighbour's piece k+1 is already flowing
@@ -131,6 +134,25 @@ mt__ring_reduce_scatter(const mt_algo_ctx *c, void *buf, const size_t *counts, m
 }
 
 int
+mt__ring_allgather(const mt_algo_ctx *c, void *buf, const size_t *counts, mt_dtype dt,
+                   int shift)
+{
+    int n = c->size;
+    size_t *off = mt__chunk_offsets(counts, n);
+    if (off == NULL) {
+        return MT_ENOMEM;
+    }
+    size_t isz = mt_dtype_itemsize(dt);
+    int rc = 0;
+    for (int s = 0; s < n - 1 && rc == 0; s++) {
+        int si = mt__mod(c->rank + shift - s, n), ri = mt__mod(c->rank + shift - 1 - s, n);
+        rc = mt__ring_step(c, buf, off, isz, si, ri, NULL, false, dt, MT_DIST_SUM);
+    }
+    free(off);
+    return rc;
+}
+
+int
 mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
                        mt_dist_op op)
 {
@@ -146,17 +168,10 @@ mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype d
         counts[i] = count / (size_t)n + ((size_t)i < count % (size_t)n ? 1 : 0);
     }
     int rc = mt__ring_reduce_scatter(c, buf, counts, dt, op, 0);
-    size_t *off = rc == 0 ? mt__chunk_offsets(counts, n) : NULL;
-    if (rc == 0 && off == NULL) {
-        rc = MT_ENOMEM;
-    }
     /* All-gather: rank r starts with the complete chunk r + 1. */
-    size_t isz = mt_dtype_itemsize(dt);
-    for (int s = 0; s < n - 1 && rc == 0; s++) {
-        int si = mt__mod(c->rank + 1 - s, n), ri = mt__mod(c->rank - s, n);
-        rc = mt__ring_step(c, buf, off, isz, si, ri, NULL, false, dt, op);
+    if (rc == 0) {
+        rc = mt__ring_allgather(c, buf, counts, dt, 1);
     }
-    free(off);
     free(counts);
     if (rc == 0 && op == MT_DIST_AVG) {
         mt_dist_avg_finish(buf, count, dt, n);

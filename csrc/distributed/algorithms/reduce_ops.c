@@ -96,9 +96,16 @@ mt__as_reals(size_t *count, mt_dtype *dt)
 void
 mt_dist_reduce_into(void *dst, const void *src, size_t count, mt_dtype dt, mt_dist_op op)
 {
+    mt_dist_combine(dst, dst, src, count, dt, op);
+}
+
+void
+mt_dist_combine(void *out, const void *a, const void *b, size_t count, mt_dtype dt,
+                mt_dist_op op)
+{
     mt__as_reals(&count, &dt);
     const int64_t isz = (int64_t)mt_dtype_itemsize(dt);
-    char *data[3] = {dst, dst, (char *)src};
+    char *data[3] = {out, (char *)a, (char *)b};
     const int64_t strides[3] = {isz, isz, isz};
     const int64_t n = (int64_t)count;
     mt_binary_ctx ctx = {.alpha_f = 1.0, .alpha_i = 1};

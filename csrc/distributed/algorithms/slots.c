@@ -6,8 +6,9 @@
 
 /* Note [Slot collectives]
  * all-reduce: every rank copies its buffer into its slot; once all are
- * published each rank combines the slots in rank order (slot 0 op slot 1 op
- * ...), so every rank computes the same bytes.  broadcast: only the root's
+ * published each rank combines the slots in one fixed order, so every rank
+ * computes the same bytes: Note [Fixed reduction order]'s tree when the order
+ * matters, else in rank order (slot 0 op slot 1 op ...).  broadcast: only the root's
  * slot carries data.  barrier: a step with nothing in it (publishing is
  * arriving).  Each is one step: the latency of a few cache-line transfers
  * instead of log2(n) message exchanges. */
@@ -48,11 +49,21 @@ mt_algo_allreduce_slots(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype 
     if (rc < 0) {
         return rc;
     }
-    if (len) {
-        memcpy(buf, all[0], len);
+    if (mt_algo_fixed_order(c, dt, op) && len) {
+        /* Note [Fixed reduction order] */
+        rc = mt_dist_reduce_tree(buf, all, c->size, count, dt, op);
+        if (rc < 0) {
+            c->tp->vt->slots_leave(c->tp, step);
+            return rc;
+        }
     }
-    for (int r = 1; r < c->size; r++) {
-        mt_dist_reduce_into(buf, all[r], count, dt, op);
+    else {
+        if (len) {
+            memcpy(buf, all[0], len);
+        }
+        for (int r = 1; r < c->size; r++) {
+            mt_dist_reduce_into(buf, all[r], count, dt, op);
+        }
     }
     c->tp->vt->slots_leave(c->tp, step);
     if (op == MT_DIST_AVG) {

@@ -11,6 +11,7 @@
 typedef struct mt__cpu_backend {
     mt_pg_backend base;
     mt_transport *tp; /* owned */
+    bool any_order;   /* MINITORCH_REDUCTION_ORDER=any when the group was made */
 } mt__cpu_backend;
 
 static mt_transport *
@@ -29,6 +30,7 @@ mt__ctx(mt_pg_backend *b, const mt_work *w, int64_t deadline)
         .size = b->size,
         .tag = w->tag,
         .deadline = deadline,
+        .any_order = ((mt__cpu_backend *)b)->any_order,
     };
     return c;
 }
@@ -379,6 +381,8 @@ mt__cpu_backend_new(mt_store *store, int rank, int size, int64_t timeout_ms)
         free(cb);
         return NULL;
     }
+    const char *order = getenv("MINITORCH_REDUCTION_ORDER"); /* Note [Fixed reduction order] */
+    cb->any_order = order != NULL && strcmp(order, "any") == 0;
     cb->base.ops = &mt__cpu_ops;
     cb->base.rank = rank;
     cb->base.size = size;

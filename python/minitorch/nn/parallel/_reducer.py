@@ -20,7 +20,40 @@ to hook(state, GradBucket) instead of the AVG all-reduce: the bucket's buffer ho
 gradients, and the hook returns a Future whose value (a tensor, or a list of one, of the
 buffer's size) is what the gradients become; averaging is the hook's business, as in torch
 (default_hooks.allreduce_hook divides by the group size, then sums).  Hooks run in bucket order
-on every rank, while backward runs; the reducer waits for their futures when backward ends."""
+on every rank, while backward runs; the reducer waits for their futures when backward ends.
+
+Note [Deterministic DDP]
+DistributedDataParallel(..., deterministic=True) (beyond torch) makes the gradients of a step a
+function of the global batch and of how it is cut into micro-batches only, not of how the
+micro-batches are spread over ranks: W ranks x A accumulation steps (rank r holding micro-batches
+r*A .. r*A + A - 1, the ones before the last under no_sync()) give bit-identical gradients, hence
+weights, to W' x A' whenever W*A = W'*A', W, A, W', A' powers of two.  Every gradient element is
+the balanced pairwise tree over the micro-batch index i = r*A + a of the micro-batches'
+gradients g_i: inside a rank the tree over its A micro-batches, across ranks the all-reduce's
+tree over rank index (Note [Fixed reduction order] in csrc/distributed/algorithms/reduce_tree.c,
+a balanced tree when W is a power of two); the tree over W subtrees of A leaves is the tree over
+W*A leaves.
+- Inside a rank, autograd's own accumulation (.grad += g, a left fold) is not used: the forward
+  of each micro-batch after the first sets .grad to None, so backward produces g_i alone, and
+  the reducer pushes it on the parameter's binary-counter stack (level j holds the sum of 2^j
+  consecutive micro-batches; pushing micro-batch k combines it with the levels of k's trailing
+  one bits, older + newer, like incrementing a counter).  The stack holds the gradient tensors
+  themselves (no copy; sums are new tensors, never written into a gradient autograd made).
+  The last micro-batch's backward (outside no_sync) combines each gradient with the stack as
+  it becomes ready and puts the rank's sum in the bucket, whose all-reduce starts at once, as
+  without determinism.  So after a backward under no_sync, .grad holds that micro-batch's
+  gradient, not the running sum.
+  A parameter a micro-batch did not reach contributes zeros.  With A not a power of two the
+  levels left on the stack are combined lowest first (still deterministic, but not the same
+  tree as another split).
+- Scaling: the all-reduce averages (divides the tree's sum by W); scale each micro-batch's
+  loss by 1/A (or any power of two) so that the step's gradient is the mean over the W*A
+  micro-batches.  Multiplying by a power of two is exact in binary floating point (barring
+  overflow or results below the smallest normal number), so it commutes with every rounding:
+  where the 1/A and 1/W are applied does not change a bit.  Other factors (1/3, a loss scaler's
+  non-power-of-two scale) break the equality across splits, not the determinism of one split.
+The cost: A - 1 adds per element per step, as autograd's accumulation, and up to log2(A) + 1
+gradients held per parameter; with A = 1 the path is plain DDP's."""
 from ...futures import Future as _Future
 from ... import _C
 from ...distributed import distributed_c10d as _c10d
@@ -47,8 +80,12 @@ def _hook_result(bucket, value):
 
 
 class Reducer:
-    def __init__(self, params, process_group, bucket_cap_bytes, find_unused):
+    def __init__(self, params, process_group, bucket_cap_bytes, find_unused, deterministic=False):
         self.params = list(params)
+        self.deterministic = deterministic  # Note [Deterministic DDP]
+        self.micro = 0                      # micro-batches on the stacks
+        self.stacks = {}                    # id(param) -> [sum of 2^j micro-batches, or None]
+        self.pushed = set()
         self.group = process_group
         self.find_unused = find_unused
         self.world = _c10d.get_world_size(process_group)
@@ -123,6 +160,9 @@ class Reducer:
         if self.error is not None:
             raise RuntimeError(self.error)
         self._reset()
+        if self.deterministic and self.micro:
+            for p in self.params:      # backward makes this micro-batch's gradient alone
+                p.grad = None
         self.expect_backward = True
         self.unused = set()
         if self.find_unused:
@@ -130,7 +170,14 @@ class Reducer:
             self.unused = {id(p) for p in self.params if p.requires_grad and id(p) not in reached}
 
     def _hook(self, p):
-        if not self.sync or not self.expect_backward:
+        if not self.expect_backward:
+            return
+        if not self.sync:
+            if self.deterministic:      # Note [Deterministic DDP]
+                if not self.queued:
+                    _C._queue_callback(self._finalize_local)
+                    self.queued = True
+                self._push(p, p.grad)
             return
         if not self.queued:
             _C._queue_callback(self._finalize)
@@ -141,10 +188,47 @@ class Reducer:
         self.used.add(id(p))
         self._mark(p, p.grad)
 
+    def _push(self, p, grad, final=False):
+        """Note [Deterministic DDP]: micro-batch self.micro's gradient of p (None: zeros) onto
+        p's stack; with final, returns the rank's sum of every micro-batch (None: zeros)."""
+        st = self.stacks.setdefault(id(p), [])
+        k, cur, j = self.micro, grad, 0
+        while k >> j & 1:               # carry: the older partial sum + the newer one
+            cur = _add(st[j], cur)
+            st[j] = None
+            j += 1
+        if final:
+            for jj in range(j + 1, k.bit_length()):  # left over when k + 1 is no power of two
+                if k >> jj & 1:
+                    cur = _add(st[jj], cur)
+            return cur
+        while len(st) <= j:
+            st.append(None)
+        st[j] = cur                     # a reference: .grad is set to None before the next backward
+        self.pushed.add(id(p))
+        return None
+
+    def _finalize_local(self):
+        """End of a backward under no_sync (deterministic): parameters it did not reach push
+        zeros; one more micro-batch is on the stack."""
+        self.expect_backward = False
+        self.queued = False
+        prev = _C._set_grad_enabled(False)
+        try:
+            for p in self.params:
+                if id(p) not in self.pushed:
+                    self._push(p, None)
+        finally:
+            _C._set_grad_enabled(prev)
+        self.pushed = set()
+        self.micro += 1
+
     def _mark(self, p, grad):
         b, i = self.where[id(p)]
         n = p.numel()
         dst = b.buffer.narrow(0, b.offsets[i], n)
+        if self.deterministic and self.micro:
+            grad = self._push(p, grad, final=True)
         if grad is None:
             dst.zero_()
         else:
@@ -212,11 +296,22 @@ class Reducer:
                         p.grad = avg.clone()
         finally:
             _C._set_grad_enabled(prev)
+        self.micro = 0
+        self.stacks = {}
         self._reset()
 
     def remove(self):
         for h in self.handles:
             h.remove()
+
+
+def _add(older, newer):
+    """older + newer (None: zeros), a new tensor: the operands may be gradients autograd made."""
+    if older is None:
+        return newer
+    if newer is None:
+        return older
+    return older + newer
 
 
 def _reachable_leaves(outputs):

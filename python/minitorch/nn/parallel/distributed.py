@@ -14,13 +14,20 @@ __all__ = ["DistributedDataParallel"]
 class DistributedDataParallel(Module):
     """Wraps a module so that, after backward, every rank's gradients are the average over
     ranks (see Note [Gradient buckets] in _reducer.py).  Parameters and buffers are broadcast
-    from rank 0 at construction, so ranks that initialised differently agree."""
+    from rank 0 at construction, so ranks that initialised differently agree.
+
+    ``deterministic=True`` (a minitorch extension): gradients accumulated with ``no_sync()`` and
+    averaged over ranks are combined by one pairwise tree over the micro-batch index, so W ranks
+    x A accumulation steps give bit-identical results to W' x A' when W*A = W'*A' (powers of
+    two); see Note [Deterministic DDP] in _reducer.py for the rules (loss scaling by powers of
+    two; .grad under no_sync holds the micro-batch's own gradient)."""
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
                  init_sync=True, process_group=None, bucket_cap_mb=None,
                  find_unused_parameters=False, check_reduction=False,
                  gradient_as_bucket_view=False, static_graph=False, delay_all_reduce_named_params=None,
-                 param_to_hook_all_reduce=None, mixed_precision=None, device_mesh=None):
+                 param_to_hook_all_reduce=None, mixed_precision=None, device_mesh=None, *,
+                 deterministic=False):
         super().__init__()
         if not _c10d.is_initialized():
             raise RuntimeError("Default process group has not been initialized, please make sure "
@@ -57,8 +64,9 @@ class DistributedDataParallel(Module):
         self.require_forward_param_sync = True
         if init_sync:
             self._sync_module_states()
+        self.deterministic = bool(deterministic)
         self.reducer = Reducer(params, self.process_group, self.bucket_bytes_cap,
-                               find_unused_parameters)
+                               find_unused_parameters, self.deterministic)
 
     # ---- state sync ------------------------------------------------------------------------
     def _coalesced_broadcast(self, tensors):
@@ -94,6 +102,10 @@ class DistributedDataParallel(Module):
         out = self.module(*inputs, **kwargs)
         if _C.is_grad_enabled() and self.require_backward_grad_sync:
             self.reducer.sync = True
+            self.reducer.prepare_for_backward(out)
+        elif _C.is_grad_enabled() and self.deterministic:
+            # under no_sync: the reducer still collects the micro-batch (Note [Deterministic DDP])
+            self.reducer.sync = False
             self.reducer.prepare_for_backward(out)
         else:
             self.reducer.sync = False
