@@ -5,8 +5,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "c10_lite/dtype.h"
+#include "c10_lite/error.h"
 #include "csrc/distributed/transport/transport.h"
 
 /* torch.distributed.ReduceOp, in torch's order. */
@@ -103,6 +105,23 @@ int mt__ring_allgather(const mt_algo_ctx *c, void *buf, const size_t *counts, mt
                        int shift);
 int mt_algo_allreduce_rh(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
                          mt_dist_op op);
+
+/* `count` elements cut into `n` chunks of sizes differing by at most one, the larger first
+ * (malloc'd; NULL with MT_ENOMEM set): the chunks of the ring's and recursive halving's
+ * reduce-scatter inside an all-reduce. */
+static inline size_t *
+mt_algo_even_counts(size_t count, int n)
+{
+    size_t *counts = malloc((size_t)n * sizeof(*counts));
+    if (counts == NULL) {
+        mt_error_set(MT_ENOMEM, "out of memory in all-reduce");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        counts[i] = count / (size_t)n + ((size_t)i < count % (size_t)n ? 1 : 0);
+    }
+    return counts;
+}
 
 /* root's len bytes to every rank. */
 int mt_algo_broadcast(const mt_algo_ctx *c, void *buf, size_t len, int root);

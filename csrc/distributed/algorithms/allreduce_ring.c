@@ -160,12 +160,9 @@ mt_algo_allreduce_ring(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype d
     if (n == 1) {
         return 0;
     }
-    size_t *counts = malloc((size_t)n * sizeof(*counts));
+    size_t *counts = mt_algo_even_counts(count, n);
     if (counts == NULL) {
-        return mt_error_set(MT_ENOMEM, "out of memory in ring all-reduce");
-    }
-    for (int i = 0; i < n; i++) {
-        counts[i] = count / (size_t)n + ((size_t)i < count % (size_t)n ? 1 : 0);
+        return MT_ENOMEM;
     }
     int rc = mt__ring_reduce_scatter(c, buf, counts, dt, op, 0);
     /* All-gather: rank r starts with the complete chunk r + 1. */

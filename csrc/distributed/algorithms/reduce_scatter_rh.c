@@ -233,12 +233,9 @@ mt_algo_allreduce_rh(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
     if (n == 1) {
         return 0;
     }
-    size_t *counts = malloc((size_t)n * sizeof(*counts));
+    size_t *counts = mt_algo_even_counts(count, n);
     if (counts == NULL) {
-        return mt_error_set(MT_ENOMEM, "out of memory in all-reduce");
-    }
-    for (int i = 0; i < n; i++) {
-        counts[i] = count / (size_t)n + ((size_t)i < count % (size_t)n ? 1 : 0);
+        return MT_ENOMEM;
     }
     int rc = mt__rh_reduce_scatter(c, buf, counts, dt, op);
     if (rc == 0) {

@@ -257,18 +257,26 @@ mt__tc_put_keys(mt__buf *req, int nkeys, const char *const *keys, const size_t *
     }
 }
 
+/* A request of keys and a timeout (WAIT, MULTI_GET) through mt__tc_call. */
+static int
+mt__tc_keys_call(mt__tcp_store *t, int cmd, int nkeys, const char *const *keys,
+                 const size_t *klens, int64_t timeout_ms, const char *what, char **rep, mt__rd *r)
+{
+    mt__buf req = {0};
+    mt__buf_put_u8(&req, (unsigned)cmd);
+    mt__tc_put_keys(&req, nkeys, keys, klens);
+    mt__buf_put_u64(&req, (uint64_t)timeout_ms);
+    return mt__tc_call(t, &req, timeout_ms, what, rep, r);
+}
+
 static int
 mt__tc_wait(mt_store *s, int nkeys, const char *const *keys, const size_t *klens,
             int64_t timeout_ms)
 {
-    mt__tcp_store *t = MT__TS(s);
-    mt__buf req = {0};
-    mt__buf_put_u8(&req, MT__TS_WAIT);
-    mt__tc_put_keys(&req, nkeys, keys, klens);
-    mt__buf_put_u64(&req, (uint64_t)timeout_ms);
     char *rep;
     mt__rd r;
-    int rc = mt__tc_call(t, &req, timeout_ms, "wait", &rep, &r);
+    int rc = mt__tc_keys_call(MT__TS(s), MT__TS_WAIT, nkeys, keys, klens, timeout_ms, "wait",
+                              &rep, &r);
     if (rc == 0) {
         free(rep);
     }
@@ -280,13 +288,10 @@ mt__tc_multi_get(mt_store *s, int nkeys, const char *const *keys, const size_t *
                  int64_t timeout_ms, char **vals, size_t *vlens)
 {
     mt__tcp_store *t = MT__TS(s);
-    mt__buf req = {0};
-    mt__buf_put_u8(&req, MT__TS_MULTI_GET);
-    mt__tc_put_keys(&req, nkeys, keys, klens);
-    mt__buf_put_u64(&req, (uint64_t)timeout_ms);
     char *rep;
     mt__rd r;
-    int rc = mt__tc_call(t, &req, timeout_ms, "multi_get", &rep, &r);
+    int rc = mt__tc_keys_call(t, MT__TS_MULTI_GET, nkeys, keys, klens, timeout_ms, "multi_get",
+                              &rep, &r);
     if (rc < 0) {
         return rc;
     }
