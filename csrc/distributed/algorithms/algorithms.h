@@ -106,6 +106,17 @@ int mt__ring_allgather(const mt_algo_ctx *c, void *buf, const size_t *counts, mt
 int mt_algo_allreduce_rh(const mt_algo_ctx *c, void *buf, size_t count, mt_dtype dt,
                          mt_dist_op op);
 
+/* Where received bytes are combined into (Note [Sinks]): the sink context of a receive whose
+ * pieces are reduced into dst (op, elements of dt of isz bytes) as the transport hands them
+ * over; mt_algo_reduce_into_sink is the sink function. */
+typedef struct mt_algo_reduce_sink {
+    char *dst;
+    mt_dtype dt;
+    mt_dist_op op;
+    size_t isz;
+} mt_algo_reduce_sink;
+void mt_algo_reduce_into_sink(void *ctx, size_t off, const void *bytes, size_t n);
+
 /* `count` elements cut into `n` chunks of sizes differing by at most one, the larger first
  * (malloc'd; NULL with MT_ENOMEM set): the chunks of the ring's and recursive halving's
  * reduce-scatter inside an all-reduce. */

@@ -44,21 +44,6 @@ mt__mod(int a, int n)
     return ((a % n) + n) % n;
 }
 
-/* Where received bytes are combined into (Note [Sinks]). */
-typedef struct {
-    char *dst;
-    mt_dtype dt;
-    mt_dist_op op;
-    size_t isz;
-} mt__reduce_sink;
-
-static void
-mt__reduce_into_sink(void *ctx, size_t off, const void *bytes, size_t n)
-{
-    mt__reduce_sink *k = ctx;
-    mt_dist_reduce_into(k->dst + off, bytes, n / k->isz, k->dt, k->op);
-}
-
 /* One ring step: send chunk `si` to the right while receiving chunk `ri` from
  * the left, piece by piece; combine received pieces into buf when `reduce`
  * (straight from the transport when it takes sinks, else through scratch),
@@ -86,13 +71,13 @@ mt__ring_step(const mt_algo_ctx *c, char *buf, const size_t *off, size_t isz, in
         }
         size_t rn = 0;
         bool sink = reduce && c->tp->sinks && isz <= 16;
-        mt__reduce_sink k = {.dst = buf + (off[ri] + rb) * isz, .dt = dt, .op = op, .isz = isz};
+        mt_algo_reduce_sink k = {.dst = buf + (off[ri] + rb) * isz, .dt = dt, .op = op, .isz = isz};
         if (rb < rlen) {
             rn = rlen - rb < piece ? rlen - rb : piece;
             char *dst = reduce && !sink ? scratch : buf + (off[ri] + rb) * isz;
             r = (mt_xfer){.peer = left, .tag = c->tag, .buf = dst, .len = rn * isz};
             if (sink) {
-                r.sink = mt__reduce_into_sink;
+                r.sink = mt_algo_reduce_into_sink;
                 r.sink_ctx = &k;
                 r.sink_unit = isz;
             }

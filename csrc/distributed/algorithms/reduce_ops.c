@@ -129,3 +129,10 @@ mt_dist_avg_finish(void *buf, size_t count, mt_dtype dt, int n)
     mt_binary_ctx ctx = {.alpha_f = 1.0, .alpha_i = 1};
     mt__loop(MT_OP_DIV, dt)(data, &len, strides, &ctx);
 }
+
+void
+mt_algo_reduce_into_sink(void *ctx, size_t off, const void *bytes, size_t n)
+{
+    mt_algo_reduce_sink *k = ctx;
+    mt_dist_reduce_into(k->dst + off, bytes, n / k->isz, k->dt, k->op);
+}

@@ -38,20 +38,6 @@ typedef struct {
     size_t off, n; /* elements */
 } mt__seg;
 
-typedef struct {
-    char *dst;
-    mt_dtype dt;
-    mt_dist_op op;
-    size_t isz;
-} mt__rh_sink;
-
-static void
-mt__rh_into(void *ctx, size_t off, const void *bytes, size_t n)
-{
-    mt__rh_sink *k = ctx;
-    mt_dist_reduce_into(k->dst + off, bytes, n / k->isz, k->dt, k->op);
-}
-
 /* Sends the segments ss of buf to rank `to` while receiving the segments rs
  * from rank `from` (the peers run this with the lists swapped), piece by
  * piece; received pieces are combined into buf when `reduce`, else written
@@ -88,7 +74,7 @@ mt__rh_move(const mt_algo_ctx *c, char *buf, int to, const mt__seg *ss, int nss,
         }
         size_t rn = 0;
         char *dst = NULL;
-        mt__rh_sink k = {.dt = dt, .op = op, .isz = isz};
+        mt_algo_reduce_sink k = {.dt = dt, .op = op, .isz = isz};
         if (ri < nrs) {
             rn = rs[ri].n - rdone < piece ? rs[ri].n - rdone : piece;
             dst = buf + (rs[ri].off + rdone) * isz;
@@ -96,7 +82,7 @@ mt__rh_move(const mt_algo_ctx *c, char *buf, int to, const mt__seg *ss, int nss,
             r = (mt_xfer){.peer = from, .tag = c->tag, .buf = reduce && !sink ? scratch : dst,
                           .len = rn * isz};
             if (sink) {
-                r.sink = mt__rh_into;
+                r.sink = mt_algo_reduce_into_sink;
                 r.sink_ctx = &k;
                 r.sink_unit = isz;
             }

@@ -16,10 +16,10 @@ import minitorch as _mt
 
 from ... import _C
 from ...nn.modules.module import Module
+from ...nn.parallel._reducer import group_into_buckets
 
 __all__ = ["DistributedDataParallel"]
 
-_FIRST_BUCKET_BYTES = 1 << 20
 _BUCKET_BYTES = 25 << 20
 
 
@@ -131,22 +131,7 @@ class DistributedDataParallel(Module):
 
 
 def _make_buckets(params):
-    groups, current = [], {}
-    limit = _FIRST_BUCKET_BYTES
-    for p in reversed(params):
-        key = (p.dtype, p.device)
-        g = current.get(key)
-        nbytes = p.numel() * p.element_size()
-        if g is None or (g[1] + nbytes > limit and g[0]):
-            if g is not None and g[0]:
-                groups.append((key, g[0]))
-                limit = _BUCKET_BYTES
-            g = current[key] = [[], 0]
-        g[0].append(p)
-        g[1] += nbytes
-    for key, g in current.items():
-        if g[0]:
-            groups.append((key, g[0]))
+    groups = group_into_buckets(params, _BUCKET_BYTES)   # nn.parallel's bucketing
     out = []
     for i, ((dtype, device), ps) in enumerate(groups):
         b = _Bucket()

@@ -61,6 +61,30 @@ from ...distributed import distributed_c10d as _c10d
 _FIRST_BUCKET_BYTES = 1024 * 1024
 
 
+
+def group_into_buckets(params, cap):
+    """DDP's bucketing: ((dtype, device), parameters) groups in reverse registration order (the
+    order backward produces gradients), a small first bucket (min(cap, 1 MiB)) then buckets of
+    at most `cap` bytes, one parameter alone when it is larger; a bucket's buffer lives on its
+    parameters' device and has their dtype."""
+    buckets, current = [], {}
+    limit = min(cap, _FIRST_BUCKET_BYTES)
+    for p in reversed(params):
+        key = (p.dtype, p.device)
+        b = current.get(key)
+        nbytes = p.numel() * p.element_size()
+        if b is None or (b[1] + nbytes > limit and b[0]):
+            if b is not None and b[0]:
+                buckets.append((key, b[0]))
+                limit = cap
+            b = current[key] = [[], 0]
+        b[0].append(p)
+        b[1] += nbytes
+    for key, b in current.items():
+        if b[0]:
+            buckets.append((key, b[0]))
+    return buckets
+
 class _Bucket:
     __slots__ = ("params", "offsets", "buffer", "pending", "work", "index")
 
@@ -104,24 +128,8 @@ class Reducer:
         self._reset()
 
     def _make_buckets(self, cap):
-        buckets, current = [], {}
-        limit = min(cap, _FIRST_BUCKET_BYTES)
-        for p in reversed(self.params):
-            key = (p.dtype, p.device)      # a bucket's buffer lives on its parameters' device
-            b = current.get(key)
-            nbytes = p.numel() * p.element_size()
-            if b is None or (b[1] + nbytes > limit and b[0]):
-                if b is not None and b[0]:
-                    buckets.append((key, b[0]))
-                    limit = cap
-                b = current[key] = [[], 0]
-            b[0].append(p)
-            b[1] += nbytes
-        for key, b in current.items():
-            if b[0]:
-                buckets.append((key, b[0]))
         out = []
-        for i, ((dtype, device), ps) in enumerate(buckets):
+        for i, ((dtype, device), ps) in enumerate(group_into_buckets(self.params, cap)):
             bk = _Bucket()
             bk.index = i
             bk.params = ps
