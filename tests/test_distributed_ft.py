@@ -126,6 +126,7 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
     job = _Job(str(rank), port, ws, heartbeat_timeout=1 if hosts else 5)
     start_pid = os.getpid()
     watch = []
+    spawned = []
 
     def before(job, s):
         m = job.manager
@@ -146,20 +147,27 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
             watch.append(threading.Thread(target=watcher, daemon=True))
             watch[0].start()
         if rank == victim:
-            if rejoin:
-                # a replacement process with the same replica id, started before dying
-                env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-                subprocess.Popen([sys.executable, "-c",
-                                  "import sys; sys.path.insert(0, %r); import test_distributed_ft"
-                                  " as t; t._replacement(%r, %d, %d, %r)"
-                                  % (HERE, str(rank), port, ws, save_path + f".rejoin{rank}")],
-                                 env=env, start_new_session=True)
             _die(job.store)
 
+    def before_rejoin(job, s):
+        before(job, s)
+        m = job.manager
+        if s == _KILL_STEP + 1 and m.num_participants() == ws - 1 and \
+                m.participating_rank() == 0 and not spawned:
+            # a replacement of the dead replica (its replica id), started once the survivors
+            # have recovered; it enters at a coming step boundary
+            spawned.append(True)
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+            subprocess.Popen([sys.executable, "-c",
+                              "import sys; sys.path.insert(0, %r); import test_distributed_ft"
+                              " as t; t._replacement(%r, %d, %d, %r)"
+                              % (HERE, str(victim), port, ws, save_path + f".rejoin{victim}")],
+                             env=env, start_new_session=True)
+
     if rejoin:
-        job.train(STEPS - 2, before)
+        job.train(STEPS - 2, before_rejoin)
         # the survivors wait here for the replacement to ask in; it enters at the next boundary
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while not job.manager.join_pending() and time.monotonic() < deadline:
             time.sleep(0.01)
     job.train(STEPS, before)
