@@ -1107,3 +1107,39 @@ def test_minitorch_loads_what_torch_saves(tmp_path):
         assert back["sd"]["row"].untyped_storage().data_ptr() == \
             back["sd"]["w"].untyped_storage().data_ptr()
         assert back["dtype"] is torch.float16 and back["size"] == torch.Size([2])
+
+
+def _as_torch_wrote_it(obj):
+    """minitorch.save's bytes of obj with its classes named as torch.save names them
+    (GLOBAL 'torch.nn.modules.linear Linear' ...)."""
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    src = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.endswith("data.pkl"):
+                assert b"minitorch.nn.modules" in data
+                data = data.replace(b"minitorch.nn.modules", b"torch.nn.modules")
+            dst.writestr(info, data)
+    out.seek(0)
+    return out
+
+
+def test_whole_modules_saved_by_torch_load_as_minitorch_modules():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU())
+    x = torch.randn(2, 3)
+    # weights-only: torch's names reach the minitorch classes the user allows
+    with pytest.raises(pickle.UnpicklingError, match="torch.nn.modules.container.Sequential"):
+        torch.load(_as_torch_wrote_it(model))
+    with serialization.safe_globals([torch.nn.Sequential, torch.nn.Linear, torch.nn.ReLU,
+                                     torch.nn.Parameter, set, collections.OrderedDict]):
+        loaded = torch.load(_as_torch_wrote_it(model))
+    assert type(loaded) is torch.nn.Sequential and type(loaded[1]) is torch.nn.ReLU
+    assert torch.equal(loaded(x), model(x))
+    # weights_only=False imports minitorch's twin of each torch path
+    loaded = torch.load(_as_torch_wrote_it(model), weights_only=False)
+    assert type(loaded[0]) is torch.nn.Linear
+    assert torch.equal(loaded(x), model(x))

@@ -564,6 +564,8 @@ class _WeightsUnpickler(_P):
             raise _Refused(f"Trying to load unsupported GLOBAL {key} whose module {module} "
                            "is blocked.")
         obj = self._values.get(key)
+        if obj is None and _is_torch_module(module):      # Note [torch's names of classes]
+            obj = self._values.get("mini" + key)
         if obj is None:
             raise _Refused(f"Unsupported global: GLOBAL {key} was not an allowed global by "
                            f"default. Please use `minitorch.serialization.add_safe_globals"
@@ -1249,6 +1251,32 @@ def _load_legacy(fh, restore, unpickler):
     return result
 
 
+# Note [torch's names of classes]
+# A file torch.save wrote of a whole module (or any object holding torch's classes) names them
+# as torch.nn.modules.conv.Conv2d and so on.  Loading it here gives minitorch's class of the same
+# path (minitorch.nn.modules.conv.Conv2d), never torch's own even where torch is installed too:
+# a program on minitorch cannot use torch's objects.  Weights-only loads look the twin up in the
+# allow-list only (the user allows minitorch's class, which torch's name then reaches); plain
+# loads import it.  A torch name without a minitorch twin goes on as pickle would resolve it.
+def _is_torch_module(module):
+    return module == "torch" or module.startswith("torch.")
+
+
+def _minitorch_twin(module, name):
+    """minitorch's object at torch's path module.name, or None."""
+    import importlib
+    try:
+        mod = importlib.import_module("mini" + module)
+    except ImportError:
+        return None
+    obj = mod
+    for part in name.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
 def _plain_unpickler(pickle_module, stream, storages, pickle_load_args):
     """pickle_module's Unpickler, with torch's names mapped onto minitorch (weights_only=False)."""
     torch_values = _torch_values()
@@ -1256,6 +1284,8 @@ def _plain_unpickler(pickle_module, stream, storages, pickle_load_args):
     class Unpickler((pickle_module or pickle).Unpickler):
         def find_class(self, module, name):
             obj = torch_values.get(f"{module}.{name}")
+            if obj is None and _is_torch_module(module):  # Note [torch's names of classes]
+                obj = _minitorch_twin(module, name)
             return obj if obj is not None else super().find_class(module, name)
 
         def persistent_load(self, pid):
