@@ -149,6 +149,9 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a = input
     b = other
     close = _C.le(_C.abs(_C.sub(a, b)), _C.add(_C.mul(_C.abs(b), rtol), atol))
+    if a.dtype.is_floating_point or a.dtype.is_complex:
+        # an infinity is close only to itself (the bound above is inf there)
+        close = _C.logical_and(close, _C.logical_and(_C.isfinite(a), _C.isfinite(b)))
     close = _C.logical_or(close, _C.eq(a, b))
     if equal_nan and a.dtype.is_floating_point:
         close = _C.logical_or(close, _C.logical_and(_C.isnan(a), _C.isnan(b)))
