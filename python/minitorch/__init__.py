@@ -130,8 +130,8 @@ from ._switches import *  # noqa: E402,F401,F403
 
 _LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({
     "amp", "cpu", "accelerator", "onnx", "_dynamo", "compiler",
-    # torch.testing (assert_close, make_tensor)
-    "testing",
+    # torch.testing (assert_close, make_tensor); torch.jit's API, run eagerly
+    "testing", "jit",
 })
 # name -> (submodule, attribute) loaded on first use
 _LAZY_ATTRIBUTES = {
