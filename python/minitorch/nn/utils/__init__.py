@@ -12,10 +12,12 @@ from .fusion import (fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eva
                      fuse_linear_bn_weights)
 from .spectral_norm import remove_spectral_norm, spectral_norm  # noqa: F401
 from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
+from . import stateless  # noqa: F401,E402
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
            "get_total_norm", "parameters_to_vector", "vector_to_parameters", "rnn",
            # parametrizations, weight and spectral normalisation, fusion
            "fusion", "parametrizations", "parametrize", "fuse_conv_bn_eval",
            "fuse_conv_bn_weights", "fuse_linear_bn_eval", "fuse_linear_bn_weights",
-           "remove_spectral_norm", "spectral_norm", "remove_weight_norm", "weight_norm"]
+           "remove_spectral_norm", "spectral_norm", "remove_weight_norm", "weight_norm",
+           "stateless"]

@@ -1,0 +1,15 @@
+"""nn.utils.stateless: the older name of minitorch.func.functional_call (deprecated, as torch)."""
+import warnings
+
+__all__ = ["functional_call"]
+
+
+def functional_call(module, parameters_and_buffers, args=None, kwargs=None, *, tie_weights=True,
+                    strict=False):
+    warnings.warn("`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 and "
+                  "will be removed in a future version of PyTorch. Please use "
+                  "`torch.func.functional_call` instead which is a drop-in replacement.",
+                  FutureWarning, stacklevel=2)
+    from ...func import functional_call as call
+    return call(module, parameters_and_buffers, args, kwargs, tie_weights=tie_weights,
+                strict=strict)
