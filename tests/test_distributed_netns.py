@@ -440,7 +440,7 @@ def _wait_running(tmp_path, ranks, procs, timeout=60):
 
 
 TIMEOUT = 4  # seconds: the process groups' timeout in the fault tests
-STORE_GRACE = 10  # seconds a TCPStore client waits for a reply beyond the store's timeout
+STORE_GRACE = 1  # seconds a TCPStore client waits for a reply beyond the store's timeout
 
 
 def test_link_cut_mid_collective(hosts, tmp_path):

@@ -245,3 +245,36 @@ def test_tcp_store_multi_get_is_one_request_that_waits():
     assert client.multi_get(["rank/1"]) == [b"\x01"]    # still usable
     with pytest.raises(TypeError):
         client.multi_get("rank/1")
+
+
+def test_tcp_store_client_of_a_silent_server_times_out_and_recovers():
+    """A server that stops answering (stopped, or its host gone) fails a request within its
+    timeout plus a second; once it answers again the connection still works, and the late
+    answer to the abandoned request is not mistaken for the next one's."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    code = ("import sys, time, minitorch.distributed as d\n"
+            "s = d.TCPStore('127.0.0.1', 0, is_master=True, wait_for_workers=False)\n"
+            "print(s.port, flush=True)\n"
+            "time.sleep(120)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env)
+    try:
+        port = int(server.stdout.readline())
+        client = dist.TCPStore("127.0.0.1", port, is_master=False,
+                               timeout=timedelta(seconds=1))
+        client.set("a", "1")
+        os.kill(server.pid, signal.SIGSTOP)
+        t0 = time.monotonic()
+        with pytest.raises(dist.DistStoreError, match="did not answer within the timeout"):
+            client.get("missing")
+        assert time.monotonic() - t0 < 1 + 1 + 1.5
+        os.kill(server.pid, signal.SIGCONT)
+        client.set("b", "2")                 # the server's late timeout answer is dropped first
+        assert client.get("a") == b"1" and client.get("b") == b"2"
+        assert client.add("n", 5) == 5
+    finally:
+        server.kill()
+        server.wait()

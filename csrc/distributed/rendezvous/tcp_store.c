@@ -1,5 +1,6 @@
 /* csrc/distributed/rendezvous/tcp_store.c - TCPStore client (and, on the master, owner of the server). */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,9 +17,10 @@
 #include "csrc/distributed/rendezvous/tcp_store_proto.h"
 #include "csrc/distributed/rendezvous/tcp_store_server.h"
 
-/* How long past a request's own timeout the client waits for the server's
- * answer before declaring the connection dead.  See Note [TCPStore protocol]. */
-#define MT__TS_GRACE_MS 10000
+/* How long past a request's own timeout the client waits for the server's answer: the
+ * server answers a parked request at its own deadline, in torch's words, which the client
+ * would rather report than its own.  See Note [TCPStore protocol]. */
+#define MT__TS_SLACK_MS 1000
 
 typedef struct mt__tcp_store {
     mt_store base;
@@ -29,15 +31,63 @@ typedef struct mt__tcp_store {
     int fd;             /* -1 once broken or closed */
     char peer[300];     /* "TCPStore server at host:port", for messages */
     char broken[512];   /* first connection error, reported by later calls */
+    int64_t owed;       /* replies to requests given up at their deadline before any byte of
+                           the reply came: read and dropped ahead of the next reply */
 } mt__tcp_store;
 
 #define MT__TS(s) ((mt__tcp_store *)(s))
 
 static const mt_store_vtable mt__tcp_store_vt;
 
+/* Reads and drops the replies owed for requests given up earlier (mutex held). */
+static int
+mt__tc_drop_owed(mt__tcp_store *t, int64_t deadline)
+{
+    char hdr[8], scratch[4096];
+    while (t->owed > 0) {
+        int rc = mt__sock_read_full(t->fd, hdr, 8, deadline, t->peer);
+        uint64_t n = rc == 0 ? mt__be64(hdr) : 0;
+        if (rc == 0 && (n == 0 || n > MT__TS_MAX_FRAME)) {
+            rc = mt_error_set(MT_ECONN, "malformed reply from %s", t->peer);
+        }
+        while (rc == 0 && n > 0) {
+            size_t k = n < sizeof(scratch) ? (size_t)n : sizeof(scratch);
+            rc = mt__sock_read_full(t->fd, scratch, k, deadline, t->peer);
+            n -= k;
+        }
+        if (rc < 0) {
+            return rc;
+        }
+        t->owed--;
+    }
+    return 0;
+}
+
+/* 0 once a byte of the reply can be read; MT_ETIMEOUT when none came by the deadline. */
+static int
+mt__tc_await_reply(mt__tcp_store *t, int64_t deadline)
+{
+    for (;;) {
+        struct pollfd p = {.fd = t->fd, .events = POLLIN};
+        int r = poll(&p, 1, mt__ms_left(deadline));
+        if (r > 0) {
+            return 0; /* errors and hangups surface in the read */
+        }
+        if (r == 0) {
+            return MT_ETIMEOUT;
+        }
+        if (errno != EINTR) {
+            return mt_error_set(MT_ECONN, "poll failed waiting for %s: %s", t->peer,
+                                strerror(errno));
+        }
+    }
+}
+
 /* Sends one request and reads its reply (mutex held).  On success *rep is
- * the malloc'd reply payload (status byte first).  A socket failure breaks
- * the connection for good. */
+ * the malloc'd reply payload (status byte first).  No reply by the request's
+ * timeout (plus MT__TS_SLACK_MS) is a timeout error that leaves the connection
+ * usable (the late reply is dropped when it comes); any other socket failure,
+ * or a reply cut short, breaks the connection for good. */
 static int
 mt__tc_roundtrip(mt__tcp_store *t, mt__buf *req, int64_t wait_ms, char **rep, size_t *replen)
 {
@@ -58,16 +108,27 @@ mt__tc_roundtrip(mt__tcp_store *t, mt__buf *req, int64_t wait_ms, char **rep, si
     if (wait_ms > INT64_MAX / 2) {
         wait_ms = INT64_MAX / 2; /* "forever" */
     }
-    int64_t deadline = mt__deadline_after(wait_ms + MT__TS_GRACE_MS);
+    int64_t deadline = mt__deadline_after(wait_ms + MT__TS_SLACK_MS);
     char hdr[8];
     uint64_t n = req->n;
     for (int i = 0; i < 8; i++) {
         hdr[i] = (char)(n >> (56 - 8 * i));
     }
     char *buf = NULL;
-    int rc = mt__sock_write_full(t->fd, hdr, 8, deadline, t->peer);
+    int rc = mt__tc_drop_owed(t, deadline);
+    if (rc == 0) {
+        rc = mt__sock_write_full(t->fd, hdr, 8, deadline, t->peer);
+    }
     if (rc == 0) {
         rc = mt__sock_write_full(t->fd, req->p, req->n, deadline, t->peer);
+    }
+    if (rc == 0) {
+        rc = mt__tc_await_reply(t, deadline);
+        if (rc == MT_ETIMEOUT) {
+            t->owed++;
+            return mt_error_set(MT_ETIMEOUT, "%s did not answer within the timeout (%lld ms)",
+                                t->peer, (long long)wait_ms);
+        }
     }
     if (rc == 0) {
         rc = mt__sock_read_full(t->fd, hdr, 8, deadline, t->peer);

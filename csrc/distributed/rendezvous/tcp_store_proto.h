@@ -29,8 +29,12 @@
  * park the client on the server ("waiter") until a write makes them true or
  * their deadline passes; clients never poll.  A client has at most one
  * request in flight.  The client waits for a reply for the request's own
- * timeout plus a grace period; past that, or on any socket error, it drops
- * the connection and the store reports the error on every later call.
+ * timeout plus a second of slack (the server's own timeout answer, in torch's
+ * words, normally comes first); past that it raises a timeout and keeps the
+ * connection, dropping the late reply before it reads the next one (a dead
+ * server then fails the next call).  On any socket error, or a reply cut
+ * short, it drops the connection and the store reports the error on every
+ * later call.
  * A server with a job token reads nothing from a connection but the
  * handshake of Note [Job token] (common/auth.h) until it has passed it;
  * without a token the first bytes are the first frame, as always. */
