@@ -891,6 +891,16 @@ SAMPLES.update({
                           S(A(2, 2, 3), [7], "nearest", False, [2.5])],
     '_upsample_backward': lambda: [S(A(1, 2, 5, 3), [1, 2, 3, 4], [5, 3], "bilinear", True),
                                    S(A(2, 1, 2, 3, 2), [2, 1, 3, 2, 4], [2, 3, 2], "trilinear")],
+    # Fourier transforms: complex operands through view_as_complex of a real leaf
+    '_fft_c2c': lambda: [S(A(3, 4, 2), call=lambda x: torch.view_as_real(
+        torch._fft_c2c(torch.view_as_complex(x), [0, 1], n, fw))) for n in (0, 1, 2)
+        for fw in (True, False)],
+    '_fft_r2c': lambda: [S(A(3, 5), [1], 0, True, method=False),
+                         S(A(2, 4), [0, 1], 2, False, method=False),
+                         S(A(3, 4), call=lambda x: torch.view_as_real(torch._fft_r2c(x, [0, 1], 1, True)))],
+    '_fft_c2r': lambda: [S(A(3, 3, 2), call=lambda x: torch._fft_c2r(torch.view_as_complex(x), [1], 0, n))
+                         for n in (4, 5)] +
+                        [S(A(2, 3, 2), call=lambda x: torch._fft_c2r(torch.view_as_complex(x), [0, 1], 1, 5))],
 })
 
 

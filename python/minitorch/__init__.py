@@ -132,8 +132,8 @@ _LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({
     "amp", "cpu", "accelerator", "onnx", "_dynamo", "compiler",
     # torch.testing (assert_close, make_tensor); torch.jit's API, run eagerly
     "testing", "jit",
-    # torch.func (function transforms)
-    "func",
+    # torch.func (function transforms); torch.fft (discrete Fourier transforms)
+    "func", "fft",
 })
 # name -> (submodule, attribute) loaded on first use
 _LAZY_ATTRIBUTES = {

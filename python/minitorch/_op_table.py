@@ -797,6 +797,10 @@ op('_adaptive_max_pool3d_backward',  'py:_pooling', 'f', grad='_adaptive_max_poo
 # spatial ops: resampling (nn.functional.interpolate); the two rows are each other's derivative
 op('_upsample',           'py:_upsampling',          'f', grad='_upsample')
 op('_upsample_backward',  'py:_upsampling',          'f', grad='_upsample_backward')
+# discrete Fourier transforms (_fft.py, Note [FFT primitives]): minitorch.fft is made of these
+op('_fft_c2c',            'py:_fft',                 'f', grad='_fft_c2c')
+op('_fft_r2c',            'py:_fft',                 'f', grad='_fft_r2c')
+op('_fft_c2r',            'py:_fft',                 'f', grad='_fft_c2r')
 
 
 # autocast policies (after every row: a policy applies to the rows declared before it)

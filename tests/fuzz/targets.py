@@ -210,3 +210,5 @@ _targets_without_ft = all_targets
 def all_targets():  # noqa: F811
     """all_targets plus ft.DistributedSampler."""
     return sorted(_targets_without_ft() + [("distributed.ft.DistributedSampler", "function")])
+# ---- minitorch.fft (NumPy's pocketfft through _fft.py's primitives) and minitorch.func --------
+NAMESPACES.append("fft")

@@ -1501,3 +1501,43 @@ def _upsample(ctx, g):
 
 def _upsample_backward(ctx, gg):
     return (_mt()._upsample(gg, *_pool_args(ctx, 2, *_UPS)),)
+
+
+# ---- discrete Fourier transforms (Note [FFT primitives] in _fft.py): each is the adjoint of
+# another one ------------------------------------------------------------------------------
+
+def _fft_c2c(ctx, g):
+    """The adjoint of a scaled DFT is the same scaling of the DFT in the other direction."""
+    dim, norm = _arg(ctx, 1, "dim"), _arg(ctx, 2, "normalization")
+    return (_mt()._fft_c2c(g, dim, norm, not _arg(ctx, 3, "forward")),)
+
+
+def _fft_r2c(ctx, g):
+    """The real part of the inverse-direction transform of g, the onesided half's missing
+    outputs taken as zeros."""
+    shape = _arg(ctx, 0, "self").shape
+    dim, norm = list(_arg(ctx, 1, "dim")), _arg(ctx, 2, "normalization")
+    last = dim[-1] % len(shape)
+    if _arg(ctx, 3, "onesided") and g.shape[last] < shape[last]:
+        pad = list(g.shape)
+        pad[last] = shape[last] - g.shape[last]
+        g = _mt().cat([g, g.new_zeros(pad)], dim=last)
+    return (_mt()._fft_c2c(g, dim, norm, False).real,)
+
+
+def _fft_c2r(ctx, g):
+    """The onesided forward transform of g; an input point also stands for its mirror image
+    (the conjugate the Hermitian spectrum repeats), so points 1 .. n - (n // 2 + 1) count
+    twice."""
+    dim, norm = list(_arg(ctx, 1, "dim")), _arg(ctx, 2, "normalization")
+    n = int(_arg(ctx, 3, "last_dim_size"))
+    gi = _mt()._fft_r2c(g, dim, norm, True)
+    last = dim[-1] % gi.dim()
+    m = gi.shape[last]
+    twice = n - m
+    if twice > 0:
+        w = [1.0] + [2.0] * twice + [1.0] * (m - 1 - twice)
+        shape = [1] * gi.dim()
+        shape[last] = m
+        gi = gi * _C.tensor(w, dtype=gi.real.dtype, device=gi.device).reshape(shape)
+    return (gi,)
