@@ -1282,6 +1282,8 @@ NONDIFF_SAMPLING = {
     'binomial': lambda x: torch.binomial(torch.full_like(x, 5.0), x.sigmoid()),
 }
 NONDIFF.update(NONDIFF_SAMPLING)
+NONDIFF.update({n: (lambda n: lambda x: getattr(torch, n)(5, dtype=torch.float64))(n) for n in (
+    'hann_window', 'hamming_window', 'blackman_window', 'bartlett_window', 'kaiser_window')})
 
 
 def _gamma_inverse_cdf(u, alpha, x):
@@ -1320,6 +1322,14 @@ SAMPLES_SAMPLING = {
     '_weight_norm': lambda: [S(A(2, 3), P(2, 1)), S(A(2, 3), P(1, 3), 1), S(A(2, 3), P(), -1)],
 }
 SAMPLES.update(SAMPLES_SAMPLING)
+# stft / istft: composites of recorded ops (their windows do not require grad)
+SAMPLES.update({
+    'stft': lambda: [S(A(20), 8, 3, call=lambda x: torch.view_as_real(torch.stft(
+        x, 8, 3, window=torch.hann_window(8, dtype=torch.float64), return_complex=True)))],
+    'istft': lambda: [S(A(5, 11, 2), call=lambda z: torch.istft(
+        torch.view_as_complex(z), 8, 2, window=torch.hann_window(8, dtype=torch.float64),
+        length=20))],
+})
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES_SAMPLING))

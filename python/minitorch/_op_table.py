@@ -801,6 +801,14 @@ op('_upsample_backward',  'py:_upsampling',          'f', grad='_upsample_backwa
 op('_fft_c2c',            'py:_fft',                 'f', grad='_fft_c2c')
 op('_fft_r2c',            'py:_fft',                 'f', grad='_fft_r2c')
 op('_fft_c2r',            'py:_fft',                 'f', grad='_fft_c2r')
+# window functions and the short-time Fourier transform (_spectral.py)
+op('hann_window',         'py:_spectral',            'f', grad='nondiff')
+op('hamming_window',      'py:_spectral',            'f', grad='nondiff')
+op('blackman_window',     'py:_spectral',            'f', grad='nondiff')
+op('bartlett_window',     'py:_spectral',            'f', grad='nondiff')
+op('kaiser_window',       'py:_spectral',            'f', grad='nondiff')
+op('stft',                'py:_spectral',            'fm')
+op('istft',               'py:_spectral',            'fm')
 
 
 # autocast policies (after every row: a policy applies to the rows declared before it)
