@@ -86,3 +86,26 @@ def test_errors():
         torch.stft(x, 40, return_complex=True, window=torch.ones(40), center=False)
     with pytest.raises(RuntimeError, match="istft requires a complex-valued input tensor"):
         torch.istft(torch.ones(5, 3), 8, window=torch.ones(8))
+
+
+def test_signal_windows_match_torch():
+    w = torch.signal.windows
+    _close(w.hann(5), [0.0, 0.5, 1.0, 0.5, 0.0])
+    _close(w.hann(5, sym=False), [0.0, 0.3455, 0.9045, 0.9045, 0.3455])
+    _close(w.cosine(5), [0.3090, 0.8090, 1.0, 0.8090, 0.3090])
+    _close(w.exponential(5), [0.1353, 0.3679, 1.0, 0.3679, 0.1353])
+    _close(w.exponential(5, tau=2.0, center=1.0, sym=False), [0.6065, 1.0, 0.6065, 0.3679, 0.2231])
+    _close(w.gaussian(5, std=2.0), [0.6065, 0.8825, 1.0, 0.8825, 0.6065])
+    _close(w.general_hamming(5), [0.08, 0.54, 1.0, 0.54, 0.08])
+    _close(w.nuttall(5), [3.6280e-04, 0.22698, 1.0, 0.22698, 3.6280e-04])
+    _close(w.kaiser(5, beta=3.0, sym=False), [0.2049, 0.6247, 0.9522, 0.9522, 0.6247])
+    _close(w.blackman(5), [0.0, 0.34, 1.0, 0.34, 0.0])
+    assert w.gaussian(1).tolist() == [1.0] and w.hann(0).shape == (0,)
+    assert w.hann(4, dtype=torch.float64).dtype is torch.float64
+    for call, msg in [(lambda: w.gaussian(5, std=0), "Standard deviation must be positive"),
+                      (lambda: w.hann(-1), "requires non-negative window length, got M=-1"),
+                      (lambda: w.exponential(5, center=1.0), "Center must be None for symmetric"),
+                      (lambda: w.hann(3, dtype=torch.int64), "expects float32 or float64 dtypes"),
+                      (lambda: w.kaiser(3, beta=-1.0), "beta must be non-negative")]:
+        with pytest.raises(ValueError, match=msg):
+            call()

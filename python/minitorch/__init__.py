@@ -134,8 +134,8 @@ _LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({
     "testing", "jit",
     # torch.func (function transforms); torch.fft (discrete Fourier transforms)
     "func", "fft",
-    # torch.hub (hubconf entry points, weights by URL)
-    "hub",
+    # torch.hub (hubconf entry points, weights by URL); torch.signal.windows; torch.types
+    "hub", "signal", "types",
 })
 # name -> (submodule, attribute) loaded on first use
 _LAZY_ATTRIBUTES = {

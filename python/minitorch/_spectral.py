@@ -1,15 +1,12 @@
-"""Window functions (hann, hamming, blackman, bartlett, kaiser) and the short-time Fourier
-transform and its inverse (stft / istft), made of recorded ops and minitorch.fft's transforms.
+"""torch's top-level window functions (hann_window, ...: minitorch.signal.windows' windows,
+periodic by default) and the short-time Fourier transform and its inverse (stft / istft), made
+of recorded ops and minitorch.fft's transforms.
 
-A periodic window of length N is the symmetric window of length N + 1 without its last point
-(what spectral analysis wants); periodic=False gives the symmetric one.  stft cuts the signal
+stft cuts the signal
 (padded by n_fft // 2 on each side when center) into frames of n_fft samples hop_length apart,
 multiplies each by the window (zero-padded to n_fft, centred) and transforms it; istft
 transforms back, overlaps and adds the frames and divides by the summed squared window."""
-import math
 import warnings
-
-from . import _C
 
 
 def _mt():
@@ -17,74 +14,48 @@ def _mt():
     return minitorch
 
 
-def _window_args(name, window_length, dtype, layout, device):
+def _window(name, window_length, periodic, dtype, device, requires_grad, make):
+    """torch's top-level window functions: their checks, then minitorch.signal.windows' window
+    (periodic = not sym) computed in float64 and cast."""
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got "
                            f"window_length={window_length}")
-    dtype = dtype or _mt().get_default_dtype()
+    mt = _mt()
+    dtype = dtype or mt.get_default_dtype()
     if not dtype.is_floating_point:
         raise RuntimeError(f"{name} expects floating point dtypes, got: {dtype}")
-    return dtype
-
-
-def _cosine_sum(name, window_length, periodic, coeffs, dtype, layout, device, requires_grad):
-    """sum_k (-1)^k a_k cos(2 pi k n / (N - 1)) over n < N (N + 1 points when periodic)."""
-    dtype = _window_args(name, window_length, dtype, layout, device)
-    mt = _mt()
-    if window_length == 0:
-        return mt.empty(0, dtype=dtype, device=device).requires_grad_(requires_grad)
-    if window_length == 1:
-        return mt.ones(1, dtype=dtype, device=device).requires_grad_(requires_grad)
-    n_total = window_length + 1 if periodic else window_length
-    n = mt.arange(window_length, dtype=mt.float64)
-    w = mt.zeros(window_length, dtype=mt.float64)
-    for k, a in enumerate(coeffs):
-        w = w + ((-1) ** k) * a * mt.cos(2 * math.pi * k * n / (n_total - 1))
+    w = make(mt.signal.windows)(window_length, sym=not periodic, dtype=mt.float64)
     return w.to(dtype=dtype, device=device).requires_grad_(requires_grad)
 
 
 def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
                 pin_memory=False, requires_grad=False):
-    return _cosine_sum("hann_window", window_length, periodic, (0.5, 0.5), dtype, layout,
-                       device, requires_grad)
+    return _window("hann_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda w: w.hann)
 
 
 def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
                    layout=None, device=None, pin_memory=False, requires_grad=False):
-    return _cosine_sum("hamming_window", window_length, periodic, (alpha, beta), dtype, layout,
-                       device, requires_grad)
+    return _window("hamming_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda w: lambda m, **kw: w.general_cosine(m, a=[alpha, beta], **kw))
 
 
 def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
                     pin_memory=False, requires_grad=False):
-    return _cosine_sum("blackman_window", window_length, periodic, (0.42, 0.5, 0.08), dtype,
-                       layout, device, requires_grad)
+    return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda w: w.blackman)
 
 
 def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
                     pin_memory=False, requires_grad=False):
-    dtype = _window_args("bartlett_window", window_length, dtype, layout, device)
-    mt = _mt()
-    if window_length <= 1:
-        return mt.ones(window_length, dtype=dtype, device=device).requires_grad_(requires_grad)
-    n_total = window_length + 1 if periodic else window_length
-    n = mt.arange(window_length, dtype=mt.float64)
-    w = 1 - (2 * n / (n_total - 1) - 1).abs()
-    return w.to(dtype=dtype, device=device).requires_grad_(requires_grad)
+    return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda w: w.bartlett)
 
 
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
                   device=None, pin_memory=False, requires_grad=False):
-    dtype = _window_args("kaiser_window", window_length, dtype, layout, device)
-    mt = _mt()
-    if window_length <= 1:
-        return mt.ones(window_length, dtype=dtype, device=device).requires_grad_(requires_grad)
-    n_total = window_length + 1 if periodic else window_length
-    alpha = (n_total - 1) / 2.0
-    n = mt.arange(window_length, dtype=mt.float64)
-    r = (1 - ((n - alpha) / alpha) ** 2).clamp(min=0).sqrt()
-    w = mt.special.i0(beta * r) / mt.special.i0(mt.tensor(float(beta), dtype=mt.float64))
-    return w.to(dtype=dtype, device=device).requires_grad_(requires_grad)
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda w: lambda m, **kw: w.kaiser(m, beta=beta, **kw))
 
 
 def _full_window(window, win_length, n_fft, like):

@@ -70,7 +70,9 @@ def all_targets():
         if f"UntypedStorage.{n}" not in EXCLUDED:
             out.append((f"UntypedStorage.{n}", "storage"))
     for ns in NAMESPACES:
-        mod = getattr(torch, ns)
+        mod = torch
+        for part in ns.split("."):          # "signal.windows": a submodule of a submodule
+            mod = getattr(mod, part)
         for n in _public(mod):
             v = getattr(mod, n)
             if callable(v) and type(v).__name__ != "module" and f"{ns}.{n}" not in EXCLUDED:
@@ -212,3 +214,4 @@ def all_targets():  # noqa: F811
     return sorted(_targets_without_ft() + [("distributed.ft.DistributedSampler", "function")])
 # ---- minitorch.fft (NumPy's pocketfft through _fft.py's primitives) and minitorch.func --------
 NAMESPACES.append("fft")
+NAMESPACES.append("signal.windows")
