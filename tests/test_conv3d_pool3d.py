@@ -1350,3 +1350,28 @@ REF = {
         'gx': [[2, 4, 5, 6, 7], -1134.105366731606, 46246.38888888889, [18.333333333333336, 9.833333333333332, 2.1666666666666665, 6.833333333333333]],
     },
 }
+
+
+def test_lp_pool3d_and_max_unpool3d_match_torch():
+    import numpy as np
+    F = torch.nn.functional
+    x = torch.arange(2 * 1 * 4 * 4 * 4, dtype=torch.float64).reshape(2, 1, 4, 4, 4).sin()
+    np.testing.assert_allclose(F.lp_pool3d(x, 2, 2).numpy().ravel()[:6],
+                               [2.17738, 1.63066, 1.72178, 2.30992, 2.30905, 1.81929], atol=1e-5)
+    assert F.lp_pool3d(x, 3, (2, 2, 2), stride=(1, 2, 2)).shape == (2, 1, 3, 2, 2)
+    np.testing.assert_allclose(torch.nn.LPPool3d(1.5, 2, ceil_mode=True)(x.abs()).numpy().ravel()[:4],
+                               [2.96443, 2.12075, 2.30767, 3.21019], atol=1e-5)
+    v, i = F.max_pool3d(x, 2, return_indices=True)
+    u = F.max_unpool3d(v, i, 2)
+    assert u.shape == x.shape
+    np.testing.assert_allclose(u.numpy().ravel()[:10],
+                               [0.0, 0.0, 0.9093, 0.0, 0.0, 0.0, 0.0, 0.0, 0.9894, 0.0], atol=1e-4)
+    assert torch.equal(F.max_pool3d(u, 2), v)
+    assert torch.nn.MaxUnpool3d(2)(v, i, output_size=(5, 5, 5)).shape == (2, 1, 5, 5, 5)
+    vv = v.clone().requires_grad_()
+    assert torch.autograd.gradcheck(lambda t: F.max_unpool3d(t, i, 2), (vv,))
+    with pytest.raises(RuntimeError, match="should be a 4d or 5d Tensor"):
+        F.max_unpool3d(v[0, 0], i[0, 0], 2)
+    assert F.max_pool1d_with_indices(torch.tensor([[[1.0, 3.0, 2.0, 4.0]]]), 2)[1].tolist() == [[[1, 3]]]
+    assert F.adaptive_max_pool2d_with_indices(torch.arange(16.0).reshape(1, 1, 4, 4), 2)[1].tolist() \
+        == [[[[5, 7], [13, 15]]]]

@@ -140,3 +140,19 @@ def test_convert_sync_batchnorm():
         "Sequential", "Linear", "SyncBatchNorm", "Sequential", "SyncBatchNorm", "ReLU", "SyncBatchNorm"]
     assert out[1].weight is net[1].weight and out[1].running_mean is net[1].running_mean
     assert not out[3].training and out[3].momentum == 0.3 and out[2][0].weight is None
+
+
+def test_lazy_3d_and_transposed_convolutions():
+    x1, x2, x3 = torch.ones(2, 4, 5), torch.ones(2, 4, 5, 5), torch.ones(2, 4, 5, 5, 5)
+    for m, x, cls, out, weight in [
+            (torch.nn.LazyConv3d(3, 2), x3, torch.nn.Conv3d, (2, 3, 4, 4, 4), (3, 4, 2, 2, 2)),
+            (torch.nn.LazyConvTranspose1d(3, 2, stride=2), x1, torch.nn.ConvTranspose1d,
+             (2, 3, 10), (4, 3, 2)),
+            (torch.nn.LazyConvTranspose2d(4, 3, padding=1, groups=2), x2,
+             torch.nn.ConvTranspose2d, (2, 4, 5, 5), (4, 2, 3, 3)),
+            (torch.nn.LazyConvTranspose3d(2, 2), x3, torch.nn.ConvTranspose3d, (2, 2, 6, 6, 6),
+             (4, 2, 2, 2, 2))]:
+        assert m.has_uninitialized_params()
+        y = m(x)
+        assert type(m) is cls and tuple(y.shape) == out and tuple(m.weight.shape) == weight
+        assert m.in_channels == 4 and m.bias.shape == (m.out_channels,)

@@ -1265,6 +1265,21 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return (_mt.sign(out) * relu(out.abs())).mul(kw * kh).pow(1.0 / norm_type)
 
 
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """lp_pool1d over 3-d windows."""
+    kd, kh, kw = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * 3
+    _norm_type_checked(norm_type)
+    if norm_type == math.inf:
+        return max_pool3d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -max_pool3d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_mt.sign(out) * relu(out.abs())).mul(kd * kh * kw).pow(1.0 / norm_type)
+
+
 def _ntuple_arg(x, n):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,) * n
 
@@ -1287,6 +1302,25 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
     padding = _ntuple_arg(padding, 2)
     size = unpool_output_size(input, kernel_size, stride, padding, output_size)
     return _unpool(input, indices, size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool3d (with its indices): maxima back in place, zeros elsewhere
+    (the indices are flat in each (D, H, W) plane, so the 2-d kernel serves on (D*H, W))."""
+    from ._unpool import max_unpool2d as _unpool, unpool_output_size
+    kernel_size = _ntuple_arg(kernel_size, 3)
+    stride = _ntuple_arg(stride, 3) if stride is not None else kernel_size
+    padding = _ntuple_arg(padding, 3)
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"Input to max_unpooling3d should be a 4d or 5d Tensor, but got a "
+                           f"tensor with {input.dim()} dimensions.")
+    if tuple(input.shape) != tuple(indices.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    d, h, w = unpool_output_size(input, kernel_size, stride, padding, output_size)
+    out = _unpool(input.flatten(-3, -2), indices.flatten(-3, -2), [d * h, w])
+    return out.unflatten(-2, (d, h))
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
@@ -1692,3 +1726,16 @@ __all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg
 from ._interpolate import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: E402
 
 __all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+__all__ += ["lp_pool3d", "max_unpool3d"]
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=True):
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+__all__ += ["max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]

@@ -86,3 +86,11 @@ from .upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # n
 __all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool3d",
             "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d",
             "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
+# lazy 3-D and transposed convolutions, 3-D Lp pooling and unpooling, the adaptive softmax
+from .lazy import (LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d,  # noqa: E402
+                   LazyConvTranspose3d)
+from .pooling_extra import LPPool3d, MaxUnpool3d  # noqa: E402
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
+
+__all__ += ["LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
+            "LPPool3d", "MaxUnpool3d", "AdaptiveLogSoftmaxWithLoss"]

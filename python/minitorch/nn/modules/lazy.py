@@ -16,13 +16,14 @@ from ... import _C
 from ...autograd.grad_mode import no_grad
 from ..parameter import UninitializedBuffer, UninitializedParameter, is_lazy
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, _BatchNorm
-from .conv import Conv1d, Conv2d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, _InstanceNorm
 from .linear import Linear
 
 __all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",
            "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
-           "LazyInstanceNorm3d"]
+           "LazyInstanceNorm3d", "LazyConv3d", "LazyConvTranspose1d",
+           "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 
 class LazyModuleMixin:
@@ -156,6 +157,48 @@ class LazyConv2d(_LazyConvXdMixin, Conv2d):
 
     cls_to_become = Conv2d
     _spatial = 2
+
+
+class LazyConv3d(_LazyConvXdMixin, Conv3d):
+    """A Conv3d whose in_channels is read from its first input."""
+
+    cls_to_become = Conv3d
+    _spatial = 3
+
+
+class _LazyConvTransposeXdMixin(_LazyConvXdMixin):
+    """The transposed convolutions' argument order (output_padding before groups, dilation
+    after bias) over the same lazy initialisation."""
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        LazyModuleMixin.__init__(self, 0, 0, kernel_size, stride, padding, output_padding,
+                                 groups, False, dilation, padding_mode)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+
+class LazyConvTranspose1d(_LazyConvTransposeXdMixin, ConvTranspose1d):
+    """A ConvTranspose1d whose in_channels is read from its first input."""
+
+    cls_to_become = ConvTranspose1d
+    _spatial = 1
+
+
+class LazyConvTranspose2d(_LazyConvTransposeXdMixin, ConvTranspose2d):
+    """A ConvTranspose2d whose in_channels is read from its first input."""
+
+    cls_to_become = ConvTranspose2d
+    _spatial = 2
+
+
+class LazyConvTranspose3d(_LazyConvTransposeXdMixin, ConvTranspose3d):
+    """A ConvTranspose3d whose in_channels is read from its first input."""
+
+    cls_to_become = ConvTranspose3d
+    _spatial = 3
 
 
 class _LazyNormBase(LazyModuleMixin):
