@@ -655,6 +655,22 @@ mt__index_put_checked(mt_tensor *v, int k, mt_tensor *const *idx, int bnd, const
     return rc;
 }
 
+MT_SIMD_CLONES static void
+mt__add_row_f32(float *restrict d, const float *restrict s, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        d[i] += s[i];
+    }
+}
+
+MT_SIMD_CLONES static void
+mt__add_row_f64(double *restrict d, const double *restrict s, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        d[i] += s[i];
+    }
+}
+
 /* values vc: contiguous, v's dtype, of the indexed shape (bshape + v's rest dims) */
 static int
 mt__cpu_index_put(mt_tensor *v, int k, mt_tensor *const *idx, int bnd, const int64_t *bshape,
@@ -671,6 +687,31 @@ mt__cpu_index_put(mt_tensor *v, int k, mt_tensor *const *idx, int bnd, const int
     }
     const char *s = mt_tensor_data(vc);
     char *dst = mt_tensor_data(v);
+    /* Note [Row-wise index_put]: when the dims after the indexed ones are contiguous in v
+     * (embedding gradients, index_add along dim 0), each position's values are one block:
+     * copied with memcpy, or added by a loop the compiler vectorises for float32/float64,
+     * instead of one dtype dispatch per element.  The order of the additions is the same. */
+    bool rows = nrest > 1 && (!accumulate || v->dtype == MT_FLOAT32 || v->dtype == MT_FLOAT64);
+    for (int64_t r = 0; rows && r < nrest; r++) {
+        rows = rtab[r] == r * isz;
+    }
+    if (rows) {
+        for (int64_t p = 0; p < npos; p++, s += nrest * isz) {
+            char *d = dst + offs[p];
+            if (!accumulate) {
+                memcpy(d, s, (size_t)(nrest * isz));
+            }
+            else if (v->dtype == MT_FLOAT32) {
+                mt__add_row_f32((float *)d, (const float *)s, nrest);
+            }
+            else {
+                mt__add_row_f64((double *)d, (const double *)s, nrest);
+            }
+        }
+        free(offs);
+        free(rtab);
+        return MT_OK;
+    }
     for (int64_t p = 0; p < npos; p++) {
         for (int64_t r = 0; r < nrest; r++) {
             if (accumulate) {

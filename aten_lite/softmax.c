@@ -196,7 +196,7 @@ typedef struct {
 } mt__softmax_bw_job;
 
 /* softmax: y (g - sum(g y)); log_softmax: g - exp(y) sum(g), per row; sums in 8 lanes */
-#define MT__SOFTMAX_BW_ROWS(T, EXP, NAME)                                                         \
+#define MT__SOFTMAX_BW_ROWS(T, CORE, EXP, LOW, NAME)                                                         \
     MT_SIMD_CLONES static void NAME(void *ctx, int64_t begin, int64_t end)                        \
     {                                                                                             \
         const mt__softmax_bw_job *j = ctx;                                                        \
@@ -229,8 +229,16 @@ typedef struct {
             }                                                                                     \
             T s = ((s8[0] + s8[1]) + (s8[2] + s8[3])) + ((s8[4] + s8[5]) + (s8[6] + s8[7]));     \
             if (j->log) {                                                                         \
+                /* the branch-free exp, then the (rare) lanes below LOW redone exactly */         \
+                int tiny = 0;                                                                     \
                 for (i = 0; i < n; i++) {                                                         \
-                    o[i] = g[i] - EXP(y[i]) * s;                                                  \
+                    tiny |= y[i] < (LOW);                                                         \
+                    o[i] = g[i] - CORE(y[i]) * s;                                                 \
+                }                                                                                 \
+                for (i = 0; tiny && i < n; i++) {                                                 \
+                    if (y[i] < (LOW)) {                                                           \
+                        o[i] = g[i] - EXP(y[i]) * s;                                              \
+                    }                                                                             \
                 }                                                                                 \
             }                                                                                     \
             else {                                                                                \
@@ -241,14 +249,8 @@ typedef struct {
         }                                                                                         \
     }
 
-static inline float
-mt__expf_sb(float x)
-{
-    return x < MT__EXPF_SUBNORMAL ? expf(x) : mt__expf_core(x);
-}
-
-MT__SOFTMAX_BW_ROWS(float, mt__expf_sb, mt__softmax_bw_rows_f32)
-MT__SOFTMAX_BW_ROWS(double, exp, mt__softmax_bw_rows_f64)
+MT__SOFTMAX_BW_ROWS(float, mt__expf_core, expf, MT__EXPF_SUBNORMAL, mt__softmax_bw_rows_f32)
+MT__SOFTMAX_BW_ROWS(double, exp, exp, -INFINITY, mt__softmax_bw_rows_f64)
 
 int
 mt__cpu_softmax_backward_lastdim(const mt_tensor *grad, const mt_tensor *y, mt_tensor *out,
