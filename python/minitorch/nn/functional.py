@@ -1739,3 +1739,35 @@ def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
 
 
 __all__ += ["max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Max pooling over pseudo-randomly spread 2-d windows (Note [Fractional windows])."""
+    from ._fractional_pool import fractional_max_pool
+    return fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                               _random_samples, 2)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Max pooling over pseudo-randomly spread 3-d windows (Note [Fractional windows])."""
+    from ._fractional_pool import fractional_max_pool
+    return fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                               _random_samples, 3)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
+
+
+__all__ += ["fractional_max_pool2d", "fractional_max_pool3d",
+            "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices"]

@@ -89,8 +89,10 @@ __all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "
 # lazy 3-D and transposed convolutions, 3-D Lp pooling and unpooling, the adaptive softmax
 from .lazy import (LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d,  # noqa: E402
                    LazyConvTranspose3d)
-from .pooling_extra import LPPool3d, MaxUnpool3d  # noqa: E402
+from .pooling_extra import (LPPool3d, MaxUnpool3d, FractionalMaxPool2d,  # noqa: E402
+                            FractionalMaxPool3d)
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 __all__ += ["LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
-            "LPPool3d", "MaxUnpool3d", "AdaptiveLogSoftmaxWithLoss"]
+            "LPPool3d", "MaxUnpool3d", "AdaptiveLogSoftmaxWithLoss", "FractionalMaxPool2d",
+            "FractionalMaxPool3d"]
