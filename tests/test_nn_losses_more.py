@@ -871,3 +871,30 @@ REF = {
         1.39027613192, 1.23905428348, 3.88593891359, 6.93718682669, 1.22136894568, 2.23770129332,
         1.3421756953]]],
 }
+
+
+def test_linear_cross_entropy_matches_torch():
+    import numpy as np
+    rng = np.random.default_rng(0)
+    x = torch.from_numpy(rng.standard_normal((4, 8)).astype(np.float32))
+    t = torch.tensor([0, 1, 4, 2])
+    m = torch.nn.LinearCrossEntropyLoss(8, 5, bias=True, label_smoothing=0.1)
+    with torch.no_grad():
+        m.linear.weight.copy_(torch.from_numpy(rng.standard_normal((5, 8)).astype(np.float32)))
+        m.linear.bias.copy_(torch.from_numpy(rng.standard_normal(5).astype(np.float32)))
+    ref = {"smoothed": 2.90284, "ignored": 1.4442}   # torch 2.15, same weights
+    assert abs(m(x, t).item() - ref["smoothed"]) < 1e-4
+    assert list(m.state_dict()) == ["linear.weight", "linear.bias"]
+    got = torch.nn.functional.linear_cross_entropy(
+        x, m.linear.weight, torch.tensor([0, -100, 4, 2]), linear_bias=m.linear.bias,
+        options=torch.nn.LinearCrossEntropyOptions())
+    assert abs(got.item() - ref["ignored"]) < 1e-4
+    m2 = torch.nn.LinearCrossEntropyLoss(8, 5, out_features=(3,))
+    assert m2.linear.weight.shape == (15, 8) and m2(x, torch.randint(0, 5, (4, 3))).shape == ()
+    m3 = torch.nn.LinearCrossEntropyLoss(8, 5, weight=torch.ones(5), reduction="none")
+    assert [n for n, _ in m3.named_buffers()] == ["weight"] and m3(x, t).shape == (4,)
+    with pytest.raises(RuntimeError, match="expected equal input and linear_weight last "
+                                           "dimensions \\(in_features\\), got 8 and 7"):
+        torch.nn.functional.linear_cross_entropy(x, torch.randn(5, 7), t)
+    with pytest.raises(ValueError, match="acc_policy"):
+        torch.nn.LinearCrossEntropyOptions(acc_policy="fast")

@@ -1771,3 +1771,15 @@ def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, out
 
 __all__ += ["fractional_max_pool2d", "fractional_max_pool3d",
             "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices"]
+
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0, options=None):
+    """cross_entropy of a linear projection (nn.LinearCrossEntropyLoss's functional form)."""
+    from .modules.linear_cross_entropy import linear_cross_entropy as lce
+    return lce(input, linear_weight, target, linear_bias=linear_bias, weight=weight,
+               reduction=reduction, ignore_index=ignore_index, label_smoothing=label_smoothing,
+               options=options)
+
+
+__all__ += ["linear_cross_entropy"]

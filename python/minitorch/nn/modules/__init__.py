@@ -92,7 +92,8 @@ from .lazy import (LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d,  # noqa
 from .pooling_extra import (LPPool3d, MaxUnpool3d, FractionalMaxPool2d,  # noqa: E402
                             FractionalMaxPool3d)
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
+from .linear_cross_entropy import LinearCrossEntropyLoss, LinearCrossEntropyOptions  # noqa: E402
 
 __all__ += ["LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
             "LPPool3d", "MaxUnpool3d", "AdaptiveLogSoftmaxWithLoss", "FractionalMaxPool2d",
-            "FractionalMaxPool3d"]
+            "FractionalMaxPool3d", "LinearCrossEntropyLoss", "LinearCrossEntropyOptions"]
