@@ -251,16 +251,14 @@ class SparseCOOTensor(Tensor):
     __str__ = __repr__
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild_sparse, (self._i, self._v.detach(), tuple(self._size),
-                                  self._coalesced, self._v.requires_grad and self._v.is_leaf))
+        # torch's form (minitorch.save writes it under torch._utils' name, as torch.save)
+        from .serialization import _rebuild_sparse_tensor
+        return (_rebuild_sparse_tensor, (sparse_coo, (self._i, self._v.detach(), self._size,
+                                                      self._coalesced)))
 
     def __deepcopy__(self, memo):
         return _make(self._i.clone(), self._v.detach().clone().requires_grad_(
             self._v.requires_grad), self._size, self._coalesced)
-
-
-def _rebuild_sparse(indices, values, size, coalesced, requires_grad=False):
-    return _make(indices, values.requires_grad_(requires_grad), size, coalesced)
 
 
 def _wrap(dim, ndim):
