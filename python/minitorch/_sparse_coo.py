@@ -150,6 +150,23 @@ class SparseCOOTensor(Tensor):
     def __iter__(self):
         raise _not_implemented("unbind.int")
 
+    # operators that do not reach the op watcher (Note [Sparse COO tensors]); a dense tensor
+    # on the left gets these too, Python trying the subclass's reflected operator first
+    def _refused(name):
+        def method(self, *args, **kwargs):
+            raise _not_implemented(name)
+        method.__name__ = name
+        return method
+
+    __eq__, __ne__ = _refused("eq.Tensor"), _refused("ne.Tensor")
+    __lt__, __le__ = _refused("lt.Tensor"), _refused("le.Tensor")
+    __gt__, __ge__ = _refused("gt.Tensor"), _refused("ge.Tensor")
+    __invert__, __pos__ = _refused("bitwise_not"), _refused("positive")
+    __contains__ = _refused("eq.Scalar")
+    storage_offset, share_memory_ = _refused("storage_offset"), _refused("share_memory_")
+    del _refused
+    __hash__ = Tensor.__hash__
+
     # ---- autograd: through the values ---------------------------------------------------
     @property
     def requires_grad(self):
@@ -766,19 +783,21 @@ def _inner(t, indent):
 
 def _repr(self):
     import minitorch
+    from . import _tensor_str
     default = minitorch.get_default_dtype()
     default_complex = minitorch.complex128 if default == minitorch.float64 else minitorch.complex64
     s = "tensor(indices=" + _inner(self._i, len("tensor(indices=tensor(")) + ",\n"
     s += "       values=" + _inner(self._v, len("       values=tensor(")) + ",\n"
-    s += f"       size={tuple(self._size)}, nnz={self._nnz()}"
+    s += f"       size={tuple(self._size)}"
+    suffixes = [f"nnz={self._nnz()}"]
     if self.dtype not in (default, default_complex, minitorch.int64, minitorch.bool):
-        s += f", dtype={self.dtype}"
-    s += f", layout={sparse_coo}"
+        suffixes.append(f"dtype={self.dtype}")
+    suffixes.append(f"layout={sparse_coo}")
     if self._v.grad_fn is not None:
-        s += f", grad_fn=<{self._v.grad_fn.name()}>"
+        suffixes.append(f"grad_fn=<{self._v.grad_fn.name()}>")
     elif self._v.requires_grad:
-        s += ", requires_grad=True"
-    return s + ")"
+        suffixes.append("requires_grad=True")
+    return _tensor_str._add_suffixes(s, suffixes, len("       "))
 
 
 # ---- the op watcher ------------------------------------------------------------------------------
