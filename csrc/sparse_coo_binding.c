@@ -1,4 +1,4 @@
-/* csrc/sparse_coo_binding.c - the private kernel entries of sparse COO products (_sparse_coo.py). */
+/* csrc/sparse_coo_binding.c - the private kernel entries of sparse COO products. */
 #include "csrc/common.h"
 #include "aten_lite/sparse_coo.h"
 

@@ -892,6 +892,11 @@ SAMPLES.update({
     '_upsample_backward': lambda: [S(A(1, 2, 5, 3), [1, 2, 3, 4], [5, 3], "bilinear", True),
                                    S(A(2, 1, 2, 3, 2), [2, 1, 3, 2, 4], [2, 3, 2], "trilinear")],
 })
+# sparse COO products (_sparse_mm.py): indices with a duplicate (0, 2), in no order
+SAMPLES.update({
+    '_coo_spmm': lambda: [S(I([0, 1, 1, 2, 0]), I([2, 0, 2, 1, 2]), A(5), A(3, 2), 4)],
+    '_coo_sampled_dot': lambda: [S(I([0, 1, 1, 2, 0]), I([2, 0, 2, 1, 2]), A(3, 2), A(4, 2))],
+})
 
 
 # ---- coverage --------------------------------------------------------------------------------

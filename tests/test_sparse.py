@@ -366,7 +366,7 @@ def test_watcher_only_while_sparse_tensors_live():
     assert not _watch._watchers
 
 
-# ---- printing and saving --------------------------------------------------------------------------
+# ---- printing and saving ----------------------------------------------------------------
 
 def test_repr():
     s = torch.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [1, 2, 3], (2, 3))

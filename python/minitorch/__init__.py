@@ -162,21 +162,7 @@ from ._storage import (BFloat16Storage, BoolStorage, ByteStorage, CharStorage,  
 # ---- sparse COO tensors: layouts, torch.sparse_coo_tensor, Tensor.to_sparse and the sparse
 # methods of dense tensors, minitorch.sparse (Note [Sparse COO tensors] in _sparse_coo.py) ----
 from ._formats import sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc  # noqa: E402,F401
-# the sparse module loads on first use (importing it loads minitorch.multiprocessing)
-
-
-def _dense_sparse_method(name):
-    def method(self, *args, **kwargs):
-        from . import _sparse_coo
-        return _sparse_coo.DENSE_METHODS[name](self, *args, **kwargs)
-    method.__name__ = method.__qualname__ = name
-    return method
-
-
-for _name in ("to_sparse", "to_sparse_coo", "to_dense", "coalesce", "is_coalesced", "indices",
-              "values", "_nnz", "_indices", "_values", "sparse_dim", "dense_dim"):
-    setattr(Tensor, _name, _dense_sparse_method(_name))
-del _name
+# (the sparse methods of dense tensors, to_sparse ..., are in Tensor's class body: _tensor.py)
 
 
 def spmm(input, mat2):

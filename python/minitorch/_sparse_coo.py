@@ -164,6 +164,7 @@ class SparseCOOTensor(Tensor):
     __invert__, __pos__ = _refused("bitwise_not"), _refused("positive")
     __contains__ = _refused("eq.Scalar")
     storage_offset, share_memory_ = _refused("storage_offset"), _refused("share_memory_")
+    new = _refused("new")
     del _refused
     __hash__ = Tensor.__hash__
 
