@@ -181,6 +181,28 @@ def test_sparse_plus_sparse_mul_neg_div():
     _close(md.to_dense(), _dense_np() * np.arange(9).reshape(3, 3))
 
 
+def test_arithmetic_errors_and_broadcasting():
+    s = _s()
+    with pytest.raises(RuntimeError, match=r"add\(sparse, dense\) is not supported"):
+        s + 1
+    with pytest.raises(RuntimeError, match="Sparse division requires a scalar or zero-dim dense "
+                                           r"tensor divisor \(got shape \[3, 3\] for divisor\)"):
+        s / s
+    r = s * torch.tensor([1., 2., 3.], dtype=torch.float64)      # broadcast to the sparse shape
+    assert r.layout is torch.sparse_coo
+    _close(r.to_dense(), _dense_np() * [1., 2., 3.])
+    with pytest.raises(RuntimeError, match="nbytes is not defined for sparse tensors"):
+        s.nbytes
+    with pytest.raises(RuntimeError, match="coalesce expected sparse coordinate tensor layout"):
+        torch.sparse.sum(torch.ones(2, 2))
+    with pytest.raises(NotImplementedError, match="aten::_indices' with arguments from the "
+                                                  "'CPU' backend"):
+        torch.sparse.sum(torch.ones(2, 2), 1)
+    with pytest.raises(NotImplementedError, match="aten::_sparse_softmax' with arguments from "
+                                                  "the 'CPU' backend"):
+        torch.sparse.softmax(torch.ones(2, 2), 1)
+
+
 def test_transpose_clone():
     s = _s()
     _close(s.t().to_dense(), _dense_np().T)

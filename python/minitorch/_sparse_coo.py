@@ -89,6 +89,11 @@ class SparseCOOTensor(Tensor):
 
     nelement = numel
 
+    @property
+    def nbytes(self):
+        raise RuntimeError("nbytes is not defined for sparse tensors.  If you want the size of "
+                           "the constituent tensors, add the nbytes of the indices and values.")
+
     def element_size(self):
         return self._v.element_size()
 
@@ -330,11 +335,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
             raise RuntimeError(f"indices must be sparse_dim x nnz, but got: "
                                f"{list(indices.shape)}")
         if indices.dtype != minitorch.int64:
-            if indices.dtype.is_floating_point or indices.dtype.is_complex or \
-                    indices.dtype == minitorch.bool:
-                indices = indices.long()
-            else:
-                indices = indices.long()
+            indices = indices.long()            # as torch, whatever the indices' dtype
         if values.dim() == 0:
             raise RuntimeError("values must have at least one dimension (nnz)")
         sparse_dim, nnz = indices.shape
@@ -493,16 +494,12 @@ def _spmm(s, d):
     if s.dense_dim() != 0:
         raise NotImplementedError("mm of a hybrid sparse tensor (dense_dim > 0) is not "
                                   "supported in minitorch")
-    out = minitorch.zeros(s._size[0], d.shape[1], dtype=d.dtype)
-    if s._nnz() == 0:
-        return out + (s._v.sum() * 0 if s._v.requires_grad else 0) + d.sum() * 0 \
-            if d.requires_grad or s._v.requires_grad else out
     rows, cols = s._i[0], s._i[1]
     if d.dtype in (minitorch.float32, minitorch.float64) and d.device.type == "cpu":
         # the kernel (Note [COO sparse-dense product] in aten_lite/sparse_coo.c), recorded
         return minitorch._coo_spmm(rows, cols, s._v, d, s._size[0])
     contrib = d.index_select(0, cols) * s._v.unsqueeze(1)
-    return out.index_add(0, rows, contrib)
+    return minitorch.zeros(s._size[0], d.shape[1], dtype=d.dtype).index_add(0, rows, contrib)
 
 
 def _dsmm(d, s):
@@ -564,8 +561,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     if _is_sparse(p):
         raise _not_implemented("addmm")
     r = p if alpha == 1 else p * alpha
-    return r + (input if beta == 1 else input * beta) if beta != 0 else r + input * 0 \
-        if input.requires_grad else r
+    if beta == 0:
+        return r            # input is not read (its NaNs do not propagate), as torch
+    return r + (input if beta == 1 else input * beta)
 
 
 def _dims(dim, nd):
@@ -612,9 +610,8 @@ def _scalar_like(x):
 
 def _check_same_size(a, b, name):
     if tuple(a.shape) != tuple(b.shape):
-        raise RuntimeError(f"{name} expects sizes to match, but got {list(a.shape)} and "
-                           f"{list(b.shape)}" if name != "add" else
-                           f"sizes of tensors must match: {list(a.shape)} and {list(b.shape)}")
+        raise RuntimeError(f"{name}: expected sparse operands of the same size, but got "
+                           f"{list(a.shape)} and {list(b.shape)}")
 
 
 def add(a, b, *, alpha=1, out=None):
@@ -639,7 +636,7 @@ def add(a, b, *, alpha=1, out=None):
                                f"{list(b._size)} (FYI: dense-sparse addition does not "
                                "currently support broadcasting)")
         return a + to_dense(b if alpha == 1 else mul(b, alpha))
-    if _is_sparse(a) and isinstance(b, Tensor) and b.dim() > 0:
+    if _is_sparse(a) and (isinstance(b, Tensor) or _scalar_like(b)):
         raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
                            "instead.")
     raise _not_implemented("add.Tensor")
@@ -648,7 +645,7 @@ def add(a, b, *, alpha=1, out=None):
 def sub(a, b, *, alpha=1, out=None):
     if _is_sparse(b):
         return add(a, neg(b), alpha=alpha, out=out)
-    if _is_sparse(a) and isinstance(b, Tensor) and b.dim() > 0:
+    if _is_sparse(a) and (isinstance(b, Tensor) or _scalar_like(b)):
         raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
                            "instead.")
     raise _not_implemented("sub.Tensor")
@@ -683,16 +680,17 @@ def mul(a, b, *, out=None):
         return _make(a._i.index_select(1, ta), a._v.index_select(0, ta) *
                      b._v.index_select(0, tb), a._size, True)
     if isinstance(b, Tensor):
-        if tuple(b.shape) != tuple(a._size):
-            raise RuntimeError(f"mul: sizes of sparse and dense operands must match, but got "
-                               f"{list(a._size)} and {list(b.shape)}")
-        return _same(a, a._v * b[tuple(a._i)])
+        # the dense operand broadcast to the sparse one's shape, read at the nonzeros
+        return _same(a, a._v * b.expand(tuple(a._size))[tuple(a._i)])
     raise _not_implemented("mul.Tensor")
 
 
 def div(a, b, *, rounding_mode=None, out=None):
     if _is_sparse(a) and not _is_sparse(b) and _scalar_like(b) and out is None:
         return _same(a, a._v.div(b, rounding_mode=rounding_mode))
+    if _is_sparse(a) and isinstance(b, Tensor):
+        raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor divisor "
+                           f"(got shape {list(b.shape)} for divisor)")
     raise _not_implemented("div.Tensor")
 
 
@@ -725,11 +723,20 @@ def clone(self, *, memory_format=None):
 
 
 def softmax(self, dim, dtype=None):
+    if not _is_sparse(self):
+        raise _dense_backend("_sparse_softmax")
     return _softmax(self, dim, dtype, log=False)
 
 
 def log_softmax(self, dim, dtype=None):
+    if not _is_sparse(self):
+        raise _dense_backend("_sparse_log_softmax")
     return _softmax(self, dim, dtype, log=True)
+
+
+def _dense_backend(name):
+    return NotImplementedError(f"Could not run 'aten::{name}' with arguments from the 'CPU' "
+                               "backend (it takes sparse tensors)")
 
 
 def _softmax(self, dim, dtype, log):
@@ -849,7 +856,7 @@ def _dispatch(key, self, args, kwargs, proceed):
         return impl(*full, **(kwargs or {}))
 
 
-# ---- the sparse methods of dense tensors (set on minitorch.Tensor) ----------------------------
+# ---- the sparse methods of dense tensors (Tensor's class body calls them) ----------------------------
 
 def _dense_error(name, what="sparse coordinate tensor"):
     def method(self, *args, **kwargs):
@@ -860,8 +867,7 @@ def _dense_error(name, what="sparse coordinate tensor"):
 
 def _dense_not_implemented(name):
     def method(self, *args, **kwargs):
-        raise NotImplementedError(f"Could not run 'aten::{name}' with arguments from the 'CPU' "
-                                  "backend (it takes sparse tensors)")
+        raise _dense_backend(name)
     method.__name__ = name
     return method
 

@@ -29,9 +29,10 @@ def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
 def sum(input, dim=None, dtype=None):
     """The sum of a sparse tensor over dim (all dimensions: a dense 0-d tensor)."""
     if not _s._is_sparse(input):
-        raise RuntimeError("_sparse_sum expected sparse coordinate tensor layout but got "
-                           "Strided" if dim is None else
-                           "input_sizes.size() should be >= dim_num")
+        if dim is None:
+            raise RuntimeError("coalesce expected sparse coordinate tensor layout but got "
+                               "Strided")
+        raise _s._dense_backend("_indices")
     with _watch.unwatched():
         return _s.sum(input, dim, dtype=dtype)
 
