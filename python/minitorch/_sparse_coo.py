@@ -14,12 +14,15 @@ watchers] in csrc/autograd/autograd.h), added while at least one sparse tensor i
 removed when the last one dies: it sees every op call, and a call with a sparse tensor among its
 arguments goes to the sparse implementation of that op (_IMPLS) or raises torch's
 NotImplementedError ("Could not run 'aten::<op>' with arguments from the 'SparseCPU' backend"),
-never reaching the placeholder.  A program without sparse tensors has no watcher; one with them
-runs its dense ops through the watcher (a few microseconds per op, against sparse kernels that
-dominate such programs).
+never reaching the placeholder.  The few calls that do not reach the watcher (comparison
+operators, storage accessors, numpy/tolist) are refused by the subclass itself.  A program
+without sparse tensors has no watcher; one with them runs its dense ops through the watcher (a
+few microseconds per op, against sparse kernels that dominate such programs), and the engine
+runs backward nodes in Python meanwhile (Note [Op watchers]).
 
-Autograd flows through the values: every sparse op is written with recorded dense ops on `_v`
-(index_select, mul, index_add, index_put), so gradients reach the values and the dense operands
+Autograd flows through the values: every sparse op is written with recorded ops on `_v` (the
+sparse x dense product's kernel _coo_spmm, whose derivative is declared in formulas.py, and
+index_select, mul, index_add, index_put), so gradients reach the values and the dense operands
 as torch's.  A sparse leaf that requires grad is one whose values are a leaf that requires grad;
 its .grad is the sparse tensor of the values' gradient on its indices (torch.sparse.mm's rule:
 the gradient of the sparse operand has the operand's pattern).  Index bookkeeping (coalescing,
