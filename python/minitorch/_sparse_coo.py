@@ -859,7 +859,7 @@ def _dispatch(key, self, args, kwargs, proceed):
         return impl(*full, **(kwargs or {}))
 
 
-# ---- the sparse methods of dense tensors (Tensor's class body calls them) ----------------------------
+# ---- the sparse methods of dense tensors (Tensor's class body calls them) --------
 
 def _dense_error(name, what="sparse coordinate tensor"):
     def method(self, *args, **kwargs):
