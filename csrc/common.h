@@ -280,6 +280,7 @@ int mt__autocast_init(PyObject *module);
 int mt__ctc_binding_init(PyObject *module);
 int mt__special_binding_init(PyObject *module);
 int mt__distance_binding_init(PyObject *module);
+int mt__sparse_coo_binding_init(PyObject *module);
 /* Adds every def in `methods` to TensorBase as a method (helper for binding files). */
 int mt__add_tensor_methods(PyMethodDef *methods);
 

@@ -84,7 +84,8 @@ mt__run_binding_hooks(PyObject *m)
         mt__activation_binding_init(m) < 0 || mt__attention_binding_init(m) < 0 ||
         mt__rnn_binding_init(m) < 0 || mt__autocast_init(m) < 0 ||
         mt__ctc_binding_init(m) < 0 || mt__special_binding_init(m) < 0 ||
-        mt__distance_binding_init(m) < 0) {
+        mt__distance_binding_init(m) < 0 ||
+        mt__sparse_coo_binding_init(m) < 0) {
         return -1;
     }
     return 0;

@@ -902,6 +902,11 @@ SAMPLES.update({
                          for n in (4, 5)] +
                         [S(A(2, 3, 2), call=lambda x: torch._fft_c2r(torch.view_as_complex(x), [0, 1], 1, 5))],
 })
+# sparse COO products (_sparse_mm.py): indices with a duplicate (0, 2), in no order
+SAMPLES.update({
+    '_coo_spmm': lambda: [S(I([0, 1, 1, 2, 0]), I([2, 0, 2, 1, 2]), A(5), A(3, 2), 4)],
+    '_coo_sampled_dot': lambda: [S(I([0, 1, 1, 2, 0]), I([2, 0, 2, 1, 2]), A(3, 2), A(4, 2))],
+})
 
 
 # ---- coverage --------------------------------------------------------------------------------

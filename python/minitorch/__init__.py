@@ -165,3 +165,31 @@ from .autograd.forward_ad import _make_dual, _unpack_dual  # noqa: E402,F401
 from ._storage import (BFloat16Storage, BoolStorage, ByteStorage, CharStorage,  # noqa: E402,F401
                        ComplexDoubleStorage, ComplexFloatStorage, DoubleStorage, FloatStorage,
                        HalfStorage, IntStorage, LongStorage, ShortStorage)
+# ---- sparse COO tensors: layouts, torch.sparse_coo_tensor, Tensor.to_sparse and the sparse
+# methods of dense tensors, minitorch.sparse (Note [Sparse COO tensors] in _sparse_coo.py) ----
+from ._formats import sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc  # noqa: E402,F401
+# (the sparse methods of dense tensors, to_sparse ..., are in Tensor's class body: _tensor.py)
+
+
+def spmm(input, mat2):
+    """input @ mat2 for a sparse input (torch.spmm): a dense result."""
+    from .sparse import mm
+    return mm(input, mat2)
+
+
+def smm(input, mat2):
+    """sparse input @ dense mat2 as a sparse tensor (torch.smm)."""
+    from . import _sparse_coo
+    with autograd._watch.unwatched():
+        return _sparse_coo.smm(input, mat2)
+
+
+def hspmm(mat1, mat2):
+    """sparse mat1 @ dense mat2 as a hybrid sparse tensor of the nonzero rows (torch.hspmm)."""
+    from . import _sparse_coo
+    with autograd._watch.unwatched():
+        return _sparse_coo.hspmm(mat1, mat2)
+
+
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"sparse"})
+_LAZY_ATTRIBUTES["sparse_coo_tensor"] = ("_sparse_coo", "sparse_coo_tensor")

@@ -1,12 +1,13 @@
-"""``minitorch.layout`` (only ``strided``) and ``minitorch.memory_format`` (``contiguous_format``,
-``preserve_format``, ``channels_last``, ``channels_last_3d``), as torch's.
+"""``minitorch.layout`` (``strided``, ``sparse_coo``; the compressed sparse layouts are named
+only) and ``minitorch.memory_format`` (``contiguous_format``, ``preserve_format``, ``channels_last``, ``channels_last_3d``), as torch's.
 
 ``memory_format=`` of to/contiguous/clone/empty/*_like lays tensors out channels-last (see Note
 [Memory formats] in aten_lite/memory_format.c); the convolution, pooling and resampling ops give
 channels-last inputs channels-last results as torch does (_channels_last_of, _like_format)."""
 from . import _C
 
-__all__ = ["layout", "strided", "memory_format", "contiguous_format", "preserve_format",
+__all__ = ["layout", "strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr",
+           "sparse_bsc", "memory_format", "contiguous_format", "preserve_format",
            "channels_last", "channels_last_3d"]
 
 
@@ -24,7 +25,7 @@ class _Named:
 
 
 class layout(_Named):
-    """The memory layout of a tensor; minitorch has ``minitorch.strided`` only."""
+    """The memory layout of a tensor: ``minitorch.strided`` or ``minitorch.sparse_coo``."""
     __slots__ = ()
     __module__ = "minitorch"
 
@@ -36,6 +37,13 @@ class memory_format(_Named):
 
 
 strided = layout("strided")
+# sparse COO tensors: _sparse_coo.py; the compressed sparse layouts have no tensors (named so
+# that programs may compare against them)
+sparse_coo = layout("sparse_coo")
+sparse_csr = layout("sparse_csr")
+sparse_csc = layout("sparse_csc")
+sparse_bsr = layout("sparse_bsr")
+sparse_bsc = layout("sparse_bsc")
 contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last")

@@ -815,3 +815,7 @@ op('istft',               'py:_spectral',            'fm')
 autocast('lower', 'addbmm', 'addmm', 'baddbmm', 'bmm', 'matmul', 'mm', 'conv1d', 'conv2d',
          'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d')
 autocast('fp32', 'nanquantile', 'prod', 'quantile', 'trace', 'view_as_complex')
+# sparse COO tensors (_sparse_coo.py): the kernels of sparse x dense products (_sparse_mm.py),
+# each the other's derivative
+op('_coo_spmm',           'py:_sparse_mm',           'f', grad='_coo_spmm')
+op('_coo_sampled_dot',    'py:_sparse_mm',           'f', grad='_coo_sampled_dot')

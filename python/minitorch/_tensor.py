@@ -14,6 +14,16 @@ from ._checks import _check_count_fits, _VIEW_BYTES  # noqa: F401
 from ._op_forms import tensor_methods as _tensor_methods
 
 
+def _sparse_method(name):
+    """Tensor.<name> of a dense tensor, from _sparse_coo.DENSE_METHODS (to_sparse, to_dense,
+    and the sparse accessors' errors; the module loads on first use)."""
+    def method(self, *args, **kwargs):
+        from . import _sparse_coo
+        return _sparse_coo.DENSE_METHODS[name](self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
 def _int_dtype_of_size(itemsize):
     return {1: _C.uint8, 2: _C.int16, 4: _C.int32, 8: _C.int64}[itemsize]
 
@@ -420,3 +430,12 @@ class Tensor(_TensorOps, _C.TensorBase):
                                f"Got {self.dim()}-D tensor.")
         return self.mT.conj()
 
+    # sparse COO tensors (_sparse_coo.py): a dense tensor's conversions and sparse accessors
+    to_sparse, to_sparse_coo, to_dense = (_sparse_method("to_sparse"),
+                                          _sparse_method("to_sparse_coo"),
+                                          _sparse_method("to_dense"))
+    coalesce, is_coalesced = _sparse_method("coalesce"), _sparse_method("is_coalesced")
+    indices, values = _sparse_method("indices"), _sparse_method("values")
+    _nnz, _indices, _values = (_sparse_method("_nnz"), _sparse_method("_indices"),
+                               _sparse_method("_values"))
+    sparse_dim, dense_dim = _sparse_method("sparse_dim"), _sparse_method("dense_dim")

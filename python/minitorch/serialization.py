@@ -333,6 +333,20 @@ def _get_layout(name):
     return layouts[name]
 
 
+def _rebuild_sparse_tensor(layout, data):
+    """torch._utils._rebuild_sparse_tensor of a sparse COO tensor: data is (indices, values,
+    size[, is_coalesced]); the indices are checked against the size as sparse_coo_tensor
+    checks them."""
+    import minitorch
+    if layout is not minitorch.sparse_coo or type(data) is not tuple or \
+            len(data) not in (3, 4) or not isinstance(data[0], minitorch.Tensor) or \
+            not isinstance(data[1], minitorch.Tensor):
+        _refuse_args("torch._utils._rebuild_sparse_tensor", (layout, data))
+    coalesced = data[3] if len(data) == 4 else None
+    return minitorch.sparse_coo_tensor(data[0], data[1], tuple(data[2]),
+                                       is_coalesced=coalesced)
+
+
 @functools.cache
 def _torch_values():
     """torch's names that checkpoints use -> the minitorch objects load() gives for them."""
@@ -343,6 +357,7 @@ def _torch_values():
         "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
         "torch._utils._rebuild_parameter": _rebuild_parameter,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
+        "torch._utils._rebuild_sparse_tensor": _rebuild_sparse_tensor,
         "torch.serialization._get_layout": _get_layout,
         "torch.Size": minitorch.Size, "torch.device": minitorch.device,
         "torch.Tensor": minitorch.Tensor,
@@ -376,6 +391,9 @@ def _torch_names():
             names[id(obj)] = (obj, "torch", obj.__reduce__())     # the canonical name
     # nn.Parameter pickles as _rebuild_parameter(tensor, requires_grad, hooks)
     names[id(_rebuild_parameter)] = (_rebuild_parameter, "torch._utils", "_rebuild_parameter")
+    # a sparse COO tensor as _rebuild_sparse_tensor(layout, (indices, values, size, coalesced))
+    names[id(_rebuild_sparse_tensor)] = (_rebuild_sparse_tensor, "torch._utils",
+                                         "_rebuild_sparse_tensor")
     return names
 
 
@@ -417,6 +435,7 @@ def _default_globals():
         _rebuild_parameter: _rebuild_parameter,
         _rebuild_parameter_with_state: _rebuild_parameter_with_state,
         _get_layout: _get_layout,
+        _rebuild_sparse_tensor: _rebuild_sparse_tensor,
         _tensor._rebuild_tensor: _rebuild_tensor_checked,
         _random._generator_from_state: _generator_from_state_checked,
         _latin1_encode: _latin1_encode,

@@ -212,6 +212,15 @@ _targets_without_ft = all_targets
 def all_targets():  # noqa: F811
     """all_targets plus ft.DistributedSampler."""
     return sorted(_targets_without_ft() + [("distributed.ft.DistributedSampler", "function")])
-# ---- minitorch.fft (NumPy's pocketfft through _fft.py's primitives) and minitorch.func --------
+# ---- minitorch.fft (NumPy's pocketfft through _fft.py's primitives), signal.windows ------
 NAMESPACES.append("fft")
 NAMESPACES.append("signal.windows")
+# ---- sparse COO tensors: minitorch.sparse and sparse_coo_tensor (loaded on first use, so not
+# in dir(minitorch)) ----
+NAMESPACES.append("sparse")
+_targets_without_sparse = all_targets
+
+
+def all_targets():  # noqa: F811
+    """all_targets plus minitorch.sparse_coo_tensor."""
+    return sorted(_targets_without_sparse() + [("sparse_coo_tensor", "function")])

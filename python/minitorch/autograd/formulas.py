@@ -1541,3 +1541,30 @@ def _fft_c2r(ctx, g):
         shape[last] = m
         gi = gi * _C.tensor(w, dtype=gi.real.dtype, device=gi.device).reshape(shape)
     return (gi,)
+# ---- sparse COO tensors: the products of _sparse_mm.py ---------------------------------------
+
+def _coo_spmm(ctx, g):
+    """out = S @ dense, S with values at (rows, cols): d values[e] = <g[rows[e]], dense[cols[e]]>,
+    d dense = S^T @ g."""
+    rows, cols = ctx.saved(0, "rows"), ctx.saved(1, "cols")
+    gv = gd = None
+    if ctx.needs(2) or ctx.needs("values"):
+        gv = _mt()._coo_sampled_dot(rows, cols, g, ctx.saved(3, "dense"))
+    if ctx.needs(3) or ctx.needs("dense"):
+        dense = _arg(ctx, 3, "dense")
+        gd = _mt()._coo_spmm(cols, rows, ctx.saved(2, "values"), g, dense.shape[0])
+    return (None, None, gv, gd)
+
+
+def _coo_sampled_dot(ctx, g):
+    """out[e] = <a[rows[e]], b[cols[e]]>: d a = S @ b, d b = S^T @ a with S the values g at
+    (rows, cols)."""
+    rows, cols = ctx.saved(0, "rows"), ctx.saved(1, "cols")
+    ga = gb = None
+    if ctx.needs(2) or ctx.needs("a"):
+        a = _arg(ctx, 2, "a")
+        ga = _mt()._coo_spmm(rows, cols, g, ctx.saved(3, "b"), a.shape[0])
+    if ctx.needs(3) or ctx.needs("b"):
+        b = _arg(ctx, 3, "b")
+        gb = _mt()._coo_spmm(cols, rows, g, ctx.saved(2, "a"), b.shape[0])
+    return (None, None, ga, gb)
