@@ -153,6 +153,16 @@ def _alias(t):
     return t.detach().requires_grad_(True), False
 
 
+def _aliases(leaves):
+    """(_alias of each leaf, whether any of them joins an enclosing graph)."""
+    made, outer = [], False
+    for leaf in leaves:
+        a, o = _alias(leaf)
+        made.append(a)
+        outer = outer or o
+    return made, outer
+
+
 def _argnums_tuple(argnums, nargs, who):
     nums = argnums if isinstance(argnums, tuple) else (argnums,)
     if not nums:
@@ -173,11 +183,8 @@ def _prepare_args(args, argnums, who):
     flat, specs, outer = [], [], False
     for a in nums:
         leaves, spec = pytree.tree_flatten(args[a])
-        made = []
-        for leaf in leaves:
-            alias, o = _alias(leaf)
-            made.append(alias)
-            outer = outer or o
+        made, o = _aliases(leaves)
+        outer = outer or o
         flat.append(made)
         specs.append(spec)
         args[a] = pytree.tree_unflatten(made, spec)
@@ -247,11 +254,7 @@ def vjp(func, *primals, has_aux=False):
     Jacobian, one per primal."""
     with minitorch.enable_grad():
         leaves, spec = pytree.tree_flatten(primals)
-        made, outer = [], False
-        for leaf in leaves:
-            a, o = _alias(leaf)
-            made.append(a)
-            outer = outer or o
+        made, outer = _aliases(leaves)
         out = func(*pytree.tree_unflatten(made, spec))
         aux = None
         if has_aux:
@@ -294,11 +297,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
             raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                                "the same shape")
     with minitorch.enable_grad():
-        made, outer = [], False
-        for leaf in p_leaves:
-            a, o = _alias(leaf)
-            made.append(a)
-            outer = outer or o
+        made, outer = _aliases(p_leaves)
         out = func(*pytree.tree_unflatten(made, p_spec))
         aux = None
         if has_aux:

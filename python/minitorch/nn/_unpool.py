@@ -31,6 +31,13 @@ def unpool_output_size(input, kernel_size, stride, padding, output_size):
     return ret
 
 
+def check_same_shape(input, indices):
+    if tuple(input.shape) != tuple(indices.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+
+
 def max_unpool2d(input, indices, output_size):
     """torch's max_unpool2d kernel: input (N, C, H, W) or (C, H, W), indices into each plane of
     the (oh, ow) output."""
@@ -44,10 +51,7 @@ def max_unpool2d(input, indices, output_size):
     if nd not in (3, 4):
         raise RuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor "
                            f"with {nd} dimensions.")
-    if tuple(input.shape) != tuple(indices.shape):
-        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
-                           f"({list(input.shape)}) but got indices tensor with shape: "
-                           f"{list(indices.shape)}")
+    check_same_shape(input, indices)
     for d in range(nd - 3, nd):
         if input.size(d) == 0:
             raise RuntimeError("max_unpooling2d_forward_out_cpu(): Expected input to have non-zero "

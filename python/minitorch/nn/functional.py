@@ -1236,48 +1236,37 @@ def _norm_type_checked(norm_type):
         raise ValueError(f"norm_type must be a non-zero value, but got {norm_type}")
 
 
-def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    """(sum over each window of x ** p) ** (1 / p), p = norm_type (inf: the max of |x|)."""
+def _lp_pool(nd, input, norm_type, kernel_size, stride, ceil_mode):
+    """(sum over each nd-dim window of x ** p) ** (1 / p), p = norm_type (inf: the max of |x|):
+    the window's mean of x ** p times its size."""
+    max_pool, avg_pool = {1: (max_pool1d, avg_pool1d), 2: (max_pool2d, avg_pool2d),
+                          3: (max_pool3d, avg_pool3d)}[nd]
     _norm_type_checked(norm_type)
     if norm_type == math.inf:
-        return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     if norm_type == -math.inf:
-        return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     if stride is not None:
-        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
-        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    return (_mt.sign(out) * relu(out.abs())).mul(kernel_size).pow(1.0 / norm_type)
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    size = math.prod(kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * nd)
+    return (_mt.sign(out) * relu(out.abs())).mul(size).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum over each window of x ** p) ** (1 / p), p = norm_type (inf: the max of |x|)."""
+    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode)
 
 
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     """lp_pool1d over 2-d windows."""
-    kw, kh = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size, kernel_size)
-    _norm_type_checked(norm_type)
-    if norm_type == math.inf:
-        return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if norm_type == -math.inf:
-        return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if stride is not None:
-        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    else:
-        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    return (_mt.sign(out) * relu(out.abs())).mul(kw * kh).pow(1.0 / norm_type)
+    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode)
 
 
 def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     """lp_pool1d over 3-d windows."""
-    kd, kh, kw = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * 3
-    _norm_type_checked(norm_type)
-    if norm_type == math.inf:
-        return max_pool3d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if norm_type == -math.inf:
-        return -max_pool3d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
-    if stride is not None:
-        out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    else:
-        out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    return (_mt.sign(out) * relu(out.abs())).mul(kd * kh * kw).pow(1.0 / norm_type)
+    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)
 
 
 def _ntuple_arg(x, n):
@@ -1307,17 +1296,14 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     """The inverse of max_pool3d (with its indices): maxima back in place, zeros elsewhere
     (the indices are flat in each (D, H, W) plane, so the 2-d kernel serves on (D*H, W))."""
-    from ._unpool import max_unpool2d as _unpool, unpool_output_size
+    from ._unpool import check_same_shape, max_unpool2d as _unpool, unpool_output_size
     kernel_size = _ntuple_arg(kernel_size, 3)
     stride = _ntuple_arg(stride, 3) if stride is not None else kernel_size
     padding = _ntuple_arg(padding, 3)
     if input.dim() not in (4, 5):
         raise RuntimeError(f"Input to max_unpooling3d should be a 4d or 5d Tensor, but got a "
                            f"tensor with {input.dim()} dimensions.")
-    if tuple(input.shape) != tuple(indices.shape):
-        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
-                           f"({list(input.shape)}) but got indices tensor with shape: "
-                           f"{list(indices.shape)}")
+    check_same_shape(input, indices)
     d, h, w = unpool_output_size(input, kernel_size, stride, padding, output_size)
     out = _unpool(input.flatten(-3, -2), indices.flatten(-3, -2), [d * h, w])
     return out.unflatten(-2, (d, h))

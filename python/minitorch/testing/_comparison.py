@@ -153,17 +153,21 @@ def _compare_numbers(actual, expected, rtol, atol, equal_nan, check_dtype):
         return
     diff = abs(a - e)
     if not (diff <= atol + rtol * abs(e)) or widest is int and diff != 0:
-        close = rtol != 0 or atol != 0
-        tol_a = f" (up to {atol} allowed)" if close else ""
-        tol_r = f" (up to {rtol} allowed)" if close else ""
         rel = diff / abs(e) if e != 0 else (math.inf if diff else 0.0)
         if widest is int and diff == int(diff):
             diff = int(diff)
-        raise _Mismatch(AssertionError,
-                        f"Scalars are not {'close' if close else 'equal'}!\n\n"
-                        f"Expected {_fmt(expected)} but got {_fmt(actual)}.\n"
-                        f"Absolute difference: {_fmt(diff)}{tol_a}\n"
-                        f"Relative difference: {_fmt(rel)}{tol_r}")
+        raise _scalar_mismatch(expected, actual, diff, rel, rtol, atol)
+
+
+def _scalar_mismatch(expected, actual, diff, rel, rtol, atol):
+    close = rtol != 0 or atol != 0
+    tol_a = f" (up to {atol} allowed)" if close else ""
+    tol_r = f" (up to {rtol} allowed)" if close else ""
+    return _Mismatch(AssertionError,
+                     f"Scalars are not {'close' if close else 'equal'}!\n\n"
+                     f"Expected {_fmt(expected)} but got {_fmt(actual)}.\n"
+                     f"Absolute difference: {_fmt(diff)}{tol_a}\n"
+                     f"Relative difference: {_fmt(rel)}{tol_r}")
 
 
 def _compare_tensors(actual, expected, rtol, atol, equal_nan, check_device, check_dtype,
@@ -231,13 +235,7 @@ def _tensor_mismatch(actual, expected, close, rtol, atol):
         av, ev = actual.item(), expected.item()
         ma = abs(av - ev)
         mr = ma / abs(ev) if ev != 0 else (math.inf if ma else 0.0)
-        tol_a = f" (up to {atol} allowed)" if is_close else ""
-        tol_r = f" (up to {rtol} allowed)" if is_close else ""
-        raise _Mismatch(AssertionError,
-                        f"Scalars are not {'close' if is_close else 'equal'}!\n\n"
-                        f"Expected {_fmt(expected.item())} but got {_fmt(actual.item())}.\n"
-                        f"Absolute difference: {_fmt(ma)}{tol_a}\n"
-                        f"Relative difference: {_fmt(mr)}{tol_r}")
+        raise _scalar_mismatch(ev, av, ma, mr, rtol, atol)
     tol_a = f" (up to {atol} allowed)" if is_close else ""
     tol_r = f" (up to {rtol} allowed)" if is_close else ""
     raise _Mismatch(AssertionError,

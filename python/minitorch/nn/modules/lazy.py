@@ -113,6 +113,10 @@ class _LazyConvXdMixin(LazyModuleMixin):
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode)
+        self._uninitialized(out_channels, bias, device, dtype)
+
+    def _uninitialized(self, out_channels, bias, device, dtype):
+        """The weight (and bias) left to the first input's channel count."""
         self.weight = UninitializedParameter(device=device, dtype=dtype)
         self.out_channels = out_channels
         if bias:
@@ -174,10 +178,7 @@ class _LazyConvTransposeXdMixin(_LazyConvXdMixin):
                  groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
         LazyModuleMixin.__init__(self, 0, 0, kernel_size, stride, padding, output_padding,
                                  groups, False, dilation, padding_mode)
-        self.weight = UninitializedParameter(device=device, dtype=dtype)
-        self.out_channels = out_channels
-        if bias:
-            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        self._uninitialized(out_channels, bias, device, dtype)
 
 
 class LazyConvTranspose1d(_LazyConvTransposeXdMixin, ConvTranspose1d):

@@ -9,39 +9,31 @@ __all__ = ["bartlett", "blackman", "cosine", "exponential", "gaussian", "general
            "general_hamming", "hamming", "hann", "kaiser", "nuttall"]
 
 
-def _checks(name, M, dtype):
+def _window(name, M, sym, dtype, device, requires_grad, formula):
+    """formula(n, N) over the positions n = 0..M-1 (float64) of a symmetric window of N points
+    (M, or M + 1 for a periodic one), cast; windows of 0 or 1 points are ones."""
     if M < 0:
         raise ValueError(f"{name} requires non-negative window length, got M={M}")
     dtype = dtype or minitorch.get_default_dtype()
     if dtype not in (minitorch.float32, minitorch.float64):
         raise ValueError(f"{name} expects float32 or float64 dtypes, got: {dtype}")
-    return dtype
-
-
-def _finish(w, dtype, device, requires_grad):
-    return w.to(dtype=dtype, device=device).requires_grad_(requires_grad)
-
-
-def _trivial(M, dtype, device, requires_grad):
-    return minitorch.ones(M, dtype=dtype, device=device).requires_grad_(requires_grad)
-
-
-def _points(M, sym):
-    """The sample positions 0..M-1 and the symmetric length they are taken from."""
-    return minitorch.arange(M, dtype=minitorch.float64), (M if sym else M + 1)
+    if M <= 1:
+        w = minitorch.ones(M, dtype=dtype, device=device)
+    else:
+        n = minitorch.arange(M, dtype=minitorch.float64)
+        w = formula(n, M if sym else M + 1).to(dtype=dtype, device=device)
+    return w.requires_grad_(requires_grad)
 
 
 def general_cosine(M, *, a, sym=True, dtype=None, layout=minitorch.strided, device=None,
                    requires_grad=False):
     """sum_k (-1)^k a_k cos(2 pi k n / (N - 1))."""
-    dtype = _checks("general_cosine", M, dtype)
-    if M <= 1:
-        return _trivial(M, dtype, device, requires_grad)
-    n, N = _points(M, sym)
-    w = minitorch.zeros(M, dtype=minitorch.float64)
-    for k, ak in enumerate(a):
-        w = w + ((-1) ** k) * float(ak) * minitorch.cos(2 * math.pi * k * n / (N - 1))
-    return _finish(w, dtype, device, requires_grad)
+    def formula(n, N):
+        w = minitorch.zeros(M, dtype=minitorch.float64)
+        for k, ak in enumerate(a):
+            w = w + ((-1) ** k) * float(ak) * minitorch.cos(2 * math.pi * k * n / (N - 1))
+        return w
+    return _window("general_cosine", M, sym, dtype, device, requires_grad, formula)
 
 
 def general_hamming(M, *, alpha=0.54, sym=True, dtype=None, layout=minitorch.strided,
@@ -75,61 +67,44 @@ def nuttall(M, *, sym=True, dtype=None, layout=minitorch.strided, device=None,
 def bartlett(M, *, sym=True, dtype=None, layout=minitorch.strided, device=None,
              requires_grad=False):
     """1 - |2 n / (N - 1) - 1|."""
-    dtype = _checks("bartlett", M, dtype)
-    if M <= 1:
-        return _trivial(M, dtype, device, requires_grad)
-    n, N = _points(M, sym)
-    return _finish(1 - (2 * n / (N - 1) - 1).abs(), dtype, device, requires_grad)
+    return _window("bartlett", M, sym, dtype, device, requires_grad,
+                   lambda n, N: 1 - (2 * n / (N - 1) - 1).abs())
 
 
 def cosine(M, *, sym=True, dtype=None, layout=minitorch.strided, device=None,
            requires_grad=False):
     """sin(pi (n + 1/2) / N)."""
-    dtype = _checks("cosine", M, dtype)
-    if M <= 1:
-        return _trivial(M, dtype, device, requires_grad)
-    n, N = _points(M, sym)
-    return _finish(minitorch.sin(math.pi * (n + 0.5) / N), dtype, device, requires_grad)
+    return _window("cosine", M, sym, dtype, device, requires_grad,
+                   lambda n, N: minitorch.sin(math.pi * (n + 0.5) / N))
 
 
 def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=minitorch.strided,
                 device=None, requires_grad=False):
     """exp(-|n - center| / tau), centred by default."""
-    dtype = _checks("exponential", M, dtype)
     if tau <= 0:
         raise ValueError(f"Tau must be positive, got: {tau} instead.")
     if sym and center is not None:
         raise ValueError("Center must be None for symmetric windows")
-    if M <= 1:
-        return _trivial(M, dtype, device, requires_grad)
-    n, N = _points(M, sym)
-    c = (N - 1) / 2 if center is None else center
-    return _finish(minitorch.exp(-(n - c).abs() / tau), dtype, device, requires_grad)
+    return _window("exponential", M, sym, dtype, device, requires_grad,
+                   lambda n, N: minitorch.exp(-(n - ((N - 1) / 2 if center is None else center))
+                                              .abs() / tau))
 
 
 def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=minitorch.strided, device=None,
              requires_grad=False):
     """exp(-(n - (N - 1)/2)^2 / (2 std^2))."""
-    dtype = _checks("gaussian", M, dtype)
     if std <= 0:
         raise ValueError(f"Standard deviation must be positive, got: {std} instead.")
-    if M <= 1:
-        return _trivial(M, dtype, device, requires_grad)
-    n, N = _points(M, sym)
-    return _finish(minitorch.exp(-((n - (N - 1) / 2) ** 2) / (2 * std * std)), dtype, device,
-                   requires_grad)
+    return _window("gaussian", M, sym, dtype, device, requires_grad,
+                   lambda n, N: minitorch.exp(-((n - (N - 1) / 2) ** 2) / (2 * std * std)))
 
 
 def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=minitorch.strided, device=None,
            requires_grad=False):
     """I0(beta sqrt(1 - (2 n / (N - 1) - 1)^2)) / I0(beta)."""
-    dtype = _checks("kaiser", M, dtype)
     if beta < 0:
         raise ValueError(f"beta must be non-negative, got: {beta} instead.")
-    if M <= 1:
-        return _trivial(M, dtype, device, requires_grad)
-    n, N = _points(M, sym)
-    r = (1 - (2 * n / (N - 1) - 1) ** 2).clamp(min=0).sqrt()
-    w = minitorch.special.i0(beta * r) / minitorch.special.i0(
-        minitorch.tensor(float(beta), dtype=minitorch.float64))
-    return _finish(w, dtype, device, requires_grad)
+    i0 = minitorch.special.i0
+    return _window("kaiser", M, sym, dtype, device, requires_grad,
+                   lambda n, N: i0(beta * (1 - (2 * n / (N - 1) - 1) ** 2).clamp(min=0).sqrt())
+                   / i0(minitorch.tensor(float(beta), dtype=minitorch.float64)))
