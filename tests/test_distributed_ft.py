@@ -23,7 +23,7 @@ import pytest
 import minitorch as torch
 import minitorch.distributed as dist
 from minitorch.distributed import ft
-from test_distributed_support import run_ranks
+from test_distributed_support import RankFailed, run_ranks
 
 N, B, STEPS = 96, 12, 8     # one epoch of 8 steps of a global batch of 12
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -131,7 +131,10 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
     start_pid = os.getpid()
     watch = []
     spawned = []
-    if isinstance(rejoin, float) and rank == victim:
+    # rejoin: True (a replacement started once the survivors have recovered), a delay after the
+    # victim's death, or "early" (a replacement made before the death, which enters at once)
+    delayed = isinstance(rejoin, float) or rejoin == "early"
+    if delayed and rank == victim:
         # a replacement of this replica (its replica id), started and imported now, that
         # enters `rejoin` seconds after this process is gone: while the survivors recover
         _spawn_replacement(str(rank), port, ws, save_path + f".rejoin{rank}", os.getpid(),
@@ -156,6 +159,8 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
             watch.append(threading.Thread(target=watcher, daemon=True))
             watch[0].start()
         if rank == victim:
+            if rejoin == "early":
+                job.store.wait(["test/replacement_made"], timedelta(seconds=60))
             _die(job.store)
 
     def before_rejoin(job, s):
@@ -170,9 +175,9 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
 
     if rejoin is True:
         job.train(STEPS - 2, before_rejoin)
-    elif isinstance(rejoin, float):
+    elif delayed:
         job.train(STEPS - 2, before)
-    if rejoin is True or isinstance(rejoin, float):
+    if rejoin is True or delayed:
         # the survivors wait here for the replacement to be a member or to ask in (it
         # enters at the next boundary), so that all four train the last steps
         deadline = time.monotonic() + 120
@@ -206,6 +211,12 @@ def _spawn_replacement(replica, port, ws, out, after_pid=None, delay=0.0):
 
 
 def _replacement(replica, port, ws, out, after_pid=None, delay=0.0):
+    job = None
+    if delay == "early":
+        # made before the death: its manager already says where it runs, so the survivors'
+        # next round waits for it to register
+        job, delay = _Job(replica, port, ws), 0.0
+        job.store.set("test/replacement_made", "1")
     if after_pid is not None:
         # started (and imported) before its predecessor died: enters `delay` s after the death
         from minitorch.distributed.ft._quorum import _proc_start
@@ -216,7 +227,8 @@ def _replacement(replica, port, ws, out, after_pid=None, delay=0.0):
                 break
             time.sleep(0.001)
         time.sleep(delay)
-    job = _Job(replica, port, ws)
+    if job is None:
+        job = _Job(replica, port, ws)
     job.train(STEPS)
     r = job.result()
     with open(out + ".tmp", "wb") as f:
@@ -270,8 +282,15 @@ def _run_kill(store, tmp_path, env, victim=3, rejoin=False, kill_in_recovery=Non
               hosts=False):
     save = str(tmp_path / "state_at_kill.pt")
     fail = {victim} | ({kill_in_recovery} if kill_in_recovery is not None else set())
-    res = run_ranks(_job_kill, 4, store.port, victim, save, rejoin, kill_in_recovery, hosts,
-                    expect_fail=fail, timeout=90, env=env)
+    try:
+        res = run_ranks(_job_kill, 4, store.port, victim, save, rejoin, kill_in_recovery, hosts,
+                        expect_fail=fail, timeout=90, env=env)
+    except RankFailed as e:
+        log = save + f".rejoin{victim}.log"
+        if os.path.exists(log):     # what the replacement said
+            with open(log, errors="replace") as f:
+                raise RankFailed(f"{e}\n--- the replacement ---\n{f.read()}") from None
+        raise
     return save, res
 
 
@@ -334,6 +353,14 @@ def test_restarted_replica_rejoins_and_receives_state(store, tmp_path):
     save, res = _run_kill(store, tmp_path, {"MINITORCH_TRANSPORT": "shm"}, rejoin=True)
     # started once the survivors had recovered: it entered at a step boundary near the end
     _check_rejoined(save, res, STEPS - 2)
+
+
+def test_replacement_made_before_the_death_joins_the_recovery_round(store, tmp_path):
+    # the replacement's manager exists before its predecessor dies: the survivors' recovery
+    # round waits for it, and it enters that round (the step of the kill is redone by four)
+    save, res = _run_kill(store, tmp_path, {"MINITORCH_TRANSPORT": "shm"}, rejoin="early")
+    back = _check_rejoined(save, res, _KILL_STEP)
+    assert back["log"][0][0] == _KILL_STEP and back["log"][0][2] == 4
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.005, 0.02, 0.05, 0.15, 0.3, 0.6])
