@@ -39,8 +39,8 @@ Dead means: the process said it left (Manager.shutdown writes ``left/<id>``); on
 process is gone, a zombie, or its pid now names another process (start time); on another host
 (a network namespace is a host of its own, as for the transports), its heartbeat has not
 moved for heartbeat_timeout as seen by the observer's own clock (no clock is compared across
-hosts).  A live participant is always waited for; only a dead one is left
-out, so a slow survivor is never dropped by mistake.
+hosts).  A live participant is always waited for; only a dead one is left out, so a slow
+survivor is never dropped by mistake.
 The store itself is the single point that must survive: the process hosting a TCPStore
 server (or the file system of a FileStore) must outlive the job; losing it ends the job.
 """
