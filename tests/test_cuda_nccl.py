@@ -545,3 +545,110 @@ def test_the_launch_program_runs_with_device_ids():
     sizes = [30] * (per // 30) + ([per % 30] if per % 30 else [])
     assert reports == sorted(f"Model {k}, input size: minitorch.Size([{s}, 5])"
                              for k in range(n) for s in sizes), r.stdout
+
+
+# ---- the deterministic all-reduce ------------------------------------------------------------
+# Note [The fixed order over point-to-point]: with AllreduceOptions.deterministic the NCCL
+# backend combines every element by the CPU backend's rule, so the two agree bit for bit, on
+# either side of the CPU's algorithm thresholds (64 KiB slots, 256 KiB recursive doubling ->
+# recursive halving; 16-bit floats travel as float32 there).
+
+_DET_COUNTS = [1, 7, 5000, 16371, 65539]
+
+
+def _det_values(torch, rank, n, dtype, salt):
+    import numpy as np
+    rng = np.random.default_rng(1000 * salt + rank)
+    # magnitudes over 12 decades and mixed signs: any change of order shows in the low bits
+    x = rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 6, n)
+    return torch.tensor(x, dtype=torch.float64).to(dtype)
+
+
+def _deterministic_allreduce(rank, world_size, init_method):
+    torch, dist, dev = _init(rank, world_size, init_method)
+    from minitorch.distributed import AllreduceOptions
+    pg = dist.distributed_c10d._get_default_group()
+    bad, salt = [], 0
+    for dt in (torch.float32, torch.float64, torch.bfloat16):
+        for n in _DET_COUNTS:
+            for op in ((dist.ReduceOp.SUM, dist.ReduceOp.AVG) if n in (7, 65539) else
+                       (dist.ReduceOp.SUM,)):
+                salt += 1
+                x = _det_values(torch, rank, n, dt, salt)
+                want = x.clone()
+                dist.all_reduce(want, op=op)            # the CPU backend
+                got = x.to(dev)
+                o = AllreduceOptions()
+                o.reduceOp = op
+                o.deterministic = True
+                pg.allreduce([got], o).wait()
+                got = got.cpu()
+                if dt == torch.bfloat16:    # through float32, exact; the bytes are compared
+                    got, want = got.float(), want.float()
+                if got.numpy().tobytes() != want.numpy().tobytes():
+                    bad.append(f"{dt} {n} {op}")
+    return bad
+
+
+@pytest.mark.parametrize("world_size", _worlds())
+def test_deterministic_allreduce_equals_the_cpu_backend_bit_for_bit(world_size):
+    res = run_ranks(_deterministic_allreduce, world_size, timeout=400)
+    assert res == [[]] * world_size, res
+
+
+def _ddp_deterministic(rank, world_size, init_method, micro=4, steps=6):
+    # one sample per micro-batch and an elementwise model: each micro-batch's gradients are
+    # the same bits on the device and on the CPU (no reduction inside a micro-batch), so the
+    # weights differ only if the all-reduces combine in different orders
+    torch, dist, dev = _init(rank, world_size, init_method)
+    import contextlib
+    import numpy as np
+    from minitorch.nn.parallel import DistributedDataParallel as DDP
+
+    class Elementwise(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            g = torch.Generator().manual_seed(3)
+            self.w = torch.nn.Parameter(torch.randn(300, generator=g))
+            self.b = torch.nn.Parameter(torch.randn(300, generator=g))
+            self.v = torch.nn.Parameter(torch.randn(300, generator=g))
+
+        def forward(self, x):
+            return (x * self.w + self.b) * self.v
+
+    accum = micro // world_size
+    models = {d: DDP(Elementwise().to(d), deterministic=True, bucket_cap_mb=0.002,
+                     **({"device_ids": [rank]} if d != "cpu" else {})) for d in ("cpu", dev)}
+    opts = {d: torch.optim.SGD(m.parameters(), lr=0.05) for d, m in models.items()}
+    rng = np.random.default_rng(11)
+    for _ in range(steps):
+        x = rng.standard_normal((micro, 1, 300)) * 10.0 ** rng.uniform(-4, 4, (micro, 1, 300))
+        y = rng.standard_normal((micro, 1, 300))
+        for d, m in models.items():
+            opts[d].zero_grad()
+            for a in range(accum):
+                i = rank * accum + a
+                xb = torch.tensor(x[i], dtype=torch.float32).to(d)
+                yb = torch.tensor(y[i], dtype=torch.float32).to(d)
+                with m.no_sync() if a < accum - 1 else contextlib.nullcontext():
+                    diff = m(xb) - yb
+                    ((diff * diff).sum() * (1.0 / accum)).backward()
+            opts[d].step()
+    return {d if d == "cpu" else "cuda": [p.detach().cpu().numpy().tobytes()
+                                          for p in m.module.parameters()]
+            for d, m in models.items()}
+
+
+def test_ddp_deterministic_on_nccl_equals_the_cpu_backend_bit_for_bit():
+    # W ranks x A accumulation steps, W * A = 4 (Note [Deterministic DDP]): on NCCL as on the
+    # CPU backend, and the same weights for every split
+    worlds = [w for w in (1, 2, 4) if w <= (4 if EMULATED else 1)]
+    runs = {}
+    for w in worlds:
+        res = run_ranks(_ddp_deterministic, w, timeout=300)
+        for r in res:
+            assert r["cuda"] == r["cpu"], f"{w} ranks: NCCL and the CPU backend differ"
+            assert r == res[0]
+        runs[w] = res[0]["cuda"]
+    for w in worlds:
+        assert runs[w] == runs[worlds[0]], f"{w} x {4 // w} differs from {worlds[0]} x 4"

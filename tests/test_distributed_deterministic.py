@@ -304,3 +304,50 @@ def test_ddp_deterministic_accumulates_by_the_binary_counter_tree():
     # one rank: .grad after the last backward is the stack's tree of the micro-batches'
     # gradients, also when the count is no power of two
     assert run_ranks(_job_accumulation, 1, timeout=60) == [[True] * 6]
+
+
+def _run_schedule(inputs):
+    """Every rank's steps of Note [The fixed order over point-to-point] on host arrays: sends
+    are queued per (sender, receiver) with the sender's data when it reaches its step."""
+    from minitorch.distributed._fixed_order import allreduce_steps
+    n = len(inputs)
+    bufs = [x.copy() for x in inputs]
+    plans = [allreduce_steps(n, r, len(inputs[0])) for r in range(n)]
+    pos, posted, queues = [0] * n, [False] * n, {}
+    while any(pos[r] < len(plans[r]) for r in range(n)):
+        moved = False
+        for r in range(n):
+            if pos[r] >= len(plans[r]):
+                continue
+            to, out, frm, into, combine = plans[r][pos[r]]
+            if not posted[r]:
+                if to is not None:
+                    queues.setdefault((r, to), []).extend(bufs[r][o:o + c].copy() for o, c in out)
+                posted[r] = moved = True
+            if frm is not None:
+                q = queues.get((frm, r), [])
+                if len(q) < len(into):
+                    continue
+                for o, c in into:
+                    m = q.pop(0)
+                    assert len(m) == c
+                    bufs[r][o:o + c] = bufs[r][o:o + c] + m if combine else m
+            pos[r] += 1
+            posted[r] = False
+            moved = True
+        assert moved, "the schedule deadlocks"
+    assert not any(queues.values()), "messages left unreceived"
+    return bufs
+
+
+@pytest.mark.parametrize("ws", [2, 3, 4, 5, 6, 7, 8])
+def test_point_to_point_schedule_computes_the_fixed_tree(ws):
+    # what ProcessGroupNCCL's deterministic all-reduce runs (with device combines): every rank
+    # ends with T's result, bit for bit, for element counts below, at and above the group size
+    rng = np.random.default_rng(ws)
+    for n in (0, 1, ws - 1, ws, ws + 1, 3 * ws + 2, 1000):
+        xs = [(rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 6, n)).astype(np.float32)
+              for _ in range(ws)]
+        want = _tree(xs)
+        for got in _run_schedule(xs):
+            assert got.tobytes() == want.tobytes(), (ws, n)

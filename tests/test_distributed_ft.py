@@ -23,11 +23,13 @@ import pytest
 import minitorch as torch
 import minitorch.distributed as dist
 from minitorch.distributed import ft
-from test_distributed_support import run_ranks
+from test_distributed_support import RankFailed, run_ranks
 
 N, B, STEPS = 96, 12, 8     # one epoch of 8 steps of a global batch of 12
 HERE = os.path.dirname(os.path.abspath(__file__))
 _KILL_STEP = random.Random(32).randint(2, 4)   # "a random step", fixed for reproducibility
+# where the job's store listens (another host's address in tests/test_distributed_netns.py)
+_STORE_ADDR = os.environ.get("FT_TEST_STORE_ADDR", "127.0.0.1")
 
 
 def _data():
@@ -53,7 +55,7 @@ class _Job:
         os.environ["FT_SEED_OFFSET"] = str(replica)
         self.model = _model()
         self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1, momentum=0.9)
-        self.store = dist.TCPStore("127.0.0.1", port, is_master=False,
+        self.store = dist.TCPStore(_STORE_ADDR, port, is_master=False,
                                    timeout=timedelta(seconds=30))
 
         def load(sd):
@@ -119,14 +121,24 @@ def _die(store):
 
 def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_recovery,
               hosts=False):
-    if hosts:
+    if hosts is True:
         # each replica on a "host" of its own: TCP between them, and a dead replica is known
         # by its heartbeat (pids mean nothing across hosts)
         os.environ["MINITORCH_HOST_ID"] = f"host{rank}"
+    # hosts="netns": the processes run on hosts made of network namespaces
+    # (tests/test_distributed_netns.py), the heartbeat tells about those on the other host
     job = _Job(str(rank), port, ws, heartbeat_timeout=1 if hosts else 5)
     start_pid = os.getpid()
     watch = []
     spawned = []
+    # rejoin: True (a replacement started once the survivors have recovered), a delay after the
+    # victim's death, or "early" (a replacement made before the death, which enters at once)
+    delayed = isinstance(rejoin, float) or rejoin == "early"
+    if delayed and rank == victim:
+        # a replacement of this replica (its replica id), started and imported now, that
+        # enters `rejoin` seconds after this process is gone: while the survivors recover
+        _spawn_replacement(str(rank), port, ws, save_path + f".rejoin{rank}", os.getpid(),
+                           rejoin)
 
     def before(job, s):
         m = job.manager
@@ -138,7 +150,7 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
             # dies as soon as the round that follows the failure is decided (with it among
             # the members): the others cannot build that round's group and form another
             key = f"minitorch_ft/q/{m.quorum_generation() + 1}/decision"
-            st = dist.TCPStore("127.0.0.1", port, is_master=False)
+            st = dist.TCPStore(_STORE_ADDR, port, is_master=False)
 
             def watcher():
                 while not st.check([key]):
@@ -147,6 +159,8 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
             watch.append(threading.Thread(target=watcher, daemon=True))
             watch[0].start()
         if rank == victim:
+            if rejoin == "early":
+                job.store.wait(["test/replacement_made"], timedelta(seconds=60))
             _die(job.store)
 
     def before_rejoin(job, s):
@@ -157,18 +171,18 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
             # a replacement of the dead replica (its replica id), started once the survivors
             # have recovered; it enters at a coming step boundary
             spawned.append(True)
-            env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-            subprocess.Popen([sys.executable, "-c",
-                              "import sys; sys.path.insert(0, %r); import test_distributed_ft"
-                              " as t; t._replacement(%r, %d, %d, %r)"
-                              % (HERE, str(victim), port, ws, save_path + f".rejoin{victim}")],
-                             env=env, start_new_session=True)
+            _spawn_replacement(str(victim), port, ws, save_path + f".rejoin{victim}")
 
-    if rejoin:
+    if rejoin is True:
         job.train(STEPS - 2, before_rejoin)
-        # the survivors wait here for the replacement to ask in; it enters at the next boundary
+    elif delayed:
+        job.train(STEPS - 2, before)
+    if rejoin is True or delayed:
+        # the survivors wait here for the replacement to be a member or to ask in (it
+        # enters at the next boundary), so that all four train the last steps
         deadline = time.monotonic() + 120
-        while not job.manager.join_pending() and time.monotonic() < deadline:
+        while not (job.manager.num_participants() == ws or job.manager.join_pending()) \
+                and time.monotonic() < deadline:
             time.sleep(0.01)
     job.train(STEPS, before)
     r = job.result()
@@ -177,8 +191,44 @@ def _job_kill(rank, ws, init_method, port, victim, save_path, rejoin, kill_in_re
     return r
 
 
-def _replacement(replica, port, ws, out):
-    job = _Job(replica, port, ws)
+def _job_kill_to_file(rank, ws, port, victim, save_path, rejoin, out):
+    """_job_kill in a process of its own (started on a host of tests/test_distributed_netns.py):
+    the result goes to the file `out`."""
+    r = _job_kill(rank, ws, None, port, victim, save_path, rejoin, None, hosts="netns")
+    with open(out + ".tmp", "wb") as f:
+        pickle.dump(r, f)
+    os.replace(out + ".tmp", out)
+
+
+def _spawn_replacement(replica, port, ws, out, after_pid=None, delay=0.0):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    log = open(out + ".log", "wb")      # its output, shown when the test fails
+    subprocess.Popen([sys.executable, "-c",
+                      "import sys; sys.path.insert(0, %r); import test_distributed_ft"
+                      " as t; t._replacement(%r, %d, %d, %r, %r, %r)"
+                      % (HERE, replica, port, ws, out, after_pid, delay)],
+                     env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
+
+
+def _replacement(replica, port, ws, out, after_pid=None, delay=0.0):
+    job = None
+    if delay == "early":
+        # made before the death: its manager already says where it runs, so the survivors'
+        # next round waits for it to register
+        job, delay = _Job(replica, port, ws), 0.0
+        job.store.set("test/replacement_made", "1")
+    if after_pid is not None:
+        # started (and imported) before its predecessor died: enters `delay` s after the death
+        from minitorch.distributed.ft._quorum import _proc_start
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            st = _proc_start(after_pid)
+            if st is None or st[0] in ("Z", "X", "x"):
+                break
+            time.sleep(0.001)
+        time.sleep(delay)
+    if job is None:
+        job = _Job(replica, port, ws)
     job.train(STEPS)
     r = job.result()
     with open(out + ".tmp", "wb") as f:
@@ -232,8 +282,15 @@ def _run_kill(store, tmp_path, env, victim=3, rejoin=False, kill_in_recovery=Non
               hosts=False):
     save = str(tmp_path / "state_at_kill.pt")
     fail = {victim} | ({kill_in_recovery} if kill_in_recovery is not None else set())
-    res = run_ranks(_job_kill, 4, store.port, victim, save, rejoin, kill_in_recovery, hosts,
-                    expect_fail=fail, timeout=90, env=env)
+    try:
+        res = run_ranks(_job_kill, 4, store.port, victim, save, rejoin, kill_in_recovery, hosts,
+                        expect_fail=fail, timeout=90, env=env)
+    except RankFailed as e:
+        log = save + f".rejoin{victim}.log"
+        if os.path.exists(log):     # what the replacement said
+            with open(log, errors="replace") as f:
+                raise RankFailed(f"{e}\n--- the replacement ---\n{f.read()}") from None
+        raise
     return save, res
 
 
@@ -274,8 +331,7 @@ def test_replicas_on_other_hosts(store, tmp_path):
     assert survivors[0]["state"] == _reference(save, 3)
 
 
-def test_restarted_replica_rejoins_and_receives_state(store, tmp_path):
-    save, res = _run_kill(store, tmp_path, {"MINITORCH_TRANSPORT": "shm"}, rejoin=True)
+def _check_rejoined(save, res, first_step):
     out = save + ".rejoin3"
     deadline = time.monotonic() + 30
     while not os.path.exists(out) and time.monotonic() < deadline:
@@ -283,12 +339,38 @@ def test_restarted_replica_rejoins_and_receives_state(store, tmp_path):
     with open(out, "rb") as f:
         back = pickle.load(f)
     assert back["pid"] != res[0]["pid"] and back["step"] == STEPS
-    # it entered at a step boundary near the end, received the state and trained on
-    assert back["log"] and back["log"][0][0] >= STEPS - 2 and back["participants"] == 4
+    # it joined the running job (never a job of its own from step 0), received the state and
+    # trained on
+    assert back["log"] and back["log"][0][0] >= first_step and back["participants"] == 4
     for r in res[:3]:
         assert r["same_pid"] and r["participants"] == 4
         assert r["state"] == back["state"]          # all four end bit-identical
     _check_epoch(res[:3] + [back, {"log": [(s, idx, w) for s, idx, w in _dead_shares(res)]}])
+    return back
+
+
+def test_restarted_replica_rejoins_and_receives_state(store, tmp_path):
+    save, res = _run_kill(store, tmp_path, {"MINITORCH_TRANSPORT": "shm"}, rejoin=True)
+    # started once the survivors had recovered: it entered at a step boundary near the end
+    _check_rejoined(save, res, STEPS - 2)
+
+
+def test_replacement_made_before_the_death_joins_the_recovery_round(store, tmp_path):
+    # the replacement's manager exists before its predecessor dies: the survivors' recovery
+    # round waits for it, and it enters that round (the step of the kill is redone by four)
+    save, res = _run_kill(store, tmp_path, {"MINITORCH_TRANSPORT": "shm"}, rejoin="early")
+    back = _check_rejoined(save, res, _KILL_STEP)
+    assert back["log"][0][0] == _KILL_STEP and back["log"][0][2] == 4
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.005, 0.02, 0.05, 0.15, 0.3, 0.6])
+def test_replacement_started_during_recovery(store, tmp_path, delay):
+    # the replacement (imported beforehand) enters at once or a few ms after its
+    # predecessor's death, while the survivors detect it and form their next round: it
+    # joins the running job, in that round or at a later step boundary (Note [Quorum in the
+    # store]: a newcomer never starts a job of its own once one has run)
+    save, res = _run_kill(store, tmp_path, {"MINITORCH_TRANSPORT": "shm"}, rejoin=delay)
+    _check_rejoined(save, res, _KILL_STEP)
 
 
 def _dead_shares(res):
@@ -447,3 +529,74 @@ def test_single_replica_commits():
         assert seen == [[4, 5, 6, 7]] and m.current_step() == 2
     finally:
         m.shutdown()
+
+
+def _gone_process():
+    """The identity of a process that has exited (a decision naming it names a dead one)."""
+    from minitorch.distributed.ft._quorum import host_key
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return [host_key(), p.pid, 1]
+
+
+def test_latest_round_comes_from_the_decisions():
+    from minitorch.distributed.ft._quorum import Quorum
+    s = dist.HashStore()
+    q = Quorum(s, "a", 1, 1, 0.0, 0.05, 5.0)
+    try:
+        assert q.latest() == 0
+        d1 = q.form(1, None, 0, True, time.monotonic() + 10)
+        assert d1["members"] == ["a"] and q.latest() == 1
+        assert int(s.add("gen", 0)) == 1
+        s.add("gen", 2)             # a hint past the latest decision: not believed
+        assert q.latest() == 1
+        s.set("gen", "0")           # a hint behind it: the decisions say
+        assert q.latest() == 1
+        d2 = q.form(2, d1, 1, False, time.monotonic() + 10)
+        assert d2["members"] == ["a"] and q.latest() == 2 and int(s.add("gen", 0)) == 2
+    finally:
+        q.stop()
+
+
+def test_identical_proposals_have_one_winner():
+    # both participants propose the same members at the same time: one proposal is stored,
+    # and the hint of the latest round is raised once, to that round
+    from minitorch.distributed.ft._quorum import Quorum
+    for _ in range(10):
+        s = dist.HashStore()
+        qs = [Quorum(s, r, 2, 2, 30.0, 0.05, 5.0) for r in ("a", "b")]
+        got = [None, None]
+
+        def form(i):
+            got[i] = qs[i].form(1, None, 0, True, time.monotonic() + 10)
+        ths = [threading.Thread(target=form, args=(i,)) for i in range(2)]
+        for t in ths:
+            t.start()
+        for t in ths:
+            t.join()
+        for q in qs:
+            q.stop()
+        assert got[0] == got[1] and got[0]["members"] == ["a", "b"]
+        assert int(s.add("gen", 0)) == 1 and qs[0].latest() == 1
+
+
+def test_newcomer_does_not_start_a_job_of_its_own():
+    # the running job's processes are all gone: a newcomer, or a restarted process of a
+    # member, raises instead of forming a quorum alone from its own state at step 0
+    from minitorch.distributed.ft._quorum import Quorum
+    s = dist.HashStore()
+    d1 = {"g": 1, "members": ["0"], "join": 0, "steps": {"0": 5}, "who": {"0": _gone_process()}}
+    import json
+    s.set("q/1/decision", json.dumps(d1))
+    s.set("gen", "1")
+    for rid in ("1", "0"):
+        q = Quorum(s, rid, 1, 2, 0.0, 0.05, 5.0)
+        try:
+            assert q.latest() == 1
+            with pytest.raises(RuntimeError, match="does not start one of its own"):
+                q.form(2, q.decision(1), 0, True, time.monotonic() + 10)
+            with pytest.raises(RuntimeError, match="never starts one"):
+                q.form(3, None, 0, True, time.monotonic() + 10)
+        finally:
+            q.stop()
+    assert q.decision(2) is None

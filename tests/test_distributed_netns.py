@@ -503,3 +503,65 @@ def test_link_cut_and_restored_before_the_timeout(hosts, tmp_path):
         assert info["error"] is None, info
         assert info["n"] > 3
         assert info["longest"] > 1.0  # a collective waited through the cut, then completed
+
+
+# fault-tolerant training (minitorch.distributed.ft) across hosts: the ranks run the replicas
+# of tests/test_distributed_ft.py (its _job_kill, _reference and checks), two on each host
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+STORE_SERVER = textwrap.dedent('''
+    import sys, minitorch.distributed as dist
+    store = dist.TCPStore(sys.argv[1], int(sys.argv[2]), is_master=True, wait_for_workers=False)
+    print("ready", flush=True)
+    sys.stdin.read()  # serves until the test closes its input
+''')
+
+
+@pytest.mark.parametrize("rejoin", [False, True], ids=["survivors", "rejoin"])
+def test_ft_training_across_hosts(hosts, tmp_path, rejoin):
+    # 2 hosts x 2 replicas (shared memory inside a host, TCP between); replica 3, on host 1,
+    # dies by SIGKILL at a step: replica 2 on its host sees its process gone, those on host 0
+    # its heartbeat stop (Note [Quorum in the store]).  The three survivors go on in the same
+    # processes and equal a three-replica run from the kill step bit for bit; with `rejoin`,
+    # a restarted replica 3 (on host 1) enters, receives the state, and all four end equal.
+    import pickle
+    import test_distributed_ft as ftt
+    h = hosts(2)
+    port = free_port()
+    env = _env(tmp_path, FT_TEST_STORE_ADDR=h.addr(0))
+    (tmp_path / "out").mkdir()
+    server = subprocess.Popen(h.cmd(0, [sys.executable, "-c", STORE_SERVER, h.addr(0), str(port)]),
+                              env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().strip() == "ready"
+        save = str(tmp_path / "state_at_kill.pt")
+        victim = 3
+        procs = []
+        for r in range(4):
+            call = (f"import sys; sys.path.insert(0, {TESTS_DIR!r}); import test_distributed_ft as t; "
+                    f"t._job_kill_to_file({r}, 4, {port}, {victim}, {save!r}, {0.2 if rejoin else None!r}, "
+                    f"{str(tmp_path / 'out' / f'{r}.pkl')!r})")
+            procs.append(subprocess.Popen(h.cmd(r // 2, [sys.executable, "-c", call]), env=env,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        _finish(procs, timeout=150)
+    finally:
+        server.stdin.close()
+        server.wait(30)
+    assert procs[victim].returncode == -signal.SIGKILL, procs[victim].err
+    res = {}
+    for r in range(4):
+        if r != victim:
+            assert procs[r].returncode == 0, procs[r].err
+            res[r] = pickle.loads((tmp_path / "out" / f"{r}.pkl").read_bytes())
+    for r in res.values():
+        assert r["same_pid"] and r["step"] == ftt.STEPS
+        assert [s for s, _ in r["failed"]] == [ftt._KILL_STEP]
+        assert r["state"] == res[0]["state"]
+    if not rejoin:
+        for r in res.values():
+            assert r["participants"] == 3
+            assert [w for _, _, w in r["log"]] == [4] * ftt._KILL_STEP + [3] * (ftt.STEPS - ftt._KILL_STEP)
+        assert res[0]["state"] == ftt._reference(save, 3)      # bit for bit
+    else:
+        # restarted on host 1 0.2 s after the kill: it joins the running job and all four end
+        # bit-identical, every sample of the epoch in one committed share
+        ftt._check_rejoined(save, [res[0], res[1], res[2]], ftt._KILL_STEP)

@@ -21,6 +21,12 @@ Note [The NCCL backend]
   for on the host), and the coalesced forms as one NCCL group.  Tensors must be contiguous CUDA
   tensors of this process's device; CPU tensors never reach it (the group has no CPU backend, or
   sends them to its CPU backend).
+- Deterministic all-reduce (beyond torch): an AllreduceOptions with ``deterministic = True``
+  (DistributedDataParallel(..., deterministic=True) passes one) makes a floating SUM, AVG or
+  PRODUCT combine every element by the CPU backend's fixed rule (Note [Fixed reduction order]),
+  from grouped ncclSend/ncclRecv and elementwise combines on the internal stream (Note [The
+  fixed order over point-to-point] in _fixed_order.py): bit for bit the CPU backend's result,
+  whatever NCCL's own algorithms would do.  Without it all_reduce is NCCL's.
 """
 import hashlib
 from datetime import timedelta
@@ -29,6 +35,7 @@ import minitorch as _mt
 
 from .. import _C
 from .._C import _c10d
+from . import _fixed_order
 from ._process_group import _Backend
 from ._reduce_op import ReduceOp, _RedOpType, _op_value
 from ._store import PrefixStore
@@ -328,8 +335,82 @@ class ProcessGroupNCCL(_Backend):
             red, opts = self._red(None, t, opts), None
         else:
             red = self._red(opts, t)
+        if getattr(opts, "deterministic", False) and self._size > 1 and \
+                (t.is_floating_point() or t.is_complex()):
+            return self._fixed_order_allreduce(t, red, opts)
         return self._run("ALLREDUCE", t.device.index, [(_ALLREDUCE, t, t, red, 0)], [t], [t],
                          (t.numel(), t.numel()), opts)
+
+    def _fixed_order_allreduce(self, t, red, opts):
+        """The deterministic all-reduce (Note [The NCCL backend]): rule T of Note [Fixed
+        reduction order] over rank index, by the schedule of Note [The fixed order over
+        point-to-point] (grouped sends and receives, and combines on the internal stream)."""
+        kind = {v: k for k, v in _NCCL_OPS.items()}.get(red) if type(red) is not _PreMul \
+            else _RedOpType.PREMUL_SUM
+        if kind in (_RedOpType.MIN, _RedOpType.MAX):
+            # any order gives the same bits: NCCL's own algorithm
+            return self._run("ALLREDUCE", t.device.index, [(_ALLREDUCE, t, t, red, 0)], [t],
+                             [t], (t.numel(), t.numel()), opts)
+        if kind not in (_RedOpType.SUM, _RedOpType.AVG, _RedOpType.PRODUCT) or t.is_complex():
+            raise NotImplementedError(
+                "ProcessGroupNCCL: the deterministic all-reduce is implemented for SUM, AVG, "
+                f"PRODUCT, MIN and MAX of real floating tensors, not {kind.name} of {t.dtype}")
+        if self._error is not None:
+            raise self._error
+        device = t.device.index
+        comm = self._comm(device)
+        stream = self._stream(device)
+        handle = stream.cuda_stream
+        sync = self._sync_events[device]
+        _C._cuda_eventRecord(sync, _C._cuda_getCurrentStream(device)[0])
+        _C._cuda_eventWait(sync, handle, device)
+        _C._cuda_record_stream(t, handle)
+        keep = [t]
+        n = self._size
+        steps = _fixed_order.allreduce_steps(n, self._rank, t.numel())
+        with _mt.cuda.stream(stream):
+            flat = t.reshape(-1)
+            # 16-bit floats combine in float32 and are rounded once (as the CPU backend does)
+            wide = t.dtype in (_mt.float16, _mt.bfloat16)
+            buf = flat.float() if wide else flat
+            keep.append(buf)
+            try:
+                for to, out, frm, into, comb in steps:
+                    calls = [(_SEND, buf.narrow(0, o, c), None, to) for o, c in out]
+                    dsts = [buf.narrow(0, o, c) for o, c in into]
+                    srcs = [_mt.empty(c, dtype=buf.dtype, device=buf.device) if comb else d
+                            for (o, c), d in zip(into, dsts)]
+                    calls += [(_RECV, None, r, frm) for r in srcs]
+                    keep.extend(srcs)
+                    if not calls:
+                        continue
+                    _c10d._nccl_group(True)
+                    try:
+                        for k, send, recv, peer in calls:
+                            _c10d._nccl_op(comm, k, send, recv, 0, peer, handle)
+                    finally:
+                        _c10d._nccl_group(False)
+                    if comb:
+                        for d, r in zip(dsts, srcs):
+                            if kind == _RedOpType.PRODUCT:
+                                d.mul_(r)
+                            else:
+                                d.add_(r)
+            except _c10d.DistBackendError as e:
+                raise _c10d.DistBackendError(f"[Rank {self._rank}] {e}") from None
+            if kind == _RedOpType.AVG:
+                buf.div_(n)
+            if wide:
+                flat.copy_(buf)
+        event = _mt.cuda.Event()
+        event.record(stream)
+        self._seq += 1
+        to = getattr(opts, "timeout", None)
+        timeout = to if isinstance(to, timedelta) and to.total_seconds() > 0 else self._timeout
+        w = WorkNCCL(self, "ALLREDUCE", event, keep, [t], t.numel(), t.numel(),
+                     timeout.total_seconds())
+        self._watchdog.add(w)
+        return w
 
     def allreduce_coalesced(self, tensors, opts=None):
         ts = [_contiguous_cuda(t, "allreduce_coalesced") for t in tensors]

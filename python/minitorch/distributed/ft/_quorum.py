@@ -18,14 +18,29 @@ the join counter seen when it was made.  A participant of round g:
      the first proposal wins and every participant follows the same decision;
   3. a participant left out (it registered after the decision) takes part in round g+1 as a
      newcomer.
+Joining the running job: a replica that wants in takes part in the round after the latest
+decided one, L + 1, with L's decision as its predecessor; L is read from the decisions
+themselves (``gen`` is only a hint that the winner of a round raises, with compare_set, to
+at most that round; it may lag behind a decision just made, never run ahead of one).  Round 1
+is the only round without a predecessor, and the only one that may start a job: a round after
+it is decided only when one of its members is a process of the round before (it carries the
+job's state, from which the others are healed); a newcomer that finds every process of L gone
+raises instead of starting a job of its own from step 0.  Each proposal names its proposer
+(``by``), so that of several participants proposing the same members exactly one has won.
+(A race once broke this: ``gen`` was raised by every participant whose proposal equalled the
+stored decision, each by the difference it had read, so two of them could carry it past the
+latest round; a replacement started during the survivors' recovery then took that undecided
+round, whose predecessor it could not find, for round 1, asked nobody to re-form, and after
+join_timeout formed a quorum of its own at step 0.)
 A decision also names each member's process (host key, pid, start time): a restarted process
 of a replica that an earlier process registered is not that member (it joins as a newcomer).
 Dead means: the process said it left (Manager.shutdown writes ``left/<id>``); on this host
-(same host name, boot id and pid namespace, or the same MINITORCH_HOST_ID) the process is
-gone, a zombie, or its pid now names another process (start time); on another host, its
-heartbeat has not moved for heartbeat_timeout as seen by the observer's own clock (no clock
-is compared across hosts).  A live participant is always waited for; only a dead one is left
-out, so a slow survivor is never dropped by mistake.
+(same host name, boot id, pid and network namespaces, or the same MINITORCH_HOST_ID) the
+process is gone, a zombie, or its pid now names another process (start time); on another host
+(a network namespace is a host of its own, as for the transports), its heartbeat has not
+moved for heartbeat_timeout as seen by the observer's own clock (no clock is compared across
+hosts).  A live participant is always waited for; only a dead one is left out, so a slow
+survivor is never dropped by mistake.
 The store itself is the single point that must survive: the process hosting a TCPStore
 server (or the file system of a FileStore) must outlive the job; losing it ends the job.
 """
@@ -49,17 +64,20 @@ def _read(path):
 
 
 def host_key():
-    """What identifies this host and pid namespace: pids compare only within one.
-    MINITORCH_HOST_ID, when set, stands for all of it (as for the transports, Note [Choosing a
-    transport]): replicas with different ids are on different hosts to each other."""
+    """What identifies this host and pid namespace: pids compare only within one.  A network
+    namespace is a host of its own, as for the transports (Note [Choosing a transport]);
+    MINITORCH_HOST_ID, when set, stands for all of it: replicas with different ids are on
+    different hosts to each other."""
     hid = os.environ.get("MINITORCH_HOST_ID")
     if hid:
         return f"id:{hid}"
-    try:
-        ns = os.readlink("/proc/self/ns/pid")
-    except OSError:
-        ns = ""
-    return f"{socket.gethostname()}|{_read('/proc/sys/kernel/random/boot_id')}|{ns}"
+    ns = []
+    for kind in ("pid", "net"):
+        try:
+            ns.append(os.readlink(f"/proc/self/ns/{kind}"))
+        except OSError:
+            ns.append("")
+    return f"{socket.gethostname()}|{_read('/proc/sys/kernel/random/boot_id')}|{'|'.join(ns)}"
 
 
 def _proc_start(pid):
@@ -166,9 +184,22 @@ class Quorum:
 
     # ------------------------------------------------------------------ rounds
     def latest(self):
-        """The number of the latest decided round this store knows of (0: none)."""
-        v = self.store.add("gen", 0)
-        return int(v)
+        """The number of the latest decided round (0: none).  ``gen`` is only a hint (it may
+        lag behind a decision just made); the decisions themselves say (rounds are decided
+        in order: 1, 2, ...)."""
+        g = int(self.store.add("gen", 0))
+        while g > 0 and not self.store.check([f"q/{g}/decision"]):
+            g -= 1
+        while self.store.check([f"q/{g + 1}/decision"]):
+            g += 1
+        return g
+
+    def _advance(self, g):
+        """Raises the hint ``gen`` to g (an atomic maximum: never past a decided round)."""
+        cur = int(self.store.add("gen", 0))
+        while cur < g:
+            got = self.store.compare_set("gen", str(cur), str(g))
+            cur = int(got.decode() if isinstance(got, bytes) else got)
 
     def decision(self, g):
         key = f"q/{g}/decision"
@@ -177,8 +208,11 @@ class Quorum:
         return json.loads(self.store.get(key))
 
     def form(self, g, prev, step, newcomer, deadline):
-        """Takes part in round g (prev: the decision of round g-1 or None); returns the
-        decision, which may leave this replica out."""
+        """Takes part in round g (prev: the decision of round g-1, None for round 1 only);
+        returns the decision, which may leave this replica out."""
+        if prev is None and g != 1:
+            raise RuntimeError(f"replica {self.rid}: round {g} without the decision of round "
+                               f"{g - 1}: a replica joins the running job, it never starts one")
         d = self.decision(g)
         if d is not None:
             return d
@@ -202,20 +236,32 @@ class Quorum:
                 regs[r] = json.loads(self.store.get(f"q/{g}/reg/{r}"))
             live = [r for r in dict.fromkeys(order) if not self.dead(r, regs[r])]
             missing = [e for e in expected if e not in regs and not self.dead(e)]
-            ready = not missing and len(live) >= self.min_size
+            # a round after the first carries the job on: one of its members at least is a
+            # process of the round before (a newcomer, or a restarted process of a member,
+            # never forms a round of newcomers alone from its own state)
+            carried = prev is None or any(
+                e in live and _who(regs[e]) == prev["who"][e] for e in expected)
+            if not carried and all(self.dead(e, _ident(prev["who"][e])) for e in expected):
+                raise RuntimeError(
+                    f"replica {self.rid}: every process of round {g - 1} ({expected}) is gone, "
+                    "and the job's state with them: a replica joins a running job, it does not "
+                    "start one of its own (start a new job, with a new store)")
+            ready = carried and not missing and len(live) >= self.min_size
             if ready and prev is None and len(live) < self.expected:
                 ready = time.monotonic() - first >= self.join_timeout
             if ready:
                 members = [e for e in expected if e in live]
                 members += sorted((r for r in live if r not in expected), key=_id_key)
+                # "by" makes every proposal differ: several participants may propose the same
+                # members, and only the one whose text was stored has won
                 prop = {"g": g, "members": members, "join": int(join),
                         "steps": {r: int(regs[r]["step"]) for r in members},
-                        "who": {r: _who(regs[r]) for r in members}}
+                        "who": {r: _who(regs[r]) for r in members}, "by": self.who()}
                 mine = json.dumps(prop)
                 got = self.store.compare_set(f"q/{g}/decision", "", mine)
                 got = got.decode() if isinstance(got, bytes) else got
                 if got == mine:   # this proposal won: the latest round is g now
-                    self.store.add("gen", max(0, g - self.latest()))
+                    self._advance(g)
                 return json.loads(got)
             if time.monotonic() > deadline:
                 raise TimeoutError(
@@ -227,6 +273,11 @@ class Quorum:
 
 def _id_key(rid):
     return (0, int(rid), "") if rid.isdigit() else (1, 0, rid)
+
+
+def _ident(who):
+    host, pid, start = who
+    return {"host": host, "pid": pid, "start": start}
 
 
 def _who(ident):

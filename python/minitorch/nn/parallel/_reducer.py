@@ -32,7 +32,9 @@ the balanced pairwise tree over the micro-batch index i = r*A + a of the micro-b
 gradients g_i: inside a rank the tree over its A micro-batches, across ranks the all-reduce's
 tree over rank index (Note [Fixed reduction order] in csrc/distributed/algorithms/reduce_tree.c,
 a balanced tree when W is a power of two); the tree over W subtrees of A leaves is the tree over
-W*A leaves.
+W*A leaves.  The CPU backend always reduces in that order; a bucket on a CUDA device goes to the
+device backend's deterministic all-reduce (NCCL's: Note [The NCCL backend]), which combines in
+the same order, so the weights equal the CPU backend's bit for bit.
 - Inside a rank, autograd's own accumulation (.grad += g, a left fold) is not used: the forward
   of each micro-batch after the first sets .grad to None, so backward produces g_i alone, and
   the reducer pushes it on the parameter's binary-counter stack (level j holds the sum of 2^j
@@ -246,10 +248,25 @@ class Reducer:
             self.ready[b.index] = True
             while self.next_launch < len(self.buckets) and self.ready[self.next_launch]:
                 bk = self.buckets[self.next_launch]
-                bk.work = self._run_hook(bk) if self.comm_hook is not None else \
-                    _c10d.all_reduce(bk.buffer, op=_c10d.ReduceOp.AVG, group=self.group,
-                                     async_op=True)
+                if self.comm_hook is not None:
+                    bk.work = self._run_hook(bk)
+                elif self.deterministic and bk.buffer.is_cuda:
+                    bk.work = self._fixed_order_allreduce(bk.buffer)
+                else:
+                    bk.work = _c10d.all_reduce(bk.buffer, op=_c10d.ReduceOp.AVG,
+                                               group=self.group, async_op=True)
                 self.next_launch += 1
+
+    def _fixed_order_allreduce(self, buffer):
+        """The bucket's AVG all-reduce in the CPU backend's fixed order on a device backend
+        (NCCL's deterministic all-reduce, Note [The NCCL backend]): the CPU backend always
+        reduces in that order."""
+        from ...distributed._options import AllreduceOptions
+        pg = self.group if self.group is not None else _c10d._get_default_group()
+        o = AllreduceOptions()
+        o.reduceOp = _c10d.ReduceOp(_c10d.ReduceOp.AVG)
+        o.deterministic = True
+        return pg.allreduce([buffer], o)
 
     def _run_hook(self, bk):
         from ...distributed._grad_bucket import GradBucket
