@@ -273,15 +273,15 @@ class DataLoader(typing.Generic[_T_co]):
             state = None                  # saved at the end of an epoch: a new one
         if self.num_workers == 0:
             return _SingleProcessIter(self, state=state)
-        self.check_worker_number_rationality()
         cls = _ThreadIter if self.worker_mode == "thread" else _MultiProcessIter
-        if self.persistent_workers:
-            if self._iterator is None:
-                self._iterator = cls(self, state)
-            else:
-                self._iterator._reset(self, state)
+        if self.persistent_workers and self._iterator is not None:
+            self._iterator._reset(self, state)       # no new workers: no warning (as torch)
             return self._iterator
-        return cls(self, state)
+        self.check_worker_number_rationality()      # once per new pool of workers, as torch
+        it = cls(self, state)
+        if self.persistent_workers:
+            self._iterator = it
+        return it
 
     # ---- resumable loading (Note [Loader state] in _resume.py)
     def state_dict(self):
