@@ -16,6 +16,7 @@ import pytest
 
 import minitorch as torch
 from minitorch.utils.data import DataLoader, Dataset, SharedList, get_worker_info
+from minitorch.utils.data._utils import signal_handling
 from minitorch.utils.data._shared_spec import SpecReader, SpecWriter, new_spec_file
 
 PICKLED = {"count": 0}
@@ -176,6 +177,11 @@ def test_worker_killed_by_a_signal_names_its_pid():
     next(it)
     victim = it._workers[1].pid
     os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    with pytest.raises(RuntimeError, match=rf"DataLoader worker \(pid {victim}\) is killed"):
+        while time.monotonic() < deadline:       # torch's check, from the zygote's report
+            signal_handling._error_if_any_worker_fails()
+            time.sleep(0.01)
     with pytest.raises(RuntimeError, match=rf"DataLoader worker \(pid {victim}\) is killed by "
                                            r"signal: Killed"):
         for _ in range(600):

@@ -204,7 +204,7 @@ class Zygote:
         self.workers = [ForkedWorker(self, i) for i in range(num_workers)]
         self.by_pid = {}
         self.pids_known = False
-        self.on_pids = None          # called with the pids once all are known
+        self.on_pids = None          # called with the workers once all pids are known
         self.spec_sent = False       # False: the zygote may wait for a spec that will not come
         self.closed = False
         try:
@@ -271,7 +271,7 @@ class Zygote:
             if len(self.by_pid) == len(self.workers):
                 self.pids_known = True
                 if self.on_pids is not None:
-                    self.on_pids([w._pid for w in self.workers])
+                    self.on_pids(self.workers)
         elif msg[0] == "exit":
             w = self.by_pid.get(msg[1])
             if w is not None:

@@ -548,7 +548,8 @@ class _MultiProcessIter(_BaseIter):
         if self._zygote is None:
             signal_handling._set_worker_pids(id(self), [p.pid for p in self._workers])
         else:                             # registered once the zygote has forked them all
-            self._zygote.on_pids = functools.partial(signal_handling._set_worker_pids, id(self))
+            self._zygote.on_pids = functools.partial(signal_handling._set_forked_workers,
+                                                     id(self))
 
     def _start(self, loader, base_seed, state=None):
         # the workers were seeded with the first epoch's seed; as torch, persistent workers keep
@@ -637,7 +638,7 @@ class _MultiProcessIter(_BaseIter):
         while True:
             wait_s = None if deadline is None else max(0.0, deadline - time.monotonic())
             ready = _connection.wait(list(conns) + sentinels, wait_s)
-            if zygote is not None and len(ready) > 0:
+            if zygote is not None and any(obj in sentinels for obj in ready):
                 zygote.poll(0.0)
                 sentinels = zygote.sentinels
             for obj in ready:
@@ -826,6 +827,8 @@ def _shutdown_workers(workers, index_queues, conns, key=None, zygote=None):
     """Asks every worker to exit, waits up to a grace period, then terminates / kills the rest
     (and ends the zygote that forked them, Note [Worker zygote]); closes the queues and pipes.
     Safe to call twice and at interpreter exit."""
+    if zygote is not None:
+        zygote.on_pids = None             # the iterator is going: no registration any more
     if zygote is not None and not zygote.spec_sent:
         zygote.close(0.0)                 # it will not fork them: it stops
     for iq in index_queues:
@@ -853,4 +856,4 @@ def _shutdown_workers(workers, index_queues, conns, key=None, zygote=None):
     conns.clear()
     workers.clear()
     if key is not None:
-        signal_handling._worker_pids.pop(key, None)
+        signal_handling._forget_worker_pids(key)
