@@ -196,7 +196,7 @@ def test_a_dataset_that_fails_to_load_in_the_workers():
 
 
 def test_timeout_with_forked_workers():
-    it = iter(DataLoader(Slow(), batch_size=100, num_workers=1, timeout=0.2,
+    it = iter(DataLoader(Slow(), batch_size=25, num_workers=1, timeout=0.2,
                          multiprocessing_context="spawn"))
     with pytest.raises(RuntimeError, match="DataLoader timed out after 0.2 seconds"):
         next(it)
