@@ -7,19 +7,20 @@ its threads, locks or device state.  Starting every worker through the context c
 worker, an interpreter, the imports (minitorch, NumPy, the user's main module) and an unpickling
 of the whole dataset: 16 workers over a 100 MB dataset object took seconds of CPU each on a
 small machine.  Instead the loader starts ONE process through the context, the zygote, as soon
-as the iterator is created, and meanwhile pickles the worker spec once into a memory file the zygote reads as it is
-written (Note [One pickle for all workers]).  The zygote (fresh,
-started by the context, and with no thread of its own beyond the idle pools of minitorch and
-NumPy, which are fork-safe) imports what the workers need, unpickles the dataset once, freezes
+as the iterator is created, and meanwhile pickles the worker spec once into a memory file the
+zygote reads as it is written (Note [One pickle for all workers]).  The zygote (fresh, started
+by the context, and with no thread of its own beyond the idle pools of minitorch and NumPy,
+which are fork-safe) imports what the workers need, unpickles the dataset once, freezes
 the garbage collector's view of it (gc.freeze: the workers' collections do not write to the
 shared pages) and os.fork()s the workers, which share that copy copy-on-write.  Each worker
 then seeds itself as any worker does (base seed + worker id), so the zygote's generator state
 is not what they draw from.
 
 The workers are the zygote's children, not the main process's, so the main process learns of
-them through the zygote's pipe: ("pid", worker id, pid) as it forks each (worker 0 starts on its
-first batch while the others are forked), then ("exit", pid, exitcode) for each worker it reaps (multiprocessing's exit codes: negative for a signal), which is how a
-worker killed by a signal becomes torch's "DataLoader worker (pid N) is killed by signal".  The
+them through the zygote's pipe: ("pid", worker id, pid) as it forks each (worker 0 starts on
+its first batch while the others are forked), then ("exit", pid, exitcode) for each worker it
+reaps (multiprocessing's exit codes: negative for a signal), which is how a worker killed by a
+signal becomes torch's "DataLoader worker (pid N) is killed by signal".  The
 main process sees each worker through a `ForkedWorker` with the Process methods it uses (pid,
 is_alive, exitcode, join, terminate, kill); terminate/kill ask the zygote to signal the worker
 (only it knows that the pid was not reaped and reused).  The zygote exits once its last worker
@@ -128,7 +129,9 @@ def _monitor(conn, pids, main_gone):
         for pid in pids:
             try:
                 pidfds[os.pidfd_open(pid)] = pid
-            except OSError:
+            except OSError:               # reaped already, or no pidfds here: poll instead
+                for fd in pidfds:
+                    os.close(fd)
                 pidfds = {}
                 break
     # main_gone: when the main process's pipe ended (None: it still runs)
