@@ -15,7 +15,7 @@ import warnings
 import pytest
 
 import minitorch as torch
-from minitorch.utils.data import DataLoader, Dataset, SharedList, get_worker_info
+from minitorch.utils.data import DataLoader, Dataset, IterableDataset, SharedList, get_worker_info
 from minitorch.utils.data._utils import signal_handling
 from minitorch.utils.data._shared_spec import SpecReader, SpecWriter, new_spec_file
 
@@ -162,7 +162,7 @@ def test_workers_forked_by_one_process(method, workers):
     assert not _shm_names(pids + [zygote])
 
 
-def test_seeds_differ_between_epochs_and_workers():
+def test_persistent_forked_workers_keep_distinct_seeds():
     loader = DataLoader(Big(10, 8), batch_size=1, num_workers=2, multiprocessing_context="spawn",
                         persistent_workers=True)
     seeds = [{(int(b[0, 2]), int(b[0, 3])) for b in loader} for _ in range(2)]
@@ -277,3 +277,33 @@ def test_spec_stream_round_trip_in_one_process():
     assert again["t"] is again["alias"] and again["t"].data_ptr() == t.data_ptr()
     assert again["view"].tolist() == [3.0, 4.0, 5.0] and t.is_shared()
     assert again["words"] == obj["words"] and again["big"] == obj["big"]
+
+
+class Shards(IterableDataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        info = get_worker_info()
+        return iter(range(info.id, self.n, info.num_workers))
+
+
+def test_iterable_dataset_and_resume_with_forked_workers():
+    out = torch.cat(list(DataLoader(Shards(20), batch_size=3, num_workers=2,
+                                    multiprocessing_context="spawn")))
+    assert sorted(out.tolist()) == list(range(20))
+    ds = Big(30, 24)
+
+    def loader():
+        return DataLoader(ds, batch_size=4, shuffle=True, num_workers=2,
+                          generator=torch.Generator().manual_seed(3),
+                          multiprocessing_context="forkserver")
+    full = [b[:, 0].tolist() for b in loader()]
+    first = loader()
+    it = iter(first)
+    head = [next(it)[:, 0].tolist() for _ in range(2)]
+    state = first.state_dict()
+    del it
+    resumed = loader()
+    resumed.load_state_dict(state)
+    assert head + [b[:, 0].tolist() for b in resumed] == full
