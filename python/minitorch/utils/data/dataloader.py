@@ -9,7 +9,9 @@ a worker that is ahead waits and the main process waits for a slow one.  Batches
 through shared-memory slabs the workers reuse (Note [Batch slabs]): no copy and no system call
 per batch beyond one small message.  A worker's exception is raised again in the main process
 with its traceback and the sample it was loading; a worker that dies is an error naming its
-pid as soon as it is gone (its process sentinel is watched with the pipes); `timeout` bounds
+pid as soon as it is gone (its process sentinel is watched with the pipes; under spawn and
+forkserver the workers are forked by one process that reports their exits, Note [Worker
+zygote] in _zygote.py); `timeout` bounds
 each wait.  Breaking out of the loop, deleting the iterator, Ctrl-C and interpreter exit all
 end the workers (finalizer, then terminate/kill after a grace period); their shared memory is
 descriptor-backed, so nothing outlives them.
