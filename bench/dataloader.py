@@ -4,6 +4,7 @@ alternating the libraries.
     python bench/dataloader.py [--batches N] [--rounds R] [--list-mb MB] [--skip-rss]
                                [--only throughput|overhead|rss|resume|threads|startup ...]
                                [--startup-mb MB] [--startup-workers N]
+                               [--startup-context spawn|forkserver]
 
 (a) 3x224x224 uint8 samples (each __getitem__ returns a fresh tensor), batch 64, num_workers
     0/1/2: batches/s, MB/s, time to the first batch (best of the rounds);
@@ -21,9 +22,11 @@ alternating the libraries.
 (e) thread workers: a dataset whose per-sample work (~1 ms) is a GIL-releasing transform,
     batch 32, 2 workers: minitorch's thread and process workers and torch's process workers,
     alternating: batches/s and time to the first batch;
-(f) start-up under spawn: --startup-workers (16) workers over a dataset object whose pickle is
-    --startup-mb (100) MB (a list of strings): time to the first batch, minitorch (one pickle
-    in shared memory for all workers) and torch (one pickle per worker).
+(f) start-up under spawn (or --startup-context forkserver): --startup-workers (16) workers over
+    a dataset object whose pickle is --startup-mb (100) MB (a list of strings): time to the
+    first batch, minitorch (one process started through the context unpickles the dataset once
+    and forks the workers) and torch (one pickle per worker); each run in a fresh interpreter
+    whose main module imports only the library it measures.
 Ratios are minitorch / torch for times (< 1: minitorch faster) and torch / minitorch for
 throughput (> 1: minitorch faster).
 """
@@ -329,9 +332,22 @@ def bench_threads(args):
         print(f"{name:>18} {rate:>10.1f} {first * 1e3:>9.1f} {start * 1e3:>9.1f}")
 
 
-class BigObject:
-    """A dataset whose pickle is about `mb` MB: a list of 100-byte strings."""
+# (f) runs in a fresh interpreter per measurement: its main module imports only the library
+# measured, as a user's script does (spawned workers import the main module again, so a bench
+# module that imported both libraries would make every worker of either import both)
+STARTUP_SCRIPT = """
+import sys
+import time
 
+LIB, MB, WORKERS, METHOD = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+if LIB == "minitorch":
+    import minitorch.utils.data as data
+else:
+    import torch.utils.data as data
+
+
+class BigObject:
+    # a dataset whose pickle is about MB megabytes: a list of 100-byte strings
     def __init__(self, mb):
         self.rows = [f"{i:0100d}" for i in range(int(mb * 1e6 / 100))]
 
@@ -342,28 +358,46 @@ class BigObject:
         return len(self.rows[i])
 
 
+if __name__ == "__main__":
+    import warnings
+    warnings.filterwarnings("ignore")
+    ds = BigObject(MB)
+    loader = data.DataLoader(ds, batch_size=8, num_workers=WORKERS, multiprocessing_context=METHOD)
+    t0 = time.perf_counter()
+    it = iter(loader)
+    next(it)
+    print(time.perf_counter() - t0, flush=True)
+    del it
+"""
+
+
 def bench_startup(args):
-    import pickle
-    ds = BigObject(args.startup_mb)
-    mb = len(pickle.dumps(ds, pickle.HIGHEST_PROTOCOL)) / 1e6
-    w = args.startup_workers
-    print(f"(f) spawn, {w} workers, a dataset whose pickle is {mb:.0f} MB: first batch s "
-          f"(best of {args.rounds}, alternating)")
-    rows = [("minitorch", mdata.DataLoader)]
-    if torch is not None:
-        rows.append(("torch", tdata.DataLoader))
+    import importlib.util
+    import subprocess
+    import sys
+    import tempfile
+    w, method = args.startup_workers, args.startup_context
+    print(f"(f) {method}, {w} workers, a dataset whose pickle is {args.startup_mb} MB: first batch s "
+          f"(best of {args.rounds}, alternating; each in a fresh interpreter that imports only "
+          f"its library)")
+    libs = ["minitorch"]
+    if importlib.util.find_spec("torch") is not None:
+        libs.append("torch")
     best = {}
-    for _ in range(args.rounds):
-        for name, cls in rows:
-            loader = cls(ds, batch_size=8, num_workers=w, multiprocessing_context="spawn")
-            t0 = time.perf_counter()
-            it = iter(loader)
-            next(it)
-            best[name] = min(best.get(name, 1e9), time.perf_counter() - t0)
-            del it, loader
-            gc.collect()
-    for name, t in best.items():
-        print(f"  {name:<10} {t:8.2f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "startup_bench.py")
+        with open(script, "w") as f:
+            f.write(STARTUP_SCRIPT)
+        for _ in range(args.rounds):
+            for lib in libs:
+                out = subprocess.run([sys.executable, script, lib, str(args.startup_mb), str(w),
+                                      method], capture_output=True, text=True, timeout=600)
+                if out.returncode != 0:
+                    raise RuntimeError(f"{lib} start-up run failed:\n{out.stderr}")
+                t = float(out.stdout.split()[0])
+                best[lib] = min(best.get(lib, 1e9), t)
+    for lib, t in best.items():
+        print(f"  {lib:<10} {t:8.2f} s")
 
 
 def main():
@@ -376,6 +410,7 @@ def main():
                     choices=["throughput", "overhead", "rss", "resume", "threads", "startup"])
     ap.add_argument("--startup-mb", type=int, default=100)
     ap.add_argument("--startup-workers", type=int, default=16)
+    ap.add_argument("--startup-context", default="spawn", choices=["spawn", "forkserver"])
     args = ap.parse_args()
     print(f"minitorch {minitorch.__version__}, torch {torch.__version__ if torch else 'not installed'}, "
           f"{platform.machine()}, {os.cpu_count()} cores")

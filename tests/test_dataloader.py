@@ -549,6 +549,28 @@ def test_too_many_workers_warns():
         DataLoader(Squares(), num_workers=1)
 
 
+def test_too_many_workers_warns_once_per_new_pool():
+    """As torch 2.15 (counts captured from it): once at construction, once per iterator that
+    starts workers, none when persistent workers start a new epoch."""
+    n = (os.cpu_count() or 1) + 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        counts = []
+        loader = DataLoader(Squares(8), batch_size=4, num_workers=n)
+        counts.append(len(caught))
+        for _ in range(2):
+            list(loader)
+            counts.append(len(caught))
+        loader = DataLoader(Squares(8), batch_size=4, num_workers=n, persistent_workers=True)
+        counts.append(len(caught))
+        for _ in range(2):
+            list(loader)
+            counts.append(len(caught))
+        del loader
+    assert counts == [1, 2, 3, 4, 5, 5]
+    assert all("This DataLoader will create" in str(w.message) for w in caught)
+
+
 class CountingWithLen(IterableDataset):
     def __init__(self, n, length):
         self.n, self.length = n, length

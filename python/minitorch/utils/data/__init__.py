@@ -6,8 +6,8 @@ permutations of the samplers), _collate.py (default_collate, default_convert), _
 private module layout: _utils.worker.get_worker_info, _utils.collate ...), dataloader.py
 (DataLoader and its worker pool of processes or threads), _resume.py (the loader's state for
 state_dict / load_state_dict), _worker.py (the worker loops), _fetch.py (loading batches),
-_slabs.py (batches in shared memory), _shared_spec.py (one pickle of the dataset for spawned
-workers), shared.py (SharedList)."""
+_slabs.py (batches in shared memory), _zygote.py (spawn/forkserver workers forked from one
+process), _shared_spec.py (the one pickle of the dataset it loads), shared.py (SharedList)."""
 from ._collate import default_collate, default_convert
 from .dataloader import DataLoader, StatefulDataLoader
 from .shared import SharedList

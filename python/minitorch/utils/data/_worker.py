@@ -20,7 +20,6 @@ import minitorch as _mt
 from . import _collate
 from ._utils import worker as _worker_info
 from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher, seed_everything
-from ._shared_spec import SharedSpec
 from ._slabs import SlabRing
 from . import _resume
 from .sampler import _stateful
@@ -152,8 +151,6 @@ def worker_loop(spec, index_queue, result_conn, base_seed, init_fn, worker_id, n
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the main process's to handle
     if tie_to_parent:
         _die_with_parent()
-    if isinstance(spec, SharedSpec):
-        spec = spec.load()                       # Note [One pickle for all workers]
     _mt.set_num_threads(1)        # as torch: the workers are the parallelism
     seed = base_seed + worker_id
     _mt.manual_seed(seed)

@@ -9,7 +9,9 @@ a worker that is ahead waits and the main process waits for a slow one.  Batches
 through shared-memory slabs the workers reuse (Note [Batch slabs]): no copy and no system call
 per batch beyond one small message.  A worker's exception is raised again in the main process
 with its traceback and the sample it was loading; a worker that dies is an error naming its
-pid as soon as it is gone (its process sentinel is watched with the pipes); `timeout` bounds
+pid as soon as it is gone (its process sentinel is watched with the pipes; under spawn and
+forkserver the workers are forked by one process that reports their exits, Note [Worker
+zygote] in _zygote.py); `timeout` bounds
 each wait.  Breaking out of the loop, deleting the iterator, Ctrl-C and interpreter exit all
 end the workers (finalizer, then terminate/kill after a grace period); their shared memory is
 descriptor-backed, so nothing outlives them.
@@ -41,6 +43,7 @@ the iterator (or an error) asks the threads to stop and joins them.
 
 Beyond torch too, with num_workers=0 the loader warns once when loading takes most of the time
 of the loop (and suggests num_workers)."""
+import functools
 import itertools
 import multiprocessing as _pymp
 import os
@@ -59,9 +62,9 @@ from minitorch.autograd.profiler import record_function as _record_function
 from . import _collate
 from . import _resume
 from ._fetch import ExceptionWrapper, IterableFetcher, MapFetcher
-from ._shared_spec import SharedSpec
 from ._slabs import SlabMapper
 from ._utils import signal_handling
+from ._zygote import Zygote as _Zygote
 from ._worker import (TOO_MANY_OPEN_FILES, _IterableEnd, _Resume, _ThreadDied, _WithState,
                       _out_of_descriptors, thread_worker_loop, worker_loop)
 from .dataset import IterableDataset
@@ -272,15 +275,15 @@ class DataLoader(typing.Generic[_T_co]):
             state = None                  # saved at the end of an epoch: a new one
         if self.num_workers == 0:
             return _SingleProcessIter(self, state=state)
-        self.check_worker_number_rationality()
         cls = _ThreadIter if self.worker_mode == "thread" else _MultiProcessIter
-        if self.persistent_workers:
-            if self._iterator is None:
-                self._iterator = cls(self, state)
-            else:
-                self._iterator._reset(self, state)
+        if self.persistent_workers and self._iterator is not None:
+            self._iterator._reset(self, state)       # no new workers: no warning (as torch)
             return self._iterator
-        return cls(self, state)
+        self.check_worker_number_rationality()      # once per new pool of workers, as torch
+        it = cls(self, state)
+        if self.persistent_workers:
+            self._iterator = it
+        return it
 
     # ---- resumable loading (Note [Loader state] in _resume.py)
     def state_dict(self):
@@ -495,32 +498,60 @@ class _MultiProcessIter(_BaseIter):
         # a worker started by another thread must not die with that thread (Note in _worker.py)
         method = ctx.get_start_method()
         tie = threading.current_thread() is threading.main_thread() or method == "forkserver"
+        self._zygote = None
+        ends = []                             # the workers' ends of the result pipes
         try:
-            # spawned workers share one pickle of the dataset (Note [One pickle for all workers])
-            worker_spec = SharedSpec(spec) if method in ("spawn", "forkserver") else spec
             for i in range(self._num_workers):
                 iq = ctx.Queue()
                 iq.cancel_join_thread()       # never wait on a queue a dead worker will not drain
-                r, w = ctx.Pipe(duplex=False)
-                p = ctx.Process(target=worker_loop, daemon=True,
-                                args=(worker_spec, iq, w, self._first_seed, loader.worker_init_fn, i,
-                                      self._num_workers, os.getpid(), tie,
-                                      _worker_snapshot(state, i)))
-                p.start()
-                w.close()
-                self._workers.append(p)
                 self._index_queues.append(iq)
+                r, w = ctx.Pipe(duplex=False)
                 self._conns.append(r)
+                ends.append(w)
+            if method in ("spawn", "forkserver"):
+                # one process started through the context forks the workers (Note [Worker
+                # zygote]); it starts while the spec is pickled, once, and loads it as it is
+                # written (Note [One pickle for all workers])
+                try:
+                    self._zygote = _Zygote(ctx, self._index_queues, ends, self._first_seed,
+                                           loader.worker_init_fn, self._num_workers, tie,
+                                           [_worker_snapshot(state, i)
+                                            for i in range(self._num_workers)])
+                finally:
+                    for w in ends:
+                        w.close()
+                self._workers = self._zygote.workers
+                self._zygote.send_spec(spec)
+            else:
+                for i, w in enumerate(ends):
+                    p = ctx.Process(target=worker_loop, daemon=True,
+                                    args=(spec, self._index_queues[i], w, self._first_seed,
+                                          loader.worker_init_fn, i, self._num_workers,
+                                          os.getpid(), tie, _worker_snapshot(state, i)))
+                    try:
+                        p.start()
+                    finally:
+                        w.close()
+                    self._workers.append(p)
+                ends.clear()
         except BaseException:
-            _shutdown_workers(self._workers, self._index_queues, self._conns)
+            for w in ends:
+                w.close()
+            _shutdown_workers(self._workers, self._index_queues, self._conns,
+                              zygote=self._zygote)
             raise
-        signal_handling._set_worker_pids(id(self), [p.pid for p in self._workers])
         self._finalizer = weakref.finalize(self, _shutdown_workers, self._workers,
-                                           self._index_queues, self._conns, id(self))
+                                           self._index_queues, self._conns, id(self),
+                                           self._zygote)
         super().__init__(loader, self._first_seed, state)
         if self._pin:
             self._slabs.pin()          # Note [Batch slabs]: batches pinned where they lie
         self._fill()
+        if self._zygote is None:
+            signal_handling._set_worker_pids(id(self), [p.pid for p in self._workers])
+        else:                             # registered once the zygote has forked them all
+            self._zygote.on_pids = functools.partial(signal_handling._set_forked_workers,
+                                                     id(self))
 
     def _start(self, loader, base_seed, state=None):
         # the workers were seeded with the first epoch's seed; as torch, persistent workers keep
@@ -603,10 +634,15 @@ class _MultiProcessIter(_BaseIter):
         died or the timeout passed."""
         deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
         conns = {c: i for i, c in enumerate(self._conns)}
-        sentinels = {p.sentinel: p for p in self._workers}
+        zygote = self._zygote
+        # a worker's death: its process's sentinel, or the zygote's report (Note [Worker zygote])
+        sentinels = zygote.sentinels if zygote is not None else [p.sentinel for p in self._workers]
         while True:
             wait_s = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = _connection.wait(list(conns) + list(sentinels), wait_s)
+            ready = _connection.wait(list(conns) + sentinels, wait_s)
+            if zygote is not None and any(obj in sentinels for obj in ready):
+                zygote.poll(0.0)
+                sentinels = zygote.sentinels
             for obj in ready:
                 if obj in conns:
                     try:
@@ -789,9 +825,14 @@ def _worker_snapshot(state, worker_id):
 StatefulDataLoader = DataLoader
 
 
-def _shutdown_workers(workers, index_queues, conns, key=None):
-    """Asks every worker to exit, waits up to a grace period, then terminates / kills the rest;
-    closes the queues and pipes.  Safe to call twice and at interpreter exit."""
+def _shutdown_workers(workers, index_queues, conns, key=None, zygote=None):
+    """Asks every worker to exit, waits up to a grace period, then terminates / kills the rest
+    (and ends the zygote that forked them, Note [Worker zygote]); closes the queues and pipes.
+    Safe to call twice and at interpreter exit."""
+    if zygote is not None:
+        zygote.on_pids = None             # the iterator is going: no registration any more
+    if zygote is not None and not zygote.spec_sent:
+        zygote.close(0.0)                 # it will not fork them: it stops
     for iq in index_queues:
         try:
             iq.put(None)
@@ -807,6 +848,8 @@ def _shutdown_workers(workers, index_queues, conns, key=None):
         if p.is_alive():
             p.kill()
             p.join()
+    if zygote is not None:
+        zygote.close(1.0)
     for iq in index_queues:
         iq.close()
     for c in conns:
@@ -815,4 +858,4 @@ def _shutdown_workers(workers, index_queues, conns, key=None):
     conns.clear()
     workers.clear()
     if key is not None:
-        signal_handling._worker_pids.pop(key, None)
+        signal_handling._forget_worker_pids(key)

@@ -6,13 +6,19 @@ rather than a SIGCHLD handler; when one is gone, ``worker_failure_message`` word
 torch does (``DataLoader worker (pid N) is killed by signal: Segmentation fault.``).  Every
 iterator with workers registers their pids here while they run, so
 ``_error_if_any_worker_fails()`` raises that error for any registered worker that has died
-(without reaping it: the loader still joins it)."""
+(without reaping it: the loader still joins it; a worker forked by the loader's zygote under
+spawn/forkserver is not this process's child, and its exit code is the one the zygote
+reported)."""
 import os
 import signal
 
 __all__ = ["worker_failure_message"]
 
 _worker_pids = {}          # key of a loader iterator -> tuple of its workers' pids
+# pid -> the ForkedWorker of a worker that is not this process's child (spawn/forkserver
+# workers are forked by the loader's zygote, Note [Worker zygote]): its exit code comes from
+# the zygote's reports
+_forked = {}
 
 
 def worker_failure_message(pid, exitcode):
@@ -39,10 +45,26 @@ def _set_worker_pids(key, pids):
     _worker_pids[key] = tuple(pids)
 
 
+def _set_forked_workers(key, workers):
+    """_set_worker_pids for workers the loader's zygote forked (their ForkedWorker objects)."""
+    _set_worker_pids(key, [w.pid for w in workers])
+    for w in workers:
+        _forked[w.pid] = w
+
+
 def _remove_worker_pids(key):
-    if _worker_pids.pop(key, None) is None:
+    pids = _worker_pids.pop(key, None)
+    if pids is None:
         raise RuntimeError("Cannot find worker information for _BaseDataLoaderIter with id "
                            f"{key}")
+    for pid in pids:
+        _forked.pop(pid, None)
+
+
+def _forget_worker_pids(key):
+    """_remove_worker_pids when there may be nothing registered (shutdown)."""
+    for pid in _worker_pids.pop(key, ()):
+        _forked.pop(pid, None)
 
 
 def _error_if_any_worker_fails():
@@ -52,6 +74,10 @@ def _error_if_any_worker_fails():
             try:
                 info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             except ChildProcessError:       # not our child (any more): reaped by its owner
+                forked = _forked.get(pid)
+                code = None if forked is None else forked.exitcode
+                if code:
+                    raise RuntimeError(worker_failure_message(pid, code)) from None
                 continue
             if info is None:
                 continue
