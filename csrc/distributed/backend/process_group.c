@@ -294,6 +294,14 @@ mt_pg_transport_name(const mt_pg *pg)
 }
 
 int
+mt_pg_transport_connections(const mt_pg *pg, int *sockets)
+{
+    const mt_pg_backend_ops *ops = pg->backend->ops;
+    return ops->transport_connections != NULL
+               ? ops->transport_connections(pg->backend, sockets) : -1;
+}
+
+int
 mt_pg_rank(const mt_pg *pg)
 {
     return pg->rank;
