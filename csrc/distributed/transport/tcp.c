@@ -7,6 +7,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,9 +116,20 @@ typedef struct mt__peer {
 typedef struct mt__tcp {
     mt_transport base;
     mt__peer *peers;
+    /* the acceptor thread's (Note [Lazy connections]) */
     mt__conn *pend;      /* accepted connections not yet matched to a peer */
     int npend, cap_pend;
     int lfd;             /* the listener */
+    bool *claimed;       /* [size] a connection from that peer was handed over */
+    struct pollfd *apfds;
+    int stop[2];         /* a byte: the acceptor returns */
+    pthread_t acceptor;
+    bool acceptor_started;
+    /* handed from the acceptor to the exchanges, under mu */
+    pthread_mutex_t mu;
+    int *ready_peer, *ready_fd, nready;
+    int notify[2];       /* a byte per hand-over: wakes a polling exchange */
+    atomic_int pending_handover;
     char token[MT_AUTH_TOKEN_MAX];
     size_t toklen;
     char who[48];
@@ -128,7 +140,7 @@ typedef struct mt__tcp {
     atomic_int nsockets;
     char broken[512];
     struct pollfd *pfds;
-    int *pfd_peer;       /* per poll entry: peer, or -1 - pend index */
+    int *pfd_peer;       /* per poll entry: peer */
     int *pfd_link;
 } mt__tcp;
 
@@ -353,16 +365,21 @@ mt__pend_progress(mt__tcp *t, int i)
         }
         int r = mt__fill_hs(c);
         if (r < 0) {
-            mt__pend_drop(t, i, "the connection closed during the handshake");
+            mt__pend_drop(t, i, "the handshake timed out or the connection closed");
             return;
         }
         if (r == 0) {
+            if (c->hs == MT__HS_AUTH_HELLO && c->hs_got >= 4 &&
+                memcmp(c->hs_in, "MTAU", 4) != 0) {
+                /* the magic first: a peer without a token is refused without waiting */
+                mt__pend_drop(t, i, "it did not authenticate (no job token)");
+            }
             return;
         }
         if (c->hs == MT__HS_AUTH_HELLO) {
             unsigned char expect[MT_AUTH_PROOF_BYTES];
             if (!mt_auth_server_reply(t->token, t->toklen, c->hs_in, c->out, expect)) {
-                mt__pend_drop(t, i, "no job token handshake (a client without the token)");
+                mt__pend_drop(t, i, "it did not authenticate (no job token)");
                 return;
             }
             memcpy(c->auth, expect, sizeof(expect));
@@ -375,7 +392,7 @@ mt__pend_progress(mt__tcp *t, int i)
         }
         if (c->hs == MT__HS_AUTH_PROOF) {
             if (!mt_auth_proof_ok(c->hs_in, c->auth)) {
-                mt__pend_drop(t, i, "wrong proof (another job token)");
+                mt__pend_drop(t, i, "wrong job token");
                 return;
             }
             c->hs = MT__HS_HELLO;
@@ -387,17 +404,20 @@ mt__pend_progress(mt__tcp *t, int i)
         int peer = (int)mt_le32_get(c->hs_in + 4);
         if (mt_le32_get(c->hs_in) != MT__TCP_HELLO_MAGIC ||
             (int)mt_le32_get(c->hs_in + 8) != t->base.size || peer < 0 ||
-            peer >= t->base.size || peer == t->base.rank || t->peers[peer].link[1].fd >= 0) {
+            peer >= t->base.size || peer == t->base.rank || t->claimed[peer]) {
             mt__pend_drop(t, i, NULL); /* a stray or malformed connection: ignore it */
             return;
         }
-        mt__peer *pe = &t->peers[peer];
-        mt__conn *l = &pe->link[1];
-        mt__conn_reset(l);
-        l->fd = c->fd;
-        l->hs = MT__HS_READY;
+        t->claimed[peer] = true;
+        pthread_mutex_lock(&t->mu);
+        t->ready_peer[t->nready] = peer;
+        t->ready_fd[t->nready++] = c->fd;
+        atomic_store(&t->pending_handover, 1);
+        pthread_mutex_unlock(&t->mu);
         c->fd = -1;
-        mt__link_opened(t, peer);
+        char b = 1;
+        while (write(t->notify[1], &b, 1) < 0 && errno == EINTR) {
+        }
         return;
     }
 }
@@ -409,7 +429,7 @@ mt__pend_compact(mt__tcp *t)
     int64_t now = mt__now_ms();
     for (int i = 0; i < t->npend; i++) {
         if (t->pend[i].fd >= 0 && now - t->pend[i].since_ms > MT_AUTH_HANDSHAKE_MS) {
-            mt__pend_drop(t, i, "no handshake in time");
+            mt__pend_drop(t, i, "the handshake timed out or the connection closed");
         }
         if (t->pend[i].fd >= 0) {
             if (n != i) {
@@ -451,6 +471,66 @@ mt__accept_all(mt__tcp *t)
             c->hs_need = MT__TCP_HELLO_BYTES;
         }
     }
+}
+
+/* The acceptor thread: accepts, runs the handshakes of Note [Lazy connections] and hands each
+ * connection whose hello names a peer to the exchanges (they take it in mt__take_accepted), so
+ * a peer dialing this rank is answered whatever this rank is doing. */
+static void *
+mt__acceptor_main(void *arg)
+{
+    mt__tcp *t = arg;
+    for (;;) {
+        int n = 0;
+        t->apfds[n++] = (struct pollfd){.fd = t->stop[0], .events = POLLIN};
+        t->apfds[n++] = (struct pollfd){.fd = t->lfd, .events = POLLIN};
+        for (int i = 0; i < t->npend; i++) {
+            mt__conn *c = &t->pend[i];
+            t->apfds[n++] = (struct pollfd){
+                .fd = c->fd, .events = (short)(POLLIN | (c->out_done < c->out_len ? POLLOUT : 0))};
+        }
+        int r = poll(t->apfds, (nfds_t)n, t->npend > 0 ? 1000 : -1);
+        if (r < 0 && errno != EINTR) {
+            return NULL; /* cannot happen with valid descriptors; peers then time out */
+        }
+        if (t->apfds[0].revents != 0) {
+            return NULL;
+        }
+        for (int i = 2; i < n && r > 0; i++) {
+            if (t->apfds[i].revents != 0) {
+                mt__pend_progress(t, i - 2);
+            }
+        }
+        if (r > 0 && (t->apfds[1].revents & POLLIN)) {
+            mt__pend_compact(t);
+            mt__accept_all(t);
+        }
+        mt__pend_compact(t);
+    }
+}
+
+/* Takes the connections the acceptor matched to peers: each becomes its peer's link 1. */
+static void
+mt__take_accepted(mt__tcp *t, bool drain)
+{
+    char buf[64];
+    while (drain && read(t->notify[0], buf, sizeof(buf)) > 0) {
+    }
+    if (!atomic_load(&t->pending_handover)) {
+        return;
+    }
+    pthread_mutex_lock(&t->mu);
+    for (int i = 0; i < t->nready; i++) {
+        int p = t->ready_peer[i];
+        mt__conn *l = &t->peers[p].link[1];
+        mt__conn_reset(l);
+        l->fd = t->ready_fd[i];
+        l->hs = MT__HS_READY;
+        mt__link_opened(t, p);
+    }
+    t->nready = 0;
+    atomic_store(&t->pending_handover, 0);
+    pthread_mutex_unlock(&t->mu);
 }
 
 /* ---- messages ------------------------------------------------------------- */
@@ -650,6 +730,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
         return rc;
     }
     int size = base->size;
+    mt__take_accepted(t, false);
     /* The sender dials (Note [Lazy connections]). */
     for (int i = 0; i < nsend; i++) {
         int p = sends[i].peer;
@@ -714,14 +795,7 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
         }
         int n = 0;
         t->pfds[n++] = (struct pollfd){.fd = t->wake[0], .events = POLLIN};
-        t->pfds[n++] = (struct pollfd){.fd = t->lfd, .events = POLLIN};
-        for (int i = 0; i < t->npend; i++) {
-            mt__conn *c = &t->pend[i];
-            t->pfd_peer[n] = -1 - i;
-            t->pfd_link[n] = 0;
-            t->pfds[n++] = (struct pollfd){
-                .fd = c->fd, .events = (short)(POLLIN | (c->out_done < c->out_len ? POLLOUT : 0))};
-        }
+        t->pfds[n++] = (struct pollfd){.fd = t->notify[0], .events = POLLIN};
         for (int q = 0; q < size; q++) {
             mt__peer *pe = &t->peers[q];
             if (q == base->rank || pe->closed) {
@@ -749,9 +823,6 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
         if (left > 0 && !eager) {
             left = 0; /* see Note [Polling before sleeping] */
         }
-        if (left > 1000 && t->npend > 0) {
-            left = 1000; /* to drop connections whose handshake stalls */
-        }
         int r = poll(t->pfds, (nfds_t)n, left);
         if (r < 0) {
             if (errno == EINTR) {
@@ -764,11 +835,8 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             return mt_error_set(MT_ECLOSED, "rank %d: the process group was shut down",
                                 base->rank);
         }
-        if (r == 0 && mt__ms_left(deadline) > 0) {
-            if (t->npend > 0) {
-                mt__pend_compact(t);
-            }
-            if (yield && left == 0) {
+        if (r == 0 && left == 0 && mt__ms_left(deadline) > 0) {
+            if (yield) {
                 sched_yield(); /* let a peer on this core run */
             }
             continue; /* still spinning */
@@ -778,16 +846,10 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             return mt__fail(t, MT_ETIMEOUT, true);
         }
         size_t moved = 0;
-        int npend_polled = t->npend;
         for (int i = 2; i < n; i++) {
             int q = t->pfd_peer[i];
             short re = t->pfds[i].revents;
             if (re == 0) {
-                continue;
-            }
-            if (q < 0) {
-                mt__pend_progress(t, -1 - q);
-                moved++;
                 continue;
             }
             mt__peer *pe = &t->peers[q];
@@ -811,11 +873,8 @@ mt__tcp_exchange(mt_transport *base, mt_xfer *sends, int nsend, mt_xfer *recvs, 
             }
         }
         if (t->pfds[1].revents & POLLIN) {
-            mt__accept_all(t);
+            mt__take_accepted(t, true);
             moved++;
-        }
-        if (npend_polled > 0 || t->npend > 0) {
-            mt__pend_compact(t);
         }
         if (moved > 0 && !eager) {
             spin_until = mt_now_us() + budget; /* progress: keep spinning */
@@ -837,6 +896,24 @@ static void
 mt__tcp_close(mt_transport *base)
 {
     mt__tcp *t = MT__TCP(base);
+    if (t->acceptor_started) {
+        char b = 1;
+        while (write(t->stop[1], &b, 1) < 0 && errno == EINTR) {
+        }
+        pthread_join(t->acceptor, NULL);
+        pthread_mutex_destroy(&t->mu);
+    }
+    for (int i = 0; i < t->nready; i++) {
+        close(t->ready_fd[i]);
+    }
+    for (int k = 0; k < 2; k++) {
+        if (t->stop[k] >= 0) {
+            close(t->stop[k]);
+        }
+        if (t->notify[k] >= 0) {
+            close(t->notify[k]);
+        }
+    }
     for (int p = 0; t->peers != NULL && p < base->size; p++) {
         for (int l = 0; l < 2; l++) {
             if (t->peers[p].link[l].fd >= 0) {
@@ -859,6 +936,10 @@ mt__tcp_close(mt_transport *base)
     }
     free(t->peers);
     free(t->pend);
+    free(t->claimed);
+    free(t->apfds);
+    free(t->ready_peer);
+    free(t->ready_fd);
     free(t->pfds);
     free(t->pfd_peer);
     free(t->pfd_link);
@@ -1023,19 +1104,26 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
     t->base.rank = rank;
     t->base.size = size;
     t->wake[0] = t->wake[1] = -1;
+    t->stop[0] = t->stop[1] = t->notify[0] = t->notify[1] = -1;
     t->lfd = -1;
     atomic_init(&t->aborted, false);
     atomic_init(&t->nconnected, 0);
     atomic_init(&t->nsockets, 0);
+    atomic_init(&t->pending_handover, 0);
     t->cap_pend = size + MT__TCP_SPARE_ACCEPTS;
-    size_t npfd = 2 + 2 * (size_t)size + (size_t)t->cap_pend;
+    size_t npfd = 2 + 2 * (size_t)size;
     t->peers = calloc((size_t)size, sizeof(*t->peers));
     t->pend = calloc((size_t)t->cap_pend, sizeof(*t->pend));
+    t->apfds = calloc((size_t)t->cap_pend + 2, sizeof(*t->apfds));
+    t->claimed = calloc((size_t)size, sizeof(*t->claimed));
+    t->ready_peer = calloc((size_t)size, sizeof(*t->ready_peer));
+    t->ready_fd = calloc((size_t)size, sizeof(*t->ready_fd));
     t->pfds = calloc(npfd, sizeof(*t->pfds));
     t->pfd_peer = calloc(npfd, sizeof(*t->pfd_peer));
     t->pfd_link = calloc(npfd, sizeof(*t->pfd_link));
     if (t->peers == NULL || t->pend == NULL || t->pfds == NULL || t->pfd_peer == NULL ||
-        t->pfd_link == NULL) {
+        t->pfd_link == NULL || t->apfds == NULL || t->claimed == NULL || t->ready_peer == NULL ||
+        t->ready_fd == NULL) {
         mt_error_set(MT_ENOMEM, "out of memory creating the TCP transport");
         mt__tcp_close(&t->base);
         return NULL;
@@ -1045,7 +1133,8 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
         mt__conn_reset(&t->peers[p].link[1]);
         t->peers[p].out = -1;
     }
-    if (pipe2(t->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+    if (pipe2(t->wake, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(t->stop, O_CLOEXEC) < 0 ||
+        pipe2(t->notify, O_CLOEXEC | O_NONBLOCK) < 0) {
         mt_error_set(MT_ERUNTIME, "pipe failed: %s", strerror(errno));
         mt__tcp_close(&t->base);
         return NULL;
@@ -1061,6 +1150,16 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
     int rc = mt_tcp_transport_pick_host(store, host, sizeof(host));
     if (rc == 0) {
         rc = mt__sock_listen(host, 0, size + MT__TCP_SPARE_ACCEPTS, &t->lfd, &port);
+    }
+    if (rc == 0) {
+        pthread_mutex_init(&t->mu, NULL);
+        if (pthread_create(&t->acceptor, NULL, mt__acceptor_main, t) != 0) {
+            pthread_mutex_destroy(&t->mu);
+            rc = mt_error_set(MT_ERUNTIME, "could not start the TCP transport's acceptor thread");
+        }
+        else {
+            t->acceptor_started = true;
+        }
     }
     if (rc == 0) {
         char key[32], val[192];
