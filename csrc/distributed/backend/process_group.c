@@ -381,6 +381,15 @@ mt_pg_abort(mt_pg *pg)
 
 /* ---- issuing (caller thread) -------------------------------------------- */
 
+/* Whether this thread is running an operation inline (Note [Issuing an operation]). */
+static _Thread_local bool mt__inline_run;
+
+bool
+mt__pg_inline(void)
+{
+    return mt__inline_run;
+}
+
 /* See Note [Issuing an operation]. */
 mt_work *
 mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective)
@@ -399,7 +408,9 @@ mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective)
         pg->running = true; /* the worker waits until mt__execute clears it */
         bool broken = pg->broken;
         pthread_mutex_unlock(&pg->mu);
+        mt__inline_run = true;
         mt__execute(pg, &w, 1, broken);
+        mt__inline_run = false;
         return w;
     }
     if (pg->tail) {
