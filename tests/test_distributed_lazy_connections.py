@@ -86,11 +86,20 @@ def _job_p2p(rank, ws, init_method):
         out["pair"] = t.tolist()
     _store_barrier("after_pair")
     out["end"] = _conns()
+    # a new group connects its own members, on its own listeners
+    sub = dist.new_group([1, 3])
+    if rank in (1, 3):
+        t = torch.full((2,), float(rank))
+        dist.all_reduce(t, group=sub)
+        out["sub"] = (t.tolist(), _conns(sub)[0])
+    lst = [{"from": 0}] if rank == 0 else [None]
+    dist.broadcast_object_list(lst, src=0)
+    out["obj"] = lst[0]
     return out
 
 
 @pytest.mark.multiprocess
-def test_send_and_receive_from_any_source_open_what_they_use():
+def test_send_receive_from_any_source_and_new_groups_open_what_they_use():
     ws = 4
     res = run_ranks(_job_p2p, ws, env=TCP)
     assert res[0]["srcs"] == [1, 2, 3]
@@ -99,6 +108,8 @@ def test_send_and_receive_from_any_source_open_what_they_use():
     assert [r["any_source"][0] for r in res[1:]] == [1, 1, 1]
     assert res[1]["pair"] == [2.0] * 4 and res[2]["pair"] == [1.0] * 4
     assert [r["end"][0] for r in res] == [3, 2, 2, 1]
+    assert res[1]["sub"] == res[3]["sub"] == ([4.0, 4.0], 1)
+    assert all(r["obj"] == {"from": 0} for r in res)
 
 
 def _job_token(rank, ws, init_method):
@@ -155,30 +166,6 @@ def test_a_peer_that_cannot_be_dialed_is_named(tmp_path):
     msg, took = res[0]
     assert "rank 0: connection to rank 1" in msg and "refused" in msg, msg
     assert took < 30  # a refusal, not the 60 s timeout
-
-
-def _job_groups(rank, ws, init_method):
-    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=ws)
-    sub = dist.new_group([1, 3])
-    out = {}
-    if rank in (1, 3):
-        t = torch.full((2,), float(rank))
-        dist.all_reduce(t, group=sub)
-        out["sub"] = (t.tolist(), _conns(sub))
-    lst = [{"from": 0}] if rank == 0 else [None]
-    dist.broadcast_object_list(lst, src=0)
-    out["obj"] = lst[0]
-    dist.barrier()
-    return out
-
-
-@pytest.mark.multiprocess
-def test_new_groups_connect_their_own_members_lazily():
-    res = run_ranks(_job_groups, 4, env=TCP)
-    for rank, r in enumerate(res):
-        assert r["obj"] == {"from": 0}
-        if rank in (1, 3):
-            assert r["sub"] == ([4.0, 4.0], (1, r["sub"][1][1]))
 
 
 def _job_route(rank, ws, init_method):
