@@ -73,7 +73,8 @@
 #define MT__TCP_HELLO_MAGIC 0x4d54484cu /* "MTHL" */
 #define MT__TCP_HELLO_BYTES 12
 #define MT__TCP_BUFFER_BYTES (4 << 20)
-#define MT__TCP_SPARE_ACCEPTS 16 /* connections being identified, beyond one per rank */
+#define MT__TCP_SPARE_ACCEPTS 16
+#define MT__TCP_SYNC_MS 2000 /* the longest wait for the acceptor (mt__sync_acceptor) */ /* connections being identified, beyond one per rank */
 
 /* handshake steps of a connection (Note [Lazy connections]) */
 enum {
@@ -130,6 +131,8 @@ typedef struct mt__tcp {
     int *ready_peer, *ready_fd, nready;
     int notify[2];       /* a byte per hand-over: wakes a polling exchange */
     atomic_int pending_handover;
+    atomic_bool stopping;  /* with a byte on stop: the acceptor returns; without: a nudge */
+    atomic_uint passes;    /* the acceptor's loop turns, for mt__sync_acceptor */
     char token[MT_AUTH_TOKEN_MAX];
     size_t toklen;
     char who[48];
@@ -166,15 +169,24 @@ mt__peer_close(mt__tcp *t, int p, const char *why)
     }
 }
 
+static void mt__sync_acceptor(mt__tcp *t);
+static void mt__take_accepted(mt__tcp *t, bool drain);
+
 /* Link l of peer p ended (the peer closed it, or reading failed).  The peer is gone once
  * every link it has ended: what arrived on another link before is still read (a peer that
  * sent its last message on one link and exited closes both; the other's end may be seen
- * first). */
+ * first).  When the link this rank dialed ends and none from the peer is known yet, the
+ * peer's own may still be on its way through the acceptor: a peer that dialed this rank did
+ * so before it could close anything, so its connection is already in the listener's queue;
+ * the acceptor is made to take in everything queued before the peer is given up. */
 static void
 mt__link_end(mt__tcp *t, int p, int l, const char *why)
 {
     mt__peer *pe = &t->peers[p];
     pe->link[l].dead = true;
+    if (l == 0 && pe->link[1].fd < 0) {
+        mt__sync_acceptor(t);
+    }
     const mt__conn *o = &pe->link[1 - l];
     if (o->fd < 0 || o->dead) {
         mt__peer_close(t, p, why);
@@ -470,6 +482,7 @@ mt__accept_all(mt__tcp *t)
             c->hs = MT__HS_HELLO;
             c->hs_need = MT__TCP_HELLO_BYTES;
         }
+        mt__pend_progress(t, t->npend - 1); /* its first bytes are usually there already */
     }
 }
 
@@ -494,7 +507,13 @@ mt__acceptor_main(void *arg)
             return NULL; /* cannot happen with valid descriptors; peers then time out */
         }
         if (t->apfds[0].revents != 0) {
-            return NULL;
+            char b[64];
+            while (read(t->stop[0], b, sizeof(b)) < 0 && errno == EINTR) {
+            }
+            if (atomic_load(&t->stopping)) {
+                return NULL;
+            }
+            mt__accept_all(t); /* a nudge (mt__sync_acceptor): take in what is queued */
         }
         for (int i = 2; i < n && r > 0; i++) {
             if (t->apfds[i].revents != 0) {
@@ -506,7 +525,29 @@ mt__acceptor_main(void *arg)
             mt__accept_all(t);
         }
         mt__pend_compact(t);
+        atomic_fetch_add(&t->passes, 1);
     }
+}
+
+/* Makes the acceptor take in every connection queued on the listener now (and read the hellos
+ * already there), then takes what it handed over; bounded by MT__TCP_SYNC_MS. */
+static void
+mt__sync_acceptor(mt__tcp *t)
+{
+    if (!t->acceptor_started) {
+        return;
+    }
+    unsigned start = atomic_load(&t->passes);
+    char b = 0;
+    int64_t until = mt__now_ms() + MT__TCP_SYNC_MS;
+    /* two whole turns begun after the nudge: one accepts, the next reads what it accepted */
+    while (atomic_load(&t->passes) - start < 3 && mt__now_ms() < until) {
+        while (write(t->stop[1], &b, 1) < 0 && errno == EINTR) {
+        }
+        struct timespec ts = {0, 200000};
+        nanosleep(&ts, NULL);
+    }
+    mt__take_accepted(t, true);
 }
 
 /* Takes the connections the acceptor matched to peers: each becomes its peer's link 1. */
@@ -898,6 +939,7 @@ mt__tcp_close(mt_transport *base)
     mt__tcp *t = MT__TCP(base);
     if (t->acceptor_started) {
         char b = 1;
+        atomic_store(&t->stopping, true);
         while (write(t->stop[1], &b, 1) < 0 && errno == EINTR) {
         }
         pthread_join(t->acceptor, NULL);
@@ -1110,6 +1152,8 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
     atomic_init(&t->nconnected, 0);
     atomic_init(&t->nsockets, 0);
     atomic_init(&t->pending_handover, 0);
+    atomic_init(&t->stopping, false);
+    atomic_init(&t->passes, 0);
     t->cap_pend = size + MT__TCP_SPARE_ACCEPTS;
     size_t npfd = 2 + 2 * (size_t)size;
     t->peers = calloc((size_t)size, sizeof(*t->peers));
@@ -1133,7 +1177,7 @@ mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms)
         mt__conn_reset(&t->peers[p].link[1]);
         t->peers[p].out = -1;
     }
-    if (pipe2(t->wake, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(t->stop, O_CLOEXEC) < 0 ||
+    if (pipe2(t->wake, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(t->stop, O_CLOEXEC | O_NONBLOCK) < 0 ||
         pipe2(t->notify, O_CLOEXEC | O_NONBLOCK) < 0) {
         mt_error_set(MT_ERUNTIME, "pipe failed: %s", strerror(errno));
         mt__tcp_close(&t->base);
