@@ -40,16 +40,20 @@
  * refusal means it is gone, and the exchange fails naming it) and the
  * messages to p go on that connection forever after.  A receive never dials:
  * its sender does, which is also what makes a receive from any source see
- * every sender.  Every exchange polls the listener and accepts: an accepted
- * connection is matched to its peer by a hello (magic, rank, world size),
- * preceded with a job token by the challenge-response of Note [Job token],
- * both run as small state machines inside the poll loop, never blocking (two
- * ranks dialing each other at the same moment, a ring step, each serve the
- * other's handshake while waiting for their own; with a token a dialer's
- * messages wait until the peer has answered, so until the peer's next
- * exchange on this group).  A refused, malformed or stray connection is
- * closed (and logged with a token) and touches nothing; one that has not
- * finished its handshake within MT_AUTH_HANDSHAKE_MS is dropped.
+ * every sender.
+ *
+ * A thread per transport, the acceptor, accepts and runs the accepted side of
+ * each handshake: the job token's challenge-response (Note [Job token]) when
+ * there is one, then a hello (magic, rank, world size) that matches the
+ * connection to its peer; it hands matched connections to the exchanges
+ * (through a pipe an exchange polls).  So a peer that dials is answered
+ * whatever this rank is doing (computing, or waiting in another group), and
+ * two ranks that dial each other at the same moment (a ring step) cannot wait
+ * on each other.  The dialing side's handshake is a small state machine in
+ * the exchange's poll loop; with a token a dialer's messages wait for the
+ * acceptor's answer.  A refused, malformed or stray connection is closed
+ * (and logged with a token) and touches nothing; one that has not finished
+ * its handshake within MT_AUTH_HANDSHAKE_MS is dropped.
  *
  * So a pair of ranks has at most two connections: the one each dialed.  When
  * p has already dialed this rank, this rank's messages to p go back on p's
@@ -57,10 +61,12 @@
  * two, a recursive-doubling step), both connections stay, each carrying one
  * direction - no tie-break, so no message is ever sent on a connection that
  * is later dropped, and order per direction holds because each direction
- * uses one connection.  Either connection of a pair closing marks the peer
- * gone, as before.  The cost of laziness: a rank waiting only to receive
- * from a peer that died before dialing it learns it at the deadline (the
- * timeout names the peer) rather than at once.
+ * uses one connection.  A peer is gone when every connection it has ends
+ * (mt__link_end: what it sent on the other one is read first).  The cost of
+ * laziness: a rank waiting only to receive from a peer that died before
+ * dialing it learns it at the deadline (the timeout names the peer) rather
+ * than at once; and a first message to a peer pays a connect (one round trip
+ * on the network, and a wake-up of the peer's acceptor).
  *
  * The local address is, in order: the interface named by
  * MINITORCH_SOCKET_IFNAME (or GLOO_SOCKET_IFNAME), the address this host uses
