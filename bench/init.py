@@ -2,6 +2,7 @@
 
     python bench/init.py                                     # 32 and 64 ranks
     python bench/init.py --ranks 16 32 --torch-python /path/to/python   # torch's gloo next to it
+    python bench/init.py --transport tcp                     # minitorch's ranks over TCP
 
 Every rank is a process on this machine started at once (env:// on one TCPStore, the ranks'
 default transport); the time is from the start signal (every interpreter up and its library
@@ -51,13 +52,15 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _one(impl, python, n):
+def _one(impl, python, n, transport=None):
     """(seconds from go to the last rank's first all_reduce, total peak RSS MiB)."""
     port = _free_port()
     procs = []
     for r in range(n):
         env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(r),
                    WORLD_SIZE=str(n), LOCAL_RANK=str(r), OMP_NUM_THREADS="1")
+        if impl == "minitorch" and transport is not None:
+            env["MINITORCH_TRANSPORT"] = transport
         procs.append(subprocess.Popen([python, "-c", RANK, impl, os.path.join(ROOT, "python")],
                                       env=env, text=True, stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE))
@@ -92,6 +95,9 @@ def main():
     ap.add_argument("--torch-python", default=sys.executable)
     ap.add_argument("--torch-max-ranks", type=int, default=32,
                     help="the largest group torch runs in (its ranks' memory)")
+    ap.add_argument("--transport", choices=["auto", "shm", "tcp"], default=None,
+                    help="minitorch's transport (MINITORCH_TRANSPORT; default: its choice, "
+                         "shared memory on one host)")
     args = ap.parse_args()
     torch_ok = _has_torch(args.torch_python)
     if not torch_ok:
@@ -105,7 +111,7 @@ def main():
             if torch_ok and n <= args.torch_max_ranks:
                 runs.append(("torch", args.torch_python))
             for impl, python in runs:
-                dt, rss = _one(impl, python, n)
+                dt, rss = _one(impl, python, n, args.transport)
                 if impl not in best or dt < best[impl][0]:
                     best[impl] = (dt, rss)
         for impl, (dt, rss) in best.items():

@@ -676,6 +676,21 @@ mt_py_pg_transport(PyObject *self, PyObject *unused)
 }
 
 static PyObject *
+mt_py_pg_connections(PyObject *self, PyObject *unused)
+{
+    mt_pg *pg = mt__pg_of(self, "connections");
+    if (pg == NULL) {
+        return NULL;
+    }
+    int sockets = 0;
+    int n = mt_pg_transport_connections(pg, &sockets);
+    if (n < 0) {
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(ii)", n, sockets);
+}
+
+static PyObject *
 mt_py_pg_size(PyObject *self, PyObject *unused)
 {
     mt_pg *pg = mt__pg_of(self, "size");
@@ -787,6 +802,9 @@ static PyMethodDef mt_pg_methods[] = {
     {"rank", mt_py_pg_rank, METH_NOARGS, NULL},
     {"size", mt_py_pg_size, METH_NOARGS, NULL},
     {"transport", mt_py_pg_transport, METH_NOARGS, "The group's transport: 'shm' or 'tcp'."},
+    {"connections", mt_py_pg_connections, METH_NOARGS,
+     "(peers, sockets): the TCP connections this rank has made or accepted so far (they are "
+     "made on first use); None for a group without TCP."},
     {"timeout_ms", mt_py_pg_timeout_ms, METH_NOARGS, NULL},
     {"set_timeout_ms", mt_py_pg_set_timeout_ms, METH_O, "The time each later operation may take."},
     {"broken", mt_py_pg_broken, METH_NOARGS, "The first error of a broken group, or None."},

@@ -57,6 +57,9 @@ typedef struct mt_pg_backend_ops {
     int (*p2p)(mt_pg_backend *b, mt_work *const *works, int n, int64_t deadline);
     /* The name of the link between the ranks ("tcp", "shm"; static or owned by b). */
     const char *(*transport_name)(const mt_pg_backend *b);
+    /* Optional: the peers this rank has a TCP connection with now and, in
+     * *sockets, the sockets (mt_transport_connections); -1 without TCP. */
+    int (*transport_connections)(const mt_pg_backend *b, int *sockets);
     /* Interrupts the running operation and makes later ones fail at once;
      * thread-safe, idempotent. */
     void (*abort)(mt_pg_backend *b);

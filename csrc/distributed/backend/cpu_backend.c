@@ -336,6 +336,12 @@ mt__cpu_transport_name(const mt_pg_backend *b)
     return mt_transport_name(((const mt__cpu_backend *)b)->tp);
 }
 
+static int
+mt__cpu_transport_connections(const mt_pg_backend *b, int *sockets)
+{
+    return mt_transport_connections(((const mt__cpu_backend *)b)->tp, sockets);
+}
+
 static void
 mt__cpu_abort(mt_pg_backend *b)
 {
@@ -364,6 +370,7 @@ static const mt_pg_backend_ops mt__cpu_ops = {
     .barrier = mt__cpu_barrier,
     .p2p = mt__cpu_p2p,
     .transport_name = mt__cpu_transport_name,
+    .transport_connections = mt__cpu_transport_connections,
     .abort = mt__cpu_abort,
     .destroy = mt__cpu_destroy,
 };

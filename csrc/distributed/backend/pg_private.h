@@ -32,6 +32,11 @@ struct mt_pg {
  * collective gets the group's next tag.  (process_group.c) */
 mt_work *mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective);
 
+/* Whether the calling thread runs an operation inline, on the thread that issued it and
+ * waits for it, nothing else queued (Note [Issuing an operation]); false on the worker.
+ * (process_group.c) */
+bool mt__pg_inline(void);
+
 /* The group of `backend` (stolen, also on failure): keeps a reference to
  * `store` (borrowed; NULL for a backend that needs none, MPI's), starts the worker.  Caller owns the result; NULL +
  * message on failure.  (process_group.c) */

@@ -294,6 +294,14 @@ mt_pg_transport_name(const mt_pg *pg)
 }
 
 int
+mt_pg_transport_connections(const mt_pg *pg, int *sockets)
+{
+    const mt_pg_backend_ops *ops = pg->backend->ops;
+    return ops->transport_connections != NULL
+               ? ops->transport_connections(pg->backend, sockets) : -1;
+}
+
+int
 mt_pg_rank(const mt_pg *pg)
 {
     return pg->rank;
@@ -373,6 +381,15 @@ mt_pg_abort(mt_pg *pg)
 
 /* ---- issuing (caller thread) -------------------------------------------- */
 
+/* Whether this thread is running an operation inline (Note [Issuing an operation]). */
+static _Thread_local bool mt__inline_run;
+
+bool
+mt__pg_inline(void)
+{
+    return mt__inline_run;
+}
+
 /* See Note [Issuing an operation]. */
 mt_work *
 mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective)
@@ -391,7 +408,9 @@ mt__pg_issue(mt_pg *pg, const mt_pg_call *call, mt_work *w, bool collective)
         pg->running = true; /* the worker waits until mt__execute clears it */
         bool broken = pg->broken;
         pthread_mutex_unlock(&pg->mu);
+        mt__inline_run = true;
         mt__execute(pg, &w, 1, broken);
+        mt__inline_run = false;
         return w;
     }
     if (pg->tail) {

@@ -58,6 +58,9 @@ mt_pg *mt_pg_mpi_create_group(mt_pg *parent, const int *ranks, int n, int tag,
 int mt_pg_rank(const mt_pg *pg);
 /* The name of the group's transport: "tcp" or "shm" (Note [Choosing a transport]). */
 const char *mt_pg_transport_name(const mt_pg *pg);
+/* The peers this rank has a TCP connection with now, and in *sockets how many sockets those
+ * are (Note [Lazy connections]); -1 for a group without TCP connections. */
+int mt_pg_transport_connections(const mt_pg *pg, int *sockets);
 int mt_pg_size(const mt_pg *pg);
 int64_t mt_pg_timeout_ms(const mt_pg *pg);
 /* Changes the time each later operation may take (milliseconds > 0; MT_EINVAL otherwise). */

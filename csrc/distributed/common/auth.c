@@ -115,6 +115,27 @@ mt_auth_client(int fd, const void *tok, size_t n, int64_t deadline, const char *
     return mt__sock_write_full(fd, proof, sizeof(proof), deadline, peer);
 }
 
+int
+mt_auth_client_hello(unsigned char *hello)
+{
+    uint32_t magic = htonl(MT_AUTH_MAGIC);
+    memcpy(hello, &magic, 4);
+    return mt__nonce(hello + 4);
+}
+
+bool
+mt_auth_client_proof(const void *tok, size_t n, const unsigned char *hello,
+                     const unsigned char *reply, unsigned char *proof)
+{
+    unsigned char expect[32];
+    mt__proof(tok, n, "minitorch-auth-server", hello + 4, reply, expect);
+    if (!mt_consttime_equal(expect, reply + MT_AUTH_NONCE_BYTES, sizeof(expect))) {
+        return false;
+    }
+    mt__proof(tok, n, "minitorch-auth-client", reply, hello + 4, proof);
+    return true;
+}
+
 bool
 mt_auth_server_reply(const void *tok, size_t n, const unsigned char *hello, unsigned char *reply,
                      unsigned char *expect)

@@ -65,6 +65,13 @@ int mt_auth_server(int fd, const void *tok, size_t n, int64_t deadline, const ch
  * not one (wrong magic: a client without a token). */
 bool mt_auth_server_reply(const void *tok, size_t n, const unsigned char *hello,
                           unsigned char *reply, unsigned char *expect);
+/* The client's two steps for event loops.  hello: fills the client's hello (MT_AUTH_HELLO_BYTES,
+ * a fresh nonce); < 0 when no nonce could be drawn.  proof: the server's answer
+ * (MT_AUTH_REPLY_BYTES) to that hello -> the client's proof (MT_AUTH_PROOF_BYTES); false when
+ * the server did not prove it knows the token. */
+int mt_auth_client_hello(unsigned char *hello);
+bool mt_auth_client_proof(const void *tok, size_t n, const unsigned char *hello,
+                          const unsigned char *reply, unsigned char *proof);
 /* Constant-time check of the client's proof. */
 bool mt_auth_proof_ok(const unsigned char *proof, const unsigned char *expect);
 

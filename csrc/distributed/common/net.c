@@ -194,6 +194,32 @@ mt__try_connect(const struct addrinfo *ai, int64_t deadline)
 }
 
 int
+mt__sock_connect_once(const char *host, int port, int64_t deadline, int *fd_out)
+{
+    char portstr[16];
+    snprintf(portstr, sizeof(portstr), "%d", port);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *res = NULL;
+    int g = getaddrinfo(host, portstr, &hints, &res);
+    if (g != 0) {
+        return mt_error_set(MT_ECONN, "connecting to (%s, %d): %s", host, port, gai_strerror(g));
+    }
+    int err = ETIMEDOUT;
+    for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
+        int fd = mt__try_connect(ai, deadline);
+        if (fd >= 0) {
+            freeaddrinfo(res);
+            *fd_out = fd;
+            return 0;
+        }
+        err = -fd;
+    }
+    freeaddrinfo(res);
+    return mt_error_set(err == ETIMEDOUT ? MT_ETIMEOUT : MT_ECONN, "connecting to (%s, %d): %s",
+                        host, port, strerror(err));
+}
+
+int
 mt__sock_connect(const char *host, int port, int64_t deadline, int *fd_out)
 {
     char portstr[16];

@@ -29,6 +29,9 @@ int mt__sock_setup(int fd);
 int mt__sock_write_full(int fd, const void *buf, size_t n, int64_t deadline, const char *peer);
 int mt__sock_read_full(int fd, void *buf, size_t n, int64_t deadline, const char *peer);
 
+/* One attempt to connect to host:port (each of its addresses), before `deadline`: a refused
+ * or unreachable peer fails at once.  MT_ECONN / MT_ETIMEOUT naming host:port. */
+int mt__sock_connect_once(const char *host, int port, int64_t deadline, int *fd_out);
 /* Connects to host:port, retrying refused/unreachable attempts with a short
  * backoff until `deadline`.  *fd_out is a set-up socket (caller closes).
  * MT_ETIMEOUT / MT_ECONN / MT_EINVAL (unresolvable host) naming host:port. */

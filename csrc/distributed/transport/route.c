@@ -10,7 +10,8 @@
 
 /* Note [Routing by peer]
  * When a group's ranks sit on more than one host and several of them share
- * one, the group's transport is this one: a TCP mesh over the whole group
+ * one, the group's transport is this one: a TCP transport over the whole group
+ * (its connections made on first use, Note [Lazy connections] in tcp.c)
  * and, for the ranks of each host that has more than one, a shared-memory
  * transport among them (its own segment, built through the store under
  * "host<k>/").  Each exchange is split by peer: collective messages to and
@@ -250,11 +251,18 @@ mt__route_close(mt_transport *base)
     free(t);
 }
 
+static int
+mt__route_connections(const mt_transport *base, int *sockets)
+{
+    return mt_transport_connections(((const mt__route *)base)->tcp, sockets);
+}
+
 static const mt_transport_vtable mt__route_vt = {
     .name = "shm+tcp",
     .exchange = mt__route_exchange,
     .abort = mt__route_abort,
     .close = mt__route_close,
+    .connections = mt__route_connections,
 };
 
 static int64_t

@@ -73,6 +73,10 @@ typedef struct mt_transport_vtable {
     int (*slots_share)(mt_transport *t, uint64_t step, size_t len, uint64_t what,
                        const void **all, int64_t deadline);
     void (*slots_leave)(mt_transport *t, uint64_t step);
+    /* Optional: how many peers this rank has a TCP connection with now, and in
+     * *sockets (may be NULL) how many sockets those are (Note [Lazy connections]
+     * in tcp.c).  Thread-safe. */
+    int (*connections)(const mt_transport *t, int *sockets);
 } mt_transport_vtable;
 
 /* Note [Sinks]
@@ -154,11 +158,11 @@ mt_transport_close(mt_transport *t)
     }
 }
 
-/* Builds the full TCP mesh of a group (see Note [TCP mesh] in tcp.c): every
- * rank listens on an ephemeral port, publishes "<host> <port>" under
- * "tcp/<rank>" in `store` (borrowed; give each group its own PrefixStore),
- * connects to the lower ranks and accepts the higher ones, all before
- * `timeout_ms`.  Caller owns the result; NULL + message on failure. */
+/* The TCP transport of a group (see Note [Lazy connections] in tcp.c): every
+ * rank listens on an ephemeral port, publishes "<port> <host>" under
+ * "tcp/<rank>" in `store` (borrowed; give each group its own PrefixStore) and
+ * reads every other rank's, before `timeout_ms`; connections are made on
+ * first use.  Caller owns the result; NULL + message on failure. */
 mt_transport *mt_tcp_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms);
 
 /* The shared-memory transport of a group whose ranks share one host (Note
@@ -177,6 +181,14 @@ mt_transport *mt_route_transport_new(mt_store *store, int rank, int size, const 
 /* The transport of a new group, chosen as Note [Choosing a transport]
  * (select.c) says: shared memory or TCP.  Same contract as the two above. */
 mt_transport *mt_transport_new(mt_store *store, int rank, int size, int64_t timeout_ms);
+
+/* The peers this rank has a TCP connection with now (and the sockets in *sockets, may be
+ * NULL); -1 for a transport without TCP connections. */
+static inline int
+mt_transport_connections(const mt_transport *t, int *sockets)
+{
+    return t->vt->connections != NULL ? t->vt->connections(t, sockets) : -1;
+}
 
 /* The name of a transport ("tcp", "shm", "shm+tcp"). */
 static inline const char *

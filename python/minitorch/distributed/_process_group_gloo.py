@@ -248,10 +248,12 @@ class ProcessGroupGloo(_Backend):
         super().__init__(rank, size)
         cgroup = _c10d._new_process_group(store, rank, size, _timeout_ms(timeout))
         try:
-            # Every member has finished building its mesh (and is done with the store's
-            # address keys) before any returns: a master that returns and exits at once
-            # cannot strand a peer that is still connecting.
-            cgroup.barrier(True)
+            # Every member has finished building its transport (and is done with the store's
+            # keys) before any returns: a master that returns and exits at once cannot strand
+            # a peer that is still connecting.  The TCP transport waits so itself, through the
+            # store, and opens connections only when used (Note [Lazy connections]).
+            if cgroup.transport() != "tcp":
+                cgroup.barrier(True)
         except BaseException:
             cgroup.abort()
             raise
