@@ -247,9 +247,10 @@ def _sum_base(k=5):
 
 
 @needs_mpi
-@pytest.mark.parametrize("progress", ["", "thread", "poll"])
+@pytest.mark.parametrize("progress", ["", "thread", "poll", "caller"])
 def test_every_operation_matches_the_cpu_backend(tmp_path, cpu_results, progress):
-    # "": each operation by its size (Note [MPI thread hand-over]); thread / poll: all one way
+    # "": each operation by its size (Note [MPI thread hand-over]); thread / poll: all one way;
+    # caller: blocking ones on the caller's thread (Note [MPI on the caller's thread])
     p = _mpirun(tmp_path, "worker.py", _WORKER, _NP, ("mpi", tmp_path),
                 MINITORCH_MPI_PROGRESS=progress)
     assert p.returncode == 0, p.stdout + p.stderr
@@ -293,14 +294,11 @@ import minitorch as torch
 import minitorch.distributed as dist
 dist.init_process_group("mpi", timeout=timedelta(seconds=1))
 if dist.get_rank() == 0:
-    # the polled way, then the MPI thread's: operations on the worker (async_op=True); a
-    # blocking one makes MPI's blocking call on this thread, which no timeout can interrupt
-    # (Note [MPI on the caller's thread])
-    for size in (4, 100000):
+    for size in (4, 100000):           # the polled way, then the MPI thread's
         t0 = time.monotonic()
         try:
             g = dist.new_group([0, 1])
-            dist.all_reduce(torch.ones(size), group=g, async_op=True).wait()
+            dist.all_reduce(torch.ones(size), group=g)
         except dist.DistBackendError as e:
             print("RAISED", size, round(time.monotonic() - t0), e, flush=True)
         try:

@@ -109,6 +109,7 @@ typedef struct mt__mpi_backend {
     int send_rc;                /* the first failed send's MT_E* code (guarded by send_mu) */
     char send_err[512];
     int progress;     /* 0: by size, 1: always "thread", -1: always "poll" (no MPI thread) */
+    bool caller;      /* blocking operations on the caller's thread (Note [MPI on the caller's thread]) */
     bool crowded;      /* fewer CPUs than threads: spin yielding (Note [MPI thread hand-over]) */
 } mt__mpi_backend;
 
@@ -134,7 +135,7 @@ typedef struct mt__mpi_backend {
  * MINITORCH_MPI_PROGRESS=thread or =poll runs every operation one way.
  *
  * Note [MPI on the caller's thread]
- * Without MINITORCH_MPI_PROGRESS, a blocking operation (async_op=False) that runs inline
+ * With MINITORCH_MPI_PROGRESS=caller, a blocking operation (async_op=False) that runs inline
  * (nothing else queued for the group, Note [Issuing an operation]) makes MPI's blocking call
  * on the caller's own thread, the GIL released, whatever its size: no hand-over at all, so
  * its cost is MPI's, as through mpi4py (a hand-over measured 15-20% of a 64 KiB all_reduce
@@ -142,9 +143,8 @@ typedef struct mt__mpi_backend {
  * blocking one at 4 bytes).  Order is kept as for every inline run: a queued (async)
  * operation runs first, on the worker, the ways above.  The price: like MPI's blocking calls
  * everywhere (mpi4py, torch's MPI backend) such an operation waits as long as MPI does - its
- * timeout and abort() cannot interrupt it; a job that wants every wait bounded sets
- * MINITORCH_MPI_PROGRESS=thread or =poll (or issues operations with async_op=True, which run
- * on the worker the ways above). */
+ * timeout and abort() cannot interrupt it.  That is why it is a choice and not the default:
+ * by default every wait is bounded by the operation's timeout (the ways above). */
 #define MT__THREAD_MIN_BYTES (64 << 10)
 #define MT__THREAD_SPIN_US 200
 #define MT__WAITER_SPIN_US 5000
@@ -594,7 +594,7 @@ mt__run_job(mt__mpi_backend *b, mt__job *j, int64_t deadline, mt_work *const *wo
         free(j);
         return code;
     }
-    if (b->progress == 0 && mt__pg_inline()) {
+    if (b->caller && mt__pg_inline()) {
         /* Note [MPI on the caller's thread] */
         int e = mt__job_exec(b->api, b->comm, j);
         if (e != MT_MPI_SUCCESS) {
@@ -1351,12 +1351,20 @@ static const mt_pg_backend_ops mt__mpi_ops = {
 
 /* ---- construction ---- */
 
-/* MINITORCH_MPI_PROGRESS: 1 "thread", -1 "poll", 0 by size (Note [MPI thread hand-over]). */
+/* MINITORCH_MPI_PROGRESS: 1 "thread", -1 "poll", 0 by size (Note [MPI thread hand-over]);
+ * "caller" is by size too, blocking operations aside (Note [MPI on the caller's thread]). */
 static int
 mt__progress_wanted(void)
 {
     const char *e = getenv("MINITORCH_MPI_PROGRESS");
     return e == NULL ? 0 : strcmp(e, "thread") == 0 ? 1 : strcmp(e, "poll") == 0 ? -1 : 0;
+}
+
+static bool
+mt__caller_wanted(void)
+{
+    const char *e = getenv("MINITORCH_MPI_PROGRESS");
+    return e != NULL && strcmp(e, "caller") == 0;
 }
 
 /* Whether the host has fewer CPUs than this job's ranks on it have threads (Note [MPI
@@ -1393,6 +1401,7 @@ mt__mpi_group(const mt_mpi_api *api, mt_mpi_handle comm, int64_t timeout_ms)
     b->api = api;
     b->comm = comm;
     b->progress = mt__progress_wanted();
+    b->caller = mt__caller_wanted();
     pthread_mutex_init(&b->send_mu, NULL);
     b->crowded = mt__crowded();
     int e = api->Comm_set_errhandler(comm, api->errors_return);
