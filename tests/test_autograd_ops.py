@@ -1329,7 +1329,7 @@ SAMPLES_SAMPLING = {
 SAMPLES.update(SAMPLES_SAMPLING)
 # stft / istft: composites of recorded ops (their windows do not require grad)
 SAMPLES.update({
-    'stft': lambda: [S(A(20), 8, 3, call=lambda x: torch.view_as_real(torch.stft(
+    'stft': lambda: [S(A(20), call=lambda x: torch.view_as_real(torch.stft(
         x, 8, 3, window=torch.hann_window(8, dtype=torch.float64), return_complex=True)))],
     'istft': lambda: [S(A(5, 11, 2), call=lambda z: torch.istft(
         torch.view_as_complex(z), 8, 2, window=torch.hann_window(8, dtype=torch.float64),

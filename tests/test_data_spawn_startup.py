@@ -20,7 +20,6 @@ from minitorch.utils.data._utils import signal_handling
 from minitorch.utils.data._shared_spec import SpecReader, SpecWriter, new_spec_file
 
 PICKLED = {"count": 0}
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Counted(Dataset):
@@ -223,7 +222,7 @@ def test_workers_and_their_parent_exit_with_the_main_process(tmp_path, method):
             print(" ".join(map(str, pids)), flush=True)
             time.sleep(600)
     """))
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))   # where minitorch was found
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
                             env=env)
     try:
