@@ -253,21 +253,26 @@ class ProcessGroupNCCL(_Backend):
 
     # -------------------------------------------------------------- issuing
 
-    def _run(self, op_type, device, calls, keep, outputs, numel, opts=None, pre=None,
-             post=None):
-        """Queues `calls` ((kind, send, recv, red_op, root) tuples, grouped when several) on
-        the internal stream of `device` after the current stream, with `pre` and `post`
-        (functions of no arguments) queued before and after them there; the WorkNCCL."""
+    def _enter(self, device):
+        """(communicator, internal stream, its handle) of `device`, the internal stream made to
+        wait for the caller's current stream (one reusable event: a wait takes the event's
+        state when it is queued); the group's error, if it has one, raised first."""
         if self._error is not None:
             raise self._error
         comm = self._comm(device)
         stream = self._stream(device)
         handle = stream.cuda_stream
-        # the internal stream waits for the caller's current stream (one reusable event: a wait
-        # takes the event's state when it is queued)
         sync = self._sync_events[device]
         _C._cuda_eventRecord(sync, _C._cuda_getCurrentStream(device)[0])
         _C._cuda_eventWait(sync, handle, device)
+        return comm, stream, handle
+
+    def _run(self, op_type, device, calls, keep, outputs, numel, opts=None, pre=None,
+             post=None):
+        """Queues `calls` ((kind, send, recv, red_op, root) tuples, grouped when several) on
+        the internal stream of `device` after the current stream, with `pre` and `post`
+        (functions of no arguments) queued before and after them there; the WorkNCCL."""
+        comm, stream, handle = self._enter(device)
         factors = [c[3].factor for c in calls if type(c[3]) is _PreMul and c[3].factor.is_cuda]
         if factors:  # a device factor is read by the collective: kept until it is done
             keep = list(keep) + factors
@@ -355,15 +360,8 @@ class ProcessGroupNCCL(_Backend):
             raise NotImplementedError(
                 "ProcessGroupNCCL: the deterministic all-reduce is implemented for SUM, AVG, "
                 f"PRODUCT, MIN and MAX of real floating tensors, not {kind.name} of {t.dtype}")
-        if self._error is not None:
-            raise self._error
         device = t.device.index
-        comm = self._comm(device)
-        stream = self._stream(device)
-        handle = stream.cuda_stream
-        sync = self._sync_events[device]
-        _C._cuda_eventRecord(sync, _C._cuda_getCurrentStream(device)[0])
-        _C._cuda_eventWait(sync, handle, device)
+        comm, stream, handle = self._enter(device)
         _C._cuda_record_stream(t, handle)
         keep = [t]
         n = self._size
