@@ -7,13 +7,11 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
-import minitorch
+from helpers import PACKAGE_DIR
 
-PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 
 SCRIPT = textwrap.dedent("""
     import os, sys

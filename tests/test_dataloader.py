@@ -12,17 +12,16 @@ import textwrap
 import time
 import warnings
 from collections import namedtuple
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import minitorch as torch
+from helpers import PACKAGE_DIR
 from minitorch.utils.data import (DataLoader, Dataset, IterableDataset, SequentialSampler,
                                   TensorDataset, get_worker_info)
 from minitorch.utils.data import dataloader as dl_module
 
-PACKAGE_DIR = str(Path(torch.__file__).resolve().parents[1])
 TIMEOUT = 60
 METHODS = ["fork", "spawn", "forkserver"]
 

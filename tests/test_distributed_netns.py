@@ -15,15 +15,12 @@ import sys
 import textwrap
 import time
 import uuid
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-import minitorch
-from helpers import free_port
+from helpers import PACKAGE_DIR, free_port
 
-PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 NET = ["10.200.0", "10.201.0"]  # one /24 per network, inside the namespaces only
 
 

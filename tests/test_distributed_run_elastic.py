@@ -10,17 +10,14 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 
-import minitorch
 from minitorch.distributed import run as torchrun
 from minitorch.distributed import _worker_logs
 from minitorch.distributed._elastic_rendezvous import RendezvousConfig, parse_rendezvous_config
-from helpers import free_port
+from helpers import PACKAGE_DIR, free_port
 
-PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 
 # writes its environment to $TEST_OUT/g<GROUP_WORLD_SIZE>_c<RESTART_COUNT>_<RANK>_<pid>.json, then
 # does what argv asks: "grow" (sleep while the job has one node), "fail3" (rank 3 fails the

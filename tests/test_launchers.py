@@ -14,16 +14,12 @@ from pathlib import Path
 
 import pytest
 
-import minitorch
 
 from minitorch.distributed import launch as legacy
 from minitorch.distributed import run as torchrun
-from helpers import free_port
+from helpers import PACKAGE_DIR, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-# where this process imports minitorch from (the source tree or an installed copy):
-# the programs started here import the same one
-PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 ENV_KEYS = ["RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK", "ROLE_RANK",
             "ROLE_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "OMP_NUM_THREADS",
             "TORCHELASTIC_RESTART_COUNT", "TORCHELASTIC_MAX_RESTARTS"]

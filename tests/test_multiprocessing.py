@@ -15,12 +15,9 @@ import pytest
 
 import minitorch as torch
 import minitorch.multiprocessing as mp
-from helpers import free_port
+from helpers import PACKAGE_DIR, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-# where this process imports minitorch from (the source tree or an installed copy):
-# the programs started here import the same one
-PACKAGE_DIR = str(Path(torch.__file__).resolve().parents[1])
 
 
 def _env():

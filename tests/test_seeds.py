@@ -17,13 +17,9 @@ from pathlib import Path
 
 import pytest
 
-import minitorch
-from helpers import free_port
+from helpers import PACKAGE_DIR, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-# where this process imports minitorch from (the source tree or an installed copy):
-# the programs started here import the same one
-PACKAGE_DIR = str(Path(minitorch.__file__).resolve().parents[1])
 # every program starts several interpreters; under AddressSanitizer each is several times slower
 TIMEOUT = 180 if "asan" in os.environ.get("LD_PRELOAD", "") else 60
 

@@ -9,15 +9,14 @@ import signal
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import minitorch as torch
+from helpers import PACKAGE_DIR
 import minitorch.multiprocessing as mp
 
-PACKAGE_DIR = str(Path(torch.__file__).resolve().parents[1])
 TIMEOUT = 60
 STRATEGIES = ["file_descriptor", "file_system"]
 
