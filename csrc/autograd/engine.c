@@ -56,7 +56,8 @@ typedef struct {
     Py_ssize_t heap_n;
     Py_ssize_t *deferred; /* nodes run without the GIL whose Python ctx is still to drop */
     Py_ssize_t n_deferred;
-    int py;             /* a Python pass (create_graph): grads are tensor objects */
+    int py;             /* a Python pass (create_graph, or op watchers active): grads are
+                           tensor objects */
     int keep_graph, accumulate;
     PyObject *captures, *capture_at;
     PyThreadState *ts;  /* while the pass runs without the GIL: the saved thread state */
@@ -1352,7 +1353,11 @@ mt_py_run_backward(PyObject *module, PyObject *args)
                           &create_graph, &inputs, &accumulate)) {
         return NULL;
     }
-    mt__graph g = {.py = create_graph, .keep_graph = keep_graph, .accumulate = accumulate};
+    /* while op watchers are active the gradients stay tensor objects too: a watcher may give
+     * them a Python subclass whose identity matters (Note [Python dispatch] in
+     * minitorch/_python_dispatch.py) */
+    mt__graph g = {.py = create_graph || mt__ag_watchers > 0, .keep_graph = keep_graph,
+                   .accumulate = accumulate};
     PyObject *capture_at = NULL, *captures = NULL, *targets = NULL, *result = NULL;
     PyObject *saved_callbacks = mt__callbacks;
     int saved_mode = mt__grad_off;

@@ -58,6 +58,8 @@ def preserve_subclass(cls, base):
     with ``__torch_function__ = _disabled_torch_function_impl``."""
     if getattr(cls, "__torch_function__", None) is _disabled_torch_function_impl:
         return
+    if callable(getattr(cls, "__torch_dispatch__", None)):
+        return      # its ops give what its __torch_dispatch__ makes (_python_dispatch.py)
     own = set()
     for klass in cls.__mro__:
         if klass is base:

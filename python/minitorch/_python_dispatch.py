@@ -1,0 +1,245 @@
+"""__torch_dispatch__: tensor subclasses and dispatch modes that see the ops below autograd.
+
+Note [Python dispatch]
+A class with a ``__torch_dispatch__(cls, func, types, args, kwargs)`` classmethod (usually a
+wrapper subclass made by Tensor._make_wrapper_subclass: a tensor with the metadata of the data
+it wraps and no values of its own) and an active TorchDispatchMode (utils/_python_dispatch.py)
+are given the ops their tensors take part in.  Both are built on the op watchers (Note [Op
+watchers] in csrc/autograd/autograd.h): one watcher, `_watcher`, is active while some wrapper
+tensor lives or some mode is entered.  A call it sees with a dispatch tensor among its
+arguments, or made while a mode is on the stack, is recorded by the recorder as usual when an
+argument requires grad (autograd runs above dispatch, on the wrapper tensors: their
+requires_grad, grad_fn and .grad are the wrappers' own), but the recorder's computation is
+handed to the innermost mode (popped from the stack while its handler runs, as torch), else to
+the dispatch classes of the arguments in order; `func` is an OpOverload (aten.<op>.<overload>)
+that runs the op on whatever it is given.  What the handler returns is the op's result.  The
+recorder's own tensor work on the results (the detached copies a node keeps, the copy an
+in-place op saves) goes through the watcher too, so it reaches the handler as aten.detach /
+aten.clone; so do the backward formulas run on wrapper gradients.  Handlers run with grad mode
+off: the ops they run on the wrapped tensors are not recorded.
+
+The wrapper's placeholder is a C tensor of the given sizes, strides, offset and dtype over an
+uninitialised buffer that is never read (torch's has no buffer at all): its metadata is what the
+C side (the engine, shape checks) reads.  Reading its values directly (numpy, tolist,
+data_ptr, storage) raises torch's error."""
+import threading
+import weakref
+
+from . import _C
+from .autograd import _watch
+
+_tls = threading.local()        # .modes: this thread's mode stack (innermost last)
+_reasons = 0                    # live wrappers + entered modes (the watcher is on while > 0)
+_refs = set()                   # weak references to the live wrappers
+_types = {}                     # type -> whether it has a __torch_dispatch__ of its own
+
+
+def _retain():
+    global _reasons
+    _reasons += 1
+    if _reasons == 1:
+        _watch.add(_watcher)
+
+
+def _release(_ref=None):
+    global _reasons
+    if _ref is not None:
+        _refs.discard(_ref)
+    try:
+        _reasons -= 1
+        if _reasons == 0:
+            _watch.remove(_watcher)
+    except Exception:           # interpreter shutdown
+        pass
+
+
+def mode_stack():
+    s = getattr(_tls, "modes", None)
+    if s is None:
+        s = _tls.modes = []
+    return s
+
+
+def push_mode(mode):
+    mode_stack().append(mode)
+    _retain()
+
+
+def pop_mode(mode=None):
+    s = mode_stack()
+    if not s:
+        raise RuntimeError("Trying to pop from an empty mode stack")
+    m = s.pop()
+    _release()
+    return m
+
+
+def is_dispatch_type(cls):
+    r = _types.get(cls)
+    if r is None:
+        r = _types[cls] = callable(getattr(cls, "__torch_dispatch__", None))
+    return r
+
+
+def is_dispatch_tensor(t):
+    return isinstance(t, _C.TensorBase) and is_dispatch_type(type(t))
+
+
+def _dispatch_types(self, args, kwargs):
+    """The dispatch classes of the tensor arguments, in order, a subclass before its bases."""
+    found = []
+
+    def see(a):
+        if isinstance(a, _C.TensorBase):
+            c = type(a)
+            if c not in found and is_dispatch_type(c):
+                found.append(c)
+        elif type(a) in (list, tuple):
+            for x in a:
+                see(x)
+    if self is not None:
+        see(self)
+    for a in args:
+        see(a)
+    for a in kwargs.values():
+        see(a)
+    ordered = []
+    for c in found:                     # a subclass goes before a base class of it
+        at = next((i for i, o in enumerate(ordered) if issubclass(c, o)), len(ordered))
+        ordered.insert(at, c)
+    return ordered
+
+
+def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None,
+                          dtype=None, layout=None, device=None, pin_memory=False,
+                          requires_grad=False, dispatch_sizes_strides_policy=None,
+                          dispatch_device=False, dispatch_layout=False,
+                          _extra_dispatch_keys=None, storage_size=None):
+    """Tensor._make_wrapper_subclass (Note [Python dispatch])."""
+    from ._formats import strided
+    if not (isinstance(cls, type) and issubclass(cls, _C.TensorBase)):
+        raise TypeError(f"cls must be a subclass of torch.Tensor, not {cls!r}")
+    if layout is not None and layout is not strided:
+        raise NotImplementedError(f"minitorch's wrapper subclasses have the strided layout only, "
+                                  f"not {layout}")
+    if device is not None and str(device) not in ("cpu", "cpu:0"):
+        import minitorch
+        if minitorch.device(device).type != "cpu":
+            raise NotImplementedError("minitorch's wrapper subclasses are CPU tensors")
+    size = tuple(int(s) for s in size)
+    if strides is None:
+        strides, acc = [], 1
+        for s in reversed(size):
+            strides.append(acc)
+            acc *= max(s, 1)
+        strides = tuple(reversed(strides))
+    else:
+        strides = tuple(int(s) for s in strides)
+        if len(strides) != len(size):
+            raise RuntimeError(f"mismatch in length of strides and shape")
+    offset = int(storage_offset or 0)
+    if dtype is None:
+        dtype = _C.get_default_dtype()
+    with _watch.unwatched():
+        extent = offset + (1 + sum((n - 1) * st for n, st in zip(size, strides))
+                           if all(n > 0 for n in size) else 0)
+        if storage_size is not None:
+            extent = max(extent, int(storage_size))
+        storage = _C.empty((extent,), dtype=dtype).untyped_storage()
+        t = _C.empty(0, dtype=dtype).set_(storage, offset, size, strides)
+        r = _C.TensorBase.as_subclass(t, cls)
+        if requires_grad:
+            r.requires_grad_(True)
+    _retain()
+    _refs.add(weakref.ref(r, _release))
+    return r
+
+
+def _data_access_error(*args, **kwargs):
+    raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
+
+
+# ---- the watcher ------------------------------------------------------------------------------
+
+def _watcher(key, self, args, kwargs, proceed):
+    kind, name = key[0], key[2:]
+    if kind == "c":                     # a composite: the ops it is made of dispatch
+        return proceed(args, kwargs)
+    modes = getattr(_tls, "modes", None)
+    types = _dispatch_types(self, args, kwargs)
+    if (not modes and not types) or (kind == "m" and name in _AUTOGRAD_METHODS):
+        return proceed(args, kwargs)
+    if kind == "m" and name in _DATA_METHODS and types:
+        _data_access_error()
+    from ._dispatch_ops import op_of
+    from .autograd import _record
+    func = op_of(key, self, args, kwargs)
+
+    def run(*full, **kw):
+        return call(func, full, kw)
+
+    if _C.is_grad_enabled() and _record._requires_grad(self, args, kwargs):
+        return _record._record(key, self, args, kwargs, fn=run)
+    full = ((self,) + tuple(args)) if kind == "m" else tuple(args)
+    return run(*full, **kwargs)
+
+
+# methods that change the tensor's autograd state, not its values: the wrapper's own
+_AUTOGRAD_METHODS = frozenset({"requires_grad_", "detach_", "retain_grad"})
+_DATA_METHODS = frozenset({"numpy", "tolist", "data_ptr", "storage", "untyped_storage",
+                           "__array__"})
+
+
+def call(func, args, kwargs):
+    """func(*args, **kwargs) through the innermost mode, else the arguments' dispatch classes
+    (Note [Python dispatch]), with grad mode off."""
+    prev = _C._grad_off_recording()
+    try:
+        return _call(func, args, kwargs)
+    finally:
+        _C._set_grad_mode(prev)
+
+
+def _call(func, args, kwargs):
+    modes = getattr(_tls, "modes", None)
+    types = _dispatch_types(None, args, kwargs)
+    if modes:
+        mode = modes.pop()
+        try:
+            r = mode.__torch_dispatch__(func, tuple(types), args, kwargs)
+        finally:
+            modes.append(mode)
+        if r is not NotImplemented:
+            return r
+    if not types:
+        return func(*args, **kwargs)
+    for cls in types:
+        r = cls.__torch_dispatch__(func, tuple(types), args, kwargs)
+        if r is not NotImplemented:
+            return r
+    lines = "".join(f"  - tensor subclass {c}\n" for c in types)
+    raise TypeError(f"Multiple dispatch failed for '{func}'; all __torch_dispatch__ handlers "
+                    f"returned NotImplemented:\n\n{lines}")
+
+
+def wrapper_repr(t, contents):
+    """repr of a wrapper subclass given the repr of what it wraps (torch's form)."""
+    extra = ""
+    if t.grad_fn is not None:
+        extra = f", grad_fn=<{type(t.grad_fn).__name__}>"
+    elif t.requires_grad:
+        extra = ", requires_grad=True"
+    return f"{type(t).__name__}({contents}{extra})"
+
+
+def shallow_detach(t):
+    """A wrapper without history, sharing t's placeholder and attributes (what a recorded node
+    keeps of its output: its handler is not asked)."""
+    with _watch.unwatched():
+        d = _C.TensorBase.detach(t)
+    if type(d) is not type(t):
+        d = _C.TensorBase.as_subclass(d, type(t))
+    d.__dict__.update(t.__dict__)
+    _retain()
+    _refs.add(weakref.ref(d, _release))
+    return d
