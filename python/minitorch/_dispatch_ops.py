@@ -149,3 +149,17 @@ def op_of(key, self, args, kwargs):
         op = packet._overloads[ov] = OpOverload(packet, ov, fn)
     return op
 
+
+
+_scalar = None
+
+
+def scalar_op():
+    """aten._local_scalar_dense.default: a one-element tensor's value as a Python number."""
+    global _scalar
+    if _scalar is None:
+        fn = _C.TensorBase.item
+        packet = _packets[("_local_scalar_dense", fn)] = OpOverloadPacket("_local_scalar_dense",
+                                                                          fn)
+        _scalar = packet._overloads["default"] = OpOverload(packet, "default", fn)
+    return _scalar
