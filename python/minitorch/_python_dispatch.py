@@ -20,8 +20,9 @@ off: the ops they run on the wrapped tensors are not recorded.
 
 The wrapper's placeholder is a C tensor of the given sizes, strides, offset and dtype over an
 uninitialised buffer that is never read (torch's has no buffer at all): its metadata is what the
-C side (the engine, shape checks) reads.  Reading its values directly (numpy, tolist,
-data_ptr, storage) raises torch's error."""
+C side (the engine, shape checks) reads.  numpy() and tolist() raise torch's errors, data_ptr()
+is 0 as torch's, item() and the number conversions go through the handler
+(aten._local_scalar_dense)."""
 import threading
 import weakref
 
@@ -155,10 +156,6 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
     return r
 
 
-def _data_access_error(*args, **kwargs):
-    raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
-
-
 # ---- the watcher ------------------------------------------------------------------------------
 
 def _watcher(key, self, args, kwargs, proceed):
@@ -170,7 +167,7 @@ def _watcher(key, self, args, kwargs, proceed):
     if (not modes and not types) or (kind == "m" and name in _AUTOGRAD_METHODS):
         return proceed(args, kwargs)
     if kind == "m" and name in _DATA_METHODS and types:
-        _data_access_error()
+        _no_numpy()
     from ._dispatch_ops import op_of
     from .autograd import _record
     func = op_of(key, self, args, kwargs)
@@ -186,8 +183,7 @@ def _watcher(key, self, args, kwargs, proceed):
 
 # methods that change the tensor's autograd state, not its values: the wrapper's own
 _AUTOGRAD_METHODS = frozenset({"requires_grad_", "detach_", "retain_grad"})
-_DATA_METHODS = frozenset({"numpy", "tolist", "data_ptr", "storage", "untyped_storage",
-                           "__array__"})
+_DATA_METHODS = frozenset({"numpy", "tolist", "__array__"})
 
 
 def call(func, args, kwargs):
@@ -239,7 +235,7 @@ def shallow_detach(t):
         d = _C.TensorBase.detach(t)
     if type(d) is not type(t):
         d = _C.TensorBase.as_subclass(d, type(t))
-    d.__dict__.update(t.__dict__)
+    d.__dict__.update((k, v) for k, v in t.__dict__.items() if not k.startswith("_fw_"))
     _retain()
     _refs.add(weakref.ref(d, _release))
     return d
@@ -250,8 +246,13 @@ def _item(self):
     return call(scalar_op(), (self,), {})
 
 
-def _no_data(self, *args, **kwargs):
-    _data_access_error()
+def _no_numpy(self, *args, **kwargs):
+    raise RuntimeError(".numpy() is not supported for tensor subclasses.")
+
+
+def _no_tolist(self):
+    raise RuntimeError(f".tolist() is not supported for tensor subclasses, got "
+                       f"{type(self).__name__}")
 
 
 _VALUE_MEMBERS = {
@@ -261,15 +262,14 @@ _VALUE_MEMBERS = {
     "__int__": lambda self: int(_item(self)),
     "__index__": lambda self: _item(self).__index__(),
     "__complex__": lambda self: complex(_item(self)),
-    "numpy": _no_data, "tolist": _no_data, "__array__": _no_data, "data_ptr": _no_data,
-    "storage": _no_data, "untyped_storage": _no_data,
+    "numpy": _no_numpy, "__array__": _no_numpy, "tolist": _no_tolist,
+    "data_ptr": lambda self: 0,
 }
 
 
 def install_members(cls):
     """The members of a dispatch class that read values: a number through its handler
-    (aten._local_scalar_dense), the buffer accessors torch's error (the class's own are
-    kept)."""
+    (aten._local_scalar_dense), numpy/tolist torch's errors (the class's own are kept)."""
     own = set()
     for klass in cls.__mro__:
         if klass.__module__.startswith("minitorch") and klass.__name__ in ("Tensor", "_TensorOps"):

@@ -207,6 +207,10 @@ def make_dual(tensor, tangent_, level):
     """A view of tensor (differentiable in reverse mode) whose tangent is tangent_, used as is
     when laid out as tensor, else copied (forward_ad.make_dual's checks done)."""
     _check_level(level, "_make_dual")
+    from .._python_dispatch import is_dispatch_tensor
+    if is_dispatch_tensor(tensor) or is_dispatch_tensor(tangent_):
+        raise NotImplementedError("minitorch's forward-mode AD does not support __torch_dispatch__ "
+                                  "tensor subclasses")
     if _tangent(tangent_) is not None:
         raise RuntimeError("Setting a forward grad that itself has a forward gradient at the same "
                            f"level{level} is not supported.")
