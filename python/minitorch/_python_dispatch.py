@@ -61,6 +61,10 @@ def mode_stack():
     return s
 
 
+def modes_active():
+    return bool(getattr(_tls, "modes", None))
+
+
 def push_mode(mode):
     mode_stack().append(mode)
     _retain()

@@ -348,6 +348,9 @@ def _detach(t):
     shallow copy, its handler not asked (Note [Python dispatch] in _python_dispatch.py)."""
     if type(t) is not _C.TensorBase and _python_dispatch.is_dispatch_type(type(t)):
         return _python_dispatch.shallow_detach(t)
+    if _python_dispatch.modes_active():
+        with _watch.unwatched():         # not an op of the program: modes do not see it
+            return t.detach()
     return t.detach()
 
 
