@@ -30,7 +30,7 @@ _DIM_OVERLOAD = {"sum": "dim_IntList", "mean": "dim", "prod": "dim_int", "amax":
                  "norm": "ScalarOpt_dim", "logsumexp": "default", "any": "dim", "all": "dim",
                  "squeeze": "dim", "nansum": "default", "unbind": "int", "softmax": "int",
                  "log_softmax": "int", "cumsum": "default", "cumprod": "default"}
-_FIXED = {"transpose": "int", "select": "int", "split": "Tensor", "chunk": "default",
+_FIXED = {"transpose": "int", "select": "int", "slice": "Tensor", "split": "Tensor", "chunk": "default",
           "index": "Tensor", "index_put_": "default", "permute": "default",
           "expand": "default", "view": "default", "reshape": "default", "pow_": "Scalar",
           "clamp": "default", "where": "self", "sub_": "Tensor", "copy_": "default",
@@ -138,6 +138,12 @@ def op_of(key, self, args, kwargs):
         aten += "_"
     if kind == "m" and name == "item":
         aten = "_local_scalar_dense"
+    if aten == "index" and kind == "o":      # x[i] / x[a:b]: torch's select / slice
+        i = args[1] if len(args) > 1 else None
+        if isinstance(i, int) and not isinstance(i, bool):
+            aten = "select"
+        elif isinstance(i, slice):
+            aten = "slice"
     fn = _entry(kind, name)
     packet = _packets.get((aten, fn))
     if packet is None:

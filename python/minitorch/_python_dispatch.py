@@ -225,10 +225,12 @@ def _call(func, args, kwargs):
 def wrapper_repr(t, contents):
     """repr of a wrapper subclass given the repr of what it wraps (torch's form)."""
     extra = ""
+    if t.dtype not in (_C.get_default_dtype(), _C.int64, _C.bool, _C.complex64):
+        extra = f", dtype={t.dtype}"
     if t.grad_fn is not None:
-        extra = f", grad_fn=<{type(t.grad_fn).__name__}>"
+        extra += f", grad_fn=<{type(t.grad_fn).__name__}>"
     elif t.requires_grad:
-        extra = ", requires_grad=True"
+        extra += ", requires_grad=True"
     return f"{type(t).__name__}({contents}{extra})"
 
 
@@ -259,7 +261,19 @@ def _no_tolist(self):
                        f"{type(self).__name__}")
 
 
+def _comparison(name):
+    # the comparison operators do not reach the op watchers: the methods do
+    def compare(self, other):
+        if not isinstance(other, (_C.TensorBase, bool, int, float, complex)):
+            return NotImplemented
+        return getattr(_C.TensorBase, name)(self, other)
+    compare.__name__ = f"__{name}__"
+    return compare
+
+
 _VALUE_MEMBERS = {
+    "__eq__": _comparison("eq"), "__ne__": _comparison("ne"), "__lt__": _comparison("lt"),
+    "__le__": _comparison("le"), "__gt__": _comparison("gt"), "__ge__": _comparison("ge"),
     "item": _item,
     "__bool__": lambda self: bool(_item(self)),
     "__float__": lambda self: float(_item(self)),
