@@ -28,9 +28,10 @@ _DIM_OVERLOAD = {"sum": "dim_IntList", "mean": "dim", "prod": "dim_int", "amax":
                  "amin": "default", "std": "correction", "var": "correction",
                  "max": "dim", "min": "dim", "argmax": "default", "argmin": "default",
                  "norm": "ScalarOpt_dim", "logsumexp": "default", "any": "dim", "all": "dim",
-                 "squeeze": "dim", "nansum": "default", "unbind": "int", "softmax": "int",
-                 "log_softmax": "int", "cumsum": "default", "cumprod": "default"}
-_FIXED = {"transpose": "int", "select": "int", "slice": "Tensor", "split": "Tensor", "chunk": "default",
+                 "squeeze": "dim", "nansum": "default", "cumsum": "default",
+                 "cumprod": "default"}
+_FIXED = {"transpose": "int", "select": "int", "slice": "Tensor", "split": "Tensor",
+          "chunk": "default", "unbind": "int", "softmax": "int", "log_softmax": "int",
           "index": "Tensor", "index_put_": "default", "permute": "default",
           "expand": "default", "view": "default", "reshape": "default", "pow_": "Scalar",
           "clamp": "default", "where": "self", "sub_": "Tensor", "copy_": "default",
