@@ -642,6 +642,15 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
                 return -1;
             }
         }
+        else if (mt__ag_watchers > 0) {
+            /* the gradient itself, as a tensor object of its own: the watchers see a detach
+             * (torch's AccumulateGrad, Note [Python dispatch] in minitorch/_python_dispatch.py) */
+            g = PyObject_CallMethod(grad, "detach", NULL);
+            Py_DECREF(grad);
+            if (g == NULL) {
+                return -1;
+            }
+        }
         Py_XSETREF(v->grad, g);
     }
     else if (!create_graph) {

@@ -68,7 +68,7 @@ def _make_grads(outputs, grads, is_grads_batched=False):
                 if not o.dtype.is_floating_point:
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {o.dtype}")
-                if _python_dispatch.is_dispatch_tensor(o):
+                if _python_dispatch.is_dispatch_tensor(o) or _python_dispatch.modes_active():
                     from .._op_forms import FORMS
                     g = FORMS["ones_like"](o)  # through its __torch_dispatch__, as torch
                 else:
