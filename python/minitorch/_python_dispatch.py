@@ -61,6 +61,11 @@ def mode_stack():
     return s
 
 
+def active():
+    """Whether some wrapper tensor lives or some mode is entered (the watcher is on)."""
+    return _reasons > 0
+
+
 def modes_active():
     return bool(getattr(_tls, "modes", None))
 
@@ -184,6 +189,8 @@ def _watcher(key, self, args, kwargs, proceed):
     full = ((self,) + tuple(args)) if kind == "m" else tuple(args)
     return run(*full, **kwargs)
 
+
+_watcher.innermost = True      # forward AD, the profiler see the call first (autograd/_watch.py)
 
 # methods that change the tensor's autograd state, not its values: the wrapper's own
 _AUTOGRAD_METHODS = frozenset({"requires_grad_", "detach_", "retain_grad"})
