@@ -295,3 +295,59 @@ def test_mode_stack_helpers():
     with pytest.raises(NotImplementedError):
         with TorchDispatchMode():
             torch.ones(2) + 1
+
+
+def test_aten_namespace_ops_equal_the_handlers_func():
+    seen = []
+
+    class Spy(Logged):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            seen.append(func)
+            return super().__torch_dispatch__(func, types, args, kwargs)
+    Spy(X) * 3
+    Spy(X).exp()
+    assert seen[0] == torch.ops.aten.mul.Tensor and seen[0] != torch.ops.aten.mul.Scalar
+    assert seen[0].overloadpacket == torch.ops.aten.mul
+    assert seen[1] in {torch.ops.aten.exp.default}
+    assert torch.equal(torch.ops.aten.exp.default(X), X.exp())
+    with pytest.raises(AttributeError):
+        torch.ops.aten.no_such_op_here
+
+
+def test_make_subclass_with_no_dispatch():
+    from minitorch.utils._mode_utils import no_dispatch
+    log = []
+
+    class Holding(torch.Tensor):
+        @staticmethod
+        def __new__(cls, data, requires_grad=False):
+            return torch.Tensor._make_subclass(cls, data, requires_grad)
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            log.append(str(func))
+            with no_dispatch():
+                return func(*args, **(kwargs or {}))
+    base = torch.tensor([1., 2., 3.])
+    h = Holding(base, requires_grad=True)
+    assert type(h) is Holding and h.requires_grad and h.is_leaf
+    assert h.data_ptr() == base.data_ptr()        # it holds base's data
+    y = (h * h).sum()
+    assert log == ["aten.mul.Tensor"]               # its result is a plain tensor
+    y.backward()
+    assert torch.equal(h.grad, 2 * base)
+
+
+def test_forward_ad_through_wrappers():
+    import minitorch.autograd.forward_ad as fwAD
+    x = torch.tensor([0.5, 1.5], dtype=torch.float64)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(Logged(x), Logged(torch.ones(2, dtype=torch.float64)))
+        Logged.LOG.clear()
+        p, t = fwAD.unpack_dual((d * d).exp())
+    assert type(p) is Logged and type(t) is Logged
+    assert torch.allclose(p.elem, (x * x).exp())
+    assert torch.allclose(t.elem, 2 * x * (x * x).exp())
+    # the tangent's ops reached the handler too
+    assert Logged.LOG.count("aten.mul.Tensor") > 1 and "aten.exp.default" in Logged.LOG

@@ -58,6 +58,8 @@ class OpOverloadPacket:
 
     def __getattr__(self, name):
         ov = self.__dict__.get("_overloads", {}).get(name)
+        if ov is None and self.__dict__.get("_any_overload") and not name.startswith("_"):
+            ov = self._overloads[name] = OpOverload(self, name, self._fn)
         if ov is None:
             raise AttributeError(f"The underlying op of 'aten.{self.__dict__.get('_name')}' "
                                  f"has no overload name '{name}'")
@@ -65,6 +67,13 @@ class OpOverloadPacket:
 
     def __str__(self):
         return f"aten.{self._name}"
+
+    # the op objects of one aten op are equal whichever entry point they run
+    def __eq__(self, other):
+        return isinstance(other, OpOverloadPacket) and other._name == self._name
+
+    def __hash__(self):
+        return hash(("aten", self._name))
 
     def __repr__(self):
         return f"<OpOverloadPacket(op='aten.{self._name}')>"
@@ -87,6 +96,13 @@ class OpOverload:
 
     def name(self):
         return f"aten::{self.overloadpacket._name}.{self._overloadname}"
+
+    def __eq__(self, other):
+        return isinstance(other, OpOverload) and other.overloadpacket == self.overloadpacket \
+            and other._overloadname == self._overloadname
+
+    def __hash__(self):
+        return hash(("aten", self.overloadpacket._name, self._overloadname))
 
     def __str__(self):
         return f"aten.{self.overloadpacket._name}.{self._overloadname}"
@@ -170,3 +186,23 @@ def scalar_op():
                                                                           fn)
         _scalar = packet._overloads["default"] = OpOverload(packet, "default", fn)
     return _scalar
+
+
+_named = {}
+
+
+def aten_packet(name):
+    """torch.ops.aten.<name>: the packet running minitorch's function (or Tensor method) of
+    that name; any overload name gives an OpOverload of it (minitorch's functions take every
+    overload's arguments).  None when minitorch has no such op."""
+    p = _named.get(name)
+    if p is None:
+        import minitorch
+        fn = getattr(minitorch, name, None)
+        if not callable(fn) or isinstance(fn, type):
+            fn = getattr(minitorch.Tensor, name, None)
+        if not callable(fn) or isinstance(fn, type):
+            return None
+        p = _named[name] = OpOverloadPacket(name, fn)
+        p._any_overload = True
+    return p

@@ -158,6 +158,7 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
         storage = _C.empty((extent,), dtype=dtype).untyped_storage()
         t = _C.empty(0, dtype=dtype).set_(storage, offset, size, strides)
         r = _C.TensorBase.as_subclass(t, cls)
+        r.__dict__["_mt_wrapper"] = True
         if requires_grad:
             r.requires_grad_(True)
     _retain()
@@ -169,7 +170,7 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
 
 def _watcher(key, self, args, kwargs, proceed):
     kind, name = key[0], key[2:]
-    if kind == "c":                     # a composite: the ops it is made of dispatch
+    if kind == "c" or getattr(_tls, "off", False):  # a composite: the ops it is made of dispatch
         return proceed(args, kwargs)
     modes = getattr(_tls, "modes", None)
     types = _dispatch_types(self, args, kwargs)
@@ -259,6 +260,13 @@ def _item(self):
     return call(scalar_op(), (self,), {})
 
 
+def _data_ptr(self):
+    # a wrapper's placeholder buffer is not its data: 0, as torch's
+    if self.__dict__.get("_mt_wrapper"):
+        return 0
+    return _C.TensorBase.data_ptr(self)
+
+
 def _no_numpy(self, *args, **kwargs):
     raise RuntimeError(".numpy() is not supported for tensor subclasses.")
 
@@ -288,7 +296,7 @@ _VALUE_MEMBERS = {
     "__index__": lambda self: _item(self).__index__(),
     "__complex__": lambda self: complex(_item(self)),
     "numpy": _no_numpy, "__array__": _no_numpy, "tolist": _no_tolist,
-    "data_ptr": lambda self: 0,
+    "data_ptr": _data_ptr,
 }
 
 
@@ -303,3 +311,35 @@ def install_members(cls):
     for name, fn in _VALUE_MEMBERS.items():
         if name not in own:
             setattr(cls, name, fn)
+
+
+class no_dispatch:
+    """Inside, ops run on their arguments as they are: no handler, no mode (a handler of a
+    subclass made by _make_subclass, whose instances hold their data, runs func on them)."""
+
+    def __enter__(self):
+        self._prev = getattr(_tls, "off", False)
+        _tls.off = True
+        return self
+
+    def __exit__(self, *exc):
+        _tls.off = self._prev
+        return False
+
+
+def make_subclass(cls, data, require_grad=False, dispatch_sizes_strides_policy=None,
+                  dispatch_device=False, dispatch_layout=False):
+    """Tensor._make_subclass: data's tensor (its storage shared, its history not) as an
+    instance of cls, a leaf that requires grad as asked."""
+    if not (isinstance(cls, type) and issubclass(cls, _C.TensorBase)):
+        raise TypeError(f"cls must be a subclass of torch.Tensor, not {cls!r}")
+    if not isinstance(data, _C.TensorBase):
+        raise TypeError(f"data must be a Tensor, not {type(data).__name__}")
+    with _watch.unwatched():
+        r = _C.TensorBase.as_subclass(_C.TensorBase.detach(data), cls)
+        if require_grad:
+            r.requires_grad_(True)
+    if is_dispatch_type(cls):
+        _retain()
+        _refs.add(weakref.ref(r, _release))
+    return r

@@ -81,6 +81,7 @@ class Tensor(_TensorOps, _C.TensorBase):
         return _tensor_str._str(self)
 
     _make_wrapper_subclass = staticmethod(_python_dispatch.make_wrapper_subclass)
+    _make_subclass = staticmethod(_python_dispatch.make_subclass)
 
     def __format__(self, spec):
         if self.dim() == 0:
