@@ -75,7 +75,7 @@ def push_mode(mode):
     _retain()
 
 
-def pop_mode(mode=None):
+def pop_mode():
     s = mode_stack()
     if not s:
         raise RuntimeError("Trying to pop from an empty mode stack")
@@ -146,7 +146,7 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
     else:
         strides = tuple(int(s) for s in strides)
         if len(strides) != len(size):
-            raise RuntimeError(f"mismatch in length of strides and shape")
+            raise RuntimeError("mismatch in length of strides and shape")
     offset = int(storage_offset or 0)
     if dtype is None:
         dtype = _C.get_default_dtype()

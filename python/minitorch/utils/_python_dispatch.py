@@ -23,10 +23,6 @@ class TorchDispatchMode:
         return self
 
     def __exit__(self, exc_type, exc_val, exc_tb):
-        stack = _pd.mode_stack()
-        if not stack or stack[-1] is not self:
-            _pd.pop_mode()
-            return None
         _pd.pop_mode()
         return None
 
