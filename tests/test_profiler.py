@@ -423,7 +423,7 @@ def test_record_function_ops_and_future():
     with pytest.raises(AttributeError):
         torch.ops.profiler.no_such_op
     with pytest.raises(AttributeError):
-        torch.ops.aten.add
+        torch.ops.aten.no_such_op_here
 
 
 def test_record_function_bad_arguments():
