@@ -2,6 +2,8 @@
 (utils._python_dispatch.TorchDispatchMode).  The logs of op names were captured from torch 2.15
 running the same programs (REF_LOGS); gradients are compared with the same computation on plain
 tensors and with gradcheck."""
+import gc
+
 import pytest
 
 import minitorch as torch
@@ -36,6 +38,16 @@ class Logged(torch.Tensor):
 
         out = func(*pytree.tree_map(unwrap, args), **pytree.tree_map(unwrap, kwargs or {}))
         return pytree.tree_map(wrap, out)
+
+
+@pytest.fixture(autouse=True)
+def _no_wrapper_left():
+    """The dispatch watcher stays on while a wrapper lives (Note [Python dispatch]): the
+    wrappers a test made (some in reference cycles of the graph) go before the next test."""
+    yield
+    gc.collect()
+    from minitorch import _python_dispatch
+    assert not _python_dispatch.active()
 
 
 def unwrap_all(r):
