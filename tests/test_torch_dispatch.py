@@ -216,8 +216,26 @@ class Refusing(Logged):
 
 
 def test_all_handlers_not_implemented_is_a_type_error():
-    with pytest.raises(TypeError, match="Multiple dispatch failed for 'aten.mul.Tensor'"):
-        Refusing(X) * 2
+    # torch 2.15's message
+    with pytest.raises(TypeError, match=r"^Multiple dispatch failed for 'torch._ops.aten.exp."
+                       r"default'; all __torch_dispatch__ handlers returned NotImplemented:\n\n"
+                       r"  - tensor subclass <class '.*Refusing'>"):
+        Refusing(X).exp()
+
+
+def test_make_wrapper_subclass_errors():
+    # torch 2.15's errors
+    with pytest.raises(TypeError, match="Creating a Tensor subclass from a class that does not "
+                                        "inherit from Tensor is not possible"):
+        torch.Tensor._make_wrapper_subclass(int, (2,))
+
+    class Plain(torch.Tensor):
+        pass
+    with pytest.raises(TypeError, match="Plain must define __torch_dispatch__"):
+        torch.Tensor._make_wrapper_subclass(Plain, (2,))
+    with pytest.raises(RuntimeError, match=r"dimensionality of sizes \(1\) must match "
+                                           r"dimensionality of strides \(2\)"):
+        torch.Tensor._make_wrapper_subclass(Logged, (2,), strides=(1, 1))
 
 
 def test_handler_errors_propagate():

@@ -128,7 +128,10 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
     """Tensor._make_wrapper_subclass (Note [Python dispatch])."""
     from ._formats import strided
     if not (isinstance(cls, type) and issubclass(cls, _C.TensorBase)):
-        raise TypeError(f"cls must be a subclass of torch.Tensor, not {cls!r}")
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
+                        "Tensor is not possible. Make sure your class inherits from Tensor.")
+    if not is_dispatch_type(cls):
+        raise TypeError(f"{cls.__name__} must define __torch_dispatch__")
     if layout is not None and layout is not strided:
         raise NotImplementedError(f"minitorch's wrapper subclasses have the strided layout only, "
                                   f"not {layout}")
@@ -146,7 +149,8 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
     else:
         strides = tuple(int(s) for s in strides)
         if len(strides) != len(size):
-            raise RuntimeError("mismatch in length of strides and shape")
+            raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match "
+                               f"dimensionality of strides ({len(strides)})")
     offset = int(storage_offset or 0)
     if dtype is None:
         dtype = _C.get_default_dtype()
@@ -226,8 +230,8 @@ def _call(func, args, kwargs):
         if r is not NotImplemented:
             return r
     lines = "".join(f"  - tensor subclass {c}\n" for c in types)
-    raise TypeError(f"Multiple dispatch failed for '{func}'; all __torch_dispatch__ handlers "
-                    f"returned NotImplemented:\n\n{lines}")
+    raise TypeError(f"Multiple dispatch failed for 'torch._ops.{func}'; all __torch_dispatch__ "
+                    f"handlers returned NotImplemented:\n\n{lines}")
 
 
 def wrapper_repr(t, contents):
@@ -332,7 +336,8 @@ def make_subclass(cls, data, require_grad=False, dispatch_sizes_strides_policy=N
     """Tensor._make_subclass: data's tensor (its storage shared, its history not) as an
     instance of cls, a leaf that requires grad as asked."""
     if not (isinstance(cls, type) and issubclass(cls, _C.TensorBase)):
-        raise TypeError(f"cls must be a subclass of torch.Tensor, not {cls!r}")
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
+                        "Tensor is not possible. Make sure your class inherits from Tensor.")
     if not isinstance(data, _C.TensorBase):
         raise TypeError(f"data must be a Tensor, not {type(data).__name__}")
     with _watch.unwatched():
