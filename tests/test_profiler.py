@@ -284,8 +284,7 @@ def test_sequence_numbers_and_backward_events():
         "torch::autograd::AccumulateGrad"]
     assert all(e.sequence_nr == -1 and e.fwd_thread == 0 for e in acc)
     # the ops a node runs are its children
-    assert [c.name for c in sum_node[0].cpu_children] == ["aten::unsqueeze", "aten::unsqueeze",
-                                                          "aten::expand"]
+    assert [c.name for c in sum_node[0].cpu_children] == ["aten::expand"]   # as torch
     assert [e.name for e in ev].index("aten::add") < [e.name for e in ev].index("AddBackward0")
 
 
@@ -424,7 +423,7 @@ def test_record_function_ops_and_future():
     with pytest.raises(AttributeError):
         torch.ops.profiler.no_such_op
     with pytest.raises(AttributeError):
-        torch.ops.aten.add
+        torch.ops.aten.no_such_op_here
 
 
 def test_record_function_bad_arguments():

@@ -56,7 +56,8 @@ typedef struct {
     Py_ssize_t heap_n;
     Py_ssize_t *deferred; /* nodes run without the GIL whose Python ctx is still to drop */
     Py_ssize_t n_deferred;
-    int py;             /* a Python pass (create_graph): grads are tensor objects */
+    int py;             /* a Python pass (create_graph, or op watchers active): grads are
+                           tensor objects */
     int keep_graph, accumulate;
     PyObject *captures, *capture_at;
     PyThreadState *ts;  /* while the pass runs without the GIL: the saved thread state */
@@ -636,6 +637,15 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
                               mt_storage_refcount(impl->storage) > 1 || !impl->contiguous)) {
             /* shared with another buffer or a view of something else: keep a copy */
             g = PyObject_CallMethod(grad, "clone", NULL);
+            Py_DECREF(grad);
+            if (g == NULL) {
+                return -1;
+            }
+        }
+        else if (mt__ag_watchers > 0) {
+            /* the gradient itself, as a tensor object of its own: the watchers see a detach
+             * (torch's AccumulateGrad, Note [Python dispatch] in minitorch/_python_dispatch.py) */
+            g = PyObject_CallMethod(grad, "detach", NULL);
             Py_DECREF(grad);
             if (g == NULL) {
                 return -1;
@@ -1352,7 +1362,11 @@ mt_py_run_backward(PyObject *module, PyObject *args)
                           &create_graph, &inputs, &accumulate)) {
         return NULL;
     }
-    mt__graph g = {.py = create_graph, .keep_graph = keep_graph, .accumulate = accumulate};
+    /* while op watchers are active the gradients stay tensor objects too: a watcher may give
+     * them a Python subclass whose identity matters (Note [Python dispatch] in
+     * minitorch/_python_dispatch.py) */
+    mt__graph g = {.py = create_graph || mt__ag_watchers > 0, .keep_graph = keep_graph,
+                   .accumulate = accumulate};
     PyObject *capture_at = NULL, *captures = NULL, *targets = NULL, *result = NULL;
     PyObject *saved_callbacks = mt__callbacks;
     int saved_mode = mt__grad_off;

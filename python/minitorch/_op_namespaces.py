@@ -2,8 +2,9 @@
 with overloads as attributes: torch.ops.<ns>.<op>.<overload>).  minitorch registers the
 profiler's ops (torch.ops.profiler._record_function_enter / _record_function_enter_new /
 _record_function_exit / _call_end_callbacks_on_jit_fut, which record_function is made of);
-its tensor ops are minitorch's functions and methods, not registered here, and custom
-operator libraries cannot be loaded."""
+its tensor ops are minitorch's functions and methods; torch.ops.aten.<op>[.<overload>] gives
+them as the op objects __torch_dispatch__ handlers see (_dispatch_ops.py); custom operator
+libraries cannot be loaded."""
 import types
 
 __all__ = ["ops"]
@@ -76,6 +77,22 @@ def _profiler_namespace():
     })
 
 
+class _AtenNamespace(types.ModuleType):
+    """torch.ops.aten: minitorch's functions and Tensor methods as aten ops, the objects a
+    __torch_dispatch__ handler compares its `func` with (equal by name: _dispatch_ops.py)."""
+
+    def __init__(self):
+        super().__init__("torch.ops.aten")
+        self.name = "aten"
+
+    def __getattr__(self, op_name):
+        from ._dispatch_ops import aten_packet
+        p = None if op_name.startswith("__") else aten_packet(op_name)
+        if p is None:
+            raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{op_name}'")
+        return p
+
+
 class _Ops(types.ModuleType):
     """torch.ops: a namespace per attribute, made on first use."""
 
@@ -88,7 +105,12 @@ class _Ops(types.ModuleType):
             raise AttributeError(name)
         ns = self._namespaces.get(name)
         if ns is None:
-            ns = _profiler_namespace() if name == "profiler" else _OpNamespace(name)
+            if name == "profiler":
+                ns = _profiler_namespace()
+            elif name == "aten":
+                ns = _AtenNamespace()
+            else:
+                ns = _OpNamespace(name)
             self._namespaces[name] = ns
         return ns
 

@@ -58,6 +58,11 @@ def preserve_subclass(cls, base):
     with ``__torch_function__ = _disabled_torch_function_impl``."""
     if getattr(cls, "__torch_function__", None) is _disabled_torch_function_impl:
         return
+    if callable(getattr(cls, "__torch_dispatch__", None)):
+        # its ops give what its __torch_dispatch__ makes (_python_dispatch.py)
+        from . import _python_dispatch
+        _python_dispatch.install_members(cls)
+        return
     own = set()
     for klass in cls.__mro__:
         if klass is base:

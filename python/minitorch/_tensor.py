@@ -8,7 +8,7 @@ import numpy as _np
 from . import _C
 from . import _formats
 from . import _op_forms
-from . import _subclass
+from . import _python_dispatch, _subclass
 from . import _tensor_str
 from ._checks import _check_count_fits, _VIEW_BYTES  # noqa: F401
 from ._op_forms import tensor_methods as _tensor_methods
@@ -75,8 +75,13 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     __module__ = "minitorch"
 
-    def __repr__(self):
+    def __repr__(self, *, tensor_contents=None):
+        if tensor_contents is not None:     # a wrapper subclass shows what it wraps
+            return _python_dispatch.wrapper_repr(self, tensor_contents)
         return _tensor_str._str(self)
+
+    _make_wrapper_subclass = staticmethod(_python_dispatch.make_wrapper_subclass)
+    _make_subclass = staticmethod(_python_dispatch.make_subclass)
 
     def __format__(self, spec):
         if self.dim() == 0:

@@ -7,7 +7,7 @@ import itertools
 import threading
 import warnings
 
-from .. import _C
+from .. import _C, _python_dispatch
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode,  # noqa: F401
                         is_grad_enabled, is_inference_mode_enabled, is_view_replay_enabled,
                         _force_original_view_tracking, set_multithreading_enabled)
@@ -68,7 +68,11 @@ def _make_grads(outputs, grads, is_grads_batched=False):
                 if not o.dtype.is_floating_point:
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {o.dtype}")
-                g = _C.ones(o.shape, dtype=o.dtype, device=getattr(o, "device", None))
+                if _python_dispatch.is_dispatch_tensor(o) or _python_dispatch.modes_active():
+                    from .._op_forms import FORMS
+                    g = FORMS["ones_like"](o)  # through its __torch_dispatch__, as torch
+                else:
+                    g = _C.ones(o.shape, dtype=o.dtype, device=getattr(o, "device", None))
             out.append(g)
             continue
         if not isinstance(g, _C.TensorBase):

@@ -52,7 +52,7 @@ def _sum_to(g, shape):
 def _reduce_backward(g, shape, dim, keepdim):
     """The gradient g of a reduction over `dim` of a tensor of `shape`, broadcast back to it."""
     nd = len(shape)
-    if not keepdim and nd:
+    if not keepdim and nd and g.dim():  # (a full reduction's 0-d gradient expands as it is)
         for d in _dims(dim, nd):
             g = g.unsqueeze(d)
     return g.expand(tuple(shape))

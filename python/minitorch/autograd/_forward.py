@@ -93,6 +93,28 @@ def exit_level(level):
             t.__dict__.pop("_fw_tangent", None)
 
 
+class _unwatched:
+    """The ops forward AD runs itself: unwatched; while __torch_dispatch__ tensors or modes
+    are about (Note [Python dispatch] in minitorch/_python_dispatch.py), whose ops must reach
+    their handlers, only hidden from forward AD itself."""
+
+    def __enter__(self):
+        from .. import _python_dispatch
+        self._dispatch = _python_dispatch.active()
+        if self._dispatch:
+            self._prev = set_enabled(False)
+        else:
+            self._prev = _C._set_ag_unwatched(True)
+        return self
+
+    def __exit__(self, *exc):
+        if self._dispatch:
+            set_enabled(self._prev)
+        else:
+            _C._set_ag_unwatched(self._prev)
+        return False
+
+
 def is_enabled():
     """Forward grad mode of this thread (torch._C._is_fwd_grad_enabled)."""
     return getattr(_tls, "enabled", True)
@@ -140,7 +162,7 @@ def _tangent(t):
     rt = r.__dict__.get("_fw_tangent")
     if rt is None or not (t.element_size() == r.element_size() == rt.element_size()):
         return None                    # (a view of another element type: real/imag of complex)
-    with _watch.unwatched():
+    with _unwatched():
         tg = rt.as_strided(tuple(t.shape), t.stride(), t.storage_offset())
     _attach(t, tg)
     return tg
@@ -215,7 +237,7 @@ def make_dual(tensor, tangent_, level):
                            f"gradient at the same level {level} is not supported.")
     _check_size(tensor, tangent_)
     from .grad_mode import is_inference_mode_enabled
-    with _watch.unwatched():
+    with _unwatched():
         if is_inference_mode_enabled():
             dual = tensor.detach()      # an inference tensor is aliased, not viewed (as torch)
         else:
@@ -244,7 +266,7 @@ def primal(tensor, level):
     one is an error only for a dual tensor, as torch's)."""
     if level != _level and tangent(tensor) is not None:
         _check_level(level, "_fw_primal")
-    with _watch.unwatched():
+    with _unwatched():
         p = _alias(tensor)
     p.__dict__["_fw_base"] = None
     return p
@@ -388,7 +410,7 @@ def _propagate(kind, name, full, kwargs, duals, out):
         raise NotImplementedError(_no_fw_msg(name))
     views = [_viewed(full, o) if d else None for o, d in zip(outs, diff)]
     if all(v is not None for v, d in zip(views, diff) if d):
-        with _watch.unwatched():
+        with _unwatched():
             touts = _call_on_tangents(kind, name, full, kwargs, duals)
         touts = touts if isinstance(touts, tuple) else (touts,)
         for o, d, v, tg in zip(outs, diff, views, touts):
@@ -397,7 +419,7 @@ def _propagate(kind, name, full, kwargs, duals, out):
                 if any(v is t for t in inputs) and isinstance(tg, _C.TensorBase):
                     _attach(o, tg)
         return out
-    with _watch.unwatched():
+    with _unwatched():
         tangents = _jvp(opname, formula, full, kwargs, outs, diff, {id(t): tg for t, tg in duals})
         avoid = [tg for _, tg in duals]
         for o, d, tg in zip(outs, diff, tangents):
@@ -820,7 +842,7 @@ def _inplace(kind, name, full, args, kwargs, duals, proceed):
         out = proceed(args, kwargs)
         tg = self.__dict__.get("_fw_tangent")
         if tg is not None:
-            with _watch.unwatched():
+            with _unwatched():
                 fn = _entry(kind, name)
                 if kind == "m":
                     fn(tg, *args, **kwargs)
@@ -846,7 +868,7 @@ def _inplace(kind, name, full, args, kwargs, duals, proceed):
         out = proceed(args, kwargs)
         value = full[2]
         tv = tmap.get(id(value)) if isinstance(value, _C.TensorBase) else None
-        with _watch.unwatched():
+        with _unwatched():
             tg = _ensure_tangent(self)
             tg[full[1]] = tv.to(tg.dtype) if tv is not None else 0
         return out
@@ -860,7 +882,7 @@ def _inplace(kind, name, full, args, kwargs, duals, proceed):
         out = proceed(args, kwargs)
         _write(self, _ZERO)
         return out
-    with _watch.unwatched():
+    with _unwatched():
         old = self.clone()             # self's values before the op, for its formula
     records = _C.is_grad_enabled() and any(t.requires_grad for t in _tensor_args(full, kwargs))
     if records:
@@ -872,7 +894,7 @@ def _inplace(kind, name, full, args, kwargs, duals, proceed):
     if t_self is not None:
         tmap[id(old)] = t_self
     sub = tuple(old if a is self else a for a in full)
-    with _watch.unwatched():
+    with _unwatched():
         nt = _jvp(opname, formula, sub, kwargs, (self,), [True], tmap)[0]
     _write(self, nt)
     return out
@@ -896,7 +918,7 @@ def _tangent_for_saved_self(self, before, t_old):
         saved = getattr(ctx, "_args", None) if ctx is not None else None
         if saved and isinstance(saved[0], _C.TensorBase) and saved[0] is not self and \
                 saved[0].__dict__.get("_fw_tangent") is None:
-            with _watch.unwatched():
+            with _unwatched():
                 _attach(saved[0], t_old.clone())
             return
 
@@ -921,7 +943,7 @@ def _ensure_tangent(t):
 
 def _write(t, nt):
     """Makes nt (a tensor, or _ZERO) t's tangent, in place of the old one."""
-    with _watch.unwatched():
+    with _unwatched():
         tg = _tangent(t)
         if nt is _ZERO:
             if tg is not None:

@@ -21,7 +21,7 @@ everything is dropped when the node has run unless retain_graph=True."""
 import operator
 import weakref
 
-from .. import _C
+from .. import _C, _python_dispatch
 from . import _declared, graph
 from ._dsl import node_name
 from . import _saved_tensors as _saved
@@ -252,7 +252,9 @@ def _entry(kind, name):
     return _OPERATORS[name]
 
 
-def _record(key, self, args, kwargs):
+def _record(key, self, args, kwargs, fn=None):
+    """Runs and records the call; fn: what computes it (the entry point of key unless given:
+    a __torch_dispatch__ handler, Note [Python dispatch] in _python_dispatch.py)."""
     kind, name = key[0], key[2:]
     if name == "numpy" and kind == "m" and not (args[0] if args else kwargs.get("force")):
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
@@ -260,11 +262,14 @@ def _record(key, self, args, kwargs):
     if name in _UNRECORDED:
         prev = _grad_off()
         try:
+            if fn is not None:
+                return fn(self, *args, **kwargs) if kind == "m" else fn(*args, **kwargs)
             fn = getattr(_C.TensorBase, name) if kind == "m" else getattr(_C, name)
             return fn(self, *args, **kwargs) if kind == "m" else fn(*args, **kwargs)
         finally:
             _C._set_grad_mode(prev)
-    fn = _entry(kind, name)
+    if fn is None:
+        fn = _entry(kind, name)
     if kind == "m":
         args = (self,) + args
     inplace = (kind in "mp" and name.endswith("_") and not name.endswith("__")) or \
@@ -319,7 +324,7 @@ def _attach(opname, args, kwargs, out):
     ctx.name = node_name(opname)
     ctx._args, ctx.kwargs, ctx.multi, ctx.formula = args, kwargs, multi, formula
     ctx.slots = [(p, s, t.shape, t.dtype, t.requires_grad) for p, s, t in slots]
-    detached = tuple(o.detach() if isinstance(o, _C.TensorBase) else o for o in outs)
+    detached = tuple(_detach(o) if isinstance(o, _C.TensorBase) else o for o in outs)
     ctx._out = detached if multi else detached[0]
     ctx._out_refs = [weakref.ref(o) if d else None for o, d in zip(outs, diff)]
     ctx.shapes = [(o.shape, o.dtype) if d else None for o, d in zip(outs, diff)]
@@ -336,6 +341,17 @@ def _attach(opname, args, kwargs, out):
     if hooks is not None:
         _saved.pack_ctx(ctx, hooks, outs)
     return out
+
+
+def _detach(t):
+    """t without history, as a node keeps it: t.detach(), or a __torch_dispatch__ wrapper's
+    shallow copy, its handler not asked (Note [Python dispatch] in _python_dispatch.py)."""
+    if type(t) is not _C.TensorBase and _python_dispatch.is_dispatch_type(type(t)):
+        return _python_dispatch.shallow_detach(t)
+    if _python_dispatch.modes_active():
+        with _watch.unwatched():         # not an op of the program: modes do not see it
+            return t.detach()
+    return t.detach()
 
 
 def _rehistory(t, node, nr):
@@ -426,7 +442,7 @@ def _record_inplace(kind, name, fn, args, kwargs):
     ctx.kwargs, ctx.multi, ctx.formula = kwargs, False, formula
     ctx.slots = [(p, s, shape if t is self else t.shape, dtype if t is self else t.dtype,
                   t.requires_grad) for p, s, t in slots]
-    ctx._out = self.detach()
+    ctx._out = _detach(self)
     ctx._out_refs = [weakref.ref(self)]
     ctx.shapes = [(self.shape, self.dtype)]
     ctx._arg_versions = [(t, t._version) for _, _, t in slots if t is not self]
@@ -474,7 +490,7 @@ def _rebase_view(view, base, opname, formula, old, args, kwargs, slots, out):
     ctx.kwargs, ctx.multi, ctx.formula = kwargs, False, formula
     ctx.slots = [(p, s, view.shape if t is view else t.shape,
                   view.dtype if t is view else t.dtype, t.requires_grad) for p, s, t in slots]
-    ctx._out = view.detach()
+    ctx._out = _detach(view)
     ctx._out_refs = [weakref.ref(view)]
     ctx.shapes = [(view.shape, view.dtype)]
     ctx._arg_versions = [(t, t._version) for _, _, t in slots if t is not view]

@@ -24,8 +24,14 @@ _tls = threading.local()    # .depth: Python forms running on this thread (Note 
 
 
 def add(watcher):
-    """Makes watcher see every op call from now on (until remove(watcher))."""
-    _watchers.append(watcher)
+    """Makes watcher see every op call from now on (until remove(watcher)).  A watcher whose
+    attribute `innermost` is true (__torch_dispatch__, which runs the op itself) sees calls
+    after the others, whenever it was added."""
+    at = len(_watchers)
+    if not getattr(watcher, "innermost", False):
+        while at and getattr(_watchers[at - 1], "innermost", False):
+            at -= 1
+    _watchers.insert(at, watcher)
     if getattr(watcher, "sees_inside", False):
         _inside.append(watcher)
     _C._set_ag_watchers(len(_watchers))
