@@ -357,3 +357,26 @@ def test_inplace_activation_after_a_normalisation():
     y.mul_(2)   # sigmoid's derivative reads its result: torch's error
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
+
+
+def test_assigned_backward_hooks_dict_runs_its_hooks():
+    # torch 2.15: the dict assigned to a leaf's _backward_hooks is kept (the same object) and
+    # the hooks put in it later run; None removes them; a tensor not requiring grad accepts it
+    from collections import OrderedDict
+    x = torch.ones(2, requires_grad=True)
+    d = OrderedDict()
+    x._backward_hooks = d
+    d["a"] = lambda g: g * 2
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [6.0, 6.0]
+    assert x._backward_hooks is d
+    x._backward_hooks = None
+    assert x._backward_hooks is None
+    x.grad = None
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+    z = torch.ones(2)
+    z._backward_hooks = OrderedDict()
+    z._backward_hooks["never"] = lambda g: 1 / 0
+    (z * x).sum().backward()
+    assert z._backward_hooks is not None and len(z._backward_hooks) == 1
