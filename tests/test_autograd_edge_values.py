@@ -157,3 +157,21 @@ def test_complex_logcumsumexp_gradient():
         assert g == pytest.approx(w, rel=1e-12)
     assert torch.autograd.gradcheck(lambda a: torch.logcumsumexp(a, 1),
                                     (x.detach().reshape(1, 5).requires_grad_(),))
+
+
+def test_pow_of_a_negative_real_base_with_a_complex_exponent():
+    # the slope in the exponent uses the complex log of the base (torch 2.15's values)
+    base = -torch.ones(2, dtype=torch.float64)
+    e = torch.tensor([0.3 + 0.2j, -1.1 + 0.5j], dtype=torch.complex128, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda e: torch.pow(base, e), (e,))
+    assert torch.autograd.gradcheck(lambda e: torch.pow(-1, e), (e,))
+    assert torch.autograd.gradgradcheck(lambda e: torch.pow(base, e), (e,))
+    (g,) = torch.autograd.grad(torch.pow(-2.5, e).abs().sum(), e)
+    ref = [0.6435 - 2.2063j, 0.0695 - 0.2384j]
+    assert all(abs(a - b) < 1e-4 for a, b in zip(g.tolist(), ref))
+    # a real exponent keeps the real log: NaN for a negative base, as torch
+    y = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(torch.pow(-2.0, y).sum(), y)
+    assert all(math.isnan(v) for v in g.tolist())
+    (g,) = torch.autograd.grad(torch.pow(0.0, y).sum(), y)
+    assert g.tolist() == [0.0, 0.0]

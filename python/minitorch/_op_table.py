@@ -328,10 +328,12 @@ op('pow',                 'C:ops',                   'fmio', grad=d(_BINARY.repl
          '(self == 0), 0) if is_tensor(exponent) else (grad * 0 if exponent == 0 else '
          'grad * conj(exponent * self.pow(exponent - 1)))',
     # 0 ** e for a real e >= 0 has no slope in e (a complex e: its imaginary part 0)
-    exponent='(grad * conj(result * self.log())).masked_fill((self == 0) & (exponent.real >= 0)'
-             ' & (exponent == exponent.real), 0) if is_tensor(self) else ((grad * conj(result) '
-             '* slog(self)).masked_fill((exponent.real >= 0) & (exponent == exponent.real), 0) '
-             'if self == 0 else grad * conj(result) * slog(self))'))
+    # (a real base with a complex exponent: the complex log, defined for a negative base)
+    exponent='(grad * conj(result * self.to(result.dtype).log())).masked_fill((self == 0) & '
+             '(exponent.real >= 0) & (exponent == exponent.real), 0) if is_tensor(self) else '
+             '((grad * conj(result) * slog(self)).masked_fill((exponent.real >= 0) & (exponent == '
+             'exponent.real), 0) if self == 0 else grad * conj(result * (zeros_like(result) + '
+             'self).log()))'))
 op('prod',                'C:reduce',                'fmo', grad='prod')
 op('promote_types',       'C:ops',                   'f', grad='nondiff')
 op('quantile',            'py:_sorting',           'fm')
