@@ -257,7 +257,13 @@ class Function(metaclass=_FunctionMeta):
         # (the ctx is kept by the graph: it must not keep the outputs it marked)
         ctx._dirty = ctx._non_differentiable = ()
         if hooks is not None and ctx._saved:
-            _pack_saved(ctx, hooks, outs, node)
+            try:
+                _pack_saved(ctx, hooks, outs, node)
+            except BaseException:
+                # a pack hook raised: the ctx must not keep the outputs it saved (a cycle
+                # through the node the outputs' history names)
+                ctx._saved, ctx._versions = (), ()
+                raise
         elif ctx._saved:
             # an output is kept without its history (no cycle through this node) and gets it
             # back when read (saved_tensors), as torch's saved outputs
