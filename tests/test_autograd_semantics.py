@@ -380,3 +380,46 @@ def test_assigned_backward_hooks_dict_runs_its_hooks():
     z._backward_hooks["never"] = lambda g: 1 / 0
     (z * x).sum().backward()
     assert z._backward_hooks is not None and len(z._backward_hooks) == 1
+
+
+def test_var_mean_is_one_node_for_both_outputs():
+    # torch 2.15: one VarMeanBackward0 whose pre-hook sees two gradients; values from torch
+    x = torch.tensor([[1.0, 2.0, 4.0], [0.5, -1.0, 3.0]], dtype=torch.float64,
+                     requires_grad=True)
+    v, m = torch.var_mean(x, 1)
+    assert v.grad_fn is m.grad_fn and v.grad_fn.name() == "VarMeanBackward0"
+    seen = []
+    v.grad_fn.register_prehook(lambda go: seen.append(len(go)))
+    (g,) = torch.autograd.grad((v * 2 + m * 3).sum(), x)
+    assert seen == [2]
+    ref = [[-1.666666666666667, 0.33333333333333304, 4.333333333333333],
+           [0.33333333333333326, -2.666666666666667, 5.333333333333333]]
+    assert torch.allclose(g, torch.tensor(ref, dtype=torch.float64))
+    v, m = torch.var_mean(x, True)       # (input, unbiased)
+    (g,) = torch.autograd.grad(v, x)
+    ref = [[-0.2333333333333333, 0.1666666666666667, 0.9666666666666668],
+           [-0.43333333333333335, -1.0333333333333332, 0.5666666666666668]]
+    assert torch.allclose(g, torch.tensor(ref, dtype=torch.float64))
+
+
+def test_post_hook_registered_while_unpacking_runs_on_that_node():
+    # torch 2.15: var_mean saves its input once; a post hook the unpack hook registers halves
+    # the gradient of that very pass (grad_outputs: None)
+    a = torch.ones(3, 3, requires_grad=True)
+    calls = []
+
+    def unpack(t):
+        node = torch._C._current_autograd_node()
+
+        def hook(grad_inputs, grad_outputs):
+            calls.append(all(o is None for o in grad_outputs))
+            return tuple(g / 2.0 if g is not None else None for g in grad_inputs)
+
+        node.register_hook(hook)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+        var, mean = torch.var_mean(a, dim=0)
+        (var + mean).sum().backward()
+    assert calls == [True]
+    assert torch.allclose(a.grad, torch.full((3, 3), 1 / 6))

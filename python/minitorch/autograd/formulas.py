@@ -1568,3 +1568,26 @@ def _coo_sampled_dot(ctx, g):
         b = _arg(ctx, 3, "b")
         gb = _mt()._coo_spmm(cols, rows, g, ctx.saved(2, "a"), b.shape[0])
     return (None, None, ga, gb)
+
+
+# ---- var_mean: one node for both outputs (as torch's VarMeanBackward0) ------------------------
+
+def var_mean(ctx, g):
+    """d x = g_var 2 (x - mean) / (n - correction) + g_mean / n."""
+    from .._reductions import _correction, _numel_reduced
+    x = ctx.saved(0, "input")
+    dim, unbiased = _arg(ctx, 1, "dim"), _arg(ctx, 2, "unbiased")
+    keepdim, correction = _arg(ctx, 3, "keepdim", False), ctx.kwargs.get("correction")
+    if isinstance(dim, bool):            # var_mean(x, unbiased)
+        dim, unbiased = None, dim
+    n = _numel_reduced(x, dim)
+    dof = n - _correction(unbiased, correction)
+    gv, gm = g
+    r = None
+    if gv is not None:
+        d = x - x.mean(_dim_list(dim, x.dim()), keepdim=True)
+        r = _expand_back(gv, x.shape, dim, keepdim) * d * (2.0 / dof if dof else float("inf"))
+    if gm is not None:
+        m = _expand_back(gm, x.shape, dim, keepdim) / n
+        r = m if r is None else r + m
+    return (r,)
