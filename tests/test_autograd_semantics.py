@@ -423,3 +423,28 @@ def test_post_hook_registered_while_unpacking_runs_on_that_node():
         (var + mean).sum().backward()
     assert calls == [True]
     assert torch.allclose(a.grad, torch.full((3, 3), 1 / 6))
+
+
+def test_custom_function_node_has_edges_for_its_tensor_arguments_only():
+    # torch 2.15: next_functions ((AccumulateGrad, 0), (None, 0)) for apply("s", x, 3, y)
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, st, x, k, y):
+            return x * 2 + y
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, g * k_factor, None, g
+
+    k_factor = 3.0
+    x = torch.ones(2, requires_grad=True)
+    y = torch.ones(2)
+    o = F.apply("s", x, 3, y)
+    nf = o.grad_fn.next_functions
+    assert len(nf) == 2
+    assert nf[0][0].name().endswith("AccumulateGrad") and nf[1] == (None, 0)
+    seen = []
+    o.grad_fn.register_hook(lambda gi, go: seen.append(len(gi)))
+    o.sum().backward()
+    assert seen == [2]
+    assert x.grad.tolist() == [3.0, 3.0]

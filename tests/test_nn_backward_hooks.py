@@ -115,3 +115,26 @@ def test_hooks_do_not_change_results_or_other_gradients():
     out.pow(2).sum().backward()
     got = [p.grad for p in net.parameters()] + [x.grad]
     assert all(torch.equal(a, b) for a, b in zip(got, want))
+
+
+def test_hook_nodes_are_named_as_torch():
+    # torch 2.15: the nodes a full backward hook adds at the module's outputs and inputs are
+    # both BackwardHookFunctionBackward, with edges for the tensors only
+    lin = torch.nn.Linear(3, 2)
+    lin.register_full_backward_hook(lambda m, gi, go: None)
+    x = torch.randn(4, 3, requires_grad=True)
+    out = lin(x)
+    node = out.grad_fn
+    assert node.name() == "BackwardHookFunctionBackward"
+    assert len(node.next_functions) == 1
+    names = []
+
+    def walk(n):
+        if n is None:
+            return
+        names.append(n.name())
+        for nxt, _ in n.next_functions:
+            walk(nxt)
+
+    walk(node)
+    assert names.count("BackwardHookFunctionBackward") == 2

@@ -237,7 +237,10 @@ class Function(metaclass=_FunctionMeta):
         ctx._nondiff_outputs = frozenset(k for k, o in enumerate(outs)
                                          if any(o is n for n in ctx._non_differentiable))
         ctx._fn = cls
-        node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
+        # (edges for the tensor arguments only, as torch's: next_functions has no entries for
+        # the others)
+        node = cls._backward_cls(_apply_tensor_edges, ctx, [t for t in tensors if t is not None],
+                                 len(outs))
         if ctx._saved:
             ctx._saved_output_nrs = tuple(
                 next((k for k, o in enumerate(outs) if o is t), None) if t is not None else None
@@ -358,6 +361,12 @@ def _pack_saved(ctx, hooks, outs, node):
     ctx._node = weakref.ref(node)
     ctx._saved = (None,) * len(packed)  # (only the packed forms are kept)
     ctx._versions = ()
+
+
+def _apply_tensor_edges(node, grads):
+    """The node's function: the Function's gradients of its tensor arguments."""
+    return [g for g, meta in zip(_apply_function(node, grads), node._ctx._inputs_meta)
+            if meta is not None]
 
 
 def _apply_function(node, grads):
