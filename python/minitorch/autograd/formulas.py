@@ -1591,3 +1591,17 @@ def var_mean(ctx, g):
         m = _expand_back(gm, x.shape, dim, keepdim) / n
         r = m if r is None else r + m
     return (r,)
+
+
+# ---- unique and its recorded forms: no derivative (as torch), an error when backward reaches it --
+
+def _no_derivative(name):
+    def formula(ctx, g):
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+    return formula
+
+
+_unique = _no_derivative("_unique")
+_unique2 = _no_derivative("_unique2")
+_unique_dim = _no_derivative("unique_dim")
+unique_consecutive = _no_derivative("unique_consecutive")
