@@ -448,3 +448,21 @@ def test_custom_function_node_has_edges_for_its_tensor_arguments_only():
     o.sum().backward()
     assert seen == [2]
     assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_volatile_is_gone_with_torchs_warnings():
+    # torch 2.15: reading warns "volatile was removed (Variable.volatile is always False)" and
+    # gives False; setting warns and has no effect; torch.autograd.torch is the torch module
+    import warnings
+    v = torch.autograd.torch.randn(3, 3)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert v.volatile is False
+        v.volatile = True
+        assert v.volatile is False
+    msgs = [str(x.message) for x in w]
+    assert msgs == ["volatile was removed (Variable.volatile is always False)",
+                    "volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                    "instead.",
+                    "volatile was removed (Variable.volatile is always False)"]
+    assert torch.autograd.torch is torch

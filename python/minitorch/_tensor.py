@@ -1,6 +1,7 @@
 """minitorch.Tensor: the C TensorBase plus the Python-level sugar."""
 import math
 import operator
+import warnings
 
 import numpy as _np
 
@@ -281,6 +282,17 @@ class Tensor(_TensorOps, _C.TensorBase):
             return
         self.grad_fn._register_retain_grad(self.output_nr, self)
         self._retains_grad = True
+
+    @property
+    def volatile(self):
+        """Removed from torch: always False (with torch's warning)."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value):
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                      "instead.", stacklevel=2)
 
     @property
     def retains_grad(self):
