@@ -175,3 +175,30 @@ def test_pow_of_a_negative_real_base_with_a_complex_exponent():
     assert all(math.isnan(v) for v in g.tolist())
     (g,) = torch.autograd.grad(torch.pow(0.0, y).sum(), y)
     assert g.tolist() == [0.0, 0.0]
+
+
+def test_scatter_reduce_prod_second_derivative_with_zeros():
+    # torch 2.15: correct second derivatives with one zero per place (also a zero of self
+    # next to one of src); two zeros of src at one place: the src gradient's backward raises
+    from minitorch.autograd import gradcheck, gradgradcheck
+    idx = torch.tensor([0, 0, 1])
+    for vals in ([0.0, 2.0, 3.0], [0.5, 0.0, -3.0], [1.5, 2.0, 3.0]):
+        for xv in (1.0, 0.0):
+            for inc in (True, False):
+                x = torch.tensor([xv, 1.3], dtype=torch.float64, requires_grad=True)
+                s = torch.tensor(vals, dtype=torch.float64, requires_grad=True)
+
+                def f(x, s, inc=inc):
+                    return torch.scatter_reduce(x, 0, idx, s, "prod", include_self=inc)
+
+                assert gradcheck(f, (x, s)) and gradgradcheck(f, (x, s))
+    x = torch.tensor([1.0], dtype=torch.float64, requires_grad=True)
+    s = torch.tensor([0.0, 0.0], dtype=torch.float64, requires_grad=True)
+    i2 = torch.tensor([0, 0])
+    out = torch.scatter_reduce(x, 0, i2, s, "prod")
+    gx, gs = torch.autograd.grad(out.sum(), [x, s], create_graph=True)
+    assert gs.tolist() == [0.0, 0.0] and gs.grad_fn.name() == "Error"
+    with pytest.raises(RuntimeError, match="Double backward is unsupported for src when >1 "
+                                           "zeros in src are scattered to the same position"):
+        torch.autograd.grad(gs.sum(), [x, s])
+    assert torch.autograd.grad(gx.sum(), [x, s], allow_unused=True)[1].tolist() == [0.0, 0.0]

@@ -507,13 +507,28 @@ def scatter_reduce(ctx, g):
         nzeros = zx.to(_C.int64).scatter_add(dim, index, zs.to(_C.int64))
         nzprod = xc.masked_fill(zx, 1).scatter_reduce(dim, index, src.masked_fill(zs, 1), "prod")
 
-        def others(c, zc, p, z):
+        # the sum of the zero contributions: 0, but it differentiates to 1 in each of them
+        zsum = xc.masked_fill(zx.logical_not(), 0).scatter_add(
+            dim, index, src.masked_fill(zs.logical_not(), 0))
+
+        def others(c, zc, p, z, o, t):
             """The product of the contributions other than c (p: of the non-zero ones, z: how
-            many are zero)."""
-            return (p * (z == 1)).where(zc, p / c.masked_fill(zc, 1) * (z == 0))
-        gx = only_x(g * _c(others(xc, zx, nzprod, nzeros)))
+            many are zero, o: of all of them, the result, t: the sum of the zero ones): o / c
+            for a non-zero c (which also differentiates right where another contribution is
+            zero); for a zero c, p if it is the only zero, p times the other zero if there
+            are two (0, differentiable in that zero), else 0."""
+            return (p * ((z == 1) + (z == 2) * (t - c))).where(zc, o / c.masked_fill(zc, 1))
+        gx = only_x(g * _c(others(xc, zx, nzprod, nzeros, out, zsum)))
         gs = g.gather(dim, index) * _c(others(src, zs, nzprod.gather(dim, index),
-                                              nzeros.gather(dim, index)))
+                                              nzeros.gather(dim, index), out.gather(dim, index),
+                                              zsum.gather(dim, index)))
+        if _C.is_grad_enabled() and bool(
+                zs.to(_C.int64).new_zeros(x.shape).scatter_add(dim, index, zs.to(_C.int64))
+                .gt(1).any()):
+            # two zeros of src at one place: this gradient has no derivative (as torch)
+            gs = _C._functions.DelayedError(
+                "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
+                "are scattered to the same position in self", 1)(_to_src(gs, ctx.saved(3, "src")))
     else:
         raise NotImplementedError(f"the derivative for 'scatter_reduce' with reduce={reduce!r} "
                                   "is not implemented")
