@@ -60,10 +60,15 @@ class BackwardHookFunction(Function):
     def backward(ctx, *grads):
         st = ctx.st
         if ctx.at_inputs:
+            if st.grad_output is None:
+                # the gradient reached the inputs without passing the outputs (a double
+                # backward through the module's saved inputs): no hooks, as torch
+                return (None, None) + tuple(grads)
             grad_input = [None] * st.n_args
             for pos, g in zip(st.positions, grads):
                 grad_input[pos] = g
             grad_input = _run_full_hooks(st, tuple(grad_input))
+            st.grad_output = None   # (not kept: with create_graph it would hold the graph)
             return (None, None) + tuple(grad_input[pos] for pos in st.positions)
         grads = _run_hooks(st.pre_hooks, lambda hook, g: hook(st.module, g), grads, "pre hook",
                            "grad_output")
