@@ -466,3 +466,28 @@ def test_volatile_is_gone_with_torchs_warnings():
                     "instead.",
                     "volatile was removed (Variable.volatile is always False)"]
     assert torch.autograd.torch is torch
+
+
+def test_function_vmap_defaults():
+    # torch 2.15: generate_vmap_rule is False and the default vmap staticmethod raises
+    class Sq(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x ** 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x
+
+    assert Sq.generate_vmap_rule is False
+    with pytest.raises(NotImplementedError, match="must either override the vmap staticmethod"):
+        Sq.vmap(None, (0,), torch.ones(2))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    Sq.apply(x).sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0]
+    assert torch.func.vmap(Sq.apply)(torch.tensor([[1.0], [3.0]])).tolist() == [[1.0], [9.0]]

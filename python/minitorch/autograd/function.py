@@ -172,6 +172,15 @@ class Function(metaclass=_FunctionMeta):
 
     clear_saved_tensors_on_access = False
 
+    # torch's vmap rule hooks (minitorch's vmap runs the function once per sample, Note [vmap
+    # by iteration], so a Function needs no rule there)
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                                  "the vmap staticmethod or set generate_vmap_rule=True.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         if _profiling.active() is None:
