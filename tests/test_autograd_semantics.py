@@ -491,3 +491,27 @@ def test_function_vmap_defaults():
     Sq.apply(x).sum().backward()
     assert x.grad.tolist() == [2.0, 4.0]
     assert torch.func.vmap(Sq.apply)(torch.tensor([[1.0], [3.0]])).tolist() == [[1.0], [9.0]]
+
+
+def test_inplace_function_returning_its_dirty_input():
+    # torch 2.15: InplaceFunction is a Function; the input it marked dirty comes back as is,
+    # with the Function's node as its history
+    from minitorch.autograd.function import InplaceFunction
+
+    class Inplace(InplaceFunction):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.mark_dirty(a)
+            return a.add_(b), b + 2
+
+        @staticmethod
+        def backward(ctx, grad_a, grad_b):
+            return grad_a, grad_a + grad_b
+
+    assert Inplace(inplace=True).inplace is True and Inplace().inplace is False
+    x = torch.randn(5, 5)
+    y = torch.randn(5, 5, requires_grad=True)
+    q, p = Inplace.apply(x, y)
+    assert q is x and type(q.grad_fn) is Inplace._backward_cls and q.requires_grad
+    q.sum().backward()
+    assert torch.equal(y.grad, torch.ones(5, 5))

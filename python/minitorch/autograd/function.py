@@ -10,7 +10,7 @@ from . import _profiler_collection as _profiling
 from . import _record
 from ._record import _fit, _rehistory
 
-__all__ = ["Function", "FunctionCtx", "once_differentiable"]
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "InplaceFunction"]
 
 
 class FunctionCtx:
@@ -370,6 +370,15 @@ def _pack_saved(ctx, hooks, outs, node):
     ctx._node = weakref.ref(node)
     ctx._saved = (None,) * len(packed)  # (only the packed forms are kept)
     ctx._versions = ()
+
+
+class InplaceFunction(Function):
+    """A Function whose instances carry an `inplace` flag (kept for older code, as torch
+    keeps it); otherwise a Function."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
 
 
 def _apply_tensor_edges(node, grads):
