@@ -417,3 +417,33 @@ def test_get_numerical_and_analytical_jacobian_deprecated_helpers():
 
         _, reentrant, _, _ = get_analytical_jacobian((a,), Jitter.apply(a))
         assert not reentrant
+
+
+def test_batched_forward_check_refuses_random_ops():
+    # torch 2.15: a jvp that draws random numbers fails the batched forward-mode check
+    # ("vmap: We do not yet support calling random operations inside of vmap"); without
+    # randomness the check passes
+    x = torch.rand(2, dtype=torch.float64, requires_grad=True)
+
+    def make(random):
+        class Fn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def vjp(ctx, g):
+                return g * 2
+
+            @staticmethod
+            def jvp(ctx, t):
+                if random:
+                    torch.randn_like(t)
+                return t * 2
+        return Fn
+
+    with pytest.raises(GradcheckError, match="vmap: We do not yet support calling random "
+                                             "operations inside of vmap"):
+        gradcheck(make(True).apply, (x,), check_forward_ad=True, check_batched_forward_grad=True)
+    assert gradcheck(make(False).apply, (x,), check_forward_ad=True,
+                     check_batched_forward_grad=True)

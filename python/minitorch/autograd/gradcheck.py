@@ -778,8 +778,14 @@ def _check_batched_forward_grad(func, inputs):
 
         t1, t2 = mt.randn_like(x), mt.randn_like(x)
         e1, e2 = jvp(t1), jvp(t2)
+        state = mt.default_generator.get_state()
         try:
             got = jvp(t1 + 2 * t2)
+            if not mt.equal(state, mt.default_generator.get_state()):
+                # (under torch's vmap, which this check stands for, random ops are refused)
+                raise RuntimeError("vmap: We do not yet support calling random operations "
+                                   "inside of vmap. Please perform random operations outside "
+                                   "of vmap as a workaround")
         except RuntimeError as ex:
             raise GradcheckError(f"While computing batched gradients, got: {ex}\n\ngradcheck "
                                  "failed while testing batched forward gradients; call it with "
