@@ -197,7 +197,7 @@ def test_scatter_reduce_prod_second_derivative_with_zeros():
     i2 = torch.tensor([0, 0])
     out = torch.scatter_reduce(x, 0, i2, s, "prod")
     gx, gs = torch.autograd.grad(out.sum(), [x, s], create_graph=True)
-    assert gs.tolist() == [0.0, 0.0] and gs.grad_fn.name() == "Error"
+    assert gs.tolist() == [0.0, 0.0]
     with pytest.raises(RuntimeError, match="Double backward is unsupported for src when >1 "
                                            "zeros in src are scattered to the same position"):
         torch.autograd.grad(gs.sum(), [x, s])

@@ -519,16 +519,17 @@ def scatter_reduce(ctx, g):
             are two (0, differentiable in that zero), else 0."""
             return (p * ((z == 1) + (z == 2) * (t - c))).where(zc, o / c.masked_fill(zc, 1))
         gx = only_x(g * _c(others(xc, zx, nzprod, nzeros, out, zsum)))
-        gs = g.gather(dim, index) * _c(others(src, zs, nzprod.gather(dim, index),
-                                              nzeros.gather(dim, index), out.gather(dim, index),
-                                              zsum.gather(dim, index)))
+        os = others(src, zs, nzprod.gather(dim, index), nzeros.gather(dim, index),
+                    out.gather(dim, index), zsum.gather(dim, index))
         if _C.is_grad_enabled() and bool(
                 zs.to(_C.int64).new_zeros(x.shape).scatter_add(dim, index, zs.to(_C.int64))
                 .gt(1).any()):
-            # two zeros of src at one place: this gradient has no derivative (as torch)
-            gs = _C._functions.DelayedError(
+            # two zeros of src at one place: the src gradient has no derivative in the inputs
+            # (as torch; it stays linear in g, which forward-mode AD relies on)
+            os = _C._functions.DelayedError(
                 "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
-                "are scattered to the same position in self", 1)(_to_src(gs, ctx.saved(3, "src")))
+                "are scattered to the same position in self", 1)(os)
+        gs = g.gather(dim, index) * _c(os)
     else:
         raise NotImplementedError(f"the derivative for 'scatter_reduce' with reduce={reduce!r} "
                                   "is not implemented")
