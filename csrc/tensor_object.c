@@ -475,6 +475,23 @@ tensor_get_data(PyObject *self, void *closure)
     return mt__tensor_wrap(mt_alias(IMPL(self)));
 }
 
+/* Whether o is a tensor of a layout whose C object is a placeholder (a Python subclass that
+ * declares _mt_placeholder_layout, such as sparse COO tensors): 1, 0, or -1 with an error set. */
+static int
+tensor_is_placeholder_layout(PyObject *o)
+{
+    PyObject *v = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "_mt_placeholder_layout");
+    if (v == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
 static int
 tensor_set_data(PyObject *self, PyObject *value, void *closure)
 {
@@ -486,6 +503,18 @@ tensor_set_data(PyObject *self, PyObject *value, void *closure)
     if (!mt__tensor_check(value)) {
         PyErr_SetString(PyExc_TypeError, "Tensor.data must be set to a Tensor");
         return -1;
+    }
+    if (Py_TYPE(value) != Py_TYPE(self)) {
+        /* a dense tensor's data cannot become a sparse one's (nor the reverse) */
+        int a = tensor_is_placeholder_layout(self), b = tensor_is_placeholder_layout(value);
+        if (a < 0 || b < 0)
+            return -1;
+        if (a != b) {
+            PyErr_SetString(PyExc_RuntimeError, "Attempted to call `variable.set_data(tensor)`, "
+                                                "but `variable` and `tensor` have incompatible "
+                                                "tensor type.");
+            return -1;
+        }
     }
     mt_dtype dt = IMPL(value)->dtype;
     if (((MTTensorObject *)self)->requires_grad && !mt_dtype_is_floating(dt) &&

@@ -444,3 +444,68 @@ REF = {'error_anomaly_off': [None,
                         [['Anomaly Detection has been enabled. This mode will increase the runtime '
                           'and should only be enabled for debugging.']],
                         ['ValueError', 'boom in backward']]}
+
+
+def _nested_functions():
+    class Outer(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.sum(0, keepdim=True)
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            g = g.clone().expand(3)
+            return Inner.apply(g * x, g + x)
+
+    class Inner(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * 2.0 + b
+
+        @staticmethod
+        def backward(ctx, g):
+            g1, g2 = g.clone(), g.clone()
+            g2[0] = float("nan")
+            return g1, g2
+
+    return Outer, Inner
+
+
+def test_failure_of_a_node_made_by_a_backward_names_the_node_that_made_it():
+    # torch 2.15: three warnings, the last one "\n\nPrevious calculation was induced by
+    # OuterBackward. Traceback of forward call that induced the previous calculation:" with
+    # the forward call of Outer as its last line
+    Outer, Inner = _nested_functions()
+    x = torch.rand(3, dtype=torch.float64, requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError, match="Function 'InnerBackward' returned nan values in "
+                                               "its 1th output."):
+            with torch.autograd.detect_anomaly():
+                out = Outer.apply(x)
+                (gx,) = torch.autograd.grad(out, (x,), create_graph=True)
+                gx.sum().backward()
+    msgs = [str(m.message) for m in w]
+    assert len(msgs) == 3
+    assert msgs[1].startswith("Error detected in InnerBackward. Traceback of forward call")
+    assert "Inner.apply(g * x, g + x)" in msgs[1]
+    assert msgs[2].startswith("\n\nPrevious calculation was induced by OuterBackward. Traceback "
+                              "of forward call that induced the previous calculation:\n")
+    assert msgs[2].rstrip().splitlines()[-1].strip() == "out = Outer.apply(x)"
+
+
+def test_anomaly_warning_made_an_error_goes_to_stderr(capsys):
+    # torch 2.15: the node's own error propagates, the warning is printed to stderr
+    with warnings.catch_warnings(record=True) as w:
+        with torch.autograd.detect_anomaly():
+            warnings.simplefilter("error")
+            a = torch.randn(5, requires_grad=True)
+            d1 = a + 1
+            d2 = d1 ** 2
+            d1 += 1
+            with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+                torch.autograd.grad(d2.sum(), a)
+    assert len(w) == 1 and "Anomaly Detection has been enabled" in str(w[0].message)
+    assert "UserWarning: Error detected in PowBackward0" in capsys.readouterr().err

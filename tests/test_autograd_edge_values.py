@@ -157,3 +157,48 @@ def test_complex_logcumsumexp_gradient():
         assert g == pytest.approx(w, rel=1e-12)
     assert torch.autograd.gradcheck(lambda a: torch.logcumsumexp(a, 1),
                                     (x.detach().reshape(1, 5).requires_grad_(),))
+
+
+def test_pow_of_a_negative_real_base_with_a_complex_exponent():
+    # the slope in the exponent uses the complex log of the base (torch 2.15's values)
+    base = -torch.ones(2, dtype=torch.float64)
+    e = torch.tensor([0.3 + 0.2j, -1.1 + 0.5j], dtype=torch.complex128, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda e: torch.pow(base, e), (e,))
+    assert torch.autograd.gradcheck(lambda e: torch.pow(-1, e), (e,))
+    assert torch.autograd.gradgradcheck(lambda e: torch.pow(base, e), (e,))
+    (g,) = torch.autograd.grad(torch.pow(-2.5, e).abs().sum(), e)
+    ref = [0.6435 - 2.2063j, 0.0695 - 0.2384j]
+    assert all(abs(a - b) < 1e-4 for a, b in zip(g.tolist(), ref))
+    # a real exponent keeps the real log: NaN for a negative base, as torch
+    y = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(torch.pow(-2.0, y).sum(), y)
+    assert all(math.isnan(v) for v in g.tolist())
+    (g,) = torch.autograd.grad(torch.pow(0.0, y).sum(), y)
+    assert g.tolist() == [0.0, 0.0]
+
+
+def test_scatter_reduce_prod_second_derivative_with_zeros():
+    # torch 2.15: correct second derivatives with one zero per place (also a zero of self
+    # next to one of src); two zeros of src at one place: the src gradient's backward raises
+    from minitorch.autograd import gradcheck, gradgradcheck
+    idx = torch.tensor([0, 0, 1])
+    for vals in ([0.0, 2.0, 3.0], [0.5, 0.0, -3.0], [1.5, 2.0, 3.0]):
+        for xv in (1.0, 0.0):
+            for inc in (True, False):
+                x = torch.tensor([xv, 1.3], dtype=torch.float64, requires_grad=True)
+                s = torch.tensor(vals, dtype=torch.float64, requires_grad=True)
+
+                def f(x, s, inc=inc):
+                    return torch.scatter_reduce(x, 0, idx, s, "prod", include_self=inc)
+
+                assert gradcheck(f, (x, s)) and gradgradcheck(f, (x, s))
+    x = torch.tensor([1.0], dtype=torch.float64, requires_grad=True)
+    s = torch.tensor([0.0, 0.0], dtype=torch.float64, requires_grad=True)
+    i2 = torch.tensor([0, 0])
+    out = torch.scatter_reduce(x, 0, i2, s, "prod")
+    gx, gs = torch.autograd.grad(out.sum(), [x, s], create_graph=True)
+    assert gs.tolist() == [0.0, 0.0]
+    with pytest.raises(RuntimeError, match="Double backward is unsupported for src when >1 "
+                                           "zeros in src are scattered to the same position"):
+        torch.autograd.grad(gs.sum(), [x, s])
+    assert torch.autograd.grad(gx.sum(), [x, s], allow_unused=True)[1].tolist() == [0.0, 0.0]

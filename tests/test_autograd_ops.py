@@ -777,8 +777,6 @@ NONDIFF = {
     'tril_indices': lambda x: torch.tril_indices(3, 3),
     'triu_indices': lambda x: torch.triu_indices(3, 3),
     'uniform_': lambda x: (x * 1).uniform_(),
-    'unique': lambda x: torch.unique(x),
-    'unique_consecutive': lambda x: torch.unique_consecutive(x),
     'zeros': lambda x: torch.zeros(2),
     'zeros_like': lambda x: torch.zeros_like(x),
     # linear algebra: the rank, and the names torch removed (they raise its error)
@@ -825,6 +823,20 @@ NOT_DIFFERENTIABLE = {
     '_ctc_loss_backward': ("torch has no second derivative of the CTC loss either",
                            _ctc_second_derivative),
 }
+
+NOT_DIFFERENTIABLE.update({
+    # torch records unique and its internal forms, whose backward raises
+    'unique': ("torch has no derivative of unique either (its backward raises)",
+               lambda x: torch.unique(x).sum().backward()),
+    'unique_consecutive': ("torch has no derivative of unique_consecutive either",
+                           lambda x: torch.unique_consecutive(x).sum().backward()),
+    '_unique': ("torch has no derivative of _unique either",
+                lambda x: torch._unique(x)[0].sum().backward()),
+    '_unique2': ("torch has no derivative of _unique2 either",
+                 lambda x: torch._unique2(x)[0].sum().backward()),
+    '_unique_dim': ("torch has no derivative of unique_dim either",
+                    lambda x: torch._VF.unique_dim(x, 0)[0].sum().backward()),
+})
 
 NOT_DIFFERENTIABLE.update({
     'heaviside': ("torch has no derivative of the step function (its backward raises)",

@@ -357,3 +357,161 @@ def test_inplace_activation_after_a_normalisation():
     y.mul_(2)   # sigmoid's derivative reads its result: torch's error
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
+
+
+def test_assigned_backward_hooks_dict_runs_its_hooks():
+    # torch 2.15: the dict assigned to a leaf's _backward_hooks is kept (the same object) and
+    # the hooks put in it later run; None removes them; a tensor not requiring grad accepts it
+    from collections import OrderedDict
+    x = torch.ones(2, requires_grad=True)
+    d = OrderedDict()
+    x._backward_hooks = d
+    d["a"] = lambda g: g * 2
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [6.0, 6.0]
+    assert x._backward_hooks is d
+    x._backward_hooks = None
+    assert x._backward_hooks is None
+    x.grad = None
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+    z = torch.ones(2)
+    z._backward_hooks = OrderedDict()
+    z._backward_hooks["never"] = lambda g: 1 / 0
+    (z * x).sum().backward()
+    assert z._backward_hooks is not None and len(z._backward_hooks) == 1
+
+
+def test_var_mean_is_one_node_for_both_outputs():
+    # torch 2.15: one VarMeanBackward0 whose pre-hook sees two gradients; values from torch
+    x = torch.tensor([[1.0, 2.0, 4.0], [0.5, -1.0, 3.0]], dtype=torch.float64,
+                     requires_grad=True)
+    v, m = torch.var_mean(x, 1)
+    assert v.grad_fn is m.grad_fn and v.grad_fn.name() == "VarMeanBackward0"
+    seen = []
+    v.grad_fn.register_prehook(lambda go: seen.append(len(go)))
+    (g,) = torch.autograd.grad((v * 2 + m * 3).sum(), x)
+    assert seen == [2]
+    ref = [[-1.666666666666667, 0.33333333333333304, 4.333333333333333],
+           [0.33333333333333326, -2.666666666666667, 5.333333333333333]]
+    assert torch.allclose(g, torch.tensor(ref, dtype=torch.float64))
+    v, m = torch.var_mean(x, True)       # (input, unbiased)
+    (g,) = torch.autograd.grad(v, x)
+    ref = [[-0.2333333333333333, 0.1666666666666667, 0.9666666666666668],
+           [-0.43333333333333335, -1.0333333333333332, 0.5666666666666668]]
+    assert torch.allclose(g, torch.tensor(ref, dtype=torch.float64))
+
+
+def test_post_hook_registered_while_unpacking_runs_on_that_node():
+    # torch 2.15: var_mean saves its input once; a post hook the unpack hook registers halves
+    # the gradient of that very pass (grad_outputs: None)
+    a = torch.ones(3, 3, requires_grad=True)
+    calls = []
+
+    def unpack(t):
+        node = torch._C._current_autograd_node()
+
+        def hook(grad_inputs, grad_outputs):
+            calls.append(all(o is None for o in grad_outputs))
+            return tuple(g / 2.0 if g is not None else None for g in grad_inputs)
+
+        node.register_hook(hook)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+        var, mean = torch.var_mean(a, dim=0)
+        (var + mean).sum().backward()
+    assert calls == [True]
+    assert torch.allclose(a.grad, torch.full((3, 3), 1 / 6))
+
+
+def test_custom_function_node_has_edges_for_its_tensor_arguments_only():
+    # torch 2.15: next_functions ((AccumulateGrad, 0), (None, 0)) for apply("s", x, 3, y)
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, st, x, k, y):
+            return x * 2 + y
+
+        @staticmethod
+        def backward(ctx, g):
+            return None, g * k_factor, None, g
+
+    k_factor = 3.0
+    x = torch.ones(2, requires_grad=True)
+    y = torch.ones(2)
+    o = F.apply("s", x, 3, y)
+    nf = o.grad_fn.next_functions
+    assert len(nf) == 2
+    assert nf[0][0].name().endswith("AccumulateGrad") and nf[1] == (None, 0)
+    seen = []
+    o.grad_fn.register_hook(lambda gi, go: seen.append(len(gi)))
+    o.sum().backward()
+    assert seen == [2]
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_volatile_is_gone_with_torchs_warnings():
+    # torch 2.15: reading warns "volatile was removed (Variable.volatile is always False)" and
+    # gives False; setting warns and has no effect; torch.autograd.torch is the torch module
+    import warnings
+    v = torch.autograd.torch.randn(3, 3)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert v.volatile is False
+        v.volatile = True
+        assert v.volatile is False
+    msgs = [str(x.message) for x in w]
+    assert msgs == ["volatile was removed (Variable.volatile is always False)",
+                    "volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                    "instead.",
+                    "volatile was removed (Variable.volatile is always False)"]
+    assert torch.autograd.torch is torch
+
+
+def test_function_vmap_defaults():
+    # torch 2.15: generate_vmap_rule is False and the default vmap staticmethod raises
+    class Sq(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x ** 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x
+
+    assert Sq.generate_vmap_rule is False
+    with pytest.raises(NotImplementedError, match="must either override the vmap staticmethod"):
+        Sq.vmap(None, (0,), torch.ones(2))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    Sq.apply(x).sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0]
+    assert torch.func.vmap(Sq.apply)(torch.tensor([[1.0], [3.0]])).tolist() == [[1.0], [9.0]]
+
+
+def test_inplace_function_returning_its_dirty_input():
+    # torch 2.15: InplaceFunction is a Function; the input it marked dirty comes back as is,
+    # with the Function's node as its history
+    from minitorch.autograd.function import InplaceFunction
+
+    class Inplace(InplaceFunction):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.mark_dirty(a)
+            return a.add_(b), b + 2
+
+        @staticmethod
+        def backward(ctx, grad_a, grad_b):
+            return grad_a, grad_a + grad_b
+
+    assert Inplace(inplace=True).inplace is True and Inplace().inplace is False
+    x = torch.randn(5, 5)
+    y = torch.randn(5, 5, requires_grad=True)
+    q, p = Inplace.apply(x, y)
+    assert q is x and type(q.grad_fn) is Inplace._backward_cls and q.requires_grad
+    q.sum().backward()
+    assert torch.equal(y.grad, torch.ones(5, 5))

@@ -3,6 +3,7 @@ and gradients, autograd.grad, inputs that do not require grad, keyword arguments
 mixed checkpoints, double backward, the random state, context_fn, early stopping, the
 determinism check, debug mode and the errors and warnings; against what PyTorch 2.15 does for
 the same programs (REF, at the end of this file)."""
+import contextlib
 import re
 import warnings
 
@@ -1555,3 +1556,38 @@ REF = {'autograd_grad_kwargs': ['ok',
                          'recommended, but if you need to preserve the current default behavior, '
                          'you can pass use_reentrant=True. Refer to docs for more details on the '
                          'differences between the two variants.']]}
+
+
+def test_graph_exec_group_shares_the_recomputation():
+    # torch 2.15: under one GraphExecGroup two disjoint backward calls rerun the region once
+    # (else once each: 3 calls of fn in all); overlapping calls raise CheckpointError; groups
+    # do not nest
+    from minitorch.utils.checkpoint import CheckpointError, GraphExecGroup, checkpoint
+
+    def run(grouped):
+        counter = [0]
+
+        def fn(x):
+            counter[0] += 1
+            y = x.sin().cos()
+            return y, y.sin().cos()
+
+        x = torch.randn(3, 3, requires_grad=True)
+        y, z = checkpoint(fn, x, use_reentrant=False)
+        group = GraphExecGroup()
+        with (group if grouped else contextlib.nullcontext()):
+            (gy,) = torch.autograd.grad(z, inputs=(y,), grad_outputs=(torch.ones(3, 3),))
+            (gx,) = torch.autograd.grad(y, inputs=(x,), grad_outputs=(gy,))
+        return counter[0]
+
+    assert run(True) == 2
+    assert run(False) == 3
+    x = torch.randn(3, 3, requires_grad=True)
+    out = checkpoint(lambda t: t.sin().cos(), x, use_reentrant=False)
+    with GraphExecGroup():
+        out.sum().backward(retain_graph=True)
+        with pytest.raises(CheckpointError, match="Performing two backward calls that overlap"):
+            out.sum().backward()
+        with pytest.raises(RuntimeError, match="GraphExecGroup contexts cannot be nested"):
+            with GraphExecGroup():
+                pass

@@ -376,3 +376,74 @@ REF = {'err_batched_fwd_needs_fwd': ['err', 'AssertionError',
  'pass_undef_handled_fast1': ['ok', True],
  'pass_undef_off_fast0': ['ok', True],
  'pass_undef_off_fast1': ['ok', True]}
+
+
+def test_get_numerical_and_analytical_jacobian_deprecated_helpers():
+    # torch 2.15's values: both warn (FutureWarning), Jacobians (numel in, numel out) of the
+    # first output; grad_out other than 1.0 is a ValueError
+    import warnings as _w
+    from minitorch.autograd.gradcheck import get_analytical_jacobian, get_numerical_jacobian
+    a = torch.tensor([0.3, 0.7], requires_grad=True, dtype=torch.float64)
+    b = torch.tensor([0.1, 0.9], requires_grad=True, dtype=torch.float64)
+    with _w.catch_warnings(record=True) as w:
+        _w.simplefilter("always")
+        ja, jb = get_numerical_jacobian(lambda t: (2 * t[0] + t[1], t[0]), (a, b), eps=1e-6)
+        (jt,) = get_numerical_jacobian(lambda t: 2 * t[0] + t[1] * t[1], (a, b), target=b)
+        (aa, ab), reentrant, sizes_ok, types_ok = get_analytical_jacobian((a, b), 2 * a + b * b)
+    assert len(w) == 3 and all(x.category is FutureWarning for x in w)
+    assert "`get_numerical_jacobian` was part of PyTorch's private API" in str(w[0].message)
+    assert "`get_analytical_jacobian` was part of PyTorch's private API" in str(w[2].message)
+    eye = torch.eye(2, dtype=torch.float64)
+    assert torch.allclose(ja, 2 * eye) and torch.allclose(jb, eye)
+    assert torch.allclose(jt, torch.tensor([[0.2, 0.0], [0.0, 1.8]], dtype=torch.float64))
+    assert torch.equal(aa, 2 * eye)
+    assert torch.allclose(ab, torch.tensor([[0.2, 0.0], [0.0, 1.8]], dtype=torch.float64))
+    assert reentrant and sizes_ok and types_ok
+    with _w.catch_warnings():
+        _w.simplefilter("ignore")
+        with pytest.raises(ValueError, match="Expected grad_out to be 1.0. get_numerical_jacobian"):
+            get_numerical_jacobian(lambda t: t[0], (a,), grad_out=2.0)
+        with pytest.raises(ValueError, match="Expected grad_out to be 1.0. get_analytical_jacob"):
+            get_analytical_jacobian((a,), a * 2, grad_out=2.0)
+
+        class Jitter(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * (1 + torch.rand_like(g) * 1e-6)
+
+        _, reentrant, _, _ = get_analytical_jacobian((a,), Jitter.apply(a))
+        assert not reentrant
+
+
+def test_batched_forward_check_refuses_random_ops():
+    # torch 2.15: a jvp that draws random numbers fails the batched forward-mode check
+    # ("vmap: We do not yet support calling random operations inside of vmap"); without
+    # randomness the check passes
+    x = torch.rand(2, dtype=torch.float64, requires_grad=True)
+
+    def make(random):
+        class Fn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def vjp(ctx, g):
+                return g * 2
+
+            @staticmethod
+            def jvp(ctx, t):
+                if random:
+                    torch.randn_like(t)
+                return t * 2
+        return Fn
+
+    with pytest.raises(GradcheckError, match="vmap: We do not yet support calling random "
+                                             "operations inside of vmap"):
+        gradcheck(make(True).apply, (x,), check_forward_ad=True, check_batched_forward_grad=True)
+    assert gradcheck(make(False).apply, (x,), check_forward_ad=True,
+                     check_batched_forward_grad=True)

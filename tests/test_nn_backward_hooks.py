@@ -115,3 +115,81 @@ def test_hooks_do_not_change_results_or_other_gradients():
     out.pow(2).sum().backward()
     got = [p.grad for p in net.parameters()] + [x.grad]
     assert all(torch.equal(a, b) for a, b in zip(got, want))
+
+
+def test_hook_nodes_are_named_as_torch():
+    # torch 2.15: the nodes a full backward hook adds at the module's outputs and inputs are
+    # both BackwardHookFunctionBackward, with edges for the tensors only
+    lin = torch.nn.Linear(3, 2)
+    lin.register_full_backward_hook(lambda m, gi, go: None)
+    x = torch.randn(4, 3, requires_grad=True)
+    out = lin(x)
+    node = out.grad_fn
+    assert node.name() == "BackwardHookFunctionBackward"
+    assert len(node.next_functions) == 1
+    names = []
+
+    def walk(n):
+        if n is None:
+            return
+        names.append(n.name())
+        for nxt, _ in n.next_functions:
+            walk(nxt)
+
+    walk(node)
+    assert names.count("BackwardHookFunctionBackward") == 2
+
+
+def test_full_backward_hook_not_run_by_double_backward():
+    # torch 2.15: the second backward reaches the module's inputs through the saved inputs,
+    # not through its outputs: the hook does not run again (counter stays 1)
+    x = torch.rand(1, requires_grad=True)
+    y = torch.rand_like(x)
+    loss = nn.MSELoss()
+    counter = [0]
+
+    def hook(module, grad_input, grad_output):
+        counter[0] += 1
+
+    loss.register_full_backward_hook(hook)
+    (gx,) = torch.autograd.grad(loss(x, y), x, create_graph=True)
+    assert counter[0] == 1
+    (ggx,) = torch.autograd.grad(gx, x)
+    assert counter[0] == 1
+    assert torch.allclose(ggx, torch.tensor([2.0]))
+
+
+def test_full_backward_hook_keeps_no_graph_alive():
+    # torch 2.15: after a create_graph backward, the hook's grad_output is not kept, so the
+    # graph (and what its nodes' metadata holds) is freed without the garbage collector
+    import gc
+    import weakref
+
+    class Held:
+        pass
+
+    t = torch.randn(10, requires_grad=True)
+    a = torch.tensor(1.0, requires_grad=True)
+
+    class Sq(nn.Module):
+        def forward(self, x):
+            return x ** 2 * a ** 2
+
+    mod = Sq()
+    mod.register_full_backward_hook(lambda m, gi, go: None)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        out = mod(t)
+        held = Held()
+        ref = weakref.ref(held)
+        out.grad_fn.metadata["a"] = held
+        del held
+        out.sum().backward(create_graph=True)
+        del out
+        t.grad = None
+        a.grad = None
+        assert ref() is None
+    finally:
+        if was:
+            gc.enable()

@@ -789,3 +789,17 @@ def test_non_contiguous_fill_matches_contiguous(shape, seed):
     view.normal_()
     torch.manual_seed(seed)
     assert np.array_equal(view.numpy(), torch.empty(*shape, dtype=F64).normal_().numpy())
+
+
+def test_rand_like_of_a_complex_tensor():
+    # torch 2.15: real and imaginary parts each uniform on [0, 1), the same draws as rand
+    z = torch.zeros(4, 3, dtype=torch.complex128)
+    torch.manual_seed(5)
+    a = torch.rand_like(z)
+    torch.manual_seed(5)
+    b = torch.rand(4, 3, dtype=torch.complex128)
+    assert a.dtype == torch.complex128 and a.shape == (4, 3)
+    assert torch.equal(a, b)
+    parts = torch.view_as_real(a)
+    assert bool((parts >= 0).all()) and bool((parts < 1).all())
+    assert torch.rand_like(z.to(torch.complex64)).dtype == torch.complex64

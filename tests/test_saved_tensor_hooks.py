@@ -683,3 +683,41 @@ REF = {'double_backward': ['ok',
  'unpack_value_mul_self': ['ok', ['T', [3], [2.0, 2.0, 2.0]]],
  'unpack_value_sin': ['ok',
                       ['T', [3], [0.5403023058681398, 0.5403023058681398, 0.5403023058681398]]]}
+
+
+def test_pack_hook_raising_in_a_custom_function_leaves_no_cycle():
+    # torch 2.15: the output a custom Function saved is freed once the pack hook's error is
+    # handled, without the garbage collector (as checkpoint's early stop relies on)
+    import gc
+    import weakref
+    refs = []
+
+    class Save(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.clone()
+            ctx.save_for_backward(y)
+            refs.append(weakref.ref(y))
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class Stop(Exception):
+        pass
+
+    def pack(t):
+        raise Stop
+
+    x = torch.randn(3, requires_grad=True)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        with pytest.raises(Stop):
+            with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+                Save.apply(x)
+        assert refs[0]() is None
+    finally:
+        if was:
+            gc.enable()

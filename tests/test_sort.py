@@ -574,3 +574,28 @@ def test_mode_forms_and_errors():
     assert torch.mode(torch.tensor(4.0)).values.item() == 4.0
     with pytest.raises(IndexError, match=r"mode\(\): Expected reduction dim 1 to have non-zero size."):
         torch.mode(torch.zeros(2, 0))
+
+
+def test_unique_internal_forms_and_their_history():
+    # torch 2.15: _unique / _unique2 give empty index tensors for what was not asked for,
+    # _VF.unique_dim always gives all three; only the values have a history, whose backward
+    # raises "the derivative for '<name>' is not implemented."
+    inp = torch.tensor([1.0, 3.0, 1.0, 2.0], requires_grad=True)
+    u, inv = torch._unique(inp)
+    assert u.tolist() == [1.0, 2.0, 3.0] and inv.numel() == 0 and inv.dtype == torch.int64
+    u, inv, cnt = torch._unique2(inp, return_counts=True)
+    assert inv.numel() == 0 and cnt.tolist() == [2, 1, 1]
+    u, inv, cnt = torch._VF.unique_dim(inp, dim=0)
+    assert inv.tolist() == [0, 2, 0, 1] and cnt.tolist() == [2, 1, 1]
+    assert u.grad_fn.name() == "UniqueDimBackward0"
+    assert not inv.requires_grad and not cnt.requires_grad
+    u, inv, cnt = torch.unique(inp, return_inverse=True, return_counts=True)
+    assert u.requires_grad and not inv.requires_grad and not cnt.requires_grad
+    assert u.grad_fn.name() == "Unique2Backward0"
+    cases = [(lambda: torch.unique(inp), "_unique2"), (lambda: torch.unique(inp, dim=0), "unique_dim"),
+             (lambda: torch.unique_consecutive(inp), "unique_consecutive"),
+             (lambda: torch._unique(inp)[0], "_unique")]
+    for make, name in cases:
+        with pytest.raises(NotImplementedError,
+                           match=f"the derivative for '{name}' is not implemented."):
+            make().sum().backward()

@@ -444,3 +444,14 @@ REPR_EMPTY = ('tensor(indices=tensor([], size=(2, 0)),\n       values=tensor([],
 REPR_HYBRID = ('tensor(indices=tensor([[0, 1]]),\n       values=tensor([[1., 1.],\n'
                '                      [1., 1.]]),\n'
                '       size=(2, 2), nnz=2, layout=torch.sparse_coo)')
+
+
+def test_data_of_a_dense_tensor_cannot_become_sparse():
+    # torch 2.15: RuntimeError "... have incompatible tensor type." both ways
+    x = torch.randn(1, 2)
+    s = torch.sparse_coo_tensor(torch.zeros([1, 1]), torch.ones([1]))
+    with pytest.raises(RuntimeError, match="have incompatible tensor type"):
+        x.data = s
+    with pytest.raises(RuntimeError, match="have incompatible tensor type"):
+        s.data = x
+    assert x.layout == torch.strided and x.shape == (1, 2)

@@ -193,3 +193,6 @@ def hspmm(mat1, mat2):
 
 _LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"sparse"})
 _LAZY_ATTRIBUTES["sparse_coo_tensor"] = ("_sparse_coo", "sparse_coo_tensor")
+
+# the op functions by their internal names (torch._VF), loaded on first use
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"_VF"})

@@ -328,10 +328,12 @@ op('pow',                 'C:ops',                   'fmio', grad=d(_BINARY.repl
          '(self == 0), 0) if is_tensor(exponent) else (grad * 0 if exponent == 0 else '
          'grad * conj(exponent * self.pow(exponent - 1)))',
     # 0 ** e for a real e >= 0 has no slope in e (a complex e: its imaginary part 0)
-    exponent='(grad * conj(result * self.log())).masked_fill((self == 0) & (exponent.real >= 0)'
-             ' & (exponent == exponent.real), 0) if is_tensor(self) else ((grad * conj(result) '
-             '* slog(self)).masked_fill((exponent.real >= 0) & (exponent == exponent.real), 0) '
-             'if self == 0 else grad * conj(result) * slog(self))'))
+    # (a real base with a complex exponent: the complex log, defined for a negative base)
+    exponent='(grad * conj(result * self.to(result.dtype).log())).masked_fill((self == 0) & '
+             '(exponent.real >= 0) & (exponent == exponent.real), 0) if is_tensor(self) else '
+             '((grad * conj(result) * slog(self)).masked_fill((exponent.real >= 0) & (exponent == '
+             'exponent.real), 0) if self == 0 else grad * conj(result * (zeros_like(result) + '
+             'self).log()))'))
 op('prod',                'C:reduce',                'fmo', grad='prod')
 op('promote_types',       'C:ops',                   'f', grad='nondiff')
 op('quantile',            'py:_sorting',           'fm')
@@ -420,11 +422,11 @@ op('unbind',              'py:_splitting',           'gm', grad='unbind')
 op('unflatten',           'C:tensor',                'gm', grad=d('Tensor self, int dim, int[] sizes', self='grad.reshape(self.shape)'))
 op('unfold',              'C:tensor',                'm', grad='unfold')
 op('uniform_',            'py:_random',              'm', grad='nondiff')
-op('unique',              'py:_sorting',           'fm', grad='nondiff')
-op('unique_consecutive',  'py:_sorting',           'fm', grad='nondiff')
+op('unique',              'py:_sorting',           'fm')
+op('unique_consecutive',  'py:_sorting',           'fm', grad='unique_consecutive')
 op('unsqueeze',           'C:tensor',                'gmi', grad=d('Tensor self, int dim', self='grad.reshape(self.shape)'))
 op('var',                 'py:_reductions',          'fm')
-op('var_mean',            'py:_reductions',          'f')
+op('var_mean',            'py:_reductions',          'f', grad='var_mean')
 op('vdot',                'C:linalg',                'fmo', grad='vdot')
 op('view',                'C:tensor',                'm', grad=d('Tensor self, int[]... size', self='grad.reshape(self.shape)'))
 op('view_as',             'Tensor',                  'm', grad=d('Tensor self, Tensor other', self='grad.reshape(self.shape)'))
@@ -819,3 +821,7 @@ autocast('fp32', 'nanquantile', 'prod', 'quantile', 'trace', 'view_as_complex')
 # each the other's derivative
 op('_coo_spmm',           'py:_sparse_mm',           'f', grad='_coo_spmm')
 op('_coo_sampled_dot',    'py:_sparse_mm',           'f', grad='_coo_sampled_dot')
+# unique's recorded forms (as torch records unique): their derivatives raise, as torch's
+op('_unique',             'py:_sorting',             'f', grad='_unique')
+op('_unique2',            'py:_sorting',             'f', grad='_unique2')
+op('_unique_dim',         'py:_sorting',             'f', grad='_unique_dim')

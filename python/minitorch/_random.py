@@ -415,7 +415,7 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
     """rand with input's shape, dtype and device."""
     _C._check_tensor_options("rand_like", layout, memory_format)
     t = _like_new("rand_like", input, dtype, device, requires_grad, memory_format)
-    _C._random_fill_(t, _UNIFORM, 0.0, 1.0, generator)
+    _fill_uniform(t, 0.0, 1.0, generator)
     return _finish(t, requires_grad)
 
 

@@ -122,11 +122,15 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):            # var_mean(x, unbiased)
+        dim, unbiased = None, dim
     return (_var(input, dim, unbiased, keepdim, correction, None, "var_mean"),
             mean(input, dim, keepdim))
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):            # std_mean(x, unbiased)
+        dim, unbiased = None, dim
     return (_C.sqrt(_var(input, dim, unbiased, keepdim, correction, None, "std_mean")),
             mean(input, dim, keepdim))
 

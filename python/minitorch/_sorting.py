@@ -292,8 +292,39 @@ def _unique_impl(input, return_inverse, return_counts, dim, consecutive, fname):
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """Unique entries (dim=None, flattened) or unique slices along dim, in ascending
     (lexicographic) order, optionally with inverse indices and counts.  NaNs never
-    compare equal, so each NaN is its own entry (as torch on the CPU)."""
-    return _unique_impl(input, return_inverse, return_counts, dim, False, "unique")
+    compare equal, so each NaN is its own entry (as torch on the CPU).  Recorded as torch
+    records it: through _unique2 or _unique_dim (whose derivatives do not exist)."""
+    import minitorch
+    if dim is None:
+        r = minitorch._unique2(input, sorted, return_inverse, return_counts)
+    else:
+        r = minitorch._unique_dim(input, dim, sorted, return_inverse, return_counts)
+    out = [r[0]] + ([r[1]] if return_inverse else []) + ([r[2]] if return_counts else [])
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _empty_index(input):
+    return _C.empty(0, dtype=_C.int64, device=input.device)
+
+
+def _unique(input, sorted=True, return_inverse=False):
+    """torch._unique: (unique entries, inverse indices, empty unless return_inverse)."""
+    r = _unique_impl(input, True, False, None, False, "unique")
+    return r[0], (r[1] if return_inverse else _empty_index(input))
+
+
+def _unique2(input, sorted=True, return_inverse=False, return_counts=False):
+    """torch._unique2: (unique entries, inverse indices, counts), the last two empty unless
+    asked for."""
+    r = _unique_impl(input, True, True, None, False, "unique")
+    return (r[0], r[1] if return_inverse else _empty_index(input),
+            r[2] if return_counts else _empty_index(input))
+
+
+def _unique_dim(input, dim, sorted=True, return_inverse=False, return_counts=False):
+    """torch._VF.unique_dim: (unique slices along dim, inverse indices, counts), all three
+    always computed (as torch's)."""
+    return _unique_impl(input, True, True, dim, False, "unique")
 
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):

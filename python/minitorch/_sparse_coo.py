@@ -52,6 +52,7 @@ class SparseCOOTensor(Tensor):
 
     __torch_function__ = _disabled_torch_function_impl
     __module__ = "minitorch"
+    _mt_placeholder_layout = True   # (Tensor.data refuses to mix it with dense tensors)
 
     def __del__(self):
         global _LIVE
@@ -219,6 +220,14 @@ class SparseCOOTensor(Tensor):
     @property
     def data(self):
         return self.detach()
+
+    @data.setter
+    def data(self, value):
+        if isinstance(value, SparseCOOTensor):
+            raise NotImplementedError("assigning .data of a sparse tensor is not implemented in "
+                                      "minitorch")
+        raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` and "
+                           "`tensor` have incompatible tensor type.")
 
     def backward(self, *args, **kwargs):
         raise _not_implemented("backward of a sparse tensor")

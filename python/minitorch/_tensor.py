@@ -1,6 +1,7 @@
 """minitorch.Tensor: the C TensorBase plus the Python-level sugar."""
 import math
 import operator
+import warnings
 
 import numpy as _np
 
@@ -288,17 +289,43 @@ class Tensor(_TensorOps, _C.TensorBase):
         self._retains_grad = True
 
     @property
+    def volatile(self):
+        """Removed from torch: always False (with torch's warning)."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value):
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                      "instead.", stacklevel=2)
+
+    @property
     def retains_grad(self):
         return self._retains_grad
 
     @property
     def _backward_hooks(self):
-        """The tensor hooks of a leaf, as torch's (an ordered dict, None when there are none)."""
+        """The tensor hooks of a leaf, as torch's (an ordered dict, None when there are none);
+        the dict assigned to it, while one is."""
         hooks = self._backward_hooks_list
         if not hooks:
             return None
         import collections
+        if isinstance(hooks[0], _HookDict):
+            if len(hooks) == 1:
+                return hooks[0].hooks
+            return collections.OrderedDict(list(hooks[0].hooks.items()) +
+                                           list(enumerate(hooks[1:], len(hooks[0].hooks))))
         return collections.OrderedDict(enumerate(hooks))
+
+    @_backward_hooks.setter
+    def _backward_hooks(self, hooks):
+        # as torch: the assigned dict replaces the hooks; the hooks it holds when the gradient
+        # arrives run in its order (None: no hooks)
+        lst = self._backward_hooks_list
+        del lst[:]
+        if hooks is not None:
+            lst.append(_HookDict(hooks))
 
     @_backward_hooks.deleter
     def _backward_hooks(self):
@@ -444,3 +471,18 @@ class Tensor(_TensorOps, _C.TensorBase):
     _nnz, _indices, _values = (_sparse_method("_nnz"), _sparse_method("_indices"),
                                _sparse_method("_values"))
     sparse_dim, dense_dim = _sparse_method("sparse_dim"), _sparse_method("dense_dim")
+
+
+class _HookDict:
+    """The one tensor hook standing for a dict assigned to Tensor._backward_hooks: runs the
+    dict's hooks, in its order, each on the gradient the previous one returned."""
+
+    def __init__(self, hooks):
+        self.hooks = hooks
+
+    def __call__(self, grad):
+        for hook in list(self.hooks.values()):
+            r = hook(grad)
+            if r is not None:
+                grad = r
+        return grad

@@ -392,3 +392,11 @@ def _calculate_shape(output, grad, is_grads_batched):
     return output.shape, (grad.shape if not is_grads_batched else grad.shape[1:])
 from . import forward_ad  # noqa: E402,F401
 from . import _weak_tensor_ref  # noqa: E402,F401
+
+
+def __getattr__(name):
+    # torch.autograd.torch: the torch module, which torch's autograd package imports
+    if name == "torch":
+        import minitorch
+        return minitorch
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

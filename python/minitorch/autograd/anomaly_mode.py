@@ -8,6 +8,7 @@ its error propagates, and with check_nan a node whose gradients contain NaN rais
 (Note [Anomaly mode and node hooks] in csrc/autograd/autograd.h) calls the three functions below;
 with anomaly mode off it costs one compare per recorded op."""
 import os
+import sys
 import traceback
 import warnings
 
@@ -16,6 +17,7 @@ from .. import _C
 __all__ = ["detect_anomaly", "set_detect_anomaly"]
 
 _TRACE_KEY = "traceback_"
+_PARENT_KEY = "parent_"
 _AUTOGRAD_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -47,6 +49,11 @@ def _store_stack(node):
     while end > 0 and os.path.dirname(os.path.abspath(frames[end - 1].filename)) == _AUTOGRAD_DIR:
         end -= 1
     node.metadata[_TRACE_KEY] = traceback.format_list(frames[:end])
+    # a node recorded while the engine runs another one (a backward with create_graph): that
+    # node's name and metadata, so a failure is traced back through the node that made it
+    parent = _C._current_autograd_node()
+    if parent is not None:
+        node.metadata[_PARENT_KEY] = (parent.name(), parent.metadata)
 
 
 def _report(node, exc):
@@ -61,11 +68,26 @@ def _report(node, exc):
     else:
         msg = (f"Error detected in {name}. Traceback of forward call that caused the error:\n"
                + "".join(stack))
+    _warn(msg)
+    parent = meta.get(_PARENT_KEY) if isinstance(meta, dict) else None
+    while parent is not None:
+        name, meta = parent
+        stack = meta.get(_TRACE_KEY) if isinstance(meta, dict) else None
+        if stack is None:
+            break
+        _warn(f"\n\nPrevious calculation was induced by {name}. Traceback of forward call that "
+              "induced the previous calculation:\n" + "".join(stack))
+        parent = meta.get(_PARENT_KEY)
+
+
+def _warn(msg):
     try:
-        # stacklevel 2: the caller of the engine (this function is called from C)
-        warnings.warn(msg, UserWarning, stacklevel=2)
+        # stacklevel 3: the caller of the engine (_report is called from C)
+        warnings.warn(msg, UserWarning, stacklevel=3)
     except Warning:
-        pass  # a warning filter made it an error: the node's own error propagates (as torch)
+        # a warning filter made it an error: the node's own error propagates and the warning
+        # goes to stderr instead (as torch)
+        sys.stderr.write(f"UserWarning: {msg}\n")
 
 
 def _check_nan(node, grads):

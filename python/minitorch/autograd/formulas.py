@@ -507,13 +507,29 @@ def scatter_reduce(ctx, g):
         nzeros = zx.to(_C.int64).scatter_add(dim, index, zs.to(_C.int64))
         nzprod = xc.masked_fill(zx, 1).scatter_reduce(dim, index, src.masked_fill(zs, 1), "prod")
 
-        def others(c, zc, p, z):
+        # the sum of the zero contributions: 0, but it differentiates to 1 in each of them
+        zsum = xc.masked_fill(zx.logical_not(), 0).scatter_add(
+            dim, index, src.masked_fill(zs.logical_not(), 0))
+
+        def others(c, zc, p, z, o, t):
             """The product of the contributions other than c (p: of the non-zero ones, z: how
-            many are zero)."""
-            return (p * (z == 1)).where(zc, p / c.masked_fill(zc, 1) * (z == 0))
-        gx = only_x(g * _c(others(xc, zx, nzprod, nzeros)))
-        gs = g.gather(dim, index) * _c(others(src, zs, nzprod.gather(dim, index),
-                                              nzeros.gather(dim, index)))
+            many are zero, o: of all of them, the result, t: the sum of the zero ones): o / c
+            for a non-zero c (which also differentiates right where another contribution is
+            zero); for a zero c, p if it is the only zero, p times the other zero if there
+            are two (0, differentiable in that zero), else 0."""
+            return (p * ((z == 1) + (z == 2) * (t - c))).where(zc, o / c.masked_fill(zc, 1))
+        gx = only_x(g * _c(others(xc, zx, nzprod, nzeros, out, zsum)))
+        os = others(src, zs, nzprod.gather(dim, index), nzeros.gather(dim, index),
+                    out.gather(dim, index), zsum.gather(dim, index))
+        if _C.is_grad_enabled() and bool(
+                zs.to(_C.int64).new_zeros(x.shape).scatter_add(dim, index, zs.to(_C.int64))
+                .gt(1).any()):
+            # two zeros of src at one place: the src gradient has no derivative in the inputs
+            # (as torch; it stays linear in g, which forward-mode AD relies on)
+            os = _C._functions.DelayedError(
+                "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
+                "are scattered to the same position in self", 1)(os)
+        gs = g.gather(dim, index) * _c(os)
     else:
         raise NotImplementedError(f"the derivative for 'scatter_reduce' with reduce={reduce!r} "
                                   "is not implemented")
@@ -1568,3 +1584,40 @@ def _coo_sampled_dot(ctx, g):
         b = _arg(ctx, 3, "b")
         gb = _mt()._coo_spmm(cols, rows, g, ctx.saved(2, "a"), b.shape[0])
     return (None, None, ga, gb)
+
+
+# ---- var_mean: one node for both outputs (as torch's VarMeanBackward0) ------------------------
+
+def var_mean(ctx, g):
+    """d x = g_var 2 (x - mean) / (n - correction) + g_mean / n."""
+    from .._reductions import _correction, _numel_reduced
+    x = ctx.saved(0, "input")
+    dim, unbiased = _arg(ctx, 1, "dim"), _arg(ctx, 2, "unbiased")
+    keepdim, correction = _arg(ctx, 3, "keepdim", False), ctx.kwargs.get("correction")
+    if isinstance(dim, bool):            # var_mean(x, unbiased)
+        dim, unbiased = None, dim
+    n = _numel_reduced(x, dim)
+    dof = n - _correction(unbiased, correction)
+    gv, gm = g
+    r = None
+    if gv is not None:
+        d = x - x.mean(_dim_list(dim, x.dim()), keepdim=True)
+        r = _expand_back(gv, x.shape, dim, keepdim) * d * (2.0 / dof if dof else float("inf"))
+    if gm is not None:
+        m = _expand_back(gm, x.shape, dim, keepdim) / n
+        r = m if r is None else r + m
+    return (r,)
+
+
+# ---- unique and its recorded forms: no derivative (as torch), an error when backward reaches it --
+
+def _no_derivative(name):
+    def formula(ctx, g):
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+    return formula
+
+
+_unique = _no_derivative("_unique")
+_unique2 = _no_derivative("_unique2")
+_unique_dim = _no_derivative("unique_dim")
+unique_consecutive = _no_derivative("unique_consecutive")

@@ -10,7 +10,7 @@ from . import _profiler_collection as _profiling
 from . import _record
 from ._record import _fit, _rehistory
 
-__all__ = ["Function", "FunctionCtx", "once_differentiable"]
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "InplaceFunction"]
 
 
 class FunctionCtx:
@@ -172,6 +172,15 @@ class Function(metaclass=_FunctionMeta):
 
     clear_saved_tensors_on_access = False
 
+    # torch's vmap rule hooks (minitorch's vmap runs the function once per sample, Note [vmap
+    # by iteration], so a Function needs no rule there)
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                                  "the vmap staticmethod or set generate_vmap_rule=True.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         if _profiling.active() is None:
@@ -237,7 +246,10 @@ class Function(metaclass=_FunctionMeta):
         ctx._nondiff_outputs = frozenset(k for k, o in enumerate(outs)
                                          if any(o is n for n in ctx._non_differentiable))
         ctx._fn = cls
-        node = cls._backward_cls(_apply_function, ctx, tensors, len(outs))
+        # (edges for the tensor arguments only, as torch's: next_functions has no entries for
+        # the others)
+        node = cls._backward_cls(_apply_tensor_edges, ctx, [t for t in tensors if t is not None],
+                                 len(outs))
         if ctx._saved:
             ctx._saved_output_nrs = tuple(
                 next((k for k, o in enumerate(outs) if o is t), None) if t is not None else None
@@ -257,7 +269,13 @@ class Function(metaclass=_FunctionMeta):
         # (the ctx is kept by the graph: it must not keep the outputs it marked)
         ctx._dirty = ctx._non_differentiable = ()
         if hooks is not None and ctx._saved:
-            _pack_saved(ctx, hooks, outs, node)
+            try:
+                _pack_saved(ctx, hooks, outs, node)
+            except BaseException:
+                # a pack hook raised: the ctx must not keep the outputs it saved (a cycle
+                # through the node the outputs' history names)
+                ctx._saved, ctx._versions = (), ()
+                raise
         elif ctx._saved:
             # an output is kept without its history (no cycle through this node) and gets it
             # back when read (saved_tensors), as torch's saved outputs
@@ -352,6 +370,21 @@ def _pack_saved(ctx, hooks, outs, node):
     ctx._node = weakref.ref(node)
     ctx._saved = (None,) * len(packed)  # (only the packed forms are kept)
     ctx._versions = ()
+
+
+class InplaceFunction(Function):
+    """A Function whose instances carry an `inplace` flag (kept for older code, as torch
+    keeps it); otherwise a Function."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+def _apply_tensor_edges(node, grads):
+    """The node's function: the Function's gradients of its tensor arguments."""
+    return [g for g, meta in zip(_apply_function(node, grads), node._ctx._inputs_meta)
+            if meta is not None]
 
 
 def _apply_function(node, grads):

@@ -23,7 +23,8 @@ import warnings
 
 from .. import _C
 
-__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "get_numerical_jacobian",
+           "get_analytical_jacobian"]
 
 
 class GradcheckError(RuntimeError):
@@ -232,6 +233,31 @@ def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes, v=None)
             g.view(-1)[j] = 1
             grad_outputs.append(g)
 
+    first, second, sizes_ok, types_ok = _analytical_jacobian_twice(diff, output, grad_outputs)
+    if not types_ok and check_grad_dtypes:
+        raise GradcheckError("Gradient has dtype mismatch")
+    if not sizes_ok:
+        raise GradcheckError("Analytical gradient has incorrect size")
+    if not _same_within(first, second, nondet_tol):
+        raise GradcheckError("Backward is not reentrant, i.e., running backward with same "
+                             "input and grad_output multiple times gives different values, "
+                             "although analytical gradient matches numerical gradient.The "
+                             f"tolerance for nondeterminism was {nondet_tol}.\n\nNOTE: a "
+                             "backward that relies on nondeterministic operations may "
+                             "legitimately fail this check; call gradcheck/gradgradcheck "
+                             "with `nondet_tol=<tol>` then.")
+    return first
+
+
+def _same_within(first, second, nondet_tol):
+    return all(not a.numel() or (a - b).abs().max().item() <= nondet_tol
+               for a, b in zip(first, second))
+
+
+def _analytical_jacobian_twice(diff, output, grad_outputs):
+    """The Jacobians of `output` against the tensors diff, one column per grad_output, computed
+    twice; with whether every gradient had its input's shape, and its input's dtype."""
+
     def jacobians():
         cols = [[] for _ in diff]
         sizes_ok = types_ok = True
@@ -251,20 +277,7 @@ def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes, v=None)
 
     first, sizes_ok, types_ok = jacobians()
     second, _, _ = jacobians()
-    if not types_ok and check_grad_dtypes:
-        raise GradcheckError("Gradient has dtype mismatch")
-    if not sizes_ok:
-        raise GradcheckError("Analytical gradient has incorrect size")
-    for a, b in zip(first, second):
-        if a.numel() and (a - b).abs().max().item() > nondet_tol:
-            raise GradcheckError("Backward is not reentrant, i.e., running backward with same "
-                                 "input and grad_output multiple times gives different values, "
-                                 "although analytical gradient matches numerical gradient.The "
-                                 f"tolerance for nondeterminism was {nondet_tol}.\n\nNOTE: a "
-                                 "backward that relies on nondeterministic operations may "
-                                 "legitimately fail this check; call gradcheck/gradgradcheck "
-                                 "with `nondet_tol=<tol>` then.")
-    return first
+    return first, second, sizes_ok, types_ok
 
 
 def _mismatch_msg(a, n, o, i, complex_indices, test_imag, forward=False):
@@ -765,8 +778,14 @@ def _check_batched_forward_grad(func, inputs):
 
         t1, t2 = mt.randn_like(x), mt.randn_like(x)
         e1, e2 = jvp(t1), jvp(t2)
+        state = mt.default_generator.get_state()
         try:
             got = jvp(t1 + 2 * t2)
+            if not mt.equal(state, mt.default_generator.get_state()):
+                # (under torch's vmap, which this check stands for, random ops are refused)
+                raise RuntimeError("vmap: We do not yet support calling random operations "
+                                   "inside of vmap. Please perform random operations outside "
+                                   "of vmap as a workaround")
         except RuntimeError as ex:
             raise GradcheckError(f"While computing batched gradients, got: {ex}\n\ngradcheck "
                                  "failed while testing batched forward gradients; call it with "
@@ -898,3 +917,51 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                      check_grad_dtypes=check_grad_dtypes, check_batched_grad=check_batched_grad,
                      fast_mode=fast_mode, check_forward_ad=check_fwd_over_rev,
                      check_backward_ad=check_rev_over_rev, masked=masked)
+
+
+# ---- the former helpers, kept (deprecated) as torch keeps them ------------------------------------
+
+def _deprecated(name):
+    warnings.warn(f"`{name}` was part of PyTorch's private API and not meant to be exposed. We "
+                  "are deprecating it and it will be removed in a future version of PyTorch. If "
+                  "you have a specific use for this or feature request for this to be a stable "
+                  "API, please file us an issue at https://github.com/pytorch/pytorch/issues/new",
+                  FutureWarning, stacklevel=3)
+
+
+def _grad_out_is_one(name, grad_out):
+    if grad_out != 1.0:
+        raise ValueError(f"Expected grad_out to be 1.0. {name} no longer supports values of "
+                         "grad_out != 1.0.")
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated: the finite-difference Jacobians of fn's first output (fn takes the tuple of
+    inputs) against each tensor of target (default: the inputs) that requires grad, each of
+    shape (numel of that tensor, numel of the output)."""
+    _deprecated("get_numerical_jacobian")
+    _grad_out_is_one("get_numerical_jacobian", grad_out)
+    inputs = _as_tuple(inputs)
+    targets = inputs if target is None else _as_tuple(target)
+    # the targets are moved in place, so fn sees the moves through `inputs`
+    jac = _numerical_jacobians(lambda *_: fn(inputs), targets, eps)
+    return tuple(jac[i, 0] for i in _diff_indices(targets) if (i, 0) in jac)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated: (the Jacobians of output against each input that requires grad, computed by
+    backward, each (numel of the input, numel of output); whether backward is reentrant within
+    nondet_tol; whether every gradient had its input's shape; and its input's dtype)."""
+    _deprecated("get_analytical_jacobian")
+    _grad_out_is_one("get_analytical_jacobian", grad_out)
+    if output.is_complex():
+        raise ValueError("Expected output to be non-complex. get_analytical_jacobian no longer "
+                         "supports functions that return complex outputs.")
+    diff = [x for x in _as_tuple(inputs) if _is_t(x) and x.requires_grad]
+    grad_outputs = []
+    for j in range(output.numel()):
+        g = _C.zeros(tuple(output.shape), dtype=output.dtype, device=output.device)
+        g.view(-1)[j] = 1
+        grad_outputs.append(g)
+    first, second, sizes_ok, types_ok = _analytical_jacobian_twice(diff, output, grad_outputs)
+    return tuple(first), _same_within(first, second, nondet_tol), sizes_ok, types_ok

@@ -34,7 +34,7 @@ __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "Checkpoint
            "set_device_states", "noop_context_fn", "set_checkpoint_early_stop",
            "DefaultDeviceType", "set_checkpoint_debug_enabled", "CheckpointPolicy",
            "SelectiveCheckpointContext", "create_selective_checkpoint_contexts",
-           "SAC_IGNORED_OPS"]
+           "SAC_IGNORED_OPS", "GraphExecGroup"]
 
 _DEFAULT_DETERMINISM_MODE = "default"
 
@@ -380,6 +380,28 @@ def _default_meta(x):
 _DETERMINISM_CHECKS = {_DEFAULT_DETERMINISM_MODE: _default_meta, "none": lambda _: None}
 
 
+class GraphExecGroup:
+    """Context manager: the backward calls made under one instance share the recomputation of
+    each checkpointed region (it reruns at most once for all of them), and so must not need
+    the same saved tensor twice, even with retain_graph=True (only for use_reentrant=False)."""
+
+    _current = None     # the group entered, process-wide (groups do not nest)
+
+    def __enter__(self):
+        if GraphExecGroup._current is not None:
+            raise RuntimeError("GraphExecGroup contexts cannot be nested. Already inside group "
+                               f"{GraphExecGroup._current}")
+        GraphExecGroup._current = self
+        return self
+
+    def __exit__(self, *exc):
+        GraphExecGroup._current = None
+
+    @classmethod
+    def _get_current_group(cls):
+        return cls._current
+
+
 class _StopRecomputation(Exception):
     """Raised by the rerun's pack hook once every placeholder is filled (early stop)."""
 
@@ -508,9 +530,13 @@ class _checkpoint_hook(_graph.saved_tensors_hooks):
             return holder
 
         def unpack_hook(holder):
-            gid = torch.autograd._current_graph_task_id()
-            if gid == -1:
-                gid = int(uuid.uuid4())
+            # the recomputation is shared by the backward calls of one GraphExecGroup, else
+            # one per backward call
+            gid = GraphExecGroup._current
+            if gid is None:
+                gid = torch.autograd._current_graph_task_id()
+                if gid == -1:
+                    gid = int(uuid.uuid4())
             if not frame.is_recomputed[gid]:
                 args = frame.get_inputs()
                 try:
@@ -522,8 +548,13 @@ class _checkpoint_hook(_graph.saved_tensors_hooks):
                 frame.check_recomputed_tensors_match(gid)
             _internal_assert(gid in holder.handles)
             if holder.handles[gid] is None:
+                extra = ""
+                if GraphExecGroup._current is not None:
+                    extra = ("Performing two backward calls that overlap (i.e. require the same "
+                             "saved activation in order to compute gradients) is not allowed "
+                             "while under the torch.utils.checkpoint.GraphExecGroup context. ")
                 raise CheckpointError("torch.utils.checkpoint: Unpack is being triggered for a "
-                                      "tensor that was already unpacked once. If you are "
+                                      f"tensor that was already unpacked once. {extra}If you are "
                                       "calling ctx.saved_tensors in backward, make sure to do "
                                       "so only once. Otherwise please open an issue with "
                                       "details on your use case.")

@@ -46,31 +46,30 @@ def _run_full_hooks(st, grad_input):
                       "hook", "grad_input")
 
 
-class _ViewsHook(Function):
-    """Views of the tensors given, in one node whose backward runs the hooks of st."""
+class BackwardHookFunction(Function):
+    """Views of the tensors given, in one node (named as torch's) whose backward runs the hooks
+    of st: the full hooks at the module's inputs (at_inputs), the pre-hooks at its outputs."""
 
     @staticmethod
-    def forward(ctx, st, *tensors):
-        ctx.st = st
+    def forward(ctx, st, at_inputs, *tensors):
+        ctx.st, ctx.at_inputs = st, at_inputs
         ctx.set_materialize_grads(False)
         return _views(tensors)
 
-
-class _InputsHook(_ViewsHook):
     @staticmethod
     def backward(ctx, *grads):
         st = ctx.st
-        grad_input = [None] * st.n_args
-        for pos, g in zip(st.positions, grads):
-            grad_input[pos] = g
-        grad_input = _run_full_hooks(st, tuple(grad_input))
-        return (None,) + tuple(grad_input[pos] for pos in st.positions)
-
-
-class _OutputsHook(_ViewsHook):
-    @staticmethod
-    def backward(ctx, *grads):
-        st = ctx.st
+        if ctx.at_inputs:
+            if st.grad_output is None:
+                # the gradient reached the inputs without passing the outputs (a double
+                # backward through the module's saved inputs): no hooks, as torch
+                return (None, None) + tuple(grads)
+            grad_input = [None] * st.n_args
+            for pos, g in zip(st.positions, grads):
+                grad_input[pos] = g
+            grad_input = _run_full_hooks(st, tuple(grad_input))
+            st.grad_output = None   # (not kept: with create_graph it would hold the graph)
+            return (None, None) + tuple(grad_input[pos] for pos in st.positions)
         grads = _run_hooks(st.pre_hooks, lambda hook, g: hook(st.module, g), grads, "pre hook",
                            "grad_output")
         st.grad_output = tuple(grads)
@@ -81,7 +80,7 @@ class _OutputsHook(_ViewsHook):
                           "#torch.nn.Module.register_full_backward_hook for more details.",
                           stacklevel=2)
             _run_full_hooks(st, (None,) * st.n_args)
-        return (None,) + tuple(grads)
+        return (None, None) + tuple(grads)
 
 
 def call_with_backward_hooks(module, args, call, pre_hooks, hooks):
@@ -91,7 +90,7 @@ def call_with_backward_hooks(module, args, call, pre_hooks, hooks):
     positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
     st = _CallState(module, pre_hooks, hooks, len(args), positions)
     if positions and hooks:
-        wrapped = _InputsHook.apply(st, *(args[i] for i in positions))
+        wrapped = BackwardHookFunction.apply(st, True, *(args[i] for i in positions))
         args = list(args)
         for i, t in zip(positions, wrapped):
             args[i] = t
@@ -102,7 +101,7 @@ def call_with_backward_hooks(module, args, call, pre_hooks, hooks):
     if outs is None or not all(isinstance(o, Tensor) for o in outs) or \
             not any(o.requires_grad for o in outs):
         return out          # nothing for backward to reach (torch does not hook other outputs)
-    new = _OutputsHook.apply(st, *outs)
+    new = BackwardHookFunction.apply(st, False, *outs)
     if single:
         return new[0]
     return type(out)(new) if isinstance(out, tuple) and type(out) is not tuple else \
