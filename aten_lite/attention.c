@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aten_lite/cpu/expf.h"
+#include "aten_lite/cpu/reduce_kernels.h"
 #include "aten_lite/cpu/loops.h"
 #include "aten_lite/linalg.h"
 #include "aten_lite/parallel.h"
@@ -159,8 +160,17 @@ mt__sdpa_scores(const mt__sdpa_job *j, int64_t n, int64_t i0, int64_t rows, int6
         return ((s8[0] + s8[1]) + (s8[2] + s8[3])) + ((s8[4] + s8[5]) + (s8[6] + s8[7]));       \
     }
 
-MT__SDPA_ROW_MAX(float, mt__sdpa_max_f32)
 MT__SDPA_ROW_MAX(double, mt__sdpa_max_f64)
+
+/* float32: the reduction's vectorised max (Note [Vectorised float max]: NaN when an element
+ * is), which the array form above does not become; causal rows are short and many. */
+static inline float
+mt__sdpa_max_f32(const float *row, int64_t n, int *nan)
+{
+    float m = mt_cpu_max_f32(row, n);
+    *nan = m != m;
+    return m;
+}
 MT__SDPA_ROW_SUM(float, mt__sdpa_sum_f32)
 MT__SDPA_ROW_SUM(double, mt__sdpa_sum_f64)
 
