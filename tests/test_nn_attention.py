@@ -1770,3 +1770,18 @@ def test_sdpa_float32_nan_score_gives_nan_row_only():
                                          is_causal=True).numpy()
     assert not np.isnan(out[0, 0, :2]).any()
     assert np.isnan(out[0, 0, 2:]).all()
+
+
+def test_sdpa_causal_gradients_across_several_query_blocks():
+    # L = 70 spans several causal blocks (and a partial last one): gradients of every block
+    rs = np.random.RandomState(3)
+    q, k, v = (torch.tensor(rs.randn(1, 2, 70, 3), requires_grad=True) for _ in range(3))
+    assert gradcheck(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+                     (q, k, v))
+    # float32 gradients against the float64 ones
+    q32, k32, v32 = (t.detach().float().requires_grad_() for t in (q, k, v))
+    g = torch.tensor(rs.randn(1, 2, 70, 3))
+    F.scaled_dot_product_attention(q, k, v, is_causal=True).backward(g)
+    F.scaled_dot_product_attention(q32, k32, v32, is_causal=True).backward(g.float())
+    for a, b in ((q32, q), (k32, k), (v32, v)):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-4, atol=1e-4)
