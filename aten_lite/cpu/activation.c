@@ -31,7 +31,7 @@ static inline float
 mt__expf_nonpos(float y)
 {
     float yc = y < -87.0f ? -87.0f : y;
-    float fn = (yc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    float fn = fmaf(yc, 1.44269504088896341f, 12582912.0f) - 12582912.0f;
     float r = fmaf(fn, 2.12194440e-4f, fmaf(fn, -0.693359375f, yc));
     float z = r * r;
     float p = 1.9875691500e-4f;
@@ -52,9 +52,11 @@ mt__expf_nonpos(float y)
  * With z = |x| / sqrt 2 and g = e^(-z^2) = e^(-x^2 / 2), Abramowitz and Stegun's form gives
  * erfc(z) ~= t P(t) g, so the normal cdf is cdf(x) = 1 - t P(t) g / 2 for x >= 0 and
  * t P(t) g / 2 below, and the pdf is g / sqrt(2 pi): GELU's derivative cdf(x) + x pdf(x)
- * needs the one exponential g, not one inside erf and a second for the pdf. */
+ * needs the one exponential g, not one inside erf and a second for the pdf.  Every
+ * multiply-add is an explicit fmaf (Note [Wide clones]).  mt__gelu_cdf returns cdf(x) and
+ * sets *g. */
 static inline float
-mt__gelu_tail(float x, float *g)
+mt__gelu_cdf(float x, float *g)
 {
     float ax = x < 0 ? -x : x;
     float t = 1.0f / fmaf(0.3275911f * (float)0.70710678118654752440, ax, 1.0f);
@@ -63,24 +65,23 @@ mt__gelu_tail(float x, float *g)
     p = fmaf(p, t, 1.421413741f);
     p = fmaf(p, t, -0.284496736f);
     p = fmaf(p, t, 0.254829592f);
+    float h = 0.5f * p * t;
     *g = mt__expf_nonpos(-0.5f * x * x);
-    return 0.5f * p * t * *g; /* the smaller tail of the normal cdf at |x| */
+    return x < 0 ? h * *g : fmaf(-h, *g, 1.0f); /* the tail t P(t) g / 2, or 1 - it */
 }
 
 static inline float
 mt__gelu_f(float x)
 {
     float g;
-    float q = mt__gelu_tail(x, &g);
-    return x * (x < 0 ? q : 1.0f - q);
+    return x * mt__gelu_cdf(x, &g);
 }
 /* d gelu / dx = cdf(x) + x pdf(x) */
 static inline float
 mt__gelu_grad_f(float x)
 {
     float g;
-    float q = mt__gelu_tail(x, &g);
-    float cdf = x < 0 ? q : 1.0f - q;
+    float cdf = mt__gelu_cdf(x, &g);
     return fmaf(x * (float)0.39894228040143267794, g, cdf);
 }
 
