@@ -451,9 +451,10 @@ mt__gemm_blas(mt_tensor *a, mt_tensor *b, mt_tensor *c, mt_scalar alpha_s, mt_sc
     double beta = mt__scalar_is_zero(beta_s) ? 0.0 : mt_scalar_to_double(beta_s);
     const char *pa = mt_tensor_data(a), *pb = mt_tensor_data(b);
     char *pc = mt_tensor_data(c);
-    if (beta == 0.0) {
-        /* C is uninitialised: a BLAS may compute beta * C (0 * NaN) instead of
-         * overwriting it, so give it zeros first (O(mn) next to O(mnk)). */
+    /* C is uninitialised when beta is 0: GEMM does not read it then (the BLAS standard: "C
+     * need not be set on input", as mt_gemm_raw relies on), but the GEMV and dot paths below
+     * may compute beta * y (0 * NaN), so those get zeros first (O(mn) next to O(mnk)). */
+    if (beta == 0.0 && !(m > 1 && n > 1)) {
         memset(pc, 0, (size_t)(batch * m * n) * isz);
     }
     bool ok = true;

@@ -663,3 +663,29 @@ def test_large_products_split_over_the_pool(threads, m, k, n, ta, tb):
                                        atol=tol * 10)
     finally:
         torch.set_num_threads(prev)
+
+
+@pytest.mark.parametrize("dt", [F32, torch.float64])
+@pytest.mark.parametrize("m,k,n", [(2, 3, 2), (5, 7, 9), (64, 32, 64), (200, 300, 150)])
+def test_gemm_into_nan_output_overwrites(engine, dt, m, k, n):
+    """The GEMM path writes a beta = 0 product without clearing C first: NaN already in the
+    output (an out= tensor, recycled memory) must never show in the result."""
+    rng = np.random.RandomState(m + n)
+    a = rng.randn(m, k)
+    b = rng.randn(k, n)
+    ref = a @ b
+    tol = dict(rtol=1e-4, atol=1e-4) if dt == F32 else dict(rtol=1e-10, atol=1e-10)
+    ta, tb = torch.tensor(a, dtype=dt), torch.tensor(b, dtype=dt)
+    out = torch.full((m, n), float("nan"), dtype=dt)
+    torch.mm(ta, tb, out=out)
+    np.testing.assert_allclose(out.numpy(), ref, **tol)
+    # transposed operands (the BLAS's transpose flags)
+    out = torch.full((m, n), float("nan"), dtype=dt)
+    torch.mm(torch.tensor(a.T.copy(), dtype=dt).t(), torch.tensor(b.T.copy(), dtype=dt).t(), out=out)
+    np.testing.assert_allclose(out.numpy(), ref, **tol)
+    # batched, into recycled NaN memory
+    for _ in range(2):
+        junk = torch.full((3 * m * n + 64,), float("nan"), dtype=dt)
+        del junk
+        r = torch.bmm(torch.stack([ta, 2 * ta, -ta]), torch.stack([tb, tb, tb]))
+        np.testing.assert_allclose(r.numpy(), np.stack([ref, 2 * ref, -ref]), **tol)

@@ -1740,3 +1740,48 @@ REF = {
         ],
     },
 }
+
+
+# ---- float32 row max of the fused kernel (short causal rows, NaN) ----------------------------
+
+def _np_causal_sdpa(q, k, v):
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    L, S = s.shape[-2:]
+    s = np.where(np.tril(np.ones((L, S), bool)), s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    return (p / p.sum(-1, keepdims=True)) @ v
+
+
+@pytest.mark.parametrize("L", [1, 3, 9, 17, 70])
+def test_sdpa_float32_causal_rows_of_every_length(L):
+    rs = np.random.RandomState(L)
+    q, k, v = (rs.randn(2, 3, L, 5).astype(np.float32) * 3 for _ in range(3))
+    out = F.scaled_dot_product_attention(torch.tensor(q), torch.tensor(k), torch.tensor(v),
+                                         is_causal=True)
+    ref = _np_causal_sdpa(q.astype(np.float64), k.astype(np.float64), v.astype(np.float64))
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-5, atol=1e-5)
+
+
+def test_sdpa_float32_nan_score_gives_nan_row_only():
+    rs = np.random.RandomState(1)
+    q, k, v = (rs.randn(1, 1, 11, 4).astype(np.float32) for _ in range(3))
+    k[0, 0, 2, 1] = np.nan  # key 2: rows 2.. see it when causal
+    out = F.scaled_dot_product_attention(torch.tensor(q), torch.tensor(k), torch.tensor(v),
+                                         is_causal=True).numpy()
+    assert not np.isnan(out[0, 0, :2]).any()
+    assert np.isnan(out[0, 0, 2:]).all()
+
+
+def test_sdpa_causal_gradients_across_several_query_blocks():
+    # L = 70 spans several causal blocks (and a partial last one): gradients of every block
+    rs = np.random.RandomState(3)
+    q, k, v = (torch.tensor(rs.randn(1, 2, 70, 3), requires_grad=True) for _ in range(3))
+    assert gradcheck(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+                     (q, k, v))
+    # float32 gradients against the float64 ones
+    q32, k32, v32 = (t.detach().float().requires_grad_() for t in (q, k, v))
+    g = torch.tensor(rs.randn(1, 2, 70, 3))
+    F.scaled_dot_product_attention(q, k, v, is_causal=True).backward(g)
+    F.scaled_dot_product_attention(q32, k32, v32, is_causal=True).backward(g.float())
+    for a, b in ((q32, q), (k32, k), (v32, v)):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-4, atol=1e-4)

@@ -621,3 +621,22 @@ def test_max_min_of_long_vectors_keep_nan(op):
     r = getattr(rows, op)(-1)
     assert math.isnan(r[21].item()) and not math.isnan(r[0].item())
     np.testing.assert_array_equal(r.numpy()[22:], getattr(np, op)(rows.numpy()[22:], axis=-1))
+
+
+@pytest.mark.parametrize("rows,cols", [(1, 1), (17, 3), (33, 7), (768, 9), (100, 64), (768, 130)])
+def test_column_reductions_against_numpy(rows, cols):
+    """Reductions over the leading dimension (the pairwise column kernel, vectorised across
+    columns): every width, rows past the pairwise leaf, strided input."""
+    rng = np.random.RandomState(rows + cols)
+    a = rng.randn(rows, cols).astype(np.float32)
+    t = torch.tensor(a)
+    np.testing.assert_allclose(t.sum(0).numpy(), a.astype(np.float64).sum(0), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(t.amax(0).numpy(), a.max(0))
+    np.testing.assert_allclose((t / 4).exp().prod(0).numpy(),
+                               np.exp(a.astype(np.float64) / 4).prod(0), rtol=1e-4)
+    tt = torch.tensor(a.T.copy()).t()  # the same values through a transposed view
+    np.testing.assert_allclose(tt.sum(0).numpy(), a.astype(np.float64).sum(0), rtol=1e-5, atol=1e-4)
+    d = torch.tensor(a.astype(np.float64))
+    np.testing.assert_allclose(d.sum(0).numpy(), a.astype(np.float64).sum(0), rtol=1e-12, atol=1e-12)
+    i = torch.tensor((a * 100).astype(np.int64))
+    assert np.array_equal(i.sum(0).numpy(), (a * 100).astype(np.int64).sum(0))

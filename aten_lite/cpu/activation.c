@@ -1,6 +1,8 @@
 /* aten_lite/cpu/activation.c - CPU loops of the fused activations (GELU) and their
  * derivatives: one pass each instead of the several ops they are made of. */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "aten_lite/cpu/expf.h"
 #include "aten_lite/cpu/loops.h"
@@ -21,39 +23,70 @@
  * erf(x) = 1 - t (a1 + t (a2 + ... + t a5)) e^(-x^2), t = 1 / (1 + p |x|), absolute error below
  * 1.5e-7 (the same approximation PyTorch's vectorised float GELU uses), with the branch-free
  * exp of Note [Vectorisable expf]; float64 keeps libm's erf.  torch.erf itself stays libm's. */
+/* e^y for y <= 0 only (the Gaussian factors of GELU and its derivative): Note [Vectorisable
+ * expf]'s core without its overflow and NaN lanes, which cannot occur here (a NaN stays NaN
+ * through the polynomial); below -87 the argument is clamped, where e^y is under 1.7e-38 and
+ * only ever multiplies a term added to a number of order 1. */
 static inline float
-mt__erff_fast(float x)
+mt__expf_nonpos(float y)
+{
+    float yc = y < -87.0f ? -87.0f : y;
+    float fn = fmaf(yc, 1.44269504088896341f, 12582912.0f) - 12582912.0f;
+    float r = fmaf(fn, 2.12194440e-4f, fmaf(fn, -0.693359375f, yc));
+    float z = r * r;
+    float p = 1.9875691500e-4f;
+    p = fmaf(p, r, 1.3981999507e-3f);
+    p = fmaf(p, r, 8.3334519073e-3f);
+    p = fmaf(p, r, 4.1665795894e-2f);
+    p = fmaf(p, r, 1.6666665459e-1f);
+    p = fmaf(p, r, 5.0000001201e-1f);
+    p = fmaf(p, z, r + 1.0f);
+    int32_t bits;
+    memcpy(&bits, &p, sizeof(bits));
+    bits += (int32_t)((uint32_t)(int32_t)fn << 23);
+    memcpy(&p, &bits, sizeof(p));
+    return p;
+}
+
+/* Note [GELU's shared Gaussian]
+ * With z = |x| / sqrt 2 and g = e^(-z^2) = e^(-x^2 / 2), Abramowitz and Stegun's form gives
+ * erfc(z) ~= t P(t) g, so the normal cdf is cdf(x) = 1 - t P(t) g / 2 for x >= 0 and
+ * t P(t) g / 2 below, and the pdf is g / sqrt(2 pi): GELU's derivative cdf(x) + x pdf(x)
+ * needs the one exponential g, not one inside erf and a second for the pdf.  Every
+ * multiply-add is an explicit fmaf (Note [Wide clones]).  mt__gelu_cdf returns cdf(x) and
+ * sets *g. */
+static inline float
+mt__gelu_cdf(float x, float *g)
 {
     float ax = x < 0 ? -x : x;
-    float t = 1.0f / fmaf(0.3275911f, ax, 1.0f);
+    float t = 1.0f / fmaf(0.3275911f * (float)0.70710678118654752440, ax, 1.0f);
     float p = 1.061405429f;
     p = fmaf(p, t, -1.453152027f);
     p = fmaf(p, t, 1.421413741f);
     p = fmaf(p, t, -0.284496736f);
     p = fmaf(p, t, 0.254829592f);
-    float e = mt__expf_core(-ax * ax);
-    float r = fmaf(-p * t, e, 1.0f);
-    return x < 0 ? -r : r;
+    float h = 0.5f * p * t;
+    *g = mt__expf_nonpos(-0.5f * x * x);
+    return x < 0 ? h * *g : fmaf(-h, *g, 1.0f); /* the tail t P(t) g / 2, or 1 - it */
 }
-
-#define MT__SQRT1_2 0.70710678118654752440
-#define MT__INV_SQRT_2PI 0.39894228040143267794
-#define MT__SQRT_2_PI 0.79788456080286535588 /* sqrt(2 / pi) */
-#define MT__GELU_C 0.044715
 
 static inline float
 mt__gelu_f(float x)
 {
-    return 0.5f * x * (1.0f + mt__erff_fast(x * (float)MT__SQRT1_2));
+    float g;
+    return x * mt__gelu_cdf(x, &g);
 }
 /* d gelu / dx = cdf(x) + x pdf(x) */
 static inline float
 mt__gelu_grad_f(float x)
 {
-    float cdf = 0.5f * (1.0f + mt__erff_fast(x * (float)MT__SQRT1_2));
-    float pdf = (float)MT__INV_SQRT_2PI * mt__expf_core(-0.5f * x * x);
-    return cdf + x * pdf;
+    float g;
+    float cdf = mt__gelu_cdf(x, &g);
+    return fmaf(x * (float)0.39894228040143267794, g, cdf);
 }
+
+#define MT__SQRT_2_PI 0.79788456080286535588 /* sqrt(2 / pi) */
+#define MT__GELU_C 0.044715
 
 /* tanh(u) by exp, branch-free: u clamped to [-10, 10] (tanh(10) is 1 in float32) */
 static inline float

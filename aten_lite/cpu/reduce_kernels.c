@@ -50,7 +50,7 @@
 /* Columns: out[j] (j < W) = reduction over rows of p[r * rs + j * cs]. */
 #define MT__COLS_W 64
 #define MT__DEF_PAIRWISE_COLS(name, ct, tn, acc, INIT, COMBINE)                         \
-    static void name(acc *out, const char *p, int64_t nrows, int64_t rs, int64_t W,     \
+    MT_SIMD_CLONES static void name(acc *out, const char *p, int64_t nrows, int64_t rs, int64_t W,     \
                      int64_t cs)                                                        \
     {                                                                                   \
         if (nrows <= 16) {                                                              \
