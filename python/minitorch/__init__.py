@@ -193,3 +193,6 @@ def hspmm(mat1, mat2):
 
 _LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"sparse"})
 _LAZY_ATTRIBUTES["sparse_coo_tensor"] = ("_sparse_coo", "sparse_coo_tensor")
+# ---- in-place ops as functions of the module (torch.sin_, torch.relu_, torch.zero_, ...;
+# _inplace_functions.py) ------------------------------------------------------------------------
+from ._inplace_functions import *  # noqa: E402,F401,F403
