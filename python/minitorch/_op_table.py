@@ -819,3 +819,15 @@ autocast('fp32', 'nanquantile', 'prod', 'quantile', 'trace', 'view_as_complex')
 # each the other's derivative
 op('_coo_spmm',           'py:_sparse_mm',           'f', grad='_coo_spmm')
 op('_coo_sampled_dot',    'py:_sparse_mm',           'f', grad='_coo_sampled_dot')
+
+# ---- node names: rows whose recorded node torch names after the kernel it runs (a program
+# printing grad_fn sees NativeLayerNormBackward0, not LayerNormBackward0); nll is named for
+# inputs of up to 2 dimensions (torch's NllLoss2DBackward0 for more) ------------------------
+_TORCH_NODE_NAMES = {
+    'batch_norm': 'NativeBatchNormBackward0', 'layer_norm': 'NativeLayerNormBackward0',
+    'nll': 'NllLossBackward0', 'contiguous': 'CloneBackward0', 'narrow': 'SliceBackward0',
+}
+for _row in OPS:
+    if _row['name'] in _TORCH_NODE_NAMES and isinstance(_row['grad'], dict):
+        _row['grad']['node'] = _TORCH_NODE_NAMES[_row['name']]
+del _row
