@@ -183,3 +183,24 @@ def bce_logits(input, target, pos_weight=None):
 def bce(input, target):
     """Elementwise -(y * log(x) + (1 - y) * log(1 - x)), each log clamped at -100."""
     return -(target * input.log().clamp_min(-100) + (1 - target) * (1 - input).log().clamp_min(-100))
+
+
+# ---- losses recorded as one node with their reduction (torch's MseLossBackward0,
+# BinaryCrossEntropyWithLogitsBackward0) -----------------------------------------------------
+def _reduced(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def mse_loss(input, target, reduction):
+    """(input - target)**2 reduced ('mean', 'sum' or 'none'); input and target of one shape."""
+    d = input - target
+    return _reduced(d.mul_(d), reduction)
+
+
+def bce_logits_loss(input, target, pos_weight, reduction):
+    """bce_logits(input, target, pos_weight) reduced ('mean', 'sum' or 'none')."""
+    return _reduced(bce_logits(input, target, pos_weight), reduction)

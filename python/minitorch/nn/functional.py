@@ -742,6 +742,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _size_warning(input, target)
+    if weight is None and input.shape == target.shape:
+        return _OPS["mse_loss"](input, target, reduction)   # one node, as torch's
     loss = (input - target).square()
     if weight is not None:
         loss = loss * weight
@@ -945,6 +947,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    if weight is None:
+        return _OPS["bce_logits_loss"](input, target, pos_weight, reduction)  # one node, as torch's
     loss = _OPS["bce_logits"](input, target, pos_weight)
     if weight is not None:
         loss = loss * weight
