@@ -540,7 +540,8 @@ op('batch_norm',          'py:nn._ops',              'n', grad=d(
     weight='(grad * xhat).sum(dims)', bias='grad.sum(dims)'))
 op('embedding',           'py:nn._ops',              'n', grad=d(
     'Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False',
-    weight='embedding_backward(grad, weight.shape[0], indices, padding_idx, scale_grad_by_freq)'))
+    weight='embedding_backward(grad.reshape((-1, weight.shape[1])), weight.shape[0], '
+           'indices.reshape(-1), padding_idx, scale_grad_by_freq)'))
 op('bce_logits',          'py:nn._ops',              'n', grad=d(
     'Tensor self, Tensor target, Tensor? pos_weight=None',
     using={'s': '(-self).sigmoid()', 'sp': '((-self.abs()).exp().log1p() + (-self).relu())'},

@@ -166,8 +166,9 @@ def batch_norm(input, weight, bias, running_mean, running_var, momentum, eps):
 
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False):
-    """The rows of weight at the (1-d) indices."""
-    return weight.index_select(0, indices)
+    """The rows of weight at the indices, in the indices' shape (+ the rows' dimension): one
+    node, as torch's EmbeddingBackward0."""
+    return weight.index_select(0, indices.reshape(-1)).view(*indices.shape, weight.shape[1])
 
 
 def bce_logits(input, target, pos_weight=None):

@@ -410,9 +410,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         if lo.item() < 0 or hi.item() >= num:
             raise IndexError("index out of range in self")
     # (on a device, index_select's kernel checks the values, with the same message)
-    out = _OPS["embedding"](weight, flat, -1 if padding_idx is None else padding_idx,
-                            scale_grad_by_freq)
-    return out.view(*input.shape, weight.size(1))
+    return _OPS["embedding"](weight, input, -1 if padding_idx is None else padding_idx,
+                             scale_grad_by_freq)
 
 
 def one_hot(tensor, num_classes=-1):
