@@ -11,7 +11,9 @@ mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nou
 {
     int n = na > nb ? na : nb;
     int64_t tmp[MT_MAX_DIMS];
-    for (int i = 0; i < n; i++) {
+    /* from the last dimension to the first, as torch: a mismatch is reported at the last
+     * dimension where the shapes disagree */
+    for (int i = n - 1; i >= 0; i--) {
         int ia = na - n + i, ib = nb - n + i;
         int64_t sa = ia >= 0 ? a[ia] : 1;
         int64_t sb = ib >= 0 ? b[ib] : 1;

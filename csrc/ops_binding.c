@@ -773,12 +773,7 @@ mt__ag_operator(const char *key, PyObject *a, PyObject *b, PyObject **r)
         }                                                                                 \
     }
 
-#define MT__NB(slot, OP)                                              \
-    PyObject *mt__nb_##slot(PyObject *a, PyObject *b)                 \
-    {                                                                 \
-        MT__AG_OPERATOR("o." #slot, a, b, mt__operator(OP, a, b))     \
-        return mt__operator(OP, a, b);                                \
-    }                                                                 \
+#define MT__NB_INPLACE(slot, OP)                                      \
     PyObject *mt__nb_inplace_##slot(PyObject *a, PyObject *b)         \
     {                                                                 \
         PyObject *r;                                                  \
@@ -791,10 +786,60 @@ mt__ag_operator(const char *key, PyObject *a, PyObject *b, PyObject **r)
         }                                                             \
         return r;                                                     \
     }
-MT__NB(add, MT_OP_ADD)
+#define MT__NB(slot, OP)                                              \
+    PyObject *mt__nb_##slot(PyObject *a, PyObject *b)                 \
+    {                                                                 \
+        MT__AG_OPERATOR("o." #slot, a, b, mt__operator(OP, a, b))     \
+        return mt__operator(OP, a, b);                                \
+    }                                                                 \
+    MT__NB_INPLACE(slot, OP)
+
+/* Note [Reflected operators]
+ * torch's reflected operators are methods of the tensor: `2 * t` is t.__rmul__(2), which
+ * computes mul(t, 2), and `2 / t` is t.__rtruediv__(2), which computes t.reciprocal() * 2.
+ * The values of the direct forms are the same, but the recorded graph shows the difference
+ * (grad_fn.next_functions lists t's history first and None for the number; 2 / t is a
+ * MulBackward0 over a ReciprocalBackward0), so number + tensor and number * tensor are
+ * run, and recorded, as tensor + number and tensor * number (both commutative, so the
+ * values do not change), and number / tensor as those two recorded ops. */
+static int
+mt__number_then_tensor(PyObject *a, PyObject *b)
+{
+    return (PyLong_Check(a) || PyFloat_Check(a) || PyComplex_Check(a)) && mt__tensor_check(b);
+}
+
+#define MT__NB_COMMUTATIVE(slot, OP)                                  \
+    PyObject *mt__nb_##slot(PyObject *a, PyObject *b)                 \
+    {                                                                 \
+        if (mt__number_then_tensor(a, b)) {                           \
+            PyObject *t_ = a;                                         \
+            a = b;                                                    \
+            b = t_;                                                   \
+        }                                                             \
+        MT__AG_OPERATOR("o." #slot, a, b, mt__operator(OP, a, b))     \
+        return mt__operator(OP, a, b);                                \
+    }                                                                 \
+    MT__NB_INPLACE(slot, OP)
+MT__NB_COMMUTATIVE(add, MT_OP_ADD)
 MT__NB(subtract, MT_OP_SUB)
-MT__NB(multiply, MT_OP_MUL)
-MT__NB(true_divide, MT_OP_DIV)
+MT__NB_COMMUTATIVE(multiply, MT_OP_MUL)
+PyObject *
+mt__nb_true_divide(PyObject *a, PyObject *b)
+{
+    if (mt__number_then_tensor(a, b)) {
+        /* number / tensor: tensor.reciprocal() * number (Note [Reflected operators]) */
+        PyObject *rec = PyObject_CallMethod(b, "reciprocal", NULL);
+        if (rec == NULL) {
+            return NULL;
+        }
+        PyObject *r = mt__nb_multiply(rec, a);
+        Py_DECREF(rec);
+        return r;
+    }
+    MT__AG_OPERATOR("o.true_divide", a, b, mt__operator(MT_OP_DIV, a, b))
+    return mt__operator(MT_OP_DIV, a, b);
+}
+MT__NB_INPLACE(true_divide, MT_OP_DIV)
 MT__NB(floor_divide, MT_OP_DIV_FLOOR)
 MT__NB(remainder, MT_OP_REMAINDER)
 MT__NB(and, MT_OP_BITWISE_AND)

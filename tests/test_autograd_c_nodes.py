@@ -56,7 +56,7 @@ CASES = {
     "mean_dim": (lambda a: a.mean(1), [(3, 4)], "mean"),
     "div": (lambda a, b: a / b, [(2, 3), (3,)], "div"),
     "div_number": (lambda a: a / 4.0, [(2, 3)], "div"),
-    "number_div": (lambda a: 2.0 / (a * a + 1), [(2, 3)], "div"),
+    "number_div": (lambda a: 2.0 / (a * a + 1), [(2, 3)], "reciprocal"),  # (a*a+1).reciprocal() * 2, as torch
     "neg": (lambda a: -a, [(2, 3)], "neg"),
     "exp": (lambda a: a.exp(), [(2, 3)], "exp"),
     "tanh": (lambda a: torch.tanh(a), [(2, 3)], "tanh"),

@@ -921,6 +921,14 @@ SAMPLES.update({
 })
 
 
+# losses with their reduction as one node (mse_loss, bce_logits_loss)
+SAMPLES.update({
+    'mse_loss': lambda: [S(A(2, 3), A(2, 3), red, call=_nn('mse_loss')) for red in ("mean", "sum", "none")],
+    'bce_logits_loss': lambda: [S(A(2, 3), P(2, 3, lo=0.1, hi=0.9), pw, red, call=_nn('bce_logits_loss'))
+                                for red in ("mean", "sum", "none") for pw in (None, P(3))],
+})
+
+
 # ---- coverage --------------------------------------------------------------------------------
 
 def test_every_row_is_covered():

@@ -774,6 +774,15 @@ def test_binary_bad_inputs():
         x + torch.ones(4)
     with pytest.raises(RuntimeError, match=r"The size of tensor a \(2\) must match the size of tensor b \(5\) at non-singleton dimension 0"):
         torch.mul(torch.ones(2, 1), torch.ones(5, 3))
+    # the shapes are compared from the last dimension to the first (torch's messages)
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(3\) must match the size of tensor b \(2\) at non-singleton dimension 1$"):
+        torch.ones(2, 3) * torch.ones(3, 2)
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(2\) must match the size of tensor b \(3\) at non-singleton dimension 2$"):
+        torch.ones(4, 3, 2) * torch.ones(4, 3)
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(2\) must match the size of tensor b \(0\) at non-singleton dimension 2$"):
+        torch.ones(4, 3, 2) * torch.ones(0)
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(3\) must match the size of tensor b \(7\) at non-singleton dimension 2$"):
+        torch.ones(5, 4, 3) + torch.ones(2, 4, 7)
     with pytest.raises(TypeError, match="must be Tensor or Number, not str"):
         torch.add(x, "a")
     with pytest.raises(TypeError, match="must be Tensor or Number, not list"):

@@ -276,3 +276,51 @@ def test_setitem_random_slices_match_numpy(shape, data):
     a[key] = value
     t[key] = torch.tensor(value)
     assert t.tolist() == a.tolist()
+
+
+# ---- grad_fn names of x[key] (torch's: the node of the last op its indexing applies) -----
+# (key, torch's name) for a (3, 4, 5) input, captured from torch 2.15
+GRAD_FN_NAMES_3D = [
+    (0, "SelectBackward0"), (-1, "SelectBackward0"), (slice(None), "SliceBackward0"),
+    (slice(0, 2), "SliceBackward0"), (slice(None, None, 2), "SliceBackward0"),
+    ((0, 1), "SelectBackward0"), ((slice(None), 0), "SelectBackward0"),
+    ((0, slice(1, 3)), "SliceBackward0"), ((slice(1, 3), 0), "SelectBackward0"),
+    (None, "UnsqueezeBackward0"), ((None, 0), "SelectBackward0"), ((0, None), "UnsqueezeBackward0"),
+    (Ellipsis, "AliasBackward0"), ((Ellipsis, 0), "SelectBackward0"),
+    ((Ellipsis, None), "UnsqueezeBackward0"), ((0, Ellipsis), "SelectBackward0"),
+    ((slice(None), slice(None)), "AliasBackward0"), ((slice(0, 3),), "AliasBackward0"),
+    (slice(0, 100), "SliceBackward0"), ((slice(0, 100),), "AliasBackward0"),
+    ((slice(None, 3),), "AliasBackward0"), ((slice(-3, None),), "SliceBackward0"),
+    ((slice(None, -1),), "SliceBackward0"), ((slice(None, None, 1),), "AliasBackward0"),
+    ((slice(0, 0),), "SliceBackward0"), ((slice(None, 3, 2),), "SliceBackward0"),
+    ((0, slice(0, 4)), "SelectBackward0"), ((0, slice(0, 10)), "SelectBackward0"),
+    ((0, slice(-10, 10)), "SliceBackward0"), ((0, 0, slice(None)), "SelectBackward0"),
+    ((slice(None), slice(None), None), "UnsqueezeBackward0"), ((Ellipsis, slice(None)), "AliasBackward0"),
+    ((slice(None), Ellipsis, 0), "SelectBackward0"), (True, "IndexBackward0"),
+    ((0, True), "IndexBackward0"), ([0, 1], "IndexBackward0"),
+]
+
+
+@pytest.mark.parametrize("key,name", GRAD_FN_NAMES_3D)
+def test_getitem_grad_fn_name(key, name):
+    x = torch.randn(3, 4, 5, requires_grad=True)
+    assert type(x[key].grad_fn).__name__ == name
+
+
+def test_getitem_grad_fn_name_tensor_keys():
+    x = torch.randn(3, 4, 5, requires_grad=True)
+    assert type(x[torch.tensor(1)].grad_fn).__name__ == "SelectBackward0"
+    assert type(x[0, torch.tensor(1)].grad_fn).__name__ == "SelectBackward0"
+    assert type(x[torch.tensor([0, 1])].grad_fn).__name__ == "IndexBackward0"
+    assert type(x[torch.tensor([0, 1]), 0].grad_fn).__name__ == "IndexBackward0"
+    assert type(x[torch.tensor([True, False, True])].grad_fn).__name__ == "IndexBackward0"
+    e = torch.randn(0, 3, requires_grad=True)
+    assert type(e[:].grad_fn).__name__ == "SliceBackward0"
+    assert type(e[0:0, ].grad_fn).__name__ == "AliasBackward0"
+    z = torch.tensor(2.0, requires_grad=True)
+    assert type(z[()].grad_fn).__name__ == "AliasBackward0"
+    assert type(z[None, None].grad_fn).__name__ == "UnsqueezeBackward0"
+    # the gradient is unchanged by the name
+    y = x[1, 1:3]
+    y.sum().backward()
+    assert x.grad[1, 1:3].eq(1).all() and x.grad.sum().item() == 10

@@ -313,8 +313,12 @@ def test_chunk_count_must_be_an_int():
 def test_broadcast_shapes_with_non_int_sizes_raise_instead_of_stopiteration():
     with pytest.raises(TypeError, match="ints"):
         torch.broadcast_shapes((float("nan"),), (2,))
-    with pytest.raises(RuntimeError, match="negative"):
+    with pytest.raises(RuntimeError, match="length -3 at -1"):
         torch.broadcast_shapes((2,), (-3,))
+    with pytest.raises(ValueError, match="^Attempting to broadcast a dimension with negative length!$"):
+        torch.broadcast_shapes((-3,), (2,))
+    with pytest.raises(ValueError, match="negative length"):
+        torch.broadcast_shapes((1,), (-3,))
     assert torch.broadcast_shapes((2, 1), (3,), 1) == (2, 3)
 
 

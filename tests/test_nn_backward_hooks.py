@@ -94,8 +94,11 @@ def test_no_hooks_under_no_grad_and_wrong_results_raise():
     p.register_full_backward_pre_hook(lambda mod, go: (go[0], go[0]))
     with pytest.raises(RuntimeError, match="invalid number of grad_output, got 2, but expected 1"):
         p(torch.ones(1, 2, requires_grad=True)).sum().backward()
-    with pytest.raises(NotImplementedError, match="register_full_backward_hook"):
-        nn.Linear(2, 2).register_backward_hook(lambda *a: None)
+    q = nn.Linear(2, 2)
+    q.register_full_backward_hook(lambda *a: None)
+    with pytest.raises(RuntimeError, match="^Cannot use both regular backward hooks and full backward "
+                                           "hooks on a single Module. Please use only one of them.$"):
+        q.register_backward_hook(lambda *a: None)
 
 
 def test_hooks_do_not_change_results_or_other_gradients():
@@ -193,3 +196,58 @@ def test_full_backward_hook_keeps_no_graph_alive():
     finally:
         if was:
             gc.enable()
+# ---- the deprecated non-full hooks (Note [Non-full backward hooks]); torch 2.15's values ------
+_MULTI = ("Using a non-full backward hook when the forward contains multiple autograd Nodes is "
+          "deprecated and will be removed in future versions. This hook will be missing some "
+          "grad_input. Please use register_full_backward_hook to get the documented behavior.")
+
+
+def test_non_full_backward_hook_sees_the_last_node():
+    r = nn.ReLU()
+    seen = []
+
+    def hook(m, gi, go):
+        seen.append((type(m).__name__, [g.tolist() for g in gi], [g.tolist() for g in go]))
+        return (gi[0] * 3,)
+    handle = r.register_backward_hook(hook)
+    x = torch.tensor([1.0, -1.0, 2.0], requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        y = r(x * 1)
+    assert [str(i.message) for i in w] == [] and y.grad_fn.name() == "ReluBackward0"
+    (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert seen == [("ReLU", [[1.0, 0.0, 3.0]], [[1.0, 2.0, 3.0]])]
+    assert x.grad.tolist() == [3.0, 0.0, 9.0]            # the hook's grad_input replaced
+    handle.remove()
+    x.grad = None
+    r(x * 1).sum().backward()
+    assert len(seen) == 1 and x.grad.tolist() == [1.0, 0.0, 1.0]
+
+
+def test_non_full_backward_hook_warnings_and_errors():
+    seq = nn.Sequential(nn.Linear(3, 2), nn.Tanh())
+    n = []
+    seq.register_backward_hook(lambda m, gi, go: n.append(len(gi)))
+    x = torch.tensor([[1.0, 0.0, -1.0]], requires_grad=True)
+    with pytest.warns(FutureWarning) as w:
+        out = seq(x)
+    assert [str(i.message) for i in w] == [_MULTI]
+    out.sum().backward()
+    assert n == [1]                                       # TanhBackward0's one input
+
+    class Dict(nn.Module):
+        def forward(self, a):
+            return {"k": a * 2}
+    d = Dict()
+    d.register_backward_hook(lambda m, gi, go: n.append(gi))
+    with pytest.warns(FutureWarning, match="^Using non-full backward hooks on a Module that does not "
+                                           "return a single Tensor or a tuple of Tensors"):
+        o = d(x)
+    o["k"].sum().backward()
+    assert n[-1][1] is None and n[-1][0].tolist() == [[2.0, 2.0, 2.0]]   # MulBackward0: (self, 2)
+    m = nn.Linear(2, 2)
+    m.register_backward_hook(lambda *a: None)
+    with pytest.raises(RuntimeError, match="Cannot use both regular backward hooks and full backward hooks"):
+        m.register_full_backward_hook(lambda *a: None)
+    with torch.no_grad():                                 # no node: nothing registered
+        assert m(torch.ones(1, 2)).grad_fn is None

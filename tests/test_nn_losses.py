@@ -355,3 +355,59 @@ def test_loss_modules_repr():
     m = nn.BCEWithLogitsLoss(pos_weight=torch.ones(3))
     assert [n for n, _ in m.named_buffers()] == ["pos_weight"]
     assert list(m.state_dict()) == ["pos_weight"]
+
+
+# ---- mse_loss and binary_cross_entropy_with_logits as one node (MseLossBackward0,
+# BinaryCrossEntropyWithLogitsBackward0, as torch's); values captured from torch 2.15 ---------
+_LX = [[0.3, -1.2, 2.5], [0.0, 4.0, -0.7]]
+_LY = [[1.0, 0.0, 1.0], [0.5, 1.0, 0.0]]
+_PW = [2.0, 0.5, 1.5]
+# (loss, reduction) -> (value, d/dx of the loss's sum, d/dx of the sum of both first derivatives)
+_LOSS_REF = {
+    ("mse", "mean"): (2.32, [[-0.2333333333, -0.4, 0.5], [-0.1666666667, 1.0, -0.2333333333]],
+                      [[0.0] * 3, [0.0] * 3]),
+    ("bcel", "sum"): (2.0110106035, [[-0.4255574832, 0.2314752165, -0.07585818], [0.0, -0.01798621, 0.3318122278]],
+                      [[-0.7555416883, -0.8221055594, -0.9298962835], [-0.75, -0.9823372938, -0.7782871267]]),
+    ("bcel_pw", "mean"): (0.4903848902, [[-0.1418524944, 0.0385792028, -0.018964545], [-0.0416666667, -0.0014988508, 0.055302038]],
+                          [[-0.15610681, -0.0729738613, -0.1554622525], [-0.1875, -0.1636959237, -0.1853968355]]),
+    ("bcel_pw", "none"): ([[1.1087104889, 0.2632824673, 0.1183346014], [1.0397207708, 0.009074964, 0.4031860489]],
+                          [[-0.8511149664, 0.2314752165, -0.11378727], [-0.25, -0.008993105, 0.3318122278]],
+                          [[-0.9366408598, -0.4378431676, -0.9327735152], [-1.125, -0.9821755419, -1.1123810128]]),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_LOSS_REF))
+def test_fused_losses_values_gradients_and_node(key):
+    name, red = key
+    x = torch.tensor(_LX, dtype=torch.float64, requires_grad=True)
+    y = torch.tensor(_LY, dtype=torch.float64, requires_grad=True)
+    pw = torch.tensor(_PW, dtype=torch.float64)
+    out = (F.mse_loss(x, y, reduction=red) if name == "mse" else
+           F.binary_cross_entropy_with_logits(x, y, pos_weight=pw if name == "bcel_pw" else None,
+                                              reduction=red))
+    assert type(out.grad_fn).__name__ == ("MseLossBackward0" if name == "mse" else
+                                          "BinaryCrossEntropyWithLogitsBackward0")
+    value, gx_ref, ggx_ref = _LOSS_REF[key]
+    np.testing.assert_allclose(out.detach().numpy(), value, atol=1e-9)
+    gx, gy = torch.autograd.grad(out.sum(), [x, y], create_graph=True)
+    np.testing.assert_allclose(gx.detach().numpy(), gx_ref, atol=1e-9)
+    ggx, = torch.autograd.grad(gx.sum() + gy.sum(), [x])
+    np.testing.assert_allclose(ggx.numpy(), ggx_ref, atol=1e-9)
+
+
+def test_fused_losses_gradcheck_and_fallbacks():
+    x = torch.tensor(_LX, dtype=torch.float64).add(0.1).requires_grad_()
+    y = torch.tensor(_LY, dtype=torch.float64, requires_grad=True)
+    pw = torch.tensor(_PW, dtype=torch.float64)
+    assert torch.autograd.gradcheck(lambda a, b: F.mse_loss(a, b), (x, y))
+    assert torch.autograd.gradgradcheck(lambda a, b: F.mse_loss(a, b, reduction="sum"), (x, y))
+    assert torch.autograd.gradgradcheck(
+        lambda a, b: F.binary_cross_entropy_with_logits(a, b, pos_weight=pw), (x, y))
+    # broadcast targets and weights keep the elementwise path (and its nodes)
+    with pytest.warns(UserWarning):
+        r = F.mse_loss(torch.ones(3, 1, requires_grad=True), torch.zeros(3))
+    assert r.item() == 1.0
+    w = F.binary_cross_entropy_with_logits(x, y.detach(), weight=torch.ones(3, dtype=torch.float64))
+    assert w.item() == pytest.approx(F.binary_cross_entropy_with_logits(x, y.detach()).item())
+    assert math.isnan(F.mse_loss(torch.empty(0), torch.empty(0)).item())
+    assert nn.MSELoss()(x, y).grad_fn.name() == "MseLossBackward0"

@@ -413,9 +413,12 @@ def test_global_forward_hook_and_handle_as_context():
     assert seen == ["ReLU", "Sequential"]
 
 
-def test_only_the_deprecated_backward_hook_is_not_implemented():
-    with pytest.raises(NotImplementedError, match="deprecated"):
-        nn.Linear(1, 1).register_backward_hook(lambda *a: None)
+def test_the_deprecated_backward_hook_returns_a_handle():
+    m = nn.Linear(1, 1)
+    h = m.register_backward_hook(lambda *a: None)
+    assert len(m._backward_hooks) == 1 and m._is_full_backward_hook is False
+    h.remove()
+    assert len(m._backward_hooks) == 0
 
 
 # ---- containers ----------------------------------------------------------------------------

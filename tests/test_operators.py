@@ -332,3 +332,40 @@ def test_numpy_defers_to_tensors():
     assert isinstance(np.int64(3) + t, torch.Tensor)
     # torch: ndarray <op> tensor fails; here it is the tensor operation (see test_numpy_ufuncs.py)
     assert (np.ones(2) + t).tolist() == [2.0, 2.0]
+
+
+# ---- reflected operators record torch's graph (Note [Reflected operators]) ----------------
+def _graph(t):
+    fn = t.grad_fn
+    return type(fn).__name__, [None if n is None else type(n).__name__ for n, _ in fn.next_functions]
+
+
+def test_reflected_operators_record_torchs_graph():
+    b = torch.ones(2, requires_grad=True) * 1
+    # (expression, torch 2.15's node and next_functions)
+    assert _graph(2 * b) == ("MulBackward0", ["MulBackward0", None])
+    assert _graph(b * 2) == ("MulBackward0", ["MulBackward0", None])
+    assert _graph(1 + b) == ("AddBackward0", ["MulBackward0", None])
+    assert _graph(1.5 + b) == ("AddBackward0", ["MulBackward0", None])
+    assert _graph(2 / b) == ("MulBackward0", ["ReciprocalBackward0", None])
+    assert _graph(b.__rtruediv__(2)) == ("MulBackward0", ["ReciprocalBackward0", None])
+    assert _graph(b.__radd__(1)) == ("AddBackward0", ["MulBackward0", None])
+    assert _graph(b.__rmul__(3)) == ("MulBackward0", ["MulBackward0", None])
+
+
+def test_reflected_operators_values_and_gradients():
+    x = torch.tensor([0.0, -0.0, 3.0], requires_grad=True)
+    r = 1 / x
+    r.sum().backward()
+    # torch: the gradient of reciprocal is -grad * r * r (float32 rounding of r first)
+    assert r.tolist() == [math.inf, -math.inf, 0.3333333432674408]
+    assert x.grad.tolist() == [-math.inf, -math.inf, -0.111111119389534]
+    for dt in (torch.int64, torch.uint8, torch.bool, torch.float16):
+        t = torch.tensor([1, 0, 3]).to(dt)
+        assert (2 * t).tolist() == (t * 2).tolist() and (2 * t).dtype == (t * 2).dtype
+        assert (1.5 + t).tolist() == (t + 1.5).tolist() and (1.5 + t).dtype == (t + 1.5).dtype
+    assert (2 / torch.tensor([1, 2, 3])).tolist() == [2.0, 1.0, 0.6666666865348816]
+    assert (2 / torch.tensor([1, 2, 3])).dtype == torch.float32
+    assert (2 / torch.tensor([True, False])).tolist() == [2.0, math.inf]
+    assert ((1 + 2j) / torch.tensor([1.0, 2.0])).tolist() == [(1 + 2j), (0.5 + 1j)]
+    assert (-3 * torch.tensor([1, 2], dtype=torch.uint8)).tolist() == [253, 250]

@@ -573,7 +573,8 @@ def test_masked_select_random(seed):
 def test_masked_select_errors():
     with pytest.raises(RuntimeError, match="masked_select: expected BoolTensor for mask"):
         torch.masked_select(torch.zeros(3), torch.ones(3, dtype=torch.uint8))
-    with pytest.raises(RuntimeError, match="Shape mismatch: objects cannot be broadcast"):
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(2\) must match the size of tensor b "
+                                           r"\(3\) at non-singleton dimension 0$"):
         torch.masked_select(torch.zeros(3), torch.ones(2, dtype=torch.bool))
     out = torch.empty(2)
     assert torch.masked_select(torch.arange(3.0), torch.tensor([True, False, True]), out=out) is out
@@ -619,9 +620,34 @@ def test_broadcast_shapes_and_tensors():
     assert torch.broadcast_shapes() == ()
     a, b = torch.broadcast_tensors(torch.zeros(2, 1), torch.ones(3))
     assert a.shape == b.shape == (2, 3)
-    with pytest.raises(RuntimeError, match="Shape mismatch: objects cannot be broadcast to a single shape.  "
-                                           "Mismatch is between arg 0 and arg 1."):
+    # torch 2.15's messages: broadcast_shapes names the argument as given, the tensors'
+    # functions report the last dimension that does not fit
+    with pytest.raises(RuntimeError, match=r"^Attempting to broadcast a dimension of length 3 at -1! "
+                                           r"Mismatching argument at index 1 had \(3,\); but expected "
+                                           r"shape should be broadcastable to \[2\]$"):
         torch.broadcast_shapes((2,), (3,))
+    with pytest.raises(RuntimeError, match=r"length 5 at -2! Mismatching argument at index 1 had "
+                                           r"\(5, 3\); but expected shape should be broadcastable to \[2, 3\]$"):
+        torch.broadcast_shapes((2, 1), (5, 3))
+    with pytest.raises(RuntimeError, match=r"length 5 at -1! Mismatching argument at index 1 had "
+                                           r"\(2, 4, 5\); but expected shape should be broadcastable to "
+                                           r"\[1, 1, 3\]$"):
+        torch.broadcast_shapes((3,), (2, 4, 5))
+    with pytest.raises(RuntimeError, match=r"length 3 at -1! Mismatching argument at index 1 had \[3\];"):
+        torch.broadcast_shapes((2,), [3])
+    with pytest.raises(RuntimeError, match=r"length 4 at -2! Mismatching argument at index 2 had \(4, 3\); "
+                                           r"but expected shape should be broadcastable to \[2, 3\]$"):
+        torch.broadcast_shapes((2, 3), (1, 3), (4, 3))
+    assert torch.broadcast_shapes((2, 0), (0,)) == (2, 0)
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(3\) must match the size of tensor b "
+                                           r"\(2\) at non-singleton dimension 1$"):
+        torch.broadcast_tensors(torch.ones(2, 3), torch.ones(3, 2))
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(2\) must match the size of tensor b "
+                                           r"\(4\) at non-singleton dimension 0$"):
+        torch.broadcast_tensors(torch.ones(2, 3), torch.ones(1, 3), torch.ones(4, 3))
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(2\) must match the size of tensor b "
+                                           r"\(3\) at non-singleton dimension 1$"):
+        torch.masked_select(torch.ones(2, 3), torch.ones(3, 2, dtype=torch.bool))
 
 
 @pytest.mark.parametrize("shape", [(300001,), (3, 70001), (5, 7, 9001), (2, 3, 5, 7000)])

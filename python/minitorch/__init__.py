@@ -196,3 +196,10 @@ _LAZY_ATTRIBUTES["sparse_coo_tensor"] = ("_sparse_coo", "sparse_coo_tensor")
 
 # the op functions by their internal names (torch._VF), loaded on first use
 _LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"_VF"})
+# ---- in-place ops as functions of the module (torch.sin_, torch.relu_, torch.zero_, ...;
+# _inplace_functions.py) ------------------------------------------------------------------------
+from ._inplace_functions import *  # noqa: E402,F401,F403
+# ---- torch.functional: the module of some top-level functions (functional.py), and its
+# unravel_index ----------------------------------------------------------------------------------
+from . import functional  # noqa: E402,F401
+from .functional import unravel_index  # noqa: E402,F401

@@ -253,7 +253,7 @@ def masked_select(input, mask, *, out=None):
     _check(mask, "masked_select", "mask")
     if mask.dtype != _C.bool:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {mask.dtype}")
-    shape = _broadcast_shapes(input.shape, mask.shape)
+    shape = _broadcast_shapes(mask.shape, input.shape)
     r = input.expand(shape)[mask.expand(shape)]
     return _C._store_out(out, r, "masked_select") if out is not None else r
 
@@ -276,7 +276,7 @@ def _masked_scatter_(self, mask, source):
 
 
 def masked_scatter(input, mask, source):
-    shape = _broadcast_shapes(input.shape, mask.shape)
+    shape = _broadcast_shapes(mask.shape, input.shape)
     return _masked_scatter_(input.expand(shape).clone(), mask, source)
 
 

@@ -542,7 +542,8 @@ op('batch_norm',          'py:nn._ops',              'n', grad=d(
     weight='(grad * xhat).sum(dims)', bias='grad.sum(dims)'))
 op('embedding',           'py:nn._ops',              'n', grad=d(
     'Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False',
-    weight='embedding_backward(grad, weight.shape[0], indices, padding_idx, scale_grad_by_freq)'))
+    weight='embedding_backward(grad.reshape((-1, weight.shape[1])), weight.shape[0], '
+           'indices.reshape(-1), padding_idx, scale_grad_by_freq)'))
 op('bce_logits',          'py:nn._ops',              'n', grad=d(
     'Tensor self, Tensor target, Tensor? pos_weight=None',
     using={'s': '(-self).sigmoid()', 'sp': '((-self.abs()).exp().log1p() + (-self).relu())'},
@@ -825,3 +826,38 @@ op('_coo_sampled_dot',    'py:_sparse_mm',           'f', grad='_coo_sampled_dot
 op('_unique',             'py:_sorting',             'f', grad='_unique')
 op('_unique2',            'py:_sorting',             'f', grad='_unique2')
 op('_unique_dim',         'py:_sorting',             'f', grad='_unique_dim')
+
+# ---- node names: rows whose recorded node torch names after the kernel it runs (a program
+# printing grad_fn sees NativeLayerNormBackward0, not LayerNormBackward0); nll is named for
+# inputs of up to 2 dimensions (torch's NllLoss2DBackward0 for more) ------------------------
+_TORCH_NODE_NAMES = {
+    'batch_norm': 'NativeBatchNormBackward0', 'layer_norm': 'NativeLayerNormBackward0',
+    'nll': 'NllLossBackward0', 'contiguous': 'CloneBackward0', 'narrow': 'SliceBackward0',
+}
+for _row in OPS:
+    if _row['name'] in _TORCH_NODE_NAMES and isinstance(_row['grad'], dict):
+        _row['grad']['node'] = _TORCH_NODE_NAMES[_row['name']]
+del _row
+
+# ---- losses with their reduction as one node (nn.functional's mse_loss and
+# binary_cross_entropy_with_logits without weight: MseLossBackward0,
+# BinaryCrossEntropyWithLogitsBackward0 as torch's); self and target of one shape ------------
+op('mse_loss',            'py:nn._ops',              'n', grad=d(
+    'Tensor self, Tensor target, str reduction',
+    using={'g': '(grad if reduction == "none" else grad.expand(self.shape))',
+           'gd': '(g * (self - target) * 2 / self.numel() if reduction == "mean" else '
+                 'g * (self - target) * 2)'},
+    self='gd', target='-gd'))
+op('bce_logits_loss',     'py:nn._ops',              'n', grad=d(
+    'Tensor self, Tensor target, Tensor? pos_weight, str reduction',
+    node='BinaryCrossEntropyWithLogitsBackward0',
+    using={'s': '(-self).sigmoid()',
+           # softplus(-self), its relu(-self) part written (|self| - self) / 2 so that the
+           # derivative at 0 is -1/2 (as the function's), not that of one side
+           'sp': '((-self.abs()).exp().log1p() + (self.abs() - self) * 0.5)',
+           'g': '(grad.expand(self.shape) / self.numel() if reduction == "mean" else '
+                '(grad if reduction == "none" else grad.expand(self.shape)))'},
+    self='g * ((1 - target) - s) if pos_weight is None else '
+         'g * ((1 - target) - ((pos_weight - 1) * target + 1) * s)',
+    target='-g * self if pos_weight is None else g * ((pos_weight - 1) * sp - self)',
+    pos_weight='g * target * sp'))

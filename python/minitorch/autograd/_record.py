@@ -321,7 +321,9 @@ def _attach(opname, args, kwargs, out):
     slots = _slots(args, kwargs)
     _check_inference_saved(formula, args, kwargs, slots)
     ctx = Ctx()
-    ctx.name = node_name(opname)
+    # x[key] is named after the op torch's indexing applies last (SelectBackward0, ...)
+    ctx.name = node_name(opname) if opname != "__getitem__" else \
+        _formulas.getitem_node_name(args[0], args[1])
     ctx._args, ctx.kwargs, ctx.multi, ctx.formula = args, kwargs, multi, formula
     ctx.slots = [(p, s, t.shape, t.dtype, t.requires_grad) for p, s, t in slots]
     detached = tuple(_detach(o) if isinstance(o, _C.TensorBase) else o for o in outs)

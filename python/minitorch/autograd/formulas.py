@@ -600,6 +600,38 @@ def _basic_key(key):
                for k in items)
 
 
+def getitem_node_name(x, key):
+    """The name of the node x[key] records, as torch's: indexing applies one op per item of
+    the key from left to right, and the node is the last one's: an integer selects
+    (SelectBackward0), None unsqueezes (UnsqueezeBackward0), a slice slices (SliceBackward0;
+    within a tuple a slice from 0 with step 1 reaching the end of its dimension is skipped),
+    and a key with no op (Ellipsis, full slices) gives AliasBackward0. Any other tensor than a
+    0-d integer one, a list or a bool makes the key an advanced index (IndexBackward0)."""
+    items = key if isinstance(key, tuple) else (key,)
+    for k in items:
+        if isinstance(k, (bool, list)) or (_is_t(k) and (
+                k.dim() != 0 or k.dtype.is_floating_point or k.dtype.is_complex
+                or k.dtype == _mt().bool)):
+            return "IndexBackward0"
+    consumed = builtins.sum(1 for k in items if k is not None and k is not Ellipsis)
+    last, d = "Alias", 0                 # d: the input dimension the next item reads
+    for k in items:
+        if k is None:
+            last = "Unsqueeze"
+        elif k is Ellipsis:
+            d += x.dim() - consumed
+        elif isinstance(k, slice):
+            full = (isinstance(key, tuple) and k.start in (None, 0) and k.step in (None, 1)
+                    and (k.stop is None or (d < x.dim() and k.stop >= x.shape[d])))
+            if not full:
+                last = "Slice"
+            d += 1
+        else:                            # an integer (or a 0-d integer tensor)
+            last = "Select"
+            d += 1
+    return last + "Backward0"
+
+
 def getitem(ctx, g):
     x, key = _arg(ctx, 0, "input"), _arg(ctx, 1, "key")
     if _basic_key(key):

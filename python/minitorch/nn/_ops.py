@@ -166,8 +166,9 @@ def batch_norm(input, weight, bias, running_mean, running_var, momentum, eps):
 
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False):
-    """The rows of weight at the (1-d) indices."""
-    return weight.index_select(0, indices)
+    """The rows of weight at the indices, in the indices' shape (+ the rows' dimension): one
+    node, as torch's EmbeddingBackward0."""
+    return weight.index_select(0, indices.reshape(-1)).view(*indices.shape, weight.shape[1])
 
 
 def bce_logits(input, target, pos_weight=None):
@@ -183,3 +184,24 @@ def bce_logits(input, target, pos_weight=None):
 def bce(input, target):
     """Elementwise -(y * log(x) + (1 - y) * log(1 - x)), each log clamped at -100."""
     return -(target * input.log().clamp_min(-100) + (1 - target) * (1 - input).log().clamp_min(-100))
+
+
+# ---- losses recorded as one node with their reduction (torch's MseLossBackward0,
+# BinaryCrossEntropyWithLogitsBackward0) -----------------------------------------------------
+def _reduced(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def mse_loss(input, target, reduction):
+    """(input - target)**2 reduced ('mean', 'sum' or 'none'); input and target of one shape."""
+    d = input - target
+    return _reduced(d.mul_(d), reduction)
+
+
+def bce_logits_loss(input, target, pos_weight, reduction):
+    """bce_logits(input, target, pos_weight) reduced ('mean', 'sum' or 'none')."""
+    return _reduced(bce_logits(input, target, pos_weight), reduction)

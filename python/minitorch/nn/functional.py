@@ -410,9 +410,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         if lo.item() < 0 or hi.item() >= num:
             raise IndexError("index out of range in self")
     # (on a device, index_select's kernel checks the values, with the same message)
-    out = _OPS["embedding"](weight, flat, -1 if padding_idx is None else padding_idx,
-                            scale_grad_by_freq)
-    return out.view(*input.shape, weight.size(1))
+    return _OPS["embedding"](weight, input, -1 if padding_idx is None else padding_idx,
+                             scale_grad_by_freq)
 
 
 def one_hot(tensor, num_classes=-1):
@@ -742,6 +741,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         input, target = _C._autocast_fp32(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _size_warning(input, target)
+    if weight is None and input.shape == target.shape:
+        return _OPS["mse_loss"](input, target, reduction)   # one node, as torch's
     loss = (input - target).square()
     if weight is not None:
         loss = loss * weight
@@ -945,6 +946,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    if weight is None:
+        return _OPS["bce_logits_loss"](input, target, pos_weight, reduction)  # one node, as torch's
     loss = _OPS["bce_logits"](input, target, pos_weight)
     if weight is not None:
         loss = loss * weight

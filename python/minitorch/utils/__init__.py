@@ -5,7 +5,7 @@ import its subpackages until they are asked for (``import minitorch.utils.data``
 ``minitorch.utils.data`` after ``import minitorch.utils``)."""
 import importlib
 
-__all__ = ["data", "checkpoint", "tensorboard", "hooks"]
+__all__ = ["data", "checkpoint", "tensorboard", "hooks", "benchmark"]
 
 _SUBPACKAGES = frozenset(__all__)
 

@@ -620,6 +620,9 @@ class Module:
     def register_full_backward_hook(self, hook, prepend=False):
         """hook(module, grad_input, grad_output) -> None or a new grad_input, when the
         gradients of the module's inputs are computed (Note [Module backward hooks])."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a "
+                               "single Module. Please use only one of them.")
         self._is_full_backward_hook = True
         return _add_hook(self._backward_hooks, hook, prepend)
 
@@ -629,20 +632,34 @@ class Module:
         return _add_hook(self._backward_pre_hooks, hook, prepend)
 
     def register_backward_hook(self, hook):
-        raise NotImplementedError("register_backward_hook (torch's deprecated form, which sees "
-                                  "the gradients of the last op of forward) is not implemented; "
-                                  "use register_full_backward_hook")
+        """hook(module, grad_input, grad_output) -> None or a new grad_input: torch's deprecated
+        form, a hook of the node that made the module's output (the last op of forward), whose
+        grad_input are the gradients of that node's inputs (Note [Non-full backward hooks])."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a "
+                               "single Module. Please use only one of them.")
+        self._is_full_backward_hook = False
+        return _add_hook(self._backward_hooks, hook, False)
 
     def _call_impl(self, *args, **kwargs):
-        if self._backward_hooks or self._backward_pre_hooks or _global_backward_hooks or \
+        full = self._backward_hooks if self._is_full_backward_hook is not False else None
+        if full or self._backward_pre_hooks or _global_backward_hooks or \
                 _global_backward_pre_hooks:
             if _C.is_grad_enabled():
                 from ._backward_hooks import call_with_backward_hooks
-                return call_with_backward_hooks(
+                result = call_with_backward_hooks(
                     self, args, lambda *a: self._call_forward(a, kwargs),
                     [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()],
-                    [*_global_backward_hooks.values(), *self._backward_hooks.values()])
-        return self._call_forward(args, kwargs)
+                    [*_global_backward_hooks.values(), *(full or {}).values()])
+                if full is None and self._backward_hooks:
+                    from ._backward_hooks import attach_non_full_hooks
+                    attach_non_full_hooks(self, args, result, list(self._backward_hooks.values()))
+                return result
+        result = self._call_forward(args, kwargs)
+        if full is None and self._backward_hooks:
+            from ._backward_hooks import attach_non_full_hooks
+            attach_non_full_hooks(self, args, result, list(self._backward_hooks.values()))
+        return result
 
     def _call_forward(self, args, kwargs):
         if not (self._forward_hooks or self._forward_pre_hooks or _global_forward_hooks

@@ -1,0 +1,1 @@
+"""The modules of minitorch.utils.benchmark (common: Measurement, TaskSpec; timer: Timer)."""
