@@ -1621,6 +1621,28 @@ static PyMethodDef mt_factory_methods[] = {
     {NULL},
 };
 
+/* Note [Subclass construction]: Sub(t) and Sub(data) for a Tensor subclass Sub
+ * give an instance of Sub (then Sub.__init__ runs, with the same arguments), as
+ * torch's: r, a fresh tensor object without view base, is moved into one.
+ * Steals r. */
+static PyObject *
+mt__legacy_as_type(PyTypeObject *type, PyObject *r)
+{
+    if (r == NULL || Py_TYPE(r) == type || mt__tensor_class == NULL || type == mt__tensor_class ||
+        !PyType_IsSubtype(type, mt__tensor_class)) {
+        return r;
+    }
+    MTTensorObject *o = (MTTensorObject *)type->tp_alloc(type, 0);
+    if (o == NULL) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    o->impl = IMPL(r); /* (a new reference, r's is dropped with r) */
+    mt_tensor_incref(o->impl);
+    Py_DECREF(r);
+    return (PyObject *)o;
+}
+
 PyObject *
 mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -1635,9 +1657,9 @@ mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     int is_size = n == 1 && mt__size_class != NULL && PyObject_TypeCheck(first, mt__size_class);
     if (n == 1 && !PyLong_Check(first) && !is_size) {
         if (mt__tensor_check(first)) {
-            return mt__tensor_wrap(mt_alias(IMPL(first)));
+            return mt__legacy_as_type(type, mt__tensor_wrap(mt_alias(IMPL(first))));
         }
-        return mt__tensor_from_data(first, 1, dt, MT_DEVICE_CPU, 1);
+        return mt__legacy_as_type(type, mt__tensor_from_data(first, 1, dt, MT_DEVICE_CPU, 1));
     }
     int64_t sizes[MT_MAX_DIMS] = {0};
     int nd = n == 0 ? 1 : mt__sizes_from_args(&PyTuple_GET_ITEM(args, 0), n, sizes, "Tensor", "size");

@@ -447,3 +447,132 @@ def test_batched_forward_check_refuses_random_ops():
         gradcheck(make(True).apply, (x,), check_forward_ad=True, check_batched_forward_grad=True)
     assert gradcheck(make(False).apply, (x,), check_forward_ad=True,
                      check_batched_forward_grad=True)
+
+
+# ---- complex inputs and outputs (Wirtinger), against torch --------------------------------------
+
+def _complex_cases(t):
+    """name -> a call of gradcheck/gradgradcheck with complex inputs or outputs (the same calls
+    run in torch for COMPLEX_REF): real and imaginary parts perturbed separately, a complex
+    output checked as its real and its imaginary part, failures naming the part."""
+    A = t.autograd
+
+    def xc():
+        return t.tensor([0.5 + 0.2j, -1.2 + 1.0j, 0.3 - 0.6j], dtype=t.complex128,
+                        requires_grad=True)
+
+    def near_zero():
+        # 1/|z| near the origin: fast mode's tolerance must count both parts of its vector
+        return (1e-2 * t.tensor([0.061566744677567065 + 0.04301913813374936j,
+                                 0.7709603902816519 + 0.8219129866459042j],
+                                dtype=t.complex128)).requires_grad_()
+
+    class BadJvp(A.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, tangent):
+            return tangent.real * 2 + 0j      # drops the imaginary part of the tangent
+
+    class BadAbs(A.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.abs()
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * x / x.abs() * 1j       # rotated by 90 degrees
+
+    class RealPartWrong(A.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.imag * 2j + 0 * g        # right for the imaginary part of the output only
+
+    cases = {}
+    for fm in (False, True):
+        tag = f"fast{int(fm)}"
+        cases.update({
+            f"c_square_{tag}": lambda fm=fm: A.gradcheck(lambda z: z * z, (xc(),), fast_mode=fm),
+            f"c_abs_{tag}": lambda fm=fm: A.gradcheck(lambda z: z.abs(), (xc(),), fast_mode=fm),
+            f"c_inv_norm_{tag}": lambda fm=fm: A.gradcheck(
+                lambda z: 1.0 / t.norm(z), (near_zero(),), fast_mode=fm, atol=8.3e-6,
+                rtol=1e-9),
+            f"c_wrong_jvp_{tag}": lambda fm=fm: A.gradcheck(
+                BadJvp.apply, (xc(),), check_forward_ad=True, check_backward_ad=False,
+                check_undefined_grad=False, fast_mode=fm),
+            f"c_wrong_backward_real_out_{tag}": lambda fm=fm: A.gradcheck(
+                BadAbs.apply, (xc(),), fast_mode=fm),
+            f"c_wrong_backward_real_part_{tag}": lambda fm=fm: A.gradcheck(
+                RealPartWrong.apply, (xc(),), fast_mode=fm),
+            f"c_forward_ad_{tag}": lambda fm=fm: A.gradcheck(
+                lambda z: z.exp() * z, (xc(),), check_forward_ad=True, fast_mode=fm),
+            f"c_gg_abs_{tag}": lambda fm=fm: A.gradgradcheck(
+                lambda z: (z * z).abs(), (xc(),), fast_mode=fm),
+            f"c_gg_mixed_{tag}": lambda fm=fm: A.gradgradcheck(
+                lambda a, b: (a * b.exp(), (a * b).real), (xc(), xc()), fast_mode=fm),
+        })
+    return cases
+
+
+COMPLEX_CASES = _complex_cases(torch)
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX_CASES))
+def test_complex_against_torch(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _run(COMPLEX_CASES[name]) == COMPLEX_REF[name]
+
+
+def test_every_complex_case_has_a_reference():
+    assert sorted(COMPLEX_CASES) == sorted(COMPLEX_REF)
+
+
+COMPLEX_REF = {'c_abs_fast0': ['ok', True],
+ 'c_abs_fast1': ['ok', True],
+ 'c_forward_ad_fast0': ['ok', True],
+ 'c_forward_ad_fast1': ['ok', True],
+ 'c_gg_abs_fast0': ['ok', True],
+ 'c_gg_abs_fast1': ['ok', True],
+ 'c_gg_mixed_fast0': ['ok', True],
+ 'c_gg_mixed_fast1': ['ok', True],
+ 'c_inv_norm_fast0': ['ok', True],
+ 'c_inv_norm_fast1': ['ok', True],
+ 'c_square_fast0': ['ok', True],
+ 'c_square_fast1': ['ok', True],
+ 'c_wrong_backward_real_out_fast0': ['err',
+                                     'GradcheckError',
+                                     'Jacobian mismatch for output 0 with respect to input 0,'],
+ 'c_wrong_backward_real_out_fast1': ['err',
+                                     'GradcheckError',
+                                     'Jacobian mismatch for output 0 with respect to input 0,'],
+ 'c_wrong_backward_real_part_fast0': ['err',
+                                      'GradcheckError',
+                                      'While considering the real part of complex outputs only, '
+                                      'Jacobian mismatch for output 0 with respect to input 0,'],
+ 'c_wrong_backward_real_part_fast1': ['err',
+                                      'GradcheckError',
+                                      'While considering the real part of complex outputs only, '
+                                      'Jacobian mismatch for output 0 with respect to input 0,'],
+ 'c_wrong_jvp_fast0': ['err',
+                       'GradcheckError',
+                       'While considering the imaginary part of complex inputs only, Jacobian '
+                       'computed with forward mode mismatch for output 0 with respect to input '
+                       '0,'],
+ 'c_wrong_jvp_fast1': ['err',
+                       'GradcheckError',
+                       'While considering the imaginary part of complex inputs only, Jacobian '
+                       'computed with forward mode mismatch for output 0 with respect to input '
+                       '0,']}

@@ -64,3 +64,50 @@ def test_plain_tensors_are_untouched():
     assert type(t + 1) is torch.Tensor
     assert "__add__" not in vars(torch.Tensor) or torch.Tensor.__add__ is not Marked.__add__
     assert type(pickle.loads(pickle.dumps(t))) is torch.Tensor
+
+
+class Holder(torch.Tensor):
+    """A subclass with its own __init__ and __torch_function__ (ops on it unwrap to the tensor
+    it holds and wrap their results again)."""
+
+    def __init__(self, data):
+        super().__init__()
+        self._data = data
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        args = tuple(a._data if isinstance(a, cls) else a for a in args)
+        out = func(*args, **(kwargs or {}))
+        return cls(out) if isinstance(out, torch.Tensor) else out
+
+
+def test_constructing_a_subclass_gives_the_subclass():
+    # (as torch: Sub(t) aliases t, Sub(data) copies data; both are Sub, then __init__ runs)
+    t = torch.randn(2, 3)
+    h = Holder(t)
+    assert type(h) is Holder and h._data is t
+    assert h.data_ptr() == t.data_ptr() and h.shape == (2, 3)
+    assert type(Marked(t)) is Marked and Marked(t).data_ptr() == t.data_ptr()
+    d = Marked([1.0, 2.0])
+    assert type(d) is Marked and d.tolist() == [1.0, 2.0]
+    assert type(Marked(3)) is Marked and tuple(Marked(3).shape) == (3,)
+    assert type(torch.Tensor(t)) is torch.Tensor
+
+
+def test_custom_function_returning_its_input_keeps_the_subclass():
+    class Same(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    h = Holder(torch.randn(2, 3))
+    out = Same.apply(h)
+    assert isinstance(out, Holder) and out is not h
+    m = make()
+    assert type(Same.apply(m)) is Marked
+    p = torch.randn(2, requires_grad=True)
+    assert type(Same.apply(p)) is torch.Tensor
