@@ -515,3 +515,33 @@ def test_inplace_function_returning_its_dirty_input():
     assert q is x and type(q.grad_fn) is Inplace._backward_cls and q.requires_grad
     q.sum().backward()
     assert torch.equal(y.grad, torch.ones(5, 5))
+
+
+def test_split_and_unbind_nodes_save_nothing_and_run_again():
+    # torch 2.15: UnbindBackward0 / SplitBackward0 keep only sizes and dim, so each output's
+    # backward may run through the shared node in turn, without retain_graph; the hook on
+    # the first output sees only its own pass; a node after them that saves still fails
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    seen = []
+    for f, grads in ((lambda: x.unbind(1), [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]),
+                     (lambda: x.split(1, 1), [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]),
+                     (lambda: x.split([1, 2], 1), [[1.0, 2.0, 2.0], [1.0, 2.0, 2.0]]),
+                     (lambda: x.chunk(3, 1), [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])):
+        x.grad = None
+        parts = f()
+        parts[0].register_hook(seen.append)
+        for i, p in enumerate(parts):
+            (p * (i + 1)).sum().backward()
+        assert x.grad.tolist() == grads
+        assert len(seen) == 1
+        seen.clear()
+    y = x.unbind(0)
+    z = y[0] * y[0]
+    z.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        z.sum().backward()
+    # no tensor of theirs goes through saved-tensor hooks (torch packs none)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        p = x.unbind(0)
+    assert packed == []

@@ -1024,8 +1024,8 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             node->released = (char)PyObject_IsTrue(rel);
             Py_DECREF(rel);
         }
-        else if (!g->keep_graph && (node->dstate == NULL || mt__dstate_saves(node->dstate) ||
-                                    node->ctx != NULL)) {
+        else if (!g->keep_graph && !node->saves_nothing &&
+                 (node->dstate == NULL || mt__dstate_saves(node->dstate) || node->ctx != NULL)) {
             Py_CLEAR(node->ctx);
             mt__dstate_free(node->dstate);
             node->dstate = NULL;

@@ -331,6 +331,11 @@ def _attach(opname, args, kwargs, out):
     ctx._arg_versions = [(t, t._version) for _, _, t in slots]
     ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], len(outs))
+    if getattr(formula, "saves_nothing", False):
+        # reads only shapes and non-tensor arguments: keeps no tensor, and may run again
+        ctx._args = tuple(None if isinstance(a, _C.TensorBase) else a for a in args)
+        ctx._arg_versions = []
+        node._saves_nothing = True
     hooks = _saved.top() if _saved.active else None  # Note [Saved-tensor hooks]
     for k, (o, d) in enumerate(zip(outs, diff)):
         if d:
