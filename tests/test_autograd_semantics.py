@@ -545,3 +545,41 @@ def test_split_and_unbind_nodes_save_nothing_and_run_again():
     with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
         p = x.unbind(0)
     assert packed == []
+
+
+# torch 2.15: the double backward of norm -> ReLU(inplace=True) -> pow(3).sum(), then the
+# squared gradient summed (x below); instance and layer norm over the same elements agree
+_NORM_DOUBLE_BACKWARD = {
+    "instance": [0.7974997347, 14.6832255818, -18.7182891547, -8.38404928, 3.6983258395,
+                 7.9232872788, 8.7602051703, 0.7165093969, -2.3639943647, -9.9798429382,
+                 8.4189686809, -5.5518459452],
+    "group": [-4.5196475338, 13.8543406584, -17.5275294099, 27.8635261334, -0.4240605831,
+              5.0676322021, -18.6328819978, 3.969293645, -1.7538380092, -22.8933247965,
+              22.6410491147, -7.6445594232],
+}
+
+
+def test_double_backward_of_a_normalisation_under_an_inplace_activation():
+    """Instance, group and layer norm derive from their input and statistics, not from their
+    output, so ReLU(inplace=True) on the output leaves double backward possible, as torch."""
+    nn = torch.nn
+    x = torch.tensor([[[[1.0, 1.0]]]], requires_grad=True)
+    net = nn.Sequential(nn.InstanceNorm2d(2), nn.ReLU(True))
+    with pytest.warns(UserWarning, match="num_features"):
+        y = net(x)
+    (g,) = torch.autograd.grad(y.pow(2), [x], grad_outputs=torch.ones(1, 1, 1, 2),
+                               create_graph=True)
+    assert torch.autograd.grad(g.sum(), [x])[0].tolist() == [[[[0.0, 0.0]]]]
+    assert x.tolist() == [[[[1.0, 1.0]]]]
+    x = torch.tensor([[[[0.3, -1.2, 0.7], [2.0, 0.1, -0.4]],
+                       [[1.5, -0.3, 0.2], [0.9, -2.0, 0.4]]]], dtype=torch.float64,
+                     requires_grad=True)
+    for norm, key in ((nn.InstanceNorm2d(2), "instance"),
+                      (nn.GroupNorm(1, 2, affine=False), "group"),
+                      (nn.LayerNorm([2, 3], elementwise_affine=False), "instance")):
+        net = nn.Sequential(norm, nn.ReLU(True))
+        (g,) = torch.autograd.grad(net(x).pow(3).sum(), [x], create_graph=True)
+        gg = torch.autograd.grad(g.pow(2).sum(), [x])[0]
+        assert torch.allclose(gg.flatten(), torch.tensor(_NORM_DOUBLE_BACKWARD[key],
+                                                         dtype=torch.float64), atol=1e-8)
+        assert torch.autograd.gradgradcheck(lambda t: nn.ReLU(True)(norm(t)).pow(2), (x,))
