@@ -583,3 +583,44 @@ def test_double_backward_of_a_normalisation_under_an_inplace_activation():
         assert torch.allclose(gg.flatten(), torch.tensor(_NORM_DOUBLE_BACKWARD[key],
                                                          dtype=torch.float64), atol=1e-8)
         assert torch.autograd.gradgradcheck(lambda t: nn.ReLU(True)(norm(t)).pow(2), (x,))
+
+
+_DETACHED_SAVED = ("Trying to use a saved tensor that has been detached in-place, i.e. with "
+                   ".detach_().This is not supported, please use out-of-place `.detach()` "
+                   "instead")
+
+
+def test_a_saved_input_detached_in_place_is_an_error():
+    # torch 2.15's message (exactly); a saved result detached in place, or a leaf saved, is
+    # no error; the declared (C) path, its create_graph form and a Python formula agree
+    import re
+    a = torch.tensor(1.0, requires_grad=True).clone()
+    b = a.sin()
+    a.detach_()
+    with pytest.raises(RuntimeError, match="^" + re.escape(_DETACHED_SAVED) + "$"):
+        b.backward()
+    leaf = torch.tensor(0.5, requires_grad=True)
+    a = leaf.clone()
+    b = a.sin()
+    a.detach_()
+    with pytest.raises(RuntimeError, match=re.escape(_DETACHED_SAVED)):
+        torch.autograd.grad(b, leaf, create_graph=True)
+    a = torch.tensor(1.0, requires_grad=True).clone()
+    b = a.exp()
+    a.detach_()
+    b.backward()
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x.clone()
+    b = torch.vdot(a, x)
+    a.detach_()
+    with pytest.raises(RuntimeError, match=re.escape(_DETACHED_SAVED)):
+        torch.autograd.grad(b, x)
+    a = x * 1
+    b = a * x
+    a.detach_()
+    with pytest.raises(RuntimeError, match=re.escape(_DETACHED_SAVED)):
+        torch.autograd.grad(b.sum(), x)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = x.sin()
+    x.detach_()
+    b.sum().backward()
