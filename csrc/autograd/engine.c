@@ -554,15 +554,18 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int whi
             }
             continue;
         }
-        if (nr < 0 || nr >= n || grads[nr] == NULL) {
+        /* a tensor hook on an output of a node that runs sees None where no gradient arrived
+         * for that output (the others of unbind, split, ...), as torch's; a leaf's only its
+         * gradient */
+        if (nr < 0 || nr >= n || (grads[nr] == NULL && only_nr >= 0)) {
             continue;
         }
-        PyObject *r = PyObject_CallOneArg(hook, grads[nr]);
+        PyObject *r = PyObject_CallOneArg(hook, grads[nr] ? grads[nr] : Py_None);
         if (r == NULL) {
             goto done;
         }
         if (r != Py_None) {
-            Py_SETREF(grads[nr], r);
+            Py_XSETREF(grads[nr], r);
         }
         else {
             Py_DECREF(r);
