@@ -537,6 +537,16 @@ def test_split_and_unbind_nodes_save_nothing_and_run_again():
         assert seen[0].flatten().tolist() == [1.0, 1.0]
         assert seen[1:] == [None] * (len(parts) - 1)
         seen.clear()
+    # retain_grad keeps None there; a hook may not put a gradient where none arrived
+    p = (x * 2).unbind(1)
+    p[0].retain_grad()
+    x.grad = None
+    p[1].sum().backward()
+    assert p[0].grad is None and x.grad.tolist() == [[0.0, 2.0, 0.0], [0.0, 2.0, 0.0]]
+    p = (x * 2).split(1, 1)
+    p[0].register_hook(lambda g: torch.ones(2, 1) if g is None else g)
+    with pytest.raises(RuntimeError, match="can't replace a None gradient with a non-None value"):
+        p[1].sum().backward()
     y = x.unbind(0)
     z = y[0] * y[0]
     z.sum().backward()

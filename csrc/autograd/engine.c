@@ -564,8 +564,14 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int whi
         if (r == NULL) {
             goto done;
         }
+        if (r != Py_None && grads[nr] == NULL) {
+            Py_DECREF(r);
+            PyErr_SetString(PyExc_RuntimeError,
+                            "can't replace a None gradient with a non-None value");
+            goto done;
+        }
         if (r != Py_None) {
-            Py_XSETREF(grads[nr], r);
+            Py_SETREF(grads[nr], r);
         }
         else {
             Py_DECREF(r);
