@@ -515,3 +515,124 @@ def test_inplace_function_returning_its_dirty_input():
     assert q is x and type(q.grad_fn) is Inplace._backward_cls and q.requires_grad
     q.sum().backward()
     assert torch.equal(y.grad, torch.ones(5, 5))
+
+
+def test_split_and_unbind_nodes_save_nothing_and_run_again():
+    # torch 2.15: UnbindBackward0 / SplitBackward0 keep only sizes and dim, so each output's
+    # backward may run through the shared node in turn, without retain_graph; the hook on
+    # the first output sees its gradient in its own pass and None in the others' (the node
+    # runs without a gradient for it); a node after them that saves still fails
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    seen = []
+    for f, grads in ((lambda: x.unbind(1), [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]),
+                     (lambda: x.split(1, 1), [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]),
+                     (lambda: x.split([1, 2], 1), [[1.0, 2.0, 2.0], [1.0, 2.0, 2.0]]),
+                     (lambda: x.chunk(3, 1), [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])):
+        x.grad = None
+        parts = f()
+        parts[0].register_hook(seen.append)
+        for i, p in enumerate(parts):
+            (p * (i + 1)).sum().backward()
+        assert x.grad.tolist() == grads
+        assert seen[0].flatten().tolist() == [1.0, 1.0]
+        assert seen[1:] == [None] * (len(parts) - 1)
+        seen.clear()
+    # retain_grad keeps None there; a hook may not put a gradient where none arrived
+    p = (x * 2).unbind(1)
+    p[0].retain_grad()
+    x.grad = None
+    p[1].sum().backward()
+    assert p[0].grad is None and x.grad.tolist() == [[0.0, 2.0, 0.0], [0.0, 2.0, 0.0]]
+    p = (x * 2).split(1, 1)
+    p[0].register_hook(lambda g: torch.ones(2, 1) if g is None else g)
+    with pytest.raises(RuntimeError, match="can't replace a None gradient with a non-None value"):
+        p[1].sum().backward()
+    y = x.unbind(0)
+    z = y[0] * y[0]
+    z.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        z.sum().backward()
+    # no tensor of theirs goes through saved-tensor hooks (torch packs none)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        p = x.unbind(0)
+    assert packed == []
+
+
+# torch 2.15: the double backward of norm -> ReLU(inplace=True) -> pow(3).sum(), then the
+# squared gradient summed (x below); instance and layer norm over the same elements agree
+_NORM_DOUBLE_BACKWARD = {
+    "instance": [0.7974997347, 14.6832255818, -18.7182891547, -8.38404928, 3.6983258395,
+                 7.9232872788, 8.7602051703, 0.7165093969, -2.3639943647, -9.9798429382,
+                 8.4189686809, -5.5518459452],
+    "group": [-4.5196475338, 13.8543406584, -17.5275294099, 27.8635261334, -0.4240605831,
+              5.0676322021, -18.6328819978, 3.969293645, -1.7538380092, -22.8933247965,
+              22.6410491147, -7.6445594232],
+}
+
+
+def test_double_backward_of_a_normalisation_under_an_inplace_activation():
+    """Instance, group and layer norm derive from their input and statistics, not from their
+    output, so ReLU(inplace=True) on the output leaves double backward possible, as torch."""
+    nn = torch.nn
+    x = torch.tensor([[[[1.0, 1.0]]]], requires_grad=True)
+    net = nn.Sequential(nn.InstanceNorm2d(2), nn.ReLU(True))
+    with pytest.warns(UserWarning, match="num_features"):
+        y = net(x)
+    (g,) = torch.autograd.grad(y.pow(2), [x], grad_outputs=torch.ones(1, 1, 1, 2),
+                               create_graph=True)
+    assert torch.autograd.grad(g.sum(), [x])[0].tolist() == [[[[0.0, 0.0]]]]
+    assert x.tolist() == [[[[1.0, 1.0]]]]
+    x = torch.tensor([[[[0.3, -1.2, 0.7], [2.0, 0.1, -0.4]],
+                       [[1.5, -0.3, 0.2], [0.9, -2.0, 0.4]]]], dtype=torch.float64,
+                     requires_grad=True)
+    for norm, key in ((nn.InstanceNorm2d(2), "instance"),
+                      (nn.GroupNorm(1, 2, affine=False), "group"),
+                      (nn.LayerNorm([2, 3], elementwise_affine=False), "instance")):
+        net = nn.Sequential(norm, nn.ReLU(True))
+        (g,) = torch.autograd.grad(net(x).pow(3).sum(), [x], create_graph=True)
+        gg = torch.autograd.grad(g.pow(2).sum(), [x])[0]
+        assert torch.allclose(gg.flatten(), torch.tensor(_NORM_DOUBLE_BACKWARD[key],
+                                                         dtype=torch.float64), atol=1e-8)
+        assert torch.autograd.gradgradcheck(lambda t: nn.ReLU(True)(norm(t)).pow(2), (x,))
+
+
+_DETACHED_SAVED = ("Trying to use a saved tensor that has been detached in-place, i.e. with "
+                   ".detach_().This is not supported, please use out-of-place `.detach()` "
+                   "instead")
+
+
+def test_a_saved_input_detached_in_place_is_an_error():
+    # torch 2.15's message (exactly); a saved result detached in place, or a leaf saved, is
+    # no error; the declared (C) path, its create_graph form and a Python formula agree
+    import re
+    a = torch.tensor(1.0, requires_grad=True).clone()
+    b = a.sin()
+    a.detach_()
+    with pytest.raises(RuntimeError, match="^" + re.escape(_DETACHED_SAVED) + "$"):
+        b.backward()
+    leaf = torch.tensor(0.5, requires_grad=True)
+    a = leaf.clone()
+    b = a.sin()
+    a.detach_()
+    with pytest.raises(RuntimeError, match=re.escape(_DETACHED_SAVED)):
+        torch.autograd.grad(b, leaf, create_graph=True)
+    a = torch.tensor(1.0, requires_grad=True).clone()
+    b = a.exp()
+    a.detach_()
+    b.backward()
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x.clone()
+    b = torch.vdot(a, x)
+    a.detach_()
+    with pytest.raises(RuntimeError, match=re.escape(_DETACHED_SAVED)):
+        torch.autograd.grad(b, x)
+    a = x * 1
+    b = a * x
+    a.detach_()
+    with pytest.raises(RuntimeError, match=re.escape(_DETACHED_SAVED)):
+        torch.autograd.grad(b.sum(), x)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = x.sin()
+    x.detach_()
+    b.sum().backward()

@@ -323,6 +323,8 @@ typedef struct {
     char python_only;    /* a declared node whose saved tensors went through hooks registered
                           * on them (autograd/_saved_variables.py): it runs its Python form,
                           * which finds them in ctx (a dict) */
+    char saves_nothing;  /* a Python formula that reads no saved tensor (unbind, split): its
+                          * ctx is kept after it runs, so it may run again, as torch's */
 } MTNodeObject;
 
 extern PyTypeObject *mt__Node_Type;

@@ -87,11 +87,13 @@ typedef struct {
 } mt_dmeta;
 
 /* A tensor kept for a formula: its impl (owned), its storage's version when the op ran, and
- * for arguments the tensor object (owned; its history, for the Python form). */
+ * for arguments the tensor object (owned; its history, for the Python form) and whether it
+ * had a history then (one it lost since, by detach_(), is torch's error when read). */
 typedef struct {
     mt_tensor *t;
     uint64_t version;
     PyObject *obj;
+    bool had_grad_fn;
 } mt_dsaved;
 
 typedef enum {

@@ -554,11 +554,20 @@ mt__run_pre_hooks(PyObject *hooks, PyObject **grads, int n, int only_nr, int whi
             }
             continue;
         }
-        if (nr < 0 || nr >= n || grads[nr] == NULL) {
+        /* a tensor hook on an output of a node that runs sees None where no gradient arrived
+         * for that output (the others of unbind, split, ...), as torch's; a leaf's only its
+         * gradient */
+        if (nr < 0 || nr >= n || (grads[nr] == NULL && only_nr >= 0)) {
             continue;
         }
-        PyObject *r = PyObject_CallOneArg(hook, grads[nr]);
+        PyObject *r = PyObject_CallOneArg(hook, grads[nr] ? grads[nr] : Py_None);
         if (r == NULL) {
+            goto done;
+        }
+        if (r != Py_None && grads[nr] == NULL) {
+            Py_DECREF(r);
+            PyErr_SetString(PyExc_RuntimeError,
+                            "can't replace a None gradient with a non-None value");
             goto done;
         }
         if (r != Py_None) {
@@ -1024,8 +1033,8 @@ mt__run_node(mt__graph *g, Py_ssize_t ix, int create_graph)
             node->released = (char)PyObject_IsTrue(rel);
             Py_DECREF(rel);
         }
-        else if (!g->keep_graph && (node->dstate == NULL || mt__dstate_saves(node->dstate) ||
-                                    node->ctx != NULL)) {
+        else if (!g->keep_graph && !node->saves_nothing &&
+                 (node->dstate == NULL || mt__dstate_saves(node->dstate) || node->ctx != NULL)) {
             Py_CLEAR(node->ctx);
             mt__dstate_free(node->dstate);
             node->dstate = NULL;

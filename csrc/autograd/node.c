@@ -257,6 +257,7 @@ static PyMemberDef node_members[] = {
     {"__weaklistoffset__", T_PYSSIZET, offsetof(MTNodeObject, weakreflist), READONLY, NULL},
     {"__dictoffset__", T_PYSSIZET, offsetof(MTNodeObject, dict), READONLY, NULL},
     {"_n_inputs", T_INT, offsetof(MTNodeObject, n_inputs), READONLY, NULL},
+    {"_saves_nothing", T_BOOL, offsetof(MTNodeObject, saves_nothing), 0, NULL},
     {NULL, 0, 0, 0, NULL},
 };
 

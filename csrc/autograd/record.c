@@ -168,6 +168,13 @@ mt__dsaved_check(const mt_dsaved *s, const char *node_name, int output_nr)
     if (s->t == NULL) {
         return 0;
     }
+    /* (a pointer read: detach_() runs with the GIL, this maybe not, as torch's check) */
+    if (s->had_grad_fn && s->obj != NULL && ((MTTensorObject *)s->obj)->grad_fn == NULL) {
+        return mt_error_set(MT_ERUNTIME,
+                            "Trying to use a saved tensor that has been detached in-place, i.e. "
+                            "with .detach_().This is not supported, please use out-of-place "
+                            "`.detach()` instead");
+    }
     uint64_t now = atomic_load_explicit(mt_storage_version(s->t->storage), memory_order_relaxed);
     if (now == s->version) {
         return 0;
@@ -629,6 +636,7 @@ mt__drecord_end(mt_drecord *rec, PyObject *r)
             v->u.t.saved.version = atomic_load_explicit(
                 mt_storage_version(v->u.t.saved.t->storage), memory_order_relaxed);
             v->u.t.saved.obj = Py_NewRef(o);
+            v->u.t.saved.had_grad_fn = ((MTTensorObject *)o)->grad_fn != NULL;
         }
     }
     if (number_edge) {

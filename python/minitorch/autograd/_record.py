@@ -68,7 +68,8 @@ class Ctx:
     """What a recorded op keeps for its formula (see Note [Saved tensors]).  Reading args or
     out checks that their tensors were not written in place since the op ran."""
     __slots__ = ("name", "_args", "kwargs", "_out", "_out_refs", "slots", "shapes",
-                 "_arg_versions", "_out_versions", "multi", "formula", "packed", "__weakref__")
+                 "_arg_versions", "_out_versions", "multi", "formula", "packed", "_nonleaf",
+                 "__weakref__")
 
     @property
     def args(self):
@@ -100,7 +101,14 @@ class Ctx:
         return self._out
 
     def _check(self, versions):
+        nonleaf = getattr(self, "_nonleaf", None)
         for t, v in versions:
+            if nonleaf and t.grad_fn is None and any(t is n for n in nonleaf):
+                # an argument that had a history when saved lost it by detach_()
+                raise RuntimeError(
+                    "Trying to use a saved tensor that has been detached in-place, i.e. with "
+                    ".detach_().This is not supported, please use out-of-place `.detach()` "
+                    "instead")
             if t._version != v:
                 raise RuntimeError(
                     "one of the variables needed for gradient computation has been modified by "
@@ -331,8 +339,14 @@ def _attach(opname, args, kwargs, out):
     ctx._out_refs = [weakref.ref(o) if d else None for o, d in zip(outs, diff)]
     ctx.shapes = [(o.shape, o.dtype) if d else None for o, d in zip(outs, diff)]
     ctx._arg_versions = [(t, t._version) for _, _, t in slots]
+    ctx._nonleaf = [t for _, _, t in slots if t.grad_fn is not None]
     ctx._out_versions = [(t, t._version) for t in detached if isinstance(t, _C.TensorBase)]
     node = graph.node_class(ctx.name)(_apply, ctx, [t for _, _, t in slots], len(outs))
+    if getattr(formula, "saves_nothing", False):
+        # reads only shapes and non-tensor arguments: keeps no tensor, and may run again
+        ctx._args = tuple(None if isinstance(a, _C.TensorBase) else a for a in args)
+        ctx._arg_versions, ctx._nonleaf = [], []
+        node._saves_nothing = True
     hooks = _saved.top() if _saved.active else None  # Note [Saved-tensor hooks]
     for k, (o, d) in enumerate(zip(outs, diff)):
         if d:

@@ -1653,3 +1653,8 @@ _unique = _no_derivative("_unique")
 _unique2 = _no_derivative("_unique2")
 _unique_dim = _no_derivative("unique_dim")
 unique_consecutive = _no_derivative("unique_consecutive")
+
+
+# ---- formulas that read no saved tensor (their nodes may run again, as torch's) -------------
+unbind.saves_nothing = True
+split_pieces.saves_nothing = True

@@ -161,7 +161,7 @@ class _RetainGrad:
 
     def __call__(self, grad):
         t = self.ref()
-        if t is not None:
+        if t is not None and grad is not None:     # (None: no gradient reached the tensor)
             t.grad = grad.detach().clone() if t.grad is None else t.grad + grad
 
 
