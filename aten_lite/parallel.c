@@ -50,24 +50,11 @@ static struct {
 };
 
 static _Thread_local bool mt__in_parallel;
-/* Note [Serial threads]: a thread that is itself one of several workers (a DataLoader worker
- * thread) runs its kernels alone, as a worker process does after set_num_threads(1): fanning
- * out into the shared pool would only compete with the other workers for the cores, and the
- * pool's spinning workers would take cycles from them. */
-static _Thread_local bool mt__serial_thread;
 
 bool
 mt_in_parallel_region(void)
 {
-    return mt__in_parallel || mt__serial_thread;
-}
-
-bool
-mt_set_thread_serial(bool serial)
-{
-    bool was = mt__serial_thread;
-    mt__serial_thread = serial;
-    return was;
+    return mt__in_parallel;
 }
 
 static int
@@ -273,7 +260,7 @@ mt_parallel_for(int64_t begin, int64_t end, int64_t grain, mt_parallel_fn fn, vo
         grain = 1;
     }
     int nthreads = mt_get_num_threads();
-    if (n <= grain || nthreads == 1 || mt__in_parallel || mt__serial_thread ||
+    if (n <= grain || nthreads == 1 || mt__in_parallel ||
         atomic_flag_test_and_set(&mt__pool.busy)) {
         fn(ctx, begin, end);
         return;
@@ -296,7 +283,7 @@ mt_parallel_chunks(int64_t nchunks, mt_parallel_fn fn, void *ctx)
         return;
     }
     int nthreads = mt_get_num_threads();
-    if (nchunks == 1 || nthreads == 1 || mt__in_parallel || mt__serial_thread ||
+    if (nchunks == 1 || nthreads == 1 || mt__in_parallel ||
         atomic_flag_test_and_set(&mt__pool.busy)) {
         for (int64_t i = 0; i < nchunks; i++) {
             fn(ctx, i, i + 1);

@@ -26,8 +26,5 @@ int mt_get_num_threads(void);
 /* n >= 1; takes effect at the next parallel region. */
 void mt_set_num_threads(int n);
 bool mt_in_parallel_region(void);
-/* Whether the calling thread runs its kernels alone, without the pool (Note [Serial threads]);
- * returns the previous setting. */
-bool mt_set_thread_serial(bool serial);
 
 #endif /* ATEN_LITE_PARALLEL_H */

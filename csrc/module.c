@@ -29,18 +29,6 @@ mt_py_get_num_threads(PyObject *m, PyObject *unused)
     return PyLong_FromLong(mt_get_num_threads());
 }
 
-/* _set_thread_serial(flag) -> the previous flag: the calling thread's kernels run on it alone
- * (Note [Serial threads]) */
-static PyObject *
-mt_py_set_thread_serial(PyObject *m, PyObject *arg)
-{
-    int flag = PyObject_IsTrue(arg);
-    if (flag < 0) {
-        return NULL;
-    }
-    return PyBool_FromLong(mt_set_thread_serial(flag != 0));
-}
-
 static PyObject *
 mt_py_cuda_device_count(PyObject *m, PyObject *unused)
 {
@@ -73,9 +61,6 @@ static PyMethodDef mt_module_methods[] = {
     {"set_num_threads", mt_py_set_num_threads, METH_O,
      "set_num_threads(n): threads used by CPU kernels (including the caller)."},
     {"get_num_threads", mt_py_get_num_threads, METH_NOARGS, NULL},
-    {"_set_thread_serial", mt_py_set_thread_serial, METH_O,
-     "_set_thread_serial(flag) -> previous flag: the calling thread's kernels run without the "
-     "intra-op pool."},
     {"_cuda_device_count", mt_py_cuda_device_count, METH_NOARGS,
      "CUDA devices visible (0 without a driver or without CUDA support)."},
     {"_dtype_from_name", mt_py_dtype_from_name, METH_O, NULL},

@@ -198,40 +198,6 @@ def test_threads_have_their_own_default_generator():
         _C._set_thread_generator(3)
 
 
-class SerialFlag(Dataset):
-    """Reports whether the thread running __getitem__ is marked serial (Note [Serial threads])."""
-
-    def __len__(self):
-        return 4
-
-    def __getitem__(self, i):
-        was = _C._set_thread_serial(True)
-        _C._set_thread_serial(was)
-        return torch.tensor(int(was))
-
-
-def test_worker_threads_run_their_kernels_without_the_pool():
-    # as a worker process's set_num_threads(1); the main thread and the pool are untouched
-    threads = torch.get_num_threads()
-    assert [b.tolist() for b in thread_loader(SerialFlag(), batch_size=2)] == [[1, 1], [1, 1]]
-    assert _C._set_thread_serial(False) is False
-    assert torch.get_num_threads() == threads
-    x = torch.arange(1 << 18, dtype=torch.float32)
-    assert torch.equal(thread_loader(XTimesTwo(x), batch_size=1, num_workers=1).__iter__().__next__()[0],
-                       x * 2)
-
-
-class XTimesTwo(Dataset):
-    def __init__(self, x):
-        self.x = x
-
-    def __len__(self):
-        return 1
-
-    def __getitem__(self, i):
-        return self.x * 2      # big enough for the pool, computed on the worker alone
-
-
 class Stream(IterableDataset):
     def __iter__(self):
         info = get_worker_info()

@@ -208,7 +208,6 @@ def thread_worker_loop(spec, index_queue, results, base_seed, init_fn, worker_id
     from minitorch import _C
     seed = base_seed + worker_id
     _C._set_thread_generator(_mt.Generator().manual_seed(seed))
-    _C._set_thread_serial(True)       # as a worker process's set_num_threads(1)
     try:
         dataset = copy.copy(spec[1])   # its own object, as a process's copy (data shared)
     except Exception:                  # noqa: BLE001 - an uncopyable dataset is shared
@@ -240,7 +239,6 @@ def thread_worker_loop(spec, index_queue, results, base_seed, init_fn, worker_id
     finally:
         _worker_info._thread_state.info = None
         _C._set_thread_generator(None)
-        _C._set_thread_serial(False)
 
 
 TOO_MANY_OPEN_FILES = (

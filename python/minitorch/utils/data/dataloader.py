@@ -38,11 +38,8 @@ which get_worker_info().dataset is.  It suits datasets whose work releases the G
 (minitorch's ops and NumPy's do) and free-threaded Python.  Each worker thread draws from a
 default generator of its own (Note [Thread default generators] in csrc/random_binding.c),
 seeded as a worker process's and, with per_sample_seed, per sample; Python's `random` and
-NumPy's global generator belong to the process and are not seeded by thread workers.  A worker
-thread's kernels run on it alone (Note [Serial threads] in aten_lite/parallel.c), as a worker
-process's after set_num_threads(1); the batches it stacks reuse freed blocks (Note [Block
-cache] in c10_lite/allocator.c) instead of mapping new memory for each.  Deleting the iterator
-(or an error) asks the threads to stop and joins them.
+NumPy's global generator belong to the process and are not seeded by thread workers.  Deleting
+the iterator (or an error) asks the threads to stop and joins them.
 
 Beyond torch too, with num_workers=0 the loader warns once when loading takes most of the time
 of the loop (and suggests num_workers)."""
