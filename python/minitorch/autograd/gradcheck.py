@@ -227,11 +227,7 @@ def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes, v=None)
     if v is not None:
         grad_outputs = [v.reshape(output.shape)]
     else:
-        grad_outputs = []
-        for j in range(output.numel()):
-            g = _C.zeros(tuple(output.shape), dtype=output.dtype, device=output.device)
-            g.view(-1)[j] = 1
-            grad_outputs.append(g)
+        grad_outputs = _unit_vectors(output)
 
     first, second, sizes_ok, types_ok = _analytical_jacobian_twice(diff, output, grad_outputs)
     if not types_ok and check_grad_dtypes:
@@ -252,6 +248,16 @@ def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes, v=None)
 def _same_within(first, second, nondet_tol):
     return all(not a.numel() or (a - b).abs().max().item() <= nondet_tol
                for a, b in zip(first, second))
+
+
+def _unit_vectors(output):
+    """One tensor of output's shape per element, that element 1 and the rest 0."""
+    units = []
+    for j in range(output.numel()):
+        g = _C.zeros(tuple(output.shape), dtype=output.dtype, device=output.device)
+        g.view(-1)[j] = 1
+        units.append(g)
+    return units
 
 
 def _analytical_jacobian_twice(diff, output, grad_outputs):
@@ -958,10 +964,6 @@ def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
         raise ValueError("Expected output to be non-complex. get_analytical_jacobian no longer "
                          "supports functions that return complex outputs.")
     diff = [x for x in _as_tuple(inputs) if _is_t(x) and x.requires_grad]
-    grad_outputs = []
-    for j in range(output.numel()):
-        g = _C.zeros(tuple(output.shape), dtype=output.dtype, device=output.device)
-        g.view(-1)[j] = 1
-        grad_outputs.append(g)
+    grad_outputs = _unit_vectors(output)
     first, second, sizes_ok, types_ok = _analytical_jacobian_twice(diff, output, grad_outputs)
     return tuple(first), _same_within(first, second, nondet_tol), sizes_ok, types_ok
