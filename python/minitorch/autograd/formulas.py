@@ -263,15 +263,22 @@ def min(ctx, g):
     return _max_min(ctx, g, lambda a, b: a < b)
 
 
-def _std_back(ctx, g):
-    """The gradient of std: g (x - mean) / (std (n - correction)), zero where std is 0."""
+def _var_args(ctx):
+    """(input, dim, keepdim, elements reduced, their count less the correction) of a recorded
+    var/std/var_mean/std_mean call; (input, unbiased) is torch's older form."""
     from .._reductions import _correction, _numel_reduced
     x = ctx.saved(0, "input")
     dim, unbiased = _arg(ctx, 1, "dim"), _arg(ctx, 2, "unbiased")
     keepdim, correction = _arg(ctx, 3, "keepdim", False), ctx.kwargs.get("correction")
-    if isinstance(dim, bool):            # std(x, unbiased)
+    if isinstance(dim, bool):
         dim, unbiased = None, dim
-    n = _numel_reduced(x, dim) - _correction(unbiased, correction)
+    n = _numel_reduced(x, dim)
+    return x, dim, keepdim, n, n - _correction(unbiased, correction)
+
+
+def _std_back(ctx, g):
+    """The gradient of std: g (x - mean) / (std (n - correction)), zero where std is 0."""
+    x, dim, keepdim, _, n = _var_args(ctx)
     std = _expand_back(ctx.out[0] if ctx.multi else ctx.out, x.shape, dim, keepdim)
     d = x - x.mean(_dim_list(dim, x.dim()), keepdim=True)
     r = _expand_back(g, x.shape, dim, keepdim) * d / (std * n)
@@ -1622,14 +1629,7 @@ def _coo_sampled_dot(ctx, g):
 
 def var_mean(ctx, g):
     """d x = g_var 2 (x - mean) / (n - correction) + g_mean / n."""
-    from .._reductions import _correction, _numel_reduced
-    x = ctx.saved(0, "input")
-    dim, unbiased = _arg(ctx, 1, "dim"), _arg(ctx, 2, "unbiased")
-    keepdim, correction = _arg(ctx, 3, "keepdim", False), ctx.kwargs.get("correction")
-    if isinstance(dim, bool):            # var_mean(x, unbiased)
-        dim, unbiased = None, dim
-    n = _numel_reduced(x, dim)
-    dof = n - _correction(unbiased, correction)
+    x, dim, keepdim, n, dof = _var_args(ctx)
     gv, gm = g
     r = None
     if gv is not None:
