@@ -382,3 +382,10 @@ def test_requires_grad_flag_methods_are_not_in_place_ops():
     y = x * 2
     assert not y.detach().requires_grad
     assert y.detach_() is y and y.is_leaf
+
+
+def test_grad_of_an_unused_input_names_its_index():
+    x = torch.ones(2, requires_grad=True)
+    z = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Tensor at index 1 appears to not have been used"):
+        torch.autograd.grad((x * 2).sum(), (x, z))

@@ -411,3 +411,19 @@ def test_fused_losses_gradcheck_and_fallbacks():
     assert w.item() == pytest.approx(F.binary_cross_entropy_with_logits(x, y.detach()).item())
     assert math.isnan(F.mse_loss(torch.empty(0), torch.empty(0)).item())
     assert nn.MSELoss()(x, y).grad_fn.name() == "MseLossBackward0"
+
+
+def test_bce_with_logits_weighted_mixed_second_derivative_at_zero():
+    # d/dx of the target gradient at x = 0: softplus's derivative -1/2 there, not one side's
+    # (values from torch)
+    x = torch.tensor([0.0, 0.5, -1.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([0.3, 1.0, 0.0], dtype=torch.float64, requires_grad=True)
+    pw = torch.tensor([2.0, 0.5, 3.0], dtype=torch.float64)
+    w = torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64)
+    loss = F.binary_cross_entropy_with_logits(x, y, weight=w, pos_weight=pw)
+    gy, = torch.autograd.grad(loss, y, create_graph=True)
+    gxy, = torch.autograd.grad(gy.sum(), x)
+    assert gxy.tolist() == pytest.approx([-0.5, -0.5408197770672848, -0.41035285954333495])
+    assert torch.autograd.gradgradcheck(
+        lambda a, b: F.binary_cross_entropy_with_logits(a, b, weight=w, pos_weight=pw), (x, y))
+

@@ -546,7 +546,9 @@ op('embedding',           'py:nn._ops',              'n', grad=d(
            'indices.reshape(-1), padding_idx, scale_grad_by_freq)'))
 op('bce_logits',          'py:nn._ops',              'n', grad=d(
     'Tensor self, Tensor target, Tensor? pos_weight=None',
-    using={'s': '(-self).sigmoid()', 'sp': '((-self.abs()).exp().log1p() + (-self).relu())'},
+    using={'s': '(-self).sigmoid()',
+           # softplus(-self) as in bce_logits_loss below: derivative -1/2 at 0
+           'sp': '((-self.abs()).exp().log1p() + (self.abs() - self) * 0.5)'},
     self='grad * ((1 - target) - s) if pos_weight is None else '
          'grad * ((1 - target) - ((pos_weight - 1) * target + 1) * s)',
     target='-grad * self if pos_weight is None else grad * ((pos_weight - 1) * sp - self)',
