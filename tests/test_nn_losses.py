@@ -426,4 +426,3 @@ def test_bce_with_logits_weighted_mixed_second_derivative_at_zero():
     assert gxy.tolist() == pytest.approx([-0.5, -0.5408197770672848, -0.41035285954333495])
     assert torch.autograd.gradgradcheck(
         lambda a, b: F.binary_cross_entropy_with_logits(a, b, weight=w, pos_weight=pw), (x, y))
-
