@@ -202,3 +202,14 @@ def test_set_printoptions_bad_profile():
 def test_format_spec():
     assert f"{torch.tensor(2.5):.1f}" == "2.5"
     assert format(torch.tensor([1.0])) == "tensor([1.])"
+
+
+def test_subclass_prints_under_its_name():
+    class Wrapped(torch.Tensor):
+        pass
+
+    w = torch.arange(6.0).view(2, 3).as_subclass(Wrapped)
+    assert repr(w) == "Wrapped([[0., 1., 2.],\n         [3., 4., 5.]])"  # as torch
+    assert repr(torch.nn.Buffer(torch.ones(2))) == "tensor([1., 1.])"
+    assert repr(torch.nn.Parameter(torch.ones(2))) == (
+        "Parameter containing:\ntensor([1., 1.], requires_grad=True)")

@@ -213,7 +213,12 @@ def _str(t):
 def _str_impl(t, tangent=None):
     import minitorch
 
-    prefix = "tensor("
+    # a subclass prints under its own name, as torch's default repr does (Parameter adds its
+    # own "Parameter containing:" line around a plain tensor(...); torch's Buffer is a plain
+    # tensor)
+    from .nn.parameter import Buffer, Parameter
+    cls = type(t)
+    prefix = "tensor(" if cls in (minitorch.Tensor, Parameter, Buffer) else cls.__name__ + "("
     indent = len(prefix)
     suffixes = []
     if t.device.type != "cpu":
