@@ -1657,6 +1657,17 @@ mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     int is_size = n == 1 && mt__size_class != NULL && PyObject_TypeCheck(first, mt__size_class);
     if (n == 1 && !PyLong_Check(first) && !is_size) {
         if (mt__tensor_check(first)) {
+            if (!mt__grad_off && mt__tensor_requires_grad(first)) {
+                /* an alias that stays in the graph (torch records AliasBackward0), as an
+                 * instance of type through as_subclass (recorded too) */
+                PyObject *v = PyObject_CallMethod(first, "view_as", "O", first);
+                if (v == NULL || Py_TYPE(v) == type) {
+                    return v;
+                }
+                PyObject *r = PyObject_CallMethod(v, "as_subclass", "O", (PyObject *)type);
+                Py_DECREF(v);
+                return r;
+            }
             return mt__legacy_as_type(type, mt__tensor_wrap(mt_alias(IMPL(first))));
         }
         return mt__legacy_as_type(type, mt__tensor_from_data(first, 1, dt, MT_DEVICE_CPU, 1));

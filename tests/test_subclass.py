@@ -111,3 +111,21 @@ def test_custom_function_returning_its_input_keeps_the_subclass():
     assert type(Same.apply(m)) is Marked
     p = torch.randn(2, requires_grad=True)
     assert type(Same.apply(p)) is torch.Tensor
+
+
+def test_legacy_constructor_of_a_tensor_that_requires_grad_stays_in_the_graph():
+    # torch.Tensor(t) aliases t; when t requires grad the alias is recorded (torch: an
+    # AliasBackward0 view of t), so gradients reach t, also through a subclass
+    x = torch.ones(2, requires_grad=True)
+    y = torch.Tensor(x)
+    assert y.requires_grad and y._base is x and y.data_ptr() == x.data_ptr()
+
+    class Sub(torch.Tensor):
+        pass
+
+    s = Sub(x)
+    assert type(s) is Sub and s.requires_grad
+    ((y * 2).sum() + (s * 3).sum()).backward()
+    assert x.grad.tolist() == [5.0, 5.0]
+    with torch.no_grad():
+        assert not torch.Tensor(x).requires_grad
