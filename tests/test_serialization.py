@@ -1143,3 +1143,65 @@ def test_whole_modules_saved_by_torch_load_as_minitorch_modules():
     loaded = torch.load(_as_torch_wrote_it(model), weights_only=False)
     assert type(loaded[0]) is torch.nn.Linear
     assert torch.equal(loaded(x), model(x))
+
+
+# ---- tensor subclasses and tensors with attributes of their own -----------------------------
+# tests/data/torch_subclass.pt, written with torch 2.15 (Tagged's module named
+# "test_serialization"):
+#   t = torch.tensor([1.0, 2.0, 3.0]).as_subclass(Tagged); t.tag = "a"; t.scale = 2
+#   plain = torch.tensor([4, 5]); plain.note = "n"
+#   torch.save({"t": t, "plain": plain}, "torch_subclass.pt")
+
+class Tagged(torch.Tensor):
+    pass
+
+
+class WithSetstate(torch.Tensor):
+    def __setstate__(self, state):
+        self.restored = state
+
+
+def check_subclass_fixture(d):
+    assert type(d["t"]) is Tagged and d["t"].tolist() == [1.0, 2.0, 3.0]
+    assert (d["t"].tag, d["t"].scale) == ("a", 2)
+    assert type(d["plain"]) is torch.Tensor and d["plain"].note == "n"
+
+
+def test_subclass_checkpoint_written_by_torch_loads_with_its_class_and_attributes():
+    path = os.path.join(DATA, "torch_subclass.pt")
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL test_serialization.Tagged"):
+        torch.load(path)                  # a user class: only when allowed, as torch
+    with torch.serialization.safe_globals([Tagged]):
+        check_subclass_fixture(torch.load(path))
+    check_subclass_fixture(torch.load(path, weights_only=False))
+
+
+def test_subclass_and_attributes_survive_save_and_pickle(tmp_path):
+    t = torch.tensor([1.0, 2.0, 3.0]).as_subclass(Tagged)
+    t.tag, t.scale = "a", 2
+    plain = torch.tensor([4, 5])
+    plain.note = "n"
+    torch.save({"t": t, "plain": plain}, tmp_path / "s.pt")
+    with zipfile.ZipFile(tmp_path / "s.pt") as z:
+        pkl = z.read(next(n for n in z.namelist() if n.endswith("data.pkl")))
+    assert b"torch._tensor" in pkl and b"_rebuild_from_type_v2" in pkl     # torch's record
+    with torch.serialization.safe_globals([Tagged]):
+        check_subclass_fixture(torch.load(tmp_path / "s.pt"))
+    check_subclass_fixture(pickle.loads(pickle.dumps({"t": t, "plain": plain})))
+    w = torch.ones(2).as_subclass(WithSetstate)
+    w.a = 1
+    back = pickle.loads(pickle.dumps(w))
+    assert type(back) is WithSetstate and back.restored == {"a": 1}
+    # a plain tensor without attributes keeps the short record
+    assert b"_rebuild_from_type_v2" not in pickle.dumps(torch.ones(2))
+
+
+def test_rebuild_from_type_refuses_what_save_does_not_write():
+    import collections as c
+    from minitorch.serialization import _rebuild_from_type_checked, _rebuild_tensor_v2
+    with pytest.raises(pickle.UnpicklingError, match="_rebuild_from_type_v2"):
+        _rebuild_from_type_checked(c.OrderedDict, Tagged, (), None)
+    with pytest.raises(pickle.UnpicklingError, match="_rebuild_from_type_v2"):
+        _rebuild_from_type_checked(_rebuild_tensor_v2, dict, (), None)
+    with pytest.raises(pickle.UnpicklingError, match="_rebuild_from_type_v2"):
+        _rebuild_from_type_checked(_rebuild_tensor_v2, Tagged, (), {1: 2})

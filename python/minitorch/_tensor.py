@@ -40,6 +40,21 @@ def _rebuild_tensor(data, dtype, shape, requires_grad=False, device=None):
     return t.requires_grad_() if requires_grad else t
 
 
+def _rebuild_from_type_v2(func, new_type, args, state):
+    """Unpickles a tensor subclass instance, or a tensor with attributes of its own
+    (torch._tensor._rebuild_from_type_v2): func(*args) as new_type, its state restored through
+    the class's own __setstate__ when it has one, else set as attributes."""
+    from ._utils import _set_obj_state
+    t = func(*args)
+    if type(t) is not new_type:
+        t = t.as_subclass(new_type)
+    setstate = getattr(type(t), "__setstate__", None)
+    if setstate is not None and setstate is not getattr(Tensor, "__setstate__", None):
+        t.__setstate__(state)
+        return t
+    return _set_obj_state(t, state)
+
+
 # NumPy ufuncs that are Python operators: (operator, number of operands)
 _UFUNC_OPERATORS = {
     **{n: (getattr(operator, f), 2) for n, f in (
@@ -195,8 +210,14 @@ class Tensor(_TensorOps, _C.TensorBase):
         data = bytes(memoryview(c.view(_int_dtype_of_size(c.element_size()))).cast("B")) if c.numel() else b""
         args = (data, self.dtype, tuple(self.shape))
         if self.device.type != "cpu":
-            return (_rebuild_tensor, args + (self.requires_grad, str(self.device)))
-        return (_rebuild_tensor, args + (True,) if self.requires_grad else args)
+            args += (self.requires_grad, str(self.device))
+        elif self.requires_grad:
+            args += (True,)
+        state = self.__getstate__()
+        if type(self) is Tensor and not state:
+            return (_rebuild_tensor, args)
+        # a subclass keeps its class, and any tensor its attributes, as torch's
+        return (_rebuild_from_type_v2, (_rebuild_tensor, type(self), args, state))
 
     # torch has no in-place @: `a @= b` rebinds a to a new tensor (no __imatmul__).
     def __matmul__(self, other):

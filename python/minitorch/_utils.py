@@ -11,6 +11,28 @@ def _element_size(dtype):
     return dtype.itemsize
 
 
+def _get_obj_state(obj):
+    """The Python state of a tensor object (torch._utils._get_obj_state): what its
+    __getstate__ gives, the instance dict (None when empty) and any slots."""
+    return obj.__getstate__()
+
+
+def _set_obj_state(obj, state):
+    """Sets state (a dict, or a (dict, slots dict) pair, or None) on obj as attributes
+    (torch._utils._set_obj_state); returns obj."""
+    if isinstance(state, tuple):
+        if len(state) != 2:
+            raise RuntimeError(f"Invalid serialized state: {state}")
+        dict_state, slots_state = state
+    else:
+        dict_state, slots_state = state, None
+    for part in (dict_state, slots_state):
+        if part:
+            for k, v in part.items():
+                setattr(obj, k, v)
+    return obj
+
+
 class ExceptionWrapper:
     """An exception raised in another thread or process (a DataLoader worker), pickled to the
     main process and raised there again as the same type, its message holding the original

@@ -224,6 +224,7 @@ class _TorchGlobal:
 
 _REBUILD_V2 = _TorchGlobal("torch._utils", "_rebuild_tensor_v2")
 _REBUILD_V3 = _TorchGlobal("torch._utils", "_rebuild_tensor_v3")
+_REBUILD_FROM_TYPE = _TorchGlobal("torch._tensor", "_rebuild_from_type_v2")
 _GET_LAYOUT = _TorchGlobal("torch.serialization", "_get_layout")
 _UNTYPED_STORAGE = _TorchGlobal("torch.storage", "UntypedStorage")
 _TYPED_STORAGES = {dt: _TorchGlobal("torch", cls) for dt, cls in _STORAGE_CLASSES.items()}
@@ -305,6 +306,25 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
     """torch._utils._rebuild_tensor_v3 of a checkpoint: as v2, the dtype given apart."""
     t = _checked_view(storage, storage_offset, size, stride, dtype, "_rebuild_tensor_v3")
     return _finish_tensor(t, requires_grad, backward_hooks, metadata, "_rebuild_tensor_v3")
+
+
+def _rebuild_from_type_checked(func, new_type, args, state):
+    """torch._tensor._rebuild_from_type_v2 under weights_only: func one of the tensor
+    reconstructors (called through its own check), new_type a tensor class (an allowed global:
+    a user's class only through add_safe_globals), state None, a dict of attributes or a
+    (dict, slots) pair of them."""
+    from . import _tensor
+    checked = {id(_rebuild_tensor_v2): _rebuild_tensor_v2, id(_rebuild_tensor_v3): _rebuild_tensor_v3,
+               id(_tensor._rebuild_tensor): _rebuild_tensor_checked}.get(id(func))
+
+    def attrs(d):
+        return d is None or (type(d) is dict and all(type(k) is str for k in d))
+    if checked is None or not isinstance(new_type, type) or \
+            not issubclass(new_type, _C.TensorBase) or type(args) is not tuple or not (
+                attrs(state) or (type(state) is tuple and len(state) == 2 and
+                                 attrs(state[0]) and attrs(state[1]))):
+        _refuse_args("torch._tensor._rebuild_from_type_v2", (func, new_type, args, state))
+    return _tensor._rebuild_from_type_v2(checked, new_type, args, state)
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
@@ -413,6 +433,7 @@ def _default_globals():
         "collections.Counter": collections.Counter,
         "_codecs.encode": _latin1_encode,
         "minitorch._tensor._rebuild_tensor": _tensor._rebuild_tensor,
+        "minitorch._tensor._rebuild_from_type_v2": _tensor._rebuild_from_type_v2,
         "minitorch._random._generator_from_state": _random._generator_from_state,
         "copyreg._reconstructor": copyreg._reconstructor,
     }
@@ -437,6 +458,7 @@ def _default_globals():
         _get_layout: _get_layout,
         _rebuild_sparse_tensor: _rebuild_sparse_tensor,
         _tensor._rebuild_tensor: _rebuild_tensor_checked,
+        _tensor._rebuild_from_type_v2: _rebuild_from_type_checked,
         _random._generator_from_state: _generator_from_state_checked,
         _latin1_encode: _latin1_encode,
         minitorch.Size: _sized_arg(minitorch.Size, "minitorch.Size"),
@@ -810,6 +832,7 @@ class _Pickler(pickle._Pickler):
         self._names = _torch_names()
         import minitorch
         self._layout, self._tensor_reduce = minitorch.layout, minitorch.Tensor.__reduce_ex__
+        self._tensor_class = minitorch.Tensor
         self._typed_storage, self._untyped_storage = (minitorch.TypedStorage,
                                                       minitorch.UntypedStorage)
 
@@ -848,7 +871,12 @@ class _Pickler(pickle._Pickler):
             ref = _StorageRef(self._ref(obj.untyped_storage(), dtype, cls or _UNTYPED_STORAGE))
             args = (ref, obj.storage_offset(), tuple(obj.shape), tuple(obj.stride()),
                     bool(obj.requires_grad), collections.OrderedDict())
-            return (_REBUILD_V2, args) if cls else (_REBUILD_V3, args + (dtype,))
+            rebuild = (_REBUILD_V2, args) if cls else (_REBUILD_V3, args + (dtype,))
+            state = obj.__getstate__()
+            if type(obj) is self._tensor_class and not state:
+                return rebuild
+            # a subclass keeps its class, and any tensor its attributes, as torch writes them
+            return (_REBUILD_FROM_TYPE, (rebuild[0], type(obj), rebuild[1], state))
         if type(obj) is self._layout:
             return (_GET_LAYOUT, (f"torch.{obj.__reduce__()}",))
         return NotImplemented
