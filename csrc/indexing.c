@@ -268,6 +268,7 @@ PyObject *
 mt__tensor_getitem(PyObject *self, PyObject *key)
 {
     PyObject *argv[2] = {self, key}, *res;
+    MT__TF_CHECK("o.getitem", NULL, argv, 2, NULL)
     if (mt__ag_maybe() && mt__ag_intercept("o.getitem", NULL, argv, 2, NULL, &res)) {
         return res;
     }
@@ -353,7 +354,8 @@ mt__tensor_setitem(PyObject *self, PyObject *key, PyObject *value)
         return -1;
     }
     PyObject *argv[3] = {self, key, value}, *res;
-    if (mt__ag_maybe() && mt__ag_intercept("o.setitem", NULL, argv, 3, NULL, &res)) {
+    if ((mt__tf_on && mt__tf_dispatch("o.setitem", NULL, argv, 3, NULL, &res)) ||
+        (mt__ag_maybe() && mt__ag_intercept("o.setitem", NULL, argv, 3, NULL, &res))) {
         Py_XDECREF(res);
         return res != NULL ? 0 : -1;
     }

@@ -85,7 +85,7 @@ mt__run_binding_hooks(PyObject *m)
         mt__rnn_binding_init(m) < 0 || mt__autocast_init(m) < 0 ||
         mt__ctc_binding_init(m) < 0 || mt__special_binding_init(m) < 0 ||
         mt__distance_binding_init(m) < 0 ||
-        mt__sparse_coo_binding_init(m) < 0) {
+        mt__sparse_coo_binding_init(m) < 0 || mt__torch_function_init(m) < 0) {
         return -1;
     }
     return 0;

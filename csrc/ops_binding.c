@@ -754,11 +754,18 @@ static int
 mt__ag_operator(const char *key, PyObject *a, PyObject *b, PyObject **r)
 {
     PyObject *argv[2] = {a, b};
+    if (mt__tf_on && mt__tf_dispatch(key, NULL, argv, b != NULL ? 2 : 1, NULL, r)) {
+        return 1;
+    }
     return mt__ag_maybe() && mt__ag_intercept(key, NULL, argv, b != NULL ? 2 : 1, NULL, r);
 }
 
 /* The recording prologue of an operator (Note [Declared nodes]): `call` runs it. */
 #define MT__AG_OPERATOR(key, a, b, call)                                                  \
+    if (mt__tf_on) {                                                                      \
+        PyObject *tfv_[2] = {a, b};                                                       \
+        MT__TF_CHECK(key, NULL, tfv_, b != NULL ? 2 : 1, NULL)                            \
+    }                                                                                     \
     if (mt__ag_maybe()) {                                                                 \
         static const struct mt_derivative *decl_ = MT__DUNSET;                            \
         PyObject *argv_[2] = {a, b};                                                      \

@@ -1632,6 +1632,7 @@ mt__legacy_as_type(PyTypeObject *type, PyObject *r)
         !PyType_IsSubtype(type, mt__tensor_class)) {
         return r;
     }
+    mt__tf_instance(type);
     MTTensorObject *o = (MTTensorObject *)type->tp_alloc(type, 0);
     if (o == NULL) {
         Py_DECREF(r);
@@ -1685,6 +1686,7 @@ mt__tensor_legacy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (t == NULL) {
         return mt__raise(0);
     }
+    mt__tf_instance(type);
     MTTensorObject *o = (MTTensorObject *)type->tp_alloc(type, 0);
     if (o == NULL) {
         mt_tensor_decref(t);

@@ -439,6 +439,7 @@ static PyObject *
 tensor_get_T(PyObject *self, void *closure)
 {
     PyObject *res;
+    MT__TF_CHECK("o.T", NULL, &self, 1, NULL)
     if (mt__ag_maybe() && mt__ag_intercept("o.T", NULL, &self, 1, NULL, &res)) {
         return res;
     }
@@ -454,6 +455,7 @@ static PyObject *
 tensor_get_mT(PyObject *self, void *closure)
 {
     PyObject *res;
+    MT__TF_CHECK("o.mT", NULL, &self, 1, NULL)
     if (mt__ag_maybe() && mt__ag_intercept("o.mT", NULL, &self, 1, NULL, &res)) {
         return res;
     }
@@ -1127,6 +1129,7 @@ tensor_as_subclass(PyObject *self, PyObject *cls)
         return NULL;
     }
     PyTypeObject *tp = (PyTypeObject *)cls;
+    mt__tf_instance(tp);
     MTTensorObject *o = (MTTensorObject *)tp->tp_alloc(tp, 0);
     if (o == NULL) {
         return NULL;

@@ -3,6 +3,7 @@
 #define CSRC_AUTOGRAD_AUTOGRAD_H
 
 #include "csrc/common.h"
+#include "csrc/torch_function.h"
 
 /* Note [Autograd state of a tensor]
  * A tensor object (MTTensorObject) carries its own autograd state; the impl below it knows
@@ -233,8 +234,10 @@ PyObject *mt__drecord_end(mt_drecord *rec, PyObject *r);
         mt__ag_after_call(key, MT__AG_SELF(key, self), args, nargs, kwnames, r) < 0) {            \
         Py_CLEAR(r);                                                                             \
     }
-/* the recording prologue of a wrapper: `call` runs the op */
+/* the recording prologue of a wrapper: `call` runs the op (after __torch_function__, Note
+ * [Torch function]) */
 #define MT__AG_RECORD(key, self, args, nargs, kwnames, call)                                      \
+    MT__TF_CHECK(key, MT__AG_SELF(key, self), args, nargs, kwnames)                               \
     if (mt__ag_maybe()) {                                                                         \
         static const struct mt_derivative *decl_ = MT__DUNSET;                                    \
         mt_drecord rec_;                                                                          \
@@ -254,6 +257,7 @@ PyObject *mt__drecord_end(mt_drecord *rec, PyObject *r);
         PyObject *r;                                                                              \
         MT__AG_RECORD(key, self, args, nargs, kwnames, fn(self, args, nargs, kwnames))            \
         r = fn(self, args, nargs, kwnames);                                                       \
+        MT__TF_RETRY(key, MT__AG_SELF(key, self), args, nargs, kwnames, NULL, NULL, r)            \
         MT__AG_AFTER(key, self, args, nargs, kwnames, r)                                          \
         return r;                                                                                 \
     }
@@ -279,11 +283,15 @@ PyObject *mt__drecord_end(mt_drecord *rec, PyObject *r);
     static PyObject *fn##__ag(PyObject *self, PyObject *args)                                     \
     {                                                                                             \
         PyObject *r;                                                                              \
+        if (mt__tf_on && mt__tf_dispatch_tuple(key, MT__AG_SELF(key, self), args, NULL, &r)) {    \
+            return r;                                                                             \
+        }                                                                                         \
         if (mt__ag_maybe() &&                                                                     \
             mt__ag_intercept_tuple(key, MT__AG_SELF(key, self), args, NULL, &r)) {                \
             return r;                                                                             \
         }                                                                                         \
         r = fn(self, args);                                                                       \
+        MT__TF_RETRY(key, MT__AG_SELF(key, self), NULL, 0, NULL, args, NULL, r)                   \
         if (r != NULL && MT__AG_INPLACE(key) && mt__bump_version(MT__AG_SELF(key, self)) < 0) {   \
             Py_CLEAR(r);                                                                          \
         }                                                                                         \

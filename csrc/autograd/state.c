@@ -347,6 +347,7 @@ static PyObject *
 pyop_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     MTPyOpObject *op = (MTPyOpObject *)self;
+    MT__TF_CHECK(op->ckey, NULL, args, PyVectorcall_NARGS(nargsf), kwnames)
     if (mt__ag_maybe()) {
         if (op->mode == MT__PYOP_COMPOSITE) {
             PyObject *r;
@@ -374,7 +375,9 @@ pyop_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *
             return r;
         }
     }
-    return PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
+    PyObject *r = PyObject_Vectorcall(op->fn, args, nargsf, kwnames);
+    MT__TF_RETRY(op->ckey, NULL, args, PyVectorcall_NARGS(nargsf), kwnames, NULL, NULL, r)
+    return r;
 }
 
 static PyObject *

@@ -91,6 +91,7 @@ from .serialization import save, load  # noqa: E402
 from ._finfo import finfo, iinfo  # noqa: E402
 from . import serialization  # noqa: E402,F401
 from . import _utils  # noqa: E402,F401  (torch._utils)
+from . import overrides  # noqa: E402,F401  (__torch_function__: sets the C handler)
 
 from . import cuda  # noqa: E402
 from . import backends  # noqa: E402,F401

@@ -2,11 +2,15 @@
 
 torch's default ``__torch_function__`` turns the tensors an op returns into the subclass of
 its input (``class My(torch.Tensor)``: ``(m + 1)``, ``m.sum()``, ``m[0]``, ``m.t()`` are all
-``My``).  minitorch has no ``__torch_function__`` dispatch; instead, when a subclass is
-created, each inherited Tensor method, operator and tensor-valued property is given to it
-wrapped so that plain Tensor results come back as ``type(self)`` (``as_subclass``: the same
-tensor, no copy).  Plain tensors pay nothing: only subclasses carry the wrappers.  What the
-subclass defines itself is left alone."""
+``My``), and a subclass that defines its own ``__torch_function__`` is handed the calls (Note
+[Torch function] in csrc/torch_function.h, overrides.py).  When a subclass is created it is
+registered with the C entry points (the module functions then reach the protocol), and each
+inherited Tensor method, operator and tensor-valued property is given to it wrapped: the
+wrapper hands the call to the protocol (``Tensor.<name>`` as func; a property as its
+``__get__``), or, for a class that keeps Tensor's default ``__torch_function__`` and no other
+argument or mode takes part, runs it with dispatch off and gives plain Tensor results the
+class (``as_subclass``: the same tensor, no copy).  Plain tensors pay nothing: only
+subclasses carry the wrappers.  What the subclass defines itself is left alone."""
 import functools
 
 from . import _C
@@ -39,10 +43,42 @@ def _convert(r, base, cls):
     return r
 
 
-def _method(fn, base):
+def _default_tf(cls, base):
+    """Whether cls keeps base's (Tensor's) own __torch_function__."""
+    tf = getattr(cls, "__torch_function__", None)
+    return getattr(tf, "__func__", None) is base.__dict__["__torch_function__"].__func__
+
+
+def _custom(obj, base):
+    """Whether obj's class takes part in the protocol with a __torch_function__ of its own."""
+    cls = type(obj)
+    if cls is base or cls is _C.TensorBase:
+        return False
+    tf = getattr(cls, "__torch_function__", None)
+    return tf is not None and tf is not _disabled_torch_function_impl and not _default_tf(cls, base)
+
+
+def _call(public, fn, self, args, kwargs, base):
+    """A wrapped member's call (see the module's docstring)."""
+    if _C._tf_disabled():
+        return fn(self, *args, **kwargs)
+    from . import overrides
+    cls = type(self)
+    if _default_tf(cls, base) and not overrides._is_torch_function_mode_enabled() and not any(
+            _custom(a, base) for a in args) and not any(_custom(a, base) for a in kwargs.values()):
+        prev = _C._tf_set_disabled(1)
+        try:
+            r = fn(self, *args, **kwargs)
+        finally:
+            _C._tf_set_disabled(prev)
+        return r if public in overrides._nowrap() else _convert(r, base, cls)
+    return overrides._dispatch_method(public, self, args, kwargs)
+
+
+def _method(fn, base, public):
     @functools.wraps(fn)
     def method(self, *args, **kwargs):
-        return _convert(fn(self, *args, **kwargs), base, type(self))
+        return _call(public, fn, self, args, kwargs, base)
     return method
 
 
@@ -63,6 +99,7 @@ def preserve_subclass(cls, base):
         from . import _python_dispatch
         _python_dispatch.install_members(cls)
         return
+    _C._tf_register(cls)
     own = set()
     for klass in cls.__mro__:
         if klass is base:
@@ -79,11 +116,13 @@ def preserve_subclass(cls, base):
         if member is None or isinstance(member, (staticmethod, classmethod, type)):
             continue
         if hasattr(member, "__get__") and hasattr(member, "__set__"):      # property / getset
-            getter = (lambda m: lambda self: _convert(m.__get__(self, type(self)), base, type(self)))(member)
+            getter = (lambda m: lambda self: _call(m.__get__, lambda s: m.__get__(s, type(s)),
+                                                   self, (), {}, base))(member)
             setter = (lambda m: lambda self, v: m.__set__(self, v))(member)
             setattr(cls, name, property(getter, setter, None, getattr(member, "__doc__", None)))
         elif callable(member):
-            setattr(cls, name, _method(getattr(base, name), base))
+            fn = getattr(base, name)
+            setattr(cls, name, _method(fn, base, fn))
 
 
 def as_subclass(self, cls):

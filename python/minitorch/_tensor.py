@@ -106,6 +106,21 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     __hash__ = object.__hash__
 
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """The protocol's default (Note [Torch function]): func run with subclass dispatch
+        off, its tensor results given the class cls."""
+        from . import overrides
+        if kwargs is None:
+            kwargs = {}
+        if not all(issubclass(cls, t) for t in types):
+            return NotImplemented
+        with overrides.DisableTorchFunctionSubclass():
+            ret = func(*args, **kwargs)
+            if func in overrides._nowrap():
+                return ret
+            return overrides._convert(ret, cls)
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _subclass.preserve_subclass(cls, Tensor)
