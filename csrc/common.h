@@ -169,6 +169,13 @@ int mt__device_from_py(PyObject *o, mt_device *out);
 int mt__device_types_init(PyObject *module);
 /* Raises for devices we cannot allocate on (returns -1), 0 for cpu. */
 int mt__check_device_usable(mt_device d);
+/* Note [Default device]: the device the factories (empty, zeros, ones, full, arange, eye,
+ * linspace, logspace, tensor, as_tensor, and the random ones through them) use when not
+ * given one, per thread: cpu, or what minitorch.set_default_device or an entered
+ * `with minitorch.device(...)` block set (torch does both with a function mode; here it is a
+ * thread-local the factories read, so a program that sets it pays nothing per op).  Tensors
+ * made from existing memory (from_numpy, frombuffer, *_like) are not affected, as torch. */
+extern _Thread_local mt_device mt__default_device;
 
 /* ---- storage objects (storage_object.c) ---- */
 /* New StorageBase of the Python class `cls` (NULL: UntypedStorage) viewing s

@@ -3,6 +3,13 @@
 
 PyTypeObject *mt__device_Type;
 
+_Thread_local mt_device mt__default_device = {.type = MT_CPU, .index = -1};
+
+/* the defaults a `with device:` block replaced, innermost last (this thread) */
+#define MT__DEVICE_CONTEXT_DEPTH 64
+static _Thread_local mt_device mt__device_context[MT__DEVICE_CONTEXT_DEPTH];
+static _Thread_local int mt__device_context_n = 0;
+
 typedef struct {
     PyObject_HEAD
     mt_device dev;
@@ -200,8 +207,59 @@ static PyGetSetDef device_getset[] = {
     {NULL},
 };
 
+/* `with device:` (Note [Default device]) */
+static PyObject *
+device_enter(MTDeviceObject *self, PyObject *unused)
+{
+    if (mt__device_context_n == MT__DEVICE_CONTEXT_DEPTH) {
+        PyErr_Format(PyExc_RuntimeError, "device context: more than %d nested blocks",
+                     MT__DEVICE_CONTEXT_DEPTH);
+        return NULL;
+    }
+    mt__device_context[mt__device_context_n++] = mt__default_device;
+    mt__default_device = self->dev;
+    return Py_NewRef(self);
+}
+
+static PyObject *
+device_exit(MTDeviceObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (mt__device_context_n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "device context: exit without enter");
+        return NULL;
+    }
+    mt__default_device = mt__device_context[--mt__device_context_n];
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef device_methods[] = {
     {"__reduce__", (PyCFunction)device_reduce, METH_NOARGS, NULL},
+    {"__enter__", (PyCFunction)device_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))device_exit, METH_FASTCALL, NULL},
+    {NULL},
+};
+
+/* _set_default_device(device or None) (Note [Default device]) */
+static PyObject *
+mt_py_set_default_device(PyObject *m, PyObject *o)
+{
+    mt_device d = {.type = MT_CPU, .index = -1};
+    if (o != Py_None && mt__device_from_py(o, &d) < 0) {
+        return NULL;
+    }
+    mt__default_device = d;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mt_py_get_default_device(PyObject *m, PyObject *unused)
+{
+    return mt__device_object(mt__default_device);
+}
+
+static PyMethodDef mt_device_functions[] = {
+    {"_set_default_device", mt_py_set_default_device, METH_O, NULL},
+    {"_get_default_device", mt_py_get_default_device, METH_NOARGS, NULL},
     {NULL},
 };
 
@@ -229,6 +287,9 @@ mt__device_types_init(PyObject *module)
 {
     mt__device_Type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &device_spec, NULL);
     if (mt__device_Type == NULL) {
+        return -1;
+    }
+    if (PyModule_AddFunctions(module, mt_device_functions) < 0) {
         return -1;
     }
     return PyModule_AddObjectRef(module, "device", (PyObject *)mt__device_Type);

@@ -1176,9 +1176,13 @@ mt__factory_opts(PyObject *dtype_obj, PyObject *device_obj, PyObject *requires_g
     if (*has_dtype && mt__dtype_from_py(dtype_obj, dt, "dtype") < 0) {
         return -1;
     }
-    *dev = MT_DEVICE_CPU;
-    if (device_obj != NULL && device_obj != Py_None &&
-        (mt__device_from_py(device_obj, dev) < 0 || mt__check_device_usable(*dev) < 0)) {
+    *dev = mt__default_device; /* Note [Default device] */
+    if (device_obj != NULL && device_obj != Py_None) {
+        if (mt__device_from_py(device_obj, dev) < 0) {
+            return -1;
+        }
+    }
+    if (dev->type != MT_CPU && mt__check_device_usable(*dev) < 0) {
         return -1;
     }
     if (requires_grad != NULL) {
@@ -1538,10 +1542,10 @@ mt_f_as_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *k
             PyErr_Clear();
             return mt__tensor_from_data(data, has_dtype, dt, dev, 1);
         }
-        if (!has_dtype || IMPL(t)->dtype == dt) {
+        if ((!has_dtype || IMPL(t)->dtype == dt) && dev.type == MT_CPU) {
             return t;
         }
-        PyObject *r = mt__convert(t, dt, dev, 0);
+        PyObject *r = mt__convert(t, has_dtype ? dt : IMPL(t)->dtype, dev, 0);
         Py_DECREF(t);
         return r;
     }

@@ -53,6 +53,7 @@ Storage = TypedStorage
 
 get_default_dtype = _C.get_default_dtype
 set_default_dtype = _C.set_default_dtype
+from ._default_device import set_default_device, get_default_device  # noqa: E402
 # torch's numeric constants
 from math import inf, nan, e, pi  # noqa: E402
 newaxis = None

@@ -9,6 +9,7 @@ EXCLUDED = {
     # state that would change what every later call in the worker means
     "set_default_dtype": "changes the dtype of every later factory call in the worker",
     "set_default_tensor_type": "changes the dtype of every later factory call in the worker",
+    "set_default_device": "changes the device of every later factory call in the worker",
     "set_printoptions": "changes every later repr",
     "set_num_threads": "hundreds of pool threads under the worker's 1 GiB address-space limit "
                        "make glibc abort allocating their thread-local storage (bad values are "
@@ -224,3 +225,5 @@ _targets_without_sparse = all_targets
 def all_targets():  # noqa: F811
     """all_targets plus minitorch.sparse_coo_tensor."""
     return sorted(_targets_without_sparse() + [("sparse_coo_tensor", "function")])
+# ---- __torch_function__ (minitorch.overrides) ------------------------------------------------
+NAMESPACES.append("overrides")
