@@ -148,6 +148,8 @@ const char *mt__legacy_type_name(mt_dtype dt);
 PyObject *mt__raise(int code);
 /* Same for the last C error; returns -1 (for int-returning callers). */
 int mt__raise_int(int code);
+/* Makes minitorch.OutOfMemoryError (what MT_ENOMEM raises). 0, or -1 with an exception. */
+int mt__errors_init(PyObject *module);
 
 /* ---- dtype / device objects (dtype_object.c, device_object.c) ---- */
 /* The minitorch.dtype singleton for dt (borrowed reference). */

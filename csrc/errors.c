@@ -1,6 +1,11 @@
 /* csrc/errors.c - the one translator from C status codes to Python exceptions. */
 #include "csrc/common.h"
 
+/* minitorch.OutOfMemoryError (torch.OutOfMemoryError, also torch.cuda.OutOfMemoryError): what
+ * a failed allocation raises; a RuntimeError as torch's, and a MemoryError as Python's.
+ * Owned by the module, made once at import (mt__errors_init). */
+PyObject *mt__OutOfMemoryError = NULL;
+
 PyObject *
 mt__raise(int code)
 {
@@ -19,7 +24,7 @@ mt__raise(int code)
         type = PyExc_IndexError;
         break;
     case MT_ENOMEM:
-        type = PyExc_MemoryError;
+        type = mt__OutOfMemoryError ? mt__OutOfMemoryError : PyExc_MemoryError;
         break;
     case MT_ENOTIMPL:
         type = PyExc_NotImplementedError;
@@ -37,4 +42,22 @@ mt__raise_int(int code)
 {
     mt__raise(code);
     return -1;
+}
+
+int
+mt__errors_init(PyObject *module)
+{
+    PyObject *bases = PyTuple_Pack(2, PyExc_RuntimeError, PyExc_MemoryError);
+    if (bases == NULL) {
+        return -1;
+    }
+    mt__OutOfMemoryError = PyErr_NewExceptionWithDoc(
+        "minitorch.OutOfMemoryError",
+        "An allocation failed (host or device memory): a RuntimeError, as torch's, and a "
+        "MemoryError.", bases, NULL);
+    Py_DECREF(bases);
+    if (mt__OutOfMemoryError == NULL) {
+        return -1;
+    }
+    return PyModule_AddObjectRef(module, "OutOfMemoryError", mt__OutOfMemoryError);
 }

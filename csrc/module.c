@@ -85,7 +85,8 @@ mt__run_binding_hooks(PyObject *m)
         mt__rnn_binding_init(m) < 0 || mt__autocast_init(m) < 0 ||
         mt__ctc_binding_init(m) < 0 || mt__special_binding_init(m) < 0 ||
         mt__distance_binding_init(m) < 0 ||
-        mt__sparse_coo_binding_init(m) < 0 || mt__torch_function_init(m) < 0) {
+        mt__sparse_coo_binding_init(m) < 0 || mt__torch_function_init(m) < 0 ||
+        mt__errors_init(m) < 0) {
         return -1;
     }
     return 0;
@@ -110,7 +111,8 @@ mt_module_exec(PyObject *m)
         return -1;
     }
 #ifdef MT_WITH_CUDA
-    if (PyModule_AddIntConstant(m, "_has_cuda", 1) < 0) {
+    if (PyModule_AddIntConstant(m, "_has_cuda", 1) < 0 ||
+        PyModule_AddStringConstant(m, "_cuda_version", MT_CUDA_VERSION) < 0) {
         return -1;
     }
 #else

@@ -989,3 +989,13 @@ def test_repeat_interleave_bad_input(call, exc, msg):
 def test_non_tensor_input_is_a_type_error(call):
     with pytest.raises(TypeError, match="must be Tensor"):
         call()
+
+
+def test_nonzero_static_pads_or_cuts_to_size():
+    # values from torch 2.15
+    assert torch.nonzero_static(torch.tensor([0, 1, 0, 2]), size=3).tolist() == [[1], [3], [-1]]
+    assert torch.tensor([[0, 1], [3, 2]]).nonzero_static(size=2, fill_value=9).tolist() == \
+        [[0, 1], [1, 0]]
+    assert torch.nonzero_static(torch.zeros(3), size=0).shape == (0, 1)
+    with pytest.raises(RuntimeError, match="non-negative integer"):
+        torch.nonzero_static(torch.ones(2), size=-1)

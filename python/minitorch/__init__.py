@@ -14,7 +14,8 @@ from ._tensor_str import set_printoptions, get_printoptions
 _C._set_tensor_class(Tensor)
 _C._set_size_class(Size)
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: E402
+from . import version  # noqa: E402,F401
 
 # ---- dtypes -------------------------------------------------------------
 dtype = _C.dtype
@@ -205,3 +206,33 @@ from ._inplace_functions import *  # noqa: E402,F401,F403
 # unravel_index ----------------------------------------------------------------------------------
 from . import functional  # noqa: E402,F401
 from .functional import unravel_index  # noqa: E402,F401
+
+# ---- torch namespace additions: symbolic-shape names, eager control flow, inter-op threads,
+# __torch_function__ switches, out-of-memory errors, vmap, build facts ------------------------
+from ._sym import (SymInt, SymFloat, SymBool, sym_int, sym_float, sym_max, sym_min,  # noqa: E402,F401,E501
+                   sym_not, sym_ite, sym_sqrt, sym_sum)
+from ._control_flow import cond, while_loop  # noqa: E402,F401
+from ._interop_threads import get_num_interop_threads, set_num_interop_threads  # noqa: E402,F401
+from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: E402,F401
+OutOfMemoryError = _C.OutOfMemoryError
+_LAZY_ATTRIBUTES["vmap"] = ("func", "vmap")
+
+
+def compiled_with_cxx11_abi():
+    """torch's question about its C++ ABI; minitorch is C (no C++ ABI to mismatch): True."""
+    return True
+
+
+has_lapack = True           # LAPACK from the BLAS library opened at first use (linalg)
+has_spectral = True         # minitorch.fft
+has_mkl = False
+has_openmp = False          # minitorch's own thread pool, not OpenMP
+
+
+def get_device(input):
+    """The tensor's device index (-1 for the CPU), as Tensor.get_device."""
+    return input.get_device()
+
+
+# nn operators of torch's top-level namespace, with ATen's signatures (_nn_aliases.py)
+from ._nn_aliases import *  # noqa: E402,F401,F403

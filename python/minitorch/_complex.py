@@ -50,6 +50,14 @@ def is_complex(input):
     return input.dtype.is_complex
 
 
+def isreal(input):
+    """Elementwise: whether the value has no imaginary part (True everywhere for real dtypes)."""
+    _tensor_arg("isreal", input)
+    if input.dtype.is_complex:
+        return input.imag == 0
+    return input.new_ones(input.shape, dtype=_C.bool)
+
+
 
 
 def cfloat(self):

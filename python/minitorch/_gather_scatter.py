@@ -331,3 +331,18 @@ def index_put(input, indices, values, accumulate=False):
 __all__ = ["gather", "scatter", "scatter_add", "scatter_reduce", "index_add", "index_fill",
            "index_copy", "take", "take_along_dim", "nonzero", "argwhere", "where", "masked_select",
            "masked_scatter", "one_hot", "index_put_", "index_put"]
+
+
+def nonzero_static(input, *, size, fill_value=-1):
+    """nonzero(input) as a (size, input.dim()) tensor: its first `size` rows, padded with
+    fill_value when there are fewer (a shape known without reading the values)."""
+    _check(input, "nonzero_static")
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got "
+                           f"size: {size}")
+    nz = _C._nonzero(input)
+    n = nz.size(0)
+    if n >= size:
+        return nz[:size].contiguous()
+    pad = _C.full((size - n, nz.size(1)), fill_value, dtype=_C.int64, device=input.device)
+    return _C.cat([nz, pad])

@@ -256,3 +256,42 @@ __all__ = ["cat", "concat", "stack", "atleast_1d", "atleast_2d", "atleast_3d", "
            "row_stack", "dstack", "column_stack", "tensor_split", "hsplit", "vsplit", "dsplit",
            "meshgrid", "cartesian_prod", "tril_indices", "triu_indices", "block_diag",
            "concatenate"]
+
+
+def combinations(input, r=2, with_replacement=False):
+    """The length-r combinations of a 1-d tensor's entries, as rows in lexicographic order of
+    their positions (itertools.combinations, or combinations_with_replacement)."""
+    import itertools
+    _check(input, "combinations")
+    if input.dim() != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return _C.empty(0, dtype=input.dtype, device=input.device)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(builtins.range(input.size(0)), r))
+    if not rows:
+        return _C.empty((0, r), dtype=input.dtype, device=input.device)
+    index = _C.tensor(rows, dtype=_C.int64, device=input.device)
+    return input[index.reshape(-1)].reshape(len(rows), r)
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of a 1-d tensor: columns x**0 ... x**(N-1) (reversed unless
+    increasing); integer and bool inputs give int64, as torch."""
+    _check(x, "vander")
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.size(0) if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    if x.dtype == _C.bool or not (x.is_floating_point() or x.is_complex()):
+        x = x.to(_C.int64)
+    if n == 0:
+        return _C.empty((x.size(0), 0), dtype=x.dtype, device=x.device)
+    cols = [x.new_ones(x.shape)]
+    for _ in builtins.range(1, n):
+        cols.append(cols[-1] * x)
+    m = stack(cols, 1)
+    return m if increasing else m.flip(1)

@@ -863,3 +863,14 @@ op('bce_logits_loss',     'py:nn._ops',              'n', grad=d(
          'g * ((1 - target) - ((pos_weight - 1) * target + 1) * s)',
     target='-g * self if pos_weight is None else g * ((pos_weight - 1) * sp - self)',
     pos_weight='g * target * sp'))
+
+# ---- torch namespace additions: buffer and permuted factories, predicates, combinatorics ----
+op('asarray',             'py:_factories',           'f', grad='nondiff')
+op('frombuffer',          'py:_factories',           'f', grad='nondiff')
+op('empty_permuted',      'py:_factories',           'f', grad='nondiff')
+op('nonzero_static',      'py:_gather_scatter',      'fm', grad='nondiff')
+op('isreal',              'py:_complex',             'fm', grad='nondiff')
+op('is_nonzero',          'py:_predicates',          'fm', grad='nondiff')
+op('is_same_size',        'py:_predicates',          'fm', grad='nondiff')
+op('combinations',        'py:_joining',             'f')
+op('vander',              'py:_joining',             'f')

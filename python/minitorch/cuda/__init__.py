@@ -1,7 +1,9 @@
-"""minitorch.cuda: devices, the current device and streams, events, memory statistics.  CUDA
-tensors are not implemented yet (see README)."""
+"""minitorch.cuda: devices, the current device and streams, events, memory statistics (CUDA
+tensors: see README)."""
 from .. import _C
 from . import nccl  # noqa: F401  (the library loads on first use)
+
+OutOfMemoryError = _C.OutOfMemoryError      # torch.cuda.OutOfMemoryError is torch's
 
 
 def device_count():
