@@ -929,6 +929,22 @@ SAMPLES.update({
 })
 
 
+# ---- torch namespace additions: buffer factories, predicates, combinatorics ------------------
+NONDIFF.update({
+    'asarray': lambda x: torch.asarray(x),
+    'frombuffer': lambda x: torch.frombuffer(bytearray(16), dtype=torch.float64),
+    'empty_permuted': lambda x: torch.empty_permuted((2, 3), (1, 0), dtype=torch.float64),
+    'nonzero_static': lambda x: torch.nonzero_static(x, size=2),
+    'isreal': lambda x: torch.isreal(x),
+    'is_nonzero': lambda x: torch.is_nonzero(x[0, 0]),
+    'is_same_size': lambda x: torch.is_same_size(x, x),
+})
+SAMPLES.update({
+    'combinations': lambda: [S(A(4)), S(A(3), 3, True)],
+    'vander': lambda: [S(A(3)), S(A(3), 4, True)],
+})
+
+
 # ---- coverage --------------------------------------------------------------------------------
 
 def test_every_row_is_covered():
@@ -1409,3 +1425,4 @@ def test_complex_prod_and_cumprod_gradients_are_conjugate():
     expect = [sum(w[j].item() * np.conj(np.prod(np.delete(v[:j + 1], i))) for j in range(i, 3))
               for i in range(3)]
     np.testing.assert_allclose(gx.numpy(), expect, rtol=1e-12)
+
