@@ -455,3 +455,117 @@ def test_data_of_a_dense_tensor_cannot_become_sparse():
     with pytest.raises(RuntimeError, match="have incompatible tensor type"):
         s.data = x
     assert x.layout == torch.strided and x.shape == (1, 2)
+
+
+# ---- sparse gradients of dense inputs (Note [Sparse plus dense gradients]) -------------------
+
+class _FixedGrad(torch.autograd.Function):
+    """Passes x through; its backward returns the gradient it was given (sparse or dense)."""
+
+    @staticmethod
+    def forward(ctx, x, g):
+        ctx.save_for_backward(g)
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        (g,) = ctx.saved_tensors
+        return g, None
+
+
+def _grads():
+    def sp(i, v):
+        return torch.sparse_coo_tensor(i, v, (3, 2), dtype=torch.float64)
+    s1 = sp([[0, 2]], [[1., 2.], [3., 4.]])
+    s2 = sp([[2, 1, 2]], [[0.5, -1.], [2., 0.25], [1., 1.]])
+    d = torch.tensor([[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]], dtype=torch.float64)
+    return s1, s2, d
+
+
+# captured from torch 2.15 (the same program)
+SPARSE_ACC_REF = {
+    'sparse_first': (True, [[1.1, 2.2], [2.3, 0.65], [5.0, 4.6]]),
+    'dense_first': (True, [[1.1, 2.2], [2.3, 0.65], [5.0, 4.6]]),
+    'sparse_only': (True, [[1.0, 2.0], [2.0, 0.25], [4.5, 4.0]]),
+    'dense_then_sparse': (True, [[1.1, 2.2], [0.3, 0.4], [3.5, 4.6]]),
+    'sparse_then_dense': (False, [[1.1, 2.2], [0.3, 0.4], [3.5, 4.6]]),
+    'sparse_then_dense_cg': (False, [[1.1, 2.2], [0.3, 0.4], [3.5, 4.6]])}
+
+
+def _leaf():
+    return torch.zeros(3, 2, dtype=torch.float64, requires_grad=True)
+
+
+@pytest.mark.parametrize("name", ["sparse_first", "dense_first"])
+def test_sparse_and_dense_gradients_summed_in_a_buffer(name):
+    s1, s2, d = _grads()
+    x = _leaf()
+    gs = (s1, d, s2) if name == "sparse_first" else (d, s1, s2)
+    (_FixedGrad.apply(x, gs[0]) + _FixedGrad.apply(x, gs[1]) +
+     _FixedGrad.apply(x, gs[2])).sum().backward()
+    dense, ref = SPARSE_ACC_REF[name]
+    assert (x.grad.layout == torch.strided) is dense
+    _close(x.grad, ref)
+
+
+def test_sparse_gradients_only_give_a_sparse_grad():
+    s1, s2, _ = _grads()
+    x = _leaf()
+    (_FixedGrad.apply(x, s1) + _FixedGrad.apply(x, s2)).sum().backward()
+    is_sparse, ref = SPARSE_ACC_REF["sparse_only"]
+    assert x.grad.is_sparse is is_sparse
+    _close(x.grad.to_dense(), ref)
+
+
+def test_dense_grad_then_sparse_gradient_accumulates_in_place():
+    s1, _, d = _grads()
+    x = _leaf()
+    _FixedGrad.apply(x, d).sum().backward()
+    before = x.grad
+    _FixedGrad.apply(x, s1).sum().backward()
+    same, ref = SPARSE_ACC_REF["dense_then_sparse"]
+    assert (x.grad is before) is same
+    _close(x.grad, ref)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_sparse_grad_then_dense_gradient_gives_a_dense_grad(create_graph):
+    s1, _, d = _grads()
+    x = _leaf()
+    _FixedGrad.apply(x, s1).sum().backward()
+    assert x.grad.is_sparse
+    _FixedGrad.apply(x, d).sum().backward(create_graph=create_graph)
+    is_sparse, ref = SPARSE_ACC_REF["sparse_then_dense_cg" if create_graph else
+                                    "sparse_then_dense"]
+    assert x.grad.is_sparse is is_sparse
+    _close(x.grad, ref)
+
+
+def test_dense_add_sparse_in_place():
+    a = torch.zeros(3, 2, dtype=torch.float64)
+    s = torch.sparse_coo_tensor([[0, 2, 0]], [[1., 2.], [3., 4.], [5., 6.]], (3, 2))
+    a.add_(s)
+    a += s
+    _close(a, [[12., 16.], [0., 0.], [6., 8.]])
+    with pytest.raises(RuntimeError, match="add: expected 'self' and 'other' to have same size"):
+        torch.zeros(2, 2).add_(s)
+    with pytest.raises(NotImplementedError, match="aten::add_"):
+        s.add_(a)
+
+
+def test_private_values_are_outside_autograd_and_coalesced_flag_can_be_set():
+    v = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    s = torch.sparse_coo_tensor([[0, 2, 0]], v, (3,))
+    assert s.requires_grad and not s._values().requires_grad
+    assert s._values().grad_fn is None
+    leaf = s.detach().requires_grad_()
+    with pytest.raises(RuntimeError, match="does not have a grad_fn"):
+        leaf._values().backward(torch.ones(3, dtype=torch.float64))
+    assert s.is_coalesced() is False
+    assert s._coalesced_(True) is s and s.is_coalesced()
+    s._coalesced_(False)
+    assert not s.is_coalesced()
+    # the differentiable getter still carries gradients
+    c = s.coalesce()
+    c.values().sum().backward()
+    _close(v.grad, [1.0, 1.0, 1.0])

@@ -277,6 +277,55 @@ mt__slot(mt__graph *g, Py_ssize_t ix, int nr)
     return &in->buffer[nr];
 }
 
+/* Note [Sparse plus dense gradients]
+ * A sparse gradient (a custom Function's backward may return one for a dense input) meets a
+ * dense one in a gradient buffer or a leaf's .grad.  add(sparse, dense) is refused (as
+ * torch's), so such a sum is taken as dense + sparse, whichever arrived first, giving a dense
+ * result, as torch's buffers and AccumulateGrad do.  Sparse tensors are Python objects of a
+ * subclass, so only operands of different types are looked at. */
+
+/* 1 when a is a sparse tensor and b is not (Note [Sparse plus dense gradients]), else 0; -1
+ * with a Python exception. */
+static int
+mt__sparse_then_dense(PyObject *a, PyObject *b)
+{
+    if (Py_TYPE(a) == Py_TYPE(b)) {
+        return 0;
+    }
+    int rc = 0;
+    PyObject *sa = PyObject_GetAttrString(a, "is_sparse");
+    if (sa == NULL) {
+        return -1;
+    }
+    int a_sparse = PyObject_IsTrue(sa);
+    Py_DECREF(sa);
+    if (a_sparse == 1) {
+        PyObject *sb = PyObject_GetAttrString(b, "is_sparse");
+        if (sb == NULL) {
+            return -1;
+        }
+        int b_sparse = PyObject_IsTrue(sb);
+        Py_DECREF(sb);
+        rc = b_sparse < 0 ? -1 : !b_sparse;
+    }
+    else if (a_sparse < 0) {
+        rc = -1;
+    }
+    return rc;
+}
+
+/* a + b, a sparse a after a dense b (Note [Sparse plus dense gradients]).  New reference or
+ * NULL. */
+static PyObject *
+mt__grad_sum(PyObject *a, PyObject *b)
+{
+    int swap = mt__sparse_then_dense(a, b);
+    if (swap < 0) {
+        return NULL;
+    }
+    return swap ? PyNumber_Add(b, a) : PyNumber_Add(a, b);
+}
+
 /* Python pass: adds grad (a tensor object, borrowed) into slot `nr` of node ix.  0, or -1 with
  * a Python exception. */
 static int
@@ -290,7 +339,7 @@ mt__buffer_add_py(mt__graph *g, Py_ssize_t ix, int nr, PyObject *grad)
         *slot = Py_NewRef(grad);
         return 0;
     }
-    PyObject *sum = PyNumber_Add(*slot, grad);
+    PyObject *sum = mt__grad_sum(*slot, grad);
     if (sum == NULL) {
         return -1;
     }
@@ -637,6 +686,7 @@ static int
 mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
 {
     MTTensorObject *v = (MTTensorObject *)node->variable; /* its hooks ran already */
+    int sparse_grad = 0; /* Note [Sparse plus dense gradients] */
     if (v->grad == NULL || v->grad == Py_None) {
         PyObject *g = grad;
         mt_tensor *impl = mt__tensor_impl(grad);
@@ -662,7 +712,7 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
         }
         Py_XSETREF(v->grad, g);
     }
-    else if (!create_graph) {
+    else if (!create_graph && (sparse_grad = mt__sparse_then_dense(v->grad, grad)) == 0) {
         PyObject *r = PyObject_CallMethod(v->grad, "add_", "O", grad);
         Py_DECREF(grad);
         if (r == NULL) {
@@ -671,7 +721,8 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
         Py_DECREF(r);
     }
     else {
-        PyObject *sum = PyNumber_Add(v->grad, grad);
+        /* (also a sparse .grad meeting a dense gradient: a new dense .grad, as torch's) */
+        PyObject *sum = sparse_grad < 0 ? NULL : mt__grad_sum(v->grad, grad);
         Py_DECREF(grad);
         if (sum == NULL) {
             return -1;

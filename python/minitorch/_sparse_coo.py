@@ -113,11 +113,19 @@ class SparseCOOTensor(Tensor):
     def is_coalesced(self):
         return self._coalesced
 
+    def _coalesced_(self, coalesced):
+        """Marks the tensor coalesced or not, in place, without looking at its indices (as
+        torch's; marking uncoalesced indices coalesced is the caller's promise)."""
+        self._coalesced = bool(coalesced)
+        return self
+
     def _indices(self):
         return self._i
 
     def _values(self):
-        return self._v
+        # an alias of the values outside autograd, as torch's (values() is the
+        # differentiable getter)
+        return self._v.detach()
 
     def indices(self):
         if not self._coalesced:
@@ -654,6 +662,18 @@ def add(a, b, *, alpha=1, out=None):
     raise _not_implemented("add.Tensor")
 
 
+def add_(a, b, *, alpha=1):
+    """dense.add_(sparse): the sparse operand's entries added in place (in-place ops on sparse
+    tensors are not implemented)."""
+    if _is_sparse(a):
+        raise _not_implemented("add_")
+    if tuple(a.shape) != tuple(b._size):
+        raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
+                           f"size {list(a.shape)} while other has size {list(b._size)} (FYI: "
+                           "dense-sparse addition does not currently support broadcasting)")
+    return a.add_(to_dense(b if alpha == 1 else mul(b, alpha)))
+
+
 def sub(a, b, *, alpha=1, out=None):
     if _is_sparse(b):
         return add(a, neg(b), alpha=alpha, out=out)
@@ -824,6 +844,7 @@ def _repr(self):
 
 _IMPLS = {
     "mm": mm, "spmm": spmm, "matmul": matmul, "addmm": addmm, "sum": sum, "add": add,
+    "add_": add_,
     "sub": sub, "subtract": sub, "rsub": rsub, "mul": mul, "multiply": mul, "div": div,
     "divide": div, "true_divide": div, "neg": neg, "negative": neg,
     "transpose": transpose, "swapaxes": transpose, "swapdims": transpose, "t": t,
@@ -832,7 +853,7 @@ _IMPLS = {
     "detach": lambda s: s.detach(), "to": lambda s, *a, **k: s.to(*a, **k),
 }
 # operators the recorder names otherwise ("o.<name>")
-_OPERATORS = {"iadd": "add_", "isub": "sub_", "imul": "mul_"}
+_OPERATORS = {"iadd": "add_", "isub": "sub_", "imul": "mul_", "inplace_add": "add_"}
 
 
 def _has_sparse(args, kwargs):
