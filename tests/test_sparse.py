@@ -561,10 +561,11 @@ def test_private_values_are_outside_autograd_and_coalesced_flag_can_be_set():
     leaf = s.detach().requires_grad_()
     with pytest.raises(RuntimeError, match="does not have a grad_fn"):
         leaf._values().backward(torch.ones(3, dtype=torch.float64))
-    assert s.is_coalesced() is False
-    assert s._coalesced_(True) is s and s.is_coalesced()
-    s._coalesced_(False)
-    assert not s.is_coalesced()
+    t = s.detach()
+    assert t.is_coalesced() is False
+    assert t._coalesced_(True) is t and t.is_coalesced()
+    t._coalesced_(False)
+    assert not t.is_coalesced()
     # the differentiable getter still carries gradients
     c = s.coalesce()
     c.values().sum().backward()
