@@ -561,7 +561,7 @@ def test_private_values_are_outside_autograd_and_coalesced_flag_can_be_set():
     leaf = s.detach().requires_grad_()
     with pytest.raises(RuntimeError, match="does not have a grad_fn"):
         leaf._values().backward(torch.ones(3, dtype=torch.float64))
-    t = s.detach()
+    t = torch.sparse_coo_tensor([[0, 2, 0]], [1.0, 2.0, 3.0], (3,))
     assert t.is_coalesced() is False
     assert t._coalesced_(True) is t and t.is_coalesced()
     t._coalesced_(False)
