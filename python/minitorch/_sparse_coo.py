@@ -663,10 +663,20 @@ def add(a, b, *, alpha=1, out=None):
 
 
 def add_(a, b, *, alpha=1):
-    """dense.add_(sparse): the sparse operand's entries added in place (in-place ops on sparse
+    """dense.add_(sparse): the sparse operand's entries added in place; sparse.add_(sparse):
+    the sum's indices and values become the tensor's own (the other in-place ops on sparse
     tensors are not implemented)."""
+    import minitorch
     if _is_sparse(a):
-        raise _not_implemented("add_")
+        if not _is_sparse(b):
+            raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
+                               "instead.")
+        if a._v.requires_grad and a._v.is_leaf and minitorch.is_grad_enabled():
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        r = add(a, b, alpha=alpha)
+        a._i, a._v, a._coalesced = r._i, r._v, r._coalesced
+        return a
     if tuple(a.shape) != tuple(b._size):
         raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
                            f"size {list(a.shape)} while other has size {list(b._size)} (FYI: "
