@@ -2,6 +2,7 @@
  * leaves in dependency order. */
 #include "csrc/autograd/autograd.h"
 #include "csrc/autograd/derivatives.h"
+#include "aten_lite/memory_format.h"
 
 #include <string.h>
 
@@ -681,6 +682,108 @@ mt__run_post_hooks(MTNodeObject *node, PyObject *gin, PyObject *gout, PyObject *
     return rc;
 }
 
+/* Note [Gradient layout]
+ * A leaf's first gradient follows the leaf's layout, as torch's AccumulateGrad (its "gradient
+ * layout contract"): when the leaf is non-overlapping and dense (row-major, channels_last, any
+ * permutation of its dimensions) .grad has the leaf's strides (dimensions of size 1 aside),
+ * else .grad is row-major contiguous.  A gradient that does not obey (a broadcast one, one in
+ * another layout) is copied into such a tensor: empty_strided with the leaf's strides, then
+ * copy_ (recorded under create_graph), or contiguous().  Later gradients are added into .grad,
+ * which keeps its layout. */
+
+/* Whether grad (an impl of var's sizes) obeys var's layout (Note [Gradient layout]); 1 also
+ * when the sizes differ (a sparse gradient's placeholder: not a matter of layout). */
+static int
+mt__obeys_layout(const mt_tensor *var, const mt_tensor *grad)
+{
+    if (grad->ndim != var->ndim ||
+        (var->ndim > 0 && memcmp(grad->sizes, var->sizes, (size_t)var->ndim * sizeof(int64_t)))) {
+        return 1;
+    }
+    if (grad->contiguous && var->contiguous) {
+        return 1;
+    }
+    if (!mt_is_non_overlapping_and_dense(var)) {
+        return grad->contiguous;
+    }
+    for (int i = 0; i < var->ndim; i++) {
+        if (var->sizes[i] != 1 && grad->strides[i] != var->strides[i]) {
+            return 0;
+        }
+    }
+    return mt_is_non_overlapping_and_dense(grad);
+}
+
+/* Whether t's strides are exactly the row-major ones (size-1 dimensions included, which a
+ * clone of any gradient has). */
+static int
+mt__row_major(const mt_tensor *t)
+{
+    int64_t strides[MT_MAX_DIMS];
+    if (!t->contiguous || t->ndim > MT_MAX_DIMS ||
+        mt_contiguous_strides(t->ndim, t->sizes, strides) != 0) {
+        return 0;
+    }
+    return t->ndim == 0 || !memcmp(strides, t->strides, (size_t)t->ndim * sizeof(int64_t));
+}
+
+/* A copy of grad in the layout of the leaf v (Note [Gradient layout]).  New reference or
+ * NULL. */
+static PyObject *
+mt__clone_in_layout(PyObject *v, PyObject *grad)
+{
+    PyObject *out = NULL, *mod = NULL, *size = NULL, *stride = NULL, *kw = NULL, *dtype = NULL,
+             *device = NULL;
+    mod = PyImport_ImportModule("minitorch");
+    if (mod == NULL) {
+        return NULL;
+    }
+    if (!mt_is_non_overlapping_and_dense(mt__tensor_impl(v))) {
+        PyObject *fmt = PyObject_GetAttrString(mod, "contiguous_format");
+        PyObject *clone = PyObject_GetAttrString(grad, "clone");
+        PyObject *none = PyTuple_New(0);
+        kw = fmt != NULL ? Py_BuildValue("{sO}", "memory_format", fmt) : NULL;
+        if (clone != NULL && none != NULL && kw != NULL) {
+            out = PyObject_Call(clone, none, kw);
+        }
+        Py_XDECREF(fmt);
+        Py_XDECREF(clone);
+        Py_XDECREF(none);
+        goto done;
+    }
+    size = PyObject_CallMethod(v, "size", NULL);
+    stride = PyObject_CallMethod(v, "stride", NULL);
+    dtype = PyObject_GetAttrString(grad, "dtype");
+    device = PyObject_GetAttrString(grad, "device");
+    if (mod == NULL || size == NULL || stride == NULL || dtype == NULL || device == NULL) {
+        goto done;
+    }
+    kw = Py_BuildValue("{sOsO}", "dtype", dtype, "device", device);
+    if (kw == NULL) {
+        goto done;
+    }
+    PyObject *empty_strided = PyObject_GetAttrString(mod, "empty_strided");
+    if (empty_strided == NULL) {
+        goto done;
+    }
+    PyObject *args = PyTuple_Pack(2, size, stride);
+    PyObject *empty = args != NULL ? PyObject_Call(empty_strided, args, kw) : NULL;
+    Py_XDECREF(args);
+    Py_DECREF(empty_strided);
+    if (empty != NULL) {
+        out = PyObject_CallMethod(empty, "copy_", "O", grad);
+        Py_DECREF(empty);
+    }
+done:
+    Py_XDECREF(mod);
+    Py_XDECREF(size);
+    Py_XDECREF(stride);
+    Py_XDECREF(kw);
+    Py_XDECREF(dtype);
+    Py_XDECREF(device);
+    return out;
+}
+
 /* AccumulateGrad: variable.grad += grad (see Note [The engine]).  Steals grad. */
 static int
 mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
@@ -690,12 +793,22 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
     if (v->grad == NULL || v->grad == Py_None) {
         PyObject *g = grad;
         mt_tensor *impl = mt__tensor_impl(grad);
-        if (!create_graph && (Py_REFCNT(grad) > 1 || ((MTTensorObject *)grad)->base != NULL ||
+        if (!mt__obeys_layout(mt__tensor_impl((PyObject *)v), impl)) {
+            g = mt__clone_in_layout((PyObject *)v, grad);
+            Py_DECREF(grad);
+            if (g == NULL) {
+                return -1;
+            }
+        }
+        else if (!create_graph && (Py_REFCNT(grad) > 1 || ((MTTensorObject *)grad)->base != NULL ||
                               mt__tensor_requires_grad(grad) ||
                               atomic_load_explicit(&impl->refcount, memory_order_relaxed) > 1 ||
                               mt_storage_refcount(impl->storage) > 1 || !impl->contiguous)) {
-            /* shared with another buffer or a view of something else: keep a copy */
-            g = PyObject_CallMethod(grad, "clone", NULL);
+            /* shared with another buffer or a view of something else: keep a copy (in the
+             * leaf's strides, Note [Gradient layout]) */
+            g = mt__row_major(mt__tensor_impl((PyObject *)v))
+                    ? PyObject_CallMethod(grad, "clone", NULL)
+                    : mt__clone_in_layout((PyObject *)v, grad);
             Py_DECREF(grad);
             if (g == NULL) {
                 return -1;
