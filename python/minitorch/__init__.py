@@ -203,3 +203,5 @@ from ._inplace_functions import *  # noqa: E402,F401,F403
 # unravel_index ----------------------------------------------------------------------------------
 from . import functional  # noqa: E402,F401
 from .functional import unravel_index  # noqa: E402,F401
+# ---- torch.xpu: the device functions of a build without XPU support (xpu/) ---------------------
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"xpu"})

@@ -224,3 +224,5 @@ _targets_without_sparse = all_targets
 def all_targets():  # noqa: F811
     """all_targets plus minitorch.sparse_coo_tensor."""
     return sorted(_targets_without_sparse() + [("sparse_coo_tensor", "function")])
+# ---- minitorch.xpu: the device functions of a build without XPU support ----
+NAMESPACES.append("xpu")
