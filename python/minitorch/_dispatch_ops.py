@@ -216,4 +216,17 @@ def _aten_only(name):
     if name == "_new_zeros_with_same_feature_meta":
         from .autograd._forward import new_zeros_with_same_feature_meta
         return new_zeros_with_same_feature_meta
+    if name == "convolution_backward":
+        return _convolution_backward
     return None
+
+
+def _convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
+                          transposed, output_padding, groups, output_mask):
+    """aten.convolution_backward: (grad_input, grad_weight, grad_bias), None where output_mask
+    is False; bias_sizes (the bias' shape, or None) is read by torch for its symbolic shapes
+    only, the bias gradient being the sum of grad_output over all but its channel dim."""
+    import minitorch
+    return tuple(minitorch._convolution_backward(grad_output, input, weight, stride, padding,
+                                                 dilation, transposed, output_padding, groups,
+                                                 output_mask))
