@@ -620,3 +620,40 @@ def test_sparse_add_in_place():
     leaf = torch.sparse_coo_tensor([[0]], [1.0], (3,), requires_grad=True)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         leaf.add_(b)
+
+
+
+# ---- Tensor.sparse_mask --------------------------------------------------------------------------
+
+def test_sparse_mask_against_torch():
+    r = {}
+    t = torch.arange(12, dtype=torch.float64).reshape(3, 4).requires_grad_()
+    m = torch.sparse_coo_tensor([[2, 0, 2, 1], [1, 3, 1, 0]], [1.0, 2.0, 3.0, 4.0], (3, 4))
+    s = t.sparse_mask(m)
+    r["unc"] = (s.is_coalesced(), s._indices().tolist(), s._values().tolist(),
+                s.layout == torch.sparse_coo, s.requires_grad)
+    s2 = t.sparse_mask(m.coalesce())
+    r["coal"] = (s2.is_coalesced(), s2._indices().tolist(), s2._values().tolist())
+    s2.to_dense().sum().backward()
+    r["grad"] = t.grad.tolist()
+    mh = torch.sparse_coo_tensor([[2, 0]], torch.ones(2, 4), (3, 4))
+    s3 = t.sparse_mask(mh)
+    r["hybrid"] = (s3.sparse_dim(), s3.dense_dim(), s3._indices().tolist(), s3._values().tolist())
+    try:
+        t.sparse_mask(torch.sparse_coo_tensor([[0]], [1.0], (5,)))
+    except RuntimeError as e:
+        r["size"] = (type(e).__name__, str(e))
+    assert r == SPARSE_MASK_REF
+    with pytest.raises(NotImplementedError, match="Could not run 'aten::sparse_mask' with "
+                                                  "arguments from the 'CPU' backend"):
+        t.sparse_mask(torch.ones(3, 4))
+
+
+# torch 2.15, the same calls
+SPARSE_MASK_REF = {'coal': (True, [[0, 1, 2], [3, 0, 1]], [3.0, 4.0, 9.0]),
+ 'grad': [[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]],
+ 'hybrid': (1, 1, [[2, 0]], [[8.0, 9.0, 10.0, 11.0], [0.0, 1.0, 2.0, 3.0]]),
+ 'size': ('RuntimeError',
+          'sparse_mask(): operands have incompatible sizes; self has size [3, 4] but mask has '
+          'size [5]'),
+ 'unc': (False, [[2, 0, 2, 1], [1, 3, 1, 0]], [9.0, 3.0, 9.0, 4.0], True, True)}

@@ -915,12 +915,31 @@ def _dense_not_implemented(name):
     return method
 
 
+def sparse_mask(self, mask):
+    """dense.sparse_mask(mask): the sparse tensor of self's entries at mask's indices (mask's
+    values ignored; coalesced when mask is), a recorded indexing of self, so gradients reach
+    it at those positions."""
+    if _is_sparse(self):
+        raise _not_implemented("sparse_mask")
+    if not _is_sparse(mask):
+        raise NotImplementedError("Could not run 'aten::sparse_mask' with arguments from the "
+                                  "'CPU' backend (its mask must be a sparse tensor)")
+    if tuple(self.shape) != tuple(mask._size):
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(self.shape)} but mask has size {list(mask._size)}")
+    with _watch.unwatched():
+        values = self[tuple(mask._i)] if mask.sparse_dim() else self.unsqueeze(0).expand(
+            (mask._nnz(),) + tuple(self.shape))
+        return _make(mask._i, values, mask._size, mask._coalesced)
+
+
 def _dense_to_dense(self, dtype=None, *, masked_grad=None):
     return self if dtype is None or dtype == self.dtype else self.to(dtype)
 
 
 DENSE_METHODS = {
     "to_sparse": to_sparse,
+    "sparse_mask": sparse_mask,
     "to_sparse_coo": lambda self: to_sparse(self),
     "to_dense": _dense_to_dense,
     "coalesce": _dense_error("coalesce"),
