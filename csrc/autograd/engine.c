@@ -688,8 +688,9 @@ mt__run_post_hooks(MTNodeObject *node, PyObject *gin, PyObject *gout, PyObject *
  * permutation of its dimensions) .grad has the leaf's strides (dimensions of size 1 aside),
  * else .grad is row-major contiguous.  A gradient that does not obey (a broadcast one, one in
  * another layout) is copied into such a tensor: empty_strided with the leaf's strides, then
- * copy_ (recorded under create_graph), or contiguous().  Later gradients are added into .grad,
- * which keeps its layout. */
+ * copy_, or a row-major clone.  Under create_graph the first gradient is always copied so (a
+ * recorded copy: .grad's history starts with CopyBackwards, as torch's AccumulateGrad under
+ * grad mode).  Later gradients are added into .grad, which keeps its layout. */
 
 /* Whether grad (an impl of var's sizes) obeys var's layout (Note [Gradient layout]); 1 also
  * when the sizes differ (a sparse gradient's placeholder: not a matter of layout). */
@@ -792,8 +793,22 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
     int sparse_grad = 0; /* Note [Sparse plus dense gradients] */
     if (v->grad == NULL || v->grad == Py_None) {
         PyObject *g = grad;
-        mt_tensor *impl = mt__tensor_impl(grad);
-        if (!mt__obeys_layout(mt__tensor_impl((PyObject *)v), impl)) {
+        mt_tensor *impl = mt__tensor_impl(grad), *var = mt__tensor_impl((PyObject *)v);
+        if (create_graph) {
+            /* a recorded copy, as torch's AccumulateGrad under grad mode: .grad's history
+             * starts with the copy's node (CopyBackwards), whose input is the gradient's;
+             * a sparse gradient (sizes of its placeholder) is cloned */
+            int dense = var->ndim == impl->ndim &&
+                        (var->ndim == 0 || !memcmp(var->sizes, impl->sizes,
+                                                   (size_t)var->ndim * sizeof(int64_t)));
+            g = dense ? mt__clone_in_layout((PyObject *)v, grad)
+                      : PyObject_CallMethod(grad, "clone", NULL);
+            Py_DECREF(grad);
+            if (g == NULL) {
+                return -1;
+            }
+        }
+        else if (!mt__obeys_layout(var, impl)) {
             g = mt__clone_in_layout((PyObject *)v, grad);
             Py_DECREF(grad);
             if (g == NULL) {
@@ -806,7 +821,7 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
                               mt_storage_refcount(impl->storage) > 1 || !impl->contiguous)) {
             /* shared with another buffer or a view of something else: keep a copy (in the
              * leaf's strides, Note [Gradient layout]) */
-            g = mt__row_major(mt__tensor_impl((PyObject *)v))
+            g = mt__row_major(var)
                     ? PyObject_CallMethod(grad, "clone", NULL)
                     : mt__clone_in_layout((PyObject *)v, grad);
             Py_DECREF(grad);
