@@ -210,6 +210,10 @@ def aten_packet(name):
 
 # ---- aten ops that are not functions of minitorch (nor of torch) ------------------------------
 
+# threshold's gradient op, recorded under create_graph (formulas.threshold)
+_ATEN_NAMES["_threshold_backward"] = "threshold_backward"
+
+
 def _aten_only(name):
     """The function of torch.ops.aten.<name> for the aten ops torch has no Python function for;
     None for the others."""
