@@ -370,6 +370,61 @@ tensor_set_retains_grad(PyObject *self, PyObject *value, void *closure)
     return 0;
 }
 
+static int tensor_is_placeholder_layout(PyObject *o);
+
+/* Whether o.shape (a placeholder-layout tensor's, read through Python) equals t's sizes: 1, 0,
+ * or -1 with an error set. */
+static int
+tensor_same_shape(PyObject *o, const mt_tensor *t)
+{
+    PyObject *shape = PyObject_GetAttrString(o, "shape");
+    if (shape == NULL) {
+        return -1;
+    }
+    PyObject *seq = PySequence_Tuple(shape);
+    Py_DECREF(shape);
+    if (seq == NULL) {
+        return -1;
+    }
+    int same = PyTuple_GET_SIZE(seq) == t->ndim;
+    for (Py_ssize_t i = 0; same && i < t->ndim; i++) {
+        long long n = PyLong_AsLongLong(PyTuple_GET_ITEM(seq, i));
+        if (n == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        same = n == t->sizes[i];
+    }
+    Py_DECREF(seq);
+    return same;
+}
+
+/* torch's error for a .grad of another size than t's (value: the gradient).  Always -1. */
+static int
+tensor_grad_size_error(PyObject *value, const mt_tensor *t)
+{
+    PyObject *shape = PyObject_GetAttrString(value, "shape");
+    PyObject *got = shape != NULL ? PySequence_List(shape) : NULL;
+    Py_XDECREF(shape);
+    PyObject *want = PyList_New(t->ndim);
+    for (int i = 0; want != NULL && i < t->ndim; i++) {
+        PyObject *n = PyLong_FromLongLong(t->sizes[i]);
+        if (n == NULL) {
+            Py_CLEAR(want);
+            break;
+        }
+        PyList_SET_ITEM(want, i, n);
+    }
+    if (got != NULL && want != NULL) {
+        PyErr_Format(PyExc_RuntimeError, "attempting to assign a gradient of size '%R' to a "
+                                         "tensor of size '%R'. Please ensure that the gradient "
+                                         "and the tensor are the same size", got, want);
+    }
+    Py_XDECREF(got);
+    Py_XDECREF(want);
+    return -1;
+}
+
 static int
 tensor_set_grad(PyObject *self, PyObject *value, void *closure)
 {
@@ -392,10 +447,20 @@ tensor_set_grad(PyObject *self, PyObject *value, void *closure)
         PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
         return -1;
     }
-    if (g->ndim != t->ndim ||
-        (t->ndim > 0 && memcmp(g->sizes, t->sizes, (size_t)t->ndim * sizeof(int64_t)) != 0)) {
-        PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
+    int placeholder = Py_TYPE(value) == Py_TYPE(self) ? 0 : tensor_is_placeholder_layout(value);
+    if (placeholder < 0) {
         return -1;
+    }
+    if (placeholder) {
+        /* a sparse gradient of a dense tensor (as torch allows): its size is the subclass's */
+        int same = tensor_same_shape(value, t);
+        if (same <= 0) {
+            return same < 0 ? -1 : tensor_grad_size_error(value, t);
+        }
+    }
+    else if (g->ndim != t->ndim ||
+        (t->ndim > 0 && memcmp(g->sizes, t->sizes, (size_t)t->ndim * sizeof(int64_t)) != 0)) {
+        return tensor_grad_size_error(value, t);
     }
     if (mt_tensor_device(g).type != mt_tensor_device(t).type ||
         mt_tensor_device(g).index != mt_tensor_device(t).index) {

@@ -247,7 +247,9 @@ def test_detach_and_requires_grad_flags():
 
 def test_grad_assignment_checks():
     x = leaf(2)
-    with pytest.raises(RuntimeError, match="different size"):
+    with pytest.raises(RuntimeError, match=r"attempting to assign a gradient of size '\[3\]' to "
+                                           r"a tensor of size '\[2\]'. Please ensure that the "
+                                           "gradient and the tensor are the same size"):
         x.grad = torch.ones(3, dtype=torch.float64)
     with pytest.raises(RuntimeError, match="different type"):
         x.grad = torch.ones(2, dtype=torch.float32)

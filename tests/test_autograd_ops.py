@@ -928,6 +928,12 @@ SAMPLES.update({
                                 for red in ("mean", "sum", "none") for pw in (None, P(3))],
 })
 
+# threshold's gradient op (recorded by threshold's formula under create_graph)
+SAMPLES.update({
+    '_threshold_backward': lambda: [S(A(5), V([-1.5, -0.5, 0.2, 0.9, 1.7]), 0.1,
+                                      call=_nn('_threshold_backward'))],
+})
+
 
 # ---- torch namespace additions: buffer factories, predicates, combinatorics ------------------
 NONDIFF.update({

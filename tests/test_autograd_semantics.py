@@ -636,3 +636,53 @@ def test_a_saved_input_detached_in_place_is_an_error():
     b = x.sin()
     x.detach_()
     b.sum().backward()
+
+
+
+def _graph_desc(fn):
+    if fn is None:
+        return "None"
+    inner = ", ".join(_graph_desc(n) for n, _ in fn.next_functions)
+    return f"{type(fn).__name__}({inner})"
+
+
+def test_once_differentiable_graph_as_torch():
+    # torch 2.15: the results go through one Error node whose edges reach detached leaves;
+    # under create_graph .grad starts with the copy AccumulateGrad makes (CopyBackwards)
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, g):
+            assert not torch.is_grad_enabled()
+            return g * ctx.needs_input_grad[0] * 2, None
+
+    x = torch.ones(2, requires_grad=True)
+    g, = torch.autograd.grad(F.apply(x, 2).sum(), x, torch.ones((), requires_grad=True),
+                             create_graph=True)
+    assert g.tolist() == [2.0, 2.0] and g.requires_grad and type(g.grad_fn).__name__ == "Error"
+    x2 = torch.ones(2, requires_grad=True)
+    F.apply(x2, 2).sum().backward(torch.ones((), requires_grad=True), create_graph=True)
+    assert _graph_desc(x2.grad.grad_fn) == "CopyBackwards(None, Error(AccumulateGrad(), None))"
+    with pytest.raises(RuntimeError, match="^trying to differentiate twice a function that was "
+                                           "marked with @once_differentiable$"):
+        x2.grad.sum().backward()
+    x2.grad = None
+
+
+def test_create_graph_grad_is_a_recorded_copy():
+    # torch 2.15: x.grad's history under create_graph is CopyBackwards(None, <the gradient's>)
+    x = torch.randn(3, 3, requires_grad=True)
+    y = torch.randn(3, 3, requires_grad=True)
+    (x * y + x).sum().backward(torch.ones((), requires_grad=True), create_graph=True)
+    assert _graph_desc(x.grad.grad_fn) == (
+        "CopyBackwards(None, AddBackward0(ExpandBackward0(AccumulateGrad()), "
+        "MulBackward0(ExpandBackward0(AccumulateGrad()), AccumulateGrad())))")
+    assert type(torch.empty(3, 3).copy_(x).grad_fn).__name__ == "CopyBackwards"
+    # the copy is differentiable: d(sum(x.grad))/dy = 1 everywhere
+    (gy,) = torch.autograd.grad(x.grad.sum(), y)
+    assert gy.tolist() == [[1.0] * 3] * 3
+    x.grad = y.grad = None

@@ -698,3 +698,39 @@ def test_huge_stride_and_empty_window():
     assert v.item() == float("-inf") and i.item() == -1
     v.sum().backward()
     assert not x.grad.numpy().any()
+
+
+
+# ---- torch.ops.aten.convolution_backward ----------------------------------------------------
+
+def test_aten_convolution_backward_against_torch():
+    import minitorch.autograd.forward_ad as fwAD
+    x = (torch.arange(2 * 4 * 5 * 5, dtype=torch.float64).reshape(2, 4, 5, 5) / 50).sin()
+    w = (torch.arange(6 * 2 * 3 * 3, dtype=torch.float64).reshape(6, 2, 3, 3) / 20).cos()
+    out = torch.nn.functional.conv2d(x, w, stride=(2, 1), padding=(1, 0), groups=2)
+    go = (torch.arange(out.numel(), dtype=torch.float64).reshape(out.shape) / 7).sin()
+    got = {}
+    for mask in ((True, True, True), (False, True, False), (True, False, True)):
+        grads = torch.ops.aten.convolution_backward(go, x, w, [6], (2, 1), (1, 0), (1, 1), False,
+                                                    (0, 0), 2, mask)
+        got[mask] = tuple(None if g is None else (tuple(g.shape), round(float(g.sum()), 9),
+                                                  round(float((g * g).sum()), 9)) for g in grads)
+    # a dual weight: the input gradient carries a tangent, the masked ones are None
+    with fwAD.dual_level():
+        dw = fwAD.make_dual(w, torch.ones_like(w))
+        gi, gw, gb = torch.ops.aten.convolution_backward(go, x, dw, None, (2, 1), (1, 0), (1, 1),
+                                                         False, (0, 0), 2, (True, False, False))
+        t = fwAD.unpack_dual(gi).tangent
+        got["fwd"] = (gw, gb, tuple(t.shape), round(float(t.sum()), 9))
+    assert got == CONV_BACKWARD_REF
+
+
+# torch 2.15, the same calls: per output (shape, sum, sum of squares)
+CONV_BACKWARD_REF = {'fwd': (None, None, (2, 4, 5, 5), 191.6835088),
+ (False, True, False): (None, ((6, 2, 3, 3), -77.232995779, 2317.968129095), None),
+ (True, False, True): (((2, 4, 5, 5), 414.059990892, 1680.860385686),
+                       None,
+                       ((6,), 13.567321902, 557.964063953)),
+ (True, True, True): (((2, 4, 5, 5), 414.059990892, 1680.860385686),
+                      ((6, 2, 3, 3), -77.232995779, 2317.968129095),
+                      ((6,), 13.567321902, 557.964063953))}

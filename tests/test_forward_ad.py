@@ -1184,3 +1184,55 @@ REF = {'abs': [('T', [2, 3], 'float64',
  'where': [('T', [2, 3], 'float64',
             [1.40196054256866, 1.5312235449506484, 1.6475982142468126, 1.5883490525530741,
              1.3614951559542976, 0.9977401351353903])]}
+
+
+
+# ---- aten._new_zeros_with_same_feature_meta (a tangent's layout, with batch dimensions) -------
+
+def _feature_meta_cases():
+    return {
+        "vec_3d": (torch.zeros(5), torch.zeros(2, 3, 4, dtype=torch.float64)),
+        "3d_vec": (torch.zeros(2, 3, 4, dtype=torch.float64), torch.zeros(5)),
+        "transposed": (torch.zeros(2, 3, 4).transpose(0, 1).contiguous().transpose(0, 1),
+                       torch.zeros(2, 3, 4)),
+        "narrowed": (torch.zeros(5), torch.zeros(5).narrow(0, 1, 2)),
+        "narrowed_t": (torch.zeros(3, 2, 4), torch.arange(12.).reshape(3, 4)[:, 1:3].t()),
+    }
+
+
+def test_new_zeros_with_same_feature_meta_against_torch():
+    f = torch.ops.aten._new_zeros_with_same_feature_meta
+    got = {}
+    for name, (a, b) in _feature_meta_cases().items():
+        for k in range(a.dim() + 1):
+            r = f(a, b, self_num_batch_dims=k)
+            got[(name, k)] = (tuple(r.shape), r.stride(), r.storage_offset(),
+                              len(r.untyped_storage()) // r.element_size(),
+                              str(r.dtype).split(".")[1], r.is_contiguous(),
+                              float(r.abs().sum()))
+    assert got == FEATURE_META_REF
+    assert f.default is not None
+    with pytest.raises(RuntimeError, match="self_num_batch_dims must be in"):
+        f(torch.zeros(2), torch.zeros(3), self_num_batch_dims=3)
+
+
+# torch 2.15, the same calls: (sizes, strides, storage offset, storage numel, dtype,
+# contiguous, sum of absolute values)
+FEATURE_META_REF = {
+    ('vec_3d', 0): ((2, 3, 4), (12, 4, 1), 0, 24, 'float64', True, 0.0),
+    ('vec_3d', 1): ((5, 2, 3, 4), (24, 12, 4, 1), 0, 120, 'float64', True, 0.0),
+    ('3d_vec', 0): ((5,), (1,), 0, 5, 'float32', True, 0.0),
+    ('3d_vec', 1): ((2, 5), (5, 1), 0, 10, 'float32', True, 0.0),
+    ('3d_vec', 2): ((2, 3, 5), (15, 5, 1), 0, 30, 'float32', True, 0.0),
+    ('3d_vec', 3): ((2, 3, 4, 5), (60, 20, 5, 1), 0, 120, 'float32', True, 0.0),
+    ('transposed', 0): ((2, 3, 4), (12, 4, 1), 0, 24, 'float32', True, 0.0),
+    ('transposed', 1): ((2, 2, 3, 4), (24, 12, 4, 1), 0, 48, 'float32', True, 0.0),
+    ('transposed', 2): ((2, 3, 2, 3, 4), (72, 24, 12, 4, 1), 0, 144, 'float32', True, 0.0),
+    ('transposed', 3): ((2, 3, 4, 2, 3, 4), (288, 96, 24, 12, 4, 1), 0, 576, 'float32', True, 0.0),
+    ('narrowed', 0): ((2,), (1,), 1, 5, 'float32', True, 0.0),
+    ('narrowed', 1): ((5, 2), (5, 1), 1, 25, 'float32', False, 0.0),
+    ('narrowed_t', 0): ((2, 3), (1, 4), 1, 12, 'float32', False, 0.0),
+    ('narrowed_t', 1): ((3, 2, 3), (12, 1, 4), 1, 36, 'float32', False, 0.0),
+    ('narrowed_t', 2): ((3, 2, 2, 3), (24, 12, 1, 4), 1, 72, 'float32', False, 0.0),
+    ('narrowed_t', 3): ((3, 2, 4, 2, 3), (96, 48, 12, 1, 4), 1, 288, 'float32', False, 0.0),
+}

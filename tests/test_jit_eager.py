@@ -93,3 +93,20 @@ def test_fork_wait_freeze_and_archives(tmp_path):
         pass
     old = torch.jit.set_fusion_strategy([("DYNAMIC", 3)])
     assert torch.jit.set_fusion_strategy(old) == [("DYNAMIC", 3)]
+
+
+def test_private_fork_and_wait_are_the_public_ones():
+    # (torch.jit._fork is torch.jit.fork, as in torch)
+    assert torch.jit._fork is torch.jit.fork and torch.jit._wait is torch.jit.wait
+    from minitorch.autograd.profiler import profile, record_function
+
+    def inner(x):
+        with record_function("in_inner"):
+            return x * 2
+
+    with profile() as p:
+        with record_function("outer"):
+            y = torch.jit._wait(torch.jit._fork(inner, torch.ones(2)))
+    assert y.tolist() == [2.0, 2.0]
+    names = [e.name for e in p.function_events]
+    assert names.count("in_inner") == 1 and names.count("outer") == 1

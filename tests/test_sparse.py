@@ -455,3 +455,205 @@ def test_data_of_a_dense_tensor_cannot_become_sparse():
     with pytest.raises(RuntimeError, match="have incompatible tensor type"):
         s.data = x
     assert x.layout == torch.strided and x.shape == (1, 2)
+
+
+# ---- sparse gradients of dense inputs (Note [Sparse plus dense gradients]) -------------------
+
+class _FixedGrad(torch.autograd.Function):
+    """Passes x through; its backward returns the gradient it was given (sparse or dense)."""
+
+    @staticmethod
+    def forward(ctx, x, g):
+        ctx.save_for_backward(g)
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        (g,) = ctx.saved_tensors
+        return g, None
+
+
+def _grads():
+    def sp(i, v):
+        return torch.sparse_coo_tensor(i, v, (3, 2), dtype=torch.float64)
+    s1 = sp([[0, 2]], [[1., 2.], [3., 4.]])
+    s2 = sp([[2, 1, 2]], [[0.5, -1.], [2., 0.25], [1., 1.]])
+    d = torch.tensor([[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]], dtype=torch.float64)
+    return s1, s2, d
+
+
+# captured from torch 2.15 (the same program)
+SPARSE_ACC_REF = {
+    'sparse_first': (True, [[1.1, 2.2], [2.3, 0.65], [5.0, 4.6]]),
+    'dense_first': (True, [[1.1, 2.2], [2.3, 0.65], [5.0, 4.6]]),
+    'sparse_only': (True, [[1.0, 2.0], [2.0, 0.25], [4.5, 4.0]]),
+    'dense_then_sparse': (True, [[1.1, 2.2], [0.3, 0.4], [3.5, 4.6]]),
+    'sparse_then_dense': (False, [[1.1, 2.2], [0.3, 0.4], [3.5, 4.6]]),
+    'sparse_then_dense_cg': (False, [[1.1, 2.2], [0.3, 0.4], [3.5, 4.6]])}
+
+
+def _leaf():
+    return torch.zeros(3, 2, dtype=torch.float64, requires_grad=True)
+
+
+@pytest.mark.parametrize("name", ["sparse_first", "dense_first"])
+def test_sparse_and_dense_gradients_summed_in_a_buffer(name):
+    s1, s2, d = _grads()
+    x = _leaf()
+    gs = (s1, d, s2) if name == "sparse_first" else (d, s1, s2)
+    (_FixedGrad.apply(x, gs[0]) + _FixedGrad.apply(x, gs[1]) +
+     _FixedGrad.apply(x, gs[2])).sum().backward()
+    dense, ref = SPARSE_ACC_REF[name]
+    assert (x.grad.layout == torch.strided) is dense
+    _close(x.grad, ref)
+
+
+def test_sparse_gradients_only_give_a_sparse_grad():
+    s1, s2, _ = _grads()
+    x = _leaf()
+    (_FixedGrad.apply(x, s1) + _FixedGrad.apply(x, s2)).sum().backward()
+    is_sparse, ref = SPARSE_ACC_REF["sparse_only"]
+    assert x.grad.is_sparse is is_sparse
+    _close(x.grad.to_dense(), ref)
+
+
+def test_dense_grad_then_sparse_gradient_accumulates_in_place():
+    s1, _, d = _grads()
+    x = _leaf()
+    _FixedGrad.apply(x, d).sum().backward()
+    before = x.grad
+    _FixedGrad.apply(x, s1).sum().backward()
+    same, ref = SPARSE_ACC_REF["dense_then_sparse"]
+    assert (x.grad is before) is same
+    _close(x.grad, ref)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_sparse_grad_then_dense_gradient_gives_a_dense_grad(create_graph):
+    s1, _, d = _grads()
+    x = _leaf()
+    _FixedGrad.apply(x, s1).sum().backward()
+    assert x.grad.is_sparse
+    _FixedGrad.apply(x, d).sum().backward(create_graph=create_graph)
+    is_sparse, ref = SPARSE_ACC_REF["sparse_then_dense_cg" if create_graph else
+                                    "sparse_then_dense"]
+    assert x.grad.is_sparse is is_sparse
+    _close(x.grad, ref)
+    x.grad = None
+    gc.collect()
+
+
+def test_dense_add_sparse_in_place():
+    a = torch.zeros(3, 2, dtype=torch.float64)
+    s = torch.sparse_coo_tensor([[0, 2, 0]], [[1., 2.], [3., 4.], [5., 6.]], (3, 2))
+    a.add_(s)
+    a += s
+    _close(a, [[12., 16.], [0., 0.], [6., 8.]])
+    with pytest.raises(RuntimeError, match="add: expected 'self' and 'other' to have same size"):
+        torch.zeros(2, 2).add_(s)
+    with pytest.raises(RuntimeError, match=r"add\(sparse, dense\) is not supported"):
+        s.add_(a)
+
+
+def test_private_values_are_outside_autograd_and_coalesced_flag_can_be_set():
+    v = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    s = torch.sparse_coo_tensor([[0, 2, 0]], v, (3,))
+    assert s.requires_grad and not s._values().requires_grad
+    assert s._values().grad_fn is None
+    leaf = s.detach().requires_grad_()
+    with pytest.raises(RuntimeError, match="does not have a grad_fn"):
+        leaf._values().backward(torch.ones(3, dtype=torch.float64))
+    t = torch.sparse_coo_tensor([[0, 2, 0]], [1.0, 2.0, 3.0], (3,))
+    assert t.is_coalesced() is False
+    assert t._coalesced_(True) is t and t.is_coalesced()
+    t._coalesced_(False)
+    assert not t.is_coalesced()
+    # the differentiable getter still carries gradients
+    c = s.coalesce()
+    c.values().sum().backward()
+    _close(v.grad, [1.0, 1.0, 1.0])
+
+
+# captured from torch 2.15: (.grad's kind, the backward gradient's kind, create_graph) ->
+# (the same .grad object afterwards, sparse, values)
+GRAD_REFERENCE_REF = {
+    ('sparse', 'dense', False): (False, False, [1.5, 3.5]),
+    ('dense', 'dense', False): (True, False, [3.0, 3.0]),
+    ('sparse', 'sparse', False): (True, True, [0.0, 4.0]),
+    ('sparse', 'dense', True): (False, False, [1.5, 3.5]),
+    ('dense', 'dense', True): (False, False, [3.0, 3.0]),
+    ('sparse', 'sparse', True): (False, True, [0.0, 4.0])}
+
+
+@pytest.mark.parametrize("key", list(GRAD_REFERENCE_REF))
+def test_sparse_grad_of_a_dense_leaf_accumulates_as_torch(key):
+    def sp():
+        return torch.sparse_coo_tensor(torch.tensor([[1, 1]]), torch.tensor([1.0, 1.0]), (2,))
+    gname, bname, cg = key
+    p = torch.tensor([1.5, 1.5]).requires_grad_()
+    p.grad = sp() if gname == "sparse" else torch.tensor([1.5, 1.5])
+    saved = p.grad
+    p.backward(sp() if bname == "sparse" else torch.tensor([1.5, 1.5]), create_graph=cg)
+    same, is_sparse, ref = GRAD_REFERENCE_REF[key]
+    assert (p.grad is saved) is same
+    assert p.grad.is_sparse is is_sparse
+    _close(p.grad.to_dense(), ref)
+    p.grad = None       # (create_graph: the gradient's graph refers to p)
+    del saved
+    gc.collect()
+
+
+def test_sparse_grad_assignment_checks_the_size():
+    p = torch.tensor([1.5, 1.5]).requires_grad_()
+    with pytest.raises(RuntimeError, match=r"attempting to assign a gradient of size '\[3\]' to a "
+                                           r"tensor of size '\[2\]'"):
+        p.grad = torch.sparse_coo_tensor(torch.tensor([[1]]), torch.tensor([1.0]), (3,))
+
+
+def test_sparse_add_in_place():
+    a = torch.sparse_coo_tensor([[0, 2]], [1.0, 2.0], (3,))
+    b = torch.sparse_coo_tensor([[2, 1]], [3.0, 4.0], (3,))
+    assert a.add_(b) is a
+    _close(a.to_dense(), [1.0, 4.0, 5.0])
+    with pytest.raises(RuntimeError, match=r"add\(sparse, dense\) is not supported"):
+        a.add_(torch.ones(3))
+    leaf = torch.sparse_coo_tensor([[0]], [1.0], (3,), requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        leaf.add_(b)
+
+
+
+# ---- Tensor.sparse_mask --------------------------------------------------------------------------
+
+def test_sparse_mask_against_torch():
+    r = {}
+    t = torch.arange(12, dtype=torch.float64).reshape(3, 4).requires_grad_()
+    m = torch.sparse_coo_tensor([[2, 0, 2, 1], [1, 3, 1, 0]], [1.0, 2.0, 3.0, 4.0], (3, 4))
+    s = t.sparse_mask(m)
+    r["unc"] = (s.is_coalesced(), s._indices().tolist(), s._values().tolist(),
+                s.layout == torch.sparse_coo, s.requires_grad)
+    s2 = t.sparse_mask(m.coalesce())
+    r["coal"] = (s2.is_coalesced(), s2._indices().tolist(), s2._values().tolist())
+    s2.to_dense().sum().backward()
+    r["grad"] = t.grad.tolist()
+    mh = torch.sparse_coo_tensor([[2, 0]], torch.ones(2, 4), (3, 4))
+    s3 = t.sparse_mask(mh)
+    r["hybrid"] = (s3.sparse_dim(), s3.dense_dim(), s3._indices().tolist(), s3._values().tolist())
+    try:
+        t.sparse_mask(torch.sparse_coo_tensor([[0]], [1.0], (5,)))
+    except RuntimeError as e:
+        r["size"] = (type(e).__name__, str(e))
+    assert r == SPARSE_MASK_REF
+    with pytest.raises(NotImplementedError, match="Could not run 'aten::sparse_mask' with "
+                                                  "arguments from the 'CPU' backend"):
+        t.sparse_mask(torch.ones(3, 4))
+
+
+# torch 2.15, the same calls
+SPARSE_MASK_REF = {'coal': (True, [[0, 1, 2], [3, 0, 1]], [3.0, 4.0, 9.0]),
+ 'grad': [[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]],
+ 'hybrid': (1, 1, [[2, 0]], [[8.0, 9.0, 10.0, 11.0], [0.0, 1.0, 2.0, 3.0]]),
+ 'size': ('RuntimeError',
+          'sparse_mask(): operands have incompatible sizes; self has size [3, 4] but mask has '
+          'size [5]'),
+ 'unc': (False, [[2, 0, 2, 1], [1, 3, 1, 0]], [9.0, 3.0, 9.0, 4.0], True, True)}

@@ -2,6 +2,7 @@
  * leaves in dependency order. */
 #include "csrc/autograd/autograd.h"
 #include "csrc/autograd/derivatives.h"
+#include "aten_lite/memory_format.h"
 
 #include <string.h>
 
@@ -277,6 +278,55 @@ mt__slot(mt__graph *g, Py_ssize_t ix, int nr)
     return &in->buffer[nr];
 }
 
+/* Note [Sparse plus dense gradients]
+ * A sparse gradient (a custom Function's backward may return one for a dense input) meets a
+ * dense one in a gradient buffer or a leaf's .grad.  add(sparse, dense) is refused (as
+ * torch's), so such a sum is taken as dense + sparse, whichever arrived first, giving a dense
+ * result, as torch's buffers and AccumulateGrad do.  Sparse tensors are Python objects of a
+ * subclass, so only operands of different types are looked at. */
+
+/* 1 when a is a sparse tensor and b is not (Note [Sparse plus dense gradients]), else 0; -1
+ * with a Python exception. */
+static int
+mt__sparse_then_dense(PyObject *a, PyObject *b)
+{
+    if (Py_TYPE(a) == Py_TYPE(b)) {
+        return 0;
+    }
+    int rc = 0;
+    PyObject *sa = PyObject_GetAttrString(a, "is_sparse");
+    if (sa == NULL) {
+        return -1;
+    }
+    int a_sparse = PyObject_IsTrue(sa);
+    Py_DECREF(sa);
+    if (a_sparse == 1) {
+        PyObject *sb = PyObject_GetAttrString(b, "is_sparse");
+        if (sb == NULL) {
+            return -1;
+        }
+        int b_sparse = PyObject_IsTrue(sb);
+        Py_DECREF(sb);
+        rc = b_sparse < 0 ? -1 : !b_sparse;
+    }
+    else if (a_sparse < 0) {
+        rc = -1;
+    }
+    return rc;
+}
+
+/* a + b, a sparse a after a dense b (Note [Sparse plus dense gradients]).  New reference or
+ * NULL. */
+static PyObject *
+mt__grad_sum(PyObject *a, PyObject *b)
+{
+    int swap = mt__sparse_then_dense(a, b);
+    if (swap < 0) {
+        return NULL;
+    }
+    return swap ? PyNumber_Add(b, a) : PyNumber_Add(a, b);
+}
+
 /* Python pass: adds grad (a tensor object, borrowed) into slot `nr` of node ix.  0, or -1 with
  * a Python exception. */
 static int
@@ -290,7 +340,7 @@ mt__buffer_add_py(mt__graph *g, Py_ssize_t ix, int nr, PyObject *grad)
         *slot = Py_NewRef(grad);
         return 0;
     }
-    PyObject *sum = PyNumber_Add(*slot, grad);
+    PyObject *sum = mt__grad_sum(*slot, grad);
     if (sum == NULL) {
         return -1;
     }
@@ -632,20 +682,148 @@ mt__run_post_hooks(MTNodeObject *node, PyObject *gin, PyObject *gout, PyObject *
     return rc;
 }
 
+/* Note [Gradient layout]
+ * A leaf's first gradient follows the leaf's layout, as torch's AccumulateGrad (its "gradient
+ * layout contract"): when the leaf is non-overlapping and dense (row-major, channels_last, any
+ * permutation of its dimensions) .grad has the leaf's strides (dimensions of size 1 aside),
+ * else .grad is row-major contiguous.  A gradient that does not obey (a broadcast one, one in
+ * another layout) is copied into such a tensor: empty_strided with the leaf's strides, then
+ * copy_, or a row-major clone.  Under create_graph the first gradient is always copied so (a
+ * recorded copy: .grad's history starts with CopyBackwards, as torch's AccumulateGrad under
+ * grad mode).  Later gradients are added into .grad, which keeps its layout. */
+
+/* Whether grad (an impl of var's sizes) obeys var's layout (Note [Gradient layout]); 1 also
+ * when the sizes differ (a sparse gradient's placeholder: not a matter of layout). */
+static int
+mt__obeys_layout(const mt_tensor *var, const mt_tensor *grad)
+{
+    if (grad->ndim != var->ndim ||
+        (var->ndim > 0 && memcmp(grad->sizes, var->sizes, (size_t)var->ndim * sizeof(int64_t)))) {
+        return 1;
+    }
+    if (grad->contiguous && var->contiguous) {
+        return 1;
+    }
+    if (!mt_is_non_overlapping_and_dense(var)) {
+        return grad->contiguous;
+    }
+    for (int i = 0; i < var->ndim; i++) {
+        if (var->sizes[i] != 1 && grad->strides[i] != var->strides[i]) {
+            return 0;
+        }
+    }
+    return mt_is_non_overlapping_and_dense(grad);
+}
+
+/* Whether t's strides are exactly the row-major ones (size-1 dimensions included, which a
+ * clone of any gradient has). */
+static int
+mt__row_major(const mt_tensor *t)
+{
+    int64_t strides[MT_MAX_DIMS];
+    if (!t->contiguous || t->ndim > MT_MAX_DIMS ||
+        mt_contiguous_strides(t->ndim, t->sizes, strides) != 0) {
+        return 0;
+    }
+    return t->ndim == 0 || !memcmp(strides, t->strides, (size_t)t->ndim * sizeof(int64_t));
+}
+
+/* A copy of grad in the layout of the leaf v (Note [Gradient layout]).  New reference or
+ * NULL. */
+static PyObject *
+mt__clone_in_layout(PyObject *v, PyObject *grad)
+{
+    PyObject *out = NULL, *mod = NULL, *size = NULL, *stride = NULL, *kw = NULL, *dtype = NULL,
+             *device = NULL;
+    mod = PyImport_ImportModule("minitorch");
+    if (mod == NULL) {
+        return NULL;
+    }
+    if (!mt_is_non_overlapping_and_dense(mt__tensor_impl(v))) {
+        PyObject *fmt = PyObject_GetAttrString(mod, "contiguous_format");
+        PyObject *clone = PyObject_GetAttrString(grad, "clone");
+        PyObject *none = PyTuple_New(0);
+        kw = fmt != NULL ? Py_BuildValue("{sO}", "memory_format", fmt) : NULL;
+        if (clone != NULL && none != NULL && kw != NULL) {
+            out = PyObject_Call(clone, none, kw);
+        }
+        Py_XDECREF(fmt);
+        Py_XDECREF(clone);
+        Py_XDECREF(none);
+        goto done;
+    }
+    size = PyObject_CallMethod(v, "size", NULL);
+    stride = PyObject_CallMethod(v, "stride", NULL);
+    dtype = PyObject_GetAttrString(grad, "dtype");
+    device = PyObject_GetAttrString(grad, "device");
+    if (mod == NULL || size == NULL || stride == NULL || dtype == NULL || device == NULL) {
+        goto done;
+    }
+    kw = Py_BuildValue("{sOsO}", "dtype", dtype, "device", device);
+    if (kw == NULL) {
+        goto done;
+    }
+    PyObject *empty_strided = PyObject_GetAttrString(mod, "empty_strided");
+    if (empty_strided == NULL) {
+        goto done;
+    }
+    PyObject *args = PyTuple_Pack(2, size, stride);
+    PyObject *empty = args != NULL ? PyObject_Call(empty_strided, args, kw) : NULL;
+    Py_XDECREF(args);
+    Py_DECREF(empty_strided);
+    if (empty != NULL) {
+        out = PyObject_CallMethod(empty, "copy_", "O", grad);
+        Py_DECREF(empty);
+    }
+done:
+    Py_XDECREF(mod);
+    Py_XDECREF(size);
+    Py_XDECREF(stride);
+    Py_XDECREF(kw);
+    Py_XDECREF(dtype);
+    Py_XDECREF(device);
+    return out;
+}
+
 /* AccumulateGrad: variable.grad += grad (see Note [The engine]).  Steals grad. */
 static int
 mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
 {
     MTTensorObject *v = (MTTensorObject *)node->variable; /* its hooks ran already */
+    int sparse_grad = 0; /* Note [Sparse plus dense gradients] */
     if (v->grad == NULL || v->grad == Py_None) {
         PyObject *g = grad;
-        mt_tensor *impl = mt__tensor_impl(grad);
-        if (!create_graph && (Py_REFCNT(grad) > 1 || ((MTTensorObject *)grad)->base != NULL ||
+        mt_tensor *impl = mt__tensor_impl(grad), *var = mt__tensor_impl((PyObject *)v);
+        if (create_graph) {
+            /* a recorded copy, as torch's AccumulateGrad under grad mode: .grad's history
+             * starts with the copy's node (CopyBackwards), whose input is the gradient's;
+             * a sparse gradient (sizes of its placeholder) is cloned */
+            int dense = var->ndim == impl->ndim &&
+                        (var->ndim == 0 || !memcmp(var->sizes, impl->sizes,
+                                                   (size_t)var->ndim * sizeof(int64_t)));
+            g = dense ? mt__clone_in_layout((PyObject *)v, grad)
+                      : PyObject_CallMethod(grad, "clone", NULL);
+            Py_DECREF(grad);
+            if (g == NULL) {
+                return -1;
+            }
+        }
+        else if (!mt__obeys_layout(var, impl)) {
+            g = mt__clone_in_layout((PyObject *)v, grad);
+            Py_DECREF(grad);
+            if (g == NULL) {
+                return -1;
+            }
+        }
+        else if (!create_graph && (Py_REFCNT(grad) > 1 || ((MTTensorObject *)grad)->base != NULL ||
                               mt__tensor_requires_grad(grad) ||
                               atomic_load_explicit(&impl->refcount, memory_order_relaxed) > 1 ||
                               mt_storage_refcount(impl->storage) > 1 || !impl->contiguous)) {
-            /* shared with another buffer or a view of something else: keep a copy */
-            g = PyObject_CallMethod(grad, "clone", NULL);
+            /* shared with another buffer or a view of something else: keep a copy (in the
+             * leaf's strides, Note [Gradient layout]) */
+            g = mt__row_major(var)
+                    ? PyObject_CallMethod(grad, "clone", NULL)
+                    : mt__clone_in_layout((PyObject *)v, grad);
             Py_DECREF(grad);
             if (g == NULL) {
                 return -1;
@@ -662,7 +840,7 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
         }
         Py_XSETREF(v->grad, g);
     }
-    else if (!create_graph) {
+    else if (!create_graph && (sparse_grad = mt__sparse_then_dense(v->grad, grad)) == 0) {
         PyObject *r = PyObject_CallMethod(v->grad, "add_", "O", grad);
         Py_DECREF(grad);
         if (r == NULL) {
@@ -671,7 +849,8 @@ mt__accumulate(MTNodeObject *node, PyObject *grad, int create_graph)
         Py_DECREF(r);
     }
     else {
-        PyObject *sum = PyNumber_Add(v->grad, grad);
+        /* (also a sparse .grad meeting a dense gradient: a new dense .grad, as torch's) */
+        PyObject *sum = sparse_grad < 0 ? NULL : mt__grad_sum(v->grad, grad);
         Py_DECREF(grad);
         if (sum == NULL) {
             return -1;

@@ -236,3 +236,6 @@ def get_device(input):
 
 # nn operators of torch's top-level namespace, with ATen's signatures (_nn_aliases.py)
 from ._nn_aliases import *  # noqa: E402,F401,F403
+
+# ---- torch.xpu: the device functions of a build without XPU support (xpu/) ---------------------
+_LAZY_SUBMODULES = _LAZY_SUBMODULES | frozenset({"xpu"})

@@ -198,7 +198,7 @@ def aten_packet(name):
     p = _named.get(name)
     if p is None:
         import minitorch
-        fn = getattr(minitorch, name, None)
+        fn = _aten_only(name) or getattr(minitorch, name, None)
         if not callable(fn) or isinstance(fn, type):
             fn = getattr(minitorch.Tensor, name, None)
         if not callable(fn) or isinstance(fn, type):
@@ -206,3 +206,31 @@ def aten_packet(name):
         p = _named[name] = OpOverloadPacket(name, fn)
         p._any_overload = True
     return p
+
+
+# ---- aten ops that are not functions of minitorch (nor of torch) ------------------------------
+
+# threshold's gradient op, recorded under create_graph (formulas.threshold)
+_ATEN_NAMES["_threshold_backward"] = "threshold_backward"
+
+
+def _aten_only(name):
+    """The function of torch.ops.aten.<name> for the aten ops torch has no Python function for;
+    None for the others."""
+    if name == "_new_zeros_with_same_feature_meta":
+        from .autograd._forward import new_zeros_with_same_feature_meta
+        return new_zeros_with_same_feature_meta
+    if name == "convolution_backward":
+        return _convolution_backward
+    return None
+
+
+def _convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
+                          transposed, output_padding, groups, output_mask):
+    """aten.convolution_backward: (grad_input, grad_weight, grad_bias), None where output_mask
+    is False; bias_sizes (the bias' shape, or None) is read by torch for its symbolic shapes
+    only, the bias gradient being the sum of grad_output over all but its channel dim."""
+    import minitorch
+    return tuple(minitorch._convolution_backward(grad_output, input, weight, stride, padding,
+                                                 dilation, transposed, output_padding, groups,
+                                                 output_mask))

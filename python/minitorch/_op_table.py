@@ -497,8 +497,7 @@ op('leaky_relu',          'py:nn._ops',              'nk', grad=d(
 op('hardtanh',            'py:nn._ops',              'nk', grad=d(
     'Tensor self, Scalar min_val=-1.0, Scalar max_val=1.0',
     self='grad.masked_fill((self <= min_val) | (self >= max_val), 0)'))
-op('threshold',           'py:nn._ops',              'nk', grad=d(
-    'Tensor self, Scalar threshold, Scalar value', self='grad.masked_fill(self <= threshold, 0)'))
+op('threshold',           'py:nn._ops',              'nk', grad='threshold')
 op('hardswish',           'py:nn._ops',              'nk', grad=d(
     _UNARY, self='where(self <= 3, grad * (self / 3 + 0.5), grad).masked_fill(self < -3, 0)'))
 op('hardsigmoid',         'py:nn._ops',              'nk', grad=d(
@@ -874,3 +873,5 @@ op('is_nonzero',          'py:_predicates',          'fm', grad='nondiff')
 op('is_same_size',        'py:_predicates',          'fm', grad='nondiff')
 op('combinations',        'py:_joining',             'f')
 op('vander',              'py:_joining',             'f')
+# ---- threshold's derivative as an op (its node under create_graph: ThresholdBackwardBackward0) --
+op('_threshold_backward', 'py:nn._ops',              'n', grad='_threshold_backward')

@@ -113,11 +113,19 @@ class SparseCOOTensor(Tensor):
     def is_coalesced(self):
         return self._coalesced
 
+    def _coalesced_(self, coalesced):
+        """Marks the tensor coalesced or not, in place, without looking at its indices (as
+        torch's; marking uncoalesced indices coalesced is the caller's promise)."""
+        self._coalesced = bool(coalesced)
+        return self
+
     def _indices(self):
         return self._i
 
     def _values(self):
-        return self._v
+        # an alias of the values outside autograd, as torch's (values() is the
+        # differentiable getter)
+        return self._v.detach()
 
     def indices(self):
         if not self._coalesced:
@@ -654,6 +662,28 @@ def add(a, b, *, alpha=1, out=None):
     raise _not_implemented("add.Tensor")
 
 
+def add_(a, b, *, alpha=1):
+    """dense.add_(sparse): the sparse operand's entries added in place; sparse.add_(sparse):
+    the sum's indices and values become the tensor's own (the other in-place ops on sparse
+    tensors are not implemented)."""
+    import minitorch
+    if _is_sparse(a):
+        if not _is_sparse(b):
+            raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
+                               "instead.")
+        if a._v.requires_grad and a._v.is_leaf and minitorch.is_grad_enabled():
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        r = add(a, b, alpha=alpha)
+        a._i, a._v, a._coalesced = r._i, r._v, r._coalesced
+        return a
+    if tuple(a.shape) != tuple(b._size):
+        raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
+                           f"size {list(a.shape)} while other has size {list(b._size)} (FYI: "
+                           "dense-sparse addition does not currently support broadcasting)")
+    return a.add_(to_dense(b if alpha == 1 else mul(b, alpha)))
+
+
 def sub(a, b, *, alpha=1, out=None):
     if _is_sparse(b):
         return add(a, neg(b), alpha=alpha, out=out)
@@ -824,6 +854,7 @@ def _repr(self):
 
 _IMPLS = {
     "mm": mm, "spmm": spmm, "matmul": matmul, "addmm": addmm, "sum": sum, "add": add,
+    "add_": add_,
     "sub": sub, "subtract": sub, "rsub": rsub, "mul": mul, "multiply": mul, "div": div,
     "divide": div, "true_divide": div, "neg": neg, "negative": neg,
     "transpose": transpose, "swapaxes": transpose, "swapdims": transpose, "t": t,
@@ -832,7 +863,7 @@ _IMPLS = {
     "detach": lambda s: s.detach(), "to": lambda s, *a, **k: s.to(*a, **k),
 }
 # operators the recorder names otherwise ("o.<name>")
-_OPERATORS = {"iadd": "add_", "isub": "sub_", "imul": "mul_"}
+_OPERATORS = {"iadd": "add_", "isub": "sub_", "imul": "mul_", "inplace_add": "add_"}
 
 
 def _has_sparse(args, kwargs):
@@ -884,12 +915,31 @@ def _dense_not_implemented(name):
     return method
 
 
+def sparse_mask(self, mask):
+    """dense.sparse_mask(mask): the sparse tensor of self's entries at mask's indices (mask's
+    values ignored; coalesced when mask is), a recorded indexing of self, so gradients reach
+    it at those positions."""
+    if _is_sparse(self):
+        raise _not_implemented("sparse_mask")
+    if not _is_sparse(mask):
+        raise NotImplementedError("Could not run 'aten::sparse_mask' with arguments from the "
+                                  "'CPU' backend (its mask must be a sparse tensor)")
+    if tuple(self.shape) != tuple(mask._size):
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(self.shape)} but mask has size {list(mask._size)}")
+    with _watch.unwatched():
+        values = self[tuple(mask._i)] if mask.sparse_dim() else self.unsqueeze(0).expand(
+            (mask._nnz(),) + tuple(self.shape))
+        return _make(mask._i, values, mask._size, mask._coalesced)
+
+
 def _dense_to_dense(self, dtype=None, *, masked_grad=None):
     return self if dtype is None or dtype == self.dtype else self.to(dtype)
 
 
 DENSE_METHODS = {
     "to_sparse": to_sparse,
+    "sparse_mask": sparse_mask,
     "to_sparse_coo": lambda self: to_sparse(self),
     "to_dense": _dense_to_dense,
     "coalesce": _dense_error("coalesce"),

@@ -507,6 +507,7 @@ class Tensor(_TensorOps, _C.TensorBase):
     _nnz, _indices, _values = (_sparse_method("_nnz"), _sparse_method("_indices"),
                                _sparse_method("_values"))
     sparse_dim, dense_dim = _sparse_method("sparse_dim"), _sparse_method("dense_dim")
+    sparse_mask = _sparse_method("sparse_mask")
 
 
 class _HookDict:

@@ -227,3 +227,5 @@ def all_targets():  # noqa: F811
     return sorted(_targets_without_sparse() + [("sparse_coo_tensor", "function")])
 # ---- __torch_function__ (minitorch.overrides) ------------------------------------------------
 NAMESPACES.append("overrides")
+# ---- minitorch.xpu: the device functions of a build without XPU support ----
+NAMESPACES.append("xpu")

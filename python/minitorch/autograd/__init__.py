@@ -400,3 +400,5 @@ def __getattr__(name):
         import minitorch
         return minitorch
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# ---- torch.autograd._functions: the legacy Resize and Type Functions -------------------------
+from . import _functions  # noqa: E402,F401

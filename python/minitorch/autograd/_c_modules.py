@@ -74,11 +74,16 @@ class UndefinedGrad(graph._NodeBase):
 
 
 def _wrap(cls, fn, tensors):
-    node = cls(fn, None, [t if t.requires_grad else None for t in tensors], len(tensors))
+    """The tensors again (None and non-tensors as they are), those that require grad with the
+    history `node`, whose edges go to them."""
+    def grad_input(t):
+        return isinstance(t, _C.TensorBase) and t.requires_grad
+
+    node = cls(fn, None, [t if grad_input(t) else None for t in tensors], len(tensors))
     outs = []
     for k, t in enumerate(tensors):
-        o = t.detach()
-        if t.requires_grad:
+        o = t.detach() if isinstance(t, _C.TensorBase) else t
+        if grad_input(t):
             _C._set_history(o, node, k)
         outs.append(o)
     return outs[0] if len(outs) == 1 else tuple(outs)

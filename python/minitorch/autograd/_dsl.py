@@ -55,9 +55,16 @@ NAMES = ("grad", "grads", "result", "results", "pi", "e", "inf", "nan", "None", 
 
 
 
+# nodes torch names otherwise than by the rule below (its hand-written ones)
+_IRREGULAR_NODE_NAMES = {"copy_": "CopyBackwards"}
+
+
 def node_name(op):
     """The name of the node an op records, as torch's: each word of the op's name capitalised,
-    and a letter after a digit too (log1p: Log1PBackward0, max_pool2d: MaxPool2DBackward0)."""
+    and a letter after a digit too (log1p: Log1PBackward0, max_pool2d: MaxPool2DBackward0); the
+    few hand-written nodes of torch by their own names (copy_: CopyBackwards)."""
+    if op in _IRREGULAR_NODE_NAMES:
+        return _IRREGULAR_NODE_NAMES[op]
     name = "".join(p[:1].upper() + p[1:] for p in op.strip("_").split("_"))
     return re.sub(r"(?<=[0-9])[a-z]", lambda m: m.group(0).upper(), name) + "Backward0"
 

@@ -1042,3 +1042,25 @@ def function_jvp(cls, ctx, args, in_tangents, outs, viewed):
                 raise RuntimeError("A custom Function is returning a view but the jvp is not "
                                    "returning a view of the given grad input.")
         _attach(o, g)
+
+
+# ---- aten._new_zeros_with_same_feature_meta ---------------------------------------------------
+
+def new_zeros_with_same_feature_meta(self, other, *, self_num_batch_dims=0):
+    """torch.ops.aten._new_zeros_with_same_feature_meta: zeros laid out as `other` (its sizes,
+    strides, storage offset and storage size, the way a tangent is laid out as its primal),
+    with the first self_num_batch_dims sizes of self in front as batch dimensions, each batch
+    element a whole copy of other's storage (so the slices are arranged contiguously)."""
+    k = int(self_num_batch_dims)
+    if not 0 <= k <= self.dim():
+        raise RuntimeError(f"self_num_batch_dims must be in [0, {self.dim()}], but got {k}")
+    batch = tuple(self.shape[:k])
+    n = _storage_numel(other)
+    strides = []
+    for s in reversed(batch):
+        strides.insert(0, n)
+        n *= s
+    with _unwatched():
+        flat = _C.zeros((n,), dtype=other.dtype, device=other.device)
+        return flat.as_strided(batch + tuple(other.shape), tuple(strides) + tuple(other.stride()),
+                               other.storage_offset())

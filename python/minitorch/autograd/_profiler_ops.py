@@ -295,3 +295,7 @@ def flops(name, shapes, concrete):
     except (IndexError, TypeError):
         return 0
     return 0
+
+
+# threshold's gradient op (formulas.threshold), as torch's profiler names it
+_RENAMED["_threshold_backward"] = "threshold_backward"

@@ -1658,3 +1658,20 @@ unique_consecutive = _no_derivative("unique_consecutive")
 # ---- formulas that read no saved tensor (their nodes may run again, as torch's) -------------
 unbind.saves_nothing = True
 split_pieces.saves_nothing = True
+
+
+# ---- threshold: its gradient is the _threshold_backward op (torch's threshold_backward), so a
+# create_graph pass records ThresholdBackwardBackward0 as torch's does ----------------------------
+
+def _threshold_backward_op():
+    from .._op_forms import nn_ops
+    return nn_ops()["_threshold_backward"]
+
+
+def threshold(ctx, g):
+    return (_threshold_backward_op()(g, ctx.args[0], _arg(ctx, 1, "threshold")),)
+
+
+def _threshold_backward(ctx, g):
+    """Linear in grad_output; no gradient for the input (piecewise constant)."""
+    return (_threshold_backward_op()(g, ctx.args[1], _arg(ctx, 2, "threshold")), None)

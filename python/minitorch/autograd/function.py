@@ -432,7 +432,9 @@ def _apply_function(node, grads):
 def once_differentiable(fn):
     """Marks a backward that is not itself differentiable: it runs with grad mode off, and
     when it runs under create_graph with gradients that require grad, its results still
-    require grad, through a node that refuses to be differentiated (as torch)."""
+    require grad, as torch's: each result is detached and made a leaf that requires grad, and
+    the results go through one Error node (_C._functions.DelayedError) that refuses to be
+    differentiated."""
     import functools
 
     @functools.wraps(fn)
@@ -442,29 +444,25 @@ def once_differentiable(fn):
             outs = fn(ctx, *args)
         finally:
             _C._set_grad_enabled(prev)
-        wanted = [a for a in args if isinstance(a, _C.TensorBase) and a.requires_grad]
+        wanted = any(isinstance(a, _C.TensorBase) and a.requires_grad for a in args)
         if not prev or not wanted:
             return outs
         single = not isinstance(outs, tuple)
-        wrapped = tuple(_DelayedError.apply(o, *wanted)
-                        if isinstance(o, _C.TensorBase) and o.dtype.is_floating_point else o
-                        for o in ((outs,) if single else outs))
-        return wrapped[0] if single else wrapped
+        outs = (outs,) if single else outs
+        err = _C._functions.DelayedError("trying to differentiate twice a function that was "
+                                         "marked with @once_differentiable", len(outs))
+        wrapped = err(*[_fake_requires_grad(o) for o in outs])
+        return wrapped if single else (wrapped if isinstance(wrapped, tuple) else (wrapped,))
     return wrapper
 
 
-class _DelayedError(Function):
-    """The history of a once_differentiable backward's result: its gradients' inputs, and an
-    error when differentiated."""
-
-    @staticmethod
-    def forward(ctx, out, *grads):
-        return out.detach()
-
-    @staticmethod
-    def backward(ctx, *grads):
-        raise RuntimeError("trying to differentiate twice a function that was marked with "
-                           "@once_differentiable")
+def _fake_requires_grad(o):
+    """A once_differentiable result as an input of its Error node: a detached leaf that
+    requires grad (float and complex tensors), so that the node has an edge to it."""
+    if isinstance(o, _C.TensorBase) and (o.dtype.is_floating_point or o.dtype.is_complex):
+        o = o.detach()
+        o.requires_grad = True
+    return o
 
 
 _C._set_function_ctx_class(FunctionCtx)

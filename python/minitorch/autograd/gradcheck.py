@@ -73,6 +73,10 @@ def _stack(ts, dim):
     return stack(ts, dim)
 
 
+def _is_sparse(x):
+    return x.is_sparse
+
+
 def _check_inputs(inputs):
     found = False
     for idx, x in enumerate(inputs):
@@ -82,7 +86,8 @@ def _check_inputs(inputs):
                               "floating point or complex. This check will likely fail if all the "
                               "inputs are not of double precision floating point or complex. ",
                               stacklevel=3)
-            if not all(st > 0 or sz <= 1 for st, sz in zip(x.stride(), x.shape)):
+            if not _is_sparse(x) and not all(st > 0 or sz <= 1
+                                             for st, sz in zip(x.stride(), x.shape)):
                 raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck "
                                    "only supports inputs that are non-overlapping to be able to "
                                    "compute the numerical gradients correctly. You should call "
@@ -91,6 +96,54 @@ def _check_inputs(inputs):
     if not found:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
                          "none of them have requires_grad=True.")
+
+
+# ---- sparse inputs -----------------------------------------------------------------------------
+
+# Note [Sparse inputs of gradcheck]
+# A sparse COO input that requires grad is checked through a dense stand-in: a leaf of its
+# dense shape holding its values, from which each call of the function rebuilds a sparse tensor
+# at a pattern of positions (the values read from the stand-in by indexing, so gradients flow
+# back to it).  The Jacobians are then those torch's gradcheck builds, one row per position of
+# the dense shape.  The analytical side rebuilds the input's own (coalesced) pattern, so the
+# gradient of an unspecified element is zero, as in a sparse gradient of the input's pattern.
+# The numerical side perturbs the same pattern (masked=True: unspecified elements are ignored)
+# or every position (masked=False, the default, as torch's densified inputs), so a function
+# whose gradient drops the unspecified elements fails unmasked, as torch's does.  The fast mode
+# moves the input along a direction that is zero at the unspecified elements whatever `masked`
+# says (as torch's), which is what perturbing the input's own pattern does.
+
+def _dense_stand_ins(func, inputs, masked):
+    """(analytical func, numerical func, inputs) with every sparse input that requires grad
+    replaced by its dense stand-in (Note [Sparse inputs of gradcheck])."""
+    mt = _mt()
+    own, moved, stand_ins = {}, {}, []
+    for i, x in enumerate(inputs):
+        if not (_is_t(x) and x.requires_grad and _is_sparse(x)):
+            stand_ins.append(x)
+            continue
+        c = x.detach().coalesce()
+        sd = c.sparse_dim()
+        own[i] = c._indices()
+        if masked:
+            moved[i] = own[i]
+        elif sd:
+            moved[i] = mt.ones(tuple(c.shape[:sd]), dtype=mt.bool).nonzero().t().contiguous()
+        else:
+            moved[i] = mt.zeros((0, 1), dtype=mt.int64)
+        stand_ins.append(c.to_dense().requires_grad_())
+
+    def rebuilt(patterns):
+        def f(*xs):
+            xs = list(xs)
+            for i, idx in patterns.items():
+                d = xs[i]
+                values = d[tuple(idx)] if idx.shape[0] else d.unsqueeze(0)
+                xs[i] = mt.sparse_coo_tensor(idx, values, tuple(d.shape), is_coalesced=True)
+            return func(*xs)
+        return f
+
+    return rebuilt(own), rebuilt(moved), tuple(stand_ins)
 
 
 # ---- numerical side --------------------------------------------------------------------------
@@ -432,18 +485,23 @@ def _real_and_imag_output(fn):
 
 
 def _check_real_imag(check, func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
-                     nondet_tol):
+                     nondet_tol, num_func=None):
+    """num_func: the function the finite differences call, when not func (Note [Sparse
+    inputs of gradcheck])."""
+    num_func = func if num_func is None else num_func
     complex_indices = [i for i, o in enumerate(outputs) if o.dtype.is_complex]
     if any(_is_t(o) and o.dtype.is_complex for o in _as_tuple(func_out)):
         real_fn, imag_fn = _real_and_imag_output(func)
+        real_num, imag_num = _real_and_imag_output(num_func)
         imag_out = imag_fn(*inputs)
-        check(imag_fn, imag_out, inputs, _differentiable_outputs(imag_out), eps, rtol, atol,
+        check(imag_num, imag_out, inputs, _differentiable_outputs(imag_out), eps, rtol, atol,
               check_grad_dtypes, nondet_tol, complex_indices=complex_indices, test_imag=True)
         real_out = real_fn(*inputs)
-        check(real_fn, real_out, inputs, _differentiable_outputs(real_out), eps, rtol, atol,
+        check(real_num, real_out, inputs, _differentiable_outputs(real_out), eps, rtol, atol,
               check_grad_dtypes, nondet_tol, complex_indices=complex_indices)
     else:
-        check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
+        check(num_func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
+              nondet_tol)
 
 
 def _check_batched_grad(inputs, output, output_idx):
@@ -840,12 +898,15 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
                check_forward_ad, check_backward_ad, fast_mode, masked):
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
+    num_func = func
+    if any(_is_t(x) and x.requires_grad and _is_sparse(x) for x in inputs):
+        func, num_func, inputs = _dense_stand_ins(func, inputs, masked or fast_mode)
     func_out = func(*inputs)
     outputs = _differentiable_outputs(func_out)
     check = _fast_check if fast_mode else _slow_check
     if check_backward_ad:
         _check_real_imag(check, func, func_out, inputs, outputs, eps, rtol, atol,
-                         check_grad_dtypes, nondet_tol)
+                         check_grad_dtypes, nondet_tol, num_func=num_func)
     if check_forward_ad:
         _check_forward(_fast_forward_check if fast_mode else _slow_forward_check, func,
                        func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,

@@ -364,3 +364,8 @@ class strict_fusion:  # noqa: N801 (torch's name)
 
     def __exit__(self, *exc):
         return False
+
+
+# the private names torch's own code uses (the same functions)
+_fork = fork
+_wait = wait

@@ -205,3 +205,9 @@ def mse_loss(input, target, reduction):
 def bce_logits_loss(input, target, pos_weight, reduction):
     """bce_logits(input, target, pos_weight) reduced ('mean', 'sum' or 'none')."""
     return _reduced(bce_logits(input, target, pos_weight), reduction)
+
+
+def _threshold_backward(grad_output, input, threshold):
+    """The gradient of threshold(input, threshold, value) for grad_output: zero where input <=
+    threshold (torch's threshold_backward, the node ThresholdBackwardBackward0 when recorded)."""
+    return grad_output.masked_fill(input <= threshold, 0)
