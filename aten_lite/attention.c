@@ -263,20 +263,34 @@ mt__sdpa_forward_tasks(void *ctx, int64_t begin, int64_t end)
 
 /* ---- float32 row path ------------------------------------------------------------------ */
 
+#define MT__SDPA_PACK_E 64
+
 /* Keys transposed, (E x s8) with zero columns past S: the right operand of q k^T as
  * mt_tri_gemm_f32 reads it.  k is (S x E) with row stride rs. */
 static void
 mt__sdpa_pack_t_f32(float *kt, const float *k, int64_t S, int64_t E, int64_t rs, int64_t s8)
 {
-    for (int64_t c = 0; c < S; c++) {
-        const float *src = k + c * rs;
-        for (int64_t e = 0; e < E; e++) {
-            kt[e * s8 + c] = src[e];
-        }
-    }
-    for (int64_t e = 0; e < E; e++) {
-        for (int64_t c = S; c < s8; c++) {
-            kt[e * s8 + c] = 0.0f;
+    /* by blocks of 8 keys: 8 rows read whole, then written as 32-byte pieces of kt's rows */
+    for (int64_t c0 = 0; c0 < s8; c0 += 8) {
+        int64_t w = S - c0 < 8 ? S - c0 : 8;
+        float blk[8][MT__SDPA_PACK_E];
+        for (int64_t e0 = 0; e0 < E; e0 += MT__SDPA_PACK_E) {
+            int64_t we = E - e0 < MT__SDPA_PACK_E ? E - e0 : MT__SDPA_PACK_E;
+            for (int64_t c = 0; c < 8; c++) {
+                if (c < w) {
+                    memcpy(blk[c], k + (c0 + c) * rs + e0, (size_t)we * sizeof(float));
+                }
+                else {
+                    memset(blk[c], 0, (size_t)we * sizeof(float));
+                }
+            }
+            for (int64_t e = 0; e < we; e++) {
+                float piece[8];
+                for (int c = 0; c < 8; c++) {
+                    piece[c] = blk[c][e];
+                }
+                memcpy(kt + (e0 + e) * s8 + c0, piece, sizeof(piece));
+            }
         }
     }
 }
