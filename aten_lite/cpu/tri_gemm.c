@@ -7,7 +7,6 @@
 #include "aten_lite/cpu/loops.h"
 
 #define MT__TG_MR 4
-#define MT__TG_NR 16
 
 typedef float mt__tg_v8 __attribute__((vector_size(32)));
 
@@ -71,10 +70,14 @@ mt_tri_gemm_f32(const mt_tri_gemm *g)
         }
         const float *a = g->a + r0 * g->a_rs;
         float *crow = g->c + r0 * g->ldc;
-        for (int64_t c0 = 0; c0 < n; c0 += MT__TG_NR) {
-            bool wide = n - c0 >= MT__TG_NR;
+        for (int64_t c0 = 0; c0 < n;) {
+            int64_t left = n - c0;
+            int nv = left >= 32 ? 4 : left >= 16 ? 2 : 1;
             if (mr == MT__TG_MR) {
-                if (wide) {
+                if (nv == 4) {
+                    MT__TG_TILE(MT__TG_MR, 4);
+                }
+                else if (nv == 2) {
                     MT__TG_TILE(MT__TG_MR, 2);
                 }
                 else {
@@ -88,7 +91,10 @@ mt_tri_gemm_f32(const mt_tri_gemm *g)
                     float *crow1 = crow;
                     a = a1 + r * g->a_rs;
                     crow = crow1 + r * g->ldc;
-                    if (wide) {
+                    if (nv == 4) {
+                        MT__TG_TILE(1, 4);
+                    }
+                    else if (nv == 2) {
                         MT__TG_TILE(1, 2);
                     }
                     else {
@@ -98,6 +104,7 @@ mt_tri_gemm_f32(const mt_tri_gemm *g)
                     crow = crow1;
                 }
             }
+            c0 += 8 * nv;
         }
     }
 }

@@ -12,7 +12,7 @@
  *     C[m x n] (+)= alpha * A[m x k] B[k x n]
  * with A read element by element through two strides (so A may be a transposed view) and B
  * and C row-major with unit column stride, n a multiple of 8.  It runs over tiles of 4 rows
- * by 16 columns held in registers (GCC vector types), with no packing; as in a BLAS, the
+ * by up to 32 columns held in registers (GCC vector types), with no packing; as in a BLAS, the
  * clones with FMA round each multiply-add once (the baseline clone twice).  `tri` skips work that a causal mask makes zero or unused, for a tile
  * of rows [r0, r1) (row r is query `diag + r`, or key r for MT_TRI_KLO):
  *   MT_TRI_N    only columns below diag + r1 (rounded up to 8) are written (the keys the
