@@ -36,6 +36,8 @@ typedef struct {
     bool mask_bool, causal;
     bool rows;                      /* the float32 row path (Note [Fused attention], last part) */
     int64_t s8;                     /* S rounded up to 8 (the row path's key columns) */
+    int64_t hl;                     /* the last batch dim's size (1: none): the row path's
+                                     * gradients keep it inside the rows (Note [Fused attention]) */
     double scale;
     char *out, *lse;                /* forward results / the backward's saved ones */
     char *dq, *dk, *dv;             /* backward results */
@@ -509,6 +511,14 @@ mt__sdpa_backward_entry(mt__sdpa_job *j, int64_t n, char *p, char *dp)
     return 0;
 }
 
+/* The row path's gradient layout: batch entry n's first row of a (batch..., rows, cols)
+ * gradient laid out as (batch[:-1]..., rows, batch[-1], cols), whose row stride is hl * cols. */
+static inline int64_t
+mt__sdpa_grad_off(const mt__sdpa_job *j, int64_t n, int64_t rows, int64_t cols)
+{
+    return ((n / j->hl) * rows * j->hl + n % j->hl) * cols;
+}
+
 /* The row path's backward for one batch entry (p, dp: blk x s8; kt: E x s8; vt: Ev x s8). */
 static void
 mt__sdpa_backward_rows_entry(mt__sdpa_job *j, int64_t n, float *p, float *dp, float *kt,
@@ -519,9 +529,10 @@ mt__sdpa_backward_rows_entry(mt__sdpa_job *j, int64_t n, float *p, float *dp, fl
     const float *k = (const float *)mt__sdpa_at(j, MT__K, n, sizeof(float));
     const float *v = (const float *)mt__sdpa_at(j, MT__V, n, sizeof(float));
     const float *go = (const float *)mt__sdpa_at(j, MT__G, n, sizeof(float));
-    float *dq = (float *)j->dq + n * j->L * j->E;
-    float *dk = (float *)j->dk + n * j->S * j->E;
-    float *dv = (float *)j->dv + n * j->S * j->Ev;
+    float *dq = (float *)j->dq + mt__sdpa_grad_off(j, n, j->L, j->E);
+    float *dk = (float *)j->dk + mt__sdpa_grad_off(j, n, j->S, j->E);
+    float *dv = (float *)j->dv + mt__sdpa_grad_off(j, n, j->S, j->Ev);
+    int64_t ldq = j->hl * j->E, ldv = j->hl * j->Ev;
     mt_tri_kind tn = j->causal ? MT_TRI_N : MT_TRI_NONE;
     mt_tri_kind khi = j->causal ? MT_TRI_KHI : MT_TRI_NONE;
     mt_tri_kind klo = j->causal ? MT_TRI_KLO : MT_TRI_NONE;
@@ -549,10 +560,18 @@ mt__sdpa_backward_rows_entry(mt__sdpa_job *j, int64_t n, float *p, float *dp, fl
                 mt__sdpa_exp_row_f32(row, mt__sdpa_limit(j, i0 + r, send), send8, lse[r]);
             }
         }
+        if (b == 0) {
+            /* dk and dv start here: the first block writes their rows [0, send), the rows past
+             * it no block of queries sees until a later block adds to them */
+            for (int64_t r = send; r < j->S; r++) {
+                memset(dk + r * ldq, 0, (size_t)j->E * sizeof(float));
+                memset(dv + r * ldv, 0, (size_t)j->Ev * sizeof(float));
+            }
+        }
         /* dv[0:send] += P^T do;  dP = do v[0:send]^T */
         g = (mt_tri_gemm){.m = send, .n = j->Ev, .k = rows, .a = p, .a_rs = 1, .a_cs = send8,
-                          .b = gb, .ldb = j->rs[MT__G], .c = dv, .ldc = j->Ev, .alpha = 1.0f,
-                          .accumulate = true, .tri = klo, .diag = i0};
+                          .b = gb, .ldb = j->rs[MT__G], .c = dv, .ldc = ldv, .alpha = 1.0f,
+                          .accumulate = b > 0, .tri = klo, .diag = i0};
         mt_tri_gemm_f32(&g);
         g = (mt_tri_gemm){.m = rows, .n = send8, .k = j->Ev, .a = gb, .a_rs = j->rs[MT__G],
                           .a_cs = 1, .b = vt, .ldb = s8, .c = dp, .ldc = send8, .alpha = 1.0f,
@@ -567,12 +586,12 @@ mt__sdpa_backward_rows_entry(mt__sdpa_job *j, int64_t n, float *p, float *dp, fl
         }
         /* dq[block] = dS k[0:send];  dk[0:send] += dS^T q[block] */
         g = (mt_tri_gemm){.m = rows, .n = j->E, .k = send, .a = dp, .a_rs = send8, .a_cs = 1,
-                          .b = k, .ldb = j->rs[MT__K], .c = dq + i0 * j->E, .ldc = j->E,
+                          .b = k, .ldb = j->rs[MT__K], .c = dq + i0 * ldq, .ldc = ldq,
                           .alpha = 1.0f, .tri = khi, .diag = i0};
         mt_tri_gemm_f32(&g);
         g = (mt_tri_gemm){.m = send, .n = j->E, .k = rows, .a = dp, .a_rs = 1, .a_cs = send8,
-                          .b = qb, .ldb = j->rs[MT__Q], .c = dk, .ldc = j->E, .alpha = 1.0f,
-                          .accumulate = true, .tri = klo, .diag = i0};
+                          .b = qb, .ldb = j->rs[MT__Q], .c = dk, .ldc = ldq, .alpha = 1.0f,
+                          .accumulate = b > 0, .tri = klo, .diag = i0};
         mt_tri_gemm_f32(&g);
     }
 }
@@ -704,6 +723,7 @@ mt__sdpa_setup(const mt_sdpa_args *a, const mt_tensor *gout, mt__sdpa_job *j)
     j->rows = j->dt == MT_FLOAT32 && mask == NULL && j->S > 0 && j->E % 8 == 0 &&
               j->Ev % 8 == 0 && j->E > 0 && j->Ev > 0;
     j->s8 = j->rows ? (j->S + 7) / 8 * 8 : 0;
+    j->hl = nd > 2 && q->sizes[nd - 3] > 0 ? q->sizes[nd - 3] : 1;
     j->blk = j->causal && !j->rows ? MT__SDPA_CAUSAL_BLOCK : MT__SDPA_BLOCK;
     j->nblk = (j->L + j->blk - 1) / j->blk;
     int64_t tasks;
@@ -751,6 +771,37 @@ mt__sdpa_result(const mt_tensor *like, int tail, int64_t d1, int64_t d2, bool ze
     if (t != NULL && zero && t->numel > 0) {
         memset(mt_tensor_data(t), 0, (size_t)t->numel * mt_tensor_itemsize(t));
     }
+    return t;
+}
+
+/* The row path's gradient of q's batch sizes followed by (d1, d2), laid out as
+ * (batch[:-1]..., d1, batch[-1], d2) (uninitialised), as torch's fused CPU kernel lays out
+ * its gradients: (B, H, L, E) ones that are (B, L, H, E) in memory, whose transpose(1, 2)
+ * back to the layout of a (B, L, H * E) projection is contiguous.  Caller owns; NULL on
+ * error. */
+static mt_tensor *
+mt__sdpa_grad_result(const mt_tensor *like, int64_t d1, int64_t d2)
+{
+    int nd = like->ndim;
+    if (nd < 3) {
+        return mt__sdpa_result(like, 2, d1, d2, false);
+    }
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    memcpy(sizes, like->sizes, (size_t)(nd - 3) * sizeof(int64_t));
+    sizes[nd - 3] = d1;
+    sizes[nd - 2] = like->sizes[nd - 3];
+    sizes[nd - 1] = d2;
+    mt_tensor *mem = mt_tensor_empty(like->dtype, nd, sizes, mt_tensor_device(like));
+    if (mem == NULL) {
+        return NULL;
+    }
+    memcpy(strides, mem->strides, (size_t)nd * sizeof(int64_t));
+    sizes[nd - 3] = like->sizes[nd - 3];
+    sizes[nd - 2] = d1;
+    strides[nd - 3] = mem->strides[nd - 2];
+    strides[nd - 2] = mem->strides[nd - 3];
+    mt_tensor *t = mt_tensor_view_of(mem, nd, sizes, strides, mem->offset);
+    mt_tensor_decref(mem);
     return t;
 }
 
@@ -806,9 +857,16 @@ mt_sdpa_backward(const mt_sdpa_args *a, const mt_tensor *out, const mt_tensor *l
         rc = mt_error_set(MT_EINVAL, "fused attention: out and lse must be the forward's results");
         goto error;
     }
-    gq = mt__sdpa_result(a->q, 2, j.L, j.E, false);
-    gk = mt__sdpa_result(a->q, 2, j.S, j.E, true);
-    gv = mt__sdpa_result(a->q, 2, j.S, j.Ev, true);
+    if (j.rows) {
+        gq = mt__sdpa_grad_result(a->q, j.L, j.E);
+        gk = mt__sdpa_grad_result(a->q, j.S, j.E);
+        gv = mt__sdpa_grad_result(a->q, j.S, j.Ev);
+    }
+    else {
+        gq = mt__sdpa_result(a->q, 2, j.L, j.E, false);
+        gk = mt__sdpa_result(a->q, 2, j.S, j.E, true);
+        gv = mt__sdpa_result(a->q, 2, j.S, j.Ev, true);
+    }
     if (gq == NULL || gk == NULL || gv == NULL) {
         rc = mt_error_code();
         goto error;
@@ -821,6 +879,11 @@ mt_sdpa_backward(const mt_sdpa_args *a, const mt_tensor *out, const mt_tensor *l
     atomic_init(&j.err, 0);
     if (j.nbatch > 0 && j.L > 0) {
         mt_parallel_for(0, j.nbatch, 1, mt__sdpa_backward_tasks, &j);
+    }
+    else if (j.rows) {
+        /* no query: the row path's dk and dv (uninitialised, dense) are zeros */
+        memset(j.dk, 0, (size_t)gk->numel * sizeof(float));
+        memset(j.dv, 0, (size_t)gv->numel * sizeof(float));
     }
     rc = atomic_load(&j.err);
     if (rc < 0) {
