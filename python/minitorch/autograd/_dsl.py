@@ -43,6 +43,7 @@ derivative follows from the same declaration), so the two cannot disagree by con
 tests/test_autograd_declared.py checks both against finite differences."""
 import ast
 import copy
+import functools
 import re
 
 TYPES = ("Tensor", "Tensor?", "Tensor|Scalar", "Scalar", "Scalar?", "float", "float?", "int",
@@ -55,6 +56,7 @@ NAMES = ("grad", "grads", "result", "results", "pi", "e", "inf", "nan", "None", 
 
 
 
+@functools.lru_cache(maxsize=None)
 def node_name(op):
     """The name of the node an op records, as torch's: each word of the op's name capitalised,
     and a letter after a digit too (log1p: Log1PBackward0, max_pool2d: MaxPool2DBackward0)."""
