@@ -8,6 +8,7 @@
 
 #include "aten_lite/cpu/expf.h"
 #include "aten_lite/cpu/reduce_kernels.h"
+#include "aten_lite/cpu/tri_gemm.h"
 #include "aten_lite/cpu/loops.h"
 #include "aten_lite/linalg.h"
 #include "aten_lite/parallel.h"
@@ -33,6 +34,10 @@ typedef struct {
     int64_t m_cs;
     size_t msz;                     /* the mask's item size */
     bool mask_bool, causal;
+    bool rows;                      /* the float32 row path (Note [Fused attention], last part) */
+    int64_t s8;                     /* S rounded up to 8 (the row path's key columns) */
+    int64_t hl;                     /* the last batch dim's size (1: none): the row path's
+                                     * gradients keep it inside the rows (Note [Fused attention]) */
     double scale;
     char *out, *lse;                /* forward results / the backward's saved ones */
     char *dq, *dk, *dv;             /* backward results */
@@ -258,6 +263,137 @@ mt__sdpa_forward_tasks(void *ctx, int64_t begin, int64_t end)
     free(buf);
 }
 
+/* ---- float32 row path ------------------------------------------------------------------ */
+
+#define MT__SDPA_PACK_E 64
+
+/* Keys transposed, (E x s8) with zero columns past S: the right operand of q k^T as
+ * mt_tri_gemm_f32 reads it.  k is (S x E) with row stride rs. */
+static void
+mt__sdpa_pack_t_f32(float *kt, const float *k, int64_t S, int64_t E, int64_t rs, int64_t s8)
+{
+    /* by blocks of 8 keys: 8 rows read whole, then written as 32-byte pieces of kt's rows */
+    for (int64_t c0 = 0; c0 < s8; c0 += 8) {
+        int64_t w = S - c0 < 8 ? S - c0 : 8;
+        float blk[8][MT__SDPA_PACK_E];
+        for (int64_t e0 = 0; e0 < E; e0 += MT__SDPA_PACK_E) {
+            int64_t we = E - e0 < MT__SDPA_PACK_E ? E - e0 : MT__SDPA_PACK_E;
+            for (int64_t c = 0; c < 8; c++) {
+                if (c < w) {
+                    memcpy(blk[c], k + (c0 + c) * rs + e0, (size_t)we * sizeof(float));
+                }
+                else {
+                    memset(blk[c], 0, (size_t)we * sizeof(float));
+                }
+            }
+            for (int64_t e = 0; e < we; e++) {
+                float piece[8];
+                for (int c = 0; c < 8; c++) {
+                    piece[c] = blk[c][e];
+                }
+                memcpy(kt + (e0 + e) * s8 + c0, piece, sizeof(piece));
+            }
+        }
+    }
+}
+
+/* row[c] = exp(row[c] - m) for c < lim and zero for lim <= c < width (width a multiple of 8,
+ * row[lim, lim rounded up to 8) finite scratch the vector loop may read). */
+MT_WIDE_CLONES static void
+mt__sdpa_exp_row_f32(float *row, int64_t lim, int64_t width, float m)
+{
+    int64_t n8 = (lim + 7) / 8 * 8;
+    int tiny = 0;
+    for (int64_t c = 0; c < lim; c++) {
+        tiny |= row[c] - m < MT__EXPF_SUBNORMAL;
+    }
+    if (tiny) {
+        /* results below float's normal range: libm's exp for those (Note [Vectorisable expf]) */
+        for (int64_t c = 0; c < lim; c++) {
+            float t = row[c] - m;
+            row[c] = t < MT__EXPF_SUBNORMAL ? expf(t) : mt__expf_core(t);
+        }
+    }
+    else {
+        for (int64_t c = 0; c < n8; c++) {
+            row[c] = mt__expf_core(row[c] - m);
+        }
+    }
+    for (int64_t c = lim; c < width; c++) {
+        row[c] = 0.0f;
+    }
+}
+
+/* A row of scores (lim of them seen, width a multiple of 8) into probabilities in place, as
+ * mt__sdpa_probs_f32; returns the log-sum-exp. */
+static float
+mt__sdpa_probs_rows_f32(float *row, int64_t lim, int64_t width)
+{
+    float m = mt_cpu_max_f32(row, lim);
+    if (m == -INFINITY) {
+        memset(row, 0, (size_t)width * sizeof(float));
+        return -INFINITY;
+    }
+    mt__sdpa_exp_row_f32(row, lim, width, m);
+    int64_t n8 = (lim + 7) / 8 * 8;
+    float s = mt__sdpa_sum_f32(row, n8);
+    float inv = 1.0f / s;
+    for (int64_t c = 0; c < lim; c++) {
+        row[c] *= inv;
+    }
+    return m + logf(s);
+}
+
+/* The row path's forward: each task is a block of query rows of one batch entry; the keys
+ * are packed transposed once per entry (per task range). */
+static void
+mt__sdpa_forward_rows(void *ctx, int64_t begin, int64_t end)
+{
+    mt__sdpa_job *j = ctx;
+    int64_t s8 = j->s8, nbuf, nkt, cells;
+    float *buf = NULL;
+    if (!mt_ckd_mul(&nbuf, j->blk, s8) && !mt_ckd_mul(&nkt, j->E, s8) &&
+        !mt_ckd_add(&cells, nbuf, nkt)) {
+        buf = mt_malloc_array(cells, sizeof(float));
+    }
+    if (buf == NULL) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&j->err, &zero, MT_ENOMEM);
+        return;
+    }
+    float *kt = buf + nbuf;
+    int64_t packed = -1;
+    for (int64_t t = begin; t < end; t++) {
+        int64_t n = t / j->nblk, i0 = (t % j->nblk) * j->blk;
+        int64_t rows = j->L - i0 < j->blk ? j->L - i0 : j->blk;
+        int64_t send = j->causal ? (i0 + rows < j->S ? i0 + rows : j->S) : j->S;
+        int64_t send8 = (send + 7) / 8 * 8;
+        if (packed != n) {
+            mt__sdpa_pack_t_f32(kt, (const float *)mt__sdpa_at(j, MT__K, n, sizeof(float)), j->S,
+                                j->E, j->rs[MT__K], s8);
+            packed = n;
+        }
+        const float *q = (const float *)mt__sdpa_at(j, MT__Q, n, sizeof(float)) + i0 * j->rs[MT__Q];
+        float *out = (float *)j->out + (n * j->L + i0) * j->Ev;
+        float *lse = (float *)j->lse + n * j->L + i0;
+        mt_tri_gemm g = {.m = rows, .n = send8, .k = j->E, .a = q, .a_rs = j->rs[MT__Q],
+                         .a_cs = 1, .b = kt, .ldb = s8, .c = buf, .ldc = send8,
+                         .alpha = (float)j->scale, .accumulate = false,
+                         .tri = j->causal ? MT_TRI_N : MT_TRI_NONE, .diag = i0};
+        mt_tri_gemm_f32(&g);
+        for (int64_t r = 0; r < rows; r++) {
+            lse[r] = mt__sdpa_probs_rows_f32(buf + r * send8, mt__sdpa_limit(j, i0 + r, send), send8);
+        }
+        mt_tri_gemm pv = {.m = rows, .n = j->Ev, .k = send, .a = buf, .a_rs = send8, .a_cs = 1,
+                          .b = (const float *)mt__sdpa_at(j, MT__V, n, sizeof(float)),
+                          .ldb = j->rs[MT__V], .c = out, .ldc = j->Ev, .alpha = 1.0f,
+                          .accumulate = false, .tri = j->causal ? MT_TRI_KHI : MT_TRI_NONE,
+                          .diag = i0};
+        mt_tri_gemm_f32(&pv);
+    }
+    free(buf);
+}
+
 /* ---- backward -------------------------------------------------------------------------- */
 
 /* Row r of a block: P = exp(s - lse) over the keys the row sees (scores already masked),
@@ -375,10 +511,114 @@ mt__sdpa_backward_entry(mt__sdpa_job *j, int64_t n, char *p, char *dp)
     return 0;
 }
 
+/* The row path's gradient layout: batch entry n's first row of a (batch..., rows, cols)
+ * gradient laid out as (batch[:-1]..., rows, batch[-1], cols), whose row stride is hl * cols. */
+static inline int64_t
+mt__sdpa_grad_off(const mt__sdpa_job *j, int64_t n, int64_t rows, int64_t cols)
+{
+    return ((n / j->hl) * rows * j->hl + n % j->hl) * cols;
+}
+
+/* The row path's backward for one batch entry (p, dp: blk x s8; kt: E x s8; vt: Ev x s8). */
+static void
+mt__sdpa_backward_rows_entry(mt__sdpa_job *j, int64_t n, float *p, float *dp, float *kt,
+                             float *vt)
+{
+    int64_t s8 = j->s8;
+    const float *q = (const float *)mt__sdpa_at(j, MT__Q, n, sizeof(float));
+    const float *k = (const float *)mt__sdpa_at(j, MT__K, n, sizeof(float));
+    const float *v = (const float *)mt__sdpa_at(j, MT__V, n, sizeof(float));
+    const float *go = (const float *)mt__sdpa_at(j, MT__G, n, sizeof(float));
+    float *dq = (float *)j->dq + mt__sdpa_grad_off(j, n, j->L, j->E);
+    float *dk = (float *)j->dk + mt__sdpa_grad_off(j, n, j->S, j->E);
+    float *dv = (float *)j->dv + mt__sdpa_grad_off(j, n, j->S, j->Ev);
+    int64_t ldq = j->hl * j->E, ldv = j->hl * j->Ev;
+    mt_tri_kind tn = j->causal ? MT_TRI_N : MT_TRI_NONE;
+    mt_tri_kind khi = j->causal ? MT_TRI_KHI : MT_TRI_NONE;
+    mt_tri_kind klo = j->causal ? MT_TRI_KLO : MT_TRI_NONE;
+    mt__sdpa_pack_t_f32(kt, k, j->S, j->E, j->rs[MT__K], s8);
+    mt__sdpa_pack_t_f32(vt, v, j->S, j->Ev, j->rs[MT__V], s8);
+    for (int64_t b = 0; b < j->nblk; b++) {
+        int64_t i0 = b * j->blk;
+        int64_t rows = j->L - i0 < j->blk ? j->L - i0 : j->blk;
+        int64_t send = j->causal ? (i0 + rows < j->S ? i0 + rows : j->S) : j->S;
+        int64_t send8 = (send + 7) / 8 * 8;
+        const float *qb = q + i0 * j->rs[MT__Q];
+        const float *gb = go + i0 * j->rs[MT__G];
+        const float *lse = (const float *)j->lse + n * j->L + i0;
+        const float *ob = (const float *)j->out + (n * j->L + i0) * j->Ev;
+        mt_tri_gemm g = {.m = rows, .n = send8, .k = j->E, .a = qb, .a_rs = j->rs[MT__Q],
+                         .a_cs = 1, .b = kt, .ldb = s8, .c = p, .ldc = send8,
+                         .alpha = (float)j->scale, .tri = tn, .diag = i0};
+        mt_tri_gemm_f32(&g);
+        for (int64_t r = 0; r < rows; r++) {
+            float *row = p + r * send8;
+            if (lse[r] == -INFINITY) {
+                memset(row, 0, (size_t)send8 * sizeof(float));
+            }
+            else {
+                mt__sdpa_exp_row_f32(row, mt__sdpa_limit(j, i0 + r, send), send8, lse[r]);
+            }
+        }
+        if (b == 0) {
+            /* dk and dv start here: the first block writes their rows [0, send), the rows past
+             * it no block of queries sees until a later block adds to them */
+            for (int64_t r = send; r < j->S; r++) {
+                memset(dk + r * ldq, 0, (size_t)j->E * sizeof(float));
+                memset(dv + r * ldv, 0, (size_t)j->Ev * sizeof(float));
+            }
+        }
+        /* dv[0:send] += P^T do;  dP = do v[0:send]^T */
+        g = (mt_tri_gemm){.m = send, .n = j->Ev, .k = rows, .a = p, .a_rs = 1, .a_cs = send8,
+                          .b = gb, .ldb = j->rs[MT__G], .c = dv, .ldc = ldv, .alpha = 1.0f,
+                          .accumulate = b > 0, .tri = klo, .diag = i0};
+        mt_tri_gemm_f32(&g);
+        g = (mt_tri_gemm){.m = rows, .n = send8, .k = j->Ev, .a = gb, .a_rs = j->rs[MT__G],
+                          .a_cs = 1, .b = vt, .ldb = s8, .c = dp, .ldc = send8, .alpha = 1.0f,
+                          .tri = tn, .diag = i0};
+        mt_tri_gemm_f32(&g);
+        for (int64_t r = 0; r < rows; r++) {
+            int64_t n8 = (mt__sdpa_limit(j, i0 + r, send) + 7) / 8 * 8;
+            float *dpr = dp + r * send8;
+            mt__sdpa_ds_f32(p + r * send8, dpr, gb + r * j->rs[MT__G], ob + r * j->Ev, j->Ev, n8,
+                            (float)j->scale);
+            memset(dpr + n8, 0, (size_t)(send8 - n8) * sizeof(float));
+        }
+        /* dq[block] = dS k[0:send];  dk[0:send] += dS^T q[block] */
+        g = (mt_tri_gemm){.m = rows, .n = j->E, .k = send, .a = dp, .a_rs = send8, .a_cs = 1,
+                          .b = k, .ldb = j->rs[MT__K], .c = dq + i0 * ldq, .ldc = ldq,
+                          .alpha = 1.0f, .tri = khi, .diag = i0};
+        mt_tri_gemm_f32(&g);
+        g = (mt_tri_gemm){.m = send, .n = j->E, .k = rows, .a = dp, .a_rs = 1, .a_cs = send8,
+                          .b = qb, .ldb = j->rs[MT__Q], .c = dk, .ldc = ldq, .alpha = 1.0f,
+                          .accumulate = b > 0, .tri = klo, .diag = i0};
+        mt_tri_gemm_f32(&g);
+    }
+}
+
 static void
 mt__sdpa_backward_tasks(void *ctx, int64_t begin, int64_t end)
 {
     mt__sdpa_job *j = ctx;
+    if (j->rows) {
+        int64_t nbuf, nt, cells = -1;
+        if (!mt_ckd_mul(&nbuf, j->blk, j->s8) && !mt_ckd_add(&nt, j->E, j->Ev) &&
+            !mt_ckd_mul(&nt, nt, j->s8) && !mt_ckd_mul(&cells, nbuf, 2)) {
+            cells = mt_ckd_add(&cells, cells, nt) ? -1 : cells;
+        }
+        float *buf = cells < 0 ? NULL : mt_malloc_array(cells, sizeof(float));
+        if (buf == NULL) {
+            int zero = 0;
+            atomic_compare_exchange_strong(&j->err, &zero, MT_ENOMEM);
+            return;
+        }
+        for (int64_t n = begin; n < end; n++) {
+            mt__sdpa_backward_rows_entry(j, n, buf, buf + nbuf, buf + 2 * nbuf,
+                                         buf + 2 * nbuf + j->E * j->s8);
+        }
+        free(buf);
+        return;
+    }
     size_t isz = mt_dtype_itemsize(j->dt);
     int64_t cells = mt__sdpa_cells(j);
     char *p = cells < 0 || cells > INT64_MAX / 2 ? NULL : mt_malloc_array(2 * cells, isz);
@@ -480,7 +720,11 @@ mt__sdpa_setup(const mt_sdpa_args *a, const mt_tensor *gout, mt__sdpa_job *j)
         }
     }
     j->nbatch = nb;
-    j->blk = j->causal ? MT__SDPA_CAUSAL_BLOCK : MT__SDPA_BLOCK;
+    j->rows = j->dt == MT_FLOAT32 && mask == NULL && j->S > 0 && j->E % 8 == 0 &&
+              j->Ev % 8 == 0 && j->E > 0 && j->Ev > 0;
+    j->s8 = j->rows ? (j->S + 7) / 8 * 8 : 0;
+    j->hl = nd > 2 && q->sizes[nd - 3] > 0 ? q->sizes[nd - 3] : 1;
+    j->blk = j->causal && !j->rows ? MT__SDPA_CAUSAL_BLOCK : MT__SDPA_BLOCK;
     j->nblk = (j->L + j->blk - 1) / j->blk;
     int64_t tasks;
     if (mt_ckd_mul(&tasks, nb, j->nblk)) {
@@ -530,6 +774,37 @@ mt__sdpa_result(const mt_tensor *like, int tail, int64_t d1, int64_t d2, bool ze
     return t;
 }
 
+/* The row path's gradient of q's batch sizes followed by (d1, d2), laid out as
+ * (batch[:-1]..., d1, batch[-1], d2) (uninitialised), as torch's fused CPU kernel lays out
+ * its gradients: (B, H, L, E) ones that are (B, L, H, E) in memory, whose transpose(1, 2)
+ * back to the layout of a (B, L, H * E) projection is contiguous.  Caller owns; NULL on
+ * error. */
+static mt_tensor *
+mt__sdpa_grad_result(const mt_tensor *like, int64_t d1, int64_t d2)
+{
+    int nd = like->ndim;
+    if (nd < 3) {
+        return mt__sdpa_result(like, 2, d1, d2, false);
+    }
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    memcpy(sizes, like->sizes, (size_t)(nd - 3) * sizeof(int64_t));
+    sizes[nd - 3] = d1;
+    sizes[nd - 2] = like->sizes[nd - 3];
+    sizes[nd - 1] = d2;
+    mt_tensor *mem = mt_tensor_empty(like->dtype, nd, sizes, mt_tensor_device(like));
+    if (mem == NULL) {
+        return NULL;
+    }
+    memcpy(strides, mem->strides, (size_t)nd * sizeof(int64_t));
+    sizes[nd - 3] = like->sizes[nd - 3];
+    sizes[nd - 2] = d1;
+    strides[nd - 3] = mem->strides[nd - 2];
+    strides[nd - 2] = mem->strides[nd - 3];
+    mt_tensor *t = mt_tensor_view_of(mem, nd, sizes, strides, mem->offset);
+    mt_tensor_decref(mem);
+    return t;
+}
+
 int
 mt_sdpa_forward(const mt_sdpa_args *a, mt_tensor **out, mt_tensor **lse)
 {
@@ -548,7 +823,8 @@ mt_sdpa_forward(const mt_sdpa_args *a, mt_tensor **out, mt_tensor **lse)
     j.lse = mt_tensor_data(l);
     atomic_init(&j.err, 0);
     if (j.nbatch > 0 && j.L > 0) {
-        mt_parallel_for(0, j.nbatch * j.nblk, 1, mt__sdpa_forward_tasks, &j);
+        mt_parallel_for(0, j.nbatch * j.nblk, 1, j.rows ? mt__sdpa_forward_rows
+                                                        : mt__sdpa_forward_tasks, &j);
     }
     rc = atomic_load(&j.err);
     if (rc < 0) {
@@ -581,9 +857,16 @@ mt_sdpa_backward(const mt_sdpa_args *a, const mt_tensor *out, const mt_tensor *l
         rc = mt_error_set(MT_EINVAL, "fused attention: out and lse must be the forward's results");
         goto error;
     }
-    gq = mt__sdpa_result(a->q, 2, j.L, j.E, false);
-    gk = mt__sdpa_result(a->q, 2, j.S, j.E, true);
-    gv = mt__sdpa_result(a->q, 2, j.S, j.Ev, true);
+    if (j.rows) {
+        gq = mt__sdpa_grad_result(a->q, j.L, j.E);
+        gk = mt__sdpa_grad_result(a->q, j.S, j.E);
+        gv = mt__sdpa_grad_result(a->q, j.S, j.Ev);
+    }
+    else {
+        gq = mt__sdpa_result(a->q, 2, j.L, j.E, false);
+        gk = mt__sdpa_result(a->q, 2, j.S, j.E, true);
+        gv = mt__sdpa_result(a->q, 2, j.S, j.Ev, true);
+    }
     if (gq == NULL || gk == NULL || gv == NULL) {
         rc = mt_error_code();
         goto error;
@@ -596,6 +879,11 @@ mt_sdpa_backward(const mt_sdpa_args *a, const mt_tensor *out, const mt_tensor *l
     atomic_init(&j.err, 0);
     if (j.nbatch > 0 && j.L > 0) {
         mt_parallel_for(0, j.nbatch, 1, mt__sdpa_backward_tasks, &j);
+    }
+    else if (j.rows) {
+        /* no query: the row path's dk and dv (uninitialised, dense) are zeros */
+        memset(j.dk, 0, (size_t)gk->numel * sizeof(float));
+        memset(j.dv, 0, (size_t)gv->numel * sizeof(float));
     }
     rc = atomic_load(&j.err);
     if (rc < 0) {

@@ -22,14 +22,23 @@
  *     dq = dS k,     dk = dS^T q,
  * one batch entry per task (its dk and dv accumulate over the query blocks).
  *
+ * The row path: float32 operands without a mask, with E and Ev multiples of 8, skip BLAS.  Keys and values are packed transposed once per batch entry,
+ * and every product above is mt_tri_gemm_f32 (Note [Triangular small products]), which with
+ * is_causal computes only the tiles of 4 query rows that reach a key: the masked half is
+ * skipped tile by tile instead of block by block, so query blocks stay 64 rows.  Its gradients
+ * are laid out as torch's fused CPU kernel lays out its own: (B..., L, E) tensors whose last
+ * batch dim (the heads) lies inside the rows in memory, so that q.transpose(1, 2) of a
+ * (B, L, H, E) projection gets back a contiguous gradient; dk and dv are written by the
+ * first query block (rows past it zeroed) rather than zeroed first.
+ *
  * Operands: q (B..., L, E), k (B..., S, E), v (B..., S, Ev) of one dtype, float32 or
  * float64, with the same batch sizes B... (any strides there, 0 included: broadcast k/v are
  * expanded views), unit stride along their last dimension and a row stride of at least that
  * dimension's size (what a GEMM reads); mask NULL or (B..., L, S) of dtype bool (True: take
  * part) or q's dtype (added to the scores), any strides.  Anything else is MT_EINVAL (the
- * Python layer arranges the operands first).  Results are new contiguous tensors the caller
- * owns: out (B..., L, Ev) and lse (B..., L) in q's dtype; the gradients have the shapes of
- * q, k and v.  Nothing here touches Python: bindings call these without the GIL. */
+ * Python layer arranges the operands first).  Results are new tensors the caller owns: out
+ * (B..., L, Ev) and lse (B..., L) in q's dtype, contiguous; the gradients have the shapes of
+ * q, k and v (contiguous, or on the row path laid out as above).  Nothing here touches Python: bindings call these without the GIL. */
 typedef struct {
     const mt_tensor *q, *k, *v;
     const mt_tensor *mask; /* NULL: none */

@@ -87,6 +87,11 @@ def _batch_numel(shape):
 def _check_shapes(qshape, kshape, vshape, attn_mask):
     """torch's errors for operands whose sizes do not fit (those of its batched products, and
     of adding the mask to the (batch..., L, S) scores)."""
+    if attn_mask is None and kshape[-1] == qshape[-1] and vshape[-2] == kshape[-2]:
+        # the usual call: nothing to report but batch dims that do not broadcast
+        if not (qshape[:-2] == kshape[:-2] == vshape[:-2]):
+            broadcast_shapes(qshape[:-2], kshape[:-2], vshape[:-2])
+        return
     batch = tuple(broadcast_shapes(qshape[:-2], kshape[:-2], vshape[:-2]))
     n = _batch_numel(batch)
     if kshape[-1] != qshape[-1]:
@@ -140,10 +145,11 @@ def _arrange(query, key, value, attn_mask):
     """The operands as the fused kernel reads them: one broadcast batch shape (expanded
     views), unit inner strides, the mask expanded to (batch..., L, S) in bool or the query's
     dtype."""
-    batch = tuple(broadcast_shapes(query.shape[:-2], key.shape[:-2], value.shape[:-2]))
+    qb, kb, vb = tuple(query.shape[:-2]), tuple(key.shape[:-2]), tuple(value.shape[:-2])
+    batch = qb if qb == kb == vb else tuple(broadcast_shapes(qb, kb, vb))
     ops = []
-    for t in (query, key, value):
-        if tuple(t.shape[:-2]) != batch:
+    for t, tb in ((query, qb), (key, kb), (value, vb)):
+        if tb != batch:
             t = t.expand(batch + tuple(t.shape[-2:]))
         if (t.size(-1) > 1 and t.stride(-1) != 1) or \
                 (t.size(-2) > 1 and t.stride(-2) < max(t.size(-1), 1)):

@@ -43,6 +43,7 @@ derivative follows from the same declaration), so the two cannot disagree by con
 tests/test_autograd_declared.py checks both against finite differences."""
 import ast
 import copy
+import functools
 import re
 
 TYPES = ("Tensor", "Tensor?", "Tensor|Scalar", "Scalar", "Scalar?", "float", "float?", "int",
@@ -59,6 +60,7 @@ NAMES = ("grad", "grads", "result", "results", "pi", "e", "inf", "nan", "None", 
 _IRREGULAR_NODE_NAMES = {"copy_": "CopyBackwards"}
 
 
+@functools.lru_cache(maxsize=None)
 def node_name(op):
     """The name of the node an op records, as torch's: each word of the op's name capitalised,
     and a letter after a digit too (log1p: Log1PBackward0, max_pool2d: MaxPool2DBackward0); the
@@ -67,6 +69,7 @@ def node_name(op):
         return _IRREGULAR_NODE_NAMES[op]
     name = "".join(p[:1].upper() + p[1:] for p in op.strip("_").split("_"))
     return re.sub(r"(?<=[0-9])[a-z]", lambda m: m.group(0).upper(), name) + "Backward0"
+
 
 class Param:
     __slots__ = ("name", "type", "default", "has_default", "kwonly", "index")
