@@ -51,14 +51,15 @@ mt__sigmoid_d(double x)
 
 /* ---- the per-step products ------------------------------------------------------------------ */
 
-/* C (r x n) (+)= A (r x k, row-major) @ B (k x n, row-major), for the few rows of one step:
+/* C (r x n) = X + A (r x k, row-major) @ B (k x n, row-major) (X (r x n) or NULL: zeros), for
+ * the few rows of one step:
  * the BLAS would pack B (the same weight every step) anew on each call, which costs more
  * than the product.  Blocks of 4 rows x 16 columns of C are accumulated in registers over all
  * of k (each row of B loaded once per block, 64 multiply-adds per 4 loads); the loops over
  * the 16 columns vectorise. */
 #define MT__MM_ROWS(T, NAME)                                                                       \
     MT_SIMD_CLONES static void NAME(int64_t r, int64_t n, int64_t k, const T *restrict A,         \
-                                    const T *restrict B, T *restrict C, bool acc)                  \
+                                    const T *restrict B, T *restrict C, const T *X)               \
     {                                                                                              \
         enum { NB = 16 };                                                                          \
         for (int64_t i = 0; i < r; i += 4) {                                                       \
@@ -92,8 +93,16 @@ mt__sigmoid_d(double x)
                 }                                                                                  \
                 for (int64_t ii = 0; ii < ri; ii++) {                                              \
                     T *cr = C + (i + ii) * n + j0;                                                 \
-                    for (int64_t jj = 0; jj < w; jj++) {                                           \
-                        cr[jj] = acc ? cr[jj] + c[ii][jj] : c[ii][jj];                             \
+                    if (X != NULL) {                                                               \
+                        const T *xr = X + (i + ii) * n + j0;                                       \
+                        for (int64_t jj = 0; jj < w; jj++) {                                       \
+                            cr[jj] = xr[jj] + c[ii][jj];                                           \
+                        }                                                                          \
+                    }                                                                              \
+                    else {                                                                         \
+                        for (int64_t jj = 0; jj < w; jj++) {                                       \
+                            cr[jj] = c[ii][jj];                                                    \
+                        }                                                                          \
                     }                                                                              \
                 }                                                                                  \
             }                                                                                      \
@@ -120,17 +129,20 @@ MT__TRANSPOSE(float, mt__transpose_f32)
 MT__TRANSPOSE(double, mt__transpose_f64)
 #define MT__TRANSPOSE_T(T) _Generic((T)0, float: mt__transpose_f32, default: mt__transpose_f64)
 
-/* C (r x n) (+)= A (r x k) @ op(B): B given both as is (k x n) and, for the BLAS, its
- * transpose bt (n x k) */
+/* C (r x n) = X + A (r x k) @ B (X NULL: zeros): B given both as is (k x n) and, for the
+ * BLAS, its transpose bt (n x k) */
 #define MT__STEP_MM(T, NAME)                                                                       \
     static int NAME(mt_dtype dt, int64_t r, int64_t n, int64_t k, const T *A, const T *b,          \
-                    const T *bt, T *C, bool acc)                                                   \
+                    const T *bt, T *C, const T *X)                                                 \
     {                                                                                              \
         if (r <= MT__SMALL_ROWS) {                                                                 \
-            MT__MM_ROWS_T(T)(r, n, k, A, b, C, acc);                                               \
+            MT__MM_ROWS_T(T)(r, n, k, A, b, C, X);                                                 \
             return 0;                                                                              \
         }                                                                                          \
-        return mt_gemm_raw(dt, false, true, r, n, k, 1.0, A, k, bt, k, acc ? 1.0 : 0.0, C);        \
+        if (X != NULL) {                                                                           \
+            memcpy(C, X, (size_t)(r * n) * sizeof(T));                                             \
+        }                                                                                          \
+        return mt_gemm_raw(dt, false, true, r, n, k, 1.0, A, k, bt, k, X ? 1.0 : 0.0, C);          \
     }
 MT__STEP_MM(float, mt__step_mm_f32)
 MT__STEP_MM(double, mt__step_mm_f64)
@@ -154,65 +166,49 @@ mt__lstm_offsets(const mt_lstm_args *a)
     return off;
 }
 
-/* In place over n values: the gates' functions, loops simple enough to vectorise. */
-#define MT__LSTM_ACT(T, SIGN, TANHN)                                                               \
-    MT_SIMD_CLONES static void SIGN(T *restrict x, const T *restrict b, int64_t n)                 \
-    {                                                                                              \
-        for (int64_t j = 0; j < n; j++) {                                                          \
-            x[j] = MT__SIG(T, x[j] + b[j]);                                                        \
-        }                                                                                          \
-    }                                                                                              \
-    MT_SIMD_CLONES static void TANHN(T *restrict x, const T *restrict b, int64_t n)                \
-    {                                                                                              \
-        for (int64_t j = 0; j < n; j++) {                                                          \
-            x[j] = MT__TANH(T, x[j] + b[j]);                                                       \
-        }                                                                                          \
-    }
-MT__LSTM_ACT(float, mt__lstm_sig_f32, mt__lstm_tanh_f32)
-MT__LSTM_ACT(double, mt__lstm_sig_f64, mt__lstm_tanh_f64)
-
-/* The pointwise part of one forward step over rows [0, r): pre (r, 4H) holds the gates before
- * their functions (b: b_hh, or zeros); writes the activated gates (in place, and to gates),
- * the new cells (into c and cells) and h' (into hv, r rows of H). */
-#define MT__LSTM_STEP_FWD(T, SIG, TANH, NAME)                                                      \
-    MT_SIMD_CLONES static void NAME(int64_t r, int64_t H, T *restrict pre, const T *restrict b,    \
-                                    T *restrict gates, T *restrict c, T *restrict cells,           \
-                                    T *restrict hv)                                                \
+/* One forward step's pointwise part over rows [0, r), one pass: gates (r, 4H) holds the gates
+ * before their functions (b: b_hh, or zeros) and gets them activated; c (r, H) the state's
+ * cells, updated to c' (also written to cells); h' goes to hv (r rows of H). */
+#define MT__LSTM_STEP_FWD(T, NAME)                                                                 \
+    MT_SIMD_CLONES static void NAME(int64_t r, int64_t H, T *restrict gates, const T *restrict b,  \
+                                    T *restrict c, T *restrict cells, T *restrict hv)              \
     {                                                                                              \
         int64_t G = 4 * H;                                                                         \
         for (int64_t i = 0; i < r; i++) {                                                          \
-            T *p = pre + i * G;                                                                    \
-            SIG(p, b, 2 * H);                                                                      \
-            TANH(p + 2 * H, b + 2 * H, H);                                                         \
-            SIG(p + 3 * H, b + 3 * H, H);                                                          \
-            T *ci = c + i * H, *hi = hv + i * H;                                                   \
+            T *p = gates + i * G, *ci = c + i * H, *cs = cells + i * H, *hi = hv + i * H;          \
             for (int64_t j = 0; j < H; j++) {                                                      \
-                ci[j] = p[H + j] * ci[j] + p[j] * p[2 * H + j];                                    \
+                T gi = MT__SIG(T, p[j] + b[j]);                                                    \
+                T gf = MT__SIG(T, p[H + j] + b[H + j]);                                            \
+                T gg = MT__TANH(T, p[2 * H + j] + b[2 * H + j]);                                   \
+                T go = MT__SIG(T, p[3 * H + j] + b[3 * H + j]);                                    \
+                T cn = gf * ci[j] + gi * gg;                                                       \
+                p[j] = gi;                                                                         \
+                p[H + j] = gf;                                                                     \
+                p[2 * H + j] = gg;                                                                 \
+                p[3 * H + j] = go;                                                                 \
+                ci[j] = cn;                                                                        \
+                cs[j] = cn;                                                                        \
+                hi[j] = go * MT__TANH(T, cn);                                                      \
             }                                                                                      \
-            for (int64_t j = 0; j < H; j++) {                                                      \
-                hi[j] = p[3 * H + j] * MT__TANH(T, ci[j]);                                         \
-            }                                                                                      \
-            memcpy(cells + i * H, ci, (size_t)H * sizeof(T));                                      \
-            memcpy(gates + i * G, p, (size_t)G * sizeof(T));                                       \
         }                                                                                          \
     }
-MT__LSTM_STEP_FWD(float, mt__lstm_sig_f32, mt__lstm_tanh_f32, mt__lstm_step_fwd_f32)
-MT__LSTM_STEP_FWD(double, mt__lstm_sig_f64, mt__lstm_tanh_f64, mt__lstm_step_fwd_f64)
+MT__LSTM_STEP_FWD(float, mt__lstm_step_fwd_f32)
+MT__LSTM_STEP_FWD(double, mt__lstm_step_fwd_f64)
 
+/* each step's gates are computed in place in gates: gx's rows plus h W_hh^T */
 #define MT__LSTM_FORWARD(T, STEP, NAME)                                                            \
     static int NAME(const mt_lstm_args *a, const int64_t *off, T *out, T *h, T *c, T *gates,       \
                     T *cells, T *hpre)                                                             \
     {                                                                                              \
         mt_dtype dt = a->gx->dtype;                                                                \
-        int64_t B = a->batch_sizes[0], H = a->c0->sizes[1], P = a->h0->sizes[1], G = 4 * H;       \
+        int64_t H = a->c0->sizes[1], P = a->h0->sizes[1], G = 4 * H;                               \
         const T *gx = (const T *)mt_tensor_data(a->gx);                                            \
         const T *whh = (const T *)mt_tensor_data(a->w_hh);                                         \
         const T *whr = a->w_hr ? (const T *)mt_tensor_data(a->w_hr) : NULL;                        \
-        T *pre = malloc((size_t)(B * G + G + P * G + (whr ? H * P : 0)) * sizeof(T));              \
-        if (pre == NULL) {                                                                         \
+        T *b = malloc((size_t)(G + P * G + (whr ? H * P : 0)) * sizeof(T)); /* b_hh, or zeros */  \
+        if (b == NULL) {                                                                           \
             return mt_error_set(MT_ENOMEM, "lstm: out of memory");                                 \
         }                                                                                          \
-        T *b = pre + B * G; /* b_hh, or zeros */                                                   \
         T *whhT = b + G, *whrT = whhT + P * G; /* the weights transposed: (P, G), (H, P) */        \
         MT__TRANSPOSE_T(T)(whh, G, P, whhT);                                                       \
         if (whr) {                                                                                 \
@@ -227,20 +223,19 @@ MT__LSTM_STEP_FWD(double, mt__lstm_sig_f64, mt__lstm_tanh_f64, mt__lstm_step_fwd
         int rc = 0;                                                                                \
         for (int64_t s = 0; s < a->steps && rc == 0; s++) {                                        \
             int64_t t = a->reverse ? a->steps - 1 - s : s, r = a->batch_sizes[t], o = off[t];      \
-            memcpy(pre, gx + o * G, (size_t)(r * G) * sizeof(T));                                  \
-            rc = MT__STEP_MM_T(T)(dt, r, G, P, h, whhT, whh, pre, true);                           \
+            rc = MT__STEP_MM_T(T)(dt, r, G, P, h, whhT, whh, gates + o * G, gx + o * G);           \
             T *hdst = whr ? hpre + o * H : out + o * P;                                            \
             if (rc == 0) {                                                                         \
-                STEP(r, H, pre, b, gates + o * G, c, cells + o * H, hdst);                         \
+                STEP(r, H, gates + o * G, b, c, cells + o * H, hdst);                              \
             }                                                                                      \
             if (rc == 0 && whr) {                                                                  \
-                rc = MT__STEP_MM_T(T)(dt, r, P, H, hdst, whrT, whr, out + o * P, false);           \
+                rc = MT__STEP_MM_T(T)(dt, r, P, H, hdst, whrT, whr, out + o * P, NULL);            \
             }                                                                                      \
             if (rc == 0) {                                                                         \
                 memcpy(h, out + o * P, (size_t)(r * P) * sizeof(T));                               \
             }                                                                                      \
         }                                                                                          \
-        free(pre);                                                                                 \
+        free(b);                                                                                   \
         return rc;                                                                                 \
     }
 MT__LSTM_FORWARD(float, mt__lstm_step_fwd_f32, mt__lstm_forward_f32)
@@ -424,14 +419,14 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
             const T *dhv = dh;                                                                     \
             if (whr) {                                                                             \
                 memcpy(dhr + o * P, dh, (size_t)(r * P) * sizeof(T));                              \
-                rc = MT__STEP_MM_T(T)(dt, r, H, P, dh, whr, whrT, dhp, false);                     \
+                rc = MT__STEP_MM_T(T)(dt, r, H, P, dh, whr, whrT, dhp, NULL);                     \
                 dhv = dhp;                                                                         \
             }                                                                                      \
             PREV(a, off, t, r, H, cells, c0, cp);                                                  \
             PREV(a, off, t, r, P, out, h0, hprev + o * P);                                         \
             if (rc == 0) {                                                                         \
                 STEP(r, H, gates + o * G, cells + o * H, cp, dhv, dc, dgx + o * G);                \
-                rc = MT__STEP_MM_T(T)(dt, r, P, G, dgx + o * G, whh, whhT, dh, false);             \
+                rc = MT__STEP_MM_T(T)(dt, r, P, G, dgx + o * G, whh, whhT, dh, NULL);             \
             }                                                                                      \
         }                                                                                          \
         (void)hpre;                                                                                \
