@@ -19,14 +19,43 @@
 
 /* ---- the gates' functions: branch-free float32 forms the compiler vectorises ----------------- */
 
+/* e^x for x in [-87, 88] (callers clamp, NaN to a bound, and select NaN themselves):
+ * mt__expf_core (Note [Vectorisable expf]) without its range checks, which
+ * the gates' functions make redundant */
+static inline float
+mt__expf_in_range(float x)
+{
+    float fn = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    float r = x - fn * 0.693359375f + fn * 2.12194440e-4f;
+    float z = r * r;
+    float y = 1.9875691500e-4f;
+    y = y * r + 1.3981999507e-3f;
+    y = y * r + 8.3334519073e-3f;
+    y = y * r + 4.1665795894e-2f;
+    y = y * r + 1.6666665459e-1f;
+    y = y * r + 5.0000001201e-1f;
+    y = y * z + r + 1.0f;
+    int32_t bits, n = (int32_t)fn;
+    memcpy(&bits, &y, sizeof(bits));
+    bits += n * (1 << 23);
+    memcpy(&y, &bits, sizeof(y));
+    return y;
+}
+
+/* 1 / (1 + e^-x), e^-x clamped at e^88 (below x = -88 the result is e^-88 rather than
+ * smaller: both are 0 to float32 tolerance next to the other gates); NaN propagates */
 static inline float
 mt__sigmoidf_v(float x)
 {
-    return 1.0f / (1.0f + mt__expf_core(-x));
+    float m = -x;
+    m = m >= -87.0f ? m : -87.0f; /* NaN: -87 (the select below returns it) */
+    m = m <= 88.0f ? m : 88.0f;
+    float y = 1.0f / (1.0f + mt__expf_in_range(m));
+    return x != x ? x : y;
 }
 
 /* tanh: an odd polynomial below |x| = 0.3 (no cancellation near 0), 1 - 2 / (e^2|x| + 1)
- * above (|x| clamped at 9, where tanh is 1 in float32); NaN propagates through both */
+ * above (|x| clamped at 9, where tanh is 1 in float32); NaN propagates */
 static inline float
 mt__tanhf_v(float x)
 {
@@ -34,10 +63,11 @@ mt__tanhf_v(float x)
     float x2 = x * x;
     float p = x + x * x2 * (-0.33333333f + x2 * (0.13333333f + x2 * (-0.05396825f +
                                                                     x2 * 0.02186949f)));
-    float a9 = ax > 9.0f ? 9.0f : ax;
-    float r = 1.0f - 2.0f / (mt__expf_core(2.0f * a9) + 1.0f);
+    float a9 = ax <= 9.0f ? ax : 9.0f; /* NaN: 9 (the select below returns it) */
+    float r = 1.0f - 2.0f / (mt__expf_in_range(2.0f * a9) + 1.0f);
     r = x < 0 ? -r : r;
-    return ax < 0.3f ? p : r;
+    r = ax < 0.3f ? p : r;
+    return x != x ? x : r;
 }
 
 static inline double
