@@ -198,14 +198,15 @@ mt__lstm_offsets(const mt_lstm_args *a)
 
 /* One forward step's pointwise part over rows [0, r), one pass: gates (r, 4H) holds the gates
  * before their functions (b: b_hh, or zeros) and gets them activated; c (r, H) the state's
- * cells, updated to c' (also written to cells); h' goes to hv (r rows of H). */
+ * cells, updated to c'; cells (r, 2H) gets c' and tanh(c') (which the backward reads); h' goes
+ * to hv (r rows of H). */
 #define MT__LSTM_STEP_FWD(T, NAME)                                                                 \
     MT_SIMD_CLONES static void NAME(int64_t r, int64_t H, T *restrict gates, const T *restrict b,  \
                                     T *restrict c, T *restrict cells, T *restrict hv)              \
     {                                                                                              \
         int64_t G = 4 * H;                                                                         \
         for (int64_t i = 0; i < r; i++) {                                                          \
-            T *p = gates + i * G, *ci = c + i * H, *cs = cells + i * H, *hi = hv + i * H;          \
+            T *p = gates + i * G, *ci = c + i * H, *cs = cells + 2 * i * H, *hi = hv + i * H;      \
             for (int64_t j = 0; j < H; j++) {                                                      \
                 T gi = MT__SIG(T, p[j] + b[j]);                                                    \
                 T gf = MT__SIG(T, p[H + j] + b[H + j]);                                            \
@@ -216,9 +217,11 @@ mt__lstm_offsets(const mt_lstm_args *a)
                 p[H + j] = gf;                                                                     \
                 p[2 * H + j] = gg;                                                                 \
                 p[3 * H + j] = go;                                                                 \
+                T tc = MT__TANH(T, cn);                                                            \
                 ci[j] = cn;                                                                        \
                 cs[j] = cn;                                                                        \
-                hi[j] = go * MT__TANH(T, cn);                                                      \
+                cs[H + j] = tc;                                                                    \
+                hi[j] = go * tc;                                                                   \
             }                                                                                      \
         }                                                                                          \
     }
@@ -256,7 +259,7 @@ MT__LSTM_STEP_FWD(double, mt__lstm_step_fwd_f64)
             rc = MT__STEP_MM_T(T)(dt, r, G, P, h, whhT, whh, gates + o * G, gx + o * G);           \
             T *hdst = whr ? hpre + o * H : out + o * P;                                            \
             if (rc == 0) {                                                                         \
-                STEP(r, H, gates + o * G, b, c, cells + o * H, hdst);                              \
+                STEP(r, H, gates + o * G, b, c, cells + 2 * o * H, hdst);                              \
             }                                                                                      \
             if (rc == 0 && whr) {                                                                  \
                 rc = MT__STEP_MM_T(T)(dt, r, P, H, hdst, whrT, whr, out + o * P, NULL);            \
@@ -330,7 +333,7 @@ mt_lstm_forward(const mt_lstm_args *a, mt_tensor **out, mt_tensor **h_n, mt_tens
     int64_t N = a->gx->sizes[0];
     int64_t *off = mt__lstm_offsets(a);
     mt_tensor *o = mt__lstm_new(dt, N, P), *h = mt__lstm_new(dt, B, P), *c = mt__lstm_new(dt, B, H);
-    mt_tensor *g = mt__lstm_new(dt, N, 4 * H), *cs = mt__lstm_new(dt, N, H);
+    mt_tensor *g = mt__lstm_new(dt, N, 4 * H), *cs = mt__lstm_new(dt, N, 2 * H);
     mt_tensor *hp = a->w_hr ? mt__lstm_new(dt, N, H) : NULL;
     if (off == NULL || !o || !h || !c || !g || !cs || (a->w_hr && !hp)) {
         rc = off == NULL ? MT_ENOMEM : mt_error_set(MT_ENOMEM, "lstm: out of memory");
@@ -373,7 +376,8 @@ fail:
 /* ---- backward ----------------------------------------------------------------------------- */
 
 /* One backward step over rows [0, r): dh (r, H) the gradient of h' before the projection, dc
- * (r, H) that of c' (updated in place to that of c), cprev the previous cells (r, H); writes
+ * (r, H) that of c' (updated in place to that of c), cells (r, 2H) c' and tanh(c') as the
+ * forward kept them, cprev the previous cells (r, H); writes
  * the gradient of the gates before their functions into dg (r, 4H). */
 #define MT__LSTM_STEP_BWD(T, NAME)                                                                 \
     MT_SIMD_CLONES static void NAME(int64_t r, int64_t H, const T *restrict gates,               \
@@ -386,7 +390,7 @@ fail:
             T *d = dg + i * G;                                                                     \
             for (int64_t j = 0; j < H; j++) {                                                      \
                 T gi = g[j], gf = g[H + j], gg = g[2 * H + j], go = g[3 * H + j];                  \
-                T tc = MT__TANH(T, cells[i * H + j]);                                              \
+                T tc = cells[(2 * i + 1) * H + j];                                                 \
                 T dhv = dh[i * H + j];                                                             \
                 T dct = dc[i * H + j] + dhv * go * (1 - tc * tc);                                  \
                 d[j] = dct * gg * gi * (1 - gi);                                                   \
@@ -400,16 +404,22 @@ fail:
 MT__LSTM_STEP_BWD(float, mt__lstm_step_bwd_f32)
 MT__LSTM_STEP_BWD(double, mt__lstm_step_bwd_f64)
 
-/* The previous state's rows [0, r) of step t (in processing order): the state the previous
- * processed step wrote for the rows it had, the initial state for the rest. */
+/* The previous state's rows [0, r) of step t (in processing order), w values each: the state
+ * the previous processed step wrote for the rows it had (rows ld apart in all), the initial
+ * state for the rest. */
 #define MT__LSTM_PREV(T, NAME)                                                                     \
     static void NAME(const mt_lstm_args *a, const int64_t *off, int64_t t, int64_t r, int64_t w,   \
-                     const T *all, const T *init, T *dst)                                          \
+                     int64_t ld, const T *all, const T *init, T *dst)                              \
     {                                                                                              \
         int64_t prev = a->reverse ? t + 1 : t - 1, have = 0;                                       \
         if (prev >= 0 && prev < a->steps) {                                                        \
             have = a->batch_sizes[prev] < r ? a->batch_sizes[prev] : r;                            \
-            memcpy(dst, all + off[prev] * w, (size_t)(have * w) * sizeof(T));                      \
+            if (ld == w) {                                                                         \
+                memcpy(dst, all + off[prev] * w, (size_t)(have * w) * sizeof(T));                  \
+            }                                                                                      \
+            for (int64_t i = 0; ld != w && i < have; i++) {                                        \
+                memcpy(dst + i * w, all + (off[prev] + i) * ld, (size_t)w * sizeof(T));            \
+            }                                                                                      \
         }                                                                                          \
         memcpy(dst + have * w, init + have * w, (size_t)((r - have) * w) * sizeof(T));             \
     }
@@ -452,10 +462,10 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
                 rc = MT__STEP_MM_T(T)(dt, r, H, P, dh, whr, whrT, dhp, NULL);                     \
                 dhv = dhp;                                                                         \
             }                                                                                      \
-            PREV(a, off, t, r, H, cells, c0, cp);                                                  \
-            PREV(a, off, t, r, P, out, h0, hprev + o * P);                                         \
+            PREV(a, off, t, r, H, 2 * H, cells, c0, cp);                                                  \
+            PREV(a, off, t, r, P, P, out, h0, hprev + o * P);                                         \
             if (rc == 0) {                                                                         \
-                STEP(r, H, gates + o * G, cells + o * H, cp, dhv, dc, dgx + o * G);                \
+                STEP(r, H, gates + o * G, cells + 2 * o * H, cp, dhv, dc, dgx + o * G);                \
                 rc = MT__STEP_MM_T(T)(dt, r, P, G, dgx + o * G, whh, whhT, dh, NULL);             \
             }                                                                                      \
         }                                                                                          \

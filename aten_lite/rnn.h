@@ -18,9 +18,9 @@
  * by time step as a PackedSequence's data: step t holds batch_sizes[t] rows (non-increasing),
  * the rows of the sequences still running; the others keep their state, so each sequence ends
  * (forward) or starts (reverse) with its own state.  It keeps what mt_lstm_backward needs: the
- * activated gates and the cells of every step (and h before the projection).  The backward
- * runs the steps the other way, keeping each step's gate gradients, so that the weights'
- * gradients are one product each at the end.  float32 and float64, contiguous operands;
+ * activated gates, the cells and their tanh of every step (and h before the projection).  The
+ * backward runs the steps the other way, keeping each step's gate gradients, so that the
+ * weights' gradients are one product each at the end.  float32 and float64, contiguous operands;
  * results are new tensors the caller owns.  0, or a negative code (nothing returned). */
 typedef struct {
     const mt_tensor *gx;          /* (N, 4H): N = sum of batch_sizes */
@@ -33,8 +33,8 @@ typedef struct {
     bool reverse;
 } mt_lstm_args;
 
-/* out (N, P), h_n (B, P), c_n (B, H), and for the backward gates (N, 4H), cells (N, H), hpre
- * (N, H; NULL without a projection). */
+/* out (N, P), h_n (B, P), c_n (B, H), and for the backward gates (N, 4H), cells (N, 2H: each
+ * row c' then tanh(c')), hpre (N, H; NULL without a projection). */
 int mt_lstm_forward(const mt_lstm_args *a, mt_tensor **out, mt_tensor **h_n, mt_tensor **c_n,
                     mt_tensor **gates, mt_tensor **cells, mt_tensor **hpre);
 
