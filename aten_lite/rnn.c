@@ -259,7 +259,7 @@ MT__LSTM_STEP_FWD(double, mt__lstm_step_fwd_f64)
             rc = MT__STEP_MM_T(T)(dt, r, G, P, h, whhT, whh, gates + o * G, gx + o * G);           \
             T *hdst = whr ? hpre + o * H : out + o * P;                                            \
             if (rc == 0) {                                                                         \
-                STEP(r, H, gates + o * G, b, c, cells + 2 * o * H, hdst);                              \
+                STEP(r, H, gates + o * G, b, c, cells + 2 * o * H, hdst);                          \
             }                                                                                      \
             if (rc == 0 && whr) {                                                                  \
                 rc = MT__STEP_MM_T(T)(dt, r, P, H, hdst, whrT, whr, out + o * P, NULL);            \
@@ -462,10 +462,10 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
                 rc = MT__STEP_MM_T(T)(dt, r, H, P, dh, whr, whrT, dhp, NULL);                     \
                 dhv = dhp;                                                                         \
             }                                                                                      \
-            PREV(a, off, t, r, H, 2 * H, cells, c0, cp);                                                  \
-            PREV(a, off, t, r, P, P, out, h0, hprev + o * P);                                         \
+            PREV(a, off, t, r, H, 2 * H, cells, c0, cp);                                           \
+            PREV(a, off, t, r, P, P, out, h0, hprev + o * P);                                      \
             if (rc == 0) {                                                                         \
-                STEP(r, H, gates + o * G, cells + 2 * o * H, cp, dhv, dc, dgx + o * G);                \
+                STEP(r, H, gates + o * G, cells + 2 * o * H, cp, dhv, dc, dgx + o * G);            \
                 rc = MT__STEP_MM_T(T)(dt, r, P, G, dgx + o * G, whh, whhT, dh, NULL);             \
             }                                                                                      \
         }                                                                                          \
