@@ -81,15 +81,15 @@ mt__sigmoid_d(double x)
 
 /* ---- the per-step products ------------------------------------------------------------------ */
 
-/* C (r x n) = X + A (r x k, row-major) @ B (k x n, row-major) (X (r x n) or NULL: zeros), for
- * the few rows of one step:
+/* C (r x n) = X + A (r x k, row-major) @ B (k x n, row-major) (X (r x n) NULL: zeros; X may be
+ * C), for the few rows of one step:
  * the BLAS would pack B (the same weight every step) anew on each call, which costs more
  * than the product.  Blocks of 4 rows x 16 columns of C are accumulated in registers over all
  * of k (each row of B loaded once per block, 64 multiply-adds per 4 loads); the loops over
  * the 16 columns vectorise. */
 #define MT__MM_ROWS(T, NAME)                                                                       \
     MT_SIMD_CLONES static void NAME(int64_t r, int64_t n, int64_t k, const T *restrict A,         \
-                                    const T *restrict B, T *restrict C, const T *X)               \
+                                    const T *restrict B, T *C, const T *X)                        \
     {                                                                                              \
         enum { NB = 16 };                                                                          \
         for (int64_t i = 0; i < r; i += 4) {                                                       \
@@ -159,8 +159,8 @@ MT__TRANSPOSE(float, mt__transpose_f32)
 MT__TRANSPOSE(double, mt__transpose_f64)
 #define MT__TRANSPOSE_T(T) _Generic((T)0, float: mt__transpose_f32, default: mt__transpose_f64)
 
-/* C (r x n) = X + A (r x k) @ B (X NULL: zeros): B given both as is (k x n) and, for the
- * BLAS, its transpose bt (n x k) */
+/* C (r x n) = X + A (r x k) @ B (X NULL: zeros; X may be C): B given both as is (k x n) and,
+ * for the BLAS, its transpose bt (n x k) */
 #define MT__STEP_MM(T, NAME)                                                                       \
     static int NAME(mt_dtype dt, int64_t r, int64_t n, int64_t k, const T *A, const T *b,          \
                     const T *bt, T *C, const T *X)                                                 \
@@ -169,7 +169,7 @@ MT__TRANSPOSE(double, mt__transpose_f64)
             MT__MM_ROWS_T(T)(r, n, k, A, b, C, X);                                                 \
             return 0;                                                                              \
         }                                                                                          \
-        if (X != NULL) {                                                                           \
+        if (X != NULL && X != C) {                                                                 \
             memcpy(C, X, (size_t)(r * n) * sizeof(T));                                             \
         }                                                                                          \
         return mt_gemm_raw(dt, false, true, r, n, k, 1.0, A, k, bt, k, X ? 1.0 : 0.0, C);          \
@@ -228,17 +228,16 @@ mt__lstm_offsets(const mt_lstm_args *a)
 MT__LSTM_STEP_FWD(float, mt__lstm_step_fwd_f32)
 MT__LSTM_STEP_FWD(double, mt__lstm_step_fwd_f64)
 
-/* each step's gates are computed in place in gates: gx's rows plus h W_hh^T */
+/* gates (N, 4H) holds x W_ih^T; each step adds h W_hh^T to its rows in place */
 #define MT__LSTM_FORWARD(T, STEP, NAME)                                                            \
     static int NAME(const mt_lstm_args *a, const int64_t *off, T *out, T *h, T *c, T *gates,       \
                     T *cells, T *hpre)                                                             \
     {                                                                                              \
-        mt_dtype dt = a->gx->dtype;                                                                \
+        mt_dtype dt = a->x->dtype;                                                                 \
         int64_t H = a->c0->sizes[1], P = a->h0->sizes[1], G = 4 * H;                               \
-        const T *gx = (const T *)mt_tensor_data(a->gx);                                            \
         const T *whh = (const T *)mt_tensor_data(a->w_hh);                                         \
         const T *whr = a->w_hr ? (const T *)mt_tensor_data(a->w_hr) : NULL;                        \
-        T *b = malloc((size_t)(G + P * G + (whr ? H * P : 0)) * sizeof(T)); /* b_hh, or zeros */  \
+        T *b = malloc((size_t)(G + P * G + (whr ? H * P : 0)) * sizeof(T)); /* b_ih + b_hh */     \
         if (b == NULL) {                                                                           \
             return mt_error_set(MT_ENOMEM, "lstm: out of memory");                                 \
         }                                                                                          \
@@ -247,16 +246,15 @@ MT__LSTM_STEP_FWD(double, mt__lstm_step_fwd_f64)
         if (whr) {                                                                                 \
             MT__TRANSPOSE_T(T)(whr, P, H, whrT);                                                   \
         }                                                                                          \
-        if (a->b_hh != NULL) {                                                                     \
-            memcpy(b, mt_tensor_data(a->b_hh), (size_t)G * sizeof(T));                             \
-        }                                                                                          \
-        else {                                                                                     \
-            memset(b, 0, (size_t)G * sizeof(T));                                                   \
+        const T *bih = a->b_ih ? (const T *)mt_tensor_data(a->b_ih) : NULL;                        \
+        const T *bhh = a->b_hh ? (const T *)mt_tensor_data(a->b_hh) : NULL;                        \
+        for (int64_t j = 0; j < G; j++) {                                                          \
+            b[j] = (bih ? bih[j] : 0) + (bhh ? bhh[j] : 0);                                        \
         }                                                                                          \
         int rc = 0;                                                                                \
         for (int64_t s = 0; s < a->steps && rc == 0; s++) {                                        \
             int64_t t = a->reverse ? a->steps - 1 - s : s, r = a->batch_sizes[t], o = off[t];      \
-            rc = MT__STEP_MM_T(T)(dt, r, G, P, h, whhT, whh, gates + o * G, gx + o * G);           \
+            rc = MT__STEP_MM_T(T)(dt, r, G, P, h, whhT, whh, gates + o * G, gates + o * G);        \
             T *hdst = whr ? hpre + o * H : out + o * P;                                            \
             if (rc == 0) {                                                                         \
                 STEP(r, H, gates + o * G, b, c, cells + 2 * o * H, hdst);                          \
@@ -278,13 +276,13 @@ MT__LSTM_FORWARD(double, mt__lstm_step_fwd_f64, mt__lstm_forward_f64)
 static int
 mt__lstm_check(const mt_lstm_args *a)
 {
-    mt_dtype dt = a->gx->dtype;
+    mt_dtype dt = a->x->dtype;
     if (dt != MT_FLOAT32 && dt != MT_FLOAT64) {
         return mt_error_set(MT_ETYPE, "lstm: float32 or float64 operands, not %s",
                             mt_dtype_name(dt));
     }
-    if (a->steps <= 0 || a->h0->ndim != 2 || a->c0->ndim != 2 || a->gx->ndim != 2 ||
-        a->w_hh->ndim != 2) {
+    if (a->steps <= 0 || a->h0->ndim != 2 || a->c0->ndim != 2 || a->x->ndim != 2 ||
+        a->w_ih->ndim != 2 || a->w_hh->ndim != 2) {
         return mt_error_set(MT_ERUNTIME, "lstm: bad operand shapes");
     }
     int64_t B = a->batch_sizes[0], H = a->c0->sizes[1], P = a->h0->sizes[1], n = 0;
@@ -295,16 +293,22 @@ mt__lstm_check(const mt_lstm_args *a)
         }
         n += a->batch_sizes[t];
     }
-    const mt_tensor *ts[] = {a->gx, a->h0, a->c0, a->w_hh, a->b_hh, a->w_hr};
-    for (int i = 0; i < 6; i++) {
+    const mt_tensor *ts[] = {a->x, a->h0, a->c0, a->w_ih, a->w_hh, a->b_ih, a->b_hh, a->w_hr};
+    for (int i = 0; i < 8; i++) {
         if (ts[i] != NULL && (ts[i]->dtype != dt || !ts[i]->contiguous ||
                               mt_tensor_device(ts[i]).type != MT_CPU)) {
             return mt_error_set(MT_ERUNTIME, "lstm: contiguous CPU operands of one dtype");
         }
     }
-    if (a->gx->sizes[0] != n || a->gx->sizes[1] != 4 * H || a->h0->sizes[0] != B ||
+    const mt_tensor *bs[] = {a->b_ih, a->b_hh};
+    for (int i = 0; i < 2; i++) {
+        if (bs[i] != NULL && (bs[i]->ndim != 1 || bs[i]->sizes[0] != 4 * H)) {
+            return mt_error_set(MT_ERUNTIME, "lstm: operand shapes do not agree");
+        }
+    }
+    if (a->x->sizes[0] != n || a->w_ih->sizes[0] != 4 * H ||
+        a->w_ih->sizes[1] != a->x->sizes[1] || a->h0->sizes[0] != B ||
         a->c0->sizes[0] != B || a->w_hh->sizes[0] != 4 * H || a->w_hh->sizes[1] != P ||
-        (a->b_hh != NULL && (a->b_hh->ndim != 1 || a->b_hh->sizes[0] != 4 * H)) ||
         (a->w_hr != NULL && (a->w_hr->ndim != 2 || a->w_hr->sizes[0] != P ||
                              a->w_hr->sizes[1] != H)) ||
         (a->w_hr == NULL && P != H)) {
@@ -328,9 +332,9 @@ mt_lstm_forward(const mt_lstm_args *a, mt_tensor **out, mt_tensor **h_n, mt_tens
     if (rc < 0) {
         return rc;
     }
-    mt_dtype dt = a->gx->dtype;
+    mt_dtype dt = a->x->dtype;
     int64_t B = a->batch_sizes[0], H = a->c0->sizes[1], P = a->h0->sizes[1];
-    int64_t N = a->gx->sizes[0];
+    int64_t N = a->x->sizes[0], K = a->x->sizes[1]; /* K: the input's size */
     int64_t *off = mt__lstm_offsets(a);
     mt_tensor *o = mt__lstm_new(dt, N, P), *h = mt__lstm_new(dt, B, P), *c = mt__lstm_new(dt, B, H);
     mt_tensor *g = mt__lstm_new(dt, N, 4 * H), *cs = mt__lstm_new(dt, N, 2 * H);
@@ -341,6 +345,12 @@ mt_lstm_forward(const mt_lstm_args *a, mt_tensor **out, mt_tensor **h_n, mt_tens
     }
     memcpy(mt_tensor_data(h), mt_tensor_data(a->h0), (size_t)(B * P) * mt_tensor_itemsize(h));
     memcpy(mt_tensor_data(c), mt_tensor_data(a->c0), (size_t)(B * H) * mt_tensor_itemsize(c));
+    /* the input's share of every step's gates, one product */
+    rc = mt_gemm_raw(dt, false, true, N, 4 * H, K, 1.0, mt_tensor_data(a->x), K,
+                     mt_tensor_data(a->w_ih), K, 0.0, mt_tensor_data(g));
+    if (rc < 0) {
+        goto fail;
+    }
     if (dt == MT_FLOAT32) {
         rc = mt__lstm_forward_f32(a, off, (float *)mt_tensor_data(o), (float *)mt_tensor_data(h),
                                   (float *)mt_tensor_data(c), (float *)mt_tensor_data(g),
@@ -433,7 +443,7 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
                     const T *cells, const T *hpre, const T *gout, T *dh, T *dc, T *dgx,            \
                     T *hprev, T *dhr)                                                              \
     {                                                                                              \
-        mt_dtype dt = a->gx->dtype;                                                                \
+        mt_dtype dt = a->x->dtype;                                                                 \
         int64_t B = a->batch_sizes[0], H = a->c0->sizes[1], P = a->h0->sizes[1], G = 4 * H;       \
         const T *whh = (const T *)mt_tensor_data(a->w_hh);                                         \
         const T *whr = a->w_hr ? (const T *)mt_tensor_data(a->w_hr) : NULL;                        \
@@ -500,16 +510,16 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
                  const mt_tensor *g_hn, const mt_tensor *g_cn, const bool *needs,
                  mt_tensor **grads)
 {
+    for (int i = 0; i < MT_LSTM_GRADS; i++) {
+        grads[i] = NULL;
+    }
     int rc = mt__lstm_check(a);
     if (rc < 0) {
         return rc;
     }
-    mt_dtype dt = a->gx->dtype;
+    mt_dtype dt = a->x->dtype;
     int64_t B = a->batch_sizes[0], H = a->c0->sizes[1], P = a->h0->sizes[1], G = 4 * H;
-    int64_t N = a->gx->sizes[0];
-    for (int i = 0; i < 6; i++) {
-        grads[i] = NULL;
-    }
+    int64_t N = a->x->sizes[0], K = a->x->sizes[1]; /* K: the input's size */
     int64_t *off = mt__lstm_offsets(a);
     mt_tensor *gout = g_out ? mt_contiguous((mt_tensor *)g_out) : NULL;
     mt_tensor *dh = mt__lstm_init(dt, B, P, g_hn), *dc = mt__lstm_init(dt, B, H, g_cn);
@@ -544,29 +554,48 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
     if (rc < 0) {
         goto done;
     }
-    /* the weights' gradients: one product each over every step's rows */
-    if (needs[3]) {
-        grads[3] = mt__lstm_new(dt, G, P);
-        rc = grads[3] ? mt_gemm_raw(dt, true, false, G, P, N, 1.0, mt_tensor_data(dgx), G,
-                                    mt_tensor_data(hprev), P, 0.0, mt_tensor_data(grads[3]))
+    /* from the gates' gradients dgx (N, 4H): x's (dgx W_ih), each weight's (one product over
+     * every step's rows) and the biases' (dgx summed over the rows, the same for both) */
+    if (needs[0]) {
+        grads[0] = mt__lstm_new(dt, N, K);
+        rc = grads[0] ? mt_gemm_raw(dt, false, false, N, K, G, 1.0, mt_tensor_data(dgx), G,
+                                    mt_tensor_data(a->w_ih), K, 0.0, mt_tensor_data(grads[0]))
                       : MT_ENOMEM;
     }
-    if (rc == 0 && needs[4] && a->b_hh != NULL) {
-        bool mask[2] = {true, false};
-        grads[4] = mt_reduce(MT_REDUCE_SUM, dgx, mask, false);
-        rc = grads[4] ? 0 : mt_error_code();
+    if (rc == 0 && needs[3]) {
+        grads[3] = mt__lstm_new(dt, G, K);
+        rc = grads[3] ? mt_gemm_raw(dt, true, false, G, K, N, 1.0, mt_tensor_data(dgx), G,
+                                    mt_tensor_data(a->x), K, 0.0, mt_tensor_data(grads[3]))
+                      : MT_ENOMEM;
     }
-    if (rc == 0 && needs[5] && a->w_hr != NULL) {
-        grads[5] = mt__lstm_new(dt, P, H);
-        rc = grads[5] ? mt_gemm_raw(dt, true, false, P, H, N, 1.0, mt_tensor_data(dhr), P,
-                                    mt_tensor_data(hpre), H, 0.0, mt_tensor_data(grads[5]))
+    if (rc == 0 && needs[4]) {
+        grads[4] = mt__lstm_new(dt, G, P);
+        rc = grads[4] ? mt_gemm_raw(dt, true, false, G, P, N, 1.0, mt_tensor_data(dgx), G,
+                                    mt_tensor_data(hprev), P, 0.0, mt_tensor_data(grads[4]))
+                      : MT_ENOMEM;
+    }
+    bool need_ih = needs[5] && a->b_ih != NULL, need_hh = needs[6] && a->b_hh != NULL;
+    if (rc == 0 && (need_ih || need_hh)) {
+        bool mask[2] = {true, false};
+        mt_tensor *db = mt_reduce(MT_REDUCE_SUM, dgx, mask, false);
+        mt_tensor *db2 = db && need_ih && need_hh ? mt_clone(db) : NULL;
+        rc = db == NULL || (need_ih && need_hh && db2 == NULL) ? mt_error_code() : 0;
+        if (rc == 0) {
+            grads[5] = need_ih ? db : NULL;
+            grads[6] = need_ih ? db2 : db;
+        }
+        else {
+            mt_tensor_decref(db);
+            mt_tensor_decref(db2);
+        }
+    }
+    if (rc == 0 && needs[7] && a->w_hr != NULL) {
+        grads[7] = mt__lstm_new(dt, P, H);
+        rc = grads[7] ? mt_gemm_raw(dt, true, false, P, H, N, 1.0, mt_tensor_data(dhr), P,
+                                    mt_tensor_data(hpre), H, 0.0, mt_tensor_data(grads[7]))
                       : MT_ENOMEM;
     }
     if (rc == 0) {
-        if (needs[0]) {
-            grads[0] = dgx;
-            dgx = NULL;
-        }
         if (needs[1]) {
             grads[1] = dh;
             dh = NULL;
@@ -578,7 +607,7 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
     }
 done:
     if (rc < 0) {
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < MT_LSTM_GRADS; i++) {
             mt_tensor_decref(grads[i]);
             grads[i] = NULL;
         }

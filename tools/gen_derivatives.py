@@ -71,10 +71,11 @@ VOCAB = {v.name: v for v in [
     V("clamp_min", "T self, A min", "T",
       "mt_binary(MT_OP_MAXIMUM, mt_arg_tensor({self}), {min}, NULL, mt_scalar_int(1))"),
     V("last_dims", "I n", "L", "mt_d_last_dims({n})"),
-    V("lstm_backward", "T g_out, T g_hn, T g_cn, T gx, L batch_sizes, T h0, T c0, T w_hh, "
-      "T b_hh, T w_hr, B reverse, T out, T gates, T cells, T hpre", "J",
-      "mt_d_lstm_backward({g_out}, {g_hn}, {g_cn}, {gx}, {batch_sizes}, {h0}, {c0}, {w_hh}, "
-      "{b_hh}, {w_hr}, {reverse}, {out}, {gates}, {cells}, {hpre}, {needs}, {outs})"),
+    V("lstm_backward", "T g_out, T g_hn, T g_cn, T x, L batch_sizes, T h0, T c0, T w_ih, "
+      "T w_hh, T b_ih, T b_hh, T w_hr, B reverse, T out, T gates, T cells, T hpre", "J",
+      "mt_d_lstm_backward({g_out}, {g_hn}, {g_cn}, {x}, {batch_sizes}, {h0}, {c0}, {w_ih}, "
+      "{w_hh}, {b_ih}, {b_hh}, {w_hr}, {reverse}, {out}, {gates}, {cells}, {hpre}, {needs}, "
+      "{outs})"),
     V("layer_norm_backward", "T g, T gm, T gr, T x, T mean, T rstd, T w, I n", "J",
       "mt_d_layer_norm_backward({g}, {gm}, {gr}, {x}, {mean}, {rstd}, {w}, {n}, {needs}, "
       "{outs})"),

@@ -329,11 +329,11 @@ mt_tensor *mt_d_softmax_backward(mt_tensor *g, mt_tensor *y, int64_t dim, bool l
 int mt_d_layer_norm_backward(mt_tensor *g, mt_tensor *gm, mt_tensor *gr, mt_tensor *x,
                              mt_tensor *mean, mt_tensor *rstd, mt_tensor *w, int64_t n,
                              const bool *needs, mt_tensor **outs);
-int mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor *gx,
-                       mt_dlist batch_sizes, mt_tensor *h0, mt_tensor *c0, mt_tensor *w_hh,
-                       mt_tensor *b_hh, mt_tensor *w_hr, bool reverse, mt_tensor *out,
-                       mt_tensor *gates, mt_tensor *cells, mt_tensor *hpre, const bool *needs,
-                       mt_tensor **outs);
+int mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor *x,
+                       mt_dlist batch_sizes, mt_tensor *h0, mt_tensor *c0, mt_tensor *w_ih,
+                       mt_tensor *w_hh, mt_tensor *b_ih, mt_tensor *b_hh, mt_tensor *w_hr,
+                       bool reverse, mt_tensor *out, mt_tensor *gates, mt_tensor *cells,
+                       mt_tensor *hpre, const bool *needs, mt_tensor **outs);
 /* g summed over the dims broadcasting added or expanded, to `shape` */
 mt_tensor *mt_d_sum_to(mt_tensor *g, mt_dlist shape);
 /* the gradient g of a reduction over `dim` (None: all) of a tensor of `shape`, broadcast back */
