@@ -616,6 +616,31 @@ def _c_function(fc, fname, title, out_params):
     lines += ["    return rc < 0 ? mt_d_err() : 0;", "}", ""]
     return lines
 
+def _grads_read(trees):
+    """Bit i set when a formula reads the gradient of output i (grad is grads[0]); every bit
+    when one indexes grads with anything but a number."""
+    mask = 0
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                    node.value.id == "grads":
+                i = node.slice
+                if isinstance(i, ast.Constant) and isinstance(i.value, int) and 0 <= i.value < 32:
+                    mask |= 1 << i.value
+                else:
+                    return 0xFFFFFFFF
+            elif isinstance(node, ast.Name) and node.id == "grad":
+                mask |= 1
+    # a bare `grads` (not subscripted) reads them all
+    subscripted = {id(n.value) for tree in trees for n in ast.walk(tree)
+                   if isinstance(n, ast.Subscript)}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == "grads" and id(node) not in subscripted:
+                return 0xFFFFFFFF
+    return mask
+
+
 def emit_declaration(dsl, op, spec, out):
     decl = dsl.Declaration(op, spec)
     if len(decl.params) > 16:
@@ -678,6 +703,7 @@ def emit_declaration(dsl, op, spec, out):
     out.append(f"    .formulas = mt__dformulas_{op},")
     out.append(f"    .result_reads = {result_reads}u,")
     out.append(f"    .result_outs = {sum(1 << i for i in decl.result_outputs())}u,")
+    out.append(f"    .grads_read = {_grads_read(list(decl.trees.values()))}u,")
     if joints:
         out.append(f"    .joints = mt__djoints_{op},")
         out.append(f"    .njoints = {len(joints)},")

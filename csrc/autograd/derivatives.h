@@ -197,6 +197,8 @@ typedef struct mt_derivative {
     uint32_t result_reads;     /* bit q: parameter q's formula reads the results */
     uint32_t result_outs;      /* bit i: some formula reads output i's values (only those are
                                 * saved: an in-place op on another output is no error) */
+    uint32_t grads_read;       /* bit i: some formula reads output i's gradient (the others
+                                * are never made zeros where none arrived) */
     const mt_djoint *joints;   /* formulas of several parameters at once */
     int njoints;
     PyObject *node_type;       /* the Node subclass (made on first use; owned) */
