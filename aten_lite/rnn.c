@@ -414,34 +414,34 @@ fail:
 MT__LSTM_STEP_BWD(float, mt__lstm_step_bwd_f32)
 MT__LSTM_STEP_BWD(double, mt__lstm_step_bwd_f64)
 
-/* The previous state's rows [0, r) of step t (in processing order), w values each: the state
- * the previous processed step wrote for the rows it had (rows ld apart in all), the initial
- * state for the rest. */
+/* The previous state's rows [0, r) of step t (in processing order), w values each, into dst
+ * (rows ldd apart): the state the previous processed step wrote for the rows it had (rows ld
+ * apart in all), the initial state (rows w apart) for the rest. */
 #define MT__LSTM_PREV(T, NAME)                                                                     \
     static void NAME(const mt_lstm_args *a, const int64_t *off, int64_t t, int64_t r, int64_t w,   \
-                     int64_t ld, const T *all, const T *init, T *dst)                              \
+                     int64_t ld, const T *all, const T *init, T *dst, int64_t ldd)                 \
     {                                                                                              \
         int64_t prev = a->reverse ? t + 1 : t - 1, have = 0;                                       \
         if (prev >= 0 && prev < a->steps) {                                                        \
             have = a->batch_sizes[prev] < r ? a->batch_sizes[prev] : r;                            \
-            if (ld == w) {                                                                         \
-                memcpy(dst, all + off[prev] * w, (size_t)(have * w) * sizeof(T));                  \
-            }                                                                                      \
-            for (int64_t i = 0; ld != w && i < have; i++) {                                        \
-                memcpy(dst + i * w, all + (off[prev] + i) * ld, (size_t)w * sizeof(T));            \
+            for (int64_t i = 0; i < have; i++) {                                                   \
+                memcpy(dst + i * ldd, all + (off[prev] + i) * ld, (size_t)w * sizeof(T));          \
             }                                                                                      \
         }                                                                                          \
-        memcpy(dst + have * w, init + have * w, (size_t)((r - have) * w) * sizeof(T));             \
+        for (int64_t i = have; i < r; i++) {                                                       \
+            memcpy(dst + i * ldd, init + i * w, (size_t)w * sizeof(T));                            \
+        }                                                                                          \
     }
 MT__LSTM_PREV(float, mt__lstm_prev_f32)
 MT__LSTM_PREV(double, mt__lstm_prev_f64)
 
-/* dgx (N, 4H) the gates' gradients, hprev (N, P) the state each step read, dhr (N, P) the
+/* dgx (N, 4H) the gates' gradients, hprev (N rows ldh apart, P values each) the state each
+ * step read, dhr (N, P) the
  * gradient of each step's projected h (with a projection) */
 #define MT__LSTM_BACKWARD(T, STEP, PREV, NAME)                                                     \
     static int NAME(const mt_lstm_args *a, const int64_t *off, const T *out, const T *gates,       \
                     const T *cells, const T *hpre, const T *gout, T *dh, T *dc, T *dgx,            \
-                    T *hprev, T *dhr)                                                              \
+                    T *hprev, int64_t ldh, T *dhr)                                                 \
     {                                                                                              \
         mt_dtype dt = a->x->dtype;                                                                 \
         int64_t B = a->batch_sizes[0], H = a->c0->sizes[1], P = a->h0->sizes[1], G = 4 * H;       \
@@ -472,8 +472,8 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
                 rc = MT__STEP_MM_T(T)(dt, r, H, P, dh, whr, whrT, dhp, NULL);                     \
                 dhv = dhp;                                                                         \
             }                                                                                      \
-            PREV(a, off, t, r, H, 2 * H, cells, c0, cp);                                           \
-            PREV(a, off, t, r, P, P, out, h0, hprev + o * P);                                      \
+            PREV(a, off, t, r, H, 2 * H, cells, c0, cp, H);                                           \
+            PREV(a, off, t, r, P, P, out, h0, hprev + o * ldh, ldh);                               \
             if (rc == 0) {                                                                         \
                 STEP(r, H, gates + o * G, cells + 2 * o * H, cp, dhv, dc, dgx + o * G);            \
                 rc = MT__STEP_MM_T(T)(dt, r, P, G, dgx + o * G, whh, whhT, dh, NULL);             \
@@ -504,6 +504,17 @@ mt__lstm_init(mt_dtype dt, int64_t rows, int64_t cols, const mt_tensor *src)
     return t;
 }
 
+/* rows rows of w values (of size bytes each) from src (rows ls values apart) to dst (ld apart) */
+static void
+mt__lstm_copy_rows(void *dst, int64_t ld, const void *src, int64_t ls, int64_t rows, int64_t w,
+                   size_t size)
+{
+    for (int64_t i = 0; i < rows; i++) {
+        memcpy((char *)dst + (size_t)(i * ld) * size, (const char *)src + (size_t)(i * ls) * size,
+               (size_t)w * size);
+    }
+}
+
 int
 mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *gates,
                  const mt_tensor *cells, const mt_tensor *hpre, const mt_tensor *g_out,
@@ -523,7 +534,11 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
     int64_t *off = mt__lstm_offsets(a);
     mt_tensor *gout = g_out ? mt_contiguous((mt_tensor *)g_out) : NULL;
     mt_tensor *dh = mt__lstm_init(dt, B, P, g_hn), *dc = mt__lstm_init(dt, B, H, g_cn);
-    mt_tensor *dgx = mt__lstm_new(dt, N, G), *hprev = mt__lstm_new(dt, N, P);
+    /* both weights' gradients wanted: x and the states each step read side by side, (N, K + P),
+     * so that they are one product (the BLAS packs dgx once) */
+    bool both = needs[3] && needs[4];
+    int64_t ldh = both ? K + P : P;
+    mt_tensor *dgx = mt__lstm_new(dt, N, G), *hprev = mt__lstm_new(dt, N, ldh);
     mt_tensor *dhr = a->w_hr ? mt__lstm_new(dt, N, P) : NULL;
     if (off == NULL || (g_out && !gout) || !dh || !dc || !dgx || !hprev || (a->w_hr && !dhr)) {
         rc = mt_error_code() < 0 ? mt_error_code() : mt_error_set(MT_ENOMEM, "lstm: out of memory");
@@ -534,13 +549,18 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
         rc = mt_error_set(MT_ERUNTIME, "lstm: the output's gradient has another shape");
         goto done;
     }
+    size_t size = mt_tensor_itemsize(dgx);
+    char *hp = (char *)mt_tensor_data(hprev) + (both ? (size_t)K * size : 0);
+    if (both) {
+        mt__lstm_copy_rows(mt_tensor_data(hprev), ldh, mt_tensor_data(a->x), K, N, K, size);
+    }
     if (dt == MT_FLOAT32) {
         rc = mt__lstm_backward_f32(
             a, off, (const float *)mt_tensor_data(out), (const float *)mt_tensor_data(gates),
             (const float *)mt_tensor_data(cells), hpre ? (const float *)mt_tensor_data(hpre) : NULL,
             gout ? (const float *)mt_tensor_data(gout) : NULL, (float *)mt_tensor_data(dh),
             (float *)mt_tensor_data(dc), (float *)mt_tensor_data(dgx),
-            (float *)mt_tensor_data(hprev), dhr ? (float *)mt_tensor_data(dhr) : NULL);
+            (float *)hp, ldh, dhr ? (float *)mt_tensor_data(dhr) : NULL);
     }
     else {
         rc = mt__lstm_backward_f64(
@@ -549,7 +569,7 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
             hpre ? (const double *)mt_tensor_data(hpre) : NULL,
             gout ? (const double *)mt_tensor_data(gout) : NULL, (double *)mt_tensor_data(dh),
             (double *)mt_tensor_data(dc), (double *)mt_tensor_data(dgx),
-            (double *)mt_tensor_data(hprev), dhr ? (double *)mt_tensor_data(dhr) : NULL);
+            (double *)hp, ldh, dhr ? (double *)mt_tensor_data(dhr) : NULL);
     }
     if (rc < 0) {
         goto done;
@@ -562,13 +582,29 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
                                     mt_tensor_data(a->w_ih), K, 0.0, mt_tensor_data(grads[0]))
                       : MT_ENOMEM;
     }
-    if (rc == 0 && needs[3]) {
+    if (rc == 0 && both) {
+        mt_tensor *dw = mt__lstm_new(dt, G, K + P);
+        grads[3] = mt__lstm_new(dt, G, K);
+        grads[4] = mt__lstm_new(dt, G, P);
+        rc = dw && grads[3] && grads[4]
+                 ? mt_gemm_raw(dt, true, false, G, K + P, N, 1.0, mt_tensor_data(dgx), G,
+                               mt_tensor_data(hprev), K + P, 0.0, mt_tensor_data(dw))
+                 : MT_ENOMEM;
+        if (rc == 0) {
+            char *d = mt_tensor_data(dw);
+            mt__lstm_copy_rows(mt_tensor_data(grads[3]), K, d, K + P, G, K, size);
+            mt__lstm_copy_rows(mt_tensor_data(grads[4]), P, d + (size_t)K * size, K + P, G, P,
+                               size);
+        }
+        mt_tensor_decref(dw);
+    }
+    if (rc == 0 && needs[3] && !both) {
         grads[3] = mt__lstm_new(dt, G, K);
         rc = grads[3] ? mt_gemm_raw(dt, true, false, G, K, N, 1.0, mt_tensor_data(dgx), G,
                                     mt_tensor_data(a->x), K, 0.0, mt_tensor_data(grads[3]))
                       : MT_ENOMEM;
     }
-    if (rc == 0 && needs[4]) {
+    if (rc == 0 && needs[4] && !both) {
         grads[4] = mt__lstm_new(dt, G, P);
         rc = grads[4] ? mt_gemm_raw(dt, true, false, G, P, N, 1.0, mt_tensor_data(dgx), G,
                                     mt_tensor_data(hprev), P, 0.0, mt_tensor_data(grads[4]))
