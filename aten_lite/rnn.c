@@ -82,41 +82,88 @@ mt__sigmoid_d(double x)
 /* ---- the per-step products ------------------------------------------------------------------ */
 
 /* C (r x n) = X + A (r x k, row-major) @ B (k x n, row-major) (X (r x n) NULL: zeros; X may be
- * C), for the few rows of one step:
- * the BLAS would pack B (the same weight every step) anew on each call, which costs more
- * than the product.  Blocks of 4 rows x 16 columns of C are accumulated in registers over all
- * of k (each row of B loaded once per block, 64 multiply-adds per 4 loads); the loops over
- * the 16 columns vectorise. */
+ * C), for the few rows of one step: the BLAS would pack B (the same weight every step) anew on
+ * each call, which costs more than the product.  Blocks of 8 rows x 16 columns of C are
+ * accumulated in registers over all of k: each row of B is loaded once per block for 128
+ * multiply-adds in 8 independent chains (which cover their latency), the 8 rows' values of A
+ * for one q side by side in pk (8 k values, packed once per 8 rows); the loops over the 16
+ * columns vectorise.  The last rows (fewer than 8) go by blocks of 4 rows, then one by one. */
 #define MT__MM_ROWS(T, NAME)                                                                       \
     MT_SIMD_CLONES static void NAME(int64_t r, int64_t n, int64_t k, const T *restrict A,         \
-                                    const T *restrict B, T *C, const T *X)                        \
+                                    const T *restrict B, T *C, const T *X, T *restrict pk)        \
     {                                                                                              \
         enum { NB = 16 };                                                                          \
-        for (int64_t i = 0; i < r; i += 4) {                                                       \
-            int64_t ri = r - i < 4 ? r - i : 4;                                                    \
+        for (int64_t i = 0; i < r;) {                                                              \
+            int64_t ri = r - i >= 8 ? 8 : r - i < 4 ? r - i : 4;                                   \
+            const T *a = A + i * k;                                                                \
+            if (ri == 8) {                                                                         \
+                for (int64_t q = 0; q < k; q++) {                                                  \
+                    for (int ii = 0; ii < 8; ii++) {                                               \
+                        pk[q * 8 + ii] = a[ii * k + q];                                            \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
             for (int64_t j0 = 0; j0 < n; j0 += NB) {                                               \
                 int64_t w = n - j0 < NB ? n - j0 : NB;                                             \
-                T c[4][NB] = {{0}};                                                                \
-                if (w == NB && ri == 4) {                                                          \
+                T c[8][NB];                                                                        \
+                if (w == NB && ri == 8) {                                                          \
+                    T c0[NB] = {0}, c1[NB] = {0}, c2[NB] = {0}, c3[NB] = {0};                      \
+                    T c4[NB] = {0}, c5[NB] = {0}, c6[NB] = {0}, c7[NB] = {0};                      \
+                    for (int64_t q = 0; q < k; q++) {                                              \
+                        const T *b = B + q * n + j0, *aq = pk + q * 8;                             \
+                        for (int jj = 0; jj < NB; jj++) {                                          \
+                            c0[jj] = MT__FMA(T, aq[0], b[jj], c0[jj]);                             \
+                            c1[jj] = MT__FMA(T, aq[1], b[jj], c1[jj]);                             \
+                            c2[jj] = MT__FMA(T, aq[2], b[jj], c2[jj]);                             \
+                            c3[jj] = MT__FMA(T, aq[3], b[jj], c3[jj]);                             \
+                            c4[jj] = MT__FMA(T, aq[4], b[jj], c4[jj]);                             \
+                            c5[jj] = MT__FMA(T, aq[5], b[jj], c5[jj]);                             \
+                            c6[jj] = MT__FMA(T, aq[6], b[jj], c6[jj]);                             \
+                            c7[jj] = MT__FMA(T, aq[7], b[jj], c7[jj]);                             \
+                        }                                                                          \
+                    }                                                                              \
+                    for (int jj = 0; jj < NB; jj++) {                                              \
+                        c[0][jj] = c0[jj];                                                         \
+                        c[1][jj] = c1[jj];                                                         \
+                        c[2][jj] = c2[jj];                                                         \
+                        c[3][jj] = c3[jj];                                                         \
+                        c[4][jj] = c4[jj];                                                         \
+                        c[5][jj] = c5[jj];                                                         \
+                        c[6][jj] = c6[jj];                                                         \
+                        c[7][jj] = c7[jj];                                                         \
+                    }                                                                              \
+                }                                                                                  \
+                else if (w == NB && ri == 4) {                                                     \
+                    T c0[NB] = {0}, c1[NB] = {0}, c2[NB] = {0}, c3[NB] = {0};                      \
                     for (int64_t q = 0; q < k; q++) {                                              \
                         const T *b = B + q * n + j0;                                               \
-                        T a0 = A[i * k + q], a1 = A[(i + 1) * k + q];                              \
-                        T a2 = A[(i + 2) * k + q], a3 = A[(i + 3) * k + q];                        \
+                        T a0 = a[q], a1 = a[k + q], a2 = a[2 * k + q], a3 = a[3 * k + q];          \
                         for (int jj = 0; jj < NB; jj++) {                                          \
-                            c[0][jj] = MT__FMA(T, a0, b[jj], c[0][jj]);                            \
-                            c[1][jj] = MT__FMA(T, a1, b[jj], c[1][jj]);                            \
-                            c[2][jj] = MT__FMA(T, a2, b[jj], c[2][jj]);                            \
-                            c[3][jj] = MT__FMA(T, a3, b[jj], c[3][jj]);                            \
+                            c0[jj] = MT__FMA(T, a0, b[jj], c0[jj]);                                \
+                            c1[jj] = MT__FMA(T, a1, b[jj], c1[jj]);                                \
+                            c2[jj] = MT__FMA(T, a2, b[jj], c2[jj]);                                \
+                            c3[jj] = MT__FMA(T, a3, b[jj], c3[jj]);                                \
                         }                                                                          \
+                    }                                                                              \
+                    for (int jj = 0; jj < NB; jj++) {                                              \
+                        c[0][jj] = c0[jj];                                                         \
+                        c[1][jj] = c1[jj];                                                         \
+                        c[2][jj] = c2[jj];                                                         \
+                        c[3][jj] = c3[jj];                                                         \
                     }                                                                              \
                 }                                                                                  \
                 else {                                                                             \
+                    for (int64_t ii = 0; ii < ri; ii++) {                                          \
+                        for (int64_t jj = 0; jj < w; jj++) {                                       \
+                            c[ii][jj] = 0;                                                         \
+                        }                                                                          \
+                    }                                                                              \
                     for (int64_t q = 0; q < k; q++) {                                              \
                         const T *b = B + q * n + j0;                                               \
                         for (int64_t ii = 0; ii < ri; ii++) {                                      \
-                            T a = A[(i + ii) * k + q];                                             \
+                            T av = a[ii * k + q];                                                  \
                             for (int64_t jj = 0; jj < w; jj++) {                                   \
-                                c[ii][jj] = MT__FMA(T, a, b[jj], c[ii][jj]);                       \
+                                c[ii][jj] = MT__FMA(T, av, b[jj], c[ii][jj]);                      \
                             }                                                                      \
                         }                                                                          \
                     }                                                                              \
@@ -136,6 +183,7 @@ mt__sigmoid_d(double x)
                     }                                                                              \
                 }                                                                                  \
             }                                                                                      \
+            i += ri;                                                                               \
         }                                                                                          \
     }
 MT__MM_ROWS(float, mt__mm_rows_f32)
@@ -160,13 +208,13 @@ MT__TRANSPOSE(double, mt__transpose_f64)
 #define MT__TRANSPOSE_T(T) _Generic((T)0, float: mt__transpose_f32, default: mt__transpose_f64)
 
 /* C (r x n) = X + A (r x k) @ B (X NULL: zeros; X may be C): B given both as is (k x n) and,
- * for the BLAS, its transpose bt (n x k) */
+ * for the BLAS, its transpose bt (n x k); pk: scratch of 8 k values */
 #define MT__STEP_MM(T, NAME)                                                                       \
     static int NAME(mt_dtype dt, int64_t r, int64_t n, int64_t k, const T *A, const T *b,          \
-                    const T *bt, T *C, const T *X)                                                 \
+                    const T *bt, T *C, const T *X, T *pk)                                          \
     {                                                                                              \
         if (r <= MT__SMALL_ROWS) {                                                                 \
-            MT__MM_ROWS_T(T)(r, n, k, A, b, C, X);                                                 \
+            MT__MM_ROWS_T(T)(r, n, k, A, b, C, X, pk);                                             \
             return 0;                                                                              \
         }                                                                                          \
         if (X != NULL && X != C) {                                                                 \
@@ -237,11 +285,13 @@ MT__LSTM_STEP_FWD(double, mt__lstm_step_fwd_f64)
         int64_t H = a->c0->sizes[1], P = a->h0->sizes[1], G = 4 * H;                               \
         const T *whh = (const T *)mt_tensor_data(a->w_hh);                                         \
         const T *whr = a->w_hr ? (const T *)mt_tensor_data(a->w_hr) : NULL;                        \
-        T *b = malloc((size_t)(G + P * G + (whr ? H * P : 0)) * sizeof(T)); /* b_ih + b_hh */     \
+        /* b_ih + b_hh, the weights transposed, the products' scratch */                          \
+        T *b = malloc((size_t)(G + P * G + (whr ? H * P : 0) + 8 * G) * sizeof(T));                \
         if (b == NULL) {                                                                           \
             return mt_error_set(MT_ENOMEM, "lstm: out of memory");                                 \
         }                                                                                          \
         T *whhT = b + G, *whrT = whhT + P * G; /* the weights transposed: (P, G), (H, P) */        \
+        T *pk = whrT + (whr ? H * P : 0);      /* the products' scratch (k <= G) */                \
         MT__TRANSPOSE_T(T)(whh, G, P, whhT);                                                       \
         if (whr) {                                                                                 \
             MT__TRANSPOSE_T(T)(whr, P, H, whrT);                                                   \
@@ -254,13 +304,13 @@ MT__LSTM_STEP_FWD(double, mt__lstm_step_fwd_f64)
         int rc = 0;                                                                                \
         for (int64_t s = 0; s < a->steps && rc == 0; s++) {                                        \
             int64_t t = a->reverse ? a->steps - 1 - s : s, r = a->batch_sizes[t], o = off[t];      \
-            rc = MT__STEP_MM_T(T)(dt, r, G, P, h, whhT, whh, gates + o * G, gates + o * G);        \
+            rc = MT__STEP_MM_T(T)(dt, r, G, P, h, whhT, whh, gates + o * G, gates + o * G, pk);    \
             T *hdst = whr ? hpre + o * H : out + o * P;                                            \
             if (rc == 0) {                                                                         \
                 STEP(r, H, gates + o * G, b, c, cells + 2 * o * H, hdst);                          \
             }                                                                                      \
             if (rc == 0 && whr) {                                                                  \
-                rc = MT__STEP_MM_T(T)(dt, r, P, H, hdst, whrT, whr, out + o * P, NULL);            \
+                rc = MT__STEP_MM_T(T)(dt, r, P, H, hdst, whrT, whr, out + o * P, NULL, pk);        \
             }                                                                                      \
             if (rc == 0) {                                                                         \
                 memcpy(h, out + o * P, (size_t)(r * P) * sizeof(T));                               \
@@ -448,12 +498,13 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
         const T *whh = (const T *)mt_tensor_data(a->w_hh);                                         \
         const T *whr = a->w_hr ? (const T *)mt_tensor_data(a->w_hr) : NULL;                        \
         const T *h0 = (const T *)mt_tensor_data(a->h0), *c0 = (const T *)mt_tensor_data(a->c0);    \
-        T *cp = malloc((size_t)(2 * B * H + G * P + (whr ? H * P : 0)) * sizeof(T));               \
+        T *cp = malloc((size_t)(2 * B * H + G * P + (whr ? H * P : 0) + 8 * G) * sizeof(T));       \
         if (cp == NULL) {                                                                          \
             return mt_error_set(MT_ENOMEM, "lstm: out of memory");                                 \
         }                                                                                          \
         T *dhp = cp + B * H;                                                                       \
         T *whhT = dhp + B * H, *whrT = whhT + G * P; /* (P, G), (H, P) */                          \
+        T *pk = whrT + (whr ? H * P : 0); /* the products' scratch (k <= G) */                     \
         MT__TRANSPOSE_T(T)(whh, G, P, whhT);                                                       \
         if (whr) {                                                                                 \
             MT__TRANSPOSE_T(T)(whr, P, H, whrT);                                                   \
@@ -469,14 +520,14 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
             const T *dhv = dh;                                                                     \
             if (whr) {                                                                             \
                 memcpy(dhr + o * P, dh, (size_t)(r * P) * sizeof(T));                              \
-                rc = MT__STEP_MM_T(T)(dt, r, H, P, dh, whr, whrT, dhp, NULL);                     \
+                rc = MT__STEP_MM_T(T)(dt, r, H, P, dh, whr, whrT, dhp, NULL, pk);                 \
                 dhv = dhp;                                                                         \
             }                                                                                      \
-            PREV(a, off, t, r, H, 2 * H, cells, c0, cp, H);                                           \
+            PREV(a, off, t, r, H, 2 * H, cells, c0, cp, H);                                        \
             PREV(a, off, t, r, P, P, out, h0, hprev + o * ldh, ldh);                               \
             if (rc == 0) {                                                                         \
                 STEP(r, H, gates + o * G, cells + 2 * o * H, cp, dhv, dc, dgx + o * G);            \
-                rc = MT__STEP_MM_T(T)(dt, r, P, G, dgx + o * G, whh, whhT, dh, NULL);             \
+                rc = MT__STEP_MM_T(T)(dt, r, P, G, dgx + o * G, whh, whhT, dh, NULL, pk);         \
             }                                                                                      \
         }                                                                                          \
         (void)hpre;                                                                                \
