@@ -259,6 +259,8 @@ class RNNBase(Module):
                 outputs.append(out)
                 finals.append(final)
             x = outputs[0] if num_directions == 1 else _mt.cat(outputs, 1)
+        if len(finals) == 1:  # one layer and direction: a view, cheaper to record than a stack
+            return x, tuple(f.unsqueeze(0) for f in finals[0])
         return x, tuple(_mt.stack([f[i] for f in finals], 0) for i in range(len(hx)))
 
     def _run(self, input, hx):
