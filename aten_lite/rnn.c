@@ -437,11 +437,11 @@ fail:
 
 /* One backward step over rows [0, r): dh (r, H) the gradient of h' before the projection, dc
  * (r, H) that of c' (updated in place to that of c), cells (r, 2H) c' and tanh(c') as the
- * forward kept them, cprev the previous cells (r, H); writes
+ * forward kept them, cprev the previous cells (r rows ldp apart); writes
  * the gradient of the gates before their functions into dg (r, 4H). */
 #define MT__LSTM_STEP_BWD(T, NAME)                                                                 \
     MT_SIMD_CLONES static void NAME(int64_t r, int64_t H, const T *restrict gates,               \
-                                    const T *restrict cells, const T *restrict cprev,              \
+                                    const T *restrict cells, const T *restrict cprev, int64_t ldp, \
                                     const T *restrict dh, T *restrict dc, T *restrict dg)          \
     {                                                                                              \
         int64_t G = 4 * H;                                                                         \
@@ -454,7 +454,7 @@ fail:
                 T dhv = dh[i * H + j];                                                             \
                 T dct = dc[i * H + j] + dhv * go * (1 - tc * tc);                                  \
                 d[j] = dct * gg * gi * (1 - gi);                                                   \
-                d[H + j] = dct * cprev[i * H + j] * gf * (1 - gf);                                 \
+                d[H + j] = dct * cprev[i * ldp + j] * gf * (1 - gf);                               \
                 d[2 * H + j] = dct * gi * (1 - gg * gg);                                           \
                 d[3 * H + j] = dhv * tc * go * (1 - go);                                           \
                 dc[i * H + j] = dct * gf;                                                          \
@@ -486,12 +486,14 @@ MT__LSTM_PREV(float, mt__lstm_prev_f32)
 MT__LSTM_PREV(double, mt__lstm_prev_f64)
 
 /* dgx (N, 4H) the gates' gradients, hprev (N rows ldh apart, P values each) the state each
- * step read, dhr (N, P) the
+ * step read, db (4H; NULL: not wanted) the gates' gradients summed over the rows (in double, the
+ * biases' gradient), want_h0: whether h0's gradient is wanted (else the first step's product
+ * for it is skipped), dhr (N, P) the
  * gradient of each step's projected h (with a projection) */
 #define MT__LSTM_BACKWARD(T, STEP, PREV, NAME)                                                     \
     static int NAME(const mt_lstm_args *a, const int64_t *off, const T *out, const T *gates,       \
                     const T *cells, const T *hpre, const T *gout, T *dh, T *dc, T *dgx,            \
-                    T *hprev, int64_t ldh, T *dhr)                                                 \
+                    T *hprev, int64_t ldh, double *db, bool want_h0, T *dhr)                       \
     {                                                                                              \
         mt_dtype dt = a->x->dtype;                                                                 \
         int64_t B = a->batch_sizes[0], H = a->c0->sizes[1], P = a->h0->sizes[1], G = 4 * H;       \
@@ -523,11 +525,31 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
                 rc = MT__STEP_MM_T(T)(dt, r, H, P, dh, whr, whrT, dhp, NULL, pk);                 \
                 dhv = dhp;                                                                         \
             }                                                                                      \
-            PREV(a, off, t, r, H, 2 * H, cells, c0, cp, H);                                        \
+            /* the previous cells: read in place where that step had all r rows */                 \
+            int64_t prev = a->reverse ? t + 1 : t - 1, ldp = H;                                    \
+            const T *cpv = cp;                                                                     \
+            if (prev < 0 || prev >= a->steps) {                                                    \
+                cpv = c0;                                                                          \
+            }                                                                                      \
+            else if (a->batch_sizes[prev] >= r) {                                                  \
+                cpv = cells + 2 * off[prev] * H;                                                   \
+                ldp = 2 * H;                                                                       \
+            }                                                                                      \
+            else {                                                                                 \
+                PREV(a, off, t, r, H, 2 * H, cells, c0, cp, H);                                    \
+            }                                                                                      \
             PREV(a, off, t, r, P, P, out, h0, hprev + o * ldh, ldh);                               \
             if (rc == 0) {                                                                         \
-                STEP(r, H, gates + o * G, cells + 2 * o * H, cp, dhv, dc, dgx + o * G);            \
-                rc = MT__STEP_MM_T(T)(dt, r, P, G, dgx + o * G, whh, whhT, dh, NULL, pk);         \
+                T *dg = dgx + o * G;                                                               \
+                STEP(r, H, gates + o * G, cells + 2 * o * H, cpv, ldp, dhv, dc, dg);               \
+                for (int64_t i = 0; db != NULL && i < r; i++) {                                    \
+                    for (int64_t j = 0; j < G; j++) {                                              \
+                        db[j] += dg[i * G + j];                                                    \
+                    }                                                                              \
+                }                                                                                  \
+                if (s > 0 || want_h0) {                                                            \
+                    rc = MT__STEP_MM_T(T)(dt, r, P, G, dg, whh, whhT, dh, NULL, pk);               \
+                }                                                                                  \
             }                                                                                      \
         }                                                                                          \
         (void)hpre;                                                                                \
@@ -591,7 +613,10 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
     int64_t ldh = both ? K + P : P;
     mt_tensor *dgx = mt__lstm_new(dt, N, G), *hprev = mt__lstm_new(dt, N, ldh);
     mt_tensor *dhr = a->w_hr ? mt__lstm_new(dt, N, P) : NULL;
-    if (off == NULL || (g_out && !gout) || !dh || !dc || !dgx || !hprev || (a->w_hr && !dhr)) {
+    bool need_ih = needs[5] && a->b_ih != NULL, need_hh = needs[6] && a->b_hh != NULL;
+    double *db = need_ih || need_hh ? calloc((size_t)G, sizeof(double)) : NULL;
+    if (off == NULL || (g_out && !gout) || !dh || !dc || !dgx || !hprev || (a->w_hr && !dhr) ||
+        ((need_ih || need_hh) && db == NULL)) {
         rc = mt_error_code() < 0 ? mt_error_code() : mt_error_set(MT_ENOMEM, "lstm: out of memory");
         goto done;
     }
@@ -611,7 +636,7 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
             (const float *)mt_tensor_data(cells), hpre ? (const float *)mt_tensor_data(hpre) : NULL,
             gout ? (const float *)mt_tensor_data(gout) : NULL, (float *)mt_tensor_data(dh),
             (float *)mt_tensor_data(dc), (float *)mt_tensor_data(dgx),
-            (float *)hp, ldh, dhr ? (float *)mt_tensor_data(dhr) : NULL);
+            (float *)hp, ldh, db, needs[1], dhr ? (float *)mt_tensor_data(dhr) : NULL);
     }
     else {
         rc = mt__lstm_backward_f64(
@@ -620,7 +645,7 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
             hpre ? (const double *)mt_tensor_data(hpre) : NULL,
             gout ? (const double *)mt_tensor_data(gout) : NULL, (double *)mt_tensor_data(dh),
             (double *)mt_tensor_data(dc), (double *)mt_tensor_data(dgx),
-            (double *)hp, ldh, dhr ? (double *)mt_tensor_data(dhr) : NULL);
+            (double *)hp, ldh, db, needs[1], dhr ? (double *)mt_tensor_data(dhr) : NULL);
     }
     if (rc < 0) {
         goto done;
@@ -661,19 +686,22 @@ mt_lstm_backward(const mt_lstm_args *a, const mt_tensor *out, const mt_tensor *g
                                     mt_tensor_data(hprev), P, 0.0, mt_tensor_data(grads[4]))
                       : MT_ENOMEM;
     }
-    bool need_ih = needs[5] && a->b_ih != NULL, need_hh = needs[6] && a->b_hh != NULL;
-    if (rc == 0 && (need_ih || need_hh)) {
-        bool mask[2] = {true, false};
-        mt_tensor *db = mt_reduce(MT_REDUCE_SUM, dgx, mask, false);
-        mt_tensor *db2 = db && need_ih && need_hh ? mt_clone(db) : NULL;
-        rc = db == NULL || (need_ih && need_hh && db2 == NULL) ? mt_error_code() : 0;
-        if (rc == 0) {
-            grads[5] = need_ih ? db : NULL;
-            grads[6] = need_ih ? db2 : db;
-        }
-        else {
-            mt_tensor_decref(db);
-            mt_tensor_decref(db2);
+    for (int i = 5; rc == 0 && i < 7; i++) {
+        if (i == 5 ? need_ih : need_hh) {
+            int64_t n = G;
+            grads[i] = mt_tensor_empty(dt, 1, &n, MT_DEVICE_CPU);
+            if (grads[i] == NULL) {
+                rc = MT_ENOMEM;
+                break;
+            }
+            for (int64_t j = 0; j < G; j++) {
+                if (dt == MT_FLOAT32) {
+                    ((float *)mt_tensor_data(grads[i]))[j] = (float)db[j];
+                }
+                else {
+                    ((double *)mt_tensor_data(grads[i]))[j] = db[j];
+                }
+            }
         }
     }
     if (rc == 0 && needs[7] && a->w_hr != NULL) {
@@ -700,6 +728,7 @@ done:
         }
     }
     free(off);
+    free(db);
     mt_tensor *tmp[] = {gout, dh, dc, dgx, hprev, dhr};
     for (int i = 0; i < 6; i++) {
         mt_tensor_decref(tmp[i]);
