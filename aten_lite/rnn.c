@@ -464,6 +464,29 @@ fail:
 MT__LSTM_STEP_BWD(float, mt__lstm_step_bwd_f32)
 MT__LSTM_STEP_BWD(double, mt__lstm_step_bwd_f64)
 
+/* db (n, double) += the sum of r rows of n values (rows n apart); dst (n) += src (n) */
+#define MT__LSTM_SUMS(T, COLSUM, ADD)                                                              \
+    MT_SIMD_CLONES static void COLSUM(const T *restrict rows, int64_t r, int64_t n,                \
+                                      double *restrict db)                                         \
+    {                                                                                              \
+        for (int64_t i = 0; i < r; i++) {                                                          \
+            for (int64_t j = 0; j < n; j++) {                                                      \
+                db[j] += rows[i * n + j];                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    MT_SIMD_CLONES static void ADD(T *restrict dst, const T *restrict src, int64_t n)              \
+    {                                                                                              \
+        for (int64_t j = 0; j < n; j++) {                                                          \
+            dst[j] += src[j];                                                                      \
+        }                                                                                          \
+    }
+MT__LSTM_SUMS(float, mt__lstm_colsum_f32, mt__lstm_add_f32)
+MT__LSTM_SUMS(double, mt__lstm_colsum_f64, mt__lstm_add_f64)
+#define MT__LSTM_COLSUM_T(T)                                                                       \
+    _Generic((T)0, float: mt__lstm_colsum_f32, default: mt__lstm_colsum_f64)
+#define MT__LSTM_ADD_T(T) _Generic((T)0, float: mt__lstm_add_f32, default: mt__lstm_add_f64)
+
 /* The previous state's rows [0, r) of step t (in processing order), w values each, into dst
  * (rows ldd apart): the state the previous processed step wrote for the rows it had (rows ld
  * apart in all), the initial state (rows w apart) for the rest. */
@@ -515,9 +538,7 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
         for (int64_t s = a->steps - 1; s >= 0 && rc == 0; s--) {                                   \
             int64_t t = a->reverse ? a->steps - 1 - s : s, r = a->batch_sizes[t], o = off[t];      \
             if (gout) {                                                                            \
-                for (int64_t k = 0; k < r * P; k++) {                                              \
-                    dh[k] += gout[o * P + k];                                                      \
-                }                                                                                  \
+                MT__LSTM_ADD_T(T)(dh, gout + o * P, r * P);                                        \
             }                                                                                      \
             const T *dhv = dh;                                                                     \
             if (whr) {                                                                             \
@@ -542,10 +563,8 @@ MT__LSTM_PREV(double, mt__lstm_prev_f64)
             if (rc == 0) {                                                                         \
                 T *dg = dgx + o * G;                                                               \
                 STEP(r, H, gates + o * G, cells + 2 * o * H, cpv, ldp, dhv, dc, dg);               \
-                for (int64_t i = 0; db != NULL && i < r; i++) {                                    \
-                    for (int64_t j = 0; j < G; j++) {                                              \
-                        db[j] += dg[i * G + j];                                                    \
-                    }                                                                              \
+                if (db != NULL) {                                                                  \
+                    MT__LSTM_COLSUM_T(T)(dg, r, G, db);                                            \
                 }                                                                                  \
                 if (s > 0 || want_h0) {                                                            \
                     rc = MT__STEP_MM_T(T)(dt, r, P, G, dg, whh, whhT, dh, NULL, pk);               \
