@@ -20,21 +20,21 @@
 /* ---- the gates' functions: branch-free float32 forms the compiler vectorises ----------------- */
 
 /* e^x for x in [-87, 88] (callers clamp, NaN to a bound, and select NaN themselves):
- * mt__expf_core (Note [Vectorisable expf]) without its range checks, which
+ * mt__expf_core (Note [Vectorisable expf]) with its multiply-adds fused (the clones that run
+ * have FMA; fmaf is exact elsewhere too) and without its range checks, which
  * the gates' functions make redundant */
 static inline float
 mt__expf_in_range(float x)
 {
     float fn = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-    float r = x - fn * 0.693359375f + fn * 2.12194440e-4f;
+    float r = fmaf(fn, 2.12194440e-4f, fmaf(fn, -0.693359375f, x));
     float z = r * r;
-    float y = 1.9875691500e-4f;
-    y = y * r + 1.3981999507e-3f;
-    y = y * r + 8.3334519073e-3f;
-    y = y * r + 4.1665795894e-2f;
-    y = y * r + 1.6666665459e-1f;
-    y = y * r + 5.0000001201e-1f;
-    y = y * z + r + 1.0f;
+    float y = fmaf(1.9875691500e-4f, r, 1.3981999507e-3f);
+    y = fmaf(y, r, 8.3334519073e-3f);
+    y = fmaf(y, r, 4.1665795894e-2f);
+    y = fmaf(y, r, 1.6666665459e-1f);
+    y = fmaf(y, r, 5.0000001201e-1f);
+    y = fmaf(y, z, r + 1.0f);
     int32_t bits, n = (int32_t)fn;
     memcpy(&bits, &y, sizeof(bits));
     bits += n * (1 << 23);
@@ -61,8 +61,8 @@ mt__tanhf_v(float x)
 {
     float ax = x < 0 ? -x : x;
     float x2 = x * x;
-    float p = x + x * x2 * (-0.33333333f + x2 * (0.13333333f + x2 * (-0.05396825f +
-                                                                    x2 * 0.02186949f)));
+    float q = fmaf(x2, fmaf(x2, fmaf(x2, 0.02186949f, -0.05396825f), 0.13333333f), -0.33333333f);
+    float p = fmaf(x * x2, q, x);
     float a9 = ax <= 9.0f ? ax : 9.0f; /* NaN: 9 (the select below returns it) */
     float r = 1.0f - 2.0f / (mt__expf_in_range(2.0f * a9) + 1.0f);
     r = x < 0 ? -r : r;
