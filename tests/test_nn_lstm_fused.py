@@ -205,3 +205,31 @@ def test_errors():
         _fused()(ops[0], [2, 1], *ops[1:5], ops[5][:4].contiguous(), *ops[6:], False)
     with pytest.raises(RuntimeError):  # mixed dtypes
         _fused()(ops[0].float(), [2, 1], *ops[1:], False)
+
+
+def test_forward_ad_through_module_with_parameters():
+    """Forward AD (its double-vjp goes through the derivative's Python form) with tangents on
+    operands that do not require grad while the parameters do: the input, then h0."""
+    import minitorch.autograd.forward_ad as fwAD
+    torch.manual_seed(0)
+    m = torch.nn.LSTM(3, 4).double()
+    x = torch.randn(5, 2, 3, dtype=torch.float64)
+    h0, c0 = torch.randn(1, 2, 4, dtype=torch.float64), torch.randn(1, 2, 4, dtype=torch.float64)
+    eps = 1e-6
+    for k in range(2):
+        v = torch.randn(*(x.shape if k == 0 else h0.shape), dtype=torch.float64)
+        with fwAD.dual_level():
+            if k == 0:
+                out, (h_n, _) = m(fwAD.make_dual(x, v), (h0, c0))
+            else:
+                out, (h_n, _) = m(x, (fwAD.make_dual(h0, v), c0))
+            t_out, t_h = fwAD.unpack_dual(out).tangent, fwAD.unpack_dual(h_n).tangent
+        with torch.no_grad():
+            if k == 0:
+                plus, minus = m(x + eps * v, (h0, c0)), m(x - eps * v, (h0, c0))
+            else:
+                plus, minus = m(x, (h0 + eps * v, c0)), m(x, (h0 - eps * v, c0))
+        np.testing.assert_allclose(t_out.detach().numpy(), ((plus[0] - minus[0]) / (2 * eps)).numpy(),
+                                   atol=1e-7)
+        np.testing.assert_allclose(t_h.detach().numpy(),
+                                   ((plus[1][0] - minus[1][0]) / (2 * eps)).numpy(), atol=1e-7)

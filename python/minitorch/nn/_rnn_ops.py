@@ -48,12 +48,16 @@ def lstm_backward(g_out, g_hn, g_cn, x, batch_sizes, h0, c0, w_ih, w_hh, b_ih, b
                   reverse, out, gates, cells, hpre):
     """The Python form of the layer's derivative (Note [Derivative declarations]): the layer
     computed again step by step from the saved arguments (tensors with their history) and
-    differentiated with create_graph, so that the gradients have a history too."""
+    differentiated with create_graph, so that the gradients have a history too.  Every
+    operand's gradient is computed, an operand without history as a new leaf: forward AD's
+    double-vjp asks for the gradients of the operands that carry a tangent, which need not
+    require grad."""
     import minitorch as mt
-    inputs = [x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr]
-    wanted = [t for t in inputs if t is not None and t.requires_grad]
+    inputs = [None if t is None else t if t.requires_grad else t.detach().requires_grad_()
+              for t in (x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr)]
+    wanted = [t for t in inputs if t is not None]
     with mt.enable_grad():
-        res = lstm_composite(x, batch_sizes, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, reverse)
+        res = lstm_composite(inputs[0], batch_sizes, *inputs[1:], reverse)
         grads = mt.autograd.grad(res, wanted, (g_out, g_hn, g_cn), create_graph=True,
                                  allow_unused=True)
     found = dict(zip(map(id, wanted), grads))
