@@ -4,19 +4,19 @@
 
 #include "aten_lite/rnn.h"
 
-/* _lstm_forward(gx, batch_sizes, h0, c0, w_hh, b_hh, w_hr, reverse)
+/* _lstm_forward(x, batch_sizes, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, reverse)
  *   -> (out, h_n, c_n, gates, cells, hpre or None) */
 static PyObject *
 mt_py_lstm_forward(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 8) {
-        PyErr_Format(PyExc_TypeError, "_lstm_forward() takes 8 arguments (%zd given)", nargs);
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "_lstm_forward() takes 10 arguments (%zd given)", nargs);
         return NULL;
     }
-    int idx[] = {0, 2, 3, 4, 5, 6};
-    for (int i = 0; i < 6; i++) {
+    int idx[] = {0, 2, 3, 4, 5, 6, 7, 8};
+    for (int i = 0; i < 8; i++) {
         PyObject *o = args[idx[i]];
-        if (!mt__tensor_check(o) && !(i >= 4 && o == Py_None)) {
+        if (!mt__tensor_check(o) && !(i >= 5 && o == Py_None)) {
             PyErr_Format(PyExc_TypeError, "_lstm_forward(): argument %d must be a Tensor",
                          idx[i] + 1);
             return NULL;
@@ -41,7 +41,7 @@ mt_py_lstm_forward(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     Py_DECREF(seq);
-    int reverse = PyObject_IsTrue(args[7]);
+    int reverse = PyObject_IsTrue(args[9]);
     if (reverse < 0 || steps == 0) {
         PyMem_Free(bs);
         if (steps == 0) {
@@ -49,18 +49,19 @@ mt_py_lstm_forward(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         }
         return NULL;
     }
-    mt_tensor *t[6] = {NULL};
-    for (int i = 0; i < 6; i++) {
+    mt_tensor *t[8] = {NULL};
+    for (int i = 0; i < 8; i++) {
         t[i] = args[idx[i]] == Py_None ? NULL : mt__tensor_impl_ref(args[idx[i]]);
     }
-    mt_lstm_args a = {.gx = t[0], .batch_sizes = bs, .steps = steps, .h0 = t[1], .c0 = t[2],
-                      .w_hh = t[3], .b_hh = t[4], .w_hr = t[5], .reverse = reverse != 0};
+    mt_lstm_args a = {.x = t[0], .batch_sizes = bs, .steps = steps, .h0 = t[1], .c0 = t[2],
+                      .w_ih = t[3], .w_hh = t[4], .b_ih = t[5], .b_hh = t[6], .w_hr = t[7],
+                      .reverse = reverse != 0};
     mt_tensor *r[6] = {NULL};
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = mt_lstm_forward(&a, &r[0], &r[1], &r[2], &r[3], &r[4], &r[5]);
     Py_END_ALLOW_THREADS
-    mt__impls_release(t, 6);
+    mt__impls_release(t, 8);
     PyMem_Free(bs);
     if (rc < 0) {
         return mt__raise(rc);
@@ -83,7 +84,7 @@ mt_py_lstm_forward(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef mt_rnn_functions[] = {
     {"_lstm_forward", (PyCFunction)(void (*)(void))mt_py_lstm_forward, METH_FASTCALL,
-     "_lstm_forward(gx, batch_sizes, h0, c0, w_hh, b_hh, w_hr, reverse) -> (out, h_n, c_n, "
+     "_lstm_forward(x, batch_sizes, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, reverse) -> (out, h_n, c_n, "
      "gates, cells, hpre): one LSTM layer and direction over every step (Note [Fused LSTM])."},
     {NULL},
 };

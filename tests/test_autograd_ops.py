@@ -474,9 +474,11 @@ SAMPLES = {
     'bce': lambda: [S(P(2, 3, lo=0.1, hi=0.9), P(2, 3, lo=0.1, hi=0.9), call=_nn('bce'))],
     # the fused LSTM layer (its saved internals are not outputs a user differentiates)
     'lstm_layer': lambda: [
-        S(A(5, 8), [2, 2, 1], A(2, 2), A(2, 2), A(8, 2), A(8), None, rev,
+        S(A(5, 3), [2, 2, 1], A(2, 2), A(2, 2), A(8, 3), A(8, 2), A(8), A(8), None, rev,
           call=lambda *a: _nn('lstm_layer')(*a)[:3]) for rev in (False, True)] + [
-        S(A(4, 8), [2, 2], A(2, 1), A(2, 2), A(8, 1), None, A(1, 2), False,
+        S(A(4, 2), [2, 2], A(2, 1), A(2, 2), A(8, 2), A(8, 1), None, None, A(1, 2), False,
+          call=lambda *a: _nn('lstm_layer')(*a)[:3]),
+        S(A(3, 2), [2, 1], A(2, 2), A(2, 2), A(8, 2), A(8, 2), None, A(8), None, True,
           call=lambda *a: _nn('lstm_layer')(*a)[:3])],
     # attention (minitorch/_attention.py): (output, logsumexp) of the fused kernel; both
     # outputs are checked, so no row is fully masked

@@ -71,10 +71,11 @@ VOCAB = {v.name: v for v in [
     V("clamp_min", "T self, A min", "T",
       "mt_binary(MT_OP_MAXIMUM, mt_arg_tensor({self}), {min}, NULL, mt_scalar_int(1))"),
     V("last_dims", "I n", "L", "mt_d_last_dims({n})"),
-    V("lstm_backward", "T g_out, T g_hn, T g_cn, T gx, L batch_sizes, T h0, T c0, T w_hh, "
-      "T b_hh, T w_hr, B reverse, T out, T gates, T cells, T hpre", "J",
-      "mt_d_lstm_backward({g_out}, {g_hn}, {g_cn}, {gx}, {batch_sizes}, {h0}, {c0}, {w_hh}, "
-      "{b_hh}, {w_hr}, {reverse}, {out}, {gates}, {cells}, {hpre}, {needs}, {outs})"),
+    V("lstm_backward", "T g_out, T g_hn, T g_cn, T x, L batch_sizes, T h0, T c0, T w_ih, "
+      "T w_hh, T b_ih, T b_hh, T w_hr, B reverse, T out, T gates, T cells, T hpre", "J",
+      "mt_d_lstm_backward({g_out}, {g_hn}, {g_cn}, {x}, {batch_sizes}, {h0}, {c0}, {w_ih}, "
+      "{w_hh}, {b_ih}, {b_hh}, {w_hr}, {reverse}, {out}, {gates}, {cells}, {hpre}, {needs}, "
+      "{outs})"),
     V("layer_norm_backward", "T g, T gm, T gr, T x, T mean, T rstd, T w, I n", "J",
       "mt_d_layer_norm_backward({g}, {gm}, {gr}, {x}, {mean}, {rstd}, {w}, {n}, {needs}, "
       "{outs})"),
@@ -615,6 +616,31 @@ def _c_function(fc, fname, title, out_params):
     lines += ["    return rc < 0 ? mt_d_err() : 0;", "}", ""]
     return lines
 
+def _grads_read(trees):
+    """Bit i set when a formula reads the gradient of output i (grad is grads[0]); every bit
+    when one indexes grads with anything but a number."""
+    mask = 0
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                    node.value.id == "grads":
+                i = node.slice
+                if isinstance(i, ast.Constant) and isinstance(i.value, int) and 0 <= i.value < 32:
+                    mask |= 1 << i.value
+                else:
+                    return 0xFFFFFFFF
+            elif isinstance(node, ast.Name) and node.id == "grad":
+                mask |= 1
+    # a bare `grads` (not subscripted) reads them all
+    subscripted = {id(n.value) for tree in trees for n in ast.walk(tree)
+                   if isinstance(n, ast.Subscript)}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == "grads" and id(node) not in subscripted:
+                return 0xFFFFFFFF
+    return mask
+
+
 def emit_declaration(dsl, op, spec, out):
     decl = dsl.Declaration(op, spec)
     if len(decl.params) > 16:
@@ -677,6 +703,7 @@ def emit_declaration(dsl, op, spec, out):
     out.append(f"    .formulas = mt__dformulas_{op},")
     out.append(f"    .result_reads = {result_reads}u,")
     out.append(f"    .result_outs = {sum(1 << i for i in decl.result_outputs())}u,")
+    out.append(f"    .grads_read = {_grads_read(list(decl.trees.values()))}u,")
     if joints:
         out.append(f"    .joints = mt__djoints_{op},")
         out.append(f"    .njoints = {len(joints)},")

@@ -683,19 +683,19 @@ mt_d_softmax_backward(mt_tensor *g, mt_tensor *y, int64_t dim, bool log)
 }
 
 int
-mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor *gx,
-                   mt_dlist batch_sizes, mt_tensor *h0, mt_tensor *c0, mt_tensor *w_hh,
-                   mt_tensor *b_hh, mt_tensor *w_hr, bool reverse, mt_tensor *out,
-                   mt_tensor *gates, mt_tensor *cells, mt_tensor *hpre, const bool *needs,
-                   mt_tensor **outs)
+mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor *x,
+                   mt_dlist batch_sizes, mt_tensor *h0, mt_tensor *c0, mt_tensor *w_ih,
+                   mt_tensor *w_hh, mt_tensor *b_ih, mt_tensor *b_hh, mt_tensor *w_hr,
+                   bool reverse, mt_tensor *out, mt_tensor *gates, mt_tensor *cells,
+                   mt_tensor *hpre, const bool *needs, mt_tensor **outs)
 {
-    if (gx == NULL || h0 == NULL || c0 == NULL || w_hh == NULL || out == NULL || gates == NULL ||
-        cells == NULL) {
+    if (x == NULL || h0 == NULL || c0 == NULL || w_ih == NULL || w_hh == NULL || out == NULL ||
+        gates == NULL || cells == NULL) {
         return mt_error_set(MT_ERUNTIME, "lstm backward: a saved tensor is missing");
     }
-    mt_lstm_args a = {.gx = gx, .batch_sizes = batch_sizes.v, .steps = batch_sizes.n,
-                      .h0 = h0, .c0 = c0, .w_hh = w_hh, .b_hh = b_hh, .w_hr = w_hr,
-                      .reverse = reverse};
+    mt_lstm_args a = {.x = x, .batch_sizes = batch_sizes.v, .steps = batch_sizes.n,
+                      .h0 = h0, .c0 = c0, .w_ih = w_ih, .w_hh = w_hh, .b_ih = b_ih,
+                      .b_hh = b_hh, .w_hr = w_hr, .reverse = reverse};
     return mt_lstm_backward(&a, out, gates, cells, hpre, g_out, g_hn, g_cn, needs, outs);
 }
 

@@ -197,6 +197,8 @@ typedef struct mt_derivative {
     uint32_t result_reads;     /* bit q: parameter q's formula reads the results */
     uint32_t result_outs;      /* bit i: some formula reads output i's values (only those are
                                 * saved: an in-place op on another output is no error) */
+    uint32_t grads_read;       /* bit i: some formula reads output i's gradient (the others
+                                * are never made zeros where none arrived) */
     const mt_djoint *joints;   /* formulas of several parameters at once */
     int njoints;
     PyObject *node_type;       /* the Node subclass (made on first use; owned) */
@@ -329,11 +331,11 @@ mt_tensor *mt_d_softmax_backward(mt_tensor *g, mt_tensor *y, int64_t dim, bool l
 int mt_d_layer_norm_backward(mt_tensor *g, mt_tensor *gm, mt_tensor *gr, mt_tensor *x,
                              mt_tensor *mean, mt_tensor *rstd, mt_tensor *w, int64_t n,
                              const bool *needs, mt_tensor **outs);
-int mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor *gx,
-                       mt_dlist batch_sizes, mt_tensor *h0, mt_tensor *c0, mt_tensor *w_hh,
-                       mt_tensor *b_hh, mt_tensor *w_hr, bool reverse, mt_tensor *out,
-                       mt_tensor *gates, mt_tensor *cells, mt_tensor *hpre, const bool *needs,
-                       mt_tensor **outs);
+int mt_d_lstm_backward(mt_tensor *g_out, mt_tensor *g_hn, mt_tensor *g_cn, mt_tensor *x,
+                       mt_dlist batch_sizes, mt_tensor *h0, mt_tensor *c0, mt_tensor *w_ih,
+                       mt_tensor *w_hh, mt_tensor *b_ih, mt_tensor *b_hh, mt_tensor *w_hr,
+                       bool reverse, mt_tensor *out, mt_tensor *gates, mt_tensor *cells,
+                       mt_tensor *hpre, const bool *needs, mt_tensor **outs);
 /* g summed over the dims broadcasting added or expanded, to `shape` */
 mt_tensor *mt_d_sum_to(mt_tensor *g, mt_dlist shape);
 /* the gradient g of a reduction over `dim` (None: all) of a tensor of `shape`, broadcast back */

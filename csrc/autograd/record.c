@@ -750,12 +750,12 @@ mt__dnode_run(MTNodeObject *node, mt_tensor *const *grads, const bool *needs, mt
         given |= grads[i] != NULL ? 1u << i : 0;
     }
     if (st->n_outputs > 1) {
-        /* zeros for the outputs no gradient reached */
+        /* zeros for the outputs no gradient reached, where a formula reads that gradient */
         for (int i = 0; i < st->n_outputs; i++) {
             if (grads[i] != NULL) {
                 filled[i] = mt_d_tensor_ref(grads[i]);
             }
-            else if (st->out_diff & (1u << i)) {
+            else if ((st->out_diff & (1u << i)) && (d->grads_read & (1u << i))) {
                 const mt_dmeta *m = &st->out_meta[i];
                 filled[i] = mt_tensor_empty(m->dtype, m->ndim, m->sizes, m->device);
                 if (filled[i] == NULL || mt_fill_(filled[i], mt_scalar_int(0)) < 0) {

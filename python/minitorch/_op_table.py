@@ -657,11 +657,11 @@ op('svd',                     'py:_linalg_decomp',       'fm')
 op('symeig',                  'py:_linalg_decomp',       'fm', grad='nondiff')
 op('triangular_solve',        'py:_linalg_solve',        'fm')
 op('lstm_layer',          'py:nn._rnn_ops',          'n', grad=d(
-    'Tensor gx, int[] batch_sizes, Tensor h0, Tensor c0, Tensor w_hh, Tensor? b_hh=None, '
-    'Tensor? w_hr=None, bool reverse=False',
-    joint={'gx, h0, c0, w_hh, b_hh, w_hr':
-           'lstm_backward(grads[0], grads[1], grads[2], gx, batch_sizes, h0, c0, w_hh, b_hh, '
-           'w_hr, reverse, results[0], results[3], results[4], results[5])'}))
+    'Tensor x, int[] batch_sizes, Tensor h0, Tensor c0, Tensor w_ih, Tensor w_hh, '
+    'Tensor? b_ih=None, Tensor? b_hh=None, Tensor? w_hr=None, bool reverse=False',
+    joint={'x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr':
+           'lstm_backward(grads[0], grads[1], grads[2], x, batch_sizes, h0, c0, w_ih, w_hh, '
+           'b_ih, b_hh, w_hr, reverse, results[0], results[3], results[4], results[5])'}))
 # nn: shuffles, padding, CTC, embedding bags, sampling grids, losses (torch-level functions)
 op('pixel_shuffle',       'py:_shuffles',            'f', grad='pixel_shuffle')
 op('pixel_unshuffle',     'py:_shuffles',            'f', grad='pixel_unshuffle')

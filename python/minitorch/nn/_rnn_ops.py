@@ -4,18 +4,23 @@ recorded ops, which the derivative's Python form differentiates (create_graph=Tr
 from .. import _C
 
 
-def lstm_layer(gx, batch_sizes, h0, c0, w_hh, b_hh=None, w_hr=None, reverse=False):
-    """(out, h_n, c_n, gates, cells, hpre) of one LSTM layer and direction: gx (N, 4H) the
-    input's share of the gates of every step's rows (packed by step, batch_sizes[t] rows at
-    step t), h0 (B, P) and c0 (B, H) the initial state; gates, cells and hpre are what the
-    backward reads."""
-    return _C._lstm_forward(gx, list(batch_sizes), h0, c0, w_hh, b_hh, w_hr, bool(reverse))
+def lstm_layer(x, batch_sizes, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, w_hr=None,
+               reverse=False):
+    """(out, h_n, c_n, gates, cells, hpre) of one LSTM layer and direction: x (N, I) the input
+    rows of every step (packed by step, batch_sizes[t] rows at step t), h0 (B, P) and c0 (B, H)
+    the initial state; gates, cells and hpre are what the backward reads."""
+    return _C._lstm_forward(x, list(batch_sizes), h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr,
+                            bool(reverse))
 
 
-def lstm_composite(gx, batch_sizes, h0, c0, w_hh, b_hh=None, w_hr=None, reverse=False):
+def lstm_composite(x, batch_sizes, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, w_hr=None,
+                   reverse=False):
     """(out, h_n, c_n) as lstm_layer computes them, step by step with recorded ops."""
     import minitorch as mt
     H = c0.shape[1]
+    gx = x.matmul(w_ih.t())
+    if b_ih is not None:
+        gx = gx + b_ih
     offsets = [0]
     for n in batch_sizes:
         offsets.append(offsets[-1] + n)
@@ -39,16 +44,20 @@ def lstm_composite(gx, batch_sizes, h0, c0, w_hh, b_hh=None, w_hr=None, reverse=
     return mt.cat(outs, 0), h, c
 
 
-def lstm_backward(g_out, g_hn, g_cn, gx, batch_sizes, h0, c0, w_hh, b_hh, w_hr, reverse,
-                  out, gates, cells, hpre):
+def lstm_backward(g_out, g_hn, g_cn, x, batch_sizes, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr,
+                  reverse, out, gates, cells, hpre):
     """The Python form of the layer's derivative (Note [Derivative declarations]): the layer
     computed again step by step from the saved arguments (tensors with their history) and
-    differentiated with create_graph, so that the gradients have a history too."""
+    differentiated with create_graph, so that the gradients have a history too.  Every
+    operand's gradient is computed, an operand without history as a new leaf: forward AD's
+    double-vjp asks for the gradients of the operands that carry a tangent, which need not
+    require grad."""
     import minitorch as mt
-    inputs = [gx, h0, c0, w_hh, b_hh, w_hr]
-    wanted = [t for t in inputs if t is not None and t.requires_grad]
+    inputs = [None if t is None else t if t.requires_grad else t.detach().requires_grad_()
+              for t in (x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr)]
+    wanted = [t for t in inputs if t is not None]
     with mt.enable_grad():
-        res = lstm_composite(gx, batch_sizes, h0, c0, w_hh, b_hh, w_hr, reverse)
+        res = lstm_composite(inputs[0], batch_sizes, *inputs[1:], reverse)
         grads = mt.autograd.grad(res, wanted, (g_out, g_hn, g_cn), create_graph=True,
                                  allow_unused=True)
     found = dict(zip(map(id, wanted), grads))

@@ -242,21 +242,25 @@ class RNNBase(Module):
                 # "weight_ih_l1_reverse" -> weights["weight_ih"], ...
                 weights = {name.rsplit("_l", 1)[0]: getattr(self, name)
                            for name in self._all_weights[k]}
-                gx = F.linear(x, weights["weight_ih"], weights.get("bias_ih"))
                 state = tuple(h[k] for h in hx)
-                if self.mode == "LSTM" and gx.dtype in (_C.float32, _C.float64):
-                    # one op for every step (Note [Fused LSTM] in aten_lite/rnn.h)
+                if self.mode == "LSTM" and x.dtype in (_C.float32, _C.float64):
+                    # one op for every step, the input's product included (Note [Fused LSTM]
+                    # in aten_lite/rnn.h)
+                    w = [None if weights.get(n) is None else weights[n].contiguous()
+                         for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")]
                     out, h_n, c_n = _lstm_layer()(
-                        gx.contiguous(), batch_sizes, state[0].contiguous(),
-                        state[1].contiguous(), weights["weight_hh"].contiguous(),
-                        weights.get("bias_hh"), weights.get("weight_hr"), direction == 1)[:3]
+                        x.contiguous(), batch_sizes, state[0].contiguous(),
+                        state[1].contiguous(), *w, direction == 1)[:3]
                     final = (h_n, c_n)
                 else:
+                    gx = F.linear(x, weights["weight_ih"], weights.get("bias_ih"))
                     out, final = self._run_direction(gx.split(batch_sizes, 0), batch_sizes, state,
                                                      weights, reverse=direction == 1)
                 outputs.append(out)
                 finals.append(final)
             x = outputs[0] if num_directions == 1 else _mt.cat(outputs, 1)
+        if len(finals) == 1:  # one layer and direction: a view, cheaper to record than a stack
+            return x, tuple(f.unsqueeze(0) for f in finals[0])
         return x, tuple(_mt.stack([f[i] for f in finals], 0) for i in range(len(hx)))
 
     def _run(self, input, hx):
