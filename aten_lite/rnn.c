@@ -190,8 +190,12 @@ MT__MM_ROWS(float, mt__mm_rows_f32)
 MT__MM_ROWS(double, mt__mm_rows_f64)
 #define MT__MM_ROWS_T(T) _Generic((T)0, float: mt__mm_rows_f32, default: mt__mm_rows_f64)
 
-/* rows at or below this use mt__mm_rows, more go to the BLAS */
+/* rows at or below MT__SMALL_ROWS use mt__mm_rows while the weight (n x k elements) stays
+ * within MT__SMALL_WEIGHT; more go to the BLAS.  mt__mm_rows reads the whole weight once per
+ * block of rows, which is cheap while it sits in cache; a larger one (hidden sizes of 512 and up)
+ * made the step bound by memory, where the BLAS packs it once and runs on every thread. */
 #define MT__SMALL_ROWS 32
+#define MT__SMALL_WEIGHT ((int64_t)1 << 18)
 
 /* dst (cols x rows) = src (rows x cols) transposed */
 #define MT__TRANSPOSE(T, NAME)                                                                     \
@@ -213,7 +217,7 @@ MT__TRANSPOSE(double, mt__transpose_f64)
     static int NAME(mt_dtype dt, int64_t r, int64_t n, int64_t k, const T *A, const T *b,          \
                     const T *bt, T *C, const T *X, T *pk)                                          \
     {                                                                                              \
-        if (r <= MT__SMALL_ROWS) {                                                                 \
+        if (r <= MT__SMALL_ROWS && n * k <= MT__SMALL_WEIGHT) {                                    \
             MT__MM_ROWS_T(T)(r, n, k, A, b, C, X, pk);                                             \
             return 0;                                                                              \
         }                                                                                          \
