@@ -950,6 +950,15 @@ NONDIFF.update({
 SAMPLES.update({
     'combinations': lambda: [S(A(4)), S(A(3), 3, True)],
     'vander': lambda: [S(A(3)), S(A(3), 4, True)],
+    'fill_diagonal_': lambda: [S(A(3, 3), 0.5, call=lambda x, v: (x * 1).fill_diagonal_(v)),
+                               S(A(5, 2), 1.0, True,
+                                 call=lambda x, v, w: (x * 1).fill_diagonal_(v, wrap=w))],
+    'sum_to_size': lambda: [S(A(2, 3, 4), 3, 1), S(A(2, 3), (1, 3))],
+})
+NONDIFF.update({
+    'apply_': lambda x: x.detach().clone().apply_(lambda v: v * 2),
+    'map_': lambda x: x.detach().clone().map_(x.detach(), lambda a, b: a + b),
+    'map2_': lambda x: x.detach().clone().map2_(x.detach(), x.detach(), lambda a, b, c: a),
 })
 
 

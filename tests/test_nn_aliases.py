@@ -67,3 +67,14 @@ def test_losses_take_int_reductions(x):
     assert torch.binary_cross_entropy_with_logits(x, y).shape == x.shape
     assert torch.kl_div(x, x).shape == x.shape
     assert torch.kl_div(lp, t, 3).shape == x.shape      # an unknown reduction: none, as ATen
+
+
+def test_methods():
+    x = torch.tensor([[-1.0, 0.2, 2.0], [0.3, -0.7, 1.5]])
+    assert x.hardshrink().reshape(-1).tolist() == pytest.approx([-1.0, 0.0, 2.0, 0.0, -0.7, 1.5])
+    assert x.prelu(torch.tensor([0.25])).tolist()[0] == pytest.approx([-0.25, 0.2, 2.0])
+    w = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)
+    y = torch.tensor([[-1.0, -2.0, -3.0]]).prelu(w)          # one weight per channel
+    assert y.reshape(-1).tolist() == pytest.approx([-0.1, -0.4, -0.9])
+    y.sum().backward()
+    assert w.grad.tolist() == [-1.0, -2.0, -3.0]

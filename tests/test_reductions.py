@@ -640,3 +640,13 @@ def test_column_reductions_against_numpy(rows, cols):
     np.testing.assert_allclose(d.sum(0).numpy(), a.astype(np.float64).sum(0), rtol=1e-12, atol=1e-12)
     i = torch.tensor((a * 100).astype(np.int64))
     assert np.array_equal(i.sum(0).numpy(), (a * 100).astype(np.int64).sum(0))
+
+
+def test_sum_to_size():
+    # values from torch 2.15
+    assert torch.ones(2, 3, 4).sum_to_size(3, 1).tolist() == [[8.0], [8.0], [8.0]]
+    assert torch.ones(2, 3).sum_to_size((1, 3)).tolist() == [[2.0, 2.0, 2.0]]
+    x = torch.ones(2, 3)
+    assert x.sum_to_size(2, 3) is x
+    with pytest.raises(RuntimeError, match=r"size \{\[4\]\} is not expandable to size \{\[2, 3\]\}"):
+        x.sum_to_size(4)

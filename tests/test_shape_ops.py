@@ -999,3 +999,20 @@ def test_nonzero_static_pads_or_cuts_to_size():
     assert torch.nonzero_static(torch.zeros(3), size=0).shape == (0, 1)
     with pytest.raises(RuntimeError, match="non-negative integer"):
         torch.nonzero_static(torch.ones(2), size=-1)
+
+
+def test_fill_diagonal_():
+    # values from torch 2.15
+    assert torch.zeros(3, 3).fill_diagonal_(5).tolist() == [[5, 0, 0], [0, 5, 0], [0, 0, 5]]
+    wrapped = torch.zeros(7, 3).fill_diagonal_(5, wrap=True)
+    assert wrapped.nonzero().tolist() == [[0, 0], [1, 1], [2, 2], [4, 0], [5, 1], [6, 2]]
+    assert torch.zeros(7, 3).fill_diagonal_(5).nonzero().tolist() == [[0, 0], [1, 1], [2, 2]]
+    assert torch.zeros(2, 4).fill_diagonal_(1).tolist() == [[1, 0, 0, 0], [0, 1, 0, 0]]
+    assert torch.zeros(2, 2, 2).fill_diagonal_(5).nonzero().tolist() == [[0, 0, 0], [1, 1, 1]]
+    with pytest.raises(RuntimeError, match="all dimensions of input must be of equal length"):
+        torch.zeros(2, 3, 2).fill_diagonal_(1)
+    with pytest.raises(RuntimeError, match="dimensions must larger than 1"):
+        torch.zeros(3).fill_diagonal_(1)
+    y = torch.ones(3, 3, requires_grad=True)
+    (y * 2).fill_diagonal_(0).sum().backward()
+    assert y.grad.tolist() == [[0, 2, 2], [2, 0, 2], [2, 2, 0]]

@@ -348,3 +348,15 @@ def test_misc_flags():
     assert torch.zeros(2, requires_grad=True).requires_grad
     with pytest.raises(RuntimeError, match="floating point and complex"):
         torch.zeros(2, dtype=torch.int64).requires_grad_()
+
+
+def test_layout_and_dtype_queries():
+    # values from torch 2.15
+    assert torch.ones(2, 3).t().dim_order() == (1, 0)
+    assert torch.ones(2, 3, 4).permute(2, 0, 1).dim_order() == (1, 2, 0)
+    assert torch.ones(2, 3).storage_type() is torch.FloatStorage
+    assert torch.ones(2, dtype=torch.int8).is_signed() and not torch.ones(2, dtype=torch.uint8).is_signed()
+    x = torch.ones(2)
+    assert x.const_data_ptr() == x.data_ptr()
+    e = torch.ones(2, 3, dtype=torch.float64).new_empty_strided((2, 2), (1, 2))
+    assert e.stride() == (1, 2) and e.dtype is torch.float64

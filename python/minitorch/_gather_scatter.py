@@ -346,3 +346,30 @@ def nonzero_static(input, *, size, fill_value=-1):
         return nz[:size].contiguous()
     pad = _C.full((size - n, nz.size(1)), fill_value, dtype=_C.int64, device=input.device)
     return _C.cat([nz, pad])
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """Writes fill_value on the main diagonal of a matrix, or of a tensor whose dimensions are
+    all of one length; with wrap, a tall matrix's diagonal starts again every columns + 1 rows,
+    as torch's."""
+    _check(self, "fill_diagonal_")
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and any(s != self.size(0) for s in self.shape):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    if self.numel() == 0:
+        return self
+    if self.dim() == 2:
+        rows, cols = self.shape
+        if wrap and rows > cols + 1:
+            flat = builtins.range(0, rows * cols, cols + 1)
+            idx = [(f // cols, f % cols) for f in flat]
+        else:
+            idx = [(i, i) for i in builtins.range(min(rows, cols))]
+        index = tuple(_C.tensor([p[d] for p in idx], dtype=_C.int64, device=self.device)
+                      for d in (0, 1))
+    else:
+        diag = _C.arange(self.size(0), device=self.device)
+        index = (diag,) * self.dim()
+    self[index] = fill_value
+    return self

@@ -875,3 +875,9 @@ op('combinations',        'py:_joining',             'f')
 op('vander',              'py:_joining',             'f')
 # ---- threshold's derivative as an op (its node under create_graph: ThresholdBackwardBackward0) --
 op('_threshold_backward', 'py:nn._ops',              'n', grad='_threshold_backward')
+# ---- Tensor methods: element callables, diagonal fill, summing to a size ------------------
+op('apply_',              'Tensor',                  'm', grad='nondiff')
+op('map_',                'Tensor',                  'm', grad='nondiff')
+op('map2_',               'Tensor',                  'm', grad='nondiff')
+op('fill_diagonal_',      'py:_gather_scatter',      'm')
+op('sum_to_size',         'py:_reductions',          'm')

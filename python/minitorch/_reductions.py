@@ -272,3 +272,23 @@ def count_nonzero(input, dim=None):
 
 __all__ = ["mean", "var", "std", "var_mean", "std_mean", "logsumexp", "max", "min",
            "count_nonzero", "cummax", "cummin"]
+
+
+def sum_to_size(input, *size):
+    """input summed down to `size`, to which it must be expandable: the leading dimensions it
+    has beyond size are summed away, and those where size is 1 summed with keepdim."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    size = tuple(size)
+    shape = tuple(input.shape)
+    lead = len(shape) - len(size)
+    ok = lead >= 0 and all(s == t or s == 1 for s, t in zip(size, shape[lead:]))
+    if not ok:
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    r = input
+    if lead:
+        r = r.sum(tuple(range(lead)))
+    dims = tuple(i for i, (s, t) in enumerate(zip(size, shape[lead:])) if s == 1 and t != 1)
+    if dims:
+        r = r.sum(dims, keepdim=True)
+    return r

@@ -94,3 +94,12 @@ def _legacy_storage_classes():
 _LEGACY = _legacy_storage_classes()
 __all__ = ["TypedStorage", "UntypedStorage", *_LEGACY]
 globals().update(_LEGACY)
+
+
+def storage_class(dtype):
+    """The legacy storage name of dtype (Tensor.storage_type): FloatStorage for float32, ...;
+    dtypes without one give TypedStorage."""
+    for cls in _LEGACY.values():
+        if cls.dtype == dtype:
+            return cls
+    return TypedStorage

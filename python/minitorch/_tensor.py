@@ -1,4 +1,5 @@
 """minitorch.Tensor: the C TensorBase plus the Python-level sugar."""
+import builtins
 import math
 import operator
 import warnings
@@ -9,7 +10,7 @@ import numpy as _np
 from . import _C
 from . import _formats
 from . import _op_forms
-from . import _python_dispatch, _subclass
+from . import _python_callables, _python_dispatch, _subclass
 from . import _tensor_str
 from ._checks import _check_count_fits, _VIEW_BYTES  # noqa: F401
 from ._op_forms import tensor_methods as _tensor_methods
@@ -413,6 +414,53 @@ class Tensor(_TensorOps, _C.TensorBase):
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         return _C.tensor(data, requires_grad=requires_grad, **self._new_opts(dtype, device))
+
+    # ---- a Python callable per element (CPU; _python_callables.py) ------------------------
+    def apply_(self, callable):
+        return _python_callables.apply_(self, callable)
+
+    def map_(self, tensor, callable):
+        return _python_callables.map_(self, tensor, callable)
+
+    def map2_(self, x, y, callable):
+        return _python_callables.map2_(self, x, y, callable)
+
+    # ---- the nn operators torch also has as methods (_nn_aliases.py) -----------------------
+    def hardshrink(self, lambd=0.5):
+        from . import _nn_aliases
+        return _nn_aliases.hardshrink(self, lambd)
+
+    def prelu(self, weight):
+        from . import _nn_aliases
+        return _nn_aliases.prelu(self, weight)
+
+    # ---- metadata -------------------------------------------------------------------------
+    def is_signed(self):
+        """Whether the dtype holds negative values."""
+        return self.dtype.is_signed
+
+    def const_data_ptr(self):
+        """The address of the first element (as data_ptr; minitorch has no read-only views)."""
+        return self.data_ptr()
+
+    def dim_order(self, *, ambiguity_check=False):
+        """The dimensions from the outermost in memory to the innermost (strides descending,
+        ties in dimension order)."""
+        if not isinstance(ambiguity_check, (bool, list)):
+            raise TypeError("The ambiguity_check argument must be a bool or a list of memory "
+                            "formats.")
+        strides = self.stride()
+        return tuple(sorted(builtins.range(self.dim()), key=lambda d: -strides[d]))
+
+    def storage_type(self):
+        """The legacy typed storage class of this dtype (FloatStorage for float32, ...)."""
+        from . import _storage
+        return _storage.storage_class(self.dtype)
+
+    def new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False,
+                          layout=None, pin_memory=False):
+        t = _C.empty_strided(size, stride, **self._new_opts(dtype, device))
+        return t.requires_grad_() if requires_grad else t
 
     def new(self, *args, device=None):
         """The legacy constructor, in this tensor's dtype: new() is empty, new(*sizes) (or a
