@@ -1,5 +1,6 @@
 """What minitorch reports about its build and process-wide settings: torch.version,
 compiled_with_cxx11_abi, the has_* flags, the inter-op thread setting, OutOfMemoryError."""
+import os
 import subprocess
 import sys
 
@@ -22,7 +23,8 @@ def test_interop_threads_are_set_once():
             "try:\n    t.set_num_interop_threads(2)\nexcept RuntimeError as e:\n"
             "    assert 'cannot set number of interop threads' in str(e)\nelse:\n"
             "    raise SystemExit('no error')\n")
-    subprocess.run([sys.executable, "-c", code], check=True, env={"PYTHONPATH": PACKAGE_DIR})
+    env = dict(os.environ, PYTHONPATH=PACKAGE_DIR)     # (the sanitizer job's preloads kept)
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
     with pytest.raises(RuntimeError, match="positive number"):
         torch.set_num_interop_threads(0)
 
