@@ -260,8 +260,8 @@ __all__ = ["cat", "concat", "stack", "atleast_1d", "atleast_2d", "atleast_3d", "
 
 def combinations(input, r=2, with_replacement=False):
     """The length-r combinations of a 1-d tensor's entries, as rows in lexicographic order of
-    their positions (itertools.combinations, or combinations_with_replacement)."""
-    import itertools
+    their positions (itertools.combinations, or combinations_with_replacement): the r-fold grid
+    of positions, masked to the increasing (non-decreasing) ones, as torch's."""
     _check(input, "combinations")
     if input.dim() != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
@@ -269,12 +269,17 @@ def combinations(input, r=2, with_replacement=False):
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
         return _C.empty(0, dtype=input.dtype, device=input.device)
-    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    rows = list(pick(builtins.range(input.size(0)), r))
-    if not rows:
-        return _C.empty((0, r), dtype=input.dtype, device=input.device)
-    index = _C.tensor(rows, dtype=_C.int64, device=input.device)
-    return input[index.reshape(-1)].reshape(len(rows), r)
+    n = input.size(0)
+    pos = _C.arange(n, device=input.device)
+    grids = meshgrid(*([pos] * r), indexing="ij")
+    mask = None
+    for a, b in zip(grids, grids[1:]):
+        m = (a <= b) if with_replacement else (a < b)
+        mask = m if mask is None else mask & m
+    if mask is None:                                   # r == 1: every entry
+        return input.unsqueeze(1)
+    index = stack([g[mask] for g in grids], 1)
+    return input[index.reshape(-1)].reshape(index.size(0), r)
 
 
 def vander(x, N=None, increasing=False):
@@ -290,8 +295,13 @@ def vander(x, N=None, increasing=False):
         x = x.to(_C.int64)
     if n == 0:
         return _C.empty((x.size(0), 0), dtype=x.dtype, device=x.device)
-    cols = [x.new_ones(x.shape)]
-    for _ in builtins.range(1, n):
-        cols.append(cols[-1] * x)
-    m = stack(cols, 1)
+    # columns x**0 .. x**(k-1) doubled to 2k by multiplying them by x**k: log2(N) steps of
+    # recorded products (their first and second derivatives are the products')
+    x.new_empty((x.size(0), n))          # a result too large fails here, before any work
+    m = x.new_ones((x.size(0), 1))
+    xk = x.unsqueeze(1)
+    while m.size(1) < n:
+        k = m.size(1)
+        m = cat([m, m[:, :min(k, n - k)] * xk], 1)
+        xk = xk * xk
     return m if increasing else m.flip(1)
