@@ -323,3 +323,30 @@ mt__scalar_to_py(mt_scalar s)
         return PyFloat_FromDouble(s.v.f);
     }
 }
+
+int
+mt__fastcall_pack(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **tuple,
+                  PyObject **kwargs)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *t = PyTuple_New(nargs);
+    PyObject *kw = nkw ? PyDict_New() : NULL;
+    if (t == NULL || (nkw && kw == NULL)) {
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(t, i, Py_NewRef(args[i]));
+    }
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
+            goto fail;
+        }
+    }
+    *tuple = t;
+    *kwargs = kw;
+    return 0;
+fail:
+    Py_XDECREF(t);
+    Py_XDECREF(kw);
+    return -1;
+}

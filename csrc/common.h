@@ -192,6 +192,10 @@ int mt__storage_types_init(PyObject *module);
 /* Maps positional and keyword arguments to `out` (borrowed refs, NULL when
  * absent) by parameter `names`; at most `maxpos` positional.  Raises TypeError
  * like CPython for unknown/duplicate/missing arguments. */
+/* A METH_FASTCALL call's arguments as a tuple (*tuple) and a keyword dict (*kwargs, NULL when
+ * there are no keywords), both new references.  0, or -1 with an exception (nothing set). */
+int mt__fastcall_pack(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject **tuple, PyObject **kwargs);
 int mt__parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                    PyObject *kwnames, const char *const *names, int maxpos, int nrequired,
                    PyObject **out);

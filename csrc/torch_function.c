@@ -110,24 +110,13 @@ mt__tf_dispatch(const char *key, PyObject *self, PyObject *const *args, Py_ssize
     if (!found) {
         return 0;
     }
-    PyObject *tuple = PyTuple_New(nargs);
-    PyObject *kw = nkw ? PyDict_New() : NULL;
-    int handled = 1;
+    PyObject *tuple, *kw;
     *result = NULL;
-    if (tuple == NULL || (nkw && kw == NULL)) {
-        goto done;
+    if (mt__fastcall_pack(args, nargs, kwnames, &tuple, &kw) < 0) {
+        return 1;
     }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
-    }
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
-            goto done;
-        }
-    }
-    handled = mt__tf_call(key, self, tuple, kw, result);
-done:
-    Py_XDECREF(tuple);
+    int handled = mt__tf_call(key, self, tuple, kw, result);
+    Py_DECREF(tuple);
     Py_XDECREF(kw);
     return handled;
 }

@@ -229,22 +229,12 @@ mt__ag_intercept(const char *key, PyObject *self, PyObject *const *args, Py_ssiz
         return 0;
     }
     *result = NULL;
-    PyObject *tuple = PyTuple_New(nargs);
-    PyObject *kw = nkw ? PyDict_New() : NULL;
-    if (tuple == NULL || (nkw && kw == NULL)) {
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
-    }
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
-            goto done;
-        }
+    PyObject *tuple, *kw;
+    if (mt__fastcall_pack(args, nargs, kwnames, &tuple, &kw) < 0) {
+        return 1;
     }
     *result = mt__record(key, self, tuple, kw);
-done:
-    Py_XDECREF(tuple);
+    Py_DECREF(tuple);
     Py_XDECREF(kw);
     return 1;
 }
