@@ -51,11 +51,8 @@ def _default_tf(cls, base):
 
 def _custom(obj, base):
     """Whether obj's class takes part in the protocol with a __torch_function__ of its own."""
-    cls = type(obj)
-    if cls is base or cls is _C.TensorBase:
-        return False
-    tf = getattr(cls, "__torch_function__", None)
-    return tf is not None and tf is not _disabled_torch_function_impl and not _default_tf(cls, base)
+    from .overrides import _has_tf
+    return _has_tf(obj) and not _default_tf(type(obj), base)
 
 
 def _call(public, fn, self, args, kwargs, base):
@@ -75,10 +72,11 @@ def _call(public, fn, self, args, kwargs, base):
     return overrides._dispatch_method(public, self, args, kwargs)
 
 
-def _method(fn, base, public):
+def _method(fn, base):
+    """fn (a member of base) as a subclass's: its calls go through _call, fn as func."""
     @functools.wraps(fn)
     def method(self, *args, **kwargs):
-        return _call(public, fn, self, args, kwargs, base)
+        return _call(fn, fn, self, args, kwargs, base)
     return method
 
 
@@ -121,8 +119,7 @@ def preserve_subclass(cls, base):
             setter = (lambda m: lambda self, v: m.__set__(self, v))(member)
             setattr(cls, name, property(getter, setter, None, getattr(member, "__doc__", None)))
         elif callable(member):
-            fn = getattr(base, name)
-            setattr(cls, name, _method(fn, base, fn))
+            setattr(cls, name, _method(getattr(base, name), base))
 
 
 def as_subclass(self, cls):

@@ -75,11 +75,6 @@ def _is_torch_function_mode_enabled():
 
 # ---- which objects take part ------------------------------------------------------------------
 
-def _tensor_default():
-    from ._tensor import Tensor
-    return Tensor.__dict__["__torch_function__"].__func__
-
-
 def _has_tf(obj):
     """Whether obj's class implements the protocol: a Tensor subclass (unless it opts out
     with _disabled_torch_function_impl), or any other class with __torch_function__."""
